@@ -1,0 +1,197 @@
+// Where the provider learns which services to talk to and with which credentials.
+// Values come from the stack config handed to `configure`, falling back to environment
+// variables read at call time (never at import time, so a host started before the env
+// was set still sees it).
+
+export type Area = "alerting" | "cloud";
+
+/** The subset of the dynamic-provider host's Config that we use. */
+export interface ConfigSource {
+  get(key: string): string | undefined;
+}
+
+interface Setting {
+  /** Full stack config key, e.g. `alertpipe:cloudKeyId`. */
+  readonly configKey: string;
+  readonly envVar: string;
+  readonly secret: boolean;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+/** The one table of connection settings; README's configuration table mirrors it. */
+export const CONNECTION_SETTINGS = {
+  alertingUrl: {
+    configKey: "alertpipe:alertingUrl",
+    envVar: "ALERTPIPE_ALERTING_URL",
+    secret: false,
+    required: true,
+    description: "base URL of the alerting API (area A)",
+  },
+  alertingToken: {
+    configKey: "alertpipe:alertingToken",
+    envVar: "ALERTPIPE_ALERTING_TOKEN",
+    secret: true,
+    required: true,
+    description: "Bearer token for the alerting API",
+  },
+  cloudUrl: {
+    configKey: "alertpipe:cloudUrl",
+    envVar: "ALERTPIPE_CLOUD_URL",
+    secret: false,
+    required: true,
+    description: "base URL of the cloud management API (area B)",
+  },
+  cloudKeyId: {
+    configKey: "alertpipe:cloudKeyId",
+    envVar: "ALERTPIPE_CLOUD_KEY_ID",
+    secret: false,
+    required: true,
+    description: "key ID of the API key used for area B",
+  },
+  cloudKeySecret: {
+    configKey: "alertpipe:cloudKeySecret",
+    envVar: "ALERTPIPE_CLOUD_KEY_SECRET",
+    secret: true,
+    required: true,
+    description: "key secret of the API key used for area B",
+  },
+  alertingRateLimit: {
+    configKey: "alertpipe:alertingRateLimit",
+    envVar: "ALERTPIPE_ALERTING_RATE_LIMIT",
+    secret: false,
+    required: false,
+    description: 'client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables)',
+  },
+  cloudRateLimit: {
+    configKey: "alertpipe:cloudRateLimit",
+    envVar: "ALERTPIPE_CLOUD_RATE_LIMIT",
+    secret: false,
+    required: false,
+    description: 'client-side pacing for area B as "requests/seconds" (default "10/10"; "off" disables)',
+  },
+} as const satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof CONNECTION_SETTINGS;
+
+/** A connection setting that is missing or malformed. Names the config key and env var, never the value. */
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: SettingName,
+    problem: string,
+  ) {
+    const s = CONNECTION_SETTINGS[setting];
+    super(`${problem}: set the stack config "${s.configKey}" or the environment variable ${s.envVar} (${s.description})`);
+    this.name = "ConfigError";
+  }
+}
+
+export interface RateLimit {
+  readonly requests: number;
+  readonly perSeconds: number;
+}
+
+export interface AreaConnection {
+  readonly area: Area;
+  /** Base URL without a trailing slash. */
+  readonly baseUrl: string;
+  /** Complete value of the Authorization header. Never log or echo it. */
+  readonly authorization: string;
+  /** Stable, non-reversible name of the credential; keys client-side rate limiters. */
+  readonly credentialId: string;
+  /** Client-side pacing; undefined when disabled. */
+  readonly rateLimit: RateLimit | undefined;
+}
+
+const DEFAULT_RATE_LIMITS: Record<Area, RateLimit> = {
+  alerting: { requests: 100, perSeconds: 60 },
+  cloud: { requests: 10, perSeconds: 10 },
+};
+
+let stackConfig: ConfigSource | undefined;
+
+/** Called from the provider's `configure`; keeps the stack config for this host process. */
+export function configure(config: ConfigSource): void {
+  stackConfig = config;
+}
+
+/** Forgets the stack config; for tests. */
+export function resetConfiguration(): void {
+  stackConfig = undefined;
+}
+
+function lookup(name: SettingName): string | undefined {
+  const s = CONNECTION_SETTINGS[name];
+  const fromConfig = stackConfig?.get(s.configKey);
+  if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
+  const fromEnv = process.env[s.envVar];
+  return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
+}
+
+function required(name: SettingName): string {
+  const value = lookup(name);
+  if (value === undefined) throw new ConfigError(name, `missing ${CONNECTION_SETTINGS[name].configKey}`);
+  return value;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+function baseUrl(name: SettingName): string {
+  const raw = required(name);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} is not a URL`);
+  }
+  const loopback = LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+    throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} must use https (plain http is allowed only for a loopback host)`);
+  }
+  return url.toString().replace(/\/+$/, "");
+}
+
+function rateLimit(name: SettingName, area: Area): RateLimit | undefined {
+  const raw = lookup(name);
+  if (raw === undefined) return DEFAULT_RATE_LIMITS[area];
+  if (raw === "off") return undefined;
+  const m = /^(\d+)\s*\/\s*(\d+(?:\.\d+)?)$/.exec(raw.trim());
+  const requests = m ? Number(m[1]) : NaN;
+  const perSeconds = m ? Number(m[2]) : NaN;
+  if (!(requests >= 1) || !(perSeconds > 0)) {
+    throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} must look like "10/10" (requests/seconds) or "off"`);
+  }
+  return { requests, perSeconds };
+}
+
+/** A short fingerprint so limiters can be keyed per credential without keeping the credential. */
+function fingerprint(area: Area, authorization: string): string {
+  // Lazily required: crypto is only needed when a method runs.
+  const { createHash } = require("node:crypto") as typeof import("node:crypto");
+  return `${area}:${createHash("sha256").update(authorization).digest("hex").slice(0, 16)}`;
+}
+
+export function connectionFor(area: Area): AreaConnection {
+  if (area === "alerting") {
+    const url = baseUrl("alertingUrl");
+    const authorization = `Bearer ${required("alertingToken")}`;
+    return {
+      area,
+      baseUrl: url,
+      authorization,
+      credentialId: fingerprint(area, `${url} ${authorization}`),
+      rateLimit: rateLimit("alertingRateLimit", area),
+    };
+  }
+  const url = baseUrl("cloudUrl");
+  const keyId = required("cloudKeyId");
+  const keySecret = required("cloudKeySecret");
+  const authorization = `Basic ${Buffer.from(`${keyId}:${keySecret}`, "utf8").toString("base64")}`;
+  return {
+    area,
+    baseUrl: url,
+    authorization,
+    credentialId: fingerprint(area, `${url} ${authorization}`),
+    rateLimit: rateLimit("cloudRateLimit", area),
+  };
+}

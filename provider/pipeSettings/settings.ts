@@ -1,0 +1,135 @@
+// The one table of pipe-setting facts: Pulumi name, wire name, kind and inclusive range.
+// The provider's check, its wire mapping, the emulator's validation and the README all read it.
+
+import { z } from "zod";
+
+export interface IntegerSetting {
+  readonly kind: "integer";
+  readonly wire: string;
+  readonly min: number;
+  readonly max: number;
+  readonly meaning: string;
+}
+
+export interface BooleanSetting {
+  readonly kind: "boolean";
+  readonly wire: string;
+  readonly meaning: string;
+}
+
+export type SettingFact = IntegerSetting | BooleanSetting;
+
+export const PIPE_SETTINGS = {
+  streamingMaxInsertWaitMs: {
+    kind: "integer",
+    wire: "streaming_max_insert_wait_ms",
+    min: 500,
+    max: 60_000,
+    meaning: "maximum wait in milliseconds before data is inserted (streaming)",
+  },
+  objectStorageConcurrency: {
+    kind: "integer",
+    wire: "object_storage_concurrency",
+    min: 1,
+    max: 35,
+    meaning: "number of concurrent file-processing threads",
+  },
+  objectStoragePollingIntervalMs: {
+    kind: "integer",
+    wire: "object_storage_polling_interval_ms",
+    min: 100,
+    max: 3_600_000,
+    meaning: "refresh interval in milliseconds for checking object storage for new data in continuous ingest",
+  },
+  objectStorageMaxInsertBytes: {
+    kind: "integer",
+    wire: "object_storage_max_insert_bytes",
+    min: 10_485_760,
+    max: 53_687_091_200,
+    meaning: "bytes processed in one insert batch",
+  },
+  objectStorageMaxFileCount: {
+    kind: "integer",
+    wire: "object_storage_max_file_count",
+    min: 1,
+    max: 10_000,
+    meaning: "maximum files processed in one insert batch",
+  },
+  dbMaxThreads: {
+    kind: "integer",
+    wire: "db_max_threads",
+    min: 0,
+    max: 64,
+    meaning: "maximum concurrent threads for file processing",
+  },
+  dbMaxInsertThreads: {
+    kind: "integer",
+    wire: "db_max_insert_threads",
+    min: 0,
+    max: 16,
+    meaning: "maximum concurrent insert threads",
+  },
+  dbMinInsertBlockSizeBytes: {
+    kind: "integer",
+    wire: "db_min_insert_block_size_bytes",
+    min: 0,
+    max: 10_737_418_240,
+    meaning: "minimum data block size for insert, in bytes",
+  },
+  dbMaxDownloadThreads: {
+    kind: "integer",
+    wire: "db_max_download_threads",
+    min: 0,
+    max: 32,
+    meaning: "maximum concurrent download threads",
+  },
+  dbParallelDistributedInsertSelect: {
+    kind: "integer",
+    wire: "db_parallel_distributed_insert_select",
+    min: 0,
+    max: 2,
+    meaning: "parallel distributed insert-select setting",
+  },
+  objectStorageUseClusterFunction: {
+    kind: "boolean",
+    wire: "object_storage_use_cluster_function",
+    meaning: "whether the cluster function is used for distributed processing",
+  },
+  dbParallelViewProcessing: {
+    kind: "boolean",
+    wire: "db_parallel_view_processing",
+    meaning: "whether pushing to attached views happens concurrently instead of sequentially",
+  },
+} as const satisfies Record<string, SettingFact>;
+
+export type SettingName = keyof typeof PIPE_SETTINGS;
+
+export const SETTING_NAMES = Object.keys(PIPE_SETTINGS) as SettingName[];
+
+/** The value type of one setting as the program and the wire see it (null means "unset"). */
+export type SettingValue<N extends SettingName> = (typeof PIPE_SETTINGS)[N] extends BooleanSetting
+  ? boolean | null
+  : number | null;
+
+export type SettingValues = { [N in SettingName]: SettingValue<N> };
+
+export function wireName(name: SettingName): string {
+  return PIPE_SETTINGS[name].wire;
+}
+
+/** Human wording of what a setting accepts, used in every validation message. */
+export function allowedValues(name: SettingName): string {
+  const fact: SettingFact = PIPE_SETTINGS[name];
+  return fact.kind === "boolean" ? "true, false or null" : `an integer from ${fact.min} to ${fact.max} (inclusive) or null`;
+}
+
+/** The zod schema of one setting's value, built from the table: this is where ranges are checked. */
+export function settingSchema(name: SettingName): z.ZodType<number | boolean | null> {
+  const fact: SettingFact = PIPE_SETTINGS[name];
+  const message = `${name} must be ${allowedValues(name)}`;
+  const value =
+    fact.kind === "boolean"
+      ? z.boolean({ error: message })
+      : z.number({ error: message }).int({ error: message }).min(fact.min, { error: message }).max(fact.max, { error: message });
+  return value.nullable();
+}
