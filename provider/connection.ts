@@ -101,6 +101,8 @@ export interface AreaConnection {
   readonly credentialId: string;
   /** Client-side pacing; undefined when disabled. */
   readonly rateLimit: RateLimit | undefined;
+  /** Every credential string, so the HTTP layer can scrub them from anything it reports. */
+  readonly secrets: readonly string[];
 }
 
 const DEFAULT_RATE_LIMITS: Record<Area, RateLimit> = {
@@ -181,6 +183,7 @@ export function connectionFor(area: Area): AreaConnection {
       authorization,
       credentialId: fingerprint(area, `${url} ${authorization}`),
       rateLimit: rateLimit("alertingRateLimit", area),
+      secrets: [authorization, authorization.slice("Bearer ".length)],
     };
   }
   const url = baseUrl("cloudUrl");
@@ -193,5 +196,6 @@ export function connectionFor(area: Area): AreaConnection {
     authorization,
     credentialId: fingerprint(area, `${url} ${authorization}`),
     rateLimit: rateLimit("cloudRateLimit", area),
+    secrets: [authorization, authorization.slice("Basic ".length), keySecret],
   };
 }

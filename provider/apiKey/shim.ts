@@ -1,0 +1,4 @@
+// The serialized provider of this resource; see ../shim.ts for why it is only this.
+import { shimFor } from "../shim";
+
+export = shimFor("apiKey");

@@ -1,0 +1,81 @@
+// The errors the HTTP layer returns to the provider methods. Each carries what a user needs to act
+// (method, path, status, the service's own words, its requestId) and never a header or secret.
+
+export interface RequestRef {
+  readonly method: string;
+  /** Path only, no origin, no query secrets. */
+  readonly path: string;
+}
+
+/** The service answered with a non-2xx status. */
+export class ApiError extends Error {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly serviceMessage: string;
+  readonly requestId: string | undefined;
+
+  constructor(ref: RequestRef, status: number, serviceMessage: string, requestId: string | undefined) {
+    const rid = requestId ? ` (requestId ${requestId})` : "";
+    super(`${ref.method} ${ref.path} failed with status ${status}: ${serviceMessage}${rid}`);
+    this.name = "ApiError";
+    this.method = ref.method;
+    this.path = ref.path;
+    this.status = status;
+    this.serviceMessage = serviceMessage;
+    this.requestId = requestId;
+  }
+}
+
+/** No answer could be had (connection refused, reset, timeout) after the allowed retries. */
+export class TransportError extends Error {
+  readonly method: string;
+  readonly path: string;
+
+  constructor(ref: RequestRef, reason: string, options?: { cause?: unknown }) {
+    super(`${ref.method} ${ref.path} got no answer: ${reason}`, options);
+    this.name = "TransportError";
+    this.method = ref.method;
+    this.path = ref.path;
+  }
+}
+
+/**
+ * A request that creates something may have been processed, but we never saw the answer.
+ * Retrying blindly could create a duplicate, so we stop and say so in words.
+ */
+export class OutcomeUnknownError extends Error {
+  readonly method: string;
+  readonly path: string;
+  readonly what: string;
+
+  constructor(ref: RequestRef, what: string, reason: string, options?: { cause?: unknown }) {
+    super(
+      `${ref.method} ${ref.path}: ${reason}. The request may have been processed, so ${what} may have been created ` +
+        `on the service even though Pulumi did not record it. Check for it before running again, and delete or import it.`,
+      options,
+    );
+    this.name = "OutcomeUnknownError";
+    this.method = ref.method;
+    this.path = ref.path;
+    this.what = what;
+  }
+}
+
+/** A 2xx answer whose body is not what the spec describes. */
+export class UnexpectedResponseError extends Error {
+  readonly method: string;
+  readonly path: string;
+  readonly requestId: string | undefined;
+
+  constructor(ref: RequestRef, problem: string, requestId: string | undefined) {
+    const rid = requestId ? ` (requestId ${requestId})` : "";
+    super(`${ref.method} ${ref.path} answered with an unexpected body: ${problem}${rid}`);
+    this.name = "UnexpectedResponseError";
+    this.method = ref.method;
+    this.path = ref.path;
+    this.requestId = requestId;
+  }
+}
+
+export type HttpError = ApiError | TransportError | OutcomeUnknownError | UnexpectedResponseError;

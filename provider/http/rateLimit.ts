@@ -1,0 +1,85 @@
+// Client-side pacing. The services limit each credential (area B: 10 requests per 10 s), and the
+// engine runs many resource operations at once in one provider host; without pacing a large stack
+// spends its time in 429s and backoff. One limiter per credential and area, shared by every
+// resource in the host process.
+
+import type { AreaConnection, RateLimit } from "../connection";
+
+/** Slack per window, because our clock and the service's window edges are not the same. */
+function marginMs(windowMs: number): number {
+  return Math.min(250, 15 + windowMs * 0.02);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A sliding-window log: never more than `requests` sends in any span of `perSeconds`. Any fixed
+ * window the service counts in is such a span, so a paced caller sees no 429 from its own traffic.
+ * Slots are reserved synchronously in call order, so waiters are served first come, first served.
+ */
+export class SlidingWindowLimiter {
+  private readonly windowMs: number;
+  private readonly reserved: number[] = [];
+  private pausedUntil = 0;
+
+  constructor(
+    readonly limit: RateLimit,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.windowMs = limit.perSeconds * 1000;
+  }
+
+  /** Resolves when the caller may send; the send is counted from then. */
+  async acquire(): Promise<void> {
+    for (;;) {
+      const at = this.reserve();
+      const wait = at - this.now();
+      if (wait > 0) await sleep(wait);
+      // A 429 seen meanwhile (another process shares the credential) moves everyone back.
+      if (this.now() >= this.pausedUntil) return;
+      this.release(at);
+    }
+  }
+
+  /** The service said "not before"; hold every caller of this credential until then. */
+  pauseFor(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+  }
+
+  private reserve(): number {
+    const n = this.limit.requests;
+    let at = Math.max(this.now(), this.pausedUntil);
+    if (this.reserved.length >= n) {
+      const nthLast = this.reserved[this.reserved.length - n] as number;
+      at = Math.max(at, nthLast + this.windowMs + marginMs(this.windowMs));
+    }
+    this.reserved.push(at);
+    // Only the last n reservations ever matter.
+    if (this.reserved.length > n * 2) this.reserved.splice(0, this.reserved.length - n);
+    return at;
+  }
+
+  private release(at: number): void {
+    const i = this.reserved.lastIndexOf(at);
+    if (i >= 0) this.reserved.splice(i, 1);
+  }
+}
+
+const limiters = new Map<string, SlidingWindowLimiter>();
+
+/** The process-wide limiter of a credential, or undefined when pacing is off. */
+export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefined {
+  if (!conn.rateLimit) return undefined;
+  const key = `${conn.credentialId}:${conn.rateLimit.requests}/${conn.rateLimit.perSeconds}`;
+  let limiter = limiters.get(key);
+  if (!limiter) {
+    limiter = new SlidingWindowLimiter(conn.rateLimit);
+    limiters.set(key, limiter);
+  }
+  return limiter;
+}
+
+/** Forgets every limiter; for tests. */
+export function resetLimiters(): void {
+  limiters.clear();
+}

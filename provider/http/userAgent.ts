@@ -1,0 +1,18 @@
+// The User-Agent names the package and its version, read from our own package.json. The compiled
+// file and its TypeScript source sit at different depths, so walk up to find it.
+
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+function ownVersion(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    const candidate = join(dir, "package.json");
+    if (existsSync(candidate)) {
+      const pkg = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "pulumi-alertpipe" && pkg.version) return pkg.version;
+    }
+    if (dirname(dir) === dir) return "unknown";
+  }
+}
+
+export const USER_AGENT = `pulumi-alertpipe/${ownVersion()} (node ${process.version})`;

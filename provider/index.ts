@@ -1,0 +1,7 @@
+// pulumi-alertpipe: Pulumi resources for alerts (alerting API), ingestion pipe settings and
+// organization API keys (cloud management API).
+
+export { PipeSettings, type PipeSettingsArgs } from "./pipeSettings/resource";
+export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./pipeSettings/settings";
+export { CONNECTION_SETTINGS, ConfigError } from "./connection";
+export { ApiError, OutcomeUnknownError, TransportError, UnexpectedResponseError } from "./http/errors";

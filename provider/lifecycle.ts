@@ -1,0 +1,147 @@
+// What the three resources' provider methods share: how check turns zod issues into failures that
+// name the property, how preview unknowns are recognised, how diff compares, and how a failure
+// after the object exists keeps it in state.
+
+import type { z } from "zod";
+
+/** The value Pulumi's host hands a provider for an input that is not known yet (preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export const PROVIDER_KEY = "__provider";
+
+/** Property bag as the dynamic-provider host passes it (plain JSON, secrets already unwrapped). */
+export type PropertyMap = Record<string, unknown>;
+
+export interface CheckFailure {
+  readonly property: string;
+  readonly reason: string;
+}
+
+export interface CheckResult {
+  readonly inputs: PropertyMap;
+  readonly failures: CheckFailure[];
+}
+
+export interface DiffResult {
+  readonly changes: boolean;
+  readonly replaces: string[];
+  readonly stables: string[];
+  readonly deleteBeforeReplace: boolean;
+}
+
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (typeof value === "object" && value !== null) return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+/** "ipAccessList[0].source" from zod's path. */
+export function propertyPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const part of path) {
+    if (typeof v !== "object" || v === null) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[part];
+  }
+  return v;
+}
+
+/** True when the value at this path, or any value it sits inside, is not known yet. */
+function unknownAlong(root: unknown, path: readonly PropertyKey[]): boolean {
+  for (let i = 0; i <= path.length; i++) {
+    if (valueAt(root, path.slice(0, i)) === UNKNOWN) return true;
+  }
+  return containsUnknown(valueAt(root, path));
+}
+
+/**
+ * Validates the program's inputs with a resource's zod schema. Issues about values that are still
+ * unknown in preview are dropped: they are checked again once known. No request is ever sent.
+ */
+export function checkInputs(schema: z.ZodType, news: PropertyMap): CheckResult {
+  const { [PROVIDER_KEY]: _provider, ...inputs } = news;
+  const parsed = schema.safeParse(inputs);
+  const failures: CheckFailure[] = [];
+  if (!parsed.success) {
+    const seen = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      // An unknown property is reported at its own name, not at the object holding it.
+      const paths = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+      for (const path of paths) {
+        if (unknownAlong(inputs, path)) continue;
+        const property = propertyPath(path);
+        const key = `${property}\u0000${issue.message}`;
+        if (!seen.has(key)) failures.push({ property, reason: issue.message });
+        seen.add(key);
+      }
+    }
+  }
+  return { inputs: news, failures };
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  // Absent and null both mean "not set" once stored by the engine.
+  if ((a === undefined || a === null) && (b === undefined || b === null)) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (typeof a === "object" && typeof b === "object" && a !== null && b !== null && !Array.isArray(a) && !Array.isArray(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) if (!deepEqual((a as PropertyMap)[k], (b as PropertyMap)[k])) return false;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Compares the program's inputs with the stored outputs, property by property. A property still
+ * unknown in preview counts as changed, so preview never claims "no change" it cannot know.
+ */
+export function diffProperties(olds: PropertyMap, news: PropertyMap, properties: readonly string[], replaceOn: readonly string[]): DiffResult {
+  const changed: string[] = [];
+  const stables: string[] = [];
+  for (const p of properties) {
+    if (containsUnknown(news[p]) || !deepEqual(olds[p], news[p])) changed.push(p);
+    else stables.push(p);
+  }
+  return {
+    changes: changed.length > 0,
+    replaces: changed.filter((p) => replaceOn.includes(p)),
+    stables,
+    deleteBeforeReplace: false,
+  };
+}
+
+/**
+ * An error from create/update after the object exists. The host turns `id` and `properties` into
+ * ErrorResourceInitFailed, so the engine keeps the object in state instead of orphaning it.
+ */
+export class PartialFailure extends Error {
+  constructor(
+    readonly id: string,
+    readonly properties: PropertyMap,
+    cause: Error,
+  ) {
+    super(cause.message, { cause });
+    this.name = "PartialFailure";
+  }
+
+  get reasons(): string[] {
+    return [this.message];
+  }
+}
+
+/** Drops keys whose value is undefined, since the wire and Pulumi's Struct encoding reject them. */
+export function compact<T extends Record<string, unknown>>(obj: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}

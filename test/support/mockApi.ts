@@ -1,0 +1,78 @@
+// Test support: points the provider at fake origins served by undici's MockAgent, with canary
+// credentials whose appearance in any error would be a leak.
+
+import { MockAgent } from "undici";
+import { resetConfiguration } from "../../provider/connection";
+import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
+import { resetLimiters } from "../../provider/http/rateLimit";
+
+export const ALERTING_ORIGIN = "https://alerts.example.test";
+export const CLOUD_ORIGIN = "https://cloud.example.test";
+export const CANARY = {
+  token: "tok-CANARY-7f3e9a",
+  keyId: "KEYID-CANARY",
+  keySecret: "secret-CANARY-91c2d8",
+} as const;
+
+export const CLOUD_AUTH = `Basic ${Buffer.from(`${CANARY.keyId}:${CANARY.keySecret}`).toString("base64")}`;
+export const ALERTING_AUTH = `Bearer ${CANARY.token}`;
+
+const ENV = {
+  ALERTPIPE_ALERTING_URL: ALERTING_ORIGIN,
+  ALERTPIPE_ALERTING_TOKEN: CANARY.token,
+  ALERTPIPE_CLOUD_URL: CLOUD_ORIGIN,
+  ALERTPIPE_CLOUD_KEY_ID: CANARY.keyId,
+  ALERTPIPE_CLOUD_KEY_SECRET: CANARY.keySecret,
+  ALERTPIPE_CLOUD_RATE_LIMIT: "off",
+  ALERTPIPE_ALERTING_RATE_LIMIT: "off",
+};
+
+export interface MockApi {
+  agent: MockAgent;
+  alerting: ReturnType<MockAgent["get"]>;
+  cloud: ReturnType<MockAgent["get"]>;
+  close(): Promise<void>;
+}
+
+/** Installs a MockAgent that refuses any request not explicitly intercepted. */
+export function mockApi(): MockApi {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  useDispatcher(agent);
+  useRetryPolicy({ maxAttempts: 4, maxTotalMs: 5_000, baseDelayMs: 1, maxDelayMs: 5 });
+  resetConfiguration();
+  resetLimiters();
+  const saved: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(ENV)) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
+  return {
+    agent,
+    alerting: agent.get(ALERTING_ORIGIN),
+    cloud: agent.get(CLOUD_ORIGIN),
+    async close() {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      useDispatcher(undefined);
+      useRetryPolicy(undefined);
+      await agent.close();
+    },
+  };
+}
+
+/** A uuid v4 for request ids in fake answers. */
+export function requestId(): string {
+  return "5b0c2b4e-8f1a-4c39-9d2e-3f6a7b8c9d0e";
+}
+
+/** Asserts-friendly text of everything an error carries (message, causes, own fields). */
+export function errorText(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    parts.push(String(e), JSON.stringify(e), (e as Error).stack ?? "");
+  }
+  return parts.join("\n");
+}
