@@ -10,7 +10,7 @@ const ids = {
 };
 
 async function failuresFor(props: Record<string, unknown>) {
-  return (await provider.check({}, { ...ids, ...props })).failures;
+  return (await provider.check({}, { ...ids, ...props })).failures ?? [];
 }
 
 const integerSettings = SETTING_NAMES.filter((n) => PIPE_SETTINGS[n].kind === "integer") as SettingName[];
