@@ -1,0 +1,104 @@
+// Area A: alerts under /api/v2/alerts, Bearer token auth, `{data}` bodies and `{message}` errors.
+
+import { randomBytes } from "node:crypto";
+import { alertBodySchema, parseWith, type AlertBody } from "./schemas";
+import { alertingError, isoNow, parseJson, sameSecret, type Incoming, type Reply, type Services } from "./replies";
+import type { StoredAlert } from "./store";
+
+const COLLECTION = /^\/api\/v2\/alerts$/;
+const ITEM = /^\/api\/v2\/alerts\/([^/]+)$/;
+
+export function handleAlerting(services: Services, req: Incoming): Reply {
+  const item = ITEM.exec(req.path);
+  const route = COLLECTION.test(req.path) ? { allow: ["POST"] } : item ? { allow: ["GET", "PUT", "DELETE"] } : undefined;
+  if (route === undefined) return alertingError(404, `no endpoint at ${req.path}`);
+  if (!route.allow.includes(req.method)) {
+    return alertingError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
+  }
+
+  const denied = authenticate(services, req.authorization);
+  if (denied) return denied;
+  const admission = services.limiters.alerting.take("bearer");
+  if (!admission.ok) {
+    return alertingError(429, "rate limit exceeded; retry after the reset", { "RateLimit-Reset": String(admission.resetSeconds) });
+  }
+
+  if (item === null) return create(services, req);
+  const id = item[1] ?? "";
+  const existing = services.state.alerts[id];
+  if (existing === undefined) return alertingError(404, `no alert with id ${id}`);
+  switch (req.method) {
+    case "GET":
+      return { status: 200, body: { data: existing } };
+    case "PUT":
+      return replace(services, req, existing);
+    default:
+      delete services.state.alerts[id];
+      services.persist();
+      return { status: 200, body: {} };
+  }
+}
+
+function authenticate(services: Services, authorization: string | undefined): Reply | undefined {
+  const match = /^Bearer +(\S+) *$/i.exec(authorization ?? "");
+  if (!match || !sameSecret(match[1] ?? "", services.token)) {
+    return alertingError(401, "missing or invalid bearer token");
+  }
+  return undefined;
+}
+
+function readBody(req: Incoming): { ok: true; body: AlertBody } | { ok: false; reply: Reply } {
+  const json = parseJson(req.rawBody);
+  if (!json.ok) return { ok: false, reply: alertingError(400, json.message) };
+  const parsed = parseWith(alertBodySchema, json.value);
+  if (!parsed.ok) return { ok: false, reply: alertingError(400, parsed.message) };
+  return { ok: true, body: parsed.value };
+}
+
+function create(services: Services, req: Incoming): Reply {
+  const read = readBody(req);
+  if (!read.ok) return read.reply;
+  const now = isoNow();
+  const alert = toAlert(read.body, newAlertId(services), services.state.team, now, now);
+  services.state.alerts[alert.id] = alert;
+  services.persist();
+  return { status: 201, body: { data: alert } };
+}
+
+/** PUT replaces the whole body: a member left out is gone afterwards, as after a fresh create. */
+function replace(services: Services, req: Incoming, existing: StoredAlert): Reply {
+  const read = readBody(req);
+  if (!read.ok) return read.reply;
+  const alert = toAlert(read.body, existing.id, existing.team, existing.createdAt, isoNow(existing.updatedAt));
+  services.state.alerts[alert.id] = alert;
+  services.persist();
+  return { status: 200, body: { data: alert } };
+}
+
+/** The returned object in the spec's member order; members without a value are left out, never null. */
+function toAlert(body: AlertBody, id: string, team: string, createdAt: string, updatedAt: string): StoredAlert {
+  return {
+    id,
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.message !== undefined ? { message: body.message } : {}),
+    threshold: body.threshold,
+    interval: body.interval,
+    thresholdType: body.thresholdType,
+    source: body.source,
+    state: "inactive",
+    channel: { type: body.channel.type, webhookId: body.channel.webhookId },
+    team,
+    ...(body.tileId !== undefined ? { tileId: body.tileId } : {}),
+    ...(body.dashboardId !== undefined ? { dashboard: body.dashboardId } : {}),
+    silenced: false,
+    createdAt,
+    updatedAt,
+  };
+}
+
+function newAlertId(services: Services): string {
+  for (;;) {
+    const id = randomBytes(12).toString("hex");
+    if (services.state.alerts[id] === undefined) return id;
+  }
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// `alertpipe-emulator`: runs the emulator until SIGINT/SIGTERM. The first stdout line is fixed
+// (`alertpipe-emulator listening on URL`) so scripts can wait for it and read the URL from it.
+
+import { parseArgs } from "node:util";
+import { DEFAULT_CREDENTIALS, DEFAULT_RATE_LIMITS, startEmulator, type EmulatorOptions, type RateLimit } from "./index";
+
+const USAGE = `usage: alertpipe-emulator [options]
+
+  --port N                       port to listen on; 0 picks a free one (default 4100)
+  --host H                       address to bind (default 127.0.0.1)
+  --token T                      area A bearer token (default ${DEFAULT_CREDENTIALS.token})
+  --key-id K                     area B key ID (default ${DEFAULT_CREDENTIALS.keyId})
+  --key-secret S                 area B key secret (default ${DEFAULT_CREDENTIALS.keySecret})
+  --data FILE                    keep state in FILE across restarts (default: in memory only)
+  --cloud-rate-limit R/S|off     area B limit per credential (default ${DEFAULT_RATE_LIMITS.cloud.requests}/${DEFAULT_RATE_LIMITS.cloud.perSeconds})
+  --alerting-rate-limit R/S|off  area A limit per token (default ${DEFAULT_RATE_LIMITS.alerting.requests}/${DEFAULT_RATE_LIMITS.alerting.perSeconds})
+  --latency-ms N                 delay added before every answer (default 0)
+  --fail-first N                 answer the first N requests 503 (default 0)
+  --quiet                        do not print a line per request
+  --help                         show this text
+`;
+
+const DEFAULT_PORT = 4100;
+
+class UsageError extends Error {}
+
+function wholeNumber(flag: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new UsageError(`${flag} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+function rateLimit(flag: string, raw: string | undefined): RateLimit | false | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === "off") return false;
+  const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(raw);
+  const requests = Number(m?.[1]);
+  const perSeconds = Number(m?.[2]);
+  if (!m || requests < 1 || !(perSeconds > 0)) throw new UsageError(`${flag} must look like 10/10 (requests/seconds) or off, got "${raw}"`);
+  return { requests, perSeconds };
+}
+
+function describeLimit(limit: RateLimit | false): string {
+  return limit === false ? "off" : `${limit.requests} requests per ${limit.perSeconds} s`;
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        token: { type: "string" },
+        "key-id": { type: "string" },
+        "key-secret": { type: "string" },
+        data: { type: "string" },
+        "cloud-rate-limit": { type: "string" },
+        "alerting-rate-limit": { type: "string" },
+        "latency-ms": { type: "string" },
+        "fail-first": { type: "string" },
+        quiet: { type: "boolean" },
+        help: { type: "boolean" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+
+  const cloudLimit = rateLimit("--cloud-rate-limit", values["cloud-rate-limit"]);
+  const alertingLimit = rateLimit("--alerting-rate-limit", values["alerting-rate-limit"]);
+  const latencyMs = wholeNumber("--latency-ms", values["latency-ms"], 0);
+  const failFirst = wholeNumber("--fail-first", values["fail-first"], 0);
+  const port = wholeNumber("--port", values.port, DEFAULT_PORT);
+  if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+
+  const options: EmulatorOptions = {
+    port,
+    ...(values.host !== undefined ? { host: values.host } : {}),
+    ...(values.token !== undefined ? { token: values.token } : {}),
+    ...(values["key-id"] !== undefined ? { keyId: values["key-id"] } : {}),
+    ...(values["key-secret"] !== undefined ? { keySecret: values["key-secret"] } : {}),
+    ...(values.data !== undefined ? { dataFile: values.data } : {}),
+    rateLimits: {
+      ...(cloudLimit !== undefined ? { cloud: cloudLimit } : {}),
+      ...(alertingLimit !== undefined ? { alerting: alertingLimit } : {}),
+    },
+    latencyMs,
+    // Method, path and status only: bodies and headers are never printed.
+    ...(values.quiet ? {} : { onRequest: (r) => process.stdout.write(`${new Date(r.at).toISOString()} ${r.method} ${r.path} -> ${r.status || "cut"}\n`) }),
+  };
+
+  const emulator = await startEmulator(options);
+  if (failFirst > 0) emulator.setFaults({ latencyMs, failNext: failFirst });
+
+  // Printing the credentials is the point: this is a local test server and users copy them into their stack config.
+  const lines = [
+    `alertpipe-emulator listening on ${emulator.url}`,
+    `  alerting (area A) base URL: ${emulator.url}   token: ${emulator.token}`,
+    `  cloud (area B) base URL:    ${emulator.url}   key id: ${emulator.keyId}   key secret: ${emulator.keySecret}`,
+    `  cloud rate limit: ${describeLimit(cloudLimit ?? DEFAULT_RATE_LIMITS.cloud)}; alerting rate limit: ${describeLimit(alertingLimit ?? DEFAULT_RATE_LIMITS.alerting)}`,
+    `  latency: ${latencyMs} ms; fail first: ${failFirst}; data file: ${values.data ?? "none (state is lost on exit)"}`,
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    emulator.close().then(
+      () => {
+        process.stdout.write(`alertpipe-emulator stopped (${signal})\n`);
+        process.exit(0);
+      },
+      (err: unknown) => {
+        process.stderr.write(`alertpipe-emulator: error while stopping: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof UsageError) {
+    process.stderr.write(`alertpipe-emulator: ${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  process.stderr.write(`alertpipe-emulator: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,225 @@
+// Area B: pipe settings and organization API keys under /v1, Basic auth with key ID and secret,
+// `{requestId, status, result}` envelopes and `{status, error, requestId}` errors.
+
+import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import { BlockList, isIPv4 } from "node:net";
+import { SETTING_NAMES, wireName } from "../provider/pipeSettings/settings";
+import { keyCreateBodySchema, keyPatchBodySchema, parseWith, pipeSettingsBodySchema } from "./schemas";
+import { cloudError, cloudOk, isoNow, parseJson, sameSecret, sha256, type Incoming, type Reply, type Services } from "./replies";
+import type { IpAccessEntry, PipeSettingsWire, StoredKey } from "./store";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Route {
+  pattern: RegExp;
+  allow: string[];
+  /** Names of the path parameters, in capture order; all must be uuids. */
+  params: string[];
+  run(services: Services, req: Incoming, ids: string[]): Reply;
+}
+
+const ROUTES: Route[] = [
+  {
+    pattern: /^\/v1\/organizations\/([^/]+)\/services\/([^/]+)\/pipes\/([^/]+)\/settings$/,
+    allow: ["GET", "PUT"],
+    params: ["organizationId", "serviceId", "pipeId"],
+    run: (services, req, ids) => (req.method === "GET" ? getSettings(services, ids) : putSettings(services, req, ids)),
+  },
+  {
+    pattern: /^\/v1\/organizations\/([^/]+)\/keys$/,
+    allow: ["POST"],
+    params: ["organizationId"],
+    run: (services, req, [org]) => createKey(services, req, org ?? ""),
+  },
+  {
+    pattern: /^\/v1\/organizations\/([^/]+)\/keys\/([^/]+)$/,
+    allow: ["GET", "PATCH", "DELETE"],
+    params: ["organizationId", "keyId"],
+    run: (services, req, [org, id]) => keyItem(services, req, org ?? "", id ?? ""),
+  },
+];
+
+export function handleCloud(services: Services, req: Incoming): Reply {
+  let route: Route | undefined;
+  let captures: string[] = [];
+  for (const candidate of ROUTES) {
+    const match = candidate.pattern.exec(req.path);
+    if (match) {
+      route = candidate;
+      captures = match.slice(1).map((s) => s ?? "");
+      break;
+    }
+  }
+  if (route === undefined) return cloudError(404, `no endpoint at ${req.path}`);
+  if (!route.allow.includes(req.method)) {
+    return cloudError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
+  }
+
+  const caller = authenticate(services, req);
+  if (!caller.ok) return caller.reply;
+  const admission = services.limiters.cloud.take(caller.keyId);
+  if (!admission.ok) {
+    return cloudError(429, "rate limit exceeded; retry after the reset", { "X-RateLimit-Reset": String(admission.resetSeconds) });
+  }
+
+  for (const [i, value] of captures.entries()) {
+    if (!UUID.test(value)) return cloudError(400, `${route.params[i] ?? "path parameter"} must be a uuid`);
+  }
+  // Uuids compare case-insensitively; lowercase is the one stored form.
+  const ids = captures.map((s) => s.toLowerCase());
+  const org = ids[0] ?? "";
+  if (caller.organizationId !== undefined && caller.organizationId !== org) {
+    return cloudError(403, "this API key belongs to another organization");
+  }
+  return route.run(services, req, ids);
+}
+
+// ---- Authentication -----------------------------------------------------------------------------
+
+type Caller =
+  | { ok: true; keyId: string; /** undefined for the bootstrap credentials, which may act on any organization */ organizationId?: string }
+  | { ok: false; reply: Reply };
+
+function authenticate(services: Services, req: Incoming): Caller {
+  const unauthorized: Caller = { ok: false, reply: cloudError(401, "missing or invalid credentials") };
+  const match = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(req.authorization ?? "");
+  if (!match) return unauthorized;
+  const decoded = Buffer.from(match[1] ?? "", "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return unauthorized;
+  const keyId = decoded.slice(0, colon);
+  const keySecret = decoded.slice(colon + 1);
+
+  if (sameSecret(keyId, services.keyId) && sameSecret(keySecret, services.keySecret)) return { ok: true, keyId };
+
+  const key = Object.values(services.state.keys).find((k) => k.keyId === keyId);
+  if (key === undefined || !sameSecret(sha256(keySecret).toString("hex"), key.keySecretSha256)) return unauthorized;
+  if (key.state !== "enabled") return { ok: false, reply: cloudError(401, "this API key is disabled") };
+  if (key.expireAt !== null && Date.parse(key.expireAt) <= Date.now()) {
+    return { ok: false, reply: cloudError(401, "this API key has expired") };
+  }
+  if (key.ipAccessList.length > 0 && !allows(key.ipAccessList, req.clientIp)) {
+    return { ok: false, reply: cloudError(403, "this API key may not be used from this address") };
+  }
+  key.usedAt = isoNow();
+  services.persist();
+  return { ok: true, keyId, organizationId: key.organizationId };
+}
+
+function allows(list: IpAccessEntry[], clientIp: string): boolean {
+  if (!isIPv4(clientIp)) return false;
+  const block = new BlockList();
+  for (const { source } of list) {
+    const [address = "", prefix] = source.split("/");
+    if (prefix === undefined) block.addAddress(address, "ipv4");
+    else block.addSubnet(address, Number(prefix), "ipv4");
+  }
+  return block.check(clientIp, "ipv4");
+}
+
+// ---- Pipe settings ------------------------------------------------------------------------------
+
+/** Every pipe exists and starts with all twelve settings unset, so GET never needs a prior PUT. */
+function unsetSettings(): PipeSettingsWire {
+  return Object.fromEntries(SETTING_NAMES.map((name) => [wireName(name), null]));
+}
+
+function getSettings(services: Services, ids: string[]): Reply {
+  return cloudOk(services.state.pipes[ids.join("/")] ?? unsetSettings());
+}
+
+/** Merges: an omitted setting keeps its value, null unsets it. */
+function putSettings(services: Services, req: Incoming, ids: string[]): Reply {
+  const json = parseJson(req.rawBody);
+  if (!json.ok) return cloudError(400, json.message);
+  const parsed = parseWith(pipeSettingsBodySchema, json.value);
+  if (!parsed.ok) return cloudError(400, parsed.message);
+  const pipe = ids.join("/");
+  const merged = { ...(services.state.pipes[pipe] ?? unsetSettings()) };
+  for (const [wire, value] of Object.entries(parsed.value)) {
+    if (value !== undefined) merged[wire] = value;
+  }
+  services.state.pipes[pipe] = merged;
+  services.persist();
+  return cloudOk(merged);
+}
+
+// ---- API keys -----------------------------------------------------------------------------------
+
+/** The key as area B returns it: never the secret, the keyId or the hashData. */
+function publicKey(key: StoredKey) {
+  return {
+    id: key.id,
+    name: key.name,
+    state: key.state,
+    roles: [...key.roles],
+    expireAt: key.expireAt,
+    usedAt: key.usedAt,
+    createdAt: key.createdAt,
+    keySuffix: key.keySuffix,
+    ipAccessList: key.ipAccessList.map((e) => ({ source: e.source, description: e.description })),
+  };
+}
+
+function createKey(services: Services, req: Incoming, org: string): Reply {
+  const json = parseJson(req.rawBody);
+  if (!json.ok) return cloudError(400, json.message);
+  const parsed = parseWith(keyCreateBodySchema, json.value);
+  if (!parsed.ok) return cloudError(400, parsed.message);
+  const body = parsed.value;
+
+  const keyId = newKeyId(services);
+  // base64url has no ":", so the secret never confuses the Basic "id:secret" split.
+  const keySecret = randomBytes(30).toString("base64url");
+  const key: StoredKey = {
+    id: randomUUID(),
+    organizationId: org,
+    name: body.name ?? "",
+    state: body.state ?? "enabled",
+    roles: body.roles,
+    expireAt: body.expireAt ?? null,
+    usedAt: null,
+    createdAt: isoNow(),
+    keySuffix: keyId.slice(-4),
+    ipAccessList: body.ipAccessList ?? [],
+    keyId,
+    keySecretSha256: sha256(keySecret).toString("hex"),
+    hashData: body.hashData ?? null,
+  };
+  services.state.keys[key.id] = key;
+  services.persist();
+  return cloudOk({ key: publicKey(key), keyId, keySecret });
+}
+
+function keyItem(services: Services, req: Incoming, org: string, id: string): Reply {
+  const key = services.state.keys[id];
+  // A key of another organization is reported exactly like a missing one, so ids do not leak across organizations.
+  if (key === undefined || key.organizationId !== org) return cloudError(404, `no API key with id ${id} in this organization`);
+  if (req.method === "GET") return cloudOk(publicKey(key));
+  if (req.method === "DELETE") {
+    delete services.state.keys[id];
+    services.persist();
+    return cloudOk({});
+  }
+  const json = parseJson(req.rawBody);
+  if (!json.ok) return cloudError(400, json.message);
+  const parsed = parseWith(keyPatchBodySchema, json.value);
+  if (!parsed.ok) return cloudError(400, parsed.message);
+  const patch = parsed.value;
+  if (patch.name !== undefined) key.name = patch.name;
+  if (patch.roles !== undefined) key.roles = patch.roles;
+  if (patch.expireAt !== undefined) key.expireAt = patch.expireAt;
+  if (patch.state !== undefined) key.state = patch.state;
+  if (patch.ipAccessList !== undefined) key.ipAccessList = patch.ipAccessList;
+  services.persist();
+  return cloudOk(publicKey(key));
+}
+
+/** 20 characters of A-Z0-9, unique among the keys and distinct from the bootstrap key ID. */
+function newKeyId(services: Services): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  for (;;) {
+    const id = Array.from({ length: 20 }, () => alphabet[randomInt(alphabet.length)]).join("");
+    if (id !== services.keyId && !Object.values(services.state.keys).some((k) => k.keyId === id)) return id;
+  }
+}

@@ -1,0 +1,146 @@
+// A local, stateful stand-in for both services (area A alerts, area B pipe settings and API keys)
+// on one origin, so stacks and tests run offline. See DECISIONS.md for what the spec leaves open.
+
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimit } from "./limits";
+import { createListener, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
+import type { Services } from "./replies";
+import { copyState, emptyState, loadState, saveState, type EmulatorState } from "./store";
+
+export type { FaultPlan, RecordedRequest } from "./router";
+export type { RateLimit } from "./limits";
+export { DEFAULT_RATE_LIMITS } from "./limits";
+export type {
+  EmulatorState,
+  StoredAlert,
+  StoredKey,
+  PipeSettingsWire,
+  IpAccessEntry,
+  HashData,
+  KeyRole,
+  KeyState,
+} from "./store";
+
+/** Credentials accepted when none are given. Fixed (not random) so a stack's config keeps working across restarts. */
+export const DEFAULT_CREDENTIALS = {
+  token: "emulator-token",
+  keyId: "emulator-key-id",
+  keySecret: "emulator-key-secret",
+} as const;
+
+export interface EmulatorOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Area A bearer token. */
+  token?: string;
+  /** Area B bootstrap key ID and secret; they work for every organization. */
+  keyId?: string;
+  keySecret?: string;
+  /** Load state from this file at start and write it back after every change. */
+  dataFile?: string;
+  /** Per-credential fixed windows; defaults cloud 10/10 s, alerting 100/60 s; `false` disables. */
+  rateLimits?: { cloud?: RateLimit | false; alerting?: RateLimit | false };
+  /** Initial fault plan's latency; setFaults replaces it. */
+  latencyMs?: number;
+  /** Called after each request is answered (or cut); used by the CLI to print one line per request. */
+  onRequest?: (request: RecordedRequest) => void;
+}
+
+export interface RunningEmulator {
+  /** Origin of both areas, e.g. http://127.0.0.1:4100 (no trailing slash). */
+  url: string;
+  port: number;
+  token: string;
+  keyId: string;
+  keySecret: string;
+  /** Every request in the order answered (including 401/429/503 ones); the same array across resets. */
+  requests: RecordedRequest[];
+  resetRequestLog(): void;
+  /** Replaces the current plan (a copy is kept; counters in your object are not touched). */
+  setFaults(plan: FaultPlan): void;
+  /** Deep copy of all state as plain JSON; key secrets appear only as SHA-256 hashes. */
+  snapshot(): EmulatorState;
+  close(): Promise<void>;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const token = options.token ?? DEFAULT_CREDENTIALS.token;
+  const keyId = options.keyId ?? DEFAULT_CREDENTIALS.keyId;
+  const keySecret = options.keySecret ?? DEFAULT_CREDENTIALS.keySecret;
+  if (token === "" || keyId === "" || keySecret === "") throw new Error("emulator credentials must not be empty");
+  if (keyId.includes(":")) throw new Error("the emulator key ID must not contain ':' (Basic auth splits on it)");
+
+  const dataFile = options.dataFile;
+  const state = dataFile === undefined ? emptyState() : loadState(dataFile);
+  const persist = dataFile === undefined ? () => {} : () => saveState(dataFile, state);
+  // Written once at start so the team id (and the file's existence) is settled before the first request.
+  persist();
+
+  const limit = (area: "cloud" | "alerting"): RateLimit | false => {
+    const configured = options.rateLimits?.[area];
+    return configured === undefined ? DEFAULT_RATE_LIMITS[area] : configured;
+  };
+  const services: Services = {
+    state,
+    persist,
+    token,
+    keyId,
+    keySecret,
+    limiters: { cloud: new FixedWindowLimiter(limit("cloud")), alerting: new FixedWindowLimiter(limit("alerting")) },
+  };
+  const router: RouterState = {
+    services,
+    requests: [],
+    faults: copyPlan({ ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}) }),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+  };
+
+  const server = createServer(createListener(router));
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    token,
+    keyId,
+    keySecret,
+    requests: router.requests,
+    resetRequestLog: () => {
+      // Emptied in place so a reference taken earlier stays the live log.
+      router.requests.length = 0;
+    },
+    setFaults: (plan) => {
+      router.faults = copyPlan(plan);
+    },
+    snapshot: () => copyState(state),
+    close: () => {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // Keep-alive sockets would otherwise hold close() open until they time out.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+function copyPlan(plan: FaultPlan): FaultPlan {
+  return {
+    ...(plan.latencyMs !== undefined ? { latencyMs: plan.latencyMs } : {}),
+    ...(plan.failNext !== undefined ? { failNext: plan.failNext } : {}),
+    ...(plan.cutAfterCommit !== undefined ? { cutAfterCommit: { ...plan.cutAfterCommit } } : {}),
+  };
+}

@@ -1,0 +1,58 @@
+// Fixed-window rate limiting per credential, as the real services describe theirs: a window opens
+// with a credential's first counted request and admits `requests` requests until it ends.
+
+export interface RateLimit {
+  requests: number;
+  perSeconds: number;
+}
+
+export const DEFAULT_RATE_LIMITS = {
+  cloud: { requests: 10, perSeconds: 10 },
+  alerting: { requests: 100, perSeconds: 60 },
+} as const satisfies Record<string, RateLimit>;
+
+export type Admission = { ok: true } | { ok: false; resetSeconds: number };
+
+interface Window {
+  startedAt: number;
+  count: number;
+}
+
+export class FixedWindowLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    private readonly limit: RateLimit | false,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (limit !== false && !(Number.isInteger(limit.requests) && limit.requests >= 1 && limit.perSeconds > 0)) {
+      throw new Error("a rate limit needs a whole number of requests >= 1 and a period > 0 seconds");
+    }
+  }
+
+  /** Counts one request for `credential`, or refuses it. A refused request is not counted. */
+  take(credential: string): Admission {
+    if (this.limit === false) return { ok: true };
+    const now = this.now();
+    const periodMs = this.limit.perSeconds * 1000;
+    let window = this.windows.get(credential);
+    if (window === undefined || now - window.startedAt >= periodMs) {
+      this.forgetEndedWindows(now, periodMs);
+      window = { startedAt: now, count: 0 };
+      this.windows.set(credential, window);
+    }
+    if (window.count >= this.limit.requests) {
+      // Whole seconds, rounded up and at least 1, so a client that waits this long is admitted.
+      return { ok: false, resetSeconds: Math.max(1, Math.ceil((window.startedAt + periodMs - now) / 1000)) };
+    }
+    window.count += 1;
+    return { ok: true };
+  }
+
+  // Keeps the map from growing with credentials that stopped calling.
+  private forgetEndedWindows(now: number, periodMs: number): void {
+    for (const [credential, window] of this.windows) {
+      if (now - window.startedAt >= periodMs) this.windows.delete(credential);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+// What a handler hands back, and the two error shapes: area A answers `{message}`, area B answers
+// `{status, error, requestId}` and wraps successes in `{requestId, status, result}`.
+
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import type { FixedWindowLimiter } from "./limits";
+import type { EmulatorState } from "./store";
+
+export type Area = "alerting" | "cloud";
+
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** One request as the handlers see it: everything already read, nothing of the socket. */
+export interface Incoming {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  rawBody: string;
+  authorization: string | undefined;
+  /** Client address as IPv4 dotted quad when it is one (IPv4-mapped IPv6 is unwrapped). */
+  clientIp: string;
+}
+
+export function alertingError(status: number, message: string, headers?: Record<string, string>): Reply {
+  return { status, body: { message }, ...(headers ? { headers } : {}) };
+}
+
+export function cloudError(status: number, error: string, headers?: Record<string, string>): Reply {
+  return { status, body: { status, error, requestId: randomUUID() }, ...(headers ? { headers } : {}) };
+}
+
+export function cloudOk(result: unknown): Reply {
+  return { status: 200, body: { requestId: randomUUID(), status: 200, result } };
+}
+
+export function errorFor(area: Area, status: number, message: string, headers?: Record<string, string>): Reply {
+  return area === "alerting" ? alertingError(status, message, headers) : cloudError(status, message, headers);
+}
+
+export type JsonBody = { ok: true; value: unknown } | { ok: false; message: string };
+
+export function parseJson(raw: string): JsonBody {
+  if (raw.trim() === "") return { ok: false, message: "the request body is empty; send a JSON object" };
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch {
+    return { ok: false, message: "the request body is not valid JSON" };
+  }
+}
+
+/** Constant-time string comparison (hashing first makes the lengths equal), so a wrong guess leaks no prefix. */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(sha256(given), sha256(expected));
+}
+
+export function sha256(text: string): Buffer {
+  return createHash("sha256").update(text, "utf8").digest();
+}
+
+/** Like Date#toISOString but never earlier than `after` + 1 ms, so an update always moves a timestamp forward. */
+export function isoNow(after?: string): string {
+  const floor = after === undefined ? 0 : Date.parse(after) + 1;
+  return new Date(Math.max(Date.now(), floor)).toISOString();
+}
+
+/** What the handlers share with the server: the state, how to persist it, the bootstrap credentials, the limiters. */
+export interface Services {
+  readonly state: EmulatorState;
+  /** Call after every change; writes the data file when there is one. */
+  readonly persist: () => void;
+  readonly token: string;
+  readonly keyId: string;
+  readonly keySecret: string;
+  readonly limiters: Readonly<Record<Area, FixedWindowLimiter>>;
+}

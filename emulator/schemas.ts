@@ -1,0 +1,121 @@
+// Every request body the emulator accepts, as zod schemas, plus one way of wording their failures.
+// Objects are strict: an unknown member is a 400, so a client that misspells a field (for example
+// `dashboard` instead of `dashboardId`) finds out here rather than against the real service.
+
+import { z } from "zod";
+import { SETTING_NAMES, allowedValues, settingSchema, wireName } from "../provider/pipeSettings/settings";
+
+// ---- Area A: alerts ---------------------------------------------------------------------------
+
+export const INTERVAL_PATTERN = /^[1-9][0-9]*[smhd]$/;
+
+export const alertBodySchema = z
+  .strictObject({
+    threshold: z.number(),
+    interval: z
+      .string()
+      .regex(INTERVAL_PATTERN, { error: "must be a whole number from 1 up followed by s, m, h or d (for example 5m)" }),
+    source: z.enum(["tile", "search"]),
+    thresholdType: z.enum(["above", "below"]),
+    channel: z.strictObject({
+      type: z.literal("webhook", { error: 'the only channel type is "webhook"' }),
+      webhookId: z.string().min(1, { error: "must not be empty" }),
+    }),
+    // Identifiers must be non-empty when present: an empty id cannot name a dashboard or tile.
+    dashboardId: z.string().min(1, { error: "must not be empty" }).optional(),
+    tileId: z.string().min(1, { error: "must not be empty" }).optional(),
+    name: z.string().optional(),
+    message: z.string().optional(),
+  })
+  .superRefine((body, ctx) => {
+    // A tile alert watches one tile on one dashboard, so it needs both ids.
+    if (body.source !== "tile") return;
+    for (const field of ["dashboardId", "tileId"] as const) {
+      if (body[field] === undefined) {
+        ctx.addIssue({ code: "custom", path: [field], message: 'is required when source is "tile"' });
+      }
+    }
+  });
+
+export type AlertBody = z.infer<typeof alertBodySchema>;
+
+// ---- Area B: pipe settings --------------------------------------------------------------------
+
+/**
+ * One setting on the wire. The check is the shared table's settingSchema; only the wording is
+ * ours, because the table words its messages with the Pulumi name and the wire uses snake_case.
+ */
+function wireSetting(name: (typeof SETTING_NAMES)[number]) {
+  const schema = settingSchema(name);
+  return z.unknown().transform((value, ctx): number | boolean | null | undefined => {
+    if (value === undefined) return undefined;
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    ctx.addIssue({ code: "custom", message: `must be ${allowedValues(name)}` });
+    return z.NEVER;
+  });
+}
+
+export const pipeSettingsBodySchema = z
+  .strictObject(Object.fromEntries(SETTING_NAMES.map((name) => [wireName(name), wireSetting(name).optional()])))
+  .refine((body) => Object.keys(body).length > 0, { error: "the body must set at least one setting" });
+
+// ---- Area B: API keys -------------------------------------------------------------------------
+
+const role = z.enum(["admin", "developer", "query_endpoints"]);
+
+const roles = z
+  .array(role)
+  .min(1, { error: "must hold at least 1 role" })
+  .refine((list) => new Set(list).size === list.length, { error: "must not repeat a role" });
+
+/** ISO 8601 date-time with Z or an offset; null or "" mean "never expires" and come out as null. */
+const expireAt = z
+  .union([z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time with Z or an offset, null or empty" }), z.literal(""), z.null()])
+  .transform((value) => (value === null || value === "" ? null : new Date(value).toISOString()));
+
+const ipAccessEntry = z.strictObject({
+  source: z.union([z.ipv4(), z.cidrv4()], { error: "must be an IPv4 address or an IPv4 CIDR range (for example 10.0.0.0/8)" }),
+  description: z.string(),
+});
+
+export const keyCreateBodySchema = z.strictObject({
+  name: z.string().optional(),
+  expireAt: expireAt.optional(),
+  roles,
+  state: z.enum(["enabled", "disabled"]).optional(),
+  ipAccessList: z.array(ipAccessEntry).optional(),
+  hashData: z
+    .strictObject({ keyIdHash: z.string(), keyIdSuffix: z.string(), keySecretHash: z.string() })
+    .optional(),
+});
+
+export type KeyCreateBody = z.infer<typeof keyCreateBodySchema>;
+
+export const keyPatchBodySchema = z
+  .strictObject({
+    name: z.string().optional(),
+    expireAt: expireAt.optional(),
+    roles: roles.optional(),
+    state: z.enum(["enabled", "disabled"]).optional(),
+    ipAccessList: z.array(ipAccessEntry).optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { error: "the body must change at least one field" });
+
+export type KeyPatchBody = z.infer<typeof keyPatchBodySchema>;
+
+// ---- Wording ----------------------------------------------------------------------------------
+
+/** One line naming each problem by its field path, e.g. `interval: must be ...; channel.type: ...`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export function parseWith<T>(schema: z.ZodType<T>, body: unknown): Parsed<T> {
+  const result = schema.safeParse(body);
+  return result.success ? { ok: true, value: result.data } : { ok: false, message: describeIssues(result.error) };
+}

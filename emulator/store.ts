@@ -1,0 +1,164 @@
+// The emulator's whole state as one plain JSON value, and how it reaches the disk.
+// One value (not a database) so that snapshot(), the data file and a restart all see the same thing.
+
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, basename, join } from "node:path";
+import { z } from "zod";
+
+export type AlertSource = "tile" | "search";
+export type ThresholdType = "above" | "below";
+export type KeyRole = "admin" | "developer" | "query_endpoints";
+export type KeyState = "enabled" | "disabled";
+
+/** An alert exactly as area A returns it; optional members are absent, never null. */
+export interface StoredAlert {
+  id: string;
+  name?: string;
+  message?: string;
+  threshold: number;
+  interval: string;
+  thresholdType: ThresholdType;
+  source: AlertSource;
+  state: "inactive";
+  channel: { type: "webhook"; webhookId: string };
+  team: string;
+  tileId?: string;
+  dashboard?: string;
+  savedSearch?: string;
+  groupBy?: string;
+  silenced: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface IpAccessEntry {
+  source: string;
+  description: string;
+}
+
+export interface HashData {
+  keyIdHash: string;
+  keyIdSuffix: string;
+  keySecretHash: string;
+}
+
+/** A key created through area B. The secret is kept only as a SHA-256 hash, so neither the data file nor a snapshot leaks it. */
+export interface StoredKey {
+  id: string;
+  organizationId: string;
+  name: string;
+  state: KeyState;
+  roles: KeyRole[];
+  expireAt: string | null;
+  usedAt: string | null;
+  createdAt: string;
+  keySuffix: string;
+  ipAccessList: IpAccessEntry[];
+  keyId: string;
+  keySecretSha256: string;
+  hashData: HashData | null;
+}
+
+/** Wire names of the pipe settings to their value; null means unset. */
+export type PipeSettingsWire = Record<string, number | boolean | null>;
+
+export interface EmulatorState {
+  version: 1;
+  /** The one team every alert belongs to; fixed for the life of the state (and of the data file). */
+  team: string;
+  /** By alert id. */
+  alerts: Record<string, StoredAlert>;
+  /** By `${organizationId}/${serviceId}/${pipeId}` (lowercase uuids); only pipes that were ever updated. */
+  pipes: Record<string, PipeSettingsWire>;
+  /** By key id (the uuid `id`, not the authentication keyId). */
+  keys: Record<string, StoredKey>;
+}
+
+export function emptyState(): EmulatorState {
+  return { version: 1, team: randomBytes(12).toString("hex"), alerts: {}, pipes: {}, keys: {} };
+}
+
+// Loading checks the file's shape so a hand-edited or foreign file fails loudly at start
+// instead of producing odd answers later. Members are checked loosely (plain JSON types):
+// the file is our own output, the point is to catch the wrong file, not to re-validate every rule.
+const alertShape = z.looseObject({
+  id: z.string(),
+  threshold: z.number(),
+  interval: z.string(),
+  thresholdType: z.enum(["above", "below"]),
+  source: z.enum(["tile", "search"]),
+  state: z.literal("inactive"),
+  channel: z.object({ type: z.literal("webhook"), webhookId: z.string() }),
+  team: z.string(),
+  silenced: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const keyShape = z.looseObject({
+  id: z.string(),
+  organizationId: z.string(),
+  name: z.string(),
+  state: z.enum(["enabled", "disabled"]),
+  roles: z.array(z.enum(["admin", "developer", "query_endpoints"])),
+  expireAt: z.string().nullable(),
+  usedAt: z.string().nullable(),
+  createdAt: z.string(),
+  keySuffix: z.string(),
+  ipAccessList: z.array(z.object({ source: z.string(), description: z.string() })),
+  keyId: z.string(),
+  keySecretSha256: z.string(),
+  hashData: z.object({ keyIdHash: z.string(), keyIdSuffix: z.string(), keySecretHash: z.string() }).nullable(),
+});
+
+const stateShape = z.object({
+  version: z.literal(1),
+  team: z.string().regex(/^[0-9a-f]{24}$/),
+  alerts: z.record(z.string(), alertShape),
+  pipes: z.record(z.string(), z.record(z.string(), z.union([z.number(), z.boolean(), z.null()]))),
+  keys: z.record(z.string(), keyShape),
+});
+
+/** Reads the data file, or starts empty when it does not exist yet. Throws (never overwrites) when it is unreadable. */
+export function loadState(file: string): EmulatorState {
+  if (!existsSync(file)) return emptyState();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new Error(`emulator data file ${file} is not valid JSON; fix or remove it`, { cause: err });
+  }
+  const result = stateShape.safeParse(parsed);
+  if (!result.success) {
+    const first = result.error.issues[0];
+    const where = first && first.path.length > 0 ? ` at ${first.path.join(".")}` : "";
+    throw new Error(`emulator data file ${file} is not an emulator state file${where}; fix or remove it`);
+  }
+  // The loose shapes above keep every member; the file is our own output, so the types hold.
+  return result.data as EmulatorState;
+}
+
+/**
+ * Writes the state so that a crash leaves either the old file or the new one, never half of one:
+ * write a temp file in the same directory (same filesystem), then rename over the target.
+ * Synchronous on purpose: the change is on disk before the answer leaves, and writes never interleave.
+ */
+export function saveState(file: string, state: EmulatorState): void {
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    writeFileSync(temp, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
+    renameSync(temp, file);
+  } catch (err) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // The temp file may never have been created; nothing to clean up then.
+    }
+    throw err;
+  }
+}
+
+export function copyState(state: EmulatorState): EmulatorState {
+  return structuredClone(state);
+}
