@@ -1,0 +1,71 @@
+// Installs this package into a program folder the way a user gets it: `npm pack`, then unpacked
+// into <program>/node_modules/pulumi-alertpipe. Pulumi's serializer then sees our shim as a module
+// under node_modules, and the provider host resolves it by package name, exactly as after
+// `npm install pulumi-alertpipe`. Dependencies resolve from this repository's node_modules, above
+// the program folder.
+
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+/** The repository root: the folder holding our package.json (two levels above dist/scripts or scripts). */
+export function repoRoot(): string {
+  for (let dir = __dirname; ; dir = resolve(dir, "..")) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name === "pulumi-alertpipe") return dir;
+    if (resolve(dir, "..") === dir) throw new Error(`cannot find the pulumi-alertpipe package root above ${__dirname}`);
+  }
+}
+
+/** Work folder for throw-away programs, inside the repository so dependencies resolve. Gitignored. */
+export function workDir(...parts: string[]): string {
+  const dir = join(repoRoot(), ".alertpipe", ...parts);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function unique(): string {
+  return `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/**
+ * Packs the package (from the current dist/, which must be built) and returns the tarball's path.
+ * Safe to call from parallel processes: each packs into its own folder and renames into place.
+ */
+export function packPackage(): string {
+  const root = repoRoot();
+  if (!existsSync(join(root, "dist", "provider", "index.js"))) {
+    throw new Error("dist/ is missing: run `npm run build` before packing");
+  }
+  const staging = workDir("pack", unique());
+  const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", staging], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const [info] = JSON.parse(out) as Array<{ filename: string }>;
+  if (!info) throw new Error("npm pack reported no tarball");
+  return join(staging, info.filename);
+}
+
+/** Unpacks the tarball into <programDir>/node_modules/pulumi-alertpipe, replacing what was there. */
+export function installPacked(programDir: string, tarball: string = packPackage()): string {
+  const digest = createHash("sha256").update(readFileSync(tarball)).digest("hex");
+  const target = join(programDir, "node_modules", "pulumi-alertpipe");
+  const stamp = join(target, ".packed-sha256");
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === digest) return target;
+  const staging = join(programDir, "node_modules", `.pulumi-alertpipe-${unique()}`);
+  mkdirSync(staging, { recursive: true });
+  execFileSync("tar", ["-xzf", tarball, "-C", staging, "--strip-components=1"]);
+  writeFileSync(join(staging, ".packed-sha256"), digest);
+  rmSync(target, { recursive: true, force: true });
+  try {
+    renameSync(staging, target);
+  } catch (err) {
+    // Another process installed the same tarball first; theirs is as good as ours.
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(stamp)) throw err;
+  }
+  return target;
+}

@@ -1,0 +1,165 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import * as provider from "../provider/pipeSettings/provider";
+import { SETTING_NAMES } from "../provider/pipeSettings/settings";
+import { UNKNOWN } from "../provider/lifecycle";
+import { CANARY, CLOUD_AUTH, errorText, mockApi, requestId, type MockApi } from "./support/mockApi";
+
+const ids = {
+  organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e",
+  serviceId: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+  pipeId: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
+};
+const id = `${ids.organizationId}/${ids.serviceId}/${ids.pipeId}`;
+const path = `/v1/organizations/${ids.organizationId}/services/${ids.serviceId}/pipes/${ids.pipeId}/settings`;
+
+/** All twelve wire fields unset, with the given ones set. */
+function wire(values: Record<string, number | boolean | null> = {}): Record<string, number | boolean | null> {
+  return { ...Object.fromEntries(SETTING_NAMES.map((n) => [n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), null])), ...values };
+}
+
+function envelope(result: unknown, status = 200) {
+  return { requestId: requestId(), status, result };
+}
+
+interface Seen {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+let api: MockApi;
+let seen: Seen[];
+
+beforeEach(() => {
+  api = mockApi();
+  seen = [];
+});
+afterEach(async () => {
+  await api.close();
+});
+
+function intercept(method: string, answer: (body: unknown) => { status: number; data: unknown }) {
+  api.cloud.intercept({ path, method }).reply((opts) => {
+    const body = typeof opts.body === "string" ? (JSON.parse(opts.body) as unknown) : undefined;
+    seen.push({ method: opts.method, path: opts.path, headers: opts.headers as Record<string, string>, body });
+    const a = answer(body);
+    return { statusCode: a.status, data: JSON.stringify(a.data), responseOptions: { headers: { "content-type": "application/json" } } };
+  });
+}
+
+describe("PipeSettings create", () => {
+  it("sends one PUT with only the settings the program sets, in wire names, with Basic auth", async () => {
+    intercept("PUT", () => ({ status: 200, data: envelope(wire({ db_max_threads: 8, object_storage_use_cluster_function: null })) }));
+    await provider.create({ ...ids, dbMaxThreads: 8, objectStorageUseClusterFunction: null, __provider: "x" });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.body).toEqual({ db_max_threads: 8, object_storage_use_cluster_function: null });
+    expect(seen[0]?.headers.authorization).toBe(CLOUD_AUTH);
+    expect(seen[0]?.headers["content-type"]).toBe("application/json");
+    expect(seen[0]?.headers["user-agent"]).toMatch(/^pulumi-alertpipe\//);
+  });
+
+  it("returns the id org/service/pipe, all twelve effective values and the managed names", async () => {
+    intercept("PUT", () => ({ status: 200, data: envelope(wire({ db_max_threads: 8, db_max_insert_threads: 4 })) }));
+    const result = await provider.create({ ...ids, dbMaxThreads: 8 });
+    expect(result.id).toBe(id);
+    expect(result.outs).toMatchObject({ ...ids, dbMaxThreads: 8, dbMaxInsertThreads: 4, streamingMaxInsertWaitMs: null, managedSettings: ["dbMaxThreads"] });
+    expect(Object.keys(result.outs ?? {})).toEqual(expect.arrayContaining(SETTING_NAMES));
+  });
+
+  it("reports a 400 with method, path, status, the service message and requestId, without credentials", async () => {
+    intercept("PUT", () => ({ status: 400, data: { status: 400, error: "db_max_threads out of range", requestId: "rid-400" } }));
+    const err = await provider.create({ ...ids, dbMaxThreads: 8 }).catch((e: unknown) => e);
+    expect(String(err)).toContain(`PUT ${path}`);
+    expect(String(err)).toContain("400");
+    expect(String(err)).toContain("db_max_threads out of range");
+    expect(String(err)).toContain("rid-400");
+    expect(errorText(err)).not.toContain(CANARY.keySecret);
+  });
+});
+
+describe("PipeSettings diff", () => {
+  const olds = { ...ids, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), dbMaxThreads: 8, objectStorageConcurrency: 3, managedSettings: ["dbMaxThreads"] };
+
+  it("sees no change when managed settings equal their stored values, whatever the unmanaged ones are", async () => {
+    expect(await provider.diff(id, olds, { ...ids, dbMaxThreads: 8 })).toMatchObject({ changes: false, replaces: [] });
+  });
+
+  it("updates in place when a setting changes", async () => {
+    expect(await provider.diff(id, olds, { ...ids, dbMaxThreads: 9 })).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("replaces when the pipe changes", async () => {
+    const d = await provider.diff(id, olds, { ...ids, pipeId: "2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed", dbMaxThreads: 8 });
+    expect(d).toMatchObject({ changes: true, replaces: ["pipeId"] });
+  });
+
+  it("counts an unknown value as a change", async () => {
+    expect(await provider.diff(id, olds, { ...ids, dbMaxThreads: UNKNOWN })).toMatchObject({ changes: true });
+  });
+
+  it("counts a newly managed setting as a change", async () => {
+    expect(await provider.diff(id, olds, { ...ids, dbMaxThreads: 8, objectStorageConcurrency: 3 })).toMatchObject({ changes: true, replaces: [] });
+  });
+});
+
+describe("PipeSettings update", () => {
+  const olds = { ...ids, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), dbMaxThreads: 8, dbMaxInsertThreads: 2, managedSettings: ["dbMaxThreads", "dbMaxInsertThreads"] };
+
+  it("sends only the settings whose value changed, and an explicit null as null", async () => {
+    intercept("PUT", () => ({ status: 200, data: envelope(wire({ db_max_threads: 16, db_max_insert_threads: null })) }));
+    await provider.update(id, olds, { ...ids, dbMaxThreads: 16, dbMaxInsertThreads: null });
+    expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: 16, db_max_insert_threads: null }]);
+  });
+
+  it("leaves a setting removed from the program as it is live and stops managing it", async () => {
+    intercept("PUT", () => ({ status: 200, data: envelope(wire({ db_max_threads: 16, db_max_insert_threads: 2 })) }));
+    const result = await provider.update(id, olds, { ...ids, dbMaxThreads: 16 });
+    expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: 16 }]);
+    expect(result.outs).toMatchObject({ dbMaxInsertThreads: 2, managedSettings: ["dbMaxThreads"] });
+  });
+
+  it("sends no request when only the set of managed settings shrinks", async () => {
+    const result = await provider.update(id, olds, { ...ids, dbMaxThreads: 8 });
+    expect(seen).toHaveLength(0);
+    expect(result.outs).toMatchObject({ dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] });
+  });
+});
+
+describe("PipeSettings read", () => {
+  const props = { ...ids, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] };
+
+  it("GETs the settings and reports drift on managed settings through inputs", async () => {
+    intercept("GET", () => ({ status: 200, data: envelope(wire({ db_max_threads: 4, object_storage_concurrency: 9 })) }));
+    const result = await provider.read(id, props);
+    expect(seen.map((s) => s.method)).toEqual(["GET"]);
+    expect(result.id).toBe(id);
+    expect(result.props).toMatchObject({ dbMaxThreads: 4, objectStorageConcurrency: 9, managedSettings: ["dbMaxThreads"] });
+    expect(result.inputs).toEqual({ ...ids, dbMaxThreads: 4 });
+  });
+
+  it("says the pipe is gone when the service answers 404", async () => {
+    intercept("GET", () => ({ status: 404, data: { status: 404, error: "pipe not found", requestId: "rid" } }));
+    expect(await provider.read(id, props)).toEqual({});
+  });
+});
+
+describe("PipeSettings delete", () => {
+  const props = { ...ids, dbMaxThreads: 8, objectStorageConcurrency: 3, managedSettings: ["dbMaxThreads", "objectStorageConcurrency"] };
+
+  it("leaves the live settings alone by default: no request", async () => {
+    await provider.delete(id, props);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("with resetOnDelete sends null for every managed setting and nothing else", async () => {
+    intercept("PUT", () => ({ status: 200, data: envelope(wire()) }));
+    await provider.delete(id, { ...props, resetOnDelete: true });
+    expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: null, object_storage_concurrency: null }]);
+  });
+
+  it("with resetOnDelete treats a 404 as already gone", async () => {
+    intercept("PUT", () => ({ status: 404, data: { status: 404, error: "no such pipe", requestId: "rid" } }));
+    await expect(provider.delete(id, { ...props, resetOnDelete: true })).resolves.toBeUndefined();
+  });
+});
