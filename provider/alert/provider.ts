@@ -1,0 +1,129 @@
+// The Alert provider methods. An alert is created with POST, read with GET, replaced whole with
+// PUT and removed with DELETE under /api/v2/alerts; every argument changes in place.
+
+import type * as pulumi from "@pulumi/pulumi";
+import { configure as configureConnection, connectionFor } from "../connection";
+import { decode, send, type ApiResponse } from "../http/client";
+import { ApiError } from "../http/errors";
+import { PROVIDER_KEY, PartialFailure, checkInputs, compact, diffProperties, type PropertyMap } from "../lifecycle";
+import {
+  ARG_NAMES,
+  OUTPUT_ONLY,
+  REQUIRED_ARGS,
+  alertArgs,
+  alertEnvelope,
+  alertsPath,
+  crossFieldFailures,
+  describeAlert,
+  fromWire,
+  managedOptionals,
+  toWire,
+  type WireAlert,
+} from "./wire";
+
+/** Nothing forces a new alert: the service replaces the whole body in place with PUT. */
+const REPLACE_ON: readonly string[] = [];
+
+function withoutProvider(props: PropertyMap): PropertyMap {
+  const { [PROVIDER_KEY]: _provider, ...rest } = props;
+  return rest;
+}
+
+/**
+ * Outputs after a write the program asked for: the returned values of the required arguments (so a
+ * later refresh compares like with like), the optional arguments the program sets (returned value,
+ * else the program's), and what the service fills in. Optional arguments the program leaves out are
+ * not recorded, so a value the service chooses for them never shows as a change to undo.
+ */
+function outputsAfterWrite(args: PropertyMap, alert: WireAlert): PropertyMap {
+  const live = fromWire(alert);
+  const out: PropertyMap = {};
+  for (const n of REQUIRED_ARGS) out[n] = live[n];
+  for (const n of managedOptionals(args)) out[n] = live[n] ?? args[n];
+  for (const n of OUTPUT_ONLY) out[n] = live[n];
+  return compact(out);
+}
+
+function idIn(body: unknown): string | undefined {
+  const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
+  const id = typeof data === "object" && data !== null ? (data as { id?: unknown }).id : undefined;
+  return typeof id === "string" && id !== "" ? id : undefined;
+}
+
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  configureConnection(req.config);
+}
+
+export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
+  const result = checkInputs(alertArgs, news);
+  const failures = [...result.failures];
+  for (const f of crossFieldFailures(withoutProvider(news))) {
+    if (!failures.some((x) => x.property === f.property)) failures.push(f);
+  }
+  return { inputs: result.inputs, failures };
+}
+
+export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
+  return diffProperties(olds, news, ARG_NAMES, REPLACE_ON);
+}
+
+export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
+  const args = withoutProvider(inputs);
+  const res = await send(connectionFor("alerting"), {
+    method: "POST",
+    path: alertsPath(),
+    body: toWire(args),
+    creates: describeAlert(args),
+  });
+  let alert: WireAlert;
+  try {
+    alert = decode(alertEnvelope, res).data;
+  } catch (err) {
+    // The alert exists even though its answer is odd: keep it in state rather than orphan it.
+    const id = idIn(res.body);
+    if (id !== undefined && err instanceof Error) throw new PartialFailure(id, inputs, err);
+    throw err;
+  }
+  return { id: alert.id, outs: outputsAfterWrite(args, alert) };
+}
+
+export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
+  let res: ApiResponse;
+  try {
+    res = await send(connectionFor("alerting"), { method: "GET", path: alertsPath(id) });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return {};
+    throw err;
+  }
+  const live = fromWire(decode(alertEnvelope, res).data);
+  const managed = managedOptionals(props);
+  const out: PropertyMap = {};
+  for (const n of REQUIRED_ARGS) out[n] = live[n];
+  // A managed optional cleared live stays recorded as null, so it is still known to be managed.
+  for (const n of managed) out[n] = live[n] ?? null;
+  for (const n of OUTPUT_ONLY) out[n] = live[n];
+  const outputs = compact(out);
+  // Inputs are the arguments the program manages with their live values, so the next preview
+  // proposes to put drifted values back and never reports what the program leaves to the service.
+  const inputs: PropertyMap = {};
+  for (const n of [...REQUIRED_ARGS, ...managed]) if (outputs[n] !== undefined) inputs[n] = outputs[n];
+  return { id, props: outputs, inputs };
+}
+
+export async function update(id: string, _olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {
+  const args = withoutProvider(news);
+  // The whole body, so an optional argument removed from the program is cleared live.
+  const res = await send(connectionFor("alerting"), { method: "PUT", path: alertsPath(id), body: toWire(args) });
+  return { outs: outputsAfterWrite(args, decode(alertEnvelope, res).data) };
+}
+
+export async function del(id: string, _props: PropertyMap): Promise<void> {
+  try {
+    await send(connectionFor("alerting"), { method: "DELETE", path: alertsPath(id) });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return; // already gone
+    throw err;
+  }
+}
+
+export { del as delete };

@@ -1,0 +1,76 @@
+// The Alert resource class that programs instantiate.
+
+import * as pulumi from "@pulumi/pulumi";
+import shim = require("./shim");
+
+export type AlertSource = "tile" | "search";
+export type AlertThresholdType = "above" | "below";
+
+/** Where the alert notifies; a webhook is the only channel type. */
+export interface AlertChannelArgs {
+  type: pulumi.Input<"webhook">;
+  /** Identifier of the webhook to notify (non-empty). */
+  webhookId: pulumi.Input<string>;
+}
+
+export interface AlertChannel {
+  type: string;
+  webhookId: string;
+}
+
+export interface AlertArgs {
+  /** The numeric threshold (a finite number). */
+  threshold: pulumi.Input<number>;
+  /** How often the alert is evaluated: a positive whole number and one unit letter s, m, h or d, e.g. "5m". */
+  interval: pulumi.Input<string>;
+  /** What the alert watches: a dashboard tile or a search. */
+  source: pulumi.Input<AlertSource>;
+  /** Whether the alert fires above or below the threshold. */
+  thresholdType: pulumi.Input<AlertThresholdType>;
+  channel: pulumi.Input<AlertChannelArgs>;
+  /** Dashboard holding the watched tile; required when source is "tile". */
+  dashboardId?: pulumi.Input<string>;
+  /** The watched tile; required when source is "tile". */
+  tileId?: pulumi.Input<string>;
+  name?: pulumi.Input<string>;
+  message?: pulumi.Input<string>;
+}
+
+/** An alert of the alerting API. Every argument changes in place; nothing forces a replacement. */
+export class Alert extends pulumi.dynamic.Resource {
+  declare readonly threshold: pulumi.Output<number>;
+  declare readonly interval: pulumi.Output<string>;
+  declare readonly source: pulumi.Output<AlertSource>;
+  declare readonly thresholdType: pulumi.Output<AlertThresholdType>;
+  declare readonly channel: pulumi.Output<AlertChannel>;
+  /** The dashboard, as the service returns it (its `dashboard` field); recorded only when the program sets it. */
+  declare readonly dashboardId: pulumi.Output<string | undefined>;
+  declare readonly tileId: pulumi.Output<string | undefined>;
+  declare readonly name: pulumi.Output<string | undefined>;
+  declare readonly message: pulumi.Output<string | undefined>;
+  /** Current state of the alert, e.g. "inactive". */
+  declare readonly state: pulumi.Output<string | undefined>;
+  /** Identifier of the owning team. */
+  declare readonly team: pulumi.Output<string | undefined>;
+  declare readonly savedSearch: pulumi.Output<string | undefined>;
+  declare readonly groupBy: pulumi.Output<string | undefined>;
+  declare readonly silenced: pulumi.Output<boolean | undefined>;
+  /** ISO 8601 timestamps set by the service. */
+  declare readonly createdAt: pulumi.Output<string | undefined>;
+  declare readonly updatedAt: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: AlertArgs, opts?: pulumi.CustomResourceOptions) {
+    // Every output must be named here, undefined, for Pulumi to expose it on the instance.
+    const outputOnly = {
+      state: undefined,
+      team: undefined,
+      savedSearch: undefined,
+      groupBy: undefined,
+      silenced: undefined,
+      createdAt: undefined,
+      updatedAt: undefined,
+    };
+    const optional = { dashboardId: undefined, tileId: undefined, name: undefined, message: undefined };
+    super(shim, name, { ...optional, ...args, ...outputOnly }, opts, "alertpipe", "Alert");
+  }
+}
