@@ -81,7 +81,7 @@ export function cloud(emulator: RunningEmulator, method: string, path: string, b
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-export function settingsPath(org = randomUUID(), svc = randomUUID(), pipe = randomUUID()): string {
+export function settingsPath(org: string = randomUUID(), svc: string = randomUUID(), pipe: string = randomUUID()): string {
   return `/v1/organizations/${org}/services/${svc}/pipes/${pipe}/settings`;
 }
 
