@@ -100,16 +100,7 @@ async function main(): Promise<void> {
   const emulator = await startEmulator(options);
   if (failFirst > 0) emulator.setFaults({ latencyMs, failNext: failFirst });
 
-  // Printing the credentials is the point: this is a local test server and users copy them into their stack config.
-  const lines = [
-    `alertpipe-emulator listening on ${emulator.url}`,
-    `  alerting (area A) base URL: ${emulator.url}   token: ${emulator.token}`,
-    `  cloud (area B) base URL:    ${emulator.url}   key id: ${emulator.keyId}   key secret: ${emulator.keySecret}`,
-    `  cloud rate limit: ${describeLimit(cloudLimit ?? DEFAULT_RATE_LIMITS.cloud)}; alerting rate limit: ${describeLimit(alertingLimit ?? DEFAULT_RATE_LIMITS.alerting)}`,
-    `  latency: ${latencyMs} ms; fail first: ${failFirst}; data file: ${values.data ?? "none (state is lost on exit)"}`,
-  ];
-  process.stdout.write(lines.join("\n") + "\n");
-
+  // Handlers go in before the first line: a script may signal as soon as it has read it.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -127,6 +118,16 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+
+  // Printing the credentials is the point: this is a local test server and users copy them into their stack config.
+  const lines = [
+    `alertpipe-emulator listening on ${emulator.url}`,
+    `  alerting (area A) base URL: ${emulator.url}   token: ${emulator.token}`,
+    `  cloud (area B) base URL:    ${emulator.url}   key id: ${emulator.keyId}   key secret: ${emulator.keySecret}`,
+    `  cloud rate limit: ${describeLimit(cloudLimit ?? DEFAULT_RATE_LIMITS.cloud)}; alerting rate limit: ${describeLimit(alertingLimit ?? DEFAULT_RATE_LIMITS.alerting)}`,
+    `  latency: ${latencyMs} ms; fail first: ${failFirst}; data file: ${values.data ?? "none (state is lost on exit)"}`,
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
 }
 
 main().catch((err: unknown) => {

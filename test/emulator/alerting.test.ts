@@ -193,3 +193,11 @@ describe("area A read, replace, delete", () => {
     expect(answer.headers.get("allow")).toBe("POST");
   });
 });
+
+describe("area A body size", () => {
+  it("answers 413 for a body over 1 MiB", async () => {
+    const emu = await start();
+    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, message: "x".repeat(1024 * 1024) });
+    expect(answer.status).toBe(413);
+  });
+});
