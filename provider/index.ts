@@ -1,6 +1,7 @@
 // pulumi-alertpipe: Pulumi resources for alerts (alerting API), ingestion pipe settings and
 // organization API keys (cloud management API).
 
+export { Alert, type AlertArgs, type AlertChannel, type AlertChannelArgs, type AlertSource, type AlertThresholdType } from "./alert/resource";
 export { PipeSettings, type PipeSettingsArgs } from "./pipeSettings/resource";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./pipeSettings/settings";
 export { CONNECTION_SETTINGS, ConfigError } from "./connection";
