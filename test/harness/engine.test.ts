@@ -20,6 +20,10 @@ interface Item {
     secret?: string[];
     additionalSecretOutputs?: string[];
     dependsOn?: string[];
+    /** Take `label` from this resource's `serial` output. */
+    labelFrom?: string;
+    /** Read the object with this id (Resource.get) instead of managing one. */
+    getId?: string;
 }
 
 const dirs: string[] = [];
@@ -67,6 +71,11 @@ function fixture(items: Item[], extra: { hang?: boolean } = {}) {
         /** Provider calls so far, e.g. "create alpha alpha-xyz". */
         journal(): string[] {
             const file = path.join(storeDir, "journal.log");
+            return fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim().split("\n") : [];
+        },
+        /** The `label` of every Check the provider received. */
+        checks(): string[] {
+            const file = path.join(storeDir, "checks.log");
             return fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim().split("\n") : [];
         },
         stateText(): string {
@@ -169,6 +178,17 @@ describe.concurrent("LocalStack", () => {
         expect(fs.existsSync(fx.opts.statePath)).toBe(false);
     });
 
+    it("preview sends an input that depends on an unknown output to the provider as the unknown sentinel", { timeout: TIMEOUT }, async () => {
+        const fx = fixture([alpha, { name: "b", props: { kind: "k1" }, labelFrom: "a" }]);
+        const r = await fx.stack().preview();
+        expectOk(r);
+        expect(fx.checks()).toEqual(["check alpha", `check ${UNKNOWN}`]);
+        expect(r.outputs["bTagged"]).toBe(UNKNOWN);
+        // The same program in an up: the value is known by the time b is checked.
+        expectOk(await fx.stack().up());
+        expect(fx.checks().at(-1)).toBe(`check ${fx.resource("a")?.id}`);
+    });
+
     it("preview of a change plans the update without calling Update and leaves the state alone", { timeout: TIMEOUT }, async () => {
         const fx = fixture([alpha]);
         expectOk(await fx.stack().up());
@@ -229,6 +249,20 @@ describe.concurrent("LocalStack", () => {
         expect(fx.journal().slice(-2)).toEqual([`delete beta ${bId}`, `delete alpha ${aId}`]);
         expect(fx.stack().readState().resources).toEqual([]);
         expect(fs.readdirSync(fx.storeDir).filter((f) => f.endsWith(".json"))).toEqual([]);
+    });
+
+    it("Resource.get reads an object through the provider, and the stack never deletes it", { timeout: TIMEOUT }, async () => {
+        const fx = fixture([alpha]);
+        expectOk(await fx.stack().up());
+        const id = fx.resource("a")?.id ?? "";
+        fx.setItems([alpha, { name: "g", props: {}, getId: id }]);
+        const r = await fx.stack().up();
+        expectOk(r);
+        expect(opsByName(r)).toMatchObject({ a: "same", g: "read" });
+        expect(fx.resource("g")).toMatchObject({ id, external: true, outputs: { label: "alpha" } });
+        expect(r.outputs["gSerial"]).toBe(id);
+        expectOk(await fx.stack().destroy());
+        expect(fx.journal().filter((l) => l.startsWith("delete"))).toEqual([`delete alpha ${id}`]);
     });
 
     it("a check failure fails the run naming the property, and nothing is created for it", { timeout: TIMEOUT }, async () => {
