@@ -37,7 +37,8 @@ interface EventMetadata {
     op: string;
     urn: string;
     type: string;
-    new?: unknown;
+    old?: { outputs?: unknown } | null;
+    new?: { outputs?: unknown } | null;
     keys?: string[];
     diffs?: string[];
 }
@@ -66,7 +67,10 @@ function stepOf(m: EventMetadata): StepOp | undefined {
         case "import":
             return "create";
         case "refresh":
-            return m.new === undefined || m.new === null ? "refresh-delete" : (m.diffs?.length ?? 0) > 0 ? "refresh-update" : "same";
+            if (m.new === undefined || m.new === null) {
+                return "refresh-delete";
+            }
+            return (m.diffs?.length ?? 0) > 0 || JSON.stringify(m.old?.outputs ?? {}) !== JSON.stringify(m.new.outputs ?? {}) ? "refresh-update" : "same";
         default:
             // create-replacement, delete-replaced, discard-*, remove-pending-replace: parts of a replace.
             return undefined;
