@@ -3,6 +3,7 @@
 // spends its time in 429s and backoff. One limiter per credential and area, shared by every
 // resource in the host process.
 
+import { performance } from "node:perf_hooks";
 import type { AreaConnection, RateLimit } from "../connection";
 
 /** Slack per window, because our clock and the service's window edges are not the same. */
@@ -10,7 +11,10 @@ function marginMs(windowMs: number): number {
   return Math.min(250, 15 + windowMs * 0.02);
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** A clock that never goes back (the wall clock may, and the limiter would then overrun). */
+export const monotonicNow = (): number => performance.timeOrigin + performance.now();
+
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A sliding-window log: never more than `requests` sends in any span of `perSeconds`. Any fixed
@@ -24,8 +28,12 @@ export class SlidingWindowLimiter {
 
   constructor(
     readonly limit: RateLimit,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = monotonicNow,
+    private readonly sleep: (ms: number) => Promise<void> = realSleep,
   ) {
+    if (!(Number.isInteger(limit.requests) && limit.requests >= 1 && limit.perSeconds > 0)) {
+      throw new RangeError("a rate limit needs a whole number of requests >= 1 and a period > 0 seconds");
+    }
     this.windowMs = limit.perSeconds * 1000;
   }
 
@@ -33,8 +41,8 @@ export class SlidingWindowLimiter {
   async acquire(): Promise<void> {
     for (;;) {
       const at = this.reserve();
-      const wait = at - this.now();
-      if (wait > 0) await sleep(wait);
+      // Timers may fire a little early; a slot is never used before its time.
+      for (let wait = at - this.now(); wait > 0; wait = at - this.now()) await this.sleep(Math.ceil(wait));
       // A 429 seen meanwhile (another process shares the credential) moves everyone back.
       if (this.now() >= this.pausedUntil) return;
       this.release(at);
@@ -43,7 +51,12 @@ export class SlidingWindowLimiter {
 
   /** The service said "not before"; hold every caller of this credential until then. */
   pauseFor(ms: number): void {
-    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + Math.max(0, ms));
+  }
+
+  /** When the limiter lets callers through again after a pause (0 when never paused). */
+  get resumesAt(): number {
+    return this.pausedUntil;
   }
 
   private reserve(): number {
@@ -65,7 +78,12 @@ export class SlidingWindowLimiter {
   }
 }
 
-const limiters = new Map<string, SlidingWindowLimiter>();
+// Kept on globalThis so that two copies of this module in one host process (a nested install,
+// source and build loaded side by side) still share one limiter per credential.
+const REGISTRY = Symbol.for("pulumi-alertpipe.rateLimiters.v1");
+type Registry = Map<string, SlidingWindowLimiter>;
+const limiters: Registry = ((globalThis as Record<symbol, unknown>)[REGISTRY] as Registry | undefined) ?? new Map();
+(globalThis as Record<symbol, unknown>)[REGISTRY] = limiters;
 
 /** The process-wide limiter of a credential, or undefined when pacing is off. */
 export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefined {
