@@ -6,8 +6,8 @@ import { Agent, request, type Dispatcher } from "undici";
 import type { AreaConnection } from "../connection";
 import type { z } from "zod";
 import { ApiError, OutcomeUnknownError, TransportError, UnexpectedResponseError, type RequestRef } from "./errors";
-import { limiterFor } from "./rateLimit";
-import { DEFAULT_RETRY_POLICY, decide, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome, type RetryPolicy } from "./retry";
+import { limiterFor, monotonicNow } from "./rateLimit";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_POLICY, decide, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome, type RetryPolicy } from "./retry";
 import { USER_AGENT } from "./userAgent";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -29,22 +29,32 @@ export interface ApiResponse {
   readonly requestId: string | undefined;
 }
 
-let dispatcher: Dispatcher | undefined;
+// Kept on globalThis so that two copies of this module in one host process still share one
+// keep-alive pool.
+const SHARED = Symbol.for("pulumi-alertpipe.httpDispatcher.v1");
+interface Shared {
+  dispatcher: Dispatcher | undefined;
+  replacement: Dispatcher | undefined;
+}
+const shared: Shared = ((globalThis as Record<symbol, unknown>)[SHARED] as Shared | undefined) ?? { dispatcher: undefined, replacement: undefined };
+(globalThis as Record<symbol, unknown>)[SHARED] = shared;
 
 function currentDispatcher(): Dispatcher {
-  dispatcher ??= new Agent({
+  if (shared.replacement) return shared.replacement;
+  shared.dispatcher ??= new Agent({
     keepAliveTimeout: 30_000,
     connections: 64,
     connect: { timeout: 10_000 },
-    headersTimeout: 60_000,
-    bodyTimeout: 60_000,
+    // Backstops; the attempt timeout of the retry policy is the one that normally fires.
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
   });
-  return dispatcher;
+  return shared.dispatcher;
 }
 
 /** Replaces the process dispatcher (tests pass an undici MockAgent); undefined restores the default. */
 export function useDispatcher(replacement: Dispatcher | undefined): void {
-  dispatcher = replacement;
+  shared.replacement = replacement;
 }
 
 let retryPolicy: RetryPolicy = DEFAULT_RETRY_POLICY;
@@ -54,12 +64,34 @@ export function useRetryPolicy(policy: RetryPolicy | undefined): void {
   retryPolicy = policy ?? DEFAULT_RETRY_POLICY;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits at least `ms` (a timer may fire a little early; a wait the service asked for must not). */
+async function sleep(ms: number): Promise<void> {
+  const until = monotonicNow() + ms;
+  for (let left = ms; left > 0; left = until - monotonicNow()) {
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
+  }
+}
 
+/** Every form in which a credential could come back in a service's words. */
 function redact(text: string, secrets: readonly string[]): string {
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    if (s.length < 4) continue;
+    forms.add(s);
+    forms.add(encodeURIComponent(s));
+    forms.add(JSON.stringify(s).slice(1, -1));
+  }
   let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join("[redacted]");
+  // Longest first, so a whole header value is replaced before the token inside it.
+  for (const s of [...forms].sort((a, b) => b.length - a.length)) out = out.split(s).join("[redacted]");
   return out;
+}
+
+const MAX_MESSAGE = 1000;
+
+function clip(text: string): string {
+  const t = text.trim();
+  return t.length > MAX_MESSAGE ? `${t.slice(0, MAX_MESSAGE)}…` : t;
 }
 
 function parseBody(text: string): unknown {
@@ -79,16 +111,17 @@ function field(body: unknown, name: string): unknown {
 function serviceMessage(body: unknown): string {
   for (const name of ["error", "message"]) {
     const v = field(body, name);
-    if (typeof v === "string" && v !== "") return v;
+    if (typeof v === "string" && v.trim() !== "") return clip(v);
   }
-  if (typeof body === "string" && body.trim() !== "") return body.trim().slice(0, 500);
+  if (typeof body === "string" && body.trim() !== "") return clip(body);
   return "no message from the service";
 }
 
 function requestIdOf(body: unknown, header: (n: string) => string | undefined): string | undefined {
   const fromBody = field(body, "requestId");
-  if (typeof fromBody === "string") return fromBody;
-  return header("x-request-id");
+  if (typeof fromBody === "string" && fromBody !== "") return clip(fromBody);
+  const fromHeader = header("x-request-id");
+  return fromHeader === undefined || fromHeader === "" ? undefined : clip(fromHeader);
 }
 
 function headerLookup(headers: Record<string, string | string[] | undefined>): (name: string) => string | undefined {
@@ -107,57 +140,96 @@ function errorCode(err: unknown): string {
   return "UNKNOWN";
 }
 
+/** The reason an attempt was abandoned by our own clock. */
+class AttemptTimeout extends Error {
+  readonly code = "ATTEMPT_TIMEOUT";
+  constructor(ms: number) {
+    super(`no complete answer within ${ms} ms`);
+    this.name = "AttemptTimeout";
+  }
+}
+
+type Attempt =
+  | { ok: true; response: ApiResponse }
+  | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined };
+
+async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: string | undefined, timeoutMs: number): Promise<Attempt> {
+  const ref: RequestRef = { method: req.method, path: req.path };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new AttemptTimeout(timeoutMs)), timeoutMs);
+  try {
+    const res = await request(conn.baseUrl + req.path, {
+      method: req.method,
+      dispatcher: currentDispatcher(),
+      signal: controller.signal,
+      headers: {
+        authorization: conn.authorization,
+        accept: "application/json",
+        "user-agent": USER_AGENT,
+        ...(payload === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: payload,
+    });
+    const body = parseBody(await res.body.text());
+    const header = headerLookup(res.headers);
+    const requestId = requestIdOf(body, header);
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      return { ok: true, response: { method: req.method, path: req.path, status: res.statusCode, body, requestId } };
+    }
+    return {
+      ok: false,
+      outcome: { kind: "status", status: res.statusCode },
+      failure: new ApiError(ref, res.statusCode, redact(serviceMessage(body), conn.secrets), requestId === undefined ? undefined : redact(requestId, conn.secrets)),
+      requested: serverRequestedDelayMs(header, Date.now()),
+    };
+  } catch (err) {
+    const code = errorCode(err);
+    const reason = err instanceof Error && err.message !== "" ? redact(err.message, conn.secrets) : "request failed";
+    // The undici error itself is not kept as the cause: it is not ours to vouch for.
+    return { ok: false, outcome: { kind: "transport", code }, failure: new TransportError(ref, `${reason} (${code})`, { code }), requested: undefined };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The failure in words for OutcomeUnknownError, without the method and path it repeats. */
+function outcomeReason(failure: ApiError | TransportError): string {
+  if (failure instanceof ApiError) return `the service answered ${failure.status}: ${failure.serviceMessage}`;
+  return `no answer came: ${failure.message.replace(/^\S+ \S+ got no answer: /, "")}`;
+}
+
 /**
  * Sends one API request, pacing and retrying as the policy says. Resolves with the 2xx answer;
  * rejects with ApiError, TransportError or OutcomeUnknownError.
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
-  const ref: RequestRef = { method: req.method, path: req.path };
   const policy = retryPolicy;
   const limiter = limiterFor(conn);
-  const started = Date.now();
   const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+  const timeoutMs = policy.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  // The time budget runs from the first send: waiting in the limiter's queue behind other
+  // resources is pacing, not a failure, and must not eat the retries.
+  let started: number | undefined;
 
   for (let attempt = 1; ; attempt++) {
     await limiter?.acquire();
-    let outcome: AttemptOutcome;
-    let failure: Error;
-    let requested: number | undefined;
-    try {
-      const res = await request(conn.baseUrl + req.path, {
-        method: req.method,
-        dispatcher: currentDispatcher(),
-        headers: {
-          authorization: conn.authorization,
-          accept: "application/json",
-          "user-agent": USER_AGENT,
-          ...(payload === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: payload,
-      });
-      const body = parseBody(await res.body.text());
-      const header = headerLookup(res.headers);
-      if (res.statusCode >= 200 && res.statusCode < 300) {
-        return { method: req.method, path: req.path, status: res.statusCode, body, requestId: requestIdOf(body, header) };
-      }
-      outcome = { kind: "status", status: res.statusCode };
-      failure = new ApiError(ref, res.statusCode, redact(serviceMessage(body), conn.secrets), requestIdOf(body, header));
-      requested = serverRequestedDelayMs(header, Date.now());
-      if (res.statusCode === 429 && requested !== undefined) limiter?.pauseFor(requested);
-    } catch (err) {
-      const code = errorCode(err);
-      outcome = { kind: "transport", code };
-      const reason = err instanceof Error ? redact(err.message, conn.secrets) : "request failed";
-      failure = new TransportError(ref, `${reason} (${code})`);
-    }
+    started ??= monotonicNow();
+    const result = await attemptOnce(conn, req, payload, timeoutMs);
+    if (result.ok) return result.response;
+    const { outcome, failure, requested } = result;
 
     const decision = decide(req.method, outcome);
     if (decision === "outcome-unknown") {
-      throw new OutcomeUnknownError(ref, req.creates ?? "the object", failure.message, { cause: failure });
+      throw new OutcomeUnknownError({ method: req.method, path: req.path }, req.creates ?? "the object", outcomeReason(failure), {
+        cause: failure,
+        ...(failure instanceof ApiError ? { status: failure.status, ...(failure.requestId === undefined ? {} : { requestId: failure.requestId }) } : {}),
+      });
     }
-    if (decision === "fail" || attempt >= policy.maxAttempts) throw failure;
     const delay = retryDelayMs(attempt, requested, policy);
-    if (Date.now() - started + delay > policy.maxTotalMs) throw failure;
+    // A 429 means the credential is spent, maybe by another process: hold every caller of it.
+    if (outcome.kind === "status" && outcome.status === 429) limiter?.pauseFor(requested ?? delay);
+    if (decision === "fail" || attempt >= policy.maxAttempts) throw failure;
+    if (monotonicNow() - started + delay > policy.maxTotalMs) throw failure;
     await sleep(delay);
   }
 }

@@ -31,12 +31,15 @@ export class ApiError extends Error {
 export class TransportError extends Error {
   readonly method: string;
   readonly path: string;
+  /** The socket or undici error code (e.g. ECONNREFUSED, UND_ERR_SOCKET), when there was one. */
+  readonly code: string | undefined;
 
-  constructor(ref: RequestRef, reason: string, options?: { cause?: unknown }) {
-    super(`${ref.method} ${ref.path} got no answer: ${reason}`, options);
+  constructor(ref: RequestRef, reason: string, options?: { cause?: unknown; code?: string }) {
+    super(`${ref.method} ${ref.path} got no answer: ${reason}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "TransportError";
     this.method = ref.method;
     this.path = ref.path;
+    this.code = options?.code;
   }
 }
 
@@ -48,17 +51,23 @@ export class OutcomeUnknownError extends Error {
   readonly method: string;
   readonly path: string;
   readonly what: string;
+  /** The status of the answer that left the outcome open (502, 503, 504), if there was an answer. */
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
 
-  constructor(ref: RequestRef, what: string, reason: string, options?: { cause?: unknown }) {
+  constructor(ref: RequestRef, what: string, reason: string, options?: { cause?: unknown; status?: number; requestId?: string }) {
+    const rid = options?.requestId && !reason.includes(options.requestId) ? ` (requestId ${options.requestId})` : "";
     super(
-      `${ref.method} ${ref.path}: ${reason}. The request may have been processed, so ${what} may have been created ` +
+      `${ref.method} ${ref.path}: ${reason.replace(/\.+$/, "")}${rid}. The request may have been processed, so ${what} may have been created ` +
         `on the service even though Pulumi did not record it. Check for it before running again, and delete or import it.`,
-      options,
+      options?.cause === undefined ? undefined : { cause: options.cause },
     );
     this.name = "OutcomeUnknownError";
     this.method = ref.method;
     this.path = ref.path;
     this.what = what;
+    this.status = options?.status;
+    this.requestId = options?.requestId;
   }
 }
 

@@ -4,34 +4,63 @@
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
   readonly maxAttempts: number;
-  /** No retry is started once this much time has passed since the first attempt. */
+  /** No retry is started once this much time has passed since the first attempt was sent. */
   readonly maxTotalMs: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
+  /** Time one attempt may take, from sending to the last byte of the answer (default 60 s). */
+  readonly attemptTimeoutMs?: number;
 }
+
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 6,
   maxTotalMs: 120_000,
   baseDelayMs: 250,
   maxDelayMs: 15_000,
+  attemptTimeoutMs: DEFAULT_ATTEMPT_TIMEOUT_MS,
 };
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
-/** Transport failures where the request surely never reached the service. */
-const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EHOSTUNREACH", "ENETUNREACH"]);
+/** Transport failures where the request surely never reached the service, and that may pass. */
+const NOT_SENT_TRANSIENT: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EHOSTDOWN",
+  "ENETDOWN",
+  "EAI_AGAIN",
+]);
 
-/** Transport failures worth another try for a request that may be repeated safely. */
-const TRANSIENT_CODES: ReadonlySet<string> = new Set([
-  ...NOT_SENT_CODES,
+/** Failures before anything was sent that another try will not cure: bad name, bad certificate, bad request. */
+function notSentPermanent(code: string): boolean {
+  return (
+    code === "ENOTFOUND" ||
+    code === "UND_ERR_INVALID_ARG" ||
+    code === "UND_ERR_NOT_SUPPORTED" ||
+    code === "ERR_INVALID_URL" ||
+    code === "ERR_INVALID_ARG_TYPE" ||
+    code.startsWith("ERR_TLS_") ||
+    code.startsWith("ERR_SSL_") ||
+    code.startsWith("UNABLE_TO_") ||
+    code.includes("CERT")
+  );
+}
+
+/** Failures after the request may have been sent, worth another try when repeating it is safe. */
+const MAYBE_SENT_TRANSIENT: ReadonlySet<string> = new Set([
   "ECONNRESET",
+  "ECONNABORTED",
   "EPIPE",
   "ETIMEDOUT",
   "UND_ERR_SOCKET",
   "UND_ERR_CLOSED",
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT",
+  "ATTEMPT_TIMEOUT",
 ]);
 
 export type AttemptOutcome = { kind: "status"; status: number } | { kind: "transport"; code: string };
@@ -52,24 +81,34 @@ export function decide(method: string, outcome: AttemptOutcome): RetryDecision {
     if (!RETRYABLE_STATUSES.has(outcome.status)) return "fail";
     return repeatable ? "retry" : "outcome-unknown";
   }
-  if (NOT_SENT_CODES.has(outcome.code)) return "retry";
-  if (!TRANSIENT_CODES.has(outcome.code)) return "fail";
-  return repeatable ? "retry" : "outcome-unknown";
+  const code = outcome.code;
+  if (NOT_SENT_TRANSIENT.has(code)) return "retry";
+  if (notSentPermanent(code)) return "fail";
+  if (repeatable) return MAYBE_SENT_TRANSIENT.has(code) ? "retry" : "fail";
+  // A POST that failed in a way we cannot place may have reached the service: say so, never
+  // a plain transport error that invites a blind re-run.
+  return "outcome-unknown";
 }
 
 export type HeaderLookup = (name: string) => string | undefined;
 
+/** Seconds as a header gives them: a plain non-negative decimal number, nothing else. */
+function seconds(raw: string): number | undefined {
+  const text = raw.trim();
+  return /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
+}
+
 /**
  * The wait the service asked for, in ms, from `Retry-After` (seconds or an HTTP date),
  * `X-RateLimit-Reset` (seconds; epoch seconds when it is that large) or `RateLimit-Reset` (seconds).
- * The longest wins, since every one of them must have passed.
+ * The longest wins, since every one of them must have passed. `now` is the wall clock (for dates).
  */
 export function serverRequestedDelayMs(header: HeaderLookup, now: number): number | undefined {
   const waits: number[] = [];
   const retryAfter = header("retry-after");
-  if (retryAfter !== undefined) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds)) waits.push(seconds * 1000);
+  if (retryAfter !== undefined && retryAfter.trim() !== "") {
+    const s = seconds(retryAfter);
+    if (s !== undefined) waits.push(s * 1000);
     else {
       const at = Date.parse(retryAfter);
       if (Number.isFinite(at)) waits.push(at - now);
@@ -77,20 +116,19 @@ export function serverRequestedDelayMs(header: HeaderLookup, now: number): numbe
   }
   for (const name of ["x-ratelimit-reset", "ratelimit-reset"]) {
     const raw = header(name);
-    if (raw === undefined) continue;
-    const seconds = Number(raw);
-    if (!Number.isFinite(seconds)) continue;
+    const s = raw === undefined ? undefined : seconds(raw);
+    if (s === undefined) continue;
     // Some services send the epoch second of the reset rather than the seconds until it.
-    waits.push(seconds > 1_000_000_000 ? seconds * 1000 - now : seconds * 1000);
+    waits.push(s > 1_000_000_000 ? s * 1000 - now : s * 1000);
   }
   if (waits.length === 0) return undefined;
   return Math.max(0, ...waits);
 }
 
 /**
- * Delay before attempt `attempt + 1` (attempt counts from 1). Capped exponential backoff with full
- * jitter, or the service's own wait plus a little jitter so that parallel callers do not all
- * return at the same instant.
+ * Delay before attempt `attempt + 1` (attempt counts from 1). Capped exponential backoff with
+ * jitter (between half and all of the cap), or the service's own wait plus a little jitter so
+ * that parallel callers do not all return at the same instant; never less than the service asked.
  */
 export function retryDelayMs(attempt: number, requested: number | undefined, policy: RetryPolicy, random: () => number = Math.random): number {
   if (requested !== undefined) return requested + random() * Math.min(policy.baseDelayMs, requested * 0.1 + 50);
