@@ -132,36 +132,48 @@ function lookup(name: SettingName): string | undefined {
 
 function required(name: SettingName): string {
   const value = lookup(name);
-  if (value === undefined) throw new ConfigError(name, `missing ${CONNECTION_SETTINGS[name].configKey}`);
+  if (value === undefined) throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} is not set`);
   return value;
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
+function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  return LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 function baseUrl(name: SettingName): string {
-  const raw = required(name);
+  const key = CONNECTION_SETTINGS[name].configKey;
+  const raw = required(name).trim();
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} is not a URL`);
+    // The value is not repeated: a secret pasted into the wrong setting must not end up in a log.
+    throw new ConfigError(name, `${key} is not a URL`);
   }
-  const loopback = LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
-    throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} must use https (plain http is allowed only for a loopback host)`);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
+    throw new ConfigError(name, `${key} must use https (plain http is allowed only for a loopback host such as 127.0.0.1 or localhost)`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new ConfigError(name, `${key} must not carry a user name or password; credentials go in their own settings`);
+  }
+  if (url.search !== "" || url.hash !== "") {
+    throw new ConfigError(name, `${key} must be a base URL without a query or fragment`);
   }
   return url.toString().replace(/\/+$/, "");
 }
 
 function rateLimit(name: SettingName, area: Area): RateLimit | undefined {
-  const raw = lookup(name);
-  if (raw === undefined) return DEFAULT_RATE_LIMITS[area];
-  if (raw === "off") return undefined;
-  const m = /^(\d+)\s*\/\s*(\d+(?:\.\d+)?)$/.exec(raw.trim());
+  const raw = lookup(name)?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_RATE_LIMITS[area];
+  if (raw.toLowerCase() === "off") return undefined;
+  const m = /^(\d+)\s*\/\s*(\d+(?:\.\d+)?)$/.exec(raw);
   const requests = m ? Number(m[1]) : NaN;
   const perSeconds = m ? Number(m[2]) : NaN;
-  if (!(requests >= 1) || !(perSeconds > 0)) {
-    throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} must look like "10/10" (requests/seconds) or "off"`);
+  if (!(Number.isSafeInteger(requests) && requests >= 1) || !(Number.isFinite(perSeconds) && perSeconds > 0)) {
+    throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} must look like "10/10" (a whole number of requests >= 1, "/", seconds > 0) or "off"`);
   }
   return { requests, perSeconds };
 }
@@ -196,6 +208,7 @@ export function connectionFor(area: Area): AreaConnection {
     authorization,
     credentialId: fingerprint(area, `${url} ${authorization}`),
     rateLimit: rateLimit("cloudRateLimit", area),
-    secrets: [authorization, authorization.slice("Basic ".length), keySecret],
+    // The key ID too: it is half of the credential, and the service may echo either half.
+    secrets: [authorization, authorization.slice("Basic ".length), `${keyId}:${keySecret}`, keySecret, keyId],
   };
 }
