@@ -2,7 +2,9 @@
 // organization API keys (cloud management API).
 
 export { Alert, type AlertArgs, type AlertChannel, type AlertChannelArgs, type AlertSource, type AlertThresholdType } from "./alert/resource";
+export { ApiKey, type ApiKeyArgs, type ApiKeyHashData, type ApiKeyRole, type ApiKeyState, type IpAccessEntry } from "./apiKey/resource";
 export { PipeSettings, type PipeSettingsArgs } from "./pipeSettings/resource";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./pipeSettings/settings";
 export { CONNECTION_SETTINGS, ConfigError } from "./connection";
 export { ApiError, OutcomeUnknownError, TransportError, UnexpectedResponseError } from "./http/errors";
+export { startEmulator, DEFAULT_CREDENTIALS, type EmulatorOptions, type RunningEmulator } from "../emulator";

@@ -1,0 +1,76 @@
+// The ApiKey resource class that programs instantiate.
+
+import * as pulumi from "@pulumi/pulumi";
+import shim = require("./shim");
+
+export type ApiKeyRole = "admin" | "developer" | "query_endpoints";
+export type ApiKeyState = "enabled" | "disabled";
+
+export interface IpAccessEntry {
+  /** An IPv4 address or CIDR range, e.g. "203.0.113.7" or "10.0.0.0/8". */
+  source: string;
+  description: string;
+}
+
+export interface ApiKeyHashData {
+  keyIdHash: string;
+  keyIdSuffix: string;
+  keySecretHash: string;
+}
+
+export interface ApiKeyArgs {
+  /** Organization that owns the key (uuid). Changing it makes a new key. */
+  organizationId: pulumi.Input<string>;
+  /** At least one of "admin", "developer", "query_endpoints". */
+  roles: pulumi.Input<pulumi.Input<ApiKeyRole>[]>;
+  name?: pulumi.Input<string>;
+  /** ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires. */
+  expireAt?: pulumi.Input<string | null>;
+  /** Default "enabled". */
+  state?: pulumi.Input<ApiKeyState>;
+  /** Addresses allowed to use the key; unset allows any. An empty list is refused (it would lock every caller out). */
+  ipAccessList?: pulumi.Input<pulumi.Input<IpAccessEntry>[]>;
+  /** Pre-hashed credentials; stored as a secret. Changing it makes a new key. */
+  hashData?: pulumi.Input<ApiKeyHashData>;
+}
+
+/** An organization API key. Its secret is returned once, at creation, and kept as a Pulumi secret. */
+export class ApiKey extends pulumi.dynamic.Resource {
+  declare readonly organizationId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly roles: pulumi.Output<ApiKeyRole[]>;
+  /** The expiry as the service returns it, or null for never. */
+  declare readonly expireAt: pulumi.Output<string | null>;
+  declare readonly state: pulumi.Output<ApiKeyState>;
+  declare readonly ipAccessList: pulumi.Output<IpAccessEntry[]>;
+  declare readonly hashData: pulumi.Output<ApiKeyHashData | undefined>;
+  /** The key ID: the user name of Basic authentication (not the resource id, which is the key's uuid). */
+  declare readonly keyId: pulumi.Output<string>;
+  /** The key secret, a Pulumi secret. */
+  declare readonly keySecret: pulumi.Output<string>;
+  declare readonly keySuffix: pulumi.Output<string | null>;
+  declare readonly createdAt: pulumi.Output<string | null>;
+  declare readonly usedAt: pulumi.Output<string | null>;
+  /** Names of the patchable arguments this program sets; drift and updates act on these alone. */
+  declare readonly managedArgs: pulumi.Output<string[]>;
+
+  constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
+    // Every output must be named here, undefined, for Pulumi to expose it on the instance; the
+    // secret ones must be listed too, or the host would store them in plain text.
+    const outputs = {
+      name: undefined,
+      expireAt: undefined,
+      state: undefined,
+      ipAccessList: undefined,
+      hashData: undefined,
+      keyId: undefined,
+      keySecret: undefined,
+      keySuffix: undefined,
+      createdAt: undefined,
+      usedAt: undefined,
+      managedArgs: undefined,
+    };
+    const secretOutputs: pulumi.CustomResourceOptions = { additionalSecretOutputs: ["keySecret", "hashData"] };
+    super(shim, name, { ...outputs, ...args }, pulumi.mergeOptions(opts, secretOutputs), "alertpipe", "ApiKey");
+  }
+}

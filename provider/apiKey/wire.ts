@@ -1,0 +1,140 @@
+// The ApiKey resource's schemas: what a program may pass (check), what the service answers, and
+// how values compare (the service may normalise an expiry or reorder a list we sent).
+
+import { z } from "zod";
+import type { PropertyMap } from "../lifecycle";
+import { oneOf, uuid } from "../validation";
+
+export const ROLES = ["admin", "developer", "query_endpoints"] as const;
+export const KEY_STATES = ["enabled", "disabled"] as const;
+
+/** Arguments PATCH can change; each is managed only when the program sets it (roles always is). */
+export const PATCHABLE_ARGS = ["name", "roles", "expireAt", "state", "ipAccessList"] as const;
+export type PatchableArg = (typeof PATCHABLE_ARGS)[number];
+
+/** Arguments that only take effect when the key is made; changing one makes a new key. */
+export const REPLACE_ON = ["organizationId", "hashData"] as const;
+
+const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
+const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+const IPV4_CIDR = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}/(?:3[0-2]|[12]?[0-9])$`);
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/i;
+
+/** An ISO 8601 date-time that names its time zone and is a real instant (no 31 April, no 25:00). */
+export function isZonedDateTime(text: string): boolean {
+  const m = DATE_TIME.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as number[];
+  const calendar = new Date(Date.UTC(year as number, (month as number) - 1, day as number));
+  const realDay = calendar.getUTCFullYear() === year && calendar.getUTCMonth() === (month as number) - 1 && calendar.getUTCDate() === day;
+  const zoneOk = m[7]?.toUpperCase() === "Z" || (Number(m[8]) <= 23 && Number(m[9]) <= 59);
+  return realDay && (hour as number) <= 23 && (minute as number) <= 59 && (second as number) <= 59 && zoneOk;
+}
+
+const EXPIRE_AT_RULE = 'an ISO 8601 date-time with a time zone, such as "2030-01-31T00:00:00Z" or "2030-01-31T09:00:00+09:00", or null or "" for a key that never expires';
+
+const expireAt = z.union([z.null(), z.literal(""), z.string().refine(isZonedDateTime, { error: `expireAt must be ${EXPIRE_AT_RULE}` })], {
+  error: `expireAt must be ${EXPIRE_AT_RULE}`,
+});
+
+const ipAccessEntry = z.strictObject(
+  {
+    source: z
+      .string({ error: "source must be an IPv4 address or CIDR range, such as 203.0.113.7 or 10.0.0.0/8" })
+      .refine((s) => IPV4.test(s) || IPV4_CIDR.test(s), { error: "source must be an IPv4 address or CIDR range (prefix 0 to 32), such as 203.0.113.7 or 10.0.0.0/8" }),
+    description: z.string({ error: "description must be a string" }),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? "unknown property; an entry has only source and description" : issue.code === "invalid_type" ? "each entry must be an object {source, description}" : undefined) },
+);
+
+const hashData = z.strictObject(
+  {
+    keyIdHash: z.string({ error: "keyIdHash must be a string" }),
+    keyIdSuffix: z.string({ error: "keyIdSuffix must be a string" }),
+    keySecretHash: z.string({ error: "keySecretHash must be a string" }),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? "unknown property; hashData has keyIdHash, keyIdSuffix and keySecretHash" : issue.code === "invalid_type" ? "hashData must be an object {keyIdHash, keyIdSuffix, keySecretHash} of strings" : undefined) },
+);
+
+const ARG_NAMES = ["organizationId", "roles", "name", "expireAt", "state", "ipAccessList", "hashData"];
+
+export const apiKeyArgs = z.strictObject(
+  {
+    organizationId: uuid("organizationId"),
+    roles: z
+      .array(oneOf("roles[]", ROLES), { error: `roles must be a list of at least one of ${ROLES.map((r) => `"${r}"`).join(", ")}` })
+      .min(1, { error: `roles needs at least one of ${ROLES.map((r) => `"${r}"`).join(", ")}` })
+      .refine((roles) => new Set(roles).size === roles.length, { error: "roles must not repeat a role" }),
+    name: z.string({ error: "name must be a string" }).optional(),
+    expireAt: expireAt.optional(),
+    state: oneOf("state", KEY_STATES).optional(),
+    ipAccessList: z
+      .array(ipAccessEntry, { error: "ipAccessList must be a list of {source, description}" })
+      .min(1, { error: "ipAccessList must not be empty: an empty list would lock every caller out; leave it unset to allow any address" })
+      .optional(),
+    hashData: hashData.optional(),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown property; the properties are ${ARG_NAMES.join(", ")}` : undefined) },
+);
+
+// What the service answers. The spec lists these members of a key; `state` is not among them, so
+// it may be absent, and optional things may be null.
+export const wireKey = z.object({
+  id: z.string().min(1),
+  name: z.string().nullish(),
+  createdAt: z.string().nullish(),
+  expireAt: z.string().nullish(),
+  usedAt: z.string().nullish(),
+  keySuffix: z.string().nullish(),
+  roles: z.array(z.string()),
+  ipAccessList: z.array(z.object({ source: z.string(), description: z.string().nullish() })).nullish(),
+  state: z.string().nullish(),
+});
+export type WireKey = z.infer<typeof wireKey>;
+
+/** POST …/keys answers the key wrapped with its credentials; GET and PATCH answer the key itself. */
+export const createdKeyEnvelope = z.object({ result: z.object({ key: wireKey, keyId: z.string().min(1), keySecret: z.string().min(1) }) });
+export const keyEnvelope = z.object({ result: wireKey });
+
+/** The request body: the arguments the program sets, "" expiry sent as null (never expires). */
+export function toWire(args: PropertyMap, names: readonly string[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const n of names) {
+    if (args[n] === undefined) continue;
+    body[n] = n === "expireAt" && args[n] === "" ? null : args[n];
+  }
+  return body;
+}
+
+/** The optional patchable arguments the program sets, plus roles (always set). */
+export function managedArgs(props: PropertyMap): PatchableArg[] {
+  return PATCHABLE_ARGS.filter((n) => props[n] !== undefined);
+}
+
+/** A value in the form two sides can be compared in: instants for expiry, sorted lists for sets. */
+export function comparable(name: string, value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (name === "expireAt") {
+    if (value === "") return null;
+    const at = typeof value === "string" ? Date.parse(value) : NaN;
+    return Number.isNaN(at) ? value : at;
+  }
+  if (name === "roles" && Array.isArray(value)) return [...value].map(String).sort();
+  if (name === "ipAccessList" && Array.isArray(value)) {
+    return value
+      .map((e: { source?: unknown; description?: unknown }) => `${String(e?.source)}\u0000${String(e?.description ?? "")}`)
+      .sort();
+  }
+  return value;
+}
+
+export function keysPath(organizationId: string, id?: string): string {
+  const base = `/v1/organizations/${encodeURIComponent(organizationId)}/keys`;
+  return id === undefined ? base : `${base}/${encodeURIComponent(id)}`;
+}
+
+/** Words naming the key in an error whose outcome is unknown. */
+export function describeKey(args: PropertyMap): string {
+  return typeof args.name === "string" && args.name !== "" ? `the API key "${args.name}"` : `an API key with roles ${JSON.stringify(args.roles)}`;
+}
