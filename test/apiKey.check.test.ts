@@ -13,8 +13,10 @@ async function propertiesRefused(props: Record<string, unknown>): Promise<string
 }
 
 describe("ApiKey check: roles", () => {
-  it("accepts one role and all three", async () => {
+  it("accepts a single role", async () => {
     expect(await failuresFor({ roles: ["admin"] })).toEqual([]);
+  });
+  it("accepts all three roles", async () => {
     expect(await failuresFor({ roles: ["admin", "developer", "query_endpoints"] })).toEqual([]);
   });
   it("refuses an empty list, naming the allowed roles", async () => {
@@ -22,16 +24,22 @@ describe("ApiKey check: roles", () => {
     expect(f?.property).toBe("roles");
     expect(f?.reason).toContain('"admin", "developer", "query_endpoints"');
   });
-  it("refuses an unknown role at its index", async () => {
-    expect(await propertiesRefused({ roles: ["developer", "owner"] })).toEqual(["roles[1]"]);
+  it("refuses an unknown role at its index, naming the allowed roles", async () => {
+    const failures = await failuresFor({ roles: ["developer", "owner"] });
+    expect(failures.map((f) => f.property)).toEqual(["roles[1]"]);
+    expect(failures[0]?.reason).toContain('"admin", "developer", "query_endpoints"');
   });
   it("refuses a repeated role", async () => {
-    expect(await propertiesRefused({ roles: ["admin", "admin"] })).toEqual(["roles"]);
+    const failures = await failuresFor({ roles: ["admin", "admin"] });
+    expect(failures).toEqual([{ property: "roles", reason: expect.stringContaining("must not repeat") }]);
   });
   it("refuses missing roles", async () => {
     const { roles: _omit, ...rest } = valid;
     const failures = (await provider.check({}, rest)).failures ?? [];
     expect(failures.map((f) => f.property)).toEqual(["roles"]);
+  });
+  it("refuses roles given as a single string instead of a list", async () => {
+    expect(await propertiesRefused({ roles: "admin" })).toEqual(["roles"]);
   });
 });
 
@@ -46,23 +54,69 @@ describe("ApiKey check: state", () => {
 });
 
 describe("ApiKey check: expireAt", () => {
-  it.each(["2030-01-31T00:00:00Z", "2030-01-31T09:00:00+09:00", "2030-01-31T09:00:00.123-05:30", "2030-01-31T09:00Z", null, ""])("accepts %s", async (expireAt) => {
-    expect(await failuresFor({ expireAt })).toEqual([]);
+  it("accepts a date-time in UTC (Z)", async () => {
+    expect(await failuresFor({ expireAt: "2030-01-31T00:00:00Z" })).toEqual([]);
   });
-  it.each(["2030-01-31T00:00:00", "2030-01-31", "2030-02-30T00:00:00Z", "2030-01-31T24:00:00Z", "tomorrow", 1893456000])("refuses %s, naming the form", async (expireAt) => {
-    const [f] = await failuresFor({ expireAt });
+  it("accepts a date-time with an offset", async () => {
+    expect(await failuresFor({ expireAt: "2030-01-31T09:00:00+09:00" })).toEqual([]);
+    expect(await failuresFor({ expireAt: "2030-01-31T09:00:00.123-05:30" })).toEqual([]);
+  });
+  it("accepts null for a key that never expires", async () => {
+    expect(await failuresFor({ expireAt: null })).toEqual([]);
+  });
+  it('accepts "" for a key that never expires', async () => {
+    expect(await failuresFor({ expireAt: "" })).toEqual([]);
+  });
+  it("refuses a date-time without a time zone, naming the form", async () => {
+    const [f] = await failuresFor({ expireAt: "2030-01-31T00:00:00" });
     expect(f?.property).toBe("expireAt");
-    expect(f?.reason).toContain("ISO 8601 date-time with a time zone");
+    expect(f?.reason).toContain("ISO 8601 date-time with seconds and a time zone");
+  });
+  it("refuses a date alone", async () => {
+    expect(await propertiesRefused({ expireAt: "2030-01-31" })).toEqual(["expireAt"]);
+  });
+  it("refuses a date-time without seconds (the spec's date-time is RFC 3339)", async () => {
+    expect(await propertiesRefused({ expireAt: "2030-01-31T09:00Z" })).toEqual(["expireAt"]);
+  });
+  it.each(["2030-02-30T00:00:00Z", "2030-01-31T24:00:00Z", "2030-01-31T09:00:00+24:00"])("refuses %s, which is not a real instant", async (expireAt) => {
+    expect(await propertiesRefused({ expireAt })).toEqual(["expireAt"]);
+  });
+  it.each(["tomorrow", 1893456000])("refuses %s", async (expireAt) => {
+    expect(await propertiesRefused({ expireAt })).toEqual(["expireAt"]);
   });
 });
 
 describe("ApiKey check: ipAccessList", () => {
   const entry = (source: unknown) => ({ ipAccessList: [{ source, description: "office" }] });
-  it.each(["203.0.113.7", "10.0.0.0/8", "0.0.0.0/0", "255.255.255.255/32"])("accepts %s", async (source) => {
+  it("accepts a single IPv4 address", async () => {
+    expect(await failuresFor(entry("203.0.113.7"))).toEqual([]);
+  });
+  it("accepts the highest octet, 255", async () => {
+    expect(await failuresFor(entry("255.255.255.255"))).toEqual([]);
+  });
+  it("refuses an octet of 256, naming the path and the form", async () => {
+    const failures = await failuresFor(entry("256.1.1.1"));
+    expect(failures.map((f) => f.property)).toEqual(["ipAccessList[0].source"]);
+    expect(failures[0]?.reason).toContain("IPv4 address or CIDR range");
+  });
+  it.each(["10.0.0.0/8", "0.0.0.0/0", "203.0.113.7/32"])("accepts the CIDR range %s (/0 to /32)", async (source) => {
     expect(await failuresFor(entry(source))).toEqual([]);
   });
-  it.each(["256.1.1.1", "10.0.0.0/33", "10.0.0/8", "::1", "2001:db8::/32", "01.2.3.4", ""])("refuses %s at its path", async (source) => {
+  it("refuses a CIDR prefix of /33", async () => {
+    expect(await propertiesRefused(entry("10.0.0.0/33"))).toEqual(["ipAccessList[0].source"]);
+  });
+  it.each(["::1", "2001:db8::/32"])("refuses the IPv6 source %s", async (source) => {
     expect(await propertiesRefused(entry(source))).toEqual(["ipAccessList[0].source"]);
+  });
+  it.each(["10.0.0/8", "01.2.3.4", "10.0.0.1/", ""])("refuses the malformed source %j", async (source) => {
+    expect(await propertiesRefused(entry(source))).toEqual(["ipAccessList[0].source"]);
+  });
+  it("names the index of the bad entry", async () => {
+    const list = [
+      { source: "10.0.0.1", description: "a" },
+      { source: "10.0.0.300", description: "b" },
+    ];
+    expect(await propertiesRefused({ ipAccessList: list })).toEqual(["ipAccessList[1].source"]);
   });
   it("refuses an empty list, saying it would lock every caller out", async () => {
     const [f] = await failuresFor({ ipAccessList: [] });
@@ -72,21 +126,65 @@ describe("ApiKey check: ipAccessList", () => {
   it("refuses an entry without a description", async () => {
     expect(await propertiesRefused({ ipAccessList: [{ source: "10.0.0.1" }] })).toEqual(["ipAccessList[0].description"]);
   });
+  it("accepts an empty description", async () => {
+    expect(await failuresFor({ ipAccessList: [{ source: "10.0.0.1", description: "" }] })).toEqual([]);
+  });
+  it("refuses an unknown property of an entry by name", async () => {
+    expect(await propertiesRefused({ ipAccessList: [{ source: "10.0.0.1", description: "", cidr: true }] })).toEqual(["ipAccessList[0].cidr"]);
+  });
+});
+
+describe("ApiKey check: hashData", () => {
+  const hashData = { keyIdHash: "a", keyIdSuffix: "b", keySecretHash: "c" };
+  it("accepts all three fields as strings", async () => {
+    expect(await failuresFor({ hashData })).toEqual([]);
+  });
+  it("refuses a missing field, naming it", async () => {
+    expect(await propertiesRefused({ hashData: { keyIdHash: "a", keyIdSuffix: "b" } })).toEqual(["hashData.keySecretHash"]);
+  });
+  it("refuses a field that is not a string", async () => {
+    expect(await propertiesRefused({ hashData: { ...hashData, keyIdSuffix: 42 } })).toEqual(["hashData.keyIdSuffix"]);
+  });
+  it("refuses hashData that is not an object", async () => {
+    expect(await propertiesRefused({ hashData: "abc" })).toEqual(["hashData"]);
+  });
 });
 
 describe("ApiKey check: other properties", () => {
-  it("refuses an organizationId that is not a uuid", async () => {
-    expect(await propertiesRefused({ organizationId: "acme" })).toEqual(["organizationId"]);
+  it("refuses a missing organizationId", async () => {
+    const failures = (await provider.check({}, { roles: ["admin"] })).failures ?? [];
+    expect(failures.map((f) => f.property)).toEqual(["organizationId"]);
   });
-  it("accepts complete hashData and refuses a missing field", async () => {
-    const hashData = { keyIdHash: "a", keyIdSuffix: "b", keySecretHash: "c" };
-    expect(await failuresFor({ hashData })).toEqual([]);
-    expect(await propertiesRefused({ hashData: { keyIdHash: "a", keyIdSuffix: "b" } })).toEqual(["hashData.keySecretHash"]);
+  it("refuses an organizationId that is not a uuid", async () => {
+    const failures = await failuresFor({ organizationId: "acme" });
+    expect(failures).toEqual([{ property: "organizationId", reason: expect.stringContaining("uuid") }]);
+  });
+  it("refuses a name that is not a string", async () => {
+    expect(await propertiesRefused({ name: 7 })).toEqual(["name"]);
   });
   it("refuses an unknown property by name", async () => {
     expect(await propertiesRefused({ role: "admin" })).toEqual(["role"]);
   });
+  it("refuses output-only properties set as arguments", async () => {
+    expect(await propertiesRefused({ keySecret: "s" })).toEqual(["keySecret"]);
+  });
   it("lets values unknown during preview pass", async () => {
-    expect(await failuresFor({ organizationId: UNKNOWN, roles: UNKNOWN, expireAt: UNKNOWN, ipAccessList: [{ source: UNKNOWN, description: "x" }] })).toEqual([]);
+    const unknowns = {
+      organizationId: UNKNOWN,
+      roles: UNKNOWN,
+      expireAt: UNKNOWN,
+      state: UNKNOWN,
+      name: UNKNOWN,
+      hashData: UNKNOWN,
+      ipAccessList: [{ source: UNKNOWN, description: "x" }],
+    };
+    expect(await failuresFor(unknowns)).toEqual([]);
+  });
+  it("lets an unknown element of roles pass", async () => {
+    expect(await failuresFor({ roles: ["admin", UNKNOWN] })).toEqual([]);
+  });
+  it("returns the inputs unchanged, __provider included", async () => {
+    const news = { ...valid, name: "ci", __provider: "serialized" };
+    expect((await provider.check({}, news)).inputs).toEqual(news);
   });
 });

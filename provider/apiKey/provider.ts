@@ -5,7 +5,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { ApiError } from "../http/errors";
-import { PROVIDER_KEY, PartialFailure, checkInputs, containsUnknown, deepEqual, type PropertyMap } from "../lifecycle";
+import { PROVIDER_KEY, PartialFailure, checkInputs, compact, containsUnknown, deepEqual, type PropertyMap } from "../lifecycle";
 import {
   PATCHABLE_ARGS,
   REPLACE_ON,
@@ -16,6 +16,7 @@ import {
   keyEnvelope,
   keysPath,
   managedArgs,
+  salvage,
   toWire,
   type WireKey,
 } from "./wire";
@@ -33,30 +34,78 @@ function differs(name: string, before: unknown, after: unknown): boolean {
   return containsUnknown(after) || !deepEqual(comparable(name, before), comparable(name, after));
 }
 
-/** Outputs: what the program set that only the create call takes, the key as returned, and its credentials. */
-function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown; keySecret: unknown }): PropertyMap {
+/**
+ * Outputs: what the program set that only the create call takes, the key as returned, and its
+ * credentials. A field the answer leaves out keeps its earlier value (`before`: the stored outputs),
+ * else the program's, else the service's documented default.
+ */
+function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown; keySecret: unknown }, before: PropertyMap = {}): PropertyMap {
+  const expireAt = key.expireAt !== undefined ? key.expireAt : (before.expireAt ?? (args.expireAt === "" ? null : (args.expireAt ?? null)));
   const out: PropertyMap = {
-    organizationId: args.organizationId,
-    name: key.name ?? args.name ?? "",
+    organizationId: args.organizationId ?? before.organizationId,
+    name: key.name ?? args.name ?? before.name ?? "",
     roles: key.roles,
-    expireAt: key.expireAt ?? null,
-    state: key.state ?? args.state ?? "enabled",
-    ipAccessList: key.ipAccessList ?? [],
+    expireAt,
+    state: key.state ?? args.state ?? before.state ?? "enabled",
+    ipAccessList: key.ipAccessList ?? args.ipAccessList ?? before.ipAccessList ?? [],
     keyId: credentials.keyId,
     keySecret: credentials.keySecret,
-    keySuffix: key.keySuffix ?? null,
-    createdAt: key.createdAt ?? null,
-    usedAt: key.usedAt ?? null,
+    keySuffix: key.keySuffix ?? before.keySuffix ?? null,
+    createdAt: key.createdAt ?? before.createdAt ?? null,
+    usedAt: key.usedAt ?? before.usedAt ?? null,
     managedArgs: managedArgs(args),
   };
-  if (args.hashData !== undefined) out.hashData = args.hashData;
-  return out;
+  const hashData = args.hashData ?? before.hashData;
+  if (hashData !== undefined) out.hashData = hashData;
+  return compact(out);
 }
 
-function keyIdIn(body: unknown): string | undefined {
-  const result = typeof body === "object" && body !== null ? (body as { result?: { key?: { id?: unknown } } }).result : undefined;
-  const id = result?.key?.id;
-  return typeof id === "string" && id !== "" ? id : undefined;
+/** Every form in which a key secret could show up in text. */
+function secretForms(secret: unknown): string[] {
+  if (typeof secret !== "string" || secret.length < 4) return [];
+  return [...new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Removes a key secret from every string an error (and its causes) carries: message, stack and
+ * fields such as the service's words. The HTTP layer already scrubs the provider's own credential;
+ * this covers the secret of the key this resource manages. `properties` of a PartialFailure is an
+ * object, not text, and is left alone: it becomes state, where the secret is marked secret.
+ */
+function scrubbed(err: unknown, secret: unknown): unknown {
+  const forms = secretForms(secret);
+  if (forms.length === 0) return err;
+  const clean = (text: string) => forms.reduce((t, f) => t.split(f).join("[redacted]"), text);
+  for (let e: unknown = err, depth = 0; typeof e === "object" && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const fields = e as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(e)) {
+      const value = fields[name];
+      if (typeof value !== "string" || !forms.some((f) => value.includes(f))) continue;
+      try {
+        fields[name] = clean(value);
+      } catch {
+        // A frozen field: replace the whole error rather than let it out.
+        return new Error(clean(String(err instanceof Error ? err.message : err)));
+      }
+    }
+  }
+  return err;
+}
+
+async function keepingSecret<T>(secret: unknown, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw scrubbed(err, secret);
+  }
+}
+
+function organizationOrFail(id: string, props: PropertyMap): string {
+  const organizationId = organizationOf(props);
+  if (organizationId === "") {
+    throw new Error(`the API key ${id} has no organizationId in its state, so it cannot be addressed (…/organizations/{organizationId}/keys/${id})`);
+  }
+  return organizationId;
 }
 
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
@@ -93,57 +142,70 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
     const { key, keyId, keySecret } = decode(createdKeyEnvelope, res).result;
     return { id: key.id, outs: outputs(args, key, { keyId, keySecret }) };
   } catch (err) {
-    // The key exists; without its id in state it would be orphaned, so keep what we know.
-    const id = keyIdIn(res.body);
-    if (id === undefined || !(err instanceof Error)) throw err;
-    throw new PartialFailure(id, { ...inputs, managedArgs: managedArgs(args) }, err);
+    const { id, known } = salvage(res.body);
+    const cause = scrubbed(err, known.keySecret);
+    // The key exists; without its id in state it would be orphaned, so keep what we know of it.
+    if (id === undefined || !(cause instanceof Error)) throw cause;
+    const usable = typeof known.keySecret === "string" && typeof known.keyId === "string";
+    const advice = usable
+      ? ""
+      : " Its key ID or secret was not in the answer and is never returned again, so the key cannot be used: replace it (pulumi up --replace) or delete it.";
+    const reason = new Error(`${cause.message.replace(/\.+$/, "")}. The API key ${id} was created and is kept in the stack's state.${advice}`, { cause });
+    throw new PartialFailure(id, { ...inputs, ...known, managedArgs: managedArgs(args) }, reason);
   }
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
-  let key: WireKey;
-  try {
-    const res = await send(connectionFor("cloud"), { method: "GET", path: keysPath(organizationOf(props), id) });
-    key = decode(keyEnvelope, res).result;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return {};
-    throw err;
-  }
-  const managed = Array.isArray(props.managedArgs) ? PATCHABLE_ARGS.filter((n) => (props.managedArgs as unknown[]).includes(n)) : managedArgs(props);
-  const args: PropertyMap = { organizationId: props.organizationId, hashData: props.hashData };
-  for (const n of managed) args[n] = props[n];
-  // The secret is never returned again: keep the stored credentials.
-  const live = outputs(args, key, { keyId: props.keyId, keySecret: props.keySecret });
-  // Inputs carry the live value of what the program manages, so drift shows there and only there.
-  const inputs: PropertyMap = { organizationId: props.organizationId };
-  if (props.hashData !== undefined) inputs.hashData = props.hashData;
-  for (const n of managed) inputs[n] = live[n];
-  return { id, props: live, inputs };
+  return keepingSecret(props.keySecret, async () => {
+    let key: WireKey;
+    try {
+      const res = await send(connectionFor("cloud"), { method: "GET", path: keysPath(organizationOrFail(id, props), id) });
+      key = decode(keyEnvelope, res).result;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return {};
+      throw err;
+    }
+    const managed = Array.isArray(props.managedArgs) ? PATCHABLE_ARGS.filter((n) => (props.managedArgs as unknown[]).includes(n)) : managedArgs(props);
+    const args: PropertyMap = { organizationId: props.organizationId };
+    for (const n of managed) args[n] = props[n];
+    // The secret is never returned again: keep the stored credentials.
+    const live = outputs(args, key, { keyId: props.keyId, keySecret: props.keySecret }, withoutProvider(props));
+    // Inputs carry the live value of what the program manages, so drift shows there and only there.
+    const inputs: PropertyMap = { organizationId: props.organizationId };
+    if (props.hashData !== undefined) inputs.hashData = props.hashData;
+    for (const n of managed) inputs[n] = live[n];
+    return { id, props: live, inputs };
+  });
 }
 
 export async function update(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {
   const args = withoutProvider(news);
+  const before = withoutProvider(olds);
   const changed = managedArgs(args).filter((n) => differs(n, olds[n], args[n]));
   const credentials = { keyId: olds.keyId, keySecret: olds.keySecret };
   if (changed.length === 0) {
     // Only the set of managed arguments changed: nothing to send.
-    return { outs: { ...withoutProvider(olds), managedArgs: managedArgs(args), ...(args.hashData !== undefined ? { hashData: args.hashData } : {}) } };
+    return { outs: { ...before, managedArgs: managedArgs(args), ...(args.hashData !== undefined ? { hashData: args.hashData } : {}) } };
   }
-  const res = await send(connectionFor("cloud"), {
-    method: "PATCH",
-    path: keysPath(organizationOf(args), id),
-    body: toWire(args, changed),
+  return keepingSecret(olds.keySecret, async () => {
+    const res = await send(connectionFor("cloud"), {
+      method: "PATCH",
+      path: keysPath(organizationOrFail(id, args), id),
+      body: toWire(args, changed),
+    });
+    return { outs: outputs(args, decode(keyEnvelope, res).result, credentials, before) };
   });
-  return { outs: outputs(args, decode(keyEnvelope, res).result, credentials) };
 }
 
 export async function del(id: string, props: PropertyMap): Promise<void> {
-  try {
-    await send(connectionFor("cloud"), { method: "DELETE", path: keysPath(organizationOf(props), id) });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return;
-    throw err;
-  }
+  return keepingSecret(props.keySecret, async () => {
+    try {
+      await send(connectionFor("cloud"), { method: "DELETE", path: keysPath(organizationOrFail(id, props), id) });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return;
+      throw err;
+    }
+  });
 }
 
 export { del as delete };

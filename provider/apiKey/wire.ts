@@ -19,22 +19,12 @@ const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
 const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 const IPV4_CIDR = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}/(?:3[0-2]|[12]?[0-9])$`);
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/i;
+const EXPIRE_AT_RULE =
+  'an ISO 8601 date-time with seconds and a time zone, such as "2030-01-31T00:00:00Z" or "2030-01-31T09:00:00+09:00", or null or "" for a key that never expires';
 
-/** An ISO 8601 date-time that names its time zone and is a real instant (no 31 April, no 25:00). */
-export function isZonedDateTime(text: string): boolean {
-  const m = DATE_TIME.exec(text);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as number[];
-  const calendar = new Date(Date.UTC(year as number, (month as number) - 1, day as number));
-  const realDay = calendar.getUTCFullYear() === year && calendar.getUTCMonth() === (month as number) - 1 && calendar.getUTCDate() === day;
-  const zoneOk = m[7]?.toUpperCase() === "Z" || (Number(m[8]) <= 23 && Number(m[9]) <= 59);
-  return realDay && (hour as number) <= 23 && (minute as number) <= 59 && (second as number) <= 59 && zoneOk;
-}
-
-const EXPIRE_AT_RULE = 'an ISO 8601 date-time with a time zone, such as "2030-01-31T00:00:00Z" or "2030-01-31T09:00:00+09:00", or null or "" for a key that never expires';
-
-const expireAt = z.union([z.null(), z.literal(""), z.string().refine(isZonedDateTime, { error: `expireAt must be ${EXPIRE_AT_RULE}` })], {
+// RFC 3339, the "date-time" of the spec: seconds and an upper-case T and Z are required, and the
+// calendar must be real (no 30 February, no 24:00), as the service is told to expect.
+const expireAt = z.union([z.null(), z.literal(""), z.iso.datetime({ offset: true, error: `expireAt must be ${EXPIRE_AT_RULE}` })], {
   error: `expireAt must be ${EXPIRE_AT_RULE}`,
 });
 
@@ -96,6 +86,33 @@ export type WireKey = z.infer<typeof wireKey>;
 /** POST …/keys answers the key wrapped with its credentials; GET and PATCH answer the key itself. */
 export const createdKeyEnvelope = z.object({ result: z.object({ key: wireKey, keyId: z.string().min(1), keySecret: z.string().min(1) }) });
 export const keyEnvelope = z.object({ result: wireKey });
+
+/** Output names of the returned key's fields. */
+export const KEY_FIELDS = ["name", "roles", "expireAt", "state", "ipAccessList", "keySuffix", "createdAt", "usedAt"] as const;
+
+function member(obj: unknown, name: string): unknown {
+  return typeof obj === "object" && obj !== null && !Array.isArray(obj) ? (obj as Record<string, unknown>)[name] : undefined;
+}
+
+/**
+ * What a create answer that failed validation still tells: the key's id, and each field (the
+ * credentials included) whose own type is right. The rest is left out rather than guessed.
+ */
+export function salvage(body: unknown): { id: string | undefined; known: PropertyMap } {
+  const result = member(body, "result");
+  const key = member(result, "key");
+  const id = member(key, "id");
+  const known: PropertyMap = {};
+  for (const f of KEY_FIELDS) {
+    const parsed = wireKey.shape[f].safeParse(member(key, f));
+    if (parsed.success && parsed.data !== undefined) known[f] = parsed.data;
+  }
+  for (const f of ["keyId", "keySecret"] as const) {
+    const v = member(result, f);
+    if (typeof v === "string" && v !== "") known[f] = v;
+  }
+  return { id: typeof id === "string" && id !== "" ? id : undefined, known };
+}
 
 /** The request body: the arguments the program sets, "" expiry sent as null (never expires). */
 export function toWire(args: PropertyMap, names: readonly string[]): Record<string, unknown> {
