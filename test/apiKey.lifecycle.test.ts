@@ -1,15 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/apiKey/provider";
+import { UnexpectedResponseError } from "../provider/http/errors";
 import { PartialFailure, UNKNOWN } from "../provider/lifecycle";
-import { OutcomeUnknownError } from "../provider/http/errors";
-import { CANARY, CLOUD_AUTH, errorText, mockApi, requestId, type MockApi } from "./support/mockApi";
+import { CANARY, CLOUD_AUTH, mockApi, requestId, type MockApi } from "./support/mockApi";
 
 const org = "0f8fad5b-d9cb-469f-a165-70867728950e";
+const otherOrg = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 const keyUuid = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
 const keysPath = `/v1/organizations/${org}/keys`;
 const keyPath = `${keysPath}/${keyUuid}`;
+const CREATED_KEY_ID = "KEYIDABCDEFGHIJKWXYZ";
 const CREATED_SECRET = "created-key-secret-CANARY-0b5e";
+const hashData = { keyIdHash: "h-id", keyIdSuffix: "WXYZ", keySecretHash: "h-secret" };
 
+/** The key object as the service returns it. */
 function wireKey(overrides: Record<string, unknown> = {}) {
   return {
     id: keyUuid,
@@ -24,6 +28,9 @@ function wireKey(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+const created = (key: Record<string, unknown> = wireKey()) => ({ requestId: requestId(), status: 200, result: { key, keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET } });
+const answered = (key: Record<string, unknown> = wireKey()) => ({ requestId: requestId(), status: 200, result: key });
 
 interface Seen {
   method: string;
@@ -43,6 +50,7 @@ afterEach(async () => {
   await api.close();
 });
 
+/** One interceptor for one request, recording what was sent. */
 function intercept(method: string, path: string, status: number, data: unknown) {
   api.cloud.intercept({ path, method }).reply((opts) => {
     const body = typeof opts.body === "string" ? (JSON.parse(opts.body) as unknown) : undefined;
@@ -51,62 +59,17 @@ function intercept(method: string, path: string, status: number, data: unknown) 
   });
 }
 
-const created = (key = wireKey()) => ({ requestId: requestId(), status: 200, result: { key, keyId: "KEYIDABCDEFGHIJWXYZ", keySecret: CREATED_SECRET } });
-const answered = (key = wireKey()) => ({ requestId: requestId(), status: 200, result: key });
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail("expected the call to fail"),
+    (e: unknown) => e,
+  );
+}
 
+/** What the program passes, as the host hands it over. */
 const inputs = { organizationId: org, name: "deployer", roles: ["developer"], __provider: "serialized" };
 
-describe("ApiKey create", () => {
-  it("sends one POST with the arguments the program sets, with Basic auth", async () => {
-    intercept("POST", keysPath, 200, created());
-    await provider.create({ ...inputs, expireAt: "", ipAccessList: [{ source: "10.0.0.0/8", description: "vpc" }] });
-    expect(seen).toHaveLength(1);
-    expect(seen[0]?.body).toEqual({ name: "deployer", roles: ["developer"], expireAt: null, ipAccessList: [{ source: "10.0.0.0/8", description: "vpc" }] });
-    expect(seen[0]?.headers.authorization).toBe(CLOUD_AUTH);
-    expect(seen[0]?.headers["content-type"]).toBe("application/json");
-    expect(seen[0]?.headers["user-agent"]).toMatch(/^pulumi-alertpipe\//);
-  });
-
-  it("uses the key's uuid as id and keeps keyId and keySecret in outputs", async () => {
-    intercept("POST", keysPath, 200, created());
-    const result = await provider.create(inputs);
-    expect(result.id).toBe(keyUuid);
-    expect(result.outs).toMatchObject({ keyId: "KEYIDABCDEFGHIJWXYZ", keySecret: CREATED_SECRET, keySuffix: "WXYZ", state: "enabled", roles: ["developer"], managedArgs: ["name", "roles"] });
-  });
-
-  it("keeps hashData in outputs (the class marks it secret)", async () => {
-    intercept("POST", keysPath, 200, created());
-    const hashData = { keyIdHash: "h1", keyIdSuffix: "s", keySecretHash: "h2" };
-    const result = await provider.create({ ...inputs, hashData });
-    expect(seen[0]?.body).toMatchObject({ hashData });
-    expect(result.outs?.hashData).toEqual(hashData);
-  });
-
-  it("keeps a created key whose answer lacks the secret in state, by id, instead of orphaning it", async () => {
-    intercept("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { key: wireKey(), keyId: "KEYID" } });
-    const err = await provider.create(inputs).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PartialFailure);
-    expect((err as PartialFailure).id).toBe(keyUuid);
-    expect((err as PartialFailure).properties).toMatchObject({ organizationId: org, name: "deployer", __provider: "serialized" });
-  });
-
-  it("does not retry a POST answered 503 and says the named key may have been created", async () => {
-    intercept("POST", keysPath, 503, { status: 503, error: "unavailable", requestId: "rid-503" });
-    const err = await provider.create(inputs).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(OutcomeUnknownError);
-    expect(String(err)).toContain('the API key "deployer" may have been created');
-    expect(seen).toHaveLength(1);
-  });
-
-  it("names the method, path, status, message and requestId of a refusal, never the credentials", async () => {
-    intercept("POST", keysPath, 400, { status: 400, error: `roles: invalid (auth was ${CLOUD_AUTH})`, requestId: "rid-400" });
-    const err = await provider.create(inputs).catch((e: unknown) => e);
-    expect(String(err)).toMatch(new RegExp(`POST ${keysPath} failed with status 400: roles: invalid .*rid-400`));
-    expect(errorText(err)).not.toContain(CANARY.keySecret);
-    expect(errorText(err)).not.toContain(CLOUD_AUTH.slice(6));
-  });
-});
-
+/** Outputs as create records them for `inputs` and created(). */
 const stored = {
   organizationId: org,
   name: "deployer",
@@ -114,23 +77,174 @@ const stored = {
   expireAt: null,
   state: "enabled",
   ipAccessList: [],
-  keyId: "KEYIDABCDEFGHIJWXYZ",
+  keyId: CREATED_KEY_ID,
   keySecret: CREATED_SECRET,
   keySuffix: "WXYZ",
   createdAt: "2026-11-22T09:00:00.000Z",
   usedAt: null,
   managedArgs: ["name", "roles"],
+  __provider: "serialized",
 };
 
-describe("ApiKey read", () => {
-  it("GETs the key and keeps the stored secret, which is never returned again", async () => {
-    intercept("GET", keyPath, 200, answered(wireKey({ usedAt: "2026-11-22T10:00:00.000Z" })));
-    const result = await provider.read(keyUuid, stored);
-    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`GET ${keyPath}`]);
-    expect(result.props).toMatchObject({ keySecret: CREATED_SECRET, keyId: "KEYIDABCDEFGHIJWXYZ", usedAt: "2026-11-22T10:00:00.000Z" });
+describe("ApiKey create", () => {
+  it("sends exactly one POST /v1/organizations/{organizationId}/keys", async () => {
+    intercept("POST", keysPath, 200, created());
+    await provider.create(inputs);
+    api.agent.assertNoPendingInterceptors();
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${keysPath}`]);
   });
 
-  it("reports drift through inputs only for the arguments the program manages", async () => {
+  it("authenticates with Basic base64(keyId:keySecret) of the configured credentials", async () => {
+    intercept("POST", keysPath, 200, created());
+    await provider.create(inputs);
+    expect(seen[0]?.headers.authorization).toBe(`Basic ${Buffer.from(`${CANARY.keyId}:${CANARY.keySecret}`).toString("base64")}`);
+    expect(seen[0]?.headers.authorization).toBe(CLOUD_AUTH);
+  });
+
+  it("sends JSON with the package's User-Agent", async () => {
+    intercept("POST", keysPath, 200, created());
+    await provider.create(inputs);
+    expect(seen[0]?.headers["content-type"]).toBe("application/json");
+    expect(seen[0]?.headers["user-agent"]).toMatch(/^pulumi-alertpipe\//);
+  });
+
+  it("sends every argument the program sets, except organizationId, which is in the path", async () => {
+    intercept("POST", keysPath, 200, created());
+    const ipAccessList = [{ source: "10.0.0.0/8", description: "vpc" }];
+    await provider.create({ ...inputs, expireAt: "2030-01-31T00:00:00Z", state: "disabled", ipAccessList, hashData });
+    expect(seen[0]?.body).toEqual({ name: "deployer", roles: ["developer"], expireAt: "2030-01-31T00:00:00Z", state: "disabled", ipAccessList, hashData });
+  });
+
+  it("leaves absent optional arguments out of the body", async () => {
+    intercept("POST", keysPath, 200, created());
+    await provider.create({ organizationId: org, roles: ["admin"] });
+    expect(seen[0]?.body).toEqual({ roles: ["admin"] });
+  });
+
+  it('sends an expiry of "" as null: both mean never', async () => {
+    intercept("POST", keysPath, 200, created());
+    await provider.create({ ...inputs, expireAt: "" });
+    expect(seen[0]?.body).toMatchObject({ expireAt: null });
+  });
+
+  it("takes the resource id from result.key.id, not the key ID", async () => {
+    intercept("POST", keysPath, 200, created());
+    expect((await provider.create(inputs)).id).toBe(keyUuid);
+  });
+
+  it("returns the arguments, the returned key and its credentials as outputs", async () => {
+    const key = wireKey({ expireAt: "2030-01-31T00:00:00.000Z", ipAccessList: [{ source: "10.0.0.0/8", description: "vpc" }] });
+    intercept("POST", keysPath, 200, created(key));
+    const { outs } = await provider.create({ ...inputs, expireAt: "2030-01-31T09:00:00+09:00", ipAccessList: [{ source: "10.0.0.0/8", description: "vpc" }], hashData });
+    expect(outs).toStrictEqual({
+      organizationId: org,
+      name: "deployer",
+      roles: ["developer"],
+      expireAt: "2030-01-31T00:00:00.000Z",
+      state: "enabled",
+      ipAccessList: [{ source: "10.0.0.0/8", description: "vpc" }],
+      hashData,
+      keyId: CREATED_KEY_ID,
+      keySecret: CREATED_SECRET,
+      keySuffix: "WXYZ",
+      createdAt: "2026-11-22T09:00:00.000Z",
+      usedAt: null,
+      managedArgs: ["name", "roles", "expireAt", "ipAccessList"],
+    });
+  });
+
+  it("records state as the program's value, else enabled, when the answer has no state", async () => {
+    const { state: _s, ...noState } = wireKey();
+    intercept("POST", keysPath, 200, created(noState));
+    expect((await provider.create({ ...inputs, state: "disabled" })).outs?.state).toBe("disabled");
+    intercept("POST", keysPath, 200, created(noState));
+    expect((await provider.create(inputs)).outs?.state).toBe("enabled");
+  });
+
+  it("keeps a key whose answer lacks the secret in state by its id, with the inputs and what is known", async () => {
+    intercept("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { key: wireKey(), keyId: CREATED_KEY_ID } });
+    const err = await failure(provider.create(inputs));
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect((err as PartialFailure).id).toBe(keyUuid);
+    expect((err as PartialFailure).properties).toMatchObject({ ...inputs, keyId: CREATED_KEY_ID, keySuffix: "WXYZ", state: "enabled" });
+    expect((err as PartialFailure).properties).not.toHaveProperty("keySecret");
+  });
+
+  it("says a kept key without its secret cannot be used and must be replaced", async () => {
+    intercept("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { key: wireKey(), keyId: CREATED_KEY_ID } });
+    const err = await failure(provider.create(inputs));
+    expect(String(err)).toContain("result.keySecret");
+    expect(String(err)).toContain(`The API key ${keyUuid} was created and is kept in the stack's state`);
+    expect(String(err)).toContain("--replace");
+  });
+
+  it("keeps the secret in the PartialFailure's properties when only the key's fields are malformed", async () => {
+    intercept("POST", keysPath, 200, created(wireKey({ roles: "developer" })));
+    const err = await failure(provider.create(inputs));
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect((err as PartialFailure).properties).toMatchObject({ keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET, __provider: "serialized" });
+    expect((err as PartialFailure).properties).not.toHaveProperty("roles", "developer");
+  });
+
+  it("reports an answer without a key id as unexpected, with nothing to keep", async () => {
+    intercept("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET } });
+    const err = await failure(provider.create(inputs));
+    expect(err).toBeInstanceOf(UnexpectedResponseError);
+    expect(err).not.toBeInstanceOf(PartialFailure);
+    expect(String(err)).toContain(`POST ${keysPath}`);
+  });
+});
+
+describe("ApiKey read", () => {
+  it("sends GET /v1/organizations/{organizationId}/keys/{id} with Basic auth and no body", async () => {
+    intercept("GET", keyPath, 200, answered());
+    await provider.read(keyUuid, stored);
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`GET ${keyPath}`]);
+    expect(seen[0]?.headers.authorization).toBe(CLOUD_AUTH);
+    expect(seen[0]?.headers["user-agent"]).toMatch(/^pulumi-alertpipe\//);
+    expect(seen[0]?.body).toBeUndefined();
+  });
+
+  it("maps the key in result (not result.key) to outputs", async () => {
+    intercept("GET", keyPath, 200, answered(wireKey({ usedAt: "2026-11-22T10:00:00.000Z", name: "renamed", ipAccessList: [{ source: "10.1.0.0/16", description: "lab" }] })));
+    const { id, props } = await provider.read(keyUuid, stored);
+    expect(id).toBe(keyUuid);
+    expect(props).toStrictEqual({
+      organizationId: org,
+      name: "renamed",
+      roles: ["developer"],
+      expireAt: null,
+      state: "enabled",
+      ipAccessList: [{ source: "10.1.0.0/16", description: "lab" }],
+      keyId: CREATED_KEY_ID,
+      keySecret: CREATED_SECRET,
+      keySuffix: "WXYZ",
+      createdAt: "2026-11-22T09:00:00.000Z",
+      usedAt: "2026-11-22T10:00:00.000Z",
+      managedArgs: ["name", "roles"],
+    });
+  });
+
+  it("keeps the stored keySecret and keyId, which are never returned again", async () => {
+    intercept("GET", keyPath, 200, answered());
+    const { props } = await provider.read(keyUuid, stored);
+    expect(props).toMatchObject({ keySecret: CREATED_SECRET, keyId: CREATED_KEY_ID });
+  });
+
+  it("keeps the stored hashData, which the service never returns", async () => {
+    intercept("GET", keyPath, 200, answered());
+    const result = await provider.read(keyUuid, { ...stored, hashData });
+    expect(result.props?.hashData).toEqual(hashData);
+    expect(result.inputs?.hashData).toEqual(hashData);
+  });
+
+  it("keeps the stored state when the answer has none (the spec does not list it)", async () => {
+    const { state: _s, ...noState } = wireKey();
+    intercept("GET", keyPath, 200, answered(noState));
+    expect((await provider.read(keyUuid, { ...stored, state: "disabled" })).props?.state).toBe("disabled");
+  });
+
+  it("returns as inputs only the arguments the program manages, with their live values", async () => {
     intercept("GET", keyPath, 200, answered(wireKey({ name: "renamed", state: "disabled" })));
     const result = await provider.read(keyUuid, stored);
     expect(result.inputs).toEqual({ organizationId: org, name: "renamed", roles: ["developer"] });
@@ -138,65 +252,146 @@ describe("ApiKey read", () => {
   });
 
   it("says the key is gone when the service answers 404", async () => {
-    intercept("GET", keyPath, 404, { status: 404, error: "no such key", requestId: "rid" });
+    intercept("GET", keyPath, 404, { status: 404, error: "no such key", requestId: requestId() });
     expect(await provider.read(keyUuid, stored)).toEqual({});
+  });
+
+  it("refuses, in words and without a request, to read a key whose state has no organizationId", async () => {
+    const { organizationId: _o, ...orphan } = stored;
+    const err = await failure(provider.read(keyUuid, orphan));
+    expect(String(err)).toContain("no organizationId");
+    expect(seen).toHaveLength(0);
   });
 });
 
 describe("ApiKey diff", () => {
-  const news = { organizationId: org, name: "deployer", roles: ["developer"] };
+  const news = { organizationId: org, name: "deployer", roles: ["developer"], __provider: "serialized" };
 
-  it("sees no change when the managed arguments equal the stored ones", async () => {
-    expect(await provider.diff(keyUuid, stored, news)).toMatchObject({ changes: false, replaces: [] });
+  it("sees no change when the managed arguments equal the stored ones, and says so explicitly", async () => {
+    const result = await provider.diff(keyUuid, stored, news);
+    expect(result).toMatchObject({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
-  it("changes in place when roles change, whatever their order", async () => {
+  it("does not count a different order of roles as a change", async () => {
     expect(await provider.diff(keyUuid, { ...stored, roles: ["developer", "admin"] }, { ...news, roles: ["admin", "developer"] })).toMatchObject({ changes: false });
-    expect(await provider.diff(keyUuid, stored, { ...news, roles: ["admin"] })).toMatchObject({ changes: true, replaces: [] });
+  });
+  it("does not count a different order of the IP list as a change", async () => {
+    const a = { source: "10.0.0.1", description: "a" };
+    const b = { source: "10.0.0.2", description: "b" };
+    const olds = { ...stored, ipAccessList: [a, b], managedArgs: ["name", "roles", "ipAccessList"] };
+    expect(await provider.diff(keyUuid, olds, { ...news, ipAccessList: [b, a] })).toMatchObject({ changes: false });
   });
   it("compares expiries as instants, not as text", async () => {
     const olds = { ...stored, expireAt: "2030-01-31T00:00:00.000Z", managedArgs: ["name", "roles", "expireAt"] };
     expect(await provider.diff(keyUuid, olds, { ...news, expireAt: "2030-01-31T09:00:00+09:00" })).toMatchObject({ changes: false });
   });
-  it("replaces when the organization changes", async () => {
-    expect(await provider.diff(keyUuid, stored, { ...news, organizationId: "7c9e6679-7425-40de-944b-e07fc1f90ae7" })).toMatchObject({ changes: true, replaces: ["organizationId"] });
+  it('treats an expiry of "" as the stored null', async () => {
+    const olds = { ...stored, managedArgs: ["name", "roles", "expireAt"] };
+    expect(await provider.diff(keyUuid, olds, { ...news, expireAt: "" })).toMatchObject({ changes: false });
   });
-  it("replaces when hashData changes", async () => {
-    expect(await provider.diff(keyUuid, stored, { ...news, hashData: { keyIdHash: "a", keyIdSuffix: "b", keySecretHash: "c" } })).toMatchObject({ replaces: ["hashData"] });
+  it.each([
+    ["name", "ci"],
+    ["roles", ["admin"]],
+    ["state", "disabled"],
+    ["expireAt", "2031-01-01T00:00:00Z"],
+    ["ipAccessList", [{ source: "10.0.0.1", description: "x" }]],
+  ])("changes %s in place", async (name, value) => {
+    const result = await provider.diff(keyUuid, stored, { ...news, [name]: value });
+    expect(result).toMatchObject({ changes: true, replaces: [] });
   });
-  it("counts an unknown value as a change", async () => {
+  it("replaces the key when the organization changes", async () => {
+    expect(await provider.diff(keyUuid, stored, { ...news, organizationId: otherOrg })).toMatchObject({ changes: true, replaces: ["organizationId"] });
+  });
+  it("replaces the key when hashData changes", async () => {
+    const olds = { ...stored, hashData };
+    expect(await provider.diff(keyUuid, olds, { ...news, hashData: { ...hashData, keySecretHash: "other" } })).toMatchObject({ changes: true, replaces: ["hashData"] });
+  });
+  it("replaces the key when hashData is added", async () => {
+    expect(await provider.diff(keyUuid, stored, { ...news, hashData })).toMatchObject({ replaces: ["hashData"] });
+  });
+  it("counts an unknown value as a change in place", async () => {
     expect(await provider.diff(keyUuid, stored, { ...news, name: UNKNOWN })).toMatchObject({ changes: true, replaces: [] });
+  });
+  it("counts an unknown organizationId as a replacement", async () => {
+    expect(await provider.diff(keyUuid, stored, { ...news, organizationId: UNKNOWN })).toMatchObject({ changes: true, replaces: ["organizationId"] });
+  });
+  it("counts an argument dropped from the program only as a change of what is managed, never a replacement", async () => {
+    const { name: _n, ...withoutName } = news;
+    const result = await provider.diff(keyUuid, stored, withoutName);
+    expect(result).toMatchObject({ changes: true, replaces: [] });
+    expect(result.stables).not.toContain("managedArgs");
   });
 });
 
 describe("ApiKey update", () => {
-  it("PATCHes only the managed arguments that changed", async () => {
+  const news = { organizationId: org, name: "deployer", roles: ["developer"], __provider: "serialized" };
+
+  it("sends PATCH /v1/organizations/{organizationId}/keys/{id} with Basic auth, JSON and the User-Agent", async () => {
     intercept("PATCH", keyPath, 200, answered(wireKey({ state: "disabled" })));
-    const result = await provider.update(keyUuid, stored, { organizationId: org, name: "deployer", roles: ["developer"], state: "disabled" });
-    expect(seen.map((s) => s.body)).toEqual([{ state: "disabled" }]);
-    expect(result.outs).toMatchObject({ state: "disabled", keySecret: CREATED_SECRET, managedArgs: ["name", "roles", "state"] });
+    await provider.update(keyUuid, stored, { ...news, state: "disabled" });
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`PATCH ${keyPath}`]);
+    expect(seen[0]?.headers.authorization).toBe(CLOUD_AUTH);
+    expect(seen[0]?.headers["content-type"]).toBe("application/json");
+    expect(seen[0]?.headers["user-agent"]).toMatch(/^pulumi-alertpipe\//);
   });
 
-  it("never sends an argument removed from the program", async () => {
+  it("sends only the managed arguments whose value changed", async () => {
+    intercept("PATCH", keyPath, 200, answered(wireKey({ state: "disabled", roles: ["admin"] })));
+    await provider.update(keyUuid, stored, { ...news, roles: ["admin"], state: "disabled" });
+    expect(seen.map((s) => s.body)).toEqual([{ roles: ["admin"], state: "disabled" }]);
+  });
+
+  it("never sends an argument the program does not set", async () => {
     intercept("PATCH", keyPath, 200, answered(wireKey({ roles: ["admin"] })));
     await provider.update(keyUuid, stored, { organizationId: org, roles: ["admin"] });
     expect(seen.map((s) => s.body)).toEqual([{ roles: ["admin"] }]);
   });
+
+  it("sends an expiry set to null, which asks for never", async () => {
+    intercept("PATCH", keyPath, 200, answered());
+    const olds = { ...stored, expireAt: "2030-01-31T00:00:00.000Z" };
+    await provider.update(keyUuid, olds, { ...news, expireAt: null });
+    expect(seen.map((s) => s.body)).toEqual([{ expireAt: null }]);
+  });
+
+  it("maps the answer to outputs and keeps keyId and keySecret from the stored outputs", async () => {
+    intercept("PATCH", keyPath, 200, answered(wireKey({ state: "disabled", usedAt: "2026-11-22T11:00:00.000Z" })));
+    const { outs } = await provider.update(keyUuid, stored, { ...news, state: "disabled" });
+    expect(outs).toStrictEqual({
+      organizationId: org,
+      name: "deployer",
+      roles: ["developer"],
+      expireAt: null,
+      state: "disabled",
+      ipAccessList: [],
+      keyId: CREATED_KEY_ID,
+      keySecret: CREATED_SECRET,
+      keySuffix: "WXYZ",
+      createdAt: "2026-11-22T09:00:00.000Z",
+      usedAt: "2026-11-22T11:00:00.000Z",
+      managedArgs: ["name", "roles", "state"],
+    });
+  });
+
+  it("sends nothing when only the set of managed arguments changed, and records the new set", async () => {
+    const { name: _n, ...withoutName } = news;
+    const { outs } = await provider.update(keyUuid, stored, withoutName);
+    expect(seen).toHaveLength(0);
+    expect(outs).toMatchObject({ managedArgs: ["roles"], keySecret: CREATED_SECRET, name: "deployer" });
+  });
 });
 
 describe("ApiKey delete", () => {
-  it("DELETEs the key", async () => {
+  it("sends DELETE /v1/organizations/{organizationId}/keys/{id} with Basic auth and no body", async () => {
     intercept("DELETE", keyPath, 200, { requestId: requestId(), status: 200, result: {} });
     await provider.delete(keyUuid, stored);
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`DELETE ${keyPath}`]);
+    expect(seen[0]?.headers.authorization).toBe(CLOUD_AUTH);
+    expect(seen[0]?.headers["user-agent"]).toMatch(/^pulumi-alertpipe\//);
+    expect(seen[0]?.body).toBeUndefined();
   });
+
   it("treats a 404 as already gone", async () => {
-    intercept("DELETE", keyPath, 404, { status: 404, error: "no such key", requestId: "rid" });
+    intercept("DELETE", keyPath, 404, { status: 404, error: "no such key", requestId: requestId() });
     await expect(provider.delete(keyUuid, stored)).resolves.toBeUndefined();
-  });
-  it("never puts the stored key secret in an error", async () => {
-    intercept("DELETE", keyPath, 500, { status: 500, error: "boom", requestId: "rid" });
-    const err = await provider.delete(keyUuid, stored).catch((e: unknown) => e);
-    expect(String(err)).toContain("500");
-    expect(errorText(err)).not.toContain(CREATED_SECRET);
   });
 });
