@@ -142,7 +142,7 @@ describe("ApiKey check, property-based", () => {
     fc.tuple(fc.integer({ min: 1, max: 13 }), fc.integer({ min: 1, max: 32 }), fc.integer({ min: 0, max: 25 })).map(
       ([mo, d, h]) => `2031-${String(mo).padStart(2, "0")}-${String(d).padStart(2, "0")}T${String(h).padStart(2, "0")}:00:00+02:00`,
     ),
-    fc.constantFrom(null, ""),
+    fc.constantFrom(null, "", "2030-01-31T09:00Z", "2030-01-31t09:00:00z", "2030-01-31T09:00:00+24:00", "2030-01-31T09:00:00+0200", "2032-02-29T00:00:00Z", "2031-02-29T00:00:00Z"),
     anyJson,
   );
   const program = fc.record({
@@ -156,11 +156,13 @@ describe("ApiKey check, property-based", () => {
 
   /** A real instant written with its zone: the calendar fields must survive a round trip through Date. */
   function zonedDateTime(v: string): boolean {
-    const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.exec(v);
+    // RFC 3339: seconds required, upper-case T and Z, offset hours below 24.
+    const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/.exec(v);
     if (!m) return false;
-    const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as [number, number, number, number, number, number];
+    const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
     const day = new Date(Date.UTC(y, mo - 1, d));
-    return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
+    const zoneOk = m[7] === "Z" || (Number(m[8]) < 24 && Number(m[9]) < 60);
+    return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && s < 60 && zoneOk;
   }
 
   function ipv4(v: string): boolean {
