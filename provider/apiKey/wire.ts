@@ -151,7 +151,9 @@ export function keysPath(organizationId: string, id?: string): string {
   return id === undefined ? base : `${base}/${encodeURIComponent(id)}`;
 }
 
-/** Words naming the key in an error whose outcome is unknown. */
+/** Words naming the key in an error whose outcome is unknown: its name, else its roles and organization. */
 export function describeKey(args: PropertyMap): string {
-  return typeof args.name === "string" && args.name !== "" ? `the API key "${args.name}"` : `an API key with roles ${JSON.stringify(args.roles)}`;
+  if (typeof args.name === "string" && args.name !== "") return `the API key "${args.name}"`;
+  const roles = Array.isArray(args.roles) ? args.roles.join(", ") : "";
+  return `an unnamed API key (roles ${roles}) in organization ${String(args.organizationId)}`;
 }

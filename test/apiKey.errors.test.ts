@@ -1,0 +1,184 @@
+import { errors as undiciErrors } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import * as provider from "../provider/apiKey/provider";
+import { ApiError, OutcomeUnknownError } from "../provider/http/errors";
+import { PartialFailure } from "../provider/lifecycle";
+import { CANARY, CLOUD_AUTH, errorText, mockApi, requestId, type MockApi } from "./support/mockApi";
+
+const org = "0f8fad5b-d9cb-469f-a165-70867728950e";
+const keyUuid = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+const keysPath = `/v1/organizations/${org}/keys`;
+const keyPath = `${keysPath}/${keyUuid}`;
+const CREATED_SECRET = "created-key-secret-CANARY-0b5e";
+const BASIC_VALUE = CLOUD_AUTH.slice("Basic ".length);
+
+const inputs = { organizationId: org, name: "deployer", roles: ["developer"], __provider: "serialized" };
+const stored = {
+  organizationId: org,
+  name: "deployer",
+  roles: ["developer"],
+  expireAt: null,
+  state: "enabled",
+  ipAccessList: [],
+  keyId: "KEYIDABCDEFGHIJKWXYZ",
+  keySecret: CREATED_SECRET,
+  keySuffix: "WXYZ",
+  createdAt: "2026-11-22T09:00:00.000Z",
+  usedAt: null,
+  managedArgs: ["name", "roles"],
+};
+
+let api: MockApi;
+let posts: number;
+
+beforeEach(() => {
+  api = mockApi();
+  posts = 0;
+});
+afterEach(async () => {
+  await api.close();
+});
+
+/** Answers `times` requests with a JSON body. */
+function answerJson(method: string, path: string, status: number, body: unknown, times = 1) {
+  api.cloud
+    .intercept({ path, method })
+    .reply(() => {
+      if (method === "POST") posts++;
+      return { statusCode: status, data: JSON.stringify(body), responseOptions: { headers: { "content-type": "application/json" } } };
+    })
+    .times(times);
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail("expected the call to fail"),
+    (e: unknown) => e,
+  );
+}
+
+/** The text of an error and its causes, without a PartialFailure's properties (which become state, marked secret). */
+function messages(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { properties: _p, ...fields } = e as Record<string, unknown>;
+    parts.push(String(e), (e as Error).stack ?? "", JSON.stringify(fields));
+  }
+  return parts.join("\n");
+}
+
+describe("ApiKey API errors", () => {
+  it("name the method, path, status, the service's words and its requestId", async () => {
+    answerJson("POST", keysPath, 400, { status: 400, error: "roles: must hold at least 1 role", requestId: "rid-400" });
+    const err = await failure(provider.create(inputs));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(String(err)).toContain(`POST ${keysPath} failed with status 400: roles: must hold at least 1 role (requestId rid-400)`);
+  });
+
+  it("never carry the configured key secret, key ID or Basic value, even when the service echoes them", async () => {
+    answerJson("POST", keysPath, 401, { status: 401, error: `bad credentials ${CANARY.keyId}:${CANARY.keySecret} (${CLOUD_AUTH})`, requestId: "rid-401" });
+    const err = await failure(provider.create(inputs));
+    expect(String(err)).toContain("status 401");
+    expect(errorText(err)).not.toContain(CANARY.keySecret);
+    expect(errorText(err)).not.toContain(CANARY.keyId);
+    expect(errorText(err)).not.toContain(BASIC_VALUE);
+  });
+
+  it("of read never carry the managed key's stored secret, even when the service echoes it", async () => {
+    answerJson("GET", keyPath, 403, { status: 403, error: `key secret ${CREATED_SECRET} may not read this key`, requestId: "rid-403" });
+    const err = await failure(provider.read(keyUuid, stored));
+    expect(String(err)).toContain(`GET ${keyPath} failed with status 403`);
+    expect(errorText(err)).not.toContain(CREATED_SECRET);
+  });
+
+  it("of update never carry the managed key's stored secret", async () => {
+    answerJson("PATCH", keyPath, 400, { status: 400, error: `cannot patch key ${CREATED_SECRET}`, requestId: "rid-400" });
+    const err = await failure(provider.update(keyUuid, stored, { ...inputs, state: "disabled" }));
+    expect(String(err)).toContain(`PATCH ${keyPath} failed with status 400`);
+    expect(errorText(err)).not.toContain(CREATED_SECRET);
+  });
+
+  it("of delete never carry the managed key's stored secret", async () => {
+    answerJson("DELETE", keyPath, 409, { status: 409, error: `key ${CREATED_SECRET} is in use`, requestId: "rid-409" });
+    const err = await failure(provider.delete(keyUuid, stored));
+    expect(String(err)).toContain(`DELETE ${keyPath} failed with status 409`);
+    expect(errorText(err)).not.toContain(CREATED_SECRET);
+  });
+
+  it("after a create never carry the created key's secret, even when the answer puts it where errors look", async () => {
+    // A malformed answer whose requestId repeats the secret: the UnexpectedResponseError quotes requestIds.
+    answerJson("POST", keysPath, 200, { requestId: `rid-${CREATED_SECRET}`, status: 200, result: { key: { id: keyUuid, roles: "developer" }, keyId: "KEYID", keySecret: CREATED_SECRET } });
+    const err = await failure(provider.create(inputs));
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(messages(err)).toContain("result.key.roles");
+    expect(messages(err)).not.toContain(CREATED_SECRET);
+    expect(messages(err)).not.toContain(CANARY.keySecret);
+  });
+
+  it("in a PartialFailure name the created key's id but not its secret; the secret stays in properties for state", async () => {
+    answerJson("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { key: { id: keyUuid, roles: ["developer"], createdAt: 7 }, keyId: "KEYID", keySecret: CREATED_SECRET } });
+    const err = (await failure(provider.create(inputs))) as PartialFailure;
+    expect(err.message).toContain(keyUuid);
+    expect(err.reasons.join("\n")).not.toContain(CREATED_SECRET);
+    expect(messages(err)).not.toContain(CREATED_SECRET);
+    expect(err.properties.keySecret).toBe(CREATED_SECRET);
+  });
+});
+
+describe("ApiKey create whose outcome is unknown", () => {
+  it("on a 503 stops after exactly one POST and says the named key may have been created", async () => {
+    answerJson("POST", keysPath, 503, { status: 503, error: "upstream unavailable", requestId: "rid-503" }, 2);
+    const err = await failure(provider.create(inputs));
+    expect(posts).toBe(1);
+    expect(api.agent.pendingInterceptors()).toHaveLength(1); // the second answer was never asked for
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    expect(String(err)).toContain(`POST ${keysPath}`);
+    expect(String(err)).toContain('the API key "deployer" may have been created');
+    expect(errorText(err)).not.toContain(CANARY.keySecret);
+  });
+
+  it("on a cut connection stops after exactly one POST and says the named key may have been created", async () => {
+    api.cloud
+      .intercept({ path: keysPath, method: "POST" })
+      .reply(() => {
+        posts++;
+        throw new undiciErrors.SocketError("other side closed");
+      })
+      .times(2);
+    const err = await failure(provider.create(inputs));
+    expect(posts).toBe(1);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    expect(String(err)).toContain('the API key "deployer" may have been created');
+    expect(errorText(err)).not.toContain(CANARY.keySecret);
+  });
+
+  it("names an unnamed key by its roles and organization", async () => {
+    answerJson("POST", keysPath, 503, { status: 503, error: "upstream unavailable", requestId: "rid-503" });
+    const { name: _n, ...unnamed } = inputs;
+    const err = await failure(provider.create(unnamed));
+    expect(String(err)).toContain(`an unnamed API key (roles developer) in organization ${org} may have been created`);
+  });
+
+  it("is not what a plain 400 gives: that is an ordinary API error", async () => {
+    answerJson("POST", keysPath, 400, { status: 400, error: "bad roles", requestId: "rid-400" });
+    const err = await failure(provider.create(inputs));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).not.toBeInstanceOf(OutcomeUnknownError);
+  });
+});
+
+describe("ApiKey reads and deletes, which may be repeated", () => {
+  it("retry a 503 on GET and succeed", async () => {
+    answerJson("GET", keyPath, 503, { status: 503, error: "busy", requestId: "rid-503" });
+    answerJson("GET", keyPath, 200, { requestId: requestId(), status: 200, result: { id: keyUuid, roles: ["developer"] } });
+    expect((await provider.read(keyUuid, stored)).id).toBe(keyUuid);
+    api.agent.assertNoPendingInterceptors();
+  });
+
+  it("retry a 503 on DELETE and succeed", async () => {
+    answerJson("DELETE", keyPath, 503, { status: 503, error: "busy", requestId: "rid-503" });
+    answerJson("DELETE", keyPath, 200, { requestId: requestId(), status: 200, result: {} });
+    await expect(provider.delete(keyUuid, stored)).resolves.toBeUndefined();
+    api.agent.assertNoPendingInterceptors();
+  });
+});
