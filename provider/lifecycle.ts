@@ -139,6 +139,12 @@ export class PartialFailure extends Error {
   }
 }
 
+/** The program's arguments without the serialized provider the host adds to them. */
+export function withoutProvider(props: PropertyMap): PropertyMap {
+  const { [PROVIDER_KEY]: _provider, ...rest } = props;
+  return rest;
+}
+
 /** Drops keys whose value is undefined, since the wire and Pulumi's Struct encoding reject them. */
 export function compact<T extends Record<string, unknown>>(obj: T): Partial<T> {
   const out: Partial<T> = {};

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/alert/provider";
 import { ApiError, UnexpectedResponseError } from "../provider/http/errors";
 import { PartialFailure, UNKNOWN } from "../provider/lifecycle";
-import { ALERTING_AUTH, mockApi, type MockApi } from "./support/mockApi";
+import { ALERTING_AUTH, mockApi, type MockApi, answerOnce, type SeenRequest } from "./support/mockApi";
 
 const ALERT_ID = "65f0c1a2b3c4d5e6f7a8b9c0";
 const ITEM = `/api/v2/alerts/${ALERT_ID}`;
@@ -63,15 +63,9 @@ const storedOutputs = {
   __provider: "serialized-provider",
 };
 
-interface Seen {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
 
 let api: MockApi;
-let seen: Seen[];
+let seen: SeenRequest[];
 
 beforeEach(() => {
   api = mockApi();
@@ -83,11 +77,7 @@ afterEach(async () => {
 
 /** One interceptor for one request, recording what was sent. */
 function intercept(method: string, path: string, status: number, data: unknown) {
-  api.alerting.intercept({ path, method }).reply((opts) => {
-    const body = typeof opts.body === "string" ? (JSON.parse(opts.body) as unknown) : undefined;
-    seen.push({ method: opts.method, path: opts.path, headers: opts.headers as Record<string, string>, body });
-    return { statusCode: status, data: JSON.stringify(data), responseOptions: { headers: { "content-type": "application/json" } } };
-  });
+  answerOnce(api.alerting, seen, { method, path }, status, data);
 }
 
 describe("Alert create", () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/apiKey/provider";
 import { UnexpectedResponseError } from "../provider/http/errors";
 import { PartialFailure, UNKNOWN } from "../provider/lifecycle";
-import { CANARY, CLOUD_AUTH, mockApi, requestId, type MockApi } from "./support/mockApi";
+import { CANARY, CLOUD_AUTH, mockApi, requestId, type MockApi, answerOnce, type SeenRequest } from "./support/mockApi";
 
 const org = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const otherOrg = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
@@ -32,15 +32,9 @@ function wireKey(overrides: Record<string, unknown> = {}) {
 const created = (key: Record<string, unknown> = wireKey()) => ({ requestId: requestId(), status: 200, result: { key, keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET } });
 const answered = (key: Record<string, unknown> = wireKey()) => ({ requestId: requestId(), status: 200, result: key });
 
-interface Seen {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
 
 let api: MockApi;
-let seen: Seen[];
+let seen: SeenRequest[];
 
 beforeEach(() => {
   api = mockApi();
@@ -52,11 +46,7 @@ afterEach(async () => {
 
 /** One interceptor for one request, recording what was sent. */
 function intercept(method: string, path: string, status: number, data: unknown) {
-  api.cloud.intercept({ path, method }).reply((opts) => {
-    const body = typeof opts.body === "string" ? (JSON.parse(opts.body) as unknown) : undefined;
-    seen.push({ method: opts.method, path: opts.path, headers: opts.headers as Record<string, string>, body });
-    return { statusCode: status, data: JSON.stringify(data), responseOptions: { headers: { "content-type": "application/json" } } };
-  });
+  answerOnce(api.cloud, seen, { method, path }, status, data);
 }
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {

@@ -8,19 +8,13 @@ import { connectionFor } from "../provider/connection";
 import { decode, send } from "../provider/http/client";
 import { ApiError, UnexpectedResponseError } from "../provider/http/errors";
 import { USER_AGENT } from "../provider/http/userAgent";
-import { ALERTING_AUTH, CANARY, CLOUD_AUTH, errorText, mockApi, requestId, type MockApi } from "./support/mockApi";
+import { ALERTING_AUTH, CANARY, CLOUD_AUTH, errorText, mockApi, requestId, type MockApi, answerOnce, type Pool, type SeenRequest } from "./support/mockApi";
 
 const pkg = require("../package.json") as { name: string; version: string };
 
-interface Seen {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
 
 let api: MockApi;
-let seen: Seen[];
+let seen: SeenRequest[];
 
 beforeEach(() => {
   api = mockApi();
@@ -30,16 +24,8 @@ afterEach(async () => {
   await api.close();
 });
 
-type Pool = MockApi["cloud"];
-
 function answer(pool: Pool, method: string, path: string, status: number, data: unknown, headers: Record<string, string> = {}) {
-  pool.intercept({ path, method }).reply((opts) => {
-    const raw = typeof opts.body === "string" ? opts.body : undefined;
-    seen.push({ method: opts.method, path: opts.path, headers: opts.headers as Record<string, string>, body: raw === undefined ? undefined : JSON.parse(raw) });
-    const text = typeof data === "string" ? data : JSON.stringify(data);
-    const type = typeof data === "string" ? "text/plain" : "application/json";
-    return { statusCode: status, data: text, responseOptions: { headers: { "content-type": type, ...headers } } };
-  });
+  answerOnce(pool, seen, { method, path }, status, data, headers);
 }
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
 import { SETTING_NAMES } from "../provider/pipeSettings/settings";
 import { UNKNOWN } from "../provider/lifecycle";
-import { CANARY, CLOUD_AUTH, errorText, mockApi, requestId, type MockApi } from "./support/mockApi";
+import { CANARY, CLOUD_AUTH, errorText, mockApi, requestId, type MockApi, answerOnce, type SeenRequest } from "./support/mockApi";
 
 const ids = {
   organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e",
@@ -21,15 +21,9 @@ function envelope(result: unknown, status = 200) {
   return { requestId: requestId(), status, result };
 }
 
-interface Seen {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
 
 let api: MockApi;
-let seen: Seen[];
+let seen: SeenRequest[];
 
 beforeEach(() => {
   api = mockApi();
@@ -39,18 +33,13 @@ afterEach(async () => {
   await api.close();
 });
 
-function intercept(method: string, answer: (body: unknown) => { status: number; data: unknown }) {
-  api.cloud.intercept({ path, method }).reply((opts) => {
-    const body = typeof opts.body === "string" ? (JSON.parse(opts.body) as unknown) : undefined;
-    seen.push({ method: opts.method, path: opts.path, headers: opts.headers as Record<string, string>, body });
-    const a = answer(body);
-    return { statusCode: a.status, data: JSON.stringify(a.data), responseOptions: { headers: { "content-type": "application/json" } } };
-  });
+function intercept(method: string, status: number, data: unknown) {
+  answerOnce(api.cloud, seen, { method, path }, status, data);
 }
 
 describe("PipeSettings create", () => {
   it("sends one PUT with only the settings the program sets, in wire names, with Basic auth", async () => {
-    intercept("PUT", () => ({ status: 200, data: envelope(wire({ db_max_threads: 8, object_storage_use_cluster_function: null })) }));
+    intercept("PUT", 200, envelope(wire({ db_max_threads: 8, object_storage_use_cluster_function: null })));
     await provider.create({ ...ids, dbMaxThreads: 8, objectStorageUseClusterFunction: null, __provider: "x" });
     expect(seen).toHaveLength(1);
     expect(seen[0]?.body).toEqual({ db_max_threads: 8, object_storage_use_cluster_function: null });
@@ -60,7 +49,7 @@ describe("PipeSettings create", () => {
   });
 
   it("returns the id org/service/pipe, all twelve effective values and the managed names", async () => {
-    intercept("PUT", () => ({ status: 200, data: envelope(wire({ db_max_threads: 8, db_max_insert_threads: 4 })) }));
+    intercept("PUT", 200, envelope(wire({ db_max_threads: 8, db_max_insert_threads: 4 })));
     const result = await provider.create({ ...ids, dbMaxThreads: 8 });
     expect(result.id).toBe(id);
     expect(result.outs).toMatchObject({ ...ids, dbMaxThreads: 8, dbMaxInsertThreads: 4, streamingMaxInsertWaitMs: null, managedSettings: ["dbMaxThreads"] });
@@ -68,7 +57,7 @@ describe("PipeSettings create", () => {
   });
 
   it("reports a 400 with method, path, status, the service message and requestId, without credentials", async () => {
-    intercept("PUT", () => ({ status: 400, data: { status: 400, error: "db_max_threads out of range", requestId: "rid-400" } }));
+    intercept("PUT", 400, { status: 400, error: "db_max_threads out of range", requestId: "rid-400" });
     const err = await provider.create({ ...ids, dbMaxThreads: 8 }).catch((e: unknown) => e);
     expect(String(err)).toContain(`PUT ${path}`);
     expect(String(err)).toContain("400");
@@ -107,13 +96,13 @@ describe("PipeSettings update", () => {
   const olds = { ...ids, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), dbMaxThreads: 8, dbMaxInsertThreads: 2, managedSettings: ["dbMaxThreads", "dbMaxInsertThreads"] };
 
   it("sends only the settings whose value changed, and an explicit null as null", async () => {
-    intercept("PUT", () => ({ status: 200, data: envelope(wire({ db_max_threads: 16, db_max_insert_threads: null })) }));
+    intercept("PUT", 200, envelope(wire({ db_max_threads: 16, db_max_insert_threads: null })));
     await provider.update(id, olds, { ...ids, dbMaxThreads: 16, dbMaxInsertThreads: null });
     expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: 16, db_max_insert_threads: null }]);
   });
 
   it("leaves a setting removed from the program as it is live and stops managing it", async () => {
-    intercept("PUT", () => ({ status: 200, data: envelope(wire({ db_max_threads: 16, db_max_insert_threads: 2 })) }));
+    intercept("PUT", 200, envelope(wire({ db_max_threads: 16, db_max_insert_threads: 2 })));
     const result = await provider.update(id, olds, { ...ids, dbMaxThreads: 16 });
     expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: 16 }]);
     expect(result.outs).toMatchObject({ dbMaxInsertThreads: 2, managedSettings: ["dbMaxThreads"] });
@@ -130,7 +119,7 @@ describe("PipeSettings read", () => {
   const props = { ...ids, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] };
 
   it("GETs the settings and reports drift on managed settings through inputs", async () => {
-    intercept("GET", () => ({ status: 200, data: envelope(wire({ db_max_threads: 4, object_storage_concurrency: 9 })) }));
+    intercept("GET", 200, envelope(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
     const result = await provider.read(id, props);
     expect(seen.map((s) => s.method)).toEqual(["GET"]);
     expect(result.id).toBe(id);
@@ -139,7 +128,7 @@ describe("PipeSettings read", () => {
   });
 
   it("says the pipe is gone when the service answers 404", async () => {
-    intercept("GET", () => ({ status: 404, data: { status: 404, error: "pipe not found", requestId: "rid" } }));
+    intercept("GET", 404, { status: 404, error: "pipe not found", requestId: "rid" });
     expect(await provider.read(id, props)).toEqual({});
   });
 });
@@ -153,13 +142,13 @@ describe("PipeSettings delete", () => {
   });
 
   it("with resetOnDelete sends null for every managed setting and nothing else", async () => {
-    intercept("PUT", () => ({ status: 200, data: envelope(wire()) }));
+    intercept("PUT", 200, envelope(wire()));
     await provider.delete(id, { ...props, resetOnDelete: true });
     expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: null, object_storage_concurrency: null }]);
   });
 
   it("with resetOnDelete treats a 404 as already gone", async () => {
-    intercept("PUT", () => ({ status: 404, data: { status: 404, error: "no such pipe", requestId: "rid" } }));
+    intercept("PUT", 404, { status: 404, error: "no such pipe", requestId: "rid" });
     await expect(provider.delete(id, { ...props, resetOnDelete: true })).resolves.toBeUndefined();
   });
 });

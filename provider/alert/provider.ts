@@ -4,8 +4,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
-import { ApiError } from "../http/errors";
-import { PROVIDER_KEY, PartialFailure, checkInputs, compact, diffProperties, type PropertyMap } from "../lifecycle";
+import { isNotFound } from "../http/errors";
+import { PartialFailure, checkInputs, compact, diffProperties, withoutProvider, type PropertyMap } from "../lifecycle";
 import {
   ARG_NAMES,
   OUTPUT_ONLY,
@@ -23,11 +23,6 @@ import {
 
 /** Nothing forces a new alert: the service replaces the whole body in place with PUT. */
 const REPLACE_ON: readonly string[] = [];
-
-function withoutProvider(props: PropertyMap): PropertyMap {
-  const { [PROVIDER_KEY]: _provider, ...rest } = props;
-  return rest;
-}
 
 /**
  * Outputs after a write the program asked for: the returned values of the required arguments (so a
@@ -92,7 +87,7 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   try {
     res = await send(connectionFor("alerting"), { method: "GET", path: alertsPath(id) });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return {};
+    if (isNotFound(err)) return {};
     throw err;
   }
   const live = fromWire(decode(alertEnvelope, res).data);
@@ -121,7 +116,7 @@ export async function del(id: string, _props: PropertyMap): Promise<void> {
   try {
     await send(connectionFor("alerting"), { method: "DELETE", path: alertsPath(id) });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return; // already gone
+    if (isNotFound(err)) return; // already gone
     throw err;
   }
 }

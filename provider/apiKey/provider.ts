@@ -4,8 +4,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
-import { ApiError } from "../http/errors";
-import { PROVIDER_KEY, PartialFailure, checkInputs, compact, containsUnknown, deepEqual, type PropertyMap } from "../lifecycle";
+import { isNotFound } from "../http/errors";
+import { PartialFailure, checkInputs, compact, containsUnknown, deepEqual, withoutProvider, type PropertyMap } from "../lifecycle";
 import {
   PATCHABLE_ARGS,
   REPLACE_ON,
@@ -20,11 +20,6 @@ import {
   toWire,
   type WireKey,
 } from "./wire";
-
-function withoutProvider(props: PropertyMap): PropertyMap {
-  const { [PROVIDER_KEY]: _provider, ...rest } = props;
-  return rest;
-}
 
 function organizationOf(props: PropertyMap): string {
   return typeof props.organizationId === "string" ? props.organizationId : "";
@@ -162,7 +157,7 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
       const res = await send(connectionFor("cloud"), { method: "GET", path: keysPath(organizationOrFail(id, props), id) });
       key = decode(keyEnvelope, res).result;
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) return {};
+      if (isNotFound(err)) return {};
       throw err;
     }
     const managed = Array.isArray(props.managedArgs) ? PATCHABLE_ARGS.filter((n) => (props.managedArgs as unknown[]).includes(n)) : managedArgs(props);
@@ -202,7 +197,7 @@ export async function del(id: string, props: PropertyMap): Promise<void> {
     try {
       await send(connectionFor("cloud"), { method: "DELETE", path: keysPath(organizationOrFail(id, props), id) });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) return;
+      if (isNotFound(err)) return;
       throw err;
     }
   });

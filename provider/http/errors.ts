@@ -88,3 +88,8 @@ export class UnexpectedResponseError extends Error {
 }
 
 export type HttpError = ApiError | TransportError | OutcomeUnknownError | UnexpectedResponseError;
+
+/** The service says the object does not exist (any more): a read sees it gone, a delete is done. */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404;
+}

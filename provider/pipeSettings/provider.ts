@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFor } from "../connection";
 import { decode, send } from "../http/client";
-import { ApiError } from "../http/errors";
+import { isNotFound } from "../http/errors";
 import { checkInputs, deepEqual, diffProperties, containsUnknown, type PropertyMap } from "../lifecycle";
 import { SETTING_NAMES, type SettingName } from "./settings";
 import { fromWire, managedIn, pipeSettingsArgs, settingsEnvelope, settingsPath, toWire, type EffectiveSettings } from "./wire";
@@ -77,7 +77,7 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
     const res = await send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) });
     effective = fromWire(decode(settingsEnvelope, res).result);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return {};
+    if (isNotFound(err)) return {};
     throw err;
   }
   const managed = managedOf(props);
@@ -108,7 +108,7 @@ export async function del(id: string, props: PropertyMap): Promise<void> {
   try {
     await putSettings(pipeRef(id, props), Object.fromEntries(managed.map((n) => [n, null])));
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return;
+    if (isNotFound(err)) return;
     throw err;
   }
 }

@@ -76,3 +76,34 @@ export function errorText(err: unknown): string {
   }
   return parts.join("\n");
 }
+
+/** A request as the fake service saw it. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export type Pool = MockApi["cloud"];
+
+/**
+ * Answers one request to `method path` on `pool` and records what was sent into `seen`. A string
+ * `data` is answered as plain text, anything else as JSON.
+ */
+export function answerOnce(
+  pool: Pool,
+  seen: SeenRequest[],
+  request: { method: string; path: string },
+  status: number,
+  data: unknown,
+  headers: Record<string, string> = {},
+): void {
+  pool.intercept(request).reply((opts) => {
+    const raw = typeof opts.body === "string" ? opts.body : undefined;
+    seen.push({ method: opts.method, path: opts.path, headers: opts.headers as Record<string, string>, body: raw === undefined ? undefined : JSON.parse(raw) });
+    const text = typeof data === "string" ? data : JSON.stringify(data);
+    const type = typeof data === "string" ? "text/plain" : "application/json";
+    return { statusCode: status, data: text, responseOptions: { headers: { "content-type": type, ...headers } } };
+  });
+}
