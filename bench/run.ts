@@ -18,8 +18,12 @@ async function main(): Promise<void> {
   console.log("installing the packed package into .alertpipe/bench and serializing the providers…");
   const program = prepareProgram();
 
+  // `npm run bench -- memory cold-start` runs just those; results.json is written only for a full run,
+  // so it always holds one comparable set.
+  const only = process.argv.slice(2);
   const results: ScenarioResult[] = [];
   const step = async (label: string, run: () => Promise<ScenarioResult | ScenarioResult[]>): Promise<void> => {
+    if (only.length > 0 && !only.some((name) => label.includes(name))) return;
     const t = performance.now();
     process.stdout.write(`running ${label}… `);
     const out = await run();
@@ -34,6 +38,7 @@ async function main(): Promise<void> {
 
   console.log("");
   printTable(results);
+  if (only.length > 0) return;
   const file = join(repoRoot(), "bench", "results.json");
   writeResults(file, env, results);
   console.log(`\nwrote ${file} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
