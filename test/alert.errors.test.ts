@@ -1,8 +1,8 @@
 import { errors as undiciErrors } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/alert/provider";
 import { ApiError, OutcomeUnknownError } from "../provider/http/errors";
-import { CANARY, errorText, mockApi, type MockApi } from "./support/mockApi";
+import { CANARY, errorText, mockApiPerTest } from "./support/mockApi";
 
 const ALERT_ID = "65f0c1a2b3c4d5e6f7a8b9c0";
 const ITEM = `/api/v2/alerts/${ALERT_ID}`;
@@ -20,20 +20,16 @@ const inputs = {
 };
 const outputs = { ...inputs, state: "inactive", team: "team-7" };
 
-let api: MockApi;
+const mock = mockApiPerTest();
 let posts: number;
 
 beforeEach(() => {
-  api = mockApi();
   posts = 0;
-});
-afterEach(async () => {
-  await api.close();
 });
 
 /** Answers `times` requests with a JSON body. */
 function answerJson(method: string, path: string, status: number, body: unknown, times = 1) {
-  api.alerting
+  mock.api.alerting
     .intercept({ path, method })
     .reply(() => {
       if (method === "POST") posts++;
@@ -43,7 +39,7 @@ function answerJson(method: string, path: string, status: number, body: unknown,
 }
 
 function answerText(method: string, path: string, status: number, text: string) {
-  api.alerting.intercept({ path, method }).reply(status, text, { headers: { "content-type": "text/plain" } });
+  mock.api.alerting.intercept({ path, method }).reply(status, text, { headers: { "content-type": "text/plain" } });
 }
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -102,7 +98,7 @@ describe("Alert create whose outcome is unknown", () => {
     answerJson("POST", COLLECTION, 503, { message: "upstream unavailable" }, 2);
     const err = await failure(provider.create(inputs));
     expect(posts).toBe(1);
-    expect(api.agent.pendingInterceptors()).toHaveLength(1); // the second answer was never asked for
+    expect(mock.api.agent.pendingInterceptors()).toHaveLength(1); // the second answer was never asked for
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     expect(String(err)).toContain("POST /api/v2/alerts");
     expect(String(err)).toContain('the alert "High CPU" may have been created');
@@ -110,7 +106,7 @@ describe("Alert create whose outcome is unknown", () => {
   });
 
   it("on a cut connection stops after exactly one POST and says the alert may have been created", async () => {
-    api.alerting
+    mock.api.alerting
       .intercept({ path: COLLECTION, method: "POST" })
       .reply(() => {
         posts++;
@@ -144,6 +140,6 @@ describe("Alert reads and deletes, which may be repeated", () => {
     answerJson("GET", ITEM, 200, { data: { id: ALERT_ID, threshold: 90, interval: "5m", thresholdType: "above", source: "tile", channel: { type: "webhook", webhookId: "hook-1" } } });
     const result = await provider.read(ALERT_ID, outputs);
     expect(result.id).toBe(ALERT_ID);
-    api.agent.assertNoPendingInterceptors();
+    mock.api.agent.assertNoPendingInterceptors();
   });
 });

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as provider from "../provider/alert/provider";
 import { ApiError, UnexpectedResponseError } from "../provider/http/errors";
 import { PartialFailure, UNKNOWN } from "../provider/lifecycle";
-import { ALERTING_AUTH, mockApi, type MockApi, answerOnce, type SeenRequest } from "./support/mockApi";
+import { ALERTING_AUTH, mockApiPerTest, answerOnce } from "./support/mockApi";
 
 const ALERT_ID = "65f0c1a2b3c4d5e6f7a8b9c0";
 const ITEM = `/api/v2/alerts/${ALERT_ID}`;
@@ -64,27 +64,19 @@ const storedOutputs = {
 };
 
 
-let api: MockApi;
-let seen: SeenRequest[];
-
-beforeEach(() => {
-  api = mockApi();
-  seen = [];
-});
-afterEach(async () => {
-  await api.close();
-});
+const mock = mockApiPerTest();
+const seen = mock.seen;
 
 /** One interceptor for one request, recording what was sent. */
 function intercept(method: string, path: string, status: number, data: unknown) {
-  answerOnce(api.alerting, seen, { method, path }, status, data);
+  answerOnce(mock.api.alerting, seen, { method, path }, status, data);
 }
 
 describe("Alert create", () => {
   it("sends one POST /api/v2/alerts with the wire body, Bearer auth, JSON and the User-Agent", async () => {
     intercept("POST", COLLECTION, 201, { data: returned() });
     await provider.create(tileInputs);
-    api.agent.assertNoPendingInterceptors();
+    mock.api.agent.assertNoPendingInterceptors();
     expect(seen).toHaveLength(1);
     expect(seen[0]?.method).toBe("POST");
     expect(seen[0]?.path).toBe("/api/v2/alerts");
@@ -187,7 +179,7 @@ describe("Alert read", () => {
   it("encodes the id in the path", async () => {
     intercept("GET", "/api/v2/alerts/a%2Fb%20c", 200, { data: returned({ id: "a/b c" }) });
     expect((await provider.read("a/b c", storedOutputs)).id).toBe("a/b c");
-    api.agent.assertNoPendingInterceptors();
+    mock.api.agent.assertNoPendingInterceptors();
   });
 
   it("returns the live values as outputs, dashboard as dashboardId", async () => {
@@ -285,7 +277,7 @@ describe("Alert update", () => {
   it("sends PUT /api/v2/alerts/{id} with the whole body built from the new inputs", async () => {
     intercept("PUT", ITEM, 200, { data: returned({ threshold: 80 }) });
     await provider.update(ALERT_ID, storedOutputs, { ...tileInputs, threshold: 80 });
-    api.agent.assertNoPendingInterceptors();
+    mock.api.agent.assertNoPendingInterceptors();
     expect(seen).toHaveLength(1);
     expect(seen[0]?.headers.authorization).toBe(ALERTING_AUTH);
     expect(seen[0]?.headers["content-type"]).toBe("application/json");
@@ -320,7 +312,7 @@ describe("Alert update", () => {
   it("encodes the id in the path", async () => {
     intercept("PUT", "/api/v2/alerts/a%2Fb", 200, { data: returned({ id: "a/b" }) });
     await provider.update("a/b", storedOutputs, tileInputs);
-    api.agent.assertNoPendingInterceptors();
+    mock.api.agent.assertNoPendingInterceptors();
   });
 
   it("lets a failed PUT's error through, so the engine keeps the old state", async () => {
@@ -335,7 +327,7 @@ describe("Alert delete", () => {
   it("sends DELETE /api/v2/alerts/{id} with Bearer auth and no body", async () => {
     intercept("DELETE", ITEM, 200, {});
     await provider.delete(ALERT_ID, storedOutputs);
-    api.agent.assertNoPendingInterceptors();
+    mock.api.agent.assertNoPendingInterceptors();
     expect(seen[0]?.method).toBe("DELETE");
     expect(seen[0]?.headers.authorization).toBe(ALERTING_AUTH);
     expect(seen[0]?.headers["user-agent"]).toMatch(/^pulumi-alertpipe\//);

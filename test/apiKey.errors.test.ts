@@ -1,9 +1,9 @@
 import { errors as undiciErrors } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/apiKey/provider";
 import { ApiError, OutcomeUnknownError } from "../provider/http/errors";
 import { PartialFailure } from "../provider/lifecycle";
-import { CANARY, CLOUD_AUTH, errorText, mockApi, requestId, type MockApi } from "./support/mockApi";
+import { CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId } from "./support/mockApi";
 
 const org = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const keyUuid = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
@@ -28,20 +28,16 @@ const stored = {
   managedArgs: ["name", "roles"],
 };
 
-let api: MockApi;
+const mock = mockApiPerTest();
 let posts: number;
 
 beforeEach(() => {
-  api = mockApi();
   posts = 0;
-});
-afterEach(async () => {
-  await api.close();
 });
 
 /** Answers `times` requests with a JSON body. */
 function answerJson(method: string, path: string, status: number, body: unknown, times = 1) {
-  api.cloud
+  mock.api.cloud
     .intercept({ path, method })
     .reply(() => {
       if (method === "POST") posts++;
@@ -130,7 +126,7 @@ describe("ApiKey create whose outcome is unknown", () => {
     answerJson("POST", keysPath, 503, { status: 503, error: "upstream unavailable", requestId: "rid-503" }, 2);
     const err = await failure(provider.create(inputs));
     expect(posts).toBe(1);
-    expect(api.agent.pendingInterceptors()).toHaveLength(1); // the second answer was never asked for
+    expect(mock.api.agent.pendingInterceptors()).toHaveLength(1); // the second answer was never asked for
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     expect(String(err)).toContain(`POST ${keysPath}`);
     expect(String(err)).toContain('the API key "deployer" may have been created');
@@ -138,7 +134,7 @@ describe("ApiKey create whose outcome is unknown", () => {
   });
 
   it("on a cut connection stops after exactly one POST and says the named key may have been created", async () => {
-    api.cloud
+    mock.api.cloud
       .intercept({ path: keysPath, method: "POST" })
       .reply(() => {
         posts++;
@@ -172,13 +168,13 @@ describe("ApiKey reads and deletes, which may be repeated", () => {
     answerJson("GET", keyPath, 503, { status: 503, error: "busy", requestId: "rid-503" });
     answerJson("GET", keyPath, 200, { requestId: requestId(), status: 200, result: { id: keyUuid, roles: ["developer"] } });
     expect((await provider.read(keyUuid, stored)).id).toBe(keyUuid);
-    api.agent.assertNoPendingInterceptors();
+    mock.api.agent.assertNoPendingInterceptors();
   });
 
   it("retry a 503 on DELETE and succeed", async () => {
     answerJson("DELETE", keyPath, 503, { status: 503, error: "busy", requestId: "rid-503" });
     answerJson("DELETE", keyPath, 200, { requestId: requestId(), status: 200, result: {} });
     await expect(provider.delete(keyUuid, stored)).resolves.toBeUndefined();
-    api.agent.assertNoPendingInterceptors();
+    mock.api.agent.assertNoPendingInterceptors();
   });
 });

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as provider from "../provider/apiKey/provider";
 import { UnexpectedResponseError } from "../provider/http/errors";
 import { PartialFailure, UNKNOWN } from "../provider/lifecycle";
-import { CANARY, CLOUD_AUTH, mockApi, requestId, type MockApi, answerOnce, type SeenRequest } from "./support/mockApi";
+import { CANARY, CLOUD_AUTH, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
 
 const org = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const otherOrg = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
@@ -33,20 +33,12 @@ const created = (key: Record<string, unknown> = wireKey()) => ({ requestId: requ
 const answered = (key: Record<string, unknown> = wireKey()) => ({ requestId: requestId(), status: 200, result: key });
 
 
-let api: MockApi;
-let seen: SeenRequest[];
-
-beforeEach(() => {
-  api = mockApi();
-  seen = [];
-});
-afterEach(async () => {
-  await api.close();
-});
+const mock = mockApiPerTest();
+const seen = mock.seen;
 
 /** One interceptor for one request, recording what was sent. */
 function intercept(method: string, path: string, status: number, data: unknown) {
-  answerOnce(api.cloud, seen, { method, path }, status, data);
+  answerOnce(mock.api.cloud, seen, { method, path }, status, data);
 }
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -80,7 +72,7 @@ describe("ApiKey create", () => {
   it("sends exactly one POST /v1/organizations/{organizationId}/keys", async () => {
     intercept("POST", keysPath, 200, created());
     await provider.create(inputs);
-    api.agent.assertNoPendingInterceptors();
+    mock.api.agent.assertNoPendingInterceptors();
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${keysPath}`]);
   });
 

@@ -2,27 +2,19 @@
 // auth, a User-Agent and JSON; every failure is one typed error naming method, path, status, the
 // service's words and its requestId, and never a credential.
 
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { connectionFor } from "../provider/connection";
 import { decode, send } from "../provider/http/client";
 import { ApiError, UnexpectedResponseError } from "../provider/http/errors";
 import { USER_AGENT } from "../provider/http/userAgent";
-import { ALERTING_AUTH, CANARY, CLOUD_AUTH, errorText, mockApi, requestId, type MockApi, answerOnce, type Pool, type SeenRequest } from "./support/mockApi";
+import { ALERTING_AUTH, CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId, answerOnce, type Pool } from "./support/mockApi";
 
 const pkg = require("../package.json") as { name: string; version: string };
 
 
-let api: MockApi;
-let seen: SeenRequest[];
-
-beforeEach(() => {
-  api = mockApi();
-  seen = [];
-});
-afterEach(async () => {
-  await api.close();
-});
+const mock = mockApiPerTest();
+const seen = mock.seen;
 
 function answer(pool: Pool, method: string, path: string, status: number, data: unknown, headers: Record<string, string> = {}) {
   answerOnce(pool, seen, { method, path }, status, data, headers);
@@ -40,14 +32,14 @@ const ALERTS = "/api/v2/alerts";
 
 describe("every request", () => {
   it("to area A carries Authorization: Bearer <token>", async () => {
-    answer(api.alerting, "GET", `${ALERTS}/a1`, 200, { data: {} });
+    answer(mock.api.alerting, "GET", `${ALERTS}/a1`, 200, { data: {} });
     await send(connectionFor("alerting"), { method: "GET", path: `${ALERTS}/a1` });
     expect(seen[0]?.headers.authorization).toBe(`Bearer ${CANARY.token}`);
     expect(seen[0]?.headers.authorization).toBe(ALERTING_AUTH);
   });
 
   it("to area B carries Authorization: Basic base64(keyId:keySecret)", async () => {
-    answer(api.cloud, "GET", PATH, 200, { result: {} });
+    answer(mock.api.cloud, "GET", PATH, 200, { result: {} });
     await send(connectionFor("cloud"), { method: "GET", path: PATH });
     const value = seen[0]?.headers.authorization ?? "";
     expect(value).toBe(CLOUD_AUTH);
@@ -55,14 +47,14 @@ describe("every request", () => {
   });
 
   it("names the package and its version in the User-Agent", async () => {
-    answer(api.cloud, "GET", PATH, 200, { result: {} });
+    answer(mock.api.cloud, "GET", PATH, 200, { result: {} });
     await send(connectionFor("cloud"), { method: "GET", path: PATH });
     expect(seen[0]?.headers["user-agent"]).toBe(USER_AGENT);
     expect(USER_AGENT.startsWith(`${pkg.name}/${pkg.version} `)).toBe(true);
   });
 
   it("sends its body as JSON with Content-Type application/json and asks for JSON back", async () => {
-    answer(api.cloud, "POST", PATH, 200, { result: {} });
+    answer(mock.api.cloud, "POST", PATH, 200, { result: {} });
     const body = { name: "deployer", roles: ["admin"], expireAt: null };
     await send(connectionFor("cloud"), { method: "POST", path: PATH, body });
     expect(seen[0]?.headers["content-type"]).toBe("application/json");
@@ -71,13 +63,13 @@ describe("every request", () => {
   });
 
   it("without a body sends no Content-Type", async () => {
-    answer(api.cloud, "GET", PATH, 200, { result: {} });
+    answer(mock.api.cloud, "GET", PATH, 200, { result: {} });
     await send(connectionFor("cloud"), { method: "GET", path: PATH });
     expect(seen[0]?.headers["content-type"]).toBeUndefined();
   });
 
   it("resolves with the parsed JSON answer, its status and its requestId", async () => {
-    answer(api.cloud, "PUT", PATH, 200, { status: 200, requestId: requestId(), result: { a: 1 } });
+    answer(mock.api.cloud, "PUT", PATH, 200, { status: 200, requestId: requestId(), result: { a: 1 } });
     const res = await send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} });
     expect(res).toEqual({ method: "PUT", path: PATH, status: 200, body: { status: 200, requestId: requestId(), result: { a: 1 } }, requestId: requestId() });
   });
@@ -85,7 +77,7 @@ describe("every request", () => {
 
 describe("an error answer", () => {
   it("from area A with {message} is an ApiError with method, path, status and the message", async () => {
-    answer(api.alerting, "POST", ALERTS, 400, { message: "interval is not a valid duration" });
+    answer(mock.api.alerting, "POST", ALERTS, 400, { message: "interval is not a valid duration" });
     const err = await failure(send(connectionFor("alerting"), { method: "POST", path: ALERTS, body: {} }));
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ method: "POST", path: ALERTS, status: 400, serviceMessage: "interval is not a valid duration", requestId: undefined });
@@ -93,13 +85,13 @@ describe("an error answer", () => {
   });
 
   it("from area A in plain text carries the text as the message", async () => {
-    answer(api.alerting, "GET", `${ALERTS}/a1`, 404, "Not Found\n");
+    answer(mock.api.alerting, "GET", `${ALERTS}/a1`, 404, "Not Found\n");
     const err = await failure(send(connectionFor("alerting"), { method: "GET", path: `${ALERTS}/a1` }));
     expect(err).toMatchObject({ status: 404, serviceMessage: "Not Found" });
   });
 
   it("from area B {status, error, requestId} carries the error and the requestId from the body", async () => {
-    answer(api.cloud, "PUT", PATH, 400, { status: 400, error: "db_max_threads must be at most 64", requestId: requestId() });
+    answer(mock.api.cloud, "PUT", PATH, 400, { status: 400, error: "db_max_threads must be at most 64", requestId: requestId() });
     const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ method: "PUT", path: PATH, status: 400, serviceMessage: "db_max_threads must be at most 64", requestId: requestId() });
@@ -107,19 +99,19 @@ describe("an error answer", () => {
   });
 
   it("without a body says the service gave no message", async () => {
-    answer(api.cloud, "GET", PATH, 403, "");
+    answer(mock.api.cloud, "GET", PATH, 403, "");
     const err = await failure(send(connectionFor("cloud"), { method: "GET", path: PATH }));
     expect(err).toMatchObject({ status: 403, serviceMessage: "no message from the service" });
   });
 
   it("keeps a long message short", async () => {
-    answer(api.alerting, "GET", ALERTS, 400, "x".repeat(50_000));
+    answer(mock.api.alerting, "GET", ALERTS, 400, "x".repeat(50_000));
     const err = await failure(send(connectionFor("alerting"), { method: "GET", path: ALERTS }));
     expect((err as ApiError).serviceMessage.length).toBeLessThanOrEqual(1001);
   });
 
   it("never carries a request header in the error", async () => {
-    answer(api.cloud, "GET", PATH, 401, { status: 401, error: "unauthorized", requestId: requestId() });
+    answer(mock.api.cloud, "GET", PATH, 401, { status: 401, error: "unauthorized", requestId: requestId() });
     const err = await failure(send(connectionFor("cloud"), { method: "GET", path: PATH }));
     const text = errorText(err);
     expect(text).not.toMatch(/authorization/i);
@@ -140,7 +132,7 @@ describe("credentials echoed by the service", () => {
 
   for (const [what, echoed] of cloudForms) {
     it(`never show ${what} in an area B error's message, stack or JSON`, async () => {
-      answer(api.cloud, "PUT", PATH, 401, { status: 401, error: `bad credentials: ${echoed}`, requestId: requestId() });
+      answer(mock.api.cloud, "PUT", PATH, 401, { status: 401, error: `bad credentials: ${echoed}`, requestId: requestId() });
       const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
       const text = errorText(err);
       expect(text).toContain("bad credentials: [redacted]");
@@ -149,20 +141,20 @@ describe("credentials echoed by the service", () => {
   }
 
   it("never show the area A token from a {message} answer", async () => {
-    answer(api.alerting, "POST", ALERTS, 401, { message: `token ${CANARY.token} expired` });
+    answer(mock.api.alerting, "POST", ALERTS, 401, { message: `token ${CANARY.token} expired` });
     const err = await failure(send(connectionFor("alerting"), { method: "POST", path: ALERTS, body: {} }));
     expect(errorText(err)).not.toContain(CANARY.token);
     expect(String(err)).toContain("token [redacted] expired");
   });
 
   it("never show the area A token from a plain-text answer", async () => {
-    answer(api.alerting, "GET", ALERTS, 403, `Authorization: Bearer ${CANARY.token} refused`);
+    answer(mock.api.alerting, "GET", ALERTS, 403, `Authorization: Bearer ${CANARY.token} refused`);
     const err = await failure(send(connectionFor("alerting"), { method: "GET", path: ALERTS }));
     expect(errorText(err)).not.toContain(CANARY.token);
   });
 
   it("never show a credential echoed in the requestId", async () => {
-    answer(api.cloud, "GET", PATH, 400, { status: 400, error: "no", requestId: CANARY.keySecret });
+    answer(mock.api.cloud, "GET", PATH, 400, { status: 400, error: "no", requestId: CANARY.keySecret });
     const err = await failure(send(connectionFor("cloud"), { method: "GET", path: PATH }));
     expect(errorText(err)).not.toContain(CANARY.keySecret);
   });
@@ -172,13 +164,13 @@ describe("decode", () => {
   const schema = z.object({ result: z.object({ id: z.string() }) });
 
   it("returns the body when it matches the schema", async () => {
-    answer(api.cloud, "GET", PATH, 200, { result: { id: "k1" } });
+    answer(mock.api.cloud, "GET", PATH, 200, { result: { id: "k1" } });
     const res = await send(connectionFor("cloud"), { method: "GET", path: PATH });
     expect(decode(schema, res)).toEqual({ result: { id: "k1" } });
   });
 
   it("throws UnexpectedResponseError naming the field, the method, path and requestId, not the body", async () => {
-    answer(api.cloud, "GET", PATH, 200, { requestId: requestId(), result: { id: 7, secretish: CANARY.keySecret } });
+    answer(mock.api.cloud, "GET", PATH, 200, { requestId: requestId(), result: { id: 7, secretish: CANARY.keySecret } });
     const res = await send(connectionFor("cloud"), { method: "GET", path: PATH });
     const err = (() => {
       try {

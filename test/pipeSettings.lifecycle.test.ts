@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
 import { SETTING_NAMES } from "../provider/pipeSettings/settings";
 import { UNKNOWN } from "../provider/lifecycle";
-import { CANARY, CLOUD_AUTH, errorText, mockApi, requestId, type MockApi, answerOnce, type SeenRequest } from "./support/mockApi";
+import { CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
 
 const ids = {
   organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e",
@@ -22,19 +22,11 @@ function envelope(result: unknown, status = 200) {
 }
 
 
-let api: MockApi;
-let seen: SeenRequest[];
-
-beforeEach(() => {
-  api = mockApi();
-  seen = [];
-});
-afterEach(async () => {
-  await api.close();
-});
+const mock = mockApiPerTest();
+const seen = mock.seen;
 
 function intercept(method: string, status: number, data: unknown) {
-  answerOnce(api.cloud, seen, { method, path }, status, data);
+  answerOnce(mock.api.cloud, seen, { method, path }, status, data);
 }
 
 describe("PipeSettings create", () => {

@@ -2,6 +2,7 @@
 // credentials whose appearance in any error would be a leak.
 
 import { MockAgent } from "undici";
+import { afterEach, beforeEach } from "vitest";
 import { resetConfiguration } from "../../provider/connection";
 import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
 import { resetLimiters } from "../../provider/http/rateLimit";
@@ -60,6 +61,27 @@ export function mockApi(): MockApi {
       useRetryPolicy(undefined);
       await agent.close();
     },
+  };
+}
+
+/** For a test file: a fresh MockApi before each test, closed after it, and the requests it saw (emptied for each test). */
+export function mockApiPerTest(): { readonly api: MockApi; readonly seen: SeenRequest[] } {
+  const seen: SeenRequest[] = [];
+  let current: MockApi | undefined;
+  beforeEach(() => {
+    current = mockApi();
+    seen.length = 0;
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    get api(): MockApi {
+      if (!current) throw new Error("mockApiPerTest: the mock API exists only while a test runs");
+      return current;
+    },
+    seen,
   };
 }
 
