@@ -2,12 +2,13 @@
 // JSON in and out, the area's auth header, a User-Agent, client-side pacing, retries (retry.ts)
 // and typed errors (errors.ts) that never carry a credential.
 
-import { Agent, request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import type { AreaConnection } from "../connection";
 import type { z } from "zod";
 import { ApiError, OutcomeUnknownError, TransportError, UnexpectedResponseError, type RequestRef } from "./errors";
 import { limiterFor, monotonicNow } from "./rateLimit";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_POLICY, decide, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome, type RetryPolicy } from "./retry";
+import { undiciParts } from "./undiciParts";
 import { USER_AGENT } from "./userAgent";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -41,7 +42,7 @@ const shared: Shared = ((globalThis as Record<symbol, unknown>)[SHARED] as Share
 
 function currentDispatcher(): Dispatcher {
   if (shared.replacement) return shared.replacement;
-  shared.dispatcher ??= new Agent({
+  shared.dispatcher ??= new (undiciParts().Agent)({
     keepAliveTimeout: 30_000,
     connections: 64,
     connect: { timeout: 10_000 },
@@ -158,9 +159,8 @@ async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: strin
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new AttemptTimeout(timeoutMs)), timeoutMs);
   try {
-    const res = await request(conn.baseUrl + req.path, {
+    const res = await undiciParts().request(currentDispatcher(), conn.baseUrl + req.path, {
       method: req.method,
-      dispatcher: currentDispatcher(),
       signal: controller.signal,
       headers: {
         authorization: conn.authorization,
