@@ -1,7 +1,7 @@
 // Scenarios 3 and 4: what each provider method sends to the service, and what a resource weighs
 // in state.
 
-import type { RunningEmulator } from "../emulator";
+import type { EmulatorProcess } from "./emulatorProcess";
 import type { HostDriver, Props } from "./hostDriver";
 import { KINDS, type BenchProgram, type Kind } from "./program";
 import type { ScenarioResult } from "./report";
@@ -33,13 +33,13 @@ interface Lifecycle {
   diffSawChange: boolean;
 }
 
-async function lifecycle(host: HostDriver, emulator: RunningEmulator, program: BenchProgram, kind: Kind): Promise<Lifecycle> {
+async function lifecycle(host: HostDriver, emulator: EmulatorProcess, program: BenchProgram, kind: Kind): Promise<Lifecycle> {
   const counts = Object.fromEntries(OPS.map((op) => [op, 0])) as Record<Op, number>;
   const seen = Object.fromEntries(OPS.map((op) => [op, [] as string[]])) as Record<Op, string[]>;
   const counted = async <T>(op: Op, work: () => Promise<T>): Promise<T> => {
-    const before = emulator.requests.length;
+    const before = (await emulator.requests()).length;
     const result = await work();
-    const sent = emulator.requests.slice(before);
+    const sent = (await emulator.requests()).slice(before);
     counts[op] += sent.length;
     seen[op].push(...sent.map((r) => `${r.method} ${r.status}`));
     return result;

@@ -1,7 +1,8 @@
 // What the scenarios share: an emulator and a provider host per scenario, the stack config a user
 // would set, and a few statistics.
 
-import { startEmulator, type EmulatorOptions, type RecordedRequest, type RunningEmulator } from "../emulator";
+import type { RecordedRequest } from "../emulator";
+import { startEmulatorProcess, type EmulatorProcess, type ProcessEmulatorOptions } from "./emulatorProcess";
 import { HostDriver } from "./hostDriver";
 import type { BenchProgram } from "./program";
 
@@ -18,7 +19,7 @@ export function percentile(xs: readonly number[], p: number): number {
 }
 
 /** The stack config a user would set to point the provider at the emulator. */
-export function stackConfig(emulator: RunningEmulator, pacing: { cloud: string; alerting: string }): Record<string, string> {
+export function stackConfig(emulator: Pick<EmulatorProcess, "url" | "token" | "keyId" | "keySecret">, pacing: { cloud: string; alerting: string }): Record<string, string> {
   return {
     "alertpipe:alertingUrl": emulator.url,
     "alertpipe:alertingToken": emulator.token,
@@ -31,11 +32,11 @@ export function stackConfig(emulator: RunningEmulator, pacing: { cloud: string; 
 }
 
 export const NO_PACING = { cloud: "off", alerting: "off" };
-export const NO_LIMITS: EmulatorOptions["rateLimits"] = { cloud: false, alerting: false };
+export const NO_LIMITS: ProcessEmulatorOptions["rateLimits"] = { cloud: false, alerting: false };
 
 /** A fresh emulator and a fresh host, so no connection, limiter window or heap carries over. */
-export async function withHost<T>(program: BenchProgram, emulatorOptions: EmulatorOptions, body: (host: HostDriver, emulator: RunningEmulator) => Promise<T>): Promise<T> {
-  const emulator = await startEmulator({ port: 0, ...emulatorOptions });
+export async function withHost<T>(program: BenchProgram, emulatorOptions: ProcessEmulatorOptions, body: (host: HostDriver, emulator: EmulatorProcess) => Promise<T>): Promise<T> {
+  const emulator = await startEmulatorProcess(emulatorOptions);
   try {
     const host = await HostDriver.start(program.dir);
     try {
