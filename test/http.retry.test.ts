@@ -174,7 +174,7 @@ describe("a POST, which creates", () => {
     expect(seen("POST", KEYS)).toHaveLength(2);
   });
 
-  for (const status of [502, 503, 504]) {
+  for (const status of [500, 502, 503, 504, 507]) {
     it(`answered ${status} fails with OutcomeUnknownError saying the named object may have been created, after exactly one request`, async () => {
       script("POST", KEYS, [{ status, body: { status, error: "upstream trouble", requestId: requestId() } }, ok]);
       const err = await failure(send(connectionFor("cloud"), { method: "POST", path: KEYS, body: {}, creates }));
@@ -201,12 +201,15 @@ describe("a POST, which creates", () => {
     expect(errorText(err)).not.toContain(CANARY.keyId);
   });
 
-  it("answered 400 is an ordinary ApiError, not an unknown outcome", async () => {
-    script("POST", KEYS, [{ status: 400 }]);
-    const err = await failure(send(connectionFor("cloud"), { method: "POST", path: KEYS, body: {}, creates }));
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).not.toBeInstanceOf(OutcomeUnknownError);
-  });
+  for (const status of [400, 401, 403, 404, 409, 499]) {
+    it(`answered ${status} is an ordinary ApiError, not an unknown outcome: the service refused it`, async () => {
+      script("POST", KEYS, [{ status }]);
+      const err = await failure(send(connectionFor("cloud"), { method: "POST", path: KEYS, body: {}, creates }));
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).not.toBeInstanceOf(OutcomeUnknownError);
+      expect(seen("POST", KEYS)).toHaveLength(1);
+    });
+  }
 });
 
 describe("the retry rules on their own", () => {

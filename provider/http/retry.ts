@@ -78,8 +78,11 @@ export function decide(method: string, outcome: AttemptOutcome): RetryDecision {
   const repeatable = method !== "POST";
   if (outcome.kind === "status") {
     if (outcome.status === 429) return "retry"; // a rate-limited request was not processed
-    if (!RETRYABLE_STATUSES.has(outcome.status)) return "fail";
-    return repeatable ? "retry" : "outcome-unknown";
+    if (RETRYABLE_STATUSES.has(outcome.status)) return repeatable ? "retry" : "outcome-unknown";
+    // A server error, 500 or any other, may come after the object was stored: for a POST say so,
+    // rather than a plain refusal that invites running it again.
+    if (!repeatable && outcome.status >= 500) return "outcome-unknown";
+    return "fail";
   }
   const code = outcome.code;
   if (NOT_SENT_TRANSIENT.has(code)) return "retry";
