@@ -59,7 +59,7 @@ export class OutcomeUnknownError extends Error {
     const rid = options?.requestId && !reason.includes(options.requestId) ? ` (requestId ${options.requestId})` : "";
     super(
       `${ref.method} ${ref.path}: ${reason.replace(/\.+$/, "")}${rid}. The request may have been processed, so ${what} may have been created ` +
-        `on the service even though Pulumi did not record it. Check for it before running again, and delete or import it.`,
+        `on the service even though Pulumi did not record it. Check for it before running again, and delete it if it is there.`,
       options?.cause === undefined ? undefined : { cause: options.cause },
     );
     this.name = "OutcomeUnknownError";
