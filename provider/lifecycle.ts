@@ -105,11 +105,18 @@ export function deepEqual(a: unknown, b: unknown): boolean {
  * Compares the program's inputs with the stored outputs, property by property. A property still
  * unknown in preview counts as changed, so preview never claims "no change" it cannot know.
  */
-export function diffProperties(olds: PropertyMap, news: PropertyMap, properties: readonly string[], replaceOn: readonly string[]): DiffResult {
+export function diffProperties(
+  olds: PropertyMap,
+  news: PropertyMap,
+  properties: readonly string[],
+  replaceOn: readonly string[],
+  /** The form two values of a property are compared in, where the service may store one differently. */
+  comparable: (property: string, value: unknown) => unknown = (_p, value) => value,
+): DiffResult {
   const changed: string[] = [];
   const stables: string[] = [];
   for (const p of properties) {
-    if (containsUnknown(news[p]) || !deepEqual(olds[p], news[p])) changed.push(p);
+    if (containsUnknown(news[p]) || !deepEqual(comparable(p, olds[p]), comparable(p, news[p]))) changed.push(p);
     else stables.push(p);
   }
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/alert/provider";
-import { ApiError, UnexpectedResponseError } from "../provider/http/errors";
+import { ApiError, OutcomeUnknownError, UnexpectedResponseError } from "../provider/http/errors";
 import { PartialFailure, UNKNOWN } from "../provider/lifecycle";
 import { ALERTING_AUTH, mockApiPerTest, answerOnce } from "./support/mockApi";
 
@@ -156,11 +156,14 @@ describe("Alert create", () => {
     expect(String(err)).toContain("data.threshold");
   });
 
-  it("reports an answer without data as unexpected, with nothing to keep", async () => {
+  it("says an alert answered without its id was created but cannot be recorded, naming it, with nothing to keep", async () => {
     intercept("POST", COLLECTION, 201, { alert: returned() });
     const err = await provider.create(tileInputs).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UnexpectedResponseError);
-    expect(String(err)).toContain("POST /api/v2/alerts");
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    expect(err).not.toBeInstanceOf(PartialFailure);
+    expect(String(err)).toContain("POST /api/v2/alerts: the service answered 201 without the new object's id");
+    expect(String(err)).toContain('the alert "High CPU" may have been created');
+    expect((err as OutcomeUnknownError).cause).toBeInstanceOf(UnexpectedResponseError);
   });
 });
 
@@ -253,6 +256,17 @@ describe("Alert diff", () => {
     expect(await provider.diff(ALERT_ID, storedOutputs, { ...news, ...change })).toEqual(
       expect.objectContaining({ changes: true, replaces: [], deleteBeforeReplace: false }),
     );
+  });
+
+  it.each([
+    ["null", null],
+    ["absent", undefined],
+  ])("sees no change when a message set to \"\" is stored as %s, as a service may answer an empty text", async (_label, stored) => {
+    expect(await provider.diff(ALERT_ID, { ...storedOutputs, message: stored }, { ...news, message: "" })).toMatchObject({ changes: false });
+  });
+
+  it("sees a change when a message with text is stored as null", async () => {
+    expect(await provider.diff(ALERT_ID, { ...storedOutputs, message: null }, news)).toMatchObject({ changes: true });
   });
 
   it("updates in place, never replaces, when the source changes", async () => {

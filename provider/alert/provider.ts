@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
-import { isNotFound } from "../http/errors";
+import { UnexpectedResponseError, createdWithoutId, isNotFound } from "../http/errors";
 import { PartialFailure, checkInputs, compact, diffProperties, withoutProvider, type PropertyMap } from "../lifecycle";
 import {
   ARG_NAMES,
@@ -13,6 +13,7 @@ import {
   alertArgs,
   alertEnvelope,
   alertsPath,
+  comparable,
   crossFieldFailures,
   describeAlert,
   fromWire,
@@ -59,7 +60,7 @@ export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulu
 }
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
-  return diffProperties(olds, news, ARG_NAMES, REPLACE_ON);
+  return diffProperties(olds, news, ARG_NAMES, REPLACE_ON, comparable);
 }
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
@@ -74,10 +75,11 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
   try {
     alert = decode(alertEnvelope, res).data;
   } catch (err) {
+    if (!(err instanceof UnexpectedResponseError)) throw err;
     // The alert exists even though its answer is odd: keep it in state rather than orphan it.
     const id = idIn(res.body);
-    if (id !== undefined && err instanceof Error) throw new PartialFailure(id, inputs, err);
-    throw err;
+    if (id === undefined) throw createdWithoutId(res, describeAlert(args), err);
+    throw new PartialFailure(id, inputs, err);
   }
   return { id: alert.id, outs: outputsAfterWrite(args, alert) };
 }

@@ -154,6 +154,17 @@ export function fromWire(alert: WireAlert): PropertyMap {
 }
 
 /** The optional arguments the program sets (recorded in outputs only when it does; null counts). */
+/** Free-text arguments, where "", null and absent all mean "none". */
+const TEXT_ARGS: readonly string[] = ["name", "message"];
+
+/**
+ * A value in the form diff compares: an empty text and none are the same, so a service that
+ * answers "" as null (or leaves it out) causes no diff, neither after create nor after refresh.
+ */
+export function comparable(name: string, value: unknown): unknown {
+  return TEXT_ARGS.includes(name) && (value === "" || value === null || value === undefined) ? "" : value;
+}
+
 export function managedOptionals(props: PropertyMap): (typeof OPTIONAL_ARGS)[number][] {
   return OPTIONAL_ARGS.filter((n) => n in props && props[n] !== undefined);
 }

@@ -76,6 +76,8 @@ export class UnexpectedResponseError extends Error {
   readonly method: string;
   readonly path: string;
   readonly requestId: string | undefined;
+  /** What is wrong with the body, in words, without the body itself. */
+  readonly problem: string;
 
   constructor(ref: RequestRef, problem: string, requestId: string | undefined) {
     const rid = requestId ? ` (requestId ${requestId})` : "";
@@ -84,7 +86,21 @@ export class UnexpectedResponseError extends Error {
     this.method = ref.method;
     this.path = ref.path;
     this.requestId = requestId;
+    this.problem = problem;
   }
+}
+
+/**
+ * A create answered 2xx, but without an id we can read: the object surely exists and Pulumi cannot
+ * record it. Said as an unknown outcome, whose advice (find it, delete it) is the way out; a plain
+ * error would invite a re-run that makes a second one.
+ */
+export function createdWithoutId(res: RequestRef & { status: number }, what: string, cause: UnexpectedResponseError): OutcomeUnknownError {
+  return new OutcomeUnknownError(res, what, `the service answered ${res.status} without the new object's id (${cause.problem})`, {
+    cause,
+    status: res.status,
+    requestId: cause.requestId,
+  });
 }
 
 export type HttpError = ApiError | TransportError | OutcomeUnknownError | UnexpectedResponseError;
