@@ -101,6 +101,14 @@ describe("ApiKey API errors", () => {
     expect(errorText(err)).not.toContain(CREATED_SECRET);
   });
 
+  it("never carry the key's hashData, which is secret, even when the service echoes it", async () => {
+    const hashData = { keyIdHash: "HASH-KEYID-1f2e3d", keyIdSuffix: "SUFX9", keySecretHash: "HASH-SECRET-4a5b6c" };
+    answerJson("POST", keysPath, 400, { status: 400, error: `bad hash ${hashData.keySecretHash} for ${hashData.keyIdHash}/${hashData.keyIdSuffix}`, requestId: "rid-400" });
+    const err = await failure(provider.create({ ...inputs, hashData }));
+    expect(String(err)).toContain(`POST ${keysPath} failed with status 400`);
+    for (const value of Object.values(hashData)) expect(errorText(err)).not.toContain(value);
+  });
+
   it("after a create never carry the created key's secret, even when the answer puts it where errors look", async () => {
     // A malformed answer whose requestId repeats the secret: the UnexpectedResponseError quotes requestIds.
     answerJson("POST", keysPath, 200, { requestId: `rid-${CREATED_SECRET}`, status: 200, result: { key: { id: keyUuid, roles: "developer" }, keyId: "KEYID", keySecret: CREATED_SECRET } });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/apiKey/provider";
-import { UnexpectedResponseError } from "../provider/http/errors";
+import { OutcomeUnknownError, UnexpectedResponseError } from "../provider/http/errors";
 import { PartialFailure, UNKNOWN } from "../provider/lifecycle";
-import { CANARY, CLOUD_AUTH, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
+import { CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
 
 const org = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const otherOrg = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
@@ -168,12 +168,15 @@ describe("ApiKey create", () => {
     expect((err as PartialFailure).properties).not.toHaveProperty("roles", "developer");
   });
 
-  it("reports an answer without a key id as unexpected, with nothing to keep", async () => {
+  it("says a key answered without its id was created but cannot be recorded, naming it, with nothing to keep", async () => {
     intercept("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET } });
     const err = await failure(provider.create(inputs));
-    expect(err).toBeInstanceOf(UnexpectedResponseError);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
     expect(err).not.toBeInstanceOf(PartialFailure);
-    expect(String(err)).toContain(`POST ${keysPath}`);
+    expect(String(err)).toContain(`POST ${keysPath}: the service answered 200 without the new object's id`);
+    expect(String(err)).toContain(`the API key "deployer" may have been created`);
+    expect((err as OutcomeUnknownError).cause).toBeInstanceOf(UnexpectedResponseError);
+    expect(errorText(err)).not.toContain(CREATED_SECRET);
   });
 });
 
@@ -231,6 +234,14 @@ describe("ApiKey read", () => {
     const result = await provider.read(keyUuid, stored);
     expect(result.inputs).toEqual({ organizationId: org, name: "renamed", roles: ["developer"] });
     expect(result.props).toMatchObject({ state: "disabled" });
+  });
+
+  it("shows a name or IP list the service answers as null as drift, not as the stored value", async () => {
+    const managed = { ...stored, ipAccessList: [{ source: "10.0.0.0/8", description: "office" }], managedArgs: ["name", "roles", "ipAccessList"] };
+    intercept("GET", keyPath, 200, answered(wireKey({ name: null, ipAccessList: null })));
+    const result = await provider.read(keyUuid, managed);
+    expect(result.inputs).toEqual({ organizationId: org, name: null, roles: ["developer"], ipAccessList: null });
+    expect(result.props).toMatchObject({ name: null, ipAccessList: null });
   });
 
   it("says the key is gone when the service answers 404", async () => {
@@ -316,10 +327,10 @@ describe("ApiKey update", () => {
     expect(seen[0]?.headers["user-agent"]).toMatch(/^pulumi-alertpipe\//);
   });
 
-  it("sends only the managed arguments whose value changed", async () => {
-    intercept("PATCH", keyPath, 200, answered(wireKey({ state: "disabled", roles: ["admin"] })));
-    await provider.update(keyUuid, stored, { ...news, roles: ["admin"], state: "disabled" });
-    expect(seen.map((s) => s.body)).toEqual([{ roles: ["admin"], state: "disabled" }]);
+  it("sends every managed argument, changed or not, so an out-of-band change to one is put back too", async () => {
+    intercept("PATCH", keyPath, 200, answered(wireKey({ roles: ["admin"] })));
+    await provider.update(keyUuid, { ...stored, state: "enabled" }, { ...news, roles: ["admin"], state: "enabled" });
+    expect(seen.map((s) => s.body)).toEqual([{ name: "deployer", roles: ["admin"], state: "enabled" }]);
   });
 
   it("never sends an argument the program does not set", async () => {
@@ -332,7 +343,7 @@ describe("ApiKey update", () => {
     intercept("PATCH", keyPath, 200, answered());
     const olds = { ...stored, expireAt: "2030-01-31T00:00:00.000Z" };
     await provider.update(keyUuid, olds, { ...news, expireAt: null });
-    expect(seen.map((s) => s.body)).toEqual([{ expireAt: null }]);
+    expect(seen.map((s) => s.body)).toEqual([{ name: "deployer", roles: ["developer"], expireAt: null }]);
   });
 
   it("maps the answer to outputs and keeps keyId and keySecret from the stored outputs", async () => {

@@ -97,6 +97,12 @@ describe("ApiKey resource class", () => {
     expect(rest).toEqual({ organizationId: args.organizationId, roles: ["developer"], name: "ci", expireAt: null });
   });
 
+  it("sends hashData to the engine as a secret input, since additionalSecretOutputs leaves inputs plain", async () => {
+    const hashData = { keyIdHash: "h-id", keyIdSuffix: "sfx", keySecretHash: "h-secret" };
+    await settled(new ApiKey("hashed", { ...args, hashData }));
+    expect(registration("hashed").inputs.hashData).toEqual({ [pulumi.runtime.specialSigKey]: pulumi.runtime.specialSecretSig, value: hashData });
+  });
+
   it("exposes keyId and the other outputs on the instance", async () => {
     const key = new ApiKey("outputs", args);
     for (const name of ["keyId", "keySecret", "keySuffix", "createdAt", "usedAt", "expireAt", "roles", "ipAccessList", "name", "state", "hashData"] as const) {

@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
-import { isNotFound } from "../http/errors";
+import { UnexpectedResponseError, createdWithoutId, isNotFound } from "../http/errors";
 import { PartialFailure, checkInputs, compact, containsUnknown, deepEqual, withoutProvider, type PropertyMap } from "../lifecycle";
 import {
   PATCHABLE_ARGS,
@@ -29,20 +29,27 @@ function differs(name: string, before: unknown, after: unknown): boolean {
   return containsUnknown(after) || !deepEqual(comparable(name, before), comparable(name, after));
 }
 
+/** The service's value when its answer has the field (null included: cleared), else the fallback. */
+function answered(value: unknown, fallback: unknown): unknown {
+  return value !== undefined ? value : fallback;
+}
+
 /**
  * Outputs: what the program set that only the create call takes, the key as returned, and its
  * credentials. A field the answer leaves out keeps its earlier value (`before`: the stored outputs),
- * else the program's, else the service's documented default.
+ * else the program's, else the service's documented default. A name or IP list answered as null is
+ * the live value, so refresh shows it as drift; `state`, which the spec does not list among a key's
+ * members, falls back when null too.
  */
 function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown; keySecret: unknown }, before: PropertyMap = {}): PropertyMap {
   const expireAt = key.expireAt !== undefined ? key.expireAt : (before.expireAt ?? (args.expireAt === "" ? null : (args.expireAt ?? null)));
   const out: PropertyMap = {
     organizationId: args.organizationId ?? before.organizationId,
-    name: key.name ?? args.name ?? before.name ?? "",
+    name: answered(key.name, args.name ?? before.name ?? ""),
     roles: key.roles,
     expireAt,
     state: key.state ?? args.state ?? before.state ?? "enabled",
-    ipAccessList: key.ipAccessList ?? args.ipAccessList ?? before.ipAccessList ?? [],
+    ipAccessList: answered(key.ipAccessList, args.ipAccessList ?? before.ipAccessList ?? []),
     keyId: credentials.keyId,
     keySecret: credentials.keySecret,
     keySuffix: key.keySuffix ?? before.keySuffix ?? null,
@@ -55,20 +62,31 @@ function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown;
   return compact(out);
 }
 
-/** Every form in which a key secret could show up in text. */
-function secretForms(secret: unknown): string[] {
-  if (typeof secret !== "string" || secret.length < 4) return [];
-  return [...new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])].sort((a, b) => b.length - a.length);
+/** Every form in which one of these secrets could show up in text, longest first. */
+function secretForms(secrets: readonly unknown[]): string[] {
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    if (typeof s !== "string" || s.length < 4) continue;
+    forms.add(s).add(encodeURIComponent(s)).add(JSON.stringify(s).slice(1, -1));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** What this resource holds as secret, besides the connection's credentials: the key secret and hashData. */
+function secretsOf(props: PropertyMap): unknown[] {
+  const hashData = props.hashData;
+  const hashes = typeof hashData === "object" && hashData !== null ? Object.values(hashData) : [];
+  return [props.keySecret, ...hashes];
 }
 
 /**
- * Removes a key secret from every string an error (and its causes) carries: message, stack and
- * fields such as the service's words. The HTTP layer already scrubs the provider's own credential;
- * this covers the secret of the key this resource manages. `properties` of a PartialFailure is an
+ * Removes the secrets of this key (see secretsOf) from every string an error and its causes carry:
+ * message, stack and fields such as the service's words. The HTTP layer already scrubs the
+ * provider's own credential; this covers what the key this resource manages holds. `properties` of a PartialFailure is an
  * object, not text, and is left alone: it becomes state, where the secret is marked secret.
  */
-function scrubbed(err: unknown, secret: unknown): unknown {
-  const forms = secretForms(secret);
+function scrubbed(err: unknown, secrets: readonly unknown[]): unknown {
+  const forms = secretForms(secrets);
   if (forms.length === 0) return err;
   const clean = (text: string) => forms.reduce((t, f) => t.split(f).join("[redacted]"), text);
   for (let e: unknown = err, depth = 0; typeof e === "object" && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
@@ -87,11 +105,11 @@ function scrubbed(err: unknown, secret: unknown): unknown {
   return err;
 }
 
-async function keepingSecret<T>(secret: unknown, work: () => Promise<T>): Promise<T> {
+async function keepingSecret<T>(secrets: readonly unknown[], work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    throw scrubbed(err, secret);
+    throw scrubbed(err, secrets);
   }
 }
 
@@ -127,20 +145,23 @@ export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): P
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
   const args = withoutProvider(inputs);
-  const res: ApiResponse = await send(connectionFor("cloud"), {
-    method: "POST",
-    path: keysPath(organizationOf(args)),
-    body: toWire(args, [...PATCHABLE_ARGS, "hashData"]),
-    creates: describeKey(args),
-  });
+  const res: ApiResponse = await keepingSecret(secretsOf(args), () =>
+    send(connectionFor("cloud"), {
+      method: "POST",
+      path: keysPath(organizationOf(args)),
+      body: toWire(args, [...PATCHABLE_ARGS, "hashData"]),
+      creates: describeKey(args),
+    }),
+  );
   try {
     const { key, keyId, keySecret } = decode(createdKeyEnvelope, res).result;
     return { id: key.id, outs: outputs(args, key, { keyId, keySecret }) };
   } catch (err) {
     const { id, known } = salvage(res.body);
-    const cause = scrubbed(err, known.keySecret);
+    const cause = scrubbed(err, secretsOf({ ...args, ...known }));
+    if (!(cause instanceof UnexpectedResponseError)) throw cause;
+    if (id === undefined) throw createdWithoutId(res, describeKey(args), cause);
     // The key exists; without its id in state it would be orphaned, so keep what we know of it.
-    if (id === undefined || !(cause instanceof Error)) throw cause;
     const usable = typeof known.keySecret === "string" && typeof known.keyId === "string";
     const advice = usable
       ? ""
@@ -151,7 +172,7 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
-  return keepingSecret(props.keySecret, async () => {
+  return keepingSecret(secretsOf(props), async () => {
     let key: WireKey;
     try {
       const res = await send(connectionFor("cloud"), { method: "GET", path: keysPath(organizationOrFail(id, props), id) });
@@ -182,18 +203,20 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
     // Only the set of managed arguments changed: nothing to send.
     return { outs: { ...before, managedArgs: managedArgs(args), ...(args.hashData !== undefined ? { hashData: args.hashData } : {}) } };
   }
-  return keepingSecret(olds.keySecret, async () => {
+  return keepingSecret(secretsOf({ ...olds, ...args }), async () => {
+    // Every managed field, not only the changed ones: one out-of-band change the state has not
+    // seen yet (a key disabled by hand) is put back too, as the program says.
     const res = await send(connectionFor("cloud"), {
       method: "PATCH",
       path: keysPath(organizationOrFail(id, args), id),
-      body: toWire(args, changed),
+      body: toWire(args, managedArgs(args)),
     });
     return { outs: outputs(args, decode(keyEnvelope, res).result, credentials, before) };
   });
 }
 
 export async function del(id: string, props: PropertyMap): Promise<void> {
-  return keepingSecret(props.keySecret, async () => {
+  return keepingSecret(secretsOf(props), async () => {
     try {
       await send(connectionFor("cloud"), { method: "DELETE", path: keysPath(organizationOrFail(id, props), id) });
     } catch (err) {

@@ -37,12 +37,14 @@ export interface ApiKeyArgs {
 /** An organization API key. Its secret is returned once, at creation, and kept as a Pulumi secret. */
 export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly organizationId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
+  /** The name as the service returns it; null when it answers none. */
+  declare readonly name: pulumi.Output<string | null>;
   declare readonly roles: pulumi.Output<ApiKeyRole[]>;
   /** The expiry as the service returns it, or null for never. */
   declare readonly expireAt: pulumi.Output<string | null>;
   declare readonly state: pulumi.Output<ApiKeyState>;
-  declare readonly ipAccessList: pulumi.Output<IpAccessEntry[]>;
+  /** The list as the service returns it; null when it answers none. */
+  declare readonly ipAccessList: pulumi.Output<IpAccessEntry[] | null>;
   declare readonly hashData: pulumi.Output<ApiKeyHashData | undefined>;
   /** The key ID: the user name of Basic authentication (not the resource id, which is the key's uuid). */
   declare readonly keyId: pulumi.Output<string>;
@@ -71,6 +73,9 @@ export class ApiKey extends pulumi.dynamic.Resource {
       managedArgs: undefined,
     };
     const secretOutputs: pulumi.CustomResourceOptions = { additionalSecretOutputs: ["keySecret", "hashData"] };
-    super(shim, name, { ...outputs, ...args }, pulumi.mergeOptions(opts, secretOutputs), "alertpipe", "ApiKey");
+    // additionalSecretOutputs covers outputs only; the engine stores inputs as they come, so
+    // hashData is made secret here too, or it would sit in the state's inputs in plain text.
+    const inputs = args.hashData === undefined ? args : { ...args, hashData: pulumi.secret(args.hashData) };
+    super(shim, name, { ...outputs, ...inputs }, pulumi.mergeOptions(opts, secretOutputs), "alertpipe", "ApiKey");
   }
 }
