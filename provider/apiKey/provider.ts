@@ -5,6 +5,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, isNotFound } from "../http/errors";
+import { redact } from "../http/redact";
 import { PartialFailure, checkInputs, compact, containsUnknown, deepEqual, withoutProvider, type PropertyMap } from "../lifecycle";
 import {
   PATCHABLE_ARGS,
@@ -62,16 +63,6 @@ function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown;
   return compact(out);
 }
 
-/** Every form in which one of these secrets could show up in text, longest first. */
-function secretForms(secrets: readonly unknown[]): string[] {
-  const forms = new Set<string>();
-  for (const s of secrets) {
-    if (typeof s !== "string" || s.length < 4) continue;
-    forms.add(s).add(encodeURIComponent(s)).add(JSON.stringify(s).slice(1, -1));
-  }
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
 /** What this resource holds as secret, besides the connection's credentials: the key secret and hashData. */
 function secretsOf(props: PropertyMap): unknown[] {
   const hashData = props.hashData;
@@ -86,16 +77,16 @@ function secretsOf(props: PropertyMap): unknown[] {
  * object, not text, and is left alone: it becomes state, where the secret is marked secret.
  */
 function scrubbed(err: unknown, secrets: readonly unknown[]): unknown {
-  const forms = secretForms(secrets);
-  if (forms.length === 0) return err;
-  const clean = (text: string) => forms.reduce((t, f) => t.split(f).join("[redacted]"), text);
+  const clean = (text: string) => redact(text, secrets);
   for (let e: unknown = err, depth = 0; typeof e === "object" && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const fields = e as Record<string, unknown>;
     for (const name of Object.getOwnPropertyNames(e)) {
       const value = fields[name];
-      if (typeof value !== "string" || !forms.some((f) => value.includes(f))) continue;
+      if (typeof value !== "string") continue;
+      const cleaned = clean(value);
+      if (cleaned === value) continue;
       try {
-        fields[name] = clean(value);
+        fields[name] = cleaned;
       } catch {
         // A frozen field: replace the whole error rather than let it out.
         return new Error(clean(String(err instanceof Error ? err.message : err)));

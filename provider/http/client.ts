@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { ApiError, OutcomeUnknownError, TransportError, UnexpectedResponseError, type RequestRef } from "./errors";
 import { limiterFor, monotonicNow } from "./rateLimit";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_POLICY, decide, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome, type RetryPolicy } from "./retry";
+import { redact } from "./redact";
 import { undiciParts } from "./undiciParts";
 import { USER_AGENT } from "./userAgent";
 
@@ -71,21 +72,6 @@ async function sleep(ms: number): Promise<void> {
   for (let left = ms; left > 0; left = until - monotonicNow()) {
     await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
   }
-}
-
-/** Every form in which a credential could come back in a service's words. */
-function redact(text: string, secrets: readonly string[]): string {
-  const forms = new Set<string>();
-  for (const s of secrets) {
-    if (s.length < 4) continue;
-    forms.add(s);
-    forms.add(encodeURIComponent(s));
-    forms.add(JSON.stringify(s).slice(1, -1));
-  }
-  let out = text;
-  // Longest first, so a whole header value is replaced before the token inside it.
-  for (const s of [...forms].sort((a, b) => b.length - a.length)) out = out.split(s).join("[redacted]");
-  return out;
 }
 
 const MAX_MESSAGE = 1000;
