@@ -73,8 +73,9 @@ function secretsOf(props: PropertyMap): unknown[] {
 /**
  * Removes the secrets of this key (see secretsOf) from every string an error and its causes carry:
  * message, stack and fields such as the service's words. The HTTP layer already scrubs the
- * provider's own credential; this covers what the key this resource manages holds. `properties` of a PartialFailure is an
- * object, not text, and is left alone: it becomes state, where the secret is marked secret.
+ * provider's own credential; this covers what the key this resource manages holds. `properties`
+ * of a PartialFailure is an object, not text, and is left alone: it becomes state, where the
+ * secret is marked secret.
  */
 function scrubbed(err: unknown, secrets: readonly unknown[]): unknown {
   const clean = (text: string) => redact(text, secrets);
@@ -149,9 +150,12 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
     return { id: key.id, outs: outputs(args, key, { keyId, keySecret }) };
   } catch (err) {
     const { id, known } = salvage(res.body);
-    const cause = scrubbed(err, secretsOf({ ...args, ...known }));
-    if (!(cause instanceof UnexpectedResponseError)) throw cause;
-    if (id === undefined) throw createdWithoutId(res, describeKey(args), cause);
+    const secrets = secretsOf({ ...args, ...known });
+    // Branch on the error as decode threw it; scrubbing may replace it with a plain Error.
+    if (!(err instanceof UnexpectedResponseError)) throw scrubbed(err, secrets);
+    if (id === undefined) throw scrubbed(createdWithoutId(res, describeKey(args), err), secrets);
+    const scrubbedCause = scrubbed(err, secrets);
+    const cause = scrubbedCause instanceof Error ? scrubbedCause : new Error(String(scrubbedCause));
     // The key exists; without its id in state it would be orphaned, so keep what we know of it.
     const usable = typeof known.keySecret === "string" && typeof known.keyId === "string";
     const advice = usable
