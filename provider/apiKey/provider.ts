@@ -6,7 +6,7 @@ import { configure as configureConnection, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, isNotFound } from "../http/errors";
 import { redact } from "../http/redact";
-import { PartialFailure, checkInputs, compact, containsUnknown, deepEqual, withoutProvider, type PropertyMap } from "../lifecycle";
+import { PartialFailure, checkInputs, compact, containsUnknown, deepEqual, diffProperties, withoutProvider, type PropertyMap } from "../lifecycle";
 import {
   PATCHABLE_ARGS,
   REPLACE_ON,
@@ -124,15 +124,10 @@ export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulu
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
   const managed = managedArgs(news);
   // A patchable argument dropped from the program is simply no longer managed: not a change.
-  const compared: string[] = [...REPLACE_ON, ...managed];
-  const changed = compared.filter((n) => differs(n, olds[n], news[n]));
-  if (!deepEqual(olds.managedArgs ?? [], managed)) changed.push("managedArgs");
-  return {
-    changes: changed.length > 0,
-    replaces: changed.filter((n) => (REPLACE_ON as readonly string[]).includes(n)),
-    stables: [...compared, "managedArgs"].filter((n) => !changed.includes(n)),
-    deleteBeforeReplace: false,
-  };
+  const result = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, comparable);
+  // Which arguments are managed is itself state: a change to the set alone is an (empty) update.
+  if (!deepEqual(olds.managedArgs ?? [], managed)) return { ...result, changes: true };
+  return { ...result, stables: [...(result.stables ?? []), "managedArgs"] };
 }
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
