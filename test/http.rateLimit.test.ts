@@ -104,6 +104,17 @@ describe("the sliding-window limiter", () => {
     expect(busiestWindow([...first, ...at], 1_000)).toBeLessThanOrEqual(2);
   });
 
+  it("counts a send from when it was answered, so a request that arrived late cannot share the next one's window", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter({ requests: 1, perSeconds: 1 }, clock.now, clock.sleep);
+    const slot = await limiter.acquire(); // sent at 0
+    clock.t = 300; // ... and answered at 300: the service may have counted it as late as that
+    limiter.settle(slot);
+    const next = limiter.acquire().then(() => clock.now());
+    await clock.runUntil(next);
+    expect(await next).toBeGreaterThanOrEqual(1_300);
+  });
+
   it("refuses a limit that is not a whole number of requests per positive period", () => {
     expect(() => new SlidingWindowLimiter({ requests: 0, perSeconds: 1 })).toThrow(RangeError);
     expect(() => new SlidingWindowLimiter({ requests: 1.5, perSeconds: 1 })).toThrow(RangeError);

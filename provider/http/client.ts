@@ -198,9 +198,10 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
   let started: number | undefined;
 
   for (let attempt = 1; ; attempt++) {
-    await limiter?.acquire();
+    const slot = await limiter?.acquire();
     started ??= monotonicNow();
     const result = await attemptOnce(conn, req, payload, timeoutMs);
+    if (slot !== undefined) limiter?.settle(slot);
     if (result.ok) return result.response;
     const { outcome, failure, requested } = result;
 

@@ -37,16 +37,37 @@ export class SlidingWindowLimiter {
     this.windowMs = limit.perSeconds * 1000;
   }
 
-  /** Resolves when the caller may send; the send is counted from then. */
-  async acquire(): Promise<void> {
+  /**
+   * Resolves when the caller may send, with the slot it holds; the send is counted from then until
+   * `settle(slot)` moves it to when the answer came.
+   */
+  async acquire(): Promise<number> {
     for (;;) {
       const at = this.reserve();
       // Timers may fire a little early; a slot is never used before its time.
       for (let wait = at - this.now(); wait > 0; wait = at - this.now()) await this.sleep(Math.ceil(wait));
       // A 429 seen meanwhile (another process shares the credential) moves everyone back.
-      if (this.now() >= this.pausedUntil) return;
+      if (this.now() >= this.pausedUntil) return at;
       this.release(at);
     }
+  }
+
+  /**
+   * The request in this slot was answered (or failed) now. The service opened its window when the
+   * request arrived, which may be well after we sent it (a new connection, a busy host); it surely
+   * arrived before the answer. Counting the slot from now keeps the next send of the window clear
+   * of that edge, whatever the delay. Seen on the real engine: counted from the send alone, two
+   * requests paced exactly at a 1/1 s limit drew a 429 when the first one's connection was slow.
+   */
+  settle(slot: number): void {
+    const i = this.reserved.lastIndexOf(slot);
+    if (i < 0) return;
+    this.reserved.splice(i, 1);
+    const settled = Math.max(slot, this.now());
+    // Kept sorted: reserve() reads the n-th latest slot.
+    let j = this.reserved.length;
+    while (j > 0 && (this.reserved[j - 1] as number) > settled) j--;
+    this.reserved.splice(j, 0, settled);
   }
 
   /** The service said "not before"; hold every caller of this credential until then. */
