@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
+    globalSetup: ["test/support/globalSetup.ts"],
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
   },

@@ -11,7 +11,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { RunLog, spawnChild, type Child } from "../test/harness/proc";
+import { RunLog, spawnChild, type Child } from "./proc";
 
 export type Props = Record<string, unknown>;
 

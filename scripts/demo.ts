@@ -1,66 +1,56 @@
-// `npm run demo`: the whole thing on this machine, no cloud account, no network. Starts the
-// bundled emulator, runs the example stack up, shows its outputs (the key secret masked), changes
-// one setting and runs up again, destroys, and checks that nothing is left behind.
+// `npm run demo`: the example stack through the real Pulumi engine, on this machine, with no cloud
+// account and no network. Starts the bundled emulator, then shows the pulumi CLI's own output for
+// preview, up, a change (dbMaxThreads 8 → 16) and up, refresh, and destroy; finally checks that
+// nothing is left on the emulator.
 
-import type { RunResult, Step } from "../test/harness";
-import { defaultDriver, emulatorConfig, forgetStack, openStack, prepareExamples, withEmulator } from "./exampleStack";
+import type { EngineStack, RunResult } from "./engine/stack";
+import { emulatorConfig, openStack, prepareExamples, withEmulator } from "./exampleStack";
 
-const SYMBOL: Record<string, string> = { create: "+", update: "~", replace: "+-", delete: "-", same: " ", read: ">", "refresh-update": "~", "refresh-delete": "-" };
-
-function show(title: string, result: RunResult): void {
-  console.log(`\n== ${title}: ${result.ok ? "ok" : "FAILED"}`);
-  for (const step of result.steps.filter((s: Step) => s.op !== "same")) {
-    const diffs = step.diffs && step.diffs.length > 0 ? ` [${step.diffs.join(", ")}]` : "";
-    console.log(`  ${SYMBOL[step.op] ?? step.op} ${step.type} ${step.name}${diffs}${step.error ? ` ERROR: ${step.error}` : ""}`);
-  }
-  const unchanged = result.steps.filter((s: Step) => s.op === "same").length;
-  if (unchanged > 0) console.log(`  (${unchanged} unchanged)`);
-  if (!result.ok) throw new Error(`${title} failed: ${result.error ?? "see above"}`);
+function print(text: string): void {
+  process.stdout.write(text);
 }
 
-function masked(value: unknown): string {
-  if (typeof value === "object" && value !== null && (value as { secret?: unknown }).secret === true) return "[secret]";
-  return JSON.stringify(value);
+async function step(title: string, run: () => Promise<RunResult>): Promise<RunResult> {
+  console.log(`\n=== ${title}`);
+  const result = await run();
+  if (!result.ok) throw new Error(`${title} failed: ${result.error ?? "see above"}`);
+  return result;
 }
 
 async function main(): Promise<void> {
-  const driver = defaultDriver();
-  console.log(
-    driver === "cli"
-      ? "Running through the pulumi CLI found on PATH."
-      : "The pulumi CLI is not on PATH: running through the bundled engine harness (Pulumi's own language runtime and dynamic-provider host).",
-  );
   const programDir = prepareExamples();
-  await withEmulator({}, async (emulator) => {
-    console.log(`Emulator listening on ${emulator.url}`);
-    const name = "demo";
-    forgetStack(name);
-    const config = emulatorConfig(emulator);
-    const stack = (dbMaxThreads: number) =>
-      openStack({ driver, name, programDir, config: { ...config, "alertpipe-example:dbMaxThreads": { value: String(dbMaxThreads) } } });
+  let stack: EngineStack | undefined;
+  try {
+    await withEmulator({}, async (emulator) => {
+      console.log(`Emulator of both APIs listening on ${emulator.url}`);
+      const config = emulatorConfig(emulator);
+      stack = await openStack({ stack: "demo", programDir, config: { ...config, "alertpipe-example:dbMaxThreads": { value: "8" } } });
+      console.log(`Engine: the real Pulumi engine, ${stack.tool.path} ${stack.tool.version} (${stack.tool.source === "path" ? "from PATH" : "built from Go modules"}), Automation API inline program, state in ${stack.root}`);
+      const s = stack;
 
-    show("preview", await stack(8).preview());
-    const first = await stack(8).up();
-    show("up", first);
-    console.log("\nOutputs:");
-    for (const [k, v] of Object.entries(first.outputs)) console.log(`  ${k}: ${masked(v)}`);
+      await step("pulumi preview", () => s.preview({ onOutput: print }));
+      await step("pulumi up", () => s.up({ onOutput: print }));
+      await s.setConfig({ "alertpipe-example:dbMaxThreads": { value: "16" } });
+      await step("pulumi up, after changing dbMaxThreads 8 -> 16", () => s.up({ onOutput: print, diff: true }));
+      const refreshed = await step("pulumi refresh", () => s.refresh({ onOutput: print }));
+      const drifted = refreshed.steps.filter((x) => x.op !== "same");
+      if (drifted.length > 0) throw new Error(`refresh found drift nobody made: ${drifted.map((x) => x.name).join(", ")}`);
+      await step("pulumi destroy", () => s.destroy({ onOutput: print }));
 
-    const second = await stack(16).up();
-    show("up with dbMaxThreads 8 -> 16", second);
-    console.log(`  pipeDbMaxThreads is now ${masked(second.outputs.pipeDbMaxThreads)}`);
-
-    show("destroy", await stack(16).destroy());
-    const left = emulator.snapshot();
-    const leftovers = [
-      ...Object.keys(left.alerts).map((id) => `alert ${id}`),
-      ...Object.keys(left.keys).map((id) => `API key ${id}`),
-      ...Object.entries(left.pipes)
-        .filter(([, settings]) => Object.values(settings).some((v) => v !== null))
-        .map(([pipe]) => `settings of pipe ${pipe}`),
-    ];
-    if (leftovers.length > 0) throw new Error(`destroy left objects behind: ${leftovers.join(", ")}`);
-    console.log("\nNothing left behind on the emulator. Demo complete.");
-  });
+      const left = emulator.snapshot();
+      const leftovers = [
+        ...Object.keys(left.alerts).map((id) => `alert ${id}`),
+        ...Object.keys(left.keys).map((id) => `API key ${id}`),
+        ...Object.entries(left.pipes)
+          .filter(([, settings]) => Object.values(settings).some((v) => v !== null))
+          .map(([pipe]) => `settings of pipe ${pipe}`),
+      ];
+      if (leftovers.length > 0) throw new Error(`destroy left objects behind: ${leftovers.join(", ")}`);
+      console.log("\nNothing left behind on the emulator. Demo complete.");
+    });
+  } finally {
+    stack?.dispose();
+  }
 }
 
 main().catch((err: unknown) => {

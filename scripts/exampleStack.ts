@@ -1,42 +1,59 @@
-// The example program as a stack against a local emulator: shared by the demo, the end-to-end
-// tests and the benchmark, so all three run the same thing the same way.
+// The example program as a stack on the real Pulumi engine against a local emulator: shared by the
+// demo, the end-to-end tests and the benchmark, so all three run the same thing the same way.
 
-import { rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { renameSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
-import { CliStack, pulumiCliOnPath } from "../test/harness/cliStack";
-import { LocalStack, type RunResult, type StackOptions } from "../test/harness";
-import { installPacked, repoRoot, workDir } from "./packedPackage";
+import { EngineStack } from "./engine/stack";
+import { installPacked, repoRoot } from "./packedPackage";
 
-export type Driver = "cli" | "harness";
+/** The package's public surface, as a program gets it from node_modules. */
+export type AlertpipePackage = typeof import("../provider");
 
-/** The pulumi CLI when it is on PATH, otherwise our engine harness. */
-export function defaultDriver(): Driver {
-  return pulumiCliOnPath() ? "cli" : "harness";
-}
-
-export interface StackHandle {
-  /** Where this stack's state lives (the harness's state file, or the CLI backend's stack file). */
-  readonly statePath: string;
-  preview(): Promise<RunResult>;
-  up(): Promise<RunResult>;
-  refresh(): Promise<RunResult>;
-  destroy(): Promise<RunResult>;
-}
+export const EXAMPLE_PROJECT = "alertpipe-example";
 
 export function examplesDir(): string {
   return join(repoRoot(), "examples");
 }
 
-/** Makes examples/ runnable as a user's program: the packed package in its node_modules. */
+/**
+ * Makes examples/ runnable as a user's program: the packed package in its node_modules, and
+ * index.ts compiled (with the example's own tsconfig) to bin/index.js so it can be loaded as an
+ * inline program. Returns the program folder.
+ */
 export function prepareExamples(): string {
   const dir = examplesDir();
   installPacked(dir);
+  const tsc = join(repoRoot(), "node_modules", "typescript", "bin", "tsc");
+  // Compiled beside, then renamed over bin/index.js, so a parallel test run never loads half a file.
+  const scratch = join(dir, "bin", `.build-${process.pid}`);
+  execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), "--outDir", scratch], { stdio: ["ignore", "inherit", "inherit"] });
+  renameSync(join(scratch, "index.js"), join(dir, "bin", "index.js"));
+  rmSync(scratch, { recursive: true, force: true });
   return dir;
 }
 
+/** The example's program function, loaded from examples/bin (see prepareExamples). */
+export function exampleProgram(programDir: string = examplesDir()): PulumiFn {
+  const load = createRequire(join(programDir, "bin", "index.js"));
+  return load("./index.js") as PulumiFn;
+}
+
+/**
+ * pulumi-alertpipe as installed in the program folder: resources built from this copy serialize
+ * their provider as `require("pulumi-alertpipe/…")`, exactly as in a user's program.
+ */
+export function installedPackage(programDir: string = examplesDir()): AlertpipePackage {
+  return createRequire(join(programDir, "index.ts"))("pulumi-alertpipe") as AlertpipePackage;
+}
+
+export type StackConfig = Record<string, { value: string; secret?: boolean }>;
+
 /** The stack config that points the example at an emulator; secrets marked as secret. */
-export function emulatorConfig(emulator: RunningEmulator): StackOptions["config"] {
+export function emulatorConfig(emulator: RunningEmulator): StackConfig {
   return {
     "alertpipe:alertingUrl": { value: emulator.url },
     "alertpipe:alertingToken": { value: emulator.token, secret: true },
@@ -47,29 +64,26 @@ export function emulatorConfig(emulator: RunningEmulator): StackOptions["config"
 }
 
 export interface ExampleStackOptions {
-  driver: Driver;
-  /** Folder name under .alertpipe/ for this stack's state. */
-  name: string;
+  stack: string;
+  config: StackConfig;
+  /** Defaults to the example program. */
+  program?: PulumiFn;
   programDir?: string;
-  config: StackOptions["config"];
-  passphrase?: string;
+  project?: string;
+  env?: Record<string, string>;
 }
 
-export function openStack(opts: ExampleStackOptions): StackHandle {
-  const stateDir = workDir("stacks", opts.name);
-  const common = {
-    programDir: opts.programDir ?? examplesDir(),
-    stack: "dev",
-    statePath: join(stateDir, "state.json"),
-    passphrase: opts.passphrase ?? "alertpipe-local-passphrase",
+/** A stack of the example (or of another program using the installed package) on the real engine. */
+export function openStack(opts: ExampleStackOptions): Promise<EngineStack> {
+  const programDir = opts.programDir ?? examplesDir();
+  return EngineStack.open({
+    stack: opts.stack,
+    project: opts.project ?? EXAMPLE_PROJECT,
+    programDir,
+    program: opts.program ?? exampleProgram(programDir),
     config: opts.config,
-  };
-  return opts.driver === "cli" ? new CliStack({ ...common, backendDir: stateDir }) : new LocalStack(common);
-}
-
-/** Removes a stack's saved state so a run starts fresh. */
-export function forgetStack(name: string): void {
-  rmSync(join(repoRoot(), ".alertpipe", "stacks", name), { recursive: true, force: true });
+    ...(opts.env !== undefined ? { env: opts.env } : {}),
+  });
 }
 
 export async function withEmulator<T>(options: EmulatorOptions, body: (emulator: RunningEmulator) => Promise<T>): Promise<T> {

@@ -1,0 +1,337 @@
+// One stack run by the real Pulumi engine: the `pulumi` CLI, driven by the Automation API with an
+// inline program, so the language runtime is this process and no language host is needed.
+//
+// Each stack lives in a fresh temporary folder of its own: PULUMI_HOME, a file:// backend and the
+// workspace (where the Automation API writes Pulumi.yaml). The user's own login and files are never
+// touched. The project's `main` is the program folder, whose node_modules holds pulumi-alertpipe as a
+// user installs it: the CLI starts the dynamic-provider plugin there, and the plugin resolves
+// @pulumi/pulumi and our serialized shim from it.
+
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import type { ConfigMap, EngineEvent, OpType, PulumiFn, Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
+import { pulumiCli, type EngineTool } from "./pulumiCli";
+
+export type StepOp = "create" | "update" | "replace" | "same" | "delete" | "read" | "refresh-update" | "refresh-delete";
+
+export interface Step {
+  urn: string;
+  type: string;
+  /** The resource's name (the last part of its URN). */
+  name: string;
+  op: StepOp;
+  /** Top-level properties that changed (update, replace) or whose outputs changed (refresh-update). */
+  diffs: string[];
+  /** For a replace: the properties that forced it. */
+  replaceKeys: string[];
+  /** Outputs after the step, as the engine reported them (secrets as the engine's secret marker). */
+  outputs?: Record<string, unknown>;
+  error?: string;
+}
+
+export interface RunResult {
+  ok: boolean;
+  steps: Step[];
+  /** Stack outputs: value and whether it is secret (the value of a secret output is shown only when asked). */
+  outputs: Record<string, { value: unknown; secret: boolean }>;
+  /** Engine diagnostics, "<severity>: [<resource name>: ]<message>", info and up. */
+  diagnostics: string[];
+  /** What the CLI printed (stdout and stderr), as a user of `pulumi up` would read it. */
+  log: string;
+  /**
+   * Every engine event, for checks the summary above does not cover. Unlike the state and the
+   * CLI's output, the engine's event stream to the Automation API carries secret values in plain
+   * text (wrapped in the SECRET_SIG marker): never print it.
+   */
+  events: EngineEvent[];
+  /** The run's error in words, when it failed. */
+  error?: string;
+}
+
+export interface EngineStackOptions {
+  /** Stack name; a fresh folder per stack, so names need not be unique across processes. */
+  stack: string;
+  /** The project name; the program's `new pulumi.Config()` reads `<project>:*`. */
+  project: string;
+  /** A folder whose node_modules holds pulumi-alertpipe as a user installs it. */
+  programDir: string;
+  program: PulumiFn;
+  config?: Record<string, { value: string; secret?: boolean }>;
+  /** Environment added for the CLI, the program's runtime and the provider host. */
+  env?: Record<string, string>;
+  passphrase?: string;
+}
+
+export interface RunOptions {
+  /** Resource operations at once; the engine's own default when not given. */
+  parallel?: number;
+  /** For up and destroy: abort (SIGINT to the CLI) when this signal fires. */
+  signal?: AbortSignal;
+  /** Replace the program for this run only. */
+  program?: PulumiFn;
+  /** Print the CLI's output as it comes (the demo does). */
+  onOutput?: (text: string) => void;
+  /** For preview and up: `--diff`. */
+  diff?: boolean;
+}
+
+type RunKind = "preview" | "up" | "refresh" | "destroy";
+
+/** The engine's marker for a secret value inside step outputs. */
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+function nameOf(urn: string): string {
+  return urn.split("::").slice(3).join("::");
+}
+
+function stepOp(m: StepEventMetadata, kind: RunKind): StepOp | undefined {
+  const op: OpType = m.op;
+  // The engine runs refresh as Read then Diff, and reports what it found as an update or a delete.
+  if (kind === "refresh" && op === "update") return "refresh-update";
+  if (kind === "refresh" && op === "delete") return "refresh-delete";
+  switch (op) {
+    case "same":
+    case "create":
+    case "update":
+    case "delete":
+    case "replace":
+    case "read":
+      return op;
+    case "refresh":
+      if (m.new === undefined || m.new === null) return "refresh-delete";
+      return (m.diffs?.length ?? 0) > 0 || JSON.stringify(m.old?.outputs ?? {}) !== JSON.stringify(m.new.outputs ?? {}) ? "refresh-update" : "same";
+    default:
+      // create-replacement, delete-replaced, discard-*, remove-pending-replace: parts of a replace.
+      return undefined;
+  }
+}
+
+/** Strips the CLI's `<{%reset%}>`-style colour directives from event messages. */
+function plain(text: string): string {
+  return text.replace(/<\{%[^%]*%\}>/g, "").trimEnd();
+}
+
+function summarize(events: EngineEvent[], kind: RunKind): Pick<RunResult, "steps" | "diagnostics"> {
+  const steps = new Map<string, Step>();
+  const diagnostics: string[] = [];
+  for (const e of events) {
+    const d = e.diagnosticEvent;
+    if (d !== undefined && !d.ephemeral && (d.severity as string) !== "debug") {
+      const severity = d.severity === "info#err" ? "info" : d.severity;
+      const line = `${severity}: ${d.urn ? `${nameOf(d.urn)}: ` : ""}${plain(d.message)}`;
+      diagnostics.push(line);
+      if (severity === "error" && d.urn) {
+        const step = steps.get(d.urn);
+        if (step) step.error = plain(d.message);
+      }
+    }
+    const m = e.resOutputsEvent?.metadata ?? e.resourcePreEvent?.metadata;
+    if (m !== undefined && !m.type.startsWith("pulumi:providers:") && m.type !== "pulumi:pulumi:Stack") {
+      const op = stepOp(m, kind);
+      if (op !== undefined && (e.resOutputsEvent !== undefined || !steps.has(m.urn))) {
+        const previous = steps.get(m.urn);
+        steps.set(m.urn, {
+          urn: m.urn,
+          type: m.type,
+          name: nameOf(m.urn),
+          op,
+          diffs: m.diffs ?? [],
+          replaceKeys: op === "replace" ? (m.keys ?? []) : [],
+          ...(m.new?.outputs !== undefined ? { outputs: m.new.outputs } : {}),
+          ...(previous?.error !== undefined ? { error: previous.error } : {}),
+        });
+      }
+    }
+    const f = e.resOpFailedEvent?.metadata;
+    if (f !== undefined && !steps.has(f.urn)) {
+      steps.set(f.urn, { urn: f.urn, type: f.type, name: nameOf(f.urn), op: stepOp(f, kind) ?? "create", diffs: [], replaceKeys: [] });
+    }
+  }
+  // Errors are reported after the failed step's events; attach each to its step.
+  for (const e of events) {
+    const d = e.diagnosticEvent;
+    if (d?.severity === "error" && d.urn) {
+      const step = steps.get(d.urn);
+      if (step && step.error === undefined) step.error = plain(d.message);
+    }
+  }
+  return { steps: [...steps.values()], diagnostics };
+}
+
+/** Inline programs share the runtime's global state: one run at a time in a process. */
+let queue: Promise<unknown> = Promise.resolve();
+function serialized<T>(run: () => Promise<T>): Promise<T> {
+  const next = queue.then(run, run);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+export class EngineStack {
+  private constructor(
+    private readonly opts: EngineStackOptions,
+    private readonly stack: Stack,
+    /** The temporary folder holding PULUMI_HOME, the backend and the workspace. */
+    readonly root: string,
+    readonly tool: EngineTool,
+  ) {}
+
+  static async open(opts: EngineStackOptions): Promise<EngineStack> {
+    const cli = await pulumiCli();
+    const root = mkdtempSync(join(tmpdir(), `alertpipe-${opts.stack}-`));
+    for (const sub of ["home", "backend", "work"]) mkdirSync(join(root, sub));
+    const binDir = dirname(cli.path);
+    const envVars: Record<string, string> = {
+      ...opts.env,
+      PATH: `${binDir}${delimiter}${process.env.PATH ?? ""}`,
+      PULUMI_HOME: join(root, "home"),
+      PULUMI_BACKEND_URL: `file://${join(root, "backend")}`,
+      PULUMI_CONFIG_PASSPHRASE: opts.passphrase ?? "alertpipe-local-passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    };
+    const pulumiCommand = await PulumiCommand.get({ root: dirname(binDir), skipVersionCheck: true });
+    const stack = await serialized(() =>
+      LocalWorkspace.createOrSelectStack(
+        { stackName: opts.stack, projectName: opts.project, program: opts.program },
+        {
+          workDir: join(root, "work"),
+          pulumiHome: join(root, "home"),
+          pulumiCommand,
+          envVars,
+          projectSettings: { name: opts.project, runtime: "nodejs", main: opts.programDir },
+          secretsProvider: "passphrase",
+        },
+      ),
+    );
+    const engineStack = new EngineStack(opts, stack, root, cli);
+    if (opts.config !== undefined) await engineStack.setConfig(opts.config);
+    return engineStack;
+  }
+
+  get name(): string {
+    return this.opts.stack;
+  }
+
+  /** The stack's state file in the file backend. */
+  get statePath(): string {
+    return join(this.root, "backend", ".pulumi", "stacks", this.opts.project, `${this.opts.stack}.json`);
+  }
+
+  readStateFile(): string {
+    return readFileSync(this.statePath, "utf8");
+  }
+
+  async setConfig(config: Record<string, { value: string; secret?: boolean }>): Promise<void> {
+    const map: ConfigMap = {};
+    for (const [k, v] of Object.entries(config)) map[k] = { value: v.value, secret: v.secret === true };
+    await serialized(() => this.stack.setAllConfig(map));
+  }
+
+  async removeConfig(key: string): Promise<void> {
+    await serialized(() => this.stack.removeConfig(key));
+  }
+
+  preview(options: RunOptions = {}): Promise<RunResult> {
+    return this.run("preview", options);
+  }
+
+  up(options: RunOptions = {}): Promise<RunResult> {
+    return this.run("up", options);
+  }
+
+  refresh(options: RunOptions = {}): Promise<RunResult> {
+    return this.run("refresh", options);
+  }
+
+  destroy(options: RunOptions = {}): Promise<RunResult> {
+    return this.run("destroy", options);
+  }
+
+  /**
+   * `pulumi stack export` as a user runs it, without --show-secrets (the Automation API's
+   * exportStack adds that flag): what someone would hand over for support.
+   */
+  async exportText(): Promise<string> {
+    const r = await this.cli(["stack", "export", "--stack", this.opts.stack]);
+    if (r.code !== 0) throw new Error(`pulumi stack export failed: ${r.stderr}`);
+    return r.stdout;
+  }
+
+  /** Runs the CLI with this stack's environment, in its workspace. */
+  cli(args: string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
+    const env = { ...process.env, ...(this.stack.workspace as LocalWorkspace).envVars };
+    return new Promise((resolve, reject) => {
+      execFile(this.tool.path, [...args, "--non-interactive"], { cwd: join(this.root, "work"), env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
+        if (err !== null && typeof err.code !== "number") reject(err);
+        else resolve({ stdout, stderr, code: err === null ? 0 : (err.code as number) });
+      });
+    });
+  }
+
+  /** Removes the stack's temporary folder (state, home, workspace). */
+  dispose(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+
+  private run(kind: RunKind, options: RunOptions): Promise<RunResult> {
+    return serialized(async () => {
+      const events: EngineEvent[] = [];
+      const output: string[] = [];
+      const common = {
+        color: "never" as const,
+        onEvent: (e: EngineEvent) => events.push(e),
+        onOutput: (text: string) => {
+          output.push(text);
+          options.onOutput?.(text);
+        },
+        onError: (text: string) => {
+          output.push(text);
+          options.onOutput?.(text);
+        },
+        ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
+      };
+      let outputs: RunResult["outputs"] = {};
+      let error: string | undefined;
+      try {
+        switch (kind) {
+          case "preview":
+            await this.stack.preview({ ...common, ...(options.diff ? { diff: true } : {}), ...(options.program ? { program: options.program } : {}) });
+            break;
+          case "up": {
+            const r = await this.stack.up({
+              ...common,
+              ...(options.diff ? { diff: true } : {}),
+              ...(options.program ? { program: options.program } : {}),
+              ...(options.signal ? { signal: options.signal } : {}),
+            });
+            outputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, { value: v.value as unknown, secret: v.secret }]));
+            break;
+          }
+          case "refresh":
+            await this.stack.refresh(common);
+            break;
+          case "destroy":
+            await this.stack.destroy({ ...common, ...(options.signal ? { signal: options.signal } : {}) });
+            break;
+        }
+      } catch (err) {
+        error = err instanceof Error ? err.message : String(err);
+      }
+      const summary = summarize(events, kind);
+      const errors = summary.diagnostics.filter((d) => d.startsWith("error: ")).map((d) => d.slice("error: ".length));
+      return {
+        ok: error === undefined,
+        ...summary,
+        outputs,
+        log: output.join(""),
+        events,
+        ...(error !== undefined ? { error: errors.length > 0 ? errors.join("\n") : error } : {}),
+      };
+    });
+  }
+}

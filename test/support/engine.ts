@@ -1,0 +1,56 @@
+// Stacks on the real Pulumi engine for end-to-end tests: each against its own emulator, each in
+// fresh temporary folders, all removed when the file's tests end.
+
+import { afterAll } from "vitest";
+import type { PulumiFn } from "@pulumi/pulumi/automation";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import type { EngineStack, RunResult } from "../../scripts/engine/stack";
+import { emulatorConfig, installedPackage, openStack, type StackConfig } from "../../scripts/exampleStack";
+
+export { installedPackage };
+export type { EngineStack, RunResult };
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** An emulator on a free loopback port, closed after the file's tests. */
+export async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const running = await startEmulator({ port: 0, ...options });
+  cleanups.push(() => running.close());
+  return running;
+}
+
+export interface TestStackOptions {
+  /** Defaults to the example program. */
+  program?: PulumiFn;
+  /** Added to the config that points the stack at the emulator. */
+  config?: StackConfig;
+  env?: Record<string, string>;
+}
+
+/** A stack of a program on the real engine, pointed at the emulator, removed after the file's tests. */
+export async function stackOn(running: RunningEmulator, name: string, options: TestStackOptions = {}): Promise<EngineStack> {
+  const stack = await openStack({
+    stack: name,
+    config: { ...emulatorConfig(running), ...options.config },
+    ...(options.program !== undefined ? { program: options.program } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+  });
+  cleanups.push(() => stack.dispose());
+  return stack;
+}
+
+/** "op name" of every step that is not "same", sorted: what a run did, at a glance. */
+export function changes(result: RunResult): string[] {
+  return result.steps
+    .filter((s) => s.op !== "same")
+    .map((s) => `${s.op} ${s.name}`)
+    .sort();
+}
+
+/** The run's error and diagnostics in one string, for assertions on what the user is told. */
+export function told(result: RunResult): string {
+  return `${result.error ?? ""}\n${result.diagnostics.join("\n")}\n${result.log}`;
+}
