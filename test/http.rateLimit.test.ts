@@ -115,6 +115,19 @@ describe("the sliding-window limiter", () => {
     expect(await next).toBeGreaterThanOrEqual(1_300);
   });
 
+  it("moves a waiting send back when the send before it is answered later than its slot", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter({ requests: 1, perSeconds: 1 }, clock.now, clock.sleep);
+    const first = await limiter.acquire(); // sent at 0
+    const second = limiter.acquire().then(() => clock.now()); // queued behind it, for about 1 s
+    setImmediate(() => {
+      clock.t = 300; // the first is answered at 300, while the second waits
+      limiter.settle(first);
+    });
+    await clock.runUntil(second);
+    expect(await second).toBeGreaterThanOrEqual(1_300);
+  });
+
   it("refuses a limit that is not a whole number of requests per positive period", () => {
     expect(() => new SlidingWindowLimiter({ requests: 0, perSeconds: 1 })).toThrow(RangeError);
     expect(() => new SlidingWindowLimiter({ requests: 1.5, perSeconds: 1 })).toThrow(RangeError);

@@ -46,8 +46,9 @@ export class SlidingWindowLimiter {
       const at = this.reserve();
       // Timers may fire a little early; a slot is never used before its time.
       for (let wait = at - this.now(); wait > 0; wait = at - this.now()) await this.sleep(Math.ceil(wait));
-      // A 429 seen meanwhile (another process shares the credential) moves everyone back.
-      if (this.now() >= this.pausedUntil) return at;
+      // A 429 seen meanwhile (another process shares the credential) moves everyone back, and so
+      // does an earlier send answered later than its slot said (see settle): then reserve again.
+      if (this.now() >= this.pausedUntil && this.windowHasRoom(at)) return at;
       this.release(at);
     }
   }
@@ -91,6 +92,22 @@ export class SlidingWindowLimiter {
     // Only the last n reservations ever matter.
     if (this.reserved.length > n * 2) this.reserved.splice(0, this.reserved.length - n);
     return at;
+  }
+
+  /** Whether fewer than N other sends were counted within one window before now. */
+  private windowHasRoom(own: number): boolean {
+    const now = this.now();
+    const since = now - this.windowMs - marginMs(this.windowMs);
+    let counted = 0;
+    let skippedOwn = false;
+    for (const t of this.reserved) {
+      if (!skippedOwn && t === own) {
+        skippedOwn = true;
+        continue;
+      }
+      if (t > since && t <= now) counted++;
+    }
+    return counted < this.limit.requests;
   }
 
   private release(at: number): void {
