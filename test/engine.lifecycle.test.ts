@@ -21,6 +21,9 @@ const OTHER_PIPE = "2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bee";
 const settingsPath = (pipe: string) => `/v1/organizations/${ORG}/services/${SERVICE}/pipes/${pipe}/settings`;
 const pipeKey = (pipe: string) => `${ORG}/${SERVICE}/${pipe}`;
 
+/** The value the engine puts where an input is not known yet, in preview. */
+const UNKNOWN_IN_PREVIEW = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
 const ALERT: AlertArgs = {
   name: "Ingest lag",
   source: "tile",
@@ -539,6 +542,9 @@ describe("a preview of inputs not known yet", () => {
     const s = await stackOn(emu, "unknown-preview", { program });
     const result = succeeded(await s.preview());
     expect(ours(result).map((step) => `${step.op} ${step.name}`).sort()).toEqual(["create deployer", "create lag"]);
+    // The message really was unknown when check saw it: the engine's placeholder for a value not known yet.
+    const planned = result.events.find((e) => e.resourcePreEvent?.metadata.urn.endsWith("::lag"))?.resourcePreEvent?.metadata.new?.inputs;
+    expect(planned?.message).toBe(UNKNOWN_IN_PREVIEW);
     expect(emu.requests).toEqual([]);
   });
 });
