@@ -65,6 +65,16 @@ export async function startEmulatorProcess(options: ProcessEmulatorOptions): Pro
   };
 }
 
+/** An emulator process for the length of `body`. */
+export async function withEmulator<T>(options: ProcessEmulatorOptions, body: (emulator: EmulatorProcess) => Promise<T>): Promise<T> {
+  const emulator = await startEmulatorProcess(options);
+  try {
+    return await body(emulator);
+  } finally {
+    await emulator.close();
+  }
+}
+
 async function serve(options: ProcessEmulatorOptions): Promise<void> {
   const emulator = await startEmulator({ port: 0, ...options });
   const send = (m: Facts | Answer) => process.send?.(m);

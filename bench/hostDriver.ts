@@ -1,9 +1,8 @@
 // Drives one of Pulumi's own dynamic-provider hosts (`node @pulumi/pulumi/cmd/dynamic-provider`)
-// over gRPC, as the engine does. Our own small client rather than test/harness's
-// DynamicProviderHost because the benchmark needs the host's pid (peak RSS from /proc) and the
-// instant it was spawned (cold start); the child process handling is the harness's.
+// over gRPC, as the engine does, for the figures of the host itself (see hostScenarios.ts): the
+// engine gives no hook at the instant it spawns the host, which the cold start is timed from, nor a
+// way to call one operation alone and count the requests it sent.
 
-import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
@@ -11,9 +10,8 @@ import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import type { Props } from "./inputs";
 import { RunLog, spawnChild, type Child } from "./proc";
-
-export type Props = Record<string, unknown>;
 
 const GRPC_OPTIONS: grpc.ChannelOptions = {
   "grpc.max_receive_message_length": 400 * 1024 * 1024,
@@ -23,9 +21,6 @@ const GRPC_OPTIONS: grpc.ChannelOptions = {
 // The engine address is a required argument of the host; it never dials it unless a provider logs
 // through the engine, which ours does not.
 const UNUSED_ENGINE_ADDRESS = "127.0.0.1:1";
-
-/** USER_HZ: 100 on every Linux the benchmark targets (getconf CLK_TCK). */
-const CLOCK_TICKS_PER_SECOND = 100;
 
 function toStruct(props: Props): structproto.Struct {
   return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(props)) as Record<string, structproto.JavaScriptValue>);
@@ -61,12 +56,6 @@ export class HostDriver {
     readonly spawnedAt: number,
     readonly log: RunLog,
   ) {}
-
-  get pid(): number {
-    const pid = this.child.proc.pid;
-    if (pid === undefined) throw new Error("the provider host has no pid");
-    return pid;
-  }
 
   /** Spawns the host with `cwd` as its working directory (the program folder) and connects. */
   static async start(cwd: string, env: NodeJS.ProcessEnv = {}): Promise<HostDriver> {
@@ -160,26 +149,6 @@ export class HostDriver {
     req.setId(id);
     req.setProperties(toStruct(outputs));
     await this.call((cb) => this.client.delete(req, cb));
-  }
-
-  /** Resident set size of the host now (VmRSS) and its peak so far (VmHWM), in bytes. */
-  memory(): { rssBytes: number; peakBytes: number } {
-    const status = readFileSync(`/proc/${this.pid}/status`, "utf8");
-    const kb = (field: string): number => {
-      const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, "m").exec(status);
-      if (!m) throw new Error(`no ${field} in /proc/${this.pid}/status`);
-      return Number(m[1]) * 1024;
-    };
-    return { rssBytes: kb("VmRSS"), peakBytes: kb("VmHWM") };
-  }
-
-  /** CPU time the host has used so far (user + system), in ms; clock-tick resolution. */
-  cpuMs(): number {
-    const stat = readFileSync(`/proc/${this.pid}/stat`, "utf8");
-    // Fields after the parenthesised command name; utime and stime are the 14th and 15th overall.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
   }
 
   async close(): Promise<void> {

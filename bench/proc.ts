@@ -1,4 +1,4 @@
-// Child processes for the harness: each runs in its own process group so that it and anything it
+// Child processes for the bench: each runs in its own process group so that it and anything it
 // started can be killed together by its id; output is collected line by line into a RunLog.
 import { spawn, type ChildProcess } from "node:child_process";
 

@@ -86,11 +86,13 @@ function rounded(value: unknown): unknown {
   return value;
 }
 
-export function writeResults(file: string, env: Environment, results: readonly ScenarioResult[]): void {
+/** `run`: facts of this run beside the environment (the engine, the machine's load). */
+export function writeResults(file: string, env: Environment, run: Record<string, unknown>, results: readonly ScenarioResult[]): void {
   const doc = {
     node: env.node,
     machine: env.machine,
     package: env.package,
+    ...run,
     scenarios: results.map((r) => ({
       name: r.name,
       measured: r.measured,

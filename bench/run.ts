@@ -1,47 +1,64 @@
-// `npm run bench`: the provider's performance figures, measured through Pulumi's own
-// dynamic-provider host against the local emulator. Prints a table and writes bench/results.json.
-// Not part of `npm test`; nothing here asserts, a missed target is reported as FAIL.
+// `npm run bench`: the provider's performance figures. The applies and the memory figure run on the
+// real Pulumi engine (the pulumi CLI through the Automation API) against the local emulator; the
+// figures of the provider host itself are taken by driving Pulumi's host directly. Prints a table
+// and writes bench/results.json. Not part of `npm test`; a missed target is reported as FAIL.
 
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { pulumiCli } from "../scripts/engine/pulumiCli";
 import { repoRoot } from "../scripts/packedPackage";
-import { prepareProgram } from "./program";
+import { prepareBenchFolder } from "./benchFolder";
+import { engineDefaultParallel, engineName } from "./engineRun";
+import { hostScenarios } from "./hostScenarios";
+import { memory } from "./memory";
 import { environment, printEnvironment, printTable, writeResults, type ScenarioResult } from "./report";
-import { coldStart, memory } from "./footprint";
-import { requestsAndState } from "./lifecycle";
 import { latencyBoundApply, rateLimitedApply } from "./throughput";
+
+function load(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
+}
 
 async function main(): Promise<void> {
   const started = performance.now();
   const env = environment();
   printEnvironment(env);
-  console.log("installing the packed package into .alertpipe/bench and serializing the providers…");
-  const program = prepareProgram();
+  const cli = await pulumiCli();
+  console.log(`engine: ${engineName(cli)}, Automation API inline programs, default --parallel (${engineDefaultParallel()} here)`);
+  const startLoad = load();
+  console.log(`load average (1, 5, 15 min) at start: ${startLoad}`);
+  console.log("installing the packed package and the do-nothing reference into .alertpipe/bench…");
+  const folder = prepareBenchFolder();
 
-  // `npm run bench -- memory cold-start` runs just those; results.json is written only for a full run,
-  // so it always holds one comparable set.
+  // `npm run bench -- memory cold-start` runs just those; results.json is written only for a full
+  // run, so it always holds one comparable set.
   const only = process.argv.slice(2);
+  const wanted = (name: string): boolean => only.length === 0 || only.some((word) => name.includes(word));
   const results: ScenarioResult[] = [];
-  const step = async (label: string, run: () => Promise<ScenarioResult | ScenarioResult[]>): Promise<void> => {
-    if (only.length > 0 && !only.some((name) => label.includes(name))) return;
+  const step = async (names: readonly string[], run: () => Promise<ScenarioResult | ScenarioResult[]>): Promise<void> => {
+    if (!names.some(wanted)) return;
     const t = performance.now();
-    process.stdout.write(`running ${label}… `);
+    process.stdout.write(`running ${names.filter(wanted).join(", ")}… `);
     const out = await run();
     results.push(...(Array.isArray(out) ? out : [out]));
     console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`);
   };
-  await step("rate-limited-apply", () => rateLimitedApply(program));
-  await step("latency-bound-apply", () => latencyBoundApply(program));
-  await step("requests-per-op and state-weight", () => requestsAndState(program));
-  await step("cold-start", () => coldStart(program));
-  await step("memory", () => memory(program));
+  await step(["rate-limited-apply"], () => rateLimitedApply(folder));
+  await step(["latency-bound-apply"], () => latencyBoundApply(folder));
+  await step(["requests-per-op", "state-weight", "cold-start"], () => hostScenarios(folder, wanted));
+  await step(["memory"], () => memory(folder));
 
   console.log("");
   printTable(results);
+  const endLoad = load();
+  console.log(`\nload average (1, 5, 15 min) at start: ${startLoad}; at end: ${endLoad}`);
   if (only.length > 0) return;
   const file = join(repoRoot(), "bench", "results.json");
-  writeResults(file, env, results);
-  console.log(`\nwrote ${file} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  const engine = { cli: cli.version, source: cli.source, program: "Automation API inline program", parallel: engineDefaultParallel() };
+  writeResults(file, env, { engine, loadAverage: { start: startLoad, end: endLoad } }, results);
+  console.log(`wrote ${file} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }
 
 main().catch((err: unknown) => {

@@ -1,0 +1,232 @@
+// Scenarios 3 to 5, which measure the provider host itself rather than a run of the engine, so the
+// bench plays the engine's part and speaks to Pulumi's dynamic-provider host over gRPC: requests
+// per operation, the weight of the serialized provider, and the cold start. The `__provider` texts
+// the host is given are the ones the real engine stored in state for a small up.
+
+import { performance } from "node:perf_hooks";
+import type { BenchFolder } from "./benchFolder";
+import { withEmulator, type EmulatorProcess } from "./emulatorProcess";
+import { NO_PACING, emulatorStackConfig, engineName, engineUp } from "./engineRun";
+import { HostDriver, urnOf } from "./hostDriver";
+import { KINDS, inputsFor, type Kind, type Props } from "./inputs";
+import { oursBuild, referenceBuild } from "./programs";
+import type { ScenarioResult } from "./report";
+import { median } from "./stats";
+
+type Variant = Kind | "Reference";
+
+interface Stored {
+  /** Resource type token, as the engine sends it to the host. */
+  type: string;
+  provider: string;
+  /** The resource's whole state entry, as the state file holds it. */
+  entryBytes: number;
+}
+
+/** One resource of each kind, and one of the do-nothing reference, as the real engine stored them. */
+async function storedProviders(folder: BenchFolder): Promise<{ stored: Record<Variant, Stored>; engine: string }> {
+  return withEmulator({ rateLimits: { cloud: false, alerting: false } }, async (emulator) => {
+    const ours = KINDS.map((kind) => oursBuild(1, () => kind, `state-${kind}`));
+    const up = await engineUp(folder, {
+      stack: "state-weight",
+      config: emulatorStackConfig(emulator, NO_PACING),
+      build: (f) => [...ours.flatMap((b) => b(f)), ...referenceBuild(1, () => "Alert", "state-reference")(f)],
+      keepState: true,
+    });
+    const state = JSON.parse(up.state ?? "{}") as { checkpoint?: { latest?: { resources?: Array<{ urn: string; type: string; outputs?: Props }> } } };
+    const entries = state.checkpoint?.latest?.resources ?? [];
+    const find = (variant: Variant): Stored => {
+      const name = variant === "Reference" ? "state-reference-0" : `state-${variant}-0`;
+      const entry = entries.find((e) => e.urn.endsWith(`::${name}`));
+      const provider = entry?.outputs?.__provider;
+      if (entry === undefined || typeof provider !== "string") throw new Error(`the state holds no __provider for ${name}`);
+      return { type: entry.type, provider, entryBytes: Buffer.byteLength(JSON.stringify(entry)) };
+    };
+    return { stored: { PipeSettings: find("PipeSettings"), Alert: find("Alert"), ApiKey: find("ApiKey"), Reference: find("Reference") }, engine: engineName(up.tool) };
+  });
+}
+
+function planned(stored: Stored, kind: Kind, name: string): { urn: string; news: Props } {
+  return { urn: urnOf(stored.type, name), news: { ...inputsFor(kind, 0), __provider: stored.provider } };
+}
+
+async function withHost<T>(folder: BenchFolder, body: (host: HostDriver, emulator: EmulatorProcess) => Promise<T>): Promise<T> {
+  return withEmulator({ rateLimits: { cloud: false, alerting: false } }, async (emulator) => {
+    const host = await HostDriver.start(folder.dir);
+    try {
+      await host.configure(Object.fromEntries(Object.entries(emulatorStackConfig(emulator, NO_PACING)).map(([k, v]) => [k, v.value])));
+      return await body(host, emulator);
+    } finally {
+      await host.close();
+    }
+  });
+}
+
+// 3 and 4 ----------------------------------------------------------------------------------------
+
+/** The value the engine sends for an input not known yet during preview. */
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+type Op = "check" | "diff" | "create" | "update" | "read" | "delete";
+const OPS: readonly Op[] = ["check", "diff", "create", "update", "read", "delete"];
+const EXPECTED_REQUESTS: Record<Op, number> = { check: 0, diff: 0, create: 1, update: 1, read: 1, delete: 1 };
+
+/** A change the program could make to an existing resource, and a preview input left unknown. */
+const CHANGE: Record<Kind, { changed: Props; unknown: Props }> = {
+  PipeSettings: { changed: { dbMaxThreads: 16 }, unknown: { dbMaxThreads: UNKNOWN } },
+  Alert: { changed: { threshold: 42 }, unknown: { threshold: UNKNOWN } },
+  ApiKey: { changed: { name: "bench key renamed" }, unknown: { name: UNKNOWN } },
+};
+
+/** One resource's whole life; the requests each operation sent, by the emulator's log. */
+async function lifecycle(host: HostDriver, emulator: EmulatorProcess, stored: Stored, kind: Kind): Promise<{ counts: Record<Op, number>; requests: Record<Op, string[]>; diffSawChange: boolean }> {
+  const counts = Object.fromEntries(OPS.map((op) => [op, 0])) as Record<Op, number>;
+  const seen = Object.fromEntries(OPS.map((op) => [op, [] as string[]])) as Record<Op, string[]>;
+  const counted = async <T>(op: Op, work: () => Promise<T>): Promise<T> => {
+    const before = (await emulator.requests()).length;
+    const result = await work();
+    const sent = (await emulator.requests()).slice(before);
+    counts[op] += sent.length;
+    seen[op].push(...sent.map((r) => `${r.method} ${r.status}`));
+    return result;
+  };
+  const r = planned(stored, kind, "lifecycle");
+  // Preview: check with known inputs and with one still unknown.
+  await counted("check", () => host.check(r.urn, {}, r.news));
+  await counted("check", () => host.check(r.urn, {}, { ...r.news, ...CHANGE[kind].unknown }));
+  const inputs = await counted("check", () => host.check(r.urn, {}, r.news));
+  const { id, outputs } = await counted("create", () => host.create(r.urn, inputs));
+  const news2 = await counted("check", () => host.check(r.urn, inputs, { ...r.news, ...CHANGE[kind].changed }));
+  const diff = await counted("diff", () => host.diff(r.urn, id, outputs, news2));
+  const outputs2 = await counted("update", () => host.update(r.urn, id, outputs, news2));
+  const read = await counted("read", () => host.read(r.urn, id, outputs2, news2));
+  await counted("delete", () => host.delete(r.urn, id, read.outputs));
+  return { counts, requests: seen, diffSawChange: diff.changes };
+}
+
+// 5 ----------------------------------------------------------------------------------------------
+
+interface ColdStart {
+  /** Spawn to the first Check answered (Configure included). */
+  totalMs: number;
+  /** The first Check alone: the only call that runs provider code (loading it, configure, check). */
+  firstCheckMs: number;
+}
+
+async function coldStartOnce(folder: BenchFolder, stored: Stored, kind: Kind): Promise<ColdStart> {
+  const host = await HostDriver.start(folder.dir);
+  try {
+    await host.configure({
+      "alertpipe:alertingUrl": "http://127.0.0.1:9",
+      "alertpipe:alertingToken": "unused-token",
+      "alertpipe:cloudUrl": "http://127.0.0.1:9",
+      "alertpipe:cloudKeyId": "unused-key-id",
+      "alertpipe:cloudKeySecret": "unused-key-secret",
+    });
+    const r = planned(stored, kind, "cold");
+    const checkSent = performance.now();
+    await host.check(r.urn, {}, r.news);
+    const answered = performance.now();
+    return { totalMs: answered - host.spawnedAt, firstCheckMs: answered - checkSent };
+  } finally {
+    await host.close();
+  }
+}
+
+async function coldStart(folder: BenchFolder, stored: Record<Variant, Stored>, runs: number): Promise<ScenarioResult> {
+  const variants: Variant[] = ["Reference", ...KINDS];
+  // The reference gets an Alert's inputs, as in the engine runs.
+  const once = (v: Variant) => coldStartOnce(folder, stored[v], v === "Reference" ? "Alert" : v);
+  // One throw-away start so the first measured one does not pay for a cold file cache.
+  await once("Reference");
+  const samples = new Map<Variant, ColdStart[]>(variants.map((v) => [v, []]));
+  for (let round = 0; round < runs; round++) {
+    // Rotated so no variant always runs right after another.
+    for (let i = 0; i < variants.length; i++) {
+      const v = variants[(round + i) % variants.length] as Variant;
+      samples.get(v)?.push(await once(v));
+    }
+  }
+  const medianOf = (v: Variant, field: keyof ColdStart): number => median((samples.get(v) ?? []).map((s) => s[field]));
+  // Until the first Check the host runs none of our code (Configure only stores the config), so
+  // our part is the first Check's extra time; the difference of whole spawn-to-answer medians is
+  // the same quantity plus the noise of loading Pulumi's host, and is reported as a cross-check.
+  const added = Object.fromEntries(KINDS.map((k) => [k, medianOf(k, "firstCheckMs") - medianOf("Reference", "firstCheckMs")]));
+  const addedTotal = Object.fromEntries(KINDS.map((k) => [k, medianOf(k, "totalMs") - medianOf("Reference", "totalMs")]));
+  const worst = Math.max(...Object.values(added));
+  return {
+    name: "cold-start",
+    measured: worst,
+    ideal: 0,
+    unit: "ms",
+    ratio: null,
+    target: "our part <= 150 ms",
+    pass: worst <= 150,
+    extra: {
+      engine: "none: the bench spawns Pulumi's dynamic-provider host and speaks to it over gRPC",
+      measuredIs: "worst kind: median first-Check time minus the same for the do-nothing provider, each in a freshly spawned host",
+      runsPerVariant: runs,
+      spawnToFirstCheckMedianMs: Object.fromEntries(variants.map((v) => [v, medianOf(v, "totalMs")])),
+      firstCheckMedianMs: Object.fromEntries(variants.map((v) => [v, medianOf(v, "firstCheckMs")])),
+      addedMs: added,
+      addedBySpawnToFirstCheckMs: addedTotal,
+      samples: Object.fromEntries(variants.map((v) => [v, (samples.get(v) ?? []).map((s) => [s.totalMs, s.firstCheckMs])])),
+      samplesAre: "[spawn to first Check answered, first Check] in ms",
+    },
+  };
+}
+
+/** requests-per-op, state-weight and cold-start, those of them that `wanted` names. */
+export async function hostScenarios(folder: BenchFolder, wanted: (name: string) => boolean, coldStartRuns = 9): Promise<ScenarioResult[]> {
+  const { stored, engine } = await storedProviders(folder);
+  const results: ScenarioResult[] = [];
+  if (wanted("requests-per-op")) {
+    const runs = await withHost(folder, async (host, emulator) => {
+      const out: Partial<Record<Kind, Awaited<ReturnType<typeof lifecycle>>>> = {};
+      for (const kind of KINDS) out[kind] = await lifecycle(host, emulator, stored[kind], kind);
+      return out as Record<Kind, Awaited<ReturnType<typeof lifecycle>>>;
+    });
+    let worst = 0;
+    for (const kind of KINDS) for (const op of OPS) worst = Math.max(worst, Math.abs(runs[kind].counts[op] - EXPECTED_REQUESTS[op]));
+    const diffMissed = KINDS.filter((k) => !runs[k].diffSawChange);
+    results.push({
+      name: "requests-per-op",
+      measured: worst,
+      ideal: 0,
+      unit: "requests off target",
+      ratio: null,
+      target: "check, diff 0; create, update, read, delete 1",
+      pass: worst === 0 && diffMissed.length === 0,
+      extra: {
+        engine: "none: the bench plays the engine's calls to Pulumi's dynamic-provider host over gRPC",
+        expected: EXPECTED_REQUESTS,
+        counts: Object.fromEntries(KINDS.map((k) => [k, runs[k].counts])),
+        requests: Object.fromEntries(KINDS.map((k) => [k, runs[k].requests])),
+        checkCalls: "4 per kind: preview (known), preview (one input unknown), before create, before update",
+        pipeSettingsResetOnDelete: true,
+        diffMissedChange: diffMissed,
+      },
+    });
+  }
+  if (wanted("state-weight")) {
+    const largest = Math.max(...KINDS.map((k) => Buffer.byteLength(stored[k].provider)));
+    results.push({
+      name: "state-weight",
+      measured: largest,
+      ideal: 0,
+      unit: "bytes",
+      ratio: null,
+      target: "largest __provider <= 2048 bytes",
+      pass: largest <= 2048,
+      extra: {
+        engine,
+        measuredIs: "largest __provider in the state file the real engine wrote after an up of one resource of each kind",
+        providerBytes: Object.fromEntries(KINDS.map((k) => [k, Buffer.byteLength(stored[k].provider)])),
+        doNothingPackageProviderBytes: Buffer.byteLength(stored.Reference.provider),
+        stateEntryBytes: Object.fromEntries(KINDS.map((k) => [k, stored[k].entryBytes])),
+      },
+    });
+  }
+  if (wanted("cold-start")) results.push(await coldStart(folder, stored, coldStartRuns));
+  return results;
+}

@@ -1,0 +1,36 @@
+// What the bench's engine programs declare: n resources of ours, or the same n of the do-nothing
+// reference with the very same inputs, so the engine and the host carry equal payloads in both.
+
+import * as pulumi from "@pulumi/pulumi";
+import type { BenchFolder } from "./benchFolder";
+import type { Build } from "./engineRun";
+import { ARGS, range, type Kind } from "./inputs";
+
+function ours(folder: BenchFolder, kind: Kind, name: string, i: number): pulumi.CustomResource {
+  const { PipeSettings, Alert, ApiKey } = folder.alertpipe;
+  switch (kind) {
+    case "PipeSettings":
+      return new PipeSettings(name, ARGS.PipeSettings(i));
+    case "Alert":
+      return new Alert(name, ARGS.Alert(i));
+    case "ApiKey":
+      return new ApiKey(name, ARGS.ApiKey(i));
+  }
+}
+
+/** A resource of the do-nothing provider: type pulumi-nodejs:dynamic/bench:Reference. */
+class Reference extends pulumi.dynamic.Resource {
+  constructor(provider: pulumi.dynamic.ResourceProvider, name: string, props: pulumi.Inputs) {
+    super(provider, name, props, undefined, "bench", "Reference");
+  }
+}
+
+/** `count` resources of ours, the i-th of kind `kindAt(i)`. */
+export function oursBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
+  return (folder) => range(count).map((i) => ours(folder, kindAt(i), `${prefix}-${i}`, i));
+}
+
+/** The same resources, each managed by the do-nothing provider instead of ours. */
+export function referenceBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
+  return (folder) => range(count).map((i) => new Reference(folder.reference, `${prefix}-${i}`, { ...ARGS[kindAt(i)](i) }));
+}
