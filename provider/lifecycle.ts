@@ -112,6 +112,8 @@ export function diffProperties(
   replaceOn: readonly string[],
   /** The form two values of a property are compared in, where the service may store one differently. */
   comparable: (property: string, value: unknown) => unknown = (_p, value) => value,
+  /** Outputs an update cannot change: stable unless the object is replaced. */
+  stableOutputs: readonly string[] = [],
 ): DiffResult {
   const changed: string[] = [];
   const stables: string[] = [];
@@ -119,12 +121,50 @@ export function diffProperties(
     if (containsUnknown(news[p]) || !deepEqual(comparable(p, olds[p]), comparable(p, news[p]))) changed.push(p);
     else stables.push(p);
   }
+  const replaces = changed.filter((p) => replaceOn.includes(p));
   return {
     changes: changed.length > 0,
-    replaces: changed.filter((p) => replaceOn.includes(p)),
-    stables,
+    replaces,
+    // Declared for an engine that honours them; 3.248 does not (see carryStableOutputs).
+    stables: replaces.length > 0 ? [] : [...stables, ...stableOutputs],
     deleteBeforeReplace: false,
   };
+}
+
+/**
+ * Outputs an update cannot change (an ApiKey's keySuffix), carried in the checked inputs so that
+ * preview keeps them known.
+ *
+ * In preview the engine cannot ask a dynamic provider what an update will return (the Node host
+ * does not support provider previews), so it takes the checked inputs as the outputs; and in
+ * @pulumi/pulumi 3.248 neither the host nor the engine passes a diff's `stables` on. An output that
+ * is not among the inputs is then unknown in every preview of an update, and whatever the program
+ * builds from it (an alert whose message names the key's suffix) previews as a change that `up`
+ * never makes. So `check` copies these outputs from the stored inputs, unless the change replaces
+ * the object (a new object has new values), and `read` writes them into the inputs. The engine
+ * stores no inputs from a create, so the carry starts with the first refresh.
+ */
+export function carryStableOutputs(
+  olds: PropertyMap,
+  checked: PropertyMap,
+  stable: readonly string[],
+  replaceOn: readonly string[],
+  comparable: (property: string, value: unknown) => unknown = (_p, value) => value,
+): PropertyMap {
+  const replaces = replaceOn.some((p) => containsUnknown(checked[p]) || !deepEqual(comparable(p, olds[p]), comparable(p, checked[p])));
+  if (replaces) return checked;
+  const carried: PropertyMap = { ...checked };
+  for (const name of stable) {
+    if (carried[name] === undefined && olds[name] !== undefined && olds[name] !== null && !containsUnknown(olds[name])) carried[name] = olds[name];
+  }
+  return carried;
+}
+
+/** The outputs `read` adds to the inputs it returns, so the carry above has them to copy. */
+export function stableOutputsOf(outputs: PropertyMap, stable: readonly string[]): PropertyMap {
+  const out: PropertyMap = {};
+  for (const name of stable) if (outputs[name] !== undefined && outputs[name] !== null) out[name] = outputs[name];
+  return out;
 }
 
 /**

@@ -193,10 +193,13 @@ describe("Alert read", () => {
     expect(result.props).not.toHaveProperty("dashboard");
   });
 
-  it("returns as inputs the arguments the program manages, with their live values", async () => {
-    intercept("GET", ITEM, 200, { data: returned({ threshold: 95, name: "Renamed" }) });
+  it("returns as inputs the arguments the program manages, with their live values, and what no update changes", async () => {
+    const live = returned({ threshold: 95, name: "Renamed" });
+    intercept("GET", ITEM, 200, { data: live });
     const result = await provider.read(ALERT_ID, storedOutputs);
     expect(result.inputs).toEqual({
+      createdAt: live.createdAt,
+      team: live.team,
       threshold: 95,
       interval: "5m",
       source: "tile",

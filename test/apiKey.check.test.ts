@@ -188,3 +188,31 @@ describe("ApiKey check: other properties", () => {
     expect((await provider.check({}, news)).inputs).toEqual(news);
   });
 });
+
+// In preview the engine takes a dynamic resource's checked inputs as the outputs of an update, so
+// the key's identity must be among them for what is built from it to stay known.
+describe("ApiKey check: carrying what an update cannot change", () => {
+  const identity = { keyId: "AKID0000000000000001", keySuffix: "0001", createdAt: "2026-11-22T09:00:00.000Z" };
+  const storedInputs = { ...valid, ...identity };
+
+  it("carries the key's ID, suffix and creation time from the stored inputs into an update's inputs", async () => {
+    const result = await provider.check(storedInputs, { ...valid, name: "renamed" });
+    expect(result.failures ?? []).toEqual([]);
+    expect(result.inputs).toMatchObject({ name: "renamed", ...identity });
+  });
+
+  it("carries nothing into a change that replaces the key, whose identity will be new", async () => {
+    const result = await provider.check(storedInputs, { ...valid, organizationId: "5f1d7c1e-0000-4000-8000-000000000000" });
+    for (const name of Object.keys(identity)) expect(result.inputs).not.toHaveProperty(name);
+  });
+
+  it("carries nothing into a change whose replacing property is not known yet", async () => {
+    const result = await provider.check(storedInputs, { ...valid, organizationId: UNKNOWN });
+    expect(result.inputs).not.toHaveProperty("keySuffix");
+  });
+
+  it("carries nothing into a create, which has no stored inputs", async () => {
+    const result = await provider.check({}, valid);
+    expect(result.inputs).not.toHaveProperty("keySuffix");
+  });
+});

@@ -229,10 +229,12 @@ describe("ApiKey read", () => {
     expect((await provider.read(keyUuid, { ...stored, state: "disabled" })).props?.state).toBe("disabled");
   });
 
-  it("returns as inputs only the arguments the program manages, with their live values", async () => {
-    intercept("GET", keyPath, 200, answered(wireKey({ name: "renamed", state: "disabled" })));
+  it("returns as inputs only the arguments the program manages, with their live values, and the key's identity", async () => {
+    const live = wireKey({ name: "renamed", state: "disabled" });
+    intercept("GET", keyPath, 200, answered(live));
     const result = await provider.read(keyUuid, stored);
-    expect(result.inputs).toEqual({ organizationId: org, name: "renamed", roles: ["developer"] });
+    const identity = { keyId: stored.keyId, keySuffix: live.keySuffix, createdAt: live.createdAt };
+    expect(result.inputs).toEqual({ organizationId: org, name: "renamed", roles: ["developer"], ...identity });
     expect(result.props).toMatchObject({ state: "disabled" });
   });
 
@@ -240,7 +242,7 @@ describe("ApiKey read", () => {
     const managed = { ...stored, ipAccessList: [{ source: "10.0.0.0/8", description: "office" }], managedArgs: ["name", "roles", "ipAccessList"] };
     intercept("GET", keyPath, 200, answered(wireKey({ name: null, ipAccessList: null })));
     const result = await provider.read(keyUuid, managed);
-    expect(result.inputs).toEqual({ organizationId: org, name: null, roles: ["developer"], ipAccessList: null });
+    expect(result.inputs).toMatchObject({ organizationId: org, name: null, roles: ["developer"], ipAccessList: null });
     expect(result.props).toMatchObject({ name: null, ipAccessList: null });
   });
 

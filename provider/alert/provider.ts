@@ -5,7 +5,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, isNotFound } from "../http/errors";
-import { PartialFailure, checkInputs, compact, diffProperties, withoutProvider, type PropertyMap } from "../lifecycle";
+import { PartialFailure, carryStableOutputs, checkInputs, compact, diffProperties, stableOutputsOf, withoutProvider, type PropertyMap } from "../lifecycle";
 import {
   ARG_NAMES,
   OUTPUT_ONLY,
@@ -24,6 +24,9 @@ import {
 
 /** Nothing forces a new alert: the service replaces the whole body in place with PUT. */
 const REPLACE_ON: readonly string[] = [];
+
+/** What a PUT of the whole body cannot change: when the alert was made, and whose it is. */
+const STABLE_OUTPUTS = ["createdAt", "team"] as const;
 
 /**
  * Outputs after a write the program asked for: the returned values of the required arguments (so a
@@ -50,17 +53,18 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   configureConnection(req.config);
 }
 
-export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
+export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
   const result = checkInputs(alertArgs, news);
   const failures = [...result.failures];
   for (const f of crossFieldFailures(withoutProvider(news))) {
     if (!failures.some((x) => x.property === f.property)) failures.push(f);
   }
-  return { inputs: result.inputs, failures };
+  if (failures.length > 0) return { inputs: result.inputs, failures };
+  return { inputs: carryStableOutputs(olds, result.inputs, STABLE_OUTPUTS, REPLACE_ON), failures };
 }
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
-  return diffProperties(olds, news, ARG_NAMES, REPLACE_ON, comparable);
+  return diffProperties(olds, news, ARG_NAMES, REPLACE_ON, comparable, STABLE_OUTPUTS);
 }
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
@@ -102,7 +106,7 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   const outputs = compact(out);
   // Inputs are the arguments the program manages with their live values, so the next preview
   // proposes to put drifted values back and never reports what the program leaves to the service.
-  const inputs: PropertyMap = {};
+  const inputs: PropertyMap = stableOutputsOf(outputs, STABLE_OUTPUTS);
   for (const n of [...REQUIRED_ARGS, ...managed]) if (outputs[n] !== undefined) inputs[n] = outputs[n];
   return { id, props: outputs, inputs };
 }

@@ -6,7 +6,18 @@ import { configure as configureConnection, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, isNotFound } from "../http/errors";
 import { redact } from "../http/redact";
-import { PartialFailure, checkInputs, compact, containsUnknown, deepEqual, diffProperties, withoutProvider, type PropertyMap } from "../lifecycle";
+import {
+  PartialFailure,
+  carryStableOutputs,
+  checkInputs,
+  compact,
+  containsUnknown,
+  deepEqual,
+  diffProperties,
+  stableOutputsOf,
+  withoutProvider,
+  type PropertyMap,
+} from "../lifecycle";
 import {
   PATCHABLE_ARGS,
   REPLACE_ON,
@@ -21,6 +32,9 @@ import {
   toWire,
   type WireKey,
 } from "./wire";
+
+/** What a PATCH cannot change: the key's identity. */
+const STABLE_OUTPUTS = ["keyId", "keySuffix", "createdAt"] as const;
 
 function organizationOf(props: PropertyMap): string {
   return typeof props.organizationId === "string" ? props.organizationId : "";
@@ -117,17 +131,19 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   configureConnection(req.config);
 }
 
-export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
-  return checkInputs(apiKeyArgs, news);
+export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
+  const result = checkInputs(apiKeyArgs, news);
+  if (result.failures.length > 0) return result;
+  return { inputs: carryStableOutputs(olds, result.inputs, STABLE_OUTPUTS, REPLACE_ON, comparable), failures: [] };
 }
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
   const managed = managedArgs(news);
   // A patchable argument dropped from the program is simply no longer managed: not a change.
-  const result = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, comparable);
+  const result = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, comparable, STABLE_OUTPUTS);
   // Which arguments are managed is itself state: a change to the set alone is an (empty) update.
   if (!deepEqual(olds.managedArgs ?? [], managed)) return { ...result, changes: true };
-  return { ...result, stables: [...(result.stables ?? []), "managedArgs"] };
+  return { ...result, stables: result.replaces.length > 0 ? [] : [...result.stables, "managedArgs"] };
 }
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
@@ -177,7 +193,7 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
     // The secret is never returned again: keep the stored credentials.
     const live = outputs(args, key, { keyId: props.keyId, keySecret: props.keySecret }, withoutProvider(props));
     // Inputs carry the live value of what the program manages, so drift shows there and only there.
-    const inputs: PropertyMap = { organizationId: props.organizationId };
+    const inputs: PropertyMap = { organizationId: props.organizationId, ...stableOutputsOf(live, STABLE_OUTPUTS) };
     if (props.hashData !== undefined) inputs.hashData = props.hashData;
     for (const n of managed) inputs[n] = live[n];
     return { id, props: live, inputs };

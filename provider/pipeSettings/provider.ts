@@ -59,8 +59,10 @@ export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulu
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
   const managed = managedIn(news);
-  const result = diffProperties(olds, { ...news, managedSettings: managed }, [...REPLACE_ON, ...managed, "managedSettings", "resetOnDelete"], REPLACE_ON);
-  return result;
+  // A PUT of the managed settings leaves the others as they are. They are not carried in the inputs
+  // (see carryStableOutputs), because a setting among the inputs is one the program manages.
+  const unmanaged = SETTING_NAMES.filter((n) => !managed.includes(n));
+  return diffProperties(olds, { ...news, managedSettings: managed }, [...REPLACE_ON, ...managed, "managedSettings", "resetOnDelete"], REPLACE_ON, undefined, unmanaged);
 }
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
