@@ -89,8 +89,26 @@ export function versionAtLeast(version: string, minimum: string): boolean {
   return true;
 }
 
-function onPath(binary: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+/** Where to look; the defaults are this machine's. Tests point them elsewhere. */
+export interface Surroundings {
+  /** The PATH searched for an installed tool. */
+  path: string;
+  /** Go executables to try, first found wins. */
+  goCandidates: string[];
+  /** The cache of our builds. */
+  cacheRoot: string;
+}
+
+function surroundings(): Surroundings {
+  return {
+    path: process.env.PATH ?? "",
+    goCandidates: ["go", "/usr/local/go/bin/go"],
+    cacheRoot: join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-alertpipe"),
+  };
+}
+
+function onPath(binary: string, path: string): string | undefined {
+  for (const dir of path.split(delimiter)) {
     if (dir === "") continue;
     const candidate = join(dir, binary);
     if (existsSync(candidate)) return candidate;
@@ -104,19 +122,19 @@ function versionOf(executable: string): string | undefined {
   return r.stdout.trim().split("\n").pop()?.trim();
 }
 
-function goExecutable(): string | undefined {
-  return onPath("go") ?? (existsSync("/usr/local/go/bin/go") ? "/usr/local/go/bin/go" : undefined);
-}
-
-export function cacheRoot(): string {
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-alertpipe");
+function goExecutable(where: Surroundings): string | undefined {
+  for (const candidate of where.goCandidates) {
+    const found = candidate.includes("/") ? (existsSync(candidate) ? candidate : undefined) : onPath(candidate, where.path);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** The cache folder of one build: named by version and go.sum, so a changed pin builds anew. */
-function cacheDir(tool: GoTool, version: string): string {
+function cacheDir(tool: GoTool, version: string, where: Surroundings): string {
   const goSum = readFileSync(join(repoRoot(), "tools", tool.module, "go.sum"));
   const digest = createHash("sha256").update(goSum).digest("hex").slice(0, 12);
-  return join(cacheRoot(), `${tool.binary}-${version}-${digest}`);
+  return join(where.cacheRoot, `${tool.binary}-${version}-${digest}`);
 }
 
 function runGoBuild(go: string, tool: GoTool, version: string, output: string, log: Log): Promise<void> {
@@ -164,15 +182,15 @@ function runGoBuild(go: string, tool: GoTool, version: string, output: string, l
  * Returns our cached build of a tool, building it first if needed. The build goes to a scratch
  * folder renamed into place, so an interrupted or concurrent build never leaves half a cache.
  */
-async function cachedBuild(tool: GoTool, version: string, log: Log, extras: (dir: string) => void = () => {}): Promise<EngineTool> {
-  const dir = cacheDir(tool, version);
+async function cachedBuild(tool: GoTool, version: string, log: Log, where: Surroundings, extras: (dir: string) => void = () => {}): Promise<EngineTool> {
+  const dir = cacheDir(tool, version, where);
   const executable = join(dir, "bin", tool.binary);
   if (existsSync(executable)) return { path: executable, version, source: "cache" };
-  const go = goExecutable();
+  const go = goExecutable(where);
   if (go === undefined) {
     throw new Error(
       `${tool.what} ${version} is needed and neither it nor Go was found. Either put ${tool.binary} ${version} or newer on PATH, ` +
-        `or install Go 1.25 or newer so that it is built from tools/${tool.module} (once, into ${cacheRoot()}).`,
+        `or install Go 1.25 or newer so that it is built from tools/${tool.module} (once, into ${where.cacheRoot}).`,
     );
   }
   log(`Building ${tool.what} ${version} from Go modules into ${dir} (first time only; about 5 minutes on 2 cores with empty Go caches, seconds with them).`);
@@ -205,23 +223,26 @@ function copyDynamicProviderPlugin(binDir: string): void {
   chmodSync(target, 0o755);
 }
 
+/** Finds or builds the CLI in the given surroundings; see pulumiCli. */
+export async function findOrBuildCli(log: Log, where: Surroundings = surroundings()): Promise<EngineTool> {
+  const wanted = lockedSdkVersion();
+  const found = onPath(CLI.binary, where.path);
+  if (found !== undefined) {
+    const version = versionOf(found);
+    if (version !== undefined && versionAtLeast(version, wanted)) return { path: found, version, source: "path" };
+    log(`The pulumi CLI on PATH (${found}, ${version ?? "version unknown"}) is older than ${wanted}; using our own build instead.`);
+  }
+  const tool = await cachedBuild(CLI, wanted, log, where, copyDynamicProviderPlugin);
+  // The plugin script is copied from the installed @pulumi/pulumi; keep it current if that changed.
+  copyDynamicProviderPlugin(dirname(tool.path));
+  return tool;
+}
+
 let cli: Promise<EngineTool> | undefined;
 
 /** A working `pulumi` CLI at least as new as our @pulumi/pulumi: the one on PATH, or ours. */
 export function pulumiCli(log: Log = (l) => console.error(l)): Promise<EngineTool> {
-  cli ??= (async () => {
-    const wanted = lockedSdkVersion();
-    const found = onPath(CLI.binary);
-    if (found !== undefined) {
-      const version = versionOf(found);
-      if (version !== undefined && versionAtLeast(version, wanted)) return { path: found, version, source: "path" as const };
-      log(`The pulumi CLI on PATH (${found}, ${version ?? "version unknown"}) is older than ${wanted}; using our own build instead.`);
-    }
-    const tool = await cachedBuild(CLI, wanted, log, copyDynamicProviderPlugin);
-    // The plugin script is copied from the installed @pulumi/pulumi; keep it current if that changed.
-    copyDynamicProviderPlugin(dirname(tool.path));
-    return tool;
-  })();
+  cli ??= findOrBuildCli(log);
   return cli;
 }
 
@@ -233,9 +254,10 @@ let languageHost: Promise<EngineTool> | undefined;
  */
 export function pulumiLanguageHost(log: Log = (l) => console.error(l)): Promise<EngineTool> {
   languageHost ??= (async () => {
-    const found = onPath(LANGUAGE_HOST.binary);
+    const where = surroundings();
+    const found = onPath(LANGUAGE_HOST.binary, where.path);
     if (found !== undefined) return { path: found, version: "on PATH", source: "path" as const };
-    return cachedBuild(LANGUAGE_HOST, goModuleVersion(LANGUAGE_HOST.module, LANGUAGE_HOST.versionModule), log);
+    return cachedBuild(LANGUAGE_HOST, goModuleVersion(LANGUAGE_HOST.module, LANGUAGE_HOST.versionModule), log, where);
   })();
   return languageHost;
 }
