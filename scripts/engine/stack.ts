@@ -23,7 +23,10 @@ export interface Step {
   /** The resource's name (the last part of its URN). */
   name: string;
   op: StepOp;
-  /** Top-level properties that changed (update, replace) or whose outputs changed (refresh-update). */
+  /**
+   * Properties the engine names as changed. Empty for our updates: a dynamic provider's diff has no
+   * detailed diff to give (only `--diff` output shows property-level changes).
+   */
   diffs: string[];
   /** For a replace: the properties that forced it. */
   replaceKeys: string[];
