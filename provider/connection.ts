@@ -178,6 +178,44 @@ function rateLimit(name: SettingName, area: Area): RateLimit | undefined {
   return { requests, perSeconds };
 }
 
+/** The settings each area's requests read; a resource of one area is never held back by the other's. */
+const AREA_SETTINGS: Record<Area, readonly SettingName[]> = {
+  alerting: ["alertingUrl", "alertingToken", "alertingRateLimit"],
+  cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit"],
+};
+
+function validate(name: SettingName, area: Area): void {
+  if (name === "alertingUrl" || name === "cloudUrl") baseUrl(name);
+  else if (name === "alertingRateLimit" || name === "cloudRateLimit") rateLimit(name, area);
+  else required(name);
+}
+
+/**
+ * Every missing or invalid setting an area's requests would fail on, all at once, with the same
+ * words a request would fail with. Resources' `check` reports them, so `pulumi preview` shows them
+ * before `up` meets them one at a time.
+ */
+export function connectionProblems(area: Area): ConfigError[] {
+  const problems: ConfigError[] = [];
+  for (const name of AREA_SETTINGS[area]) {
+    try {
+      validate(name, area);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(err);
+    }
+  }
+  return problems;
+}
+
+/**
+ * The problems above as check failures. They name no property (none of the resource's inputs is at
+ * fault); each names its config key and environment variable.
+ */
+export function connectionFailures(area: Area): Array<{ property: string; reason: string }> {
+  return connectionProblems(area).map((p) => ({ property: "", reason: p.message }));
+}
+
 /** A short fingerprint so limiters can be keyed per credential without keeping the credential. */
 function fingerprint(area: Area, authorization: string): string {
   // Lazily required: crypto is only needed when a method runs.

@@ -63,11 +63,38 @@ function unknownAlong(root: unknown, path: readonly PropertyKey[]): boolean {
   return containsUnknown(valueAt(root, path));
 }
 
+/** A value as a check failure shows it: NaN and the infinities by name, long text cut short. */
+function shown(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * The failure the engine shows for one zod issue. The engine prints `property P value {V}` by
+ * looking P up among the top-level inputs, so a nested path would show as `{<nil>}`: a nested
+ * failure names no property and says itself where it is and what it holds. A value under one of
+ * `secretInputs` is never shown; the engine cannot tell us which others the program made secret.
+ */
+function failureOf(path: readonly PropertyKey[], message: string, value: unknown, listsValue: boolean, secretInputs: readonly string[]): CheckFailure {
+  const property = propertyPath(path);
+  const secret = secretInputs.includes(String(path[0]));
+  if (path.length <= 1) {
+    // The engine shows NaN and Infinity as {NaN} and {+Inf}; the reason says which it was, in words.
+    const nonFinite = typeof value === "number" && !Number.isFinite(value) && !secret;
+    return { property, reason: nonFinite ? `${property} is ${shown(value)}: ${message}` : message };
+  }
+  if (!listsValue) return { property: "", reason: `${property}: ${message}` };
+  const what = secret ? `not shown (${String(path[0])} is secret)` : shown(value);
+  return { property: "", reason: `${property} is ${what}: ${message}` };
+}
+
 /**
  * Validates the program's inputs with a resource's zod schema. Issues about values that are still
  * unknown in preview are dropped: they are checked again once known. No request is ever sent.
  */
-export function checkInputs(schema: z.ZodType, news: PropertyMap): CheckResult {
+export function checkInputs(schema: z.ZodType, news: PropertyMap, secretInputs: readonly string[] = []): CheckResult {
   const { [PROVIDER_KEY]: _provider, ...inputs } = news;
   const parsed = schema.safeParse(inputs);
   const failures: CheckFailure[] = [];
@@ -78,9 +105,9 @@ export function checkInputs(schema: z.ZodType, news: PropertyMap): CheckResult {
       const paths = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
       for (const path of paths) {
         if (unknownAlong(inputs, path)) continue;
-        const property = propertyPath(path);
-        const key = `${property}\u0000${issue.message}`;
-        if (!seen.has(key)) failures.push({ property, reason: issue.message });
+        const failure = failureOf(path, issue.message, valueAt(inputs, path), issue.code !== "unrecognized_keys", secretInputs);
+        const key = `${failure.property}\u0000${failure.reason}`;
+        if (!seen.has(key)) failures.push(failure);
         seen.add(key);
       }
     }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/alert/provider";
 import { UNKNOWN } from "../provider/lifecycle";
+import { connectionEnvPerFile } from "./support/mockApi";
+
+connectionEnvPerFile();
 
 /** A valid search alert; each test changes one thing. */
 const search = {
@@ -39,7 +42,17 @@ describe("Alert check", () => {
     it.each([0, -3, 2.5, 1e9])("accepts %s", async (threshold) => {
       expect(await failuresFor({ ...search, threshold })).toEqual([]);
     });
-    it.each([["a string", "5"], ["Infinity", Infinity], ["NaN", NaN], ["a boolean", true]])("refuses %s, naming the property", async (_label, threshold) => {
+    it.each([
+      [NaN, "NaN"],
+      [Infinity, "Infinity"],
+      [-Infinity, "-Infinity"],
+    ])("refuses %s, saying it is %s rather than only what it accepts", async (threshold, named) => {
+      const [failure, ...others] = await failuresFor({ ...search, threshold });
+      expect(others).toEqual([]);
+      expect(failure?.property).toBe("threshold");
+      expect(failure?.reason.startsWith(`threshold is ${named}: threshold must be`)).toBe(true);
+    });
+    it.each([["a string", "5"], ["a boolean", true]])("refuses %s, naming the property", async (_label, threshold) => {
       expect(await failuresFor({ ...search, threshold })).toEqual([{ property: "threshold", reason: "threshold must be a finite number" }]);
     });
     it("refuses a missing threshold, saying it is required", async () => {
@@ -89,20 +102,21 @@ describe("Alert check", () => {
   describe("channel", () => {
     it("refuses a channel type other than webhook, listing the allowed value", async () => {
       expect(await failuresFor({ ...search, channel: { type: "email", webhookId: "hook-1" } })).toEqual([
-        { property: "channel.type", reason: 'channel.type must be one of "webhook"' },
+        { property: "", reason: 'channel.type is "email": channel.type must be one of "webhook"' },
       ]);
     });
     it.each([["empty", ""], ["blank", "  "], ["a number", 7]])("refuses a webhookId that is %s", async (_label, webhookId) => {
       expect(await failuresFor({ ...search, channel: { type: "webhook", webhookId } })).toEqual([
-        { property: "channel.webhookId", reason: "channel.webhookId must be a non-empty string" },
+        // Nested: no property (the engine would show its top-level lookup, {<nil>}), the value in the reason.
+        { property: "", reason: `channel.webhookId is ${JSON.stringify(webhookId)}: channel.webhookId must be a non-empty string` },
       ]);
     });
     it("refuses a missing webhookId", async () => {
-      expect((await failuresFor({ ...search, channel: { type: "webhook" } }))[0]?.property).toBe("channel.webhookId");
+      expect(await failuresFor({ ...search, channel: { type: "webhook" } })).toEqual([{ property: "", reason: "channel.webhookId is missing: channel.webhookId must be a non-empty string" }]);
     });
     it("refuses an unknown channel property, naming it", async () => {
       const failures = await failuresFor({ ...search, channel: { type: "webhook", webhookId: "hook-1", url: "https://x" } });
-      expect(failures).toEqual([{ property: "channel.url", reason: expect.stringContaining("type and webhookId") }]);
+      expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^channel\.url: unknown property.*type and webhookId/) }]);
     });
     it("refuses a channel that is not an object", async () => {
       expect(await failuresFor({ ...search, channel: "hook-1" })).toEqual([{ property: "channel", reason: expect.stringContaining('{type: "webhook", webhookId}') }]);

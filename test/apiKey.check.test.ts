@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/apiKey/provider";
 import { UNKNOWN } from "../provider/lifecycle";
+import { where } from "./support/failures";
+import { connectionEnvPerFile } from "./support/mockApi";
+
+connectionEnvPerFile();
 
 const valid = { organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e", roles: ["developer"] };
 
@@ -9,7 +13,7 @@ async function failuresFor(props: Record<string, unknown>) {
 }
 
 async function propertiesRefused(props: Record<string, unknown>): Promise<string[]> {
-  return (await failuresFor(props)).map((f) => f.property);
+  return (await failuresFor(props)).map((f) => where(f));
 }
 
 describe("ApiKey check: roles", () => {
@@ -21,12 +25,12 @@ describe("ApiKey check: roles", () => {
   });
   it("refuses an empty list, naming the allowed roles", async () => {
     const [f] = await failuresFor({ roles: [] });
-    expect(f?.property).toBe("roles");
+    expect(where(f)).toBe("roles");
     expect(f?.reason).toContain('"admin", "developer", "query_endpoints"');
   });
   it("refuses an unknown role at its index, naming the allowed roles", async () => {
     const failures = await failuresFor({ roles: ["developer", "owner"] });
-    expect(failures.map((f) => f.property)).toEqual(["roles[1]"]);
+    expect(failures.map((f) => where(f))).toEqual(["roles[1]"]);
     expect(failures[0]?.reason).toContain('"admin", "developer", "query_endpoints"');
   });
   it("refuses a repeated role", async () => {
@@ -36,7 +40,7 @@ describe("ApiKey check: roles", () => {
   it("refuses missing roles", async () => {
     const { roles: _omit, ...rest } = valid;
     const failures = (await provider.check({}, rest)).failures ?? [];
-    expect(failures.map((f) => f.property)).toEqual(["roles"]);
+    expect(failures.map((f) => where(f))).toEqual(["roles"]);
   });
   it("refuses roles given as a single string instead of a list", async () => {
     expect(await propertiesRefused({ roles: "admin" })).toEqual(["roles"]);
@@ -69,7 +73,7 @@ describe("ApiKey check: expireAt", () => {
   });
   it("refuses a date-time without a time zone, naming the form", async () => {
     const [f] = await failuresFor({ expireAt: "2030-01-31T00:00:00" });
-    expect(f?.property).toBe("expireAt");
+    expect(where(f)).toBe("expireAt");
     expect(f?.reason).toContain("ISO 8601 date-time with seconds and a time zone");
   });
   it("refuses a date alone", async () => {
@@ -96,7 +100,7 @@ describe("ApiKey check: ipAccessList", () => {
   });
   it("refuses an octet of 256, naming the path and the form", async () => {
     const failures = await failuresFor(entry("256.1.1.1"));
-    expect(failures.map((f) => f.property)).toEqual(["ipAccessList[0].source"]);
+    expect(failures.map((f) => where(f))).toEqual(["ipAccessList[0].source"]);
     expect(failures[0]?.reason).toContain("IPv4 address or CIDR range");
   });
   it.each(["10.0.0.0/8", "0.0.0.0/0", "203.0.113.7/32"])("accepts the CIDR range %s (/0 to /32)", async (source) => {
@@ -120,7 +124,7 @@ describe("ApiKey check: ipAccessList", () => {
   });
   it("refuses an empty list, saying it would lock every caller out", async () => {
     const [f] = await failuresFor({ ipAccessList: [] });
-    expect(f?.property).toBe("ipAccessList");
+    expect(where(f)).toBe("ipAccessList");
     expect(f?.reason).toContain("lock every caller out");
   });
   it("refuses an entry without a description", async () => {
@@ -153,7 +157,7 @@ describe("ApiKey check: hashData", () => {
 describe("ApiKey check: other properties", () => {
   it("refuses a missing organizationId", async () => {
     const failures = (await provider.check({}, { roles: ["admin"] })).failures ?? [];
-    expect(failures.map((f) => f.property)).toEqual(["organizationId"]);
+    expect(failures.map((f) => where(f))).toEqual(["organizationId"]);
   });
   it("refuses an organizationId that is not a uuid", async () => {
     const failures = await failuresFor({ organizationId: "acme" });

@@ -8,6 +8,9 @@ import * as alert from "../provider/alert/provider";
 import * as apiKey from "../provider/apiKey/provider";
 import * as pipeSettings from "../provider/pipeSettings/provider";
 import { PIPE_SETTINGS, SETTING_NAMES } from "../provider/pipeSettings/settings";
+import { connectionEnvPerFile } from "./support/mockApi";
+
+connectionEnvPerFile();
 
 const RUNS = 4_000;
 

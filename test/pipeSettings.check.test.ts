@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
 import { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "../provider/pipeSettings/settings";
 import { UNKNOWN } from "../provider/lifecycle";
+import { connectionEnvPerFile } from "./support/mockApi";
+
+connectionEnvPerFile();
 
 const ids = {
   organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e",
@@ -38,6 +41,11 @@ describe("PipeSettings check", () => {
     it("refuses a string and a boolean", async () => {
       expect((await failuresFor({ [name]: String(fact.min) }))[0]?.property).toBe(name);
       expect((await failuresFor({ [name]: true }))[0]?.property).toBe(name);
+    });
+    it("refuses NaN and the infinities, naming them", async () => {
+      for (const [value, named] of [[NaN, "NaN"], [Infinity, "Infinity"], [-Infinity, "-Infinity"]] as const) {
+        expect(await failuresFor({ [name]: value })).toEqual([{ property: name, reason: `${name} is ${named}: ${name} must be an integer from ${fact.min} to ${fact.max} (inclusive) or null` }]);
+      }
     });
     it("accepts null (unset)", async () => {
       expect(await failuresFor({ [name]: null })).toEqual([]);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
 import { SETTING_NAMES } from "../provider/pipeSettings/settings";
 import { UNKNOWN } from "../provider/lifecycle";
@@ -56,6 +56,21 @@ describe("PipeSettings create", () => {
     expect(String(err)).toContain("db_max_threads out of range");
     expect(String(err)).toContain("rid-400");
     expect(errorText(err)).not.toContain(CANARY.keySecret);
+  });
+});
+
+describe("PipeSettings uuids", () => {
+  const upper = { organizationId: ids.organizationId.toUpperCase(), serviceId: ids.serviceId.toUpperCase(), pipeId: ids.pipeId.toUpperCase() };
+
+  it("are lower-cased by check, so state holds one form", async () => {
+    const result = await provider.check({}, { ...upper, dbMaxThreads: 8 });
+    expect(result.failures).toEqual([]);
+    expect(result.inputs).toMatchObject({ ...ids, dbMaxThreads: 8 });
+  });
+
+  it("differing only in letter case are no change, even against a state written before check lower-cased them", async () => {
+    const olds = { ...upper, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] };
+    expect(await provider.diff(id, olds, { ...ids, dbMaxThreads: 8 })).toMatchObject({ changes: false, replaces: [] });
   });
 });
 
@@ -133,14 +148,46 @@ describe("PipeSettings delete", () => {
     expect(seen).toHaveLength(0);
   });
 
-  it("with resetOnDelete sends null for every managed setting and nothing else", async () => {
+  beforeEach(() => provider.forgetRun());
+
+  it("with resetOnDelete reads the pipe, then sends null for every managed setting still as this resource left it", async () => {
+    intercept("GET", 200, envelope(wire({ db_max_threads: 8, object_storage_concurrency: 3 })));
     intercept("PUT", 200, envelope(wire()));
     await provider.delete(id, { ...props, resetOnDelete: true });
-    expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: null, object_storage_concurrency: null }]);
+    expect(seen.map((s) => `${s.method} ${JSON.stringify(s.body ?? null)}`)).toEqual(["GET null", 'PUT {"object_storage_concurrency":null,"db_max_threads":null}']);
+  });
+
+  it("with resetOnDelete leaves a setting someone changed since: only the ones still ours are unset", async () => {
+    intercept("GET", 200, envelope(wire({ db_max_threads: 12, object_storage_concurrency: 3 })));
+    intercept("PUT", 200, envelope(wire({ db_max_threads: 12 })));
+    await provider.delete(id, { ...props, resetOnDelete: true });
+    expect(seen.map((s) => s.body)).toEqual([undefined, { object_storage_concurrency: null }]);
+  });
+
+  it("with resetOnDelete sends no PUT when nothing live is still ours", async () => {
+    intercept("GET", 200, envelope(wire({ db_max_threads: 12, object_storage_concurrency: null })));
+    await provider.delete(id, { ...props, resetOnDelete: true });
+    expect(seen.map((s) => s.method)).toEqual(["GET"]);
+  });
+
+  it("with resetOnDelete never unsets what another resource of the same run wrote to the pipe (a rename without alias)", async () => {
+    // The renamed resource is created first, writing the same values, then the old one is deleted.
+    intercept("PUT", 200, envelope(wire({ db_max_threads: 8 })));
+    await provider.create({ ...ids, dbMaxThreads: 8, resetOnDelete: true });
+    intercept("GET", 200, envelope(wire({ db_max_threads: 8, object_storage_concurrency: 3 })));
+    intercept("PUT", 200, envelope(wire({ db_max_threads: 8 })));
+    await provider.delete(id, { ...props, resetOnDelete: true });
+    expect(seen.map((s) => `${s.method} ${JSON.stringify(s.body ?? null)}`)).toEqual(['PUT {"db_max_threads":8}', "GET null", 'PUT {"object_storage_concurrency":null}']);
+  });
+
+  it("with resetOnDelete counts the same pipe in another letter case as the same pipe", async () => {
+    await provider.check({}, { organizationId: ids.organizationId.toUpperCase(), serviceId: ids.serviceId, pipeId: ids.pipeId.toUpperCase(), dbMaxThreads: 8, objectStorageConcurrency: 3 });
+    await provider.delete(id, { ...props, resetOnDelete: true });
+    expect(seen).toEqual([]);
   });
 
   it("with resetOnDelete treats a 404 as already gone", async () => {
-    intercept("PUT", 404, { status: 404, error: "no such pipe", requestId: "rid" });
+    intercept("GET", 404, { status: 404, error: "no such pipe", requestId: "rid" });
     await expect(provider.delete(id, { ...props, resetOnDelete: true })).resolves.toBeUndefined();
   });
 });

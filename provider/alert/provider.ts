@@ -2,7 +2,7 @@
 // PUT and removed with DELETE under /api/v2/alerts; every argument changes in place.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { configure as configureConnection, connectionFor } from "../connection";
+import { configure as configureConnection, connectionFailures, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, isNotFound } from "../http/errors";
 import { PartialFailure, carryStableOutputs, checkInputs, compact, diffProperties, stableOutputsOf, withoutProvider, type PropertyMap } from "../lifecycle";
@@ -59,6 +59,7 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
   for (const f of crossFieldFailures(withoutProvider(news))) {
     if (!failures.some((x) => x.property === f.property)) failures.push(f);
   }
+  failures.push(...connectionFailures("alerting"));
   if (failures.length > 0) return { inputs: result.inputs, failures };
   return { inputs: carryStableOutputs(olds, result.inputs, STABLE_OUTPUTS, REPLACE_ON), failures };
 }

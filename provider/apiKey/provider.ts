@@ -2,7 +2,7 @@
 // (as a Pulumi secret, see resource.ts) because no later call returns it.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { configure as configureConnection, connectionFor } from "../connection";
+import { configure as configureConnection, connectionFailures, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, isNotFound } from "../http/errors";
 import { redact } from "../http/redact";
@@ -35,6 +35,11 @@ import {
 
 /** What a PATCH cannot change: the key's identity. */
 const STABLE_OUTPUTS = ["keyId", "keySuffix", "createdAt"] as const;
+
+/** As wire.ts compares, and an organizationId in any letter case as the same uuid (state may hold one from before check lower-cased it). */
+function uuidComparable(name: string, value: unknown): unknown {
+  return name === "organizationId" && typeof value === "string" ? value.toLowerCase() : comparable(name, value);
+}
 
 function organizationOf(props: PropertyMap): string {
   return typeof props.organizationId === "string" ? props.organizationId : "";
@@ -132,15 +137,18 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
-  const result = checkInputs(apiKeyArgs, news);
-  if (result.failures.length > 0) return result;
-  return { inputs: carryStableOutputs(olds, result.inputs, STABLE_OUTPUTS, REPLACE_ON, comparable), failures: [] };
+  const result = checkInputs(apiKeyArgs, news, ["hashData"]);
+  const failures = [...result.failures, ...connectionFailures("cloud")];
+  if (failures.length > 0) return { inputs: result.inputs, failures };
+  // A uuid's letter case is no change: the service treats them alike, so only lower case is kept.
+  const inputs = typeof result.inputs.organizationId === "string" ? { ...result.inputs, organizationId: result.inputs.organizationId.toLowerCase() } : result.inputs;
+  return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON, uuidComparable), failures: [] };
 }
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
   const managed = managedArgs(news);
   // A patchable argument dropped from the program is simply no longer managed: not a change.
-  const result = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, comparable, STABLE_OUTPUTS);
+  const result = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, uuidComparable, STABLE_OUTPUTS);
   // Which arguments are managed is itself state: a change to the set alone is an (empty) update.
   if (!deepEqual(olds.managedArgs ?? [], managed)) return { ...result, changes: true };
   return { ...result, stables: result.replaces.length > 0 ? [] : [...result.stables, "managedArgs"] };

@@ -2,10 +2,10 @@
 // settings the program manages, "delete" leaves them live unless resetOnDelete asks to unset them.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { configure as configureConnection, connectionFor } from "../connection";
+import { configure as configureConnection, connectionFailures, connectionFor } from "../connection";
 import { decode, send } from "../http/client";
 import { isNotFound } from "../http/errors";
-import { checkInputs, deepEqual, diffProperties, containsUnknown, type PropertyMap } from "../lifecycle";
+import { checkInputs, deepEqual, diffProperties, containsUnknown, UNKNOWN, type PropertyMap } from "../lifecycle";
 import { SETTING_NAMES, type SettingName } from "./settings";
 import { fromWire, managedIn, pipeSettingsArgs, settingsEnvelope, settingsPath, toWire, type EffectiveSettings } from "./wire";
 
@@ -24,6 +24,36 @@ function pipeRef(id: string, props: PropertyMap): PipeRef {
     serviceId: typeof props.serviceId === "string" ? props.serviceId : serviceId,
     pipeId: typeof props.pipeId === "string" ? props.pipeId : pipeId,
   };
+}
+
+/** Uuids are case-insensitive (the service treats them alike): only their lower-case form is compared or kept. */
+function uuidForm(property: string, value: unknown): unknown {
+  return (REPLACE_ON as readonly string[]).includes(property) && typeof value === "string" ? value.toLowerCase() : value;
+}
+
+function pipeKey(ref: PipeRef): string {
+  return `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`.toLowerCase();
+}
+
+/**
+ * The settings of each pipe that a resource of this run manages (seen in check) or wrote (create,
+ * update). One provider process serves a whole `pulumi up`, so this is the run's note of them: a
+ * delete with resetOnDelete never unsets one of these. That is what keeps a rename without an alias
+ * (create the new resource, then delete the old) from wiping the new resource's settings.
+ */
+const claimedThisRun = new Map<string, Set<SettingName>>();
+
+function claim(ref: PipeRef, names: readonly SettingName[]): void {
+  if ([ref.organizationId, ref.serviceId, ref.pipeId].some((v) => v === UNKNOWN || v === "")) return;
+  const key = pipeKey(ref);
+  const claimed = claimedThisRun.get(key) ?? new Set<SettingName>();
+  for (const n of names) claimed.add(n);
+  claimedThisRun.set(key, claimed);
+}
+
+/** Forgets what this process saw; for tests, which play several runs in one process. */
+export function forgetRun(): void {
+  claimedThisRun.clear();
 }
 
 function managedOf(props: PropertyMap): SettingName[] {
@@ -54,7 +84,13 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
-  return checkInputs(pipeSettingsArgs, news);
+  const result = checkInputs(pipeSettingsArgs, news);
+  const failures = [...result.failures, ...connectionFailures("cloud")];
+  if (failures.length > 0) return { inputs: result.inputs, failures };
+  const inputs: PropertyMap = { ...result.inputs };
+  for (const p of REPLACE_ON) inputs[p] = uuidForm(p, inputs[p]);
+  claim(pipeRef("", inputs), managedIn(inputs));
+  return { inputs, failures };
 }
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
@@ -62,12 +98,14 @@ export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): P
   // A PUT of the managed settings leaves the others as they are. They are not carried in the inputs
   // (see carryStableOutputs), because a setting among the inputs is one the program manages.
   const unmanaged = SETTING_NAMES.filter((n) => !managed.includes(n));
-  return diffProperties(olds, { ...news, managedSettings: managed }, [...REPLACE_ON, ...managed, "managedSettings", "resetOnDelete"], REPLACE_ON, undefined, unmanaged);
+  return diffProperties(olds, { ...news, managedSettings: managed }, [...REPLACE_ON, ...managed, "managedSettings", "resetOnDelete"], REPLACE_ON, uuidForm, unmanaged);
 }
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
   const ref = pipeRef("", inputs);
   const managed = managedIn(inputs);
+  // Noted before sending: a PUT whose answer is lost may still have been applied.
+  claim(ref, managed);
   const effective = await putSettings(ref, Object.fromEntries(managed.map((n) => [n, inputs[n]])));
   return { id: `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`, outs: outputs(ref, effective, managed, inputs.resetOnDelete) };
 }
@@ -96,6 +134,7 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
   const managed = managedIn(news);
   // Only what the program changes is sent; a setting dropped from the program is left as it is live.
   const changed = managed.filter((n) => containsUnknown(news[n]) || !before.includes(n) || !deepEqual(olds[n], news[n]));
+  claim(ref, managed);
   const effective =
     changed.length > 0
       ? await putSettings(ref, Object.fromEntries(changed.map((n) => [n, news[n]])))
@@ -103,12 +142,24 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
   return { outs: outputs(ref, effective, managed, news.resetOnDelete) };
 }
 
+/**
+ * With resetOnDelete, unsets only what is still this resource's doing: a setting whose live value
+ * is the one state records for it (what this resource last wrote, or last read on refresh), and
+ * that no resource of this run manages on the same pipe. One GET, then one PUT of just those (none
+ * if none); a value someone changed since is theirs, and is left.
+ */
 export async function del(id: string, props: PropertyMap): Promise<void> {
   if (props.resetOnDelete !== true) return;
-  const managed = managedOf(props);
-  if (managed.length === 0) return;
+  const ref = pipeRef(id, props);
+  const claimed = claimedThisRun.get(pipeKey(ref));
+  const candidates = managedOf(props).filter((n) => !claimed?.has(n) && props[n] !== null && props[n] !== undefined);
+  if (candidates.length === 0) return;
   try {
-    await putSettings(pipeRef(id, props), Object.fromEntries(managed.map((n) => [n, null])));
+    const res = await send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) });
+    const live = fromWire(decode(settingsEnvelope, res).result);
+    const ours = candidates.filter((n) => deepEqual(live[n], props[n]));
+    if (ours.length === 0) return;
+    await putSettings(ref, Object.fromEntries(ours.map((n) => [n, null])));
   } catch (err) {
     if (isNotFound(err)) return;
     throw err;

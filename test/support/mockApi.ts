@@ -2,7 +2,7 @@
 // credentials whose appearance in any error would be a leak.
 
 import { MockAgent } from "undici";
-import { afterEach, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { resetConfiguration } from "../../provider/connection";
 import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
 import { resetLimiters } from "../../provider/http/rateLimit";
@@ -127,5 +127,25 @@ export function answerOnce(
     const text = typeof data === "string" ? data : JSON.stringify(data);
     const type = typeof data === "string" ? "text/plain" : "application/json";
     return { statusCode: status, data: text, responseOptions: { headers: { "content-type": type, ...headers } } };
+  });
+}
+
+/**
+ * For a test file that calls `check` alone: the connection settings present in the environment,
+ * as a configured stack has them, since check reports missing ones. Restored after the file.
+ */
+export function connectionEnvPerFile(): void {
+  const saved: Record<string, string | undefined> = {};
+  beforeAll(() => {
+    for (const [k, v] of Object.entries(ENV)) {
+      saved[k] = process.env[k];
+      process.env[k] = v;
+    }
+  });
+  afterAll(() => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   });
 }

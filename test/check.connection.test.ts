@@ -1,0 +1,72 @@
+// check reports the connection settings a resource's requests will need, all at once, so that
+// `pulumi preview` fails on them instead of `up` meeting them one at a time.
+
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import * as alert from "../provider/alert/provider";
+import * as apiKey from "../provider/apiKey/provider";
+import * as pipeSettings from "../provider/pipeSettings/provider";
+import { CONNECTION_SETTINGS, configure, resetConfiguration } from "../provider/connection";
+
+const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
+const ALERT = { threshold: 5, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" } };
+const PIPE = { organizationId: ORG, serviceId: "7c9e6679-7425-40de-944b-e07fc1f90ae7", pipeId: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed", dbMaxThreads: 8 };
+const KEY = { organizationId: ORG, roles: ["developer"] };
+
+const ENV_VARS = Object.values(CONNECTION_SETTINGS).map((s) => s.envVar);
+let saved: Record<string, string | undefined> = {};
+beforeEach(() => {
+  saved = Object.fromEntries(ENV_VARS.map((k) => [k, process.env[k]]));
+  for (const k of ENV_VARS) delete process.env[k];
+  resetConfiguration();
+});
+afterEach(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  resetConfiguration();
+});
+
+const reasons = (r: { failures?: Array<{ reason: string }> }) => (r.failures ?? []).map((f) => f.reason);
+
+describe("check with the connection unconfigured", () => {
+  it("fails a PipeSettings naming every missing area B setting at once, by config key and environment variable", async () => {
+    const got = reasons(await pipeSettings.check({}, PIPE));
+    expect(got).toHaveLength(3);
+    for (const s of [CONNECTION_SETTINGS.cloudUrl, CONNECTION_SETTINGS.cloudKeyId, CONNECTION_SETTINGS.cloudKeySecret]) {
+      expect(got.some((r) => r.includes(s.configKey) && r.includes(s.envVar))).toBe(true);
+    }
+  });
+
+  it("fails an ApiKey the same way, and an Alert only for area A's settings", async () => {
+    expect(reasons(await apiKey.check({}, KEY))).toHaveLength(3);
+    const got = reasons(await alert.check({}, ALERT));
+    expect(got).toHaveLength(2);
+    expect(got.join("\n")).toContain("alertpipe:alertingUrl");
+    expect(got.join("\n")).toContain("ALERTPIPE_ALERTING_TOKEN");
+    expect(got.join("\n")).not.toContain("cloud");
+  });
+
+  it("does not hold a resource back for the other API's settings", async () => {
+    process.env.ALERTPIPE_ALERTING_URL = "https://alerts.example.test";
+    process.env.ALERTPIPE_ALERTING_TOKEN = "tok";
+    expect((await alert.check({}, ALERT)).failures).toEqual([]);
+    expect(reasons(await pipeSettings.check({}, PIPE))).toHaveLength(3);
+  });
+
+  it("names invalid settings too, with the input failures, from the stack config given to configure", async () => {
+    process.env.ALERTPIPE_CLOUD_KEY_ID = "id";
+    process.env.ALERTPIPE_CLOUD_KEY_SECRET = "secret";
+    const config: Record<string, string> = { "alertpipe:cloudUrl": "http://cloud.example.test", "alertpipe:cloudRateLimit": "fast" };
+    configure({ get: (k) => config[k] });
+    const got = await pipeSettings.check({}, { ...PIPE, dbMaxThreads: 65 });
+    expect(got.failures?.map((f) => f.property)).toEqual(["dbMaxThreads", "", ""]);
+    expect(reasons(got)[1]).toContain("alertpipe:cloudUrl must use https");
+    expect(reasons(got)[2]).toContain('alertpipe:cloudRateLimit must look like "10/10"');
+  });
+
+  it("passes once everything is set, without sending anything", async () => {
+    Object.assign(process.env, { ALERTPIPE_CLOUD_URL: "https://cloud.example.test", ALERTPIPE_CLOUD_KEY_ID: "id", ALERTPIPE_CLOUD_KEY_SECRET: "secret" });
+    expect((await pipeSettings.check({}, PIPE)).failures).toEqual([]);
+  });
+});

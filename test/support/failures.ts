@@ -1,0 +1,14 @@
+// Where a check failure points: its property, or for a nested value (which names no property, so
+// the engine does not show a top-level lookup of it as {<nil>}) the path its reason starts with.
+
+interface Failure {
+  property: string;
+  reason: string;
+}
+
+export function where(f: Failure): string;
+export function where(f: Failure | undefined): string | undefined;
+export function where(f: Failure | undefined): string | undefined {
+  if (f === undefined) return undefined;
+  return f.property !== "" ? f.property : (/^([^\s:]+)(?: is |: )/.exec(f.reason)?.[1] ?? f.reason);
+}
