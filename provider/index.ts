@@ -7,4 +7,5 @@ export { PipeSettings, type PipeSettingsArgs } from "./pipeSettings/resource";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./pipeSettings/settings";
 export { CONNECTION_SETTINGS, ConfigError } from "./connection";
 export { ApiError, OutcomeUnknownError, TransportError, UnexpectedResponseError } from "./http/errors";
-export { startEmulator, DEFAULT_CREDENTIALS, type EmulatorOptions, type RunningEmulator } from "../emulator";
+// The emulator is its own entry point, `pulumi-alertpipe/emulator`, so a program that imports the
+// resources never loads it.

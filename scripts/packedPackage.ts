@@ -18,10 +18,23 @@ export function repoRoot(): string {
   }
 }
 
+/**
+ * Gives a program folder a package.json of its own. Inside the repository, the nearest package.json
+ * of a file would otherwise be ours, whose `exports` make `require("pulumi-alertpipe")` resolve to
+ * the repository's own dist/ (a package may require itself by name) instead of the packed copy
+ * installed for the program.
+ */
+function ownPackageScope(dir: string): void {
+  const pkg = join(dir, "package.json");
+  if (!existsSync(pkg)) writeFileSync(pkg, `${JSON.stringify({ private: true })}\n`);
+}
+
 /** Work folder for throw-away programs, inside the repository so dependencies resolve. Gitignored. */
 export function workDir(...parts: string[]): string {
-  const dir = join(repoRoot(), ".alertpipe", ...parts);
+  const base = join(repoRoot(), ".alertpipe");
+  const dir = join(base, ...parts);
   mkdirSync(dir, { recursive: true });
+  ownPackageScope(base);
   return dir;
 }
 
@@ -52,6 +65,7 @@ export function packPackage(): string {
 /** Unpacks the tarball into <programDir>/node_modules/pulumi-alertpipe, replacing what was there. */
 export function installPacked(programDir: string, tarball: string = packPackage()): string {
   const digest = createHash("sha256").update(readFileSync(tarball)).digest("hex");
+  ownPackageScope(programDir);
   const target = join(programDir, "node_modules", "pulumi-alertpipe");
   const stamp = join(target, ".packed-sha256");
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === digest) return target;

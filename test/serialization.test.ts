@@ -57,6 +57,15 @@ function checkInProgram(text: string, news: Record<string, unknown>): Array<{ pr
     cwd: programDir,
     encoding: "utf8",
     input: JSON.stringify([text, news]),
+    // A configured stack: check reports missing connection settings.
+    env: {
+      ...process.env,
+      ALERTPIPE_ALERTING_URL: "https://alerts.example.test",
+      ALERTPIPE_ALERTING_TOKEN: "tok",
+      ALERTPIPE_CLOUD_URL: "https://cloud.example.test",
+      ALERTPIPE_CLOUD_KEY_ID: "id",
+      ALERTPIPE_CLOUD_KEY_SECRET: "secret",
+    },
   });
   return JSON.parse(out) as Array<{ property: string; reason: string }>;
 }
