@@ -504,16 +504,14 @@ describe("many resources at the engine's own parallelism", () => {
   }, 240_000);
 });
 
-describe("an existing object read by id", () => {
+describe("an existing object read by id with the class's static get", () => {
   it("reads a live alert by id through the provider, and destroy leaves it on the service", async () => {
     const emu = await startEmulator();
     await byHand(emu, "POST", "/api/v2/alerts", { source: "search", threshold: 123, thresholdType: "below", interval: "1h", channel: { type: "webhook", webhookId: "made-by-hand" } });
     const [alertId = ""] = Object.keys(emu.snapshot().alerts);
     const { Alert } = installedPackage();
-    // What a static get(name, id) does in Pulumi's generated classes: the id in the options makes the
-    // engine Read the object instead of creating it. The arguments given are not what is read.
     const program: PulumiFn = async () => {
-      const alert = new Alert("existing", ALERT, { id: alertId });
+      const alert = Alert.get("existing", alertId);
       return { threshold: alert.threshold, webhookId: alert.channel.webhookId };
     };
     const s = await stackOn(emu, "alert-read", { program });
@@ -530,9 +528,41 @@ describe("an existing object read by id", () => {
     expect(Object.keys(emu.snapshot().alerts)).toEqual([alertId]);
   });
 
-  it("offers a static get(name, id) on each resource class, as Pulumi's own resource classes do", () => {
-    const { Alert, ApiKey, PipeSettings } = installedPackage();
-    expect({ Alert: "get" in Alert, ApiKey: "get" in ApiKey, PipeSettings: "get" in PipeSettings }).toEqual({ Alert: true, ApiKey: true, PipeSettings: true });
+  it("reads a live key by its uuid and organization, without a secret, and destroy leaves it on the service", async () => {
+    const emu = await startEmulator();
+    const made = (await byHand(emu, "POST", `/v1/organizations/${ORG}/keys`, { name: "by hand", roles: ["developer"] })) as { result: { key: { id: string; keySuffix: string } } };
+    const { ApiKey } = installedPackage();
+    const program: PulumiFn = async () => {
+      const key = ApiKey.get("existing", made.result.key.id, { organizationId: ORG });
+      return { name: key.name, keySuffix: key.keySuffix, keySecret: key.keySecret };
+    };
+    const s = await stackOn(emu, "key-read", { program });
+    emu.resetRequestLog();
+    const up = succeeded(await s.up());
+    expect(ours(up).map((step) => `${step.op} ${step.name}`)).toEqual(["read existing"]);
+    expect(sent(emu)).toEqual([`GET /v1/organizations/${ORG}/keys/${made.result.key.id}`]);
+    expect(up.outputs.name?.value).toBe("by hand");
+    expect(up.outputs.keySuffix?.value).toBe(made.result.key.keySuffix);
+    expect(up.outputs.keySecret?.value).toBeUndefined();
+
+    emu.resetRequestLog();
+    succeeded(await s.destroy());
+    expect(sent(emu, isWrite)).toEqual([]);
+    expect(Object.keys(emu.snapshot().keys)).toEqual([made.result.key.id]);
+  });
+
+  it("reads a pipe's live settings by organizationId/serviceId/pipeId, and destroy leaves them as they are", async () => {
+    const emu = await startEmulator();
+    await byHand(emu, "PUT", `/v1/organizations/${ORG}/services/${SERVICE}/pipes/${PIPE}/settings`, { db_max_threads: 12 });
+    const { PipeSettings } = installedPackage();
+    const program: PulumiFn = async () => ({ dbMaxThreads: PipeSettings.get("existing", `${ORG}/${SERVICE}/${PIPE}`).dbMaxThreads });
+    const s = await stackOn(emu, "pipe-read", { program });
+    const up = succeeded(await s.up());
+    expect(up.outputs.dbMaxThreads?.value).toBe(12);
+    emu.resetRequestLog();
+    succeeded(await s.destroy());
+    expect(sent(emu, isWrite)).toEqual([]);
+    expect(emu.snapshot().pipes[`${ORG}/${SERVICE}/${PIPE}`]?.db_max_threads).toBe(12);
   });
 });
 

@@ -70,7 +70,17 @@ export class Alert extends pulumi.dynamic.Resource {
       createdAt: undefined,
       updatedAt: undefined,
     };
+    // The required ones too, for a read by id (get), which passes no arguments.
+    const required = { threshold: undefined, interval: undefined, source: undefined, thresholdType: undefined, channel: undefined };
     const optional = { dashboardId: undefined, tileId: undefined, name: undefined, message: undefined };
-    super(shim, name, { ...optional, ...args, ...outputOnly }, opts, "alertpipe", "Alert");
+    super(shim, name, { ...required, ...optional, ...args, ...outputOnly }, opts, "alertpipe", "Alert");
+  }
+
+  /**
+   * An existing alert, read by its id and never created, changed or deleted by this stack. The
+   * arguments of a read are not sent anywhere: the id is all the provider needs.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Alert {
+    return new Alert(name, {} as AlertArgs, { ...opts, id });
   }
 }

@@ -60,6 +60,8 @@ export class ApiKey extends pulumi.dynamic.Resource {
     // Every output must be named here, undefined, for Pulumi to expose it on the instance; the
     // secret ones must be listed too, or the host would store them in plain text.
     const outputs = {
+      organizationId: undefined,
+      roles: undefined,
       name: undefined,
       expireAt: undefined,
       state: undefined,
@@ -77,5 +79,14 @@ export class ApiKey extends pulumi.dynamic.Resource {
     // hashData is made secret here too, or it would sit in the state's inputs in plain text.
     const inputs = args.hashData === undefined ? args : { ...args, hashData: pulumi.secret(args.hashData) };
     super(shim, name, { ...outputs, ...inputs }, pulumi.mergeOptions(opts, secretOutputs), "alertpipe", "ApiKey");
+  }
+
+  /**
+   * An existing key, read by its uuid (`result.key.id`, not the key ID used to log in) and never
+   * created, changed or deleted by this stack. Its path needs the organization. The secret is never
+   * returned again, so a key read this way has none.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state: { organizationId: pulumi.Input<string> }, opts?: pulumi.CustomResourceOptions): ApiKey {
+    return new ApiKey(name, { organizationId: state.organizationId } as ApiKeyArgs, { ...opts, id });
   }
 }

@@ -31,8 +31,18 @@ export class PipeSettings extends pulumi.dynamic.Resource {
   declare readonly managedSettings: pulumi.Output<SettingName[]>;
 
   constructor(name: string, args: PipeSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    // Every output must be named here, undefined, for Pulumi to expose it on the instance.
+    // Every output must be named here, undefined, for Pulumi to expose it on the instance, even
+    // when no argument is given (a read by id).
     const unset = Object.fromEntries(SETTING_NAMES.map((n) => [n, undefined]));
-    super(shim, name, { ...unset, ...args, managedSettings: undefined }, opts, "alertpipe", "PipeSettings");
+    const ref = { organizationId: undefined, serviceId: undefined, pipeId: undefined };
+    super(shim, name, { ...ref, ...unset, ...args, managedSettings: undefined }, opts, "alertpipe", "PipeSettings");
+  }
+
+  /**
+   * The live settings of an existing pipe, read and never written by this stack. The id is
+   * `organizationId/serviceId/pipeId`; the arguments of a read are not sent anywhere.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): PipeSettings {
+    return new PipeSettings(name, {} as PipeSettingsArgs, { ...opts, id });
   }
 }
