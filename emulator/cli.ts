@@ -27,8 +27,45 @@ class UsageError extends Error {}
 
 function wholeNumber(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new UsageError(`${flag} must be a whole number, got "${raw}"`);
+  if (/^-\d+(\.\d+)?$/.test(raw)) throw new UsageError(`${flag} cannot be negative: it takes a whole number, 0 or more, got "${raw}"`);
+  if (!/^\d+$/.test(raw)) throw new UsageError(`${flag} must be a whole number, 0 or more, got "${raw}"`);
   return Number(raw);
+}
+
+/** Options whose value may look like a flag (a negative number), which parseArgs would refuse as ambiguous. */
+const NUMERIC_FLAGS = new Set(["--port", "--latency-ms", "--fail-first"]);
+
+/** `--latency-ms -5` as `--latency-ms=-5`, so the number reaches our own check and its words. */
+function joinNegativeValues(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    if (NUMERIC_FLAGS.has(arg) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/**
+ * A failure to read or write the data file, naming that file: the emulator writes a temporary file
+ * beside it and renames it over, so the system's own error names the temporary file.
+ */
+function dataFileError(file: string, err: unknown): Error {
+  const code = typeof err === "object" && err !== null ? (err as NodeJS.ErrnoException).code : undefined;
+  if (code === undefined) return err instanceof Error ? err : new Error(String(err));
+  const why: Record<string, string> = {
+    ENOENT: "its folder does not exist",
+    ENOTDIR: "a part of its path is not a folder",
+    EACCES: "no permission to write in its folder",
+    EPERM: "no permission to write in its folder",
+    EROFS: "its folder is on a read-only file system",
+    EISDIR: "it is a folder",
+    ENOSPC: "the disk is full",
+  };
+  return new Error(`cannot use the data file ${file}: ${why[code] ?? code}`);
 }
 
 function rateLimit(flag: string, raw: string | undefined): RateLimit | false | undefined {
@@ -63,6 +100,7 @@ async function main(): Promise<void> {
         quiet: { type: "boolean" },
         help: { type: "boolean" },
       },
+      args: joinNegativeValues(process.argv.slice(2)),
       strict: true,
       allowPositionals: false,
     }));
@@ -97,7 +135,12 @@ async function main(): Promise<void> {
     ...(values.quiet ? {} : { onRequest: (r) => process.stdout.write(`${new Date(r.at).toISOString()} ${r.method} ${r.path} -> ${r.status || "cut"}\n`) }),
   };
 
-  const emulator = await startEmulator(options);
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  try {
+    emulator = await startEmulator(options);
+  } catch (err) {
+    throw values.data === undefined ? err : dataFileError(values.data, err);
+  }
   if (failFirst > 0) emulator.setFaults({ latencyMs, failNext: failFirst });
 
   // Handlers go in before the first line: a script may signal as soon as it has read it.

@@ -4,8 +4,9 @@
 function secretForms(secrets: readonly unknown[]): string[] {
   const forms = new Set<string>();
   for (const s of secrets) {
-    // Shorter values would match by chance in ordinary words.
-    if (typeof s !== "string" || s.length < 4) continue;
+    // Every length: a short secret is still a secret. It may blank a few ordinary letters of a
+    // message too, which is the lesser harm.
+    if (typeof s !== "string" || s === "") continue;
     forms.add(s).add(encodeURIComponent(s)).add(JSON.stringify(s).slice(1, -1));
   }
   // Longest first, so a whole header value is replaced before the token inside it.

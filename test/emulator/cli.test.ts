@@ -5,6 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -113,6 +114,26 @@ describe("alertpipe-emulator CLI", () => {
     cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     expect(await cli.exit).toBe(2);
     expect(stderr).toContain("usage: alertpipe-emulator");
+  });
+
+  it("refuses a negative --latency-ms in words, with exit code 2", async () => {
+    for (const args of [["--latency-ms", "-5"], ["--latency-ms=-5"]]) {
+      const cli = run(args);
+      let stderr = "";
+      cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      expect(await cli.exit).toBe(2);
+      expect(stderr).toContain('--latency-ms cannot be negative: it takes a whole number, 0 or more, got "-5"');
+    }
+  });
+
+  it("names the data file, not a temporary file, when it cannot be written", async () => {
+    const file = join(tmpdir(), `alertpipe-no-such-folder-${process.pid}`, "state.json");
+    const cli = run(["--port", "0", "--data", file]);
+    let stderr = "";
+    cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await cli.exit).toBe(1);
+    expect(stderr).toContain(`cannot use the data file ${file}: its folder does not exist`);
+    expect(stderr).not.toContain(".tmp");
   });
 
   it("rejects a malformed rate limit with exit code 2", async () => {
