@@ -98,10 +98,10 @@ describe("an error answer", () => {
     expect(String(err)).toContain(`(requestId ${requestId()})`);
   });
 
-  it("without a body says the service gave no message", async () => {
+  it("without a body says the service gave no reason", async () => {
     answer(mock.api.cloud, "GET", PATH, 403, "");
     const err = await failure(send(connectionFor("cloud"), { method: "GET", path: PATH }));
-    expect(err).toMatchObject({ status: 403, serviceMessage: "no message from the service" });
+    expect(err).toMatchObject({ status: 403, serviceMessage: "the service gave no reason (the answer had no body)" });
   });
 
   it("keeps a long message short", async () => {

@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectionFor } from "../provider/connection";
 import { send, useRetryPolicy } from "../provider/http/client";
-import { ApiError, OutcomeUnknownError } from "../provider/http/errors";
+import { ApiError, OutcomeUnknownError, RateLimitWaitError } from "../provider/http/errors";
 import { decide, retryDelayMs, serverRequestedDelayMs, DEFAULT_RETRY_POLICY } from "../provider/http/retry";
 import { CANARY, errorText, mockApi, requestId, type MockApi } from "./support/mockApi";
 
@@ -135,7 +135,9 @@ describe("the wait the service asks for", () => {
     script("PUT", PATH, [{ status: 429, headers: { "retry-after": "3600" } }, ok]);
     const started = performance.now();
     const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
-    expect((err as ApiError).status).toBe(429);
+    expect(err).toBeInstanceOf(RateLimitWaitError);
+    expect(((err as RateLimitWaitError).cause as ApiError).status).toBe(429);
+    expect(String(err)).toContain("asked this credential to wait 60 min");
     expect(seen("PUT", PATH)).toHaveLength(1);
     expect(performance.now() - started).toBeLessThan(1_000);
   });

@@ -5,8 +5,8 @@
 import type { Dispatcher } from "undici";
 import type { AreaConnection } from "../connection";
 import type { z } from "zod";
-import { ApiError, OutcomeUnknownError, TransportError, UnexpectedResponseError, type RequestRef } from "./errors";
-import { limiterFor, monotonicNow } from "./rateLimit";
+import { ApiError, OutcomeUnknownError, RateLimitWaitError, TransportError, UnexpectedResponseError, formatSeconds, type RequestRef } from "./errors";
+import { holdFor, limiterFor, monotonicNow } from "./rateLimit";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_POLICY, decide, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome, type RetryPolicy } from "./retry";
 import { redact } from "./redact";
 import { undiciParts } from "./undiciParts";
@@ -66,19 +66,41 @@ export function useRetryPolicy(policy: RetryPolicy | undefined): void {
   retryPolicy = policy ?? DEFAULT_RETRY_POLICY;
 }
 
-/** Waits at least `ms` (a timer may fire a little early; a wait the service asked for must not). */
-async function sleep(ms: number): Promise<void> {
-  const until = monotonicNow() + ms;
-  for (let left = ms; left > 0; left = until - monotonicNow()) {
-    await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
-  }
+/**
+ * Where a long wait is said. The Node dynamic-provider host gives a provider no logger and not the
+ * resource's URN, but the engine shows every line the host writes to stderr in `pulumi up`'s output
+ * (as an info diagnostic of the stack; seen on the real engine), so that is where it goes.
+ */
+export interface WaitNotices {
+  /** Waits longer than this are said (default 5 s). */
+  readonly afterMs: number;
+  readonly write: (line: string) => void;
 }
 
-const MAX_MESSAGE = 1000;
+const DEFAULT_WAIT_NOTICES: WaitNotices = {
+  afterMs: 5_000,
+  write: (line) => {
+    process.stderr.write(`${line}\n`);
+  },
+};
 
-function clip(text: string): string {
-  const t = text.trim();
-  return t.length > MAX_MESSAGE ? `${t.slice(0, MAX_MESSAGE)}…` : t;
+let waitNotices: WaitNotices = DEFAULT_WAIT_NOTICES;
+
+/** Replaces where and after how long waits are said (tests); undefined restores the default. */
+export function useWaitNotices(notices: WaitNotices | undefined): void {
+  waitNotices = notices ?? DEFAULT_WAIT_NOTICES;
+}
+
+function sayWait(ref: RequestRef, ms: number, why: string): void {
+  if (ms > waitNotices.afterMs) waitNotices.write(`pulumi-alertpipe: ${ref.method} ${ref.path} waits ${formatSeconds(ms)}: ${why}`);
+}
+
+/** About this many characters of the service's words go into an error: enough to act on, never a page. */
+export const EXCERPT_CHARS = 500;
+
+function clip(text: string, max = EXCERPT_CHARS): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max)}…` : t;
 }
 
 function parseBody(text: string): unknown {
@@ -94,21 +116,81 @@ function field(body: unknown, name: string): unknown {
   return typeof body === "object" && body !== null ? (body as Record<string, unknown>)[name] : undefined;
 }
 
-/** The service's own words: area B answers `{status, error, requestId}`, area A `{message}` or text. */
-function serviceMessage(body: unknown): string {
-  for (const name of ["error", "message"]) {
-    const v = field(body, name);
-    if (typeof v === "string" && v.trim() !== "") return clip(v);
+const HTML = /^\s*<(?:!doctype|html|head|body|\?xml)|<\/(?:html|body|title|h1|p|div)>/i;
+
+/** The readable text of an HTML page (a proxy's or gateway's error page): its title and its words. */
+function htmlText(page: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1]?.trim();
+  const body = page
+    .replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+  const words = body.replace(/\s+/g, " ").trim();
+  return title !== undefined && title !== "" && !words.startsWith(title) ? `${title}: ${words}` : words;
+}
+
+const WORD_MEMBERS = ["error", "message", "detail", "error_description", "title", "msg", "reason", "description"];
+const LIST_MEMBERS = ["errors", "issues", "details", "validationErrors"];
+const WHERE_MEMBERS = ["path", "field", "property", "loc", "param", "instancePath"];
+
+/**
+ * The service's own words from an error body of any shape: an object with `error` or `message`
+ * (area B's `{status, error, requestId}`, area A's `{message}`, or such words nested), an array of
+ * validation issues (each named by its path), plain text, an HTML page; else the JSON itself.
+ * Undefined for an empty body.
+ */
+export function wordsOf(body: unknown, depth = 0): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string") {
+    const text = HTML.test(body) ? htmlText(body) : body;
+    return text.trim() === "" ? undefined : text.replace(/\s+/g, " ").trim();
   }
-  if (typeof body === "string" && body.trim() !== "") return clip(body);
-  return "no message from the service";
+  if (typeof body === "number" || typeof body === "boolean") return String(body);
+  if (depth > 3) return JSON.stringify(body);
+  if (Array.isArray(body)) {
+    const items = body.map((item) => wordsOf(item, depth + 1)).filter((w): w is string => w !== undefined);
+    return items.length === 0 ? undefined : items.join("; ");
+  }
+  const parts: string[] = [];
+  for (const name of WORD_MEMBERS) {
+    const words = wordsOf(field(body, name), depth + 1);
+    if (words !== undefined && !parts.includes(words)) {
+      parts.push(words);
+      break;
+    }
+  }
+  for (const name of LIST_MEMBERS) {
+    const list = field(body, name);
+    if (Array.isArray(list) && list.length > 0) {
+      const words = wordsOf(list, depth + 1);
+      if (words !== undefined) parts.push(words);
+    }
+  }
+  if (parts.length > 0) {
+    const where = WHERE_MEMBERS.map((n) => field(body, n)).find((w) => (typeof w === "string" && w !== "") || (Array.isArray(w) && w.length > 0));
+    const prefix = where === undefined ? "" : `${Array.isArray(where) ? where.join(".") : String(where)}: `;
+    return prefix + parts.join(": ");
+  }
+  return Object.keys(body).length === 0 ? undefined : JSON.stringify(body);
+}
+
+/**
+ * The service's words for an error: a bounded excerpt (EXCERPT_CHARS), credentials scrubbed first
+ * so that clipping can never leave part of one behind.
+ */
+function serviceMessage(body: unknown, secrets: readonly unknown[]): string {
+  const words = wordsOf(body);
+  return words === undefined ? "the service gave no reason (the answer had no body)" : clip(redact(words, secrets));
 }
 
 function requestIdOf(body: unknown, header: (n: string) => string | undefined): string | undefined {
   const fromBody = field(body, "requestId");
-  if (typeof fromBody === "string" && fromBody !== "") return clip(fromBody);
-  const fromHeader = header("x-request-id");
-  return fromHeader === undefined || fromHeader === "" ? undefined : clip(fromHeader);
+  if (typeof fromBody === "string" && fromBody !== "") return clip(fromBody, 100);
+  const fromHeader = header("x-request-id") ?? header("request-id");
+  return fromHeader === undefined || fromHeader === "" ? undefined : clip(fromHeader, 100);
 }
 
 function headerLookup(headers: Record<string, string | string[] | undefined>): (name: string) => string | undefined {
@@ -165,7 +247,7 @@ async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: strin
     return {
       ok: false,
       outcome: { kind: "status", status: res.statusCode },
-      failure: new ApiError(ref, res.statusCode, redact(serviceMessage(body), conn.secrets), requestId === undefined ? undefined : redact(requestId, conn.secrets)),
+      failure: new ApiError(ref, res.statusCode, serviceMessage(body, conn.secrets), requestId === undefined ? undefined : redact(requestId, conn.secrets)),
       requested: serverRequestedDelayMs(header, Date.now()),
     };
   } catch (err) {
@@ -176,6 +258,11 @@ async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: strin
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A failed attempt in a few words, for a wait notice. */
+function outcomeWords(failure: ApiError | TransportError): string {
+  return failure instanceof ApiError ? `answered ${failure.status}` : `no answer (${failure.code ?? "transport error"})`;
 }
 
 /** The failure in words for OutcomeUnknownError, without the method and path it repeats. */
@@ -190,7 +277,12 @@ function outcomeReason(failure: ApiError | TransportError): string {
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
   const policy = retryPolicy;
+  const ref: RequestRef = { method: req.method, path: req.path };
   const limiter = limiterFor(conn);
+  const hold = holdFor(conn);
+  // Every wait (the limiter's queue, a retry's backoff) ends at once if the credential is stopped.
+  const wait = (ms: number) => hold.wait(ms, ref);
+  const pacing = limiter === undefined ? "" : `${limiter.limit.requests} per ${limiter.limit.perSeconds} s`;
   const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
   const timeoutMs = policy.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
   // The time budget runs from the first send: waiting in the limiter's queue behind other
@@ -198,7 +290,11 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
   let started: number | undefined;
 
   for (let attempt = 1; ; attempt++) {
-    const slot = await limiter?.acquire();
+    hold.check(ref);
+    const slot = await limiter?.acquire({
+      sleep: wait,
+      onWait: (ms) => sayWait(ref, ms, limiter.resumesAt > monotonicNow() ? "the service rate-limited this credential (a 429)" : `client-side pacing of this credential (${pacing})`),
+    });
     started ??= monotonicNow();
     const result = await attemptOnce(conn, req, payload, timeoutMs);
     if (slot !== undefined) limiter?.settle(slot);
@@ -213,11 +309,22 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
       });
     }
     const delay = retryDelayMs(attempt, requested, policy);
+    const rateLimited = outcome.kind === "status" && outcome.status === 429;
     // A 429 means the credential is spent, maybe by another process: hold every caller of it.
-    if (outcome.kind === "status" && outcome.status === 429) limiter?.pauseFor(requested ?? delay);
+    if (rateLimited) limiter?.pauseFor(requested ?? delay);
+    if (rateLimited && requested !== undefined && failure instanceof ApiError && requested > policy.maxTotalMs) {
+      // Waiting minutes with nothing on the screen helps no one: stop this request and every one of
+      // the credential waiting behind it now, saying how long the service asked for.
+      const until = monotonicNow() + requested;
+      const resumesAt = new Date(Date.now() + requested);
+      hold.refuse(until, (other) => new RateLimitWaitError(other, until - monotonicNow(), policy.maxTotalMs, resumesAt, undefined));
+      throw new RateLimitWaitError(ref, requested, policy.maxTotalMs, resumesAt, failure);
+    }
     if (decision === "fail" || attempt >= policy.maxAttempts) throw failure;
     if (monotonicNow() - started + delay > policy.maxTotalMs) throw failure;
-    await sleep(delay);
+    const asked = requested === undefined ? "backing off" : "as the service asked";
+    sayWait(ref, delay, `${outcomeWords(failure)}; trying again ${asked} (attempt ${attempt + 1} of ${policy.maxAttempts})`);
+    await wait(delay);
   }
 }
 

@@ -7,24 +7,87 @@ export interface RequestRef {
   readonly path: string;
 }
 
+/** What an ApiError means for the user, stable across versions; tests and programs may branch on it. */
+export type ApiErrorCode = "SERVICE_IDLE" | "RATE_LIMITED" | "NOT_FOUND" | "API_ERROR";
+
+/**
+ * The status the real service answers when the service a call addresses is idle or stopped
+ * (`FAILED_DEPENDENCY: … Current state: idle`). Nothing was changed; no retry can help until
+ * someone starts the service.
+ */
+export const SERVICE_IDLE_STATUS = 424;
+
+function codeOf(status: number): ApiErrorCode {
+  if (status === SERVICE_IDLE_STATUS) return "SERVICE_IDLE";
+  if (status === 429) return "RATE_LIMITED";
+  if (status === 404) return "NOT_FOUND";
+  return "API_ERROR";
+}
+
+const ADVICE: Partial<Record<ApiErrorCode, string>> = {
+  SERVICE_IDLE: " The service this call addresses is not running (idle or stopped): start it (for example in the cloud console), wait until it is running, then run again. Nothing was changed.",
+};
+
 /** The service answered with a non-2xx status. */
 export class ApiError extends Error {
   readonly method: string;
   readonly path: string;
   readonly status: number;
+  readonly code: ApiErrorCode;
   readonly serviceMessage: string;
   readonly requestId: string | undefined;
 
   constructor(ref: RequestRef, status: number, serviceMessage: string, requestId: string | undefined) {
     const rid = requestId ? ` (requestId ${requestId})` : "";
-    super(`${ref.method} ${ref.path} failed with status ${status}: ${serviceMessage}${rid}`);
+    const code = codeOf(status);
+    const advice = ADVICE[code];
+    super(`${ref.method} ${ref.path} failed with status ${status}: ${serviceMessage}${rid}${advice === undefined ? "" : `.${advice}`}`);
     this.name = "ApiError";
+    this.code = code;
     this.method = ref.method;
     this.path = ref.path;
     this.status = status;
     this.serviceMessage = serviceMessage;
     this.requestId = requestId;
   }
+}
+
+/**
+ * The service rate-limited this credential and asked for a wait longer than the retry budget. The
+ * request that drew the 429 and every request of the same credential waiting behind it fail at
+ * once with this, rather than sit paused for minutes with nothing on the screen.
+ */
+export class RateLimitWaitError extends Error {
+  readonly code = "RATE_LIMIT_WAIT_TOO_LONG";
+  readonly method: string;
+  readonly path: string;
+  /** The wait the service asked for, in ms. */
+  readonly waitMs: number;
+  /** When the service will take requests again (wall clock). */
+  readonly resumesAt: Date;
+
+  constructor(ref: RequestRef, waitMs: number, budgetMs: number, resumesAt: Date, drawnBy: ApiError | undefined) {
+    const asked = `the service asked this credential to wait ${formatSeconds(waitMs)} (until ${resumesAt.toISOString()})`;
+    const lead = drawnBy !== undefined ? `${drawnBy.message.replace(/\.$/, "")}; ${asked}` : `${ref.method} ${ref.path} was not sent: after a 429, ${asked}`;
+    super(
+      `${lead}, longer than the ${formatSeconds(budgetMs)} retry budget, so it is not retried and every request of this credential waiting behind it stops too. ` +
+        `Run again after ${resumesAt.toISOString()}.`,
+      drawnBy === undefined ? undefined : { cause: drawnBy },
+    );
+    this.name = "RateLimitWaitError";
+    this.method = ref.method;
+    this.path = ref.path;
+    this.waitMs = waitMs;
+    this.resumesAt = resumesAt;
+  }
+}
+
+/** "90 s", "12.5 s", "4 min 10 s": a wait as a person reads it. */
+export function formatSeconds(ms: number): string {
+  const s = Math.ceil(ms / 100) / 10;
+  if (s < 120) return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+  const whole = Math.ceil(s);
+  return `${Math.floor(whole / 60)} min${whole % 60 === 0 ? "" : ` ${whole % 60} s`}`;
 }
 
 /** No answer could be had (connection refused, reset, timeout) after the allowed retries. */
@@ -103,7 +166,7 @@ export function createdWithoutId(res: RequestRef & { status: number }, what: str
   });
 }
 
-export type HttpError = ApiError | TransportError | OutcomeUnknownError | UnexpectedResponseError;
+export type HttpError = ApiError | TransportError | OutcomeUnknownError | UnexpectedResponseError | RateLimitWaitError;
 
 /** The service says the object does not exist (any more): a read sees it gone, a delete is done. */
 export function isNotFound(err: unknown): boolean {

@@ -39,13 +39,22 @@ export class SlidingWindowLimiter {
 
   /**
    * Resolves when the caller may send, with the slot it holds; the send is counted from then until
-   * `settle(slot)` moves it to when the answer came.
+   * `settle(slot)` moves it to when the answer came. `options.sleep` replaces the limiter's own
+   * (a caller's sleep may throw to stop waiting; the slot is then given back); `options.onWait`
+   * hears how long the caller is about to wait each time its slot is planned.
    */
-  async acquire(): Promise<number> {
+  async acquire(options: { sleep?: (ms: number) => Promise<void>; onWait?: (ms: number) => void } = {}): Promise<number> {
+    const sleep = options.sleep ?? this.sleep;
     for (;;) {
       const at = this.reserve();
-      // Timers may fire a little early; a slot is never used before its time.
-      for (let wait = at - this.now(); wait > 0; wait = at - this.now()) await this.sleep(Math.ceil(wait));
+      try {
+        if (at - this.now() > 0) options.onWait?.(at - this.now());
+        // Timers may fire a little early; a slot is never used before its time.
+        for (let wait = at - this.now(); wait > 0; wait = at - this.now()) await sleep(Math.ceil(wait));
+      } catch (err) {
+        this.release(at);
+        throw err;
+      }
       // A 429 seen meanwhile (another process shares the credential) moves everyone back, and so
       // does an earlier send answered later than its slot said (see settle): then reserve again.
       if (this.now() >= this.pausedUntil && this.windowHasRoom(at)) return at;
@@ -116,6 +125,73 @@ export class SlidingWindowLimiter {
   }
 }
 
+/**
+ * What every request of one credential shares beyond pacing, whether pacing is on or off: a stop.
+ * When the service asks for a wait longer than the retry budget, nothing of that credential should
+ * sit paused for minutes: `refuse` wakes every request waiting (in the limiter's queue or before a
+ * retry) and fails it, and fails new ones at once, until the service's wait is over.
+ */
+export class CredentialHold {
+  private refusal: { until: number; make: (ref: { method: string; path: string }) => Error } | undefined;
+  private readonly wakers = new Set<() => void>();
+
+  constructor(private readonly now: () => number = monotonicNow) {}
+
+  /** Until `until` (this module's clock), every waiting and new request fails with `make(ref)`. */
+  refuse(until: number, make: (ref: { method: string; path: string }) => Error): void {
+    if (this.refusal === undefined || until > this.refusal.until) this.refusal = { until, make };
+    for (const wake of [...this.wakers]) wake();
+  }
+
+  /** Throws the refusal's error while one stands. */
+  check(ref: { method: string; path: string }): void {
+    const refusal = this.refusal;
+    if (refusal === undefined) return;
+    if (this.now() >= refusal.until) {
+      this.refusal = undefined;
+      return;
+    }
+    throw refusal.make(ref);
+  }
+
+  /** Sleeps at least `ms` (a timer may fire a little early), unless a refusal comes first: then throws it at once. */
+  async wait(ms: number, ref: { method: string; path: string }): Promise<void> {
+    this.check(ref);
+    const until = this.now() + ms;
+    for (let left = ms; left > 0; left = until - this.now()) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          this.wakers.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.ceil(left));
+        this.wakers.add(done);
+      });
+      this.check(ref);
+    }
+  }
+
+  /** How many requests are waiting on this hold now (for tests). */
+  get waiting(): number {
+    return this.wakers.size;
+  }
+}
+
+const HOLDS = Symbol.for("pulumi-alertpipe.credentialHolds.v1");
+const holds: Map<string, CredentialHold> = ((globalThis as Record<symbol, unknown>)[HOLDS] as Map<string, CredentialHold> | undefined) ?? new Map();
+(globalThis as Record<symbol, unknown>)[HOLDS] = holds;
+
+/** The process-wide hold of a credential. */
+export function holdFor(conn: AreaConnection): CredentialHold {
+  let hold = holds.get(conn.credentialId);
+  if (!hold) {
+    hold = new CredentialHold();
+    holds.set(conn.credentialId, hold);
+  }
+  return hold;
+}
+
 // Kept on globalThis so that two copies of this module in one host process (a nested install,
 // source and build loaded side by side) still share one limiter per credential.
 const REGISTRY = Symbol.for("pulumi-alertpipe.rateLimiters.v1");
@@ -135,7 +211,8 @@ export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefin
   return limiter;
 }
 
-/** Forgets every limiter; for tests. */
+/** Forgets every limiter and hold; for tests. */
 export function resetLimiters(): void {
   limiters.clear();
+  holds.clear();
 }
