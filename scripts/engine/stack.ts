@@ -71,7 +71,7 @@ export interface EngineStackOptions {
 export interface RunOptions {
   /** Resource operations at once; the engine's own default when not given. */
   parallel?: number;
-  /** For up and destroy: abort (SIGINT to the CLI) when this signal fires. */
+  /** Abort (one SIGINT to the CLI, which then cancels safely) when this signal fires. */
   signal?: AbortSignal;
   /** Replace the program for this run only. */
   program?: PulumiFn;
@@ -303,7 +303,12 @@ export class EngineStack {
       try {
         switch (kind) {
           case "preview":
-            await this.stack.preview({ ...common, ...(options.diff ? { diff: true } : {}), ...(options.program ? { program: options.program } : {}) });
+            await this.stack.preview({
+              ...common,
+              ...(options.diff ? { diff: true } : {}),
+              ...(options.program ? { program: options.program } : {}),
+              ...(options.signal ? { signal: options.signal } : {}),
+            });
             break;
           case "up": {
             const r = await this.stack.up({
@@ -316,7 +321,7 @@ export class EngineStack {
             break;
           }
           case "refresh":
-            await this.stack.refresh(common);
+            await this.stack.refresh({ ...common, ...(options.signal ? { signal: options.signal } : {}) });
             break;
           case "destroy":
             await this.stack.destroy({ ...common, ...(options.signal ? { signal: options.signal } : {}) });
