@@ -16,7 +16,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import type { EngineStack, RunResult } from "../scripts/engine/stack";
 import type { EngineTool } from "../scripts/engine/pulumiCli";
-import { openStack, type StackConfig } from "../scripts/exampleStack";
+import { emulatorConfig, openStack, type StackConfig } from "../scripts/exampleStack";
 import type { BenchFolder } from "./benchFolder";
 import type { EmulatorProcess } from "./emulatorProcess";
 import { HostMemoryWatch, type HostMemory } from "./hostMemory";
@@ -42,11 +42,7 @@ export const NO_PACING: Pacing = { cloud: "off", alerting: "off" };
 /** The stack config a user would set to point the provider at the emulator. */
 export function emulatorStackConfig(emulator: Pick<EmulatorProcess, "url" | "token" | "keyId" | "keySecret">, pacing: Pacing): StackConfig {
   return {
-    "alertpipe:alertingUrl": { value: emulator.url },
-    "alertpipe:alertingToken": { value: emulator.token, secret: true },
-    "alertpipe:cloudUrl": { value: emulator.url },
-    "alertpipe:cloudKeyId": { value: emulator.keyId },
-    "alertpipe:cloudKeySecret": { value: emulator.keySecret, secret: true },
+    ...emulatorConfig(emulator),
     "alertpipe:cloudRateLimit": { value: pacing.cloud },
     "alertpipe:alertingRateLimit": { value: pacing.alerting },
   };

@@ -53,7 +53,7 @@ export function installedPackage(programDir: string = examplesDir()): AlertpipeP
 export type StackConfig = Record<string, { value: string; secret?: boolean }>;
 
 /** The stack config that points the example at an emulator; secrets marked as secret. */
-export function emulatorConfig(emulator: RunningEmulator): StackConfig {
+export function emulatorConfig(emulator: Pick<RunningEmulator, "url" | "token" | "keyId" | "keySecret">): StackConfig {
   return {
     "alertpipe:alertingUrl": { value: emulator.url },
     "alertpipe:alertingToken": { value: emulator.token, secret: true },

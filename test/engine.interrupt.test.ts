@@ -12,7 +12,7 @@ import { basename, join } from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
-import { changes, emulator, installedPackage, stackOn, told, type EngineStack } from "./support/engine";
+import { changes, emulator, installedPackage, stackOn, told, type EngineStack, type RunResult } from "./support/engine";
 
 const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const PROJECT = "alertpipe-example";
@@ -113,6 +113,25 @@ function cliPid(s: EngineStack): number {
   return found[0] as number;
 }
 
+/**
+ * An up of the program, Ctrl-C'd twice once the key and the first alert reached the service
+ * (answers take 3 s, so both creates are in flight): the first through the Automation API's
+ * signal, the second straight to the CLI, since the signal sends only one.
+ */
+async function upInterruptedTwice(name: string): Promise<{ emu: RunningEmulator; s: EngineStack; interrupted: RunResult }> {
+  const emu = await emulator({ latencyMs: 3_000 });
+  const s = await stackOn(emu, name, { program });
+  const controller = new AbortController();
+  const running = s.up({ signal: controller.signal });
+  await until("the key and the first alert to reach the service", () => objectCount(emu) === 2);
+  const pid = cliPid(s);
+  controller.abort();
+  // Well before the answers (3 s): the CLI has taken the first Ctrl-C and is waiting on them.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  process.kill(pid, "SIGINT");
+  return { emu, s, interrupted: await running };
+}
+
 describe("Ctrl-C during an up, on the real engine", () => {
   it("once: in-flight creates finish and are recorded, nothing new starts, no pending operation; the next up creates only the rest", async () => {
     // The emulator stores an object when the request arrives and answers 2 s later: objects on
@@ -153,17 +172,7 @@ describe("Ctrl-C during an up, on the real engine", () => {
   });
 
   it("twice: state keeps pending creates and not the objects; the next up warns by name but creates both again, orphaning the first ones", async () => {
-    const emu = await emulator({ latencyMs: 3_000 });
-    const s = await stackOn(emu, "ctrl-c-twice", { program });
-    const controller = new AbortController();
-    const running = s.up({ signal: controller.signal });
-    await until("the key and the first alert to reach the service", () => objectCount(emu) === 2);
-    const pid = cliPid(s);
-    controller.abort();
-    // Well before the answers (3 s): the CLI has taken the first Ctrl-C and is waiting on them.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    process.kill(pid, "SIGINT");
-    const interrupted = await running;
+    const { emu, s, interrupted } = await upInterruptedTwice("ctrl-c-twice");
 
     expect(interrupted.ok).toBe(false);
     expect(interrupted.log).toContain("^C received; terminating");
@@ -199,16 +208,8 @@ describe("Ctrl-C during an up, on the real engine", () => {
 
   it("twice, then refresh --import-pending-creates with the stray objects' ids: the pending creates are dropped, not adopted, and the next up still makes duplicates", async () => {
     // What the warning's advice leads a user to try, non-interactively. Recorded as observed.
-    const emu = await emulator({ latencyMs: 3_000 });
-    const s = await stackOn(emu, "import-pending", { program });
-    const controller = new AbortController();
-    const running = s.up({ signal: controller.signal });
-    await until("the key and the first alert to reach the service", () => objectCount(emu) === 2);
-    const pid = cliPid(s);
-    controller.abort();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    process.kill(pid, "SIGINT");
-    expect((await running).ok).toBe(false);
+    const { emu, s, interrupted } = await upInterruptedTwice("import-pending");
+    expect(interrupted.ok).toBe(false);
     expect(pending(s)).toEqual(["creating deployer", "creating first"]);
 
     const strays = onService(emu);
