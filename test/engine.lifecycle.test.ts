@@ -255,8 +255,9 @@ describe("a PipeSettings alone on the real engine", () => {
     const step = ours(result)[0];
     expect(step?.op).toBe("replace");
     expect(step?.replaceKeys).toContain("pipeId");
-    // Create before delete, the engine's default: the new pipe is set before the old is reset.
-    expect(sent(emu)).toEqual([`PUT ${settingsPath(OTHER_PIPE)}`, `PUT ${settingsPath(PIPE)}`]);
+    // Create before delete, the engine's default: the new pipe is set before the old is reset, which
+    // reads the old pipe first to unset only what is still as it left it.
+    expect(sent(emu)).toEqual([`PUT ${settingsPath(OTHER_PIPE)}`, `GET ${settingsPath(PIPE)}`, `PUT ${settingsPath(PIPE)}`]);
     const pipes = emu.snapshot().pipes;
     expect(pipes[pipeKey(OTHER_PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
     expect(pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: null, object_storage_concurrency: null });
@@ -265,7 +266,7 @@ describe("a PipeSettings alone on the real engine", () => {
   it("destroys with resetOnDelete by unsetting what it managed, leaving no setting on any pipe", async () => {
     emu.resetRequestLog();
     succeeded(await s.destroy());
-    expect(sent(emu)).toEqual([`PUT ${settingsPath(OTHER_PIPE)}`]);
+    expect(sent(emu)).toEqual([`GET ${settingsPath(OTHER_PIPE)}`, `PUT ${settingsPath(OTHER_PIPE)}`]);
     for (const settings of Object.values(emu.snapshot().pipes)) expect(Object.values(settings).every((v) => v === null)).toBe(true);
   });
 });

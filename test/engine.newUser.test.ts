@@ -25,7 +25,7 @@ describe("PipeSettings with resetOnDelete on the real engine", () => {
     expect(first.ok, told(first)).toBe(true);
 
     name = "ingest-renamed";
-    emu.requests.length = 0;
+    emu.resetRequestLog();
     const renamed = await s.up();
     expect(renamed.ok, told(renamed)).toBe(true);
     expect(changes(renamed)).toEqual(["create ingest-renamed", "delete ingest"]);
@@ -34,7 +34,7 @@ describe("PipeSettings with resetOnDelete on the real engine", () => {
     expect(emu.requests.filter((r) => r.method === "PUT")).toHaveLength(1);
 
     pipeId = PIPE.toUpperCase();
-    emu.requests.length = 0;
+    emu.resetRequestLog();
     const recased = await s.up();
     expect(recased.ok, told(recased)).toBe(true);
     expect(changes(recased)).toEqual([]);
