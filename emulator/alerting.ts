@@ -20,7 +20,12 @@ export function handleAlerting(services: Services, req: Incoming): Reply {
   if (denied) return denied;
   const admission = services.limiters.alerting.take("bearer");
   if (!admission.ok) {
-    return alertingError(429, "rate limit exceeded; retry after the reset", { "RateLimit-Reset": String(admission.resetSeconds) });
+    // The real service's headers: RateLimit-*, not X-RateLimit-*.
+    return alertingError(429, "Too many requests, please try again later.", {
+      "RateLimit-Limit": String(admission.limit),
+      "RateLimit-Remaining": "0",
+      "RateLimit-Reset": String(admission.resetSeconds),
+    });
   }
 
   if (item === null) return create(services, req);
@@ -62,35 +67,39 @@ function create(services: Services, req: Incoming): Reply {
   const alert = toAlert(read.body, newAlertId(services), services.state.team, now, now);
   services.state.alerts[alert.id] = alert;
   services.persist();
-  return { status: 201, body: { data: alert } };
+  // The real service answers every success 200, create included.
+  return { status: 200, body: { data: alert } };
 }
 
 /** PUT replaces the whole body: a member left out is gone afterwards, as after a fresh create. */
 function replace(services: Services, req: Incoming, existing: StoredAlert): Reply {
   const read = readBody(req);
   if (!read.ok) return read.reply;
-  const alert = toAlert(read.body, existing.id, existing.team, existing.createdAt, isoNow(existing.updatedAt));
+  const alert = toAlert(read.body, existing.id, existing.team, existing.createdAt, isoNow(existing.updatedAt), existing);
   services.state.alerts[alert.id] = alert;
   services.persist();
   return { status: 200, body: { data: alert } };
 }
 
-/** The returned object in the spec's member order; members without a value are left out, never null. */
-function toAlert(body: AlertBody, id: string, team: string, createdAt: string, updatedAt: string): StoredAlert {
+/**
+ * The returned object in the spec's member order; members without a value are left out, never null.
+ * What the body does not hold (state, silenced) survives a PUT, as the UI's silencing does live.
+ */
+function toAlert(body: AlertBody, id: string, team: string, createdAt: string, updatedAt: string, existing?: StoredAlert): StoredAlert {
   return {
     id,
-    ...(body.name !== undefined ? { name: body.name } : {}),
-    ...(body.message !== undefined ? { message: body.message } : {}),
+    ...(body.name !== undefined && body.name !== null ? { name: body.name } : {}),
+    ...(body.message !== undefined && body.message !== null ? { message: body.message } : {}),
     threshold: body.threshold,
     interval: body.interval,
     thresholdType: body.thresholdType,
     source: body.source,
-    state: "inactive",
+    state: existing?.state ?? "OK",
     channel: { type: body.channel.type, webhookId: body.channel.webhookId },
     team,
     ...(body.tileId !== undefined ? { tileId: body.tileId } : {}),
     ...(body.dashboardId !== undefined ? { dashboard: body.dashboardId } : {}),
-    silenced: false,
+    ...(existing?.silenced !== undefined ? { silenced: existing.silenced } : {}),
     createdAt,
     updatedAt,
   };

@@ -23,7 +23,13 @@ const ROUTES: Route[] = [
     pattern: /^\/v1\/organizations\/([^/]+)\/services\/([^/]+)\/pipes\/([^/]+)\/settings$/,
     allow: ["GET", "PUT"],
     params: ["organizationId", "serviceId", "pipeId"],
-    run: (services, req, ids) => (req.method === "GET" ? getSettings(services, ids) : putSettings(services, req, ids)),
+    run: (services, req, ids) =>
+      // The real service answers a settings call on a service that is not running with a 424.
+      req.servicesIdle
+        ? cloudError(424, `FAILED_DEPENDENCY: Service ${ids[1] ?? ""} is not running. Current state: idle`)
+        : req.method === "GET"
+          ? getSettings(services, ids)
+          : putSettings(services, req, ids),
   },
   {
     pattern: /^\/v1\/organizations\/([^/]+)\/keys$/,
@@ -92,8 +98,16 @@ function authenticate(services: Services, req: Incoming): Caller {
 
   if (sameSecret(keyId, services.keyId) && sameSecret(keySecret, services.keySecret)) return { ok: true, keyId };
 
-  const key = Object.values(services.state.keys).find((k) => k.keyId === keyId);
-  if (key === undefined || !sameSecret(sha256(keySecret).toString("hex"), key.keySecretSha256)) return unauthorized;
+  // A key made with hashData is known only by the hashes of its ID and secret, so the pair
+  // presented is hashed the same way (base64 of the SHA-256 digest) and compared.
+  const keyIdHash = sha256(keyId).toString("base64");
+  const key = Object.values(services.state.keys).find((k) => (k.hashData !== null ? k.hashData.keyIdHash === keyIdHash : k.keyId === keyId));
+  if (key === undefined) return unauthorized;
+  const secretMatches =
+    key.hashData !== null
+      ? sameSecret(sha256(keySecret).toString("base64"), key.hashData.keySecretHash)
+      : sameSecret(sha256(keySecret).toString("hex"), key.keySecretSha256);
+  if (!secretMatches) return unauthorized;
   if (key.state !== "enabled") return { ok: false, reply: cloudError(401, "this API key is disabled") };
   if (key.expireAt !== null && Date.parse(key.expireAt) <= Date.now()) {
     return { ok: false, reply: cloudError(401, "this API key has expired") };
@@ -124,24 +138,25 @@ function unsetSettings(): PipeSettingsWire {
   return Object.fromEntries(SETTING_NAMES.map((name) => [wireName(name), null]));
 }
 
+/** GET leaves out the settings never set, as the real service may; a setting once set (even to null) is there. */
 function getSettings(services: Services, ids: string[]): Reply {
-  return cloudOk(services.state.pipes[ids.join("/")] ?? unsetSettings());
+  return cloudOk({ ...(services.state.pipes[ids.join("/")] ?? {}) });
 }
 
-/** Merges: an omitted setting keeps its value, null unsets it. */
+/** Merges: an omitted setting keeps its value, null unsets it. The answer holds all twelve, as the contract shows. */
 function putSettings(services: Services, req: Incoming, ids: string[]): Reply {
   const json = parseJson(req.rawBody);
   if (!json.ok) return cloudError(400, json.message);
   const parsed = parseWith(pipeSettingsBodySchema, json.value);
   if (!parsed.ok) return cloudError(400, parsed.message);
   const pipe = ids.join("/");
-  const merged = { ...(services.state.pipes[pipe] ?? unsetSettings()) };
+  const merged = { ...(services.state.pipes[pipe] ?? {}) };
   for (const [wire, value] of Object.entries(parsed.value)) {
     if (value !== undefined) merged[wire] = value;
   }
   services.state.pipes[pipe] = merged;
   services.persist();
-  return cloudOk(merged);
+  return cloudOk({ ...unsetSettings(), ...merged });
 }
 
 // ---- API keys -----------------------------------------------------------------------------------
@@ -168,9 +183,12 @@ function createKey(services: Services, req: Incoming, org: string): Reply {
   if (!parsed.ok) return cloudError(400, parsed.message);
   const body = parsed.value;
 
-  const keyId = newKeyId(services);
+  // With hashData the caller made the pair and sends only hashes: the service never knows the
+  // secret, so it returns no credentials, and the key authenticates by its hashes.
+  const hashed = body.hashData !== undefined;
+  const keyId = hashed ? "" : newKeyId(services);
   // base64url has no ":", so the secret never confuses the Basic "id:secret" split.
-  const keySecret = randomBytes(30).toString("base64url");
+  const keySecret = hashed ? "" : randomBytes(30).toString("base64url");
   const key: StoredKey = {
     id: randomUUID(),
     organizationId: org,
@@ -180,15 +198,15 @@ function createKey(services: Services, req: Incoming, org: string): Reply {
     expireAt: body.expireAt ?? null,
     usedAt: null,
     createdAt: isoNow(),
-    keySuffix: keyId.slice(-4),
+    keySuffix: body.hashData?.keyIdSuffix ?? keyId.slice(-4),
     ipAccessList: body.ipAccessList ?? [],
     keyId,
-    keySecretSha256: sha256(keySecret).toString("hex"),
+    keySecretSha256: hashed ? "" : sha256(keySecret).toString("hex"),
     hashData: body.hashData ?? null,
   };
   services.state.keys[key.id] = key;
   services.persist();
-  return cloudOk({ key: publicKey(key), keyId, keySecret });
+  return cloudOk(hashed ? { key: publicKey(key) } : { key: publicKey(key), keyId, keySecret });
 }
 
 function keyItem(services: Services, req: Incoming, org: string, id: string): Reply {

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimit } from "./limits";
 import { createListener, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
 import type { Services } from "./replies";
-import { copyState, emptyState, loadState, saveState, type EmulatorState } from "./store";
+import { copyState, emptyState, loadState, saveState, type EmulatorState, type Silenced } from "./store";
 
 export type { FaultPlan, RecordedRequest } from "./router";
 export type { RateLimit } from "./limits";
@@ -18,6 +18,7 @@ export type {
   PipeSettingsWire,
   IpAccessEntry,
   HashData,
+  Silenced,
   KeyRole,
   KeyState,
 } from "./store";
@@ -61,6 +62,11 @@ export interface RunningEmulator {
   resetRequestLog(): void;
   /** Replaces the current plan (a copy is kept; counters in your object are not touched). */
   setFaults(plan: FaultPlan): void;
+  /**
+   * Test hook: silences an alert as someone in the UI would (`silenced` then answers this object),
+   * or with undefined lifts it (`silenced` absent again). False when there is no such alert.
+   */
+  silence(alertId: string, silenced: Silenced | undefined): boolean;
   /** Deep copy of all state as plain JSON; key secrets appear only as SHA-256 hashes. */
   snapshot(): EmulatorState;
   close(): Promise<void>;
@@ -125,6 +131,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setFaults: (plan) => {
       router.faults = copyPlan(plan);
     },
+    silence: (alertId, silenced) => {
+      const alert = state.alerts[alertId];
+      if (alert === undefined) return false;
+      if (silenced === undefined) delete alert.silenced;
+      else alert.silenced = { ...silenced };
+      persist();
+      return true;
+    },
     snapshot: () => copyState(state),
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
@@ -142,5 +156,6 @@ function copyPlan(plan: FaultPlan): FaultPlan {
     ...(plan.latencyMs !== undefined ? { latencyMs: plan.latencyMs } : {}),
     ...(plan.failNext !== undefined ? { failNext: plan.failNext } : {}),
     ...(plan.cutAfterCommit !== undefined ? { cutAfterCommit: { ...plan.cutAfterCommit } } : {}),
+    ...(plan.servicesIdle !== undefined ? { servicesIdle: plan.servicesIdle } : {}),
   };
 }

@@ -11,7 +11,7 @@ export const DEFAULT_RATE_LIMITS = {
   alerting: { requests: 100, perSeconds: 60 },
 } as const satisfies Record<string, RateLimit>;
 
-export type Admission = { ok: true } | { ok: false; resetSeconds: number };
+export type Admission = { ok: true } | { ok: false; resetSeconds: number; limit: number };
 
 interface Window {
   startedAt: number;
@@ -43,7 +43,7 @@ export class FixedWindowLimiter {
     }
     if (window.count >= this.limit.requests) {
       // Whole seconds, rounded up and at least 1, so a client that waits this long is admitted.
-      return { ok: false, resetSeconds: Math.max(1, Math.ceil((window.startedAt + periodMs - now) / 1000)) };
+      return { ok: false, resetSeconds: Math.max(1, Math.ceil((window.startedAt + periodMs - now) / 1000)), limit: this.limit.requests };
     }
     window.count += 1;
     return { ok: true };

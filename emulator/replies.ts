@@ -22,6 +22,8 @@ export interface Incoming {
   authorization: string | undefined;
   /** Client address as IPv4 dotted quad when it is one (IPv4-mapped IPv6 is unwrapped). */
   clientIp: string;
+  /** The fault plan says the services are idle: settings calls answer 424. */
+  servicesIdle?: boolean;
 }
 
 export function alertingError(status: number, message: string, headers?: Record<string, string>): Reply {

@@ -23,6 +23,8 @@ export interface FaultPlan {
   failNext?: number;
   /** Process and commit the next `count` matching requests, then destroy the socket without answering. */
   cutAfterCommit?: { method: string; pathPattern: RegExp; count: number };
+  /** Every service is idle: pipe settings calls answer 424 `FAILED_DEPENDENCY: … Current state: idle`, as the real service. */
+  servicesIdle?: boolean;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -68,6 +70,7 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
       rawBody: body,
       authorization: req.headers.authorization,
       clientIp: unwrapMappedIpv4(req.socket.remoteAddress ?? ""),
+      ...(plan.servicesIdle === true ? { servicesIdle: true } : {}),
     };
     reply = dispatch(router.services, area, incoming);
     cut = takeCut(plan, method, path);

@@ -3,18 +3,26 @@
 // `dashboard` instead of `dashboardId`) finds out here rather than against the real service.
 
 import { z } from "zod";
+import { intervalProblem, textProblem, thresholdProblem, type TextField } from "../provider/alert/rules";
 import { SETTING_NAMES, allowedValues, settingSchema, wireName } from "../provider/pipeSettings/settings";
 
 // ---- Area A: alerts ---------------------------------------------------------------------------
 
-export const INTERVAL_PATTERN = /^[1-9][0-9]*[smhd]$/;
+/** A check of the service's own rules (provider/alert/rules.ts, shared with the provider's check). */
+function rule<T>(problem: (value: T) => string | undefined) {
+  return (value: T, ctx: z.RefinementCtx): void => {
+    const message = problem(value);
+    if (message !== undefined) ctx.addIssue({ code: "custom", message });
+  };
+}
+
+/** A name or message: the service's length rule; null (or leaving it out) means none. */
+const freeText = (field: TextField) => z.string().superRefine(rule((v: string) => textProblem(field, v))).nullable().optional();
 
 export const alertBodySchema = z
   .strictObject({
-    threshold: z.number(),
-    interval: z
-      .string()
-      .regex(INTERVAL_PATTERN, { error: "must be a whole number from 1 up followed by s, m, h or d (for example 5m)" }),
+    threshold: z.number().superRefine(rule(thresholdProblem)),
+    interval: z.string().superRefine(rule(intervalProblem)),
     source: z.enum(["tile", "search"]),
     thresholdType: z.enum(["above", "below"]),
     channel: z.strictObject({
@@ -24,8 +32,8 @@ export const alertBodySchema = z
     // Identifiers must be non-empty when present: an empty id cannot name a dashboard or tile.
     dashboardId: z.string().min(1, { error: "must not be empty" }).optional(),
     tileId: z.string().min(1, { error: "must not be empty" }).optional(),
-    name: z.string().optional(),
-    message: z.string().optional(),
+    name: freeText("name"),
+    message: freeText("message"),
   })
   .superRefine((body, ctx) => {
     // A tile alert watches one tile on one dashboard, so it needs both ids.
@@ -79,6 +87,14 @@ const ipAccessEntry = z.strictObject({
   description: z.string(),
 });
 
+/**
+ * A hashData hash: the standard base64 (padded, 44 characters) of a raw SHA-256 digest, as the real
+ * service demands; its own words for anything else.
+ */
+const sha256Base64 = z.string().refine((v) => /^[A-Za-z0-9+/]{43}=$/.test(v) && Buffer.from(v, "base64").length === 32, {
+  error: "Not a sha256sum",
+});
+
 export const keyCreateBodySchema = z.strictObject({
   name: z.string().optional(),
   expireAt: expireAt.optional(),
@@ -86,7 +102,7 @@ export const keyCreateBodySchema = z.strictObject({
   state: z.enum(["enabled", "disabled"]).optional(),
   ipAccessList: z.array(ipAccessEntry).optional(),
   hashData: z
-    .strictObject({ keyIdHash: z.string(), keyIdSuffix: z.string(), keySecretHash: z.string() })
+    .strictObject({ keyIdHash: sha256Base64, keyIdSuffix: z.string(), keySecretHash: sha256Base64 })
     .optional(),
 });
 

@@ -11,6 +11,13 @@ export type ThresholdType = "above" | "below";
 export type KeyRole = "admin" | "developer" | "query_endpoints";
 export type KeyState = "enabled" | "disabled";
 
+/** Who silenced an alert in the UI, when, and until when: the real service's object. */
+export interface Silenced {
+  by: string;
+  at: string;
+  until: string | null;
+}
+
 /** An alert exactly as area A returns it; optional members are absent, never null. */
 export interface StoredAlert {
   id: string;
@@ -20,14 +27,16 @@ export interface StoredAlert {
   interval: string;
   thresholdType: ThresholdType;
   source: AlertSource;
-  state: "inactive";
+  /** "OK" for a new alert, as the real service; nothing here moves it. */
+  state: string;
   channel: { type: "webhook"; webhookId: string };
   team: string;
   tileId?: string;
   dashboard?: string;
   savedSearch?: string;
   groupBy?: string;
-  silenced: boolean;
+  /** Absent until someone silences the alert (the test hook `silence`), then an object. */
+  silenced?: Silenced;
   createdAt: string;
   updatedAt: string;
 }
@@ -55,7 +64,9 @@ export interface StoredKey {
   createdAt: string;
   keySuffix: string;
   ipAccessList: IpAccessEntry[];
+  /** "" for a key made with hashData: the service never knew its key ID. */
   keyId: string;
+  /** "" for a key made with hashData, which authenticates by hashData instead. */
   keySecretSha256: string;
   hashData: HashData | null;
 }
@@ -69,7 +80,7 @@ export interface EmulatorState {
   team: string;
   /** By alert id. */
   alerts: Record<string, StoredAlert>;
-  /** By `${organizationId}/${serviceId}/${pipeId}` (lowercase uuids); only pipes that were ever updated. */
+  /** By `${organizationId}/${serviceId}/${pipeId}` (lowercase uuids); only pipes that were ever updated, only the settings ever set. */
   pipes: Record<string, PipeSettingsWire>;
   /** By key id (the uuid `id`, not the authentication keyId). */
   keys: Record<string, StoredKey>;
@@ -88,10 +99,9 @@ const alertShape = z.looseObject({
   interval: z.string(),
   thresholdType: z.enum(["above", "below"]),
   source: z.enum(["tile", "search"]),
-  state: z.literal("inactive"),
+  state: z.string(),
   channel: z.object({ type: z.literal("webhook"), webhookId: z.string() }),
   team: z.string(),
-  silenced: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -39,8 +39,12 @@ describe("Alert check", () => {
   });
 
   describe("threshold", () => {
-    it.each([0, -3, 2.5, 1e9])("accepts %s", async (threshold) => {
+    it.each([0, 2.5, 1e9])("accepts %s", async (threshold) => {
       expect(await failuresFor({ ...search, threshold })).toEqual([]);
+    });
+    // The real service refuses a negative threshold (real-services.md); the contract says nothing.
+    it.each([-3, -0.5])("refuses %s, saying it must be >= 0", async (threshold) => {
+      expect(await failuresFor({ ...search, threshold })).toEqual([{ property: "threshold", reason: "threshold must be a number >= 0" }]);
     });
     it.each([
       [NaN, "NaN"],
@@ -53,22 +57,22 @@ describe("Alert check", () => {
       expect(failure?.reason.startsWith(`threshold is ${named}: threshold must be`)).toBe(true);
     });
     it.each([["a string", "5"], ["a boolean", true]])("refuses %s, naming the property", async (_label, threshold) => {
-      expect(await failuresFor({ ...search, threshold })).toEqual([{ property: "threshold", reason: "threshold must be a finite number" }]);
+      expect(await failuresFor({ ...search, threshold })).toEqual([{ property: "threshold", reason: "threshold must be a finite number >= 0" }]);
     });
     it("refuses a missing threshold, saying it is required", async () => {
-      expect(await failuresFor(without(search, "threshold"))).toEqual([{ property: "threshold", reason: "threshold is required: a finite number" }]);
+      expect(await failuresFor(without(search, "threshold"))).toEqual([{ property: "threshold", reason: "threshold is required: a finite number >= 0" }]);
     });
   });
 
   describe("interval", () => {
-    it.each(["1s", "5m", "1h", "1d", "10m", "90s", "120m"])("accepts %s", async (interval) => {
+    // The real service's list (real-services.md), which replaced our own "number and unit" guess.
+    it.each(["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"])("accepts %s", async (interval) => {
       expect(await failuresFor({ ...search, interval })).toEqual([]);
     });
-    it.each(["0m", "05m", "5x", "10", "m", "-5m", "1.5h", "5 m", "5M", "5mm", " 5m", "5 minutes", ""])("refuses %j, naming the form", async (interval) => {
-      const failures = await failuresFor({ ...search, interval });
-      expect(failures).toHaveLength(1);
-      expect(failures[0]?.property).toBe("interval");
-      expect(failures[0]?.reason).toContain("positive whole number followed by one unit letter s, m, h or d");
+    it.each(["1s", "10m", "90s", "120m", "2h", "0m", "05m", "5x", "10", "m", "5M", " 5m", "5 minutes", ""])("refuses %j, listing the allowed values", async (interval) => {
+      expect(await failuresFor({ ...search, interval })).toEqual([
+        { property: "interval", reason: 'interval must be one of "1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"' },
+      ]);
     });
     it("refuses a number, naming the property", async () => {
       expect((await failuresFor({ ...search, interval: 5 }))[0]?.property).toBe("interval");
@@ -164,6 +168,27 @@ describe("Alert check", () => {
     expect(await failuresFor({ ...tile, [name]: "" })).toEqual([{ property: name, reason: `${name} must be a non-empty string` }]);
   });
 
+  it.each([
+    ["name", 512],
+    ["message", 4096],
+  ] as const)("accepts a %s of 1 to %i characters, counting characters, not UTF-16 units", async (name, max) => {
+    expect(await failuresFor({ ...search, [name]: "x" })).toEqual([]);
+    expect(await failuresFor({ ...search, [name]: "x".repeat(max) })).toEqual([]);
+    expect(await failuresFor({ ...search, [name]: "😀".repeat(max) })).toEqual([]);
+  });
+  it.each([
+    ["name", 512],
+    ["message", 4096],
+  ] as const)("refuses a %s longer than %i characters, saying the limit", async (name, max) => {
+    expect(await failuresFor({ ...search, [name]: "x".repeat(max + 1) })).toEqual([
+      { property: name, reason: `${name} must be at most ${max} characters (it has ${max + 1})` },
+    ]);
+  });
+  it.each(["name", "message"])("refuses an empty %s, saying to leave it out", async (name) => {
+    const failures = await failuresFor({ ...search, [name]: "" });
+    expect(failures).toEqual([{ property: name, reason: expect.stringContaining(`${name} must not be empty`) }]);
+    expect(failures[0]?.reason).toContain("leave it out");
+  });
   it.each(["name", "message"])("refuses a %s that is not a string", async (name) => {
     expect(await failuresFor({ ...search, [name]: 42 })).toEqual([{ property: name, reason: `${name} must be a string` }]);
   });

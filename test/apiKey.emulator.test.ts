@@ -1,6 +1,7 @@
 // The ApiKey provider methods against the bundled emulator over real HTTP: the wire bodies the
 // provider sends are the ones a strict server accepts, and a whole lifecycle holds together.
 
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import * as provider from "../provider/apiKey/provider";
@@ -53,7 +54,6 @@ describe("ApiKey against the emulator", () => {
     expireAt: "2099-01-31T09:00:00+09:00",
     state: "enabled",
     ipAccessList: [{ source: "127.0.0.1/32", description: "this machine" }],
-    hashData: { keyIdHash: "h1", keyIdSuffix: "s1", keySecretHash: "h2" },
     __provider: "serialized",
   };
   let id = "";
@@ -94,5 +94,44 @@ describe("ApiKey against the emulator", () => {
     await provider.delete(id, outs);
     expect(await provider.read(id, outs)).toEqual({});
     await expect(provider.delete(id, outs)).resolves.toBeUndefined();
+  });
+});
+
+/** The real service's hash: standard base64 of the raw SHA-256 digest of the UTF-8 text. */
+const sha256Base64 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
+
+describe("ApiKey with hashData against the emulator (the program makes the pair)", () => {
+  const keyId = "MYKEYID0000000000042";
+  const keySecret = "my-own-secret-made-by-the-program";
+  const args = {
+    organizationId: org,
+    name: "hashed",
+    roles: ["developer"],
+    hashData: { keyIdHash: sha256Base64(keyId), keyIdSuffix: keyId.slice(-4), keySecretHash: sha256Base64(keySecret) },
+    __provider: "serialized",
+  };
+
+  it("creates the key without credentials in the answer or the outputs; the pair the program made authenticates", async () => {
+    const { id, outs } = await provider.create(args);
+    expect(outs).not.toHaveProperty("keyId");
+    expect(outs).not.toHaveProperty("keySecret");
+    expect(outs).toMatchObject({ keySuffix: "0042", hashData: args.hashData });
+    expect(await getWith(keyId, keySecret, id)).toBe(200);
+    expect(await getWith(keyId, "another-secret", id)).toBe(401);
+    expect(await getWith("OTHERKEYID0000000042", keySecret, id)).toBe(401);
+    // Read keeps what it cannot learn again and adds no credentials.
+    const read = await provider.read(id, { ...outs, __provider: "serialized" });
+    expect(read.props).not.toHaveProperty("keySecret");
+    expect(read.props).toMatchObject({ keySuffix: "0042", name: "hashed" });
+    await provider.delete(id, outs);
+  });
+
+  it("is refused, in the service's words, when a hash is not the base64 of a SHA-256 digest", async () => {
+    const bad = { ...args, hashData: { ...args.hashData, keyIdHash: createHash("sha256").update(keyId).digest("hex") } };
+    const err = await provider.create(bad).then(
+      () => expect.fail("expected the create to fail"),
+      (e: unknown) => e,
+    );
+    expect(String(err)).toContain("failed with status 400: hashData.keyIdHash: Not a sha256sum");
   });
 });

@@ -110,17 +110,18 @@ describe("ApiKey API errors", () => {
   });
 
   it("after a create never carry the created key's secret, even when the answer puts it where errors look", async () => {
-    // A malformed answer whose requestId repeats the secret: the UnexpectedResponseError quotes requestIds.
-    answerJson("POST", keysPath, 200, { requestId: `rid-${CREATED_SECRET}`, status: 200, result: { key: { id: keyUuid, roles: "developer" }, keyId: "KEYID", keySecret: CREATED_SECRET } });
+    // An answer without the key ID (so the key is kept, with an error) whose requestId repeats the
+    // secret: the error quotes requestIds.
+    answerJson("POST", keysPath, 200, { requestId: `rid-${CREATED_SECRET}`, status: 200, result: { key: { id: keyUuid, roles: ["developer"] }, keySecret: CREATED_SECRET } });
     const err = await failure(provider.create(inputs));
     expect(err).toBeInstanceOf(PartialFailure);
-    expect(messages(err)).toContain("result.key.roles");
+    expect(messages(err)).toContain("without the new key's keyId");
     expect(messages(err)).not.toContain(CREATED_SECRET);
     expect(messages(err)).not.toContain(CANARY.keySecret);
   });
 
   it("in a PartialFailure name the created key's id but not its secret; the secret stays in properties for state", async () => {
-    answerJson("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { key: { id: keyUuid, roles: ["developer"], createdAt: 7 }, keyId: "KEYID", keySecret: CREATED_SECRET } });
+    answerJson("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { key: { id: keyUuid, roles: ["developer"], createdAt: 7 }, keySecret: CREATED_SECRET } });
     const err = (await failure(provider.create(inputs))) as PartialFailure;
     expect(err.message).toContain(keyUuid);
     expect(err.reasons.join("\n")).not.toContain(CREATED_SECRET);

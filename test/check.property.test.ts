@@ -78,6 +78,7 @@ describe("Alert check, property-based", () => {
   const interval = fc.oneof(
     fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.constantFrom("s", "m", "h", "d", "w", "M", "")).map(([n, u]) => `${n}${u}`),
     fc.stringMatching(/^[0-9]{1,3}[smhdx ]?$/),
+    fc.constantFrom("1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"),
     anyJson,
   );
   const opaque = fc.oneof(fc.string({ minLength: 1 }).filter((s) => s.trim() !== ""), fc.constant(""), fc.constant("   "), fc.integer());
@@ -92,9 +93,13 @@ describe("Alert check, property-based", () => {
     ),
     dashboardId: absentOr(opaque),
     tileId: absentOr(opaque),
-    name: absentOr(fc.oneof(fc.string(), fc.integer())),
-    message: absentOr(fc.oneof(fc.string(), fc.integer())),
+    name: absentOr(fc.oneof(fc.string(), fc.integer(), fc.string({ minLength: 510, maxLength: 514 }))),
+    message: absentOr(fc.oneof(fc.string(), fc.integer(), fc.string({ minLength: 4094, maxLength: 4098 }))),
   });
+
+  /** The real service's rules (real-services.md), restated: an interval from its list, a threshold >= 0, texts of 1 to N characters. */
+  const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"];
+  const textWithin = (v: unknown, max: number) => typeof v === "string" && [...v].length >= 1 && [...v].length <= max;
 
   const nonEmpty = (v: unknown) => typeof v === "string" && v.trim() !== "";
 
@@ -103,8 +108,9 @@ describe("Alert check, property-based", () => {
     return (
       typeof p.threshold === "number" &&
       Number.isFinite(p.threshold) &&
+      p.threshold >= 0 &&
       typeof p.interval === "string" &&
-      /^[1-9][0-9]*[smhd]$/.test(p.interval) &&
+      INTERVALS.includes(p.interval) &&
       (p.source === "tile" || p.source === "search") &&
       (p.thresholdType === "above" || p.thresholdType === "below") &&
       typeof channel === "object" &&
@@ -113,8 +119,8 @@ describe("Alert check, property-based", () => {
       nonEmpty(channel.webhookId) &&
       (!("dashboardId" in p) || nonEmpty(p.dashboardId)) &&
       (!("tileId" in p) || nonEmpty(p.tileId)) &&
-      (!("name" in p) || typeof p.name === "string") &&
-      (!("message" in p) || typeof p.message === "string") &&
+      (!("name" in p) || textWithin(p.name, 512)) &&
+      (!("message" in p) || textWithin(p.message, 4096)) &&
       (p.source !== "tile" || ("dashboardId" in p && "tileId" in p))
     );
   }

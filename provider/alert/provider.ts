@@ -5,21 +5,21 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFailures, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, isNotFound } from "../http/errors";
-import { PartialFailure, carryStableOutputs, checkInputs, compact, diffProperties, stableOutputsOf, withoutProvider, type PropertyMap } from "../lifecycle";
+import { carryStableOutputs, checkInputs, compact, diffProperties, stableOutputsOf, withoutProvider, type PropertyMap } from "../lifecycle";
 import {
   ARG_NAMES,
   OUTPUT_ONLY,
   REQUIRED_ARGS,
   alertArgs,
-  alertEnvelope,
+  alertIn,
   alertsPath,
   comparable,
+  createdAlert,
   crossFieldFailures,
   describeAlert,
   fromWire,
   managedOptionals,
   toWire,
-  type WireAlert,
 } from "./wire";
 
 /** Nothing forces a new alert: the service replaces the whole body in place with PUT. */
@@ -29,24 +29,20 @@ const REPLACE_ON: readonly string[] = [];
 const STABLE_OUTPUTS = ["createdAt", "team"] as const;
 
 /**
- * Outputs after a write the program asked for: the returned values of the required arguments (so a
- * later refresh compares like with like), the optional arguments the program sets (returned value,
- * else the program's), and what the service fills in. Optional arguments the program leaves out are
- * not recorded, so a value the service chooses for them never shows as a change to undo.
+ * Outputs after a write the program asked for: the returned values of the arguments the program
+ * sets (so a later refresh compares like with like; the program's where the answer leaves one
+ * out), and what the service fills in, as it came. Optional arguments the program leaves out are
+ * not recorded, so a value the service chooses for them never shows as a change to undo. An
+ * answer with no alert at all (an empty 2xx) tells nothing new: what the service filled in before
+ * (`before`, the stored outputs) is kept.
  */
-function outputsAfterWrite(args: PropertyMap, alert: WireAlert): PropertyMap {
-  const live = fromWire(alert);
+function outputsAfterWrite(args: PropertyMap, body: unknown, before: PropertyMap = {}): PropertyMap {
+  const alert = alertIn(body);
+  const live = alert === undefined ? {} : fromWire(alert);
   const out: PropertyMap = {};
-  for (const n of REQUIRED_ARGS) out[n] = live[n];
-  for (const n of managedOptionals(args)) out[n] = live[n] ?? args[n];
-  for (const n of OUTPUT_ONLY) out[n] = live[n];
+  for (const n of [...REQUIRED_ARGS, ...managedOptionals(args)]) out[n] = live[n] ?? args[n];
+  for (const n of OUTPUT_ONLY) out[n] = alert === undefined ? before[n] : live[n];
   return compact(out);
-}
-
-function idIn(body: unknown): string | undefined {
-  const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
-  const id = typeof data === "object" && data !== null ? (data as { id?: unknown }).id : undefined;
-  return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
@@ -76,17 +72,15 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
     body: toWire(args),
     creates: describeAlert(args),
   });
-  let alert: WireAlert;
+  // Only the id is needed: without it Pulumi cannot record the alert the service made.
+  let id: string;
   try {
-    alert = decode(alertEnvelope, res).data;
+    id = decode(createdAlert, res).data.id;
   } catch (err) {
-    if (!(err instanceof UnexpectedResponseError)) throw err;
-    // The alert exists even though its answer is odd: keep it in state rather than orphan it.
-    const id = idIn(res.body);
-    if (id === undefined) throw createdWithoutId(res, describeAlert(args), err);
-    throw new PartialFailure(id, inputs, err);
+    if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, describeAlert(args), err);
+    throw err;
   }
-  return { id: alert.id, outs: outputsAfterWrite(args, alert) };
+  return { id, outs: outputsAfterWrite(args, res.body) };
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
@@ -97,7 +91,9 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
     if (isNotFound(err)) return {};
     throw err;
   }
-  const live = fromWire(decode(alertEnvelope, res).data);
+  // A 2xx without an alert in it tells nothing: what is stored stands.
+  const alert = alertIn(res.body);
+  const live = alert === undefined ? withoutProvider(props) : fromWire(alert);
   const managed = managedOptionals(props);
   const out: PropertyMap = {};
   for (const n of REQUIRED_ARGS) out[n] = live[n];
@@ -112,11 +108,11 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   return { id, props: outputs, inputs };
 }
 
-export async function update(id: string, _olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {
+export async function update(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {
   const args = withoutProvider(news);
   // The whole body, so an optional argument removed from the program is cleared live.
   const res = await send(connectionFor("alerting"), { method: "PUT", path: alertsPath(id), body: toWire(args) });
-  return { outs: outputsAfterWrite(args, decode(alertEnvelope, res).data) };
+  return { outs: outputsAfterWrite(args, res.body, olds) };
 }
 
 export async function del(id: string, _props: PropertyMap): Promise<void> {

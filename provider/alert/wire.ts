@@ -5,13 +5,13 @@
 import { z } from "zod";
 import { UNKNOWN, compact, type CheckFailure, type PropertyMap } from "../lifecycle";
 import { oneOf, opaqueId } from "../validation";
+import { INTERVALS, intervalProblem, textProblem, thresholdProblem, type TextField } from "./rules";
 
 export const SOURCES = ["tile", "search"] as const;
 export const THRESHOLD_TYPES = ["above", "below"] as const;
 export const CHANNEL_TYPES = ["webhook"] as const;
 
-/** A positive whole number and one unit letter: seconds, minutes, hours or days. */
-export const INTERVAL = /^[1-9][0-9]*[smhd]$/;
+export { INTERVALS };
 
 /** Arguments the program must set; always managed. */
 export const REQUIRED_ARGS = ["threshold", "interval", "source", "thresholdType", "channel"] as const;
@@ -26,7 +26,12 @@ export const OUTPUT_ONLY = ["state", "team", "savedSearch", "groupBy", "silenced
 const missingOr = (property: string, what: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `${property} is required: ${what}` : `${property} must be ${what}`;
 
-const text = (property: string) => z.string({ error: `${property} must be a string` });
+// The service's own rules (rules.ts), worded with the property's name.
+const text = (property: TextField) =>
+  z.string({ error: `${property} must be a string` }).superRefine((value, ctx) => {
+    const problem = textProblem(property, value);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: `${property} ${problem}` });
+  });
 
 const channelArgs = z.strictObject(
   {
@@ -45,10 +50,14 @@ const channelArgs = z.strictObject(
 
 export const alertArgs = z.strictObject(
   {
-    threshold: z.number({ error: missingOr("threshold", "a finite number") }),
-    interval: z
-      .string({ error: missingOr("interval", 'a string such as "5m" (a positive whole number and one unit letter s, m, h or d)') })
-      .regex(INTERVAL, { error: 'interval must be a positive whole number followed by one unit letter s, m, h or d, such as "30s", "5m", "1h" or "1d"' }),
+    threshold: z.number({ error: missingOr("threshold", "a finite number >= 0") }).superRefine((value, ctx) => {
+      const problem = thresholdProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", message: `threshold ${problem}` });
+    }),
+    interval: z.string({ error: missingOr("interval", `one of ${INTERVALS.map((i) => `"${i}"`).join(", ")}`) }).superRefine((value, ctx) => {
+      const problem = intervalProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", message: `interval ${problem}` });
+    }),
     source: oneOf("source", SOURCES),
     thresholdType: oneOf("thresholdType", THRESHOLD_TYPES),
     channel: channelArgs,
@@ -85,34 +94,24 @@ export function crossFieldFailures(inputs: PropertyMap): CheckFailure[] {
   return failures;
 }
 
-// What the service answers. Required members are those the spec lists for every alert; members
-// that describe optional things may be absent or null.
-const nullableText = z.string().nullish();
+// What the service answers, read liberally: the real service leaves out members with no value,
+// sends `silenced` as an object once someone silences the alert, answers any `state` string, and
+// later versions rename members and add others. Nothing here fails on a member's shape: outputs
+// hold each value as it came. Only a create answer without an id is broken (see provider.ts).
 
-export const wireAlert = z.object({
-  id: z.string().min(1),
-  threshold: z.number(),
-  interval: z.string(),
-  thresholdType: z.enum(THRESHOLD_TYPES),
-  source: z.enum(SOURCES),
-  channel: z.object({ type: z.string(), webhookId: z.string() }),
-  name: nullableText,
-  message: nullableText,
-  state: nullableText,
-  team: nullableText,
-  tileId: nullableText,
-  dashboard: nullableText,
-  savedSearch: nullableText,
-  groupBy: nullableText,
-  silenced: z.boolean().nullish(),
-  createdAt: nullableText,
-  updatedAt: nullableText,
-});
+/** The alert in an answer's `data`, when there is one: any object, members unchecked. */
+export const alertAnswer = z.object({ data: z.record(z.string(), z.unknown()) });
 
-export type WireAlert = z.infer<typeof wireAlert>;
+/** The id of the alert in an answer, when it has a usable one. */
+export const createdAlert = z.object({ data: z.object({ id: z.string().refine((id) => id.trim() !== "", { error: "the id is empty" }) }) });
 
-/** Body of POST /api/v2/alerts and GET/PUT /api/v2/alerts/{id}. */
-export const alertEnvelope = z.object({ data: wireAlert });
+export type WireAlert = Record<string, unknown>;
+
+/** The alert of a 2xx answer, or undefined when its body holds none (an empty body, plain text). */
+export function alertIn(body: unknown): WireAlert | undefined {
+  const parsed = alertAnswer.safeParse(body);
+  return parsed.success ? parsed.data.data : undefined;
+}
 
 /** The request body from the program's inputs: the argument names, absent optionals left out. */
 export function toWire(inputs: PropertyMap): Record<string, unknown> {
@@ -130,27 +129,34 @@ export function toWire(inputs: PropertyMap): Record<string, unknown> {
   });
 }
 
-/** The returned alert under the resource's property names (`dashboard` becomes `dashboardId`); null reads as absent. */
+/**
+ * The returned alert under the resource's property names, each value as it came; null reads as
+ * absent. `dashboard` becomes `dashboardId`; the later names (`teamId`, `dashboardId`,
+ * `savedSearchId`) are read where the contract's are missing.
+ */
 export function fromWire(alert: WireAlert): PropertyMap {
-  const orUndefined = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
-  return {
-    threshold: alert.threshold,
-    interval: alert.interval,
-    source: alert.source,
-    thresholdType: alert.thresholdType,
-    channel: { type: alert.channel.type, webhookId: alert.channel.webhookId },
-    dashboardId: orUndefined(alert.dashboard),
-    tileId: orUndefined(alert.tileId),
-    name: orUndefined(alert.name),
-    message: orUndefined(alert.message),
-    state: orUndefined(alert.state),
-    team: orUndefined(alert.team),
-    savedSearch: orUndefined(alert.savedSearch),
-    groupBy: orUndefined(alert.groupBy),
-    silenced: orUndefined(alert.silenced),
-    createdAt: orUndefined(alert.createdAt),
-    updatedAt: orUndefined(alert.updatedAt),
+  const first = (...names: string[]): unknown => {
+    for (const n of names) if (alert[n] !== undefined && alert[n] !== null) return alert[n];
+    return undefined;
   };
+  return compact({
+    threshold: first("threshold"),
+    interval: first("interval"),
+    source: first("source"),
+    thresholdType: first("thresholdType"),
+    channel: first("channel"),
+    dashboardId: first("dashboard", "dashboardId"),
+    tileId: first("tileId"),
+    name: first("name"),
+    message: first("message"),
+    state: first("state"),
+    team: first("team", "teamId"),
+    savedSearch: first("savedSearch", "savedSearchId"),
+    groupBy: first("groupBy"),
+    silenced: first("silenced"),
+    createdAt: first("createdAt"),
+    updatedAt: first("updatedAt"),
+  });
 }
 
 /** The optional arguments the program sets (recorded in outputs only when it does; null counts). */

@@ -23,12 +23,12 @@ import {
   REPLACE_ON,
   apiKeyArgs,
   comparable,
-  createdKeyEnvelope,
+  createdKeyAnswer,
+  credentialsIn,
   describeKey,
-  keyEnvelope,
+  keyIn,
   keysPath,
   managedArgs,
-  salvage,
   toWire,
   type WireKey,
 } from "./wire";
@@ -54,25 +54,31 @@ function answered(value: unknown, fallback: unknown): unknown {
   return value !== undefined ? value : fallback;
 }
 
+/** The suffix the program gave in hashData, for a key whose answer leaves keySuffix out. */
+function hashedSuffix(hashData: unknown): unknown {
+  return typeof hashData === "object" && hashData !== null ? (hashData as { keyIdSuffix?: unknown }).keyIdSuffix : undefined;
+}
+
 /**
- * Outputs: what the program set that only the create call takes, the key as returned, and its
- * credentials. A field the answer leaves out keeps its earlier value (`before`: the stored outputs),
- * else the program's, else the service's documented default. A name or IP list answered as null is
- * the live value, so refresh shows it as drift; `state`, which the spec does not list among a key's
- * members, falls back when null too.
+ * Outputs: what the program set that only the create call takes, the key as returned (each value
+ * as it came), and its credentials when the answer had them (a hashData key's never does: the
+ * program made the pair). A field the answer leaves out keeps its earlier value (`before`: the
+ * stored outputs), else the program's, else the service's documented default. A name or IP list
+ * answered as null is the live value, so refresh shows it as drift; `state`, which the spec does
+ * not list among a key's members, falls back when null too.
  */
 function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown; keySecret: unknown }, before: PropertyMap = {}): PropertyMap {
   const expireAt = key.expireAt !== undefined ? key.expireAt : (before.expireAt ?? (args.expireAt === "" ? null : (args.expireAt ?? null)));
   const out: PropertyMap = {
     organizationId: args.organizationId ?? before.organizationId,
     name: answered(key.name, args.name ?? before.name ?? ""),
-    roles: key.roles,
+    roles: key.roles ?? args.roles ?? before.roles,
     expireAt,
     state: key.state ?? args.state ?? before.state ?? "enabled",
     ipAccessList: answered(key.ipAccessList, args.ipAccessList ?? before.ipAccessList ?? []),
     keyId: credentials.keyId,
     keySecret: credentials.keySecret,
-    keySuffix: key.keySuffix ?? before.keySuffix ?? null,
+    keySuffix: key.keySuffix ?? before.keySuffix ?? hashedSuffix(args.hashData ?? before.hashData) ?? null,
     createdAt: key.createdAt ?? before.createdAt ?? null,
     usedAt: key.usedAt ?? before.usedAt ?? null,
     managedArgs: managedArgs(args),
@@ -164,25 +170,28 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
       creates: describeKey(args),
     }),
   );
+  // Only the key's id is needed: without it Pulumi cannot record the key the service made.
+  let key: WireKey;
   try {
-    const { key, keyId, keySecret } = decode(createdKeyEnvelope, res).result;
-    return { id: key.id, outs: outputs(args, key, { keyId, keySecret }) };
+    key = decode(createdKeyAnswer, res).result.key;
   } catch (err) {
-    const { id, known } = salvage(res.body);
-    const secrets = secretsOf({ ...args, ...known });
     // Branch on the error as decode threw it; scrubbing may replace it with a plain Error.
-    if (!(err instanceof UnexpectedResponseError)) throw scrubbed(err, secrets);
-    if (id === undefined) throw scrubbed(createdWithoutId(res, describeKey(args), err), secrets);
-    const scrubbedCause = scrubbed(err, secrets);
-    const cause = scrubbedCause instanceof Error ? scrubbedCause : new Error(String(scrubbedCause));
-    // The key exists; without its id in state it would be orphaned, so keep what we know of it.
-    const usable = typeof known.keySecret === "string" && typeof known.keyId === "string";
-    const advice = usable
-      ? ""
-      : " Its key ID or secret was not in the answer and is never returned again, so the key cannot be used: replace it (pulumi up --replace) or delete it.";
-    const reason = new Error(`${cause.message.replace(/\.+$/, "")}. The API key ${id} was created and is kept in the stack's state.${advice}`, { cause });
-    throw new PartialFailure(id, { ...inputs, ...known, managedArgs: managedArgs(args) }, reason);
+    if (!(err instanceof UnexpectedResponseError)) throw scrubbed(err, secretsOf(args));
+    throw scrubbed(createdWithoutId(res, describeKey(args), err), secretsOf({ ...args, ...credentialsIn(res.body) }));
   }
+  const id = String(key.id);
+  const credentials = credentialsIn(res.body);
+  const outs = outputs(args, key, credentials);
+  // With hashData the answer carries no credentials: the program made the pair and holds it.
+  if (args.hashData !== undefined || (credentials.keyId !== undefined && credentials.keySecret !== undefined)) return { id, outs };
+  // Without them a key is made that nobody can use (its secret is never returned again). Keep it
+  // in state by its id, so it is not orphaned, and say what to do.
+  const reason = new Error(
+    `POST ${keysPath(organizationOf(args))} answered ${res.status} without the new key's ${credentials.keyId === undefined ? "keyId" : "keySecret"}` +
+      `${res.requestId === undefined ? "" : ` (requestId ${res.requestId})`}. The API key ${id} was created and is kept in the stack's state. ` +
+      "Its key ID or secret was not in the answer and is never returned again, so the key cannot be used: replace it (pulumi up --replace) or delete it.",
+  );
+  throw scrubbed(new PartialFailure(id, { ...inputs, ...outs }, reason), secretsOf({ ...args, ...credentials }));
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
@@ -190,7 +199,8 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
     let key: WireKey;
     try {
       const res = await send(connectionFor("cloud"), { method: "GET", path: keysPath(organizationOrFail(id, props), id) });
-      key = decode(keyEnvelope, res).result;
+      // A 2xx without a key in it tells nothing: what is stored stands.
+      key = keyIn(res.body) ?? withoutProvider(props);
     } catch (err) {
       if (isNotFound(err)) return {};
       throw err;
@@ -225,7 +235,7 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
       path: keysPath(organizationOrFail(id, args), id),
       body: toWire(args, managedArgs(args)),
     });
-    return { outs: outputs(args, decode(keyEnvelope, res).result, credentials, before) };
+    return { outs: outputs(args, keyIn(res.body) ?? {}, credentials, before) };
   });
 }
 

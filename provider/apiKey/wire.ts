@@ -68,24 +68,19 @@ export const apiKeyArgs = z.strictObject(
   { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown property; the properties are ${ARG_NAMES.join(", ")}` : undefined) },
 );
 
-// What the service answers. The spec lists these members of a key; `state` is not among them, so
-// it may be absent, and optional things may be null.
-export const wireKey = z.object({
-  id: z.string().min(1),
-  name: z.string().nullish(),
-  createdAt: z.string().nullish(),
-  expireAt: z.string().nullish(),
-  usedAt: z.string().nullish(),
-  keySuffix: z.string().nullish(),
-  roles: z.array(z.string()),
-  ipAccessList: z.array(z.object({ source: z.string(), description: z.string().nullish() })).nullish(),
-  state: z.string().nullish(),
-});
-export type WireKey = z.infer<typeof wireKey>;
+// What the service answers, read liberally: members may be missing or null, unknown members are
+// ignored, and each value is kept as it came. Only a create answer without the key's id is broken.
 
-/** POST …/keys answers the key wrapped with its credentials; GET and PATCH answer the key itself. */
-export const createdKeyEnvelope = z.object({ result: z.object({ key: wireKey, keyId: z.string().min(1), keySecret: z.string().min(1) }) });
-export const keyEnvelope = z.object({ result: wireKey });
+/** A key in an answer: any object, members unchecked. */
+export type WireKey = Record<string, unknown>;
+
+/** GET and PATCH answer the key itself in `result`. */
+export const keyAnswer = z.object({ result: z.record(z.string(), z.unknown()) });
+
+/** POST …/keys answers the key (whose id we need) with its credentials, which hashData leaves out. */
+export const createdKeyAnswer = z.object({
+  result: z.object({ key: z.looseObject({ id: z.string().refine((id) => id.trim() !== "", { error: "the id is empty" }) }) }),
+});
 
 /** Output names of the returned key's fields. */
 export const KEY_FIELDS = ["name", "roles", "expireAt", "state", "ipAccessList", "keySuffix", "createdAt", "usedAt"] as const;
@@ -94,24 +89,17 @@ function member(obj: unknown, name: string): unknown {
   return typeof obj === "object" && obj !== null && !Array.isArray(obj) ? (obj as Record<string, unknown>)[name] : undefined;
 }
 
-/**
- * What a create answer that failed validation still tells: the key's id, and each field (the
- * credentials included) whose own type is right. The rest is left out rather than guessed.
- */
-export function salvage(body: unknown): { id: string | undefined; known: PropertyMap } {
+/** The key of a GET or PATCH answer, or undefined when its body holds none (an empty 2xx). */
+export function keyIn(body: unknown): WireKey | undefined {
+  const parsed = keyAnswer.safeParse(body);
+  return parsed.success ? parsed.data.result : undefined;
+}
+
+/** The credentials of a create answer: each a non-empty string, else undefined. */
+export function credentialsIn(body: unknown): { keyId: string | undefined; keySecret: string | undefined } {
   const result = member(body, "result");
-  const key = member(result, "key");
-  const id = member(key, "id");
-  const known: PropertyMap = {};
-  for (const f of KEY_FIELDS) {
-    const parsed = wireKey.shape[f].safeParse(member(key, f));
-    if (parsed.success && parsed.data !== undefined) known[f] = parsed.data;
-  }
-  for (const f of ["keyId", "keySecret"] as const) {
-    const v = member(result, f);
-    if (typeof v === "string" && v !== "") known[f] = v;
-  }
-  return { id: typeof id === "string" && id !== "" ? id : undefined, known };
+  const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+  return { keyId: text(member(result, "keyId")), keySecret: text(member(result, "keySecret")) };
 }
 
 /** The request body: the arguments the program sets, "" expiry sent as null (never expires). */

@@ -3,11 +3,11 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFailures, connectionFor } from "../connection";
-import { decode, send } from "../http/client";
+import { send } from "../http/client";
 import { isNotFound } from "../http/errors";
 import { checkInputs, deepEqual, diffProperties, containsUnknown, UNKNOWN, type PropertyMap } from "../lifecycle";
 import { SETTING_NAMES, type SettingName } from "./settings";
-import { fromWire, managedIn, pipeSettingsArgs, settingsEnvelope, settingsPath, toWire, type EffectiveSettings } from "./wire";
+import { fromWire, managedIn, pipeSettingsArgs, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
 
 const REPLACE_ON = ["organizationId", "serviceId", "pipeId"] as const;
 
@@ -61,13 +61,23 @@ function managedOf(props: PropertyMap): SettingName[] {
   return Array.isArray(m) ? SETTING_NAMES.filter((n) => m.includes(n)) : managedIn(props);
 }
 
-async function putSettings(ref: PipeRef, values: Partial<Record<SettingName, unknown>>): Promise<EffectiveSettings> {
+/** The effective settings as stored in a resource's outputs (null where unknown or unset). */
+function storedSettings(props: PropertyMap): EffectiveSettings {
+  return Object.fromEntries(SETTING_NAMES.map((n) => [n, props[n] ?? null])) as EffectiveSettings;
+}
+
+/**
+ * PUTs `values` and returns the effective settings. A 2xx without a settings object (an empty body)
+ * says the values were taken: they are laid over what was known before (`before`, stored outputs).
+ */
+async function putSettings(ref: PipeRef, values: Partial<Record<SettingName, unknown>>, before: PropertyMap = {}): Promise<EffectiveSettings> {
   const res = await send(connectionFor("cloud"), {
     method: "PUT",
     path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId),
     body: toWire(values),
   });
-  return fromWire(decode(settingsEnvelope, res).result);
+  const result = settingsIn(res.body);
+  return result === undefined ? { ...storedSettings(before), ...values } : fromWire(result);
 }
 
 function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingName[], resetOnDelete: unknown): PropertyMap {
@@ -115,7 +125,9 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   let effective: EffectiveSettings;
   try {
     const res = await send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) });
-    effective = fromWire(decode(settingsEnvelope, res).result);
+    // A 2xx without settings in it tells nothing: what is stored stands.
+    const result = settingsIn(res.body);
+    effective = result === undefined ? storedSettings(props) : fromWire(result);
   } catch (err) {
     if (isNotFound(err)) return {};
     throw err;
@@ -137,8 +149,8 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
   claim(ref, managed);
   const effective =
     changed.length > 0
-      ? await putSettings(ref, Object.fromEntries(changed.map((n) => [n, news[n]])))
-      : (Object.fromEntries(SETTING_NAMES.map((n) => [n, (olds[n] as number | boolean | null | undefined) ?? null])) as EffectiveSettings);
+      ? await putSettings(ref, Object.fromEntries(changed.map((n) => [n, news[n]])), olds)
+      : storedSettings(olds);
   return { outs: outputs(ref, effective, managed, news.resetOnDelete) };
 }
 
@@ -156,7 +168,10 @@ export async function del(id: string, props: PropertyMap): Promise<void> {
   if (candidates.length === 0) return;
   try {
     const res = await send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) });
-    const live = fromWire(decode(settingsEnvelope, res).result);
+    const result = settingsIn(res.body);
+    // An answer without settings tells nothing of what is live: nothing is known to be ours.
+    if (result === undefined) return;
+    const live = fromWire(result);
     const ours = candidates.filter((n) => deepEqual(live[n], props[n]));
     if (ours.length === 0) return;
     await putSettings(ref, Object.fromEntries(ours.map((n) => [n, null])));

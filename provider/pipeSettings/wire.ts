@@ -2,7 +2,7 @@
 // and the mapping between Pulumi's camelCase names and the wire's snake_case ones.
 
 import { z } from "zod";
-import { PIPE_SETTINGS, SETTING_NAMES, settingSchema, wireName, type SettingName } from "./settings";
+import { SETTING_NAMES, settingSchema, wireName, type SettingName } from "./settings";
 import { uuid } from "../validation";
 
 const settingShape = Object.fromEntries(SETTING_NAMES.map((n) => [n, settingSchema(n).optional()])) as Record<
@@ -28,19 +28,23 @@ export const pipeSettingsArgs = z
 
 export type PipeSettingsArgs = z.infer<typeof pipeSettingsArgs>;
 
-/** The `result` of PUT and GET …/settings: all twelve wire fields, null when unset. */
-const wireSettings = z.object(
-  Object.fromEntries(
-    SETTING_NAMES.map((n) => [wireName(n), (PIPE_SETTINGS[n].kind === "boolean" ? z.boolean() : z.number()).nullable().optional()]),
-  ),
-);
+/**
+ * The `result` of PUT and GET …/settings, read liberally: the real service's GET leaves out settings
+ * never set, members may be null, unknown members are ignored, and each value is kept as it came.
+ */
+export const settingsAnswer = z.object({ result: z.record(z.string(), z.unknown()) });
 
-export const settingsEnvelope = z.object({ requestId: z.string().optional(), status: z.number().optional(), result: wireSettings });
+/** Each setting's value as the service gave it; null when it is unset or was left out. */
+export type EffectiveSettings = Record<SettingName, unknown>;
 
-export type EffectiveSettings = Record<SettingName, number | boolean | null>;
+/** The settings object of a 2xx answer, or undefined when its body holds none (an empty body). */
+export function settingsIn(body: unknown): Record<string, unknown> | undefined {
+  const parsed = settingsAnswer.safeParse(body);
+  return parsed.success ? parsed.data.result : undefined;
+}
 
-export function fromWire(result: z.infer<typeof wireSettings>): EffectiveSettings {
-  return Object.fromEntries(SETTING_NAMES.map((n) => [n, (result[wireName(n)] as number | boolean | null | undefined) ?? null])) as EffectiveSettings;
+export function fromWire(result: Record<string, unknown>): EffectiveSettings {
+  return Object.fromEntries(SETTING_NAMES.map((n) => [n, result[wireName(n)] ?? null])) as EffectiveSettings;
 }
 
 export function toWire(values: Partial<Record<SettingName, unknown>>): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ISO_MS_UTC, basic, cloud, createKey, result, settingsPath, start, type PublicKey } from "./helpers";
 
@@ -55,14 +55,42 @@ describe("API key create", () => {
     expect(key.expireAt).toBe("2999-01-01T00:00:00.500Z");
   });
 
-  it("stores hashData without returning it, and keeps the secret only as a hash", async () => {
+  it("keeps the secret only as a hash", async () => {
     const emu = await start();
-    const hashData = { keyIdHash: "a", keyIdSuffix: "b", keySecretHash: "c" };
-    const created = await createKey(emu, randomUUID(), { hashData });
-    expect(created.key).not.toHaveProperty("hashData");
-    const stored = emu.snapshot().keys[created.key.id];
-    expect(stored?.hashData).toEqual(hashData);
+    const created = await createKey(emu, randomUUID());
     expect(JSON.stringify(emu.snapshot())).not.toContain(created.keySecret);
+  });
+
+  // Issue 8: as the real service, a hashData key gets no credentials in the answer (the caller
+  // made them) and authenticates by hashing the pair presented.
+  it("with hashData returns no credentials, stores the hashes, and takes the caller's own pair", async () => {
+    const emu = await start();
+    const org = randomUUID();
+    const b64 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
+    const hashData = { keyIdHash: b64("CALLERKEYID000000001"), keyIdSuffix: "0001", keySecretHash: b64("caller-secret") };
+    const created = await createKey(emu, org, { hashData });
+    expect(created).not.toHaveProperty("keyId");
+    expect(created).not.toHaveProperty("keySecret");
+    expect(created.key).not.toHaveProperty("hashData");
+    expect(created.key.keySuffix).toBe("0001");
+    expect(emu.snapshot().keys[created.key.id]?.hashData).toEqual(hashData);
+    const get = async (id: string, secret: string) => (await fetch(`${emu.url}/v1/organizations/${org}/keys/${created.key.id}`, { headers: { authorization: basic(id, secret) } })).status;
+    expect(await get("CALLERKEYID000000001", "caller-secret")).toBe(200);
+    expect(await get("CALLERKEYID000000001", "wrong")).toBe(401);
+    expect(await get("", "")).toBe(401);
+  });
+
+  it.each([
+    ["a hex digest", createHash("sha256").update("x").digest("hex")],
+    ["base64 of a shorter digest", createHash("sha1").update("x").digest("base64")],
+    ["unpadded base64", createHash("sha256").update("x").digest("base64").slice(0, 43)],
+    ["plain text", "a"],
+  ])("refuses a hashData hash that is %s, in the service's words", async (_label, hash) => {
+    const emu = await start();
+    const good = createHash("sha256").update("y").digest("base64");
+    const answer = await cloud(emu, "POST", `/v1/organizations/${randomUUID()}/keys`, { roles: ["admin"], hashData: { keyIdHash: hash, keyIdSuffix: "abcd", keySecretHash: good } });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ error: "hashData.keyIdHash: Not a sha256sum" });
   });
 });
 

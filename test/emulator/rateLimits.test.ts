@@ -84,7 +84,7 @@ describe("fixed-window limiter", () => {
     const limiter = new FixedWindowLimiter({ requests: 1, perSeconds: 10 }, () => now);
     expect(limiter.take("a").ok).toBe(true);
     now = 9_000;
-    expect(limiter.take("a")).toEqual({ ok: false, resetSeconds: 1 });
+    expect(limiter.take("a")).toEqual({ ok: false, resetSeconds: 1, limit: expect.any(Number) });
     now = 10_000;
     expect(limiter.take("a").ok).toBe(true);
   });
@@ -94,7 +94,7 @@ describe("fixed-window limiter", () => {
     const limiter = new FixedWindowLimiter({ requests: 1, perSeconds: 10 }, () => now);
     limiter.take("a");
     now = 1_500;
-    expect(limiter.take("a")).toEqual({ ok: false, resetSeconds: 9 });
+    expect(limiter.take("a")).toEqual({ ok: false, resetSeconds: 9, limit: expect.any(Number) });
   });
 
   it("refuses a configuration with less than one request per window", () => {
