@@ -69,7 +69,12 @@ const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 type Op = "check" | "diff" | "create" | "update" | "read" | "delete";
 const OPS: readonly Op[] = ["check", "diff", "create", "update", "read", "delete"];
-const EXPECTED_REQUESTS: Record<Op, number> = { check: 0, diff: 0, create: 1, update: 1, read: 1, delete: 1 };
+const ONE_EACH: Record<Op, number> = { check: 0, diff: 0, create: 1, update: 1, read: 1, delete: 1 };
+/**
+ * A PipeSettings with resetOnDelete reads the pipe before it resets, so it unsets only what is
+ * still its own (issue 9): its delete is a GET and a PUT.
+ */
+const EXPECTED_REQUESTS: Record<Kind, Record<Op, number>> = { Alert: ONE_EACH, ApiKey: ONE_EACH, PipeSettings: { ...ONE_EACH, delete: 2 } };
 
 /** A change the program could make to an existing resource, and a preview input left unknown. */
 const CHANGE: Record<Kind, { changed: Props; unknown: Props }> = {
@@ -187,7 +192,7 @@ export async function hostScenarios(folder: BenchFolder, wanted: (name: string) 
       return out as Record<Kind, Awaited<ReturnType<typeof lifecycle>>>;
     });
     let worst = 0;
-    for (const kind of KINDS) for (const op of OPS) worst = Math.max(worst, Math.abs(runs[kind].counts[op] - EXPECTED_REQUESTS[op]));
+    for (const kind of KINDS) for (const op of OPS) worst = Math.max(worst, Math.abs(runs[kind].counts[op] - EXPECTED_REQUESTS[kind][op]));
     const diffMissed = KINDS.filter((k) => !runs[k].diffSawChange);
     results.push({
       name: "requests-per-op",
@@ -195,7 +200,7 @@ export async function hostScenarios(folder: BenchFolder, wanted: (name: string) 
       ideal: 0,
       unit: "requests off target",
       ratio: null,
-      target: "check, diff 0; create, update, read, delete 1",
+      target: "check, diff 0; create, update, read, delete 1 (a PipeSettings delete with resetOnDelete: 2)",
       pass: worst === 0 && diffMissed.length === 0,
       extra: {
         engine: "none: the bench plays the engine's calls to Pulumi's dynamic-provider host over gRPC",
