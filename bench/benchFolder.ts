@@ -58,7 +58,10 @@ export function prepareBenchFolder(): BenchFolder {
   installPacked(dir);
   const referenceDir = join(dir, "node_modules", REFERENCE_PACKAGE);
   mkdirSync(referenceDir, { recursive: true });
-  writeFileSync(join(referenceDir, "package.json"), `${JSON.stringify({ name: REFERENCE_PACKAGE, version: "0.0.0", main: "index.js", private: true }, null, 2)}\n`);
+  writeFileSync(
+    join(referenceDir, "package.json"),
+    `${JSON.stringify({ name: REFERENCE_PACKAGE, version: "0.0.0", main: "index.js", private: true }, null, 2)}\n`,
+  );
   writeFileSync(join(referenceDir, "index.js"), REFERENCE_PROVIDER);
   const load = createRequire(join(dir, "index.js"));
   return { dir, alertpipe: installedPackage(dir), reference: load(REFERENCE_PACKAGE) as pulumi.dynamic.ResourceProvider };

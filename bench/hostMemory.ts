@@ -26,7 +26,9 @@ function parentOf(pid: number): number | undefined {
 
 /** Pids of the dynamic-provider hosts running below `root` now. */
 export function hostPids(root: number = process.pid): number[] {
-  const pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+  const pids = readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number);
   const parent = new Map<number, number>();
   for (const pid of pids) {
     const ppid = parentOf(pid);
@@ -38,7 +40,13 @@ export function hostPids(root: number = process.pid): number[] {
   };
   // The host script is run by its path; the plugin script's `node -e "…require.resolve(…cmd/dynamic-provider)"`,
   // which only finds that path, names it in code.
-  return pids.filter((pid) => below(pid) && readOrEmpty(`/proc/${pid}/cmdline`).split("\0").some((arg) => arg.startsWith("/") && arg.includes(HOST_MARK)));
+  return pids.filter(
+    (pid) =>
+      below(pid) &&
+      readOrEmpty(`/proc/${pid}/cmdline`)
+        .split("\0")
+        .some((arg) => arg.startsWith("/") && arg.includes(HOST_MARK)),
+  );
 }
 
 export interface MemoryReading {

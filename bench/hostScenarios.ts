@@ -42,7 +42,10 @@ async function storedProviders(folder: BenchFolder): Promise<{ stored: Record<Va
       if (entry === undefined || typeof provider !== "string") throw new Error(`the state holds no __provider for ${name}`);
       return { type: entry.type, provider, entryBytes: Buffer.byteLength(JSON.stringify(entry)) };
     };
-    return { stored: { PipeSettings: find("PipeSettings"), Alert: find("Alert"), ApiKey: find("ApiKey"), Reference: find("Reference") }, engine: engineName(up.tool) };
+    return {
+      stored: { PipeSettings: find("PipeSettings"), Alert: find("Alert"), ApiKey: find("ApiKey"), Reference: find("Reference") },
+      engine: engineName(up.tool),
+    };
   });
 }
 
@@ -84,7 +87,12 @@ const CHANGE: Record<Kind, { changed: Props; unknown: Props }> = {
 };
 
 /** One resource's whole life; the requests each operation sent, by the emulator's log. */
-async function lifecycle(host: HostDriver, emulator: EmulatorProcess, stored: Stored, kind: Kind): Promise<{ counts: Record<Op, number>; requests: Record<Op, string[]>; diffSawChange: boolean }> {
+async function lifecycle(
+  host: HostDriver,
+  emulator: EmulatorProcess,
+  stored: Stored,
+  kind: Kind,
+): Promise<{ counts: Record<Op, number>; requests: Record<Op, string[]>; diffSawChange: boolean }> {
   const counts = Object.fromEntries(OPS.map((op) => [op, 0])) as Record<Op, number>;
   const seen = Object.fromEntries(OPS.map((op) => [op, [] as string[]])) as Record<Op, string[]>;
   const counted = async <T>(op: Op, work: () => Promise<T>): Promise<T> => {

@@ -43,7 +43,8 @@ export async function memory(folder: BenchFolder, n = 500): Promise<ScenarioResu
         engine: engineName(oursUp.tool),
         parallel: `engine default, no --parallel: ${engineDefaultParallel()} (4 x CPUs, pulumi up's default)`,
         measuredIs: `VmHWM of the dynamic-provider host (the descendant of the pulumi CLI running @pulumi/pulumi/cmd/dynamic-provider), polled from /proc every 20 ms during one up of ${n} creates and read once more when the last create was answered (MB = 10^6 bytes)`,
-        idealIs: "the same for the same resources and inputs managed by a do-nothing dynamic provider, installed as a package beside ours and serialized the same way (a require of the package)",
+        idealIs:
+          "the same for the same resources and inputs managed by a do-nothing dynamic provider, installed as a package beside ours and serialized the same way (a require of the package)",
         resources: { PipeSettings: (n * 2) / 5, Alert: (n * 2) / 5, ApiKey: n / 5 },
         ours,
         doNothing: reference,

@@ -73,7 +73,11 @@ export function printTable(results: readonly ScenarioResult[]): void {
   const header = ["scenario", "measured", "ideal", "unit", "ratio", "target", "result"];
   const rows = results.map((r) => [r.name, fmt(r.measured), fmt(r.ideal), r.unit, fmt(r.ratio), r.target, r.pass ? "pass" : "FAIL"]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
   console.log(line(header));
   console.log(line(widths.map((w) => "-".repeat(w))));
   for (const row of rows) console.log(line(row));

@@ -4,7 +4,17 @@
 
 import type { RecordedRequest } from "../emulator";
 import { withEmulator, type EmulatorProcess } from "./emulatorProcess";
-import { NO_PACING, engineDefaultParallel, engineName, engineUp, emulatorStackConfig, type Build, type EngineUp, type EngineUpOptions, type Pacing } from "./engineRun";
+import {
+  NO_PACING,
+  engineDefaultParallel,
+  engineName,
+  engineUp,
+  emulatorStackConfig,
+  type Build,
+  type EngineUp,
+  type EngineUpOptions,
+  type Pacing,
+} from "./engineRun";
 import type { BenchFolder } from "./benchFolder";
 import { REFERENCE_SLEEP_ENV } from "./benchFolder";
 import { oursBuild, referenceBuild } from "./programs";
@@ -107,7 +117,11 @@ export async function rateLimitedApply(folder: BenchFolder, n = 50, runs = 3): P
         oneRequestRunsMs,
         oneRequestMs,
         coldFirstCreateRunsMs: many.warmUpMs.map((w) => w[0] ?? NaN),
-        requestSpanMs: { runs: many.requestSpanMs, idealMs: (Math.ceil(n / limit.requests) - 1) * windowMs, note: "emulator log: the timed part's first request's arrival to its last one's" },
+        requestSpanMs: {
+          runs: many.requestSpanMs,
+          idealMs: (Math.ceil(n / limit.requests) - 1) * windowMs,
+          note: "emulator log: the timed part's first request's arrival to its last one's",
+        },
         createdPerUp: many.created,
         http429,
         requests: many.requests.length,

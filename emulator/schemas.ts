@@ -17,7 +17,12 @@ function rule<T>(problem: (value: T) => string | undefined) {
 }
 
 /** A name or message: the service's length rule; null (or leaving it out) means none. */
-const freeText = (field: TextField) => z.string().superRefine(rule((v: string) => textProblem(field, v))).nullable().optional();
+const freeText = (field: TextField) =>
+  z
+    .string()
+    .superRefine(rule((v: string) => textProblem(field, v)))
+    .nullable()
+    .optional();
 
 export const alertBodySchema = z
   .strictObject({
@@ -101,9 +106,7 @@ export const keyCreateBodySchema = z.strictObject({
   roles,
   state: z.enum(["enabled", "disabled"]).optional(),
   ipAccessList: z.array(ipAccessEntry).optional(),
-  hashData: z
-    .strictObject({ keyIdHash: sha256Base64, keyIdSuffix: z.string(), keySecretHash: sha256Base64 })
-    .optional(),
+  hashData: z.strictObject({ keyIdHash: sha256Base64, keyIdSuffix: z.string(), keySecretHash: sha256Base64 }).optional(),
 });
 
 export type KeyCreateBody = z.infer<typeof keyCreateBodySchema>;
@@ -124,9 +127,7 @@ export type KeyPatchBody = z.infer<typeof keyPatchBodySchema>;
 
 /** One line naming each problem by its field path, e.g. `interval: must be ...; channel.type: ...`. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message))
-    .join("; ");
+  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message)).join("; ");
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };

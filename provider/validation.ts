@@ -12,7 +12,10 @@ export function uuid(property: string): z.ZodString {
 
 /** Opaque identifiers of area A (alert, dashboard, tile, webhook): any non-empty string. */
 export function opaqueId(property: string): z.ZodString {
-  return z.string({ error: `${property} must be a non-empty string` }).trim().min(1, { error: `${property} must be a non-empty string` });
+  return z
+    .string({ error: `${property} must be a non-empty string` })
+    .trim()
+    .min(1, { error: `${property} must be a non-empty string` });
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(property: string, values: T): z.ZodEnum<{ [K in T[number]]: K }> {

@@ -63,7 +63,9 @@ async function main(): Promise<void> {
       console.log(`Emulator of both APIs listening on ${emulator.url}`);
       const config = emulatorConfig(emulator);
       stack = await openStack({ stack: "demo", programDir, config: { ...config, "alertpipe-example:dbMaxThreads": { value: "8" } } });
-      console.log(`Engine: the real Pulumi engine, ${stack.tool.path} ${stack.tool.version} (${stack.tool.source === "path" ? "from PATH" : "built from Go modules"}), Automation API inline program, state in ${stack.root}`);
+      console.log(
+        `Engine: the real Pulumi engine, ${stack.tool.path} ${stack.tool.version} (${stack.tool.source === "path" ? "from PATH" : "built from Go modules"}), Automation API inline program, state in ${stack.root}`,
+      );
       const s = stack;
 
       await step("pulumi preview", (signal) => s.preview({ onOutput: show, signal }));
@@ -89,7 +91,8 @@ async function main(): Promise<void> {
   } finally {
     // After an interrupt the state is what tells what was made: keep it. The emulator it points at
     // is gone, but the state names every object and id.
-    if (interruptedBy !== undefined && stack !== undefined) console.error(`\nInterrupted: the stack's state is kept in ${stack.root} (state file ${stack.statePath}).`);
+    if (interruptedBy !== undefined && stack !== undefined)
+      console.error(`\nInterrupted: the stack's state is kept in ${stack.root} (state file ${stack.statePath}).`);
     else stack?.dispose();
   }
 }

@@ -56,7 +56,10 @@ describe("Alert check", () => {
       expect(failure?.property).toBe("threshold");
       expect(failure?.reason.startsWith(`threshold is ${named}: threshold must be`)).toBe(true);
     });
-    it.each([["a string", "5"], ["a boolean", true]])("refuses %s, naming the property", async (_label, threshold) => {
+    it.each([
+      ["a string", "5"],
+      ["a boolean", true],
+    ])("refuses %s, naming the property", async (_label, threshold) => {
       expect(await failuresFor({ ...search, threshold })).toEqual([{ property: "threshold", reason: "threshold must be a finite number >= 0" }]);
     });
     it("refuses a missing threshold, saying it is required", async () => {
@@ -69,11 +72,14 @@ describe("Alert check", () => {
     it.each(["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"])("accepts %s", async (interval) => {
       expect(await failuresFor({ ...search, interval })).toEqual([]);
     });
-    it.each(["1s", "10m", "90s", "120m", "2h", "0m", "05m", "5x", "10", "m", "5M", " 5m", "5 minutes", ""])("refuses %j, listing the allowed values", async (interval) => {
-      expect(await failuresFor({ ...search, interval })).toEqual([
-        { property: "interval", reason: 'interval must be one of "1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"' },
-      ]);
-    });
+    it.each(["1s", "10m", "90s", "120m", "2h", "0m", "05m", "5x", "10", "m", "5M", " 5m", "5 minutes", ""])(
+      "refuses %j, listing the allowed values",
+      async (interval) => {
+        expect(await failuresFor({ ...search, interval })).toEqual([
+          { property: "interval", reason: 'interval must be one of "1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"' },
+        ]);
+      },
+    );
     it("refuses a number, naming the property", async () => {
       expect((await failuresFor({ ...search, interval: 5 }))[0]?.property).toBe("interval");
     });
@@ -109,21 +115,29 @@ describe("Alert check", () => {
         { property: "", reason: 'channel.type is "email": channel.type must be one of "webhook"' },
       ]);
     });
-    it.each([["empty", ""], ["blank", "  "], ["a number", 7]])("refuses a webhookId that is %s", async (_label, webhookId) => {
+    it.each([
+      ["empty", ""],
+      ["blank", "  "],
+      ["a number", 7],
+    ])("refuses a webhookId that is %s", async (_label, webhookId) => {
       expect(await failuresFor({ ...search, channel: { type: "webhook", webhookId } })).toEqual([
         // Nested: no property (the engine would show its top-level lookup, {<nil>}), the value in the reason.
         { property: "", reason: `channel.webhookId is ${JSON.stringify(webhookId)}: channel.webhookId must be a non-empty string` },
       ]);
     });
     it("refuses a missing webhookId", async () => {
-      expect(await failuresFor({ ...search, channel: { type: "webhook" } })).toEqual([{ property: "", reason: "channel.webhookId is missing: channel.webhookId must be a non-empty string" }]);
+      expect(await failuresFor({ ...search, channel: { type: "webhook" } })).toEqual([
+        { property: "", reason: "channel.webhookId is missing: channel.webhookId must be a non-empty string" },
+      ]);
     });
     it("refuses an unknown channel property, naming it", async () => {
       const failures = await failuresFor({ ...search, channel: { type: "webhook", webhookId: "hook-1", url: "https://x" } });
       expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^channel\.url: unknown property.*type and webhookId/) }]);
     });
     it("refuses a channel that is not an object", async () => {
-      expect(await failuresFor({ ...search, channel: "hook-1" })).toEqual([{ property: "channel", reason: expect.stringContaining('{type: "webhook", webhookId}') }]);
+      expect(await failuresFor({ ...search, channel: "hook-1" })).toEqual([
+        { property: "channel", reason: expect.stringContaining('{type: "webhook", webhookId}') },
+      ]);
     });
     it("refuses a missing channel, saying it is required", async () => {
       expect(await failuresFor(without(search, "channel"))).toEqual([{ property: "channel", reason: expect.stringContaining("channel is required") }]);
@@ -146,7 +160,9 @@ describe("Alert check", () => {
       ]);
     });
     it("refuses a tile alert without tileId, at tileId", async () => {
-      expect(await failuresFor(without(tile, "tileId"))).toEqual([{ property: "tileId", reason: expect.stringContaining('tileId is required when source is "tile"') }]);
+      expect(await failuresFor(without(tile, "tileId"))).toEqual([
+        { property: "tileId", reason: expect.stringContaining('tileId is required when source is "tile"') },
+      ]);
     });
     it("refuses a tile alert without either, at each", async () => {
       const failures = await failuresFor({ ...search, source: "tile" });
@@ -195,7 +211,9 @@ describe("Alert check", () => {
 
   it("refuses an unknown property, naming it and listing the properties", async () => {
     const failures = await failuresFor({ ...search, dashboard: "dash-1" });
-    expect(failures).toEqual([{ property: "dashboard", reason: expect.stringContaining("threshold, interval, source, thresholdType, channel, dashboardId, tileId, name, message") }]);
+    expect(failures).toEqual([
+      { property: "dashboard", reason: expect.stringContaining("threshold, interval, source, thresholdType, channel, dashboardId, tileId, name, message") },
+    ]);
   });
 
   describe("during preview", () => {

@@ -63,7 +63,6 @@ const storedOutputs = {
   __provider: "serialized-provider",
 };
 
-
 const mock = mockApiPerTest();
 const seen = mock.seen;
 
@@ -99,7 +98,13 @@ describe("Alert create", () => {
   it("leaves absent optional arguments out of the body", async () => {
     intercept("POST", COLLECTION, 201, { data: returned({ source: "search", name: undefined, message: undefined, tileId: undefined, dashboard: undefined }) });
     await provider.create({ threshold: 90, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" } });
-    expect(seen[0]?.body).toEqual({ threshold: 90, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" } });
+    expect(seen[0]?.body).toEqual({
+      threshold: 90,
+      interval: "5m",
+      source: "search",
+      thresholdType: "above",
+      channel: { type: "webhook", webhookId: "hook-1" },
+    });
   });
 
   it("takes the id from data.id", async () => {
@@ -129,7 +134,13 @@ describe("Alert create", () => {
 
   it("does not record an optional argument the program leaves out, even when the service returns one", async () => {
     intercept("POST", COLLECTION, 201, { data: returned({ source: "search", name: "Alert 12", tileId: null, dashboard: null }) });
-    const { outs } = await provider.create({ threshold: 90, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" } });
+    const { outs } = await provider.create({
+      threshold: 90,
+      interval: "5m",
+      source: "search",
+      thresholdType: "above",
+      channel: { type: "webhook", webhookId: "hook-1" },
+    });
     expect(outs).not.toHaveProperty("name");
     expect(outs).not.toHaveProperty("dashboardId");
   });
@@ -264,7 +275,7 @@ describe("Alert diff", () => {
   it.each([
     ["null", null],
     ["absent", undefined],
-  ])("sees no change when a message set to \"\" is stored as %s, as a service may answer an empty text", async (_label, stored) => {
+  ])('sees no change when a message set to "" is stored as %s, as a service may answer an empty text', async (_label, stored) => {
     expect(await provider.diff(ALERT_ID, { ...storedOutputs, message: stored }, { ...news, message: "" })).toMatchObject({ changes: false });
   });
 

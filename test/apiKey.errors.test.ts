@@ -103,7 +103,11 @@ describe("ApiKey API errors", () => {
 
   it("never carry the key's hashData, which is secret, even when the service echoes it", async () => {
     const hashData = { keyIdHash: "HASH-KEYID-1f2e3d", keyIdSuffix: "SUFX9", keySecretHash: "HASH-SECRET-4a5b6c" };
-    answerJson("POST", keysPath, 400, { status: 400, error: `bad hash ${hashData.keySecretHash} for ${hashData.keyIdHash}/${hashData.keyIdSuffix}`, requestId: "rid-400" });
+    answerJson("POST", keysPath, 400, {
+      status: 400,
+      error: `bad hash ${hashData.keySecretHash} for ${hashData.keyIdHash}/${hashData.keyIdSuffix}`,
+      requestId: "rid-400",
+    });
     const err = await failure(provider.create({ ...inputs, hashData }));
     expect(String(err)).toContain(`POST ${keysPath} failed with status 400`);
     for (const value of Object.values(hashData)) expect(errorText(err)).not.toContain(value);
@@ -112,7 +116,11 @@ describe("ApiKey API errors", () => {
   it("after a create never carry the created key's secret, even when the answer puts it where errors look", async () => {
     // An answer without the key ID (so the key is kept, with an error) whose requestId repeats the
     // secret: the error quotes requestIds.
-    answerJson("POST", keysPath, 200, { requestId: `rid-${CREATED_SECRET}`, status: 200, result: { key: { id: keyUuid, roles: ["developer"] }, keySecret: CREATED_SECRET } });
+    answerJson("POST", keysPath, 200, {
+      requestId: `rid-${CREATED_SECRET}`,
+      status: 200,
+      result: { key: { id: keyUuid, roles: ["developer"] }, keySecret: CREATED_SECRET },
+    });
     const err = await failure(provider.create(inputs));
     expect(err).toBeInstanceOf(PartialFailure);
     expect(messages(err)).toContain("without the new key's keyId");
@@ -121,7 +129,11 @@ describe("ApiKey API errors", () => {
   });
 
   it("in a PartialFailure name the created key's id but not its secret; the secret stays in properties for state", async () => {
-    answerJson("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { key: { id: keyUuid, roles: ["developer"], createdAt: 7 }, keySecret: CREATED_SECRET } });
+    answerJson("POST", keysPath, 200, {
+      requestId: requestId(),
+      status: 200,
+      result: { key: { id: keyUuid, roles: ["developer"], createdAt: 7 }, keySecret: CREATED_SECRET },
+    });
     const err = (await failure(provider.create(inputs))) as PartialFailure;
     expect(err.message).toContain(keyUuid);
     expect(err.reasons.join("\n")).not.toContain(CREATED_SECRET);

@@ -29,9 +29,12 @@ function wireKey(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const created = (key: Record<string, unknown> = wireKey()) => ({ requestId: requestId(), status: 200, result: { key, keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET } });
+const created = (key: Record<string, unknown> = wireKey()) => ({
+  requestId: requestId(),
+  status: 200,
+  result: { key, keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET },
+});
 const answered = (key: Record<string, unknown> = wireKey()) => ({ requestId: requestId(), status: 200, result: key });
-
 
 const mock = mockApiPerTest();
 const seen = mock.seen;
@@ -117,7 +120,12 @@ describe("ApiKey create", () => {
   it("returns the arguments, the returned key and its credentials as outputs", async () => {
     const key = wireKey({ expireAt: "2030-01-31T00:00:00.000Z", ipAccessList: [{ source: "10.0.0.0/8", description: "vpc" }] });
     intercept("POST", keysPath, 200, created(key));
-    const { outs } = await provider.create({ ...inputs, expireAt: "2030-01-31T09:00:00+09:00", ipAccessList: [{ source: "10.0.0.0/8", description: "vpc" }], hashData });
+    const { outs } = await provider.create({
+      ...inputs,
+      expireAt: "2030-01-31T09:00:00+09:00",
+      ipAccessList: [{ source: "10.0.0.0/8", description: "vpc" }],
+      hashData,
+    });
     expect(outs).toStrictEqual({
       organizationId: org,
       name: "deployer",
@@ -191,7 +199,12 @@ describe("ApiKey read", () => {
   });
 
   it("maps the key in result (not result.key) to outputs", async () => {
-    intercept("GET", keyPath, 200, answered(wireKey({ usedAt: "2026-11-22T10:00:00.000Z", name: "renamed", ipAccessList: [{ source: "10.1.0.0/16", description: "lab" }] })));
+    intercept(
+      "GET",
+      keyPath,
+      200,
+      answered(wireKey({ usedAt: "2026-11-22T10:00:00.000Z", name: "renamed", ipAccessList: [{ source: "10.1.0.0/16", description: "lab" }] })),
+    );
     const { id, props } = await provider.read(keyUuid, stored);
     expect(id).toBe(keyUuid);
     expect(props).toStrictEqual({
@@ -267,7 +280,9 @@ describe("ApiKey diff", () => {
     expect(result).toMatchObject({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
   it("does not count a different order of roles as a change", async () => {
-    expect(await provider.diff(keyUuid, { ...stored, roles: ["developer", "admin"] }, { ...news, roles: ["admin", "developer"] })).toMatchObject({ changes: false });
+    expect(await provider.diff(keyUuid, { ...stored, roles: ["developer", "admin"] }, { ...news, roles: ["admin", "developer"] })).toMatchObject({
+      changes: false,
+    });
   });
   it("does not count a different order of the IP list as a change", async () => {
     const a = { source: "10.0.0.1", description: "a" };
@@ -298,7 +313,10 @@ describe("ApiKey diff", () => {
   });
   it("replaces the key when hashData changes", async () => {
     const olds = { ...stored, hashData };
-    expect(await provider.diff(keyUuid, olds, { ...news, hashData: { ...hashData, keySecretHash: "other" } })).toMatchObject({ changes: true, replaces: ["hashData"] });
+    expect(await provider.diff(keyUuid, olds, { ...news, hashData: { ...hashData, keySecretHash: "other" } })).toMatchObject({
+      changes: true,
+      replaces: ["hashData"],
+    });
   });
   it("replaces the key when hashData is added", async () => {
     expect(await provider.diff(keyUuid, stored, { ...news, hashData })).toMatchObject({ replaces: ["hashData"] });

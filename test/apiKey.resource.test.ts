@@ -13,9 +13,13 @@ import type * as IndexModule from "../provider/index";
 
 // resource.ts loads its provider with a plain `require("./shim")`, which vitest's module runner does
 // not see; so the class is loaded here with Node's own require, TypeScript compiled on the fly.
-const extensions = (Module as unknown as { _extensions: Record<string, (m: { _compile(code: string, file: string): void }, file: string) => void> })._extensions;
+const extensions = (Module as unknown as { _extensions: Record<string, (m: { _compile(code: string, file: string): void }, file: string) => void> })
+  ._extensions;
 extensions[".ts"] ??= (m, file) => {
-  const out = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true }, fileName: file });
+  const out = ts.transpileModule(readFileSync(file, "utf8"), {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+    fileName: file,
+  });
   m._compile(out.outputText, file);
 };
 const nodeRequire = createRequire(join(__dirname, "apiKey.resource.test.ts"));

@@ -23,7 +23,13 @@ function present(obj: Record<string, unknown>): Record<string, unknown> {
 
 const anyJson = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
 const absentOr = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
-const uuidish = fc.oneof(fc.uuid(), fc.uuid().map((u) => u.toUpperCase()), fc.uuid().map((u) => u.slice(1)), fc.string(), fc.integer());
+const uuidish = fc.oneof(
+  fc.uuid(),
+  fc.uuid().map((u) => u.toUpperCase()),
+  fc.uuid().map((u) => u.slice(1)),
+  fc.string(),
+  fc.integer(),
+);
 
 async function accepts(check: typeof pipeSettings.check, news: Record<string, unknown>): Promise<boolean> {
   const result = await check({}, news);
@@ -81,16 +87,18 @@ describe("Alert check, property-based", () => {
     fc.constantFrom("1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"),
     anyJson,
   );
-  const opaque = fc.oneof(fc.string({ minLength: 1 }).filter((s) => s.trim() !== ""), fc.constant(""), fc.constant("   "), fc.integer());
+  const opaque = fc.oneof(
+    fc.string({ minLength: 1 }).filter((s) => s.trim() !== ""),
+    fc.constant(""),
+    fc.constant("   "),
+    fc.integer(),
+  );
   const program = fc.record({
     threshold: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.string(), fc.constant(null)),
     interval,
     source: fc.oneof(fc.constantFrom("tile", "search"), fc.string()),
     thresholdType: fc.oneof(fc.constantFrom("above", "below"), fc.string()),
-    channel: fc.oneof(
-      fc.record({ type: fc.oneof(fc.constant("webhook"), fc.string()), webhookId: opaque }),
-      anyJson,
-    ),
+    channel: fc.oneof(fc.record({ type: fc.oneof(fc.constant("webhook"), fc.string()), webhookId: opaque }), anyJson),
     dashboardId: absentOr(opaque),
     tileId: absentOr(opaque),
     name: absentOr(fc.oneof(fc.string(), fc.integer(), fc.string({ minLength: 510, maxLength: 514 }))),
@@ -148,10 +156,19 @@ describe("ApiKey check, property-based", () => {
     fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString()),
     fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 19)),
     fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-    fc.tuple(fc.integer({ min: 1, max: 13 }), fc.integer({ min: 1, max: 32 }), fc.integer({ min: 0, max: 25 })).map(
-      ([mo, d, h]) => `2031-${String(mo).padStart(2, "0")}-${String(d).padStart(2, "0")}T${String(h).padStart(2, "0")}:00:00+02:00`,
+    fc
+      .tuple(fc.integer({ min: 1, max: 13 }), fc.integer({ min: 1, max: 32 }), fc.integer({ min: 0, max: 25 }))
+      .map(([mo, d, h]) => `2031-${String(mo).padStart(2, "0")}-${String(d).padStart(2, "0")}T${String(h).padStart(2, "0")}:00:00+02:00`),
+    fc.constantFrom(
+      null,
+      "",
+      "2030-01-31T09:00Z",
+      "2030-01-31t09:00:00z",
+      "2030-01-31T09:00:00+24:00",
+      "2030-01-31T09:00:00+0200",
+      "2032-02-29T00:00:00Z",
+      "2031-02-29T00:00:00Z",
     ),
-    fc.constantFrom(null, "", "2030-01-31T09:00Z", "2030-01-31t09:00:00z", "2030-01-31T09:00:00+24:00", "2030-01-31T09:00:00+0200", "2032-02-29T00:00:00Z", "2031-02-29T00:00:00Z"),
     anyJson,
   );
   const program = fc.record({

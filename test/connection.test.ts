@@ -181,7 +181,9 @@ describe("credentials", () => {
   it("are listed for scrubbing in every form: header, base64, key ID, secret, token", () => {
     setEnv(VALUES);
     const cloud = connectionFor("cloud");
-    expect(cloud.secrets).toEqual(expect.arrayContaining([cloud.authorization, VALUES.cloudKeyId, VALUES.cloudKeySecret, cloud.authorization.slice("Basic ".length)]));
+    expect(cloud.secrets).toEqual(
+      expect.arrayContaining([cloud.authorization, VALUES.cloudKeyId, VALUES.cloudKeySecret, cloud.authorization.slice("Basic ".length)]),
+    );
     expect(connectionFor("alerting").secrets).toEqual(expect.arrayContaining([`Bearer ${VALUES.alertingToken}`, VALUES.alertingToken]));
   });
 

@@ -81,7 +81,9 @@ describe.each(["SIGINT", "SIGTERM"] as const)("the demo, sent %s during pulumi u
     expect(where, output).not.toBeNull();
     kept.push(where?.[1] as string);
     expect(existsSync(where?.[2] as string)).toBe(true);
-    const state = JSON.parse(readFileSync(where?.[2] as string, "utf8")) as { checkpoint: { latest?: { resources?: Array<{ urn: string }>; pending_operations?: unknown[] } } };
+    const state = JSON.parse(readFileSync(where?.[2] as string, "utf8")) as {
+      checkpoint: { latest?: { resources?: Array<{ urn: string }>; pending_operations?: unknown[] } };
+    };
     // One SIGINT lets the creates already sent finish and be recorded: nothing is left pending.
     expect(state.checkpoint.latest?.pending_operations ?? []).toEqual([]);
     expect(output).toContain("the emulator is closed");

@@ -90,7 +90,10 @@ class DirectoryStack {
     // stack init writes the passphrase salt beside Pulumi.yaml and has no --config-file: take it out now.
     this.removeRepoConfigFile();
     expect(init.code, init.output).toBe(0);
-    const pairs = Object.entries(emulatorConfig(emulator)).flatMap(([key, { value, secret }]) => [secret === true ? "--secret" : "--plaintext", `${key}=${value}`]);
+    const pairs = Object.entries(emulatorConfig(emulator)).flatMap(([key, { value, secret }]) => [
+      secret === true ? "--secret" : "--plaintext",
+      `${key}=${value}`,
+    ]);
     const set = await this.run(["config", "set-all", "--config-file", this.configFile, ...pairs]);
     expect(set.code, set.output).toBe(0);
   }
@@ -136,37 +139,59 @@ describe.each([
     await emulator?.close();
   });
 
-  it("previews three creates and sends no request", async () => {
-    const preview = await stack.run(["preview", "--config-file", stack.configFile]);
-    expectNoMissingModule(preview);
-    expect(preview.code, preview.output).toBe(0);
-    // Each resource is listed when its step is planned; the summary counts the stack as well.
-    expect([...new Set(ourSteps(preview.output, "create"))].sort(), preview.output).toEqual(["Alert ingest-lag", "ApiKey deployer", "PipeSettings ingest"]);
-    expect(preview.output).toMatch(/\+ 4 to create/);
-    expect(emulator.requests).toEqual([]);
-  }, COMMAND_TIMEOUT_MS);
+  it(
+    "previews three creates and sends no request",
+    async () => {
+      const preview = await stack.run(["preview", "--config-file", stack.configFile]);
+      expectNoMissingModule(preview);
+      expect(preview.code, preview.output).toBe(0);
+      // Each resource is listed when its step is planned; the summary counts the stack as well.
+      expect([...new Set(ourSteps(preview.output, "create"))].sort(), preview.output).toEqual(["Alert ingest-lag", "ApiKey deployer", "PipeSettings ingest"]);
+      expect(preview.output).toMatch(/\+ 4 to create/);
+      expect(emulator.requests).toEqual([]);
+    },
+    COMMAND_TIMEOUT_MS,
+  );
 
-  it("creates one alert, one key and the pipe's settings on the emulator", async () => {
-    const up = await stack.run(["up", "--yes", "--config-file", stack.configFile]);
-    expectNoMissingModule(up);
-    expect(up.code, up.output).toBe(0);
-    expect([...new Set(ourSteps(up.output, "created"))].sort(), up.output).toEqual(["Alert ingest-lag", "ApiKey deployer", "PipeSettings ingest"]);
-    const snap = emulator.snapshot();
-    expect(Object.keys(snap.alerts)).toHaveLength(1);
-    expect(Object.keys(snap.keys)).toHaveLength(1);
-    expect(snap.pipes[PIPE_KEY]).toMatchObject({ db_max_threads: 8, object_storage_concurrency: 4, streaming_max_insert_wait_ms: 1000, db_parallel_view_processing: true });
-  }, COMMAND_TIMEOUT_MS);
+  it(
+    "creates one alert, one key and the pipe's settings on the emulator",
+    async () => {
+      const up = await stack.run(["up", "--yes", "--config-file", stack.configFile]);
+      expectNoMissingModule(up);
+      expect(up.code, up.output).toBe(0);
+      expect([...new Set(ourSteps(up.output, "created"))].sort(), up.output).toEqual(["Alert ingest-lag", "ApiKey deployer", "PipeSettings ingest"]);
+      const snap = emulator.snapshot();
+      expect(Object.keys(snap.alerts)).toHaveLength(1);
+      expect(Object.keys(snap.keys)).toHaveLength(1);
+      expect(snap.pipes[PIPE_KEY]).toMatchObject({
+        db_max_threads: 8,
+        object_storage_concurrency: 4,
+        streaming_max_insert_wait_ms: 1000,
+        db_parallel_view_processing: true,
+      });
+    },
+    COMMAND_TIMEOUT_MS,
+  );
 
-  it("destroys them all", async () => {
-    const destroy = await stack.run(["destroy", "--yes", "--config-file", stack.configFile]);
-    expectNoMissingModule(destroy);
-    expect(destroy.code, destroy.output).toBe(0);
-    const snap = emulator.snapshot();
-    expect(snap.alerts).toEqual({});
-    expect(snap.keys).toEqual({});
-    // resetOnDelete: the settings the example managed are unset again.
-    expect(snap.pipes[PIPE_KEY]).toMatchObject({ db_max_threads: null, object_storage_concurrency: null, streaming_max_insert_wait_ms: null, db_parallel_view_processing: null });
-  }, COMMAND_TIMEOUT_MS);
+  it(
+    "destroys them all",
+    async () => {
+      const destroy = await stack.run(["destroy", "--yes", "--config-file", stack.configFile]);
+      expectNoMissingModule(destroy);
+      expect(destroy.code, destroy.output).toBe(0);
+      const snap = emulator.snapshot();
+      expect(snap.alerts).toEqual({});
+      expect(snap.keys).toEqual({});
+      // resetOnDelete: the settings the example managed are unset again.
+      expect(snap.pipes[PIPE_KEY]).toMatchObject({
+        db_max_threads: null,
+        object_storage_concurrency: null,
+        streaming_max_insert_wait_ms: null,
+        db_parallel_view_processing: null,
+      });
+    },
+    COMMAND_TIMEOUT_MS,
+  );
 
   it("leaves no stack config file in the repository", () => {
     expect(existsSync(stack.repoConfigFile)).toBe(false);

@@ -76,7 +76,9 @@ describe("the example stack on the real engine", () => {
       const result = await s.up();
       expect(result.ok, result.error).toBe(true);
       expect(result.steps.filter((step) => step.op !== "same").map((step) => `${step.op} ${step.name}`)).toEqual(["update ingest"]);
-      expect(emu.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /v1/organizations/${PIPE.organizationId}/services/${PIPE.serviceId}/pipes/${PIPE.pipeId}/settings`]);
+      expect(emu.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        `PUT /v1/organizations/${PIPE.organizationId}/services/${PIPE.serviceId}/pipes/${PIPE.pipeId}/settings`,
+      ]);
       expect(emu.snapshot().pipes[PIPE_KEY]?.db_max_threads).toBe(16);
     });
 

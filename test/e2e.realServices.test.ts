@@ -18,7 +18,14 @@ describe("the real services' known behaviour, end to end", () => {
     const emu = await emulator();
     const { Alert } = installedPackage();
     const program: PulumiFn = async () => {
-      const a = new Alert("lag", { name: "lag", source: "search", threshold: 1, thresholdType: "above", interval: "5m", channel: { type: "webhook", webhookId: "w" } });
+      const a = new Alert("lag", {
+        name: "lag",
+        source: "search",
+        threshold: 1,
+        thresholdType: "above",
+        interval: "5m",
+        channel: { type: "webhook", webhookId: "w" },
+      });
       return { silenced: a.silenced, state: a.state };
     };
     const stack = await stackOn(emu, "silenced", { program });

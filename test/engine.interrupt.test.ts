@@ -23,7 +23,13 @@ const PROJECT = "alertpipe-example";
  */
 const program: PulumiFn = async () => {
   const { Alert, ApiKey } = installedPackage();
-  const base = { source: "search" as const, threshold: 1, thresholdType: "above" as const, interval: "1m", channel: { type: "webhook" as const, webhookId: "w" } };
+  const base = {
+    source: "search" as const,
+    threshold: 1,
+    thresholdType: "above" as const,
+    interval: "1m",
+    channel: { type: "webhook" as const, webhookId: "w" },
+  };
   const key = new ApiKey("deployer", { organizationId: ORG, roles: ["developer"] });
   const first = new Alert("first", { ...base, name: "first" });
   const second = new Alert("second", { ...base, name: "second", message: first.id.apply((id) => `after ${id}`) });
@@ -48,7 +54,8 @@ interface Checkpoint {
 }
 
 function checkpoint(s: EngineStack): Checkpoint {
-  const latest = (JSON.parse(s.readStateFile()) as { checkpoint: { latest?: { resources?: StateResource[]; pending_operations?: PendingOperation[] } } }).checkpoint.latest;
+  const latest = (JSON.parse(s.readStateFile()) as { checkpoint: { latest?: { resources?: StateResource[]; pending_operations?: PendingOperation[] } } })
+    .checkpoint.latest;
   return { resources: latest?.resources ?? [], pending: latest?.pending_operations ?? [] };
 }
 

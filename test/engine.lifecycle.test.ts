@@ -440,7 +440,9 @@ describe("a create that fails after the object exists, then the next up", () => 
   it("keeps an ApiKey whose create answer lacks its secret in state by id, and the next up updates that key instead of making a second", async () => {
     const emu = await startEmulator();
     let odd = 1;
-    const proxy = await rewritingProxy(emu.url, (method, path, body) => (method === "POST" && path.endsWith("/keys") && odd-- > 0 ? without(body, "result", "keySecret") : body));
+    const proxy = await rewritingProxy(emu.url, (method, path, body) =>
+      method === "POST" && path.endsWith("/keys") && odd-- > 0 ? without(body, "result", "keySecret") : body,
+    );
     const { ApiKey } = installedPackage();
     const program: PulumiFn = async () => ({ id: new ApiKey("deployer", { organizationId: ORG, name: "deployer", roles: ["developer"] }).id });
     const s = await stackOn(emu, "key-partial", { program, config: { "alertpipe:cloudUrl": { value: proxy } } });
@@ -466,7 +468,9 @@ describe("a create that fails after the object exists, then the next up", () => 
   it("keeps an Alert whose create answer is odd in state by id, and the next up puts the whole alert with PUT instead of making a second", async () => {
     const emu = await startEmulator();
     let odd = 1;
-    const proxy = await rewritingProxy(emu.url, (method, path, body) => (method === "POST" && path === "/api/v2/alerts" && odd-- > 0 ? without(body, "data", "threshold") : body));
+    const proxy = await rewritingProxy(emu.url, (method, path, body) =>
+      method === "POST" && path === "/api/v2/alerts" && odd-- > 0 ? without(body, "data", "threshold") : body,
+    );
     const { Alert } = installedPackage();
     const program: PulumiFn = async () => ({ id: new Alert("lag", ALERT).id });
     const s = await stackOn(emu, "alert-partial", { program, config: { "alertpipe:alertingUrl": { value: proxy } } });
@@ -508,7 +512,13 @@ describe("many resources at the engine's own parallelism", () => {
 describe("an existing object read by id with the class's static get", () => {
   it("reads a live alert by id through the provider, and destroy leaves it on the service", async () => {
     const emu = await startEmulator();
-    await byHand(emu, "POST", "/api/v2/alerts", { source: "search", threshold: 123, thresholdType: "below", interval: "1h", channel: { type: "webhook", webhookId: "made-by-hand" } });
+    await byHand(emu, "POST", "/api/v2/alerts", {
+      source: "search",
+      threshold: 123,
+      thresholdType: "below",
+      interval: "1h",
+      channel: { type: "webhook", webhookId: "made-by-hand" },
+    });
     const [alertId = ""] = Object.keys(emu.snapshot().alerts);
     const { Alert } = installedPackage();
     const program: PulumiFn = async () => {
@@ -531,7 +541,9 @@ describe("an existing object read by id with the class's static get", () => {
 
   it("reads a live key by its uuid and organization, without a secret, and destroy leaves it on the service", async () => {
     const emu = await startEmulator();
-    const made = (await byHand(emu, "POST", `/v1/organizations/${ORG}/keys`, { name: "by hand", roles: ["developer"] })) as { result: { key: { id: string; keySuffix: string } } };
+    const made = (await byHand(emu, "POST", `/v1/organizations/${ORG}/keys`, { name: "by hand", roles: ["developer"] })) as {
+      result: { key: { id: string; keySuffix: string } };
+    };
     const { ApiKey } = installedPackage();
     const program: PulumiFn = async () => {
       const key = ApiKey.get("existing", made.result.key.id, { organizationId: ORG });
@@ -577,7 +589,11 @@ describe("a preview of inputs not known yet", () => {
     };
     const s = await stackOn(emu, "unknown-preview", { program });
     const result = succeeded(await s.preview());
-    expect(ours(result).map((step) => `${step.op} ${step.name}`).sort()).toEqual(["create deployer", "create lag"]);
+    expect(
+      ours(result)
+        .map((step) => `${step.op} ${step.name}`)
+        .sort(),
+    ).toEqual(["create deployer", "create lag"]);
     // The message really was unknown when check saw it: the engine's placeholder for a value not known yet.
     const planned = result.events.find((e) => e.resourcePreEvent?.metadata.urn.endsWith("::lag"))?.resourcePreEvent?.metadata.new?.inputs;
     expect(planned?.message).toBe(UNKNOWN_IN_PREVIEW);

@@ -12,7 +12,6 @@ import { ALERTING_AUTH, CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId
 
 const pkg = require("../package.json") as { name: string; version: string };
 
-
 const mock = mockApiPerTest();
 const seen = mock.seen;
 

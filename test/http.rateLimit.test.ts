@@ -202,11 +202,19 @@ describe("sends through the limiter", () => {
         }
         if (count >= requests) {
           limited++;
-          return { statusCode: 429, data: JSON.stringify({ status: 429, error: "rate limited", requestId: requestId() }), responseOptions: { headers: { "x-ratelimit-reset": String((opened + windowMs - now) / 1000) } } };
+          return {
+            statusCode: 429,
+            data: JSON.stringify({ status: 429, error: "rate limited", requestId: requestId() }),
+            responseOptions: { headers: { "x-ratelimit-reset": String((opened + windowMs - now) / 1000) } },
+          };
         }
         count++;
         arrivals.push(now);
-        return { statusCode: 200, data: JSON.stringify({ status: 200, requestId: requestId(), result: {} }), responseOptions: { headers: { "content-type": "application/json" } } };
+        return {
+          statusCode: 200,
+          data: JSON.stringify({ status: 200, requestId: requestId(), result: {} }),
+          responseOptions: { headers: { "content-type": "application/json" } },
+        };
       })
       .times(times);
   }
@@ -242,7 +250,7 @@ describe("sends through the limiter", () => {
     });
     const conn = connectionFor("cloud");
     const first = send(conn, { method: "PUT", path: "/first", body: {} });
-    while (!(limiterFor(conn)?.resumesAt)) await new Promise((resolve) => setImmediate(resolve)); // the client has read the 429
+    while (!limiterFor(conn)?.resumesAt) await new Promise((resolve) => setImmediate(resolve)); // the client has read the 429
     await send(connectionFor("cloud"), { method: "PUT", path: "/other", body: {} });
     await first;
     expect(otherAt - limitedAt).toBeGreaterThanOrEqual(200);

@@ -43,7 +43,12 @@ function script(method: string, path: string, replies: Reply[]) {
       wallArrivals.push(Date.now());
       return {
         statusCode: r.status,
-        data: JSON.stringify(r.body ?? (r.status < 300 ? { status: r.status, requestId: requestId(), result: {} } : { status: r.status, error: `status ${r.status}`, requestId: requestId() })),
+        data: JSON.stringify(
+          r.body ??
+            (r.status < 300
+              ? { status: r.status, requestId: requestId(), result: {} }
+              : { status: r.status, error: `status ${r.status}`, requestId: requestId() }),
+        ),
         responseOptions: { headers: { "content-type": "application/json", ...r.headers } },
       };
     });
@@ -155,7 +160,11 @@ describe("bounds", () => {
 
   it("starts no retry once the total time budget would be passed", async () => {
     useRetryPolicy({ maxAttempts: 1_000, maxTotalMs: 120, baseDelayMs: 40, maxDelayMs: 40 });
-    script("PUT", PATH, Array.from({ length: 20 }, () => ({ status: 503 })));
+    script(
+      "PUT",
+      PATH,
+      Array.from({ length: 20 }, () => ({ status: 503 })),
+    );
     const started = performance.now();
     const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
     expect((err as ApiError).status).toBe(503);

@@ -59,7 +59,9 @@ describe("what the package ships and asks for", () => {
 
 describe("entry points of the installed package", () => {
   it("loads the resources without loading the emulator", () => {
-    const loaded = inExample(`const p = require("pulumi-alertpipe"); console.log(JSON.stringify({ resources: typeof p.PipeSettings, emulator: typeof p.startEmulator, files: Object.keys(require.cache).filter((f) => f.includes("/pulumi-alertpipe/dist/emulator/")).length }))`);
+    const loaded = inExample(
+      `const p = require("pulumi-alertpipe"); console.log(JSON.stringify({ resources: typeof p.PipeSettings, emulator: typeof p.startEmulator, files: Object.keys(require.cache).filter((f) => f.includes("/pulumi-alertpipe/dist/emulator/")).length }))`,
+    );
     expect(JSON.parse(loaded)).toEqual({ resources: "function", emulator: "undefined", files: 0 });
   });
 
@@ -83,7 +85,12 @@ describe("the example outside this repository", () => {
     temps.push(dir);
     for (const f of ["index.ts", "package.json", "tsconfig.json", "Pulumi.yaml"]) cpSync(join(examplesDir(), f), join(dir, f));
     cpSync(tarball, join(dir, "pulumi-alertpipe.tgz"));
-    const npm = (args: string[]) => execFileSync("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const npm = (args: string[]) =>
+      execFileSync("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], {
+        cwd: dir,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      });
     // Until the package is on the registry, its package.json names a version only the tarball has.
     npm(["install", "./pulumi-alertpipe.tgz"]);
     npm(["install"]);

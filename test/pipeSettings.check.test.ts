@@ -43,8 +43,14 @@ describe("PipeSettings check", () => {
       expect((await failuresFor({ [name]: true }))[0]?.property).toBe(name);
     });
     it("refuses NaN and the infinities, naming them", async () => {
-      for (const [value, named] of [[NaN, "NaN"], [Infinity, "Infinity"], [-Infinity, "-Infinity"]] as const) {
-        expect(await failuresFor({ [name]: value })).toEqual([{ property: name, reason: `${name} is ${named}: ${name} must be an integer from ${fact.min} to ${fact.max} (inclusive) or null` }]);
+      for (const [value, named] of [
+        [NaN, "NaN"],
+        [Infinity, "Infinity"],
+        [-Infinity, "-Infinity"],
+      ] as const) {
+        expect(await failuresFor({ [name]: value })).toEqual([
+          { property: name, reason: `${name} is ${named}: ${name} must be an integer from ${fact.min} to ${fact.max} (inclusive) or null` },
+        ]);
       }
     });
     it("accepts null (unset)", async () => {

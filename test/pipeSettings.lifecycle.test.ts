@@ -21,7 +21,6 @@ function envelope(result: unknown, status = 200) {
   return { requestId: requestId(), status, result };
 }
 
-
 const mock = mockApiPerTest();
 const seen = mock.seen;
 
@@ -75,7 +74,13 @@ describe("PipeSettings uuids", () => {
 });
 
 describe("PipeSettings diff", () => {
-  const olds = { ...ids, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), dbMaxThreads: 8, objectStorageConcurrency: 3, managedSettings: ["dbMaxThreads"] };
+  const olds = {
+    ...ids,
+    ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])),
+    dbMaxThreads: 8,
+    objectStorageConcurrency: 3,
+    managedSettings: ["dbMaxThreads"],
+  };
 
   it("sees no change when managed settings equal their stored values, whatever the unmanaged ones are", async () => {
     expect(await provider.diff(id, olds, { ...ids, dbMaxThreads: 8 })).toMatchObject({ changes: false, replaces: [] });
@@ -100,7 +105,13 @@ describe("PipeSettings diff", () => {
 });
 
 describe("PipeSettings update", () => {
-  const olds = { ...ids, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), dbMaxThreads: 8, dbMaxInsertThreads: 2, managedSettings: ["dbMaxThreads", "dbMaxInsertThreads"] };
+  const olds = {
+    ...ids,
+    ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])),
+    dbMaxThreads: 8,
+    dbMaxInsertThreads: 2,
+    managedSettings: ["dbMaxThreads", "dbMaxInsertThreads"],
+  };
 
   it("sends only the settings whose value changed, and an explicit null as null", async () => {
     intercept("PUT", 200, envelope(wire({ db_max_threads: 16, db_max_insert_threads: null })));
@@ -154,7 +165,10 @@ describe("PipeSettings delete", () => {
     intercept("GET", 200, envelope(wire({ db_max_threads: 8, object_storage_concurrency: 3 })));
     intercept("PUT", 200, envelope(wire()));
     await provider.delete(id, { ...props, resetOnDelete: true });
-    expect(seen.map((s) => `${s.method} ${JSON.stringify(s.body ?? null)}`)).toEqual(["GET null", 'PUT {"object_storage_concurrency":null,"db_max_threads":null}']);
+    expect(seen.map((s) => `${s.method} ${JSON.stringify(s.body ?? null)}`)).toEqual([
+      "GET null",
+      'PUT {"object_storage_concurrency":null,"db_max_threads":null}',
+    ]);
   });
 
   it("with resetOnDelete leaves a setting someone changed since: only the ones still ours are unset", async () => {
@@ -177,11 +191,24 @@ describe("PipeSettings delete", () => {
     intercept("GET", 200, envelope(wire({ db_max_threads: 8, object_storage_concurrency: 3 })));
     intercept("PUT", 200, envelope(wire({ db_max_threads: 8 })));
     await provider.delete(id, { ...props, resetOnDelete: true });
-    expect(seen.map((s) => `${s.method} ${JSON.stringify(s.body ?? null)}`)).toEqual(['PUT {"db_max_threads":8}', "GET null", 'PUT {"object_storage_concurrency":null}']);
+    expect(seen.map((s) => `${s.method} ${JSON.stringify(s.body ?? null)}`)).toEqual([
+      'PUT {"db_max_threads":8}',
+      "GET null",
+      'PUT {"object_storage_concurrency":null}',
+    ]);
   });
 
   it("with resetOnDelete counts the same pipe in another letter case as the same pipe", async () => {
-    await provider.check({}, { organizationId: ids.organizationId.toUpperCase(), serviceId: ids.serviceId, pipeId: ids.pipeId.toUpperCase(), dbMaxThreads: 8, objectStorageConcurrency: 3 });
+    await provider.check(
+      {},
+      {
+        organizationId: ids.organizationId.toUpperCase(),
+        serviceId: ids.serviceId,
+        pipeId: ids.pipeId.toUpperCase(),
+        dbMaxThreads: 8,
+        objectStorageConcurrency: 3,
+      },
+    );
     await provider.delete(id, { ...props, resetOnDelete: true });
     expect(seen).toEqual([]);
   });

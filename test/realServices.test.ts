@@ -135,7 +135,11 @@ describe("liberal answers: PipeSettings", () => {
   });
 
   it("keeps a value of an unexpected shape as it came, and ignores unknown members", async () => {
-    answerOnce(api.cloud, seen, { method: "PUT", path: SETTINGS }, 200, { status: 200, requestId: requestId(), result: { db_max_threads: "8", some_new_setting: 1 } });
+    answerOnce(api.cloud, seen, { method: "PUT", path: SETTINGS }, 200, {
+      status: 200,
+      requestId: requestId(),
+      result: { db_max_threads: "8", some_new_setting: 1 },
+    });
     const { outs } = await pipeSettings.create(args);
     expect(outs.dbMaxThreads).toBe("8");
     expect(outs).not.toHaveProperty("some_new_setting");
@@ -143,11 +147,19 @@ describe("liberal answers: PipeSettings", () => {
 });
 
 describe("hashData keys", () => {
-  const hashData = { keyIdHash: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=", keyIdSuffix: "0042", keySecretHash: "LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=" };
+  const hashData = {
+    keyIdHash: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=",
+    keyIdSuffix: "0042",
+    keySecretHash: "LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=",
+  };
   const args = { organizationId: ORG, roles: ["developer"], name: "hashed", hashData };
 
   it("create succeeds without keyId or keySecret in the answer, and the outputs have neither", async () => {
-    answerOnce(api.cloud, seen, { method: "POST", path: KEYS }, 200, { status: 200, requestId: requestId(), result: { key: { id: KEY_UUID, name: "hashed", roles: ["developer"], keySuffix: "0042" } } });
+    answerOnce(api.cloud, seen, { method: "POST", path: KEYS }, 200, {
+      status: 200,
+      requestId: requestId(),
+      result: { key: { id: KEY_UUID, name: "hashed", roles: ["developer"], keySuffix: "0042" } },
+    });
     const { id, outs } = await apiKey.create(args);
     expect(id).toBe(KEY_UUID);
     expect(outs).not.toHaveProperty("keyId");
@@ -157,19 +169,42 @@ describe("hashData keys", () => {
   });
 
   it("takes the suffix from hashData when the answer leaves keySuffix out", async () => {
-    answerOnce(api.cloud, seen, { method: "POST", path: KEYS }, 200, { status: 200, requestId: requestId(), result: { key: { id: KEY_UUID, roles: ["developer"] } } });
+    answerOnce(api.cloud, seen, { method: "POST", path: KEYS }, 200, {
+      status: 200,
+      requestId: requestId(),
+      result: { key: { id: KEY_UUID, roles: ["developer"] } },
+    });
     expect((await apiKey.create(args)).outs.keySuffix).toBe("0042");
   });
 });
 
 describe("every error tells why", () => {
   const shapes: Array<[string, unknown, string]> = [
-    ["area B's {status, error, requestId}", { status: 400, error: "BAD_REQUEST: roles: at least one role", requestId: "rid-1" }, "BAD_REQUEST: roles: at least one role"],
+    [
+      "area B's {status, error, requestId}",
+      { status: 400, error: "BAD_REQUEST: roles: at least one role", requestId: "rid-1" },
+      "BAD_REQUEST: roles: at least one role",
+    ],
     ["area A's {message}", { message: "interval is not valid" }, "interval is not valid"],
-    ["an array of validation issues", [{ path: ["name"], message: "too long" }, { path: ["threshold"], message: "must be >= 0" }], "name: too long; threshold: must be >= 0"],
-    ["an object holding a list of issues", { message: "Validation failed", errors: [{ field: "interval", message: "not allowed" }] }, "Validation failed: interval: not allowed"],
+    [
+      "an array of validation issues",
+      [
+        { path: ["name"], message: "too long" },
+        { path: ["threshold"], message: "must be >= 0" },
+      ],
+      "name: too long; threshold: must be >= 0",
+    ],
+    [
+      "an object holding a list of issues",
+      { message: "Validation failed", errors: [{ field: "interval", message: "not allowed" }] },
+      "Validation failed: interval: not allowed",
+    ],
     ["plain text", "Bad Request: the body is not valid", "Bad Request: the body is not valid"],
-    ["an HTML error page", "<!DOCTYPE html><html><head><title>400 Bad Request</title><style>p{}</style></head><body><h1>Bad Request</h1><p>Your browser sent a request this server could not understand.</p></body></html>", "400 Bad Request: Bad Request Your browser sent a request this server could not understand."],
+    [
+      "an HTML error page",
+      "<!DOCTYPE html><html><head><title>400 Bad Request</title><style>p{}</style></head><body><h1>Bad Request</h1><p>Your browser sent a request this server could not understand.</p></body></html>",
+      "400 Bad Request: Bad Request Your browser sent a request this server could not understand.",
+    ],
     ["a JSON object of another shape", { code: 17, detailCode: "X" }, '{"code":17,"detailCode":"X"}'],
     ["nothing", "", "the service gave no reason (the answer had no body)"],
   ];
@@ -195,7 +230,11 @@ describe("every error tells why", () => {
 
 describe("an idle service (424)", () => {
   it("fails at once, not retried, saying the service must be started", async () => {
-    answerOnce(api.cloud, seen, { method: "PUT", path: SETTINGS }, 424, { status: 424, error: `FAILED_DEPENDENCY: Service ${SERVICE} is not running. Current state: idle`, requestId: "rid-424" });
+    answerOnce(api.cloud, seen, { method: "PUT", path: SETTINGS }, 424, {
+      status: 424,
+      error: `FAILED_DEPENDENCY: Service ${SERVICE} is not running. Current state: idle`,
+      requestId: "rid-424",
+    });
     const err = await failure(pipeSettings.create({ organizationId: ORG, serviceId: SERVICE, pipeId: PIPE, dbMaxThreads: 8 }));
     expect(seen).toHaveLength(1);
     expect(err).toBeInstanceOf(ApiError);
@@ -211,7 +250,14 @@ describe("no silent stalls", () => {
   it("a 429 asking for longer than the budget fails the request and every one waiting behind it at once, saying how long", async () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "1/2";
     resetConfiguration();
-    answerOnce(api.cloud, seen, { method: "GET", path: SETTINGS }, 429, { status: 429, error: "Too many requests", requestId: "rid-429" }, { "x-ratelimit-reset": "600" });
+    answerOnce(
+      api.cloud,
+      seen,
+      { method: "GET", path: SETTINGS },
+      429,
+      { status: 429, error: "Too many requests", requestId: "rid-429" },
+      { "x-ratelimit-reset": "600" },
+    );
     const started = performance.now();
     const conn = connectionFor("cloud");
     const results = await Promise.allSettled([0, 1, 2].map(() => send(conn, { method: "GET", path: SETTINGS })));
@@ -250,7 +296,11 @@ describe("no silent stalls", () => {
     answerOnce(api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 429, { message: "Too many requests" }, { "ratelimit-reset": "0.3" });
     answerOnce(api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 200, { data: realAlert() });
     await send(connectionFor("alerting"), { method: "GET", path: `${ALERTS}/${ALERT_ID}` });
-    expect(lines).toEqual([expect.stringMatching(new RegExp(`^pulumi-alertpipe: GET ${ALERTS}/${ALERT_ID} waits 0\\.[34] s: answered 429; trying again as the service asked \\(attempt 2 of \\d\\)$`))]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(`^pulumi-alertpipe: GET ${ALERTS}/${ALERT_ID} waits 0\\.[34] s: answered 429; trying again as the service asked \\(attempt 2 of \\d\\)$`),
+      ),
+    ]);
 
     lines.length = 0;
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "1/0.5";

@@ -147,7 +147,8 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
   const failures = [...result.failures, ...connectionFailures("cloud")];
   if (failures.length > 0) return { inputs: result.inputs, failures };
   // A uuid's letter case is no change: the service treats them alike, so only lower case is kept.
-  const inputs = typeof result.inputs.organizationId === "string" ? { ...result.inputs, organizationId: result.inputs.organizationId.toLowerCase() } : result.inputs;
+  const inputs =
+    typeof result.inputs.organizationId === "string" ? { ...result.inputs, organizationId: result.inputs.organizationId.toLowerCase() } : result.inputs;
   return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON, uuidComparable), failures: [] };
 }
 

@@ -32,10 +32,19 @@ const ipAccessEntry = z.strictObject(
   {
     source: z
       .string({ error: "source must be an IPv4 address or CIDR range, such as 203.0.113.7 or 10.0.0.0/8" })
-      .refine((s) => IPV4.test(s) || IPV4_CIDR.test(s), { error: "source must be an IPv4 address or CIDR range (prefix 0 to 32), such as 203.0.113.7 or 10.0.0.0/8" }),
+      .refine((s) => IPV4.test(s) || IPV4_CIDR.test(s), {
+        error: "source must be an IPv4 address or CIDR range (prefix 0 to 32), such as 203.0.113.7 or 10.0.0.0/8",
+      }),
     description: z.string({ error: "description must be a string" }),
   },
-  { error: (issue) => (issue.code === "unrecognized_keys" ? "unknown property; an entry has only source and description" : issue.code === "invalid_type" ? "each entry must be an object {source, description}" : undefined) },
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? "unknown property; an entry has only source and description"
+        : issue.code === "invalid_type"
+          ? "each entry must be an object {source, description}"
+          : undefined,
+  },
 );
 
 const hashData = z.strictObject(
@@ -44,7 +53,14 @@ const hashData = z.strictObject(
     keyIdSuffix: z.string({ error: "keyIdSuffix must be a string" }),
     keySecretHash: z.string({ error: "keySecretHash must be a string" }),
   },
-  { error: (issue) => (issue.code === "unrecognized_keys" ? "unknown property; hashData has keyIdHash, keyIdSuffix and keySecretHash" : issue.code === "invalid_type" ? "hashData must be an object {keyIdHash, keyIdSuffix, keySecretHash} of strings" : undefined) },
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? "unknown property; hashData has keyIdHash, keyIdSuffix and keySecretHash"
+        : issue.code === "invalid_type"
+          ? "hashData must be an object {keyIdHash, keyIdSuffix, keySecretHash} of strings"
+          : undefined,
+  },
 );
 
 const ARG_NAMES = ["organizationId", "roles", "name", "expireAt", "state", "ipAccessList", "hashData"];
@@ -127,9 +143,7 @@ export function comparable(name: string, value: unknown): unknown {
   }
   if (name === "roles" && Array.isArray(value)) return [...value].map(String).sort();
   if (name === "ipAccessList" && Array.isArray(value)) {
-    return value
-      .map((e: { source?: unknown; description?: unknown }) => `${String(e?.source)}\u0000${String(e?.description ?? "")}`)
-      .sort();
+    return value.map((e: { source?: unknown; description?: unknown }) => `${String(e?.source)}\u0000${String(e?.description ?? "")}`).sort();
   }
   return value;
 }

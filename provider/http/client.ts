@@ -218,9 +218,7 @@ class AttemptTimeout extends Error {
   }
 }
 
-type Attempt =
-  | { ok: true; response: ApiResponse }
-  | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined };
+type Attempt = { ok: true; response: ApiResponse } | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined };
 
 async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: string | undefined, timeoutMs: number): Promise<Attempt> {
   const ref: RequestRef = { method: req.method, path: req.path };
@@ -293,7 +291,12 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
     hold.check(ref);
     const slot = await limiter?.acquire({
       sleep: wait,
-      onWait: (ms) => sayWait(ref, ms, limiter.resumesAt > monotonicNow() ? "the service rate-limited this credential (a 429)" : `client-side pacing of this credential (${pacing})`),
+      onWait: (ms) =>
+        sayWait(
+          ref,
+          ms,
+          limiter.resumesAt > monotonicNow() ? "the service rate-limited this credential (a 429)" : `client-side pacing of this credential (${pacing})`,
+        ),
     });
     started ??= monotonicNow();
     const result = await attemptOnce(conn, req, payload, timeoutMs);

@@ -25,7 +25,8 @@ function codeOf(status: number): ApiErrorCode {
 }
 
 const ADVICE: Partial<Record<ApiErrorCode, string>> = {
-  SERVICE_IDLE: " The service this call addresses is not running (idle or stopped): start it (for example in the cloud console), wait until it is running, then run again. Nothing was changed.",
+  SERVICE_IDLE:
+    " The service this call addresses is not running (idle or stopped): start it (for example in the cloud console), wait until it is running, then run again. Nothing was changed.",
 };
 
 /** The service answered with a non-2xx status. */

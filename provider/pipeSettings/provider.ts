@@ -108,7 +108,14 @@ export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): P
   // A PUT of the managed settings leaves the others as they are. They are not carried in the inputs
   // (see carryStableOutputs), because a setting among the inputs is one the program manages.
   const unmanaged = SETTING_NAMES.filter((n) => !managed.includes(n));
-  return diffProperties(olds, { ...news, managedSettings: managed }, [...REPLACE_ON, ...managed, "managedSettings", "resetOnDelete"], REPLACE_ON, uuidForm, unmanaged);
+  return diffProperties(
+    olds,
+    { ...news, managedSettings: managed },
+    [...REPLACE_ON, ...managed, "managedSettings", "resetOnDelete"],
+    REPLACE_ON,
+    uuidForm,
+    unmanaged,
+  );
 }
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
@@ -147,10 +154,7 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
   // Only what the program changes is sent; a setting dropped from the program is left as it is live.
   const changed = managed.filter((n) => containsUnknown(news[n]) || !before.includes(n) || !deepEqual(olds[n], news[n]));
   claim(ref, managed);
-  const effective =
-    changed.length > 0
-      ? await putSettings(ref, Object.fromEntries(changed.map((n) => [n, news[n]])), olds)
-      : storedSettings(olds);
+  const effective = changed.length > 0 ? await putSettings(ref, Object.fromEntries(changed.map((n) => [n, news[n]])), olds) : storedSettings(olds);
   return { outs: outputs(ref, effective, managed, news.resetOnDelete) };
 }
 

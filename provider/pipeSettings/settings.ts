@@ -107,9 +107,7 @@ export type SettingName = keyof typeof PIPE_SETTINGS;
 export const SETTING_NAMES = Object.keys(PIPE_SETTINGS) as SettingName[];
 
 /** The value type of one setting as the program and the wire see it (null means "unset"). */
-export type SettingValue<N extends SettingName> = (typeof PIPE_SETTINGS)[N] extends BooleanSetting
-  ? boolean | null
-  : number | null;
+export type SettingValue<N extends SettingName> = (typeof PIPE_SETTINGS)[N] extends BooleanSetting ? boolean | null : number | null;
 
 export type SettingValues = { [N in SettingName]: SettingValue<N> };
 

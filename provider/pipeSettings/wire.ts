@@ -19,7 +19,12 @@ export const pipeSettingsArgs = z
       resetOnDelete: z.boolean({ error: "resetOnDelete must be true or false" }).optional(),
       ...settingShape,
     },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown property; the properties are organizationId, serviceId, pipeId, resetOnDelete and ${SETTING_NAMES.join(", ")}` : undefined) },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `unknown property; the properties are organizationId, serviceId, pipeId, resetOnDelete and ${SETTING_NAMES.join(", ")}`
+          : undefined,
+    },
   )
   .refine((args) => SETTING_NAMES.some((n) => n in args), {
     error: `set at least one setting (the service refuses an empty update): ${SETTING_NAMES.join(", ")}`,

@@ -25,7 +25,10 @@ describe("area A authentication", () => {
 
   it("answers 401 for Basic credentials on area A", async () => {
     const emu = await start();
-    const answer = await call(emu, "POST", "/api/v2/alerts", { body: validAlert, auth: `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}` });
+    const answer = await call(emu, "POST", "/api/v2/alerts", {
+      body: validAlert,
+      auth: `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`,
+    });
     expect(answer.status).toBe(401);
   });
 });

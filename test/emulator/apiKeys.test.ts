@@ -74,7 +74,8 @@ describe("API key create", () => {
     expect(created.key).not.toHaveProperty("hashData");
     expect(created.key.keySuffix).toBe("0001");
     expect(emu.snapshot().keys[created.key.id]?.hashData).toEqual(hashData);
-    const get = async (id: string, secret: string) => (await fetch(`${emu.url}/v1/organizations/${org}/keys/${created.key.id}`, { headers: { authorization: basic(id, secret) } })).status;
+    const get = async (id: string, secret: string) =>
+      (await fetch(`${emu.url}/v1/organizations/${org}/keys/${created.key.id}`, { headers: { authorization: basic(id, secret) } })).status;
     expect(await get("CALLERKEYID000000001", "caller-secret")).toBe(200);
     expect(await get("CALLERKEYID000000001", "wrong")).toBe(401);
     expect(await get("", "")).toBe(401);
@@ -88,7 +89,10 @@ describe("API key create", () => {
   ])("refuses a hashData hash that is %s, in the service's words", async (_label, hash) => {
     const emu = await start();
     const good = createHash("sha256").update("y").digest("base64");
-    const answer = await cloud(emu, "POST", `/v1/organizations/${randomUUID()}/keys`, { roles: ["admin"], hashData: { keyIdHash: hash, keyIdSuffix: "abcd", keySecretHash: good } });
+    const answer = await cloud(emu, "POST", `/v1/organizations/${randomUUID()}/keys`, {
+      roles: ["admin"],
+      hashData: { keyIdHash: hash, keyIdSuffix: "abcd", keySecretHash: good },
+    });
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ error: "hashData.keyIdHash: Not a sha256sum" });
   });

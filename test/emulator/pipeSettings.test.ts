@@ -154,7 +154,7 @@ describe("pipe settings validation (400)", () => {
     }
   });
 
-  it.each(BOOLEAN_SETTINGS)("%s accepts true and false and rejects 1 and \"true\"", async (name) => {
+  it.each(BOOLEAN_SETTINGS)('%s accepts true and false and rejects 1 and "true"', async (name) => {
     const emu = await start();
     const wire = wireName(name);
     expect(result(await cloud(emu, "PUT", settingsPath(), { [wire]: true }))[wire]).toBe(true);

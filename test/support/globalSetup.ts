@@ -6,6 +6,8 @@ import { prepareExamples } from "../../scripts/exampleStack";
 
 export default async function setup(): Promise<void> {
   const cli = await pulumiCli((line) => console.log(line));
-  console.log(`End-to-end tests run on the real Pulumi engine: ${cli.path} ${cli.version} (${cli.source === "path" ? "from PATH" : "built from tools/pulumi-cli"}).`);
+  console.log(
+    `End-to-end tests run on the real Pulumi engine: ${cli.path} ${cli.version} (${cli.source === "path" ? "from PATH" : "built from tools/pulumi-cli"}).`,
+  );
   prepareExamples();
 }
