@@ -67,7 +67,9 @@ function unknownAlong(root: unknown, path: readonly PropertyKey[]): boolean {
 function shown(value: unknown): string {
   if (value === undefined) return "missing";
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  const text = JSON.stringify(value) ?? String(value);
+  // JSON has no text for a function or a symbol; those show as String() shows them.
+  const asGiven: unknown = value;
+  const text = JSON.stringify(value) ?? String(asGiven);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 

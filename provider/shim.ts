@@ -31,5 +31,6 @@ export function shimFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
     read: (id, props) => load().read(id, props),
     update: (id, olds, news) => load().update(id, olds, news),
     delete: (id, props) => load().delete(id, props),
-  };
+    // `satisfies` types the parameters as ours, not the SDK's `any`; it emits nothing.
+  } satisfies ProviderImplementation;
 }

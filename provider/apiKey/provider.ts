@@ -91,7 +91,7 @@ function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown;
 /** What this resource holds as secret, besides the connection's credentials: the key secret and hashData. */
 function secretsOf(props: PropertyMap): unknown[] {
   const hashData = props.hashData;
-  const hashes = typeof hashData === "object" && hashData !== null ? Object.values(hashData) : [];
+  const hashes = typeof hashData === "object" && hashData !== null ? Object.values(hashData as Record<string, unknown>) : [];
   return [props.keySecret, ...hashes];
 }
 

@@ -141,9 +141,15 @@ export function comparable(name: string, value: unknown): unknown {
     const at = typeof value === "string" ? Date.parse(value) : NaN;
     return Number.isNaN(at) ? value : at;
   }
-  if (name === "roles" && Array.isArray(value)) return [...value].map(String).sort();
+  if (name === "roles" && Array.isArray(value)) return [...(value as unknown[])].map(String).sort();
   if (name === "ipAccessList" && Array.isArray(value)) {
-    return value.map((e: { source?: unknown; description?: unknown }) => `${String(e?.source)}\u0000${String(e?.description ?? "")}`).sort();
+    const entries = value as Array<{ source?: unknown; description?: unknown } | null | undefined>;
+    return entries
+      .map((e) => {
+        const description: unknown = e?.description ?? "";
+        return `${String(e?.source)}\u0000${String(description)}`;
+      })
+      .sort();
   }
   return value;
 }

@@ -170,8 +170,10 @@ export function wordsOf(body: unknown, depth = 0): string | undefined {
     }
   }
   if (parts.length > 0) {
-    const where = WHERE_MEMBERS.map((n) => field(body, n)).find((w) => (typeof w === "string" && w !== "") || (Array.isArray(w) && w.length > 0));
-    const prefix = where === undefined ? "" : `${Array.isArray(where) ? where.join(".") : String(where)}: `;
+    const where = WHERE_MEMBERS.map((n) => field(body, n)).find(
+      (w): w is string | unknown[] => (typeof w === "string" && w !== "") || (Array.isArray(w) && w.length > 0),
+    );
+    const prefix = where === undefined ? "" : `${Array.isArray(where) ? where.join(".") : where}: `;
     return prefix + parts.join(": ");
   }
   return Object.keys(body).length === 0 ? undefined : JSON.stringify(body);

@@ -179,7 +179,8 @@ export class CredentialHold {
 }
 
 const HOLDS = Symbol.for("pulumi-alertpipe.credentialHolds.v1");
-const holds: Map<string, CredentialHold> = ((globalThis as Record<symbol, unknown>)[HOLDS] as Map<string, CredentialHold> | undefined) ?? new Map();
+const holds: Map<string, CredentialHold> =
+  ((globalThis as Record<symbol, unknown>)[HOLDS] as Map<string, CredentialHold> | undefined) ?? new Map<string, CredentialHold>();
 (globalThis as Record<symbol, unknown>)[HOLDS] = holds;
 
 /** The process-wide hold of a credential. */
@@ -196,7 +197,7 @@ export function holdFor(conn: AreaConnection): CredentialHold {
 // source and build loaded side by side) still share one limiter per credential.
 const REGISTRY = Symbol.for("pulumi-alertpipe.rateLimiters.v1");
 type Registry = Map<string, SlidingWindowLimiter>;
-const limiters: Registry = ((globalThis as Record<symbol, unknown>)[REGISTRY] as Registry | undefined) ?? new Map();
+const limiters: Registry = ((globalThis as Record<symbol, unknown>)[REGISTRY] as Registry | undefined) ?? new Map<string, SlidingWindowLimiter>();
 (globalThis as Record<symbol, unknown>)[REGISTRY] = limiters;
 
 /** The process-wide limiter of a credential, or undefined when pacing is off. */
