@@ -27,7 +27,7 @@ function toStruct(props: Props): structproto.Struct {
 }
 
 function fromStruct(s: structproto.Struct | undefined): Props {
-  return s ? (s.toJavaScript() as Props) : {};
+  return s ? s.toJavaScript() : {};
 }
 
 export function urnOf(type: string, name: string): string {
@@ -78,7 +78,7 @@ export class HostDriver {
       return new HostDriver(child, client, spawnedAt, log);
     } catch (err) {
       child.kill();
-      throw new Error(`${err instanceof Error ? err.message : String(err)}\n${log.text()}`);
+      throw new Error(`${err instanceof Error ? err.message : String(err)}\n${log.text()}`, { cause: err });
     }
   }
 

@@ -145,8 +145,7 @@ export function loadState(file: string): EmulatorState {
     const where = first && first.path.length > 0 ? ` at ${first.path.join(".")}` : "";
     throw new Error(`emulator data file ${file} is not an emulator state file${where}; fix or remove it`);
   }
-  // The loose shapes above keep every member; the file is our own output, so the types hold.
-  return result.data as EmulatorState;
+  return result.data;
 }
 
 /**

@@ -56,7 +56,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 /** The text of an error and its causes, without a PartialFailure's properties (which become state, marked secret). */
 function messages(err: unknown): string {
   const parts: string[] = [];
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (let e: unknown = err, depth = 0; Boolean(e) && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const { properties: _p, ...fields } = e as Record<string, unknown>;
     parts.push(String(e), (e as Error).stack ?? "", JSON.stringify(fields));
   }

@@ -57,7 +57,7 @@ describe("PipeSettings check, property-based", () => {
   });
 
   function allowed(p: Record<string, unknown>): boolean {
-    const idsOk = ["organizationId", "serviceId", "pipeId"].every((k) => typeof p[k] === "string" && UUID_TEXT.test(p[k] as string));
+    const idsOk = ["organizationId", "serviceId", "pipeId"].every((k) => typeof p[k] === "string" && UUID_TEXT.test(p[k]));
     const set = SETTING_NAMES.filter((n) => n in p);
     const valuesOk = set.every((n) => {
       const v = p[n];

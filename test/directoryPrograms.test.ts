@@ -78,8 +78,11 @@ class DirectoryStack {
         [...args, "--stack", this.name, "--non-interactive", "--color", "never"],
         { cwd: this.projectDir, env, timeout: COMMAND_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
         (err, stdout, stderr) => {
-          if (err !== null && typeof err.code !== "number") reject(err);
-          else resolve({ code: err === null ? 0 : (err.code as number), output: `${stdout}${stderr}` });
+          if (err !== null && typeof err.code !== "number") {
+            // An ExecFileException is an Error; typed through Omit<…>, the linter cannot tell.
+            const failure: Error = err;
+            reject(failure);
+          } else resolve({ code: err === null ? 0 : (err.code as number), output: `${stdout}${stderr}` });
         },
       );
     });

@@ -2,6 +2,8 @@
 // auth, a User-Agent and JSON; every failure is one typed error naming method, path, status, the
 // service's words and its requestId, and never a credential.
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { connectionFor } from "../provider/connection";
@@ -10,7 +12,7 @@ import { ApiError, UnexpectedResponseError } from "../provider/http/errors";
 import { USER_AGENT } from "../provider/http/userAgent";
 import { ALERTING_AUTH, CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId, answerOnce, type Pool } from "./support/mockApi";
 
-const pkg = require("../package.json") as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { name: string; version: string };
 
 const mock = mockApiPerTest();
 const seen = mock.seen;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
-import { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "../provider/pipeSettings/settings";
+import { PIPE_SETTINGS, SETTING_NAMES } from "../provider/pipeSettings/settings";
 import { UNKNOWN } from "../provider/lifecycle";
 import { connectionEnvPerFile } from "./support/mockApi";
 
@@ -16,7 +16,7 @@ async function failuresFor(props: Record<string, unknown>) {
   return (await provider.check({}, { ...ids, ...props })).failures ?? [];
 }
 
-const integerSettings = SETTING_NAMES.filter((n) => PIPE_SETTINGS[n].kind === "integer") as SettingName[];
+const integerSettings = SETTING_NAMES.filter((n) => PIPE_SETTINGS[n].kind === "integer");
 const booleanSettings = SETTING_NAMES.filter((n) => PIPE_SETTINGS[n].kind === "boolean");
 
 describe("PipeSettings check", () => {

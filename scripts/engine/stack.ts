@@ -270,8 +270,11 @@ export class EngineStack {
     const env = { ...process.env, ...(this.stack.workspace as LocalWorkspace).envVars };
     return new Promise((resolve, reject) => {
       execFile(this.tool.path, [...args, "--non-interactive"], { cwd: join(this.root, "work"), env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
-        if (err !== null && typeof err.code !== "number") reject(err);
-        else resolve({ stdout, stderr, code: err === null ? 0 : (err.code as number) });
+        if (err !== null && typeof err.code !== "number") {
+          // An ExecFileException is an Error; typed through Omit<…>, the linter cannot tell.
+          const failure: Error = err;
+          reject(failure);
+        } else resolve({ stdout, stderr, code: err === null ? 0 : (err.code as number) });
       });
     });
   }

@@ -93,7 +93,7 @@ export function requestId(): string {
 /** Asserts-friendly text of everything an error carries (message, causes, own fields). */
 export function errorText(err: unknown): string {
   const parts: string[] = [];
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (let e: unknown = err, depth = 0; Boolean(e) && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     parts.push(String(e), JSON.stringify(e), (e as Error).stack ?? "");
   }
   return parts.join("\n");
