@@ -254,7 +254,12 @@ async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: strin
     const code = errorCode(err);
     const reason = err instanceof Error && err.message !== "" ? redact(err.message, conn.secrets) : "request failed";
     // The undici error itself is not kept as the cause: it is not ours to vouch for.
-    return { ok: false, outcome: { kind: "transport", code }, failure: new TransportError(ref, `${reason} (${code})`, { code }), requested: undefined };
+    return {
+      ok: false,
+      outcome: { kind: "transport", code },
+      failure: new TransportError(ref, `${reason} (${code})`, code),
+      requested: undefined,
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -262,13 +267,13 @@ async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: strin
 
 /** A failed attempt in a few words, for a wait notice. */
 function outcomeWords(failure: ApiError | TransportError): string {
-  return failure instanceof ApiError ? `answered ${failure.status}` : `no answer (${failure.code ?? "transport error"})`;
+  return failure instanceof ApiError ? `answered ${failure.status}` : `no answer (${failure.code})`;
 }
 
 /** The failure in words for OutcomeUnknownError, without the method and path it repeats. */
 function outcomeReason(failure: ApiError | TransportError): string {
   if (failure instanceof ApiError) return `the service answered ${failure.status}: ${failure.serviceMessage}`;
-  return `no answer came: ${failure.message.replace(/^\S+ \S+ got no answer: /, "")}`;
+  return `no answer came: ${failure.reason}`;
 }
 
 /**

@@ -1,5 +1,7 @@
-// The errors the HTTP layer returns to the provider methods. Each carries what a user needs to act
-// (method, path, status, the service's own words, its requestId) and never a header or secret.
+// The errors the HTTP layer returns to the provider methods, one hierarchy in the manner of undici's
+// lib/core/errors.js: a base class carrying what every kind shares (method, path, status,
+// requestId and a stable code a caller may branch on), each kind a small subclass adding only its
+// own fields. They carry what a user needs to act and never a header or secret.
 
 export interface RequestRef {
   readonly method: string;
@@ -29,27 +31,42 @@ const ADVICE: Partial<Record<ApiErrorCode, string>> = {
     " The service this call addresses is not running (idle or stopped): start it (for example in the cloud console), wait until it is running, then run again. Nothing was changed.",
 };
 
-/** The service answered with a non-2xx status. */
-export class ApiError extends Error {
+/** What every error of the HTTP layer carries; `code` is stable across versions, the message is for people. */
+export abstract class HttpError extends Error {
   readonly method: string;
   readonly path: string;
-  readonly status: number;
+  /** The status of the answer behind the error, when there was one. */
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
+  abstract readonly code: string;
+
+  protected constructor(ref: RequestRef, message: string, fields: { status?: number; requestId?: string | undefined; cause?: unknown }) {
+    super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.name = "HttpError";
+    this.method = ref.method;
+    this.path = ref.path;
+    this.status = fields.status;
+    this.requestId = fields.requestId;
+  }
+}
+
+/** The service answered with a non-2xx status. */
+export class ApiError extends HttpError {
+  declare readonly status: number;
   readonly code: ApiErrorCode;
   readonly serviceMessage: string;
-  readonly requestId: string | undefined;
 
   constructor(ref: RequestRef, status: number, serviceMessage: string, requestId: string | undefined) {
     const rid = requestId ? ` (requestId ${requestId})` : "";
     const code = codeOf(status);
     const advice = ADVICE[code];
-    super(`${ref.method} ${ref.path} failed with status ${status}: ${serviceMessage}${rid}${advice === undefined ? "" : `.${advice}`}`);
+    super(ref, `${ref.method} ${ref.path} failed with status ${status}: ${serviceMessage}${rid}${advice === undefined ? "" : `.${advice}`}`, {
+      status,
+      requestId,
+    });
     this.name = "ApiError";
     this.code = code;
-    this.method = ref.method;
-    this.path = ref.path;
-    this.status = status;
     this.serviceMessage = serviceMessage;
-    this.requestId = requestId;
   }
 }
 
@@ -58,10 +75,8 @@ export class ApiError extends Error {
  * request that drew the 429 and every request of the same credential waiting behind it fail at
  * once with this, rather than sit paused for minutes with nothing on the screen.
  */
-export class RateLimitWaitError extends Error {
+export class RateLimitWaitError extends HttpError {
   readonly code = "RATE_LIMIT_WAIT_TOO_LONG";
-  readonly method: string;
-  readonly path: string;
   /** The wait the service asked for, in ms. */
   readonly waitMs: number;
   /** When the service will take requests again (wall clock). */
@@ -71,13 +86,12 @@ export class RateLimitWaitError extends Error {
     const asked = `the service asked this credential to wait ${formatSeconds(waitMs)} (until ${resumesAt.toISOString()})`;
     const lead = drawnBy !== undefined ? `${drawnBy.message.replace(/\.$/, "")}; ${asked}` : `${ref.method} ${ref.path} was not sent: after a 429, ${asked}`;
     super(
+      ref,
       `${lead}, longer than the ${formatSeconds(budgetMs)} retry budget, so it is not retried and every request of this credential waiting behind it stops too. ` +
         `Run again after ${resumesAt.toISOString()}.`,
-      drawnBy === undefined ? undefined : { cause: drawnBy },
+      { status: drawnBy?.status, requestId: drawnBy?.requestId, cause: drawnBy },
     );
     this.name = "RateLimitWaitError";
-    this.method = ref.method;
-    this.path = ref.path;
     this.waitMs = waitMs;
     this.resumesAt = resumesAt;
   }
@@ -92,18 +106,17 @@ export function formatSeconds(ms: number): string {
 }
 
 /** No answer could be had (connection refused, reset, timeout) after the allowed retries. */
-export class TransportError extends Error {
-  readonly method: string;
-  readonly path: string;
-  /** The socket or undici error code (e.g. ECONNREFUSED, UND_ERR_SOCKET), when there was one. */
-  readonly code: string | undefined;
+export class TransportError extends HttpError {
+  /** The socket or undici error code (e.g. ECONNREFUSED, UND_ERR_SOCKET, ATTEMPT_TIMEOUT), stable as undici's own. */
+  readonly code: string;
+  /** Why no answer came, in words (secrets already scrubbed); kept so nobody parses the message for it. */
+  readonly reason: string;
 
-  constructor(ref: RequestRef, reason: string, options?: { cause?: unknown; code?: string }) {
-    super(`${ref.method} ${ref.path} got no answer: ${reason}`, options?.cause === undefined ? undefined : { cause: options.cause });
+  constructor(ref: RequestRef, reason: string, code: string, options?: { cause?: unknown }) {
+    super(ref, `${ref.method} ${ref.path} got no answer: ${reason}`, { cause: options?.cause });
     this.name = "TransportError";
-    this.method = ref.method;
-    this.path = ref.path;
-    this.code = options?.code;
+    this.code = code;
+    this.reason = reason;
   }
 }
 
@@ -111,45 +124,34 @@ export class TransportError extends Error {
  * A request that creates something may have been processed, but we never saw the answer.
  * Retrying blindly could create a duplicate, so we stop and say so in words.
  */
-export class OutcomeUnknownError extends Error {
-  readonly method: string;
-  readonly path: string;
+export class OutcomeUnknownError extends HttpError {
+  readonly code = "OUTCOME_UNKNOWN";
   readonly what: string;
-  /** The status of the answer that left the outcome open (502, 503, 504), if there was an answer. */
-  readonly status: number | undefined;
-  readonly requestId: string | undefined;
 
   constructor(ref: RequestRef, what: string, reason: string, options?: { cause?: unknown; status?: number; requestId?: string }) {
     const rid = options?.requestId && !reason.includes(options.requestId) ? ` (requestId ${options.requestId})` : "";
     super(
+      ref,
       `${ref.method} ${ref.path}: ${reason.replace(/\.+$/, "")}${rid}. The request may have been processed, so ${what} may have been created ` +
         `on the service even though Pulumi did not record it. Check for it before running again, and delete it if it is there.`,
-      options?.cause === undefined ? undefined : { cause: options.cause },
+      // status: of the answer that left the outcome open (502, 503, 504), if there was an answer.
+      { status: options?.status, requestId: options?.requestId, cause: options?.cause },
     );
     this.name = "OutcomeUnknownError";
-    this.method = ref.method;
-    this.path = ref.path;
     this.what = what;
-    this.status = options?.status;
-    this.requestId = options?.requestId;
   }
 }
 
 /** A 2xx answer whose body is not what the spec describes. */
-export class UnexpectedResponseError extends Error {
-  readonly method: string;
-  readonly path: string;
-  readonly requestId: string | undefined;
+export class UnexpectedResponseError extends HttpError {
+  readonly code = "UNEXPECTED_RESPONSE";
   /** What is wrong with the body, in words, without the body itself. */
   readonly problem: string;
 
   constructor(ref: RequestRef, problem: string, requestId: string | undefined) {
     const rid = requestId ? ` (requestId ${requestId})` : "";
-    super(`${ref.method} ${ref.path} answered with an unexpected body: ${problem}${rid}`);
+    super(ref, `${ref.method} ${ref.path} answered with an unexpected body: ${problem}${rid}`, { requestId });
     this.name = "UnexpectedResponseError";
-    this.method = ref.method;
-    this.path = ref.path;
-    this.requestId = requestId;
     this.problem = problem;
   }
 }
@@ -166,8 +168,6 @@ export function createdWithoutId(res: RequestRef & { status: number }, what: str
     requestId: cause.requestId,
   });
 }
-
-export type HttpError = ApiError | TransportError | OutcomeUnknownError | UnexpectedResponseError | RateLimitWaitError;
 
 /** The service says the object does not exist (any more): a read sees it gone, a delete is done. */
 export function isNotFound(err: unknown): boolean {
