@@ -72,12 +72,12 @@ export const CONNECTION_SETTINGS = {
   },
 } as const satisfies Record<string, Setting>;
 
-export type SettingName = keyof typeof CONNECTION_SETTINGS;
+export type ConnectionSettingName = keyof typeof CONNECTION_SETTINGS;
 
 /** A connection setting that is missing or malformed. Names the config key and env var, never the value. */
 export class ConfigError extends Error {
   constructor(
-    readonly setting: SettingName,
+    readonly setting: ConnectionSettingName,
     problem: string,
   ) {
     const s = CONNECTION_SETTINGS[setting];
@@ -122,7 +122,7 @@ export function resetConfiguration(): void {
   stackConfig = undefined;
 }
 
-function lookup(name: SettingName): string | undefined {
+function lookup(name: ConnectionSettingName): string | undefined {
   const s = CONNECTION_SETTINGS[name];
   const fromConfig = stackConfig?.get(s.configKey);
   if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
@@ -130,7 +130,7 @@ function lookup(name: SettingName): string | undefined {
   return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
 }
 
-function required(name: SettingName): string {
+function required(name: ConnectionSettingName): string {
   const value = lookup(name);
   if (value === undefined) throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} is not set`);
   return value;
@@ -143,7 +143,7 @@ function isLoopback(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-function baseUrl(name: SettingName): string {
+function baseUrl(name: ConnectionSettingName): string {
   const key = CONNECTION_SETTINGS[name].configKey;
   const raw = required(name).trim();
   let url: URL;
@@ -165,7 +165,7 @@ function baseUrl(name: SettingName): string {
   return url.toString().replace(/\/+$/, "");
 }
 
-function rateLimit(name: SettingName, area: Area): RateLimit | undefined {
+function rateLimit(name: ConnectionSettingName, area: Area): RateLimit | undefined {
   const raw = lookup(name)?.trim();
   if (raw === undefined || raw === "") return DEFAULT_RATE_LIMITS[area];
   if (raw.toLowerCase() === "off") return undefined;
@@ -179,12 +179,12 @@ function rateLimit(name: SettingName, area: Area): RateLimit | undefined {
 }
 
 /** The settings each area's requests read; a resource of one area is never held back by the other's. */
-const AREA_SETTINGS: Record<Area, readonly SettingName[]> = {
+const AREA_SETTINGS: Record<Area, readonly ConnectionSettingName[]> = {
   alerting: ["alertingUrl", "alertingToken", "alertingRateLimit"],
   cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit"],
 };
 
-function validate(name: SettingName, area: Area): void {
+function validate(name: ConnectionSettingName, area: Area): void {
   if (name === "alertingUrl" || name === "cloudUrl") baseUrl(name);
   else if (name === "alertingRateLimit" || name === "cloudRateLimit") rateLimit(name, area);
   else required(name);

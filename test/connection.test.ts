@@ -3,12 +3,12 @@
 // refused with an error that names the config key and the env var, and never a value.
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONNECTION_SETTINGS, ConfigError, configure, connectionFor, resetConfiguration, type SettingName } from "../provider/connection";
+import { CONNECTION_SETTINGS, ConfigError, configure, connectionFor, resetConfiguration, type ConnectionSettingName } from "../provider/connection";
 
 const ENV_VARS = Object.values(CONNECTION_SETTINGS).map((s) => s.envVar);
 let saved: Record<string, string | undefined>;
 
-const VALUES: Record<SettingName, string> = {
+const VALUES: Record<ConnectionSettingName, string> = {
   alertingUrl: "https://alerts.example.test",
   alertingToken: "tok-CANARY-conn",
   cloudUrl: "https://cloud.example.test",
@@ -18,12 +18,12 @@ const VALUES: Record<SettingName, string> = {
   cloudRateLimit: "10/10",
 };
 
-function setEnv(values: Partial<Record<SettingName, string>>): void {
-  for (const [name, value] of Object.entries(values)) process.env[CONNECTION_SETTINGS[name as SettingName].envVar] = value;
+function setEnv(values: Partial<Record<ConnectionSettingName, string>>): void {
+  for (const [name, value] of Object.entries(values)) process.env[CONNECTION_SETTINGS[name as ConnectionSettingName].envVar] = value;
 }
 
-function stackConfig(values: Partial<Record<SettingName, string>>) {
-  const byKey = new Map(Object.entries(values).map(([name, v]) => [CONNECTION_SETTINGS[name as SettingName].configKey as string, v]));
+function stackConfig(values: Partial<Record<ConnectionSettingName, string>>) {
+  const byKey = new Map(Object.entries(values).map(([name, v]) => [CONNECTION_SETTINGS[name as ConnectionSettingName].configKey as string, v]));
   return { get: (key: string) => byKey.get(key) };
 }
 
@@ -92,7 +92,7 @@ describe("where settings come from", () => {
 });
 
 describe("a missing setting", () => {
-  const required: [SettingName, "alerting" | "cloud"][] = [
+  const required: [ConnectionSettingName, "alerting" | "cloud"][] = [
     ["alertingUrl", "alerting"],
     ["alertingToken", "alerting"],
     ["cloudUrl", "cloud"],

@@ -10,7 +10,7 @@ import {
   ARG_NAMES,
   OUTPUT_ONLY,
   REQUIRED_ARGS,
-  alertArgs,
+  alertArgsSchema,
   alertIn,
   alertsPath,
   comparable,
@@ -50,7 +50,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
-  const result = checkInputs(alertArgs, news);
+  const result = checkInputs(alertArgsSchema, news);
   const failures = [...result.failures];
   for (const f of crossFieldFailures(withoutProvider(news))) {
     if (!failures.some((x) => x.property === f.property)) failures.push(f);

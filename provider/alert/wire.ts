@@ -48,7 +48,7 @@ const channelArgs = z.strictObject(
   },
 );
 
-export const alertArgs = z.strictObject(
+export const alertArgsSchema = z.strictObject(
   {
     threshold: z.number({ error: missingOr("threshold", "a finite number >= 0") }).superRefine((value, ctx) => {
       const problem = thresholdProblem(value);
@@ -76,7 +76,7 @@ export const alertArgs = z.strictObject(
   },
 );
 
-export type AlertArgsShape = z.infer<typeof alertArgs>;
+export type CheckedAlertArgs = z.infer<typeof alertArgsSchema>;
 
 /**
  * Rules between properties, kept out of the zod schema so they run whatever else is wrong. A

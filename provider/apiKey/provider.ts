@@ -21,7 +21,7 @@ import {
 import {
   PATCHABLE_ARGS,
   REPLACE_ON,
-  apiKeyArgs,
+  apiKeyArgsSchema,
   comparable,
   createdKeyAnswer,
   credentialsIn,
@@ -143,7 +143,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
-  const result = checkInputs(apiKeyArgs, news, ["hashData"]);
+  const result = checkInputs(apiKeyArgsSchema, news, ["hashData"]);
   const failures = [...result.failures, ...connectionFailures("cloud")];
   if (failures.length > 0) return { inputs: result.inputs, failures };
   // A uuid's letter case is no change: the service treats them alike, so only lower case is kept.

@@ -65,7 +65,7 @@ const hashData = z.strictObject(
 
 const ARG_NAMES = ["organizationId", "roles", "name", "expireAt", "state", "ipAccessList", "hashData"];
 
-export const apiKeyArgs = z.strictObject(
+export const apiKeyArgsSchema = z.strictObject(
   {
     organizationId: uuid("organizationId"),
     roles: z

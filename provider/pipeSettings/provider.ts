@@ -7,7 +7,7 @@ import { send } from "../http/client";
 import { isNotFound } from "../http/errors";
 import { checkInputs, deepEqual, diffProperties, containsUnknown, UNKNOWN, type PropertyMap } from "../lifecycle";
 import { SETTING_NAMES, type SettingName } from "./settings";
-import { fromWire, managedIn, pipeSettingsArgs, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
+import { fromWire, managedIn, pipeSettingsArgsSchema, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
 
 const REPLACE_ON = ["organizationId", "serviceId", "pipeId"] as const;
 
@@ -94,7 +94,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
-  const result = checkInputs(pipeSettingsArgs, news);
+  const result = checkInputs(pipeSettingsArgsSchema, news);
   const failures = [...result.failures, ...connectionFailures("cloud")];
   if (failures.length > 0) return { inputs: result.inputs, failures };
   const inputs: PropertyMap = { ...result.inputs };

@@ -10,7 +10,7 @@ const settingShape = Object.fromEntries(SETTING_NAMES.map((n) => [n, settingSche
   z.ZodOptional<z.ZodType<number | boolean | null>>
 >;
 
-export const pipeSettingsArgs = z
+export const pipeSettingsArgsSchema = z
   .strictObject(
     {
       organizationId: uuid("organizationId"),
@@ -31,7 +31,7 @@ export const pipeSettingsArgs = z
     path: ["settings"],
   });
 
-export type PipeSettingsArgs = z.infer<typeof pipeSettingsArgs>;
+export type CheckedPipeSettingsArgs = z.infer<typeof pipeSettingsArgsSchema>;
 
 /**
  * The `result` of PUT and GET …/settings, read liberally: the real service's GET leaves out settings
