@@ -11,6 +11,7 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
 import type { AlertArgs, ApiKeyArgs, PipeSettingsArgs } from "../provider";
+import { hashDataFor, sha256Base64 } from "./support/hashData";
 import { changes, emulator as startEmulator, installedPackage, stackOn, told, type EngineStack, type RunResult } from "./support/engine";
 
 const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
@@ -211,7 +212,9 @@ describe("a PipeSettings alone on the real engine", () => {
   it("creates the settings with one PUT of the pipe", async () => {
     const result = succeeded(await s.up());
     expect(sent(emu)).toEqual([`PUT ${settingsPath(PIPE)}`]);
-    expect(emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 8, object_storage_concurrency: 4, streaming_max_insert_wait_ms: null });
+    expect(emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 8, object_storage_concurrency: 4 });
+    // Sent as null (unset): the service, like the real one, then holds no value for it.
+    expect(emu.snapshot().pipes[pipeKey(PIPE)]?.streaming_max_insert_wait_ms ?? null).toBeNull();
     expect(result.outputs.dbMaxThreads?.value).toBe(8);
   });
 
@@ -280,7 +283,7 @@ describe("an ApiKey alone on the real engine", () => {
     roles: ["developer"],
     state: "enabled",
     ipAccessList: [{ source: "127.0.0.1/32", description: "this machine" }],
-    hashData: { keyIdHash: "id-hash-1", keyIdSuffix: "AB12", keySecretHash: "secret-hash-1" },
+    hashData: hashDataFor("LIFECYCLEKEY00000AB12", "lifecycle-secret-one-made-by-the-program"),
   };
   let args: ApiKeyArgs = base;
   let keyUuid = "";
@@ -301,15 +304,15 @@ describe("an ApiKey alone on the real engine", () => {
     expect(emu.requests).toEqual([]);
   });
 
-  it("creates the key with one POST, its secret a secret output", async () => {
+  it("creates the key with one POST; with hashData the program holds the pair, so no keyId or keySecret comes back", async () => {
     const result = succeeded(await s.up());
     expect(sent(emu)).toEqual([`POST ${keysPath(ORG)}`]);
     const keys = Object.values(emu.snapshot().keys);
     expect(keys).toHaveLength(1);
     keyUuid = keys[0]?.id ?? "";
     expect(result.outputs.id?.value).toBe(keyUuid);
-    expect(result.outputs.keyId?.value).toBe(keys[0]?.keyId);
-    expect(result.outputs.keySecret?.secret).toBe(true);
+    expect(result.outputs.keyId?.value).toBeUndefined();
+    expect(result.outputs.keySecret?.value).toBeUndefined();
   });
 
   it("reports every step same and sends no write on an unchanged program", async () => {
@@ -347,7 +350,7 @@ describe("an ApiKey alone on the real engine", () => {
 
   it("replaces the key on new hashData: a new key is made, then the old one deleted", async () => {
     emu.resetRequestLog();
-    args = { ...args, hashData: { keyIdHash: "id-hash-2", keyIdSuffix: "CD34", keySecretHash: "secret-hash-2" } };
+    args = { ...args, hashData: hashDataFor("LIFECYCLEKEY00000CD34", "lifecycle-secret-two-made-by-the-program") };
     const result = succeeded(await s.up());
     const step = ours(result)[0];
     expect(step?.op).toBe("replace");
@@ -356,7 +359,7 @@ describe("an ApiKey alone on the real engine", () => {
     const keys = Object.values(emu.snapshot().keys);
     expect(keys).toHaveLength(1);
     expect(keys[0]?.id).not.toBe(keyUuid);
-    expect(keys[0]?.hashData).toMatchObject({ keyIdHash: "id-hash-2" });
+    expect(keys[0]?.hashData).toMatchObject({ keyIdHash: sha256Base64("LIFECYCLEKEY00000CD34") });
     keyUuid = keys[0]?.id ?? "";
   });
 
@@ -465,7 +468,9 @@ describe("a create that fails after the object exists, then the next up", () => 
     expect(inState(s, "deployer")?.initErrors).toBeUndefined();
   });
 
-  it("keeps an Alert whose create answer is odd in state by id, and the next up puts the whole alert with PUT instead of making a second", async () => {
+  it("takes an Alert create answer that leaves a member out as it came: one alert, in state, and the next up makes no second", async () => {
+    // Real services leave out members with no value; only an answer without an id is broken now
+    // (issue 8), so an answer missing the threshold is no partial failure.
     const emu = await startEmulator();
     let odd = 1;
     const proxy = await rewritingProxy(emu.url, (method, path, body) =>
@@ -475,20 +480,16 @@ describe("a create that fails after the object exists, then the next up", () => 
     const program: PulumiFn = async () => ({ id: new Alert("lag", ALERT).id });
     const s = await stackOn(emu, "alert-partial", { program, config: { "alertpipe:alertingUrl": { value: proxy } } });
 
-    const first = await s.up();
-    expect(first.ok).toBe(false);
+    succeeded(await s.up());
     const made = Object.keys(emu.snapshot().alerts);
     expect(made).toHaveLength(1);
-    const alertId = made[0] ?? "";
-    expect(inState(s, "lag")).toMatchObject({ id: alertId, initErrors: [expect.stringContaining("unexpected body")] });
+    expect(inState(s, "lag")).toMatchObject({ id: made[0] });
+    expect(inState(s, "lag")?.initErrors).toBeUndefined();
 
     emu.resetRequestLog();
-    const second = succeeded(await s.up());
-    expect(ours(second).map((step) => `${step.op} ${step.name}`)).toEqual(["update lag"]);
-    expect(sent(emu)).toEqual([`PUT /api/v2/alerts/${alertId}`]);
-    expect(Object.keys(emu.snapshot().alerts)).toEqual([alertId]);
-    expect(second.outputs.id?.value).toBe(alertId);
-    expect(inState(s, "lag")?.initErrors).toBeUndefined();
+    succeeded(await s.up());
+    expect(sent(emu).filter((r) => r.startsWith("POST"))).toEqual([]);
+    expect(Object.keys(emu.snapshot().alerts)).toEqual(made);
   });
 });
 

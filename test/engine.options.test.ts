@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import type { RecordedRequest, RunningEmulator } from "../emulator";
 import { SECRET_SIG } from "../scripts/engine/stack";
 import { changes, emulator, installedPackage, stackOn, told, type EngineStack, type RunResult } from "./support/engine";
+import { hashDataFor } from "./support/hashData";
 
 const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const OTHER_ORG = "3e1c2b4a-5d6f-4a7b-8c9d-0e1f2a3b4c5d";
@@ -280,7 +281,8 @@ describe("resource options on the real engine", () => {
   describe("secrets in state and in pulumi stack export", () => {
     it("holds no credential, key secret or hashData in plain text, the default provider's entry included", async () => {
       const canary = { token: "canary-token-opts-5e2b", keySecret: "canary-secret-opts-9d4c" };
-      const hashData = { keyIdHash: "canary-keyidhash-7a1f", keyIdSuffix: "q7a1", keySecretHash: "canary-secrethash-3c8e" };
+      // A pair the program made; the service sees only its hashes, which must not sit in state in plain text either.
+      const hashData = hashDataFor("CANARYKEYIDOPTS0Q7A1", "canary-local-secret-opts-made-by-the-program");
       const emu = await emulator({ token: canary.token, keySecret: canary.keySecret });
       const program: PulumiFn = async () => {
         const { Alert, ApiKey } = installedPackage();
