@@ -3,8 +3,8 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFailures, connectionFor } from "../connection";
-import { decode, send, type ApiResponse } from "../http/client";
-import { UnexpectedResponseError, createdWithoutId, isNotFound } from "../http/errors";
+import { decode, send } from "../http/client";
+import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
 import { carryStableOutputs, checkInputs, compact, diffProperties, stableOutputsOf, withoutProvider, type PropertyMap } from "../lifecycle";
 import {
   ARG_NAMES,
@@ -84,13 +84,8 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
-  let res: ApiResponse;
-  try {
-    res = await send(connectionFor("alerting"), { method: "GET", path: alertsPath(id) });
-  } catch (err) {
-    if (isNotFound(err)) return {};
-    throw err;
-  }
+  const res = await unlessGone(() => send(connectionFor("alerting"), { method: "GET", path: alertsPath(id) }));
+  if (res === undefined) return {};
   // A 2xx without an alert in it tells nothing: what is stored stands.
   const alert = alertIn(res.body);
   const live = alert === undefined ? withoutProvider(props) : fromWire(alert);
@@ -116,12 +111,8 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
 }
 
 export async function del(id: string, _props: PropertyMap): Promise<void> {
-  try {
-    await send(connectionFor("alerting"), { method: "DELETE", path: alertsPath(id) });
-  } catch (err) {
-    if (isNotFound(err)) return; // already gone
-    throw err;
-  }
+  // Already gone is done.
+  await unlessGone(() => send(connectionFor("alerting"), { method: "DELETE", path: alertsPath(id) }));
 }
 
 export { del as delete };

@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFailures, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
-import { UnexpectedResponseError, createdWithoutId, isNotFound } from "../http/errors";
+import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
 import { redact } from "../http/redact";
 import {
   PartialFailure,
@@ -197,15 +197,10 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
   return keepingSecret(secretsOf(props), async () => {
-    let key: WireKey;
-    try {
-      const res = await send(connectionFor("cloud"), { method: "GET", path: keysPath(organizationOrFail(id, props), id) });
-      // A 2xx without a key in it tells nothing: what is stored stands.
-      key = keyIn(res.body) ?? withoutProvider(props);
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
+    const res = await unlessGone(() => send(connectionFor("cloud"), { method: "GET", path: keysPath(organizationOrFail(id, props), id) }));
+    if (res === undefined) return {};
+    // A 2xx without a key in it tells nothing: what is stored stands.
+    const key: WireKey = keyIn(res.body) ?? withoutProvider(props);
     const managed = Array.isArray(props.managedArgs) ? PATCHABLE_ARGS.filter((n) => (props.managedArgs as unknown[]).includes(n)) : managedArgs(props);
     const args: PropertyMap = { organizationId: props.organizationId };
     for (const n of managed) args[n] = props[n];
@@ -242,12 +237,8 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
 
 export async function del(id: string, props: PropertyMap): Promise<void> {
   return keepingSecret(secretsOf(props), async () => {
-    try {
-      await send(connectionFor("cloud"), { method: "DELETE", path: keysPath(organizationOrFail(id, props), id) });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw err;
-    }
+    // Already gone is done.
+    await unlessGone(() => send(connectionFor("cloud"), { method: "DELETE", path: keysPath(organizationOrFail(id, props), id) }));
   });
 }
 

@@ -173,3 +173,13 @@ export function createdWithoutId(res: RequestRef & { status: number }, what: str
 export function isNotFound(err: unknown): boolean {
   return err instanceof ApiError && err.status === 404;
 }
+
+/** What `work` resolves to, or undefined when the service answers 404: the one place "404 means gone" is said. */
+export async function unlessGone<T>(work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}

@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configure as configureConnection, connectionFailures, connectionFor } from "../connection";
 import { send } from "../http/client";
-import { isNotFound } from "../http/errors";
+import { unlessGone } from "../http/errors";
 import { checkInputs, deepEqual, diffProperties, containsUnknown, UNKNOWN, type PropertyMap } from "../lifecycle";
 import { SETTING_NAMES, type SettingName } from "./settings";
 import { fromWire, managedIn, pipeSettingsArgsSchema, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
@@ -129,16 +129,11 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
   const ref = pipeRef(id, props);
-  let effective: EffectiveSettings;
-  try {
-    const res = await send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) });
-    // A 2xx without settings in it tells nothing: what is stored stands.
-    const result = settingsIn(res.body);
-    effective = result === undefined ? storedSettings(props) : fromWire(result);
-  } catch (err) {
-    if (isNotFound(err)) return {};
-    throw err;
-  }
+  const res = await unlessGone(() => send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) }));
+  if (res === undefined) return {};
+  // A 2xx without settings in it tells nothing: what is stored stands.
+  const result = settingsIn(res.body);
+  const effective: EffectiveSettings = result === undefined ? storedSettings(props) : fromWire(result);
   const managed = managedOf(props);
   // Inputs show the live value of what the program manages, so the next preview proposes to put
   // drifted settings back; settings the program does not manage never show as drift.
@@ -170,7 +165,8 @@ export async function del(id: string, props: PropertyMap): Promise<void> {
   const claimed = claimedThisRun.get(pipeKey(ref));
   const candidates = managedOf(props).filter((n) => !claimed?.has(n) && props[n] !== null && props[n] !== undefined);
   if (candidates.length === 0) return;
-  try {
+  // A pipe gone (404 on the GET or the PUT) has nothing left to reset.
+  await unlessGone(async () => {
     const res = await send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) });
     const result = settingsIn(res.body);
     // An answer without settings tells nothing of what is live: nothing is known to be ours.
@@ -179,10 +175,7 @@ export async function del(id: string, props: PropertyMap): Promise<void> {
     const ours = candidates.filter((n) => deepEqual(live[n], props[n]));
     if (ours.length === 0) return;
     await putSettings(ref, Object.fromEntries(ours.map((n) => [n, null])));
-  } catch (err) {
-    if (isNotFound(err)) return;
-    throw err;
-  }
+  });
 }
 
 export { del as delete };
