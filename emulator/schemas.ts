@@ -3,6 +3,7 @@
 // `dashboard` instead of `dashboardId`) finds out here rather than against the real service.
 
 import { z } from "zod";
+import { isSha256Base64 } from "../provider/apiKey/rules";
 import { intervalProblem, textProblem, thresholdProblem, type TextField } from "../provider/alert/rules";
 import { SETTING_NAMES, allowedValues, settingSchema, wireName } from "../provider/pipeSettings/settings";
 
@@ -96,7 +97,7 @@ const ipAccessEntry = z.strictObject({
  * A hashData hash: the standard base64 (padded, 44 characters) of a raw SHA-256 digest, as the real
  * service demands; its own words for anything else.
  */
-const sha256Base64 = z.string().refine((v) => /^[A-Za-z0-9+/]{43}=$/.test(v) && Buffer.from(v, "base64").length === 32, {
+const sha256Base64 = z.string().refine(isSha256Base64, {
   error: "Not a sha256sum",
 });
 

@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/apiKey/provider";
+import { hashDataFor } from "./support/hashData";
 import { UNKNOWN } from "../provider/lifecycle";
 import { where } from "./support/failures";
 import { connectionEnvPerFile } from "./support/mockApi";
@@ -139,12 +141,24 @@ describe("ApiKey check: ipAccessList", () => {
 });
 
 describe("ApiKey check: hashData", () => {
-  const hashData = { keyIdHash: "a", keyIdSuffix: "b", keySecretHash: "c" };
-  it("accepts all three fields as strings", async () => {
+  const hashData = hashDataFor("AKIDMADEBYTHEPROGRAM", "a-secret-the-program-made-and-keeps");
+  it("accepts the hashes and suffix of a pair the program made", async () => {
     expect(await failuresFor({ hashData })).toEqual([]);
   });
   it("refuses a missing field, naming it", async () => {
-    expect(await propertiesRefused({ hashData: { keyIdHash: "a", keyIdSuffix: "b" } })).toEqual(["hashData.keySecretHash"]);
+    const { keySecretHash: _s, ...partial } = hashData;
+    expect(await propertiesRefused({ hashData: partial })).toEqual(["hashData.keySecretHash"]);
+  });
+  it("refuses a hash that is not the padded base64 of a SHA-256 digest, as the service would at create", async () => {
+    const hex = createHash("sha256").update("AKIDMADEBYTHEPROGRAM").digest("hex");
+    const failures = await failuresFor({ hashData: { ...hashData, keyIdHash: hex } });
+    expect(failures.map((f) => f.reason).join(" ")).toContain("the standard base64 (padded, 44 characters) of a SHA-256 digest");
+  });
+  it("refuses a secret hash of the wrong length, naming keySecretHash", async () => {
+    expect(await propertiesRefused({ hashData: { ...hashData, keySecretHash: Buffer.alloc(20).toString("base64") } })).toEqual(["hashData.keySecretHash"]);
+  });
+  it("refuses a suffix that is not the last 4 characters of a key ID", async () => {
+    expect(await propertiesRefused({ hashData: { ...hashData, keyIdSuffix: "GRAM5" } })).toEqual(["hashData.keyIdSuffix"]);
   });
   it("refuses a field that is not a string", async () => {
     expect(await propertiesRefused({ hashData: { ...hashData, keyIdSuffix: 42 } })).toEqual(["hashData.keyIdSuffix"]);

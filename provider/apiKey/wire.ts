@@ -2,6 +2,7 @@
 // how values compare (the service may normalise an expiry or reorder a list we sent).
 
 import { z } from "zod";
+import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "./rules";
 import type { PropertyMap } from "../lifecycle";
 import { oneOf, uuid } from "../validation";
 
@@ -49,9 +50,14 @@ const ipAccessEntry = z.strictObject(
 
 const hashData = z.strictObject(
   {
-    keyIdHash: z.string({ error: "keyIdHash must be a string" }),
-    keyIdSuffix: z.string({ error: "keyIdSuffix must be a string" }),
-    keySecretHash: z.string({ error: "keySecretHash must be a string" }),
+    // The service refuses anything else at create (400 "Not a sha256sum"): refuse it in preview.
+    keyIdHash: z.string({ error: "keyIdHash must be a string" }).refine(isSha256Base64, { error: `keyIdHash must be ${SHA256_BASE64_RULE} of the key ID` }),
+    keyIdSuffix: z
+      .string({ error: "keyIdSuffix must be a string" })
+      .refine((v) => [...v].length === KEY_ID_SUFFIX_LENGTH, { error: `keyIdSuffix must be the last ${KEY_ID_SUFFIX_LENGTH} characters of the key ID` }),
+    keySecretHash: z
+      .string({ error: "keySecretHash must be a string" })
+      .refine(isSha256Base64, { error: `keySecretHash must be ${SHA256_BASE64_RULE} of the key secret` }),
   },
   {
     error: (issue) =>
