@@ -117,6 +117,11 @@ export function configure(config: ConfigSource): void {
   stackConfig = config;
 }
 
+/** Every resource's `configure`, one for all three: the engine's ConfigureRequest carries the stack config. */
+export async function configureProvider(req: { readonly config: ConfigSource }): Promise<void> {
+  configure(req.config);
+}
+
 /** Forgets the stack config; for tests. */
 export function resetConfiguration(): void {
   stackConfig = undefined;

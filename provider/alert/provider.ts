@@ -2,7 +2,7 @@
 // PUT and removed with DELETE under /api/v2/alerts; every argument changes in place.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { configure as configureConnection, connectionFailures, connectionFor } from "../connection";
+import { connectionFailures, connectionFor } from "../connection";
 import { decode, send } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
 import { carryStableOutputs, checkInputs, compact, diffProperties, stableOutputsOf, withoutProvider, type PropertyMap } from "../lifecycle";
@@ -45,9 +45,7 @@ function outputsAfterWrite(args: PropertyMap, body: unknown, before: PropertyMap
   return compact(out);
 }
 
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  configureConnection(req.config);
-}
+export { configureProvider as configure } from "../connection";
 
 export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
   const result = checkInputs(alertArgsSchema, news);

@@ -2,7 +2,7 @@
 // (as a Pulumi secret, see resource.ts) because no later call returns it.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { configure as configureConnection, connectionFailures, connectionFor } from "../connection";
+import { connectionFailures, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
 import { redact } from "../http/redact";
@@ -138,9 +138,7 @@ function organizationOrFail(id: string, props: PropertyMap): string {
   return organizationId;
 }
 
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  configureConnection(req.config);
-}
+export { configureProvider as configure } from "../connection";
 
 export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
   const result = checkInputs(apiKeyArgsSchema, news, ["hashData"]);

@@ -2,7 +2,7 @@
 // settings the program manages, "delete" leaves them live unless resetOnDelete asks to unset them.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { configure as configureConnection, connectionFailures, connectionFor } from "../connection";
+import { connectionFailures, connectionFor } from "../connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/errors";
 import { checkInputs, deepEqual, diffProperties, containsUnknown, UNKNOWN, type PropertyMap } from "../lifecycle";
@@ -89,9 +89,7 @@ function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingNam
   };
 }
 
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  configureConnection(req.config);
-}
+export { configureProvider as configure } from "../connection";
 
 export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
   const result = checkInputs(pipeSettingsArgsSchema, news);
