@@ -5,7 +5,9 @@ export { Alert, type AlertArgs, type AlertChannel, type AlertChannelArgs, type A
 export { ApiKey, type ApiKeyArgs, type ApiKeyHashData, type ApiKeyRole, type ApiKeyState, type IpAccessEntry } from "./apiKey/resource";
 export { PipeSettings, type PipeSettingsArgs } from "./pipeSettings/resource";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./pipeSettings/settings";
-export { CONNECTION_SETTINGS, ConfigError } from "./connection";
-export { ApiError, OutcomeUnknownError, TransportError, UnexpectedResponseError } from "./http/errors";
+// Not exported: the error classes (provider/http/errors.ts, ConfigError) and the connection
+// settings' table. Errors are thrown in Pulumi's provider host, not in the program, which sees only
+// their messages, so no program can catch them; connection settings are read there too, from the
+// stack config the README lists. Neither is a promise to keep.
 // The emulator is its own entry point, `pulumi-alertpipe/emulator`, so a program that imports the
 // resources never loads it.
