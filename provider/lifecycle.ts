@@ -130,6 +130,20 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/** The form two values of a property are compared in, where the service may store one differently. */
+export type Comparable = (property: string, value: unknown) => unknown;
+
+const asIs: Comparable = (_p, value) => value;
+
+/**
+ * Whether a property changed between its stored value and the program's: the one definition that
+ * diff, check and update share. A value still unknown in preview counts as changed, so preview
+ * never claims "no change" it cannot know.
+ */
+export function hasChanged(property: string, before: unknown, after: unknown, comparable: Comparable = asIs): boolean {
+  return containsUnknown(after) || !deepEqual(comparable(property, before), comparable(property, after));
+}
+
 /**
  * Compares the program's inputs with the stored outputs, property by property. A property still
  * unknown in preview counts as changed, so preview never claims "no change" it cannot know.
@@ -139,15 +153,14 @@ export function diffProperties(
   news: PropertyMap,
   properties: readonly string[],
   replaceOn: readonly string[],
-  /** The form two values of a property are compared in, where the service may store one differently. */
-  comparable: (property: string, value: unknown) => unknown = (_p, value) => value,
+  comparable: Comparable = asIs,
   /** Outputs an update cannot change: stable unless the object is replaced. */
   stableOutputs: readonly string[] = [],
 ): DiffResult {
   const changed: string[] = [];
   const stables: string[] = [];
   for (const p of properties) {
-    if (containsUnknown(news[p]) || !deepEqual(comparable(p, olds[p]), comparable(p, news[p]))) changed.push(p);
+    if (hasChanged(p, olds[p], news[p], comparable)) changed.push(p);
     else stables.push(p);
   }
   const replaces = changed.filter((p) => replaceOn.includes(p));
@@ -178,9 +191,9 @@ export function carryStableOutputs(
   checked: PropertyMap,
   stable: readonly string[],
   replaceOn: readonly string[],
-  comparable: (property: string, value: unknown) => unknown = (_p, value) => value,
+  comparable: Comparable = asIs,
 ): PropertyMap {
-  const replaces = replaceOn.some((p) => containsUnknown(checked[p]) || !deepEqual(comparable(p, olds[p]), comparable(p, checked[p])));
+  const replaces = replaceOn.some((p) => hasChanged(p, olds[p], checked[p], comparable));
   if (replaces) return checked;
   const carried: PropertyMap = { ...checked };
   for (const name of stable) {

@@ -11,7 +11,7 @@ import {
   carryStableOutputs,
   checkInputs,
   compact,
-  containsUnknown,
+  hasChanged,
   deepEqual,
   diffProperties,
   stableOutputsOf,
@@ -43,10 +43,6 @@ function uuidComparable(name: string, value: unknown): unknown {
 
 function organizationOf(props: PropertyMap): string {
   return typeof props.organizationId === "string" ? props.organizationId : "";
-}
-
-function differs(name: string, before: unknown, after: unknown): boolean {
-  return containsUnknown(after) || !deepEqual(comparable(name, before), comparable(name, after));
 }
 
 /** The service's value when its answer has the field (null included: cleared), else the fallback. */
@@ -215,7 +211,7 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
 export async function update(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {
   const args = withoutProvider(news);
   const before = withoutProvider(olds);
-  const changed = managedArgs(args).filter((n) => differs(n, olds[n], args[n]));
+  const changed = managedArgs(args).filter((n) => hasChanged(n, olds[n], args[n], comparable));
   const credentials = { keyId: olds.keyId, keySecret: olds.keySecret };
   if (changed.length === 0) {
     // Only the set of managed arguments changed: nothing to send.

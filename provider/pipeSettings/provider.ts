@@ -5,7 +5,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor } from "../connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/errors";
-import { checkInputs, deepEqual, diffProperties, containsUnknown, UNKNOWN, type PropertyMap } from "../lifecycle";
+import { checkInputs, deepEqual, diffProperties, hasChanged, UNKNOWN, type PropertyMap } from "../lifecycle";
 import { SETTING_NAMES, type SettingName } from "./settings";
 import { fromWire, managedIn, pipeSettingsArgsSchema, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
 
@@ -145,7 +145,7 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
   const before = managedOf(olds);
   const managed = managedIn(news);
   // Only what the program changes is sent; a setting dropped from the program is left as it is live.
-  const changed = managed.filter((n) => containsUnknown(news[n]) || !before.includes(n) || !deepEqual(olds[n], news[n]));
+  const changed = managed.filter((n) => !before.includes(n) || hasChanged(n, olds[n], news[n]));
   claim(ref, managed);
   const effective = changed.length > 0 ? await putSettings(ref, Object.fromEntries(changed.map((n) => [n, news[n]])), olds) : storedSettings(olds);
   return { outs: outputs(ref, effective, managed, news.resetOnDelete) };
