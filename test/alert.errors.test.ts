@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/alert/provider";
 import { ApiError, OutcomeUnknownError } from "../provider/http/errors";
 import { CANARY, errorText, mockApiPerTest } from "./support/mockApi";
+import { failure } from "./support/failures";
 
 const ALERT_ID = "65f0c1a2b3c4d5e6f7a8b9c0";
 const ITEM = `/api/v2/alerts/${ALERT_ID}`;
@@ -40,13 +41,6 @@ function answerJson(method: string, path: string, status: number, body: unknown,
 
 function answerText(method: string, path: string, status: number, text: string) {
   mock.api.alerting.intercept({ path, method }).reply(status, text, { headers: { "content-type": "text/plain" } });
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail("expected the call to fail"),
-    (e: unknown) => e,
-  );
 }
 
 describe("Alert API errors", () => {

@@ -4,6 +4,7 @@ import * as provider from "../provider/apiKey/provider";
 import { ApiError, OutcomeUnknownError } from "../provider/http/errors";
 import { PartialFailure } from "../provider/lifecycle";
 import { CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId } from "./support/mockApi";
+import { failure } from "./support/failures";
 
 const org = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const keyUuid = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
@@ -44,13 +45,6 @@ function answerJson(method: string, path: string, status: number, body: unknown,
       return { statusCode: status, data: JSON.stringify(body), responseOptions: { headers: { "content-type": "application/json" } } };
     })
     .times(times);
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail("expected the call to fail"),
-    (e: unknown) => e,
-  );
 }
 
 /** The text of an error and its causes, without a PartialFailure's properties (which become state, marked secret). */

@@ -3,6 +3,7 @@ import * as provider from "../provider/apiKey/provider";
 import { OutcomeUnknownError, UnexpectedResponseError } from "../provider/http/errors";
 import { PartialFailure, UNKNOWN } from "../provider/lifecycle";
 import { CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
+import { failure } from "./support/failures";
 
 const org = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const otherOrg = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
@@ -42,13 +43,6 @@ const seen = mock.seen;
 /** One interceptor for one request, recording what was sent. */
 function intercept(method: string, path: string, status: number, data: unknown) {
   answerOnce(mock.api.cloud, seen, { method, path }, status, data);
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail("expected the call to fail"),
-    (e: unknown) => e,
-  );
 }
 
 /** What the program passes, as the host hands it over. */

@@ -11,6 +11,7 @@ import { decode, send } from "../provider/http/client";
 import { ApiError, UnexpectedResponseError } from "../provider/http/errors";
 import { USER_AGENT } from "../provider/http/userAgent";
 import { ALERTING_AUTH, CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId, answerOnce, type Pool } from "./support/mockApi";
+import { failure } from "./support/failures";
 
 const pkg = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { name: string; version: string };
 
@@ -19,13 +20,6 @@ const seen = mock.seen;
 
 function answer(pool: Pool, method: string, path: string, status: number, data: unknown, headers: Record<string, string> = {}) {
   answerOnce(pool, seen, { method, path }, status, data, headers);
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail("expected the call to fail"),
-    (e: unknown) => e,
-  );
 }
 
 const PATH = "/v1/organizations/org-1/keys";

@@ -9,6 +9,7 @@ import { send, useRetryPolicy } from "../provider/http/client";
 import { ApiError, OutcomeUnknownError, RateLimitWaitError } from "../provider/http/errors";
 import { decide, retryDelayMs, serverRequestedDelayMs, DEFAULT_RETRY_POLICY } from "../provider/http/retry";
 import { CANARY, errorText, mockApi, requestId, type MockApi } from "./support/mockApi";
+import { failure } from "./support/failures";
 
 const PATH = "/v1/organizations/org-1/services/svc-1/pipes/pipe-1/settings";
 const KEYS = "/v1/organizations/org-1/keys";
@@ -57,13 +58,6 @@ function script(method: string, path: string, replies: Reply[]) {
 
 function seen(method: string, path: string): number[] {
   return arrivals.get(`${method} ${path}`) ?? [];
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail("expected the call to fail"),
-    (e: unknown) => e,
-  );
 }
 
 const ok: Reply = { status: 200 };

@@ -12,6 +12,7 @@ import { send, useDispatcher, useRetryPolicy } from "../provider/http/client";
 import { ApiError, OutcomeUnknownError, TransportError } from "../provider/http/errors";
 import { resetLimiters } from "../provider/http/rateLimit";
 import { CANARY, errorText } from "./support/mockApi";
+import { failure } from "./support/failures";
 
 const PATH = "/v1/organizations/org-1/services/svc-1/pipes/pipe-1/settings";
 const KEYS = "/v1/organizations/org-1/keys";
@@ -88,13 +89,6 @@ function ok(res: ServerResponse): void {
 function cut(req: IncomingMessage): void {
   req.resume();
   req.on("end", () => req.socket.destroy());
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail("expected the call to fail"),
-    (e: unknown) => e,
-  );
 }
 
 describe("a closed port (connection refused)", () => {

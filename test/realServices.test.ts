@@ -11,6 +11,7 @@ import { connectionFor, resetConfiguration } from "../provider/connection";
 import { EXCERPT_CHARS, send, useWaitNotices } from "../provider/http/client";
 import { ApiError, RateLimitWaitError } from "../provider/http/errors";
 import { answerOnce, CANARY, errorText, mockApi, requestId, type MockApi, type SeenRequest } from "./support/mockApi";
+import { failure } from "./support/failures";
 
 const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const SERVICE = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
@@ -31,13 +32,6 @@ afterEach(async () => {
   useWaitNotices(undefined);
   await api.close();
 });
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail("expected the call to fail"),
-    (e: unknown) => e,
-  );
-}
 
 const alertArgs = { threshold: 300, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" }, name: "lag" };
 const silencedObject = { by: "someone@example.com", at: "2026-11-20T10:00:00.000Z", until: "2026-11-21T10:00:00.000Z" };
