@@ -4,21 +4,9 @@ import * as provider from "../provider/alert/provider";
 import { ApiError, OutcomeUnknownError } from "../provider/http/errors";
 import { CANARY, errorText, mockApiPerTest } from "./support/mockApi";
 import { failure } from "./support/failures";
+import { ALERT_ID, ALERTS_PATH as COLLECTION, ALERT_PATH as ITEM, tileAlert } from "./support/fixtures";
 
-const ALERT_ID = "65f0c1a2b3c4d5e6f7a8b9c0";
-const ITEM = `/api/v2/alerts/${ALERT_ID}`;
-const COLLECTION = "/api/v2/alerts";
-
-const inputs = {
-  threshold: 90,
-  interval: "5m",
-  source: "tile",
-  thresholdType: "above",
-  channel: { type: "webhook", webhookId: "hook-1" },
-  dashboardId: "dash-1",
-  tileId: "tile-1",
-  name: "High CPU",
-};
+const inputs = tileAlert;
 const outputs = { ...inputs, state: "inactive", team: "team-7" };
 
 const mock = mockApiPerTest();

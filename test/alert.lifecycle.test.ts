@@ -3,24 +3,10 @@ import * as provider from "../provider/alert/provider";
 import { ApiError, OutcomeUnknownError, UnexpectedResponseError } from "../provider/http/errors";
 import { PartialFailure, UNKNOWN } from "../provider/lifecycle";
 import { ALERTING_AUTH, mockApiPerTest, answerOnce } from "./support/mockApi";
-
-const ALERT_ID = "65f0c1a2b3c4d5e6f7a8b9c0";
-const ITEM = `/api/v2/alerts/${ALERT_ID}`;
-const COLLECTION = "/api/v2/alerts";
+import { ALERT_ID, ALERTS_PATH as COLLECTION, ALERT_PATH as ITEM, tileAlert } from "./support/fixtures";
 
 /** What a program passes for a tile alert, as the host hands it over. */
-const tileInputs = {
-  threshold: 90,
-  interval: "5m",
-  source: "tile",
-  thresholdType: "above",
-  channel: { type: "webhook", webhookId: "hook-1" },
-  dashboardId: "dash-1",
-  tileId: "tile-1",
-  name: "High CPU",
-  message: "CPU above 90%",
-  __provider: "serialized-provider",
-};
+const tileInputs = { ...tileAlert, message: "CPU above 90%", __provider: "serialized-provider" };
 
 /** The service's returned alert for tileInputs. */
 function returned(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -5,12 +5,8 @@ import { ApiError, OutcomeUnknownError } from "../provider/http/errors";
 import { PartialFailure } from "../provider/lifecycle";
 import { CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId } from "./support/mockApi";
 import { failure } from "./support/failures";
+import { CREATED_SECRET, KEY_PATH as keyPath, KEYS_PATH as keysPath, KEY_UUID as keyUuid, ORG_ID as org } from "./support/fixtures";
 
-const org = "0f8fad5b-d9cb-469f-a165-70867728950e";
-const keyUuid = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
-const keysPath = `/v1/organizations/${org}/keys`;
-const keyPath = `${keysPath}/${keyUuid}`;
-const CREATED_SECRET = "created-key-secret-CANARY-0b5e";
 const BASIC_VALUE = CLOUD_AUTH.slice("Basic ".length);
 
 const inputs = { organizationId: org, name: "deployer", roles: ["developer"], __provider: "serialized" };

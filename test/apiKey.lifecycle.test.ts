@@ -4,14 +4,10 @@ import { OutcomeUnknownError, UnexpectedResponseError } from "../provider/http/e
 import { PartialFailure, UNKNOWN } from "../provider/lifecycle";
 import { CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
 import { failure } from "./support/failures";
+import { CREATED_SECRET, KEY_PATH as keyPath, KEYS_PATH as keysPath, KEY_UUID as keyUuid, ORG_ID as org } from "./support/fixtures";
 
-const org = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const otherOrg = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
-const keyUuid = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
-const keysPath = `/v1/organizations/${org}/keys`;
-const keyPath = `${keysPath}/${keyUuid}`;
 const CREATED_KEY_ID = "KEYIDABCDEFGHIJKWXYZ";
-const CREATED_SECRET = "created-key-secret-CANARY-0b5e";
 const hashData = { keyIdHash: "h-id", keyIdSuffix: "WXYZ", keySecretHash: "h-secret" };
 
 /** The key object as the service returns it. */

@@ -1,0 +1,27 @@
+// The alert and the API key the providers' unit tests start from, stated once; each test file
+// adds what it needs (a message, a serialized provider, a stored state).
+
+/** An alert's id as the service makes them (24 hex digits), and its paths. */
+export const ALERT_ID = "65f0c1a2b3c4d5e6f7a8b9c0";
+export const ALERT_PATH = `/api/v2/alerts/${ALERT_ID}`;
+export const ALERTS_PATH = "/api/v2/alerts";
+
+/** What a program passes for a tile alert. */
+export const tileAlert = {
+  threshold: 90,
+  interval: "5m",
+  source: "tile",
+  thresholdType: "above",
+  channel: { type: "webhook", webhookId: "hook-1" },
+  dashboardId: "dash-1",
+  tileId: "tile-1",
+  name: "High CPU",
+};
+
+/** The organization, a key's uuid (not its key ID) and their paths. */
+export const ORG_ID = "0f8fad5b-d9cb-469f-a165-70867728950e";
+export const KEY_UUID = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+export const KEYS_PATH = `/v1/organizations/${ORG_ID}/keys`;
+export const KEY_PATH = `${KEYS_PATH}/${KEY_UUID}`;
+/** The secret a create answers with: a canary no error may carry. */
+export const CREATED_SECRET = "created-key-secret-CANARY-0b5e";
