@@ -153,6 +153,26 @@ describe("credentials echoed by the service", () => {
     const err = await failure(send(connectionFor("cloud"), { method: "GET", path: PATH }));
     expect(errorText(err)).not.toContain(CANARY.keySecret);
   });
+
+  it("never show a secret the request names as the resource's own, from the service's words or the requestId", async () => {
+    const own = "resource-own-secret-7c1d";
+    answer(mock.api.cloud, "GET", PATH, 400, { status: 400, error: `bad ${own}`, requestId: `rid-${own}` });
+    const err = await failure(send(connectionFor("cloud"), { method: "GET", path: PATH, secrets: [own] }));
+    expect(errorText(err)).not.toContain(own);
+    expect(String(err)).toContain("bad [redacted]");
+  });
+
+  it("never let a 2xx answer's requestId carry a secret the answer brings itself", async () => {
+    const created = "created-secret-in-answer-9e2f";
+    answer(mock.api.cloud, "POST", PATH, 200, { status: 200, requestId: `rid-${created}`, result: { secret: created } });
+    const res = await send(connectionFor("cloud"), {
+      method: "POST",
+      path: PATH,
+      body: {},
+      secretsInAnswer: (body) => [(body as { result: { secret: string } }).result.secret],
+    });
+    expect(res.requestId).toBe("rid-[redacted]");
+  });
 });
 
 describe("decode", () => {

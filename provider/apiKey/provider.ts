@@ -5,7 +5,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
-import { redact } from "../http/redact";
 import {
   PartialFailure,
   carryStableOutputs,
@@ -84,46 +83,11 @@ function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown;
   return compact(out);
 }
 
-/** What this resource holds as secret, besides the connection's credentials: the key secret and hashData. */
+/** What this resource holds as secret, besides the connection's credentials: the key secret and hashData. The HTTP layer scrubs them from errors. */
 function secretsOf(props: PropertyMap): unknown[] {
   const hashData = props.hashData;
   const hashes = typeof hashData === "object" && hashData !== null ? Object.values(hashData as Record<string, unknown>) : [];
   return [props.keySecret, ...hashes];
-}
-
-/**
- * Removes the secrets of this key (see secretsOf) from every string an error and its causes carry:
- * message, stack and fields such as the service's words. The HTTP layer already scrubs the
- * provider's own credential; this covers what the key this resource manages holds. `properties`
- * of a PartialFailure is an object, not text, and is left alone: it becomes state, where the
- * secret is marked secret.
- */
-function scrubbed(err: unknown, secrets: readonly unknown[]): unknown {
-  const clean = (text: string) => redact(text, secrets);
-  for (let e: unknown = err, depth = 0; typeof e === "object" && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const fields = e as Record<string, unknown>;
-    for (const name of Object.getOwnPropertyNames(e)) {
-      const value = fields[name];
-      if (typeof value !== "string") continue;
-      const cleaned = clean(value);
-      if (cleaned === value) continue;
-      try {
-        fields[name] = cleaned;
-      } catch {
-        // A frozen field: replace the whole error rather than let it out.
-        return new Error(clean(String(err instanceof Error ? err.message : err)));
-      }
-    }
-  }
-  return err;
-}
-
-async function keepingSecret<T>(secrets: readonly unknown[], work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw scrubbed(err, secrets);
-  }
 }
 
 function organizationOrFail(id: string, props: PropertyMap): string {
@@ -157,22 +121,22 @@ export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): P
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
   const args = withoutProvider(inputs);
-  const res: ApiResponse = await keepingSecret(secretsOf(args), () =>
-    send(connectionFor("cloud"), {
-      method: "POST",
-      path: keysPath(organizationOf(args)),
-      body: toWire(args, [...PATCHABLE_ARGS, "hashData"]),
-      creates: describeKey(args),
-    }),
-  );
+  const res: ApiResponse = await send(connectionFor("cloud"), {
+    method: "POST",
+    path: keysPath(organizationOf(args)),
+    body: toWire(args, [...PATCHABLE_ARGS, "hashData"]),
+    creates: describeKey(args),
+    secrets: secretsOf(args),
+    // The answer carries the new key's secret, which its requestId (quoted by errors below) must not.
+    secretsInAnswer: (body) => secretsOf({ ...args, ...credentialsIn(body) }),
+  });
   // Only the key's id is needed: without it Pulumi cannot record the key the service made.
   let key: WireKey;
   try {
     key = decode(createdKeyAnswer, res).result.key;
   } catch (err) {
-    // Branch on the error as decode threw it; scrubbing may replace it with a plain Error.
-    if (!(err instanceof UnexpectedResponseError)) throw scrubbed(err, secretsOf(args));
-    throw scrubbed(createdWithoutId(res, describeKey(args), err), secretsOf({ ...args, ...credentialsIn(res.body) }));
+    if (!(err instanceof UnexpectedResponseError)) throw err;
+    throw createdWithoutId(res, describeKey(args), err);
   }
   const id = String(key.id);
   const credentials = credentialsIn(res.body);
@@ -186,26 +150,26 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
       `${res.requestId === undefined ? "" : ` (requestId ${res.requestId})`}. The API key ${id} was created and is kept in the stack's state. ` +
       "Its key ID or secret was not in the answer and is never returned again, so the key cannot be used: replace it (pulumi up --replace) or delete it.",
   );
-  throw scrubbed(new PartialFailure(id, { ...inputs, ...outs }, reason), secretsOf({ ...args, ...credentials }));
+  throw new PartialFailure(id, { ...inputs, ...outs }, reason);
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
-  return keepingSecret(secretsOf(props), async () => {
-    const res = await unlessGone(() => send(connectionFor("cloud"), { method: "GET", path: keysPath(organizationOrFail(id, props), id) }));
-    if (res === undefined) return {};
-    // A 2xx without a key in it tells nothing: what is stored stands.
-    const key: WireKey = keyIn(res.body) ?? withoutProvider(props);
-    const managed = Array.isArray(props.managedArgs) ? PATCHABLE_ARGS.filter((n) => (props.managedArgs as unknown[]).includes(n)) : managedArgs(props);
-    const args: PropertyMap = { organizationId: props.organizationId };
-    for (const n of managed) args[n] = props[n];
-    // The secret is never returned again: keep the stored credentials.
-    const live = outputs(args, key, { keyId: props.keyId, keySecret: props.keySecret }, withoutProvider(props));
-    // Inputs carry the live value of what the program manages, so drift shows there and only there.
-    const inputs: PropertyMap = { organizationId: props.organizationId, ...stableOutputsOf(live, STABLE_OUTPUTS) };
-    if (props.hashData !== undefined) inputs.hashData = props.hashData;
-    for (const n of managed) inputs[n] = live[n];
-    return { id, props: live, inputs };
-  });
+  const res = await unlessGone(() =>
+    send(connectionFor("cloud"), { method: "GET", path: keysPath(organizationOrFail(id, props), id), secrets: secretsOf(props) }),
+  );
+  if (res === undefined) return {};
+  // A 2xx without a key in it tells nothing: what is stored stands.
+  const key: WireKey = keyIn(res.body) ?? withoutProvider(props);
+  const managed = Array.isArray(props.managedArgs) ? PATCHABLE_ARGS.filter((n) => (props.managedArgs as unknown[]).includes(n)) : managedArgs(props);
+  const args: PropertyMap = { organizationId: props.organizationId };
+  for (const n of managed) args[n] = props[n];
+  // The secret is never returned again: keep the stored credentials.
+  const live = outputs(args, key, { keyId: props.keyId, keySecret: props.keySecret }, withoutProvider(props));
+  // Inputs carry the live value of what the program manages, so drift shows there and only there.
+  const inputs: PropertyMap = { organizationId: props.organizationId, ...stableOutputsOf(live, STABLE_OUTPUTS) };
+  if (props.hashData !== undefined) inputs.hashData = props.hashData;
+  for (const n of managed) inputs[n] = live[n];
+  return { id, props: live, inputs };
 }
 
 export async function update(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {
@@ -217,23 +181,20 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
     // Only the set of managed arguments changed: nothing to send.
     return { outs: { ...before, managedArgs: managedArgs(args), ...(args.hashData !== undefined ? { hashData: args.hashData } : {}) } };
   }
-  return keepingSecret(secretsOf({ ...olds, ...args }), async () => {
-    // Every managed field, not only the changed ones: one out-of-band change the state has not
-    // seen yet (a key disabled by hand) is put back too, as the program says.
-    const res = await send(connectionFor("cloud"), {
-      method: "PATCH",
-      path: keysPath(organizationOrFail(id, args), id),
-      body: toWire(args, managedArgs(args)),
-    });
-    return { outs: outputs(args, keyIn(res.body) ?? {}, credentials, before) };
+  // Every managed field, not only the changed ones: one out-of-band change the state has not
+  // seen yet (a key disabled by hand) is put back too, as the program says.
+  const res = await send(connectionFor("cloud"), {
+    method: "PATCH",
+    path: keysPath(organizationOrFail(id, args), id),
+    body: toWire(args, managedArgs(args)),
+    secrets: secretsOf({ ...olds, ...args }),
   });
+  return { outs: outputs(args, keyIn(res.body) ?? {}, credentials, before) };
 }
 
 export async function del(id: string, props: PropertyMap): Promise<void> {
-  return keepingSecret(secretsOf(props), async () => {
-    // Already gone is done.
-    await unlessGone(() => send(connectionFor("cloud"), { method: "DELETE", path: keysPath(organizationOrFail(id, props), id) }));
-  });
+  // Already gone is done.
+  await unlessGone(() => send(connectionFor("cloud"), { method: "DELETE", path: keysPath(organizationOrFail(id, props), id), secrets: secretsOf(props) }));
 }
 
 export { del as delete };

@@ -21,6 +21,13 @@ export interface ApiRequest {
   readonly body?: unknown;
   /** For a POST: words naming what it creates, e.g. `the API key "deployer"`, for the error when its outcome is unknown. */
   readonly creates?: string;
+  /**
+   * The resource's own secrets (a key's secret, its hashData), scrubbed here from every error and
+   * requestId as the connection's credentials are: this layer is the one place secrets leave errors.
+   */
+  readonly secrets?: readonly unknown[];
+  /** Secrets a 2xx answer brings itself (a created key's secret), scrubbed from that answer's requestId, which errors quote. */
+  readonly secretsInAnswer?: (body: unknown) => readonly unknown[];
 }
 
 export interface ApiResponse {
@@ -224,6 +231,7 @@ type Attempt = { ok: true; response: ApiResponse } | { ok: false; outcome: Attem
 
 async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: string | undefined, timeoutMs: number): Promise<Attempt> {
   const ref: RequestRef = { method: req.method, path: req.path };
+  const secrets = [...conn.secrets, ...(req.secrets ?? [])];
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new AttemptTimeout(timeoutMs)), timeoutMs);
   try {
@@ -242,17 +250,27 @@ async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: strin
     const header = headerLookup(res.headers);
     const requestId = requestIdOf(body, header);
     if (res.statusCode >= 200 && res.statusCode < 300) {
-      return { ok: true, response: { method: req.method, path: req.path, status: res.statusCode, body, requestId } };
+      const answerSecrets = [...secrets, ...(req.secretsInAnswer?.(body) ?? [])];
+      return {
+        ok: true,
+        response: {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          body,
+          requestId: requestId === undefined ? undefined : redact(requestId, answerSecrets),
+        },
+      };
     }
     return {
       ok: false,
       outcome: { kind: "status", status: res.statusCode },
-      failure: new ApiError(ref, res.statusCode, serviceMessage(body, conn.secrets), requestId === undefined ? undefined : redact(requestId, conn.secrets)),
+      failure: new ApiError(ref, res.statusCode, serviceMessage(body, secrets), requestId === undefined ? undefined : redact(requestId, secrets)),
       requested: serverRequestedDelayMs(header, Date.now()),
     };
   } catch (err) {
     const code = errorCode(err);
-    const reason = err instanceof Error && err.message !== "" ? redact(err.message, conn.secrets) : "request failed";
+    const reason = err instanceof Error && err.message !== "" ? redact(err.message, secrets) : "request failed";
     // The undici error itself is not kept as the cause: it is not ours to vouch for.
     return {
       ok: false,
