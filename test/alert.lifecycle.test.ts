@@ -32,14 +32,7 @@ function returned(overrides: Record<string, unknown> = {}): Record<string, unkno
 
 /** Outputs as create records them for tileInputs and returned(). */
 const storedOutputs = {
-  threshold: 90,
-  interval: "5m",
-  source: "tile",
-  thresholdType: "above",
-  channel: { type: "webhook", webhookId: "hook-1" },
-  dashboardId: "dash-1",
-  tileId: "tile-1",
-  name: "High CPU",
+  ...tileAlert,
   message: "CPU above 90%",
   state: "inactive",
   team: "team-7",

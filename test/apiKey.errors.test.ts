@@ -5,25 +5,12 @@ import { ApiError, OutcomeUnknownError } from "../provider/http/errors";
 import { PartialFailure } from "../provider/lifecycle";
 import { CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId } from "./support/mockApi";
 import { failure } from "./support/failures";
-import { CREATED_SECRET, KEY_PATH as keyPath, KEYS_PATH as keysPath, KEY_UUID as keyUuid, ORG_ID as org } from "./support/fixtures";
+import { CREATED_SECRET, KEY_PATH as keyPath, KEYS_PATH as keysPath, KEY_UUID as keyUuid, ORG_ID as org, keyInputs, storedKey } from "./support/fixtures";
 
 const BASIC_VALUE = CLOUD_AUTH.slice("Basic ".length);
 
-const inputs = { organizationId: org, name: "deployer", roles: ["developer"], __provider: "serialized" };
-const stored = {
-  organizationId: org,
-  name: "deployer",
-  roles: ["developer"],
-  expireAt: null,
-  state: "enabled",
-  ipAccessList: [],
-  keyId: "KEYIDABCDEFGHIJKWXYZ",
-  keySecret: CREATED_SECRET,
-  keySuffix: "WXYZ",
-  createdAt: "2026-11-22T09:00:00.000Z",
-  usedAt: null,
-  managedArgs: ["name", "roles"],
-};
+const inputs = keyInputs;
+const stored = storedKey;
 
 const mock = mockApiPerTest();
 let posts: number;

@@ -4,10 +4,18 @@ import { OutcomeUnknownError, UnexpectedResponseError } from "../provider/http/e
 import { PartialFailure, UNKNOWN } from "../provider/lifecycle";
 import { CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
 import { failure } from "./support/failures";
-import { CREATED_SECRET, KEY_PATH as keyPath, KEYS_PATH as keysPath, KEY_UUID as keyUuid, ORG_ID as org } from "./support/fixtures";
+import {
+  CREATED_KEY_ID,
+  CREATED_SECRET,
+  KEY_PATH as keyPath,
+  KEYS_PATH as keysPath,
+  KEY_UUID as keyUuid,
+  ORG_ID as org,
+  keyInputs,
+  storedKey,
+} from "./support/fixtures";
 
 const otherOrg = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
-const CREATED_KEY_ID = "KEYIDABCDEFGHIJKWXYZ";
 const hashData = { keyIdHash: "h-id", keyIdSuffix: "WXYZ", keySecretHash: "h-secret" };
 
 /** The key object as the service returns it. */
@@ -42,24 +50,10 @@ function intercept(method: string, path: string, status: number, data: unknown) 
 }
 
 /** What the program passes, as the host hands it over. */
-const inputs = { organizationId: org, name: "deployer", roles: ["developer"], __provider: "serialized" };
+const inputs = keyInputs;
 
 /** Outputs as create records them for `inputs` and created(). */
-const stored = {
-  organizationId: org,
-  name: "deployer",
-  roles: ["developer"],
-  expireAt: null,
-  state: "enabled",
-  ipAccessList: [],
-  keyId: CREATED_KEY_ID,
-  keySecret: CREATED_SECRET,
-  keySuffix: "WXYZ",
-  createdAt: "2026-11-22T09:00:00.000Z",
-  usedAt: null,
-  managedArgs: ["name", "roles"],
-  __provider: "serialized",
-};
+const stored = { ...storedKey, __provider: "serialized" };
 
 describe("ApiKey create", () => {
   it("sends exactly one POST /v1/organizations/{organizationId}/keys", async () => {

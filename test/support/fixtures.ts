@@ -25,3 +25,24 @@ export const KEYS_PATH = `/v1/organizations/${ORG_ID}/keys`;
 export const KEY_PATH = `${KEYS_PATH}/${KEY_UUID}`;
 /** The secret a create answers with: a canary no error may carry. */
 export const CREATED_SECRET = "created-key-secret-CANARY-0b5e";
+/** The key ID a create answers with. */
+export const CREATED_KEY_ID = "KEYIDABCDEFGHIJKWXYZ";
+
+/** What a program passes for a key, as the host hands it over. */
+export const keyInputs = { organizationId: ORG_ID, name: "deployer", roles: ["developer"], __provider: "serialized" };
+
+/** A key's outputs as create records them for keyInputs. */
+export const storedKey = {
+  organizationId: ORG_ID,
+  name: "deployer",
+  roles: ["developer"],
+  expireAt: null,
+  state: "enabled",
+  ipAccessList: [],
+  keyId: CREATED_KEY_ID,
+  keySecret: CREATED_SECRET,
+  keySuffix: "WXYZ",
+  createdAt: "2026-11-22T09:00:00.000Z",
+  usedAt: null,
+  managedArgs: ["name", "roles"],
+};
