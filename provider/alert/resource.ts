@@ -1,6 +1,7 @@
 // The Alert resource class that programs instantiate.
 
 import * as pulumi from "@pulumi/pulumi";
+import { unsetOutputs } from "../unsetOutputs";
 import shim = require("./shim");
 
 export type AlertSource = "tile" | "search";
@@ -60,19 +61,10 @@ export class Alert extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: AlertArgs, opts?: pulumi.CustomResourceOptions) {
-    // Every output must be named here, undefined, for Pulumi to expose it on the instance.
-    const outputOnly = {
-      state: undefined,
-      team: undefined,
-      savedSearch: undefined,
-      groupBy: undefined,
-      silenced: undefined,
-      createdAt: undefined,
-      updatedAt: undefined,
-    };
     // The required ones too, for a read by id (get), which passes no arguments.
-    const required = { threshold: undefined, interval: undefined, source: undefined, thresholdType: undefined, channel: undefined };
-    const optional = { dashboardId: undefined, tileId: undefined, name: undefined, message: undefined };
+    const required = unsetOutputs(["threshold", "interval", "source", "thresholdType", "channel"]);
+    const optional = unsetOutputs(["dashboardId", "tileId", "name", "message"]);
+    const outputOnly = unsetOutputs(["state", "team", "savedSearch", "groupBy", "silenced", "createdAt", "updatedAt"]);
     super(shim, name, { ...required, ...optional, ...args, ...outputOnly }, opts, "alertpipe", "Alert");
   }
 

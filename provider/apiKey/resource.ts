@@ -1,6 +1,7 @@
 // The ApiKey resource class that programs instantiate.
 
 import * as pulumi from "@pulumi/pulumi";
+import { unsetOutputs } from "../unsetOutputs";
 import shim = require("./shim");
 
 export type ApiKeyRole = "admin" | "developer" | "query_endpoints";
@@ -57,23 +58,21 @@ export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly managedArgs: pulumi.Output<string[]>;
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    // Every output must be named here, undefined, for Pulumi to expose it on the instance; the
-    // secret ones must be listed too, or the host would store them in plain text.
-    const outputs = {
-      organizationId: undefined,
-      roles: undefined,
-      name: undefined,
-      expireAt: undefined,
-      state: undefined,
-      ipAccessList: undefined,
-      hashData: undefined,
-      keyId: undefined,
-      keySecret: undefined,
-      keySuffix: undefined,
-      createdAt: undefined,
-      usedAt: undefined,
-      managedArgs: undefined,
-    };
+    const outputs = unsetOutputs([
+      "organizationId",
+      "roles",
+      "name",
+      "expireAt",
+      "state",
+      "ipAccessList",
+      "hashData",
+      "keyId",
+      "keySecret",
+      "keySuffix",
+      "createdAt",
+      "usedAt",
+      "managedArgs",
+    ]);
     const secretOutputs: pulumi.CustomResourceOptions = { additionalSecretOutputs: ["keySecret", "hashData"] };
     // additionalSecretOutputs covers outputs only; the engine stores inputs as they come, so
     // hashData is made secret here too, or it would sit in the state's inputs in plain text.

@@ -2,6 +2,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { SETTING_NAMES, type SettingName, type SettingValue } from "./settings";
+import { unsetOutputs } from "../unsetOutputs";
 import shim = require("./shim");
 
 type SettingInputs = { [N in SettingName]?: pulumi.Input<SettingValue<N>> };
@@ -31,11 +32,8 @@ export class PipeSettings extends pulumi.dynamic.Resource {
   declare readonly managedSettings: pulumi.Output<SettingName[]>;
 
   constructor(name: string, args: PipeSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    // Every output must be named here, undefined, for Pulumi to expose it on the instance, even
-    // when no argument is given (a read by id).
-    const unset = Object.fromEntries(SETTING_NAMES.map((n) => [n, undefined]));
-    const ref = { organizationId: undefined, serviceId: undefined, pipeId: undefined };
-    super(shim, name, { ...ref, ...unset, ...args, managedSettings: undefined }, opts, "alertpipe", "PipeSettings");
+    const ref = unsetOutputs(["organizationId", "serviceId", "pipeId"]);
+    super(shim, name, { ...ref, ...unsetOutputs(SETTING_NAMES), ...args, ...unsetOutputs(["managedSettings"]) }, opts, "alertpipe", "PipeSettings");
   }
 
   /**
