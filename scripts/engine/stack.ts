@@ -126,16 +126,11 @@ function summarize(events: EngineEvent[], kind: RunKind): Pick<RunResult, "steps
       const severity = d.severity === "info#err" ? "info" : d.severity;
       const line = `${severity}: ${d.urn ? `${nameOf(d.urn)}: ` : ""}${plain(d.message)}`;
       diagnostics.push(line);
-      if (severity === "error" && d.urn) {
-        const step = steps.get(d.urn);
-        if (step) step.error = plain(d.message);
-      }
     }
     const m = e.resOutputsEvent?.metadata ?? e.resourcePreEvent?.metadata;
     if (m !== undefined && !m.type.startsWith("pulumi:providers:") && m.type !== "pulumi:pulumi:Stack") {
       const op = stepOp(m, kind);
       if (op !== undefined && (e.resOutputsEvent !== undefined || !steps.has(m.urn))) {
-        const previous = steps.get(m.urn);
         steps.set(m.urn, {
           urn: m.urn,
           type: m.type,
@@ -144,7 +139,6 @@ function summarize(events: EngineEvent[], kind: RunKind): Pick<RunResult, "steps
           diffs: m.diffs ?? [],
           replaceKeys: op === "replace" ? (m.keys ?? []) : [],
           ...(m.new?.outputs !== undefined ? { outputs: m.new.outputs } : {}),
-          ...(previous?.error !== undefined ? { error: previous.error } : {}),
         });
       }
     }
@@ -153,12 +147,13 @@ function summarize(events: EngineEvent[], kind: RunKind): Pick<RunResult, "steps
       steps.set(f.urn, { urn: f.urn, type: f.type, name: nameOf(f.urn), op: stepOp(f, kind) ?? "create", diffs: [], replaceKeys: [] });
     }
   }
-  // Errors are reported after the failed step's events; attach each to its step.
+  // Errors come after the failed step's events (a step may be reported more than once): attach
+  // each to its step once all are known, the last word winning.
   for (const e of events) {
     const d = e.diagnosticEvent;
     if (d?.severity === "error" && d.urn) {
       const step = steps.get(d.urn);
-      if (step && step.error === undefined) step.error = plain(d.message);
+      if (step) step.error = plain(d.message);
     }
   }
   return { steps: [...steps.values()], diagnostics };
