@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
-import { emulator as startEmulator, stackOn, told, type EngineStack } from "./support/engine";
+import { byHand, emulator as startEmulator, stackOn, told, type EngineStack } from "./support/engine";
 
 const PIPE = {
   organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e",
@@ -83,11 +83,7 @@ describe("the example stack on the real engine", () => {
     });
 
     it("shows drift on refresh after an out-of-band change, and up puts it back", async () => {
-      await fetch(`${emu.url}/v1/organizations/${PIPE.organizationId}/services/${PIPE.serviceId}/pipes/${PIPE.pipeId}/settings`, {
-        method: "PUT",
-        headers: { authorization: `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`, "content-type": "application/json" },
-        body: JSON.stringify({ db_max_threads: 2 }),
-      });
+      await byHand(emu, "PUT", `/v1/organizations/${PIPE.organizationId}/services/${PIPE.serviceId}/pipes/${PIPE.pipeId}/settings`, { db_max_threads: 2 });
       const refreshed = await s.refresh();
       expect(refreshed.ok, refreshed.error).toBe(true);
       expect(refreshed.steps.find((step) => step.name === "ingest")?.op).toBe("refresh-update");
@@ -99,7 +95,7 @@ describe("the example stack on the real engine", () => {
 
     it("forgets an alert deleted out of band on refresh, and up creates it again", async () => {
       const [alertId] = Object.keys(emu.snapshot().alerts);
-      await fetch(`${emu.url}/api/v2/alerts/${alertId}`, { method: "DELETE", headers: { authorization: `Bearer ${emu.token}` } });
+      await byHand(emu, "DELETE", `/api/v2/alerts/${alertId}`);
       const refreshed = await s.refresh();
       expect(refreshed.steps.find((step) => step.name === "ingest-lag")?.op).toBe("refresh-delete");
       const result = await s.up();

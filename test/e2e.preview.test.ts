@@ -4,17 +4,12 @@
 
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
-import { changes, emulator, stackOn } from "./support/engine";
+import { byHand, changes, emulator, stackOn } from "./support/engine";
 
 async function disableKeyByHand(emu: RunningEmulator): Promise<void> {
   const [key] = Object.values(emu.snapshot().keys);
   if (key === undefined) throw new Error("no key on the emulator");
-  const res = await fetch(`${emu.url}/v1/organizations/${key.organizationId}/keys/${key.id}`, {
-    method: "PATCH",
-    headers: { authorization: `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`, "content-type": "application/json" },
-    body: JSON.stringify({ state: "disabled" }),
-  });
-  if (!res.ok) throw new Error(`PATCH of the key failed: ${res.status}`);
+  await byHand(emu, "PATCH", `/v1/organizations/${key.organizationId}/keys/${key.id}`, { state: "disabled" });
 }
 
 describe("preview on the real engine", () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
 import type { AlertArgs, ApiKeyArgs, PipeSettingsArgs } from "../provider";
 import { hashDataFor, sha256Base64 } from "./support/hashData";
-import { changes, emulator as startEmulator, installedPackage, stackOn, told, type EngineStack, type RunResult } from "./support/engine";
+import { byHand, changes, emulator as startEmulator, installedPackage, stackOn, told, type EngineStack, type RunResult } from "./support/engine";
 
 const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const OTHER_ORG = "3d6f0a8e-8f5a-4c1e-9b7a-2f1d4c3b5a69";
@@ -81,19 +81,6 @@ function sent(emu: RunningEmulator, filter: (method: string) => boolean = () => 
 }
 
 const isWrite = (method: string) => method !== "GET";
-
-/** A request to the emulator as a person at the console would make it, with the emulator's own credentials. */
-async function byHand(emu: RunningEmulator, method: string, path: string, body?: unknown): Promise<unknown> {
-  const authorization = path.startsWith("/v1/") ? `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}` : `Bearer ${emu.token}`;
-  const res = await fetch(`${emu.url}${path}`, {
-    method,
-    headers: { authorization, "content-type": "application/json" },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} by hand failed with ${res.status}: ${text}`);
-  return JSON.parse(text) as unknown;
-}
 
 /** Expects a run to have succeeded, showing the engine's own words when it did not. */
 function succeeded(result: RunResult): RunResult {

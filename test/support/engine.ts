@@ -54,3 +54,19 @@ export function changes(result: RunResult): string[] {
 export function told(result: RunResult): string {
   return `${result.error ?? ""}\n${result.diagnostics.join("\n")}\n${result.log}`;
 }
+
+/**
+ * A request to the emulator as a person at the console would make it, with the emulator's own
+ * credentials: the out-of-band change a refresh should find. Fails when the emulator refuses it.
+ */
+export async function byHand(emu: RunningEmulator, method: string, path: string, body?: unknown): Promise<unknown> {
+  const authorization = path.startsWith("/v1/") ? `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}` : `Bearer ${emu.token}`;
+  const res = await fetch(`${emu.url}${path}`, {
+    method,
+    headers: { authorization, "content-type": "application/json" },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} by hand failed with ${res.status}: ${text}`);
+  return (res.headers.get("content-type") ?? "").includes("json") && text !== "" ? (JSON.parse(text) as unknown) : text;
+}
