@@ -182,7 +182,7 @@ function runGoBuild(go: string, tool: GoTool, version: string, output: string, l
  * Returns our cached build of a tool, building it first if needed. The build goes to a scratch
  * folder renamed into place, so an interrupted or concurrent build never leaves half a cache.
  */
-async function cachedBuild(tool: GoTool, version: string, log: Log, where: Surroundings, extras: (dir: string) => void = () => {}): Promise<EngineTool> {
+async function cachedBuild(tool: GoTool, version: string, log: Log, where: Surroundings): Promise<EngineTool> {
   const dir = cacheDir(tool, version, where);
   const executable = join(dir, "bin", tool.binary);
   if (existsSync(executable)) return { path: executable, version, source: "cache" };
@@ -193,14 +193,13 @@ async function cachedBuild(tool: GoTool, version: string, log: Log, where: Surro
         `or install Go 1.25 or newer so that it is built from tools/${tool.module} (once, into ${where.cacheRoot}).`,
     );
   }
-  log(`Building ${tool.what} ${version} from Go modules into ${dir} (first time only; about 5 minutes on 2 cores with empty Go caches, seconds with them).`);
+  log(`Building ${tool.what} ${version} from Go modules into ${dir} (first time only; about 6 minutes on 2 cores with empty Go caches, seconds with them).`);
   const scratch = `${dir}.building-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(join(scratch, "bin"), { recursive: true });
   const started = Date.now();
   try {
     await runGoBuild(go, tool, version, join(scratch, "bin", tool.binary), log);
-    extras(join(scratch, "bin"));
     if (existsSync(executable)) {
       rmSync(scratch, { recursive: true, force: true });
     } else {
@@ -232,8 +231,9 @@ export async function findOrBuildCli(log: Log, where: Surroundings = surrounding
     if (version !== undefined && versionAtLeast(version, wanted)) return { path: found, version, source: "path" };
     log(`The pulumi CLI on PATH (${found}, ${version ?? "version unknown"}) is older than ${wanted}; using our own build instead.`);
   }
-  const tool = await cachedBuild(CLI, wanted, log, where, copyDynamicProviderPlugin);
-  // The plugin script is copied from the installed @pulumi/pulumi; keep it current if that changed.
+  const tool = await cachedBuild(CLI, wanted, log, where);
+  // Copied on every call, from the installed @pulumi/pulumi: a fresh build gets it, and a cached
+  // one keeps it current should that package change.
   copyDynamicProviderPlugin(dirname(tool.path));
   return tool;
 }
