@@ -1,31 +1,19 @@
 // check reports the connection settings a resource's requests will need, all at once, so that
 // `pulumi preview` fails on them instead of `up` meeting them one at a time.
 
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as alert from "../provider/alert/provider";
 import * as apiKey from "../provider/apiKey/provider";
 import * as pipeSettings from "../provider/pipeSettings/provider";
-import { CONNECTION_SETTINGS, configure, resetConfiguration } from "../provider/connection";
+import { CONNECTION_SETTINGS, configure } from "../provider/connection";
+import { noConnectionPerTest } from "./support/mockApi";
 
 const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const ALERT = { threshold: 5, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" } };
 const PIPE = { organizationId: ORG, serviceId: "7c9e6679-7425-40de-944b-e07fc1f90ae7", pipeId: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed", dbMaxThreads: 8 };
 const KEY = { organizationId: ORG, roles: ["developer"] };
 
-const ENV_VARS = Object.values(CONNECTION_SETTINGS).map((s) => s.envVar);
-let saved: Record<string, string | undefined> = {};
-beforeEach(() => {
-  saved = Object.fromEntries(ENV_VARS.map((k) => [k, process.env[k]]));
-  for (const k of ENV_VARS) delete process.env[k];
-  resetConfiguration();
-});
-afterEach(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetConfiguration();
-});
+noConnectionPerTest();
 
 const reasons = (r: { failures?: Array<{ reason: string }> }) => (r.failures ?? []).map((f) => f.reason);
 

@@ -2,11 +2,9 @@
 // first, then the environment, read each time a method runs; missing or unsafe settings are
 // refused with an error that names the config key and the env var, and never a value.
 
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONNECTION_SETTINGS, ConfigError, configure, connectionFor, resetConfiguration, type ConnectionSettingName } from "../provider/connection";
-
-const ENV_VARS = Object.values(CONNECTION_SETTINGS).map((s) => s.envVar);
-let saved: Record<string, string | undefined>;
+import { describe, expect, it } from "vitest";
+import { CONNECTION_SETTINGS, ConfigError, configure, connectionFor, type ConnectionSettingName } from "../provider/connection";
+import { noConnectionPerTest } from "./support/mockApi";
 
 const VALUES: Record<ConnectionSettingName, string> = {
   alertingUrl: "https://alerts.example.test",
@@ -36,18 +34,7 @@ function thrown(fn: () => unknown): Error {
   throw new Error("expected an error");
 }
 
-beforeEach(() => {
-  saved = Object.fromEntries(ENV_VARS.map((k) => [k, process.env[k]]));
-  for (const k of ENV_VARS) delete process.env[k];
-  resetConfiguration();
-});
-afterEach(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetConfiguration();
-});
+noConnectionPerTest();
 
 describe("where settings come from", () => {
   it("the stack config wins over the environment", () => {

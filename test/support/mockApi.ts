@@ -3,7 +3,7 @@
 
 import { MockAgent } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { resetConfiguration } from "../../provider/connection";
+import { CONNECTION_SETTINGS, resetConfiguration } from "../../provider/connection";
 import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
 import { resetLimiters } from "../../provider/http/rateLimit";
 
@@ -147,5 +147,26 @@ export function connectionEnvPerFile(): void {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
+  });
+}
+
+/**
+ * For a test file about the connection itself: every test starts with no connection setting in the
+ * environment and no stack config, and the environment is put back after each.
+ */
+export function noConnectionPerTest(): void {
+  const names = Object.values(CONNECTION_SETTINGS).map((s) => s.envVar);
+  let saved: Record<string, string | undefined> = {};
+  beforeEach(() => {
+    saved = Object.fromEntries(names.map((k) => [k, process.env[k]]));
+    for (const k of names) delete process.env[k];
+    resetConfiguration();
+  });
+  afterEach(() => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    resetConfiguration();
   });
 }
