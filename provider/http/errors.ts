@@ -127,6 +127,8 @@ export class TransportError extends HttpError {
 export class OutcomeUnknownError extends HttpError {
   readonly code = "OUTCOME_UNKNOWN";
   readonly what: string;
+  /** Why the outcome is open, in words (secrets already scrubbed), without the advice around it. */
+  readonly reason: string;
 
   constructor(ref: RequestRef, what: string, reason: string, options?: { cause?: unknown; status?: number; requestId?: string }) {
     const rid = options?.requestId && !reason.includes(options.requestId) ? ` (requestId ${options.requestId})` : "";
@@ -139,6 +141,29 @@ export class OutcomeUnknownError extends HttpError {
     );
     this.name = "OutcomeUnknownError";
     this.what = what;
+    this.reason = reason.replace(/\.+$/, "");
+  }
+}
+
+/**
+ * A create's answer was lost and more than one object on the service matches what it sent: any of
+ * them may be the one it made. Nothing is recorded; the user decides which to keep.
+ */
+export class AmbiguousCreateError extends HttpError {
+  readonly code = "CREATE_AMBIGUOUS";
+  /** The ids of the objects that match, in the service's order. */
+  readonly candidates: readonly string[];
+
+  constructor(lost: OutcomeUnknownError, candidates: readonly string[]) {
+    super(
+      lost,
+      `${lost.method} ${lost.path}: ${lost.reason}, and ${candidates.length} objects on the service match what it sent (${candidates.join(", ")}), ` +
+        `so which of them it made, if any, cannot be told. Nothing was recorded in the stack. Delete the ones that are not wanted, ` +
+        `or take one over with importId, then run again.`,
+      { status: lost.status, requestId: lost.requestId, cause: lost },
+    );
+    this.name = "AmbiguousCreateError";
+    this.candidates = candidates;
   }
 }
 

@@ -1,0 +1,82 @@
+// What a create does when the answer to its POST is lost (the connection cut after sending, a
+// timeout, a 5xx): the service may or may not have made the object. Running again blindly makes a
+// second one; stopping leaves one nobody manages. So look for it, on what was sent, and decide.
+// Each resource says how to list and match (its provider.ts); the steps and their order live here.
+
+import { AmbiguousCreateError, OutcomeUnknownError } from "./http/errors";
+import { notify } from "./notices";
+
+/** An object on the service that the lost POST may have made. */
+export interface Candidate {
+  readonly id: string;
+}
+
+export interface LostAnswerSteps<T, C extends Candidate> {
+  /** Sends the POST and resolves with what it made. */
+  readonly post: () => Promise<T>;
+  /** Lists the service's objects and keeps those that match what was sent. */
+  readonly look: () => Promise<readonly C[]>;
+  /** Makes the create's result from the one object found (a key whose secret was lost: delete it and post again). */
+  readonly adopt: (found: C) => Promise<T>;
+  /** Words for the notice, e.g. `the alert "cpu high"`. */
+  readonly what: string;
+}
+
+/** How long after a fruitless first look the second one is made: a service may store after it answers. */
+export const SECOND_LOOK_MS = 2_000;
+
+let secondLookMs = SECOND_LOOK_MS;
+
+/** Shortens the wait before the second look (tests); undefined restores the default. */
+export function useSecondLookDelay(ms: number | undefined): void {
+  secondLookMs = ms ?? SECOND_LOOK_MS;
+}
+
+/**
+ * Sends the POST; when its outcome is unknown, looks for what it may have made. Exactly one match:
+ * adopted. Several: fails naming each. None, twice, a couple of seconds apart: the POST is sent
+ * again, once; a second lost answer is reported as it is, never chased further.
+ */
+export async function createRecovering<T, C extends Candidate>(steps: LostAnswerSteps<T, C>): Promise<T> {
+  let lost: OutcomeUnknownError;
+  try {
+    return await steps.post();
+  } catch (err) {
+    if (!(err instanceof OutcomeUnknownError)) throw err;
+    lost = err;
+  }
+  for (const look of ["first", "second"] as const) {
+    if (look === "second") await sleep(secondLookMs);
+    const found = await lookAfter(lost, steps);
+    if (found.length > 1)
+      throw new AmbiguousCreateError(
+        lost,
+        found.map((c) => c.id),
+      );
+    const [only] = found;
+    if (only !== undefined) {
+      notify(`pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}); found ${steps.what} it made (id ${only.id}) and recorded it.`);
+      return steps.adopt(only);
+    }
+  }
+  notify(`pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}) and made nothing that could be found; sending it once more.`);
+  return steps.post();
+}
+
+/** The matches, or the lost answer's own error (saying the object may exist) with why the look failed. */
+async function lookAfter<C extends Candidate>(lost: OutcomeUnknownError, steps: LostAnswerSteps<unknown, C>): Promise<readonly C[]> {
+  try {
+    return await steps.look();
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new OutcomeUnknownError(lost, lost.what, `${lost.reason}; looking for what it made failed too (${why})`, {
+      cause: err,
+      ...(lost.status === undefined ? {} : { status: lost.status }),
+      ...(lost.requestId === undefined ? {} : { requestId: lost.requestId }),
+    });
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
