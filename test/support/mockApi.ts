@@ -1,7 +1,7 @@
 // Test support: points the provider at fake origins served by undici's MockAgent, with canary
 // credentials whose appearance in any error would be a leak.
 
-import { MockAgent } from "undici";
+import { MockAgent, errors as undiciErrors } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { CONNECTION_SETTINGS, resetConfiguration } from "../../provider/connection";
 import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
@@ -122,12 +122,27 @@ export function answerOnce(
   headers: Record<string, string> = {},
 ): void {
   pool.intercept(request).reply((opts) => {
-    const raw = typeof opts.body === "string" ? opts.body : undefined;
-    seen.push({ method: opts.method, path: opts.path, headers: opts.headers as Record<string, string>, body: raw === undefined ? undefined : JSON.parse(raw) });
+    record(seen, opts);
     const text = typeof data === "string" ? data : JSON.stringify(data);
     const type = typeof data === "string" ? "text/plain" : "application/json";
     return { statusCode: status, data: text, responseOptions: { headers: { "content-type": type, ...headers } } };
   });
+}
+
+/**
+ * Cuts the connection on one request to `method path` on `pool` before any answer, as a service
+ * that dies mid-request, and records what was sent into `seen`.
+ */
+export function cutOnce(pool: Pool, seen: SeenRequest[], request: { method: string; path: string }): void {
+  pool.intercept(request).reply((opts) => {
+    record(seen, opts);
+    throw new undiciErrors.SocketError("other side closed");
+  });
+}
+
+function record(seen: SeenRequest[], opts: { method: string; path: string; headers?: unknown; body?: unknown }): void {
+  const raw = typeof opts.body === "string" ? opts.body : undefined;
+  seen.push({ method: opts.method, path: opts.path, headers: opts.headers as Record<string, string>, body: raw === undefined ? undefined : JSON.parse(raw) });
 }
 
 /**
