@@ -8,7 +8,7 @@ import { createListener, type FaultPlan, type RecordedRequest, type RouterState 
 import type { Services } from "./replies";
 import { copyState, emptyState, loadState, saveState, type EmulatorState, type Silenced } from "./store";
 
-export type { FaultPlan, RecordedRequest } from "./router";
+export type { AfterCommitFault, FaultPlan, RecordedRequest } from "./router";
 export type { RateLimit } from "./limits";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export type { EmulatorState, StoredAlert, StoredKey, PipeSettingsWire, IpAccessEntry, HashData, Silenced, KeyRole, KeyState } from "./store";
@@ -146,6 +146,8 @@ function copyPlan(plan: FaultPlan): FaultPlan {
     ...(plan.latencyMs !== undefined ? { latencyMs: plan.latencyMs } : {}),
     ...(plan.failNext !== undefined ? { failNext: plan.failNext } : {}),
     ...(plan.cutAfterCommit !== undefined ? { cutAfterCommit: { ...plan.cutAfterCommit } } : {}),
+    ...(plan.failAfterCommit !== undefined ? { failAfterCommit: { ...plan.failAfterCommit } } : {}),
+    ...(plan.delayAfterCommit !== undefined ? { delayAfterCommit: { ...plan.delayAfterCommit } } : {}),
     ...(plan.servicesIdle !== undefined ? { servicesIdle: plan.servicesIdle } : {}),
   };
 }

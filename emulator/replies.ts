@@ -18,6 +18,8 @@ export interface Incoming {
   method: string;
   /** Path without the query string. */
   path: string;
+  /** The query string's parameters; only the list routes read them, every other route ignores them. */
+  query: URLSearchParams;
   rawBody: string;
   authorization: string | undefined;
   /** Client address as IPv4 dotted quad when it is one (IPv4-mapped IPv6 is unwrapped). */

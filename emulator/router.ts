@@ -10,7 +10,10 @@ export interface RecordedRequest {
   area: Area;
   method: string;
   path: string;
-  /** HTTP status answered; 0 when the connection was cut without an answer (cutAfterCommit). */
+  /**
+   * HTTP status answered (failAfterCommit's 500, not the status the processing reached); 0 when no
+   * answer was sent: the connection was cut (cutAfterCommit) or the client hung up during a delayAfterCommit hold.
+   */
   status: number;
   /** When the request arrived, ms since the epoch. */
   at: number;
@@ -22,9 +25,23 @@ export interface FaultPlan {
   /** Answer the next N requests 503 without processing them. */
   failNext?: number;
   /** Process and commit the next `count` matching requests, then destroy the socket without answering. */
-  cutAfterCommit?: { method: string; pathPattern: RegExp; count: number };
+  cutAfterCommit?: AfterCommitFault;
+  /** Process and commit the next `count` matching requests, then answer 500 in the area's error shape instead. */
+  failAfterCommit?: AfterCommitFault;
+  /**
+   * Process and commit the next `count` matching requests, then hold the real answer `ms` milliseconds
+   * (a client whose attempt times out first finds the object made). The hold ends early when the client hangs up.
+   */
+  delayAfterCommit?: AfterCommitFault & { ms: number };
   /** Every service is idle: pipe settings calls answer 424 `FAILED_DEPENDENCY: … Current state: idle`, as the real service. */
   servicesIdle?: boolean;
+}
+
+/** Which requests a fault after commit takes: the method, a pattern tested on the path (no query), and how many more. */
+export interface AfterCommitFault {
+  method: string;
+  pathPattern: RegExp;
+  count: number;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -50,13 +67,13 @@ export function createListener(router: RouterState): (req: IncomingMessage, res:
 async function handle(router: RouterState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const at = Date.now();
   const method = (req.method ?? "GET").toUpperCase();
-  const path = pathOf(req.url);
+  const { path, query } = splitUrl(req.url);
   // Anything not under /v1/ is answered in area A's shape; the log needs one of the two areas.
   const area: Area = path.startsWith("/v1/") ? "cloud" : "alerting";
   const body = await readBody(req);
 
   let reply: Reply;
-  let cut = false;
+  let after: AfterCommit | undefined;
   const plan = router.faults;
   if (plan.failNext !== undefined && plan.failNext > 0) {
     plan.failNext -= 1;
@@ -67,21 +84,29 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
     const incoming: Incoming = {
       method,
       path,
+      query,
       rawBody: body,
       authorization: req.headers.authorization,
       clientIp: unwrapMappedIpv4(req.socket.remoteAddress ?? ""),
       ...(plan.servicesIdle === true ? { servicesIdle: true } : {}),
     };
     reply = dispatch(router.services, area, incoming);
-    cut = takeCut(plan, method, path);
+    after = takeAfterCommit(plan, method, path);
   }
 
   if (plan.latencyMs !== undefined && plan.latencyMs > 0) await sleep(plan.latencyMs);
-  record(router, { area, method, path, status: cut ? 0 : reply.status, at });
-  if (cut) {
+  if (after?.kind === "cut") {
+    record(router, { area, method, path, status: 0, at });
     req.socket.destroy();
     return;
   }
+  if (after?.kind === "fail") reply = errorFor(area, 500, "internal server error (injected fault after commit)");
+  if (after?.kind === "delay" && !(await holdUnlessClosed(res, after.ms))) {
+    // The client gave up during the hold: nothing can be answered any more.
+    record(router, { area, method, path, status: 0, at });
+    return;
+  }
+  record(router, { area, method, path, status: reply.status, at });
   const payload = JSON.stringify(reply.body);
   res.writeHead(reply.status, {
     "Content-Type": "application/json; charset=utf-8",
@@ -100,13 +125,43 @@ function dispatch(services: Services, area: Area, req: Incoming): Reply {
   }
 }
 
-function takeCut(plan: FaultPlan, method: string, path: string): boolean {
-  const cut = plan.cutAfterCommit;
-  if (cut === undefined || cut.count <= 0 || cut.method.toUpperCase() !== method) return false;
-  cut.pathPattern.lastIndex = 0; // a /g or /y pattern would otherwise remember the previous match
-  if (!cut.pathPattern.test(path)) return false;
-  cut.count -= 1;
+type AfterCommit = { kind: "cut" } | { kind: "fail" } | { kind: "delay"; ms: number };
+
+/** At most one fault after commit takes a request, the first matching of cut, fail, delay; only that one is counted down. */
+function takeAfterCommit(plan: FaultPlan, method: string, path: string): AfterCommit | undefined {
+  if (takes(plan.cutAfterCommit, method, path)) return { kind: "cut" };
+  if (takes(plan.failAfterCommit, method, path)) return { kind: "fail" };
+  const delay = plan.delayAfterCommit;
+  if (delay !== undefined && takes(delay, method, path)) return { kind: "delay", ms: delay.ms };
+  return undefined;
+}
+
+function takes(fault: AfterCommitFault | undefined, method: string, path: string): boolean {
+  if (fault === undefined || fault.count <= 0 || fault.method.toUpperCase() !== method) return false;
+  fault.pathPattern.lastIndex = 0; // a /g or /y pattern would otherwise remember the previous match
+  if (!fault.pathPattern.test(path)) return false;
+  fault.count -= 1;
   return true;
+}
+
+/**
+ * Waits `ms`, or less when the connection closes first (a client that timed out, or the emulator
+ * closing), so no timer outlives the request. True when the answer can still be sent.
+ */
+function holdUnlessClosed(res: ServerResponse, ms: number): Promise<boolean> {
+  if (res.socket === null || res.socket.destroyed) return Promise.resolve(false);
+  const socket = res.socket;
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      socket.off("close", onClose);
+      resolve(!socket.destroyed);
+    }, ms);
+    socket.once("close", onClose);
+  });
 }
 
 function record(router: RouterState, entry: RecordedRequest): void {
@@ -115,10 +170,11 @@ function record(router: RouterState, entry: RecordedRequest): void {
   router.onRequest?.(entry);
 }
 
-function pathOf(url: string | undefined): string {
+/** The path as sent (not decoded, so ids are matched as the client wrote them) and the parsed query. */
+function splitUrl(url: string | undefined): { path: string; query: URLSearchParams } {
   const raw = url ?? "/";
   const q = raw.indexOf("?");
-  return q < 0 ? raw : raw.slice(0, q);
+  return q < 0 ? { path: raw, query: new URLSearchParams() } : { path: raw.slice(0, q), query: new URLSearchParams(raw.slice(q + 1)) };
 }
 
 function unwrapMappedIpv4(address: string): string {
