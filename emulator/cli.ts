@@ -3,7 +3,8 @@
 // (`alertpipe-emulator listening on URL`) so scripts can wait for it and read the URL from it.
 
 import { parseArgs } from "node:util";
-import { DEFAULT_CREDENTIALS, DEFAULT_RATE_LIMITS, startEmulator, type EmulatorOptions, type RateLimit } from "./index";
+import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../provider/facts/rateLimits";
+import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions } from "./index";
 
 const USAGE = `usage: alertpipe-emulator [options]
 
@@ -13,8 +14,8 @@ const USAGE = `usage: alertpipe-emulator [options]
   --key-id K                     area B key ID (default ${DEFAULT_CREDENTIALS.keyId})
   --key-secret S                 area B key secret (default ${DEFAULT_CREDENTIALS.keySecret})
   --data FILE                    keep state in FILE across restarts (default: in memory only)
-  --cloud-rate-limit R/S|off     area B limit per credential (default ${DEFAULT_RATE_LIMITS.cloud.requests}/${DEFAULT_RATE_LIMITS.cloud.perSeconds})
-  --alerting-rate-limit R/S|off  area A limit per token (default ${DEFAULT_RATE_LIMITS.alerting.requests}/${DEFAULT_RATE_LIMITS.alerting.perSeconds})
+  --cloud-rate-limit R/S|off     area B limit per credential (default ${rateLimitText(DEFAULT_RATE_LIMITS.cloud)})
+  --alerting-rate-limit R/S|off  area A limit per token (default ${rateLimitText(DEFAULT_RATE_LIMITS.alerting)})
   --latency-ms N                 delay added before every answer (default 0)
   --fail-first N                 answer the first N requests 503 (default 0)
   --quiet                        do not print a line per request
@@ -70,12 +71,9 @@ function dataFileError(file: string, err: unknown): Error {
 
 function rateLimit(flag: string, raw: string | undefined): RateLimit | false | undefined {
   if (raw === undefined) return undefined;
-  if (raw === "off") return false;
-  const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(raw);
-  const requests = Number(m?.[1]);
-  const perSeconds = Number(m?.[2]);
-  if (!m || requests < 1 || !(perSeconds > 0)) throw new UsageError(`${flag} must look like 10/10 (requests/seconds) or off, got "${raw}"`);
-  return { requests, perSeconds };
+  const limit = parseRateLimit(raw);
+  if (limit === undefined) throw new UsageError(`${flag} must look like 10/10 (requests/seconds) or off, got "${raw}"`);
+  return limit === "off" ? false : limit;
 }
 
 function describeLimit(limit: RateLimit | false): string {

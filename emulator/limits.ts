@@ -1,17 +1,12 @@
 // Fixed-window rate limiting per credential, as the real services describe theirs: a window opens
 // with a credential's first counted request and admits `requests` requests until it ends.
 
-export interface RateLimit {
-  requests: number;
-  perSeconds: number;
-}
+import type { RateLimit } from "../provider/facts/rateLimits";
 
-export const DEFAULT_RATE_LIMITS = {
-  cloud: { requests: 10, perSeconds: 10 },
-  alerting: { requests: 100, perSeconds: 60 },
-} as const satisfies Record<string, RateLimit>;
+// The limits themselves are facts the provider paces by too; the emulator's entry point exports them from here.
+export { DEFAULT_RATE_LIMITS, type RateLimit } from "../provider/facts/rateLimits";
 
-export type Admission = { ok: true } | { ok: false; resetSeconds: number; limit: number };
+type Admission = { ok: true } | { ok: false; resetSeconds: number; limit: number };
 
 interface Window {
   startedAt: number;

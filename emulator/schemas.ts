@@ -3,13 +3,14 @@
 // `dashboard` instead of `dashboardId`) finds out here rather than against the real service.
 
 import { z } from "zod";
-import { isSha256Base64 } from "../provider/apiKey/rules";
-import { intervalProblem, textProblem, thresholdProblem, type TextField } from "../provider/alert/rules";
-import { SETTING_NAMES, allowedValues, settingSchema, wireName } from "../provider/pipeSettings/settings";
+import { intervalProblem, textProblem, thresholdProblem, type TextField } from "../provider/facts/alertRules";
+import { isSha256Base64 } from "../provider/facts/hashData";
+import { KEY_ROLES } from "../provider/facts/keyRoles";
+import { PIPE_SETTINGS, SETTING_NAMES, allowedValues, wireName, type SettingFact, type SettingName } from "../provider/facts/pipeSettings";
 
 // ---- Area A: alerts ---------------------------------------------------------------------------
 
-/** A check of the service's own rules (provider/alert/rules.ts, shared with the provider's check). */
+/** A check of the service's own rules (provider/facts/alertRules.ts, shared with the provider's check). */
 function rule<T>(problem: (value: T) => string | undefined) {
   return (value: T, ctx: z.RefinementCtx): void => {
     const message = problem(value);
@@ -56,11 +57,12 @@ export type AlertBody = z.infer<typeof alertBodySchema>;
 // ---- Area B: pipe settings --------------------------------------------------------------------
 
 /**
- * One setting on the wire. The check is the shared table's settingSchema; only the wording is
- * ours, because the table words its messages with the Pulumi name and the wire uses snake_case.
+ * One setting on the wire, checked by the shared table's kind and range. A value of the wrong kind
+ * or out of range gets one message naming what is allowed, as the provider's check words it.
  */
-function wireSetting(name: (typeof SETTING_NAMES)[number]) {
-  const schema = settingSchema(name);
+function wireSetting(name: SettingName) {
+  const fact: SettingFact = PIPE_SETTINGS[name];
+  const schema = fact.kind === "boolean" ? z.boolean().nullable() : z.number().int().min(fact.min).max(fact.max).nullable();
   return z.unknown().transform((value, ctx): number | boolean | null | undefined => {
     if (value === undefined) return undefined;
     const result = schema.safeParse(value);
@@ -76,7 +78,7 @@ export const pipeSettingsBodySchema = z
 
 // ---- Area B: API keys -------------------------------------------------------------------------
 
-const role = z.enum(["admin", "developer", "query_endpoints"]);
+const role = z.enum(KEY_ROLES);
 
 const roles = z
   .array(role)

@@ -5,10 +5,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { z } from "zod";
+import { KEY_ROLES, type KeyRole } from "../provider/facts/keyRoles";
 
+export type { KeyRole };
 export type AlertSource = "tile" | "search";
 export type ThresholdType = "above" | "below";
-export type KeyRole = "admin" | "developer" | "query_endpoints";
 export type KeyState = "enabled" | "disabled";
 
 /** Who silenced an alert in the UI, when, and until when: the real service's object. */
@@ -111,7 +112,7 @@ const keyShape = z.looseObject({
   organizationId: z.string(),
   name: z.string(),
   state: z.enum(["enabled", "disabled"]),
-  roles: z.array(z.enum(["admin", "developer", "query_endpoints"])),
+  roles: z.array(z.enum(KEY_ROLES)),
   expireAt: z.string().nullable(),
   usedAt: z.string().nullable(),
   createdAt: z.string(),

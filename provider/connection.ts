@@ -3,6 +3,8 @@
 // variables read at call time (never at import time, so a host started before the env
 // was set still sees it).
 
+import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "./facts/rateLimits";
+
 export type Area = "alerting" | "cloud";
 
 /** The subset of the dynamic-provider host's Config that we use. */
@@ -61,14 +63,14 @@ export const CONNECTION_SETTINGS = {
     envVar: "ALERTPIPE_ALERTING_RATE_LIMIT",
     secret: false,
     required: false,
-    description: 'client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables)',
+    description: `client-side pacing for area A as "requests/seconds" (default "${rateLimitText(DEFAULT_RATE_LIMITS.alerting)}"; "off" disables)`,
   },
   cloudRateLimit: {
     configKey: "alertpipe:cloudRateLimit",
     envVar: "ALERTPIPE_CLOUD_RATE_LIMIT",
     secret: false,
     required: false,
-    description: 'client-side pacing for area B as "requests/seconds" (default "10/10"; "off" disables)',
+    description: `client-side pacing for area B as "requests/seconds" (default "${rateLimitText(DEFAULT_RATE_LIMITS.cloud)}"; "off" disables)`,
   },
 } as const satisfies Record<string, Setting>;
 
@@ -86,11 +88,6 @@ export class ConfigError extends Error {
   }
 }
 
-export interface RateLimit {
-  readonly requests: number;
-  readonly perSeconds: number;
-}
-
 export interface AreaConnection {
   readonly area: Area;
   /** Base URL without a trailing slash. */
@@ -104,11 +101,6 @@ export interface AreaConnection {
   /** Every credential string, so the HTTP layer can scrub them from anything it reports. */
   readonly secrets: readonly string[];
 }
-
-const DEFAULT_RATE_LIMITS: Record<Area, RateLimit> = {
-  alerting: { requests: 100, perSeconds: 60 },
-  cloud: { requests: 10, perSeconds: 10 },
-};
 
 let stackConfig: ConfigSource | undefined;
 
@@ -173,14 +165,11 @@ function baseUrl(name: ConnectionSettingName): string {
 function rateLimit(name: ConnectionSettingName, area: Area): RateLimit | undefined {
   const raw = lookup(name)?.trim();
   if (raw === undefined || raw === "") return DEFAULT_RATE_LIMITS[area];
-  if (raw.toLowerCase() === "off") return undefined;
-  const m = /^(\d+)\s*\/\s*(\d+(?:\.\d+)?)$/.exec(raw);
-  const requests = m ? Number(m[1]) : NaN;
-  const perSeconds = m ? Number(m[2]) : NaN;
-  if (!(Number.isSafeInteger(requests) && requests >= 1) || !(Number.isFinite(perSeconds) && perSeconds > 0)) {
+  const limit = parseRateLimit(raw);
+  if (limit === undefined) {
     throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} must look like "10/10" (a whole number of requests >= 1, "/", seconds > 0) or "off"`);
   }
-  return { requests, perSeconds };
+  return limit === "off" ? undefined : limit;
 }
 
 /** The settings each area's requests read; a resource of one area is never held back by the other's. */

@@ -4,7 +4,7 @@
 export { Alert, type AlertArgs, type AlertChannel, type AlertChannelArgs, type AlertSource, type AlertThresholdType } from "./alert/resource";
 export { ApiKey, type ApiKeyArgs, type ApiKeyHashData, type ApiKeyRole, type ApiKeyState, type IpAccessEntry } from "./apiKey/resource";
 export { PipeSettings, type PipeSettingsArgs } from "./pipeSettings/resource";
-export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./pipeSettings/settings";
+export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./facts/pipeSettings";
 // Not exported: the error classes (provider/http/errors.ts, ConfigError) and the connection
 // settings' table. Errors are thrown in Pulumi's provider host, not in the program, which sees only
 // their messages, so no program can catch them; connection settings are read there too, from the

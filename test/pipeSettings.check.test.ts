@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
-import { PIPE_SETTINGS, SETTING_NAMES } from "../provider/pipeSettings/settings";
+import { PIPE_SETTINGS, SETTING_NAMES } from "../provider/facts/pipeSettings";
 import { UNKNOWN } from "../provider/lifecycle";
 import { connectionEnvPerFile } from "./support/mockApi";
 

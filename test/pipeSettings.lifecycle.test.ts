@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
-import { SETTING_NAMES } from "../provider/pipeSettings/settings";
+import { SETTING_NAMES } from "../provider/facts/pipeSettings";
 import { UNKNOWN } from "../provider/lifecycle";
 import { CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { UNKNOWN, compact, type CheckFailure, type PropertyMap } from "../lifecycle";
 import { oneOf, opaqueId } from "../validation";
-import { INTERVALS, intervalProblem, textProblem, thresholdProblem, type TextField } from "./rules";
+import { INTERVALS, intervalProblem, textProblem, thresholdProblem, type TextField } from "../facts/alertRules";
 
 export const SOURCES = ["tile", "search"] as const;
 export const THRESHOLD_TYPES = ["above", "below"] as const;

@@ -2,11 +2,11 @@
 // how values compare (the service may normalise an expiry or reorder a list we sent).
 
 import { z } from "zod";
-import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "./rules";
+import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../facts/hashData";
 import type { PropertyMap } from "../lifecycle";
 import { oneOf, uuid } from "../validation";
 
-export const ROLES = ["admin", "developer", "query_endpoints"] as const;
+import { KEY_ROLES as ROLES } from "../facts/keyRoles";
 export const KEY_STATES = ["enabled", "disabled"] as const;
 
 /** Arguments PATCH can change; each is managed only when the program sets it (roles always is). */

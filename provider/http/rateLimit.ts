@@ -4,7 +4,8 @@
 // resource in the host process.
 
 import { performance } from "node:perf_hooks";
-import type { AreaConnection, RateLimit } from "../connection";
+import type { AreaConnection } from "../connection";
+import type { RateLimit } from "../facts/rateLimits";
 
 /** Slack per window, because our clock and the service's window edges are not the same. */
 function marginMs(windowMs: number): number {

@@ -6,7 +6,7 @@ import { connectionFailures, connectionFor } from "../connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/errors";
 import { checkInputs, deepEqual, diffProperties, hasChanged, UNKNOWN, type PropertyMap } from "../lifecycle";
-import { SETTING_NAMES, type SettingName } from "./settings";
+import { SETTING_NAMES, type SettingName } from "../facts/pipeSettings";
 import { fromWire, managedIn, pipeSettingsArgsSchema, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
 
 const REPLACE_ON = ["organizationId", "serviceId", "pipeId"] as const;

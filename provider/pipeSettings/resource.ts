@@ -1,7 +1,7 @@
 // The PipeSettings resource class that programs instantiate.
 
 import * as pulumi from "@pulumi/pulumi";
-import { SETTING_NAMES, type SettingName, type SettingValue } from "./settings";
+import { SETTING_NAMES, type SettingName, type SettingValue } from "../facts/pipeSettings";
 import { unsetOutputs } from "../unsetOutputs";
 import shim = require("./shim");
 

@@ -2,8 +2,19 @@
 // and the mapping between Pulumi's camelCase names and the wire's snake_case ones.
 
 import { z } from "zod";
-import { SETTING_NAMES, settingSchema, wireName, type SettingName } from "./settings";
+import { PIPE_SETTINGS, SETTING_NAMES, allowedValues, wireName, type SettingFact, type SettingName } from "../facts/pipeSettings";
 import { uuid } from "../validation";
+
+/** The check of one setting's value, built from the table of facts: this is where ranges are checked. */
+function settingSchema(name: SettingName): z.ZodType<number | boolean | null> {
+  const fact: SettingFact = PIPE_SETTINGS[name];
+  const message = `${name} must be ${allowedValues(name)}`;
+  const value =
+    fact.kind === "boolean"
+      ? z.boolean({ error: message })
+      : z.number({ error: message }).int({ error: message }).min(fact.min, { error: message }).max(fact.max, { error: message });
+  return value.nullable();
+}
 
 const settingShape = Object.fromEntries(SETTING_NAMES.map((n) => [n, settingSchema(n).optional()])) as Record<
   SettingName,

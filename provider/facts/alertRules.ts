@@ -5,7 +5,6 @@
 
 /** The only intervals the service accepts. */
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"] as const;
-export type Interval = (typeof INTERVALS)[number];
 
 /** The smallest threshold the service accepts (later versions accept any number; we hold to this). */
 export const THRESHOLD_MIN = 0;

@@ -1,7 +1,7 @@
-// The one table of pipe-setting facts: Pulumi name, wire name, kind and inclusive range.
-// The provider's check, its wire mapping, the emulator's validation and the README all read it.
-
-import { z } from "zod";
+// The one table of pipe-setting facts: Pulumi name, wire name, kind, inclusive range and meaning.
+// The provider's check and wire mapping, the emulator's validation and the README all read it; each
+// builds its own schema from it (no zod here), so the emulator can read it without the provider
+// ever importing the emulator.
 
 export interface IntegerSetting {
   readonly kind: "integer";
@@ -109,8 +109,6 @@ export const SETTING_NAMES = Object.keys(PIPE_SETTINGS) as SettingName[];
 /** The value type of one setting as the program and the wire see it (null means "unset"). */
 export type SettingValue<N extends SettingName> = (typeof PIPE_SETTINGS)[N] extends BooleanSetting ? boolean | null : number | null;
 
-export type SettingValues = { [N in SettingName]: SettingValue<N> };
-
 export function wireName(name: SettingName): string {
   return PIPE_SETTINGS[name].wire;
 }
@@ -119,15 +117,4 @@ export function wireName(name: SettingName): string {
 export function allowedValues(name: SettingName): string {
   const fact: SettingFact = PIPE_SETTINGS[name];
   return fact.kind === "boolean" ? "true, false or null" : `an integer from ${fact.min} to ${fact.max} (inclusive) or null`;
-}
-
-/** The zod schema of one setting's value, built from the table: this is where ranges are checked. */
-export function settingSchema(name: SettingName): z.ZodType<number | boolean | null> {
-  const fact: SettingFact = PIPE_SETTINGS[name];
-  const message = `${name} must be ${allowedValues(name)}`;
-  const value =
-    fact.kind === "boolean"
-      ? z.boolean({ error: message })
-      : z.number({ error: message }).int({ error: message }).min(fact.min, { error: message }).max(fact.max, { error: message });
-  return value.nullable();
 }
