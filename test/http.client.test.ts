@@ -25,37 +25,65 @@ function answer(pool: Pool, method: string, path: string, status: number, data: 
 const PATH = "/v1/organizations/org-1/keys";
 const ALERTS = "/api/v2/alerts";
 
+/** The requests the resources send, by area and method; those with a body send one. */
+const REQUESTS = [
+  ["alerting", "GET"],
+  ["alerting", "POST"],
+  ["alerting", "PUT"],
+  ["alerting", "DELETE"],
+  ["cloud", "GET"],
+  ["cloud", "POST"],
+  ["cloud", "PUT"],
+  ["cloud", "PATCH"],
+  ["cloud", "DELETE"],
+] as const;
+type Area = (typeof REQUESTS)[number][0];
+type Method = (typeof REQUESTS)[number][1];
+const PATHS: Record<Area, string> = { alerting: ALERTS, cloud: PATH };
+const withBody = (method: Method) => method === "POST" || method === "PUT" || method === "PATCH";
+
+/** Sends `method` to `area` (with a body where the method has one) and answers it with 200. */
+async function sendTo(area: Area, method: Method, body: unknown = {}) {
+  answer(mock.api[area], method, PATHS[area], 200, area === "alerting" ? { data: {} } : { result: {} });
+  await send(connectionFor(area), { method, path: PATHS[area], ...(withBody(method) ? { body } : {}) });
+}
+
 describe("every request", () => {
-  it("to area A carries Authorization: Bearer <token>", async () => {
-    answer(mock.api.alerting, "GET", `${ALERTS}/a1`, 200, { data: {} });
-    await send(connectionFor("alerting"), { method: "GET", path: `${ALERTS}/a1` });
-    expect(seen[0]?.headers.authorization).toBe(`Bearer ${CANARY.token}`);
-    expect(seen[0]?.headers.authorization).toBe(ALERTING_AUTH);
-  });
+  it.each(REQUESTS.filter(([area]) => area === "alerting").map(([, method]) => method))(
+    "to area A by %s carries Authorization: Bearer <token>",
+    async (method) => {
+      await sendTo("alerting", method);
+      expect(seen[0]?.headers.authorization).toBe(`Bearer ${CANARY.token}`);
+      expect(seen[0]?.headers.authorization).toBe(ALERTING_AUTH);
+    },
+  );
 
-  it("to area B carries Authorization: Basic base64(keyId:keySecret)", async () => {
-    answer(mock.api.cloud, "GET", PATH, 200, { result: {} });
-    await send(connectionFor("cloud"), { method: "GET", path: PATH });
-    const value = seen[0]?.headers.authorization ?? "";
-    expect(value).toBe(CLOUD_AUTH);
-    expect(Buffer.from(value.replace(/^Basic /, ""), "base64").toString("utf8")).toBe(`${CANARY.keyId}:${CANARY.keySecret}`);
-  });
+  it.each(REQUESTS.filter(([area]) => area === "cloud").map(([, method]) => method))(
+    "to area B by %s carries Authorization: Basic base64(keyId:keySecret)",
+    async (method) => {
+      await sendTo("cloud", method);
+      const value = seen[0]?.headers.authorization ?? "";
+      expect(value).toBe(CLOUD_AUTH);
+      expect(Buffer.from(value.replace(/^Basic /, ""), "base64").toString("utf8")).toBe(`${CANARY.keyId}:${CANARY.keySecret}`);
+    },
+  );
 
-  it("names the package and its version in the User-Agent", async () => {
-    answer(mock.api.cloud, "GET", PATH, 200, { result: {} });
-    await send(connectionFor("cloud"), { method: "GET", path: PATH });
+  it.each(REQUESTS)("to %s by %s names the package and its version in the User-Agent", async (area, method) => {
+    await sendTo(area, method);
     expect(seen[0]?.headers["user-agent"]).toBe(USER_AGENT);
     expect(USER_AGENT.startsWith(`${pkg.name}/${pkg.version} `)).toBe(true);
   });
 
-  it("sends its body as JSON with Content-Type application/json and asks for JSON back", async () => {
-    answer(mock.api.cloud, "POST", PATH, 200, { result: {} });
-    const body = { name: "deployer", roles: ["admin"], expireAt: null };
-    await send(connectionFor("cloud"), { method: "POST", path: PATH, body });
-    expect(seen[0]?.headers["content-type"]).toBe("application/json");
-    expect(seen[0]?.headers.accept).toBe("application/json");
-    expect(seen[0]?.body).toEqual(body);
-  });
+  it.each(REQUESTS.filter(([, method]) => withBody(method)))(
+    "to %s by %s sends its body as JSON with Content-Type application/json and asks for JSON back",
+    async (area, method) => {
+      const body = { name: "deployer", roles: ["admin"], expireAt: null };
+      await sendTo(area, method, body);
+      expect(seen[0]?.headers["content-type"]).toBe("application/json");
+      expect(seen[0]?.headers.accept).toBe("application/json");
+      expect(seen[0]?.body).toEqual(body);
+    },
+  );
 
   it("without a body sends no Content-Type", async () => {
     answer(mock.api.cloud, "GET", PATH, 200, { result: {} });

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
 import { SETTING_NAMES } from "../provider/facts/pipeSettings";
-import { UNKNOWN } from "../provider/lifecycle";
-import { CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
+import { UNKNOWN } from "../provider/properties";
+import { CANARY, errorText, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
 
 const ids = {
   organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e",
@@ -29,14 +29,11 @@ function intercept(method: string, status: number, data: unknown) {
 }
 
 describe("PipeSettings create", () => {
-  it("sends one PUT with only the settings the program sets, in wire names, with Basic auth", async () => {
+  it("sends one PUT with only the settings the program sets, in wire names", async () => {
     intercept("PUT", 200, envelope(wire({ db_max_threads: 8, object_storage_use_cluster_function: null })));
     await provider.create({ ...ids, dbMaxThreads: 8, objectStorageUseClusterFunction: null, __provider: "x" });
     expect(seen).toHaveLength(1);
     expect(seen[0]?.body).toEqual({ db_max_threads: 8, object_storage_use_cluster_function: null });
-    expect(seen[0]?.headers.authorization).toBe(CLOUD_AUTH);
-    expect(seen[0]?.headers["content-type"]).toBe("application/json");
-    expect(seen[0]?.headers["user-agent"]).toMatch(/^pulumi-alertpipe\//);
   });
 
   it("returns the id org/service/pipe, all twelve effective values and the managed names", async () => {
@@ -119,16 +116,25 @@ describe("PipeSettings update", () => {
     expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: 16, db_max_insert_threads: null }]);
   });
 
-  it("leaves a setting removed from the program as it is live and stops managing it", async () => {
+  it("leaves a setting removed from the program out of the PUT, so it stays as it is live", async () => {
+    intercept("PUT", 200, envelope(wire({ db_max_threads: 16, db_max_insert_threads: 2 })));
+    await provider.update(id, olds, { ...ids, dbMaxThreads: 16 });
+    expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: 16 }]);
+  });
+
+  it("stops managing a setting removed from the program, recording its live value", async () => {
     intercept("PUT", 200, envelope(wire({ db_max_threads: 16, db_max_insert_threads: 2 })));
     const result = await provider.update(id, olds, { ...ids, dbMaxThreads: 16 });
-    expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: 16 }]);
     expect(result.outs).toMatchObject({ dbMaxInsertThreads: 2, managedSettings: ["dbMaxThreads"] });
   });
 
   it("sends no request when only the set of managed settings shrinks", async () => {
-    const result = await provider.update(id, olds, { ...ids, dbMaxThreads: 8 });
+    await provider.update(id, olds, { ...ids, dbMaxThreads: 8 });
     expect(seen).toHaveLength(0);
+  });
+
+  it("records the smaller set of managed settings when only it shrinks", async () => {
+    const result = await provider.update(id, olds, { ...ids, dbMaxThreads: 8 });
     expect(result.outs).toMatchObject({ dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] });
   });
 });
@@ -136,12 +142,22 @@ describe("PipeSettings update", () => {
 describe("PipeSettings read", () => {
   const props = { ...ids, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] };
 
-  it("GETs the settings and reports drift on managed settings through inputs", async () => {
+  it("sends one GET of the settings", async () => {
+    intercept("GET", 200, envelope(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
+    await provider.read(id, props);
+    expect(seen.map((s) => s.method)).toEqual(["GET"]);
+  });
+
+  it("returns the live values of every setting as outputs, under the same id and managed names", async () => {
     intercept("GET", 200, envelope(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
     const result = await provider.read(id, props);
-    expect(seen.map((s) => s.method)).toEqual(["GET"]);
     expect(result.id).toBe(id);
     expect(result.props).toMatchObject({ dbMaxThreads: 4, objectStorageConcurrency: 9, managedSettings: ["dbMaxThreads"] });
+  });
+
+  it("reports drift on managed settings only, through inputs", async () => {
+    intercept("GET", 200, envelope(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
+    const result = await provider.read(id, props);
     expect(result.inputs).toEqual({ ...ids, dbMaxThreads: 4 });
   });
 
