@@ -44,7 +44,7 @@ export function errorFor(area: Area, status: number, message: string, headers?: 
   return area === "alerting" ? alertingError(status, message, headers) : cloudError(status, message, headers);
 }
 
-export type JsonBody = { ok: true; value: unknown } | { ok: false; message: string };
+type JsonBody = { ok: true; value: unknown } | { ok: false; message: string };
 
 export function parseJson(raw: string): JsonBody {
   if (raw.trim() === "") return { ok: false, message: "the request body is empty; send a JSON object" };

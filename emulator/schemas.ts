@@ -112,8 +112,6 @@ export const keyCreateBodySchema = z.strictObject({
   hashData: z.strictObject({ keyIdHash: sha256Base64, keyIdSuffix: z.string(), keySecretHash: sha256Base64 }).optional(),
 });
 
-export type KeyCreateBody = z.infer<typeof keyCreateBodySchema>;
-
 export const keyPatchBodySchema = z
   .strictObject({
     name: z.string().optional(),
@@ -124,12 +122,10 @@ export const keyPatchBodySchema = z
   })
   .refine((body) => Object.keys(body).length > 0, { error: "the body must change at least one field" });
 
-export type KeyPatchBody = z.infer<typeof keyPatchBodySchema>;
-
 // ---- Wording ----------------------------------------------------------------------------------
 
 /** One line naming each problem by its field path, e.g. `interval: must be ...; channel.type: ...`. */
-export function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message)).join("; ");
 }
 

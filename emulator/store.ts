@@ -9,7 +9,7 @@ import { KEY_ROLES, type KeyRole } from "../provider/facts/keyRoles";
 
 export type { KeyRole };
 export type AlertSource = "tile" | "search";
-export type ThresholdType = "above" | "below";
+type ThresholdType = "above" | "below";
 export type KeyState = "enabled" | "disabled";
 
 /** Who silenced an alert in the UI, when, and until when: the real service's object. */
@@ -19,7 +19,10 @@ export interface Silenced {
   until: string | null;
 }
 
-/** An alert exactly as area A returns it; optional members are absent, never null. */
+/**
+ * An alert exactly as area A returns it; optional members are absent, never null. No request here
+ * sets the real service's `savedSearch` or `groupBy`, so the emulator's alerts have neither.
+ */
 export interface StoredAlert {
   id: string;
   name?: string;
@@ -34,8 +37,6 @@ export interface StoredAlert {
   team: string;
   tileId?: string;
   dashboard?: string;
-  savedSearch?: string;
-  groupBy?: string;
   /** Absent until someone silences the alert (the test hook `silence`), then an object. */
   silenced?: Silenced;
   createdAt: string;
