@@ -60,4 +60,14 @@ describe("package boundaries", () => {
     );
     expect(upward).toEqual([]);
   });
+
+  it("provider/facts/ imports nothing, not even zod, so the emulator can read it and build its own schemas", () => {
+    const imports = tsFiles("provider/facts").flatMap((f) =>
+      [...readFileSync(join(root, f), "utf8").matchAll(/(?:\bfrom\s+|\brequire\(\s*|\bimport\(\s*|^import\s+)["']([^"']+)["']/gm)].map(
+        (m) => `${f} -> ${m[1] ?? ""}`,
+      ),
+    );
+    expect(tsFiles("provider/facts")).not.toEqual([]);
+    expect(imports).toEqual([]);
+  });
 });
