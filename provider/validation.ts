@@ -21,3 +21,20 @@ export function opaqueId(property: string): z.ZodString {
 export function oneOf<const T extends readonly [string, ...string[]]>(property: string, values: T): z.ZodEnum<{ [K in T[number]]: K }> {
   return z.enum(values, { error: `${property} must be one of ${values.map((v) => `"${v}"`).join(", ")}` });
 }
+
+/** What a strict object says of a property it does not have, and of a value that is not an object. */
+interface StrictObjectWords {
+  /** Follows "unknown property; ", e.g. "the properties are a, b". */
+  readonly unknownProperty: string;
+  /** Zod's own words when left out. */
+  readonly notAnObject?: string | ((issue: { readonly input?: unknown }) => string);
+}
+
+/** A zod object that refuses properties it does not have, in words naming what it does have. */
+export function strictObject<T extends z.core.$ZodLooseShape>(shape: T, words: StrictObjectWords) {
+  const notAnObject = (issue: { readonly input?: unknown }) => (typeof words.notAnObject === "function" ? words.notAnObject(issue) : words.notAnObject);
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? `unknown property; ${words.unknownProperty}` : issue.code === "invalid_type" ? notAnObject(issue) : undefined,
+  });
+}

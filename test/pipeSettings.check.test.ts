@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
 import { PIPE_SETTINGS, SETTING_NAMES } from "../provider/facts/pipeSettings";
-import { UNKNOWN } from "../provider/lifecycle";
+import { UNKNOWN } from "../provider/properties";
 import { connectionEnvPerFile } from "./support/mockApi";
 
 connectionEnvPerFile();

@@ -5,22 +5,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor } from "../connection";
 import { decode, send } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
-import { carryStableOutputs, checkInputs, compact, diffProperties, stableOutputsOf, withoutProvider, type PropertyMap } from "../lifecycle";
-import {
-  ARG_NAMES,
-  OUTPUT_ONLY,
-  REQUIRED_ARGS,
-  alertArgsSchema,
-  alertIn,
-  alertsPath,
-  comparable,
-  createdAlert,
-  crossFieldFailures,
-  describeAlert,
-  fromWire,
-  managedOptionals,
-  toWire,
-} from "./wire";
+import { checkInputs } from "../check";
+import { carryStableOutputs, diffProperties, stableOutputsOf } from "../diff";
+import { managedIn } from "../managed";
+import { outputsFrom } from "../outputRules";
+import { pick, withoutProvider, type PropertyMap } from "../properties";
+import { ARG_NAMES, OPTIONAL_ARGS, REQUIRED_ARGS, alertArgsSchema, comparable, crossFieldFailures, describeAlert } from "./args";
+import { OUTPUTS, OUTPUT_ONLY, alertIn, alertsPath, createdAlert, fromWire, toWire } from "./wire";
 
 /** Nothing forces a new alert: the service replaces the whole body in place with PUT. */
 const REPLACE_ON: readonly string[] = [];
@@ -28,21 +19,22 @@ const REPLACE_ON: readonly string[] = [];
 /** What a PUT of the whole body cannot change: when the alert was made, and whose it is. */
 const STABLE_OUTPUTS = ["createdAt", "team"] as const;
 
+/** The outputs an alert records: its required arguments, the optional ones the program manages, and what the service fills in. */
+function recorded(props: PropertyMap) {
+  return [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, props), ...OUTPUT_ONLY];
+}
+
 /**
  * Outputs after a write the program asked for: the returned values of the arguments the program
  * sets (so a later refresh compares like with like; the program's where the answer leaves one
  * out), and what the service fills in, as it came. Optional arguments the program leaves out are
- * not recorded, so a value the service chooses for them never shows as a change to undo. An
- * answer with no alert at all (an empty 2xx) tells nothing new: what the service filled in before
- * (`before`, the stored outputs) is kept.
+ * not recorded, so a value the service chooses for them never shows as a change to undo.
  */
 function outputsAfterWrite(args: PropertyMap, body: unknown, before: PropertyMap = {}): PropertyMap {
   const alert = alertIn(body);
-  const live = alert === undefined ? {} : fromWire(alert);
-  const out: PropertyMap = {};
-  for (const n of [...REQUIRED_ARGS, ...managedOptionals(args)]) out[n] = live[n] ?? args[n];
-  for (const n of OUTPUT_ONLY) out[n] = alert === undefined ? before[n] : live[n];
-  return compact(out);
+  // An answer with no alert at all (an empty 2xx) tells nothing new: what the service filled in
+  // before (`before`, the stored outputs) stands.
+  return outputsFrom(OUTPUTS, recorded(args), alert === undefined ? {} : fromWire(alert), { program: args, stored: alert === undefined ? before : {} });
 }
 
 export { configureProvider as configure } from "../connection";
@@ -84,20 +76,14 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
   const res = await unlessGone(() => send(connectionFor("alerting"), { method: "GET", path: alertsPath(id) }));
   if (res === undefined) return {};
-  // A 2xx without an alert in it tells nothing: what is stored stands.
   const alert = alertIn(res.body);
-  const live = alert === undefined ? withoutProvider(props) : fromWire(alert);
-  const managed = managedOptionals(props);
-  const out: PropertyMap = {};
-  for (const n of REQUIRED_ARGS) out[n] = live[n];
-  // A managed optional cleared live stays recorded as null, so it is still known to be managed.
-  for (const n of managed) out[n] = live[n] ?? null;
-  for (const n of OUTPUT_ONLY) out[n] = live[n];
-  const outputs = compact(out);
+  const names = recorded(props);
+  // A 2xx without an alert in it tells nothing: what is stored stands. A managed optional cleared
+  // live stays recorded as null, so it is still known to be managed.
+  const outputs = alert === undefined ? pick(props, names) : outputsFrom(OUTPUTS, names, fromWire(alert));
   // Inputs are the arguments the program manages with their live values, so the next preview
   // proposes to put drifted values back and never reports what the program leaves to the service.
-  const inputs: PropertyMap = stableOutputsOf(outputs, STABLE_OUTPUTS);
-  for (const n of [...REQUIRED_ARGS, ...managed]) if (outputs[n] !== undefined) inputs[n] = outputs[n];
+  const inputs: PropertyMap = { ...stableOutputsOf(outputs, STABLE_OUTPUTS), ...pick(outputs, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, props)]) };
   return { id, props: outputs, inputs };
 }
 

@@ -5,18 +5,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
-import {
-  PartialFailure,
-  carryStableOutputs,
-  checkInputs,
-  compact,
-  hasChanged,
-  deepEqual,
-  diffProperties,
-  stableOutputsOf,
-  withoutProvider,
-  type PropertyMap,
-} from "../lifecycle";
+import { checkInputs } from "../check";
+import { carryStableOutputs, deepEqual, diffProperties, hasChanged, stableOutputsOf } from "../diff";
+import { PartialFailure } from "../partialFailure";
+import { compact, withoutProvider, type PropertyMap } from "../properties";
 import {
   PATCHABLE_ARGS,
   REPLACE_ON,

@@ -3,7 +3,7 @@
 
 import { z } from "zod";
 import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../facts/hashData";
-import type { PropertyMap } from "../lifecycle";
+import type { PropertyMap } from "../properties";
 import { oneOf, uuid } from "../validation";
 
 import { KEY_ROLES as ROLES } from "../facts/keyRoles";

@@ -5,7 +5,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor } from "../connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/errors";
-import { checkInputs, deepEqual, diffProperties, hasChanged, UNKNOWN, type PropertyMap } from "../lifecycle";
+import { checkInputs } from "../check";
+import { deepEqual, diffProperties, hasChanged } from "../diff";
+import { UNKNOWN, type PropertyMap } from "../properties";
 import { SETTING_NAMES, type SettingName } from "../facts/pipeSettings";
 import { fromWire, managedIn, pipeSettingsArgsSchema, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
 

@@ -1,0 +1,93 @@
+// How a provider's check turns zod issues into failures that name the property, leaving alone
+// what preview does not know yet.
+
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { UNKNOWN, containsUnknown, withoutProvider, type PropertyMap } from "./properties";
+
+/** "ipAccessList[0].source" from zod's path. */
+function propertyPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const part of path) {
+    if (typeof v !== "object" || v === null) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[part];
+  }
+  return v;
+}
+
+/** True when the value at this path, or any value it sits inside, is not known yet. */
+function unknownAlong(root: unknown, path: readonly PropertyKey[]): boolean {
+  for (let i = 0; i <= path.length; i++) {
+    if (valueAt(root, path.slice(0, i)) === UNKNOWN) return true;
+  }
+  return containsUnknown(valueAt(root, path));
+}
+
+/** A value as a check failure shows it: NaN and the infinities by name, long text cut short. */
+function shown(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  // JSON has no text for a function or a symbol; those show as String() shows them.
+  const asGiven: unknown = value;
+  const text = JSON.stringify(value) ?? String(asGiven);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * The failure the engine shows for one zod issue. The engine prints `property P value {V}` by
+ * looking P up among the top-level inputs, so a nested path would show as `{<nil>}`: a nested
+ * failure names no property and says itself where it is and what it holds. A value under one of
+ * `secretInputs` is never shown; the engine cannot tell us which others the program made secret.
+ */
+function failureOf(
+  path: readonly PropertyKey[],
+  message: string,
+  value: unknown,
+  listsValue: boolean,
+  secretInputs: readonly string[],
+): pulumi.dynamic.CheckFailure {
+  const property = propertyPath(path);
+  const secret = secretInputs.includes(String(path[0]));
+  if (path.length <= 1) {
+    // The engine shows NaN and Infinity as {NaN} and {+Inf}; the reason says which it was, in words.
+    const nonFinite = typeof value === "number" && !Number.isFinite(value) && !secret;
+    return { property, reason: nonFinite ? `${property} is ${shown(value)}: ${message}` : message };
+  }
+  if (!listsValue) return { property: "", reason: `${property}: ${message}` };
+  const what = secret ? `not shown (${String(path[0])} is secret)` : shown(value);
+  return { property: "", reason: `${property} is ${what}: ${message}` };
+}
+
+/**
+ * Validates the program's inputs with a resource's zod schema. Issues about values that are still
+ * unknown in preview are dropped: they are checked again once known. No request is ever sent.
+ */
+export function checkInputs(schema: z.ZodType, news: PropertyMap, secretInputs: readonly string[] = []): Required<pulumi.dynamic.CheckResult<PropertyMap>> {
+  const inputs = withoutProvider(news);
+  const parsed = schema.safeParse(inputs);
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  if (!parsed.success) {
+    const seen = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      // An unknown property is reported at its own name, not at the object holding it.
+      const paths = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+      for (const path of paths) {
+        if (unknownAlong(inputs, path)) continue;
+        const failure = failureOf(path, issue.message, valueAt(inputs, path), issue.code !== "unrecognized_keys", secretInputs);
+        const key = `${failure.property}\u0000${failure.reason}`;
+        if (!seen.has(key)) failures.push(failure);
+        seen.add(key);
+      }
+    }
+  }
+  return { inputs: news, failures };
+}
