@@ -17,6 +17,11 @@ function wire(values: Record<string, number | boolean | null> = {}): Record<stri
   return { ...Object.fromEntries(SETTING_NAMES.map((n) => [n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), null])), ...values };
 }
 
+/** Outputs as create records them: the pipe, all twelve settings null but the given ones, and what the program manages. */
+function stored(values: Record<string, unknown>): Record<string, unknown> {
+  return { ...ids, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), ...values };
+}
+
 function envelope(result: unknown, status = 200) {
   return { requestId: requestId(), status, result };
 }
@@ -65,19 +70,13 @@ describe("PipeSettings uuids", () => {
   });
 
   it("differing only in letter case are no change, even against a state written before check lower-cased them", async () => {
-    const olds = { ...upper, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] };
+    const olds = stored({ ...upper, dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] });
     expect(await provider.diff(id, olds, { ...ids, dbMaxThreads: 8 })).toMatchObject({ changes: false, replaces: [] });
   });
 });
 
 describe("PipeSettings diff", () => {
-  const olds = {
-    ...ids,
-    ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])),
-    dbMaxThreads: 8,
-    objectStorageConcurrency: 3,
-    managedSettings: ["dbMaxThreads"],
-  };
+  const olds = stored({ dbMaxThreads: 8, objectStorageConcurrency: 3, managedSettings: ["dbMaxThreads"] });
 
   it("sees no change when managed settings equal their stored values, whatever the unmanaged ones are", async () => {
     expect(await provider.diff(id, olds, { ...ids, dbMaxThreads: 8 })).toMatchObject({ changes: false, replaces: [] });
@@ -102,13 +101,7 @@ describe("PipeSettings diff", () => {
 });
 
 describe("PipeSettings update", () => {
-  const olds = {
-    ...ids,
-    ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])),
-    dbMaxThreads: 8,
-    dbMaxInsertThreads: 2,
-    managedSettings: ["dbMaxThreads", "dbMaxInsertThreads"],
-  };
+  const olds = stored({ dbMaxThreads: 8, dbMaxInsertThreads: 2, managedSettings: ["dbMaxThreads", "dbMaxInsertThreads"] });
 
   it("sends only the settings whose value changed, and an explicit null as null", async () => {
     intercept("PUT", 200, envelope(wire({ db_max_threads: 16, db_max_insert_threads: null })));
@@ -140,7 +133,7 @@ describe("PipeSettings update", () => {
 });
 
 describe("PipeSettings read", () => {
-  const props = { ...ids, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] };
+  const props = stored({ dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] });
 
   it("sends one GET of the settings", async () => {
     intercept("GET", 200, envelope(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
