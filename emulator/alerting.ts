@@ -7,10 +7,12 @@ import type { StoredAlert } from "./store";
 
 const COLLECTION = /^\/api\/v2\/alerts$/;
 const ITEM = /^\/api\/v2\/alerts\/([^/]+)$/;
+/** The newer service's largest page. */
+export const MAX_LIST_LIMIT = 1000;
 
 export function handleAlerting(services: Services, req: Incoming): Reply {
   const item = ITEM.exec(req.path);
-  const route = COLLECTION.test(req.path) ? { allow: ["POST"] } : item ? { allow: ["GET", "PUT", "DELETE"] } : undefined;
+  const route = COLLECTION.test(req.path) ? { allow: ["GET", "POST"] } : item ? { allow: ["GET", "PUT", "DELETE"] } : undefined;
   if (route === undefined) return alertingError(404, `no endpoint at ${req.path}`);
   if (!route.allow.includes(req.method)) {
     return alertingError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
@@ -28,7 +30,7 @@ export function handleAlerting(services: Services, req: Incoming): Reply {
     });
   }
 
-  if (item === null) return create(services, req);
+  if (item === null) return req.method === "GET" ? list(services, req) : create(services, req);
   const id = item[1] ?? "";
   const existing = services.state.alerts[id];
   if (existing === undefined) return alertingError(404, `no alert with id ${id}`);
@@ -58,6 +60,35 @@ function readBody(req: Incoming): { ok: true; body: AlertBody } | { ok: false; r
   const parsed = parseWith(alertBodySchema, json.value);
   if (!parsed.ok) return { ok: false, reply: alertingError(400, parsed.message) };
   return { ok: true, body: parsed.value };
+}
+
+/**
+ * The caller's alerts (every alert: the one token is the one team) in creation order, wrapped in
+ * `data` like every answer. `limit` and `offset` page as the newer service does; without them, all.
+ */
+function list(services: Services, req: Incoming): Reply {
+  const limit = queryInteger(req.query, "limit", 1, MAX_LIST_LIMIT);
+  if (!limit.ok) return alertingError(400, limit.message);
+  const offset = queryInteger(req.query, "offset", 0, Number.MAX_SAFE_INTEGER);
+  if (!offset.ok) return alertingError(400, offset.message);
+  const all = Object.values(services.state.alerts);
+  const from = offset.value ?? 0;
+  return { status: 200, body: { data: all.slice(from, limit.value === undefined ? undefined : from + limit.value) } };
+}
+
+type QueryInteger = { ok: true; value: number | undefined } | { ok: false; message: string };
+
+/** An optional query parameter holding a whole number in [min, max], given at most once. */
+function queryInteger(query: URLSearchParams, name: string, min: number, max: number): QueryInteger {
+  const values = query.getAll(name);
+  if (values.length === 0) return { ok: true, value: undefined };
+  const text = values[0] ?? "";
+  if (values.length > 1) return { ok: false, message: `${name}: given ${values.length} times; give it once` };
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `a whole number >= ${min}` : `a whole number from ${min} to ${max}`;
+    return { ok: false, message: `${name}: must be ${range}` };
+  }
+  return { ok: true, value: Number(text) };
 }
 
 function create(services: Services, req: Incoming): Reply {

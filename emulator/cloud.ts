@@ -33,9 +33,9 @@ const ROUTES: Route[] = [
   },
   {
     pattern: /^\/v1\/organizations\/([^/]+)\/keys$/,
-    allow: ["POST"],
+    allow: ["GET", "POST"],
     params: ["organizationId"],
-    run: (services, req, [org]) => createKey(services, req, org ?? ""),
+    run: (services, req, [org]) => (req.method === "GET" ? listKeys(services, org ?? "") : createKey(services, req, org ?? "")),
   },
   {
     pattern: /^\/v1\/organizations\/([^/]+)\/keys\/([^/]+)$/,
@@ -174,6 +174,15 @@ function publicKey(key: StoredKey) {
     keySuffix: key.keySuffix,
     ipAccessList: key.ipAccessList.map((e) => ({ source: e.source, description: e.description })),
   };
+}
+
+/** The organization's keys in creation order, each as the single-key GET answers it (never a secret); no paging. */
+function listKeys(services: Services, org: string): Reply {
+  return cloudOk(
+    Object.values(services.state.keys)
+      .filter((key) => key.organizationId === org)
+      .map(publicKey),
+  );
 }
 
 function createKey(services: Services, req: Incoming, org: string): Reply {
