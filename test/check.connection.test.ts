@@ -7,11 +7,11 @@ import * as apiKey from "../provider/apiKey/provider";
 import * as pipeSettings from "../provider/pipeSettings/provider";
 import { CONNECTION_SETTINGS, configure } from "../provider/connection";
 import { noConnectionPerTest } from "./support/mockApi";
+import { ORG_ID, PIPE_IDS } from "./support/fixtures";
 
-const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const ALERT = { threshold: 5, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" } };
-const PIPE = { organizationId: ORG, serviceId: "7c9e6679-7425-40de-944b-e07fc1f90ae7", pipeId: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed", dbMaxThreads: 8 };
-const KEY = { organizationId: ORG, roles: ["developer"] };
+const PIPE = { ...PIPE_IDS, dbMaxThreads: 8 };
+const KEY = { organizationId: ORG_ID, roles: ["developer"] };
 
 noConnectionPerTest();
 

@@ -3,14 +3,11 @@ import * as provider from "../provider/pipeSettings/provider";
 import { PIPE_SETTINGS, SETTING_NAMES } from "../provider/facts/pipeSettings";
 import { UNKNOWN } from "../provider/properties";
 import { connectionEnvPerFile } from "./support/mockApi";
+import { PIPE_IDS } from "./support/fixtures";
 
 connectionEnvPerFile();
 
-const ids = {
-  organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e",
-  serviceId: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
-  pipeId: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
-};
+const ids = PIPE_IDS;
 
 async function failuresFor(props: Record<string, unknown>) {
   return (await provider.check({}, { ...ids, ...props })).failures ?? [];

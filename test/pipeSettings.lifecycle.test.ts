@@ -2,15 +2,12 @@ import { beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
 import { SETTING_NAMES } from "../provider/facts/pipeSettings";
 import { UNKNOWN } from "../provider/properties";
-import { CANARY, errorText, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
+import { CANARY, cloudAnswer, errorText, mockApiPerTest, answerOnce } from "./support/mockApi";
+import { PIPE_IDS, PIPE_RESOURCE_ID, SETTINGS_PATH } from "./support/fixtures";
 
-const ids = {
-  organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e",
-  serviceId: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
-  pipeId: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
-};
-const id = `${ids.organizationId}/${ids.serviceId}/${ids.pipeId}`;
-const path = `/v1/organizations/${ids.organizationId}/services/${ids.serviceId}/pipes/${ids.pipeId}/settings`;
+const ids = PIPE_IDS;
+const id = PIPE_RESOURCE_ID;
+const path = SETTINGS_PATH;
 
 /** All twelve wire fields unset, with the given ones set. */
 function wire(values: Record<string, number | boolean | null> = {}): Record<string, number | boolean | null> {
@@ -22,10 +19,6 @@ function stored(values: Record<string, unknown>): Record<string, unknown> {
   return { ...ids, ...Object.fromEntries(SETTING_NAMES.map((n) => [n, null])), ...values };
 }
 
-function envelope(result: unknown, status = 200) {
-  return { requestId: requestId(), status, result };
-}
-
 const mock = mockApiPerTest();
 const seen = mock.seen;
 
@@ -35,14 +28,14 @@ function intercept(method: string, status: number, data: unknown) {
 
 describe("PipeSettings create", () => {
   it("sends one PUT with only the settings the program sets, in wire names", async () => {
-    intercept("PUT", 200, envelope(wire({ db_max_threads: 8, object_storage_use_cluster_function: null })));
+    intercept("PUT", 200, cloudAnswer(wire({ db_max_threads: 8, object_storage_use_cluster_function: null })));
     await provider.create({ ...ids, dbMaxThreads: 8, objectStorageUseClusterFunction: null, __provider: "x" });
     expect(seen).toHaveLength(1);
     expect(seen[0]?.body).toEqual({ db_max_threads: 8, object_storage_use_cluster_function: null });
   });
 
   it("returns the id org/service/pipe, all twelve effective values and the managed names", async () => {
-    intercept("PUT", 200, envelope(wire({ db_max_threads: 8, db_max_insert_threads: 4 })));
+    intercept("PUT", 200, cloudAnswer(wire({ db_max_threads: 8, db_max_insert_threads: 4 })));
     const result = await provider.create({ ...ids, dbMaxThreads: 8 });
     expect(result.id).toBe(id);
     expect(result.outs).toMatchObject({ ...ids, dbMaxThreads: 8, dbMaxInsertThreads: 4, streamingMaxInsertWaitMs: null, managedSettings: ["dbMaxThreads"] });
@@ -104,19 +97,19 @@ describe("PipeSettings update", () => {
   const olds = stored({ dbMaxThreads: 8, dbMaxInsertThreads: 2, managedSettings: ["dbMaxThreads", "dbMaxInsertThreads"] });
 
   it("sends only the settings whose value changed, and an explicit null as null", async () => {
-    intercept("PUT", 200, envelope(wire({ db_max_threads: 16, db_max_insert_threads: null })));
+    intercept("PUT", 200, cloudAnswer(wire({ db_max_threads: 16, db_max_insert_threads: null })));
     await provider.update(id, olds, { ...ids, dbMaxThreads: 16, dbMaxInsertThreads: null });
     expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: 16, db_max_insert_threads: null }]);
   });
 
   it("leaves a setting removed from the program out of the PUT, so it stays as it is live", async () => {
-    intercept("PUT", 200, envelope(wire({ db_max_threads: 16, db_max_insert_threads: 2 })));
+    intercept("PUT", 200, cloudAnswer(wire({ db_max_threads: 16, db_max_insert_threads: 2 })));
     await provider.update(id, olds, { ...ids, dbMaxThreads: 16 });
     expect(seen.map((s) => s.body)).toEqual([{ db_max_threads: 16 }]);
   });
 
   it("stops managing a setting removed from the program, recording its live value", async () => {
-    intercept("PUT", 200, envelope(wire({ db_max_threads: 16, db_max_insert_threads: 2 })));
+    intercept("PUT", 200, cloudAnswer(wire({ db_max_threads: 16, db_max_insert_threads: 2 })));
     const result = await provider.update(id, olds, { ...ids, dbMaxThreads: 16 });
     expect(result.outs).toMatchObject({ dbMaxInsertThreads: 2, managedSettings: ["dbMaxThreads"] });
   });
@@ -136,20 +129,20 @@ describe("PipeSettings read", () => {
   const props = stored({ dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] });
 
   it("sends one GET of the settings", async () => {
-    intercept("GET", 200, envelope(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
+    intercept("GET", 200, cloudAnswer(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
     await provider.read(id, props);
     expect(seen.map((s) => s.method)).toEqual(["GET"]);
   });
 
   it("returns the live values of every setting as outputs, under the same id and managed names", async () => {
-    intercept("GET", 200, envelope(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
+    intercept("GET", 200, cloudAnswer(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
     const result = await provider.read(id, props);
     expect(result.id).toBe(id);
     expect(result.props).toMatchObject({ dbMaxThreads: 4, objectStorageConcurrency: 9, managedSettings: ["dbMaxThreads"] });
   });
 
   it("reports drift on managed settings only, through inputs", async () => {
-    intercept("GET", 200, envelope(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
+    intercept("GET", 200, cloudAnswer(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
     const result = await provider.read(id, props);
     expect(result.inputs).toEqual({ ...ids, dbMaxThreads: 4 });
   });
@@ -171,8 +164,8 @@ describe("PipeSettings delete", () => {
   beforeEach(() => provider.forgetRun());
 
   it("with resetOnDelete reads the pipe, then sends null for every managed setting still as this resource left it", async () => {
-    intercept("GET", 200, envelope(wire({ db_max_threads: 8, object_storage_concurrency: 3 })));
-    intercept("PUT", 200, envelope(wire()));
+    intercept("GET", 200, cloudAnswer(wire({ db_max_threads: 8, object_storage_concurrency: 3 })));
+    intercept("PUT", 200, cloudAnswer(wire()));
     await provider.delete(id, { ...props, resetOnDelete: true });
     expect(seen.map((s) => `${s.method} ${JSON.stringify(s.body ?? null)}`)).toEqual([
       "GET null",
@@ -181,24 +174,24 @@ describe("PipeSettings delete", () => {
   });
 
   it("with resetOnDelete leaves a setting someone changed since: only the ones still ours are unset", async () => {
-    intercept("GET", 200, envelope(wire({ db_max_threads: 12, object_storage_concurrency: 3 })));
-    intercept("PUT", 200, envelope(wire({ db_max_threads: 12 })));
+    intercept("GET", 200, cloudAnswer(wire({ db_max_threads: 12, object_storage_concurrency: 3 })));
+    intercept("PUT", 200, cloudAnswer(wire({ db_max_threads: 12 })));
     await provider.delete(id, { ...props, resetOnDelete: true });
     expect(seen.map((s) => s.body)).toEqual([undefined, { object_storage_concurrency: null }]);
   });
 
   it("with resetOnDelete sends no PUT when nothing live is still ours", async () => {
-    intercept("GET", 200, envelope(wire({ db_max_threads: 12, object_storage_concurrency: null })));
+    intercept("GET", 200, cloudAnswer(wire({ db_max_threads: 12, object_storage_concurrency: null })));
     await provider.delete(id, { ...props, resetOnDelete: true });
     expect(seen.map((s) => s.method)).toEqual(["GET"]);
   });
 
   it("with resetOnDelete never unsets what another resource of the same run wrote to the pipe (a rename without alias)", async () => {
     // The renamed resource is created first, writing the same values, then the old one is deleted.
-    intercept("PUT", 200, envelope(wire({ db_max_threads: 8 })));
+    intercept("PUT", 200, cloudAnswer(wire({ db_max_threads: 8 })));
     await provider.create({ ...ids, dbMaxThreads: 8, resetOnDelete: true });
-    intercept("GET", 200, envelope(wire({ db_max_threads: 8, object_storage_concurrency: 3 })));
-    intercept("PUT", 200, envelope(wire({ db_max_threads: 8 })));
+    intercept("GET", 200, cloudAnswer(wire({ db_max_threads: 8, object_storage_concurrency: 3 })));
+    intercept("PUT", 200, cloudAnswer(wire({ db_max_threads: 8 })));
     await provider.delete(id, { ...props, resetOnDelete: true });
     expect(seen.map((s) => `${s.method} ${JSON.stringify(s.body ?? null)}`)).toEqual([
       'PUT {"db_max_threads":8}',

@@ -3,34 +3,30 @@
 // every shape, the 424 of an idle service, and 429s asking for waits longer than the retry budget.
 
 import { performance } from "node:perf_hooks";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import * as alert from "../provider/alert/provider";
 import * as apiKey from "../provider/apiKey/provider";
 import * as pipeSettings from "../provider/pipeSettings/provider";
 import { connectionFor, resetConfiguration } from "../provider/connection";
 import { EXCERPT_CHARS, send, useWaitNotices } from "../provider/http/client";
 import { ApiError, RateLimitWaitError } from "../provider/http/errors";
-import { answerOnce, CANARY, errorText, mockApi, requestId, type MockApi, type SeenRequest } from "./support/mockApi";
+import { answerOnce, CANARY, errorText, mockApiPerTest, requestId } from "./support/mockApi";
+import {
+  ALERT_ID,
+  ALERTS_PATH as ALERTS,
+  KEY_UUID,
+  KEYS_PATH as KEYS,
+  ORG_ID as ORG,
+  PIPE_IDS,
+  PIPE_RESOURCE_ID,
+  SETTINGS_PATH as SETTINGS,
+} from "./support/fixtures";
 import { failure } from "./support/failures";
 
-const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
-const SERVICE = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
-const PIPE = "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed";
-const SETTINGS = `/v1/organizations/${ORG}/services/${SERVICE}/pipes/${PIPE}/settings`;
-const KEYS = `/v1/organizations/${ORG}/keys`;
-const ALERTS = "/api/v2/alerts";
-const ALERT_ID = "65a1f0c2e4b0a1b2c3d4e5f6";
-const KEY_UUID = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
-
-let api: MockApi;
-const seen: SeenRequest[] = [];
-beforeEach(() => {
-  api = mockApi();
-  seen.length = 0;
-});
-afterEach(async () => {
+const mock = mockApiPerTest();
+const seen = mock.seen;
+afterEach(() => {
   useWaitNotices(undefined);
-  await api.close();
 });
 
 const alertArgs = { threshold: 300, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" }, name: "lag" };
@@ -59,9 +55,9 @@ describe("liberal answers: Alert", () => {
     ["null", null],
   ])("create, read and update take silenced when it is %s, keeping it as it came", async (_label, silenced) => {
     const body = { data: realAlert(silenced === undefined ? {} : { silenced }) };
-    answerOnce(api.alerting, seen, { method: "POST", path: ALERTS }, 200, body);
-    answerOnce(api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 200, body);
-    answerOnce(api.alerting, seen, { method: "PUT", path: `${ALERTS}/${ALERT_ID}` }, 200, body);
+    answerOnce(mock.api.alerting, seen, { method: "POST", path: ALERTS }, 200, body);
+    answerOnce(mock.api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 200, body);
+    answerOnce(mock.api.alerting, seen, { method: "PUT", path: `${ALERTS}/${ALERT_ID}` }, 200, body);
     const { outs } = await alert.create(alertArgs);
     const read = await alert.read(ALERT_ID, outs);
     const updated = await alert.update(ALERT_ID, outs, alertArgs);
@@ -73,7 +69,7 @@ describe("liberal answers: Alert", () => {
 
   it("takes any state string, later member names and unknown members, and leaves out what is missing", async () => {
     const { team: _t, ...withoutTeam } = realAlert();
-    answerOnce(api.alerting, seen, { method: "POST", path: ALERTS }, 200, {
+    answerOnce(mock.api.alerting, seen, { method: "POST", path: ALERTS }, 200, {
       data: { ...withoutTeam, state: "INSUFFICIENT_DATA", teamId: "team-9", savedSearchId: "ss-1", scheduleOffsetMinutes: 5, channels: [{}] },
     });
     const { outs } = await alert.create(alertArgs);
@@ -83,21 +79,21 @@ describe("liberal answers: Alert", () => {
   });
 
   it("update answered 200 with no body keeps what the service filled in before", async () => {
-    answerOnce(api.alerting, seen, { method: "POST", path: ALERTS }, 200, { data: realAlert() });
-    answerOnce(api.alerting, seen, { method: "PUT", path: `${ALERTS}/${ALERT_ID}` }, 200, "");
+    answerOnce(mock.api.alerting, seen, { method: "POST", path: ALERTS }, 200, { data: realAlert() });
+    answerOnce(mock.api.alerting, seen, { method: "PUT", path: `${ALERTS}/${ALERT_ID}` }, 200, "");
     const { outs } = await alert.create(alertArgs);
     const { outs: after } = await alert.update(ALERT_ID, outs, { ...alertArgs, threshold: 400 });
     expect(after).toMatchObject({ threshold: 400, team: "team-1", createdAt: "2026-11-20T09:00:00.000Z", state: "OK" });
   });
 
   it("read answered 2xx without an alert keeps the stored outputs", async () => {
-    answerOnce(api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 200, "OK");
+    answerOnce(mock.api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 200, "OK");
     const stored = { ...alertArgs, state: "OK", team: "team-1" };
     expect((await alert.read(ALERT_ID, stored)).props).toMatchObject(stored);
   });
 
   it("delete answered with plain text is done", async () => {
-    answerOnce(api.alerting, seen, { method: "DELETE", path: `${ALERTS}/${ALERT_ID}` }, 200, "deleted");
+    answerOnce(mock.api.alerting, seen, { method: "DELETE", path: `${ALERTS}/${ALERT_ID}` }, 200, "deleted");
     await expect(alert.delete(ALERT_ID, {})).resolves.toBeUndefined();
   });
 
@@ -106,7 +102,7 @@ describe("liberal answers: Alert", () => {
     ["an empty id", { data: realAlert({ id: "" }) }],
     ["no body", ""],
   ])("a create answer with %s is the one broken answer: the alert may exist, say so", async (_label, body) => {
-    answerOnce(api.alerting, seen, { method: "POST", path: ALERTS }, 200, body);
+    answerOnce(mock.api.alerting, seen, { method: "POST", path: ALERTS }, 200, body);
     const err = await failure(alert.create(alertArgs));
     expect(String(err)).toContain("without the new object's id");
     expect(String(err)).toContain('the alert "lag" may have been created');
@@ -114,22 +110,22 @@ describe("liberal answers: Alert", () => {
 });
 
 describe("liberal answers: PipeSettings", () => {
-  const args = { organizationId: ORG, serviceId: SERVICE, pipeId: PIPE, dbMaxThreads: 8 };
+  const args = { ...PIPE_IDS, dbMaxThreads: 8 };
 
   it("a GET that leaves out settings never set reads them as unset", async () => {
-    answerOnce(api.cloud, seen, { method: "GET", path: SETTINGS }, 200, { status: 200, requestId: requestId(), result: { db_max_threads: 8 } });
-    const { props } = await pipeSettings.read(`${ORG}/${SERVICE}/${PIPE}`, { ...args, managedSettings: ["dbMaxThreads"] });
+    answerOnce(mock.api.cloud, seen, { method: "GET", path: SETTINGS }, 200, { status: 200, requestId: requestId(), result: { db_max_threads: 8 } });
+    const { props } = await pipeSettings.read(PIPE_RESOURCE_ID, { ...args, managedSettings: ["dbMaxThreads"] });
     expect(props).toMatchObject({ dbMaxThreads: 8, dbMaxInsertThreads: null, objectStorageUseClusterFunction: null });
   });
 
   it("a PUT answered 200 with no body takes the values sent", async () => {
-    answerOnce(api.cloud, seen, { method: "PUT", path: SETTINGS }, 200, "");
+    answerOnce(mock.api.cloud, seen, { method: "PUT", path: SETTINGS }, 200, "");
     const { outs } = await pipeSettings.create(args);
     expect(outs).toMatchObject({ dbMaxThreads: 8, dbMaxInsertThreads: null });
   });
 
   it("keeps a value of an unexpected shape as it came, and ignores unknown members", async () => {
-    answerOnce(api.cloud, seen, { method: "PUT", path: SETTINGS }, 200, {
+    answerOnce(mock.api.cloud, seen, { method: "PUT", path: SETTINGS }, 200, {
       status: 200,
       requestId: requestId(),
       result: { db_max_threads: "8", some_new_setting: 1 },
@@ -149,7 +145,7 @@ describe("hashData keys", () => {
   const args = { organizationId: ORG, roles: ["developer"], name: "hashed", hashData };
 
   it("create succeeds without keyId or keySecret in the answer, and the outputs have neither", async () => {
-    answerOnce(api.cloud, seen, { method: "POST", path: KEYS }, 200, {
+    answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 200, {
       status: 200,
       requestId: requestId(),
       result: { key: { id: KEY_UUID, name: "hashed", roles: ["developer"], keySuffix: "0042" } },
@@ -163,7 +159,7 @@ describe("hashData keys", () => {
   });
 
   it("takes the suffix from hashData when the answer leaves keySuffix out", async () => {
-    answerOnce(api.cloud, seen, { method: "POST", path: KEYS }, 200, {
+    answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 200, {
       status: 200,
       requestId: requestId(),
       result: { key: { id: KEY_UUID, roles: ["developer"] } },
@@ -203,7 +199,7 @@ describe("every error tells why", () => {
     ["nothing", "", "the service gave no reason (the answer had no body)"],
   ];
   it.each(shapes)("a 400 whose body is %s carries the service's words, method, path and status", async (_label, body, words) => {
-    answerOnce(api.cloud, seen, { method: "POST", path: KEYS }, 400, body, { "x-request-id": "hdr-rid-7" });
+    answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 400, body, { "x-request-id": "hdr-rid-7" });
     const err = await failure(send(connectionFor("cloud"), { method: "POST", path: KEYS, body: {} }));
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).serviceMessage).toBe(words);
@@ -214,7 +210,7 @@ describe("every error tells why", () => {
 
   it("keeps the excerpt bounded and scrubs credentials before cutting, so no part of one is left", async () => {
     const long = `${"x".repeat(EXCERPT_CHARS - 5)} ${CANARY.keySecret} ${"y".repeat(5_000)}`;
-    answerOnce(api.cloud, seen, { method: "POST", path: KEYS }, 400, { error: long, requestId: "rid-2" });
+    answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 400, { error: long, requestId: "rid-2" });
     const err = (await failure(send(connectionFor("cloud"), { method: "POST", path: KEYS, body: {} }))) as ApiError;
     expect(err.serviceMessage.length).toBeLessThanOrEqual(EXCERPT_CHARS + 1);
     expect(errorText(err)).not.toContain(CANARY.keySecret.slice(0, 8));
@@ -224,12 +220,12 @@ describe("every error tells why", () => {
 
 describe("an idle service (424)", () => {
   it("fails at once, not retried, saying the service must be started", async () => {
-    answerOnce(api.cloud, seen, { method: "PUT", path: SETTINGS }, 424, {
+    answerOnce(mock.api.cloud, seen, { method: "PUT", path: SETTINGS }, 424, {
       status: 424,
-      error: `FAILED_DEPENDENCY: Service ${SERVICE} is not running. Current state: idle`,
+      error: `FAILED_DEPENDENCY: Service ${PIPE_IDS.serviceId} is not running. Current state: idle`,
       requestId: "rid-424",
     });
-    const err = await failure(pipeSettings.create({ organizationId: ORG, serviceId: SERVICE, pipeId: PIPE, dbMaxThreads: 8 }));
+    const err = await failure(pipeSettings.create({ ...PIPE_IDS, dbMaxThreads: 8 }));
     expect(seen).toHaveLength(1);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe("SERVICE_IDLE");
@@ -245,7 +241,7 @@ describe("no silent stalls", () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "1/2";
     resetConfiguration();
     answerOnce(
-      api.cloud,
+      mock.api.cloud,
       seen,
       { method: "GET", path: SETTINGS },
       429,
@@ -272,8 +268,8 @@ describe("no silent stalls", () => {
 
   it("with pacing off, a request in a retry's backoff is stopped too", async () => {
     const conn = connectionFor("cloud");
-    answerOnce(api.cloud, seen, { method: "GET", path: SETTINGS }, 503, { error: "busy" }, { "retry-after": "2" });
-    answerOnce(api.cloud, seen, { method: "PUT", path: SETTINGS }, 429, { error: "slow down" }, { "retry-after": "900" });
+    answerOnce(mock.api.cloud, seen, { method: "GET", path: SETTINGS }, 503, { error: "busy" }, { "retry-after": "2" });
+    answerOnce(mock.api.cloud, seen, { method: "PUT", path: SETTINGS }, 429, { error: "slow down" }, { "retry-after": "900" });
     const waiting = send(conn, { method: "GET", path: SETTINGS });
     await new Promise((r) => setTimeout(r, 100)); // the GET is now in its 2 s backoff
     const started = performance.now();
@@ -287,8 +283,8 @@ describe("no silent stalls", () => {
   it("says so when a request waits longer than the notice threshold: the service's wait and the pacing", async () => {
     const lines: string[] = [];
     useWaitNotices({ afterMs: 100, write: (line) => lines.push(line) });
-    answerOnce(api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 429, { message: "Too many requests" }, { "ratelimit-reset": "0.3" });
-    answerOnce(api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 200, { data: realAlert() });
+    answerOnce(mock.api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 429, { message: "Too many requests" }, { "ratelimit-reset": "0.3" });
+    answerOnce(mock.api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 200, { data: realAlert() });
     await send(connectionFor("alerting"), { method: "GET", path: `${ALERTS}/${ALERT_ID}` });
     expect(lines).toEqual([
       expect.stringMatching(
@@ -299,7 +295,7 @@ describe("no silent stalls", () => {
     lines.length = 0;
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "1/0.5";
     resetConfiguration();
-    for (let i = 0; i < 2; i++) answerOnce(api.cloud, seen, { method: "GET", path: SETTINGS }, 200, { result: {} });
+    for (let i = 0; i < 2; i++) answerOnce(mock.api.cloud, seen, { method: "GET", path: SETTINGS }, 200, { result: {} });
     const conn = connectionFor("cloud");
     await Promise.all([send(conn, { method: "GET", path: SETTINGS }), send(conn, { method: "GET", path: SETTINGS })]);
     expect(lines).toEqual([expect.stringContaining(`GET ${SETTINGS} waits 0.`)]);

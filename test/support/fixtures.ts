@@ -1,4 +1,4 @@
-// The alert and the API key the providers' unit tests start from, stated once; each test file
+// The alert, the API key and the pipe the providers' unit tests start from, stated once; each test file
 // adds what it needs (a message, a serialized provider, a stored state).
 
 /** An alert's id as the service makes them (24 hex digits), and its paths. */
@@ -46,3 +46,12 @@ export const storedKey = {
   usedAt: null,
   managedArgs: ["name", "roles"],
 };
+
+/** The pipe a PipeSettings manages (under ORG_ID), its resource id and its settings path. */
+export const PIPE_IDS = {
+  organizationId: ORG_ID,
+  serviceId: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+  pipeId: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
+};
+export const PIPE_RESOURCE_ID = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/${PIPE_IDS.pipeId}`;
+export const SETTINGS_PATH = `/v1/organizations/${PIPE_IDS.organizationId}/services/${PIPE_IDS.serviceId}/pipes/${PIPE_IDS.pipeId}/settings`;

@@ -90,6 +90,11 @@ export function requestId(): string {
   return "5b0c2b4e-8f1a-4c39-9d2e-3f6a7b8c9d0e";
 }
 
+/** Area B's answer: its envelope around `result`. */
+export function cloudAnswer(result: unknown, status = 200): { requestId: string; status: number; result: unknown } {
+  return { requestId: requestId(), status, result };
+}
+
 /** Asserts-friendly text of everything an error carries (message, causes, own fields). */
 export function errorText(err: unknown): string {
   const parts: string[] = [];
