@@ -22,6 +22,26 @@ export interface LostAnswerSteps<T, C extends Candidate> {
   readonly what: string;
 }
 
+/**
+ * How far the service's clock may be behind ours. A candidate must have been created after the
+ * send; but its creation time is the service's clock and the send time ours, and an object made by
+ * the lost POST must never be passed over because the two clocks disagree. Five minutes covers an
+ * unsynchronised machine by a wide margin, while an identical object made long before (a
+ * hand-made copy, a stray of an earlier run) is still told apart.
+ */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * Whether an object the service lists may have been made by a POST sent at `sentAt` (our clock,
+ * ms): its creation time, when it has a readable one, is no earlier than the send less the skew.
+ * An object without one cannot be ruled out on time, so it stays a candidate.
+ */
+export function createdAfterSend(createdAt: unknown, sentAt: number): boolean {
+  if (typeof createdAt !== "string") return true;
+  const at = Date.parse(createdAt);
+  return Number.isNaN(at) || at >= sentAt - CLOCK_SKEW_MS;
+}
+
 /** How long after a fruitless first look the second one is made: a service may store after it answers. */
 export const SECOND_LOOK_MS = 2_000;
 
@@ -35,14 +55,15 @@ export function useSecondLookDelay(ms: number | undefined): void {
 /**
  * Sends the POST; when its outcome is unknown, looks for what it may have made. Exactly one match:
  * adopted. Several: fails naming each. None, twice, a couple of seconds apart: the POST is sent
- * again, once; a second lost answer is reported as it is, never chased further.
+ * again, once; a second lost answer is reported as it is, never chased further. A 2xx without an
+ * id is not a lost answer and is reported as it is.
  */
 export async function createRecovering<T, C extends Candidate>(steps: LostAnswerSteps<T, C>): Promise<T> {
   let lost: OutcomeUnknownError;
   try {
     return await steps.post();
   } catch (err) {
-    if (!(err instanceof OutcomeUnknownError)) throw err;
+    if (!(err instanceof OutcomeUnknownError) || answered(err)) throw err;
     lost = err;
   }
   for (const look of ["first", "second"] as const) {
@@ -61,6 +82,14 @@ export async function createRecovering<T, C extends Candidate>(steps: LostAnswer
   }
   notify(`pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}) and made nothing that could be found; sending it once more.`);
   return steps.post();
+}
+
+/**
+ * A 2xx whose body has no id we can read (createdWithoutId): the answer was not lost, the object
+ * surely exists and the service would not say which it is. Looking would guess; the error says so.
+ */
+function answered(err: OutcomeUnknownError): boolean {
+  return err.status !== undefined && err.status >= 200 && err.status < 300;
 }
 
 /** The matches, or the lost answer's own error (saying the object may exist) with why the look failed. */

@@ -16,6 +16,12 @@ export const REQUIRED_ARGS = ["threshold", "interval", "source", "thresholdType"
 /** Arguments the program may set; managed only when it does. */
 export const OPTIONAL_ARGS = ["dashboardId", "tileId", "name", "message"] as const;
 export const ARG_NAMES = [...REQUIRED_ARGS, ...OPTIONAL_ARGS] as const;
+/**
+ * The id of an existing alert to take over at create instead of making one. Not an argument of
+ * the alert: never sent, never compared, never recorded, and dropped by check once the resource
+ * exists (see provider.ts).
+ */
+export const IMPORT_ID = "importId";
 
 const missingOr = (property: string, what: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `${property} is required: ${what}` : `${property} must be ${what}`;
@@ -52,8 +58,10 @@ export const alertArgsSchema = strictObject(
     tileId: opaqueId("tileId").optional(),
     name: text("name").optional(),
     message: text("message").optional(),
+    // The real service does not publish a format for its ids (the emulator's are 24 hex digits).
+    [IMPORT_ID]: opaqueId(IMPORT_ID).optional(),
   },
-  { unknownProperty: `the properties are ${ARG_NAMES.join(", ")}`, notAnObject: "the alert's arguments must be an object" },
+  { unknownProperty: `the properties are ${[...ARG_NAMES, IMPORT_ID].join(", ")}`, notAnObject: "the alert's arguments must be an object" },
 );
 
 /**

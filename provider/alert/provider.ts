@@ -1,16 +1,21 @@
 // The Alert provider methods. An alert is created with POST, read with GET, replaced whole with
-// PUT and removed with DELETE under /api/v2/alerts; every argument changes in place.
+// PUT and removed with DELETE under /api/v2/alerts; every argument changes in place. A create whose
+// answer is lost finds what it made by listing (recovery.ts, lookup.ts); one with importId takes
+// over an existing alert instead.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { connectionFailures, connectionFor } from "../connection";
+import { connectionFailures, connectionFor, type AreaConnection } from "../connection";
 import { decode, send } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
+import { readForImport } from "../importing";
+import { createRecovering } from "../recovery";
 import { checkInputs } from "../check";
 import { carryStableOutputs, diffProperties, stableOutputsOf } from "../diff";
 import { managedIn } from "../managed";
 import { outputsFrom } from "../outputRules";
 import { pick, withoutProvider, type PropertyMap } from "../properties";
-import { ARG_NAMES, OPTIONAL_ARGS, REQUIRED_ARGS, alertArgsSchema, comparable, crossFieldFailures, describeAlert } from "./args";
+import { ARG_NAMES, IMPORT_ID, OPTIONAL_ARGS, REQUIRED_ARGS, alertArgsSchema, comparable, crossFieldFailures, describeAlert } from "./args";
+import { alertsMadeBy, holdsWhatIsSent, type AlertCandidate } from "./lookup";
 import { OUTPUTS, OUTPUT_ONLY, alertIn, alertsPath, createdAlert, fromWire, toWire } from "./wire";
 
 /** Nothing forces a new alert: the service replaces the whole body in place with PUT. */
@@ -46,8 +51,24 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
     if (!failures.some((x) => x.property === f.property)) failures.push(f);
   }
   failures.push(...connectionFailures("alerting"));
-  if (failures.length > 0) return { inputs: result.inputs, failures };
-  return { inputs: carryStableOutputs(olds, result.inputs, STABLE_OUTPUTS, REPLACE_ON), failures };
+  const inputs = exists(olds) ? withoutImportId(result.inputs) : result.inputs;
+  if (failures.length > 0) return { inputs, failures };
+  return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON), failures };
+}
+
+/** Stored inputs mean the alert exists: check runs with none only before a create. */
+function exists(olds: PropertyMap): boolean {
+  return Object.keys(withoutProvider(olds)).length > 0;
+}
+
+/**
+ * The inputs without importId. Once the alert is the resource's, the id has done its work: were it
+ * kept, a create that replaces this alert later would take over the same alert again, which the
+ * delete of the old one then removes.
+ */
+function withoutImportId(inputs: PropertyMap): PropertyMap {
+  const { [IMPORT_ID]: _importId, ...rest } = inputs;
+  return rest;
 }
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
@@ -56,21 +77,44 @@ export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): P
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
   const args = withoutProvider(inputs);
-  const res = await send(connectionFor("alerting"), {
-    method: "POST",
-    path: alertsPath(),
-    body: toWire(args),
-    creates: describeAlert(args),
+  const conn = connectionFor("alerting");
+  const importId = args[IMPORT_ID];
+  if (typeof importId === "string") return takeOver(conn, importId.trim(), args);
+  const what = describeAlert(args);
+  // Taken before the first POST: what a lost one made was created after it (recovery.ts).
+  const sentAt = Date.now();
+  return createRecovering<pulumi.dynamic.CreateResult, AlertCandidate>({
+    what,
+    post: () => post(conn, args, what),
+    look: () => alertsMadeBy(conn, args, sentAt),
+    // The alert as listed is the alert as a create answers it.
+    adopt: async (found) => ({ id: found.id, outs: outputsAfterWrite(args, { data: found.alert }) }),
   });
+}
+
+async function post(conn: AreaConnection, args: PropertyMap, what: string): Promise<pulumi.dynamic.CreateResult> {
+  const res = await send(conn, { method: "POST", path: alertsPath(), body: toWire(args), creates: what });
   // Only the id is needed: without it Pulumi cannot record the alert the service made.
   let id: string;
   try {
     id = decode(createdAlert, res).data.id;
   } catch (err) {
-    if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, describeAlert(args), err);
+    if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, what, err);
     throw err;
   }
   return { id, outs: outputsAfterWrite(args, res.body) };
+}
+
+/**
+ * Makes an existing alert the resource's (importId): one GET; one PUT of the whole body only when
+ * the live alert does not already hold what the program sends; never a POST. The id is the one given.
+ */
+async function takeOver(conn: AreaConnection, importId: string, args: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
+  const got = await readForImport("alert", importId, () => send(conn, { method: "GET", path: alertsPath(importId) }));
+  const live = alertIn(got.body);
+  if (live !== undefined && holdsWhatIsSent(args, live)) return { id: importId, outs: outputsAfterWrite(args, got.body) };
+  const res = await send(conn, { method: "PUT", path: alertsPath(importId), body: toWire(args) });
+  return { id: importId, outs: outputsAfterWrite(args, res.body, live === undefined ? {} : fromWire(live)) };
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {

@@ -35,6 +35,14 @@ export interface AlertArgs {
   tileId?: pulumi.Input<string>;
   name?: pulumi.Input<string>;
   message?: pulumi.Input<string>;
+  /**
+   * The id of an existing alert to take over instead of creating one (non-empty). The create reads
+   * it (failing, with nothing created, when there is none) and writes the program's values with
+   * one PUT only when they differ; it never creates an alert. Once taken over, changing or removing
+   * importId changes nothing, and the alert is this stack's: a destroy deletes it unless the
+   * resource has `retainOnDelete`.
+   */
+  importId?: pulumi.Input<string>;
 }
 
 /** An alert of the alerting API. Every argument changes in place; nothing forces a replacement. */

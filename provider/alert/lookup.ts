@@ -1,0 +1,73 @@
+// Finding an alert on the service by what a program sends: the alerts a lost POST may have made
+// (recovery) and whether a live alert already is what the program asks for (importId).
+
+import { z } from "zod";
+import type { AreaConnection } from "../connection";
+import { deepEqual } from "../diff";
+import { decode, send } from "../http/client";
+import type { PropertyMap } from "../properties";
+import { createdAfterSend, type Candidate } from "../recovery";
+import { comparable } from "./args";
+import { alertsPath, fromWire, toWire, type WireAlert } from "./wire";
+
+/** The newer service's largest page; an older one ignores limit and offset and answers every alert. */
+export const LIST_PAGE = 1000;
+
+/** A list answer: alerts in `data`, each read as liberally as a single one. */
+const alertList = z.object({ data: z.array(z.unknown()) });
+
+/** An alert the lost POST may have made, as listed (no second request is needed to adopt it). */
+export interface AlertCandidate extends Candidate {
+  readonly alert: WireAlert;
+}
+
+function usableId(item: unknown): string | undefined {
+  if (typeof item !== "object" || item === null) return undefined;
+  const id = (item as Record<string, unknown>).id;
+  return typeof id === "string" && id.trim() !== "" ? id : undefined;
+}
+
+/**
+ * Every alert of the caller, page by page. Stops at a short page, or at a page that brings no
+ * alert not seen before: an older service ignores the parameters and answers the same whole list
+ * for every offset. An item without a usable id is skipped, since it could never be recorded.
+ */
+export async function listAlerts(conn: AreaConnection): Promise<AlertCandidate[]> {
+  const found = new Map<string, WireAlert>();
+  for (let offset = 0; ; offset += LIST_PAGE) {
+    const res = await send(conn, { method: "GET", path: `${alertsPath()}?limit=${LIST_PAGE}&offset=${offset}` });
+    const page = decode(alertList, res).data;
+    let fresh = 0;
+    for (const item of page) {
+      const id = usableId(item);
+      if (id === undefined || found.has(id)) continue;
+      found.set(id, item as WireAlert);
+      fresh += 1;
+    }
+    if (page.length < LIST_PAGE || fresh === 0) return [...found].map(([id, alert]) => ({ id, alert }));
+  }
+}
+
+/**
+ * The sent value equals the live one: an object's members each as sent (a member the service adds
+ * to a channel is not a difference), anything else in the form diff compares.
+ */
+function sameAsSentValue(name: string, sent: unknown, live: unknown): boolean {
+  if (typeof sent === "object" && sent !== null && !Array.isArray(sent)) {
+    if (typeof live !== "object" || live === null || Array.isArray(live)) return false;
+    return Object.entries(sent).every(([k, v]) => deepEqual(v, (live as Record<string, unknown>)[k]));
+  }
+  return deepEqual(comparable(name, sent), comparable(name, live));
+}
+
+/** Whether a live alert holds every field the program's body sends, with the value it sends. */
+export function holdsWhatIsSent(args: PropertyMap, alert: WireAlert): boolean {
+  const live = fromWire(alert);
+  return Object.entries(toWire(args)).every(([name, sent]) => sameAsSentValue(name, sent, live[name]));
+}
+
+/** The listed alerts a POST of `args` sent at `sentAt` (our clock) may have made. */
+export async function alertsMadeBy(conn: AreaConnection, args: PropertyMap, sentAt: number): Promise<AlertCandidate[]> {
+  const all = await listAlerts(conn);
+  return all.filter((c) => createdAfterSend(c.alert.createdAt, sentAt) && holdsWhatIsSent(args, c.alert));
+}
