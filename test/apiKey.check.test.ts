@@ -5,10 +5,11 @@ import { hashDataFor } from "./support/hashData";
 import { UNKNOWN } from "../provider/properties";
 import { where } from "./support/failures";
 import { connectionEnvPerFile } from "./support/mockApi";
+import { ORG_ID } from "./support/fixtures";
 
 connectionEnvPerFile();
 
-const valid = { organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e", roles: ["developer"] };
+const valid = { organizationId: ORG_ID, roles: ["developer"] };
 
 async function failuresFor(props: Record<string, unknown>) {
   return (await provider.check({}, { ...valid, ...props })).failures ?? [];

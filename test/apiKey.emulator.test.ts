@@ -8,8 +8,9 @@ import * as provider from "../provider/apiKey/provider";
 import { resetConfiguration } from "../provider/connection";
 import { useDispatcher, useRetryPolicy } from "../provider/http/client";
 import { resetLimiters } from "../provider/http/rateLimit";
+import { ORG_ID } from "./support/fixtures";
 
-const org = "0f8fad5b-d9cb-469f-a165-70867728950e";
+const org = ORG_ID;
 const ENV_NAMES = ["ALERTPIPE_CLOUD_URL", "ALERTPIPE_CLOUD_KEY_ID", "ALERTPIPE_CLOUD_KEY_SECRET", "ALERTPIPE_CLOUD_RATE_LIMIT"] as const;
 
 let emulator: RunningEmulator;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as provider from "../provider/apiKey/provider";
 import { ApiError, OutcomeUnknownError } from "../provider/http/errors";
 import { PartialFailure } from "../provider/partialFailure";
-import { CANARY, CLOUD_AUTH, answerOnce, cutOnce, errorText, mockApiPerTest, requestId } from "./support/mockApi";
+import { CANARY, CLOUD_AUTH, answerOnce, cutOnce, cloudAnswer, errorText, mockApiPerTest } from "./support/mockApi";
 import { failure } from "./support/failures";
 import { CREATED_SECRET, KEY_PATH as keyPath, KEYS_PATH as keysPath, KEY_UUID as keyUuid, ORG_ID as org, keyInputs, storedKey } from "./support/fixtures";
 
@@ -30,11 +30,7 @@ function messages(err: unknown): string {
 }
 
 /** A create's answer without the new key's keyId: the key is kept in state, with an error. */
-const partialAnswer = {
-  requestId: requestId(),
-  status: 200,
-  result: { key: { id: keyUuid, roles: ["developer"], createdAt: 7 }, keySecret: CREATED_SECRET },
-};
+const partialAnswer = cloudAnswer({ key: { id: keyUuid, roles: ["developer"], createdAt: 7 }, keySecret: CREATED_SECRET });
 
 describe("ApiKey API errors", () => {
   it("name the method, path, status, the service's words and its requestId", async () => {
@@ -172,14 +168,14 @@ describe("ApiKey create whose outcome is unknown", () => {
 describe("ApiKey reads and deletes, which may be repeated", () => {
   it("retry a 503 on GET and succeed", async () => {
     answer("GET", keyPath, 503, { status: 503, error: "busy", requestId: "rid-503" });
-    answer("GET", keyPath, 200, { requestId: requestId(), status: 200, result: { id: keyUuid, roles: ["developer"] } });
+    answer("GET", keyPath, 200, cloudAnswer({ id: keyUuid, roles: ["developer"] }));
     expect((await provider.read(keyUuid, stored)).id).toBe(keyUuid);
     mock.api.agent.assertNoPendingInterceptors();
   });
 
   it("retry a 503 on DELETE and succeed", async () => {
     answer("DELETE", keyPath, 503, { status: 503, error: "busy", requestId: "rid-503" });
-    answer("DELETE", keyPath, 200, { requestId: requestId(), status: 200, result: {} });
+    answer("DELETE", keyPath, 200, cloudAnswer({}));
     await expect(provider.delete(keyUuid, stored)).resolves.toBeUndefined();
     mock.api.agent.assertNoPendingInterceptors();
   });

@@ -3,7 +3,7 @@ import * as provider from "../provider/apiKey/provider";
 import { OutcomeUnknownError, UnexpectedResponseError } from "../provider/http/errors";
 import { PartialFailure } from "../provider/partialFailure";
 import { UNKNOWN } from "../provider/properties";
-import { errorText, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
+import { cloudAnswer, errorText, mockApiPerTest, requestId, answerOnce } from "./support/mockApi";
 import { failure } from "./support/failures";
 import {
   CREATED_KEY_ID,
@@ -35,12 +35,10 @@ function wireKey(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const created = (key: Record<string, unknown> = wireKey()) => ({
-  requestId: requestId(),
-  status: 200,
-  result: { key, keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET },
-});
-const answered = (key: Record<string, unknown> = wireKey()) => ({ requestId: requestId(), status: 200, result: key });
+/** A create's answer: the key with its credentials. */
+const created = (key: Record<string, unknown> = wireKey()) => cloudAnswer({ key, keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET });
+/** A read's or an update's answer: the key alone. */
+const answered = (key: Record<string, unknown> = wireKey()) => cloudAnswer(key);
 
 const mock = mockApiPerTest();
 const seen = mock.seen;
@@ -127,7 +125,7 @@ describe("ApiKey create", () => {
   });
 
   it("keeps a key whose answer lacks the secret in state by its id, with the inputs and what is known", async () => {
-    intercept("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { key: wireKey(), keyId: CREATED_KEY_ID } });
+    intercept("POST", keysPath, 200, cloudAnswer({ key: wireKey(), keyId: CREATED_KEY_ID }));
     const err = await failure(provider.create(inputs));
     expect(err).toBeInstanceOf(PartialFailure);
     expect((err as PartialFailure).id).toBe(keyUuid);
@@ -136,7 +134,7 @@ describe("ApiKey create", () => {
   });
 
   it("says a kept key without its secret cannot be used and must be replaced", async () => {
-    intercept("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { key: wireKey(), keyId: CREATED_KEY_ID } });
+    intercept("POST", keysPath, 200, cloudAnswer({ key: wireKey(), keyId: CREATED_KEY_ID }));
     const err = await failure(provider.create(inputs));
     expect(String(err)).toContain("without the new key's keySecret");
     expect(String(err)).toContain(`The API key ${keyUuid} was created and is kept in the stack's state`);
@@ -152,7 +150,7 @@ describe("ApiKey create", () => {
   });
 
   it("says a key answered without its id was created but cannot be recorded, naming it, with nothing to keep", async () => {
-    intercept("POST", keysPath, 200, { requestId: requestId(), status: 200, result: { keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET } });
+    intercept("POST", keysPath, 200, cloudAnswer({ keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET }));
     const err = await failure(provider.create(inputs));
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     expect(err).not.toBeInstanceOf(PartialFailure);
@@ -370,7 +368,7 @@ describe("ApiKey update", () => {
 
 describe("ApiKey delete", () => {
   it("sends one DELETE /v1/organizations/{organizationId}/keys/{id} with no body", async () => {
-    intercept("DELETE", keyPath, 200, { requestId: requestId(), status: 200, result: {} });
+    intercept("DELETE", keyPath, 200, cloudAnswer({}));
     await provider.delete(keyUuid, stored);
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`DELETE ${keyPath}`]);
     expect(seen[0]?.body).toBeUndefined();

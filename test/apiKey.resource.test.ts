@@ -10,6 +10,7 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as ResourceModule from "../provider/apiKey/resource";
 import type * as IndexModule from "../provider/index";
+import { ORG_ID } from "./support/fixtures";
 
 // resource.ts loads its provider with a plain `require("./shim")`, which vitest's module runner does
 // not see; so the class is loaded here with Node's own require, TypeScript compiled on the fly.
@@ -65,7 +66,7 @@ beforeAll(async () => {
   };
 });
 
-const args = { organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e", roles: ["developer" as const], name: "ci" };
+const args = { organizationId: ORG_ID, roles: ["developer" as const], name: "ci" };
 
 /** Resolves once the resource's registration has been answered. */
 function settled(resource: pulumi.CustomResource): Promise<string> {
