@@ -8,21 +8,11 @@ import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/e
 import { checkInputs } from "../check";
 import { carryStableOutputs, deepEqual, diffProperties, hasChanged, stableOutputsOf } from "../diff";
 import { PartialFailure } from "../partialFailure";
+import { managedIn, managedInState } from "../managed";
+import { outputsFrom } from "../outputRules";
 import { compact, withoutProvider, type PropertyMap } from "../properties";
-import {
-  PATCHABLE_ARGS,
-  REPLACE_ON,
-  apiKeyArgsSchema,
-  comparable,
-  createdKeyAnswer,
-  credentialsIn,
-  describeKey,
-  keyIn,
-  keysPath,
-  managedArgs,
-  toWire,
-  type WireKey,
-} from "./wire";
+import { PATCHABLE_ARGS, REPLACE_ON, apiKeyArgsSchema, comparable, describeKey } from "./args";
+import { KEY_FIELDS, KEY_OUTPUTS, createdKeyAnswer, credentialsIn, keyIn, keysPath, toWire, type WireKey } from "./wire";
 
 /** What a PATCH cannot change: the key's identity. */
 const STABLE_OUTPUTS = ["keyId", "keySuffix", "createdAt"] as const;
@@ -36,11 +26,6 @@ function organizationOf(props: PropertyMap): string {
   return typeof props.organizationId === "string" ? props.organizationId : "";
 }
 
-/** The service's value when its answer has the field (null included: cleared), else the fallback. */
-function answered(value: unknown, fallback: unknown): unknown {
-  return value !== undefined ? value : fallback;
-}
-
 /** The suffix the program gave in hashData, for a key whose answer leaves keySuffix out. */
 function hashedSuffix(hashData: unknown): unknown {
   return typeof hashData === "object" && hashData !== null ? (hashData as { keyIdSuffix?: unknown }).keyIdSuffix : undefined;
@@ -48,31 +33,21 @@ function hashedSuffix(hashData: unknown): unknown {
 
 /**
  * Outputs: what the program set that only the create call takes, the key as returned (each value
- * as it came), and its credentials when the answer had them (a hashData key's never does: the
- * program made the pair). A field the answer leaves out keeps its earlier value (`before`: the
- * stored outputs), else the program's, else the service's documented default. A name or IP list
- * answered as null is the live value, so refresh shows it as drift; `state`, which the spec does
- * not list among a key's members, falls back when null too.
+ * as it came; KEY_OUTPUTS says what a null or missing member gives, from the program's value or
+ * the stored one, `before`), and its credentials when the answer had them (a hashData key's never
+ * does: the program made the pair).
  */
 function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown; keySecret: unknown }, before: PropertyMap = {}): PropertyMap {
-  const expireAt = key.expireAt !== undefined ? key.expireAt : (before.expireAt ?? (args.expireAt === "" ? null : (args.expireAt ?? null)));
-  const out: PropertyMap = {
+  const hashData = args.hashData ?? before.hashData;
+  const program = { ...toWire(args, PATCHABLE_ARGS), keySuffix: hashedSuffix(hashData) };
+  return compact({
     organizationId: args.organizationId ?? before.organizationId,
-    name: answered(key.name, args.name ?? before.name ?? ""),
-    roles: key.roles ?? args.roles ?? before.roles,
-    expireAt,
-    state: key.state ?? args.state ?? before.state ?? "enabled",
-    ipAccessList: answered(key.ipAccessList, args.ipAccessList ?? before.ipAccessList ?? []),
+    ...outputsFrom(KEY_OUTPUTS, KEY_FIELDS, key, { program, stored: before }),
     keyId: credentials.keyId,
     keySecret: credentials.keySecret,
-    keySuffix: key.keySuffix ?? before.keySuffix ?? hashedSuffix(args.hashData ?? before.hashData) ?? null,
-    createdAt: key.createdAt ?? before.createdAt ?? null,
-    usedAt: key.usedAt ?? before.usedAt ?? null,
-    managedArgs: managedArgs(args),
-  };
-  const hashData = args.hashData ?? before.hashData;
-  if (hashData !== undefined) out.hashData = hashData;
-  return compact(out);
+    managedArgs: managedIn(PATCHABLE_ARGS, args),
+    hashData,
+  });
 }
 
 /** What this resource holds as secret, besides the connection's credentials: the key secret and hashData. The HTTP layer scrubs them from errors. */
@@ -103,7 +78,7 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
 }
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
-  const managed = managedArgs(news);
+  const managed = managedIn(PATCHABLE_ARGS, news);
   // A patchable argument dropped from the program is simply no longer managed: not a change.
   const result = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, uuidComparable, STABLE_OUTPUTS);
   // Which arguments are managed is itself state: a change to the set alone is an (empty) update.
@@ -152,7 +127,7 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   if (res === undefined) return {};
   // A 2xx without a key in it tells nothing: what is stored stands.
   const key: WireKey = keyIn(res.body) ?? withoutProvider(props);
-  const managed = Array.isArray(props.managedArgs) ? PATCHABLE_ARGS.filter((n) => (props.managedArgs as unknown[]).includes(n)) : managedArgs(props);
+  const managed = managedInState(PATCHABLE_ARGS, props, "managedArgs");
   const args: PropertyMap = { organizationId: props.organizationId };
   for (const n of managed) args[n] = props[n];
   // The secret is never returned again: keep the stored credentials.
@@ -167,18 +142,19 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
 export async function update(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {
   const args = withoutProvider(news);
   const before = withoutProvider(olds);
-  const changed = managedArgs(args).filter((n) => hasChanged(n, olds[n], args[n], comparable));
+  const managed = managedIn(PATCHABLE_ARGS, args);
+  const changed = managed.filter((n) => hasChanged(n, olds[n], args[n], comparable));
   const credentials = { keyId: olds.keyId, keySecret: olds.keySecret };
   if (changed.length === 0) {
     // Only the set of managed arguments changed: nothing to send.
-    return { outs: { ...before, managedArgs: managedArgs(args), ...(args.hashData !== undefined ? { hashData: args.hashData } : {}) } };
+    return { outs: { ...before, managedArgs: managed, ...(args.hashData !== undefined ? { hashData: args.hashData } : {}) } };
   }
   // Every managed field, not only the changed ones: one out-of-band change the state has not
   // seen yet (a key disabled by hand) is put back too, as the program says.
   const res = await send(connectionFor("cloud"), {
     method: "PATCH",
     path: keysPath(organizationOrFail(id, args), id),
-    body: toWire(args, managedArgs(args)),
+    body: toWire(args, managed),
     secrets: secretsOf({ ...olds, ...args }),
   });
   return { outs: outputs(args, keyIn(res.body) ?? {}, credentials, before) };

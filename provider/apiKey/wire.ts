@@ -1,94 +1,9 @@
-// The ApiKey resource's schemas: what a program may pass (check), what the service answers, and
-// how values compare (the service may normalise an expiry or reorder a list we sent).
+// The ApiKey resource's wire: what the service answers, how each answered member becomes an
+// output, and the request body.
 
 import { z } from "zod";
-import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../facts/hashData";
+import type { OutputRule, OutputRules } from "../outputRules";
 import type { PropertyMap } from "../properties";
-import { oneOf, uuid } from "../validation";
-
-import { KEY_ROLES as ROLES } from "../facts/keyRoles";
-export const KEY_STATES = ["enabled", "disabled"] as const;
-
-/** Arguments PATCH can change; each is managed only when the program sets it (roles always is). */
-export const PATCHABLE_ARGS = ["name", "roles", "expireAt", "state", "ipAccessList"] as const;
-export type PatchableArg = (typeof PATCHABLE_ARGS)[number];
-
-/** Arguments that only take effect when the key is made; changing one makes a new key. */
-export const REPLACE_ON = ["organizationId", "hashData"] as const;
-
-const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
-const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
-const IPV4_CIDR = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}/(?:3[0-2]|[12]?[0-9])$`);
-
-const EXPIRE_AT_RULE =
-  'an ISO 8601 date-time with seconds and a time zone, such as "2030-01-31T00:00:00Z" or "2030-01-31T09:00:00+09:00", or null or "" for a key that never expires';
-
-// RFC 3339, the "date-time" of the spec: seconds and an upper-case T and Z are required, and the
-// calendar must be real (no 30 February, no 24:00), as the service is told to expect.
-const expireAt = z.union([z.null(), z.literal(""), z.iso.datetime({ offset: true, error: `expireAt must be ${EXPIRE_AT_RULE}` })], {
-  error: `expireAt must be ${EXPIRE_AT_RULE}`,
-});
-
-const ipAccessEntry = z.strictObject(
-  {
-    source: z
-      .string({ error: "source must be an IPv4 address or CIDR range, such as 203.0.113.7 or 10.0.0.0/8" })
-      .refine((s) => IPV4.test(s) || IPV4_CIDR.test(s), {
-        error: "source must be an IPv4 address or CIDR range (prefix 0 to 32), such as 203.0.113.7 or 10.0.0.0/8",
-      }),
-    description: z.string({ error: "description must be a string" }),
-  },
-  {
-    error: (issue) =>
-      issue.code === "unrecognized_keys"
-        ? "unknown property; an entry has only source and description"
-        : issue.code === "invalid_type"
-          ? "each entry must be an object {source, description}"
-          : undefined,
-  },
-);
-
-const hashData = z.strictObject(
-  {
-    // The service refuses anything else at create (400 "Not a sha256sum"): refuse it in preview.
-    keyIdHash: z.string({ error: "keyIdHash must be a string" }).refine(isSha256Base64, { error: `keyIdHash must be ${SHA256_BASE64_RULE} of the key ID` }),
-    keyIdSuffix: z
-      .string({ error: "keyIdSuffix must be a string" })
-      .refine((v) => [...v].length === KEY_ID_SUFFIX_LENGTH, { error: `keyIdSuffix must be the last ${KEY_ID_SUFFIX_LENGTH} characters of the key ID` }),
-    keySecretHash: z
-      .string({ error: "keySecretHash must be a string" })
-      .refine(isSha256Base64, { error: `keySecretHash must be ${SHA256_BASE64_RULE} of the key secret` }),
-  },
-  {
-    error: (issue) =>
-      issue.code === "unrecognized_keys"
-        ? "unknown property; hashData has keyIdHash, keyIdSuffix and keySecretHash"
-        : issue.code === "invalid_type"
-          ? "hashData must be an object {keyIdHash, keyIdSuffix, keySecretHash} of strings"
-          : undefined,
-  },
-);
-
-const ARG_NAMES = ["organizationId", "roles", "name", "expireAt", "state", "ipAccessList", "hashData"];
-
-export const apiKeyArgsSchema = z.strictObject(
-  {
-    organizationId: uuid("organizationId"),
-    roles: z
-      .array(oneOf("roles[]", ROLES), { error: `roles must be a list of at least one of ${ROLES.map((r) => `"${r}"`).join(", ")}` })
-      .min(1, { error: `roles needs at least one of ${ROLES.map((r) => `"${r}"`).join(", ")}` })
-      .refine((roles) => new Set(roles).size === roles.length, { error: "roles must not repeat a role" }),
-    name: z.string({ error: "name must be a string" }).optional(),
-    expireAt: expireAt.optional(),
-    state: oneOf("state", KEY_STATES).optional(),
-    ipAccessList: z
-      .array(ipAccessEntry, { error: "ipAccessList must be a list of {source, description}" })
-      .min(1, { error: "ipAccessList must not be empty: an empty list would lock every caller out; leave it unset to allow any address" })
-      .optional(),
-    hashData: hashData.optional(),
-  },
-  { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown property; the properties are ${ARG_NAMES.join(", ")}` : undefined) },
-);
 
 // What the service answers, read liberally: members may be missing or null, unknown members are
 // ignored, and each value is kept as it came. Only a create answer without the key's id is broken.
@@ -104,8 +19,29 @@ export const createdKeyAnswer = z.object({
   result: z.object({ key: z.looseObject({ id: z.string().refine((id) => id.trim() !== "", { error: "the id is empty" }) }) }),
 });
 
-/** Output names of the returned key's fields. */
-export const KEY_FIELDS = ["name", "roles", "expireAt", "state", "ipAccessList", "keySuffix", "createdAt", "usedAt"] as const;
+type KeyField = "name" | "roles" | "expireAt" | "state" | "ipAccessList" | "keySuffix" | "createdAt" | "usedAt";
+
+/** Kept by the service across calls: the stored value stands, else none. */
+const KEPT: OutputRule = { nullMeans: "absent", whenAbsent: ["stored", { value: null }] };
+
+/**
+ * Each output read from the returned key, when the answer says null or leaves it out (read by
+ * outputsFrom). A name or IP list answered as null is the live value, so refresh shows it as
+ * drift; `state`, which the spec does not list among a key's members, falls back when null too.
+ * The program's value is as sent (an expiry of "" is null); a suffix is the one its hashData names.
+ */
+export const KEY_OUTPUTS: OutputRules<KeyField> = {
+  name: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: "" }] },
+  roles: { nullMeans: "absent", whenAbsent: ["program", "stored"] },
+  expireAt: { nullMeans: "cleared", whenAbsent: ["stored", "program", { value: null }] },
+  state: { nullMeans: "absent", whenAbsent: ["program", "stored", { value: "enabled" }] },
+  ipAccessList: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: Object.freeze([]) }] },
+  keySuffix: { nullMeans: "absent", whenAbsent: ["stored", "program", { value: null }] },
+  createdAt: KEPT,
+  usedAt: KEPT,
+};
+
+export const KEY_FIELDS = Object.keys(KEY_OUTPUTS) as KeyField[];
 
 function member(obj: unknown, name: string): unknown {
   return typeof obj === "object" && obj !== null && !Array.isArray(obj) ? (obj as Record<string, unknown>)[name] : undefined;
@@ -134,40 +70,7 @@ export function toWire(args: PropertyMap, names: readonly string[]): Record<stri
   return body;
 }
 
-/** The optional patchable arguments the program sets, plus roles (always set). */
-export function managedArgs(props: PropertyMap): PatchableArg[] {
-  return PATCHABLE_ARGS.filter((n) => props[n] !== undefined);
-}
-
-/** A value in the form two sides can be compared in: instants for expiry, sorted lists for sets. */
-export function comparable(name: string, value: unknown): unknown {
-  if (value === undefined || value === null) return null;
-  if (name === "expireAt") {
-    if (value === "") return null;
-    const at = typeof value === "string" ? Date.parse(value) : NaN;
-    return Number.isNaN(at) ? value : at;
-  }
-  if (name === "roles" && Array.isArray(value)) return [...(value as unknown[])].map(String).sort();
-  if (name === "ipAccessList" && Array.isArray(value)) {
-    const entries = value as Array<{ source?: unknown; description?: unknown } | null | undefined>;
-    return entries
-      .map((e) => {
-        const description: unknown = e?.description ?? "";
-        return `${String(e?.source)}\u0000${String(description)}`;
-      })
-      .sort();
-  }
-  return value;
-}
-
 export function keysPath(organizationId: string, id?: string): string {
   const base = `/v1/organizations/${encodeURIComponent(organizationId)}/keys`;
   return id === undefined ? base : `${base}/${encodeURIComponent(id)}`;
-}
-
-/** Words naming the key in an error whose outcome is unknown: its name, else its roles and organization. */
-export function describeKey(args: PropertyMap): string {
-  if (typeof args.name === "string" && args.name !== "") return `the API key "${args.name}"`;
-  const roles = Array.isArray(args.roles) ? args.roles.join(", ") : "";
-  return `an unnamed API key (roles ${roles}) in organization ${String(args.organizationId)}`;
 }

@@ -7,9 +7,11 @@ import { send } from "../http/client";
 import { unlessGone } from "../http/errors";
 import { checkInputs } from "../check";
 import { deepEqual, diffProperties, hasChanged } from "../diff";
-import { UNKNOWN, type PropertyMap } from "../properties";
+import { managedIn, managedInState } from "../managed";
+import { UNKNOWN, pick, type PropertyMap } from "../properties";
 import { SETTING_NAMES, type SettingName } from "../facts/pipeSettings";
-import { fromWire, managedIn, pipeSettingsArgsSchema, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
+import { pipeSettingsArgsSchema } from "./args";
+import { effectiveSettings, fromWire, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
 
 const REPLACE_ON = ["organizationId", "serviceId", "pipeId"] as const;
 
@@ -58,14 +60,9 @@ export function forgetRun(): void {
   claimedThisRun.clear();
 }
 
+/** The settings the stored outputs record as managed. */
 function managedOf(props: PropertyMap): SettingName[] {
-  const m = props.managedSettings;
-  return Array.isArray(m) ? SETTING_NAMES.filter((n) => m.includes(n)) : managedIn(props);
-}
-
-/** The effective settings as stored in a resource's outputs (null where unknown or unset). */
-function storedSettings(props: PropertyMap): EffectiveSettings {
-  return Object.fromEntries(SETTING_NAMES.map((n) => [n, props[n] ?? null])) as EffectiveSettings;
+  return managedInState(SETTING_NAMES, props, "managedSettings");
 }
 
 /**
@@ -79,7 +76,7 @@ async function putSettings(ref: PipeRef, values: Partial<Record<SettingName, unk
     body: toWire(values),
   });
   const result = settingsIn(res.body);
-  return result === undefined ? { ...storedSettings(before), ...values } : fromWire(result);
+  return result === undefined ? { ...effectiveSettings(before), ...values } : fromWire(result);
 }
 
 function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingName[], resetOnDelete: unknown): PropertyMap {
@@ -99,12 +96,12 @@ export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulu
   if (failures.length > 0) return { inputs: result.inputs, failures };
   const inputs: PropertyMap = { ...result.inputs };
   for (const p of REPLACE_ON) inputs[p] = uuidForm(p, inputs[p]);
-  claim(pipeRef("", inputs), managedIn(inputs));
+  claim(pipeRef("", inputs), managedIn(SETTING_NAMES, inputs));
   return { inputs, failures };
 }
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
-  const managed = managedIn(news);
+  const managed = managedIn(SETTING_NAMES, news);
   // A PUT of the managed settings leaves the others as they are. They are not carried in the inputs
   // (see carryStableOutputs), because a setting among the inputs is one the program manages.
   const unmanaged = SETTING_NAMES.filter((n) => !managed.includes(n));
@@ -120,10 +117,10 @@ export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): P
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
   const ref = pipeRef("", inputs);
-  const managed = managedIn(inputs);
+  const managed = managedIn(SETTING_NAMES, inputs);
   // Noted before sending: a PUT whose answer is lost may still have been applied.
   claim(ref, managed);
-  const effective = await putSettings(ref, Object.fromEntries(managed.map((n) => [n, inputs[n]])));
+  const effective = await putSettings(ref, pick(inputs, managed));
   return { id: `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`, outs: outputs(ref, effective, managed, inputs.resetOnDelete) };
 }
 
@@ -133,11 +130,11 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   if (res === undefined) return {};
   // A 2xx without settings in it tells nothing: what is stored stands.
   const result = settingsIn(res.body);
-  const effective: EffectiveSettings = result === undefined ? storedSettings(props) : fromWire(result);
+  const effective: EffectiveSettings = result === undefined ? effectiveSettings(props) : fromWire(result);
   const managed = managedOf(props);
   // Inputs show the live value of what the program manages, so the next preview proposes to put
   // drifted settings back; settings the program does not manage never show as drift.
-  const inputs: PropertyMap = { ...ref, ...Object.fromEntries(managed.map((n) => [n, effective[n]])) };
+  const inputs: PropertyMap = { ...ref, ...pick(effective, managed) };
   if (typeof props.resetOnDelete === "boolean") inputs.resetOnDelete = props.resetOnDelete;
   return { id: `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`, props: outputs(ref, effective, managed, props.resetOnDelete), inputs };
 }
@@ -145,11 +142,11 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
 export async function update(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {
   const ref = pipeRef(id, news);
   const before = managedOf(olds);
-  const managed = managedIn(news);
+  const managed = managedIn(SETTING_NAMES, news);
   // Only what the program changes is sent; a setting dropped from the program is left as it is live.
   const changed = managed.filter((n) => !before.includes(n) || hasChanged(n, olds[n], news[n]));
   claim(ref, managed);
-  const effective = changed.length > 0 ? await putSettings(ref, Object.fromEntries(changed.map((n) => [n, news[n]])), olds) : storedSettings(olds);
+  const effective = changed.length > 0 ? await putSettings(ref, pick(news, changed), olds) : effectiveSettings(olds);
   return { outs: outputs(ref, effective, managed, news.resetOnDelete) };
 }
 

@@ -1,54 +1,16 @@
-// The PipeSettings resource's schemas: what a program may pass (check), what the service answers,
-// and the mapping between Pulumi's camelCase names and the wire's snake_case ones.
+// The PipeSettings resource's wire: what the service answers, how it becomes outputs, and the
+// mapping between Pulumi's camelCase names and the wire's snake_case ones.
 
 import { z } from "zod";
-import { PIPE_SETTINGS, SETTING_NAMES, allowedValues, wireName, type SettingFact, type SettingName } from "../facts/pipeSettings";
-import { uuid } from "../validation";
-
-/** The check of one setting's value, built from the table of facts: this is where ranges are checked. */
-function settingSchema(name: SettingName): z.ZodType<number | boolean | null> {
-  const fact: SettingFact = PIPE_SETTINGS[name];
-  const message = `${name} must be ${allowedValues(name)}`;
-  const value =
-    fact.kind === "boolean"
-      ? z.boolean({ error: message })
-      : z.number({ error: message }).int({ error: message }).min(fact.min, { error: message }).max(fact.max, { error: message });
-  return value.nullable();
-}
-
-const settingShape = Object.fromEntries(SETTING_NAMES.map((n) => [n, settingSchema(n).optional()])) as Record<
-  SettingName,
-  z.ZodOptional<z.ZodType<number | boolean | null>>
->;
-
-export const pipeSettingsArgsSchema = z
-  .strictObject(
-    {
-      organizationId: uuid("organizationId"),
-      serviceId: uuid("serviceId"),
-      pipeId: uuid("pipeId"),
-      resetOnDelete: z.boolean({ error: "resetOnDelete must be true or false" }).optional(),
-      ...settingShape,
-    },
-    {
-      error: (issue) =>
-        issue.code === "unrecognized_keys"
-          ? `unknown property; the properties are organizationId, serviceId, pipeId, resetOnDelete and ${SETTING_NAMES.join(", ")}`
-          : undefined,
-    },
-  )
-  .refine((args) => SETTING_NAMES.some((n) => n in args), {
-    error: `set at least one setting (the service refuses an empty update): ${SETTING_NAMES.join(", ")}`,
-    path: ["settings"],
-  });
-
-export type CheckedPipeSettingsArgs = z.infer<typeof pipeSettingsArgsSchema>;
+import { SETTING_NAMES, wireName, type SettingName } from "../facts/pipeSettings";
+import { outputsFrom, type OutputRule, type OutputRules } from "../outputRules";
+import type { PropertyMap } from "../properties";
 
 /**
  * The `result` of PUT and GET …/settings, read liberally: the real service's GET leaves out settings
  * never set, members may be null, unknown members are ignored, and each value is kept as it came.
  */
-export const settingsAnswer = z.object({ result: z.record(z.string(), z.unknown()) });
+const settingsAnswer = z.object({ result: z.record(z.string(), z.unknown()) });
 
 /** Each setting's value as the service gave it; null when it is unset or was left out. */
 export type EffectiveSettings = Record<SettingName, unknown>;
@@ -59,19 +21,23 @@ export function settingsIn(body: unknown): Record<string, unknown> | undefined {
   return parsed.success ? parsed.data.result : undefined;
 }
 
+/** Every setting alike: null is "unset", and so is a setting the answer leaves out (the real GET omits those never set). */
+const UNSET_WHEN_MISSING: OutputRule = { nullMeans: "cleared", whenAbsent: [{ value: null }] };
+const SETTING_OUTPUTS = Object.fromEntries(SETTING_NAMES.map((n) => [n, UNSET_WHEN_MISSING])) as OutputRules<SettingName>;
+
+/** The effective settings from values under their Pulumi names: an answer's, or stored outputs. */
+export function effectiveSettings(values: PropertyMap): EffectiveSettings {
+  return outputsFrom(SETTING_OUTPUTS, SETTING_NAMES, values) as EffectiveSettings;
+}
+
 export function fromWire(result: Record<string, unknown>): EffectiveSettings {
-  return Object.fromEntries(SETTING_NAMES.map((n) => [n, result[wireName(n)] ?? null])) as EffectiveSettings;
+  return effectiveSettings(Object.fromEntries(SETTING_NAMES.map((n) => [n, result[wireName(n)]])));
 }
 
 export function toWire(values: Partial<Record<SettingName, unknown>>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const n of SETTING_NAMES) if (n in values && values[n] !== undefined) body[wireName(n)] = values[n];
   return body;
-}
-
-/** The settings the program sets (an explicit null counts: it asks for "unset"). */
-export function managedIn(props: Record<string, unknown>): SettingName[] {
-  return SETTING_NAMES.filter((n) => n in props && props[n] !== undefined);
 }
 
 export function settingsPath(organizationId: string, serviceId: string, pipeId: string): string {

@@ -1,0 +1,108 @@
+// The ApiKey resource's arguments: what a program may pass (check's schema), which take effect only
+// when the key is made, and how values compare (the service may normalise an expiry or reorder a
+// list we sent).
+
+import { z } from "zod";
+import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../facts/hashData";
+import { KEY_ROLES as ROLES } from "../facts/keyRoles";
+import type { PropertyMap } from "../properties";
+import { oneOf, strictObject, uuid } from "../validation";
+
+const KEY_STATES = ["enabled", "disabled"] as const;
+
+/** Arguments PATCH can change; each is managed only when the program sets it (roles always is). */
+export const PATCHABLE_ARGS = ["name", "roles", "expireAt", "state", "ipAccessList"] as const;
+
+/** Arguments that only take effect when the key is made; changing one makes a new key. */
+export const REPLACE_ON = ["organizationId", "hashData"] as const;
+
+const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
+const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+const IPV4_CIDR = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}/(?:3[0-2]|[12]?[0-9])$`);
+
+const EXPIRE_AT_RULE =
+  'an ISO 8601 date-time with seconds and a time zone, such as "2030-01-31T00:00:00Z" or "2030-01-31T09:00:00+09:00", or null or "" for a key that never expires';
+
+// RFC 3339, the "date-time" of the spec: seconds and an upper-case T and Z are required, and the
+// calendar must be real (no 30 February, no 24:00), as the service is told to expect.
+const expireAt = z.union([z.null(), z.literal(""), z.iso.datetime({ offset: true, error: `expireAt must be ${EXPIRE_AT_RULE}` })], {
+  error: `expireAt must be ${EXPIRE_AT_RULE}`,
+});
+
+const ipAccessEntry = strictObject(
+  {
+    source: z
+      .string({ error: "source must be an IPv4 address or CIDR range, such as 203.0.113.7 or 10.0.0.0/8" })
+      .refine((s) => IPV4.test(s) || IPV4_CIDR.test(s), {
+        error: "source must be an IPv4 address or CIDR range (prefix 0 to 32), such as 203.0.113.7 or 10.0.0.0/8",
+      }),
+    description: z.string({ error: "description must be a string" }),
+  },
+  { unknownProperty: "an entry has only source and description", notAnObject: "each entry must be an object {source, description}" },
+);
+
+const hashData = strictObject(
+  {
+    // The service refuses anything else at create (400 "Not a sha256sum"): refuse it in preview.
+    keyIdHash: z.string({ error: "keyIdHash must be a string" }).refine(isSha256Base64, { error: `keyIdHash must be ${SHA256_BASE64_RULE} of the key ID` }),
+    keyIdSuffix: z
+      .string({ error: "keyIdSuffix must be a string" })
+      .refine((v) => [...v].length === KEY_ID_SUFFIX_LENGTH, { error: `keyIdSuffix must be the last ${KEY_ID_SUFFIX_LENGTH} characters of the key ID` }),
+    keySecretHash: z
+      .string({ error: "keySecretHash must be a string" })
+      .refine(isSha256Base64, { error: `keySecretHash must be ${SHA256_BASE64_RULE} of the key secret` }),
+  },
+  {
+    unknownProperty: "hashData has keyIdHash, keyIdSuffix and keySecretHash",
+    notAnObject: "hashData must be an object {keyIdHash, keyIdSuffix, keySecretHash} of strings",
+  },
+);
+
+const ARG_NAMES = ["organizationId", "roles", "name", "expireAt", "state", "ipAccessList", "hashData"];
+
+export const apiKeyArgsSchema = strictObject(
+  {
+    organizationId: uuid("organizationId"),
+    roles: z
+      .array(oneOf("roles[]", ROLES), { error: `roles must be a list of at least one of ${ROLES.map((r) => `"${r}"`).join(", ")}` })
+      .min(1, { error: `roles needs at least one of ${ROLES.map((r) => `"${r}"`).join(", ")}` })
+      .refine((roles) => new Set(roles).size === roles.length, { error: "roles must not repeat a role" }),
+    name: z.string({ error: "name must be a string" }).optional(),
+    expireAt: expireAt.optional(),
+    state: oneOf("state", KEY_STATES).optional(),
+    ipAccessList: z
+      .array(ipAccessEntry, { error: "ipAccessList must be a list of {source, description}" })
+      .min(1, { error: "ipAccessList must not be empty: an empty list would lock every caller out; leave it unset to allow any address" })
+      .optional(),
+    hashData: hashData.optional(),
+  },
+  { unknownProperty: `the properties are ${ARG_NAMES.join(", ")}` },
+);
+
+/** A value in the form two sides can be compared in: instants for expiry, sorted lists for sets. */
+export function comparable(name: string, value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (name === "expireAt") {
+    if (value === "") return null;
+    const at = typeof value === "string" ? Date.parse(value) : NaN;
+    return Number.isNaN(at) ? value : at;
+  }
+  if (name === "roles" && Array.isArray(value)) return [...(value as unknown[])].map(String).sort();
+  if (name === "ipAccessList" && Array.isArray(value)) {
+    const entries = value as Array<{ source?: unknown; description?: unknown } | null | undefined>;
+    return entries
+      .map((e) => {
+        const description: unknown = e?.description ?? "";
+        return `${String(e?.source)}\u0000${String(description)}`;
+      })
+      .sort();
+  }
+  return value;
+}
+
+/** Words naming the key in an error whose outcome is unknown: its name, else its roles and organization. */
+export function describeKey(args: PropertyMap): string {
+  if (typeof args.name === "string" && args.name !== "") return `the API key "${args.name}"`;
+  const roles = Array.isArray(args.roles) ? args.roles.join(", ") : "";
+  return `an unnamed API key (roles ${roles}) in organization ${String(args.organizationId)}`;
+}

@@ -1,0 +1,36 @@
+// The PipeSettings resource's arguments: what a program may pass (check's schema), each setting's
+// check built from the table of facts.
+
+import { z } from "zod";
+import { PIPE_SETTINGS, SETTING_NAMES, allowedValues, type SettingFact, type SettingName } from "../facts/pipeSettings";
+import { strictObject, uuid } from "../validation";
+
+/** The check of one setting's value, built from the table of facts: this is where ranges are checked. */
+function settingSchema(name: SettingName): z.ZodType<number | boolean | null> {
+  const fact: SettingFact = PIPE_SETTINGS[name];
+  const message = `${name} must be ${allowedValues(name)}`;
+  const value =
+    fact.kind === "boolean"
+      ? z.boolean({ error: message })
+      : z.number({ error: message }).int({ error: message }).min(fact.min, { error: message }).max(fact.max, { error: message });
+  return value.nullable();
+}
+
+const settingShape = Object.fromEntries(SETTING_NAMES.map((n) => [n, settingSchema(n).optional()])) as Record<
+  SettingName,
+  z.ZodOptional<z.ZodType<number | boolean | null>>
+>;
+
+export const pipeSettingsArgsSchema = strictObject(
+  {
+    organizationId: uuid("organizationId"),
+    serviceId: uuid("serviceId"),
+    pipeId: uuid("pipeId"),
+    resetOnDelete: z.boolean({ error: "resetOnDelete must be true or false" }).optional(),
+    ...settingShape,
+  },
+  { unknownProperty: `the properties are organizationId, serviceId, pipeId, resetOnDelete and ${SETTING_NAMES.join(", ")}` },
+).refine((args) => SETTING_NAMES.some((n) => n in args), {
+  error: `set at least one setting (the service refuses an empty update): ${SETTING_NAMES.join(", ")}`,
+  path: ["settings"],
+});
