@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectionFor } from "../provider/connection";
 import { send, useRetryPolicy } from "../provider/http/client";
 import { SlidingWindowLimiter, limiterFor, resetLimiters } from "../provider/http/rateLimit";
-import { mockApi, requestId, type MockApi } from "./support/mockApi";
+import { mockApiPerTest, requestId } from "./support/mockApi";
 
 /** A virtual clock: sleeping callers wake in time order, and no real time passes. */
 class VirtualTime {
@@ -136,13 +136,7 @@ describe("the sliding-window limiter", () => {
 });
 
 describe("limiters in the process", () => {
-  let api: MockApi;
-  beforeEach(() => {
-    api = mockApi();
-  });
-  afterEach(async () => {
-    await api.close();
-  });
+  mockApiPerTest();
 
   it("are one per credential: two connections with the same key share one", () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "10/10";
@@ -174,17 +168,15 @@ describe("limiters in the process", () => {
 
 describe("sends through the limiter", () => {
   const PATH = "/v1/organizations/org-1/services/svc-1/pipes/pipe-1/settings";
-  let api: MockApi;
+  const mock = mockApiPerTest();
   let arrivals: number[];
   let limited: number;
 
   beforeEach(() => {
-    api = mockApi();
     arrivals = [];
     limited = 0;
   });
-  afterEach(async () => {
-    await api.close();
+  afterEach(() => {
     resetLimiters();
   });
 
@@ -192,7 +184,7 @@ describe("sends through the limiter", () => {
   function fixedWindowService(requests: number, windowMs: number, times: number) {
     let opened = -Infinity;
     let count = 0;
-    api.cloud
+    mock.api.cloud
       .intercept({ path: PATH, method: "PUT" })
       .reply(() => {
         const now = performance.now();
@@ -238,13 +230,13 @@ describe("sends through the limiter", () => {
   it("after a 429 with a reset header hold the other sends of that credential until the reset", async () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "100/1";
     let limitedAt = 0;
-    api.cloud.intercept({ path: "/first", method: "PUT" }).reply(() => {
+    mock.api.cloud.intercept({ path: "/first", method: "PUT" }).reply(() => {
       limitedAt = performance.now();
       return { statusCode: 429, data: JSON.stringify({ status: 429, error: "rate limited" }), responseOptions: { headers: { "ratelimit-reset": "0.2" } } };
     });
-    api.cloud.intercept({ path: "/first", method: "PUT" }).reply(200, { result: {} });
+    mock.api.cloud.intercept({ path: "/first", method: "PUT" }).reply(200, { result: {} });
     let otherAt = 0;
-    api.cloud.intercept({ path: "/other", method: "PUT" }).reply(() => {
+    mock.api.cloud.intercept({ path: "/other", method: "PUT" }).reply(() => {
       otherAt = performance.now();
       return { statusCode: 200, data: JSON.stringify({ result: {} }) };
     });
@@ -258,8 +250,8 @@ describe("sends through the limiter", () => {
 
   it("after a 429 without a reset header still hold the credential for the backoff", async () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "100/1";
-    api.cloud.intercept({ path: PATH, method: "PUT" }).reply(429, { status: 429, error: "rate limited" });
-    api.cloud.intercept({ path: PATH, method: "PUT" }).reply(200, { result: {} });
+    mock.api.cloud.intercept({ path: PATH, method: "PUT" }).reply(429, { status: 429, error: "rate limited" });
+    mock.api.cloud.intercept({ path: PATH, method: "PUT" }).reply(200, { result: {} });
     const conn = connectionFor("cloud");
     const before = performance.timeOrigin + performance.now();
     await send(conn, { method: "PUT", path: PATH, body: {} });
@@ -269,9 +261,9 @@ describe("sends through the limiter", () => {
   it("count the time budget from the first send, so waiting in the queue does not use up the retries", async () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "1/0.15";
     useRetryPolicy({ maxAttempts: 3, maxTotalMs: 100, baseDelayMs: 1, maxDelayMs: 2 });
-    api.cloud.intercept({ path: "/a", method: "PUT" }).reply(200, { result: {} });
-    api.cloud.intercept({ path: "/b", method: "PUT" }).reply(503, { status: 503, error: "busy" });
-    api.cloud.intercept({ path: "/b", method: "PUT" }).reply(200, { result: {} });
+    mock.api.cloud.intercept({ path: "/a", method: "PUT" }).reply(200, { result: {} });
+    mock.api.cloud.intercept({ path: "/b", method: "PUT" }).reply(503, { status: 503, error: "busy" });
+    mock.api.cloud.intercept({ path: "/b", method: "PUT" }).reply(200, { result: {} });
     const conn = connectionFor("cloud");
     // b queues behind a for 150 ms, longer than the whole budget of 100 ms, and is still retried.
     const [, b] = await Promise.all([send(conn, { method: "PUT", path: "/a", body: {} }), send(conn, { method: "PUT", path: "/b", body: {} })]);

@@ -3,30 +3,26 @@
 // are bounded; a POST is never repeated when it may already have created something.
 
 import { performance } from "node:perf_hooks";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { connectionFor } from "../provider/connection";
 import { send, useRetryPolicy } from "../provider/http/client";
 import { ApiError, OutcomeUnknownError, RateLimitWaitError } from "../provider/http/errors";
 import { decide, retryDelayMs, serverRequestedDelayMs, DEFAULT_RETRY_POLICY } from "../provider/http/retry";
-import { CANARY, errorText, mockApi, requestId, type MockApi } from "./support/mockApi";
+import { CANARY, errorText, mockApiPerTest, requestId } from "./support/mockApi";
 import { failure } from "./support/failures";
 
 const PATH = "/v1/organizations/org-1/services/svc-1/pipes/pipe-1/settings";
 const KEYS = "/v1/organizations/org-1/keys";
 
-let api: MockApi;
+const mock = mockApiPerTest();
 /** Arrival times (performance.now) of every request the fake service saw, per "METHOD path". */
 let arrivals: Map<string, number[]>;
 /** The same, by the wall clock (Date.now), for waits given as an HTTP date. */
 let wallArrivals: number[];
 
 beforeEach(() => {
-  api = mockApi();
   arrivals = new Map();
   wallArrivals = [];
-});
-afterEach(async () => {
-  await api.close();
 });
 
 interface Reply {
@@ -38,7 +34,7 @@ interface Reply {
 /** The fake service answers `method path` with these replies, one per request, in order. */
 function script(method: string, path: string, replies: Reply[]) {
   for (const r of replies) {
-    api.cloud.intercept({ path, method }).reply(() => {
+    mock.api.cloud.intercept({ path, method }).reply(() => {
       const key = `${method} ${path}`;
       arrivals.set(key, [...(arrivals.get(key) ?? []), performance.now()]);
       wallArrivals.push(Date.now());
@@ -185,7 +181,7 @@ describe("a POST, which creates", () => {
       const err = await failure(send(connectionFor("cloud"), { method: "POST", path: KEYS, body: {}, creates }));
       expect(err).toBeInstanceOf(OutcomeUnknownError);
       expect(seen("POST", KEYS)).toHaveLength(1);
-      expect(api.agent.pendingInterceptors()).toHaveLength(1);
+      expect(mock.api.agent.pendingInterceptors()).toHaveLength(1);
       expect(String(err)).toContain(`POST ${KEYS}`);
       expect(String(err)).toContain('the API key "deployer" may have been created');
       expect(String(err)).toContain("upstream trouble");
