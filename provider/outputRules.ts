@@ -4,7 +4,7 @@
 import type { PropertyMap } from "./properties";
 
 /** Where an output's value comes from when the answer leaves it out. */
-export type Fallback =
+type Fallback =
   /** What the program's arguments say it is. */
   | "program"
   /** What the stored outputs hold. */

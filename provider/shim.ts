@@ -10,7 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 export type ResourceKind = "alert" | "pipeSettings" | "apiKey";
 
 /** What each resource folder's provider.ts exports. */
-export interface ProviderImplementation {
+interface ProviderImplementation {
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
   check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult>;
   diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult>;

@@ -16,7 +16,7 @@ export const OUTPUT_ONLY = ["state", "team", "savedSearch", "groupBy", "silenced
 // hold each value as it came. Only a create answer without an id is broken (see provider.ts).
 
 /** The alert in an answer's `data`, when there is one: any object, members unchecked. */
-export const alertAnswer = z.object({ data: z.record(z.string(), z.unknown()) });
+const alertAnswer = z.object({ data: z.record(z.string(), z.unknown()) });
 
 /** The id of the alert in an answer, when it has a usable one. */
 export const createdAlert = z.object({ data: z.object({ id: z.string().refine((id) => id.trim() !== "", { error: "the id is empty" }) }) });

@@ -12,7 +12,7 @@ import type { PropertyMap } from "../properties";
 export type WireKey = Record<string, unknown>;
 
 /** GET and PATCH answer the key itself in `result`. */
-export const keyAnswer = z.object({ result: z.record(z.string(), z.unknown()) });
+const keyAnswer = z.object({ result: z.record(z.string(), z.unknown()) });
 
 /** POST …/keys answers the key (whose id we need) with its credentials, which hashData leaves out. */
 export const createdKeyAnswer = z.object({
