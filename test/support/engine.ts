@@ -70,3 +70,55 @@ export async function byHand(emu: RunningEmulator, method: string, path: string,
   if (!res.ok) throw new Error(`${method} ${path} by hand failed with ${res.status}: ${text}`);
   return (res.headers.get("content-type") ?? "").includes("json") && text !== "" ? (JSON.parse(text) as unknown) : text;
 }
+
+/**
+ * "op name" of each step the engine began, in the order it began them, parts of a replace included
+ * (create-replacement, replace, delete-replaced), for our resources only; "same" steps are left out.
+ * Names and op names only: the events carry secret values in plain text.
+ */
+export function engineOrder(result: RunResult): string[] {
+  const order: string[] = [];
+  for (const e of result.events) {
+    const m = e.resourcePreEvent?.metadata;
+    if (m === undefined || !m.type.startsWith("pulumi-nodejs:dynamic/alertpipe:") || m.op === "same") continue;
+    order.push(`${m.op} ${m.urn.split("::").slice(3).join("::")}`);
+  }
+  return order;
+}
+
+/** A resource as the stack's state file holds it. */
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  initErrors?: string[];
+}
+
+/** Our resources in the stack's state file (the file backend's checkpoint), by name. */
+export function ourState(s: EngineStack): Map<string, StateResource> {
+  const state = JSON.parse(s.readStateFile()) as { checkpoint: { latest?: { resources?: StateResource[] } } };
+  const found = new Map<string, StateResource>();
+  for (const r of state.checkpoint.latest?.resources ?? []) {
+    if (r.type.startsWith("pulumi-nodejs:dynamic/alertpipe:")) found.set(r.urn.split("::").slice(3).join("::"), r);
+  }
+  return found;
+}
+
+/** "METHOD path" of every request the emulator answered since its log was last reset, in answer order. */
+export function requestLog(emu: RunningEmulator, keep: (method: string) => boolean = () => true): string[] {
+  return emu.requests.filter((r) => keep(r.method)).map((r) => `${r.method} ${r.path}`);
+}
+
+/**
+ * The status the emulator answers to a key's own use (listing its organization's keys, Basic
+ * authentication with the key ID and secret). The pair is never printed or returned.
+ */
+export async function statusWithKey(emu: RunningEmulator, organizationId: string, keyId: string, keySecret: string): Promise<number> {
+  const res = await fetch(`${emu.url}/v1/organizations/${organizationId}/keys`, {
+    headers: { authorization: `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString("base64")}` },
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
