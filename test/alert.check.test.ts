@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/alert/provider";
 import { UNKNOWN } from "../provider/properties";
+import { checkFailures } from "./support/failures";
 import { connectionEnvPerFile } from "./support/mockApi";
 
 connectionEnvPerFile();
@@ -15,9 +16,7 @@ const search = {
 };
 const tile = { ...search, source: "tile", dashboardId: "dash-1", tileId: "tile-1" };
 
-async function failuresFor(props: Record<string, unknown>) {
-  return (await provider.check({}, props)).failures ?? [];
-}
+const failuresFor = checkFailures(provider.check);
 
 function without<T extends Record<string, unknown>>(obj: T, key: keyof T): Record<string, unknown> {
   const { [key]: _dropped, ...rest } = obj;

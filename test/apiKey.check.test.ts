@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as provider from "../provider/apiKey/provider";
 import { hashDataFor } from "./support/hashData";
 import { UNKNOWN } from "../provider/properties";
-import { where } from "./support/failures";
+import { checkFailures, where } from "./support/failures";
 import { connectionEnvPerFile } from "./support/mockApi";
 import { ORG_ID } from "./support/fixtures";
 
@@ -11,9 +11,7 @@ connectionEnvPerFile();
 
 const valid = { organizationId: ORG_ID, roles: ["developer"] };
 
-async function failuresFor(props: Record<string, unknown>) {
-  return (await provider.check({}, { ...valid, ...props })).failures ?? [];
-}
+const failuresFor = checkFailures(provider.check, valid);
 
 async function propertiesRefused(props: Record<string, unknown>): Promise<string[]> {
   return (await failuresFor(props)).map((f) => where(f));

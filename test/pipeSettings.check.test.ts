@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
 import { PIPE_SETTINGS, SETTING_NAMES } from "../provider/facts/pipeSettings";
 import { UNKNOWN } from "../provider/properties";
+import { checkFailures } from "./support/failures";
 import { connectionEnvPerFile } from "./support/mockApi";
 import { PIPE_IDS } from "./support/fixtures";
 
@@ -9,9 +10,7 @@ connectionEnvPerFile();
 
 const ids = PIPE_IDS;
 
-async function failuresFor(props: Record<string, unknown>) {
-  return (await provider.check({}, { ...ids, ...props })).failures ?? [];
-}
+const failuresFor = checkFailures(provider.check, ids);
 
 const integerSettings = SETTING_NAMES.filter((n) => PIPE_SETTINGS[n].kind === "integer");
 const booleanSettings = SETTING_NAMES.filter((n) => PIPE_SETTINGS[n].kind === "boolean");

@@ -1,6 +1,7 @@
 // Failures as tests look at them: where a check failure points (its property, or for a nested value,
 // which names no property so the engine does not show a top-level lookup of it as {<nil>}, the path
-// its reason starts with), and what a call that must fail rejects with.
+// its reason starts with), what a resource's check reports for a program, and what a call that
+// must fail rejects with.
 
 import { expect } from "vitest";
 
@@ -22,4 +23,14 @@ export async function failure(promise: Promise<unknown>): Promise<unknown> {
     () => expect.fail("expected the call to fail"),
     (e: unknown) => e,
   );
+}
+
+type Check = (olds: Record<string, unknown>, news: Record<string, unknown>) => Promise<{ failures?: Failure[] }>;
+
+/**
+ * The failures `check` reports for a new program: `base` (a valid one, or nothing) with the given
+ * properties over it.
+ */
+export function checkFailures(check: Check, base: Record<string, unknown> = {}): (props: Record<string, unknown>) => Promise<Failure[]> {
+  return async (props) => (await check({}, { ...base, ...props })).failures ?? [];
 }
