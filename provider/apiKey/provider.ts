@@ -17,7 +17,7 @@ import { KEY_FIELDS, KEY_OUTPUTS, createdKeyAnswer, credentialsIn, keyIn, keysPa
 /** What a PATCH cannot change: the key's identity. */
 const STABLE_OUTPUTS = ["keyId", "keySuffix", "createdAt"] as const;
 
-/** As wire.ts compares, and an organizationId in any letter case as the same uuid (state may hold one from before check lower-cased it). */
+/** As args.ts compares, and an organizationId in any letter case as the same uuid (state may hold one from before check lower-cased it). */
 function uuidComparable(name: string, value: unknown): unknown {
   return name === "organizationId" && typeof value === "string" ? value.toLowerCase() : comparable(name, value);
 }
