@@ -26,8 +26,11 @@ describe("check with the connection unconfigured", () => {
     }
   });
 
-  it("fails an ApiKey the same way, and an Alert only for area A's settings", async () => {
+  it("fails an ApiKey for the same three area B settings", async () => {
     expect(reasons(await apiKey.check({}, KEY))).toHaveLength(3);
+  });
+
+  it("fails an Alert only for area A's two settings", async () => {
     const got = reasons(await alert.check({}, ALERT));
     expect(got).toHaveLength(2);
     expect(got.join("\n")).toContain("alertpipe:alertingUrl");

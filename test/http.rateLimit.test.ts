@@ -156,11 +156,14 @@ describe("limiters in the process", () => {
     expect(limiterFor(connectionFor("alerting"))).not.toBe(limiterFor(connectionFor("cloud")));
   });
 
-  it("default to the published limits, and 'off' has none", () => {
+  it("default to the published limits", () => {
     delete process.env.ALERTPIPE_CLOUD_RATE_LIMIT;
     delete process.env.ALERTPIPE_ALERTING_RATE_LIMIT;
     expect(limiterFor(connectionFor("cloud"))?.limit).toEqual({ requests: 10, perSeconds: 10 });
     expect(limiterFor(connectionFor("alerting"))?.limit).toEqual({ requests: 100, perSeconds: 60 });
+  });
+
+  it("are none where the limit is 'off'", () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "off";
     expect(limiterFor(connectionFor("cloud"))).toBeUndefined();
   });

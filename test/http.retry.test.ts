@@ -238,15 +238,22 @@ describe("the retry rules on their own", () => {
     }
   });
 
-  it("read Retry-After as seconds or an HTTP date, and the reset headers as seconds or an epoch second", () => {
-    const now = Date.parse("2030-01-01T00:00:00.000Z");
-    const h = (m: Record<string, string>) => (n: string) => m[n];
+  const now = Date.parse("2030-01-01T00:00:00.000Z");
+  const h = (m: Record<string, string>) => (n: string) => m[n];
+
+  it("read Retry-After as seconds or an HTTP date, a date past as no wait", () => {
     expect(serverRequestedDelayMs(h({ "retry-after": "7" }), now)).toBe(7_000);
     expect(serverRequestedDelayMs(h({ "retry-after": "Tue, 01 Jan 2030 00:00:05 GMT" }), now)).toBe(5_000);
     expect(serverRequestedDelayMs(h({ "retry-after": "Mon, 31 Dec 2029 23:59:00 GMT" }), now)).toBe(0);
+  });
+
+  it("read the reset headers as seconds or an epoch second", () => {
     expect(serverRequestedDelayMs(h({ "x-ratelimit-reset": "3" }), now)).toBe(3_000);
     expect(serverRequestedDelayMs(h({ "x-ratelimit-reset": String(now / 1000 + 4) }), now)).toBe(4_000);
     expect(serverRequestedDelayMs(h({ "ratelimit-reset": "2" }), now)).toBe(2_000);
+  });
+
+  it("read no wait from an unreadable Retry-After or from no header at all", () => {
     expect(serverRequestedDelayMs(h({ "retry-after": "soon" }), now)).toBeUndefined();
     expect(serverRequestedDelayMs(h({}), now)).toBeUndefined();
   });
