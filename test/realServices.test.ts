@@ -10,7 +10,7 @@ import * as pipeSettings from "../provider/pipeSettings/provider";
 import { connectionFor, resetConfiguration } from "../provider/connection";
 import { EXCERPT_CHARS, send, useWaitNotices } from "../provider/http/client";
 import { ApiError, RateLimitWaitError } from "../provider/http/errors";
-import { answerOnce, CANARY, errorText, mockApiPerTest, requestId } from "./support/mockApi";
+import { answerOnce, CANARY, cloudAnswer, errorText, mockApiPerTest, requestId } from "./support/mockApi";
 import {
   ALERT_ID,
   ALERTS_PATH as ALERTS,
@@ -67,15 +67,33 @@ describe("liberal answers: Alert", () => {
     }
   });
 
-  it("takes any state string, later member names and unknown members, and leaves out what is missing", async () => {
+  describe("a create answered with later member names, a state of its own, unknown members and no message", () => {
     const { team: _t, ...withoutTeam } = realAlert();
-    answerOnce(mock.api.alerting, seen, { method: "POST", path: ALERTS }, 200, {
-      data: { ...withoutTeam, state: "INSUFFICIENT_DATA", teamId: "team-9", savedSearchId: "ss-1", scheduleOffsetMinutes: 5, channels: [{}] },
+    const later = { data: { ...withoutTeam, state: "INSUFFICIENT_DATA", teamId: "team-9", savedSearchId: "ss-1", scheduleOffsetMinutes: 5, channels: [{}] } };
+
+    it("takes any state string", async () => {
+      answerOnce(mock.api.alerting, seen, { method: "POST", path: ALERTS }, 200, later);
+      const { outs } = await alert.create(alertArgs);
+      expect(outs).toMatchObject({ state: "INSUFFICIENT_DATA" });
     });
-    const { outs } = await alert.create(alertArgs);
-    expect(outs).toMatchObject({ state: "INSUFFICIENT_DATA", team: "team-9", savedSearch: "ss-1" });
-    expect(outs).not.toHaveProperty("scheduleOffsetMinutes");
-    expect(outs).not.toHaveProperty("message");
+
+    it("takes teamId and savedSearchId as team and savedSearch", async () => {
+      answerOnce(mock.api.alerting, seen, { method: "POST", path: ALERTS }, 200, later);
+      const { outs } = await alert.create(alertArgs);
+      expect(outs).toMatchObject({ team: "team-9", savedSearch: "ss-1" });
+    });
+
+    it("leaves out unknown members", async () => {
+      answerOnce(mock.api.alerting, seen, { method: "POST", path: ALERTS }, 200, later);
+      const { outs } = await alert.create(alertArgs);
+      expect(outs).not.toHaveProperty("scheduleOffsetMinutes");
+    });
+
+    it("leaves out what is missing", async () => {
+      answerOnce(mock.api.alerting, seen, { method: "POST", path: ALERTS }, 200, later);
+      const { outs } = await alert.create(alertArgs);
+      expect(outs).not.toHaveProperty("message");
+    });
   });
 
   it("update answered 200 with no body keeps what the service filled in before", async () => {
@@ -144,26 +162,25 @@ describe("hashData keys", () => {
   };
   const args = { organizationId: ORG, roles: ["developer"], name: "hashed", hashData };
 
+  const createdWithoutCredentials = cloudAnswer({ key: { id: KEY_UUID, name: "hashed", roles: ["developer"], keySuffix: "0042" } });
+
+  it("create sends the hashData", async () => {
+    answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 200, createdWithoutCredentials);
+    await apiKey.create(args);
+    expect(seen[0]?.body).toMatchObject({ hashData });
+  });
+
   it("create succeeds without keyId or keySecret in the answer, and the outputs have neither", async () => {
-    answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 200, {
-      status: 200,
-      requestId: requestId(),
-      result: { key: { id: KEY_UUID, name: "hashed", roles: ["developer"], keySuffix: "0042" } },
-    });
+    answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 200, createdWithoutCredentials);
     const { id, outs } = await apiKey.create(args);
     expect(id).toBe(KEY_UUID);
     expect(outs).not.toHaveProperty("keyId");
     expect(outs).not.toHaveProperty("keySecret");
     expect(outs).toMatchObject({ keySuffix: "0042", hashData });
-    expect(seen[0]?.body).toMatchObject({ hashData });
   });
 
   it("takes the suffix from hashData when the answer leaves keySuffix out", async () => {
-    answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 200, {
-      status: 200,
-      requestId: requestId(),
-      result: { key: { id: KEY_UUID, roles: ["developer"] } },
-    });
+    answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 200, cloudAnswer({ key: { id: KEY_UUID, roles: ["developer"] } }));
     expect((await apiKey.create(args)).outs.keySuffix).toBe("0042");
   });
 });
