@@ -3,9 +3,9 @@
 // `dashboard` instead of `dashboardId`) finds out here rather than against the real service.
 
 import { z } from "zod";
-import { intervalProblem, textProblem, thresholdProblem, type TextField } from "../provider/facts/alertRules";
+import { ALERT_SOURCES, THRESHOLD_TYPES, intervalProblem, textProblem, thresholdProblem, type TextField } from "../provider/facts/alertRules";
 import { isSha256Base64 } from "../provider/facts/hashData";
-import { KEY_ROLES } from "../provider/facts/keyRoles";
+import { KEY_ROLES, KEY_STATES } from "../provider/facts/apiKeys";
 import { PIPE_SETTINGS, SETTING_NAMES, allowedValues, wireName, type SettingFact, type SettingName } from "../provider/facts/pipeSettings";
 
 // ---- Area A: alerts ---------------------------------------------------------------------------
@@ -30,8 +30,8 @@ export const alertBodySchema = z
   .strictObject({
     threshold: z.number().superRefine(rule(thresholdProblem)),
     interval: z.string().superRefine(rule(intervalProblem)),
-    source: z.enum(["tile", "search"]),
-    thresholdType: z.enum(["above", "below"]),
+    source: z.enum(ALERT_SOURCES),
+    thresholdType: z.enum(THRESHOLD_TYPES),
     channel: z.strictObject({
       type: z.literal("webhook", { error: 'the only channel type is "webhook"' }),
       webhookId: z.string().min(1, { error: "must not be empty" }),
@@ -107,7 +107,7 @@ export const keyCreateBodySchema = z.strictObject({
   name: z.string().optional(),
   expireAt: expireAt.optional(),
   roles,
-  state: z.enum(["enabled", "disabled"]).optional(),
+  state: z.enum(KEY_STATES).optional(),
   ipAccessList: z.array(ipAccessEntry).optional(),
   hashData: z.strictObject({ keyIdHash: sha256Base64, keyIdSuffix: z.string(), keySecretHash: sha256Base64 }).optional(),
 });
@@ -117,7 +117,7 @@ export const keyPatchBodySchema = z
     name: z.string().optional(),
     expireAt: expireAt.optional(),
     roles: roles.optional(),
-    state: z.enum(["enabled", "disabled"]).optional(),
+    state: z.enum(KEY_STATES).optional(),
     ipAccessList: z.array(ipAccessEntry).optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { error: "the body must change at least one field" });

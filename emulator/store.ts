@@ -5,12 +5,10 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { z } from "zod";
-import { KEY_ROLES, type KeyRole } from "../provider/facts/keyRoles";
+import { ALERT_SOURCES, THRESHOLD_TYPES, type AlertSource, type ThresholdType } from "../provider/facts/alertRules";
+import { KEY_ROLES, KEY_STATES, type KeyRole, type KeyState } from "../provider/facts/apiKeys";
 
-export type { KeyRole };
-export type AlertSource = "tile" | "search";
-type ThresholdType = "above" | "below";
-export type KeyState = "enabled" | "disabled";
+export type { KeyRole, KeyState };
 
 /** Who silenced an alert in the UI, when, and until when: the real service's object. */
 export interface Silenced {
@@ -99,8 +97,8 @@ const alertShape = z.looseObject({
   id: z.string(),
   threshold: z.number(),
   interval: z.string(),
-  thresholdType: z.enum(["above", "below"]),
-  source: z.enum(["tile", "search"]),
+  thresholdType: z.enum(THRESHOLD_TYPES),
+  source: z.enum(ALERT_SOURCES),
   state: z.string(),
   channel: z.object({ type: z.literal("webhook"), webhookId: z.string() }),
   team: z.string(),
@@ -112,7 +110,7 @@ const keyShape = z.looseObject({
   id: z.string(),
   organizationId: z.string(),
   name: z.string(),
-  state: z.enum(["enabled", "disabled"]),
+  state: z.enum(KEY_STATES),
   roles: z.array(z.enum(KEY_ROLES)),
   expireAt: z.string().nullable(),
   usedAt: z.string().nullable(),

@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../facts/hashData";
-import { KEY_ROLES as ROLES } from "../facts/keyRoles";
+import { KEY_ROLES as ROLES } from "../facts/apiKeys";
 import type { PropertyMap } from "../properties";
 import { oneOf, strictObject, uuid } from "../validation";
 

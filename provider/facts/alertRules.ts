@@ -3,6 +3,14 @@
 // emulator both read this module, each in its own schema and wording. It imports nothing (no zod),
 // so the emulator can use it without the provider ever importing the emulator.
 
+/** What an alert watches: a tile on a dashboard, or a search. */
+export const ALERT_SOURCES = ["tile", "search"] as const;
+export type AlertSource = (typeof ALERT_SOURCES)[number];
+
+/** Which side of the threshold fires the alert. */
+export const THRESHOLD_TYPES = ["above", "below"] as const;
+export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
+
 /** The only intervals the service accepts. */
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"] as const;
 

@@ -1,0 +1,10 @@
+// What an organization API key can be, as the cloud service names it: its roles and its states.
+// The provider's check and the emulator's request and data-file schemas read these lists; neither
+// restates them.
+
+export const KEY_ROLES = ["admin", "developer", "query_endpoints"] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
+
+/** A key's state; a new key is "enabled" unless the create says otherwise. */
+export const KEY_STATES = ["enabled", "disabled"] as const;
+export type KeyState = (typeof KEY_STATES)[number];
