@@ -3,12 +3,10 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { INTERVALS, intervalProblem, textProblem, thresholdProblem, type TextField } from "../facts/alertRules";
+import { ALERT_SOURCES, INTERVALS, THRESHOLD_TYPES, intervalProblem, textProblem, thresholdProblem, type TextField } from "../facts/alertRules";
 import { UNKNOWN, type PropertyMap } from "../properties";
 import { oneOf, opaqueId, strictObject } from "../validation";
 
-const SOURCES = ["tile", "search"] as const;
-const THRESHOLD_TYPES = ["above", "below"] as const;
 const CHANNEL_TYPES = ["webhook"] as const;
 
 /** Arguments the program must set; always managed. */
@@ -51,7 +49,7 @@ export const alertArgsSchema = strictObject(
       const problem = intervalProblem(value);
       if (problem !== undefined) ctx.addIssue({ code: "custom", message: `interval ${problem}` });
     }),
-    source: oneOf("source", SOURCES),
+    source: oneOf("source", ALERT_SOURCES),
     thresholdType: oneOf("thresholdType", THRESHOLD_TYPES),
     channel: channelArgs,
     dashboardId: opaqueId("dashboardId").optional(),

@@ -4,8 +4,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { unsetOutputs } from "../unsetOutputs";
 import shim = require("./shim");
 
-export type AlertSource = "tile" | "search";
-export type AlertThresholdType = "above" | "below";
+import type { AlertSource, ThresholdType as AlertThresholdType } from "../facts/alertRules";
+
+export type { AlertSource, AlertThresholdType };
 
 /** Where the alert notifies; a webhook is the only channel type. */
 export interface AlertChannelArgs {
