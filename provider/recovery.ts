@@ -20,6 +20,8 @@ export interface LostAnswerSteps<T, C extends Candidate> {
   readonly adopt: (found: C) => Promise<T>;
   /** Words for the notice, e.g. `the alert "cpu high"`. */
   readonly what: string;
+  /** What adopt does with the object found, for the notice; default "and recorded it". */
+  readonly adoption?: string;
 }
 
 /**
@@ -76,7 +78,9 @@ export async function createRecovering<T, C extends Candidate>(steps: LostAnswer
       );
     const [only] = found;
     if (only !== undefined) {
-      notify(`pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}); found ${steps.what} it made (id ${only.id}) and recorded it.`);
+      notify(
+        `pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}); found ${steps.what} it made (id ${only.id}) ${steps.adoption ?? "and recorded it"}.`,
+      );
       return steps.adopt(only);
     }
   }

@@ -1,7 +1,8 @@
 // The ApiKey resource's arguments: what a program may pass (check's schema), which take effect only
-// when the key is made, and how values compare (the service may normalise an expiry or reorder a
-// list we sent).
+// when the key is made, which cannot go together, and how values compare (the service may
+// normalise an expiry or reorder a list we sent).
 
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../facts/hashData";
 import { KEY_ROLES as ROLES } from "../facts/apiKeys";
@@ -13,8 +14,22 @@ const KEY_STATES = ["enabled", "disabled"] as const;
 /** Arguments PATCH can change; each is managed only when the program sets it (roles always is). */
 export const PATCHABLE_ARGS = ["name", "roles", "expireAt", "state", "ipAccessList"] as const;
 
-/** Arguments that only take effect when the key is made; changing one makes a new key. */
-export const REPLACE_ON = ["organizationId", "hashData"] as const;
+/**
+ * Arguments that only take effect when the key is made; changing one makes a new key. `keepers`
+ * are never sent: they exist to replace the key when the program says so (rotation), and the new
+ * key is made before the old one is deleted, the engine's default.
+ */
+export const REPLACE_ON = ["organizationId", "hashData", "keepers", "keyMaterial"] as const;
+
+/** Who makes the key ID and secret: the service (default, returned once by POST) or the provider ("local", only hashes sent). */
+export const KEY_MATERIALS = ["service", "local"] as const;
+
+/**
+ * The id (uuid) of an existing key to take over at create instead of making one. Not an argument of
+ * the key: never sent, never compared, never recorded, and dropped by check once the resource
+ * exists (see provider.ts).
+ */
+export const IMPORT_ID = "importId";
 
 const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
 const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
@@ -58,7 +73,14 @@ const hashData = strictObject(
   },
 );
 
-const ARG_NAMES = ["organizationId", "roles", "name", "expireAt", "state", "ipAccessList", "hashData"];
+const ARG_NAMES = ["organizationId", "roles", "name", "expireAt", "state", "ipAccessList", "hashData", "keepers", "keyMaterial", IMPORT_ID];
+
+const keepers = z.record(
+  z.string(),
+  // Zod's path names the keeper, so the failure reads "keepers.quarter is 3: ...".
+  z.string({ error: "a keeper's value must be a string (turn a number or date into text, e.g. String(n))" }),
+  { error: 'keepers must be a map of names to strings, e.g. { rotation: "2025-Q1" }' },
+);
 
 export const apiKeyArgsSchema = strictObject(
   {
@@ -75,12 +97,44 @@ export const apiKeyArgsSchema = strictObject(
       .min(1, { error: "ipAccessList must not be empty: an empty list would lock every caller out; leave it unset to allow any address" })
       .optional(),
     hashData: hashData.optional(),
+    keepers: keepers.optional(),
+    keyMaterial: oneOf("keyMaterial", KEY_MATERIALS).optional(),
+    [IMPORT_ID]: uuid(IMPORT_ID).optional(),
   },
   { unknownProperty: `the properties are ${ARG_NAMES.join(", ")}` },
 );
 
-/** A value in the form two sides can be compared in: instants for expiry, sorted lists for sets. */
+/**
+ * Arguments that cannot go together, each failure at the property to change: who made a key's
+ * material is one choice. A taken-over key's ID and secret are the service's, made when it was
+ * created; "local" material is the provider's; hashData is the program's own pair.
+ */
+export function crossFieldFailures(inputs: PropertyMap): pulumi.dynamic.CheckFailure[] {
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const given = (name: string) => inputs[name] !== undefined && inputs[name] !== null;
+  const local = inputs.keyMaterial === "local";
+  if (local && given("hashData")) {
+    failures.push({
+      property: "keyMaterial",
+      reason: 'keyMaterial "local" makes the key ID and secret in the provider, so it cannot go with hashData (the program\'s own pair): remove one of them',
+    });
+  }
+  if (given(IMPORT_ID) && (given("hashData") || local)) {
+    failures.push({
+      property: IMPORT_ID,
+      reason: `importId takes over a key whose ID and secret the service made, so it cannot go with ${local ? 'keyMaterial "local"' : "hashData"}: remove importId to create a new key`,
+    });
+  }
+  return failures;
+}
+
+/**
+ * A value in the form two sides can be compared in: instants for expiry, sorted lists for sets;
+ * no keepers and an empty map alike, and no keyMaterial as its default, "service".
+ */
 export function comparable(name: string, value: unknown): unknown {
+  if (name === "keyMaterial") return value === undefined || value === null ? "service" : value;
+  if (name === "keepers" && typeof value === "object" && value !== null && Object.keys(value).length === 0) return null;
   if (value === undefined || value === null) return null;
   if (name === "expireAt") {
     if (value === "") return null;

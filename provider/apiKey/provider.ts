@@ -1,17 +1,24 @@
 // The ApiKey provider methods. The key's secret comes back once, from POST; it is kept in state
-// (as a Pulumi secret, see resource.ts) because no later call returns it.
+// (as a Pulumi secret, see resource.ts) because no later call returns it. With keyMaterial "local"
+// the provider makes the pair and sends only its hashes (material.ts). A create whose answer is
+// lost finds what it made by listing (recovery.ts, lookup.ts); one with importId takes over an
+// existing key instead.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { connectionFailures, connectionFor } from "../connection";
+import { connectionFailures, connectionFor, type AreaConnection } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
+import { readForImport } from "../importing";
+import { createRecovering } from "../recovery";
 import { checkInputs } from "../check";
 import { carryStableOutputs, deepEqual, diffProperties, hasChanged, stableOutputsOf } from "../diff";
 import { PartialFailure } from "../partialFailure";
 import { managedIn, managedInState } from "../managed";
 import { outputsFrom } from "../outputRules";
 import { compact, withoutProvider, type PropertyMap } from "../properties";
-import { PATCHABLE_ARGS, REPLACE_ON, apiKeyArgsSchema, comparable, describeKey } from "./args";
+import { IMPORT_ID, PATCHABLE_ARGS, REPLACE_ON, apiKeyArgsSchema, comparable, crossFieldFailures, describeKey } from "./args";
+import { holdsManaged, keysMadeBy, type KeyCandidate, type SentKey } from "./lookup";
+import { makeLocalMaterial, type HashData, type LocalMaterial } from "./material";
 import { KEY_FIELDS, KEY_OUTPUTS, createdKeyAnswer, credentialsIn, keyIn, keysPath, toWire, type WireKey } from "./wire";
 
 /** What a PATCH cannot change: the key's identity. */
@@ -35,11 +42,12 @@ function hashedSuffix(hashData: unknown): unknown {
  * Outputs: what the program set that only the create call takes, the key as returned (each value
  * as it came; KEY_OUTPUTS says what a null or missing member gives, from the program's value or
  * the stored one, `before`), and its credentials when the answer had them (a hashData key's never
- * does: the program made the pair).
+ * does: the program made the pair) or the provider made them ("local"). `sent` is the hashData a
+ * create sent, whose suffix stands in for one the answer leaves out.
  */
-function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown; keySecret: unknown }, before: PropertyMap = {}): PropertyMap {
+function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown; keySecret: unknown }, before: PropertyMap = {}, sent?: HashData): PropertyMap {
   const hashData = args.hashData ?? before.hashData;
-  const program = { ...toWire(args, PATCHABLE_ARGS), keySuffix: hashedSuffix(hashData) };
+  const program = { ...toWire(args, PATCHABLE_ARGS), keySuffix: hashedSuffix(sent ?? hashData) };
   return compact({
     organizationId: args.organizationId ?? before.organizationId,
     ...outputsFrom(KEY_OUTPUTS, KEY_FIELDS, key, { program, stored: before }),
@@ -47,6 +55,9 @@ function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown;
     keySecret: credentials.keySecret,
     managedArgs: managedIn(PATCHABLE_ARGS, args),
     hashData,
+    // Kept so diff can tell when they change; never sent.
+    keepers: args.keepers ?? before.keepers,
+    keyMaterial: args.keyMaterial ?? before.keyMaterial,
   });
 }
 
@@ -69,12 +80,31 @@ export { configureProvider as configure } from "../connection";
 
 export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
   const result = checkInputs(apiKeyArgsSchema, news, ["hashData"]);
-  const failures = [...result.failures, ...connectionFailures("cloud")];
-  if (failures.length > 0) return { inputs: result.inputs, failures };
+  const failures = [...result.failures];
+  for (const f of crossFieldFailures(withoutProvider(news))) {
+    if (!failures.some((x) => x.property === f.property)) failures.push(f);
+  }
+  failures.push(...connectionFailures("cloud"));
+  const checked = exists(olds) ? withoutImportId(result.inputs) : result.inputs;
+  if (failures.length > 0) return { inputs: checked, failures };
   // A uuid's letter case is no change: the service treats them alike, so only lower case is kept.
-  const inputs =
-    typeof result.inputs.organizationId === "string" ? { ...result.inputs, organizationId: result.inputs.organizationId.toLowerCase() } : result.inputs;
+  const inputs = typeof checked.organizationId === "string" ? { ...checked, organizationId: checked.organizationId.toLowerCase() } : checked;
   return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON, uuidComparable), failures: [] };
+}
+
+/** Stored inputs mean the key exists: check runs with none only before a create. */
+function exists(olds: PropertyMap): boolean {
+  return Object.keys(withoutProvider(olds)).length > 0;
+}
+
+/**
+ * The inputs without importId. Once the key is the resource's, the id has done its work: were it
+ * kept, the create of a replacement (a keeper changed) would take over the same key again, which
+ * the delete of the old one then removes.
+ */
+function withoutImportId(inputs: PropertyMap): PropertyMap {
+  const { [IMPORT_ID]: _importId, ...rest } = inputs;
+  return rest;
 }
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
@@ -88,14 +118,70 @@ export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): P
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
   const args = withoutProvider(inputs);
-  const res: ApiResponse = await send(connectionFor("cloud"), {
+  const conn = connectionFor("cloud");
+  const importId = args[IMPORT_ID];
+  if (typeof importId === "string") return takeOver(conn, importId, args);
+  const local = args.keyMaterial === "local" ? makeLocalMaterial() : undefined;
+  // The program's pair (hashData) or the provider's (local): either way the service is sent only hashes.
+  const hashData = (args.hashData as HashData | undefined) ?? local?.hashData;
+  const made: Made = {
+    what: describeKey(args),
+    hashData,
+    local,
+    secrets: [...secretsOf(args), ...(local === undefined ? [] : [local.keySecret, local.hashData.keyIdHash, local.hashData.keySecretHash])],
+  };
+  const name = typeof args.name === "string" ? args.name : undefined;
+  // The listing shows neither key IDs nor hashes: a key whose pair we hold is told by its suffix.
+  const sent: SentKey = hashData === undefined ? { name, roles: args.roles as string[] } : { name, keySuffix: hashData.keyIdSuffix };
+  // Taken before the first POST: what a lost one made was created after it (recovery.ts).
+  const sentAt = Date.now();
+  const post = () => postKey(conn, inputs, made);
+  return createRecovering<pulumi.dynamic.CreateResult, KeyCandidate>({
+    what: made.what,
+    post,
+    look: () => keysMadeBy(conn, organizationOf(args), sent, sentAt, made.secrets),
+    ...(hashData === undefined
+      ? {
+          // Its secret was only in the lost answer, so nobody can use it: replaced, once (a plain POST).
+          adopt: async (found: KeyCandidate) => {
+            await unlessGone(() => send(conn, { method: "DELETE", path: keysPath(organizationOf(args), found.id), secrets: made.secrets }));
+            return post();
+          },
+          adoption: "but its secret was in the lost answer, so nobody can use it: deleting it and making the key again, once",
+        }
+      : {
+          // We hold the pair: the key as listed is the key as a create answers it.
+          adopt: async (found: KeyCandidate) => ({ id: found.id, outs: outputs(args, found.key, credentialsOf(local), {}, hashData) }),
+        }),
+  });
+}
+
+/** What one create sends and holds, the same for its first POST and any other. */
+interface Made {
+  readonly what: string;
+  /** Sent instead of a pair: the program's, or made from `local`; undefined when the service makes the pair. */
+  readonly hashData: HashData | undefined;
+  readonly local: LocalMaterial | undefined;
+  /** For the HTTP layer to scrub from errors. */
+  readonly secrets: readonly unknown[];
+}
+
+/** The pair to record when the service does not answer one: the provider's, or none (the program's own pair). */
+function credentialsOf(local: LocalMaterial | undefined): { keyId: unknown; keySecret: unknown } {
+  return { keyId: local?.keyId, keySecret: local?.keySecret };
+}
+
+async function postKey(conn: AreaConnection, inputs: PropertyMap, made: Made): Promise<pulumi.dynamic.CreateResult> {
+  const args = withoutProvider(inputs);
+  const path = keysPath(organizationOf(args));
+  const res: ApiResponse = await send(conn, {
     method: "POST",
-    path: keysPath(organizationOf(args)),
-    body: toWire(args, [...PATCHABLE_ARGS, "hashData"]),
-    creates: describeKey(args),
-    secrets: secretsOf(args),
+    path,
+    body: { ...toWire(args, PATCHABLE_ARGS), ...(made.hashData === undefined ? {} : { hashData: made.hashData }) },
+    creates: made.what,
+    secrets: made.secrets,
     // The answer carries the new key's secret, which its requestId (quoted by errors below) must not.
-    secretsInAnswer: (body) => secretsOf({ ...args, ...credentialsIn(body) }),
+    secretsInAnswer: (body) => [...made.secrets, credentialsIn(body).keySecret],
   });
   // Only the key's id is needed: without it Pulumi cannot record the key the service made.
   let key: WireKey;
@@ -103,21 +189,38 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
     key = decode(createdKeyAnswer, res).result.key;
   } catch (err) {
     if (!(err instanceof UnexpectedResponseError)) throw err;
-    throw createdWithoutId(res, describeKey(args), err);
+    throw createdWithoutId(res, made.what, err);
   }
   const id = String(key.id);
-  const credentials = credentialsIn(res.body);
-  const outs = outputs(args, key, credentials);
-  // With hashData the answer carries no credentials: the program made the pair and holds it.
-  if (args.hashData !== undefined || (credentials.keyId !== undefined && credentials.keySecret !== undefined)) return { id, outs };
+  // The pair the provider made is the one the service holds hashes of; else the answer's, if any.
+  const credentials = made.local === undefined ? credentialsIn(res.body) : credentialsOf(made.local);
+  const outs = outputs(args, key, credentials, {}, made.hashData);
+  // With hashData the answer carries no credentials: the program or the provider made the pair and holds it.
+  if (made.hashData !== undefined || (credentials.keyId !== undefined && credentials.keySecret !== undefined)) return { id, outs };
   // Without them a key is made that nobody can use (its secret is never returned again). Keep it
   // in state by its id, so it is not orphaned, and say what to do.
   const reason = new Error(
-    `POST ${keysPath(organizationOf(args))} answered ${res.status} without the new key's ${credentials.keyId === undefined ? "keyId" : "keySecret"}` +
+    `POST ${path} answered ${res.status} without the new key's ${credentials.keyId === undefined ? "keyId" : "keySecret"}` +
       `${res.requestId === undefined ? "" : ` (requestId ${res.requestId})`}. The API key ${id} was created and is kept in the stack's state. ` +
       "Its key ID or secret was not in the answer and is never returned again, so the key cannot be used: replace it (pulumi up --replace) or delete it.",
   );
   throw new PartialFailure(id, { ...inputs, ...outs }, reason);
+}
+
+/**
+ * Makes an existing key the resource's (importId): one GET; one PATCH of the arguments the program
+ * manages only when the live key does not already hold them; never a POST. The id is the one given.
+ * Its key ID and secret are unknown to us (the service showed them once, to whoever made it): null.
+ */
+async function takeOver(conn: AreaConnection, importId: string, args: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
+  const path = keysPath(organizationOf(args), importId);
+  const got = await readForImport("API key", importId, () => send(conn, { method: "GET", path }));
+  const live = keyIn(got.body);
+  const managed = managedIn(PATCHABLE_ARGS, args);
+  const unknownPair = { keyId: null, keySecret: null };
+  if (live !== undefined && holdsManaged(args, managed, live)) return { id: importId, outs: outputs(args, live, unknownPair) };
+  const res = await send(conn, { method: "PATCH", path, body: toWire(args, managed) });
+  return { id: importId, outs: outputs(args, keyIn(res.body) ?? {}, unknownPair, live ?? {}) };
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
@@ -134,7 +237,7 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   const live = outputs(args, key, { keyId: props.keyId, keySecret: props.keySecret }, withoutProvider(props));
   // Inputs carry the live value of what the program manages, so drift shows there and only there.
   const inputs: PropertyMap = { organizationId: props.organizationId, ...stableOutputsOf(live, STABLE_OUTPUTS) };
-  if (props.hashData !== undefined) inputs.hashData = props.hashData;
+  for (const n of ["hashData", "keepers", "keyMaterial"]) if (props[n] !== undefined) inputs[n] = props[n];
   for (const n of managed) inputs[n] = live[n];
   return { id, props: live, inputs };
 }
