@@ -1,14 +1,13 @@
 // Area A: alerts under /api/v2/alerts, Bearer token auth, `{data}` bodies and `{message}` errors.
 
 import { randomBytes } from "node:crypto";
+import { ALERT_LIST_PAGE_MAX } from "../provider/facts/alertRules";
 import { alertBodySchema, parseWith, type AlertBody } from "./schemas";
 import { alertingError, isoNow, parseJson, sameSecret, type Incoming, type Reply, type Services } from "./replies";
 import type { StoredAlert } from "./store";
 
 const COLLECTION = /^\/api\/v2\/alerts$/;
 const ITEM = /^\/api\/v2\/alerts\/([^/]+)$/;
-/** The newer service's largest page. */
-export const MAX_LIST_LIMIT = 1000;
 
 export function handleAlerting(services: Services, req: Incoming): Reply {
   const item = ITEM.exec(req.path);
@@ -67,7 +66,7 @@ function readBody(req: Incoming): { ok: true; body: AlertBody } | { ok: false; r
  * `data` like every answer. `limit` and `offset` page as the newer service does; without them, all.
  */
 function list(services: Services, req: Incoming): Reply {
-  const limit = queryInteger(req.query, "limit", 1, MAX_LIST_LIMIT);
+  const limit = queryInteger(req.query, "limit", 1, ALERT_LIST_PAGE_MAX);
   if (!limit.ok) return alertingError(400, limit.message);
   const offset = queryInteger(req.query, "offset", 0, Number.MAX_SAFE_INTEGER);
   if (!offset.ok) return alertingError(400, offset.message);

@@ -46,7 +46,7 @@ export interface AfterCommitFault {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Oldest entries are dropped beyond this, so a long-running CLI does not grow without bound. */
-export const MAX_RECORDED_REQUESTS = 100_000;
+const MAX_RECORDED_REQUESTS = 100_000;
 
 export interface RouterState {
   readonly services: Services;

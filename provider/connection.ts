@@ -189,7 +189,7 @@ function validate(name: ConnectionSettingName, area: Area): void {
  * words a request would fail with. Resources' `check` reports them, so `pulumi preview` shows them
  * before `up` meets them one at a time.
  */
-export function connectionProblems(area: Area): ConfigError[] {
+function connectionProblems(area: Area): ConfigError[] {
   const problems: ConfigError[] = [];
   for (const name of AREA_SETTINGS[area]) {
     try {

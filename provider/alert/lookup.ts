@@ -5,13 +5,13 @@ import { z } from "zod";
 import type { AreaConnection } from "../connection";
 import { deepEqual } from "../diff";
 import { decode, send } from "../http/client";
+import { ALERT_LIST_PAGE_MAX } from "../facts/alertRules";
 import type { PropertyMap } from "../properties";
 import { createdAfterSend, type Candidate } from "../recovery";
 import { comparable } from "./args";
 import { alertsPath, fromWire, toWire, type WireAlert } from "./wire";
 
-/** The newer service's largest page; an older one ignores limit and offset and answers every alert. */
-export const LIST_PAGE = 1000;
+const LIST_PAGE = ALERT_LIST_PAGE_MAX;
 
 /** A list answer: alerts in `data`, each read as liberally as a single one. */
 const alertList = z.object({ data: z.array(z.unknown()) });

@@ -11,14 +11,17 @@ export type AlertSource = (typeof ALERT_SOURCES)[number];
 export const THRESHOLD_TYPES = ["above", "below"] as const;
 export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
 
+/** The largest page of `GET /api/v2/alerts` (newer versions; older ones ignore limit and offset and answer every alert). */
+export const ALERT_LIST_PAGE_MAX = 1000;
+
 /** The only intervals the service accepts. */
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"] as const;
 
 /** The smallest threshold the service accepts (later versions accept any number; we hold to this). */
-export const THRESHOLD_MIN = 0;
+const THRESHOLD_MIN = 0;
 
 /** Length bounds of the free texts, in characters; an empty text is refused, not read as "none". */
-export const TEXT_LIMITS = { name: { min: 1, max: 512 }, message: { min: 1, max: 4096 } } as const;
+const TEXT_LIMITS = { name: { min: 1, max: 512 }, message: { min: 1, max: 4096 } } as const;
 export type TextField = keyof typeof TEXT_LIMITS;
 
 const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(", ");
