@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { ApiError, OutcomeUnknownError, RateLimitWaitError, TransportError, UnexpectedResponseError, formatSeconds, type RequestRef } from "./errors";
 import { holdFor, limiterFor, monotonicNow } from "./rateLimit";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_POLICY, decide, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome, type RetryPolicy } from "./retry";
+import { notify } from "../notices";
 import { redact } from "./redact";
 import { undiciParts } from "./undiciParts";
 import { USER_AGENT } from "./userAgent";
@@ -73,23 +74,14 @@ export function useRetryPolicy(policy: RetryPolicy | undefined): void {
   retryPolicy = policy ?? DEFAULT_RETRY_POLICY;
 }
 
-/**
- * Where a long wait is said. The Node dynamic-provider host gives a provider no logger and not the
- * resource's URN, but the engine shows every line the host writes to stderr in `pulumi up`'s output
- * (as an info diagnostic of the stack; seen on the real engine), so that is where it goes.
- */
+/** When and where a long wait is said: by default as every notice is (provider/notices.ts). */
 export interface WaitNotices {
   /** Waits longer than this are said (default 5 s). */
   readonly afterMs: number;
   readonly write: (line: string) => void;
 }
 
-const DEFAULT_WAIT_NOTICES: WaitNotices = {
-  afterMs: 5_000,
-  write: (line) => {
-    process.stderr.write(`${line}\n`);
-  },
-};
+const DEFAULT_WAIT_NOTICES: WaitNotices = { afterMs: 5_000, write: notify };
 
 let waitNotices: WaitNotices = DEFAULT_WAIT_NOTICES;
 
