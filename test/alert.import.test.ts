@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/alert/provider";
-import { ImportNotFoundError } from "../provider/importing";
+import { ImportNotFoundError } from "../provider/http/errors";
 import { alertEmulatorPerTest } from "./support/alertEmulator";
 import { failure } from "./support/failures";
 import { tileAlert } from "./support/fixtures";

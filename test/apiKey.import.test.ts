@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/apiKey/provider";
-import { ImportNotFoundError } from "../provider/importing";
+import { ImportNotFoundError } from "../provider/http/errors";
 import { failure } from "./support/failures";
 import { ORG_ID } from "./support/fixtures";
 import { hashDataFor } from "./support/hashData";

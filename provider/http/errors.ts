@@ -194,8 +194,29 @@ export function createdWithoutId(res: RequestRef & { status: number }, what: str
   });
 }
 
+/**
+ * The object a program asked to take over does not exist. Said apart from a plain 404 because the
+ * user must know nothing was made: the run stops rather than creating a new object in its place.
+ */
+export class ImportNotFoundError extends HttpError {
+  readonly code = "IMPORT_NOT_FOUND";
+  /** The id the program gave as importId. */
+  readonly importId: string;
+
+  constructor(notFound: ApiError, what: string, importId: string) {
+    super(
+      notFound,
+      `importId "${importId}": ${notFound.method} ${notFound.path} answered 404, so there is no ${what} with that id to take over. ` +
+        `Nothing was created. Correct the id, or remove importId to create a new one.`,
+      { status: notFound.status, requestId: notFound.requestId, cause: notFound },
+    );
+    this.name = "ImportNotFoundError";
+    this.importId = importId;
+  }
+}
+
 /** The service says the object does not exist (any more): a read sees it gone, a delete is done. */
-export function isNotFound(err: unknown): boolean {
+export function isNotFound(err: unknown): err is ApiError {
   return err instanceof ApiError && err.status === 404;
 }
 
