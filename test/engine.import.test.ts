@@ -3,7 +3,6 @@
 // import a dynamic provider's resource), never POSTs, and manages them from then on; an id that
 // names nothing fails the up in words naming it, creating nothing.
 
-import type * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
@@ -25,9 +24,6 @@ const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const KEYS = `/v1/organizations/${ORG}/keys`;
 const ALERTS = "/api/v2/alerts";
 
-/** The resources' args with issue 10's importId, whatever the installed typings say yet. */
-type Importing<T> = T & { importId?: pulumi.Input<string> };
-
 const ALERT: AlertArgs = {
   name: "Ingest lag",
   source: "search",
@@ -47,10 +43,8 @@ function succeeded(result: RunResult): RunResult {
 function program(ids: { alert?: string; key?: string }): PulumiFn {
   return async () => {
     const { Alert, ApiKey } = installedPackage();
-    const alertArgs: Importing<AlertArgs> = { ...ALERT, ...(ids.alert !== undefined ? { importId: ids.alert } : {}) };
-    const keyArgs: Importing<ApiKeyArgs> = { ...KEY, ...(ids.key !== undefined ? { importId: ids.key } : {}) };
-    const alert = new Alert("lag", alertArgs);
-    const key = new ApiKey("deployer", keyArgs);
+    const alert = new Alert("lag", { ...ALERT, ...(ids.alert !== undefined ? { importId: ids.alert } : {}) });
+    const key = new ApiKey("deployer", { ...KEY, ...(ids.key !== undefined ? { importId: ids.key } : {}) });
     return { alertId: alert.id, keyUuid: key.id, keyId: key.keyId, keySecret: key.keySecret, keySuffix: key.keySuffix };
   };
 }
@@ -124,11 +118,10 @@ describe("an importId that names nothing", () => {
 
   it("fails the up for an alert, naming the id, with no POST and nothing in state", async () => {
     const { Alert } = installedPackage();
-    const alertArgs: Importing<AlertArgs> = { ...ALERT, importId: MISSING_ALERT };
     emu.resetRequestLog();
     const result = await s.up({
       program: async () => {
-        new Alert("lag", alertArgs);
+        new Alert("lag", { ...ALERT, importId: MISSING_ALERT });
       },
     });
     expect(result.ok).toBe(false);
@@ -140,11 +133,10 @@ describe("an importId that names nothing", () => {
 
   it("fails the up for a key, naming the id, with no POST and nothing in state", async () => {
     const { ApiKey } = installedPackage();
-    const keyArgs: Importing<ApiKeyArgs> = { ...KEY, importId: MISSING_KEY };
     emu.resetRequestLog();
     const result = await s.up({
       program: async () => {
-        new ApiKey("deployer", keyArgs);
+        new ApiKey("deployer", { ...KEY, importId: MISSING_KEY });
       },
     });
     expect(result.ok).toBe(false);

@@ -4,11 +4,9 @@
 // secret, never in plain text in the state or its export. (That no request body holds the secret is
 // asserted by the unit tests: the emulator logs no bodies.)
 
-import type * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
-import type { ApiKeyArgs } from "../provider";
 import {
   changes,
   emulator as startEmulator,
@@ -25,9 +23,6 @@ import { sha256Base64 } from "./support/hashData";
 
 const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const KEYS = `/v1/organizations/${ORG}/keys`;
-
-/** ApiKeyArgs with issue 10's keyMaterial, whatever the installed typings say yet. */
-type LocalKeyArgs = ApiKeyArgs & { keyMaterial?: pulumi.Input<"service" | "local"> };
 
 function succeeded(result: RunResult): RunResult {
   expect(result.ok, told(result)).toBe(true);
@@ -46,8 +41,7 @@ describe("an ApiKey whose material is made locally", () => {
     emu = await startEmulator();
     const { ApiKey } = installedPackage();
     const program: PulumiFn = async () => {
-      const args: LocalKeyArgs = { organizationId: ORG, name: "ci", roles: ["developer"], keyMaterial: "local" };
-      const key = new ApiKey("ci", args);
+      const key = new ApiKey("ci", { organizationId: ORG, name: "ci", roles: ["developer"], keyMaterial: "local" });
       return { keyUuid: key.id, keyId: key.keyId, keySecret: key.keySecret };
     };
     s = await stackOn(emu, "local-key", { program });

@@ -27,9 +27,6 @@ const KEYS = `/v1/organizations/${ORG}/keys`;
 /** The program's own config key (the project is the example's), as the README's pattern reads it. */
 const ROTATION = "alertpipe-example:rotation";
 
-/** ApiKeyArgs with issue 10's keepers, whatever the installed typings say yet. */
-type RotatedKeyArgs = ApiKeyArgs & { keepers?: pulumi.Input<Record<string, pulumi.Input<string>>> };
-
 function succeeded(result: RunResult): RunResult {
   expect(result.ok, told(result)).toBe(true);
   return result;
@@ -63,7 +60,7 @@ describe("rotating an ApiKey by changing a keeper", () => {
     emu = await startEmulator();
     const { Alert, ApiKey } = installedPackage();
     const program: PulumiFn = async () => {
-      const args: RotatedKeyArgs = {
+      const args: ApiKeyArgs = {
         organizationId: ORG,
         name: "deployer",
         roles: ["developer"],
