@@ -39,12 +39,13 @@ function succeeded(result: RunResult): RunResult {
   return result;
 }
 
-/** A program of one alert and one key, taking over the ids given (none: plain resources). */
-function program(ids: { alert?: string; key?: string }): PulumiFn {
+/** A program of one alert and one key, taking over the ids given (none: plain resources); the key's keeper is `rotation`, "1" unless given. */
+function program(ids: { alert?: string; key?: string; rotation?: string }): PulumiFn {
   return async () => {
     const { Alert, ApiKey } = installedPackage();
     const alert = new Alert("lag", { ...ALERT, ...(ids.alert !== undefined ? { importId: ids.alert } : {}) });
-    const key = new ApiKey("deployer", { ...KEY, ...(ids.key !== undefined ? { importId: ids.key } : {}) });
+    const keepers = { rotation: ids.rotation ?? "1" };
+    const key = new ApiKey("deployer", { ...KEY, keepers, ...(ids.key !== undefined ? { importId: ids.key } : {}) });
     return { alertId: alert.id, keyUuid: key.id, keyId: key.keyId, keySecret: key.keySecret, keySuffix: key.keySuffix };
   };
 }
@@ -96,10 +97,24 @@ describe("taking over an alert and a key made by hand", () => {
     expect(ourState(s).get("deployer")?.id).toBe(key.id);
   });
 
+  it("makes a new key on a keeper change with importId still in the program, then deletes the taken-over one", async () => {
+    // Were the importId kept in state, the replacement would take over the same key, which the
+    // delete of the replaced one would then remove: no key left.
+    emu.resetRequestLog();
+    const result = succeeded(await s.up({ program: program({ alert: alertId, key: key.id, rotation: "2" }) }));
+    expect(changes(result)).toEqual(["replace deployer"]);
+    expect(requestLog(emu, (m) => m !== "GET")).toEqual([`POST ${KEYS}`, `DELETE ${KEYS}/${key.id}`]);
+    const keys = Object.keys(emu.snapshot().keys);
+    expect(keys).toHaveLength(1);
+    expect(keys).not.toContain(key.id);
+    expect(ourState(s).get("deployer")?.id).toBe(keys[0]);
+  });
+
   it("deletes both on destroy", async () => {
+    const keyNow = ourState(s).get("deployer")?.id ?? "";
     emu.resetRequestLog();
     succeeded(await s.destroy());
-    expect(requestLog(emu, (m) => m !== "GET").sort()).toEqual([`DELETE ${ALERTS}/${alertId}`, `DELETE ${KEYS}/${key.id}`].sort());
+    expect(requestLog(emu, (m) => m !== "GET").sort()).toEqual([`DELETE ${ALERTS}/${alertId}`, `DELETE ${KEYS}/${keyNow}`].sort());
     expect(emu.snapshot().alerts).toEqual({});
     expect(emu.snapshot().keys).toEqual({});
   });
