@@ -4,13 +4,55 @@
 
 import type { ApiResponse } from "./http/client";
 import { ImportNotFoundError, isNotFound } from "./http/errors";
+import { notify } from "./notices";
+
+/**
+ * Objects taken over by this process, that is in this `pulumi up` (one dynamic-provider host serves
+ * the whole deployment). A forced replacement (`pulumi up --replace`) of a resource whose program
+ * still says importId creates the replacement by taking over the same object again; the delete of
+ * the replaced one must then leave it alone, or nothing would be left.
+ */
+const takenOver = new Set<string>();
 
 /** The answer to the GET of the object to take over; a 404 becomes ImportNotFoundError. `what` names its kind, e.g. "alert". */
 export async function readForImport(what: string, importId: string, get: () => Promise<ApiResponse>): Promise<ApiResponse> {
   try {
-    return await get();
+    const res = await get();
+    takenOver.add(`${what}\u0000${importId}`);
+    return res;
   } catch (err) {
     if (isNotFound(err)) throw new ImportNotFoundError(err, what, importId);
     throw err;
+  }
+}
+
+/** Forgets the take-overs of this run, as a new process would (tests play several runs in one). */
+export function forgetTakeOvers(): void {
+  takenOver.clear();
+}
+
+/** Whether a delete of this object must be skipped because a replacement took it over in this run; says so when it does. */
+export function keptByReplacement(what: string, id: string): boolean {
+  if (!takenOver.has(`${what}\u0000${id}`)) return false;
+  notify(`pulumi-alertpipe: the ${what} ${id} is not deleted: its replacement took it over again in this run (importId is still set in the program).`);
+  return true;
+}
+
+/**
+ * A change replaces an object whose program still says importId. The engine creates a replacement
+ * with the program's inputs as they are (it checks them again without the stored ones), so the
+ * create would take over the same object and the delete of the replaced one would remove it. Said
+ * in preview, before anything is sent.
+ */
+export class ImportIdOnReplaceError extends Error {
+  readonly code = "IMPORT_ID_ON_REPLACE";
+
+  constructor(what: string, id: string, replacedBy: readonly string[]) {
+    super(
+      `importId is still set on this ${what} (${id}), and the change to ${replacedBy.join(", ")} replaces it: the replacement would take over ${id} again ` +
+        `and the delete of the replaced ${what} would then remove it, leaving none. Remove importId from the program (it did its work at the take-over, ` +
+        `and removing it is no change), then run again.`,
+    );
+    this.name = "ImportIdOnReplaceError";
   }
 }

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/alert/provider";
 import { ImportNotFoundError } from "../provider/http/errors";
+import { forgetTakeOvers } from "../provider/importing";
 import { alertEmulatorPerTest } from "./support/alertEmulator";
 import { failure } from "./support/failures";
 import { tileAlert } from "./support/fixtures";
@@ -73,6 +74,21 @@ describe("Alert importId, against the emulator", () => {
     expect(await provider.diff(id, { ...outs, importId: id }, args)).toMatchObject({ changes: false, replaces: [] });
   });
 
+  it("keeps an alert that a replacement took over again in the same run (pulumi up --replace with importId still set)", async () => {
+    const id = await existing(tileAlert);
+    await provider.create({ ...args, importId: id });
+    await provider.delete(id, {});
+    expect(service.alertIds()).toEqual([id]);
+  });
+
+  it("deletes the taken-over alert on a later run's delete", async () => {
+    const id = await existing(tileAlert);
+    await provider.create({ ...args, importId: id });
+    forgetTakeOvers();
+    await provider.delete(id, {});
+    expect(service.alertIds()).toEqual([]);
+  });
+
   it("does not record importId among the outputs", async () => {
     const id = await existing(tileAlert);
     const { outs } = await provider.create({ ...args, importId: id });
@@ -89,9 +105,9 @@ describe("Alert importId in check", () => {
     expect(result.inputs).toMatchObject({ importId: "65f0c1a2b3c4d5e6f7a8b9c0" });
   });
 
-  it("drops importId once the alert exists, so a later replacement creates a new alert", async () => {
+  it("keeps importId once the alert exists, as for a create (diff never compares it)", async () => {
     const result = await provider.check(args, { ...args, importId: "65f0c1a2b3c4d5e6f7a8b9c0" });
-    expect(result.inputs).not.toHaveProperty("importId");
+    expect(result.inputs).toMatchObject({ importId: "65f0c1a2b3c4d5e6f7a8b9c0" });
   });
 
   it("refuses an empty importId, naming the property", async () => {

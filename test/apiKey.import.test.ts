@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../provider/apiKey/provider";
 import { ImportNotFoundError } from "../provider/http/errors";
+import { forgetTakeOvers } from "../provider/importing";
 import { failure } from "./support/failures";
 import { ORG_ID } from "./support/fixtures";
 import { hashDataFor } from "./support/hashData";
@@ -88,17 +89,39 @@ describe("ApiKey importId, against the emulator", () => {
     expect(await provider.diff(id, { ...outs, importId: id }, args)).toMatchObject({ changes: false, replaces: [] });
   });
 
+  it("refuses in diff a replacement while importId is still set, naming importId and what replaces", async () => {
+    const id = await existing({ name: "deployer", roles: ["developer"] });
+    const { outs } = await provider.create({ ...args, importId: id });
+    const err = await failure(provider.diff(id, outs ?? {}, { ...args, importId: id, keepers: { rotation: "2" } }));
+    expect(err).toMatchObject({ code: "IMPORT_ID_ON_REPLACE" });
+    expect(String(err)).toMatch(/importId is still set on this API key .*the change to keepers replaces it.*Remove importId/);
+  });
+
+  it("replaces a taken-over key once importId is gone from the program", async () => {
+    const id = await existing({ name: "deployer", roles: ["developer"] });
+    const { outs } = await provider.create({ ...args, importId: id });
+    expect(await provider.diff(id, outs ?? {}, { ...args, keepers: { rotation: "2" } })).toMatchObject({ changes: true, replaces: ["keepers"] });
+  });
+
   it("does not record importId among the outputs", async () => {
     const id = await existing({ name: "deployer", roles: ["developer"] });
     const { outs } = await provider.create({ ...args, importId: id });
     expect(outs).not.toHaveProperty("importId");
   });
 
-  it("deletes the taken-over key on delete, as any other", async () => {
+  it("deletes the taken-over key on a later run's delete, as any other", async () => {
+    const id = await existing({ name: "deployer", roles: ["developer"] });
+    const { outs } = await provider.create({ ...args, importId: id });
+    forgetTakeOvers();
+    await provider.delete(id, outs ?? {});
+    expect(service.keyIds()).toEqual([]);
+  });
+
+  it("keeps a key that a replacement took over again in the same run (pulumi up --replace with importId still set)", async () => {
     const id = await existing({ name: "deployer", roles: ["developer"] });
     const { outs } = await provider.create({ ...args, importId: id });
     await provider.delete(id, outs ?? {});
-    expect(service.keyIds()).toEqual([]);
+    expect(service.keyIds()).toEqual([id]);
   });
 });
 
@@ -111,9 +134,9 @@ describe("ApiKey importId in check", () => {
     expect(result.inputs).toMatchObject({ importId: MISSING_ID });
   });
 
-  it("drops importId once the key exists, so a later replacement creates a new key", async () => {
+  it("keeps importId once the key exists, so diff can see it", async () => {
     const result = await provider.check(args, { ...args, importId: MISSING_ID });
-    expect(result.inputs).not.toHaveProperty("importId");
+    expect(result.inputs).toMatchObject({ importId: MISSING_ID });
   });
 
   it("refuses an importId that is not a uuid, naming the property", async () => {

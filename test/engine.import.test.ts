@@ -97,11 +97,20 @@ describe("taking over an alert and a key made by hand", () => {
     expect(ourState(s).get("deployer")?.id).toBe(key.id);
   });
 
-  it("makes a new key on a keeper change with importId still in the program, then deletes the taken-over one", async () => {
-    // Were the importId kept in state, the replacement would take over the same key, which the
-    // delete of the replaced one would then remove: no key left.
+  it("refuses in preview a keeper change while importId is still in the program, sending no write", async () => {
+    // The engine checks a replacement's inputs afresh, so its create would take over the same key,
+    // which the delete of the replaced one would then remove: no key left. So diff refuses, naming importId.
     emu.resetRequestLog();
-    const result = succeeded(await s.up({ program: program({ alert: alertId, key: key.id, rotation: "2" }) }));
+    const result = await s.up({ program: program({ alert: alertId, key: key.id, rotation: "2" }) });
+    expect(result.ok).toBe(false);
+    expect(result.error).toContain("importId is still set");
+    expect(requestLog(emu, (m) => m !== "GET")).toEqual([]);
+    expect(Object.keys(emu.snapshot().keys)).toEqual([key.id]);
+  });
+
+  it("makes a new key on a keeper change once importId is gone from the program, then deletes the taken-over one", async () => {
+    emu.resetRequestLog();
+    const result = succeeded(await s.up({ program: program({ alert: alertId, rotation: "2" }) }));
     expect(changes(result)).toEqual(["replace deployer"]);
     expect(requestLog(emu, (m) => m !== "GET")).toEqual([`POST ${KEYS}`, `DELETE ${KEYS}/${key.id}`]);
     const keys = Object.keys(emu.snapshot().keys);

@@ -16,8 +16,9 @@ export const OPTIONAL_ARGS = ["dashboardId", "tileId", "name", "message"] as con
 export const ARG_NAMES = [...REQUIRED_ARGS, ...OPTIONAL_ARGS] as const;
 /**
  * The id of an existing alert to take over at create instead of making one. Not an argument of
- * the alert: never sent, never compared, never recorded, and dropped by check once the resource
- * exists (see provider.ts).
+ * the alert: never sent, never compared, never recorded. Nothing replaces an alert but
+ * `pulumi up --replace`, whose create takes the same alert over again and whose delete then leaves
+ * it alone (provider/importing.ts).
  */
 export const IMPORT_ID = "importId";
 

@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor, type AreaConnection } from "../connection";
 import { decode, send } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
-import { readForImport } from "../importing";
+import { keptByReplacement, readForImport } from "../importing";
 import { createRecovering } from "../recovery";
 import { checkInputs } from "../check";
 import { carryStableOutputs, diffProperties, stableOutputsOf } from "../diff";
@@ -51,24 +51,8 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
     if (!failures.some((x) => x.property === f.property)) failures.push(f);
   }
   failures.push(...connectionFailures("alerting"));
-  const inputs = exists(olds) ? withoutImportId(result.inputs) : result.inputs;
-  if (failures.length > 0) return { inputs, failures };
-  return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON), failures };
-}
-
-/** Stored inputs mean the alert exists: check runs with none only before a create. */
-function exists(olds: PropertyMap): boolean {
-  return Object.keys(withoutProvider(olds)).length > 0;
-}
-
-/**
- * The inputs without importId. Once the alert is the resource's, the id has done its work: were it
- * kept, a create that replaces this alert later would take over the same alert again, which the
- * delete of the old one then removes.
- */
-function withoutImportId(inputs: PropertyMap): PropertyMap {
-  const { [IMPORT_ID]: _importId, ...rest } = inputs;
-  return rest;
+  if (failures.length > 0) return { inputs: result.inputs, failures };
+  return { inputs: carryStableOutputs(olds, result.inputs, STABLE_OUTPUTS, REPLACE_ON), failures };
 }
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
@@ -139,6 +123,7 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
 }
 
 export async function del(id: string, _props: PropertyMap): Promise<void> {
+  if (keptByReplacement("alert", id)) return;
   // Already gone is done.
   await unlessGone(() => send(connectionFor("alerting"), { method: "DELETE", path: alertsPath(id) }));
 }

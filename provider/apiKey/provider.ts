@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor, type AreaConnection } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
-import { readForImport } from "../importing";
+import { ImportIdOnReplaceError, keptByReplacement, readForImport } from "../importing";
 import { createRecovering } from "../recovery";
 import { checkInputs } from "../check";
 import { carryStableOutputs, deepEqual, diffProperties, hasChanged, stableOutputsOf } from "../diff";
@@ -85,32 +85,22 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
     if (!failures.some((x) => x.property === f.property)) failures.push(f);
   }
   failures.push(...connectionFailures("cloud"));
-  const checked = exists(olds) ? withoutImportId(result.inputs) : result.inputs;
+  // importId stays among the inputs after the take-over, so diff can refuse a replacement while it is set.
+  const checked = result.inputs;
   if (failures.length > 0) return { inputs: checked, failures };
   // A uuid's letter case is no change: the service treats them alike, so only lower case is kept.
   const inputs = typeof checked.organizationId === "string" ? { ...checked, organizationId: checked.organizationId.toLowerCase() } : checked;
   return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON, uuidComparable), failures: [] };
 }
 
-/** Stored inputs mean the key exists: check runs with none only before a create. */
-function exists(olds: PropertyMap): boolean {
-  return Object.keys(withoutProvider(olds)).length > 0;
-}
-
-/**
- * The inputs without importId. Once the key is the resource's, the id has done its work: were it
- * kept, the create of a replacement (a keeper changed) would take over the same key again, which
- * the delete of the old one then removes.
- */
-function withoutImportId(inputs: PropertyMap): PropertyMap {
-  const { [IMPORT_ID]: _importId, ...rest } = inputs;
-  return rest;
-}
-
-export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
   const managed = managedIn(PATCHABLE_ARGS, news);
   // A patchable argument dropped from the program is simply no longer managed: not a change.
   const result = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, uuidComparable, STABLE_OUTPUTS);
+  // importId is never compared: after the take-over, changing or removing it is no change. But a
+  // replacement's create sees it again (the engine checks the program's inputs afresh, without the
+  // stored ones) and would take over this same key, which the delete of the replaced one removes.
+  if (result.replaces.length > 0 && news[IMPORT_ID] !== undefined) throw new ImportIdOnReplaceError("API key", id, result.replaces);
   // Which arguments are managed is itself state: a change to the set alone is an (empty) update.
   if (!deepEqual(olds.managedArgs ?? [], managed)) return { ...result, changes: true };
   return { ...result, stables: result.replaces.length > 0 ? [] : [...result.stables, "managedArgs"] };
@@ -264,6 +254,7 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
 }
 
 export async function del(id: string, props: PropertyMap): Promise<void> {
+  if (keptByReplacement("API key", id)) return;
   // Already gone is done.
   await unlessGone(() => send(connectionFor("cloud"), { method: "DELETE", path: keysPath(organizationOrFail(id, props), id), secrets: secretsOf(props) }));
 }
