@@ -334,6 +334,14 @@ describe("ApiKey update", () => {
     expect(seen.map((s) => s.body)).toEqual([{ name: "deployer", roles: ["developer"], expireAt: null }]);
   });
 
+  it("records the expiry it sent when the answer leaves expireAt out, not the stored one", async () => {
+    const { expireAt: _e, ...withoutExpiry } = wireKey();
+    intercept("PATCH", keyPath, 200, answered(withoutExpiry));
+    const olds = { ...stored, expireAt: "2030-01-31T00:00:00.000Z" };
+    const { outs } = await provider.update(keyUuid, olds, { ...news, expireAt: "2031-06-30T00:00:00.000Z" });
+    expect(outs?.expireAt).toBe("2031-06-30T00:00:00.000Z");
+  });
+
   it("maps the answer to outputs and keeps keyId and keySecret from the stored outputs", async () => {
     intercept("PATCH", keyPath, 200, answered(wireKey({ state: "disabled", usedAt: "2026-11-22T11:00:00.000Z" })));
     const { outs } = await provider.update(keyUuid, stored, { ...news, state: "disabled" });

@@ -33,7 +33,7 @@ const KEPT: OutputRule = { nullMeans: "absent", whenAbsent: ["stored", { value: 
 export const KEY_OUTPUTS: OutputRules<KeyField> = {
   name: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: "" }] },
   roles: { nullMeans: "absent", whenAbsent: ["program", "stored"] },
-  expireAt: { nullMeans: "cleared", whenAbsent: ["stored", "program", { value: null }] },
+  expireAt: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: null }] },
   state: { nullMeans: "absent", whenAbsent: ["program", "stored", { value: "enabled" }] },
   ipAccessList: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: Object.freeze([]) }] },
   keySuffix: { nullMeans: "absent", whenAbsent: ["stored", "program", { value: null }] },
