@@ -119,6 +119,14 @@ describe("ApiKey create made by the service whose answer is lost, against the em
     expect(service.requests().filter((r) => r.startsWith("DELETE"))).not.toContain(`DELETE ${KEYS}/${older}`);
   });
 
+  it("does not take a key of the same name and roles made in the window that has been used, such as the key a rotation replaces", async () => {
+    const inUse = await service.byHand({ name: "deployer", roles: ["developer", "query_endpoints"] });
+    expect(await service.statusWithKey(inUse.keyId, inUse.keySecret)).toBe(200);
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY });
+    const { id } = await provider.create(serviceKey);
+    expect(service.keyIds()).toEqual([inUse.id, id]);
+  });
+
   it("does not take a key made in the window with other roles", async () => {
     const other = await service.byHand({ name: "deployer", roles: ["admin"] });
     service.emulator.setFaults({ cutAfterCommit: POST_KEY });

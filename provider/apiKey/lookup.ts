@@ -52,6 +52,9 @@ export async function listKeys(conn: AreaConnection, organizationId: string, sec
 function holds(sent: SentKey, key: WireKey): boolean {
   if (sent.name !== undefined && (key.name ?? "") !== sent.name) return false;
   if (sent.roles !== undefined && hasChanged("roles", key.roles, sent.roles, comparable)) return false;
+  // A key the service made for a lost answer was never used: its secret was only in that answer.
+  // So a used key of the same name and roles (the one a rotation replaces, say) is not it.
+  if (sent.roles !== undefined && key.usedAt !== undefined && key.usedAt !== null) return false;
   return sent.keySuffix === undefined || key.keySuffix === sent.keySuffix;
 }
 
