@@ -8,32 +8,25 @@ import * as provider from "../provider/apiKey/provider";
 import { resetConfiguration } from "../provider/connection";
 import { useDispatcher, useRetryPolicy } from "../provider/http/client";
 import { resetLimiters } from "../provider/http/rateLimit";
+import { FAST_RETRIES, envFor, setEnv } from "./support/emulatorPerTest";
 import { ORG_ID } from "./support/fixtures";
 
 const org = ORG_ID;
-const ENV_NAMES = ["ALERTPIPE_CLOUD_URL", "ALERTPIPE_CLOUD_KEY_ID", "ALERTPIPE_CLOUD_KEY_SECRET", "ALERTPIPE_CLOUD_RATE_LIMIT"] as const;
 
 let emulator: RunningEmulator;
-const saved: Record<string, string | undefined> = {};
+let restoreEnv = (): void => {};
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, rateLimits: { cloud: false, alerting: false } });
-  for (const name of ENV_NAMES) saved[name] = process.env[name];
-  process.env.ALERTPIPE_CLOUD_URL = emulator.url;
-  process.env.ALERTPIPE_CLOUD_KEY_ID = emulator.keyId;
-  process.env.ALERTPIPE_CLOUD_KEY_SECRET = emulator.keySecret;
-  process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "off";
+  restoreEnv = setEnv(envFor("cloud", emulator));
   useDispatcher(undefined);
-  useRetryPolicy({ maxAttempts: 2, maxTotalMs: 2_000, baseDelayMs: 1, maxDelayMs: 5 });
+  useRetryPolicy(FAST_RETRIES);
   resetConfiguration();
   resetLimiters();
 });
 
 afterAll(async () => {
-  for (const name of ENV_NAMES) {
-    if (saved[name] === undefined) delete process.env[name];
-    else process.env[name] = saved[name];
-  }
+  restoreEnv();
   useRetryPolicy(undefined);
   await emulator.close();
 });

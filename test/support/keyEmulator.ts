@@ -1,23 +1,14 @@
 // Test support: a fresh emulator for each test with the ApiKey provider pointed at it over real
-// HTTP, the notices the provider says collected, every request body it sends captured, and keys
-// made by hand as someone in the console would.
+// HTTP (emulatorPerTest.ts), every request body it sends captured, and keys made by hand as someone
+// in the console would.
 
 import { Agent, type Dispatcher } from "undici";
-import { afterEach, beforeEach } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { resetConfiguration } from "../../provider/connection";
-import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
-import { resetLimiters } from "../../provider/http/rateLimit";
-import { useNotices } from "../../provider/notices";
-import { useSecondLookDelay } from "../../provider/recovery";
-import { FAST_RETRIES } from "./alertEmulator";
-import { ORG_ID } from "./fixtures";
+import { emulatorPerTest, type EmulatorPerTest } from "./emulatorPerTest";
+import { KEYS_PATH } from "./fixtures";
 
-export { FAST_RETRIES };
+export { FAST_RETRIES } from "./emulatorPerTest";
 
-const ENV = ["ALERTPIPE_CLOUD_URL", "ALERTPIPE_CLOUD_KEY_ID", "ALERTPIPE_CLOUD_KEY_SECRET", "ALERTPIPE_CLOUD_RATE_LIMIT"] as const;
-
-export const KEYS = `/v1/organizations/${ORG_ID}/keys`;
+export const KEYS = KEYS_PATH;
 
 /** A key made by hand: its uuid, and the pair the service answered (none when hashData was sent). */
 export interface HandMadeKey {
@@ -26,18 +17,13 @@ export interface HandMadeKey {
   readonly keySecret?: string;
 }
 
-export interface KeyEmulator {
-  readonly emulator: RunningEmulator;
-  /** Lines the provider said to the user during the test. */
-  readonly notices: readonly string[];
+export interface KeyEmulator extends EmulatorPerTest {
   /** The body of every request the provider sent during the test, as sent (text), in order. */
   readonly bodies: readonly string[];
   /** Creates a key outside the provider (as in the console). */
   byHand(body: Record<string, unknown>): Promise<HandMadeKey>;
   /** The uuids of the keys on the service, in creation order. */
   keyIds(): string[];
-  /** "METHOD path" of each request since the test began (or since `emulator.resetRequestLog()`). */
-  requests(): string[];
   /** The status the service answers to a key's own use (listing its organization's keys). */
   statusWithKey(keyId: unknown, keySecret: unknown): Promise<number>;
 }
@@ -51,62 +37,22 @@ function recordingAgent(bodies: string[]): Dispatcher {
   });
 }
 
+const basic = (keyId: unknown, keySecret: unknown) => `Basic ${Buffer.from(`${String(keyId)}:${String(keySecret)}`).toString("base64")}`;
+
 export function keyEmulatorPerTest(): KeyEmulator {
-  let current: RunningEmulator | undefined;
-  let agent: Dispatcher | undefined;
-  const notices: string[] = [];
   const bodies: string[] = [];
-  const saved: Record<string, string | undefined> = {};
-  const emulator = (): RunningEmulator => {
-    if (!current) throw new Error("keyEmulatorPerTest: the emulator exists only while a test runs");
-    return current;
-  };
-  const basic = (keyId: unknown, keySecret: unknown) => `Basic ${Buffer.from(`${String(keyId)}:${String(keySecret)}`).toString("base64")}`;
-
-  beforeEach(async () => {
-    current = await startEmulator({ port: 0, rateLimits: { cloud: false, alerting: false } });
-    for (const name of ENV) saved[name] = process.env[name];
-    process.env.ALERTPIPE_CLOUD_URL = current.url;
-    process.env.ALERTPIPE_CLOUD_KEY_ID = current.keyId;
-    process.env.ALERTPIPE_CLOUD_KEY_SECRET = current.keySecret;
-    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "off";
+  // Each test's agent starts the list afresh.
+  const dispatcher = (): Dispatcher => {
     bodies.length = 0;
-    agent = recordingAgent(bodies);
-    useDispatcher(agent);
-    useRetryPolicy(FAST_RETRIES);
-    resetConfiguration();
-    resetLimiters();
-    notices.length = 0;
-    useNotices((line) => notices.push(line));
-    useSecondLookDelay(50);
-  });
-
-  afterEach(async () => {
-    for (const name of ENV) {
-      if (saved[name] === undefined) delete process.env[name];
-      else process.env[name] = saved[name];
-    }
-    useDispatcher(undefined);
-    useRetryPolicy(undefined);
-    useNotices(undefined);
-    useSecondLookDelay(undefined);
-    resetConfiguration();
-    await agent?.close();
-    agent = undefined;
-    await current?.close();
-    current = undefined;
-  });
-
-  return {
-    get emulator() {
-      return emulator();
-    },
-    notices,
+    return recordingAgent(bodies);
+  };
+  const base = emulatorPerTest({ service: "cloud", helper: "keyEmulatorPerTest", dispatcher });
+  return Object.assign(base, {
     bodies,
-    async byHand(body) {
-      const res = await fetch(`${emulator().url}${KEYS}`, {
+    async byHand(body: Record<string, unknown>): Promise<HandMadeKey> {
+      const res = await fetch(`${base.emulator.url}${KEYS}`, {
         method: "POST",
-        headers: { authorization: basic(emulator().keyId, emulator().keySecret), "content-type": "application/json" },
+        headers: { authorization: basic(base.emulator.keyId, base.emulator.keySecret), "content-type": "application/json" },
         body: JSON.stringify(body),
       });
       const answer = (await res.json()) as { result?: { key?: { id?: unknown }; keyId?: string; keySecret?: string } };
@@ -114,16 +60,13 @@ export function keyEmulatorPerTest(): KeyEmulator {
       if (res.status !== 200 || typeof id !== "string") throw new Error(`creating a key by hand answered ${res.status}`);
       return { id, ...(answer.result?.keyId === undefined ? {} : { keyId: answer.result.keyId, keySecret: answer.result.keySecret }) };
     },
-    keyIds() {
-      return Object.keys(emulator().snapshot().keys);
+    keyIds(): string[] {
+      return Object.keys(base.emulator.snapshot().keys);
     },
-    requests() {
-      return emulator().requests.map((r) => `${r.method} ${r.path}`);
-    },
-    async statusWithKey(keyId, keySecret) {
-      const res = await fetch(`${emulator().url}${KEYS}`, { headers: { authorization: basic(keyId, keySecret) } });
+    async statusWithKey(keyId: unknown, keySecret: unknown): Promise<number> {
+      const res = await fetch(`${base.emulator.url}${KEYS}`, { headers: { authorization: basic(keyId, keySecret) } });
       await res.arrayBuffer();
       return res.status;
     },
-  };
+  });
 }
