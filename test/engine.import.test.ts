@@ -6,47 +6,19 @@
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
-import type { AlertArgs, ApiKeyArgs } from "../provider";
-import {
-  byHand,
-  changes,
-  emulator as startEmulator,
-  installedPackage,
-  ourState,
-  requestLog,
-  stackOn,
-  told,
-  type EngineStack,
-  type RunResult,
-} from "./support/engine";
-
-const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
-const KEYS = `/v1/organizations/${ORG}/keys`;
-const ALERTS = "/api/v2/alerts";
-
-const ALERT: AlertArgs = {
-  name: "Ingest lag",
-  source: "search",
-  threshold: 300,
-  thresholdType: "above",
-  interval: "5m",
-  channel: { type: "webhook", webhookId: "ops-oncall" },
-};
-const KEY: ApiKeyArgs = { organizationId: ORG, name: "deployer", roles: ["developer"] };
-
-function succeeded(result: RunResult): RunResult {
-  expect(result.ok, told(result)).toBe(true);
-  return result;
-}
+import type { EngineStack, RunResult } from "./support/engine";
+import { byHand, changes, emulator as startEmulator, installedPackage, ourState, requestLog, stackOn, succeeded } from "./support/engine";
+import { ALERTS_PATH, KEYS_PATH } from "./support/fixtures";
+import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "./support/programs";
 
 /** A program of one alert and one key, taking over the ids given (none: plain resources); the key's keeper is `rotation`, "1" unless given. */
 function program(ids: { alert?: string; key?: string; rotation?: string }): PulumiFn {
   return async () => {
     const { Alert, ApiKey } = installedPackage();
-    const alert = new Alert("lag", { ...ALERT, ...(ids.alert !== undefined ? { importId: ids.alert } : {}) });
+    const alert = new Alert("lag", { ...LAG_ALERT, ...(ids.alert !== undefined ? { importId: ids.alert } : {}) });
     const keepers = { rotation: ids.rotation ?? "1" };
-    const key = new ApiKey("deployer", { ...KEY, keepers, ...(ids.key !== undefined ? { importId: ids.key } : {}) });
-    return { alertId: alert.id, keyUuid: key.id, keyId: key.keyId, keySecret: key.keySecret, keySuffix: key.keySuffix };
+    const key = new ApiKey("deployer", { ...DEPLOYER_KEY, keepers, ...(ids.key !== undefined ? { importId: ids.key } : {}) });
+    return { alertId: alert.id, ...keyOutputs(key) };
   };
 }
 
@@ -60,9 +32,9 @@ describe("taking over an alert and a key made by hand", () => {
   beforeAll(async () => {
     emu = await startEmulator();
     // The alert differs from the program (threshold 100, not 300); the key is as the program has it.
-    await byHand(emu, "POST", ALERTS, { ...ALERT, threshold: 100 });
+    await byHand(emu, "POST", ALERTS_PATH, { ...LAG_ALERT, threshold: 100 });
     alertId = Object.keys(emu.snapshot().alerts)[0] ?? "";
-    const made = (await byHand(emu, "POST", KEYS, { name: "deployer", roles: ["developer"] })) as { result: { key: { id: string; keySuffix: string } } };
+    const made = (await byHand(emu, "POST", KEYS_PATH, { name: "deployer", roles: ["developer"] })) as { result: { key: { id: string; keySuffix: string } } };
     key = made.result.key;
     s = await stackOn(emu, "import", { program: program({ alert: alertId, key: key.id }) });
     emu.resetRequestLog();
@@ -72,8 +44,8 @@ describe("taking over an alert and a key made by hand", () => {
     first = succeeded(await s.up());
     expect(changes(first)).toEqual(["create deployer", "create lag"]);
     expect(requestLog(emu, (m) => m === "POST")).toEqual([]);
-    expect(requestLog(emu).filter((r) => r.includes(ALERTS))).toEqual([`GET ${ALERTS}/${alertId}`, `PUT ${ALERTS}/${alertId}`]);
-    expect(requestLog(emu).filter((r) => r.includes(KEYS))).toEqual([`GET ${KEYS}/${key.id}`]);
+    expect(requestLog(emu).filter((r) => r.includes(ALERTS_PATH))).toEqual([`GET ${ALERTS_PATH}/${alertId}`, `PUT ${ALERTS_PATH}/${alertId}`]);
+    expect(requestLog(emu).filter((r) => r.includes(KEYS_PATH))).toEqual([`GET ${KEYS_PATH}/${key.id}`]);
     expect(emu.snapshot().alerts[alertId]?.threshold).toBe(300);
     expect(Object.keys(emu.snapshot().alerts)).toEqual([alertId]);
     expect(Object.keys(emu.snapshot().keys)).toEqual([key.id]);
@@ -112,7 +84,7 @@ describe("taking over an alert and a key made by hand", () => {
     emu.resetRequestLog();
     const result = succeeded(await s.up({ program: program({ alert: alertId, rotation: "2" }) }));
     expect(changes(result)).toEqual(["replace deployer"]);
-    expect(requestLog(emu, (m) => m !== "GET")).toEqual([`POST ${KEYS}`, `DELETE ${KEYS}/${key.id}`]);
+    expect(requestLog(emu, (m) => m !== "GET")).toEqual([`POST ${KEYS_PATH}`, `DELETE ${KEYS_PATH}/${key.id}`]);
     const keys = Object.keys(emu.snapshot().keys);
     expect(keys).toHaveLength(1);
     expect(keys).not.toContain(key.id);
@@ -123,7 +95,7 @@ describe("taking over an alert and a key made by hand", () => {
     const keyNow = ourState(s).get("deployer")?.id ?? "";
     emu.resetRequestLog();
     succeeded(await s.destroy());
-    expect(requestLog(emu, (m) => m !== "GET").sort()).toEqual([`DELETE ${ALERTS}/${alertId}`, `DELETE ${KEYS}/${keyNow}`].sort());
+    expect(requestLog(emu, (m) => m !== "GET").sort()).toEqual([`DELETE ${ALERTS_PATH}/${alertId}`, `DELETE ${KEYS_PATH}/${keyNow}`].sort());
     expect(emu.snapshot().alerts).toEqual({});
     expect(emu.snapshot().keys).toEqual({});
   });
@@ -145,7 +117,7 @@ describe("an importId that names nothing", () => {
     emu.resetRequestLog();
     const result = await s.up({
       program: async () => {
-        new Alert("lag", { ...ALERT, importId: MISSING_ALERT });
+        new Alert("lag", { ...LAG_ALERT, importId: MISSING_ALERT });
       },
     });
     expect(result.ok).toBe(false);
@@ -160,7 +132,7 @@ describe("an importId that names nothing", () => {
     emu.resetRequestLog();
     const result = await s.up({
       program: async () => {
-        new ApiKey("deployer", { ...KEY, importId: MISSING_KEY });
+        new ApiKey("deployer", { ...DEPLOYER_KEY, importId: MISSING_KEY });
       },
     });
     expect(result.ok).toBe(false);

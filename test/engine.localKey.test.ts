@@ -7,27 +7,11 @@
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
-import {
-  changes,
-  emulator as startEmulator,
-  installedPackage,
-  ourState,
-  requestLog,
-  stackOn,
-  statusWithKey,
-  told,
-  type EngineStack,
-  type RunResult,
-} from "./support/engine";
+import type { EngineStack, RunResult } from "./support/engine";
+import { changes, emulator as startEmulator, installedPackage, ourState, requestLog, stackOn, statusWithKey, succeeded } from "./support/engine";
+import { KEYS_PATH, ORG_ID } from "./support/fixtures";
 import { sha256Base64 } from "./support/hashData";
-
-const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
-const KEYS = `/v1/organizations/${ORG}/keys`;
-
-function succeeded(result: RunResult): RunResult {
-  expect(result.ok, told(result)).toBe(true);
-  return result;
-}
+import { keyOutputs } from "./support/programs";
 
 describe("an ApiKey whose material is made locally", () => {
   let emu: RunningEmulator;
@@ -41,8 +25,8 @@ describe("an ApiKey whose material is made locally", () => {
     emu = await startEmulator();
     const { ApiKey } = installedPackage();
     const program: PulumiFn = async () => {
-      const key = new ApiKey("ci", { organizationId: ORG, name: "ci", roles: ["developer"], keyMaterial: "local" });
-      return { keyUuid: key.id, keyId: key.keyId, keySecret: key.keySecret };
+      const key = new ApiKey("ci", { organizationId: ORG_ID, name: "ci", roles: ["developer"], keyMaterial: "local" });
+      return keyOutputs(key);
     };
     s = await stackOn(emu, "local-key", { program });
   });
@@ -50,7 +34,7 @@ describe("an ApiKey whose material is made locally", () => {
   it("creates the key with one POST, and outputs a key ID of 20 characters A-Z and 0-9", async () => {
     up = succeeded(await s.up());
     expect(changes(up)).toEqual(["create ci"]);
-    expect(requestLog(emu)).toEqual([`POST ${KEYS}`]);
+    expect(requestLog(emu)).toEqual([`POST ${KEYS_PATH}`]);
     keyId = String(up.outputs.keyId?.value);
     keySecret = String(up.outputs.keySecret?.value);
     expect(keyId).toMatch(/^[A-Z0-9]{20}$/);
@@ -75,7 +59,7 @@ describe("an ApiKey whose material is made locally", () => {
   });
 
   it("makes a pair that works against the service", async () => {
-    expect(await statusWithKey(emu, ORG, keyId, keySecret)).toBe(200);
+    expect(await statusWithKey(emu, ORG_ID, keyId, keySecret)).toBe(200);
   });
 
   it("keeps neither the secret nor its hash in plain text in the state file or pulumi stack export", async () => {

@@ -7,26 +7,10 @@
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
-import {
-  changes,
-  emulator as startEmulator,
-  installedPackage,
-  ourState,
-  stackOn,
-  statusWithKey,
-  told,
-  type EngineStack,
-  type RunResult,
-} from "./support/engine";
-
-const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
-const KEYS = `/v1/organizations/${ORG}/keys`;
-const ALERTS = "/api/v2/alerts";
-
-function succeeded(result: RunResult): RunResult {
-  expect(result.ok, told(result)).toBe(true);
-  return result;
-}
+import type { EngineStack, RunResult } from "./support/engine";
+import { changes, emulator as startEmulator, installedPackage, ourState, stackOn, statusWithKey, succeeded, told } from "./support/engine";
+import { ALERTS_PATH, KEYS_PATH, ORG_ID } from "./support/fixtures";
+import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "./support/programs";
 
 /** "METHOD path status" of the requests to one area's paths, in answer order (0: cut, no answer). */
 function answered(emu: RunningEmulator, prefix: string): string[] {
@@ -44,17 +28,9 @@ describe("an alert's 500 after commit and a service-made key's cut answer, recov
     emu = await startEmulator();
     const { Alert, ApiKey } = installedPackage();
     const program: PulumiFn = async () => {
-      const key = new ApiKey("deployer", { organizationId: ORG, name: "deployer", roles: ["developer", "query_endpoints"] });
-      const alert = new Alert("lag", {
-        name: "Ingest lag",
-        message: "Ingest is behind",
-        source: "search",
-        threshold: 300,
-        thresholdType: "above",
-        interval: "5m",
-        channel: { type: "webhook", webhookId: "ops-oncall" },
-      });
-      return { keyUuid: key.id, keyId: key.keyId, keySecret: key.keySecret, alertId: alert.id };
+      const key = new ApiKey("deployer", { ...DEPLOYER_KEY, roles: ["developer", "query_endpoints"] });
+      const alert = new Alert("lag", { ...LAG_ALERT, message: "Ingest is behind" });
+      return { ...keyOutputs(key), alertId: alert.id };
     };
     s = await stackOn(emu, "recovery", { program });
     emu.setFaults({
@@ -69,9 +45,9 @@ describe("an alert's 500 after commit and a service-made key's cut answer, recov
   });
 
   it("finds the alert the failed POST made by listing, and sends no second POST", () => {
-    const log = answered(emu, ALERTS);
-    expect(log.filter(isWrite)).toEqual([`POST ${ALERTS} 500`]);
-    expect(log[1]).toBe(`GET ${ALERTS} 200`);
+    const log = answered(emu, ALERTS_PATH);
+    expect(log.filter(isWrite)).toEqual([`POST ${ALERTS_PATH} 500`]);
+    expect(log[1]).toBe(`GET ${ALERTS_PATH} 200`);
   });
 
   it("leaves exactly one alert on the service, the one in state", () => {
@@ -82,16 +58,16 @@ describe("an alert's 500 after commit and a service-made key's cut answer, recov
   });
 
   it("deletes the key whose secret was lost, found by listing, and makes it again once", () => {
-    const log = answered(emu, KEYS);
+    const log = answered(emu, KEYS_PATH);
     expect(log).toHaveLength(4);
-    expect(log[0]).toBe(`POST ${KEYS} 0`);
-    expect(log[1]).toBe(`GET ${KEYS} 200`);
-    expect(log[2]).toMatch(new RegExp(`^DELETE ${KEYS}/[0-9a-f-]{36} 200$`));
-    expect(log[3]).toBe(`POST ${KEYS} 200`);
+    expect(log[0]).toBe(`POST ${KEYS_PATH} 0`);
+    expect(log[1]).toBe(`GET ${KEYS_PATH} 200`);
+    expect(log[2]).toMatch(new RegExp(`^DELETE ${KEYS_PATH}/[0-9a-f-]{36} 200$`));
+    expect(log[3]).toBe(`POST ${KEYS_PATH} 200`);
   });
 
   it("leaves exactly one key on the service, the one made again, in state, and its secret in state works", async () => {
-    const deleted = answered(emu, KEYS)[2]?.split(" ")[1]?.split("/").pop();
+    const deleted = answered(emu, KEYS_PATH)[2]?.split(" ")[1]?.split("/").pop();
     const ids = Object.keys(emu.snapshot().keys);
     expect(ids).toHaveLength(1);
     expect(ids[0]).not.toBe(deleted);
@@ -101,12 +77,12 @@ describe("an alert's 500 after commit and a service-made key's cut answer, recov
     const keySecret = up.outputs.keySecret?.value;
     expect(typeof keyId).toBe("string");
     expect(typeof keySecret).toBe("string");
-    expect(await statusWithKey(emu, ORG, String(keyId), String(keySecret))).toBe(200);
+    expect(await statusWithKey(emu, ORG_ID, String(keyId), String(keySecret))).toBe(200);
   });
 
   it("tells the user in the engine's output what was recovered, naming each object found", () => {
     const said = told(up);
-    const deleted = answered(emu, KEYS)[2]?.split(" ")[1]?.split("/").pop() ?? "";
+    const deleted = answered(emu, KEYS_PATH)[2]?.split(" ")[1]?.split("/").pop() ?? "";
     expect(said).toContain("lost its answer");
     expect(said).toContain(Object.keys(emu.snapshot().alerts)[0]);
     expect(said).toContain(deleted);
@@ -137,8 +113,8 @@ describe("a locally made key's cut answer, recovered by its suffix", () => {
     emu = await startEmulator();
     const { ApiKey } = installedPackage();
     const program: PulumiFn = async () => {
-      const key = new ApiKey("deployer", { organizationId: ORG, name: "deployer", roles: ["developer"], keyMaterial: "local" });
-      return { keyUuid: key.id, keyId: key.keyId, keySecret: key.keySecret };
+      const key = new ApiKey("deployer", { ...DEPLOYER_KEY, keyMaterial: "local" });
+      return keyOutputs(key);
     };
     s = await stackOn(emu, "recovery-local", { program });
     emu.setFaults({ cutAfterCommit: { method: "POST", pathPattern: /\/keys$/, count: 1 } });
@@ -146,7 +122,7 @@ describe("a locally made key's cut answer, recovered by its suffix", () => {
 
   it("keeps the key it found, with no DELETE and no second POST", async () => {
     up = succeeded(await s.up());
-    expect(answered(emu, KEYS)).toEqual([`POST ${KEYS} 0`, `GET ${KEYS} 200`]);
+    expect(answered(emu, KEYS_PATH)).toEqual([`POST ${KEYS_PATH} 0`, `GET ${KEYS_PATH} 200`]);
   });
 
   it("leaves exactly one key on the service, in state, whose locally made pair works", async () => {
@@ -155,7 +131,7 @@ describe("a locally made key's cut answer, recovered by its suffix", () => {
     expect(ourState(s).get("deployer")?.id).toBe(keys[0]?.id);
     const keyId = String(up.outputs.keyId?.value);
     expect(keys[0]?.keySuffix).toBe(keyId.slice(-4));
-    expect(await statusWithKey(emu, ORG, keyId, String(up.outputs.keySecret?.value))).toBe(200);
+    expect(await statusWithKey(emu, ORG_ID, keyId, String(up.outputs.keySecret?.value))).toBe(200);
   });
 
   it("changes nothing on a second up", async () => {

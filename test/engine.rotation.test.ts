@@ -7,30 +7,13 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
-import type { ApiKeyArgs } from "../provider";
-import {
-  changes,
-  emulator as startEmulator,
-  engineOrder,
-  installedPackage,
-  ourState,
-  requestLog,
-  stackOn,
-  statusWithKey,
-  told,
-  type EngineStack,
-  type RunResult,
-} from "./support/engine";
+import type { EngineStack, RunResult } from "./support/engine";
+import { changes, emulator as startEmulator, engineOrder, installedPackage, ourState, requestLog, stackOn, statusWithKey, succeeded } from "./support/engine";
+import { KEYS_PATH, ORG_ID } from "./support/fixtures";
+import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "./support/programs";
 
-const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
-const KEYS = `/v1/organizations/${ORG}/keys`;
 /** The program's own config key (the project is the example's), as the README's pattern reads it. */
 const ROTATION = "alertpipe-example:rotation";
-
-function succeeded(result: RunResult): RunResult {
-  expect(result.ok, told(result)).toBe(true);
-  return result;
-}
 
 interface KeyPair {
   id: string;
@@ -60,23 +43,9 @@ describe("rotating an ApiKey by changing a keeper", () => {
     emu = await startEmulator();
     const { Alert, ApiKey } = installedPackage();
     const program: PulumiFn = async () => {
-      const args: ApiKeyArgs = {
-        organizationId: ORG,
-        name: "deployer",
-        roles: ["developer"],
-        keepers: { rotation: new pulumi.Config().require("rotation") },
-      };
-      const key = new ApiKey("deployer", args);
-      const alert = new Alert("lag", {
-        name: "Ingest lag",
-        message: pulumi.interpolate`Deploy key ending ${key.keySuffix}`,
-        source: "search",
-        threshold: 300,
-        thresholdType: "above",
-        interval: "5m",
-        channel: { type: "webhook", webhookId: "ops-oncall" },
-      });
-      return { keyUuid: key.id, keyId: key.keyId, keySecret: key.keySecret, keySuffix: key.keySuffix, alertId: alert.id };
+      const key = new ApiKey("deployer", { ...DEPLOYER_KEY, keepers: { rotation: new pulumi.Config().require("rotation") } });
+      const alert = new Alert("lag", { ...LAG_ALERT, message: pulumi.interpolate`Deploy key ending ${key.keySuffix}` });
+      return { ...keyOutputs(key), alertId: alert.id };
     };
     s = await stackOn(emu, "rotation", { program, config: { [ROTATION]: { value: "2025-01" } } });
   });
@@ -88,7 +57,7 @@ describe("rotating an ApiKey by changing a keeper", () => {
     alertId = String(result.outputs.alertId?.value);
     expect(Object.keys(emu.snapshot().keys)).toEqual([first.id]);
     expect(emu.snapshot().alerts[alertId]?.message).toBe(`Deploy key ending ${first.keySuffix}`);
-    expect(await statusWithKey(emu, ORG, first.keyId, first.keySecret)).toBe(200);
+    expect(await statusWithKey(emu, ORG_ID, first.keyId, first.keySecret)).toBe(200);
   });
 
   it("on a new keeper value, replaces the key creating the new one before deleting the old, and updates the alert between", async () => {
@@ -100,7 +69,7 @@ describe("rotating an ApiKey by changing a keeper", () => {
   });
 
   it("sends the new key's POST, then the alert's PUT, then the old key's DELETE", () => {
-    expect(requestLog(emu, (m) => m !== "GET")).toEqual([`POST ${KEYS}`, `PUT /api/v2/alerts/${alertId}`, `DELETE ${KEYS}/${first.id}`]);
+    expect(requestLog(emu, (m) => m !== "GET")).toEqual([`POST ${KEYS_PATH}`, `PUT /api/v2/alerts/${alertId}`, `DELETE ${KEYS_PATH}/${first.id}`]);
   });
 
   it("leaves exactly one key of that name, the new one, in state, with the alert naming its suffix", () => {
@@ -116,8 +85,8 @@ describe("rotating an ApiKey by changing a keeper", () => {
   it("hands out a new pair that works, and the old pair no longer does", async () => {
     const second = keyFrom(rotation);
     expect(second.keyId).not.toBe(first.keyId);
-    expect(await statusWithKey(emu, ORG, second.keyId, second.keySecret)).toBe(200);
-    expect(await statusWithKey(emu, ORG, first.keyId, first.keySecret)).toBe(401);
+    expect(await statusWithKey(emu, ORG_ID, second.keyId, second.keySecret)).toBe(200);
+    expect(await statusWithKey(emu, ORG_ID, first.keyId, first.keySecret)).toBe(401);
   });
 
   it("changes nothing on another up with the same keeper value", async () => {

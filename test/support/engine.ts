@@ -1,7 +1,7 @@
 // Stacks on the real Pulumi engine for end-to-end tests: each against its own emulator, each in
 // fresh temporary folders, all removed when the file's tests end.
 
-import { afterAll } from "vitest";
+import { afterAll, expect } from "vitest";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import type { EngineStack, RunResult } from "../../scripts/engine/stack";
@@ -40,6 +40,12 @@ export async function stackOn(running: RunningEmulator, name: string, options: T
   });
   cleanups.push(() => stack.dispose());
   return stack;
+}
+
+/** The run, once it is known to have succeeded; otherwise the test fails showing what the user was told. */
+export function succeeded(result: RunResult): RunResult {
+  expect(result.ok, told(result)).toBe(true);
+  return result;
 }
 
 /** "op name" of every step that is not "same", sorted: what a run did, at a glance. */
