@@ -5,10 +5,24 @@
 import { randomUUID } from "node:crypto";
 import { request } from "undici";
 import { describe, expect, it, vi } from "vitest";
-import { UUID_V4, alerting, bearer, cloud, createKey, data, start, validAlert } from "./helpers";
+import type { RunningEmulator } from "../../emulator";
+import { UUID_V4, alerting, basic, bearer, cloud, createKey, data, start, validAlert } from "./helpers";
 
 const ALERTS = /^\/api\/v2\/alerts$/;
 const KEYS = /^\/v1\/organizations\/[^/]+\/keys$/;
+
+/** POSTs as a client that waits 200 ms for the answer's headers and then gives up; fails if an answer came. */
+async function postGivingUp(emu: RunningEmulator, path: string, body: unknown): Promise<void> {
+  const authorization = path.startsWith("/v1/") ? basic(emu.keyId, emu.keySecret) : bearer(emu);
+  await expect(
+    request(`${emu.url}${path}`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify(body),
+      headersTimeout: 200,
+    }),
+  ).rejects.toThrow();
+}
 
 describe("failAfterCommit", () => {
   it("commits an alert create once, then answers 500 {message}", async () => {
@@ -67,28 +81,14 @@ describe("delayAfterCommit", () => {
     const emu = await start();
     const org = randomUUID();
     emu.setFaults({ delayAfterCommit: { method: "POST", pathPattern: KEYS, count: 1, ms: 60_000 } });
-    await expect(
-      request(`${emu.url}/v1/organizations/${org}/keys`, {
-        method: "POST",
-        headers: { authorization: `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`, "content-type": "application/json" },
-        body: JSON.stringify({ name: "late", roles: ["admin"] }),
-        headersTimeout: 200,
-      }),
-    ).rejects.toThrow();
+    await postGivingUp(emu, `/v1/organizations/${org}/keys`, { name: "late", roles: ["admin"] });
     expect(Object.values(emu.snapshot().keys)).toEqual([expect.objectContaining({ name: "late", organizationId: org })]);
   });
 
   it("logs status 0 when the client hung up during the hold", async () => {
     const emu = await start();
     emu.setFaults({ delayAfterCommit: { method: "POST", pathPattern: ALERTS, count: 1, ms: 60_000 } });
-    await expect(
-      request(`${emu.url}/api/v2/alerts`, {
-        method: "POST",
-        headers: { authorization: bearer(emu), "content-type": "application/json" },
-        body: JSON.stringify(validAlert),
-        headersTimeout: 200,
-      }),
-    ).rejects.toThrow();
+    await postGivingUp(emu, "/api/v2/alerts", validAlert);
     // The entry is written when the emulator sees the connection close, just after the client gives up.
     await vi.waitFor(() => expect(emu.requests).toEqual([expect.objectContaining({ method: "POST", path: "/api/v2/alerts", status: 0 })]));
     expect(Object.keys(emu.snapshot().alerts)).toHaveLength(1);
@@ -106,14 +106,7 @@ describe("delayAfterCommit", () => {
   it("stops after count requests", async () => {
     const emu = await start();
     emu.setFaults({ delayAfterCommit: { method: "POST", pathPattern: ALERTS, count: 1, ms: 60_000 } });
-    await expect(
-      request(`${emu.url}/api/v2/alerts`, {
-        method: "POST",
-        headers: { authorization: bearer(emu), "content-type": "application/json" },
-        body: JSON.stringify(validAlert),
-        headersTimeout: 200,
-      }),
-    ).rejects.toThrow();
+    await postGivingUp(emu, "/api/v2/alerts", validAlert);
     expect((await alerting(emu, "POST", "/api/v2/alerts", validAlert)).status).toBe(200);
     expect(Object.keys(emu.snapshot().alerts)).toHaveLength(2);
   });
