@@ -3,14 +3,13 @@
 // list, which needs a thousand alerts, is played by a mock service.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { FaultPlan } from "../emulator";
 import * as provider from "../provider/alert/provider";
-import { useRetryPolicy } from "../provider/http/client";
 import { AmbiguousCreateError } from "../provider/http/errors";
 import { useNotices } from "../provider/notices";
 import { CLOCK_SKEW_MS, useSecondLookDelay } from "../provider/recovery";
-import { FAST_RETRIES, alertEmulatorPerTest } from "./support/alertEmulator";
+import { alertEmulatorPerTest } from "./support/alertEmulator";
 import { failure } from "./support/failures";
+import { armLostAnswer, lostAnswers } from "./support/lostAnswers";
 import { answerOnce, mockApi, type MockApi, type SeenRequest } from "./support/mockApi";
 import { ALERTS_PATH, tileAlert } from "./support/fixtures";
 
@@ -19,20 +18,14 @@ const body = tileAlert;
 const POST_ALERT = { method: "POST", pathPattern: /^\/api\/v2\/alerts$/, count: 1 };
 
 /** The faults after which the POST's outcome is unknown though the alert was made. */
-const AFTER_COMMIT: { name: string; plan: FaultPlan; attemptTimeoutMs?: number }[] = [
-  { name: "the connection cut after commit", plan: { cutAfterCommit: POST_ALERT } },
-  { name: "a 500 after commit", plan: { failAfterCommit: POST_ALERT } },
-  // The answer is held far longer than the attempt may take, so the client gives up first.
-  { name: "a timeout after commit", plan: { delayAfterCommit: { ...POST_ALERT, ms: 10_000 } }, attemptTimeoutMs: 300 },
-];
+const AFTER_COMMIT = lostAnswers(POST_ALERT);
 
 describe("Alert create whose answer is lost, against the emulator", () => {
   const service = alertEmulatorPerTest();
 
   for (const fault of AFTER_COMMIT) {
     it(`after ${fault.name}, records the one alert the POST made`, async () => {
-      if (fault.attemptTimeoutMs !== undefined) useRetryPolicy({ ...FAST_RETRIES, attemptTimeoutMs: fault.attemptTimeoutMs });
-      service.emulator.setFaults(fault.plan);
+      armLostAnswer(service.emulator, fault);
       const result = await provider.create(args);
       expect(service.alertIds()).toEqual([result.id]);
     });

@@ -4,35 +4,28 @@
 // whose pair we made (keyMaterial "local", or the program's hashData) is kept, found by its suffix.
 
 import { describe, expect, it, vi } from "vitest";
-import type { FaultPlan } from "../emulator";
 import * as provider from "../provider/apiKey/provider";
-import { useRetryPolicy } from "../provider/http/client";
 import { AmbiguousCreateError } from "../provider/http/errors";
 import { CLOCK_SKEW_MS } from "../provider/recovery";
 import { failure } from "./support/failures";
+import { armLostAnswer, lostAnswers } from "./support/lostAnswers";
 import { ORG_ID } from "./support/fixtures";
 import { hashDataFor } from "./support/hashData";
-import { FAST_RETRIES, KEYS, keyEmulatorPerTest } from "./support/keyEmulator";
+import { KEYS, keyEmulatorPerTest } from "./support/keyEmulator";
 
 const serviceKey = { organizationId: ORG_ID, name: "deployer", roles: ["developer", "query_endpoints"], __provider: "serialized" };
 const localKey = { ...serviceKey, keyMaterial: "local" };
 const POST_KEY = { method: "POST", pathPattern: /\/keys$/, count: 1 };
 
 /** The faults after which the POST's outcome is unknown though the key was made. */
-const AFTER_COMMIT: { name: string; plan: FaultPlan; attemptTimeoutMs?: number }[] = [
-  { name: "the connection cut after commit", plan: { cutAfterCommit: POST_KEY } },
-  { name: "a 500 after commit", plan: { failAfterCommit: POST_KEY } },
-  // The answer is held far longer than the attempt may take, so the client gives up first.
-  { name: "a timeout after commit", plan: { delayAfterCommit: { ...POST_KEY, ms: 10_000 } }, attemptTimeoutMs: 300 },
-];
+const AFTER_COMMIT = lostAnswers(POST_KEY);
 
 describe("ApiKey create made by the service whose answer is lost, against the emulator", () => {
   const service = keyEmulatorPerTest();
 
   /** Creates the key under the fault; answers the result and the id of the first key made. */
   async function createUnder(fault: (typeof AFTER_COMMIT)[number]): Promise<{ id: string; outs: Record<string, unknown>; first: string }> {
-    if (fault.attemptTimeoutMs !== undefined) useRetryPolicy({ ...FAST_RETRIES, attemptTimeoutMs: fault.attemptTimeoutMs });
-    service.emulator.setFaults(fault.plan);
+    armLostAnswer(service.emulator, fault);
     const result = await provider.create(serviceKey);
     const first =
       service.emulator.requests
@@ -140,16 +133,14 @@ describe("ApiKey create of local material whose answer is lost, against the emul
 
   for (const fault of AFTER_COMMIT) {
     it(`after ${fault.name}, keeps the one key the POST made, found by its suffix, and records it`, async () => {
-      if (fault.attemptTimeoutMs !== undefined) useRetryPolicy({ ...FAST_RETRIES, attemptTimeoutMs: fault.attemptTimeoutMs });
-      service.emulator.setFaults(fault.plan);
+      armLostAnswer(service.emulator, fault);
       const { id, outs } = await provider.create(localKey);
       expect(service.keyIds()).toEqual([id]);
       expect(service.emulator.snapshot().keys[id]?.keySuffix).toBe(String(outs?.keyId).slice(-4));
     });
 
     it(`after ${fault.name}, records the pair it made, which authenticates`, async () => {
-      if (fault.attemptTimeoutMs !== undefined) useRetryPolicy({ ...FAST_RETRIES, attemptTimeoutMs: fault.attemptTimeoutMs });
-      service.emulator.setFaults(fault.plan);
+      armLostAnswer(service.emulator, fault);
       const { outs } = await provider.create(localKey);
       expect(await service.statusWithKey(outs?.keyId, outs?.keySecret)).toBe(200);
     });

@@ -4,8 +4,6 @@
 import { emulatorPerTest, type EmulatorPerTest } from "./emulatorPerTest";
 import { ALERTS_PATH } from "./fixtures";
 
-export { FAST_RETRIES } from "./emulatorPerTest";
-
 export interface AlertEmulator extends EmulatorPerTest {
   /** Creates an alert outside the provider (as in the UI) and answers its id. */
   byHand(body: Record<string, unknown>): Promise<string>;

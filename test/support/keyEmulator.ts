@@ -6,8 +6,6 @@ import { Agent, type Dispatcher } from "undici";
 import { emulatorPerTest, type EmulatorPerTest } from "./emulatorPerTest";
 import { KEYS_PATH } from "./fixtures";
 
-export { FAST_RETRIES } from "./emulatorPerTest";
-
 export const KEYS = KEYS_PATH;
 
 /** A key made by hand: its uuid, and the pair the service answered (none when hashData was sent). */
