@@ -7,8 +7,9 @@ import { dirname, basename, join } from "node:path";
 import { z } from "zod";
 import { ALERT_SOURCES, THRESHOLD_TYPES, type AlertSource, type ThresholdType } from "../provider/facts/alertRules";
 import { KEY_ROLES, KEY_STATES, type KeyRole, type KeyState } from "../provider/facts/apiKeys";
+import type { HashData } from "../provider/facts/hashData";
 
-export type { KeyRole, KeyState };
+export type { HashData, KeyRole, KeyState };
 
 /** Who silenced an alert in the UI, when, and until when: the real service's object. */
 export interface Silenced {
@@ -44,12 +45,6 @@ export interface StoredAlert {
 export interface IpAccessEntry {
   source: string;
   description: string;
-}
-
-export interface HashData {
-  keyIdHash: string;
-  keyIdSuffix: string;
-  keySecretHash: string;
 }
 
 /** A key created through area B. The secret is kept only as a SHA-256 hash, so neither the data file nor a snapshot leaks it. */

@@ -2,19 +2,13 @@
 // machine's CSPRNG and only their hashes go to the service, so the secret never crosses the network.
 
 import { createHash, randomBytes, randomInt } from "node:crypto";
-import { KEY_ID_SUFFIX_LENGTH } from "../facts/hashData";
+import { KEY_ID_SUFFIX_LENGTH, type HashData } from "../facts/hashData";
 
 /** The key ID's alphabet and length: as the service makes its own (20 of A–Z and 0–9). */
 const KEY_ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const KEY_ID_LENGTH = 20;
 /** 256 bits: base64url of 32 bytes is 43 characters, none of which is ":" (Basic auth splits there). */
 const SECRET_BYTES = 32;
-
-export interface HashData {
-  readonly keyIdHash: string;
-  readonly keyIdSuffix: string;
-  readonly keySecretHash: string;
-}
 
 export interface LocalMaterial {
   readonly keyId: string;

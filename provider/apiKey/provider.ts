@@ -18,7 +18,8 @@ import { outputsFrom } from "../outputRules";
 import { compact, withoutProvider, type PropertyMap } from "../properties";
 import { IMPORT_ID, PATCHABLE_ARGS, REPLACE_ON, apiKeyArgsSchema, comparable, crossFieldFailures, describeKey } from "./args";
 import { holdsManaged, keysMadeBy, type KeyCandidate, type SentKey } from "./lookup";
-import { makeLocalMaterial, type HashData, type LocalMaterial } from "./material";
+import type { HashData } from "../facts/hashData";
+import { makeLocalMaterial, type LocalMaterial } from "./material";
 import { KEY_FIELDS, KEY_OUTPUTS, createdKeyAnswer, credentialsIn, keyIn, keysPath, toWire, type WireKey } from "./wire";
 
 /** What a PATCH cannot change: the key's identity. */

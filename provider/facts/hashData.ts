@@ -3,6 +3,13 @@
 // read this module. It imports nothing but Node's Buffer, so the emulator can use it without the
 // provider ever importing the emulator.
 
+/** What a caller that made its own pair sends instead of it, by the service's member names. */
+export interface HashData {
+  readonly keyIdHash: string;
+  readonly keyIdSuffix: string;
+  readonly keySecretHash: string;
+}
+
 /** How many characters of the key ID the service keeps as its suffix. */
 export const KEY_ID_SUFFIX_LENGTH = 4;
 
