@@ -7,7 +7,7 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
 import type { EngineStack, RunResult } from "./support/engine";
-import { byHand, changes, emulator as startEmulator, installedPackage, ourState, requestLog, stackOn, succeeded } from "./support/engine";
+import { byHand, changes, emulator as startEmulator, installedPackage, ourState, requestLog, stackOn, succeeded, told } from "./support/engine";
 import { ALERTS_PATH, KEYS_PATH } from "./support/fixtures";
 import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "./support/programs";
 
@@ -58,6 +58,17 @@ describe("taking over an alert and a key made by hand", () => {
     expect(outputs.keySuffix?.value).toBe(key.keySuffix);
     expect(outputs.keyId?.value ?? null).toBeNull();
     expect(outputs.keySecret?.value ?? null).toBeNull();
+  });
+
+  it("keeps the taken-over key on pulumi up --replace with importId still set: the replacement takes it over again and its delete is skipped", async () => {
+    const urn = ourState(s).get("deployer")?.urn ?? "";
+    emu.resetRequestLog();
+    const result = succeeded(await s.up({ program: program({ alert: alertId, key: key.id }), replace: [urn] }));
+    expect(changes(result)).toEqual(["replace deployer"]);
+    expect(requestLog(emu, (m) => m !== "GET")).toEqual([]);
+    expect(Object.keys(emu.snapshot().keys)).toEqual([key.id]);
+    expect(ourState(s).get("deployer")?.id).toBe(key.id);
+    expect(told(result)).toContain(`the API key ${key.id} is not deleted`);
   });
 
   it("sees no change when importId is removed from the program", async () => {

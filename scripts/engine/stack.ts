@@ -79,6 +79,8 @@ export interface RunOptions {
   onOutput?: (text: string) => void;
   /** For preview and up: `--diff`. */
   diff?: boolean;
+  /** For preview and up: `--replace` of these URNs. */
+  replace?: string[];
 }
 
 type RunKind = "preview" | "up" | "refresh" | "destroy";
@@ -304,6 +306,7 @@ export class EngineStack {
             await this.stack.preview({
               ...common,
               ...(options.diff ? { diff: true } : {}),
+              ...(options.replace ? { replace: options.replace } : {}),
               ...(options.program ? { program: options.program } : {}),
               ...(options.signal ? { signal: options.signal } : {}),
             });
@@ -312,6 +315,7 @@ export class EngineStack {
             const r = await this.stack.up({
               ...common,
               ...(options.diff ? { diff: true } : {}),
+              ...(options.replace ? { replace: options.replace } : {}),
               ...(options.program ? { program: options.program } : {}),
               ...(options.signal ? { signal: options.signal } : {}),
             });
