@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../emulator";
 import type { AlertArgs, ApiKeyArgs, PipeSettingsArgs } from "../provider";
 import { hashDataFor, sha256Base64 } from "./support/hashData";
-import { byHand, changes, emulator as startEmulator, installedPackage, stackOn, told, type EngineStack, type RunResult } from "./support/engine";
+import { byHand, changes, emulator as startEmulator, installedPackage, stackOn, succeeded, told, type EngineStack, type RunResult } from "./support/engine";
+import { ORG_ID as ORG } from "./support/fixtures";
 
-const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const OTHER_ORG = "3d6f0a8e-8f5a-4c1e-9b7a-2f1d4c3b5a69";
 const SERVICE = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 const PIPE = "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed";
@@ -81,12 +81,6 @@ function sent(emu: RunningEmulator, filter: (method: string) => boolean = () => 
 }
 
 const isWrite = (method: string) => method !== "GET";
-
-/** Expects a run to have succeeded, showing the engine's own words when it did not. */
-function succeeded(result: RunResult): RunResult {
-  expect(result.ok, told(result)).toBe(true);
-  return result;
-}
 
 describe("an Alert alone on the real engine", () => {
   let emu: RunningEmulator;
