@@ -120,6 +120,19 @@ describe("ApiKey create made by the service whose answer is lost, against the em
     expect(service.keyIds()).toEqual([inUse.id, id]);
   });
 
+  it("names the unusable key it could not delete, recording none", async () => {
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY, failAfterCommit: { method: "DELETE", pathPattern: /\/keys\/[^/]+$/, count: 1 } });
+    const err = await failure(provider.create(serviceKey));
+    const made =
+      service.emulator.requests
+        .find((r) => r.method === "DELETE")
+        ?.path.split("/")
+        .pop() ?? "";
+    expect(err).toMatchObject({ code: "UNUSABLE_KEY_LEFT", keyUuid: made });
+    expect(String(err)).toContain(`If it is still there, delete it (in the console, or DELETE ${KEYS}/${made})`);
+    expect(service.emulator.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
   it("does not take a key made in the window with other roles", async () => {
     const other = await service.byHand({ name: "deployer", roles: ["admin"] });
     service.emulator.setFaults({ cutAfterCommit: POST_KEY });

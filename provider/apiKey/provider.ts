@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor, type AreaConnection } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
-import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
+import { UnexpectedResponseError, UnusableKeyLeftError, createdWithoutId, unlessGone } from "../http/errors";
 import { ImportIdOnReplaceError, keptByReplacement, readForImport } from "../importing";
 import { createRecovering } from "../recovery";
 import { checkInputs } from "../check";
@@ -135,7 +135,12 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
       ? {
           // Its secret was only in the lost answer, so nobody can use it: replaced, once (a plain POST).
           adopt: async (found: KeyCandidate) => {
-            await unlessGone(() => send(conn, { method: "DELETE", path: keysPath(organizationOf(args), found.id), secrets: made.secrets }));
+            const path = keysPath(organizationOf(args), found.id);
+            try {
+              await unlessGone(() => send(conn, { method: "DELETE", path, secrets: made.secrets }));
+            } catch (err) {
+              throw new UnusableKeyLeftError({ method: "DELETE", path }, found.id, err);
+            }
             return post();
           },
           adoption: "but its secret was in the lost answer, so nobody can use it: deleting it and making the key again, once",

@@ -215,6 +215,30 @@ export class ImportNotFoundError extends HttpError {
   }
 }
 
+/**
+ * A create's answer was lost with the new key's secret, so the key it made is unusable, and deleting
+ * that key failed. Said apart, naming the key, because no later run finds it again: only the user
+ * can delete it. Nothing was recorded in the stack.
+ */
+export class UnusableKeyLeftError extends HttpError {
+  readonly code = "UNUSABLE_KEY_LEFT";
+  /** The uuid of the key that may be left. */
+  readonly keyUuid: string;
+
+  constructor(ref: RequestRef, keyUuid: string, cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      ref,
+      `${why.replace(/\.$/, "")}. The API key ${keyUuid} was made by a create whose answer, with the key's secret, was lost, so nobody can use it; ` +
+        `deleting it did not succeed. If it is still there, delete it (in the console, or DELETE ${ref.path}). Nothing was recorded in the stack: ` +
+        `the next run creates the key afresh.`,
+      cause instanceof HttpError ? { status: cause.status, requestId: cause.requestId, cause } : { cause },
+    );
+    this.name = "UnusableKeyLeftError";
+    this.keyUuid = keyUuid;
+  }
+}
+
 /** The service says the object does not exist (any more): a read sees it gone, a delete is done. */
 export function isNotFound(err: unknown): err is ApiError {
   return err instanceof ApiError && err.status === 404;
