@@ -5,20 +5,25 @@
 import type { ApiResponse } from "./http/client";
 import { ImportNotFoundError, isNotFound } from "./http/errors";
 import { notify } from "./notices";
+import { claim, claimedThisRun } from "./thisRun";
 
 /**
- * Objects taken over by this process, that is in this `pulumi up` (one dynamic-provider host serves
- * the whole deployment). A forced replacement (`pulumi up --replace`) of a resource whose program
- * still says importId creates the replacement by taking over the same object again; the delete of
- * the replaced one must then leave it alone, or nothing would be left.
+ * A forced replacement (`pulumi up --replace`) of a resource whose program still says importId
+ * creates the replacement by taking over the same object again; the delete of the replaced one, in
+ * the same run, must then leave it alone, or nothing would be left. So a take-over is a claim of
+ * the whole object for this run.
  */
-const takenOver = new Set<string>();
+const WHOLE_OBJECT = "taken over";
+
+function objectKey(what: string, id: string): string {
+  return `${what}\u0000${id}`;
+}
 
 /** The answer to the GET of the object to take over; a 404 becomes ImportNotFoundError. `what` names its kind, e.g. "alert". */
 export async function readForImport(what: string, importId: string, get: () => Promise<ApiResponse>): Promise<ApiResponse> {
   try {
     const res = await get();
-    takenOver.add(`${what}\u0000${importId}`);
+    claim(objectKey(what, importId), [WHOLE_OBJECT]);
     return res;
   } catch (err) {
     if (isNotFound(err)) throw new ImportNotFoundError(err, what, importId);
@@ -26,14 +31,9 @@ export async function readForImport(what: string, importId: string, get: () => P
   }
 }
 
-/** Forgets the take-overs of this run, as a new process would (tests play several runs in one). */
-export function forgetTakeOvers(): void {
-  takenOver.clear();
-}
-
 /** Whether a delete of this object must be skipped because a replacement took it over in this run; says so when it does. */
 export function keptByReplacement(what: string, id: string): boolean {
-  if (!takenOver.has(`${what}\u0000${id}`)) return false;
+  if (!claimedThisRun(objectKey(what, id)).has(WHOLE_OBJECT)) return false;
   notify(`pulumi-alertpipe: the ${what} ${id} is not deleted: its replacement took it over again in this run (importId is still set in the program).`);
   return true;
 }

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../provider/pipeSettings/provider";
+import { forgetRun } from "../provider/thisRun";
 import { SETTING_NAMES } from "../provider/facts/pipeSettings";
 import { UNKNOWN } from "../provider/properties";
 import { CANARY, cloudAnswer, errorText, mockApiPerTest, answerOnce } from "./support/mockApi";
@@ -161,7 +162,7 @@ describe("PipeSettings delete", () => {
     expect(seen).toHaveLength(0);
   });
 
-  beforeEach(() => provider.forgetRun());
+  beforeEach(() => forgetRun());
 
   it("with resetOnDelete reads the pipe, then sends null for every managed setting still as this resource left it", async () => {
     intercept("GET", 200, cloudAnswer(wire({ db_max_threads: 8, object_storage_concurrency: 3 })));

@@ -9,6 +9,7 @@ import { checkInputs } from "../check";
 import { deepEqual, diffProperties, hasChanged } from "../diff";
 import { managedIn, managedInState } from "../managed";
 import { UNKNOWN, pick, type PropertyMap } from "../properties";
+import { claim, claimedThisRun } from "../thisRun";
 import { SETTING_NAMES, type SettingName } from "../facts/pipeSettings";
 import { pipeSettingsArgsSchema } from "./args";
 import { effectiveSettings, fromWire, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
@@ -40,24 +41,14 @@ function pipeKey(ref: PipeRef): string {
 }
 
 /**
- * The settings of each pipe that a resource of this run manages (seen in check) or wrote (create,
- * update). One provider process serves a whole `pulumi up`, so this is the run's note of them: a
- * delete with resetOnDelete never unsets one of these. That is what keeps a rename without an alias
- * (create the new resource, then delete the old) from wiping the new resource's settings.
+ * Claims for this run (thisRun.ts) the settings of a pipe that a resource of it manages (seen in
+ * check) or wrote (create, update): a delete with resetOnDelete never unsets one of these. That is
+ * what keeps a rename without an alias (create the new resource, then delete the old) from wiping
+ * the new resource's settings.
  */
-const claimedThisRun = new Map<string, Set<SettingName>>();
-
-function claim(ref: PipeRef, names: readonly SettingName[]): void {
+function claimSettings(ref: PipeRef, names: readonly SettingName[]): void {
   if ([ref.organizationId, ref.serviceId, ref.pipeId].some((v) => v === UNKNOWN || v === "")) return;
-  const key = pipeKey(ref);
-  const claimed = claimedThisRun.get(key) ?? new Set<SettingName>();
-  for (const n of names) claimed.add(n);
-  claimedThisRun.set(key, claimed);
-}
-
-/** Forgets what this process saw; for tests, which play several runs in one process. */
-export function forgetRun(): void {
-  claimedThisRun.clear();
+  claim(pipeKey(ref), names);
 }
 
 /** The settings the stored outputs record as managed. */
@@ -96,7 +87,7 @@ export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulu
   if (failures.length > 0) return { inputs: result.inputs, failures };
   const inputs: PropertyMap = { ...result.inputs };
   for (const p of REPLACE_ON) inputs[p] = uuidForm(p, inputs[p]);
-  claim(pipeRef("", inputs), managedIn(SETTING_NAMES, inputs));
+  claimSettings(pipeRef("", inputs), managedIn(SETTING_NAMES, inputs));
   return { inputs, failures };
 }
 
@@ -119,7 +110,7 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
   const ref = pipeRef("", inputs);
   const managed = managedIn(SETTING_NAMES, inputs);
   // Noted before sending: a PUT whose answer is lost may still have been applied.
-  claim(ref, managed);
+  claimSettings(ref, managed);
   const effective = await putSettings(ref, pick(inputs, managed));
   return { id: `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`, outs: outputs(ref, effective, managed, inputs.resetOnDelete) };
 }
@@ -145,7 +136,7 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
   const managed = managedIn(SETTING_NAMES, news);
   // Only what the program changes is sent; a setting dropped from the program is left as it is live.
   const changed = managed.filter((n) => !before.includes(n) || hasChanged(n, olds[n], news[n]));
-  claim(ref, managed);
+  claimSettings(ref, managed);
   const effective = changed.length > 0 ? await putSettings(ref, pick(news, changed), olds) : effectiveSettings(olds);
   return { outs: outputs(ref, effective, managed, news.resetOnDelete) };
 }
@@ -159,8 +150,8 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
 export async function del(id: string, props: PropertyMap): Promise<void> {
   if (props.resetOnDelete !== true) return;
   const ref = pipeRef(id, props);
-  const claimed = claimedThisRun.get(pipeKey(ref));
-  const candidates = managedOf(props).filter((n) => !claimed?.has(n) && props[n] !== null && props[n] !== undefined);
+  const claimed = claimedThisRun(pipeKey(ref));
+  const candidates = managedOf(props).filter((n) => !claimed.has(n) && props[n] !== null && props[n] !== undefined);
   if (candidates.length === 0) return;
   // A pipe gone (404 on the GET or the PUT) has nothing left to reset.
   await unlessGone(async () => {
