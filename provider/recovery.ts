@@ -24,6 +24,13 @@ export interface LostAnswerSteps<T, C extends Candidate> {
   readonly adoption?: string;
 }
 
+/** A listed item's id, or undefined when it has none that could be recorded (not a non-blank string). */
+export function listedId(item: unknown): string | undefined {
+  if (typeof item !== "object" || item === null) return undefined;
+  const id = (item as Record<string, unknown>).id;
+  return typeof id === "string" && id.trim() !== "" ? id : undefined;
+}
+
 /**
  * How far the service's clock may be behind ours. A candidate must have been created after the
  * send; but its creation time is the service's clock and the send time ours, and an object made by

@@ -7,11 +7,9 @@ import { deepEqual } from "../diff";
 import { decode, send } from "../http/client";
 import { ALERT_LIST_PAGE_MAX } from "../facts/alertRules";
 import type { PropertyMap } from "../properties";
-import { createdAfterSend, type Candidate } from "../recovery";
+import { createdAfterSend, listedId, type Candidate } from "../recovery";
 import { comparable } from "./args";
 import { alertsPath, fromWire, toWire, type WireAlert } from "./wire";
-
-const LIST_PAGE = ALERT_LIST_PAGE_MAX;
 
 /** A list answer: alerts in `data`, each read as liberally as a single one. */
 const alertList = z.object({ data: z.array(z.unknown()) });
@@ -21,12 +19,6 @@ export interface AlertCandidate extends Candidate {
   readonly alert: WireAlert;
 }
 
-function usableId(item: unknown): string | undefined {
-  if (typeof item !== "object" || item === null) return undefined;
-  const id = (item as Record<string, unknown>).id;
-  return typeof id === "string" && id.trim() !== "" ? id : undefined;
-}
-
 /**
  * Every alert of the caller, page by page. Stops at a short page, or at a page that brings no
  * alert not seen before: an older service ignores the parameters and answers the same whole list
@@ -34,17 +26,17 @@ function usableId(item: unknown): string | undefined {
  */
 export async function listAlerts(conn: AreaConnection): Promise<AlertCandidate[]> {
   const found = new Map<string, WireAlert>();
-  for (let offset = 0; ; offset += LIST_PAGE) {
-    const res = await send(conn, { method: "GET", path: `${alertsPath()}?limit=${LIST_PAGE}&offset=${offset}` });
+  for (let offset = 0; ; offset += ALERT_LIST_PAGE_MAX) {
+    const res = await send(conn, { method: "GET", path: `${alertsPath()}?limit=${ALERT_LIST_PAGE_MAX}&offset=${offset}` });
     const page = decode(alertList, res).data;
     let fresh = 0;
     for (const item of page) {
-      const id = usableId(item);
+      const id = listedId(item);
       if (id === undefined || found.has(id)) continue;
       found.set(id, item as WireAlert);
       fresh += 1;
     }
-    if (page.length < LIST_PAGE || fresh === 0) return [...found].map(([id, alert]) => ({ id, alert }));
+    if (page.length < ALERT_LIST_PAGE_MAX || fresh === 0) return [...found].map(([id, alert]) => ({ id, alert }));
   }
 }
 

@@ -6,7 +6,7 @@ import type { AreaConnection } from "../connection";
 import { hasChanged } from "../diff";
 import { decode, send } from "../http/client";
 import type { PropertyMap } from "../properties";
-import { createdAfterSend, type Candidate } from "../recovery";
+import { createdAfterSend, listedId, type Candidate } from "../recovery";
 import { comparable } from "./args";
 import { keysPath, type WireKey } from "./wire";
 
@@ -32,18 +32,12 @@ export interface SentKey {
   readonly keySuffix?: string;
 }
 
-function usableId(item: unknown): string | undefined {
-  if (typeof item !== "object" || item === null) return undefined;
-  const id = (item as Record<string, unknown>).id;
-  return typeof id === "string" && id.trim() !== "" ? id : undefined;
-}
-
 /** Every key of the organization; an item without a usable id is skipped, since it could never be recorded. */
 export async function listKeys(conn: AreaConnection, organizationId: string, secrets: readonly unknown[]): Promise<KeyCandidate[]> {
   const res = await send(conn, { method: "GET", path: keysPath(organizationId), secrets });
   const found: KeyCandidate[] = [];
   for (const item of decode(keyList, res).result) {
-    const id = usableId(item);
+    const id = listedId(item);
     if (id !== undefined && !found.some((c) => c.id === id)) found.push({ id, key: item as WireKey });
   }
   return found;
