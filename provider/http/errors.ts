@@ -50,6 +50,11 @@ export abstract class HttpError extends Error {
   }
 }
 
+/** What an error that says more about `cause` carries: the cause, and its status and requestId when it is one of these errors. */
+function carriedFrom(cause: unknown): { status?: number; requestId?: string | undefined; cause?: unknown } {
+  return cause instanceof HttpError ? { status: cause.status, requestId: cause.requestId, cause } : { cause };
+}
+
 /** The service answered with a non-2xx status. */
 export class ApiError extends HttpError {
   declare readonly status: number;
@@ -89,7 +94,7 @@ export class RateLimitWaitError extends HttpError {
       ref,
       `${lead}, longer than the ${formatSeconds(budgetMs)} retry budget, so it is not retried and every request of this credential waiting behind it stops too. ` +
         `Run again after ${resumesAt.toISOString()}.`,
-      { status: drawnBy?.status, requestId: drawnBy?.requestId, cause: drawnBy },
+      carriedFrom(drawnBy),
     );
     this.name = "RateLimitWaitError";
     this.waitMs = waitMs;
@@ -160,7 +165,7 @@ export class AmbiguousCreateError extends HttpError {
       `${lost.method} ${lost.path}: ${lost.reason}, and ${candidates.length} objects on the service match what it sent (${candidates.join(", ")}), ` +
         `so which of them it made, if any, cannot be told. Nothing was recorded in the stack. Delete the ones that are not wanted, ` +
         `or take one over with importId, then run again.`,
-      { status: lost.status, requestId: lost.requestId, cause: lost },
+      carriedFrom(lost),
     );
     this.name = "AmbiguousCreateError";
     this.candidates = candidates;
@@ -208,7 +213,7 @@ export class ImportNotFoundError extends HttpError {
       notFound,
       `importId "${importId}": ${notFound.method} ${notFound.path} answered 404, so there is no ${what} with that id to take over. ` +
         `Nothing was created. Correct the id, or remove importId to create a new one.`,
-      { status: notFound.status, requestId: notFound.requestId, cause: notFound },
+      carriedFrom(notFound),
     );
     this.name = "ImportNotFoundError";
     this.importId = importId;
@@ -232,7 +237,7 @@ export class UnusableKeyLeftError extends HttpError {
       `${why.replace(/\.$/, "")}. The API key ${keyUuid} was made by a create whose answer, with the key's secret, was lost, so nobody can use it; ` +
         `deleting it did not succeed. If it is still there, delete it (in the console, or DELETE ${ref.path}). Nothing was recorded in the stack: ` +
         `the next run creates the key afresh.`,
-      cause instanceof HttpError ? { status: cause.status, requestId: cause.requestId, cause } : { cause },
+      carriedFrom(cause),
     );
     this.name = "UnusableKeyLeftError";
     this.keyUuid = keyUuid;
