@@ -5,11 +5,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../facts/hashData";
-import { KEY_ROLES as ROLES } from "../facts/apiKeys";
+import { KEY_ROLES as ROLES, KEY_STATES } from "../facts/apiKeys";
 import type { PropertyMap } from "../properties";
 import { oneOf, strictObject, uuid } from "../validation";
-
-const KEY_STATES = ["enabled", "disabled"] as const;
 
 /** Arguments PATCH can change; each is managed only when the program sets it (roles always is). */
 export const PATCHABLE_ARGS = ["name", "roles", "expireAt", "state", "ipAccessList"] as const;
@@ -26,8 +24,8 @@ export const KEY_MATERIALS = ["service", "local"] as const;
 
 /**
  * The id (uuid) of an existing key to take over at create instead of making one. Not an argument of
- * the key: never sent, never compared, never recorded, and dropped by check once the resource
- * exists (see provider.ts).
+ * the key: never sent, never compared, never recorded. It stays among the checked inputs so that
+ * diff can refuse a replacement while it is set (see provider.ts).
  */
 export const IMPORT_ID = "importId";
 

@@ -3,11 +3,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { unsetOutputs } from "../unsetOutputs";
 import shim = require("./shim");
+import type { KeyRole, KeyState } from "../facts/apiKeys";
+import type { KEY_MATERIALS } from "./args";
 
-export type ApiKeyRole = "admin" | "developer" | "query_endpoints";
-export type ApiKeyState = "enabled" | "disabled";
+export type ApiKeyRole = KeyRole;
+export type ApiKeyState = KeyState;
 /** Who makes an ApiKey's key ID and secret: the service, or the provider on this machine. */
-export type ApiKeyMaterial = "service" | "local";
+export type ApiKeyMaterial = (typeof KEY_MATERIALS)[number];
 
 export interface IpAccessEntry {
   /** An IPv4 address or CIDR range, e.g. "203.0.113.7" or "10.0.0.0/8". */
