@@ -31,6 +31,30 @@ export function hasChanged(property: string, before: unknown, after: unknown, co
   return containsUnknown(after) || !deepEqual(comparable(property, before), comparable(property, after));
 }
 
+/** How one property changes: set where it was not, unset where it was, or another value. */
+export type ChangeKind = "add" | "delete" | "update";
+
+export interface PropertyChange {
+  readonly kind: ChangeKind;
+  /** Whether this change alone replaces the object. */
+  readonly replaces: boolean;
+}
+
+/**
+ * A diff as both front doors need it. The dynamic host reads `changes`, `replaces` and
+ * `deleteBeforeReplace`; the native plugin also sends `detailedDiff`, without which the engine
+ * silently ignores `replaceOnChanges` and `--diff` names no property.
+ */
+export interface Diff extends Required<pulumi.dynamic.DiffResult> {
+  readonly detailedDiff: Readonly<Record<string, PropertyChange>>;
+}
+
+const isSet = (value: unknown) => value !== undefined && value !== null;
+
+export function changeOf(before: unknown, after: unknown, replaces: boolean): PropertyChange {
+  return { kind: !isSet(before) && isSet(after) ? "add" : isSet(before) && !isSet(after) ? "delete" : "update", replaces };
+}
+
 /**
  * Compares the program's inputs with the stored outputs, property by property. A property still
  * unknown in preview counts as changed, so preview never claims "no change" it cannot know.
@@ -43,7 +67,7 @@ export function diffProperties(
   comparable: Comparable = asIs,
   /** Outputs an update cannot change: stable unless the object is replaced. */
   stableOutputs: readonly string[] = [],
-): Required<pulumi.dynamic.DiffResult> {
+): Diff {
   const changed: string[] = [];
   const stables: string[] = [];
   for (const p of properties) {
@@ -57,6 +81,7 @@ export function diffProperties(
     // Declared for an engine that honours them; 3.248 does not (see carryStableOutputs).
     stables: replaces.length > 0 ? [] : [...stables, ...stableOutputs],
     deleteBeforeReplace: false,
+    detailedDiff: Object.fromEntries(changed.map((p) => [p, changeOf(olds[p], news[p], replaceOn.includes(p))])),
   };
 }
 

@@ -56,3 +56,24 @@ export class ImportIdOnReplaceError extends Error {
     this.name = "ImportIdOnReplaceError";
   }
 }
+
+/** An import id that is not of the form the resource's kind is imported by, e.g. `<organizationId>/<id>`. */
+export class ImportIdFormError extends Error {
+  readonly code = "IMPORT_ID_FORM";
+
+  constructor(what: string, id: string, form: readonly string[]) {
+    super(`cannot import the ${what} "${id}": its import id is ${form.map((part) => `<${part}>`).join("/")}, each part non-empty`);
+    this.name = "ImportIdFormError";
+  }
+}
+
+/**
+ * The parts of an import id of the form `a/b/…`, one per name in `form`. An import gives a provider
+ * nothing but this id (`pulumi import`, or the `import` resource option), so it must name the
+ * object alone, its path included.
+ */
+export function importIdParts(what: string, id: string, form: readonly string[]): string[] {
+  const parts = id.split("/").map((p) => p.trim());
+  if (parts.length !== form.length || parts.some((p) => p === "")) throw new ImportIdFormError(what, id, form);
+  return parts;
+}

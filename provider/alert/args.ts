@@ -7,7 +7,7 @@ import { ALERT_SOURCES, INTERVALS, THRESHOLD_TYPES, intervalProblem, textProblem
 import { UNKNOWN, type PropertyMap } from "../properties";
 import { oneOf, opaqueId, strictObject } from "../validation";
 
-const CHANNEL_TYPES = ["webhook"] as const;
+export const CHANNEL_TYPES = ["webhook"] as const;
 
 /** Arguments the program must set; always managed. */
 export const REQUIRED_ARGS = ["threshold", "interval", "source", "thresholdType", "channel"] as const;

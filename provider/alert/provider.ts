@@ -10,9 +10,10 @@ import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/e
 import { keptByReplacement, readForImport } from "../importing";
 import { createRecovering } from "../recovery";
 import { checkInputs } from "../check";
-import { carryStableOutputs, diffProperties, stableOutputsOf } from "../diff";
+import { carryStableOutputs, diffProperties, stableOutputsOf, type Diff } from "../diff";
 import { managedIn } from "../managed";
 import { outputsFrom } from "../outputRules";
+import { previewOutputs } from "../preview";
 import { pick, withoutProvider, type PropertyMap } from "../properties";
 import { ARG_NAMES, IMPORT_ID, OPTIONAL_ARGS, REQUIRED_ARGS, alertArgsSchema, comparable, crossFieldFailures, describeAlert } from "./args";
 import { alertsMadeBy, holdsWhatIsSent, type AlertCandidate } from "./lookup";
@@ -55,7 +56,7 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
   return { inputs: carryStableOutputs(olds, result.inputs, STABLE_OUTPUTS, REPLACE_ON), failures };
 }
 
-export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
   return diffProperties(olds, news, ARG_NAMES, REPLACE_ON, comparable, STABLE_OUTPUTS);
 }
 
@@ -113,6 +114,37 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   // proposes to put drifted values back and never reports what the program leaves to the service.
   const inputs: PropertyMap = { ...stableOutputsOf(outputs, STABLE_OUTPUTS), ...pick(outputs, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, props)]) };
   return { id, props: outputs, inputs };
+}
+
+/**
+ * An existing alert by its id alone, as an import reads it: with no program to say which optional
+ * arguments it manages, those the live alert holds are recorded as managed, the others not.
+ */
+export async function readImported(id: string): Promise<pulumi.dynamic.ReadResult> {
+  // Every optional argument is asked for; a read records each, the live value or null.
+  const found = await read(id, Object.fromEntries(OPTIONAL_ARGS.map((n) => [n, null])));
+  if (found.props === undefined) return found;
+  const props = found.props as PropertyMap;
+  const inputs = (found.inputs ?? {}) as PropertyMap;
+  for (const n of OPTIONAL_ARGS) {
+    const held = comparable(n, props[n]);
+    if (held !== undefined && held !== null && held !== "") continue;
+    delete props[n];
+    delete inputs[n];
+  }
+  return { id, props, inputs };
+}
+
+/** What a create records, as far as a preview knows: the program's arguments as given, not what the service fills in. */
+export function previewCreate(inputs: PropertyMap): PropertyMap {
+  const args = withoutProvider(inputs);
+  return previewOutputs(pick(args, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, args)]), OUTPUT_ONLY);
+}
+
+/** What an update records, as far as a preview knows: as a create, and what a PUT cannot change as stored. */
+export function previewUpdate(_id: string, olds: PropertyMap, news: PropertyMap): PropertyMap {
+  const args = withoutProvider(news);
+  return previewOutputs({ ...pick(olds, STABLE_OUTPUTS), ...pick(args, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, args)]) }, OUTPUT_ONLY);
 }
 
 export async function update(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {

@@ -5,7 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../facts/hashData";
-import { KEY_ROLES as ROLES, KEY_STATES } from "../facts/apiKeys";
+import { KEY_ROLES as ROLES, KEY_STATES, NEW_KEY_STATE } from "../facts/apiKeys";
 import type { PropertyMap } from "../properties";
 import { oneOf, strictObject, uuid } from "../validation";
 
@@ -150,6 +150,17 @@ export function comparable(name: string, value: unknown): unknown {
       .sort();
   }
   return value;
+}
+
+/**
+ * Whether a live value is the one a key has when its program leaves the argument out (no name, no
+ * expiry, the new key's state, no IP list). An import has no program to say what it manages: it
+ * records as managed only the arguments whose live value is not this.
+ */
+export function asIfLeftOut(name: (typeof PATCHABLE_ARGS)[number], value: unknown): boolean {
+  if (name === "roles") return false;
+  if (name === "state") return value === NEW_KEY_STATE || value === undefined || value === null;
+  return value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0);
 }
 
 /** Words naming the key in an error whose outcome is unknown: its name, else its roles and organization. */

@@ -8,15 +8,16 @@ import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor, type AreaConnection } from "../connection";
 import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, UnusableKeyLeftError, createdWithoutId, unlessGone } from "../http/errors";
-import { ImportIdOnReplaceError, keptByReplacement, readForImport } from "../importing";
+import { ImportIdOnReplaceError, importIdParts, keptByReplacement, readForImport } from "../importing";
 import { createRecovering } from "../recovery";
 import { checkInputs } from "../check";
-import { carryStableOutputs, deepEqual, diffProperties, hasChanged, stableOutputsOf } from "../diff";
+import { carryStableOutputs, changeOf, deepEqual, diffProperties, hasChanged, stableOutputsOf, type Diff } from "../diff";
 import { PartialFailure } from "../partialFailure";
 import { managedIn, managedInState } from "../managed";
 import { outputsFrom } from "../outputRules";
+import { previewOutputs } from "../preview";
 import { compact, withoutProvider, type PropertyMap } from "../properties";
-import { IMPORT_ID, PATCHABLE_ARGS, REPLACE_ON, apiKeyArgsSchema, comparable, crossFieldFailures, describeKey } from "./args";
+import { IMPORT_ID, PATCHABLE_ARGS, REPLACE_ON, apiKeyArgsSchema, asIfLeftOut, comparable, crossFieldFailures, describeKey } from "./args";
 import { holdsManaged, keysMadeBy, type KeyCandidate, type SentKey } from "./lookup";
 import type { HashData } from "../facts/hashData";
 import { makeLocalMaterial, type LocalMaterial } from "./material";
@@ -94,7 +95,7 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
   return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON, uuidComparable), failures: [] };
 }
 
-export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
   const managed = managedIn(PATCHABLE_ARGS, news);
   // A patchable argument dropped from the program is simply no longer managed: not a change.
   const result = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, uuidComparable, STABLE_OUTPUTS);
@@ -103,7 +104,9 @@ export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Pr
   // stored ones) and would take over this same key, which the delete of the replaced one removes.
   if (result.replaces.length > 0 && news[IMPORT_ID] !== undefined) throw new ImportIdOnReplaceError("API key", id, result.replaces);
   // Which arguments are managed is itself state: a change to the set alone is an (empty) update.
-  if (!deepEqual(olds.managedArgs ?? [], managed)) return { ...result, changes: true };
+  if (!deepEqual(olds.managedArgs ?? [], managed)) {
+    return { ...result, changes: true, detailedDiff: { ...result.detailedDiff, managedArgs: changeOf(olds.managedArgs, managed, false) } };
+  }
   return { ...result, stables: result.replaces.length > 0 ? [] : [...result.stables, "managedArgs"] };
 }
 
@@ -236,6 +239,61 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   for (const n of ["hashData", "keepers", "keyMaterial"]) if (props[n] !== undefined) inputs[n] = props[n];
   for (const n of managed) inputs[n] = live[n];
   return { id, props: live, inputs };
+}
+
+/** How an import names a key: its path needs the organization, and no state holds one yet. */
+export const IMPORT_ID_FORM = ["organizationId", "id"] as const;
+
+/**
+ * An existing key by `<organizationId>/<id>` alone, as an import reads it. The resource id is the
+ * key's own id, as for a key this provider made. With no program to say which arguments it
+ * manages, those whose live value is not what leaving them out gives are recorded as managed. Its
+ * key ID and secret were shown once, to whoever made it: null, as for a take-over.
+ */
+export async function readImported(importId: string): Promise<pulumi.dynamic.ReadResult> {
+  const [organizationId = "", id = ""] = importIdParts("API key", importId, IMPORT_ID_FORM);
+  const found = await read(id, { organizationId: organizationId.toLowerCase(), managedArgs: [...PATCHABLE_ARGS] });
+  if (found.props === undefined) return found;
+  const props = found.props as PropertyMap;
+  const inputs = (found.inputs ?? {}) as PropertyMap;
+  const managed = PATCHABLE_ARGS.filter((n) => !asIfLeftOut(n, props[n]));
+  for (const n of PATCHABLE_ARGS) if (!managed.includes(n)) delete inputs[n];
+  return { id, props: { ...props, keyId: null, keySecret: null, managedArgs: managed }, inputs };
+}
+
+/**
+ * What a create records, as far as a preview knows: the program's arguments as sent; the key as
+ * the service makes it and the pair, not yet (none with the program's hashData; null on a take-over).
+ */
+export function previewCreate(inputs: PropertyMap): PropertyMap {
+  const args = withoutProvider(inputs);
+  const managed: readonly string[] = managedIn(PATCHABLE_ARGS, args);
+  const pair = args[IMPORT_ID] !== undefined ? { keyId: null, keySecret: null } : {};
+  const decided = [...KEY_FIELDS.filter((n) => !managed.includes(n)), ...(args.hashData === undefined ? ["keyId", "keySecret"] : [])];
+  const known = { ...kept(args, managed), keySuffix: hashedSuffix(args.hashData), ...pair };
+  return previewOutputs(known, decided);
+}
+
+/** What an update records, as far as a preview knows: as a create, and the key's identity and pair as stored. */
+export function previewUpdate(_id: string, olds: PropertyMap, news: PropertyMap): PropertyMap {
+  const args = withoutProvider(news);
+  const before = withoutProvider(olds);
+  const managed: readonly string[] = managedIn(PATCHABLE_ARGS, args);
+  const stable = { keyId: before.keyId, keySecret: before.keySecret, keySuffix: before.keySuffix, createdAt: before.createdAt };
+  const decided = KEY_FIELDS.filter((n) => !managed.includes(n) && !(n in stable));
+  return previewOutputs({ ...stable, ...kept({ ...args, hashData: args.hashData ?? before.hashData }, managed) }, decided);
+}
+
+/** The outputs that are the program's own: its organization, the managed arguments as sent, and what only a create takes. */
+function kept(args: PropertyMap, managed: readonly string[]): PropertyMap {
+  return compact({
+    organizationId: args.organizationId,
+    ...toWire(args, managed),
+    managedArgs: managed,
+    hashData: args.hashData,
+    keepers: args.keepers,
+    keyMaterial: args.keyMaterial,
+  });
 }
 
 export async function update(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {

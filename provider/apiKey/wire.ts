@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { OutputRule, OutputRules } from "../outputRules";
 import type { PropertyMap } from "../properties";
+import { NEW_KEY_STATE } from "../facts/apiKeys";
 
 // What the service answers, read liberally: members may be missing or null, unknown members are
 // ignored, and each value is kept as it came. Only a create answer without the key's id is broken.
@@ -34,7 +35,7 @@ export const KEY_OUTPUTS: OutputRules<KeyField> = {
   name: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: "" }] },
   roles: { nullMeans: "absent", whenAbsent: ["program", "stored"] },
   expireAt: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: null }] },
-  state: { nullMeans: "absent", whenAbsent: ["program", "stored", { value: "enabled" }] },
+  state: { nullMeans: "absent", whenAbsent: ["program", "stored", { value: NEW_KEY_STATE }] },
   ipAccessList: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: Object.freeze([]) }] },
   keySuffix: { nullMeans: "absent", whenAbsent: ["stored", "program", { value: null }] },
   createdAt: KEPT,

@@ -8,3 +8,6 @@ export type KeyRole = (typeof KEY_ROLES)[number];
 /** A key's state; a new key is "enabled" unless the create says otherwise. */
 export const KEY_STATES = ["enabled", "disabled"] as const;
 export type KeyState = (typeof KEY_STATES)[number];
+
+/** The state of a key whose create names none. */
+export const NEW_KEY_STATE: KeyState = "enabled";

@@ -15,4 +15,7 @@ function ownVersion(): string {
   }
 }
 
-export const USER_AGENT = `pulumi-alertpipe/${ownVersion()} (node ${process.version})`;
+/** The package's version: the User-Agent's, and the one the native plugin reports to the engine. */
+export const PACKAGE_VERSION = ownVersion();
+
+export const USER_AGENT = `pulumi-alertpipe/${PACKAGE_VERSION} (node ${process.version})`;

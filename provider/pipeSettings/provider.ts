@@ -6,8 +6,10 @@ import { connectionFailures, connectionFor } from "../connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/errors";
 import { checkInputs } from "../check";
-import { deepEqual, diffProperties, hasChanged } from "../diff";
+import { deepEqual, diffProperties, hasChanged, type Diff } from "../diff";
 import { managedIn, managedInState } from "../managed";
+import { importIdParts } from "../importing";
+import { previewOutputs } from "../preview";
 import { UNKNOWN, pick, type PropertyMap } from "../properties";
 import { claim, claimedThisRun } from "../thisRun";
 import { SETTING_NAMES, type SettingName } from "../facts/pipeSettings";
@@ -91,7 +93,7 @@ export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulu
   return { inputs, failures };
 }
 
-export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
   const managed = managedIn(SETTING_NAMES, news);
   // A PUT of the managed settings leaves the others as they are. They are not carried in the inputs
   // (see carryStableOutputs), because a setting among the inputs is one the program manages.
@@ -128,6 +130,39 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   const inputs: PropertyMap = { ...ref, ...pick(effective, managed) };
   if (typeof props.resetOnDelete === "boolean") inputs.resetOnDelete = props.resetOnDelete;
   return { id: `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`, props: outputs(ref, effective, managed, props.resetOnDelete), inputs };
+}
+
+/** How an import names a pipe's settings: the resource id itself. */
+export const IMPORT_ID_FORM = ["organizationId", "serviceId", "pipeId"] as const;
+
+/**
+ * The settings of an existing pipe by `<organizationId>/<serviceId>/<pipeId>` alone, as an import
+ * reads them. With no program to say which settings it manages, those set live are recorded as
+ * managed, the unset ones not.
+ */
+export async function readImported(importId: string): Promise<pulumi.dynamic.ReadResult> {
+  const [organizationId = "", serviceId = "", pipeId = ""] = importIdParts("pipe settings", importId, IMPORT_ID_FORM).map((p) => p.toLowerCase());
+  const found = await read(`${organizationId}/${serviceId}/${pipeId}`, { organizationId, serviceId, pipeId, managedSettings: [...SETTING_NAMES] });
+  if (found.props === undefined) return found;
+  const props = found.props as PropertyMap;
+  const inputs = (found.inputs ?? {}) as PropertyMap;
+  const managed = SETTING_NAMES.filter((n) => props[n] !== null && props[n] !== undefined);
+  for (const n of SETTING_NAMES) if (!managed.includes(n)) delete inputs[n];
+  return { ...found, props: { ...props, managedSettings: managed }, inputs };
+}
+
+/** What a create records, as far as a preview knows: the program's settings as given; the others as they are live, not yet. */
+export function previewCreate(inputs: PropertyMap): PropertyMap {
+  const managed = managedIn(SETTING_NAMES, inputs);
+  const known = outputs(pipeRef("", inputs), pick(inputs, managed) as EffectiveSettings, managed, inputs.resetOnDelete);
+  return previewOutputs(known, SETTING_NAMES);
+}
+
+/** What an update records, as far as a preview knows: the program's settings, and the others as stored (a PUT leaves them). */
+export function previewUpdate(id: string, olds: PropertyMap, news: PropertyMap): PropertyMap {
+  const managed = managedIn(SETTING_NAMES, news);
+  const effective = { ...effectiveSettings(olds), ...pick(news, managed) };
+  return previewOutputs(outputs(pipeRef(id, news), effective, managed, news.resetOnDelete), []);
 }
 
 export async function update(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {
