@@ -7,7 +7,7 @@ export default tseslint.config(
   {
     // Built output, installed packages, work folders, the example (its own package, checked by
     // the example's tsconfig) and the plain-JS fixtures the serialization tests run as they are.
-    ignores: ["dist/**", "node_modules/**", ".alertpipe/**", "examples/**", "tools/**", "test/fixtures/**", "*.mjs", "*.mts"],
+    ignores: ["dist/**", "node_modules/**", ".alertpipe/**", "examples/**", "tools/**", "test/engine/fixtures/**", "*.mjs", "*.mts"],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

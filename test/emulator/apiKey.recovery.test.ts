@@ -1,0 +1,226 @@
+// An ApiKey create whose POST answer is lost finds the key it made, against the emulator's faults
+// after commit over real HTTP: one key on the service, and it is the one recorded. A key the
+// service made is unusable without the lost secret, so it is deleted and made again once; a key
+// whose pair we made (keyMaterial "local", or the program's hashData) is kept, found by its suffix.
+
+import { describe, expect, it, vi } from "vitest";
+import * as provider from "../../provider/apiKey/provider";
+import { AmbiguousCreateError } from "../../provider/http/errors";
+import { CLOCK_SKEW_MS } from "../../provider/recovery";
+import { failure } from "../support/failures";
+import { armLostAnswer, lostAnswers } from "../support/lostAnswers";
+import { ORG_ID } from "../support/fixtures";
+import { hashDataFor } from "../support/hashData";
+import { KEYS, keyEmulatorPerTest } from "../support/keyEmulator";
+
+const serviceKey = { organizationId: ORG_ID, name: "deployer", roles: ["developer", "query_endpoints"], __provider: "serialized" };
+const localKey = { ...serviceKey, keyMaterial: "local" };
+const POST_KEY = { method: "POST", pathPattern: /\/keys$/, count: 1 };
+
+/** The faults after which the POST's outcome is unknown though the key was made. */
+const AFTER_COMMIT = lostAnswers(POST_KEY);
+
+describe("ApiKey create made by the service whose answer is lost, against the emulator", () => {
+  const service = keyEmulatorPerTest();
+
+  /** Creates the key under the fault; answers the result and the id of the first key made. */
+  async function createUnder(fault: (typeof AFTER_COMMIT)[number]): Promise<{ id: string; outs: Record<string, unknown>; first: string }> {
+    armLostAnswer(service.emulator, fault);
+    const result = await provider.create(serviceKey);
+    const first =
+      service.emulator.requests
+        .find((r) => r.method === "DELETE")
+        ?.path.split("/")
+        .pop() ?? "";
+    return { id: result.id, outs: result.outs ?? {}, first };
+  }
+
+  for (const fault of AFTER_COMMIT) {
+    it(`after ${fault.name}, leaves exactly one key, not the first one made, and records it`, async () => {
+      const { id, first } = await createUnder(fault);
+      expect(first).not.toBe("");
+      expect(service.keyIds()).toEqual([id]);
+      expect(id).not.toBe(first);
+    });
+
+    it(`after ${fault.name}, records a pair that authenticates`, async () => {
+      const { outs } = await createUnder(fault);
+      expect(await service.statusWithKey(outs.keyId, outs.keySecret)).toBe(200);
+    });
+  }
+
+  it("lists, deletes the key found, and posts once more: nothing else", async () => {
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY });
+    const { id } = await provider.create(serviceKey);
+    const deleted = service.requests().find((r) => r.startsWith("DELETE"));
+    expect(service.requests()).toEqual([`POST ${KEYS}`, `GET ${KEYS}`, deleted, `POST ${KEYS}`]);
+    expect(deleted).toMatch(new RegExp(`^DELETE ${KEYS}/[0-9a-f-]{36}$`));
+    expect(deleted).not.toContain(id);
+  });
+
+  it("does not chase a second lost answer: the POST made again is sent once", async () => {
+    service.emulator.setFaults({ cutAfterCommit: { ...POST_KEY, count: 2 } });
+    const err = await failure(provider.create(serviceKey));
+    expect(String(err)).toContain("may have been created");
+    expect(service.requests().filter((r) => r.startsWith("POST"))).toHaveLength(2);
+  });
+
+  it("tells the user it deleted the key whose secret was lost and made it again", async () => {
+    service.emulator.setFaults({ failAfterCommit: POST_KEY });
+    await provider.create(serviceKey);
+    const deleted =
+      service
+        .requests()
+        .find((r) => r.startsWith("DELETE"))
+        ?.split("/")
+        .pop() ?? "";
+    expect(service.notices).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `lost its answer .*found the API key "deployer" it made \\(id ${deleted}\\) but its secret was in the lost answer.*deleting it and making the key again, once`,
+        ),
+      ),
+    ]);
+  });
+
+  it("fails naming both keys when a key of the same name and roles was made within the clock-skew window, deleting and creating nothing more", async () => {
+    const other = await service.byHand({ name: "deployer", roles: ["query_endpoints", "developer"] });
+    service.emulator.resetRequestLog();
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY });
+    const err = await failure(provider.create(serviceKey));
+    const made = service.keyIds().filter((id) => id !== other.id);
+    expect(err).toBeInstanceOf(AmbiguousCreateError);
+    expect((err as AmbiguousCreateError).candidates).toEqual([other.id, ...made]);
+    expect(String(err)).toContain(other.id);
+    expect(service.keyIds()).toHaveLength(2);
+    expect(service.requests().filter((r) => !r.startsWith("GET"))).toEqual([`POST ${KEYS}`]);
+  });
+
+  it("does not take a key of the same name made before the send, beyond the clock skew", async () => {
+    const longAgo = Date.now() - CLOCK_SKEW_MS - 60_000;
+    const now = vi.spyOn(Date, "now").mockReturnValue(longAgo);
+    let older: string;
+    try {
+      older = (await service.byHand({ name: "deployer", roles: ["developer", "query_endpoints"] })).id;
+    } finally {
+      now.mockRestore();
+    }
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY });
+    const { id } = await provider.create(serviceKey);
+    expect(service.keyIds()).toContain(older);
+    expect(service.keyIds()).toEqual([older, id]);
+    expect(service.requests().filter((r) => r.startsWith("DELETE"))).not.toContain(`DELETE ${KEYS}/${older}`);
+  });
+
+  it("does not take a key of the same name and roles made in the window that has been used, such as the key a rotation replaces", async () => {
+    const inUse = await service.byHand({ name: "deployer", roles: ["developer", "query_endpoints"] });
+    expect(await service.statusWithKey(inUse.keyId, inUse.keySecret)).toBe(200);
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY });
+    const { id } = await provider.create(serviceKey);
+    expect(service.keyIds()).toEqual([inUse.id, id]);
+  });
+
+  it("names the unusable key it could not delete, recording none", async () => {
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY, failAfterCommit: { method: "DELETE", pathPattern: /\/keys\/[^/]+$/, count: 1 } });
+    const err = await failure(provider.create(serviceKey));
+    const made =
+      service.emulator.requests
+        .find((r) => r.method === "DELETE")
+        ?.path.split("/")
+        .pop() ?? "";
+    expect(err).toMatchObject({ code: "UNUSABLE_KEY_LEFT", keyUuid: made });
+    expect(String(err)).toContain(`If it is still there, delete it (in the console, or DELETE ${KEYS}/${made})`);
+    expect(service.emulator.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
+  it("does not take a key made in the window with other roles", async () => {
+    const other = await service.byHand({ name: "deployer", roles: ["admin"] });
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY });
+    const { id } = await provider.create(serviceKey);
+    expect(service.keyIds()).toEqual([other.id, id]);
+  });
+});
+
+describe("ApiKey create of local material whose answer is lost, against the emulator", () => {
+  const service = keyEmulatorPerTest();
+
+  for (const fault of AFTER_COMMIT) {
+    it(`after ${fault.name}, keeps the one key the POST made, found by its suffix, and records it`, async () => {
+      armLostAnswer(service.emulator, fault);
+      const { id, outs } = await provider.create(localKey);
+      expect(service.keyIds()).toEqual([id]);
+      expect(service.emulator.snapshot().keys[id]?.keySuffix).toBe(String(outs?.keyId).slice(-4));
+    });
+
+    it(`after ${fault.name}, records the pair it made, which authenticates`, async () => {
+      armLostAnswer(service.emulator, fault);
+      const { outs } = await provider.create(localKey);
+      expect(await service.statusWithKey(outs?.keyId, outs?.keySecret)).toBe(200);
+    });
+  }
+
+  it("sends the POST once, then only lists", async () => {
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY });
+    await provider.create(localKey);
+    expect(service.requests()).toEqual([`POST ${KEYS}`, `GET ${KEYS}`]);
+  });
+
+  it("records the kept key's outputs as a create does", async () => {
+    service.emulator.setFaults({ failAfterCommit: POST_KEY });
+    const { outs } = await provider.create(localKey);
+    expect(outs).toMatchObject({
+      organizationId: ORG_ID,
+      name: "deployer",
+      roles: ["developer", "query_endpoints"],
+      keyMaterial: "local",
+      keyId: expect.stringMatching(/^[A-Z0-9]{20}$/),
+      keySecret: expect.any(String),
+      createdAt: expect.any(String),
+    });
+    expect(outs).not.toHaveProperty("hashData");
+  });
+
+  it("tells the user which key it recovered", async () => {
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY });
+    const { id } = await provider.create(localKey);
+    expect(service.notices).toEqual([
+      expect.stringMatching(new RegExp(`lost its answer .*found the API key "deployer" it made \\(id ${id}\\) and recorded it`)),
+    ]);
+  });
+
+  it("does not take a key of the same name whose suffix differs", async () => {
+    const other = await service.byHand({ name: "deployer", roles: ["developer"], ...hashDataOf("SOMEOTHERKEYID00ZZZZ") });
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY });
+    const { id } = await provider.create(localKey);
+    expect(service.keyIds()).toEqual([other.id, id]);
+  });
+});
+
+/** hashData, as a body member, for a key ID and some secret. */
+function hashDataOf(keyId: string): { hashData: ReturnType<typeof hashDataFor> } {
+  return { hashData: hashDataFor(keyId, `secret-of-${keyId}`) };
+}
+
+describe("ApiKey create with the program's hashData whose answer is lost, against the emulator", () => {
+  const service = keyEmulatorPerTest();
+  const KEY_ID = "PROGRAMMADEKEYID0001";
+  const hashed = { ...serviceKey, ...hashDataOf(KEY_ID) };
+
+  it("keeps the key found by the suffix sent, with no DELETE and no second POST", async () => {
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY });
+    const { id } = await provider.create(hashed);
+    expect(service.keyIds()).toEqual([id]);
+    expect(service.requests()).toEqual([`POST ${KEYS}`, `GET ${KEYS}`]);
+  });
+
+  it("fails naming each key when two of the same name carry the suffix sent, recording none", async () => {
+    // Another key whose ID ends as ours does: the listing cannot tell them apart.
+    const other = await service.byHand({ name: "deployer", roles: ["admin"], ...hashDataOf("ANOTHERKEYIDXYZ00001") });
+    service.emulator.setFaults({ cutAfterCommit: POST_KEY });
+    const err = await failure(provider.create(hashed));
+    const made = service.keyIds().filter((id) => id !== other.id);
+    expect(err).toBeInstanceOf(AmbiguousCreateError);
+    expect((err as AmbiguousCreateError).candidates).toEqual([other.id, ...made]);
+    for (const id of service.keyIds()) expect(String(err)).toContain(id);
+  });
+});

@@ -1,0 +1,143 @@
+// Runs the real bin. It is compiled here (only the emulator and the settings table it imports,
+// into a throwaway folder under node_modules/.cache) so this test does not depend on an earlier
+// `npm run build` nor on the rest of the tree compiling.
+
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(__dirname, "../../..");
+let buildDir: string;
+let cliPath: string;
+const children: ChildProcessWithoutNullStreams[] = [];
+
+beforeAll(() => {
+  const cache = join(root, "node_modules", ".cache");
+  mkdirSync(cache, { recursive: true });
+  buildDir = mkdtempSync(join(cache, "alertpipe-emulator-cli-"));
+  const tsconfig = {
+    extends: join(root, "tsconfig.build.json"),
+    compilerOptions: { outDir: join(buildDir, "out"), rootDir: root, declaration: false, sourceMap: false },
+    include: [],
+    files: [join(root, "emulator", "cli.ts")],
+  };
+  writeFileSync(join(buildDir, "tsconfig.json"), JSON.stringify(tsconfig));
+  execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(buildDir, "tsconfig.json")], {
+    stdio: "pipe",
+  });
+  cliPath = join(buildDir, "out", "emulator", "cli.js");
+}, 60_000);
+
+afterAll(() => {
+  rmSync(buildDir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+});
+
+interface Started {
+  child: ChildProcessWithoutNullStreams;
+  lines: string[];
+  /** Resolves with the first `count` stdout lines. */
+  firstLines(count: number): Promise<string[]>;
+  exit: Promise<number | null>;
+}
+
+function run(args: string[]): Started {
+  const child = spawn(process.execPath, [cliPath, ...args], { stdio: "pipe" });
+  children.push(child);
+  const lines: string[] = [];
+  const waiters: Array<() => void> = [];
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    lines.push(line);
+    for (const w of waiters.splice(0)) w();
+  });
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const firstLines = (count: number) =>
+    new Promise<string[]>((resolve, reject) => {
+      const check = () => {
+        if (lines.length >= count) resolve(lines.slice(0, count));
+        else waiters.push(check);
+      };
+      void exit.then((code) => reject(new Error(`exited with ${code} after ${lines.length} lines`)));
+      check();
+    });
+  return { child, lines, firstLines, exit };
+}
+
+const FIRST_LINE = /^alertpipe-emulator listening on (http:\/\/127\.0\.0\.1:(\d+))$/;
+
+describe("alertpipe-emulator CLI", () => {
+  it("prints the listening URL as its first line, then the credentials it accepts", async () => {
+    const cli = run(["--port", "0", "--token", "tok-1", "--key-id", "kid-1", "--key-secret", "sec-1"]);
+    const [first = "", ...rest] = await cli.firstLines(3);
+    const match = FIRST_LINE.exec(first);
+    expect(match).not.toBeNull();
+    expect(Number(match?.[2])).toBeGreaterThan(0);
+    const credentials = rest.join("\n");
+    for (const value of ["tok-1", "kid-1", "sec-1"]) expect(credentials).toContain(value);
+  });
+
+  it("serves with the given token and stops with exit code 0 on SIGTERM", async () => {
+    const cli = run(["--port", "0", "--token", "tok-2", "--quiet"]);
+    const [first = ""] = await cli.firstLines(1);
+    const url = FIRST_LINE.exec(first)?.[1] ?? "";
+    const answer = await fetch(`${url}/api/v2/alerts/0123456789abcdef01234567`, { headers: { authorization: "Bearer tok-2" } });
+    expect(answer.status).toBe(404);
+    cli.child.kill("SIGTERM");
+    expect(await cli.exit).toBe(0);
+  });
+
+  it("stops with exit code 0 on SIGINT", async () => {
+    const cli = run(["--port", "0"]);
+    await cli.firstLines(1);
+    cli.child.kill("SIGINT");
+    expect(await cli.exit).toBe(0);
+  });
+
+  it("--fail-first N answers the first N requests 503", async () => {
+    const cli = run(["--port", "0", "--fail-first", "1", "--quiet"]);
+    const url = FIRST_LINE.exec((await cli.firstLines(1))[0] ?? "")?.[1] ?? "";
+    const statuses = [];
+    for (let i = 0; i < 2; i++) statuses.push((await fetch(`${url}/api/v2/alerts/x`, { headers: { authorization: "Bearer emulator-token" } })).status);
+    expect(statuses).toEqual([503, 404]);
+  });
+
+  it("rejects an unknown option with exit code 2 and the usage text", async () => {
+    const cli = run(["--colour", "blue"]);
+    let stderr = "";
+    cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await cli.exit).toBe(2);
+    expect(stderr).toContain("usage: alertpipe-emulator");
+  });
+
+  it("refuses a negative --latency-ms in words, with exit code 2", async () => {
+    for (const args of [["--latency-ms", "-5"], ["--latency-ms=-5"]]) {
+      const cli = run(args);
+      let stderr = "";
+      cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      expect(await cli.exit).toBe(2);
+      expect(stderr).toContain('--latency-ms cannot be negative: it takes a whole number, 0 or more, got "-5"');
+    }
+  });
+
+  it("names the data file, not a temporary file, when it cannot be written", async () => {
+    const file = join(tmpdir(), `alertpipe-no-such-folder-${process.pid}`, "state.json");
+    const cli = run(["--port", "0", "--data", file]);
+    let stderr = "";
+    cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await cli.exit).toBe(1);
+    expect(stderr).toContain(`cannot use the data file ${file}: its folder does not exist`);
+    expect(stderr).not.toContain(".tmp");
+  });
+
+  it("rejects a malformed rate limit with exit code 2", async () => {
+    const cli = run(["--cloud-rate-limit", "ten"]);
+    expect(await cli.exit).toBe(2);
+  });
+});

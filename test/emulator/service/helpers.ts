@@ -1,0 +1,105 @@
+// Small helpers shared by the emulator tests: start one emulator per test and call it with fetch.
+
+import { randomUUID } from "node:crypto";
+import { afterEach } from "vitest";
+import { startEmulator, type EmulatorOptions, type RunningEmulator, type StoredAlert, type StoredKey } from "../../../emulator/index";
+
+const running: RunningEmulator[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((e) => e.close()));
+});
+
+/** Starts an emulator on a free port, closed automatically after the test. */
+export async function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const emulator = await startEmulator({ port: 0, ...options });
+  running.push(emulator);
+  return emulator;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  json: Record<string, unknown>;
+}
+
+/** `data` of an area A answer, typed as the emulator stores alerts. */
+export function data(answer: Answer): StoredAlert {
+  return answer.json.data as StoredAlert;
+}
+
+/** `result` of an area B answer; the caller names the shape it expects and the assertions check it. */
+export function result<T = Record<string, unknown>>(answer: Answer): T {
+  return answer.json.result as T;
+}
+
+export type PublicKey = Omit<StoredKey, "organizationId" | "keyId" | "keySecretSha256" | "hashData">;
+export interface KeyCreated {
+  key: PublicKey;
+  keyId: string;
+  keySecret: string;
+}
+
+export interface CallOptions {
+  /** Sent as JSON unless it is a string (sent as is). */
+  body?: unknown;
+  /** Full Authorization header value; undefined sends none. */
+  auth?: string | undefined;
+}
+
+export async function call(emulator: RunningEmulator, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (options.auth !== undefined) headers.authorization = options.auth;
+  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const res = await fetch(emulator.url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, json: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) };
+}
+
+export function bearer(emulator: RunningEmulator): string {
+  return `Bearer ${emulator.token}`;
+}
+
+export function basic(keyId: string, keySecret: string): string {
+  return `Basic ${Buffer.from(`${keyId}:${keySecret}`, "utf8").toString("base64")}`;
+}
+
+export function bootstrap(emulator: RunningEmulator): string {
+  return basic(emulator.keyId, emulator.keySecret);
+}
+
+/** Calls area A with the emulator's token. */
+export function alerting(emulator: RunningEmulator, method: string, path: string, body?: unknown): Promise<Answer> {
+  return call(emulator, method, path, { auth: bearer(emulator), body });
+}
+
+/** Calls area B with the emulator's bootstrap credentials (or the given Authorization value). */
+export function cloud(emulator: RunningEmulator, method: string, path: string, body?: unknown, auth?: string): Promise<Answer> {
+  return call(emulator, method, path, { auth: auth ?? bootstrap(emulator), body });
+}
+
+export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+export function settingsPath(org: string = randomUUID(), svc: string = randomUUID(), pipe: string = randomUUID()): string {
+  return `/v1/organizations/${org}/services/${svc}/pipes/${pipe}/settings`;
+}
+
+export const validAlert = {
+  threshold: 5,
+  interval: "5m",
+  source: "tile",
+  thresholdType: "above",
+  channel: { type: "webhook", webhookId: "wh-1" },
+  dashboardId: "dash-1",
+  tileId: "tile-1",
+  name: "errors high",
+  message: "too many errors",
+} as const;
+
+/** Creates a key in `org` with the bootstrap credentials; returns the answer's result. */
+export async function createKey(emulator: RunningEmulator, org: string, body: Record<string, unknown> = {}): Promise<KeyCreated> {
+  const answer = await cloud(emulator, "POST", `/v1/organizations/${org}/keys`, { roles: ["admin"], ...body });
+  if (answer.status !== 200) throw new Error(`key creation failed: ${answer.status} ${JSON.stringify(answer.json)}`);
+  return result<KeyCreated>(answer);
+}

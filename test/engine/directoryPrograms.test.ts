@@ -1,0 +1,202 @@
+// The example as a directory program, the way a user runs it: `pulumi preview`, `pulumi up --yes`
+// and `pulumi destroy --yes` in examples/ and at the repository root (whose Pulumi.yaml says
+// `main: examples/`), through the real CLI and a Node.js language host on PATH, after only the
+// README's set-up (the global setup has built the package and unpacked it into examples/node_modules).
+//
+// It exists so that "the package cannot find itself" never comes back unseen: the dynamic-provider
+// host evaluates each stored `__provider` with require-from-string, a module without a file name, so
+// `require("pulumi-alertpipe/dist/provider/<kind>/shim.js")` there is resolved only through the
+// node_modules folders above the host's working directory (the project's `main` folder), never by
+// the package's own name. A run whose host starts where the package is not installed fails with
+// "Cannot find module 'pulumi-alertpipe/…/shim.js'".
+//
+// Nothing here touches the user's ~/.pulumi or leaves a file in the repository: PULUMI_HOME and a
+// file:// backend are temporary folders, stack config goes to a temporary file (--config-file), and
+// the Pulumi.<stack>.yaml that `pulumi stack init` writes beside Pulumi.yaml is removed at once.
+
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { pulumiCli, pulumiLanguageHost, type EngineTool } from "../../scripts/engine/pulumiCli";
+import { emulatorConfig, examplesDir } from "../../scripts/exampleStack";
+import { repoRoot } from "../../scripts/packedPackage";
+
+const PIPE_KEY = "0f8fad5b-d9cb-469f-a165-70867728950e/7c9e6679-7425-40de-944b-e07fc1f90ae7/1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed";
+const OUR_TYPES = /^pulumi-nodejs:dynamic\/alertpipe:(Alert|ApiKey|PipeSettings)$/;
+// The CLI runs the program, then a provider host; on a slow shared machine one command can take a minute.
+const COMMAND_TIMEOUT_MS = 240_000;
+
+interface CliRun {
+  code: number | null;
+  /** stdout and stderr together, as a user reads them. */
+  output: string;
+}
+
+let cli: EngineTool;
+let languageHost: EngineTool;
+
+beforeAll(async () => {
+  // Either one missing throws here, which fails every test below: never a silent skip.
+  cli = await pulumiCli();
+  languageHost = await pulumiLanguageHost();
+}, 900_000);
+
+/** One stack of the example, run from `projectDir` by the CLI, in temporary folders of its own. */
+class DirectoryStack {
+  readonly root = mkdtempSync(join(tmpdir(), "alertpipe-dirprog-"));
+  readonly configFile = join(this.root, "stack-config.yaml");
+  readonly name = `dirprog-${process.pid}-${Date.now().toString(36)}`;
+
+  constructor(readonly projectDir: string) {
+    for (const sub of ["home", "backend"]) mkdirSync(join(this.root, sub));
+  }
+
+  /** Where `pulumi stack init` and `pulumi config set` (without --config-file) write this stack's config. */
+  get repoConfigFile(): string {
+    return join(this.projectDir, `Pulumi.${this.name}.yaml`);
+  }
+
+  run(args: string[]): Promise<CliRun> {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      // The language host first, so the CLI runs this one and not an unrelated one a user may have.
+      PATH: [dirname(languageHost.path), dirname(cli.path), process.env.PATH ?? ""].join(delimiter),
+      PULUMI_HOME: join(this.root, "home"),
+      PULUMI_BACKEND_URL: `file://${join(this.root, "backend")}`,
+      PULUMI_CONFIG_PASSPHRASE: "alertpipe-directory-program",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+    };
+    // Asynchronous on purpose: the emulator answers from this process's event loop meanwhile.
+    return new Promise((resolve, reject) => {
+      execFile(
+        cli.path,
+        [...args, "--stack", this.name, "--non-interactive", "--color", "never"],
+        { cwd: this.projectDir, env, timeout: COMMAND_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          if (err !== null && typeof err.code !== "number") {
+            // An ExecFileException is an Error; typed through Omit<…>, the linter cannot tell.
+            const failure: Error = err;
+            reject(failure);
+          } else resolve({ code: err === null ? 0 : (err.code as number), output: `${stdout}${stderr}` });
+        },
+      );
+    });
+  }
+
+  async init(emulator: RunningEmulator): Promise<void> {
+    const init = await this.run(["stack", "init", "--secrets-provider", "passphrase"]);
+    // stack init writes the passphrase salt beside Pulumi.yaml and has no --config-file: take it out now.
+    this.removeRepoConfigFile();
+    expect(init.code, init.output).toBe(0);
+    const pairs = Object.entries(emulatorConfig(emulator)).flatMap(([key, { value, secret }]) => [
+      secret === true ? "--secret" : "--plaintext",
+      `${key}=${value}`,
+    ]);
+    const set = await this.run(["config", "set-all", "--config-file", this.configFile, ...pairs]);
+    expect(set.code, set.output).toBe(0);
+  }
+
+  removeRepoConfigFile(): void {
+    rmSync(this.repoConfigFile, { force: true });
+  }
+
+  dispose(): void {
+    this.removeRepoConfigFile();
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** Lines of the CLI's progress that show one of our resources with the given operation. */
+function ourSteps(output: string, op: string): string[] {
+  return output
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter((words) => OUR_TYPES.test(words[1] ?? "") && words[3] === op)
+    .map((words) => `${(words[1] ?? "").split(":").pop() ?? ""} ${words[2] ?? ""}`);
+}
+
+function expectNoMissingModule(run: CliRun): void {
+  expect(run.output).not.toMatch(/Cannot find module|MODULE_NOT_FOUND|ERR_PACKAGE_PATH_NOT_EXPORTED/);
+}
+
+describe.each([
+  ["examples/", () => examplesDir()],
+  ["the repository root", () => repoRoot()],
+])("the example as a directory program, run in %s", (_where, projectDir) => {
+  let emulator: RunningEmulator;
+  let stack: DirectoryStack;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    stack = new DirectoryStack(projectDir());
+    await stack.init(emulator);
+  }, 300_000);
+
+  afterAll(async () => {
+    stack?.dispose();
+    await emulator?.close();
+  });
+
+  it(
+    "previews three creates and sends no request",
+    async () => {
+      const preview = await stack.run(["preview", "--config-file", stack.configFile]);
+      expectNoMissingModule(preview);
+      expect(preview.code, preview.output).toBe(0);
+      // Each resource is listed when its step is planned; the summary counts the stack as well.
+      expect([...new Set(ourSteps(preview.output, "create"))].sort(), preview.output).toEqual(["Alert ingest-lag", "ApiKey deployer", "PipeSettings ingest"]);
+      expect(preview.output).toMatch(/\+ 4 to create/);
+      expect(emulator.requests).toEqual([]);
+    },
+    COMMAND_TIMEOUT_MS,
+  );
+
+  it(
+    "creates one alert, one key and the pipe's settings on the emulator",
+    async () => {
+      const up = await stack.run(["up", "--yes", "--config-file", stack.configFile]);
+      expectNoMissingModule(up);
+      expect(up.code, up.output).toBe(0);
+      expect([...new Set(ourSteps(up.output, "created"))].sort(), up.output).toEqual(["Alert ingest-lag", "ApiKey deployer", "PipeSettings ingest"]);
+      const snap = emulator.snapshot();
+      expect(Object.keys(snap.alerts)).toHaveLength(1);
+      expect(Object.keys(snap.keys)).toHaveLength(1);
+      expect(snap.pipes[PIPE_KEY]).toMatchObject({
+        db_max_threads: 8,
+        object_storage_concurrency: 4,
+        streaming_max_insert_wait_ms: 1000,
+        db_parallel_view_processing: true,
+      });
+    },
+    COMMAND_TIMEOUT_MS,
+  );
+
+  it(
+    "destroys them all",
+    async () => {
+      const destroy = await stack.run(["destroy", "--yes", "--config-file", stack.configFile]);
+      expectNoMissingModule(destroy);
+      expect(destroy.code, destroy.output).toBe(0);
+      const snap = emulator.snapshot();
+      expect(snap.alerts).toEqual({});
+      expect(snap.keys).toEqual({});
+      // resetOnDelete: the settings the example managed are unset again.
+      expect(snap.pipes[PIPE_KEY]).toMatchObject({
+        db_max_threads: null,
+        object_storage_concurrency: null,
+        streaming_max_insert_wait_ms: null,
+        db_parallel_view_processing: null,
+      });
+    },
+    COMMAND_TIMEOUT_MS,
+  );
+
+  it("leaves no stack config file in the repository", () => {
+    expect(existsSync(stack.repoConfigFile)).toBe(false);
+  });
+});

@@ -1,0 +1,584 @@
+// Each resource on its own through the real Pulumi engine (the CLI via the Automation API, inline
+// programs) against the bundled emulator: the whole lifecycle, drift, a create that fails after the
+// object exists, many resources at the engine's own parallelism, reading an existing object, and a
+// preview whose inputs are not known yet. Programs build resources from the packed package as
+// installed in examples/node_modules, so the provider is serialized as in a user's program.
+
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import * as pulumi from "@pulumi/pulumi";
+import type { PulumiFn } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../emulator";
+import type { AlertArgs, ApiKeyArgs, PipeSettingsArgs } from "../../provider";
+import { hashDataFor, sha256Base64 } from "../support/hashData";
+import { byHand, changes, emulator as startEmulator, installedPackage, stackOn, succeeded, told, type EngineStack, type RunResult } from "../support/engine";
+import { ORG_ID as ORG } from "../support/fixtures";
+
+const OTHER_ORG = "3d6f0a8e-8f5a-4c1e-9b7a-2f1d4c3b5a69";
+const SERVICE = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+const PIPE = "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed";
+const OTHER_PIPE = "2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bee";
+const settingsPath = (pipe: string) => `/v1/organizations/${ORG}/services/${SERVICE}/pipes/${pipe}/settings`;
+const pipeKey = (pipe: string) => `${ORG}/${SERVICE}/${pipe}`;
+
+/** The value the engine puts where an input is not known yet, in preview. */
+const UNKNOWN_IN_PREVIEW = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+const ALERT_ARGS = ["threshold", "interval", "source", "thresholdType", "channel", "dashboardId", "tileId", "name", "message"] as const;
+const KEY_ARGS = ["organizationId", "roles", "name", "expireAt", "state", "ipAccessList", "hashData"] as const;
+const PIPE_ARGS = ["organizationId", "serviceId", "pipeId", "resetOnDelete", ...installedPackage().SETTING_NAMES] as const;
+
+const ALERT: AlertArgs = {
+  name: "Ingest lag",
+  source: "tile",
+  dashboardId: "dash-ingest",
+  tileId: "tile-lag",
+  threshold: 300,
+  thresholdType: "above",
+  interval: "5m",
+  channel: { type: "webhook", webhookId: "ops-oncall" },
+};
+
+/** One resource of ours, as the engine reports it: the stack and the provider are left out. */
+function ours(result: RunResult) {
+  return result.steps.filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/alertpipe:"));
+}
+
+/**
+ * The inputs a step changed, from the engine's own old and new state of the resource. The step's
+ * `diffs` cannot say: Pulumi's Node.js dynamic-provider host passes on only `changes`, `replaces`
+ * and `deleteBeforeReplace` from a diff, so the engine reports no property names for our resources.
+ * Only the program's arguments are compared (the provider may also carry outputs among inputs),
+ * and only names are returned, never values: the events carry secrets in plain text.
+ */
+function changedInputs(result: RunResult, name: string, args: readonly string[]): string[] {
+  let last: { old?: Record<string, unknown>; new?: Record<string, unknown> } | undefined;
+  for (const e of result.events) {
+    const m = e.resOutputsEvent?.metadata ?? e.resourcePreEvent?.metadata;
+    if (m !== undefined && m.urn.endsWith(`::${name}`)) last = { ...(m.old ? { old: m.old.inputs } : {}), ...(m.new ? { new: m.new.inputs } : {}) };
+  }
+  const before = last?.old ?? {};
+  const after = last?.new ?? {};
+  return args.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
+}
+
+interface StoredResource {
+  urn: string;
+  id?: string;
+  initErrors?: string[];
+}
+
+/** A resource as the stack's state file holds it, by name. */
+function inState(s: EngineStack, name: string): StoredResource | undefined {
+  const state = JSON.parse(s.readStateFile()) as { checkpoint: { latest?: { resources?: StoredResource[] } } };
+  return state.checkpoint.latest?.resources?.find((r) => r.urn.endsWith(`::${name}`));
+}
+
+/** "METHOD path" of every request the emulator answered since its log was last reset. */
+function sent(emu: RunningEmulator, filter: (method: string) => boolean = () => true): string[] {
+  return emu.requests.filter((r) => filter(r.method)).map((r) => `${r.method} ${r.path}`);
+}
+
+const isWrite = (method: string) => method !== "GET";
+
+describe("an Alert alone on the real engine", () => {
+  let emu: RunningEmulator;
+  let s: EngineStack;
+  // The program reads these on every run, so a test changes the program by assigning them.
+  let args: AlertArgs = ALERT;
+  let alertId = "";
+  beforeAll(async () => {
+    emu = await startEmulator();
+    const { Alert } = installedPackage();
+    const program: PulumiFn = async () => ({ id: new Alert("lag", args).id });
+    s = await stackOn(emu, "alert-alone", { program });
+  });
+
+  it("previews one create and sends no request", async () => {
+    const result = succeeded(await s.preview());
+    expect(ours(result).map((step) => `${step.op} ${step.name}`)).toEqual(["create lag"]);
+    expect(emu.requests).toEqual([]);
+  });
+
+  it("creates the alert with one POST", async () => {
+    const result = succeeded(await s.up());
+    expect(sent(emu)).toEqual(["POST /api/v2/alerts"]);
+    const alerts = Object.values(emu.snapshot().alerts);
+    expect(alerts).toHaveLength(1);
+    alertId = alerts[0]?.id ?? "";
+    expect(result.outputs.id?.value).toBe(alertId);
+    expect(alerts[0]).toMatchObject({ name: "Ingest lag", threshold: 300, dashboard: "dash-ingest", tileId: "tile-lag" });
+  });
+
+  it("reports every step same and sends no write on an unchanged program", async () => {
+    emu.resetRequestLog();
+    const result = succeeded(await s.up());
+    expect(ours(result).map((step) => step.op)).toEqual(["same"]);
+    expect(sent(emu, isWrite)).toEqual([]);
+  });
+
+  it("updates a changed threshold in place with one PUT of the same alert", async () => {
+    emu.resetRequestLog();
+    args = { ...ALERT, threshold: 600 };
+    const result = succeeded(await s.up());
+    expect(changes(result)).toEqual(["update lag"]);
+    expect(changedInputs(result, "lag", ALERT_ARGS)).toEqual(["threshold"]);
+    expect(sent(emu)).toEqual([`PUT /api/v2/alerts/${alertId}`]);
+    expect(emu.snapshot().alerts[alertId]?.threshold).toBe(600);
+  });
+
+  it("changes even the source in place: nothing about an alert forces a replacement", async () => {
+    emu.resetRequestLog();
+    args = { ...ALERT, threshold: 600, source: "search", dashboardId: undefined, tileId: undefined };
+    const result = succeeded(await s.up());
+    expect(changes(result)).toEqual(["update lag"]);
+    expect(sent(emu)).toEqual([`PUT /api/v2/alerts/${alertId}`]);
+    expect(Object.keys(emu.snapshot().alerts)).toEqual([alertId]);
+    expect(emu.snapshot().alerts[alertId]).toMatchObject({ source: "search" });
+  });
+
+  it("shows a threshold changed by hand on refresh, with GETs only, and the next up puts it back", async () => {
+    const alert = emu.snapshot().alerts[alertId];
+    expect(alert).toBeDefined();
+    await byHand(emu, "PUT", `/api/v2/alerts/${alertId}`, {
+      name: alert?.name,
+      source: alert?.source,
+      threshold: 42,
+      thresholdType: alert?.thresholdType,
+      interval: alert?.interval,
+      channel: alert?.channel,
+    });
+    emu.resetRequestLog();
+    const refreshed = succeeded(await s.refresh());
+    expect(sent(emu, isWrite)).toEqual([]);
+    expect(sent(emu)).toEqual([`GET /api/v2/alerts/${alertId}`]);
+    const step = ours(refreshed)[0];
+    expect(step?.op).toBe("refresh-update");
+    expect(changedInputs(refreshed, "lag", ALERT_ARGS)).toEqual(["threshold"]);
+
+    emu.resetRequestLog();
+    const result = succeeded(await s.up());
+    expect(changes(result)).toEqual(["update lag"]);
+    expect(sent(emu)).toEqual([`PUT /api/v2/alerts/${alertId}`]);
+    expect(emu.snapshot().alerts[alertId]?.threshold).toBe(600);
+  });
+
+  it("destroys the alert with one DELETE, leaving no alert on the service", async () => {
+    emu.resetRequestLog();
+    succeeded(await s.destroy());
+    expect(sent(emu)).toEqual([`DELETE /api/v2/alerts/${alertId}`]);
+    expect(emu.snapshot().alerts).toEqual({});
+  });
+});
+
+describe("a PipeSettings alone on the real engine", () => {
+  let emu: RunningEmulator;
+  let s: EngineStack;
+  const base: PipeSettingsArgs = { organizationId: ORG, serviceId: SERVICE, pipeId: PIPE, dbMaxThreads: 8, objectStorageConcurrency: 4, resetOnDelete: true };
+  let args: PipeSettingsArgs = base;
+  beforeAll(async () => {
+    emu = await startEmulator();
+    const { PipeSettings } = installedPackage();
+    const program: PulumiFn = async () => ({ dbMaxThreads: new PipeSettings("ingest", args).dbMaxThreads });
+    s = await stackOn(emu, "pipe-alone", { program });
+  });
+
+  it("previews one create and sends no request", async () => {
+    const result = succeeded(await s.preview());
+    expect(ours(result).map((step) => `${step.op} ${step.name}`)).toEqual(["create ingest"]);
+    expect(emu.requests).toEqual([]);
+  });
+
+  it("creates the settings with one PUT of the pipe", async () => {
+    const result = succeeded(await s.up());
+    expect(sent(emu)).toEqual([`PUT ${settingsPath(PIPE)}`]);
+    expect(emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 8, object_storage_concurrency: 4 });
+    // Sent as null (unset): the service, like the real one, then holds no value for it.
+    expect(emu.snapshot().pipes[pipeKey(PIPE)]?.streaming_max_insert_wait_ms ?? null).toBeNull();
+    expect(result.outputs.dbMaxThreads?.value).toBe(8);
+  });
+
+  it("reports every step same and sends no write on an unchanged program", async () => {
+    emu.resetRequestLog();
+    const result = succeeded(await s.up());
+    expect(ours(result).map((step) => step.op)).toEqual(["same"]);
+    expect(sent(emu, isWrite)).toEqual([]);
+  });
+
+  it("updates a changed setting in place with one PUT, leaving the other setting as it was", async () => {
+    emu.resetRequestLog();
+    args = { ...base, dbMaxThreads: 16 };
+    const result = succeeded(await s.up());
+    expect(changes(result)).toEqual(["update ingest"]);
+    expect(changedInputs(result, "ingest", PIPE_ARGS)).toEqual(["dbMaxThreads"]);
+    expect(sent(emu)).toEqual([`PUT ${settingsPath(PIPE)}`]);
+    expect(emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
+  });
+
+  it("shows a setting changed by hand on refresh, with GETs only, and the next up puts it back", async () => {
+    await byHand(emu, "PUT", settingsPath(PIPE), { object_storage_concurrency: 30 });
+    emu.resetRequestLog();
+    const refreshed = succeeded(await s.refresh());
+    expect(sent(emu)).toEqual([`GET ${settingsPath(PIPE)}`]);
+    const step = ours(refreshed)[0];
+    expect(step?.op).toBe("refresh-update");
+    expect(changedInputs(refreshed, "ingest", PIPE_ARGS)).toEqual(["objectStorageConcurrency"]);
+
+    emu.resetRequestLog();
+    const result = succeeded(await s.up());
+    expect(changes(result)).toEqual(["update ingest"]);
+    expect(sent(emu)).toEqual([`PUT ${settingsPath(PIPE)}`]);
+    expect(emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
+  });
+
+  it("replaces on a new pipeId: the new pipe is set and the old one reset", async () => {
+    emu.resetRequestLog();
+    args = { ...base, dbMaxThreads: 16, pipeId: OTHER_PIPE };
+    const result = succeeded(await s.up());
+    const step = ours(result)[0];
+    expect(step?.op).toBe("replace");
+    expect(step?.replaceKeys).toContain("pipeId");
+    // Create before delete, the engine's default: the new pipe is set before the old is reset, which
+    // reads the old pipe first to unset only what is still as it left it.
+    expect(sent(emu)).toEqual([`PUT ${settingsPath(OTHER_PIPE)}`, `GET ${settingsPath(PIPE)}`, `PUT ${settingsPath(PIPE)}`]);
+    const pipes = emu.snapshot().pipes;
+    expect(pipes[pipeKey(OTHER_PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
+    expect(pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: null, object_storage_concurrency: null });
+  });
+
+  it("destroys with resetOnDelete by unsetting what it managed, leaving no setting on any pipe", async () => {
+    emu.resetRequestLog();
+    succeeded(await s.destroy());
+    expect(sent(emu)).toEqual([`GET ${settingsPath(OTHER_PIPE)}`, `PUT ${settingsPath(OTHER_PIPE)}`]);
+    for (const settings of Object.values(emu.snapshot().pipes)) expect(Object.values(settings).every((v) => v === null)).toBe(true);
+  });
+});
+
+describe("an ApiKey alone on the real engine", () => {
+  let emu: RunningEmulator;
+  let s: EngineStack;
+  const base: ApiKeyArgs = {
+    organizationId: ORG,
+    name: "deployer",
+    roles: ["developer"],
+    state: "enabled",
+    ipAccessList: [{ source: "127.0.0.1/32", description: "this machine" }],
+    hashData: hashDataFor("LIFECYCLEKEY00000AB12", "lifecycle-secret-one-made-by-the-program"),
+  };
+  let args: ApiKeyArgs = base;
+  let keyUuid = "";
+  const keysPath = (org: string, id?: string) => `/v1/organizations/${org}/keys${id === undefined ? "" : `/${id}`}`;
+  beforeAll(async () => {
+    emu = await startEmulator();
+    const { ApiKey } = installedPackage();
+    const program: PulumiFn = async () => {
+      const key = new ApiKey("deployer", args);
+      return { id: key.id, keyId: key.keyId, keySecret: key.keySecret };
+    };
+    s = await stackOn(emu, "key-alone", { program });
+  });
+
+  it("previews one create and sends no request", async () => {
+    const result = succeeded(await s.preview());
+    expect(ours(result).map((step) => `${step.op} ${step.name}`)).toEqual(["create deployer"]);
+    expect(emu.requests).toEqual([]);
+  });
+
+  it("creates the key with one POST; with hashData the program holds the pair, so no keyId or keySecret comes back", async () => {
+    const result = succeeded(await s.up());
+    expect(sent(emu)).toEqual([`POST ${keysPath(ORG)}`]);
+    const keys = Object.values(emu.snapshot().keys);
+    expect(keys).toHaveLength(1);
+    keyUuid = keys[0]?.id ?? "";
+    expect(result.outputs.id?.value).toBe(keyUuid);
+    expect(result.outputs.keyId?.value).toBeUndefined();
+    expect(result.outputs.keySecret?.value).toBeUndefined();
+  });
+
+  it("reports every step same and sends no write on an unchanged program", async () => {
+    emu.resetRequestLog();
+    const result = succeeded(await s.up());
+    expect(ours(result).map((step) => step.op)).toEqual(["same"]);
+    expect(sent(emu, isWrite)).toEqual([]);
+  });
+
+  it("updates a changed name in place with one PATCH of the same key", async () => {
+    emu.resetRequestLog();
+    args = { ...base, name: "deployer-ci" };
+    const result = succeeded(await s.up());
+    expect(changes(result)).toEqual(["update deployer"]);
+    expect(changedInputs(result, "deployer", KEY_ARGS)).toEqual(["name"]);
+    expect(sent(emu)).toEqual([`PATCH ${keysPath(ORG, keyUuid)}`]);
+    expect(emu.snapshot().keys[keyUuid]?.name).toBe("deployer-ci");
+  });
+
+  it("shows a key disabled by hand on refresh, with GETs only, and the next up enables it again", async () => {
+    await byHand(emu, "PATCH", keysPath(ORG, keyUuid), { state: "disabled" });
+    emu.resetRequestLog();
+    const refreshed = succeeded(await s.refresh());
+    expect(sent(emu)).toEqual([`GET ${keysPath(ORG, keyUuid)}`]);
+    const step = ours(refreshed)[0];
+    expect(step?.op).toBe("refresh-update");
+    expect(changedInputs(refreshed, "deployer", KEY_ARGS)).toEqual(["state"]);
+
+    emu.resetRequestLog();
+    const result = succeeded(await s.up());
+    expect(changes(result)).toEqual(["update deployer"]);
+    expect(sent(emu)).toEqual([`PATCH ${keysPath(ORG, keyUuid)}`]);
+    expect(emu.snapshot().keys[keyUuid]?.state).toBe("enabled");
+  });
+
+  it("replaces the key on new hashData: a new key is made, then the old one deleted", async () => {
+    emu.resetRequestLog();
+    args = { ...args, hashData: hashDataFor("LIFECYCLEKEY00000CD34", "lifecycle-secret-two-made-by-the-program") };
+    const result = succeeded(await s.up());
+    const step = ours(result)[0];
+    expect(step?.op).toBe("replace");
+    expect(step?.replaceKeys).toContain("hashData");
+    expect(sent(emu)).toEqual([`POST ${keysPath(ORG)}`, `DELETE ${keysPath(ORG, keyUuid)}`]);
+    const keys = Object.values(emu.snapshot().keys);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]?.id).not.toBe(keyUuid);
+    expect(keys[0]?.hashData).toMatchObject({ keyIdHash: sha256Base64("LIFECYCLEKEY00000CD34") });
+    keyUuid = keys[0]?.id ?? "";
+  });
+
+  it("replaces the key on a new organizationId: the new key lives in the new organization", async () => {
+    emu.resetRequestLog();
+    args = { ...args, organizationId: OTHER_ORG };
+    const result = succeeded(await s.up());
+    const step = ours(result)[0];
+    expect(step?.op).toBe("replace");
+    expect(step?.replaceKeys).toContain("organizationId");
+    expect(sent(emu)).toEqual([`POST ${keysPath(OTHER_ORG)}`, `DELETE ${keysPath(ORG, keyUuid)}`]);
+    const keys = Object.values(emu.snapshot().keys);
+    expect(keys.map((k) => k.organizationId)).toEqual([OTHER_ORG]);
+    keyUuid = keys[0]?.id ?? "";
+  });
+
+  it("destroys the key with one DELETE, leaving no key on the service", async () => {
+    emu.resetRequestLog();
+    succeeded(await s.destroy());
+    expect(sent(emu)).toEqual([`DELETE ${keysPath(OTHER_ORG, keyUuid)}`]);
+    expect(emu.snapshot().keys).toEqual({});
+  });
+});
+
+/**
+ * A pass-through proxy to the emulator that lets a test rewrite a successful answer, to play a
+ * service whose answer to a create cannot be used although the object was made. The emulator's own
+ * faults cannot: they answer 503 before processing or cut the connection, both unknown outcomes.
+ */
+async function rewritingProxy(target: string, rewrite: (method: string, path: string, body: unknown) => unknown): Promise<string> {
+  const forward = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const method = req.method ?? "GET";
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const upstream = await fetch(`${target}${req.url ?? "/"}`, {
+      method,
+      headers: { "content-type": "application/json", ...(req.headers.authorization !== undefined ? { authorization: req.headers.authorization } : {}) },
+      ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+    });
+    let text = await upstream.text();
+    if (upstream.ok && text !== "") text = JSON.stringify(rewrite(method, path, JSON.parse(text) as unknown));
+    // The pacing and retry headers pass through, so the provider sees the service's limits as they are.
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    for (const h of ["retry-after", "x-ratelimit-reset", "ratelimit-reset"]) {
+      const v = upstream.headers.get(h);
+      if (v !== null) headers[h] = v;
+    }
+    res.writeHead(upstream.status, headers);
+    res.end(text);
+  };
+  const server = createServer((req, res) => {
+    forward(req, res).catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanupsAfterFile.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const cleanupsAfterFile: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanupsAfterFile.splice(0)) await cleanup();
+});
+
+/** The body with one member of `holder` (area A's `data` or area B's `result`) removed. */
+function without(body: unknown, holder: "data" | "result", member: string): unknown {
+  if (typeof body !== "object" || body === null) return body;
+  const inner = (body as Record<string, unknown>)[holder];
+  if (typeof inner !== "object" || inner === null) return body;
+  const { [member]: _dropped, ...rest } = inner as Record<string, unknown>;
+  return { ...body, [holder]: rest };
+}
+
+describe("a create that fails after the object exists, then the next up", () => {
+  it("keeps an ApiKey whose create answer lacks its secret in state by id, and the next up updates that key instead of making a second", async () => {
+    const emu = await startEmulator();
+    let odd = 1;
+    const proxy = await rewritingProxy(emu.url, (method, path, body) =>
+      method === "POST" && path.endsWith("/keys") && odd-- > 0 ? without(body, "result", "keySecret") : body,
+    );
+    const { ApiKey } = installedPackage();
+    const program: PulumiFn = async () => ({ id: new ApiKey("deployer", { organizationId: ORG, name: "deployer", roles: ["developer"] }).id });
+    const s = await stackOn(emu, "key-partial", { program, config: { "alertpipe:cloudUrl": { value: proxy } } });
+
+    const first = await s.up();
+    expect(first.ok).toBe(false);
+    expect(told(first)).toContain("was created and is kept in the stack's state");
+    const made = Object.keys(emu.snapshot().keys);
+    expect(made).toHaveLength(1);
+    const keyUuid = made[0] ?? "";
+    // Kept, and marked as not fully made, so the engine will not take it for a healthy key.
+    expect(inState(s, "deployer")).toMatchObject({ id: keyUuid, initErrors: [expect.stringContaining("was created and is kept")] });
+
+    emu.resetRequestLog();
+    const second = succeeded(await s.up());
+    expect(ours(second).map((step) => `${step.op} ${step.name}`)).toEqual(["update deployer"]);
+    expect(sent(emu, (m) => m === "POST")).toEqual([]);
+    expect(Object.keys(emu.snapshot().keys)).toEqual([keyUuid]);
+    expect(second.outputs.id?.value).toBe(keyUuid);
+    expect(inState(s, "deployer")?.initErrors).toBeUndefined();
+  });
+
+  it("takes an Alert create answer that leaves a member out as it came: one alert, in state, and the next up makes no second", async () => {
+    // Real services leave out members with no value; only an answer without an id is broken now
+    // (issue 8), so an answer missing the threshold is no partial failure.
+    const emu = await startEmulator();
+    let odd = 1;
+    const proxy = await rewritingProxy(emu.url, (method, path, body) =>
+      method === "POST" && path === "/api/v2/alerts" && odd-- > 0 ? without(body, "data", "threshold") : body,
+    );
+    const { Alert } = installedPackage();
+    const program: PulumiFn = async () => ({ id: new Alert("lag", ALERT).id });
+    const s = await stackOn(emu, "alert-partial", { program, config: { "alertpipe:alertingUrl": { value: proxy } } });
+
+    succeeded(await s.up());
+    const made = Object.keys(emu.snapshot().alerts);
+    expect(made).toHaveLength(1);
+    expect(inState(s, "lag")).toMatchObject({ id: made[0] });
+    expect(inState(s, "lag")?.initErrors).toBeUndefined();
+
+    emu.resetRequestLog();
+    succeeded(await s.up());
+    expect(sent(emu).filter((r) => r.startsWith("POST"))).toEqual([]);
+    expect(Object.keys(emu.snapshot().alerts)).toEqual(made);
+  });
+});
+
+describe("many resources at the engine's own parallelism", () => {
+  it("creates 25 API keys in one up under the service's default rate limit, paced by default, with no 429", async () => {
+    // Default limits on both sides: the emulator's area B window (10 per 10 s) and our pacing's default.
+    const emu = await startEmulator();
+    const { ApiKey } = installedPackage();
+    const program: PulumiFn = async () => {
+      for (let i = 0; i < 25; i++) new ApiKey(`key-${i}`, { organizationId: ORG, name: `key-${i}`, roles: ["query_endpoints"] });
+    };
+    const s = await stackOn(emu, "many-keys", { program });
+    const result = succeeded(await s.up());
+    expect(ours(result).filter((step) => step.op === "create")).toHaveLength(25);
+    expect(emu.requests.filter((r) => r.status === 429)).toEqual([]);
+    expect(emu.requests.map((r) => `${r.method} ${r.status}`)).toEqual(Array.from({ length: 25 }, () => "POST 200"));
+    expect(Object.keys(emu.snapshot().keys)).toHaveLength(25);
+  }, 240_000);
+});
+
+describe("an existing object read by id with the class's static get", () => {
+  it("reads a live alert by id through the provider, and destroy leaves it on the service", async () => {
+    const emu = await startEmulator();
+    await byHand(emu, "POST", "/api/v2/alerts", {
+      source: "search",
+      threshold: 123,
+      thresholdType: "below",
+      interval: "1h",
+      channel: { type: "webhook", webhookId: "made-by-hand" },
+    });
+    const [alertId = ""] = Object.keys(emu.snapshot().alerts);
+    const { Alert } = installedPackage();
+    const program: PulumiFn = async () => {
+      const alert = Alert.get("existing", alertId);
+      return { threshold: alert.threshold, webhookId: alert.channel.webhookId };
+    };
+    const s = await stackOn(emu, "alert-read", { program });
+    emu.resetRequestLog();
+    const up = succeeded(await s.up());
+    expect(ours(up).map((step) => `${step.op} ${step.name}`)).toEqual(["read existing"]);
+    expect(sent(emu)).toEqual([`GET /api/v2/alerts/${alertId}`]);
+    expect(up.outputs.threshold?.value).toBe(123);
+    expect(up.outputs.webhookId?.value).toBe("made-by-hand");
+
+    emu.resetRequestLog();
+    succeeded(await s.destroy());
+    expect(sent(emu, isWrite)).toEqual([]);
+    expect(Object.keys(emu.snapshot().alerts)).toEqual([alertId]);
+  });
+
+  it("reads a live key by its uuid and organization, without a secret, and destroy leaves it on the service", async () => {
+    const emu = await startEmulator();
+    const made = (await byHand(emu, "POST", `/v1/organizations/${ORG}/keys`, { name: "by hand", roles: ["developer"] })) as {
+      result: { key: { id: string; keySuffix: string } };
+    };
+    const { ApiKey } = installedPackage();
+    const program: PulumiFn = async () => {
+      const key = ApiKey.get("existing", made.result.key.id, { organizationId: ORG });
+      return { name: key.name, keySuffix: key.keySuffix, keySecret: key.keySecret };
+    };
+    const s = await stackOn(emu, "key-read", { program });
+    emu.resetRequestLog();
+    const up = succeeded(await s.up());
+    expect(ours(up).map((step) => `${step.op} ${step.name}`)).toEqual(["read existing"]);
+    expect(sent(emu)).toEqual([`GET /v1/organizations/${ORG}/keys/${made.result.key.id}`]);
+    expect(up.outputs.name?.value).toBe("by hand");
+    expect(up.outputs.keySuffix?.value).toBe(made.result.key.keySuffix);
+    expect(up.outputs.keySecret?.value).toBeUndefined();
+
+    emu.resetRequestLog();
+    succeeded(await s.destroy());
+    expect(sent(emu, isWrite)).toEqual([]);
+    expect(Object.keys(emu.snapshot().keys)).toEqual([made.result.key.id]);
+  });
+
+  it("reads a pipe's live settings by organizationId/serviceId/pipeId, and destroy leaves them as they are", async () => {
+    const emu = await startEmulator();
+    await byHand(emu, "PUT", `/v1/organizations/${ORG}/services/${SERVICE}/pipes/${PIPE}/settings`, { db_max_threads: 12 });
+    const { PipeSettings } = installedPackage();
+    const program: PulumiFn = async () => ({ dbMaxThreads: PipeSettings.get("existing", `${ORG}/${SERVICE}/${PIPE}`).dbMaxThreads });
+    const s = await stackOn(emu, "pipe-read", { program });
+    const up = succeeded(await s.up());
+    expect(up.outputs.dbMaxThreads?.value).toBe(12);
+    emu.resetRequestLog();
+    succeeded(await s.destroy());
+    expect(sent(emu, isWrite)).toEqual([]);
+    expect(emu.snapshot().pipes[`${ORG}/${SERVICE}/${PIPE}`]?.db_max_threads).toBe(12);
+  });
+});
+
+describe("a preview of inputs not known yet", () => {
+  it("passes check on an alert message built from a new key's suffix and shows both creates, sending no request", async () => {
+    const emu = await startEmulator();
+    const { Alert, ApiKey } = installedPackage();
+    const program: PulumiFn = async () => {
+      const key = new ApiKey("deployer", { organizationId: ORG, roles: ["developer"] });
+      new Alert("lag", { ...ALERT, message: pulumi.interpolate`Deploy key ending ${key.keySuffix}` });
+    };
+    const s = await stackOn(emu, "unknown-preview", { program });
+    const result = succeeded(await s.preview());
+    expect(
+      ours(result)
+        .map((step) => `${step.op} ${step.name}`)
+        .sort(),
+    ).toEqual(["create deployer", "create lag"]);
+    // The message really was unknown when check saw it: the engine's placeholder for a value not known yet.
+    const planned = result.events.find((e) => e.resourcePreEvent?.metadata.urn.endsWith("::lag"))?.resourcePreEvent?.metadata.new?.inputs;
+    expect(planned?.message).toBe(UNKNOWN_IN_PREVIEW);
+    expect(emu.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,73 @@
+// ARCHITECTURE.md is a map a newcomer trusts: its code map must name every folder of the tree
+// (top level and provider/'s subfolders) and nothing that is gone, and the product must import
+// nothing from above it.
+
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(__dirname, "..", "..");
+// Made by tools, never written by hand, and ignored by git: not part of the map.
+const GENERATED = new Set(["node_modules", "dist"]);
+
+function folders(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith(".") && !GENERATED.has(e.name))
+    .map((e) => (dir === "" ? e.name : `${dir}/${e.name}`));
+}
+
+/** The folders the code map names: every `name/` in backticks of a "###" heading. */
+function mappedFolders(): string[] {
+  const text = readFileSync(join(root, "ARCHITECTURE.md"), "utf8");
+  const names = [...text.matchAll(/^### (.+)$/gm)].flatMap((m) => [...(m[1] ?? "").matchAll(/`([^`]+)\/`/g)].map((n) => n[1] ?? ""));
+  return names.sort();
+}
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".ts"))
+    .map((e) => relative(root, join(e.parentPath, e.name)));
+}
+
+/** Relative module specifiers a file imports or requires, resolved to repo paths. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), "utf8");
+  const specs = [...text.matchAll(/(?:from\s+|require\(\s*|import\(\s*)["'](\.{1,2}\/[^"']*)["']/g)].map((m) => m[1] ?? "");
+  return specs.map((s) =>
+    relative(root, resolve(root, dirname(file), s))
+      .split(sep)
+      .join("/"),
+  );
+}
+
+describe("ARCHITECTURE.md", () => {
+  it("has a code map naming exactly the top-level folders and provider/'s subfolders", () => {
+    const tree = [...folders(""), ...folders("provider")].sort();
+    expect(mappedFolders()).toEqual(tree);
+  });
+
+  it("stays short enough to read at one sitting (under 150 lines)", () => {
+    expect(readFileSync(join(root, "ARCHITECTURE.md"), "utf8").split("\n").length).toBeLessThan(150);
+  });
+});
+
+describe("package boundaries", () => {
+  it("provider/ imports nothing from emulator/, scripts/, bench/ or test/", () => {
+    const upward = tsFiles("provider").flatMap((f) =>
+      importsOf(f)
+        .filter((target) => /^(emulator|scripts|bench|test)(\/|$)/.test(target))
+        .map((target) => `${f} -> ${target}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it("provider/facts/ imports nothing, not even zod, so the emulator can read it and build its own schemas", () => {
+    const imports = tsFiles("provider/facts").flatMap((f) =>
+      [...readFileSync(join(root, f), "utf8").matchAll(/(?:\bfrom\s+|\brequire\(\s*|\bimport\(\s*|^import\s+)["']([^"']+)["']/gm)].map(
+        (m) => `${f} -> ${m[1] ?? ""}`,
+      ),
+    );
+    expect(tsFiles("provider/facts")).not.toEqual([]);
+    expect(imports).toEqual([]);
+  });
+});

@@ -1,0 +1,275 @@
+// Client-side pacing: one limiter per credential and area, shared by every send in the process,
+// that never lets more than N requests out in any span of W, serves callers in order, and holds
+// everyone back after the service answers 429 (another process may share the key).
+
+import { performance } from "node:perf_hooks";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { connectionFor } from "../../provider/connection";
+import { send, useRetryPolicy } from "../../provider/http/client";
+import { SlidingWindowLimiter, limiterFor, resetLimiters } from "../../provider/http/rateLimit";
+import { mockApiPerTest, requestId } from "../support/mockApi";
+
+/** A virtual clock: sleeping callers wake in time order, and no real time passes. */
+class VirtualTime {
+  t = 0;
+  private timers: { at: number; wake: () => void }[] = [];
+  readonly now = (): number => this.t;
+  readonly sleep = (ms: number): Promise<void> => new Promise((wake) => this.timers.push({ at: this.t + ms, wake }));
+
+  /** Runs until every promise given has settled, moving the clock from timer to timer. */
+  async runUntil(done: Promise<unknown>): Promise<void> {
+    let finished = false;
+    void done.then(() => (finished = true));
+    for (let guard = 0; guard < 100_000; guard++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (finished) return;
+      this.timers.sort((a, b) => a.at - b.at);
+      const next = this.timers.shift();
+      if (!next) continue;
+      this.t = Math.max(this.t, next.at);
+      next.wake();
+    }
+    throw new Error("virtual time ran away");
+  }
+}
+
+/** The largest number of times in any half-open span [t, t + w). */
+function busiestWindow(times: number[], w: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while ((sorted[i] as number) - (sorted[j] as number) >= w) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+/** Starts `count` acquires at once on a limiter over virtual time; returns each grant time, by caller. */
+async function grants(limiter: SlidingWindowLimiter, clock: VirtualTime, count: number): Promise<number[]> {
+  const at: number[] = [];
+  const all = Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      limiter.acquire().then(() => {
+        at[i] = clock.now();
+      }),
+    ),
+  );
+  await clock.runUntil(all);
+  return at;
+}
+
+describe("the sliding-window limiter", () => {
+  it("never lets more than N sends out in any window of W", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter({ requests: 5, perSeconds: 1 }, clock.now, clock.sleep);
+    const at = await grants(limiter, clock, 40);
+    expect(busiestWindow(at, 1_000)).toBe(5);
+  });
+
+  it("lets the first N through at once", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter({ requests: 5, perSeconds: 1 }, clock.now, clock.sleep);
+    const at = await grants(limiter, clock, 7);
+    expect(at.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    expect(at[5]).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("serves waiters first come, first served", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter({ requests: 3, perSeconds: 1 }, clock.now, clock.sleep);
+    const at = await grants(limiter, clock, 12);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+  });
+
+  it("lets 50 sends through a 10-per-1-s limit within 1.10x the 4 s the limit imposes", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter({ requests: 10, perSeconds: 1 }, clock.now, clock.sleep);
+    const at = await grants(limiter, clock, 50);
+    expect(busiestWindow(at, 1_000)).toBe(10);
+    expect(Math.max(...at)).toBeGreaterThanOrEqual(4_000);
+    expect(Math.max(...at)).toBeLessThanOrEqual(4_400);
+  });
+
+  it("holds every caller, queued ones included, until a pause ends", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter({ requests: 2, perSeconds: 1 }, clock.now, clock.sleep);
+    const first = await grants(limiter, clock, 2); // the window is now full
+    expect(first).toEqual([0, 0]);
+    const queued = Array.from({ length: 4 }, () => limiter.acquire().then(() => clock.now()));
+    limiter.pauseFor(5_000); // a 429 said "not before 5 s"
+    const all = Promise.all(queued);
+    await clock.runUntil(all);
+    const at = await all;
+    expect(Math.min(...at)).toBeGreaterThanOrEqual(5_000);
+    expect(busiestWindow([...first, ...at], 1_000)).toBeLessThanOrEqual(2);
+  });
+
+  it("counts a send from when it was answered, so a request that arrived late cannot share the next one's window", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter({ requests: 1, perSeconds: 1 }, clock.now, clock.sleep);
+    const slot = await limiter.acquire(); // sent at 0
+    clock.t = 300; // ... and answered at 300: the service may have counted it as late as that
+    limiter.settle(slot);
+    const next = limiter.acquire().then(() => clock.now());
+    await clock.runUntil(next);
+    expect(await next).toBeGreaterThanOrEqual(1_300);
+  });
+
+  it("moves a waiting send back when the send before it is answered later than its slot", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter({ requests: 1, perSeconds: 1 }, clock.now, clock.sleep);
+    const first = await limiter.acquire(); // sent at 0
+    const second = limiter.acquire().then(() => clock.now()); // queued behind it, for about 1 s
+    setImmediate(() => {
+      clock.t = 300; // the first is answered at 300, while the second waits
+      limiter.settle(first);
+    });
+    await clock.runUntil(second);
+    expect(await second).toBeGreaterThanOrEqual(1_300);
+  });
+
+  it("refuses a limit that is not a whole number of requests per positive period", () => {
+    expect(() => new SlidingWindowLimiter({ requests: 0, perSeconds: 1 })).toThrow(RangeError);
+    expect(() => new SlidingWindowLimiter({ requests: 1.5, perSeconds: 1 })).toThrow(RangeError);
+    expect(() => new SlidingWindowLimiter({ requests: 1, perSeconds: 0 })).toThrow(RangeError);
+  });
+});
+
+describe("limiters in the process", () => {
+  mockApiPerTest();
+
+  it("are one per credential: two connections with the same key share one", () => {
+    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "10/10";
+    expect(limiterFor(connectionFor("cloud"))).toBe(limiterFor(connectionFor("cloud")));
+  });
+
+  it("are separate for different keys", () => {
+    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "10/10";
+    const a = limiterFor(connectionFor("cloud"));
+    process.env.ALERTPIPE_CLOUD_KEY_ID = "another-key";
+    expect(limiterFor(connectionFor("cloud"))).not.toBe(a);
+  });
+
+  it("are separate for the two areas", () => {
+    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "10/10";
+    process.env.ALERTPIPE_ALERTING_RATE_LIMIT = "10/10";
+    expect(limiterFor(connectionFor("alerting"))).not.toBe(limiterFor(connectionFor("cloud")));
+  });
+
+  it("default to the published limits", () => {
+    delete process.env.ALERTPIPE_CLOUD_RATE_LIMIT;
+    delete process.env.ALERTPIPE_ALERTING_RATE_LIMIT;
+    expect(limiterFor(connectionFor("cloud"))?.limit).toEqual({ requests: 10, perSeconds: 10 });
+    expect(limiterFor(connectionFor("alerting"))?.limit).toEqual({ requests: 100, perSeconds: 60 });
+  });
+
+  it("are none where the limit is 'off'", () => {
+    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "off";
+    expect(limiterFor(connectionFor("cloud"))).toBeUndefined();
+  });
+});
+
+describe("sends through the limiter", () => {
+  const PATH = "/v1/organizations/org-1/services/svc-1/pipes/pipe-1/settings";
+  const mock = mockApiPerTest();
+  let arrivals: number[];
+  let limited: number;
+
+  beforeEach(() => {
+    arrivals = [];
+    limited = 0;
+  });
+  afterEach(() => {
+    resetLimiters();
+  });
+
+  /** A service that counts like the real one: a fixed window opened by the first request. */
+  function fixedWindowService(requests: number, windowMs: number, times: number) {
+    let opened = -Infinity;
+    let count = 0;
+    mock.api.cloud
+      .intercept({ path: PATH, method: "PUT" })
+      .reply(() => {
+        const now = performance.now();
+        if (now - opened >= windowMs) {
+          opened = now;
+          count = 0;
+        }
+        if (count >= requests) {
+          limited++;
+          return {
+            statusCode: 429,
+            data: JSON.stringify({ status: 429, error: "rate limited", requestId: requestId() }),
+            responseOptions: { headers: { "x-ratelimit-reset": String((opened + windowMs - now) / 1000) } },
+          };
+        }
+        count++;
+        arrivals.push(now);
+        return {
+          statusCode: 200,
+          data: JSON.stringify({ status: 200, requestId: requestId(), result: {} }),
+          responseOptions: { headers: { "content-type": "application/json" } },
+        };
+      })
+      .times(times);
+  }
+
+  it("share one limiter across concurrent sends of one credential: no window of W holds more than N", async () => {
+    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "4/0.25";
+    fixedWindowService(Number.POSITIVE_INFINITY, 1, 12); // limits nothing, records arrivals
+    await Promise.all(Array.from({ length: 12 }, () => send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} })));
+    expect(arrivals).toHaveLength(12);
+    expect(busiestWindow(arrivals, 250)).toBeLessThanOrEqual(4);
+  });
+
+  it("keep a service that counts in fixed windows from ever answering 429", async () => {
+    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "5/0.2";
+    fixedWindowService(5, 200, 40);
+    await Promise.all(Array.from({ length: 15 }, () => send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} })));
+    expect(limited).toBe(0);
+    expect(arrivals).toHaveLength(15);
+  });
+
+  it("after a 429 with a reset header hold the other sends of that credential until the reset", async () => {
+    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "100/1";
+    let limitedAt = 0;
+    mock.api.cloud.intercept({ path: "/first", method: "PUT" }).reply(() => {
+      limitedAt = performance.now();
+      return { statusCode: 429, data: JSON.stringify({ status: 429, error: "rate limited" }), responseOptions: { headers: { "ratelimit-reset": "0.2" } } };
+    });
+    mock.api.cloud.intercept({ path: "/first", method: "PUT" }).reply(200, { result: {} });
+    let otherAt = 0;
+    mock.api.cloud.intercept({ path: "/other", method: "PUT" }).reply(() => {
+      otherAt = performance.now();
+      return { statusCode: 200, data: JSON.stringify({ result: {} }) };
+    });
+    const conn = connectionFor("cloud");
+    const first = send(conn, { method: "PUT", path: "/first", body: {} });
+    while (!limiterFor(conn)?.resumesAt) await new Promise((resolve) => setImmediate(resolve)); // the client has read the 429
+    await send(connectionFor("cloud"), { method: "PUT", path: "/other", body: {} });
+    await first;
+    expect(otherAt - limitedAt).toBeGreaterThanOrEqual(200);
+  });
+
+  it("after a 429 without a reset header still hold the credential for the backoff", async () => {
+    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "100/1";
+    mock.api.cloud.intercept({ path: PATH, method: "PUT" }).reply(429, { status: 429, error: "rate limited" });
+    mock.api.cloud.intercept({ path: PATH, method: "PUT" }).reply(200, { result: {} });
+    const conn = connectionFor("cloud");
+    const before = performance.timeOrigin + performance.now();
+    await send(conn, { method: "PUT", path: PATH, body: {} });
+    expect(limiterFor(conn)?.resumesAt).toBeGreaterThan(before);
+  });
+
+  it("count the time budget from the first send, so waiting in the queue does not use up the retries", async () => {
+    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "1/0.15";
+    useRetryPolicy({ maxAttempts: 3, maxTotalMs: 100, baseDelayMs: 1, maxDelayMs: 2 });
+    mock.api.cloud.intercept({ path: "/a", method: "PUT" }).reply(200, { result: {} });
+    mock.api.cloud.intercept({ path: "/b", method: "PUT" }).reply(503, { status: 503, error: "busy" });
+    mock.api.cloud.intercept({ path: "/b", method: "PUT" }).reply(200, { result: {} });
+    const conn = connectionFor("cloud");
+    // b queues behind a for 150 ms, longer than the whole budget of 100 ms, and is still retried.
+    const [, b] = await Promise.all([send(conn, { method: "PUT", path: "/a", body: {} }), send(conn, { method: "PUT", path: "/b", body: {} })]);
+    expect(b.status).toBe(200);
+  });
+});
