@@ -1,0 +1,31 @@
+// The engine's log service, where the plugin's notices go: the engine shows each message under the
+// resource whose URN it names, in `pulumi up`'s output, instead of as a stray stderr line.
+
+import { engineProtocol, grpc } from "./protocol";
+
+export interface EngineLog {
+  /** Sends one info message about the resource `urn`; resolves once the engine has it (or failed to take it). */
+  info(urn: string, message: string): Promise<void>;
+  close(): void;
+}
+
+/** A client of the engine at `address` (the plugin's argument). */
+export function engineLog(address: string): EngineLog {
+  const { engineGrpc, enginePb } = engineProtocol();
+  const client = new engineGrpc.EngineClient(address, grpc.credentials.createInsecure());
+  return {
+    info(urn, message) {
+      const request = new enginePb.LogRequest().setSeverity(enginePb.LogSeverity.INFO).setMessage(message).setUrn(urn);
+      return new Promise((resolve) => {
+        client.log(request, (err) => {
+          // A notice the engine did not take must not be lost: stderr still reaches the user.
+          if (err !== null) process.stderr.write(`${message}\n`);
+          resolve();
+        });
+      });
+    },
+    close() {
+      client.close();
+    },
+  };
+}

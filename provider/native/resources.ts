@@ -1,0 +1,63 @@
+// The one place the native plugin reaches the three resources' behaviour: each type token, the
+// behaviour it runs (the same functions the dynamic shim calls, loaded when first used, so the
+// plugin starts without zod or undici), and what the protocol needs to know besides.
+
+import type * as pulumi from "@pulumi/pulumi";
+import type { Diff } from "../protocol/diff";
+import type { PropertyMap } from "../protocol/properties";
+
+/** What each resource's behaviour offers the native plugin; the dynamic shim uses a part of it. */
+export interface Behaviour {
+  check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff>;
+  create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult>;
+  /** What a create will record, as a preview knows it (unknown where the service decides). */
+  previewCreate(inputs: PropertyMap): PropertyMap;
+  read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult>;
+  /** An import: the id alone names the object. */
+  readImported(importId: string): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult>;
+  previewUpdate(id: string, olds: PropertyMap, news: PropertyMap): PropertyMap;
+  delete(id: string, props: PropertyMap): Promise<void>;
+}
+
+export type ResourceKind = "alert" | "pipeSettings" | "apiKey";
+
+export interface NativeResource {
+  readonly kind: ResourceKind;
+  /** The schema's name for it, e.g. "ApiKey" (the token is `alertpipe:index:<name>`). */
+  readonly name: string;
+  readonly behaviour: () => Promise<Behaviour>;
+  /** Outputs sent as secrets whatever the program said: the engine cannot know them secret otherwise. */
+  readonly secretOutputs: readonly string[];
+}
+
+export const PACKAGE = "alertpipe";
+
+/**
+ * A module loaded on first use (each behaviour pulls in zod and the HTTP layer). `import()` rather
+ * than `require`, so the TypeScript sources load under the test runner as the compiled files do
+ * under Node; Node hands a CommonJS module's exports over as `default`.
+ */
+async function loaded<T extends object>(module: Promise<T | { default: T }>): Promise<T> {
+  const m = await module;
+  return "default" in m ? m.default : m;
+}
+
+const RESOURCES: readonly NativeResource[] = [
+  { kind: "alert", name: "Alert", behaviour: () => loaded(import("../alert/provider.js")), secretOutputs: [] },
+  { kind: "pipeSettings", name: "PipeSettings", behaviour: () => loaded(import("../pipeSettings/provider.js")), secretOutputs: [] },
+  { kind: "apiKey", name: "ApiKey", behaviour: () => loaded(import("../apiKey/provider.js")), secretOutputs: ["keySecret", "hashData"] },
+];
+
+export function tokenOf(resource: NativeResource): string {
+  return `${PACKAGE}:index:${resource.name}`;
+}
+
+export const NATIVE_RESOURCES: ReadonlyMap<string, NativeResource> = new Map(RESOURCES.map((r) => [tokenOf(r), r]));
+
+/** The type token of a URN (`urn:pulumi:stack::project::type::name`, the type possibly `parent$type`). */
+export function typeOfUrn(urn: string): string {
+  const qualified = urn.split("::")[2] ?? "";
+  return qualified.split("$").pop() ?? "";
+}

@@ -1,0 +1,272 @@
+// Front door 2: Pulumi's ResourceProvider gRPC service over the resources' behaviour. It translates
+// only: Structs to plain values and back (secrets wrapped), the behaviour's results to the
+// protocol's answers (detailed diffs, preview outputs, import reads, check failures), its errors
+// to gRPC errors, its notices to the engine's log. Every rule, request and message is the
+// behaviour's, the same the dynamic shim runs.
+
+import type * as ProviderGrpcPb from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type { PropertyMap } from "../protocol/properties";
+import { configureProvider, CONNECTION_SETTINGS, type ConfigSource } from "../runtime/connection";
+import { changeOf, deepEqual, type ChangeKind, type PropertyChange } from "../protocol/diff";
+import { noticesTo } from "../runtime/notices";
+import { PACKAGE_VERSION } from "../http/userAgent";
+import { engineLog, type EngineLog } from "./engineLog";
+import { anyPb, emptyPb, grpc, pluginPb, providerGrpc, providerPb, statusPb, type GrpcJs, type ProviderPb, type Struct } from "./protocol";
+import { NATIVE_RESOURCES, PACKAGE, typeOfUrn, type NativeResource } from "./resources";
+import { fromStruct, only, toStruct } from "./values";
+import { PartialFailure } from "../errors";
+
+type Unary<Req, Res> = GrpcJs.handleUnaryCall<Req, Res>;
+
+/** The engine's error for a resource type this plugin does not serve, or a request it cannot take. */
+export class UnknownResourceTypeError extends Error {
+  readonly code = "UNKNOWN_RESOURCE_TYPE";
+
+  constructor(readonly type: string) {
+    super(`the ${PACKAGE} provider has no resource type "${type}"; it serves ${[...NATIVE_RESOURCES.keys()].join(", ")}`);
+    this.name = "UnknownResourceTypeError";
+  }
+}
+
+function resourceOf(urn: string): NativeResource {
+  const type = typeOfUrn(urn);
+  const found = NATIVE_RESOURCES.get(type);
+  if (found === undefined) throw new UnknownResourceTypeError(type);
+  return found;
+}
+
+/** Loaded on first use: the schema pulls in every resource's zod schema. */
+async function schemaModule(): Promise<typeof import("./schema")> {
+  const m = await (import("./schema.js") as Promise<typeof import("./schema") | { default: typeof import("./schema") }>);
+  return "default" in m ? m.default : m;
+}
+
+async function inputsOf(resource: NativeResource, props: PropertyMap): Promise<Struct> {
+  return toStruct(only(props, (await schemaModule()).inputNames(`${PACKAGE}:index:${resource.name}`)), resource.secretOutputs);
+}
+
+/** The gRPC error for what the behaviour threw: our message, and a half-made object kept in state. */
+function grpcError(err: unknown, resource?: NativeResource): GrpcJs.ServerErrorResponse {
+  const message = err instanceof Error ? err.message : String(err);
+  if (!(err instanceof PartialFailure)) return { name: "Error", message, code: grpc.status.UNKNOWN, details: message };
+  const detail = new providerPb.ErrorResourceInitFailed()
+    .setId(err.id)
+    .setProperties(toStruct(err.properties, resource?.secretOutputs ?? []))
+    .setReasonsList(err.reasons);
+  const packed = new anyPb.Any();
+  packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const status = new statusPb.Status().setCode(grpc.status.UNKNOWN).setMessage(message).setDetailsList([packed]);
+  // The engine reads the details from this trailer, as Go's gRPC puts them there.
+  const metadata = new grpc.Metadata();
+  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  return { name: "Error", message, code: grpc.status.UNKNOWN, details: message, metadata };
+}
+
+function unimplemented<Req, Res>(method: string): Unary<Req, Res> {
+  return (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: `${method} is not implemented by the ${PACKAGE} provider` });
+}
+
+const PROPERTY_DIFF_KIND: Record<ChangeKind, Record<"inPlace" | "replaces", ProviderPb.PropertyDiff.Kind>> = {
+  add: { inPlace: providerPb.PropertyDiff.Kind.ADD, replaces: providerPb.PropertyDiff.Kind.ADD_REPLACE },
+  delete: { inPlace: providerPb.PropertyDiff.Kind.DELETE, replaces: providerPb.PropertyDiff.Kind.DELETE_REPLACE },
+  update: { inPlace: providerPb.PropertyDiff.Kind.UPDATE, replaces: providerPb.PropertyDiff.Kind.UPDATE_REPLACE },
+};
+
+function detailedDiffInto(response: ProviderPb.DiffResponse, detailed: Readonly<Record<string, PropertyChange>>): void {
+  const map = response.getDetaileddiffMap();
+  for (const [name, change] of Object.entries(detailed)) {
+    map.set(name, new providerPb.PropertyDiff().setKind(PROPERTY_DIFF_KIND[change.kind][change.replaces ? "replaces" : "inPlace"]));
+  }
+  response.setHasdetaileddiff(true).setDiffsList(Object.keys(detailed));
+}
+
+/** The stack's `alertpipe:*` config as connection.ts reads it; what it lacks, the environment gives there. */
+function configSource(request: ProviderPb.ConfigureRequest): ConfigSource {
+  const args = fromStruct(request.getArgs());
+  const variables = request.getVariablesMap();
+  return {
+    get(key) {
+      const name = key.startsWith(`${PACKAGE}:`) ? key.slice(PACKAGE.length + 1) : key;
+      const value = args[name];
+      if (typeof value === "string") return value;
+      if (typeof value === "number" || typeof value === "boolean") return String(value);
+      return variables.get(`${PACKAGE}:config:${name}`);
+    },
+  };
+}
+
+export interface ProviderServerOptions {
+  /** The engine's address, for its log; without one (tests), notices go where notices.ts sends them by default. */
+  readonly engineAddress?: string;
+}
+
+/** The service's handlers. */
+export function resourceProvider(options: ProviderServerOptions = {}): ProviderGrpcPb.IResourceProviderServer & { close(): void } {
+  const log: EngineLog | undefined = options.engineAddress === undefined ? undefined : engineLog(options.engineAddress);
+
+  /** Runs one resource call with its notices shown under its URN, all of them sent before it answers. */
+  async function underUrn<T>(urn: string, call: () => Promise<T>): Promise<T> {
+    if (log === undefined) return call();
+    const sent: Array<Promise<void>> = [];
+    try {
+      return await noticesTo((line) => sent.push(log.info(urn, line)), call);
+    } finally {
+      await Promise.all(sent);
+    }
+  }
+
+  /** A handler of one resource's call: its resource found by URN, its errors answered as gRPC errors. */
+  function forResource<Req extends { getUrn(): string }, Res>(run: (resource: NativeResource, request: Req) => Promise<Res>): Unary<Req, Res> {
+    return (call, callback) => {
+      let resource: NativeResource | undefined;
+      void (async () => {
+        resource = resourceOf(call.request.getUrn());
+        const found = resource;
+        return underUrn(call.request.getUrn(), () => run(found, call.request));
+      })().then(
+        (response) => callback(null, response),
+        (err: unknown) => {
+          const error = grpcError(err, resource);
+          callback(error, null, error.metadata);
+        },
+      );
+    };
+  }
+
+  function plainCall<Req, Res>(run: (request: Req) => Promise<Res>): Unary<Req, Res> {
+    return (call, callback) => {
+      run(call.request).then(
+        (response) => callback(null, response),
+        (err: unknown) => callback(grpcError(err)),
+      );
+    };
+  }
+
+  return {
+    getPluginInfo: plainCall(async () => new pluginPb.PluginInfo().setVersion(PACKAGE_VERSION)),
+
+    getSchema: plainCall(async () => new providerPb.GetSchemaResponse().setSchema(JSON.stringify((await schemaModule()).packageSchema()))),
+
+    // Config errors are found by each resource's check, which names the config key and the
+    // environment variable; the provider's own inputs are taken as they come.
+    checkConfig: plainCall(async (request: ProviderPb.CheckRequest) => {
+      const news = request.getNews();
+      const response = new providerPb.CheckResponse();
+      return news === undefined ? response : response.setInputs(news);
+    }),
+
+    diffConfig: plainCall(async (request: ProviderPb.DiffRequest) => {
+      const olds = fromStruct(request.getOlds());
+      const news = fromStruct(request.getNews());
+      const changed = Object.keys(CONNECTION_SETTINGS).filter((name) => !deepEqual(olds[name], news[name]));
+      const response = new providerPb.DiffResponse().setChanges(
+        changed.length > 0 ? providerPb.DiffResponse.DiffChanges.DIFF_SOME : providerPb.DiffResponse.DiffChanges.DIFF_NONE,
+      );
+      // A new URL or credential changes where requests go; no object needs replacing for it.
+      detailedDiffInto(response, Object.fromEntries(changed.map((name) => [name, changeOf(olds[name], news[name], false)])));
+      return response;
+    }),
+
+    configure: plainCall(async (request: ProviderPb.ConfigureRequest) => {
+      await configureProvider({ config: configSource(request) });
+      // Plain inputs (the engine re-marks secret ones), and preview calls to Create and Update.
+      return new providerPb.ConfigureResponse().setAcceptsecrets(false).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
+    }),
+
+    check: forResource(async (resource, request: ProviderPb.CheckRequest) => {
+      const result = await (await resource.behaviour()).check(fromStruct(request.getOlds()), fromStruct(request.getNews()));
+      const response = new providerPb.CheckResponse().setInputs(await inputsOf(resource, (result.inputs ?? {}) as PropertyMap));
+      const failures = (result.failures ?? []).map((f) => new providerPb.CheckFailure().setProperty(f.property).setReason(f.reason));
+      return response.setFailuresList(failures);
+    }),
+
+    diff: forResource(async (resource, request: ProviderPb.DiffRequest) => {
+      const result = await (await resource.behaviour()).diff(request.getId(), fromStruct(request.getOlds()), fromStruct(request.getNews()));
+      const response = new providerPb.DiffResponse()
+        .setChanges(result.changes ? providerPb.DiffResponse.DiffChanges.DIFF_SOME : providerPb.DiffResponse.DiffChanges.DIFF_NONE)
+        .setReplacesList(result.replaces)
+        .setStablesList(result.stables)
+        .setDeletebeforereplace(result.deleteBeforeReplace);
+      detailedDiffInto(response, result.detailedDiff);
+      return response;
+    }),
+
+    create: forResource(async (resource, request: ProviderPb.CreateRequest) => {
+      const inputs = fromStruct(request.getProperties());
+      if (request.getPreview())
+        return new providerPb.CreateResponse().setProperties(toStruct((await resource.behaviour()).previewCreate(inputs), resource.secretOutputs));
+      const result = await (await resource.behaviour()).create(inputs);
+      return new providerPb.CreateResponse().setId(result.id).setProperties(toStruct((result.outs ?? {}) as PropertyMap, resource.secretOutputs));
+    }),
+
+    read: forResource(async (resource, request: ProviderPb.ReadRequest) => {
+      const props = fromStruct(request.getProperties());
+      // An import sends the id alone: no stored outputs to read with.
+      const imported = Object.keys(props).length === 0;
+      const behaviour = await resource.behaviour();
+      const result = imported ? await behaviour.readImported(request.getId()) : await behaviour.read(request.getId(), props);
+      const response = new providerPb.ReadResponse();
+      // No properties: the object is gone, and the engine drops it from state.
+      if (result.props === undefined) return response;
+      response.setId(result.id ?? request.getId()).setProperties(toStruct(result.props as PropertyMap, resource.secretOutputs));
+      return result.inputs === undefined ? response : response.setInputs(await inputsOf(resource, result.inputs as PropertyMap));
+    }),
+
+    update: forResource(async (resource, request: ProviderPb.UpdateRequest) => {
+      const olds = fromStruct(request.getOlds());
+      const news = fromStruct(request.getNews());
+      const behaviour = await resource.behaviour();
+      const outs = request.getPreview()
+        ? behaviour.previewUpdate(request.getId(), olds, news)
+        : ((await behaviour.update(request.getId(), olds, news)).outs as PropertyMap | undefined);
+      return new providerPb.UpdateResponse().setProperties(toStruct(outs ?? {}, resource.secretOutputs));
+    }),
+
+    delete: forResource(async (resource, request: ProviderPb.DeleteRequest) => {
+      await (await resource.behaviour()).delete(request.getId(), fromStruct(request.getProperties()));
+      return new emptyPb.Empty();
+    }),
+
+    // Nothing to stop: every call ends on its own within the HTTP layer's time budget.
+    cancel: plainCall(async () => new emptyPb.Empty()),
+
+    handshake: unimplemented("Handshake"),
+    parameterize: unimplemented("Parameterize"),
+    invoke: unimplemented("Invoke"),
+    call: unimplemented("Call"),
+    construct: unimplemented("Construct"),
+    attach: unimplemented("Attach"),
+    getMapping: unimplemented("GetMapping"),
+    getMappings: unimplemented("GetMappings"),
+    list: (call) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: `List is not implemented by the ${PACKAGE} provider` }),
+
+    close() {
+      log?.close();
+    },
+  };
+}
+
+export interface RunningProvider {
+  readonly port: number;
+  /** Stops serving and closes the engine client. */
+  close(): Promise<void>;
+}
+
+/** Serves the provider on a free loopback port; nothing off this machine can call it. */
+export async function serveProvider(options: ProviderServerOptions = {}): Promise<RunningProvider> {
+  // Up to the engine's own limit: a Struct of many settings or a long list is still one message.
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  const handlers = resourceProvider(options);
+  server.addService(providerGrpc.ResourceProviderService, handlers);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) => (err === null ? resolve(bound) : reject(err)));
+  });
+  return {
+    port,
+    close: () =>
+      new Promise((resolve) => {
+        handlers.close();
+        server.tryShutdown(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,60 @@
+// Property values between the protocol's Structs and the plain values the resources' behaviour
+// takes: secrets unwrapped on the way in, output-only secrets wrapped on the way out.
+
+import type { PropertyMap } from "../protocol/properties";
+import { structPb, type Struct } from "./protocol";
+
+/** The key and value that mark an object as a secret (Pulumi's `specialSigKey` and `specialSecretSig`). */
+const SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+function isSecret(value: unknown): value is { readonly value?: unknown } {
+  return typeof value === "object" && value !== null && (value as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
+}
+
+/**
+ * A value without its secret markers. With acceptSecrets false the engine sends none to resource
+ * calls; the config a Configure or CheckConfig carries may still hold some.
+ */
+export function plain(value: unknown): unknown {
+  if (isSecret(value)) return plain(value.value);
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  return value;
+}
+
+/** The value with every undefined member left out, at any depth (Struct cannot say undefined). */
+function defined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : defined(v)));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, defined(v)]),
+    );
+  }
+  return value;
+}
+
+export function fromStruct(struct: Struct | undefined): PropertyMap {
+  return struct === undefined ? {} : (plain(struct.toJavaScript()) as PropertyMap);
+}
+
+/**
+ * A Struct of `props`, each of `secrets` marked secret. The engine re-marks an output that shares
+ * its name with a secret input, but only the provider knows an output-only one (`keySecret`).
+ */
+export function toStruct(props: PropertyMap, secrets: readonly string[] = []): Struct {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(props)) {
+    // Absent stays absent: Struct has no undefined.
+    if (value === undefined) continue;
+    out[name] = secrets.includes(name) ? { [SIG_KEY]: SECRET_SIG, value: defined(value) } : defined(value);
+  }
+  return structPb.Struct.fromJavaScript(out as Parameters<typeof structPb.Struct.fromJavaScript>[0]);
+}
+
+/** Only the properties named, so what a dynamic-host workaround carries in the inputs stays out of native state. */
+export function only(props: PropertyMap, names: readonly string[]): PropertyMap {
+  return Object.fromEntries(Object.entries(props).filter(([name]) => names.includes(name)));
+}
