@@ -42,7 +42,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["provider/pipeSettings/resource.ts"],
+    files: ["provider/dynamic/pipeSettings.ts"],
     rules: {
       // Off in this file: the twelve setting outputs are declared by merging a mapped-type
       // interface into the class, because a class body cannot declare mapped members. The

@@ -1,7 +1,7 @@
 // Area A: alerts under /api/v2/alerts, Bearer token auth, `{data}` bodies and `{message}` errors.
 
 import { randomBytes } from "node:crypto";
-import { ALERT_LIST_PAGE_MAX } from "../provider/facts/alertRules";
+import { ALERT_LIST_PAGE_MAX } from "../provider/serviceFacts/alertRules";
 import { alertBodySchema, parseWith, type AlertBody } from "./schemas";
 import { alertingError, isoNow, parseJson, sameSecret, type Incoming, type Reply, type Services } from "./replies";
 import type { StoredAlert } from "./store";

@@ -3,7 +3,7 @@
 // (`alertpipe-emulator listening on URL`) so scripts can wait for it and read the URL from it.
 
 import { parseArgs } from "node:util";
-import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../provider/facts/rateLimits";
+import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../provider/serviceFacts/rateLimits";
 import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions } from "./index";
 
 const USAGE = `usage: alertpipe-emulator [options]

@@ -3,7 +3,7 @@
 
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { BlockList, isIPv4 } from "node:net";
-import { SETTING_NAMES, wireName } from "../provider/facts/pipeSettings";
+import { SETTING_NAMES, wireName } from "../provider/serviceFacts/pipeSettings";
 import { keyCreateBodySchema, keyPatchBodySchema, parseWith, pipeSettingsBodySchema } from "./schemas";
 import { cloudError, cloudOk, isoNow, parseJson, sameSecret, sha256, type Incoming, type Reply, type Services } from "./replies";
 import type { IpAccessEntry, PipeSettingsWire, StoredKey } from "./store";

@@ -1,10 +1,10 @@
 // Fixed-window rate limiting per credential, as the real services describe theirs: a window opens
 // with a credential's first counted request and admits `requests` requests until it ends.
 
-import type { RateLimit } from "../provider/facts/rateLimits";
+import type { RateLimit } from "../provider/serviceFacts/rateLimits";
 
 // The limits themselves are facts the provider paces by too; the emulator's entry point exports them from here.
-export { DEFAULT_RATE_LIMITS, type RateLimit } from "../provider/facts/rateLimits";
+export { DEFAULT_RATE_LIMITS, type RateLimit } from "../provider/serviceFacts/rateLimits";
 
 type Admission = { ok: true } | { ok: false; resetSeconds: number; limit: number };
 

@@ -3,14 +3,14 @@
 // `dashboard` instead of `dashboardId`) finds out here rather than against the real service.
 
 import { z } from "zod";
-import { ALERT_SOURCES, THRESHOLD_TYPES, intervalProblem, textProblem, thresholdProblem, type TextField } from "../provider/facts/alertRules";
-import { isSha256Base64 } from "../provider/facts/hashData";
-import { KEY_ROLES, KEY_STATES } from "../provider/facts/apiKeys";
-import { PIPE_SETTINGS, SETTING_NAMES, allowedValues, wireName, type SettingFact, type SettingName } from "../provider/facts/pipeSettings";
+import { ALERT_SOURCES, THRESHOLD_TYPES, intervalProblem, textProblem, thresholdProblem, type TextField } from "../provider/serviceFacts/alertRules";
+import { isSha256Base64 } from "../provider/serviceFacts/hashData";
+import { KEY_ROLES, KEY_STATES } from "../provider/serviceFacts/apiKeys";
+import { PIPE_SETTINGS, SETTING_NAMES, allowedValues, wireName, type SettingFact, type SettingName } from "../provider/serviceFacts/pipeSettings";
 
 // ---- Area A: alerts ---------------------------------------------------------------------------
 
-/** A check of the service's own rules (provider/facts/alertRules.ts, shared with the provider's check). */
+/** A check of the service's own rules (provider/serviceFacts/alertRules.ts, shared with the provider's check). */
 function rule<T>(problem: (value: T) => string | undefined) {
   return (value: T, ctx: z.RefinementCtx): void => {
     const message = problem(value);

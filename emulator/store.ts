@@ -5,9 +5,9 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { z } from "zod";
-import { ALERT_SOURCES, THRESHOLD_TYPES, type AlertSource, type ThresholdType } from "../provider/facts/alertRules";
-import { KEY_ROLES, KEY_STATES, type KeyRole, type KeyState } from "../provider/facts/apiKeys";
-import type { HashData } from "../provider/facts/hashData";
+import { ALERT_SOURCES, THRESHOLD_TYPES, type AlertSource, type ThresholdType } from "../provider/serviceFacts/alertRules";
+import { KEY_ROLES, KEY_STATES, type KeyRole, type KeyState } from "../provider/serviceFacts/apiKeys";
+import type { HashData } from "../provider/serviceFacts/hashData";
 
 export type { HashData, KeyRole, KeyState };
 

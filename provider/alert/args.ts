@@ -3,9 +3,9 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ALERT_SOURCES, INTERVALS, THRESHOLD_TYPES, intervalProblem, textProblem, thresholdProblem, type TextField } from "../facts/alertRules";
-import { UNKNOWN, type PropertyMap } from "../properties";
-import { oneOf, opaqueId, strictObject } from "../validation";
+import { ALERT_SOURCES, INTERVALS, THRESHOLD_TYPES, intervalProblem, textProblem, thresholdProblem, type TextField } from "../serviceFacts/alertRules";
+import { UNKNOWN, type PropertyMap } from "../protocol/properties";
+import { oneOf, opaqueId, strictObject } from "../protocol/validation";
 
 export const CHANNEL_TYPES = ["webhook"] as const;
 
@@ -18,7 +18,7 @@ export const ARG_NAMES = [...REQUIRED_ARGS, ...OPTIONAL_ARGS] as const;
  * The id of an existing alert to take over at create instead of making one. Not an argument of
  * the alert: never sent, never compared, never recorded. Nothing replaces an alert but
  * `pulumi up --replace`, whose create takes the same alert over again and whose delete then leaves
- * it alone (provider/importing.ts).
+ * it alone (provider/creation/importing.ts).
  */
 export const IMPORT_ID = "importId";
 

@@ -2,12 +2,12 @@
 // (recovery) and whether a live alert already is what the program asks for (importId).
 
 import { z } from "zod";
-import type { AreaConnection } from "../connection";
-import { deepEqual } from "../diff";
+import type { AreaConnection } from "../runtime/connection";
+import { deepEqual } from "../protocol/diff";
 import { decode, send } from "../http/client";
-import { ALERT_LIST_PAGE_MAX } from "../facts/alertRules";
-import type { PropertyMap } from "../properties";
-import { createdAfterSend, listedId, type Candidate } from "../recovery";
+import { ALERT_LIST_PAGE_MAX } from "../serviceFacts/alertRules";
+import type { PropertyMap } from "../protocol/properties";
+import { createdAfterSend, listedId, type Candidate } from "../creation/recovery";
 import { comparable } from "./args";
 import { alertsPath, fromWire, toWire, type WireAlert } from "./wire";
 

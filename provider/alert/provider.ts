@@ -4,17 +4,17 @@
 // over an existing alert instead.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { connectionFailures, connectionFor, type AreaConnection } from "../connection";
+import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { decode, send } from "../http/client";
-import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../http/errors";
-import { keptByReplacement, readForImport } from "../importing";
-import { createRecovering } from "../recovery";
-import { checkInputs } from "../check";
-import { carryStableOutputs, diffProperties, stableOutputsOf, type Diff } from "../diff";
-import { managedIn } from "../managed";
-import { outputsFrom } from "../outputRules";
-import { previewOutputs } from "../preview";
-import { pick, withoutProvider, type PropertyMap } from "../properties";
+import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../errors";
+import { keptByReplacement, readForImport } from "../creation/importing";
+import { createRecovering } from "../creation/recovery";
+import { checkInputs } from "../protocol/check";
+import { carryStableOutputs, diffProperties, stableOutputsOf, type Diff } from "../protocol/diff";
+import { managedIn } from "../protocol/managed";
+import { outputsFrom } from "../protocol/outputRules";
+import { previewOutputs } from "../protocol/preview";
+import { pick, withoutProvider, type PropertyMap } from "../protocol/properties";
 import { ARG_NAMES, IMPORT_ID, OPTIONAL_ARGS, REQUIRED_ARGS, alertArgsSchema, comparable, crossFieldFailures, describeAlert } from "./args";
 import { alertsMadeBy, holdsWhatIsSent, type AlertCandidate } from "./lookup";
 import { OUTPUTS, OUTPUT_ONLY, alertIn, alertsPath, createdAlert, fromWire, toWire } from "./wire";
@@ -43,7 +43,7 @@ function outputsAfterWrite(args: PropertyMap, body: unknown, before: PropertyMap
   return outputsFrom(OUTPUTS, recorded(args), alert === undefined ? {} : fromWire(alert), { program: args, stored: alert === undefined ? before : {} });
 }
 
-export { configureProvider as configure } from "../connection";
+export { configureProvider as configure } from "../runtime/connection";
 
 export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
   const result = checkInputs(alertArgsSchema, news);

@@ -3,8 +3,8 @@
 // calls the dashboard `dashboard` where the request says `dashboardId`.
 
 import { z } from "zod";
-import { compact, type PropertyMap } from "../properties";
-import type { OutputRule, OutputRules } from "../outputRules";
+import { compact, type PropertyMap } from "../protocol/properties";
+import type { OutputRule, OutputRules } from "../protocol/outputRules";
 import { OPTIONAL_ARGS, REQUIRED_ARGS } from "./args";
 
 /** Properties the service fills in; never set by the program. */

@@ -4,10 +4,10 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../facts/hashData";
-import { KEY_ROLES as ROLES, KEY_STATES, NEW_KEY_STATE } from "../facts/apiKeys";
-import type { PropertyMap } from "../properties";
-import { oneOf, strictObject, uuid } from "../validation";
+import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../serviceFacts/hashData";
+import { KEY_ROLES as ROLES, KEY_STATES, NEW_KEY_STATE } from "../serviceFacts/apiKeys";
+import type { PropertyMap } from "../protocol/properties";
+import { oneOf, strictObject, uuid } from "../protocol/validation";
 
 /** Arguments PATCH can change; each is managed only when the program sets it (roles always is). */
 export const PATCHABLE_ARGS = ["name", "roles", "expireAt", "state", "ipAccessList"] as const;

@@ -2,11 +2,11 @@
 // (recovery) and whether a live key already is what the program asks for (importId).
 
 import { z } from "zod";
-import type { AreaConnection } from "../connection";
-import { hasChanged } from "../diff";
+import type { AreaConnection } from "../runtime/connection";
+import { hasChanged } from "../protocol/diff";
 import { decode, send } from "../http/client";
-import type { PropertyMap } from "../properties";
-import { createdAfterSend, listedId, type Candidate } from "../recovery";
+import type { PropertyMap } from "../protocol/properties";
+import { createdAfterSend, listedId, type Candidate } from "../creation/recovery";
 import { comparable } from "./args";
 import { keysPath, type WireKey } from "./wire";
 

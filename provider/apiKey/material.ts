@@ -2,7 +2,7 @@
 // machine's CSPRNG and only their hashes go to the service, so the secret never crosses the network.
 
 import { createHash, randomBytes, randomInt } from "node:crypto";
-import { KEY_ID_SUFFIX_LENGTH, type HashData } from "../facts/hashData";
+import { KEY_ID_SUFFIX_LENGTH, type HashData } from "../serviceFacts/hashData";
 
 /** The key ID's alphabet and length: as the service makes its own (20 of A–Z and 0–9). */
 const KEY_ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -13,7 +13,7 @@ const SECRET_BYTES = 32;
 export interface LocalMaterial {
   readonly keyId: string;
   readonly keySecret: string;
-  /** What the service is sent instead of the pair (provider/facts/hashData.ts states the rules). */
+  /** What the service is sent instead of the pair (provider/serviceFacts/hashData.ts states the rules). */
   readonly hashData: HashData;
 }
 

@@ -5,21 +5,20 @@
 // existing key instead.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { connectionFailures, connectionFor, type AreaConnection } from "../connection";
+import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { decode, send, type ApiResponse } from "../http/client";
-import { UnexpectedResponseError, UnusableKeyLeftError, createdWithoutId, unlessGone } from "../http/errors";
-import { ImportIdOnReplaceError, importIdParts, keptByReplacement, readForImport } from "../importing";
-import { createRecovering } from "../recovery";
-import { checkInputs } from "../check";
-import { carryStableOutputs, changeOf, deepEqual, diffProperties, hasChanged, stableOutputsOf, type Diff } from "../diff";
-import { PartialFailure } from "../partialFailure";
-import { managedIn, managedInState } from "../managed";
-import { outputsFrom } from "../outputRules";
-import { previewOutputs } from "../preview";
-import { compact, withoutProvider, type PropertyMap } from "../properties";
+import { UnexpectedResponseError, UnusableKeyLeftError, createdWithoutId, unlessGone, ImportIdOnReplaceError, PartialFailure } from "../errors";
+import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
+import { createRecovering } from "../creation/recovery";
+import { checkInputs } from "../protocol/check";
+import { carryStableOutputs, changeOf, deepEqual, diffProperties, hasChanged, stableOutputsOf, type Diff } from "../protocol/diff";
+import { managedIn, managedInState } from "../protocol/managed";
+import { outputsFrom } from "../protocol/outputRules";
+import { previewOutputs } from "../protocol/preview";
+import { compact, withoutProvider, type PropertyMap } from "../protocol/properties";
 import { IMPORT_ID, PATCHABLE_ARGS, REPLACE_ON, apiKeyArgsSchema, asIfLeftOut, comparable, crossFieldFailures, describeKey } from "./args";
 import { holdsManaged, keysMadeBy, type KeyCandidate, type SentKey } from "./lookup";
-import type { HashData } from "../facts/hashData";
+import type { HashData } from "../serviceFacts/hashData";
 import { makeLocalMaterial, type LocalMaterial } from "./material";
 import { KEY_FIELDS, KEY_OUTPUTS, createdKeyAnswer, credentialsIn, keyIn, keysPath, toWire, type WireKey } from "./wire";
 
@@ -78,7 +77,7 @@ function organizationOrFail(id: string, props: PropertyMap): string {
   return organizationId;
 }
 
-export { configureProvider as configure } from "../connection";
+export { configureProvider as configure } from "../runtime/connection";
 
 export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
   const result = checkInputs(apiKeyArgsSchema, news, ["hashData"]);

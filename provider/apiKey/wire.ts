@@ -2,9 +2,9 @@
 // output, and the request body.
 
 import { z } from "zod";
-import type { OutputRule, OutputRules } from "../outputRules";
-import type { PropertyMap } from "../properties";
-import { NEW_KEY_STATE } from "../facts/apiKeys";
+import type { OutputRule, OutputRules } from "../protocol/outputRules";
+import type { PropertyMap } from "../protocol/properties";
+import { NEW_KEY_STATE } from "../serviceFacts/apiKeys";
 
 // What the service answers, read liberally: members may be missing or null, unknown members are
 // ignored, and each value is kept as it came. Only a create answer without the key's id is broken.

@@ -3,12 +3,21 @@
 // and typed errors (errors.ts) that never carry a credential.
 
 import type { Dispatcher } from "undici";
-import type { AreaConnection } from "../connection";
+import type { AreaConnection } from "../runtime/connection";
 import type { z } from "zod";
-import { ApiError, OutcomeUnknownError, RateLimitWaitError, TransportError, UnexpectedResponseError, formatSeconds, type RequestRef } from "./errors";
+import {
+  ApiError,
+  AttemptTimeout,
+  OutcomeUnknownError,
+  RateLimitWaitError,
+  TransportError,
+  UnexpectedResponseError,
+  formatSeconds,
+  type RequestRef,
+} from "../errors";
 import { holdFor, limiterFor, monotonicNow } from "./rateLimit";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_POLICY, decide, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome, type RetryPolicy } from "./retry";
-import { notify } from "../notices";
+import { notify } from "../runtime/notices";
 import { redact } from "./redact";
 import { undiciParts } from "./undiciParts";
 import { USER_AGENT } from "./userAgent";
@@ -74,7 +83,7 @@ export function useRetryPolicy(policy: RetryPolicy | undefined): void {
   retryPolicy = policy ?? DEFAULT_RETRY_POLICY;
 }
 
-/** When and where a long wait is said: by default as every notice is (provider/notices.ts). */
+/** When and where a long wait is said: by default as every notice is (provider/runtime/notices.ts). */
 export interface WaitNotices {
   /** Waits longer than this are said (default 5 s). */
   readonly afterMs: number;
@@ -208,15 +217,6 @@ function errorCode(err: unknown): string {
     if (typeof code === "string") return code;
   }
   return "UNKNOWN";
-}
-
-/** The reason an attempt was abandoned by our own clock. */
-class AttemptTimeout extends Error {
-  readonly code = "ATTEMPT_TIMEOUT";
-  constructor(ms: number) {
-    super(`no complete answer within ${ms} ms`);
-    this.name = "AttemptTimeout";
-  }
 }
 
 type Attempt = { ok: true; response: ApiResponse } | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined };

@@ -4,8 +4,8 @@
 // resource in the host process.
 
 import { performance } from "node:perf_hooks";
-import type { AreaConnection } from "../connection";
-import type { RateLimit } from "../facts/rateLimits";
+import type { AreaConnection } from "../runtime/connection";
+import type { RateLimit } from "../serviceFacts/rateLimits";
 
 /** Slack per window, because our clock and the service's window edges are not the same. */
 function marginMs(windowMs: number): number {

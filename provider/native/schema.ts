@@ -1,7 +1,7 @@
 // The native plugin's Pulumi package schema: what `pulumi package get-schema` prints, what a YAML
 // program is checked against and what the SDK generators read. Nothing here is stated anew: the
 // properties a program may set and which are required come from the same zod schemas `check`
-// validates with, the fixed values from provider/facts/ and the args, each description from the
+// validates with, the fixed values from provider/serviceFacts/ and the args, each description from the
 // resource's docs table, the config from CONNECTION_SETTINGS, the version from package.json.
 
 import type { z } from "zod";

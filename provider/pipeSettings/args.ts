@@ -2,8 +2,8 @@
 // check built from the table of facts.
 
 import { z } from "zod";
-import { PIPE_SETTINGS, SETTING_NAMES, allowedValues, type SettingFact, type SettingName } from "../facts/pipeSettings";
-import { strictObject, uuid } from "../validation";
+import { PIPE_SETTINGS, SETTING_NAMES, allowedValues, type SettingFact, type SettingName } from "../serviceFacts/pipeSettings";
+import { strictObject, uuid } from "../protocol/validation";
 
 /** The check of one setting's value, built from the table of facts: this is where ranges are checked. */
 function settingSchema(name: SettingName): z.ZodType<number | boolean | null> {

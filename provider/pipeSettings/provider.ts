@@ -2,17 +2,17 @@
 // settings the program manages, "delete" leaves them live unless resetOnDelete asks to unset them.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { connectionFailures, connectionFor } from "../connection";
+import { connectionFailures, connectionFor } from "../runtime/connection";
 import { send } from "../http/client";
-import { unlessGone } from "../http/errors";
-import { checkInputs } from "../check";
-import { deepEqual, diffProperties, hasChanged, type Diff } from "../diff";
-import { managedIn, managedInState } from "../managed";
-import { importIdParts } from "../importing";
-import { previewOutputs } from "../preview";
-import { UNKNOWN, pick, type PropertyMap } from "../properties";
-import { claim, claimedThisRun } from "../thisRun";
-import { SETTING_NAMES, type SettingName } from "../facts/pipeSettings";
+import { unlessGone } from "../errors";
+import { checkInputs } from "../protocol/check";
+import { deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
+import { managedIn, managedInState } from "../protocol/managed";
+import { importIdParts } from "../creation/importing";
+import { previewOutputs } from "../protocol/preview";
+import { UNKNOWN, pick, type PropertyMap } from "../protocol/properties";
+import { claim, claimedThisRun } from "../creation/thisRun";
+import { SETTING_NAMES, type SettingName } from "../serviceFacts/pipeSettings";
 import { pipeSettingsArgsSchema } from "./args";
 import { effectiveSettings, fromWire, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
 
@@ -81,7 +81,7 @@ function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingNam
   };
 }
 
-export { configureProvider as configure } from "../connection";
+export { configureProvider as configure } from "../runtime/connection";
 
 export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
   const result = checkInputs(pipeSettingsArgsSchema, news);

@@ -2,9 +2,9 @@
 // mapping between Pulumi's camelCase names and the wire's snake_case ones.
 
 import { z } from "zod";
-import { SETTING_NAMES, wireName, type SettingName } from "../facts/pipeSettings";
-import { outputsFrom, type OutputRule, type OutputRules } from "../outputRules";
-import type { PropertyMap } from "../properties";
+import { SETTING_NAMES, wireName, type SettingName } from "../serviceFacts/pipeSettings";
+import { outputsFrom, type OutputRule, type OutputRules } from "../protocol/outputRules";
+import type { PropertyMap } from "../protocol/properties";
 
 /**
  * The `result` of PUT and GET …/settings, read liberally: the real service's GET leaves out settings

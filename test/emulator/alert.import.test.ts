@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/alert/provider";
-import { ImportNotFoundError } from "../../provider/http/errors";
-import { forgetRun } from "../../provider/thisRun";
+import { ImportNotFoundError } from "../../provider/errors";
+import { forgetRun } from "../../provider/creation/thisRun";
 import { alertEmulatorPerTest } from "../support/alertEmulator";
 import { failure } from "../support/failures";
 import { tileAlert } from "../support/fixtures";

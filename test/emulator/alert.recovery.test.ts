@@ -4,9 +4,9 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as provider from "../../provider/alert/provider";
-import { AmbiguousCreateError } from "../../provider/http/errors";
-import { useNotices } from "../../provider/notices";
-import { CLOCK_SKEW_MS, useSecondLookDelay } from "../../provider/recovery";
+import { AmbiguousCreateError } from "../../provider/errors";
+import { useNotices } from "../../provider/runtime/notices";
+import { CLOCK_SKEW_MS, useSecondLookDelay } from "../../provider/creation/recovery";
 import { alertEmulatorPerTest } from "../support/alertEmulator";
 import { failure } from "../support/failures";
 import { armLostAnswer, lostAnswers } from "../support/lostAnswers";

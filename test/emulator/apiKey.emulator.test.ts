@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import * as provider from "../../provider/apiKey/provider";
-import { resetConfiguration } from "../../provider/connection";
+import { resetConfiguration } from "../../provider/runtime/connection";
 import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
 import { resetLimiters } from "../../provider/http/rateLimit";
 import { FAST_RETRIES, envFor, setEnv } from "../support/emulatorPerTest";

@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/apiKey/provider";
-import { ImportNotFoundError } from "../../provider/http/errors";
-import { forgetRun } from "../../provider/thisRun";
+import { ImportNotFoundError } from "../../provider/errors";
+import { forgetRun } from "../../provider/creation/thisRun";
 import { failure } from "../support/failures";
 import { ORG_ID } from "../support/fixtures";
 import { hashDataFor } from "../support/hashData";

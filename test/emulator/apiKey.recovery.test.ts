@@ -5,8 +5,8 @@
 
 import { describe, expect, it, vi } from "vitest";
 import * as provider from "../../provider/apiKey/provider";
-import { AmbiguousCreateError } from "../../provider/http/errors";
-import { CLOCK_SKEW_MS } from "../../provider/recovery";
+import { AmbiguousCreateError } from "../../provider/errors";
+import { CLOCK_SKEW_MS } from "../../provider/creation/recovery";
 import { failure } from "../support/failures";
 import { armLostAnswer, lostAnswers } from "../support/lostAnswers";
 import { ORG_ID } from "../support/fixtures";

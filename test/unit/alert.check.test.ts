@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/alert/provider";
-import { UNKNOWN } from "../../provider/properties";
+import { UNKNOWN } from "../../provider/protocol/properties";
 import { checkFailures } from "../support/failures";
 import { connectionEnvPerFile } from "../support/mockApi";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/alert/provider";
-import { ApiError, OutcomeUnknownError } from "../../provider/http/errors";
+import { ApiError, OutcomeUnknownError } from "../../provider/errors";
 import { CANARY, answerOnce, cutOnce, errorText, mockApiPerTest } from "../support/mockApi";
 import { failure } from "../support/failures";
 import { ALERT_ID, ALERTS_PATH as COLLECTION, ALERT_PATH as ITEM, tileAlert } from "../support/fixtures";

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/alert/provider";
-import { ApiError, OutcomeUnknownError, UnexpectedResponseError } from "../../provider/http/errors";
-import { PartialFailure } from "../../provider/partialFailure";
-import { UNKNOWN } from "../../provider/properties";
+import { ApiError, OutcomeUnknownError, UnexpectedResponseError, PartialFailure } from "../../provider/errors";
+import { UNKNOWN } from "../../provider/protocol/properties";
 import { mockApiPerTest, answerOnce } from "../support/mockApi";
 import { ALERT_ID, ALERTS_PATH as COLLECTION, ALERT_PATH as ITEM, tileAlert } from "../support/fixtures";
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/apiKey/provider";
 import { hashDataFor } from "../support/hashData";
-import { UNKNOWN } from "../../provider/properties";
+import { UNKNOWN } from "../../provider/protocol/properties";
 import { checkFailures, where } from "../support/failures";
 import { connectionEnvPerFile } from "../support/mockApi";
 import { ORG_ID } from "../support/fixtures";

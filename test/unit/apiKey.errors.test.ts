@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/apiKey/provider";
-import { ApiError, OutcomeUnknownError } from "../../provider/http/errors";
-import { PartialFailure } from "../../provider/partialFailure";
+import { ApiError, OutcomeUnknownError, PartialFailure } from "../../provider/errors";
 import { CANARY, CLOUD_AUTH, answerOnce, cutOnce, cloudAnswer, errorText, mockApiPerTest } from "../support/mockApi";
 import { failure } from "../support/failures";
 import { CREATED_SECRET, KEY_PATH as keyPath, KEYS_PATH as keysPath, KEY_UUID as keyUuid, ORG_ID as org, keyInputs, storedKey } from "../support/fixtures";

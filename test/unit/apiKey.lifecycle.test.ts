@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/apiKey/provider";
-import { OutcomeUnknownError, UnexpectedResponseError } from "../../provider/http/errors";
-import { PartialFailure } from "../../provider/partialFailure";
-import { UNKNOWN } from "../../provider/properties";
+import { OutcomeUnknownError, UnexpectedResponseError, PartialFailure } from "../../provider/errors";
+import { UNKNOWN } from "../../provider/protocol/properties";
 import { cloudAnswer, errorText, mockApiPerTest, requestId, answerOnce } from "../support/mockApi";
 import { failure } from "../support/failures";
 import {

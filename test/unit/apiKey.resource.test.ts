@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import type * as ResourceModule from "../../provider/apiKey/resource";
+import type * as ResourceModule from "../../provider/dynamic/apiKey";
 import type * as IndexModule from "../../provider/index";
 import { ORG_ID } from "../support/fixtures";
 
@@ -24,7 +24,7 @@ extensions[".ts"] ??= (m, file) => {
   m._compile(out.outputText, file);
 };
 const nodeRequire = createRequire(join(__dirname, "apiKey.resource.test.ts"));
-const { ApiKey } = nodeRequire("../../provider/apiKey/resource") as typeof ResourceModule;
+const { ApiKey } = nodeRequire("../../provider/dynamic/apiKey") as typeof ResourceModule;
 const index = nodeRequire("../../provider/index") as typeof IndexModule;
 
 interface Registered {

@@ -46,8 +46,8 @@ describe("ARCHITECTURE.md", () => {
     expect(mappedFolders()).toEqual(tree);
   });
 
-  it("stays short enough to read at one sitting (under 150 lines)", () => {
-    expect(readFileSync(join(root, "ARCHITECTURE.md"), "utf8").split("\n").length).toBeLessThan(150);
+  it("stays short enough to read at one sitting (under 220 lines, room for its entry points and cross-cutting concerns)", () => {
+    expect(readFileSync(join(root, "ARCHITECTURE.md"), "utf8").split("\n").length).toBeLessThan(220);
   });
 });
 
@@ -61,13 +61,13 @@ describe("package boundaries", () => {
     expect(upward).toEqual([]);
   });
 
-  it("provider/facts/ imports nothing, not even zod, so the emulator can read it and build its own schemas", () => {
-    const imports = tsFiles("provider/facts").flatMap((f) =>
+  it("provider/serviceFacts/ imports nothing, not even zod, so the emulator can read it and build its own schemas", () => {
+    const imports = tsFiles("provider/serviceFacts").flatMap((f) =>
       [...readFileSync(join(root, f), "utf8").matchAll(/(?:\bfrom\s+|\brequire\(\s*|\bimport\(\s*|^import\s+)["']([^"']+)["']/gm)].map(
         (m) => `${f} -> ${m[1] ?? ""}`,
       ),
     );
-    expect(tsFiles("provider/facts")).not.toEqual([]);
+    expect(tsFiles("provider/serviceFacts")).not.toEqual([]);
     expect(imports).toEqual([]);
   });
 });

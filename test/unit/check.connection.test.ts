@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import * as alert from "../../provider/alert/provider";
 import * as apiKey from "../../provider/apiKey/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
-import { CONNECTION_SETTINGS, configure } from "../../provider/connection";
+import { CONNECTION_SETTINGS, configure } from "../../provider/runtime/connection";
 import { noConnectionPerTest } from "../support/mockApi";
 import { ORG_ID, PIPE_IDS } from "../support/fixtures";
 

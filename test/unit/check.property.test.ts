@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import * as alert from "../../provider/alert/provider";
 import * as apiKey from "../../provider/apiKey/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
-import { PIPE_SETTINGS, SETTING_NAMES } from "../../provider/facts/pipeSettings";
+import { PIPE_SETTINGS, SETTING_NAMES } from "../../provider/serviceFacts/pipeSettings";
 import { connectionEnvPerFile } from "../support/mockApi";
 
 connectionEnvPerFile();

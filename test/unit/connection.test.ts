@@ -3,8 +3,9 @@
 // refused with an error that names the config key and the env var, and never a value.
 
 import { describe, expect, it } from "vitest";
-import { CONNECTION_SETTINGS, ConfigError, configure, connectionFor, type ConnectionSettingName } from "../../provider/connection";
+import { CONNECTION_SETTINGS, configure, connectionFor, type ConnectionSettingName } from "../../provider/runtime/connection";
 import { noConnectionPerTest } from "../support/mockApi";
+import { ConfigError } from "../../provider/errors";
 
 const VALUES: Record<ConnectionSettingName, string> = {
   alertingUrl: "https://alerts.example.test",

@@ -2,7 +2,7 @@
 // status, requestId and a stable code on the base class, and a transport error's reason as a field.
 
 import { describe, expect, it } from "vitest";
-import { ApiError, HttpError, OutcomeUnknownError, RateLimitWaitError, TransportError, UnexpectedResponseError } from "../../provider/http/errors";
+import { ApiError, HttpError, OutcomeUnknownError, RateLimitWaitError, TransportError, UnexpectedResponseError } from "../../provider/errors";
 
 const ref = { method: "POST", path: "/v1/things" };
 

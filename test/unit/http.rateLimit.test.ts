@@ -4,7 +4,7 @@
 
 import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { connectionFor } from "../../provider/connection";
+import { connectionFor } from "../../provider/runtime/connection";
 import { send, useRetryPolicy } from "../../provider/http/client";
 import { SlidingWindowLimiter, limiterFor, resetLimiters } from "../../provider/http/rateLimit";
 import { mockApiPerTest, requestId } from "../support/mockApi";

@@ -4,9 +4,9 @@
 
 import { performance } from "node:perf_hooks";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connectionFor } from "../../provider/connection";
+import { connectionFor } from "../../provider/runtime/connection";
 import { send, useRetryPolicy } from "../../provider/http/client";
-import { ApiError, OutcomeUnknownError, RateLimitWaitError } from "../../provider/http/errors";
+import { ApiError, OutcomeUnknownError, RateLimitWaitError } from "../../provider/errors";
 import { decide, retryDelayMs, serverRequestedDelayMs, DEFAULT_RETRY_POLICY } from "../../provider/http/retry";
 import { CANARY, errorText, mockApiPerTest, requestId } from "../support/mockApi";
 import { failure } from "../support/failures";

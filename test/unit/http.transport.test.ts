@@ -7,9 +7,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { connectionFor, resetConfiguration } from "../../provider/connection";
+import { connectionFor, resetConfiguration } from "../../provider/runtime/connection";
 import { send, useDispatcher, useRetryPolicy } from "../../provider/http/client";
-import { ApiError, OutcomeUnknownError, TransportError } from "../../provider/http/errors";
+import { ApiError, OutcomeUnknownError, TransportError } from "../../provider/errors";
 import { resetLimiters } from "../../provider/http/rateLimit";
 import { CANARY, errorText } from "../support/mockApi";
 import { failure } from "../support/failures";

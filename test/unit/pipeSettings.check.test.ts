@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/pipeSettings/provider";
-import { PIPE_SETTINGS, SETTING_NAMES } from "../../provider/facts/pipeSettings";
-import { UNKNOWN } from "../../provider/properties";
+import { PIPE_SETTINGS, SETTING_NAMES } from "../../provider/serviceFacts/pipeSettings";
+import { UNKNOWN } from "../../provider/protocol/properties";
 import { checkFailures } from "../support/failures";
 import { connectionEnvPerFile } from "../support/mockApi";
 import { PIPE_IDS } from "../support/fixtures";

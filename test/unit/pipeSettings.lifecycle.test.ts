@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import * as provider from "../../provider/pipeSettings/provider";
-import { forgetRun } from "../../provider/thisRun";
-import { SETTING_NAMES } from "../../provider/facts/pipeSettings";
-import { UNKNOWN } from "../../provider/properties";
+import { forgetRun } from "../../provider/creation/thisRun";
+import { SETTING_NAMES } from "../../provider/serviceFacts/pipeSettings";
+import { UNKNOWN } from "../../provider/protocol/properties";
 import { CANARY, cloudAnswer, errorText, mockApiPerTest, answerOnce } from "../support/mockApi";
 import { PIPE_IDS, PIPE_RESOURCE_ID, SETTINGS_PATH } from "../support/fixtures";
 

@@ -1,10 +1,10 @@
 // The README's settings table is a copy for readers; it must say exactly what the one table of
-// facts in provider/facts/pipeSettings.ts says.
+// facts in provider/serviceFacts/pipeSettings.ts says.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PIPE_SETTINGS } from "../../provider/facts/pipeSettings";
+import { PIPE_SETTINGS } from "../../provider/serviceFacts/pipeSettings";
 
 const HEADER = "| Setting | Wire name | Range |";
 

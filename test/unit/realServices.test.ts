@@ -7,9 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as alert from "../../provider/alert/provider";
 import * as apiKey from "../../provider/apiKey/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
-import { connectionFor, resetConfiguration } from "../../provider/connection";
+import { connectionFor, resetConfiguration } from "../../provider/runtime/connection";
 import { EXCERPT_CHARS, send, useWaitNotices } from "../../provider/http/client";
-import { ApiError, RateLimitWaitError } from "../../provider/http/errors";
+import { ApiError, RateLimitWaitError } from "../../provider/errors";
 import { answerOnce, CANARY, cloudAnswer, errorText, mockApiPerTest, requestId } from "../support/mockApi";
 import {
   ALERT_ID,

@@ -3,9 +3,9 @@
 // against the emulator's faults are in the resources' recovery tests.
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiError, AmbiguousCreateError, OutcomeUnknownError } from "../../provider/http/errors";
-import { useNotices } from "../../provider/notices";
-import { createRecovering, useSecondLookDelay, type Candidate } from "../../provider/recovery";
+import { ApiError, AmbiguousCreateError, OutcomeUnknownError } from "../../provider/errors";
+import { useNotices } from "../../provider/runtime/notices";
+import { createRecovering, useSecondLookDelay, type Candidate } from "../../provider/creation/recovery";
 
 const lostAnswer = (): OutcomeUnknownError =>
   new OutcomeUnknownError({ method: "POST", path: "/api/v2/alerts" }, 'the alert "cpu"', "no answer came: the connection was closed");

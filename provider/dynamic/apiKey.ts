@@ -1,10 +1,10 @@
 // The ApiKey resource class that programs instantiate.
 
 import * as pulumi from "@pulumi/pulumi";
-import { unsetOutputs } from "../unsetOutputs";
-import shim = require("./shim");
-import type { KeyRole, KeyState } from "../facts/apiKeys";
-import type { KEY_MATERIALS } from "./args";
+import { unsetOutputs } from "./unsetOutputs";
+import shim = require("../apiKey/shim");
+import type { KeyRole, KeyState } from "../serviceFacts/apiKeys";
+import type { KEY_MATERIALS } from "../apiKey/args";
 
 export type ApiKeyRole = KeyRole;
 export type ApiKeyState = KeyState;

@@ -1,10 +1,10 @@
 // The Alert resource class that programs instantiate.
 
 import * as pulumi from "@pulumi/pulumi";
-import { unsetOutputs } from "../unsetOutputs";
-import shim = require("./shim");
+import { unsetOutputs } from "./unsetOutputs";
+import shim = require("../alert/shim");
 
-import type { AlertSource, ThresholdType as AlertThresholdType } from "../facts/alertRules";
+import type { AlertSource, ThresholdType as AlertThresholdType } from "../serviceFacts/alertRules";
 
 export type { AlertSource, AlertThresholdType };
 

@@ -1,7 +1,15 @@
-// The errors the HTTP layer returns to the provider methods, one hierarchy in the manner of undici's
-// lib/core/errors.js: a base class carrying what every kind shares (method, path, status,
-// requestId and a stable code a caller may branch on), each kind a small subclass adding only its
-// own fields. They carry what a user needs to act and never a header or secret.
+// Every error kind the provider raises, one hierarchy in one module in the manner of undici's
+// lib/core/errors.js: a base class carrying the stable code a user or program may branch on, the
+// HTTP layer's kinds under HttpError (method, path, status, requestId), each kind a small subclass
+// adding only its own fields. They carry what a user needs to act and never a header or secret.
+
+import type { ConnectionSettingName } from "./runtime/connection";
+import type { PropertyMap } from "./protocol/properties";
+
+/** What every error of this package carries: `code` is stable across versions, the message is for people. */
+export abstract class AlertpipeError extends Error {
+  abstract readonly code: string;
+}
 
 export interface RequestRef {
   readonly method: string;
@@ -31,14 +39,13 @@ const ADVICE: Partial<Record<ApiErrorCode, string>> = {
     " The service this call addresses is not running (idle or stopped): start it (for example in the cloud console), wait until it is running, then run again. Nothing was changed.",
 };
 
-/** What every error of the HTTP layer carries; `code` is stable across versions, the message is for people. */
-export abstract class HttpError extends Error {
+/** What every error of the HTTP layer carries besides its code: the request, and the answer's status and requestId. */
+export abstract class HttpError extends AlertpipeError {
   readonly method: string;
   readonly path: string;
   /** The status of the answer behind the error, when there was one. */
   readonly status: number | undefined;
   readonly requestId: string | undefined;
-  abstract readonly code: string;
 
   protected constructor(ref: RequestRef, message: string, fields: { status?: number; requestId?: string | undefined; cause?: unknown }) {
     super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -256,5 +263,79 @@ export async function unlessGone<T>(work: () => Promise<T>): Promise<T | undefin
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;
+  }
+}
+
+/** The reason an attempt was abandoned by our own clock. */
+export class AttemptTimeout extends AlertpipeError {
+  readonly code = "ATTEMPT_TIMEOUT";
+  constructor(ms: number) {
+    super(`no complete answer within ${ms} ms`);
+    this.name = "AttemptTimeout";
+  }
+}
+
+/** A connection setting that is missing or malformed. Names the config key and env var, never the value. */
+export class ConfigError extends AlertpipeError {
+  readonly code = "CONFIG";
+
+  constructor(
+    readonly setting: ConnectionSettingName,
+    /** The setting's row of CONNECTION_SETTINGS (runtime/connection.ts). */
+    s: { readonly configKey: string; readonly envVar: string; readonly description: string },
+    problem: string,
+  ) {
+    super(`${problem}: set the stack config "${s.configKey}" or the environment variable ${s.envVar} (${s.description})`);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * An error from create/update after the object exists. The host turns `id` and `properties` into
+ * ErrorResourceInitFailed, so the engine keeps the object in state instead of orphaning it.
+ */
+export class PartialFailure extends AlertpipeError {
+  readonly code = "KEPT_AFTER_FAILURE";
+
+  constructor(
+    readonly id: string,
+    readonly properties: PropertyMap,
+    cause: Error,
+  ) {
+    super(cause.message, { cause });
+    this.name = "PartialFailure";
+  }
+
+  get reasons(): string[] {
+    return [this.message];
+  }
+}
+
+/**
+ * A change replaces an object whose program still says importId. The engine creates a replacement
+ * with the program's inputs as they are (it checks them again without the stored ones), so the
+ * create would take over the same object and the delete of the replaced one would remove it. Said
+ * in preview, before anything is sent.
+ */
+export class ImportIdOnReplaceError extends AlertpipeError {
+  readonly code = "IMPORT_ID_ON_REPLACE";
+
+  constructor(what: string, id: string, replacedBy: readonly string[]) {
+    super(
+      `importId is still set on this ${what} (${id}), and the change to ${replacedBy.join(", ")} replaces it: the replacement would take over ${id} again ` +
+        `and the delete of the replaced ${what} would then remove it, leaving none. Remove importId from the program (it did its work at the take-over, ` +
+        `and removing it is no change), then run again.`,
+    );
+    this.name = "ImportIdOnReplaceError";
+  }
+}
+
+/** An import id that is not of the form the resource's kind is imported by, e.g. `<organizationId>/<id>`. */
+export class ImportIdFormError extends AlertpipeError {
+  readonly code = "IMPORT_ID_FORM";
+
+  constructor(what: string, id: string, form: readonly string[]) {
+    super(`cannot import the ${what} "${id}": its import id is ${form.map((part) => `<${part}>`).join("/")}, each part non-empty`);
+    this.name = "ImportIdFormError";
   }
 }

@@ -3,8 +3,8 @@
 // second one; stopping leaves one nobody manages. So look for it, on what was sent, and decide.
 // Each resource says how to list and match (its provider.ts); the steps and their order live here.
 
-import { AmbiguousCreateError, OutcomeUnknownError } from "./http/errors";
-import { notify } from "./notices";
+import { AmbiguousCreateError, OutcomeUnknownError } from "../errors";
+import { notify } from "../runtime/notices";
 
 /** An object on the service that the lost POST may have made. */
 export interface Candidate {

@@ -1,9 +1,9 @@
 // The PipeSettings resource class that programs instantiate.
 
 import * as pulumi from "@pulumi/pulumi";
-import { SETTING_NAMES, type SettingName, type SettingValue } from "../facts/pipeSettings";
-import { unsetOutputs } from "../unsetOutputs";
-import shim = require("./shim");
+import { SETTING_NAMES, type SettingName, type SettingValue } from "../serviceFacts/pipeSettings";
+import { unsetOutputs } from "./unsetOutputs";
+import shim = require("../pipeSettings/shim");
 
 type SettingInputs = { [N in SettingName]?: pulumi.Input<SettingValue<N>> };
 

@@ -3,7 +3,8 @@
 // variables read at call time (never at import time, so a host started before the env
 // was set still sees it).
 
-import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "./facts/rateLimits";
+import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../serviceFacts/rateLimits";
+import { ConfigError } from "../errors";
 
 export type Area = "alerting" | "cloud";
 
@@ -76,18 +77,6 @@ export const CONNECTION_SETTINGS = {
 
 export type ConnectionSettingName = keyof typeof CONNECTION_SETTINGS;
 
-/** A connection setting that is missing or malformed. Names the config key and env var, never the value. */
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: ConnectionSettingName,
-    problem: string,
-  ) {
-    const s = CONNECTION_SETTINGS[setting];
-    super(`${problem}: set the stack config "${s.configKey}" or the environment variable ${s.envVar} (${s.description})`);
-    this.name = "ConfigError";
-  }
-}
-
 export interface AreaConnection {
   readonly area: Area;
   /** Base URL without a trailing slash. */
@@ -129,7 +118,7 @@ function lookup(name: ConnectionSettingName): string | undefined {
 
 function required(name: ConnectionSettingName): string {
   const value = lookup(name);
-  if (value === undefined) throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} is not set`);
+  if (value === undefined) throw new ConfigError(name, CONNECTION_SETTINGS[name], `${CONNECTION_SETTINGS[name].configKey} is not set`);
   return value;
 }
 
@@ -148,16 +137,20 @@ function baseUrl(name: ConnectionSettingName): string {
     url = new URL(raw);
   } catch {
     // The value is not repeated: a secret pasted into the wrong setting must not end up in a log.
-    throw new ConfigError(name, `${key} is not a URL`);
+    throw new ConfigError(name, CONNECTION_SETTINGS[name], `${key} is not a URL`);
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
-    throw new ConfigError(name, `${key} must use https (plain http is allowed only for a loopback host such as 127.0.0.1 or localhost)`);
+    throw new ConfigError(
+      name,
+      CONNECTION_SETTINGS[name],
+      `${key} must use https (plain http is allowed only for a loopback host such as 127.0.0.1 or localhost)`,
+    );
   }
   if (url.username !== "" || url.password !== "") {
-    throw new ConfigError(name, `${key} must not carry a user name or password; credentials go in their own settings`);
+    throw new ConfigError(name, CONNECTION_SETTINGS[name], `${key} must not carry a user name or password; credentials go in their own settings`);
   }
   if (url.search !== "" || url.hash !== "") {
-    throw new ConfigError(name, `${key} must be a base URL without a query or fragment`);
+    throw new ConfigError(name, CONNECTION_SETTINGS[name], `${key} must be a base URL without a query or fragment`);
   }
   return url.toString().replace(/\/+$/, "");
 }
@@ -167,7 +160,11 @@ function rateLimit(name: ConnectionSettingName, area: Area): RateLimit | undefin
   if (raw === undefined || raw === "") return DEFAULT_RATE_LIMITS[area];
   const limit = parseRateLimit(raw);
   if (limit === undefined) {
-    throw new ConfigError(name, `${CONNECTION_SETTINGS[name].configKey} must look like "10/10" (a whole number of requests >= 1, "/", seconds > 0) or "off"`);
+    throw new ConfigError(
+      name,
+      CONNECTION_SETTINGS[name],
+      `${CONNECTION_SETTINGS[name].configKey} must look like "10/10" (a whole number of requests >= 1, "/", seconds > 0) or "off"`,
+    );
   }
   return limit === "off" ? undefined : limit;
 }

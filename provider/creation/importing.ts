@@ -2,10 +2,11 @@
 // ApiKey share. Pulumi cannot import a dynamic provider's resource, so the create itself reads the
 // object by the id the program names and makes it the resource's, never posting a new one.
 
-import type { ApiResponse } from "./http/client";
-import { ImportNotFoundError, isNotFound } from "./http/errors";
-import { notify } from "./notices";
+import type { ApiResponse } from "../http/client";
+import { ImportNotFoundError, isNotFound } from "../errors";
+import { notify } from "../runtime/notices";
 import { claim, claimedThisRun } from "./thisRun";
+import { ImportIdFormError } from "../errors";
 
 /**
  * A forced replacement (`pulumi up --replace`) of a resource whose program still says importId
@@ -36,35 +37,6 @@ export function keptByReplacement(what: string, id: string): boolean {
   if (!claimedThisRun(objectKey(what, id)).has(WHOLE_OBJECT)) return false;
   notify(`pulumi-alertpipe: the ${what} ${id} is not deleted: its replacement took it over again in this run (importId is still set in the program).`);
   return true;
-}
-
-/**
- * A change replaces an object whose program still says importId. The engine creates a replacement
- * with the program's inputs as they are (it checks them again without the stored ones), so the
- * create would take over the same object and the delete of the replaced one would remove it. Said
- * in preview, before anything is sent.
- */
-export class ImportIdOnReplaceError extends Error {
-  readonly code = "IMPORT_ID_ON_REPLACE";
-
-  constructor(what: string, id: string, replacedBy: readonly string[]) {
-    super(
-      `importId is still set on this ${what} (${id}), and the change to ${replacedBy.join(", ")} replaces it: the replacement would take over ${id} again ` +
-        `and the delete of the replaced ${what} would then remove it, leaving none. Remove importId from the program (it did its work at the take-over, ` +
-        `and removing it is no change), then run again.`,
-    );
-    this.name = "ImportIdOnReplaceError";
-  }
-}
-
-/** An import id that is not of the form the resource's kind is imported by, e.g. `<organizationId>/<id>`. */
-export class ImportIdFormError extends Error {
-  readonly code = "IMPORT_ID_FORM";
-
-  constructor(what: string, id: string, form: readonly string[]) {
-    super(`cannot import the ${what} "${id}": its import id is ${form.map((part) => `<${part}>`).join("/")}, each part non-empty`);
-    this.name = "ImportIdFormError";
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 // The services' rate limits as we were given them (the contract does not show them), and the one
 // reading of the `"requests/seconds"` text that sets a limit. The provider paces its requests by
-// them (provider/connection.ts) and the emulator enforces them (emulator/limits.ts, emulator/cli.ts).
+// them (provider/runtime/connection.ts) and the emulator enforces them (emulator/limits.ts, emulator/cli.ts).
 
 export interface RateLimit {
   readonly requests: number;
