@@ -73,7 +73,7 @@ describe("entry points of the installed package", () => {
     const resolved = inExample(`
       const paths = ["alert", "pipeSettings", "apiKey"].flatMap((k) => ["pulumi-alertpipe/dist/provider/" + k + "/shim.js", "pulumi-alertpipe/dist/provider/" + k + "/provider"]);
       for (const p of paths) require.resolve(p);
-      const inside = require("node:module").createRequire(require.resolve("pulumi-alertpipe/dist/provider/shim.js"));
+      const inside = require("node:module").createRequire(require.resolve("pulumi-alertpipe/dist/provider/dynamic/shim.js"));
       console.log(inside.resolve("pulumi-alertpipe") === require.resolve("pulumi-alertpipe") ? "self" : "other");`);
     expect(resolved).toBe("self");
   });

@@ -5,11 +5,11 @@
 import type { Dispatcher } from "undici";
 import { afterEach, beforeEach } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { resetConfiguration } from "../../provider/connection";
+import { resetConfiguration } from "../../provider/runtime/connection";
 import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
 import { resetLimiters } from "../../provider/http/rateLimit";
-import { useNotices } from "../../provider/notices";
-import { useSecondLookDelay } from "../../provider/recovery";
+import { useNotices } from "../../provider/runtime/notices";
+import { useSecondLookDelay } from "../../provider/creation/recovery";
 
 /** Short waits, so a test never sits out the real backoff. */
 export const FAST_RETRIES = { maxAttempts: 2, maxTotalMs: 2_000, baseDelayMs: 1, maxDelayMs: 5 } as const;

@@ -3,7 +3,7 @@
 
 import { MockAgent, errors as undiciErrors } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { CONNECTION_SETTINGS, resetConfiguration } from "../../provider/connection";
+import { CONNECTION_SETTINGS, resetConfiguration } from "../../provider/runtime/connection";
 import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
 import { resetLimiters } from "../../provider/http/rateLimit";
 
