@@ -33,12 +33,12 @@ export interface NativeProvider {
   call<Req, Res>(method: (req: Req, cb: Callback<Res>) => unknown, request: Req): Promise<Res>;
 }
 
-/** The server for this file's tests, and a client of it. */
-export function nativeProviderPerFile(): NativeProvider {
+/** The server for this file's tests, and a client of it; `engineAddress` names a (fake) engine for its log. */
+export function nativeProviderPerFile(engineAddress?: () => string): NativeProvider {
   let running: RunningProvider | undefined;
   let client: Client | undefined;
   beforeAll(async () => {
-    running = await serveProvider();
+    running = await serveProvider(engineAddress === undefined ? {} : { engineAddress: engineAddress() });
     client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${running.port}`, grpc.credentials.createInsecure());
   });
   afterAll(async () => {
