@@ -5,6 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Diff } from "../protocol/diff";
 import type { PropertyMap } from "../protocol/properties";
+import { SECRET_PROPERTIES as API_KEY_SECRETS } from "../apiKey/docs";
 
 /** What each resource's behaviour offers the native plugin; the dynamic shim uses a part of it. */
 export interface Behaviour {
@@ -47,7 +48,7 @@ async function loaded<T extends object>(module: Promise<T | { default: T }>): Pr
 const RESOURCES: readonly NativeResource[] = [
   { kind: "alert", name: "Alert", behaviour: () => loaded(import("../alert/provider.js")), secretOutputs: [] },
   { kind: "pipeSettings", name: "PipeSettings", behaviour: () => loaded(import("../pipeSettings/provider.js")), secretOutputs: [] },
-  { kind: "apiKey", name: "ApiKey", behaviour: () => loaded(import("../apiKey/provider.js")), secretOutputs: ["keySecret", "hashData"] },
+  { kind: "apiKey", name: "ApiKey", behaviour: () => loaded(import("../apiKey/provider.js")), secretOutputs: API_KEY_SECRETS },
 ];
 
 export function tokenOf(resource: NativeResource): string {
