@@ -339,3 +339,17 @@ export class ImportIdFormError extends AlertpipeError {
     this.name = "ImportIdFormError";
   }
 }
+
+/** A request for a resource type the native plugin does not serve (a type token of another package or version). */
+export class UnknownResourceTypeError extends AlertpipeError {
+  readonly code = "UNKNOWN_RESOURCE_TYPE";
+
+  constructor(
+    packageName: string,
+    readonly type: string,
+    served: readonly string[],
+  ) {
+    super(`the ${packageName} provider has no resource type "${type}"; it serves ${served.join(", ")}`);
+    this.name = "UnknownResourceTypeError";
+  }
+}

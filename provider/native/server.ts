@@ -14,24 +14,14 @@ import { engineLog, type EngineLog } from "./engineLog";
 import { anyPb, emptyPb, grpc, pluginPb, providerGrpc, providerPb, statusPb, type GrpcJs, type ProviderPb, type Struct } from "./protocol";
 import { NATIVE_RESOURCES, PACKAGE, typeOfUrn, type NativeResource } from "./resources";
 import { fromStruct, only, toStruct } from "./values";
-import { PartialFailure } from "../errors";
+import { PartialFailure, UnknownResourceTypeError } from "../errors";
 
 type Unary<Req, Res> = GrpcJs.handleUnaryCall<Req, Res>;
-
-/** The engine's error for a resource type this plugin does not serve, or a request it cannot take. */
-export class UnknownResourceTypeError extends Error {
-  readonly code = "UNKNOWN_RESOURCE_TYPE";
-
-  constructor(readonly type: string) {
-    super(`the ${PACKAGE} provider has no resource type "${type}"; it serves ${[...NATIVE_RESOURCES.keys()].join(", ")}`);
-    this.name = "UnknownResourceTypeError";
-  }
-}
 
 function resourceOf(urn: string): NativeResource {
   const type = typeOfUrn(urn);
   const found = NATIVE_RESOURCES.get(type);
-  if (found === undefined) throw new UnknownResourceTypeError(type);
+  if (found === undefined) throw new UnknownResourceTypeError(PACKAGE, type, [...NATIVE_RESOURCES.keys()]);
   return found;
 }
 
