@@ -5,6 +5,7 @@
 
 import { AmbiguousCreateError, OutcomeUnknownError } from "../errors";
 import { notify } from "../runtime/notices";
+import { runtime } from "../runtime/runtime";
 
 /** An object on the service that the lost POST may have made. */
 export interface Candidate {
@@ -51,16 +52,6 @@ export function createdAfterSend(createdAt: unknown, sentAt: number): boolean {
   return Number.isNaN(at) || at >= sentAt - CLOCK_SKEW_MS;
 }
 
-/** How long after a fruitless first look the second one is made: a service may store after it answers. */
-export const SECOND_LOOK_MS = 2_000;
-
-let secondLookMs = SECOND_LOOK_MS;
-
-/** Shortens the wait before the second look (tests); undefined restores the default. */
-export function useSecondLookDelay(ms: number | undefined): void {
-  secondLookMs = ms ?? SECOND_LOOK_MS;
-}
-
 /**
  * Sends the POST; when its outcome is unknown, looks for what it may have made. Exactly one match:
  * adopted. Several: fails naming each. None, twice, a couple of seconds apart: the POST is sent
@@ -76,7 +67,8 @@ export async function createRecovering<T, C extends Candidate>(steps: LostAnswer
     lost = err;
   }
   for (const look of ["first", "second"] as const) {
-    if (look === "second") await sleep(secondLookMs);
+    // The wait before the second look is the runtime's (timings.secondLookMs), so tests shorten it there.
+    if (look === "second") await sleep(runtime().timings.secondLookMs);
     const found = await lookAfter(lost, steps);
     if (found.length > 1)
       throw new AmbiguousCreateError(

@@ -16,8 +16,9 @@ import {
   type RequestRef,
 } from "../errors";
 import { holdFor, limiterFor, monotonicNow } from "./rateLimit";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_POLICY, decide, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome, type RetryPolicy } from "./retry";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, decide, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome } from "./retry";
 import { notify } from "../runtime/notices";
+import { runtime } from "../runtime/runtime";
 import { redact } from "./redact";
 import { undiciParts } from "./undiciParts";
 import { USER_AGENT } from "./userAgent";
@@ -48,19 +49,11 @@ export interface ApiResponse {
   readonly requestId: string | undefined;
 }
 
-// Kept on globalThis so that two copies of this module in one host process still share one
-// keep-alive pool.
-const SHARED = Symbol.for("pulumi-alertpipe.httpDispatcher.v1");
-interface Shared {
-  dispatcher: Dispatcher | undefined;
-  replacement: Dispatcher | undefined;
-}
-const shared: Shared = ((globalThis as Record<symbol, unknown>)[SHARED] as Shared | undefined) ?? { dispatcher: undefined, replacement: undefined };
-(globalThis as Record<symbol, unknown>)[SHARED] = shared;
-
+/** The dispatcher of this process (runtime.ts): a test's replacement, else the one keep-alive pool, made on the first send. */
 function currentDispatcher(): Dispatcher {
-  if (shared.replacement) return shared.replacement;
-  shared.dispatcher ??= new (undiciParts().Agent)({
+  const rt = runtime();
+  if (rt.dispatcher) return rt.dispatcher;
+  rt.ownDispatcher ??= new (undiciParts().Agent)({
     keepAliveTimeout: 30_000,
     connections: 64,
     connect: { timeout: 10_000 },
@@ -68,39 +61,12 @@ function currentDispatcher(): Dispatcher {
     headersTimeout: 120_000,
     bodyTimeout: 120_000,
   });
-  return shared.dispatcher;
+  return rt.ownDispatcher;
 }
 
-/** Replaces the process dispatcher (tests pass an undici MockAgent); undefined restores the default. */
-export function useDispatcher(replacement: Dispatcher | undefined): void {
-  shared.replacement = replacement;
-}
-
-let retryPolicy: RetryPolicy = DEFAULT_RETRY_POLICY;
-
-/** Replaces the retry policy (tests shorten the waits); undefined restores the default. */
-export function useRetryPolicy(policy: RetryPolicy | undefined): void {
-  retryPolicy = policy ?? DEFAULT_RETRY_POLICY;
-}
-
-/** When and where a long wait is said: by default as every notice is (provider/runtime/notices.ts). */
-export interface WaitNotices {
-  /** Waits longer than this are said (default 5 s). */
-  readonly afterMs: number;
-  readonly write: (line: string) => void;
-}
-
-const DEFAULT_WAIT_NOTICES: WaitNotices = { afterMs: 5_000, write: notify };
-
-let waitNotices: WaitNotices = DEFAULT_WAIT_NOTICES;
-
-/** Replaces where and after how long waits are said (tests); undefined restores the default. */
-export function useWaitNotices(notices: WaitNotices | undefined): void {
-  waitNotices = notices ?? DEFAULT_WAIT_NOTICES;
-}
-
+/** Says a long wait (over the runtime's waitNoticeAfterMs) as every notice is said (provider/runtime/notices.ts). */
 function sayWait(ref: RequestRef, ms: number, why: string): void {
-  if (ms > waitNotices.afterMs) waitNotices.write(`pulumi-alertpipe: ${ref.method} ${ref.path} waits ${formatSeconds(ms)}: ${why}`);
+  if (ms > runtime().timings.waitNoticeAfterMs) notify(`pulumi-alertpipe: ${ref.method} ${ref.path} waits ${formatSeconds(ms)}: ${why}`);
 }
 
 /** About this many characters of the service's words go into an error: enough to act on, never a page. */
@@ -291,7 +257,7 @@ function outcomeReason(failure: ApiError | TransportError): string {
  * rejects with ApiError, TransportError or OutcomeUnknownError.
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
-  const policy = retryPolicy;
+  const policy = runtime().retryPolicy;
   const ref: RequestRef = { method: req.method, path: req.path };
   const limiter = limiterFor(conn);
   const hold = holdFor(conn);

@@ -1,11 +1,12 @@
 // Client-side pacing. The services limit each credential (area B: 10 requests per 10 s), and the
 // engine runs many resource operations at once in one provider host; without pacing a large stack
 // spends its time in 429s and backoff. One limiter per credential and area, shared by every
-// resource in the host process.
+// resource in the host process (kept in runtime.ts).
 
 import { performance } from "node:perf_hooks";
 import type { AreaConnection } from "../runtime/connection";
 import type { RateLimit } from "../serviceFacts/rateLimits";
+import { runtime } from "../runtime/runtime";
 
 /** Slack per window, because our clock and the service's window edges are not the same. */
 function marginMs(windowMs: number): number {
@@ -179,13 +180,9 @@ export class CredentialHold {
   }
 }
 
-const HOLDS = Symbol.for("pulumi-alertpipe.credentialHolds.v1");
-const holds: Map<string, CredentialHold> =
-  ((globalThis as Record<symbol, unknown>)[HOLDS] as Map<string, CredentialHold> | undefined) ?? new Map<string, CredentialHold>();
-(globalThis as Record<symbol, unknown>)[HOLDS] = holds;
-
-/** The process-wide hold of a credential. */
+/** The process-wide hold of a credential (the runtime's, so every copy of the package shares it). */
 export function holdFor(conn: AreaConnection): CredentialHold {
+  const holds = runtime().holds;
   let hold = holds.get(conn.credentialId);
   if (!hold) {
     hold = new CredentialHold();
@@ -194,16 +191,10 @@ export function holdFor(conn: AreaConnection): CredentialHold {
   return hold;
 }
 
-// Kept on globalThis so that two copies of this module in one host process (a nested install,
-// source and build loaded side by side) still share one limiter per credential.
-const REGISTRY = Symbol.for("pulumi-alertpipe.rateLimiters.v1");
-type Registry = Map<string, SlidingWindowLimiter>;
-const limiters: Registry = ((globalThis as Record<symbol, unknown>)[REGISTRY] as Registry | undefined) ?? new Map<string, SlidingWindowLimiter>();
-(globalThis as Record<symbol, unknown>)[REGISTRY] = limiters;
-
-/** The process-wide limiter of a credential, or undefined when pacing is off. */
+/** The process-wide limiter of a credential (the runtime's, so every copy of the package shares it), or undefined when pacing is off. */
 export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefined {
   if (!conn.rateLimit) return undefined;
+  const limiters = runtime().limiters;
   const key = `${conn.credentialId}:${conn.rateLimit.requests}/${conn.rateLimit.perSeconds}`;
   let limiter = limiters.get(key);
   if (!limiter) {
@@ -211,10 +202,4 @@ export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefin
     limiters.set(key, limiter);
   }
   return limiter;
-}
-
-/** Forgets every limiter and hold; for tests. */
-export function resetLimiters(): void {
-  limiters.clear();
-  holds.clear();
 }

@@ -5,13 +5,11 @@
 
 import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../serviceFacts/rateLimits";
 import { ConfigError } from "../errors";
+import { runtime, type ConfigSource } from "./runtime";
 
 export type Area = "alerting" | "cloud";
 
-/** The subset of the dynamic-provider host's Config that we use. */
-export interface ConfigSource {
-  get(key: string): string | undefined;
-}
+export type { ConfigSource } from "./runtime";
 
 interface Setting {
   /** Full stack config key, e.g. `alertpipe:cloudKeyId`. */
@@ -91,11 +89,9 @@ export interface AreaConnection {
   readonly secrets: readonly string[];
 }
 
-let stackConfig: ConfigSource | undefined;
-
-/** Called from the provider's `configure`; keeps the stack config for this host process. */
+/** Called from the provider's `configure`; keeps the stack config for this host process (runtime.ts). */
 export function configure(config: ConfigSource): void {
-  stackConfig = config;
+  runtime().config = config;
 }
 
 /** Every resource's `configure`, one for all three: the engine's ConfigureRequest carries the stack config. */
@@ -103,14 +99,9 @@ export async function configureProvider(req: { readonly config: ConfigSource }):
   configure(req.config);
 }
 
-/** Forgets the stack config; for tests. */
-export function resetConfiguration(): void {
-  stackConfig = undefined;
-}
-
 function lookup(name: ConnectionSettingName): string | undefined {
   const s = CONNECTION_SETTINGS[name];
-  const fromConfig = stackConfig?.get(s.configKey);
+  const fromConfig = runtime().config?.get(s.configKey);
   if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
   const fromEnv = process.env[s.envVar];
   return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/alert/provider";
 import { ImportNotFoundError } from "../../provider/errors";
-import { forgetRun } from "../../provider/creation/thisRun";
+import { resetRuntime } from "../../provider/runtime/runtime";
 import { alertEmulatorPerTest } from "../support/alertEmulator";
 import { failure } from "../support/failures";
 import { tileAlert } from "../support/fixtures";
@@ -84,7 +84,7 @@ describe("Alert importId, against the emulator", () => {
   it("deletes the taken-over alert on a later run's delete", async () => {
     const id = await existing(tileAlert);
     await provider.create({ ...args, importId: id });
-    forgetRun();
+    resetRuntime(); // a later run is a new process
     await provider.delete(id, {});
     expect(service.alertIds()).toEqual([]);
   });

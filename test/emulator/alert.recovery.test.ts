@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as provider from "../../provider/alert/provider";
 import { AmbiguousCreateError } from "../../provider/errors";
-import { useNotices } from "../../provider/runtime/notices";
-import { CLOCK_SKEW_MS, useSecondLookDelay } from "../../provider/creation/recovery";
+import { useRuntime } from "../../provider/runtime/runtime";
+import { CLOCK_SKEW_MS } from "../../provider/creation/recovery";
 import { alertEmulatorPerTest } from "../support/alertEmulator";
 import { failure } from "../support/failures";
 import { armLostAnswer, lostAnswers } from "../support/lostAnswers";
@@ -106,13 +106,10 @@ describe("Alert recovery's listing, against a mock service", () => {
   beforeEach(() => {
     api = mockApi();
     seen.length = 0;
-    useNotices((line) => notices.push(line));
-    useSecondLookDelay(50);
+    useRuntime({ notices: (line) => notices.push(line), timings: { secondLookMs: 50 } });
   });
 
   afterEach(async () => {
-    useNotices(undefined);
-    useSecondLookDelay(undefined);
     await api.close();
   });
 

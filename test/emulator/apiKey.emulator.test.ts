@@ -5,9 +5,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import * as provider from "../../provider/apiKey/provider";
-import { resetConfiguration } from "../../provider/runtime/connection";
-import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
-import { resetLimiters } from "../../provider/http/rateLimit";
+import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { FAST_RETRIES, envFor, setEnv } from "../support/emulatorPerTest";
 import { ORG_ID } from "../support/fixtures";
 
@@ -19,15 +17,13 @@ let restoreEnv = (): void => {};
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, rateLimits: { cloud: false, alerting: false } });
   restoreEnv = setEnv(envFor("cloud", emulator));
-  useDispatcher(undefined);
-  useRetryPolicy(FAST_RETRIES);
-  resetConfiguration();
-  resetLimiters();
+  resetRuntime();
+  useRuntime({ retryPolicy: FAST_RETRIES });
 });
 
 afterAll(async () => {
   restoreEnv();
-  useRetryPolicy(undefined);
+  resetRuntime();
   await emulator.close();
 });
 

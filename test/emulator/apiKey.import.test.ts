@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/apiKey/provider";
 import { ImportNotFoundError } from "../../provider/errors";
-import { forgetRun } from "../../provider/creation/thisRun";
+import { resetRuntime } from "../../provider/runtime/runtime";
 import { failure } from "../support/failures";
 import { ORG_ID } from "../support/fixtures";
 import { hashDataFor } from "../support/hashData";
@@ -112,7 +112,7 @@ describe("ApiKey importId, against the emulator", () => {
   it("deletes the taken-over key on a later run's delete, as any other", async () => {
     const id = await existing({ name: "deployer", roles: ["developer"] });
     const { outs } = await provider.create({ ...args, importId: id });
-    forgetRun();
+    resetRuntime(); // a later run is a new process
     await provider.delete(id, outs ?? {});
     expect(service.keyIds()).toEqual([]);
   });

@@ -5,11 +5,7 @@
 import type { Dispatcher } from "undici";
 import { afterEach, beforeEach } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { resetConfiguration } from "../../provider/runtime/connection";
-import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
-import { resetLimiters } from "../../provider/http/rateLimit";
-import { useNotices } from "../../provider/runtime/notices";
-import { useSecondLookDelay } from "../../provider/creation/recovery";
+import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 
 /** Short waits, so a test never sits out the real backoff. */
 export const FAST_RETRIES = { maxAttempts: 2, maxTotalMs: 2_000, baseDelayMs: 1, maxDelayMs: 5 } as const;
@@ -64,22 +60,14 @@ export function emulatorPerTest(options: PerTestOptions): EmulatorPerTest {
     current = await startEmulator({ port: 0, rateLimits: { cloud: false, alerting: false } });
     restoreEnv = setEnv(envFor(options.service, current));
     agent = options.dispatcher?.();
-    useDispatcher(agent);
-    useRetryPolicy(FAST_RETRIES);
-    resetConfiguration();
-    resetLimiters();
     notices.length = 0;
-    useNotices((line) => notices.push(line));
-    useSecondLookDelay(50);
+    resetRuntime();
+    useRuntime({ dispatcher: agent, retryPolicy: FAST_RETRIES, notices: (line) => notices.push(line), timings: { secondLookMs: 50 } });
   });
 
   afterEach(async () => {
     restoreEnv();
-    useDispatcher(undefined);
-    useRetryPolicy(undefined);
-    useNotices(undefined);
-    useSecondLookDelay(undefined);
-    resetConfiguration();
+    resetRuntime();
     await agent?.close();
     agent = undefined;
     await current?.close();

@@ -2,7 +2,7 @@
 // made the object, as the recovery tests of each resource play them against the emulator.
 
 import type { AfterCommitFault, FaultPlan, RunningEmulator } from "../../emulator";
-import { useRetryPolicy } from "../../provider/http/client";
+import { useRuntime } from "../../provider/runtime/runtime";
 import { FAST_RETRIES } from "./emulatorPerTest";
 
 export interface LostAnswer {
@@ -24,6 +24,6 @@ export function lostAnswers(create: AfterCommitFault): LostAnswer[] {
 
 /** Sets the fault on the emulator, and the client's attempt timeout where the fault needs one. */
 export function armLostAnswer(emu: RunningEmulator, fault: LostAnswer): void {
-  if (fault.attemptTimeoutMs !== undefined) useRetryPolicy({ ...FAST_RETRIES, attemptTimeoutMs: fault.attemptTimeoutMs });
+  if (fault.attemptTimeoutMs !== undefined) useRuntime({ retryPolicy: { ...FAST_RETRIES, attemptTimeoutMs: fault.attemptTimeoutMs } });
   emu.setFaults(fault.plan);
 }

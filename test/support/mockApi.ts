@@ -3,9 +3,8 @@
 
 import { MockAgent, errors as undiciErrors } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { CONNECTION_SETTINGS, resetConfiguration } from "../../provider/runtime/connection";
-import { useDispatcher, useRetryPolicy } from "../../provider/http/client";
-import { resetLimiters } from "../../provider/http/rateLimit";
+import { CONNECTION_SETTINGS } from "../../provider/runtime/connection";
+import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 
 export const ALERTING_ORIGIN = "https://alerts.example.test";
 export const CLOUD_ORIGIN = "https://cloud.example.test";
@@ -39,10 +38,8 @@ export interface MockApi {
 export function mockApi(): MockApi {
   const agent = new MockAgent();
   agent.disableNetConnect();
-  useDispatcher(agent);
-  useRetryPolicy({ maxAttempts: 4, maxTotalMs: 5_000, baseDelayMs: 1, maxDelayMs: 5 });
-  resetConfiguration();
-  resetLimiters();
+  resetRuntime();
+  useRuntime({ dispatcher: agent, retryPolicy: { maxAttempts: 4, maxTotalMs: 5_000, baseDelayMs: 1, maxDelayMs: 5 } });
   const saved: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(ENV)) {
     saved[k] = process.env[k];
@@ -57,8 +54,7 @@ export function mockApi(): MockApi {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
-      useDispatcher(undefined);
-      useRetryPolicy(undefined);
+      resetRuntime();
       await agent.close();
     },
   };
@@ -180,13 +176,13 @@ export function noConnectionPerTest(): void {
   beforeEach(() => {
     saved = Object.fromEntries(names.map((k) => [k, process.env[k]]));
     for (const k of names) delete process.env[k];
-    resetConfiguration();
+    useRuntime({ config: undefined });
   });
   afterEach(() => {
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
-    resetConfiguration();
+    useRuntime({ config: undefined });
   });
 }

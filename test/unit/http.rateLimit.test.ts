@@ -5,8 +5,9 @@
 import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectionFor } from "../../provider/runtime/connection";
-import { send, useRetryPolicy } from "../../provider/http/client";
-import { SlidingWindowLimiter, limiterFor, resetLimiters } from "../../provider/http/rateLimit";
+import { send } from "../../provider/http/client";
+import { SlidingWindowLimiter, limiterFor } from "../../provider/http/rateLimit";
+import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { mockApiPerTest, requestId } from "../support/mockApi";
 
 /** A virtual clock: sleeping callers wake in time order, and no real time passes. */
@@ -180,7 +181,7 @@ describe("sends through the limiter", () => {
     limited = 0;
   });
   afterEach(() => {
-    resetLimiters();
+    resetRuntime();
   });
 
   /** A service that counts like the real one: a fixed window opened by the first request. */
@@ -263,7 +264,7 @@ describe("sends through the limiter", () => {
 
   it("count the time budget from the first send, so waiting in the queue does not use up the retries", async () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "1/0.15";
-    useRetryPolicy({ maxAttempts: 3, maxTotalMs: 100, baseDelayMs: 1, maxDelayMs: 2 });
+    useRuntime({ retryPolicy: { maxAttempts: 3, maxTotalMs: 100, baseDelayMs: 1, maxDelayMs: 2 } });
     mock.api.cloud.intercept({ path: "/a", method: "PUT" }).reply(200, { result: {} });
     mock.api.cloud.intercept({ path: "/b", method: "PUT" }).reply(503, { status: 503, error: "busy" });
     mock.api.cloud.intercept({ path: "/b", method: "PUT" }).reply(200, { result: {} });

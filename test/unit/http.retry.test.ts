@@ -5,7 +5,8 @@
 import { performance } from "node:perf_hooks";
 import { beforeEach, describe, expect, it } from "vitest";
 import { connectionFor } from "../../provider/runtime/connection";
-import { send, useRetryPolicy } from "../../provider/http/client";
+import { send } from "../../provider/http/client";
+import { useRuntime } from "../../provider/runtime/runtime";
 import { ApiError, OutcomeUnknownError, RateLimitWaitError } from "../../provider/errors";
 import { decide, retryDelayMs, serverRequestedDelayMs, DEFAULT_RETRY_POLICY } from "../../provider/http/retry";
 import { CANARY, errorText, mockApiPerTest, requestId } from "../support/mockApi";
@@ -126,7 +127,7 @@ describe("the wait the service asks for", () => {
   });
 
   it("longer than the time budget fails at once with the 429, without a second request", async () => {
-    useRetryPolicy({ maxAttempts: 5, maxTotalMs: 1_000, baseDelayMs: 1, maxDelayMs: 5 });
+    useRuntime({ retryPolicy: { maxAttempts: 5, maxTotalMs: 1_000, baseDelayMs: 1, maxDelayMs: 5 } });
     script("PUT", PATH, [{ status: 429, headers: { "retry-after": "3600" } }, ok]);
     const started = performance.now();
     const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
@@ -140,7 +141,7 @@ describe("the wait the service asks for", () => {
 
 describe("bounds", () => {
   it("stops after maxAttempts and reports the last answer", async () => {
-    useRetryPolicy({ maxAttempts: 3, maxTotalMs: 5_000, baseDelayMs: 1, maxDelayMs: 2 });
+    useRuntime({ retryPolicy: { maxAttempts: 3, maxTotalMs: 5_000, baseDelayMs: 1, maxDelayMs: 2 } });
     script("PUT", PATH, [{ status: 503 }, { status: 503 }, { status: 504 }, ok]);
     const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
     expect(err).toBeInstanceOf(ApiError);
@@ -149,7 +150,7 @@ describe("bounds", () => {
   });
 
   it("starts no retry once the total time budget would be passed", async () => {
-    useRetryPolicy({ maxAttempts: 1_000, maxTotalMs: 120, baseDelayMs: 40, maxDelayMs: 40 });
+    useRuntime({ retryPolicy: { maxAttempts: 1_000, maxTotalMs: 120, baseDelayMs: 40, maxDelayMs: 40 } });
     script(
       "PUT",
       PATH,

@@ -7,10 +7,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { connectionFor, resetConfiguration } from "../../provider/runtime/connection";
-import { send, useDispatcher, useRetryPolicy } from "../../provider/http/client";
+import { connectionFor } from "../../provider/runtime/connection";
+import { send } from "../../provider/http/client";
+import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { ApiError, OutcomeUnknownError, TransportError } from "../../provider/errors";
-import { resetLimiters } from "../../provider/http/rateLimit";
 import { CANARY, errorText } from "../support/mockApi";
 import { failure } from "../support/failures";
 
@@ -35,20 +35,17 @@ beforeEach(() => {
   process.env.ALERTPIPE_CLOUD_KEY_ID = CANARY.keyId;
   process.env.ALERTPIPE_CLOUD_KEY_SECRET = CANARY.keySecret;
   process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "off";
-  resetConfiguration();
-  resetLimiters();
+  resetRuntime();
   servers = [];
   agent = new Agent({ keepAliveTimeout: 1_000 });
-  useDispatcher(agent);
-  useRetryPolicy({ maxAttempts: 4, maxTotalMs: 5_000, baseDelayMs: 10, maxDelayMs: 20, attemptTimeoutMs: 150 });
+  useRuntime({ dispatcher: agent, retryPolicy: { maxAttempts: 4, maxTotalMs: 5_000, baseDelayMs: 10, maxDelayMs: 20, attemptTimeoutMs: 150 } });
   dispatched = 0;
   subscribe("undici:request:create", onCreate);
 });
 
 afterEach(async () => {
   unsubscribe("undici:request:create", onCreate);
-  useDispatcher(undefined);
-  useRetryPolicy(undefined);
+  resetRuntime();
   await agent.destroy();
   for (const s of servers) {
     s.closeAllConnections();
@@ -120,7 +117,7 @@ describe("a closed port (connection refused)", () => {
     };
     subscribe("undici:client:connectError", onConnectError);
     try {
-      useRetryPolicy({ maxAttempts: 6, maxTotalMs: 5_000, baseDelayMs: 20, maxDelayMs: 40 });
+      useRuntime({ retryPolicy: { maxAttempts: 6, maxTotalMs: 5_000, baseDelayMs: 20, maxDelayMs: 40 } });
       const res = await send(connectionFor("cloud"), { method: "POST", path: KEYS, body: {}, creates });
       expect(res.status).toBe(200);
       expect(posts).toBe(1);
@@ -173,7 +170,7 @@ describe("an answer whose headers do not come in time", () => {
   });
 
   it("fails a GET with a TransportError once the attempts are spent", async () => {
-    useRetryPolicy({ maxAttempts: 2, maxTotalMs: 5_000, baseDelayMs: 1, maxDelayMs: 2, attemptTimeoutMs: 50 });
+    useRuntime({ retryPolicy: { maxAttempts: 2, maxTotalMs: 5_000, baseDelayMs: 1, maxDelayMs: 2, attemptTimeoutMs: 50 } });
     const { seen } = await serve((_req, res) => slow(res));
     const err = await failure(send(connectionFor("cloud"), { method: "GET", path: PATH }));
     expect(err).toBeInstanceOf(TransportError);
@@ -184,7 +181,7 @@ describe("an answer whose headers do not come in time", () => {
 
 describe("the process dispatcher", () => {
   it("keeps connections alive: sequential requests share a couple of sockets, not one each", async () => {
-    useDispatcher(undefined); // the default, process-wide agent
+    useRuntime({ dispatcher: undefined }); // the default, process-wide agent
     let connections = 0;
     const { server, seen } = await serve((_req, res) => ok(res));
     server.on("connection", () => connections++);

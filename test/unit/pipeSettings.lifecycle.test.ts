@@ -1,6 +1,5 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/pipeSettings/provider";
-import { forgetRun } from "../../provider/creation/thisRun";
 import { SETTING_NAMES } from "../../provider/serviceFacts/pipeSettings";
 import { UNKNOWN } from "../../provider/protocol/properties";
 import { CANARY, cloudAnswer, errorText, mockApiPerTest, answerOnce } from "../support/mockApi";
@@ -161,8 +160,6 @@ describe("PipeSettings delete", () => {
     await provider.delete(id, props);
     expect(seen).toHaveLength(0);
   });
-
-  beforeEach(() => forgetRun());
 
   it("with resetOnDelete reads the pipe, then sends null for every managed setting still as this resource left it", async () => {
     intercept("GET", 200, cloudAnswer(wire({ db_max_threads: 8, object_storage_concurrency: 3 })));

@@ -3,12 +3,13 @@
 // every shape, the 424 of an idle service, and 429s asking for waits longer than the retry budget.
 
 import { performance } from "node:perf_hooks";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as alert from "../../provider/alert/provider";
 import * as apiKey from "../../provider/apiKey/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
-import { connectionFor, resetConfiguration } from "../../provider/runtime/connection";
-import { EXCERPT_CHARS, send, useWaitNotices } from "../../provider/http/client";
+import { connectionFor } from "../../provider/runtime/connection";
+import { EXCERPT_CHARS, send } from "../../provider/http/client";
+import { useRuntime } from "../../provider/runtime/runtime";
 import { ApiError, RateLimitWaitError } from "../../provider/errors";
 import { answerOnce, CANARY, cloudAnswer, errorText, mockApiPerTest, requestId } from "../support/mockApi";
 import {
@@ -25,9 +26,6 @@ import { failure } from "../support/failures";
 
 const mock = mockApiPerTest();
 const seen = mock.seen;
-afterEach(() => {
-  useWaitNotices(undefined);
-});
 
 const alertArgs = { threshold: 300, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" }, name: "lag" };
 const silencedObject = { by: "someone@example.com", at: "2026-11-20T10:00:00.000Z", until: "2026-11-21T10:00:00.000Z" };
@@ -256,7 +254,7 @@ describe("an idle service (424)", () => {
 describe("no silent stalls", () => {
   it("a 429 asking for longer than the budget fails the request and every one waiting behind it at once, saying how long", async () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "1/2";
-    resetConfiguration();
+    useRuntime({ config: undefined });
     answerOnce(
       mock.api.cloud,
       seen,
@@ -299,7 +297,7 @@ describe("no silent stalls", () => {
 
   it("says so when a request waits longer than the notice threshold: the service's wait and the pacing", async () => {
     const lines: string[] = [];
-    useWaitNotices({ afterMs: 100, write: (line) => lines.push(line) });
+    useRuntime({ timings: { waitNoticeAfterMs: 100 }, notices: (line) => lines.push(line) });
     answerOnce(mock.api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 429, { message: "Too many requests" }, { "ratelimit-reset": "0.3" });
     answerOnce(mock.api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 200, { data: realAlert() });
     await send(connectionFor("alerting"), { method: "GET", path: `${ALERTS}/${ALERT_ID}` });
@@ -311,7 +309,7 @@ describe("no silent stalls", () => {
 
     lines.length = 0;
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "1/0.5";
-    resetConfiguration();
+    useRuntime({ config: undefined });
     for (let i = 0; i < 2; i++) answerOnce(mock.api.cloud, seen, { method: "GET", path: SETTINGS }, 200, { result: {} });
     const conn = connectionFor("cloud");
     await Promise.all([send(conn, { method: "GET", path: SETTINGS }), send(conn, { method: "GET", path: SETTINGS })]);

@@ -4,8 +4,8 @@
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError, AmbiguousCreateError, OutcomeUnknownError } from "../../provider/errors";
-import { useNotices } from "../../provider/runtime/notices";
-import { createRecovering, useSecondLookDelay, type Candidate } from "../../provider/creation/recovery";
+import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
+import { createRecovering, type Candidate } from "../../provider/creation/recovery";
 
 const lostAnswer = (): OutcomeUnknownError =>
   new OutcomeUnknownError({ method: "POST", path: "/api/v2/alerts" }, 'the alert "cpu"', "no answer came: the connection was closed");
@@ -45,13 +45,11 @@ const notices: string[] = [];
 
 beforeEach(() => {
   notices.length = 0;
-  useNotices((line) => notices.push(line));
-  useSecondLookDelay(5);
+  useRuntime({ notices: (line) => notices.push(line), timings: { secondLookMs: 5 } });
 });
 
 afterEach(() => {
-  useNotices(undefined);
-  useSecondLookDelay(undefined);
+  resetRuntime();
 });
 
 describe("createRecovering", () => {
