@@ -1,0 +1,117 @@
+// What an answer says in the service's own words: the reason an error body gives, whatever its
+// shape (area A's and B's JSON, validation lists, plain text, a proxy's HTML page), and the
+// requestId to quote. Kept apart from client.ts, which sends; this module only reads what came back.
+// The words are scrubbed of secrets before they are clipped (redact.ts), so an excerpt never keeps
+// part of one.
+
+import { redact } from "./redact";
+
+/** About this many characters of the service's words go into an error: enough to act on, never a page. */
+export const EXCERPT_CHARS = 500;
+
+function clip(text: string, max = EXCERPT_CHARS): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max)}…` : t;
+}
+
+/** An answer's body as JSON, or as the text it is when it is not JSON; undefined when empty. */
+export function parseBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function field(body: unknown, name: string): unknown {
+  return typeof body === "object" && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+const HTML = /^\s*<(?:!doctype|html|head|body|\?xml)|<\/(?:html|body|title|h1|p|div)>/i;
+
+/** The readable text of an HTML page (a proxy's or gateway's error page): its title and its words. */
+function htmlText(page: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1]?.trim();
+  const body = page
+    .replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+  const words = body.replace(/\s+/g, " ").trim();
+  return title !== undefined && title !== "" && !words.startsWith(title) ? `${title}: ${words}` : words;
+}
+
+const WORD_MEMBERS = ["error", "message", "detail", "error_description", "title", "msg", "reason", "description"];
+const LIST_MEMBERS = ["errors", "issues", "details", "validationErrors"];
+const WHERE_MEMBERS = ["path", "field", "property", "loc", "param", "instancePath"];
+
+/**
+ * The service's own words from an error body of any shape: an object with `error` or `message`
+ * (area B's `{status, error, requestId}`, area A's `{message}`, or such words nested), an array of
+ * validation issues (each named by its path), plain text, an HTML page; else the JSON itself.
+ * Undefined for an empty body.
+ */
+export function wordsOf(body: unknown, depth = 0): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string") {
+    const text = HTML.test(body) ? htmlText(body) : body;
+    return text.trim() === "" ? undefined : text.replace(/\s+/g, " ").trim();
+  }
+  if (typeof body === "number" || typeof body === "boolean") return String(body);
+  if (depth > 3) return JSON.stringify(body);
+  if (Array.isArray(body)) {
+    const items = body.map((item) => wordsOf(item, depth + 1)).filter((w): w is string => w !== undefined);
+    return items.length === 0 ? undefined : items.join("; ");
+  }
+  const parts: string[] = [];
+  for (const name of WORD_MEMBERS) {
+    const words = wordsOf(field(body, name), depth + 1);
+    if (words !== undefined && !parts.includes(words)) {
+      parts.push(words);
+      break;
+    }
+  }
+  for (const name of LIST_MEMBERS) {
+    const list = field(body, name);
+    if (Array.isArray(list) && list.length > 0) {
+      const words = wordsOf(list, depth + 1);
+      if (words !== undefined) parts.push(words);
+    }
+  }
+  if (parts.length > 0) {
+    const where = WHERE_MEMBERS.map((n) => field(body, n)).find(
+      (w): w is string | unknown[] => (typeof w === "string" && w !== "") || (Array.isArray(w) && w.length > 0),
+    );
+    const prefix = where === undefined ? "" : `${Array.isArray(where) ? where.join(".") : where}: `;
+    return prefix + parts.join(": ");
+  }
+  return Object.keys(body).length === 0 ? undefined : JSON.stringify(body);
+}
+
+/**
+ * The service's words for an error: a bounded excerpt (EXCERPT_CHARS), credentials scrubbed first
+ * so that clipping can never leave part of one behind.
+ */
+export function serviceMessage(body: unknown, secrets: readonly unknown[]): string {
+  const words = wordsOf(body);
+  return words === undefined ? "the service gave no reason (the answer had no body)" : clip(redact(words, secrets));
+}
+
+/** The requestId an answer names, in its body (area B's envelope) or a header; clipped, not yet scrubbed (the caller knows the secrets). */
+export function requestIdOf(body: unknown, header: (n: string) => string | undefined): string | undefined {
+  const fromBody = field(body, "requestId");
+  if (typeof fromBody === "string" && fromBody !== "") return clip(fromBody, 100);
+  const fromHeader = header("x-request-id") ?? header("request-id");
+  return fromHeader === undefined || fromHeader === "" ? undefined : clip(fromHeader, 100);
+}
+
+/** Reads one header of undici's answer, its first value when repeated. */
+export function headerLookup(headers: Record<string, string | string[] | undefined>): (name: string) => string | undefined {
+  return (name) => {
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+}
