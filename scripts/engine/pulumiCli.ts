@@ -5,11 +5,13 @@
 // against the committed go.sum) into a cache outside the repository, once, and reused after.
 // The directory-program language host (tools/pulumi-language-nodejs) is found or built the same
 // way; it is only for running `pulumi up` in a folder, never for the main suite (inline programs
-// need no language host).
+// need no language host). So are the Pulumi YAML language host (tools/pulumi-language-yaml), for
+// YAML programs run against the native plugin, and our SDK generator (tools/sdkgen), which writes
+// the plugin's Node.js, Python and Go SDKs with the code generators of the CLI's own Pulumi version.
 
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, chmodSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { repoRoot } from "../packedPackage";
@@ -32,26 +34,66 @@ interface GoTool {
   pkg: string;
   /** The Go module whose version the command carries (its require line in go.mod). */
   versionModule: string;
+  /** The Go variable the build sets to that version (`-X`), for the command to report it. */
+  versionVariable?: string;
   /** The executable's name. */
   binary: string;
+  /** Whether one on PATH is used instead of our build (a tool of Pulumi's: yes; one of ours: no). */
+  takenFromPath: boolean;
   /** Human name for messages. */
   what: string;
+  /** How long a build takes on 2 cores with empty Go caches, for the message before it. */
+  coldBuild: string;
 }
+
+/** Where Pulumi's own commands read their version. */
+const PULUMI_VERSION_VARIABLE = "github.com/pulumi/pulumi/sdk/v3/go/common/version.Version";
+/** The module of Pulumi's code generators, which the CLI and the SDK generator must pin alike. */
+const PULUMI_PKG_MODULE = "github.com/pulumi/pulumi/pkg/v3";
 
 const CLI: GoTool = {
   module: "pulumi-cli",
   pkg: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
-  versionModule: "github.com/pulumi/pulumi/pkg/v3",
+  versionModule: PULUMI_PKG_MODULE,
+  versionVariable: PULUMI_VERSION_VARIABLE,
   binary: "pulumi",
+  takenFromPath: true,
   what: "the pulumi CLI",
+  coldBuild: "about 6 minutes",
 };
 
 const LANGUAGE_HOST: GoTool = {
   module: "pulumi-language-nodejs",
   pkg: "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs",
   versionModule: "github.com/pulumi/pulumi/sdk/v3",
+  versionVariable: PULUMI_VERSION_VARIABLE,
   binary: "pulumi-language-nodejs",
+  takenFromPath: true,
   what: "the Node.js language host for directory programs",
+  coldBuild: "about 6 minutes",
+};
+
+// v1.38.0, not the v1.37.0 that CLI 3.248 bundles: that one needs a pkg/v3 the module proxy refuses.
+// v1.38.0 is built on a newer pkg/v3 (3.254) and runs with CLI 3.248.
+const YAML_LANGUAGE_HOST: GoTool = {
+  module: "pulumi-language-yaml",
+  pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+  versionModule: "github.com/pulumi/pulumi-yaml",
+  versionVariable: "github.com/pulumi/pulumi-yaml/pkg/version.Version",
+  binary: "pulumi-language-yaml",
+  takenFromPath: true,
+  what: "the Pulumi YAML language host",
+  coldBuild: "about 5 minutes",
+};
+
+const SDK_GENERATOR: GoTool = {
+  module: "sdkgen",
+  pkg: "pulumi-alertpipe/tools/sdkgen",
+  versionModule: PULUMI_PKG_MODULE,
+  binary: "sdkgen",
+  takenFromPath: false,
+  what: "the SDK generator (tools/sdkgen)",
+  coldBuild: "about 4 minutes",
 };
 
 /** The @pulumi/pulumi version the lock file installs, as "v3.248.0". */
@@ -130,11 +172,19 @@ function goExecutable(where: Surroundings): string | undefined {
   return undefined;
 }
 
-/** The cache folder of one build: named by version and go.sum, so a changed pin builds anew. */
+/**
+ * The cache folder of one build: named by version, go.sum and the module's own Go sources (tools
+ * that only pin a command have none, and keep the name they always had), so a changed pin or a
+ * changed source builds anew.
+ */
 function cacheDir(tool: GoTool, version: string, where: Surroundings): string {
-  const goSum = readFileSync(join(repoRoot(), "tools", tool.module, "go.sum"));
-  const digest = createHash("sha256").update(goSum).digest("hex").slice(0, 12);
-  return join(where.cacheRoot, `${tool.binary}-${version}-${digest}`);
+  const folder = join(repoRoot(), "tools", tool.module);
+  const hash = createHash("sha256").update(readFileSync(join(folder, "go.sum")));
+  const sources = readdirSync(folder)
+    .filter((name) => name.endsWith(".go"))
+    .sort();
+  for (const name of sources) hash.update(`\0${name}\0`).update(readFileSync(join(folder, name)));
+  return join(where.cacheRoot, `${tool.binary}-${version}-${hash.digest("hex").slice(0, 12)}`);
 }
 
 function runGoBuild(go: string, tool: GoTool, version: string, output: string, log: Log): Promise<void> {
@@ -145,7 +195,7 @@ function runGoBuild(go: string, tool: GoTool, version: string, output: string, l
     "-tags",
     "osusergo,grpcnotrace",
     "-ldflags",
-    `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version}`,
+    tool.versionVariable === undefined ? "-s -w" : `-s -w -X ${tool.versionVariable}=${version}`,
     "-o",
     output,
     tool.pkg,
@@ -188,12 +238,14 @@ async function cachedBuild(tool: GoTool, version: string, log: Log, where: Surro
   if (existsSync(executable)) return { path: executable, version, source: "cache" };
   const go = goExecutable(where);
   if (go === undefined) {
+    const build = `install Go 1.25 or newer so that it is built from tools/${tool.module} (once, into ${where.cacheRoot}).`;
     throw new Error(
-      `${tool.what} ${version} is needed and neither it nor Go was found. Either put ${tool.binary} ${version} or newer on PATH, ` +
-        `or install Go 1.25 or newer so that it is built from tools/${tool.module} (once, into ${where.cacheRoot}).`,
+      tool.takenFromPath
+        ? `${tool.what} ${version} is needed and neither it nor Go was found. Either put ${tool.binary} ${version} or newer on PATH, or ${build}`
+        : `${tool.what} ${version} is needed and Go was not found to build it: ${build}`,
     );
   }
-  log(`Building ${tool.what} ${version} from Go modules into ${dir} (first time only; about 6 minutes on 2 cores with empty Go caches, seconds with them).`);
+  log(`Building ${tool.what} ${version} from Go modules into ${dir} (first time only; ${tool.coldBuild} on 2 cores with empty Go caches, seconds with them).`);
   const scratch = `${dir}.building-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(join(scratch, "bin"), { recursive: true });
@@ -262,13 +314,104 @@ export function pulumiLanguageHost(log: Log = (l) => console.error(l)): Promise<
   return languageHost;
 }
 
-/** `node dist/scripts/engine/pulumiCli.js [--language-host]`: find or build, then print the path. */
+/**
+ * Finds or builds the Pulumi YAML language host in the given surroundings: the one on PATH, or our
+ * build of tools/pulumi-language-yaml. The engine runs YAML programs with the `pulumi-language-yaml`
+ * it finds on PATH, so a caller puts `dirname(path)` first on the PATH it gives the CLI.
+ */
+export async function findOrBuildYamlLanguageHost(log: Log, where: Surroundings = surroundings()): Promise<EngineTool> {
+  const found = onPath(YAML_LANGUAGE_HOST.binary, where.path);
+  if (found !== undefined) return { path: found, version: "on PATH", source: "path" };
+  return cachedBuild(YAML_LANGUAGE_HOST, goModuleVersion(YAML_LANGUAGE_HOST.module, YAML_LANGUAGE_HOST.versionModule), log, where);
+}
+
+/** Puts `source` at `target` (a hard link, or a copy across file systems), replacing what was there in one rename. */
+function placeExecutable(source: string, target: string): void {
+  if (existsSync(target) && statSync(target).ino === statSync(source).ino) return;
+  const scratch = `${target}.placing-${process.pid}`;
+  rmSync(scratch, { force: true });
+  try {
+    linkSync(source, scratch);
+  } catch {
+    copyFileSync(source, scratch);
+    chmodSync(scratch, 0o755);
+  }
+  renameSync(scratch, target);
+}
+
+let yamlLanguageHost: Promise<EngineTool> | undefined;
+
+/**
+ * The Pulumi YAML language host, once per process; see findOrBuildYamlLanguageHost. When both it and
+ * the CLI are our builds, the path returned is beside our `pulumi`: the engine looks for its bundled
+ * language hosts there, and a host it finds on PATH anywhere else makes every run warn "using
+ * pulumi-language-yaml from $PATH". Putting `dirname(path)` first on PATH works either way.
+ */
+export function pulumiYamlLanguageHost(log: Log = (l) => console.error(l)): Promise<EngineTool> {
+  yamlLanguageHost ??= (async () => {
+    const host = await findOrBuildYamlLanguageHost(log);
+    const cli = await pulumiCli(log);
+    if (host.source === "path" || cli.source === "path") return host;
+    const beside = join(dirname(cli.path), YAML_LANGUAGE_HOST.binary);
+    placeExecutable(host.path, beside);
+    return { ...host, path: beside };
+  })();
+  return yamlLanguageHost;
+}
+
+/**
+ * Finds or builds our SDK generator in the given surroundings (never taken from PATH: it is ours).
+ * Its Pulumi code generators must be those of the CLI we run, so the two pins are checked alike
+ * before anything is built. Run it as `<path> <schema.json> <outdir>`; scripts/sdk.ts does.
+ */
+export async function findOrBuildSdkGenerator(log: Log, where: Surroundings = surroundings()): Promise<EngineTool> {
+  const version = goModuleVersion(SDK_GENERATOR.module, SDK_GENERATOR.versionModule);
+  const cliVersion = goModuleVersion(CLI.module, CLI.versionModule);
+  if (version !== cliVersion) {
+    throw new Error(
+      `tools/${SDK_GENERATOR.module} pins ${SDK_GENERATOR.versionModule} ${version} but tools/${CLI.module} pins ${cliVersion}; ` +
+        `the SDKs must come from the code generators of the CLI's own version, so pin both alike.`,
+    );
+  }
+  return cachedBuild(SDK_GENERATOR, version, log, where);
+}
+
+let sdkGeneratorBuild: Promise<EngineTool> | undefined;
+
+/** Our SDK generator, once per process; see findOrBuildSdkGenerator. */
+export function sdkGenerator(log: Log = (l) => console.error(l)): Promise<EngineTool> {
+  sdkGeneratorBuild ??= findOrBuildSdkGenerator(log);
+  return sdkGeneratorBuild;
+}
+
+const TOOLS: Record<string, (log?: Log) => Promise<EngineTool>> = {
+  "--cli": pulumiCli,
+  "--language-host": pulumiLanguageHost,
+  "--yaml-language-host": pulumiYamlLanguageHost,
+  "--sdkgen": sdkGenerator,
+};
+
+/**
+ * `node dist/scripts/engine/pulumiCli.js [--cli] [--language-host] [--yaml-language-host] [--sdkgen]`:
+ * find or build each tool named, one after the other (two builds at once only fight over the cores
+ * and the Go caches), then print its path. With no flag (`npm run engine`): the CLI, the YAML
+ * language host and the SDK generator, the tools the tests need, so a CI cache of our builds holds them all.
+ */
 if (require.main === module) {
-  const which = process.argv.includes("--language-host") ? pulumiLanguageHost : pulumiCli;
-  which()
-    .then((tool) => console.log(`${tool.path} (${tool.version}, ${tool.source === "path" ? "from PATH" : "our build"})`))
-    .catch((err: unknown) => {
-      console.error(err instanceof Error ? err.message : String(err));
-      process.exit(1);
-    });
+  const named = process.argv.slice(2);
+  const unknown = named.filter((flag) => TOOLS[flag] === undefined);
+  if (unknown.length > 0) {
+    console.error(`unknown option ${unknown.join(", ")}; known: ${Object.keys(TOOLS).join(", ")}`);
+    process.exit(2);
+  }
+  const which = named.length > 0 ? named : ["--cli", "--yaml-language-host", "--sdkgen"];
+  (async () => {
+    for (const flag of which) {
+      const tool = await TOOLS[flag]!();
+      console.log(`${tool.path} (${tool.version}, ${tool.source === "path" ? "from PATH" : "our build"})`);
+    }
+  })().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  });
 }
