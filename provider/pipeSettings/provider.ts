@@ -44,7 +44,7 @@ function pipeKey(ref: PipeRef): string {
 
 /**
  * Claims for this run (thisRun.ts) the settings of a pipe that a resource of it manages (seen in
- * check) or wrote (create, update): a delete with resetOnDelete never unsets one of these. That is
+ * diff) or writes (create, update): a delete with resetOnDelete never unsets one of these. That is
  * what keeps a rename without an alias (create the new resource, then delete the old) from wiping
  * the new resource's settings.
  */
@@ -89,12 +89,18 @@ export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulu
   if (failures.length > 0) return { inputs: result.inputs, failures };
   const inputs: PropertyMap = { ...result.inputs };
   for (const p of REPLACE_ON) inputs[p] = uuidForm(p, inputs[p]);
-  claimSettings(pipeRef("", inputs), managedIn(SETTING_NAMES, inputs));
   return { inputs, failures };
 }
 
-export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
+export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
   const managed = managedIn(SETTING_NAMES, news);
+  // The claim of what this resource manages is made here, not in check: check only validates, and
+  // the engine may call it on inputs it never applies (a preview, a step another failure stops).
+  // Claimed here it is still in time: the engine diffs every resource of the program that is in
+  // the state before it sends any delete of a removed or replaced one, and a resource new to the
+  // state claims in its create. An unchanged resource is diffed and never updated, so only this
+  // claim keeps a delete with resetOnDelete of an old resource on the same pipe off its settings.
+  claimSettings(pipeRef(id, news), managed);
   // A PUT of the managed settings leaves the others as they are. They are not carried in the inputs
   // (see carryStableOutputs), because a setting among the inputs is one the program manages.
   const unmanaged = SETTING_NAMES.filter((n) => !managed.includes(n));

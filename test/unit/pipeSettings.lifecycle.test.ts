@@ -199,18 +199,23 @@ describe("PipeSettings delete", () => {
   });
 
   it("with resetOnDelete counts the same pipe in another letter case as the same pipe", async () => {
-    await provider.check(
-      {},
-      {
-        organizationId: ids.organizationId.toUpperCase(),
-        serviceId: ids.serviceId,
-        pipeId: ids.pipeId.toUpperCase(),
-        dbMaxThreads: 8,
-        objectStorageConcurrency: 3,
-      },
-    );
+    await provider.diff(id, props, {
+      organizationId: ids.organizationId.toUpperCase(),
+      serviceId: ids.serviceId,
+      pipeId: ids.pipeId.toUpperCase(),
+      dbMaxThreads: 8,
+      objectStorageConcurrency: 3,
+    });
     await provider.delete(id, { ...props, resetOnDelete: true });
     expect(seen).toEqual([]);
+  });
+
+  it("with resetOnDelete still unsets settings that another resource's check alone saw: check claims nothing", async () => {
+    await provider.check({}, { ...ids, dbMaxThreads: 8, objectStorageConcurrency: 3 });
+    intercept("GET", 200, cloudAnswer(wire({ db_max_threads: 8, object_storage_concurrency: 3 })));
+    intercept("PUT", 200, cloudAnswer(wire()));
+    await provider.delete(id, { ...props, resetOnDelete: true });
+    expect(seen.map((s) => s.method)).toEqual(["GET", "PUT"]);
   });
 
   it("with resetOnDelete treats a 404 as already gone", async () => {
