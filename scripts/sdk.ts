@@ -5,10 +5,33 @@
 //
 // `node dist/scripts/sdk.js <schema.json> <outdir>` writes <outdir>/nodejs, <outdir>/python and
 // <outdir>/go, replacing those three folders. The same schema always gives the same bytes.
+// `npm run sdk` (no arguments) writes the schema the plugin serves to sdk/schema.json and the
+// plugin's SDKs beside it: what is committed under sdk/.
 
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { packageSchema } from "../provider/native/schema";
 import { sdkGenerator } from "./engine/pulumiCli";
+import { repoRoot } from "./packedPackage";
+
+/** Where the plugin's committed SDKs live. */
+export function sdkDir(): string {
+  return join(repoRoot(), "sdk");
+}
+
+/** The schema the plugin serves (GetSchema sends these bytes), as a file, with a final newline. */
+export function pluginSchemaText(): string {
+  return `${JSON.stringify(packageSchema(), null, 2)}\n`;
+}
+
+/** Writes the plugin's schema to <outDir>/schema.json and its three SDKs beside it. */
+export async function generatePluginSdks(outDir: string, log?: (line: string) => void): Promise<void> {
+  mkdirSync(outDir, { recursive: true });
+  const schemaPath = join(outDir, "schema.json");
+  writeFileSync(schemaPath, pluginSchemaText());
+  await generateSdks(schemaPath, outDir, log);
+}
 
 /** Generates the three SDKs of the schema at `schemaPath` into `outDir`; rejects with the generator's words. */
 export async function generateSdks(schemaPath: string, outDir: string, log: (line: string) => void = (l) => console.error(l)): Promise<void> {
@@ -35,12 +58,13 @@ export async function generateSdks(schemaPath: string, outDir: string, log: (lin
 }
 
 if (require.main === module) {
-  const [schemaPath, outDir, ...rest] = process.argv.slice(2);
-  if (schemaPath === undefined || outDir === undefined || rest.length > 0) {
-    console.error("usage: node dist/scripts/sdk.js <schema.json> <outdir>");
+  const args = process.argv.slice(2);
+  const [schemaPath, outDir] = args.length === 0 ? [undefined, sdkDir()] : args;
+  if (outDir === undefined || args.length === 1 || args.length > 2) {
+    console.error("usage: node dist/scripts/sdk.js [<schema.json> <outdir>]   (none: the plugin's schema into sdk/)");
     process.exit(2);
   }
-  generateSdks(schemaPath, outDir)
+  (schemaPath === undefined ? generatePluginSdks(outDir) : generateSdks(schemaPath, outDir))
     .then(() => console.log(`SDKs written to ${resolve(outDir, "nodejs")}, ${resolve(outDir, "python")} and ${resolve(outDir, "go")}`))
     .catch((err: unknown) => {
       console.error(err instanceof Error ? err.message : String(err));

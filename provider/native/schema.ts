@@ -63,6 +63,7 @@ export interface PackageSchema {
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
   types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
   resources: Record<string, ResourceSpec>;
+  meta: { supportPack: boolean };
   language: Record<string, Record<string, unknown>>;
 }
 
@@ -294,10 +295,14 @@ export function packageSchema(): PackageSchema {
     provider: { description: "The alertpipe provider: where the two services are and the credentials for each.", inputProperties: variables },
     types: types(),
     resources: resources(),
+    // The Go SDK gets its own go.mod (module: GO_IMPORT_BASE_PATH less its last part), so a Go
+    // program can require it, or `replace` it with a folder, like any module.
+    meta: { supportPack: true },
     language: {
       // The SDKs ask the engine for exactly this plugin version.
       nodejs: { packageName: NODEJS_SDK_PACKAGE, respectSchemaVersion: true },
-      python: { packageName: PYTHON_SDK_PACKAGE, respectSchemaVersion: true },
+      // pyproject.toml rather than setup.py: `pip install` of the folder needs nothing but pip.
+      python: { packageName: PYTHON_SDK_PACKAGE, respectSchemaVersion: true, pyproject: { enabled: true } },
       go: { importBasePath: GO_IMPORT_BASE_PATH, respectSchemaVersion: true, generateResourceContainerTypes: true },
     },
   };

@@ -1,0 +1,2 @@
+// Alerts (alerting API), ingestion pipe settings and organization API keys (cloud management API).
+package alertpipe
