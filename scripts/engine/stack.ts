@@ -83,7 +83,7 @@ export interface RunOptions {
   replace?: string[];
 }
 
-type RunKind = "preview" | "up" | "refresh" | "destroy";
+export type RunKind = "preview" | "up" | "refresh" | "destroy";
 
 /** The engine's marker for a secret value inside step outputs. */
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
@@ -119,7 +119,8 @@ function plain(text: string): string {
   return text.replace(/<\{%[^%]*%\}>/g, "").trimEnd();
 }
 
-function summarize(events: EngineEvent[], kind: RunKind): Pick<RunResult, "steps" | "diagnostics"> {
+/** The steps and diagnostics of a run, from the engine's events (the Automation API's, or a CLI run's `--json`). */
+export function summarize(events: EngineEvent[], kind: RunKind): Pick<RunResult, "steps" | "diagnostics"> {
   const steps = new Map<string, Step>();
   const diagnostics: string[] = [];
   for (const e of events) {

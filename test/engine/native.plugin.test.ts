@@ -4,16 +4,23 @@
 // emulator. What only a native provider can do is proven here on the engine itself: a detailed
 // diff, replaceOnChanges, import, and a secret the plugin marks.
 
-import { chmodSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { byHand, emulator as startEmulator, stackOn, succeeded, told, type EngineStack, type RunResult, type StateResource } from "../support/engine";
+import {
+  byHand,
+  emulator as startEmulator,
+  pluginFolder,
+  stackOn,
+  succeeded,
+  told,
+  type EngineStack,
+  type RunResult,
+  type StateResource,
+} from "../support/engine";
 import { ORG_ID } from "../support/fixtures";
-import { examplesDir } from "../../scripts/exampleStack";
 
 const API_KEY = "alertpipe:index:ApiKey";
 /** The engine's marker of a secret in the state file. */
@@ -41,15 +48,6 @@ function program(args: KeyArgs, opts: pulumi.CustomResourceOptions = {}, importe
 }
 
 const DEPLOYER: KeyArgs = { name: "deployer", roles: ["developer"] };
-
-/** A folder holding `pulumi-resource-alertpipe` as npm links a package's bin: the installed file, made executable. */
-function pluginOnPath(): string {
-  const dir = mkdtempSync(join(tmpdir(), "alertpipe-plugin-"));
-  const installed = join(examplesDir(), "node_modules", "pulumi-alertpipe", "dist", "provider", "native", "main.js");
-  chmodSync(installed, 0o755);
-  symlinkSync(installed, join(dir, "pulumi-resource-alertpipe"));
-  return dir;
-}
 
 /** Our resources in the stack's state file, by name. */
 function nativeState(s: EngineStack): Map<string, StateResource> {
@@ -83,7 +81,7 @@ describe("the native plugin on the real engine", () => {
   const savedPath = process.env.PATH;
 
   beforeAll(async () => {
-    pluginDir = pluginOnPath();
+    pluginDir = pluginFolder();
     // The stack's CLI takes this process's PATH, behind its own folder.
     process.env.PATH = `${pluginDir}${delimiter}${savedPath ?? ""}`;
     emu = await startEmulator({ rateLimits: { cloud: false, alerting: false } });
@@ -95,7 +93,6 @@ describe("the native plugin on the real engine", () => {
 
   afterAll(() => {
     process.env.PATH = savedPath;
-    rmSync(pluginDir, { recursive: true, force: true });
   });
 
   it("creates the key through the plugin, found on PATH, with one POST", async () => {

@@ -1,11 +1,14 @@
 // Stacks on the real Pulumi engine for end-to-end tests: each against its own emulator, each in
 // fresh temporary folders, all removed when the file's tests end.
 
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, expect } from "vitest";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import type { EngineStack, RunResult } from "../../scripts/engine/stack";
-import { emulatorConfig, installedPackage, openStack, type StackConfig } from "../../scripts/exampleStack";
+import { emulatorConfig, examplesDir, installedPackage, openStack, type StackConfig } from "../../scripts/exampleStack";
 
 export { installedPackage };
 export type { EngineStack, RunResult };
@@ -14,6 +17,11 @@ const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+/** Runs `cleanup` after the file's tests, after those registered later (last in, first out). */
+export function afterFile(cleanup: () => Promise<void> | void): void {
+  cleanups.push(cleanup);
+}
 
 /** An emulator on a free loopback port, closed after the file's tests. */
 export async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
@@ -42,6 +50,26 @@ export async function stackOn(running: RunningEmulator, name: string, options: T
   return stack;
 }
 
+/**
+ * A folder holding `pulumi-resource-alertpipe` as npm links a package's bin: the file the packed
+ * package installs into examples/node_modules, made executable, linked into `dir` (a new temporary
+ * folder by default). It goes on PATH, or a Pulumi.yaml's `plugins.providers` path names it; the
+ * folder is removed after the file's tests.
+ */
+export function pluginFolder(dir: string = mkdtempSync(join(tmpdir(), "alertpipe-plugin-"))): string {
+  mkdirSync(dir, { recursive: true });
+  const installed = join(examplesDir(), "node_modules", "pulumi-alertpipe", "dist", "provider", "native", "main.js");
+  chmodSync(installed, 0o755);
+  symlinkSync(installed, join(dir, "pulumi-resource-alertpipe"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Our resources' types: the dynamic classes' and the native plugin's. */
+export function isOurType(type: string): boolean {
+  return type.startsWith("pulumi-nodejs:dynamic/alertpipe:") || type.startsWith("alertpipe:index:");
+}
+
 /** The run, once it is known to have succeeded; otherwise the test fails showing what the user was told. */
 export function succeeded(result: RunResult): RunResult {
   expect(result.ok, told(result)).toBe(true);
@@ -49,7 +77,7 @@ export function succeeded(result: RunResult): RunResult {
 }
 
 /** "op name" of every step that is not "same", sorted: what a run did, at a glance. */
-export function changes(result: RunResult): string[] {
+export function changes(result: Pick<RunResult, "steps">): string[] {
   return result.steps
     .filter((s) => s.op !== "same")
     .map((s) => `${s.op} ${s.name}`)
@@ -82,11 +110,11 @@ export async function byHand(emu: RunningEmulator, method: string, path: string,
  * (create-replacement, replace, delete-replaced), for our resources only; "same" steps are left out.
  * Names and op names only: the events carry secret values in plain text.
  */
-export function engineOrder(result: RunResult): string[] {
+export function engineOrder(result: Pick<RunResult, "events">): string[] {
   const order: string[] = [];
   for (const e of result.events) {
     const m = e.resourcePreEvent?.metadata;
-    if (m === undefined || !m.type.startsWith("pulumi-nodejs:dynamic/alertpipe:") || m.op === "same") continue;
+    if (m === undefined || !isOurType(m.type) || m.op === "same") continue;
     order.push(`${m.op} ${m.urn.split("::").slice(3).join("::")}`);
   }
   return order;
@@ -103,11 +131,11 @@ export interface StateResource {
 }
 
 /** Our resources in the stack's state file (the file backend's checkpoint), by name. */
-export function ourState(s: EngineStack): Map<string, StateResource> {
+export function ourState(s: Pick<EngineStack, "readStateFile">): Map<string, StateResource> {
   const state = JSON.parse(s.readStateFile()) as { checkpoint: { latest?: { resources?: StateResource[] } } };
   const found = new Map<string, StateResource>();
   for (const r of state.checkpoint.latest?.resources ?? []) {
-    if (r.type.startsWith("pulumi-nodejs:dynamic/alertpipe:")) found.set(r.urn.split("::").slice(3).join("::"), r);
+    if (isOurType(r.type)) found.set(r.urn.split("::").slice(3).join("::"), r);
   }
   return found;
 }

@@ -1,0 +1,65 @@
+// Pulumi YAML programs on the real engine through the native plugin, as a YAML user runs them: a
+// project folder whose Pulumi.yaml names the plugin through `plugins.providers` (./node_modules/.bin,
+// where `npm install pulumi-alertpipe` links it), run by the `pulumi` CLI with the Pulumi YAML
+// language host first on PATH, its `alertpipe:*` config pointing at an emulator (secrets with --secret).
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { RunningEmulator } from "../../emulator";
+import { pulumiYamlLanguageHost } from "../../scripts/engine/pulumiCli";
+import { emulatorConfig, type StackConfig } from "../../scripts/exampleStack";
+import { repoRoot } from "../../scripts/packedPackage";
+import { CliStack } from "./cliStack";
+import { afterFile, pluginFolder } from "./engine";
+
+/** The guide a YAML user reads; its example is the program the YAML tests run. */
+export const GUIDE = join("docs", "guides", "other-languages.md");
+
+/** The Pulumi YAML example of the guide, as it stands there (the ```yaml block starting `name: alertpipe-yaml`). */
+export function documentedYamlProgram(): string {
+  const guide = readFileSync(join(repoRoot(), GUIDE), "utf8");
+  const block = /```yaml\n(name: alertpipe-yaml\n[\s\S]*?)```/.exec(guide)?.[1];
+  if (block === undefined) throw new Error(`${GUIDE} has no \`\`\`yaml block starting "name: alertpipe-yaml"`);
+  return block;
+}
+
+/** The plugin entry every program here carries, as the guide shows it. */
+const PLUGINS = { providers: [{ name: "alertpipe", path: "./node_modules/.bin" }] };
+
+/** A YAML program's Pulumi.yaml from its parts (written as JSON, which YAML reads as it is), naming the plugin. */
+export function yamlProgram(program: { resources: Record<string, unknown>; config?: Record<string, unknown>; outputs?: Record<string, string> }): string {
+  return `${JSON.stringify({ name: "alertpipe-yaml", runtime: "yaml", plugins: PLUGINS, ...program }, null, 2)}\n`;
+}
+
+/** A YAML project on the real engine, against an emulator. */
+export interface YamlStack {
+  stack: CliStack;
+  /** Replaces Pulumi.yaml: the next command runs this program. */
+  write(pulumiYaml: string): void;
+}
+
+export interface YamlStackOptions {
+  /** Link the plugin into ./node_modules/.bin as npm does; false for a project that has not installed it. */
+  installPlugin?: boolean;
+  /** Added to the config that points the provider at the emulator. */
+  config?: StackConfig;
+}
+
+/**
+ * A project folder holding `pulumiYaml`, and a stack of it logged in to a temporary file backend,
+ * configured for `emu`; removed after the file's tests. Fails when the CLI or the YAML host is
+ * missing and cannot be built: never a skip.
+ */
+export async function yamlStack(emu: RunningEmulator, pulumiYaml: string, options: YamlStackOptions = {}): Promise<YamlStack> {
+  const host = await pulumiYamlLanguageHost();
+  const projectDir = mkdtempSync(join(tmpdir(), "alertpipe-yaml-"));
+  afterFile(() => rmSync(projectDir, { recursive: true, force: true }));
+  if (options.installPlugin !== false) pluginFolder(join(projectDir, "node_modules", ".bin"));
+  const write = (text: string) => writeFileSync(join(projectDir, "Pulumi.yaml"), text);
+  write(pulumiYaml);
+  const stack = await CliStack.open({ projectDir, pathFirst: [dirname(host.path)] });
+  afterFile(() => stack.dispose());
+  await stack.setConfig({ ...emulatorConfig(emu), ...options.config });
+  return { stack, write };
+}
