@@ -137,8 +137,7 @@ export class CliStack {
 
   /**
    * A command that runs the engine, with `--json`: the CLI then prints the engine's events, one JSON
-   * object a line (after the plan, printed as one indented object, which is skipped), in place of
-   * its text. `kind` says how to read the steps. (`pulumi up --event-log <file>`, run by hand, is
+   * object a line, in place of its text (anything else it prints, an indented plan, is skipped). `kind` says how to read the steps. (`pulumi up --event-log <file>`, run by hand, is
    * refused with "unknown flag" by CLI 3.248.)
    */
   async runLogged(kind: RunKind, args: string[]): Promise<LoggedCliRun> {
@@ -156,7 +155,11 @@ export class CliStack {
       pending = "";
       if (typeof value === "object" && value !== null && "sequence" in value) events.push(value as EngineEvent);
     }
-    return { ...run, events, ...summarize(events, kind) };
+    // `up`, `refresh` and `destroy` plan first and say so with events of their own: each part opens
+    // with a prelude, and the last part is what was done.
+    const lastPart = events.map((e) => e.preludeEvent !== undefined).lastIndexOf(true);
+    const done = events.slice(Math.max(lastPart, 0));
+    return { ...run, events: done, ...summarize(done, kind) };
   }
 
   /** The stack's outputs, secret ones in plain text (`pulumi stack output --json --show-secrets`): never print them. */
