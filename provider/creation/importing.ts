@@ -5,7 +5,7 @@
 import type { ApiResponse } from "../http/client";
 import { ImportNotFoundError, isNotFound } from "../errors";
 import { notify } from "../runtime/notices";
-import { claim, claimedThisRun } from "./thisRun";
+import { claimForThisRun, partsClaimedThisRun } from "./runClaims";
 import { ImportIdFormError } from "../errors";
 
 /**
@@ -24,7 +24,7 @@ function objectKey(what: string, id: string): string {
 export async function readForImport(what: string, importId: string, get: () => Promise<ApiResponse>): Promise<ApiResponse> {
   try {
     const res = await get();
-    claim(objectKey(what, importId), [WHOLE_OBJECT]);
+    claimForThisRun(objectKey(what, importId), [WHOLE_OBJECT]);
     return res;
   } catch (err) {
     if (isNotFound(err)) throw new ImportNotFoundError(err, what, importId);
@@ -34,7 +34,7 @@ export async function readForImport(what: string, importId: string, get: () => P
 
 /** Whether a delete of this object must be skipped because a replacement took it over in this run; says so when it does. */
 export function keptByReplacement(what: string, id: string): boolean {
-  if (!claimedThisRun(objectKey(what, id)).has(WHOLE_OBJECT)) return false;
+  if (!partsClaimedThisRun(objectKey(what, id)).has(WHOLE_OBJECT)) return false;
   notify(`pulumi-alertpipe: the ${what} ${id} is not deleted: its replacement took it over again in this run (importId is still set in the program).`);
   return true;
 }

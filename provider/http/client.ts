@@ -16,8 +16,8 @@ import {
   formatSeconds,
   type RequestRef,
 } from "../errors";
-import { holdFor, limiterFor, monotonicNow } from "./rateLimit";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS, decide, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome } from "./retry";
+import { blockFor, limiterFor, monotonicNow } from "./rateLimit";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, retryDecision, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome } from "./retry";
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
 import { headerLookup, parseBody, requestIdOf, serviceMessage } from "./serviceWords";
@@ -67,7 +67,7 @@ function currentDispatcher(): Dispatcher {
 }
 
 /** Says a long wait (over the runtime's waitNoticeAfterMs) as every notice is said (provider/runtime/notices.ts). */
-function sayWait(ref: RequestRef, ms: number, why: string): void {
+function noticeLongWait(ref: RequestRef, ms: number, why: string): void {
   if (ms > runtime().timings.waitNoticeAfterMs) notify(`pulumi-alertpipe: ${ref.method} ${ref.path} waits ${formatSeconds(ms)}: ${why}`);
 }
 
@@ -155,9 +155,9 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
   const policy = runtime().retryPolicy;
   const ref: RequestRef = { method: req.method, path: req.path };
   const limiter = limiterFor(conn);
-  const hold = holdFor(conn);
-  // Every wait (the limiter's queue, a retry's backoff) ends at once if the credential is stopped.
-  const wait = (ms: number) => hold.wait(ms, ref);
+  const block = blockFor(conn);
+  // Every wait (the limiter's queue, a retry's backoff) ends at once if the credential is blocked.
+  const wait = (ms: number) => block.wait(ms, ref);
   const pacing = limiter === undefined ? "" : `${limiter.limit.requests} per ${limiter.limit.perSeconds} s`;
   const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
   const timeoutMs = policy.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
@@ -166,11 +166,11 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
   let started: number | undefined;
 
   for (let attempt = 1; ; attempt++) {
-    hold.check(ref);
+    block.throwIfBlocked(ref);
     const slot = await limiter?.acquire({
       sleep: wait,
       onWait: (ms) =>
-        sayWait(
+        noticeLongWait(
           ref,
           ms,
           limiter.resumesAt > monotonicNow() ? "the service rate-limited this credential (a 429)" : `client-side pacing of this credential (${pacing})`,
@@ -182,7 +182,7 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
     if (result.ok) return result.response;
     const { outcome, failure, requested } = result;
 
-    const decision = decide(req.method, outcome);
+    const decision = retryDecision(req.method, outcome);
     if (decision === "outcome-unknown") {
       throw new OutcomeUnknownError({ method: req.method, path: req.path }, req.creates ?? "the object", outcomeReason(failure), {
         cause: failure,
@@ -198,13 +198,13 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
       // the credential waiting behind it now, saying how long the service asked for.
       const until = monotonicNow() + requested;
       const resumesAt = new Date(Date.now() + requested);
-      hold.refuse(until, (other) => new RateLimitWaitError(other, until - monotonicNow(), policy.maxTotalMs, resumesAt, undefined));
+      block.blockUntil(until, (other) => new RateLimitWaitError(other, until - monotonicNow(), policy.maxTotalMs, resumesAt, undefined));
       throw new RateLimitWaitError(ref, requested, policy.maxTotalMs, resumesAt, failure);
     }
     if (decision === "fail" || attempt >= policy.maxAttempts) throw failure;
     if (monotonicNow() - started + delay > policy.maxTotalMs) throw failure;
     const asked = requested === undefined ? "backing off" : "as the service asked";
-    sayWait(ref, delay, `${outcomeWords(failure)}; trying again ${asked} (attempt ${attempt + 1} of ${policy.maxAttempts})`);
+    noticeLongWait(ref, delay, `${outcomeWords(failure)}; trying again ${asked} (attempt ${attempt + 1} of ${policy.maxAttempts})`);
     await wait(delay);
   }
 }

@@ -130,35 +130,35 @@ export class SlidingWindowLimiter {
 /**
  * What every request of one credential shares beyond pacing, whether pacing is on or off: a stop.
  * When the service asks for a wait longer than the retry budget, nothing of that credential should
- * sit paused for minutes: `refuse` wakes every request waiting (in the limiter's queue or before a
+ * sit paused for minutes: `blockUntil` wakes every request waiting (in the limiter's queue or before a
  * retry) and fails it, and fails new ones at once, until the service's wait is over.
  */
-export class CredentialHold {
-  private refusal: { until: number; make: (ref: { method: string; path: string }) => Error } | undefined;
+export class CredentialBlock {
+  private current: { until: number; make: (ref: { method: string; path: string }) => Error } | undefined;
   private readonly wakers = new Set<() => void>();
 
   constructor(private readonly now: () => number = monotonicNow) {}
 
   /** Until `until` (this module's clock), every waiting and new request fails with `make(ref)`. */
-  refuse(until: number, make: (ref: { method: string; path: string }) => Error): void {
-    if (this.refusal === undefined || until > this.refusal.until) this.refusal = { until, make };
+  blockUntil(until: number, make: (ref: { method: string; path: string }) => Error): void {
+    if (this.current === undefined || until > this.current.until) this.current = { until, make };
     for (const wake of [...this.wakers]) wake();
   }
 
-  /** Throws the refusal's error while one stands. */
-  check(ref: { method: string; path: string }): void {
-    const refusal = this.refusal;
-    if (refusal === undefined) return;
-    if (this.now() >= refusal.until) {
-      this.refusal = undefined;
+  /** Throws the block's error while one stands; returns when none does. */
+  throwIfBlocked(ref: { method: string; path: string }): void {
+    const current = this.current;
+    if (current === undefined) return;
+    if (this.now() >= current.until) {
+      this.current = undefined;
       return;
     }
-    throw refusal.make(ref);
+    throw current.make(ref);
   }
 
-  /** Sleeps at least `ms` (a timer may fire a little early), unless a refusal comes first: then throws it at once. */
+  /** Sleeps at least `ms` (a timer may fire a little early), unless a block comes first: then throws it at once. */
   async wait(ms: number, ref: { method: string; path: string }): Promise<void> {
-    this.check(ref);
+    this.throwIfBlocked(ref);
     const until = this.now() + ms;
     for (let left = ms; left > 0; left = until - this.now()) {
       await new Promise<void>((resolve) => {
@@ -170,25 +170,25 @@ export class CredentialHold {
         const timer = setTimeout(done, Math.ceil(left));
         this.wakers.add(done);
       });
-      this.check(ref);
+      this.throwIfBlocked(ref);
     }
   }
 
-  /** How many requests are waiting on this hold now (for tests). */
+  /** How many requests are waiting on this block now (for tests). */
   get waiting(): number {
     return this.wakers.size;
   }
 }
 
-/** The process-wide hold of a credential (the runtime's, so every copy of the package shares it). */
-export function holdFor(conn: AreaConnection): CredentialHold {
-  const holds = runtime().holds;
-  let hold = holds.get(conn.credentialId);
-  if (!hold) {
-    hold = new CredentialHold();
-    holds.set(conn.credentialId, hold);
+/** The process-wide block of a credential (the runtime's, so every copy of the package shares it). */
+export function blockFor(conn: AreaConnection): CredentialBlock {
+  const blocks = runtime().credentialBlocks;
+  let block = blocks.get(conn.credentialId);
+  if (!block) {
+    block = new CredentialBlock();
+    blocks.set(conn.credentialId, block);
   }
-  return hold;
+  return block;
 }
 
 /** The process-wide limiter of a credential (the runtime's, so every copy of the package shares it), or undefined when pacing is off. */

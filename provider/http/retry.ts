@@ -73,7 +73,7 @@ export type AttemptOutcome = { kind: "status"; status: number } | { kind: "trans
  */
 export type RetryDecision = "retry" | "fail" | "outcome-unknown";
 
-export function decide(method: string, outcome: AttemptOutcome): RetryDecision {
+export function retryDecision(method: string, outcome: AttemptOutcome): RetryDecision {
   // POST creates; repeating one whose outcome is unknown could create a duplicate.
   const repeatable = method !== "POST";
   if (outcome.kind === "status") {

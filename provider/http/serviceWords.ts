@@ -54,7 +54,7 @@ const WHERE_MEMBERS = ["path", "field", "property", "loc", "param", "instancePat
  * validation issues (each named by its path), plain text, an HTML page; else the JSON itself.
  * Undefined for an empty body.
  */
-export function wordsOf(body: unknown, depth = 0): string | undefined {
+export function serviceWordsIn(body: unknown, depth = 0): string | undefined {
   if (body === undefined || body === null) return undefined;
   if (typeof body === "string") {
     const text = HTML.test(body) ? htmlText(body) : body;
@@ -63,12 +63,12 @@ export function wordsOf(body: unknown, depth = 0): string | undefined {
   if (typeof body === "number" || typeof body === "boolean") return String(body);
   if (depth > 3) return JSON.stringify(body);
   if (Array.isArray(body)) {
-    const items = body.map((item) => wordsOf(item, depth + 1)).filter((w): w is string => w !== undefined);
+    const items = body.map((item) => serviceWordsIn(item, depth + 1)).filter((w): w is string => w !== undefined);
     return items.length === 0 ? undefined : items.join("; ");
   }
   const parts: string[] = [];
   for (const name of WORD_MEMBERS) {
-    const words = wordsOf(field(body, name), depth + 1);
+    const words = serviceWordsIn(field(body, name), depth + 1);
     if (words !== undefined && !parts.includes(words)) {
       parts.push(words);
       break;
@@ -77,7 +77,7 @@ export function wordsOf(body: unknown, depth = 0): string | undefined {
   for (const name of LIST_MEMBERS) {
     const list = field(body, name);
     if (Array.isArray(list) && list.length > 0) {
-      const words = wordsOf(list, depth + 1);
+      const words = serviceWordsIn(list, depth + 1);
       if (words !== undefined) parts.push(words);
     }
   }
@@ -96,7 +96,7 @@ export function wordsOf(body: unknown, depth = 0): string | undefined {
  * so that clipping can never leave part of one behind.
  */
 export function serviceMessage(body: unknown, secrets: readonly unknown[]): string {
-  const words = wordsOf(body);
+  const words = serviceWordsIn(body);
   return words === undefined ? "the service gave no reason (the answer had no body)" : clip(redact(words, secrets));
 }
 

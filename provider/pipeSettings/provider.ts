@@ -11,7 +11,7 @@ import { managedIn, managedInState } from "../protocol/managed";
 import { importIdParts } from "../creation/importing";
 import { previewOutputs } from "../protocol/preview";
 import { UNKNOWN, pick, type PropertyMap } from "../protocol/properties";
-import { claim, claimedThisRun } from "../creation/thisRun";
+import { claimForThisRun, partsClaimedThisRun } from "../creation/runClaims";
 import { SETTING_NAMES, type SettingName } from "../serviceFacts/pipeSettings";
 import { pipeSettingsArgsSchema } from "./args";
 import { effectiveSettings, fromWire, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
@@ -43,14 +43,14 @@ function pipeKey(ref: PipeRef): string {
 }
 
 /**
- * Claims for this run (thisRun.ts) the settings of a pipe that a resource of it manages (seen in
+ * Claims for this run (creation/runClaims.ts) the settings of a pipe that a resource of it manages (seen in
  * diff) or writes (create, update): a delete with resetOnDelete never unsets one of these. That is
  * what keeps a rename without an alias (create the new resource, then delete the old) from wiping
  * the new resource's settings.
  */
 function claimSettings(ref: PipeRef, names: readonly SettingName[]): void {
   if ([ref.organizationId, ref.serviceId, ref.pipeId].some((v) => v === UNKNOWN || v === "")) return;
-  claim(pipeKey(ref), names);
+  claimForThisRun(pipeKey(ref), names);
 }
 
 /** The settings the stored outputs record as managed. */
@@ -191,7 +191,7 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
 export async function del(id: string, props: PropertyMap): Promise<void> {
   if (props.resetOnDelete !== true) return;
   const ref = pipeRef(id, props);
-  const claimed = claimedThisRun(pipeKey(ref));
+  const claimed = partsClaimedThisRun(pipeKey(ref));
   const candidates = managedOf(props).filter((n) => !claimed.has(n) && props[n] !== null && props[n] !== undefined);
   if (candidates.length === 0) return;
   // A pipe gone (404 on the GET or the PUT) has nothing left to reset.

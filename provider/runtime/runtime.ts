@@ -1,13 +1,13 @@
 // What a provider process holds for all its calls, in one object: the stack config, the HTTP
-// dispatcher, the limiters and holds of each credential, the run's claims, where notices go, the
+// dispatcher, the limiters and blocks of each credential, the run's claims, where notices go, the
 // retry policy and the waits' timings. The modules that use each part (connection.ts, notices.ts,
-// http/client.ts, http/rateLimit.ts, creation/thisRun.ts, creation/recovery.ts) keep no state of
+// http/client.ts, http/rateLimit.ts, creation/runClaims.ts, creation/recovery.ts) keep no state of
 // their own, so a test sets what it needs with `useRuntime` and puts everything back with the one
 // `resetRuntime`, and a reader finds every piece of process memory here.
 //
 // A second copy of the package in one process (a nested install under another package, source and
 // build loaded side by side) shares this one context: it lives on globalThis under a Symbol.for
-// key, which every copy computes alike. Sharing is what each part needs: pacing and holds are per
+// key, which every copy computes alike. Sharing is what each part needs: pacing and blocks are per
 // credential at the service, so two copies pacing apart would draw the 429s pacing exists to avoid;
 // the run's claims must be seen by whichever copy runs the delete; the stack config reaches a copy
 // whose `configure` the host never called; one keep-alive pool serves both. The key carries a
@@ -18,7 +18,7 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Dispatcher } from "undici";
-import type { CredentialHold, SlidingWindowLimiter } from "../http/rateLimit";
+import type { CredentialBlock, SlidingWindowLimiter } from "../http/rateLimit";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry";
 
 /** The subset of the host's stack config that the provider reads. */
@@ -65,16 +65,17 @@ export interface Runtime extends Settable {
   readonly noticesPerCall: AsyncLocalStorage<NoticeWriter>;
   /** The pacing of each credential and limit (http/rateLimit.ts). */
   readonly limiters: Map<string, SlidingWindowLimiter>;
-  /** The stop of each credential (http/rateLimit.ts). */
-  readonly holds: Map<string, CredentialHold>;
-  /** The parts of each service object a resource of this run holds (creation/thisRun.ts). */
+  /** The block of each credential after a 429 asking for too long a wait (http/rateLimit.ts). */
+  readonly credentialBlocks: Map<string, CredentialBlock>;
+  /** The parts of each service object a resource of this run holds (creation/runClaims.ts). */
   readonly runClaims: Map<string, Set<string>>;
 }
 
 /** What `useRuntime` takes: any of the settable parts, and any of the timings alone. */
 export type RuntimeSettings = Partial<Omit<Settable, "timings">> & { readonly timings?: Partial<Timings> };
 
-const KEY = Symbol.for("pulumi-alertpipe.runtime.v1");
+// v2: `holds` became `credentialBlocks`, so a copy expecting v1's shape keeps its own context.
+const KEY = Symbol.for("pulumi-alertpipe.runtime.v2");
 
 /** What a fresh process has of each part a test may set. */
 function defaults(): Settable {
@@ -91,7 +92,7 @@ export function runtime(): Runtime {
       ownDispatcher: undefined,
       noticesPerCall: new AsyncLocalStorage<NoticeWriter>(),
       limiters: new Map(),
-      holds: new Map(),
+      credentialBlocks: new Map(),
       runClaims: new Map(),
     };
     global[KEY] = found;
@@ -109,7 +110,7 @@ export function useRuntime(settings: RuntimeSettings): void {
 
 /**
  * Back to what a fresh process holds: no stack config, the own dispatcher, the default policy,
- * timings and notices, no limiter, hold or claim. Tests call it around each test, and between two
+ * timings and notices, no limiter, block or claim. Tests call it around each test, and between two
  * runs they play (a later `pulumi up` is a new process). The maps are emptied in place and the
  * pool and the per-call store kept: a call in flight may still hold them.
  */
@@ -117,6 +118,6 @@ export function resetRuntime(): void {
   const rt = runtime();
   Object.assign(rt, defaults());
   rt.limiters.clear();
-  rt.holds.clear();
+  rt.credentialBlocks.clear();
   rt.runClaims.clear();
 }

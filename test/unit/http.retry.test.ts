@@ -8,7 +8,7 @@ import { connectionFor } from "../../provider/runtime/connection";
 import { send } from "../../provider/http/client";
 import { useRuntime } from "../../provider/runtime/runtime";
 import { ApiError, OutcomeUnknownError, RateLimitWaitError } from "../../provider/errors";
-import { decide, retryDelayMs, serverRequestedDelayMs, DEFAULT_RETRY_POLICY } from "../../provider/http/retry";
+import { retryDecision, retryDelayMs, serverRequestedDelayMs, DEFAULT_RETRY_POLICY } from "../../provider/http/retry";
 import { CANARY, errorText, mockApiPerTest, requestId } from "../support/mockApi";
 import { failure } from "../support/failures";
 
@@ -216,26 +216,26 @@ describe("a POST, which creates", () => {
 
 describe("the retry rules on their own", () => {
   it("retry only what was surely not processed for a POST", () => {
-    expect(decide("POST", { kind: "status", status: 429 })).toBe("retry");
-    expect(decide("POST", { kind: "transport", code: "ECONNREFUSED" })).toBe("retry");
-    expect(decide("POST", { kind: "transport", code: "UND_ERR_CONNECT_TIMEOUT" })).toBe("retry");
-    expect(decide("POST", { kind: "status", status: 503 })).toBe("outcome-unknown");
-    expect(decide("POST", { kind: "transport", code: "UND_ERR_SOCKET" })).toBe("outcome-unknown");
-    expect(decide("POST", { kind: "transport", code: "ECONNRESET" })).toBe("outcome-unknown");
-    expect(decide("POST", { kind: "transport", code: "SOMETHING_NEW" })).toBe("outcome-unknown");
+    expect(retryDecision("POST", { kind: "status", status: 429 })).toBe("retry");
+    expect(retryDecision("POST", { kind: "transport", code: "ECONNREFUSED" })).toBe("retry");
+    expect(retryDecision("POST", { kind: "transport", code: "UND_ERR_CONNECT_TIMEOUT" })).toBe("retry");
+    expect(retryDecision("POST", { kind: "status", status: 503 })).toBe("outcome-unknown");
+    expect(retryDecision("POST", { kind: "transport", code: "UND_ERR_SOCKET" })).toBe("outcome-unknown");
+    expect(retryDecision("POST", { kind: "transport", code: "ECONNRESET" })).toBe("outcome-unknown");
+    expect(retryDecision("POST", { kind: "transport", code: "SOMETHING_NEW" })).toBe("outcome-unknown");
   });
 
   it("fail at once, for any method, where nothing was sent and another try cannot help", () => {
     for (const method of ["POST", "PUT"]) {
-      expect(decide(method, { kind: "transport", code: "ENOTFOUND" })).toBe("fail");
-      expect(decide(method, { kind: "transport", code: "DEPTH_ZERO_SELF_SIGNED_CERT" })).toBe("fail");
-      expect(decide(method, { kind: "transport", code: "ERR_TLS_CERT_ALTNAME_INVALID" })).toBe("fail");
+      expect(retryDecision(method, { kind: "transport", code: "ENOTFOUND" })).toBe("fail");
+      expect(retryDecision(method, { kind: "transport", code: "DEPTH_ZERO_SELF_SIGNED_CERT" })).toBe("fail");
+      expect(retryDecision(method, { kind: "transport", code: "ERR_TLS_CERT_ALTNAME_INVALID" })).toBe("fail");
     }
   });
 
   it("retry connection failures of a PUT, whatever the stage", () => {
     for (const code of ["ECONNREFUSED", "ECONNRESET", "UND_ERR_SOCKET", "UND_ERR_HEADERS_TIMEOUT", "ATTEMPT_TIMEOUT"]) {
-      expect(decide("PUT", { kind: "transport", code })).toBe("retry");
+      expect(retryDecision("PUT", { kind: "transport", code })).toBe("retry");
     }
   });
 

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import ts from "typescript";
 import { MockAgent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
-import { claim } from "../../provider/creation/thisRun";
+import { claimForThisRun } from "../../provider/creation/runClaims";
 import { configure } from "../../provider/runtime/connection";
 import { DEFAULT_RETRY_POLICY } from "../../provider/http/retry";
 import { DEFAULT_TIMINGS, resetRuntime, runtime, toStderr, useRuntime } from "../../provider/runtime/runtime";
@@ -23,7 +23,7 @@ describe("the runtime context", () => {
   it("is put back as a fresh process has it by the one reset: no config, claim or replacement, the default policy, timings and notices", async () => {
     const agent = new MockAgent();
     configure({ get: () => "https://config.example.test" });
-    claim("a pipe", ["dbMaxThreads"]);
+    claimForThisRun("a pipe", ["dbMaxThreads"]);
     useRuntime({ dispatcher: agent, retryPolicy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 }, notices: () => {}, timings: { secondLookMs: 1 } });
     resetRuntime();
     const rt = runtime();

@@ -9,7 +9,7 @@
 import { runtime } from "../runtime/runtime";
 
 /** Notes that a resource of this run holds these parts of the service object named `key`. */
-export function claim(key: string, parts: readonly string[]): void {
+export function claimForThisRun(key: string, parts: readonly string[]): void {
   const claims = runtime().runClaims;
   const held = claims.get(key) ?? new Set<string>();
   for (const part of parts) held.add(part);
@@ -17,6 +17,6 @@ export function claim(key: string, parts: readonly string[]): void {
 }
 
 /** The parts of the service object named `key` that a resource of this run holds; empty when none. */
-export function claimedThisRun(key: string): ReadonlySet<string> {
+export function partsClaimedThisRun(key: string): ReadonlySet<string> {
   return runtime().runClaims.get(key) ?? new Set<string>();
 }
