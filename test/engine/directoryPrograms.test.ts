@@ -14,102 +14,24 @@
 // file:// backend are temporary folders, stack config goes to a temporary file (--config-file), and
 // the Pulumi.<stack>.yaml that `pulumi stack init` writes beside Pulumi.yaml is removed at once.
 
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { pulumiCli, pulumiLanguageHost, type EngineTool } from "../../scripts/engine/pulumiCli";
+import { pulumiLanguageHost, type EngineTool } from "../../scripts/engine/pulumiCli";
 import { emulatorConfig, examplesDir } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/packedPackage";
+import { CliStack, COMMAND_TIMEOUT_MS, type CliRun } from "../support/cliStack";
 
 const PIPE_KEY = "0f8fad5b-d9cb-469f-a165-70867728950e/7c9e6679-7425-40de-944b-e07fc1f90ae7/1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed";
 const OUR_TYPES = /^pulumi-nodejs:dynamic\/alertpipe:(Alert|ApiKey|PipeSettings)$/;
-// The CLI runs the program, then a provider host; on a slow shared machine one command can take a minute.
-const COMMAND_TIMEOUT_MS = 240_000;
 
-interface CliRun {
-  code: number | null;
-  /** stdout and stderr together, as a user reads them. */
-  output: string;
-}
-
-let cli: EngineTool;
 let languageHost: EngineTool;
 
 beforeAll(async () => {
-  // Either one missing throws here, which fails every test below: never a silent skip.
-  cli = await pulumiCli();
+  // A missing one throws here (the CLI's, in CliStack.open), which fails every test below: never a silent skip.
   languageHost = await pulumiLanguageHost();
 }, 900_000);
-
-/** One stack of the example, run from `projectDir` by the CLI, in temporary folders of its own. */
-class DirectoryStack {
-  readonly root = mkdtempSync(join(tmpdir(), "alertpipe-dirprog-"));
-  readonly configFile = join(this.root, "stack-config.yaml");
-  readonly name = `dirprog-${process.pid}-${Date.now().toString(36)}`;
-
-  constructor(readonly projectDir: string) {
-    for (const sub of ["home", "backend"]) mkdirSync(join(this.root, sub));
-  }
-
-  /** Where `pulumi stack init` and `pulumi config set` (without --config-file) write this stack's config. */
-  get repoConfigFile(): string {
-    return join(this.projectDir, `Pulumi.${this.name}.yaml`);
-  }
-
-  run(args: string[]): Promise<CliRun> {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      // The language host first, so the CLI runs this one and not an unrelated one a user may have.
-      PATH: [dirname(languageHost.path), dirname(cli.path), process.env.PATH ?? ""].join(delimiter),
-      PULUMI_HOME: join(this.root, "home"),
-      PULUMI_BACKEND_URL: `file://${join(this.root, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: "alertpipe-directory-program",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-    };
-    // Asynchronous on purpose: the emulator answers from this process's event loop meanwhile.
-    return new Promise((resolve, reject) => {
-      execFile(
-        cli.path,
-        [...args, "--stack", this.name, "--non-interactive", "--color", "never"],
-        { cwd: this.projectDir, env, timeout: COMMAND_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
-        (err, stdout, stderr) => {
-          if (err !== null && typeof err.code !== "number") {
-            // An ExecFileException is an Error; typed through Omit<…>, the linter cannot tell.
-            const failure: Error = err;
-            reject(failure);
-          } else resolve({ code: err === null ? 0 : (err.code as number), output: `${stdout}${stderr}` });
-        },
-      );
-    });
-  }
-
-  async init(emulator: RunningEmulator): Promise<void> {
-    const init = await this.run(["stack", "init", "--secrets-provider", "passphrase"]);
-    // stack init writes the passphrase salt beside Pulumi.yaml and has no --config-file: take it out now.
-    this.removeRepoConfigFile();
-    expect(init.code, init.output).toBe(0);
-    const pairs = Object.entries(emulatorConfig(emulator)).flatMap(([key, { value, secret }]) => [
-      secret === true ? "--secret" : "--plaintext",
-      `${key}=${value}`,
-    ]);
-    const set = await this.run(["config", "set-all", "--config-file", this.configFile, ...pairs]);
-    expect(set.code, set.output).toBe(0);
-  }
-
-  removeRepoConfigFile(): void {
-    rmSync(this.repoConfigFile, { force: true });
-  }
-
-  dispose(): void {
-    this.removeRepoConfigFile();
-    rmSync(this.root, { recursive: true, force: true });
-  }
-}
 
 /** Lines of the CLI's progress that show one of our resources with the given operation. */
 function ourSteps(output: string, op: string): string[] {
@@ -129,13 +51,15 @@ describe.each([
   ["the repository root", () => repoRoot()],
 ])("the example as a directory program, run in %s", (_where, projectDir) => {
   let emulator: RunningEmulator;
-  let stack: DirectoryStack;
+  let stack: CliStack;
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
-    stack = new DirectoryStack(projectDir());
-    await stack.init(emulator);
-  }, 300_000);
+    // The language host first, so the CLI runs this one and not an unrelated one a user may have;
+    // the stack's config in a temporary file, so nothing is left beside the repository's Pulumi.yaml.
+    stack = await CliStack.open({ projectDir: projectDir(), pathFirst: [dirname(languageHost.path)], separateConfigFile: true });
+    await stack.setConfig(emulatorConfig(emulator));
+  }, 900_000);
 
   afterAll(async () => {
     stack?.dispose();
@@ -145,7 +69,7 @@ describe.each([
   it(
     "previews three creates and sends no request",
     async () => {
-      const preview = await stack.run(["preview", "--config-file", stack.configFile]);
+      const preview = await stack.run(["preview", ...stack.configArgs()]);
       expectNoMissingModule(preview);
       expect(preview.code, preview.output).toBe(0);
       // Each resource is listed when its step is planned; the summary counts the stack as well.
@@ -159,7 +83,7 @@ describe.each([
   it(
     "creates one alert, one key and the pipe's settings on the emulator",
     async () => {
-      const up = await stack.run(["up", "--yes", "--config-file", stack.configFile]);
+      const up = await stack.run(["up", "--yes", ...stack.configArgs()]);
       expectNoMissingModule(up);
       expect(up.code, up.output).toBe(0);
       expect([...new Set(ourSteps(up.output, "created"))].sort(), up.output).toEqual(["Alert ingest-lag", "ApiKey deployer", "PipeSettings ingest"]);
@@ -179,7 +103,7 @@ describe.each([
   it(
     "destroys them all",
     async () => {
-      const destroy = await stack.run(["destroy", "--yes", "--config-file", stack.configFile]);
+      const destroy = await stack.run(["destroy", "--yes", ...stack.configArgs()]);
       expectNoMissingModule(destroy);
       expect(destroy.code, destroy.output).toBe(0);
       const snap = emulator.snapshot();
