@@ -1,15 +1,20 @@
-// The README's settings table is a copy for readers; it must say exactly what the one table of
-// facts in provider/serviceFacts/pipeSettings.ts says.
+// The README is the front door: at most 200 lines, its tables copies for readers that must say
+// exactly what the one home of each fact says (the settings in provider/serviceFacts/pipeSettings.ts,
+// the connection settings in provider/runtime/connection.ts), and every relative link in it, in
+// CONTRIBUTING.md and in docs/ must lead to a file that exists.
 
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CONNECTION_SETTINGS } from "../../provider/runtime/connection";
 import { PIPE_SETTINGS } from "../../provider/serviceFacts/pipeSettings";
+
+const root = resolve(__dirname, "..", "..");
 
 const HEADER = "| Setting | Wire name | Range |";
 
 function readmeSettingsRows(): string[] {
-  const lines = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8").split("\n");
+  const lines = readFileSync(join(root, "README.md"), "utf8").split("\n");
   const start = lines.indexOf(HEADER);
   if (start < 0) throw new Error(`README has no line "${HEADER}"`);
   const rows: string[] = [];
@@ -28,5 +33,51 @@ describe("README", () => {
       return `| \`${name}\` | \`${fact.wire}\` | ${range} |`;
     });
     expect(readmeSettingsRows()).toEqual(expected);
+  });
+});
+
+function readme(): string {
+  return readFileSync(join(root, "README.md"), "utf8");
+}
+
+/** Markdown files whose relative links must lead somewhere: the README, CONTRIBUTING.md and everything under docs/. */
+function linkedDocuments(): string[] {
+  const docs = readdirSync(join(root, "docs"), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".md"))
+    .map((e) => relative(root, join(e.parentPath, e.name)));
+  return ["README.md", "CONTRIBUTING.md", ...docs.sort()];
+}
+
+describe("README as a front door", () => {
+  it("stays at most 200 lines, the rest living in docs/ and CONTRIBUTING.md", () => {
+    const lines = readme().replace(/\n$/, "").split("\n").length;
+    expect(lines).toBeLessThanOrEqual(200);
+  });
+
+  it("keeps the two commands that set up a fresh machine, which CI runs", () => {
+    expect(readme()).toContain("npm ci && npm run demo");
+    expect(readme()).toContain("npm ci && npm test");
+  });
+
+  it("lists every connection setting with its config key, environment variable and secrecy, in the order of CONNECTION_SETTINGS", () => {
+    const lines = readme().split("\n");
+    const start = lines.indexOf("| Stack config | Environment variable | Required | Secret | Meaning |");
+    expect(start).toBeGreaterThanOrEqual(0);
+    const rows = lines.slice(start + 2).filter((_, i, all) => all.slice(0, i + 1).every((l) => l.startsWith("|")));
+    const cells = rows.map((r) => r.split("|").map((c) => c.trim()));
+    const expected = Object.values(CONNECTION_SETTINGS).map((s) => [`\`${s.configKey}\``, `\`${s.envVar}\``, s.secret ? "yes" : "no"]);
+    expect(cells.map((c) => [c[1], c[2], c[4]])).toEqual(expected);
+    expect(cells.map((c) => c[3] === "no")).toEqual(Object.values(CONNECTION_SETTINGS).map((s) => !s.required));
+  });
+});
+
+describe("links between the documents", () => {
+  it.each(linkedDocuments())("every relative link in %s leads to a file or folder that exists", (doc) => {
+    const text = readFileSync(join(root, doc), "utf8").replace(/```[\s\S]*?```/g, "");
+    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => (m[1] ?? "").replace(/#.*$/, ""))
+      .filter((t) => t !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(t));
+    const missing = targets.filter((t) => !existsSync(resolve(root, dirname(doc), t)));
+    expect(missing).toEqual([]);
   });
 });
