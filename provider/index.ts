@@ -1,7 +1,16 @@
 // pulumi-alertpipe: Pulumi resources for alerts (alerting API), ingestion pipe settings and
 // organization API keys (cloud management API).
 
-export { Alert, type AlertArgs, type AlertChannel, type AlertChannelArgs, type AlertSource, type AlertThresholdType } from "./dynamic/alert";
+export {
+  Alert,
+  type AlertArgs,
+  type AlertChannel,
+  type AlertChannelArgs,
+  type AlertInterval,
+  type AlertSilence,
+  type AlertSource,
+  type AlertThresholdType,
+} from "./dynamic/alert";
 export { ApiKey, type ApiKeyArgs, type ApiKeyHashData, type ApiKeyRole, type ApiKeyState, type IpAccessEntry } from "./dynamic/apiKey";
 export { PipeSettings, type PipeSettingsArgs } from "./dynamic/pipeSettings";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./serviceFacts/pipeSettings";

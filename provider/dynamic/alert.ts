@@ -4,9 +4,23 @@ import * as pulumi from "@pulumi/pulumi";
 import { unsetOutputs } from "./unsetOutputs";
 import shim = require("../alert/shim");
 
-import type { AlertSource, ThresholdType as AlertThresholdType } from "../serviceFacts/alertRules";
+import type { AlertSource, INTERVALS, ThresholdType as AlertThresholdType } from "../serviceFacts/alertRules";
 
 export type { AlertSource, AlertThresholdType };
+
+/** The intervals the service accepts, from the list check holds values to (serviceFacts/alertRules.ts). */
+export type AlertInterval = (typeof INTERVALS)[number];
+
+/**
+ * Who silenced the alert, when and until when, as the real service answers `silenced` once someone
+ * silences it in its UI (../shared/spec/real-services.md): by whom, and ISO 8601 times, `until` null
+ * for no end. The provider keeps the object as it came and checks none of its members.
+ */
+export interface AlertSilence {
+  readonly by?: string;
+  readonly at?: string;
+  readonly until?: string | null;
+}
 
 /** Where the alert notifies; a webhook is the only channel type. */
 export interface AlertChannelArgs {
@@ -23,8 +37,8 @@ export interface AlertChannel {
 export interface AlertArgs {
   /** The numeric threshold (a finite number). */
   threshold: pulumi.Input<number>;
-  /** How often the alert is evaluated: a positive whole number and one unit letter s, m, h or d, e.g. "5m". */
-  interval: pulumi.Input<string>;
+  /** How often the alert is evaluated: one of "1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d". */
+  interval: pulumi.Input<AlertInterval>;
   /** What the alert watches: a dashboard tile or a search. */
   source: pulumi.Input<AlertSource>;
   /** Whether the alert fires above or below the threshold. */
@@ -49,7 +63,7 @@ export interface AlertArgs {
 /** An alert of the alerting API. Every argument changes in place; nothing forces a replacement. */
 export class Alert extends pulumi.dynamic.Resource {
   declare readonly threshold: pulumi.Output<number>;
-  declare readonly interval: pulumi.Output<string>;
+  declare readonly interval: pulumi.Output<AlertInterval>;
   declare readonly source: pulumi.Output<AlertSource>;
   declare readonly thresholdType: pulumi.Output<AlertThresholdType>;
   declare readonly channel: pulumi.Output<AlertChannel>;
@@ -64,7 +78,11 @@ export class Alert extends pulumi.dynamic.Resource {
   declare readonly team: pulumi.Output<string | undefined>;
   declare readonly savedSearch: pulumi.Output<string | undefined>;
   declare readonly groupBy: pulumi.Output<string | undefined>;
-  declare readonly silenced: pulumi.Output<boolean | undefined>;
+  /**
+   * Absent until someone silences the alert, then the service's object (AlertSilence). The contract
+   * says a boolean, so a service that answers one is kept as it came too.
+   */
+  declare readonly silenced: pulumi.Output<AlertSilence | boolean | undefined>;
   /** ISO 8601 timestamps set by the service. */
   declare readonly createdAt: pulumi.Output<string | undefined>;
   declare readonly updatedAt: pulumi.Output<string | undefined>;

@@ -79,11 +79,12 @@ export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly hashData: pulumi.Output<ApiKeyHashData | undefined>;
   /**
    * The key ID: the user name of Basic authentication (not the resource id, which is the key's
-   * uuid). None with hashData (the program holds it); null for a key taken over with importId.
+   * uuid). Undefined with hashData (the program holds it); null for a key taken over with importId
+   * or read by id (get, pulumi import), since the service shows it only to whoever made the key.
    */
-  declare readonly keyId: pulumi.Output<string>;
-  /** The key secret, a Pulumi secret. None with hashData; null for a key taken over with importId. */
-  declare readonly keySecret: pulumi.Output<string>;
+  declare readonly keyId: pulumi.Output<string | null | undefined>;
+  /** The key secret, a Pulumi secret. Undefined with hashData; null for a key taken over with importId or read by id. */
+  declare readonly keySecret: pulumi.Output<string | null | undefined>;
   declare readonly keySuffix: pulumi.Output<string | null>;
   declare readonly createdAt: pulumi.Output<string | null>;
   declare readonly usedAt: pulumi.Output<string | null>;

@@ -27,7 +27,7 @@ const program: PulumiFn = async () => {
     source: "search" as const,
     threshold: 1,
     thresholdType: "above" as const,
-    interval: "1m",
+    interval: "1m" as const,
     channel: { type: "webhook" as const, webhookId: "w" },
   };
   const key = new ApiKey("deployer", { organizationId: ORG, roles: ["developer"] });
