@@ -22,8 +22,8 @@ export const ARG_NAMES = [...REQUIRED_ARGS, ...OPTIONAL_ARGS] as const;
  */
 export const IMPORT_ID = "importId";
 
-const missingOr = (property: string, what: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? `${property} is required: ${what}` : `${property} must be ${what}`;
+const missingOr = (property: string, rule: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? `${property} is required: ${rule}` : `${property} must be ${rule}`;
 
 // The service's own rules (facts/alertRules.ts), worded with the property's name.
 const text = (property: TextField) =>
@@ -86,7 +86,7 @@ const TEXT_ARGS: readonly string[] = ["name", "message"];
  * A value in the form diff compares: an empty text and none are the same, so a service that
  * answers "" as null (or leaves it out) causes no diff, neither after create nor after refresh.
  */
-export function comparable(name: string, value: unknown): unknown {
+export function comparedForm(name: string, value: unknown): unknown {
   return TEXT_ARGS.includes(name) && (value === "" || value === null || value === undefined) ? "" : value;
 }
 

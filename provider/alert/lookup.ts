@@ -8,7 +8,7 @@ import { decode, send } from "../http/client";
 import { ALERT_LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import type { PropertyMap } from "../protocol/properties";
 import { createdAfterSend, listedId, type Candidate } from "../creation/recovery";
-import { comparable } from "./args";
+import { comparedForm } from "./args";
 import { alertsPath, fromWire, toWire, type WireAlert } from "./wire";
 
 /** A list answer: alerts in `data`, each read as liberally as a single one. */
@@ -49,11 +49,11 @@ function sameAsSentValue(name: string, sent: unknown, live: unknown): boolean {
     if (typeof live !== "object" || live === null || Array.isArray(live)) return false;
     return Object.entries(sent).every(([k, v]) => deepEqual(v, (live as Record<string, unknown>)[k]));
   }
-  return deepEqual(comparable(name, sent), comparable(name, live));
+  return deepEqual(comparedForm(name, sent), comparedForm(name, live));
 }
 
 /** Whether a live alert holds every field the program's body sends, with the value it sends. */
-export function holdsWhatIsSent(args: PropertyMap, alert: WireAlert): boolean {
+export function matchesWhatIsSent(args: PropertyMap, alert: WireAlert): boolean {
   const live = fromWire(alert);
   return Object.entries(toWire(args)).every(([name, sent]) => sameAsSentValue(name, sent, live[name]));
 }
@@ -61,5 +61,5 @@ export function holdsWhatIsSent(args: PropertyMap, alert: WireAlert): boolean {
 /** The listed alerts a POST of `args` sent at `sentAt` (our clock) may have made. */
 export async function alertsMadeBy(conn: AreaConnection, args: PropertyMap, sentAt: number): Promise<AlertCandidate[]> {
   const all = await listAlerts(conn);
-  return all.filter((c) => createdAfterSend(c.alert.createdAt, sentAt) && holdsWhatIsSent(args, c.alert));
+  return all.filter((c) => createdAfterSend(c.alert.createdAt, sentAt) && matchesWhatIsSent(args, c.alert));
 }

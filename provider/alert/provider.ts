@@ -15,8 +15,8 @@ import { managedIn } from "../protocol/managed";
 import { outputsFrom } from "../protocol/outputRules";
 import { previewOutputs } from "../protocol/preview";
 import { pick, withoutProvider, type PropertyMap } from "../protocol/properties";
-import { ARG_NAMES, IMPORT_ID, OPTIONAL_ARGS, REQUIRED_ARGS, alertArgsSchema, comparable, crossFieldFailures, describeAlert } from "./args";
-import { alertsMadeBy, holdsWhatIsSent, type AlertCandidate } from "./lookup";
+import { ARG_NAMES, IMPORT_ID, OPTIONAL_ARGS, REQUIRED_ARGS, alertArgsSchema, comparedForm, crossFieldFailures, describeAlert } from "./args";
+import { alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
 import { OUTPUTS, OUTPUT_ONLY, alertIn, alertsPath, createdAlert, fromWire, toWire } from "./wire";
 
 /** Nothing forces a new alert: the service replaces the whole body in place with PUT. */
@@ -57,7 +57,7 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
 }
 
 export async function diff(_id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
-  return diffProperties(olds, news, ARG_NAMES, REPLACE_ON, comparable, STABLE_OUTPUTS);
+  return diffProperties(olds, news, ARG_NAMES, REPLACE_ON, comparedForm, STABLE_OUTPUTS);
 }
 
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
@@ -65,26 +65,26 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
   const conn = connectionFor("alerting");
   const importId = args[IMPORT_ID];
   if (typeof importId === "string") return takeOver(conn, importId.trim(), args);
-  const what = describeAlert(args);
+  const description = describeAlert(args);
   // Taken before the first POST: what a lost one made was created after it (recovery.ts).
   const sentAt = Date.now();
   return createRecovering<pulumi.dynamic.CreateResult, AlertCandidate>({
-    what,
-    post: () => post(conn, args, what),
+    description,
+    post: () => post(conn, args, description),
     look: () => alertsMadeBy(conn, args, sentAt),
     // The alert as listed is the alert as a create answers it.
     adopt: async (found) => ({ id: found.id, outs: outputsAfterWrite(args, { data: found.alert }) }),
   });
 }
 
-async function post(conn: AreaConnection, args: PropertyMap, what: string): Promise<pulumi.dynamic.CreateResult> {
-  const res = await send(conn, { method: "POST", path: alertsPath(), body: toWire(args), creates: what });
+async function post(conn: AreaConnection, args: PropertyMap, description: string): Promise<pulumi.dynamic.CreateResult> {
+  const res = await send(conn, { method: "POST", path: alertsPath(), body: toWire(args), creates: description });
   // Only the id is needed: without it Pulumi cannot record the alert the service made.
   let id: string;
   try {
     id = decode(createdAlert, res).data.id;
   } catch (err) {
-    if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, what, err);
+    if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, description, err);
     throw err;
   }
   return { id, outs: outputsAfterWrite(args, res.body) };
@@ -97,7 +97,7 @@ async function post(conn: AreaConnection, args: PropertyMap, what: string): Prom
 async function takeOver(conn: AreaConnection, importId: string, args: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
   const got = await readForImport("alert", importId, () => send(conn, { method: "GET", path: alertsPath(importId) }));
   const live = alertIn(got.body);
-  if (live !== undefined && holdsWhatIsSent(args, live)) return { id: importId, outs: outputsAfterWrite(args, got.body) };
+  if (live !== undefined && matchesWhatIsSent(args, live)) return { id: importId, outs: outputsAfterWrite(args, got.body) };
   const res = await send(conn, { method: "PUT", path: alertsPath(importId), body: toWire(args) });
   return { id: importId, outs: outputsAfterWrite(args, res.body, live === undefined ? {} : fromWire(live)) };
 }
@@ -127,7 +127,7 @@ export async function readImported(id: string): Promise<pulumi.dynamic.ReadResul
   const props = found.props as PropertyMap;
   const inputs = (found.inputs ?? {}) as PropertyMap;
   for (const n of OPTIONAL_ARGS) {
-    const held = comparable(n, props[n]);
+    const held = comparedForm(n, props[n]);
     if (held !== undefined && held !== null && held !== "") continue;
     delete props[n];
     delete inputs[n];

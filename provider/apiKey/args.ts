@@ -128,9 +128,12 @@ export function crossFieldFailures(inputs: PropertyMap): pulumi.dynamic.CheckFai
 
 /**
  * A value in the form two sides can be compared in: instants for expiry, sorted lists for sets;
- * no keepers and an empty map alike, and no keyMaterial as its default, "service".
+ * no keepers and an empty map alike, and no keyMaterial as its default, "service"; an
+ * organizationId in any letter case as the same uuid (state may hold one from before check
+ * lower-cased it, and the service treats them alike).
  */
-export function comparable(name: string, value: unknown): unknown {
+export function comparedForm(name: string, value: unknown): unknown {
+  if (name === "organizationId" && typeof value === "string") return value.toLowerCase();
   if (name === "keyMaterial") return value === undefined || value === null ? "service" : value;
   if (name === "keepers" && typeof value === "object" && value !== null && Object.keys(value).length === 0) return null;
   if (value === undefined || value === null) return null;

@@ -7,7 +7,7 @@ import { hasChanged } from "../protocol/diff";
 import { decode, send } from "../http/client";
 import type { PropertyMap } from "../protocol/properties";
 import { createdAfterSend, listedId, type Candidate } from "../creation/recovery";
-import { comparable } from "./args";
+import { comparedForm } from "./args";
 import { keysPath, type WireKey } from "./wire";
 
 /** A list answer: the organization's keys in `result` (at most 100, so the service does not page), each read as liberally as a single one. */
@@ -43,9 +43,9 @@ export async function listKeys(conn: AreaConnection, organizationId: string, sec
   return found;
 }
 
-function holds(sent: SentKey, key: WireKey): boolean {
+function matchesSent(sent: SentKey, key: WireKey): boolean {
   if (sent.name !== undefined && (key.name ?? "") !== sent.name) return false;
-  if (sent.roles !== undefined && hasChanged("roles", key.roles, sent.roles, comparable)) return false;
+  if (sent.roles !== undefined && hasChanged("roles", key.roles, sent.roles, comparedForm)) return false;
   // A key the service made for a lost answer was never used: its secret was only in that answer.
   // So a used key of the same name and roles (the one a rotation replaces, say) is not it.
   if (sent.roles !== undefined && key.usedAt !== undefined && key.usedAt !== null) return false;
@@ -61,10 +61,10 @@ export async function keysMadeBy(
   secrets: readonly unknown[],
 ): Promise<KeyCandidate[]> {
   const all = await listKeys(conn, organizationId, secrets);
-  return all.filter((c) => createdAfterSend(c.key.createdAt, sentAt) && holds(sent, c.key));
+  return all.filter((c) => createdAfterSend(c.key.createdAt, sentAt) && matchesSent(sent, c.key));
 }
 
 /** Whether a live key already holds the program's value of every argument it manages (`names`). */
-export function holdsManaged(args: PropertyMap, names: readonly string[], key: WireKey): boolean {
-  return names.every((n) => !hasChanged(n, key[n], args[n], comparable));
+export function matchesManaged(args: PropertyMap, names: readonly string[], key: WireKey): boolean {
+  return names.every((n) => !hasChanged(n, key[n], args[n], comparedForm));
 }

@@ -16,19 +16,14 @@ import { managedIn, managedInState } from "../protocol/managed";
 import { outputsFrom } from "../protocol/outputRules";
 import { previewOutputs } from "../protocol/preview";
 import { compact, withoutProvider, type PropertyMap } from "../protocol/properties";
-import { IMPORT_ID, PATCHABLE_ARGS, REPLACE_ON, apiKeyArgsSchema, asIfLeftOut, comparable, crossFieldFailures, describeKey } from "./args";
-import { holdsManaged, keysMadeBy, type KeyCandidate, type SentKey } from "./lookup";
+import { IMPORT_ID, PATCHABLE_ARGS, REPLACE_ON, apiKeyArgsSchema, asIfLeftOut, comparedForm, crossFieldFailures, describeKey } from "./args";
+import { matchesManaged, keysMadeBy, type KeyCandidate, type SentKey } from "./lookup";
 import type { HashData } from "../serviceFacts/hashData";
 import { makeLocalMaterial, type LocalMaterial } from "./material";
 import { KEY_FIELDS, KEY_OUTPUTS, createdKeyAnswer, credentialsIn, keyIn, keysPath, toWire, type WireKey } from "./wire";
 
 /** What a PATCH cannot change: the key's identity. */
 const STABLE_OUTPUTS = ["keyId", "keySuffix", "createdAt"] as const;
-
-/** As args.ts compares, and an organizationId in any letter case as the same uuid (state may hold one from before check lower-cased it). */
-function uuidComparable(name: string, value: unknown): unknown {
-  return name === "organizationId" && typeof value === "string" ? value.toLowerCase() : comparable(name, value);
-}
 
 function organizationOf(props: PropertyMap): string {
   return typeof props.organizationId === "string" ? props.organizationId : "";
@@ -91,13 +86,13 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
   if (failures.length > 0) return { inputs: checked, failures };
   // A uuid's letter case is no change: the service treats them alike, so only lower case is kept.
   const inputs = typeof checked.organizationId === "string" ? { ...checked, organizationId: checked.organizationId.toLowerCase() } : checked;
-  return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON, uuidComparable), failures: [] };
+  return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON, comparedForm), failures: [] };
 }
 
 export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
   const managed = managedIn(PATCHABLE_ARGS, news);
   // A patchable argument dropped from the program is simply no longer managed: not a change.
-  const result = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, uuidComparable, STABLE_OUTPUTS);
+  const result = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, comparedForm, STABLE_OUTPUTS);
   // importId is never compared: after the take-over, changing or removing it is no change. But a
   // replacement's create sees it again (the engine checks the program's inputs afresh, without the
   // stored ones) and would take over this same key, which the delete of the replaced one removes.
@@ -117,8 +112,8 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
   const local = args.keyMaterial === "local" ? makeLocalMaterial() : undefined;
   // The program's pair (hashData) or the provider's (local): either way the service is sent only hashes.
   const hashData = (args.hashData as HashData | undefined) ?? local?.hashData;
-  const made: Made = {
-    what: describeKey(args),
+  const plan: CreatePlan = {
+    description: describeKey(args),
     hashData,
     local,
     secrets: [...secretsOf(args), ...(local === undefined ? [] : [local.keySecret, local.hashData.keyIdHash, local.hashData.keySecretHash])],
@@ -128,18 +123,18 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
   const sent: SentKey = hashData === undefined ? { name, roles: args.roles as string[] } : { name, keySuffix: hashData.keyIdSuffix };
   // Taken before the first POST: what a lost one made was created after it (recovery.ts).
   const sentAt = Date.now();
-  const post = () => postKey(conn, inputs, made);
+  const post = () => postKey(conn, inputs, plan);
   return createRecovering<pulumi.dynamic.CreateResult, KeyCandidate>({
-    what: made.what,
+    description: plan.description,
     post,
-    look: () => keysMadeBy(conn, organizationOf(args), sent, sentAt, made.secrets),
+    look: () => keysMadeBy(conn, organizationOf(args), sent, sentAt, plan.secrets),
     ...(hashData === undefined
       ? {
           // Its secret was only in the lost answer, so nobody can use it: replaced, once (a plain POST).
           adopt: async (found: KeyCandidate) => {
             const path = keysPath(organizationOf(args), found.id);
             try {
-              await unlessGone(() => send(conn, { method: "DELETE", path, secrets: made.secrets }));
+              await unlessGone(() => send(conn, { method: "DELETE", path, secrets: plan.secrets }));
             } catch (err) {
               throw new UnusableKeyLeftError({ method: "DELETE", path }, found.id, err);
             }
@@ -155,8 +150,8 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
 }
 
 /** What one create sends and holds, the same for its first POST and any other. */
-interface Made {
-  readonly what: string;
+interface CreatePlan {
+  readonly description: string;
   /** Sent instead of a pair: the program's, or made from `local`; undefined when the service makes the pair. */
   readonly hashData: HashData | undefined;
   readonly local: LocalMaterial | undefined;
@@ -169,17 +164,17 @@ function credentialsOf(local: LocalMaterial | undefined): { keyId: unknown; keyS
   return { keyId: local?.keyId, keySecret: local?.keySecret };
 }
 
-async function postKey(conn: AreaConnection, inputs: PropertyMap, made: Made): Promise<pulumi.dynamic.CreateResult> {
+async function postKey(conn: AreaConnection, inputs: PropertyMap, plan: CreatePlan): Promise<pulumi.dynamic.CreateResult> {
   const args = withoutProvider(inputs);
   const path = keysPath(organizationOf(args));
   const res: ApiResponse = await send(conn, {
     method: "POST",
     path,
-    body: { ...toWire(args, PATCHABLE_ARGS), ...(made.hashData === undefined ? {} : { hashData: made.hashData }) },
-    creates: made.what,
-    secrets: made.secrets,
+    body: { ...toWire(args, PATCHABLE_ARGS), ...(plan.hashData === undefined ? {} : { hashData: plan.hashData }) },
+    creates: plan.description,
+    secrets: plan.secrets,
     // The answer carries the new key's secret, which its requestId (quoted by errors below) must not.
-    secretsInAnswer: (body) => [...made.secrets, credentialsIn(body).keySecret],
+    secretsInAnswer: (body) => [...plan.secrets, credentialsIn(body).keySecret],
   });
   // Only the key's id is needed: without it Pulumi cannot record the key the service made.
   let key: WireKey;
@@ -187,14 +182,14 @@ async function postKey(conn: AreaConnection, inputs: PropertyMap, made: Made): P
     key = decode(createdKeyAnswer, res).result.key;
   } catch (err) {
     if (!(err instanceof UnexpectedResponseError)) throw err;
-    throw createdWithoutId(res, made.what, err);
+    throw createdWithoutId(res, plan.description, err);
   }
   const id = String(key.id);
   // The pair the provider made is the one the service holds hashes of; else the answer's, if any.
-  const credentials = made.local === undefined ? credentialsIn(res.body) : credentialsOf(made.local);
-  const outs = outputs(args, key, credentials, {}, made.hashData);
+  const credentials = plan.local === undefined ? credentialsIn(res.body) : credentialsOf(plan.local);
+  const outs = outputs(args, key, credentials, {}, plan.hashData);
   // With hashData the answer carries no credentials: the program or the provider made the pair and holds it.
-  if (made.hashData !== undefined || (credentials.keyId !== undefined && credentials.keySecret !== undefined)) return { id, outs };
+  if (plan.hashData !== undefined || (credentials.keyId !== undefined && credentials.keySecret !== undefined)) return { id, outs };
   // Without them a key is made that nobody can use (its secret is never returned again). Keep it
   // in state by its id, so it is not orphaned, and say what to do.
   const reason = new Error(
@@ -216,7 +211,7 @@ async function takeOver(conn: AreaConnection, importId: string, args: PropertyMa
   const live = keyIn(got.body);
   const managed = managedIn(PATCHABLE_ARGS, args);
   const unknownPair = { keyId: null, keySecret: null };
-  if (live !== undefined && holdsManaged(args, managed, live)) return { id: importId, outs: outputs(args, live, unknownPair) };
+  if (live !== undefined && matchesManaged(args, managed, live)) return { id: importId, outs: outputs(args, live, unknownPair) };
   const res = await send(conn, { method: "PATCH", path, body: toWire(args, managed) });
   return { id: importId, outs: outputs(args, keyIn(res.body) ?? {}, unknownPair, live ?? {}) };
 }
@@ -299,7 +294,7 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
   const args = withoutProvider(news);
   const before = withoutProvider(olds);
   const managed = managedIn(PATCHABLE_ARGS, args);
-  const changed = managed.filter((n) => hasChanged(n, olds[n], args[n], comparable));
+  const changed = managed.filter((n) => hasChanged(n, olds[n], args[n], comparedForm));
   const credentials = { keyId: olds.keyId, keySecret: olds.keySecret };
   if (changed.length === 0) {
     // Only the set of managed arguments changed: nothing to send.

@@ -16,26 +16,26 @@ import { ImportIdFormError } from "../errors";
  */
 const WHOLE_OBJECT = "taken over";
 
-function objectKey(what: string, id: string): string {
-  return `${what}\u0000${id}`;
+function objectKey(kind: string, id: string): string {
+  return `${kind}\u0000${id}`;
 }
 
-/** The answer to the GET of the object to take over; a 404 becomes ImportNotFoundError. `what` names its kind, e.g. "alert". */
-export async function readForImport(what: string, importId: string, get: () => Promise<ApiResponse>): Promise<ApiResponse> {
+/** The answer to the GET of the object to take over; a 404 becomes ImportNotFoundError. `kind` names it, e.g. "alert". */
+export async function readForImport(kind: string, importId: string, get: () => Promise<ApiResponse>): Promise<ApiResponse> {
   try {
     const res = await get();
-    claimForThisRun(objectKey(what, importId), [WHOLE_OBJECT]);
+    claimForThisRun(objectKey(kind, importId), [WHOLE_OBJECT]);
     return res;
   } catch (err) {
-    if (isNotFound(err)) throw new ImportNotFoundError(err, what, importId);
+    if (isNotFound(err)) throw new ImportNotFoundError(err, kind, importId);
     throw err;
   }
 }
 
 /** Whether a delete of this object must be skipped because a replacement took it over in this run; says so when it does. */
-export function keptByReplacement(what: string, id: string): boolean {
-  if (!partsClaimedThisRun(objectKey(what, id)).has(WHOLE_OBJECT)) return false;
-  notify(`pulumi-alertpipe: the ${what} ${id} is not deleted: its replacement took it over again in this run (importId is still set in the program).`);
+export function keptByReplacement(kind: string, id: string): boolean {
+  if (!partsClaimedThisRun(objectKey(kind, id)).has(WHOLE_OBJECT)) return false;
+  notify(`pulumi-alertpipe: the ${kind} ${id} is not deleted: its replacement took it over again in this run (importId is still set in the program).`);
   return true;
 }
 
@@ -44,8 +44,8 @@ export function keptByReplacement(what: string, id: string): boolean {
  * nothing but this id (`pulumi import`, or the `import` resource option), so it must name the
  * object alone, its path included.
  */
-export function importIdParts(what: string, id: string, form: readonly string[]): string[] {
+export function importIdParts(kind: string, id: string, form: readonly string[]): string[] {
   const parts = id.split("/").map((p) => p.trim());
-  if (parts.length !== form.length || parts.some((p) => p === "")) throw new ImportIdFormError(what, id, form);
+  if (parts.length !== form.length || parts.some((p) => p === "")) throw new ImportIdFormError(kind, id, form);
   return parts;
 }

@@ -20,7 +20,7 @@ export interface LostAnswerSteps<T, C extends Candidate> {
   /** Makes the create's result from the one object found (a key whose secret was lost: delete it and post again). */
   readonly adopt: (found: C) => Promise<T>;
   /** Words for the notice, e.g. `the alert "cpu high"`. */
-  readonly what: string;
+  readonly description: string;
   /** What adopt does with the object found, for the notice; default "and recorded it". */
   readonly adoption?: string;
 }
@@ -78,7 +78,7 @@ export async function createRecovering<T, C extends Candidate>(steps: LostAnswer
     const [only] = found;
     if (only !== undefined) {
       notify(
-        `pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}); found ${steps.what} it made (id ${only.id}) ${steps.adoption ?? "and recorded it"}.`,
+        `pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}); found ${steps.description} it made (id ${only.id}) ${steps.adoption ?? "and recorded it"}.`,
       );
       return steps.adopt(only);
     }

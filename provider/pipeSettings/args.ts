@@ -34,3 +34,11 @@ export const pipeSettingsArgsSchema = strictObject(
   error: `set at least one setting (the service refuses an empty update): ${SETTING_NAMES.join(", ")}`,
   path: ["settings"],
 });
+
+/** The pipe's path: changing any of these names another pipe, so a new resource. */
+export const REPLACE_ON = ["organizationId", "serviceId", "pipeId"] as const;
+
+/** Uuids are case-insensitive (the service treats them alike): only their lower-case form is compared or kept. */
+export function comparedForm(property: string, value: unknown): unknown {
+  return (REPLACE_ON as readonly string[]).includes(property) && typeof value === "string" ? value.toLowerCase() : value;
+}

@@ -13,10 +13,8 @@ import { previewOutputs } from "../protocol/preview";
 import { UNKNOWN, pick, type PropertyMap } from "../protocol/properties";
 import { claimForThisRun, partsClaimedThisRun } from "../creation/runClaims";
 import { SETTING_NAMES, type SettingName } from "../serviceFacts/pipeSettings";
-import { pipeSettingsArgsSchema } from "./args";
+import { REPLACE_ON, comparedForm, pipeSettingsArgsSchema } from "./args";
 import { effectiveSettings, fromWire, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
-
-const REPLACE_ON = ["organizationId", "serviceId", "pipeId"] as const;
 
 interface PipeRef {
   organizationId: string;
@@ -31,11 +29,6 @@ function pipeRef(id: string, props: PropertyMap): PipeRef {
     serviceId: typeof props.serviceId === "string" ? props.serviceId : serviceId,
     pipeId: typeof props.pipeId === "string" ? props.pipeId : pipeId,
   };
-}
-
-/** Uuids are case-insensitive (the service treats them alike): only their lower-case form is compared or kept. */
-function uuidForm(property: string, value: unknown): unknown {
-  return (REPLACE_ON as readonly string[]).includes(property) && typeof value === "string" ? value.toLowerCase() : value;
 }
 
 function pipeKey(ref: PipeRef): string {
@@ -88,7 +81,7 @@ export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulu
   const failures = [...result.failures, ...connectionFailures("cloud")];
   if (failures.length > 0) return { inputs: result.inputs, failures };
   const inputs: PropertyMap = { ...result.inputs };
-  for (const p of REPLACE_ON) inputs[p] = uuidForm(p, inputs[p]);
+  for (const p of REPLACE_ON) inputs[p] = comparedForm(p, inputs[p]);
   return { inputs, failures };
 }
 
@@ -109,7 +102,7 @@ export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Pr
     { ...news, managedSettings: managed },
     [...REPLACE_ON, ...managed, "managedSettings", "resetOnDelete"],
     REPLACE_ON,
-    uuidForm,
+    comparedForm,
     unmanaged,
   );
 }

@@ -63,8 +63,8 @@ function failureOf(
     return { property, reason: nonFinite ? `${property} is ${shown(value)}: ${message}` : message };
   }
   if (!listsValue) return { property: "", reason: `${property}: ${message}` };
-  const what = secret ? `not shown (${String(path[0])} is secret)` : shown(value);
-  return { property: "", reason: `${property} is ${what}: ${message}` };
+  const valueText = secret ? `not shown (${String(path[0])} is secret)` : shown(value);
+  return { property: "", reason: `${property} is ${valueText}: ${message}` };
 }
 
 /**

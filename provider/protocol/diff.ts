@@ -18,17 +18,17 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /** The form two values of a property are compared in, where the service may store one differently. */
-type Comparable = (property: string, value: unknown) => unknown;
+type ComparedForm = (property: string, value: unknown) => unknown;
 
-const asIs: Comparable = (_p, value) => value;
+const asIs: ComparedForm = (_p, value) => value;
 
 /**
  * Whether a property changed between its stored value and the program's: the one definition that
  * diff, check and update share. A value still unknown in preview counts as changed, so preview
  * never claims "no change" it cannot know.
  */
-export function hasChanged(property: string, before: unknown, after: unknown, comparable: Comparable = asIs): boolean {
-  return containsUnknown(after) || !deepEqual(comparable(property, before), comparable(property, after));
+export function hasChanged(property: string, before: unknown, after: unknown, comparedForm: ComparedForm = asIs): boolean {
+  return containsUnknown(after) || !deepEqual(comparedForm(property, before), comparedForm(property, after));
 }
 
 /** How one property changes: set where it was not, unset where it was, or another value. */
@@ -64,14 +64,14 @@ export function diffProperties(
   news: PropertyMap,
   properties: readonly string[],
   replaceOn: readonly string[],
-  comparable: Comparable = asIs,
+  comparedForm: ComparedForm = asIs,
   /** Outputs an update cannot change: stable unless the object is replaced. */
   stableOutputs: readonly string[] = [],
 ): Diff {
   const changed: string[] = [];
   const stables: string[] = [];
   for (const p of properties) {
-    if (hasChanged(p, olds[p], news[p], comparable)) changed.push(p);
+    if (hasChanged(p, olds[p], news[p], comparedForm)) changed.push(p);
     else stables.push(p);
   }
   const replaces = changed.filter((p) => replaceOn.includes(p));
@@ -103,9 +103,9 @@ export function carryStableOutputs(
   checked: PropertyMap,
   stable: readonly string[],
   replaceOn: readonly string[],
-  comparable: Comparable = asIs,
+  comparedForm: ComparedForm = asIs,
 ): PropertyMap {
-  const replaces = replaceOn.some((p) => hasChanged(p, olds[p], checked[p], comparable));
+  const replaces = replaceOn.some((p) => hasChanged(p, olds[p], checked[p], comparedForm));
   if (replaces) return checked;
   const carried: PropertyMap = { ...checked };
   for (const name of stable) {

@@ -19,7 +19,7 @@ interface Script {
 function scripted(script: Script) {
   const calls = { post: 0, look: 0, adopted: [] as string[] };
   const steps = {
-    what: 'the alert "cpu"',
+    description: 'the alert "cpu"',
     post: async () => {
       const next = script.posts[calls.post++];
       if (next === undefined) throw new Error("posted more often than the script allows");
