@@ -15,7 +15,13 @@ function ownVersion(): string {
   }
 }
 
+/**
+ * Set by the bundler of the plugin archive (scripts/pluginArchive.ts), whose one JavaScript file has
+ * no package.json above it; undeclared, hence `typeof`, everywhere else.
+ */
+declare const __ALERTPIPE_VERSION__: string | undefined;
+
 /** The package's version: the User-Agent's, and the one the native plugin reports to the engine. */
-export const PACKAGE_VERSION = ownVersion();
+export const PACKAGE_VERSION = typeof __ALERTPIPE_VERSION__ === "string" ? __ALERTPIPE_VERSION__ : ownVersion();
 
 export const USER_AGENT = `pulumi-alertpipe/${PACKAGE_VERSION} (node ${process.version})`;
