@@ -104,35 +104,121 @@ export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Pr
   return { ...result, stables: result.replaces.length > 0 ? [] : [...result.stables, "managedArgs"] };
 }
 
+/**
+ * A create is one pipeline, each step once and in this order: plan what to send and what to keep
+ * (planCreate), send it (a take-over's GET and PATCH, or a POST that finds what a lost answer
+ * made), make sense of the answer or of the key found (an Answer), build the outputs (resultOf).
+ */
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
-  const args = withoutProvider(inputs);
   const conn = connectionFor("cloud");
-  const importId = args[IMPORT_ID];
-  if (typeof importId === "string") return takeOver(conn, importId, args);
-  const local = args.keyMaterial === "local" ? makeLocalMaterial() : undefined;
+  const plan = planCreate(inputs);
+  const answer = plan.kind === "takeOver" ? await takeOver(conn, plan) : await postRecovering(conn, plan);
+  return resultOf(plan, answer);
+}
+
+/** What one create sends and keeps, decided before any request: the same for its first POST and any other. */
+type CreatePlan = TakeOverPlan | NewKeyPlan;
+
+interface PlanBase {
+  /** The program's inputs as given, kept whole in the state of a key nobody can use (resultOf). */
+  readonly inputs: PropertyMap;
+  readonly args: PropertyMap;
+  /** The key's path: the existing key's for a take-over, the organization's keys for a POST. */
+  readonly path: string;
+}
+
+/** An existing key made the resource's (importId) instead of a new one. */
+interface TakeOverPlan extends PlanBase {
+  readonly kind: "takeOver";
+  readonly importId: string;
+  /** The arguments the program manages: PATCHed only when the live key does not already hold them. */
+  readonly managed: readonly string[];
+}
+
+interface NewKeyPlan extends PlanBase {
+  readonly kind: "new";
+  readonly organizationId: string;
+  readonly description: string;
+  /** Sent instead of a pair: the program's, or made from `local`; undefined when the service makes the pair. */
+  readonly hashData: HashData | undefined;
+  /** The pair the provider made ("local"): the key's credentials, which the service never sees. */
+  readonly local: LocalMaterial | undefined;
+  readonly body: Record<string, unknown>;
+  /** For the HTTP layer to scrub from errors. */
+  readonly secrets: readonly unknown[];
+  /** What tells the key a lost POST made from the others in the listing (lookup.ts). */
+  readonly sent: SentKey;
+}
+
+function planCreate(inputs: PropertyMap): CreatePlan {
+  const args = withoutProvider(inputs);
+  const organizationId = organizationOf(args);
+  const programSecrets = secretsOf(args);
+  const description = describeKey(args);
+  const importId = typeof args[IMPORT_ID] === "string" ? args[IMPORT_ID] : undefined;
+  // A taken-over key's pair is the service's: only a new key may have one made here.
+  const local = importId === undefined && args.keyMaterial === "local" ? makeLocalMaterial() : undefined;
+  const path = keysPath(organizationId, importId);
+  if (importId !== undefined) return { kind: "takeOver", inputs, args, path, importId, managed: managedIn(PATCHABLE_ARGS, args) };
   // The program's pair (hashData) or the provider's (local): either way the service is sent only hashes.
   const hashData = (args.hashData as HashData | undefined) ?? local?.hashData;
-  const plan: CreatePlan = {
-    description: describeKey(args),
+  const name = typeof args.name === "string" ? args.name : undefined;
+  return {
+    kind: "new",
+    inputs,
+    args,
+    path,
+    organizationId,
+    description,
     hashData,
     local,
-    secrets: [...secretsOf(args), ...(local === undefined ? [] : [local.keySecret, local.hashData.keyIdHash, local.hashData.keySecretHash])],
+    body: { ...toWire(args, PATCHABLE_ARGS), ...(hashData === undefined ? {} : { hashData }) },
+    secrets: [...programSecrets, ...(local === undefined ? [] : [local.keySecret, local.hashData.keyIdHash, local.hashData.keySecretHash])],
+    // The listing shows neither key IDs nor hashes: a key whose pair we hold is told by its suffix.
+    sent: hashData === undefined ? { name, roles: args.roles as string[] } : { name, keySuffix: hashData.keyIdSuffix },
   };
-  const name = typeof args.name === "string" ? args.name : undefined;
-  // The listing shows neither key IDs nor hashes: a key whose pair we hold is told by its suffix.
-  const sent: SentKey = hashData === undefined ? { name, roles: args.roles as string[] } : { name, keySuffix: hashData.keyIdSuffix };
+}
+
+/** What a create learnt from the service: the key as answered (or listed) and the pair to record. */
+interface Answer {
+  readonly id: string;
+  readonly key: WireKey;
+  readonly credentials: { readonly keyId: unknown; readonly keySecret: unknown };
+  /** What stands for a member the answer leaves out: the live key a take-over PATCHed. */
+  readonly before: PropertyMap;
+  /** The POST's answer, which the error for a key nobody can use names. */
+  readonly posted?: { readonly status: number; readonly requestId: string | undefined };
+}
+
+/** A taken-over key's ID and secret: the service showed them once, to whoever made it. */
+const UNKNOWN_PAIR = { keyId: null, keySecret: null };
+
+/**
+ * Makes an existing key the resource's (importId): one GET; one PATCH of the arguments the program
+ * manages only when the live key does not already hold them; never a POST. The id is the one given.
+ */
+async function takeOver(conn: AreaConnection, plan: TakeOverPlan): Promise<Answer> {
+  const got = await readForImport("API key", plan.importId, () => send(conn, { method: "GET", path: plan.path }));
+  const live = keyIn(got.body);
+  if (live !== undefined && matchesManaged(plan.args, plan.managed, live)) return { id: plan.importId, key: live, credentials: UNKNOWN_PAIR, before: {} };
+  const res = await send(conn, { method: "PATCH", path: plan.path, body: toWire(plan.args, plan.managed) });
+  return { id: plan.importId, key: keyIn(res.body) ?? {}, credentials: UNKNOWN_PAIR, before: live ?? {} };
+}
+
+/** The POST, and when its answer is lost, the key it made found by what was sent (recovery.ts). */
+function postRecovering(conn: AreaConnection, plan: NewKeyPlan): Promise<Answer> {
   // Taken before the first POST: what a lost one made was created after it (recovery.ts).
   const sentAt = Date.now();
-  const post = () => postKey(conn, inputs, plan);
-  return createRecovering<pulumi.dynamic.CreateResult, KeyCandidate>({
+  const post = () => postKey(conn, plan);
+  return createRecovering<Answer, KeyCandidate>({
     description: plan.description,
     post,
-    look: () => keysMadeBy(conn, organizationOf(args), sent, sentAt, plan.secrets),
-    ...(hashData === undefined
+    look: () => keysMadeBy(conn, plan.organizationId, plan.sent, sentAt, plan.secrets),
+    ...(plan.hashData === undefined
       ? {
           // Its secret was only in the lost answer, so nobody can use it: replaced, once (a plain POST).
           adopt: async (found: KeyCandidate) => {
-            const path = keysPath(organizationOf(args), found.id);
+            const path = keysPath(plan.organizationId, found.id);
             try {
               await unlessGone(() => send(conn, { method: "DELETE", path, secrets: plan.secrets }));
             } catch (err) {
@@ -144,19 +230,9 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
         }
       : {
           // We hold the pair: the key as listed is the key as a create answers it.
-          adopt: async (found: KeyCandidate) => ({ id: found.id, outs: outputs(args, found.key, credentialsOf(local), {}, hashData) }),
+          adopt: async (found: KeyCandidate) => ({ id: found.id, key: found.key, credentials: credentialsOf(plan.local), before: {} }),
         }),
   });
-}
-
-/** What one create sends and holds, the same for its first POST and any other. */
-interface CreatePlan {
-  readonly description: string;
-  /** Sent instead of a pair: the program's, or made from `local`; undefined when the service makes the pair. */
-  readonly hashData: HashData | undefined;
-  readonly local: LocalMaterial | undefined;
-  /** For the HTTP layer to scrub from errors. */
-  readonly secrets: readonly unknown[];
 }
 
 /** The pair to record when the service does not answer one: the provider's, or none (the program's own pair). */
@@ -164,19 +240,18 @@ function credentialsOf(local: LocalMaterial | undefined): { keyId: unknown; keyS
   return { keyId: local?.keyId, keySecret: local?.keySecret };
 }
 
-async function postKey(conn: AreaConnection, inputs: PropertyMap, plan: CreatePlan): Promise<pulumi.dynamic.CreateResult> {
-  const args = withoutProvider(inputs);
-  const path = keysPath(organizationOf(args));
+async function postKey(conn: AreaConnection, plan: NewKeyPlan): Promise<Answer> {
   const res: ApiResponse = await send(conn, {
     method: "POST",
-    path,
-    body: { ...toWire(args, PATCHABLE_ARGS), ...(plan.hashData === undefined ? {} : { hashData: plan.hashData }) },
+    path: plan.path,
+    body: plan.body,
     creates: plan.description,
     secrets: plan.secrets,
     // The answer carries the new key's secret, which its requestId (quoted by errors below) must not.
     secretsInAnswer: (body) => [...plan.secrets, credentialsIn(body).keySecret],
   });
-  // Only the key's id is needed: without it Pulumi cannot record the key the service made.
+  // Only the key's id is needed here: without it Pulumi cannot record the key the service made,
+  // and a 2xx without one is no lost answer (recovery.ts does not look for it).
   let key: WireKey;
   try {
     key = decode(createdKeyAnswer, res).result.key;
@@ -184,36 +259,29 @@ async function postKey(conn: AreaConnection, inputs: PropertyMap, plan: CreatePl
     if (!(err instanceof UnexpectedResponseError)) throw err;
     throw createdWithoutId(res, plan.description, err);
   }
-  const id = String(key.id);
   // The pair the provider made is the one the service holds hashes of; else the answer's, if any.
   const credentials = plan.local === undefined ? credentialsIn(res.body) : credentialsOf(plan.local);
-  const outs = outputs(args, key, credentials, {}, plan.hashData);
-  // With hashData the answer carries no credentials: the program or the provider made the pair and holds it.
-  if (plan.hashData !== undefined || (credentials.keyId !== undefined && credentials.keySecret !== undefined)) return { id, outs };
-  // Without them a key is made that nobody can use (its secret is never returned again). Keep it
-  // in state by its id, so it is not orphaned, and say what to do.
-  const reason = new Error(
-    `POST ${path} answered ${res.status} without the new key's ${credentials.keyId === undefined ? "keyId" : "keySecret"}` +
-      `${res.requestId === undefined ? "" : ` (requestId ${res.requestId})`}. The API key ${id} was created and is kept in the stack's state. ` +
-      "Its key ID or secret was not in the answer and is never returned again, so the key cannot be used: replace it (pulumi up --replace) or delete it.",
-  );
-  throw new PartialFailure(id, { ...inputs, ...outs }, reason);
+  return { id: String(key.id), key, credentials, before: {}, posted: { status: res.status, requestId: res.requestId } };
 }
 
 /**
- * Makes an existing key the resource's (importId): one GET; one PATCH of the arguments the program
- * manages only when the live key does not already hold them; never a POST. The id is the one given.
- * Its key ID and secret are unknown to us (the service showed them once, to whoever made it): null.
+ * The create's result: the outputs of the key answered. A key the service made whose answer lacks
+ * its key ID or secret is one nobody can use (its secret is never returned again): it is kept in
+ * state by its id, so it is not orphaned, and the error says what to do.
  */
-async function takeOver(conn: AreaConnection, importId: string, args: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
-  const path = keysPath(organizationOf(args), importId);
-  const got = await readForImport("API key", importId, () => send(conn, { method: "GET", path }));
-  const live = keyIn(got.body);
-  const managed = managedIn(PATCHABLE_ARGS, args);
-  const unknownPair = { keyId: null, keySecret: null };
-  if (live !== undefined && matchesManaged(args, managed, live)) return { id: importId, outs: outputs(args, live, unknownPair) };
-  const res = await send(conn, { method: "PATCH", path, body: toWire(args, managed) });
-  return { id: importId, outs: outputs(args, keyIn(res.body) ?? {}, unknownPair, live ?? {}) };
+function resultOf(plan: CreatePlan, answer: Answer): pulumi.dynamic.CreateResult {
+  const { id, credentials } = answer;
+  const outs = outputs(plan.args, answer.key, credentials, answer.before, plan.kind === "new" ? plan.hashData : undefined);
+  // With hashData the answer carries no credentials: the program or the provider made the pair and holds it.
+  const usable = plan.kind === "takeOver" || plan.hashData !== undefined || (credentials.keyId !== undefined && credentials.keySecret !== undefined);
+  // Only a POST's answer can lack the pair: a take-over's is unknown, a key found was adopted with ours.
+  if (usable || answer.posted === undefined) return { id, outs };
+  const reason = new Error(
+    `POST ${plan.path} answered ${answer.posted.status} without the new key's ${credentials.keyId === undefined ? "keyId" : "keySecret"}` +
+      `${answer.posted.requestId === undefined ? "" : ` (requestId ${answer.posted.requestId})`}. The API key ${id} was created and is kept in the stack's state. ` +
+      "Its key ID or secret was not in the answer and is never returned again, so the key cannot be used: replace it (pulumi up --replace) or delete it.",
+  );
+  throw new PartialFailure(id, { ...plan.inputs, ...outs }, reason);
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
