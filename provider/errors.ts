@@ -6,9 +6,62 @@
 import type { ConnectionSettingName } from "./runtime/connection";
 import type { PropertyMap } from "./protocol/properties";
 
-/** What every error of this package carries: `code` is stable across versions, the message is for people. */
-export abstract class AlertpipeError extends Error {
-  abstract readonly code: string;
+/**
+ * Every code of this package's own making, with what to do on seeing it. The table of docs/errors.md
+ * (which the README links) is this one, and every error kind's code is one of these keys; both are
+ * held by test/unit/errors.test.ts, so neither can drift from the code. A TransportError's code is not
+ * ours: it is the socket's or undici's (TRANSPORT_CODES_ADVICE).
+ */
+export const ERROR_CODES = {
+  CONFIG: "A connection setting is missing or malformed: set the stack config key or the environment variable the message names.",
+  API_ERROR: "The service refused the request: read its words and requestId in the message, correct the program or the object, then run again.",
+  NOT_FOUND: "An object the request names is not on the service: check the ids the program gives, or run `pulumi refresh` if it was deleted outside Pulumi.",
+  RATE_LIMITED:
+    "The service rate-limited the credential and the retries ran out: wait a minute, or set a lower `alertpipe:cloudRateLimit` or `alertpipe:alertingRateLimit`, then run again.",
+  RATE_LIMIT_WAIT_TOO_LONG: "The service asked for a wait longer than the retry budget: run again after the time the message gives.",
+  SERVICE_IDLE: "The service the call addresses is idle or stopped: start it, wait until it runs, then run again. Nothing was changed.",
+  OUTCOME_UNKNOWN:
+    "A create may have been made without Pulumi recording it: look for it on the service and delete it (or take it over with importId) before running again.",
+  CREATE_AMBIGUOUS: "Several objects match a create whose answer was lost: delete the ones not wanted, or take one over with importId, then run again.",
+  UNEXPECTED_RESPONSE: "A success answer had a body the provider cannot read: report it with the requestId in the message.",
+  IMPORT_NOT_FOUND: "There is no object with the importId given, and nothing was created: correct the id, or remove importId to create one.",
+  UNUSABLE_KEY_LEFT: "An API key nobody can use may be left on the service: delete the key the message names by hand.",
+  ATTEMPT_TIMEOUT: "An attempt got no complete answer in time (said as a TransportError's code): check the network and the service's health.",
+  KEPT_AFTER_FAILURE: "The object was made and is kept in the stack, but what followed failed: do what the message says (e.g. replace it).",
+  IMPORT_ID_ON_REPLACE: "A change replaces an object the program still takes over with importId: remove importId from the program, then run again.",
+  IMPORT_ID_FORM: "The import id does not have the form the message shows: give every part, separated by /.",
+  UNKNOWN_RESOURCE_TYPE: "The native plugin does not serve that resource type: check the type token and the plugin's version.",
+} as const satisfies Record<string, string>;
+
+/** Every code of this package's own making; a program or test branches on these. */
+export type AlertpipeErrorCode = keyof typeof ERROR_CODES;
+
+/** What to do on a TransportError, whose code is the socket's or undici's (ECONNREFUSED, UND_ERR_SOCKET, ATTEMPT_TIMEOUT, …). */
+export const TRANSPORT_CODES_ADVICE =
+  "No answer came after the retries (connection refused, reset, timeout): check the URL, the network and the service, then run again.";
+
+/**
+ * What every error of this package carries: `code` is stable across versions, the message is for
+ * people. The message starts with the code in brackets, e.g. `[RATE_LIMITED] GET /… failed`,
+ * because the engine prints only the message: that is where a user sees the code docs/errors.md
+ * explains. Said here once, so no kind can leave it out.
+ */
+export abstract class AlertpipeError<C extends string = string> extends Error {
+  readonly code: C;
+  /** The message without its code, for another error that quotes this one (which says its own code). */
+  readonly detail: string;
+
+  protected constructor(code: C, detail: string, options?: ErrorOptions) {
+    super(`[${code}] ${detail}`, options);
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+/** An error's words for quoting inside another's message: an AlertpipeError's without its code, so each message shows one. */
+export function detailOf(err: unknown): string {
+  if (err instanceof AlertpipeError) return err.detail;
+  return err instanceof Error ? err.message : String(err);
 }
 
 export interface RequestRef {
@@ -40,15 +93,15 @@ const ADVICE: Partial<Record<ApiErrorCode, string>> = {
 };
 
 /** What every error of the HTTP layer carries besides its code: the request, and the answer's status and requestId. */
-export abstract class HttpError extends AlertpipeError {
+export abstract class HttpError<C extends string = string> extends AlertpipeError<C> {
   readonly method: string;
   readonly path: string;
   /** The status of the answer behind the error, when there was one. */
   readonly status: number | undefined;
   readonly requestId: string | undefined;
 
-  protected constructor(ref: RequestRef, message: string, fields: { status?: number; requestId?: string | undefined; cause?: unknown }) {
-    super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
+  protected constructor(ref: RequestRef, code: C, message: string, fields: { status?: number; requestId?: string | undefined; cause?: unknown }) {
+    super(code, message, fields.cause === undefined ? undefined : { cause: fields.cause });
     this.name = "HttpError";
     this.method = ref.method;
     this.path = ref.path;
@@ -63,21 +116,19 @@ function carriedFrom(cause: unknown): { status?: number; requestId?: string | un
 }
 
 /** The service answered with a non-2xx status. */
-export class ApiError extends HttpError {
+export class ApiError extends HttpError<ApiErrorCode> {
   declare readonly status: number;
-  readonly code: ApiErrorCode;
   readonly serviceMessage: string;
 
   constructor(ref: RequestRef, status: number, serviceMessage: string, requestId: string | undefined) {
     const rid = requestId ? ` (requestId ${requestId})` : "";
     const code = codeOf(status);
     const advice = ADVICE[code];
-    super(ref, `${ref.method} ${ref.path} failed with status ${status}: ${serviceMessage}${rid}${advice === undefined ? "" : `.${advice}`}`, {
+    super(ref, code, `${ref.method} ${ref.path} failed with status ${status}: ${serviceMessage}${rid}${advice === undefined ? "" : `.${advice}`}`, {
       status,
       requestId,
     });
     this.name = "ApiError";
-    this.code = code;
     this.serviceMessage = serviceMessage;
   }
 }
@@ -87,8 +138,7 @@ export class ApiError extends HttpError {
  * request that drew the 429 and every request of the same credential waiting behind it fail at
  * once with this, rather than sit paused for minutes with nothing on the screen.
  */
-export class RateLimitWaitError extends HttpError {
-  readonly code = "RATE_LIMIT_WAIT_TOO_LONG";
+export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
   /** The wait the service asked for, in ms. */
   readonly waitMs: number;
   /** When the service will take requests again (wall clock). */
@@ -96,9 +146,10 @@ export class RateLimitWaitError extends HttpError {
 
   constructor(ref: RequestRef, waitMs: number, budgetMs: number, resumesAt: Date, drawnBy: ApiError | undefined) {
     const asked = `the service asked this credential to wait ${formatSeconds(waitMs)} (until ${resumesAt.toISOString()})`;
-    const lead = drawnBy !== undefined ? `${drawnBy.message.replace(/\.$/, "")}; ${asked}` : `${ref.method} ${ref.path} was not sent: after a 429, ${asked}`;
+    const lead = drawnBy !== undefined ? `${drawnBy.detail.replace(/\.$/, "")}; ${asked}` : `${ref.method} ${ref.path} was not sent: after a 429, ${asked}`;
     super(
       ref,
+      "RATE_LIMIT_WAIT_TOO_LONG",
       `${lead}, longer than the ${formatSeconds(budgetMs)} retry budget, so it is not retried and every request of this credential waiting behind it stops too. ` +
         `Run again after ${resumesAt.toISOString()}.`,
       carriedFrom(drawnBy),
@@ -120,14 +171,13 @@ export function formatSeconds(ms: number): string {
 /** No answer could be had (connection refused, reset, timeout) after the allowed retries. */
 export class TransportError extends HttpError {
   /** The socket or undici error code (e.g. ECONNREFUSED, UND_ERR_SOCKET, ATTEMPT_TIMEOUT), stable as undici's own. */
-  readonly code: string;
+  declare readonly code: string;
   /** Why no answer came, in words (secrets already scrubbed); kept so nobody parses the message for it. */
   readonly reason: string;
 
   constructor(ref: RequestRef, reason: string, code: string, options?: { cause?: unknown }) {
-    super(ref, `${ref.method} ${ref.path} got no answer: ${reason}`, { cause: options?.cause });
+    super(ref, code, `${ref.method} ${ref.path} got no answer: ${reason}`, { cause: options?.cause });
     this.name = "TransportError";
-    this.code = code;
     this.reason = reason;
   }
 }
@@ -136,8 +186,7 @@ export class TransportError extends HttpError {
  * A request that creates something may have been processed, but we never saw the answer.
  * Retrying blindly could create a duplicate, so we stop and say so in words.
  */
-export class OutcomeUnknownError extends HttpError {
-  readonly code = "OUTCOME_UNKNOWN";
+export class OutcomeUnknownError extends HttpError<"OUTCOME_UNKNOWN"> {
   readonly what: string;
   /** Why the outcome is open, in words (secrets already scrubbed), without the advice around it. */
   readonly reason: string;
@@ -146,6 +195,7 @@ export class OutcomeUnknownError extends HttpError {
     const rid = options?.requestId && !reason.includes(options.requestId) ? ` (requestId ${options.requestId})` : "";
     super(
       ref,
+      "OUTCOME_UNKNOWN",
       `${ref.method} ${ref.path}: ${reason.replace(/\.+$/, "")}${rid}. The request may have been processed, so ${what} may have been created ` +
         `on the service even though Pulumi did not record it. Check for it before running again, and delete it if it is there.`,
       // status: of the answer that left the outcome open (502, 503, 504), if there was an answer.
@@ -161,14 +211,14 @@ export class OutcomeUnknownError extends HttpError {
  * A create's answer was lost and more than one object on the service matches what it sent: any of
  * them may be the one it made. Nothing is recorded; the user decides which to keep.
  */
-export class AmbiguousCreateError extends HttpError {
-  readonly code = "CREATE_AMBIGUOUS";
+export class AmbiguousCreateError extends HttpError<"CREATE_AMBIGUOUS"> {
   /** The ids of the objects that match, in the service's order. */
   readonly candidates: readonly string[];
 
   constructor(lost: OutcomeUnknownError, candidates: readonly string[]) {
     super(
       lost,
+      "CREATE_AMBIGUOUS",
       `${lost.method} ${lost.path}: ${lost.reason}, and ${candidates.length} objects on the service match what it sent (${candidates.join(", ")}), ` +
         `so which of them it made, if any, cannot be told. Nothing was recorded in the stack. Delete the ones that are not wanted, ` +
         `or take one over with importId, then run again.`,
@@ -180,14 +230,13 @@ export class AmbiguousCreateError extends HttpError {
 }
 
 /** A 2xx answer whose body is not what the spec describes. */
-export class UnexpectedResponseError extends HttpError {
-  readonly code = "UNEXPECTED_RESPONSE";
+export class UnexpectedResponseError extends HttpError<"UNEXPECTED_RESPONSE"> {
   /** What is wrong with the body, in words, without the body itself. */
   readonly problem: string;
 
   constructor(ref: RequestRef, problem: string, requestId: string | undefined) {
     const rid = requestId ? ` (requestId ${requestId})` : "";
-    super(ref, `${ref.method} ${ref.path} answered with an unexpected body: ${problem}${rid}`, { requestId });
+    super(ref, "UNEXPECTED_RESPONSE", `${ref.method} ${ref.path} answered with an unexpected body: ${problem}${rid}`, { requestId });
     this.name = "UnexpectedResponseError";
     this.problem = problem;
   }
@@ -210,14 +259,14 @@ export function createdWithoutId(res: RequestRef & { status: number }, what: str
  * The object a program asked to take over does not exist. Said apart from a plain 404 because the
  * user must know nothing was made: the run stops rather than creating a new object in its place.
  */
-export class ImportNotFoundError extends HttpError {
-  readonly code = "IMPORT_NOT_FOUND";
+export class ImportNotFoundError extends HttpError<"IMPORT_NOT_FOUND"> {
   /** The id the program gave as importId. */
   readonly importId: string;
 
   constructor(notFound: ApiError, what: string, importId: string) {
     super(
       notFound,
+      "IMPORT_NOT_FOUND",
       `importId "${importId}": ${notFound.method} ${notFound.path} answered 404, so there is no ${what} with that id to take over. ` +
         `Nothing was created. Correct the id, or remove importId to create a new one.`,
       carriedFrom(notFound),
@@ -232,15 +281,15 @@ export class ImportNotFoundError extends HttpError {
  * that key failed. Said apart, naming the key, because no later run finds it again: only the user
  * can delete it. Nothing was recorded in the stack.
  */
-export class UnusableKeyLeftError extends HttpError {
-  readonly code = "UNUSABLE_KEY_LEFT";
+export class UnusableKeyLeftError extends HttpError<"UNUSABLE_KEY_LEFT"> {
   /** The uuid of the key that may be left. */
   readonly keyUuid: string;
 
   constructor(ref: RequestRef, keyUuid: string, cause: unknown) {
-    const why = cause instanceof Error ? cause.message : String(cause);
+    const why = detailOf(cause);
     super(
       ref,
+      "UNUSABLE_KEY_LEFT",
       `${why.replace(/\.$/, "")}. The API key ${keyUuid} was made by a create whose answer, with the key's secret, was lost, so nobody can use it; ` +
         `deleting it did not succeed. If it is still there, delete it (in the console, or DELETE ${ref.path}). Nothing was recorded in the stack: ` +
         `the next run creates the key afresh.`,
@@ -267,25 +316,22 @@ export async function unlessGone<T>(work: () => Promise<T>): Promise<T | undefin
 }
 
 /** The reason an attempt was abandoned by our own clock. */
-export class AttemptTimeout extends AlertpipeError {
-  readonly code = "ATTEMPT_TIMEOUT";
+export class AttemptTimeout extends AlertpipeError<"ATTEMPT_TIMEOUT"> {
   constructor(ms: number) {
-    super(`no complete answer within ${ms} ms`);
+    super("ATTEMPT_TIMEOUT", `no complete answer within ${ms} ms`);
     this.name = "AttemptTimeout";
   }
 }
 
 /** A connection setting that is missing or malformed. Names the config key and env var, never the value. */
-export class ConfigError extends AlertpipeError {
-  readonly code = "CONFIG";
-
+export class ConfigError extends AlertpipeError<"CONFIG"> {
   constructor(
     readonly setting: ConnectionSettingName,
     /** The setting's row of CONNECTION_SETTINGS (runtime/connection.ts). */
     s: { readonly configKey: string; readonly envVar: string; readonly description: string },
     problem: string,
   ) {
-    super(`${problem}: set the stack config "${s.configKey}" or the environment variable ${s.envVar} (${s.description})`);
+    super("CONFIG", `${problem}: set the stack config "${s.configKey}" or the environment variable ${s.envVar} (${s.description})`);
     this.name = "ConfigError";
   }
 }
@@ -294,15 +340,13 @@ export class ConfigError extends AlertpipeError {
  * An error from create/update after the object exists. The host turns `id` and `properties` into
  * ErrorResourceInitFailed, so the engine keeps the object in state instead of orphaning it.
  */
-export class PartialFailure extends AlertpipeError {
-  readonly code = "KEPT_AFTER_FAILURE";
-
+export class PartialFailure extends AlertpipeError<"KEPT_AFTER_FAILURE"> {
   constructor(
     readonly id: string,
     readonly properties: PropertyMap,
     cause: Error,
   ) {
-    super(cause.message, { cause });
+    super("KEPT_AFTER_FAILURE", detailOf(cause), { cause });
     this.name = "PartialFailure";
   }
 
@@ -317,11 +361,10 @@ export class PartialFailure extends AlertpipeError {
  * create would take over the same object and the delete of the replaced one would remove it. Said
  * in preview, before anything is sent.
  */
-export class ImportIdOnReplaceError extends AlertpipeError {
-  readonly code = "IMPORT_ID_ON_REPLACE";
-
+export class ImportIdOnReplaceError extends AlertpipeError<"IMPORT_ID_ON_REPLACE"> {
   constructor(what: string, id: string, replacedBy: readonly string[]) {
     super(
+      "IMPORT_ID_ON_REPLACE",
       `importId is still set on this ${what} (${id}), and the change to ${replacedBy.join(", ")} replaces it: the replacement would take over ${id} again ` +
         `and the delete of the replaced ${what} would then remove it, leaving none. Remove importId from the program (it did its work at the take-over, ` +
         `and removing it is no change), then run again.`,
@@ -331,25 +374,21 @@ export class ImportIdOnReplaceError extends AlertpipeError {
 }
 
 /** An import id that is not of the form the resource's kind is imported by, e.g. `<organizationId>/<id>`. */
-export class ImportIdFormError extends AlertpipeError {
-  readonly code = "IMPORT_ID_FORM";
-
+export class ImportIdFormError extends AlertpipeError<"IMPORT_ID_FORM"> {
   constructor(what: string, id: string, form: readonly string[]) {
-    super(`cannot import the ${what} "${id}": its import id is ${form.map((part) => `<${part}>`).join("/")}, each part non-empty`);
+    super("IMPORT_ID_FORM", `cannot import the ${what} "${id}": its import id is ${form.map((part) => `<${part}>`).join("/")}, each part non-empty`);
     this.name = "ImportIdFormError";
   }
 }
 
 /** A request for a resource type the native plugin does not serve (a type token of another package or version). */
-export class UnknownResourceTypeError extends AlertpipeError {
-  readonly code = "UNKNOWN_RESOURCE_TYPE";
-
+export class UnknownResourceTypeError extends AlertpipeError<"UNKNOWN_RESOURCE_TYPE"> {
   constructor(
     packageName: string,
     readonly type: string,
     served: readonly string[],
   ) {
-    super(`the ${packageName} provider has no resource type "${type}"; it serves ${served.join(", ")}`);
+    super("UNKNOWN_RESOURCE_TYPE", `the ${packageName} provider has no resource type "${type}"; it serves ${served.join(", ")}`);
     this.name = "UnknownResourceTypeError";
   }
 }

@@ -14,9 +14,33 @@ export {
 export { ApiKey, type ApiKeyArgs, type ApiKeyHashData, type ApiKeyRole, type ApiKeyState, type IpAccessEntry } from "./dynamic/apiKey";
 export { PipeSettings, type PipeSettingsArgs } from "./dynamic/pipeSettings";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./serviceFacts/pipeSettings";
-// Not exported: the error classes (provider/errors.ts, ConfigError) and the connection
-// settings' table. Errors are thrown in Pulumi's provider host, not in the program, which sees only
-// their messages, so no program can catch them; connection settings are read there too, from the
-// stack config the README lists. Neither is a promise to keep.
+// The error kinds, their codes and the table of what to do on each (the README's). An error is
+// thrown in Pulumi's provider host, not in the program, so a program sees only its message, which
+// starts with the code (`[RATE_LIMITED] …`); the classes and the code type serve what drives the
+// providers in-process (tests, tools) and what reads the engine's output (Automation API), so a
+// code they branch on is one the compiler knows. Not exported: the connection settings' table,
+// read in the host from the stack config the README lists.
+export {
+  AlertpipeError,
+  HttpError,
+  ApiError,
+  RateLimitWaitError,
+  TransportError,
+  OutcomeUnknownError,
+  AmbiguousCreateError,
+  UnexpectedResponseError,
+  ImportNotFoundError,
+  UnusableKeyLeftError,
+  AttemptTimeout,
+  ConfigError,
+  PartialFailure,
+  ImportIdOnReplaceError,
+  ImportIdFormError,
+  UnknownResourceTypeError,
+  ERROR_CODES,
+  TRANSPORT_CODES_ADVICE,
+  type AlertpipeErrorCode,
+  type ApiErrorCode,
+} from "./errors";
 // The emulator is its own entry point, `pulumi-alertpipe/emulator`, so a program that imports the
 // resources never loads it.

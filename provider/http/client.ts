@@ -13,6 +13,7 @@ import {
   RateLimitWaitError,
   TransportError,
   UnexpectedResponseError,
+  detailOf,
   formatSeconds,
   type RequestRef,
 } from "../errors";
@@ -123,7 +124,9 @@ async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: strin
     };
   } catch (err) {
     const code = errorCode(err);
-    const reason = err instanceof Error && err.message !== "" ? redact(err.message, secrets) : "request failed";
+    // detailOf: our own abort reason (AttemptTimeout) is quoted without its code; the TransportError says its own.
+    const words = detailOf(err);
+    const reason = err instanceof Error && words !== "" ? redact(words, secrets) : "request failed";
     // The undici error itself is not kept as the cause: it is not ours to vouch for.
     return {
       ok: false,

@@ -27,6 +27,6 @@ describe("the HTTP error hierarchy", () => {
   it("keeps a transport error's reason as a field, so nothing parses the message", () => {
     const err = new TransportError(ref, "socket hang up (UND_ERR_SOCKET)", "UND_ERR_SOCKET");
     expect(err.reason).toBe("socket hang up (UND_ERR_SOCKET)");
-    expect(err.message).toBe("POST /v1/things got no answer: socket hang up (UND_ERR_SOCKET)");
+    expect(err.message).toBe("[UND_ERR_SOCKET] POST /v1/things got no answer: socket hang up (UND_ERR_SOCKET)");
   });
 });

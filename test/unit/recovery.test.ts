@@ -124,7 +124,7 @@ describe("createRecovering", () => {
     });
     const err = await createRecovering(steps).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutcomeUnknownError);
-    expect((err as Error).message).toMatch(/looking for what it made failed too \(GET \/api\/v2\/alerts failed with status 500: boom/);
+    expect((err as Error).message).toMatch(/looking for what it made failed too \(\[API_ERROR\] GET \/api\/v2\/alerts failed with status 500: boom/);
     expect((err as Error).message).toMatch(/may have been created/);
   });
 });
