@@ -184,3 +184,20 @@ describe("a Pulumi YAML program naming alertpipe resources when the engine finds
     expect(emu.requests).toEqual([]);
   });
 });
+
+describe("the README's Pulumi YAML quick start", () => {
+  it("makes the key through the plugin, its secret a secret output, and destroys it", async () => {
+    const readme = readFileSync(join(repoRoot(), "README.md"), "utf8");
+    const program = /```yaml\n(name: alertpipe-yaml\n[\s\S]*?)```/.exec(readme)?.[1];
+    expect(program, "README.md has a ```yaml block starting name: alertpipe-yaml").toBeDefined();
+    const emu = await startEmulator();
+    const { stack } = await yamlStack(emu, program ?? "");
+    const up = ok(await stack.runLogged("up", ["up", "--yes"]));
+    expect(changes(up)).toEqual(["create deployer"]);
+    expect(requestLog(emu, isWrite)).toEqual([`POST ${KEYS_PATH}`]);
+    const outputs = ok(await stack.run(["stack", "output", "--json"]));
+    expect(JSON.parse(outputs.stdout) as Record<string, unknown>).toEqual({ deployerKeySecret: "[secret]" });
+    ok(await stack.run(["destroy", "--yes"]));
+    expect(emu.snapshot().keys).toEqual({});
+  });
+});
