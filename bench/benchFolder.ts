@@ -2,9 +2,10 @@
 // package installed in its node_modules as a user's `npm install` would, and beside it a
 // do-nothing dynamic provider installed the same way, so that both serialize into state as a
 // `require("<package>/…")` and the provider host loads both the same way. The difference between
-// the two is then our code and nothing else.
+// the two is then our code and nothing else. The package's native plugin is linked into
+// node_modules/.bin, where npm puts a package's bin, for the rows that run the same work through it.
 
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
@@ -51,6 +52,20 @@ export interface BenchFolder {
   readonly alertpipe: AlertpipePackage;
   /** The do-nothing provider as installed there (a module's exports, so it serializes as a require). */
   readonly reference: pulumi.dynamic.ResourceProvider;
+  /** node_modules/.bin there, holding `pulumi-resource-alertpipe` as npm's install of the package's bin would. */
+  readonly pluginDir: string;
+}
+
+/** The package's bin as npm links it: the engine finds the native plugin on PATH from there. */
+function linkPlugin(dir: string): string {
+  const binDir = join(dir, "node_modules", ".bin");
+  mkdirSync(binDir, { recursive: true });
+  const main = join(dir, "node_modules", "pulumi-alertpipe", "dist", "provider", "native", "main.js");
+  chmodSync(main, 0o755);
+  const link = join(binDir, "pulumi-resource-alertpipe");
+  rmSync(link, { force: true });
+  symlinkSync(main, link);
+  return binDir;
 }
 
 export function prepareBenchFolder(): BenchFolder {
@@ -64,5 +79,10 @@ export function prepareBenchFolder(): BenchFolder {
   );
   writeFileSync(join(referenceDir, "index.js"), REFERENCE_PROVIDER);
   const load = createRequire(join(dir, "index.js"));
-  return { dir, alertpipe: installedPackage(dir), reference: load(REFERENCE_PACKAGE) as pulumi.dynamic.ResourceProvider };
+  return {
+    dir,
+    alertpipe: installedPackage(dir),
+    reference: load(REFERENCE_PACKAGE) as pulumi.dynamic.ResourceProvider,
+    pluginDir: linkPlugin(dir),
+  };
 }

@@ -11,6 +11,7 @@
 // has a figure of its own.
 
 import { availableParallelism } from "node:os";
+import { delimiter } from "node:path";
 import { performance } from "node:perf_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
@@ -19,7 +20,7 @@ import type { EngineTool } from "../scripts/engine/pulumiCli";
 import { emulatorConfig, openStack, type StackConfig } from "../scripts/exampleStack";
 import type { BenchFolder } from "./benchFolder";
 import type { EmulatorProcess } from "./emulatorProcess";
-import { HostMemoryWatch, type HostMemory } from "./hostMemory";
+import { HostMemoryWatch, type HostMemory, type ProviderProcess } from "./hostMemory";
 
 export const BENCH_PROJECT = "alertpipe-bench";
 
@@ -77,8 +78,14 @@ export interface EngineUpOptions {
   warmUp?: readonly Build[];
   /** Waited after the warm-up, before the timed part (for a rate-limit window to close). */
   settleMs?: number;
-  /** Watch the provider host's memory while the up runs. */
+  /** Watch the provider process's memory while the up runs. */
   watchMemory?: boolean;
+  /**
+   * The provider process the resources go to, whose memory is watched: Pulumi's dynamic-provider
+   * host (the default, for the dynamic classes), or our native plugin, which the engine then finds
+   * on PATH in the bench folder's node_modules/.bin (for a program of `alertpipe:index:*` resources).
+   */
+  provider?: ProviderProcess;
   /** Keep the stack's state file (its text) before the stack's folders are removed. */
   keepState?: boolean;
 }
@@ -126,16 +133,24 @@ export async function engineUp(folder: BenchFolder, options: EngineUpOptions): P
       });
     }
   };
-  const stack: EngineStack = await openStack({
-    stack: options.stack,
-    project: BENCH_PROJECT,
-    programDir: folder.dir,
-    program,
-    config: options.config,
-    ...(options.env !== undefined ? { env: options.env } : {}),
-  });
+  // The stack takes this process's PATH, behind its own folder, when it opens; the plugin's folder goes first.
+  const savedPath = process.env.PATH;
+  if (options.provider === "plugin") process.env.PATH = `${folder.pluginDir}${delimiter}${savedPath ?? ""}`;
+  let stack: EngineStack;
   try {
-    if (options.watchMemory) watch = new HostMemoryWatch();
+    stack = await openStack({
+      stack: options.stack,
+      project: BENCH_PROJECT,
+      programDir: folder.dir,
+      program,
+      config: options.config,
+      ...(options.env !== undefined ? { env: options.env } : {}),
+    });
+  } finally {
+    if (options.provider === "plugin") process.env.PATH = savedPath;
+  }
+  try {
+    if (options.watchMemory) watch = new HostMemoryWatch(undefined, undefined, options.provider);
     const result = await stack.up();
     const memory = watch?.stop();
     if (!result.ok) throw new Error(`pulumi up of ${options.stack} failed: ${describeFailure(result)}`);

@@ -1,11 +1,20 @@
-// The memory of the dynamic-provider hosts the pulumi CLI starts for this process. The CLI spawns
-// the host through its plugin script (sh, then `node …/cmd/dynamic-provider`), so the host is a
-// descendant of the CLI, which the Automation API spawns as a child of this process: searching
-// this process's descendants finds our hosts and never another engineer's on the same machine.
+// The memory of the provider processes the pulumi CLI starts for this process: the dynamic-provider
+// host, which the CLI spawns through its plugin script (sh, then `node …/cmd/dynamic-provider`), or
+// our native plugin, which it runs from PATH (`node …/pulumi-resource-alertpipe`, by its shebang).
+// Either is a descendant of the CLI, which the Automation API spawns as a child of this process:
+// searching this process's descendants finds ours and never another engineer's on the same machine.
 
 import { readFileSync, readdirSync } from "node:fs";
 
-const HOST_MARK = "cmd/dynamic-provider";
+/** Which provider process to watch: Pulumi's dynamic-provider host, or our native plugin. */
+export type ProviderProcess = "dynamic-host" | "plugin";
+
+// Each is run by its path; the dynamic host's plugin script's `node -e "…require.resolve(…cmd/dynamic-provider)"`,
+// which only finds that path, names it in code, hence the leading "/".
+const MARKS: Record<ProviderProcess, (arg: string) => boolean> = {
+  "dynamic-host": (arg) => arg.startsWith("/") && arg.includes("cmd/dynamic-provider"),
+  plugin: (arg) => arg.startsWith("/") && (arg.endsWith("/pulumi-resource-alertpipe") || arg.endsWith("/provider/native/main.js")),
+};
 const KIB = 1024;
 
 function readOrEmpty(path: string): string {
@@ -24,8 +33,8 @@ function parentOf(pid: number): number | undefined {
   return Number.isInteger(ppid) ? ppid : undefined;
 }
 
-/** Pids of the dynamic-provider hosts running below `root` now. */
-export function hostPids(root: number = process.pid): number[] {
+/** Pids of the provider processes of that kind running below `root` now. */
+export function hostPids(kind: ProviderProcess = "dynamic-host", root: number = process.pid): number[] {
   const pids = readdirSync("/proc")
     .filter((d) => /^\d+$/.test(d))
     .map(Number);
@@ -38,15 +47,7 @@ export function hostPids(root: number = process.pid): number[] {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
     return false;
   };
-  // The host script is run by its path; the plugin script's `node -e "…require.resolve(…cmd/dynamic-provider)"`,
-  // which only finds that path, names it in code.
-  return pids.filter(
-    (pid) =>
-      below(pid) &&
-      readOrEmpty(`/proc/${pid}/cmdline`)
-        .split("\0")
-        .some((arg) => arg.startsWith("/") && arg.includes(HOST_MARK)),
-  );
+  return pids.filter((pid) => below(pid) && readOrEmpty(`/proc/${pid}/cmdline`).split("\0").some(MARKS[kind]));
 }
 
 export interface MemoryReading {
@@ -73,7 +74,7 @@ export interface HostMemory {
 }
 
 /**
- * Polls every host below this process until stopped. VmHWM only grows, so a poll can miss nothing
+ * Polls every provider process of one kind below this process until stopped. VmHWM only grows, so a poll can miss nothing
  * but the growth after the last one; call `sample()` at the end of the work, while the host lives,
  * to close that gap.
  */
@@ -87,12 +88,13 @@ export class HostMemoryWatch implements HostMemory {
     pollMs = 20,
     /** Listing /proc costs far more than reading a status file: re-list every this many polls. */
     private readonly rescanEvery = 10,
+    private readonly kind: ProviderProcess = "dynamic-host",
   ) {
     this.timer = setInterval(() => this.sample(), pollMs);
   }
 
   sample(): void {
-    if (this.ticks++ % this.rescanEvery === 0 || this.known.length === 0) this.known = hostPids();
+    if (this.ticks++ % this.rescanEvery === 0 || this.known.length === 0) this.known = hostPids(this.kind);
     for (const pid of this.known) {
       const reading = readMemory(pid);
       if (reading === undefined) continue;

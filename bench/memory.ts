@@ -11,9 +11,9 @@ import { ratioOf, type ScenarioResult } from "./report";
 const MB = 1_000_000;
 const TARGET_MB = 150;
 
-function figures(up: EngineUp): { peakMB: number; firstSeenMB: number; hosts: number; samples: number; created: number; ms: number } {
+export function figures(up: EngineUp): { peakMB: number; firstSeenMB: number; hosts: number; samples: number; created: number; ms: number } {
   const hosts = [...(up.memory?.hosts.values() ?? [])];
-  if (hosts.length === 0) throw new Error("no dynamic-provider host was seen under this process during the up");
+  if (hosts.length === 0) throw new Error("no provider process was seen under this process during the up");
   return {
     peakMB: Math.max(...hosts.map((h) => h.peakBytes)) / MB,
     firstSeenMB: Math.min(...hosts.map((h) => h.firstRssBytes)) / MB,

@@ -1,5 +1,7 @@
 // What the bench's engine programs declare: n resources of ours, or the same n of the do-nothing
-// reference with the very same inputs, so the engine and the host carry equal payloads in both.
+// reference with the very same inputs, so the engine and the host carry equal payloads in both; or
+// the same n of ours through the native plugin (alertpipe:index:<Kind>), as a program without a
+// generated SDK declares them.
 
 import * as pulumi from "@pulumi/pulumi";
 import type { BenchFolder } from "./benchFolder";
@@ -33,4 +35,16 @@ export function oursBuild(count: number, kindAt: (i: number) => Kind, prefix: st
 /** The same resources, each managed by the do-nothing provider instead of ours. */
 export function referenceBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
   return (folder) => range(count).map((i) => new Reference(folder.reference, `${prefix}-${i}`, { ...ARGS[kindAt(i)](i) }));
+}
+
+/** A resource of the native plugin, `alertpipe:index:<kind>`. */
+class Native extends pulumi.CustomResource {
+  constructor(kind: Kind, name: string, props: pulumi.Inputs) {
+    super(`alertpipe:index:${kind}`, name, props);
+  }
+}
+
+/** The same resources as `oursBuild`, same inputs, created through the native plugin instead of the dynamic classes. */
+export function nativeBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
+  return () => range(count).map((i) => new Native(kindAt(i), `${prefix}-${i}`, { ...ARGS[kindAt(i)](i) }));
 }

@@ -90,6 +90,10 @@ function rounded(value: unknown): unknown {
   return value;
 }
 
+function entry(r: ScenarioResult, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name: r.name, measured: r.measured, ideal: r.ideal, unit: r.unit, ratio: r.ratio, target: r.target, extra: { pass: r.pass, ...extra, ...r.extra } };
+}
+
 /** `run`: facts of this run beside the environment (the engine, the machine's load). */
 export function writeResults(file: string, env: Environment, run: Record<string, unknown>, results: readonly ScenarioResult[]): void {
   const doc = {
@@ -97,15 +101,24 @@ export function writeResults(file: string, env: Environment, run: Record<string,
     machine: env.machine,
     package: env.package,
     ...run,
-    scenarios: results.map((r) => ({
-      name: r.name,
-      measured: r.measured,
-      ideal: r.ideal,
-      unit: r.unit,
-      ratio: r.ratio,
-      target: r.target,
-      extra: { pass: r.pass, ...r.extra },
-    })),
+    scenarios: results.map((r) => entry(r)),
   };
+  writeFileSync(file, `${JSON.stringify(rounded(doc), null, 2)}\n`);
+}
+
+/**
+ * A part of the bench into the file a full run wrote: each row replaces the one of its name, or is
+ * added at the end, with the facts of the run that took it under `extra.run`, since the file's own
+ * (commit, load) are the full run's.
+ */
+export function mergeResults(file: string, env: Environment, run: Record<string, unknown>, results: readonly ScenarioResult[]): void {
+  const doc = JSON.parse(readFileSync(file, "utf8")) as { scenarios: Array<{ name: string }> };
+  const facts = { run: { node: env.node, machine: env.machine, package: env.package, ...run } };
+  for (const r of results) {
+    const row = entry(r, facts) as { name: string };
+    const at = doc.scenarios.findIndex((s) => s.name === r.name);
+    if (at >= 0) doc.scenarios[at] = row;
+    else doc.scenarios.push(row);
+  }
   writeFileSync(file, `${JSON.stringify(rounded(doc), null, 2)}\n`);
 }

@@ -12,7 +12,8 @@ import { prepareBenchFolder } from "./benchFolder";
 import { engineDefaultParallel, engineName } from "./engineRun";
 import { hostScenarios } from "./hostScenarios";
 import { memory } from "./memory";
-import { environment, printEnvironment, printTable, writeResults, type ScenarioResult } from "./report";
+import { nativeApply, nativeMemory } from "./native";
+import { environment, mergeResults, printEnvironment, printTable, writeResults, type ScenarioResult } from "./report";
 import { latencyBoundApply, rateLimitedApply } from "./throughput";
 
 function load(): string {
@@ -32,9 +33,12 @@ async function main(): Promise<void> {
   console.log("installing the packed package and the do-nothing reference into .alertpipe/bench…");
   const folder = prepareBenchFolder();
 
-  // `npm run bench -- memory cold-start` runs just those; results.json is written only for a full
-  // run, so it always holds one comparable set.
-  const only = process.argv.slice(2);
+  // `npm run bench -- memory cold-start` runs just those; results.json is written in whole only by a
+  // full run, so it always holds one comparable set. With `--record`, a part's rows replace their
+  // own in it (or are added), each carrying the facts of the run that took it.
+  const args = process.argv.slice(2);
+  const record = args.includes("--record");
+  const only = args.filter((a) => a !== "--record");
   const wanted = (name: string): boolean => only.length === 0 || only.some((word) => name.includes(word));
   const results: ScenarioResult[] = [];
   const step = async (names: readonly string[], run: () => Promise<ScenarioResult | ScenarioResult[]>): Promise<void> => {
@@ -49,14 +53,24 @@ async function main(): Promise<void> {
   await step(["latency-bound-apply"], () => latencyBoundApply(folder));
   await step(["requests-per-op", "state-weight", "cold-start"], () => hostScenarios(folder, wanted));
   await step(["memory"], () => memory(folder));
+  await step(["native-apply"], () => nativeApply(folder));
+  await step(["native-memory"], () => nativeMemory(folder));
 
   console.log("");
   printTable(results);
+  if (results.some((r) => r.name.startsWith("native-"))) {
+    console.log("native-*: measured is the native plugin's figure, ideal the dynamic host's on the same work in the same run");
+  }
   const endLoad = load();
   console.log(`\nload average (1, 5, 15 min) at start: ${startLoad}; at end: ${endLoad}`);
-  if (only.length > 0) return;
   const file = join(repoRoot(), "bench", "results.json");
   const engine = { cli: cli.version, source: cli.source, program: "Automation API inline program", parallel: engineDefaultParallel() };
+  if (only.length > 0) {
+    if (!record) return;
+    mergeResults(file, env, { engine, loadAverage: { start: startLoad, end: endLoad }, at: new Date().toISOString() }, results);
+    console.log(`recorded ${results.map((r) => r.name).join(", ")} in ${file}`);
+    return;
+  }
   writeResults(file, env, { engine, loadAverage: { start: startLoad, end: endLoad } }, results);
   console.log(`wrote ${file} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }

@@ -21,7 +21,7 @@ import { oursBuild, referenceBuild } from "./programs";
 import { ratioOf, type ScenarioResult } from "./report";
 import { maxInAnyWindow, median, statusCounts } from "./stats";
 
-interface Timed {
+export interface Timed {
   /** Per run: the timed part, from its start to the last resource's outputs (see engineRun.ts). */
   ms: number[];
   /** Per run: the warm-up steps' times. */
@@ -32,23 +32,23 @@ interface Timed {
   created: number[];
 }
 
-function timed(): Timed {
+export function timed(): Timed {
   return { ms: [], warmUpMs: [], requestSpanMs: [], requests: [], created: [] };
 }
 
 /** Two warm-up steps of one resource each: the first starts the host and loads the code, the second is a warm single create. */
-function twoWarmUps(build: (i: number) => Build): Build[] {
+export function twoWarmUps(build: (i: number) => Build): Build[] {
   return [build(0), build(1)];
 }
 
 /** One up of `build` in a fresh stack, added to `into`; the emulator's log is split per run. */
-async function timedUp(
+export async function timedUp(
   folder: BenchFolder,
   emulator: EmulatorProcess,
   into: Timed,
   stack: string,
   pacing: Pacing,
-  parts: Pick<EngineUpOptions, "build" | "warmUp" | "settleMs" | "env">,
+  parts: Pick<EngineUpOptions, "build" | "warmUp" | "settleMs" | "env" | "provider">,
 ): Promise<EngineUp> {
   await emulator.resetRequestLog();
   const up = await engineUp(folder, { stack, config: emulatorStackConfig(emulator, pacing), ...parts });
@@ -64,7 +64,7 @@ async function timedUp(
   return up;
 }
 
-function engineFacts(up: EngineUp | undefined): Record<string, unknown> {
+export function engineFacts(up: EngineUp | undefined): Record<string, unknown> {
   return {
     engine: up ? engineName(up.tool) : "none ran",
     program: "Automation API inline program, fresh stack and file backend per run",

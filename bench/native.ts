@@ -1,0 +1,102 @@
+// The two front doors on the same work (issue 17, point 6): the same program of resources, same
+// inputs, same engine and emulator, created once through the dynamic classes (Pulumi's
+// dynamic-provider host) and once through the native plugin (`pulumi-resource-alertpipe`, found on
+// PATH in node_modules/.bin). Each row's measured figure is the plugin's, its ideal column the
+// dynamic host's, taken in the same run so that the machine's load falls on both alike. They report;
+// no target holds the plugin to the host, only that every resource was created.
+
+import type { BenchFolder } from "./benchFolder";
+import { withEmulator } from "./emulatorProcess";
+import { NO_PACING, emulatorStackConfig, engineDefaultParallel, engineName, engineUp, type EngineUp } from "./engineRun";
+import { mixedKind } from "./inputs";
+import { figures } from "./memory";
+import { nativeBuild, oursBuild } from "./programs";
+import { ratioOf, type ScenarioResult } from "./report";
+import { median } from "./stats";
+import { engineFacts, timed, timedUp, twoWarmUps } from "./throughput";
+
+const FIGURE_ONLY = "none, a figure: plugin beside dynamic host (all created)";
+
+/** The latency-bound apply's program (n Alerts, 50 ms server latency, two warm-up creates), through each front door, runs alternated. */
+export async function nativeApply(folder: BenchFolder, n = 200, runs = 3): Promise<ScenarioResult> {
+  const latencyMs = 50;
+  return withEmulator({ rateLimits: { cloud: false, alerting: false }, latencyMs }, async (emulator) => {
+    const plugin = timed();
+    const dynamic = timed();
+    let up: EngineUp | undefined;
+    for (let run = 0; run < runs; run++) {
+      up = await timedUp(folder, emulator, plugin, `native-alerts-${run}`, NO_PACING, {
+        warmUp: twoWarmUps((i) => nativeBuild(1, () => "Alert", `warm${run}-${i}`)),
+        build: nativeBuild(n, () => "Alert", `alert${run}`),
+        provider: "plugin",
+      });
+      await timedUp(folder, emulator, dynamic, `dynamic-alerts-${run}`, NO_PACING, {
+        warmUp: twoWarmUps((i) => oursBuild(1, () => "Alert", `warm${run}-${i}`)),
+        build: oursBuild(n, () => "Alert", `alert${run}`),
+      });
+    }
+    const measured = median(plugin.ms);
+    const ideal = median(dynamic.ms);
+    const allCreated = [...plugin.created, ...dynamic.created].every((c) => c === n + 2);
+    return {
+      name: "native-apply",
+      measured,
+      ideal,
+      unit: "ms",
+      ratio: ratioOf(measured, ideal),
+      target: FIGURE_ONLY,
+      pass: allCreated,
+      extra: {
+        ...engineFacts(up),
+        resources: n,
+        kind: "Alert",
+        serverLatencyMs: latencyMs,
+        measuredIs: `median of ${runs} ups through the native plugin (alertpipe:index:Alert, pulumi-resource-alertpipe on PATH); in each, after two warm-up creates: the ${n} registrations to the last one's outputs back from the engine, timed in the program`,
+        idealIs:
+          "the same program, inputs and warm-up through the dynamic classes (Pulumi's dynamic-provider host), runs alternated with the plugin's: the latency-bound apply's program",
+        runsMs: plugin.ms,
+        dynamicRunsMs: dynamic.ms,
+        warmSingleCreateMs: { plugin: median(plugin.warmUpMs.map((w) => w[1] ?? NaN)), dynamic: median(dynamic.warmUpMs.map((w) => w[1] ?? NaN)) },
+        coldFirstCreateMs: { plugin: median(plugin.warmUpMs.map((w) => w[0] ?? NaN)), dynamic: median(dynamic.warmUpMs.map((w) => w[0] ?? NaN)) },
+        requests: { plugin: plugin.requests.length, dynamic: dynamic.requests.length },
+        createdPerUp: { plugin: plugin.created, dynamic: dynamic.created },
+      },
+    };
+  });
+}
+
+/** The memory row's program (n mixed resources, no warm-up), through each front door: the provider process's peak RSS. */
+export async function nativeMemory(folder: BenchFolder, n = 500): Promise<ScenarioResult> {
+  return withEmulator({ rateLimits: { cloud: false, alerting: false } }, async (emulator) => {
+    const config = emulatorStackConfig(emulator, NO_PACING);
+    const pluginUp = await engineUp(folder, {
+      stack: "native-memory",
+      config,
+      build: nativeBuild(n, mixedKind, "mixed"),
+      watchMemory: true,
+      provider: "plugin",
+    });
+    const dynamicUp = await engineUp(folder, { stack: "native-memory-dynamic", config, build: oursBuild(n, mixedKind, "mixed"), watchMemory: true });
+    const plugin = figures(pluginUp);
+    const dynamic = figures(dynamicUp);
+    return {
+      name: "native-memory",
+      measured: plugin.peakMB,
+      ideal: dynamic.peakMB,
+      unit: "MB",
+      ratio: ratioOf(plugin.peakMB, dynamic.peakMB),
+      target: FIGURE_ONLY,
+      pass: plugin.created === n && dynamic.created === n,
+      extra: {
+        engine: engineName(pluginUp.tool),
+        parallel: `engine default, no --parallel: ${engineDefaultParallel()} (4 x CPUs, pulumi up's default)`,
+        measuredIs: `VmHWM of the native plugin's process (the descendant of the pulumi CLI running node …/pulumi-resource-alertpipe), polled from /proc every 20 ms during one up of ${n} creates and read once more when the last create was answered (MB = 10^6 bytes)`,
+        idealIs: "the same for the same program and inputs through the dynamic classes: VmHWM of the dynamic-provider host, as the memory row measures it",
+        resources: { PipeSettings: (n * 2) / 5, Alert: (n * 2) / 5, ApiKey: n / 5 },
+        plugin,
+        dynamic,
+        pluginOverDynamicMB: plugin.peakMB - dynamic.peakMB,
+      },
+    };
+  });
+}
