@@ -3,12 +3,11 @@
 // the same behaviour the dynamic providers run.
 
 import { describe, expect, it } from "vitest";
-import type { ServiceError } from "@grpc/grpc-js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { emulatorPerTest } from "../support/emulatorPerTest";
 import { ALERT_ID, ORG_ID, PIPE_IDS, PIPE_RESOURCE_ID, tileAlert } from "../support/fixtures";
-import { SECRET_SIG, SIG_KEY, TOKENS, UNKNOWN, nativeCalls, nativeProviderPerFile, secret, type Props } from "../support/nativeProvider";
+import { SECRET_SIG, SIG_KEY, TOKENS, UNKNOWN, nativeCalls, nativeProviderPerFile, rejection, secret, type Props } from "../support/nativeProvider";
 import { setEnv } from "../support/emulatorPerTest";
 
 const env = emulatorPerTest({ service: "cloud", helper: "native.provider" });
@@ -34,15 +33,6 @@ function emulatorConfig(): Props {
 const configured = () => native.configure(emulatorConfig());
 const isSecret = (v: unknown) => typeof v === "object" && v !== null && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
 const writes = () => env.requests().filter((r) => !r.startsWith("GET"));
-
-async function rejection(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as ServiceError;
-  }
-  throw new Error("the call succeeded");
-}
 
 describe("the native plugin's schema", () => {
   it("reports the package's version as the plugin's", async () => {

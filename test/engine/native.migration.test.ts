@@ -12,9 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { emulator, installedPackage, ourState, pluginFolder, requestLog, stackOn, succeeded, type EngineStack, type StateResource } from "../support/engine";
 import { PIPE_IDS, PIPE_RESOURCE_ID } from "../support/fixtures";
-
-/** The engine's marker of a secret in the state file. */
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+import { SECRET_SIG } from "../../scripts/engine/stack";
 
 const KINDS = ["Alert", "PipeSettings", "ApiKey"] as const;
 type Kind = (typeof KINDS)[number];

@@ -15,9 +15,7 @@ import { sdkDir } from "../../scripts/sdk";
 import { emulator, ourState, pluginFolder, stackOn, succeeded, type EngineStack } from "../support/engine";
 import { PIPE_IDS, PIPE_RESOURCE_ID } from "../support/fixtures";
 import { run, scratch } from "../support/languagePrograms";
-
-/** The engine's marker of a secret in the state file. */
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+import { SECRET_SIG } from "../../scripts/engine/stack";
 
 type Resource<Outputs> = new (name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource & Outputs;
 

@@ -21,10 +21,9 @@ import {
   type StateResource,
 } from "../support/engine";
 import { ORG_ID } from "../support/fixtures";
+import { SECRET_SIG } from "../../scripts/engine/stack";
 
 const API_KEY = "alertpipe:index:ApiKey";
-/** The engine's marker of a secret in the state file. */
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 interface KeyArgs {
   name: string;

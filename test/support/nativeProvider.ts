@@ -137,3 +137,13 @@ export function initFailure(err: GrpcJs.ServiceError): { id: string; properties:
   const detail = any?.unpack((b) => providerPb.ErrorResourceInitFailed.deserializeBinary(b), "pulumirpc.ErrorResourceInitFailed");
   return detail === undefined || detail === null ? undefined : { id: detail.getId(), properties: detail.getProperties()?.toJavaScript() ?? {} };
 }
+
+/** The gRPC error a call failed with; fails the test when the call succeeded. */
+export async function rejection(p: Promise<unknown>): Promise<GrpcJs.ServiceError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as GrpcJs.ServiceError;
+  }
+  throw new Error("the call succeeded");
+}

@@ -2,12 +2,11 @@
 // notices go: over real gRPC in this process, the services mocked, the engine a fake log server.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceError } from "@grpc/grpc-js";
 import type * as EnginePb from "@pulumi/pulumi/proto/engine_pb";
 import { emptyPb, engineProtocol, grpc } from "../../provider/native/protocol";
 import { answerOnce, cloudAnswer, mockApiPerTest } from "../support/mockApi";
 import { KEY_PATH, KEYS_PATH, KEY_UUID, ORG_ID } from "../support/fixtures";
-import { TOKENS, initFailure, nativeCalls, nativeProviderPerFile, urnOf } from "../support/nativeProvider";
+import { TOKENS, initFailure, nativeCalls, nativeProviderPerFile, rejection, urnOf } from "../support/nativeProvider";
 
 /** A stand-in for the engine's log service: what the plugin logged, severity, URN and words. */
 const logged: Array<{ severity: number; urn: string; message: string }> = [];
@@ -46,15 +45,6 @@ const wireKey = {
   keySuffix: "WXYZ",
   ipAccessList: [],
 };
-
-async function rejection(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as ServiceError;
-  }
-  throw new Error("the call succeeded");
-}
 
 describe("the native plugin's errors", () => {
   it("answers a create that made a key it cannot record whole with ErrorResourceInitFailed, naming the key, so the engine keeps it", async () => {

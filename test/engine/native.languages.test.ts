@@ -1,0 +1,88 @@
+// A Python or Go team's route to the native plugin, on the real engine against the bundled emulator:
+// the plugin archive installed with `pulumi plugin install resource alertpipe <version> --file` into
+// a fresh PULUMI_HOME (no node_modules of ours anywhere, only `node` on PATH), the generated SDK of
+// the language (Python: pip-installed next to PyPI's `pulumi` at our lock file's version; Go: a
+// program built against sdk/go, minutes with empty Go caches, a second or two with them), and an
+// Automation API inline program (test/engine/fixtures/<language>-program) making one of each
+// resource. Both languages meet the same specification.
+
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../emulator";
+import { emulator } from "../support/engine";
+import { PIPE_RESOURCE_ID } from "../support/fixtures";
+import {
+  builtGoProgram,
+  fixture,
+  installedPluginArchive,
+  languageStack,
+  pythonWithSdk,
+  type LanguageStack,
+  type ProgramReport,
+} from "../support/languagePrograms";
+import { SECRET_SIG } from "../../scripts/engine/stack";
+
+interface Language {
+  readonly name: "python" | "go";
+  /** What is made before the program can run, said in the log with its time. */
+  readonly prepared: string;
+  /** The command that runs the program, its SDK installed or built. */
+  readonly command: () => Promise<string[]>;
+  readonly setupMs: number;
+}
+
+const LANGUAGES: readonly Language[] = [
+  {
+    name: "python",
+    prepared: "venv with pulumi and pulumi_alertpipe",
+    command: async () => [await pythonWithSdk(), join(fixture("python-program"), "inline_program.py")],
+    setupMs: 600_000,
+  },
+  { name: "go", prepared: "Go program built", command: async () => [await builtGoProgram()], setupMs: 900_000 },
+];
+
+describe.each(LANGUAGES)("a $name program using the generated SDK and the installed plugin archive", (language) => {
+  let emu: RunningEmulator;
+  let stack: LanguageStack;
+  let up: ProgramReport;
+
+  beforeAll(async () => {
+    const t0 = Date.now();
+    const [command, plugin] = await Promise.all([language.command(), installedPluginArchive()]);
+    console.log(`${language.prepared} and the archive installed: ${Date.now() - t0} ms`);
+    emu = await emulator({ rateLimits: { cloud: false, alerting: false } });
+    stack = await languageStack(command, { project: `alertpipe-${language.name}`, stack: language.name, emu, plugin });
+  }, language.setupMs);
+
+  it("creates the pipe settings, the key and the alert", async () => {
+    const t0 = Date.now();
+    up = await stack.run("up");
+    console.log(`${language.name} up: ${Date.now() - t0} ms`);
+    expect(up.result).toBe("succeeded");
+    expect(up.changes).toEqual({ create: 4 });
+    const snap = emu.snapshot();
+    expect(Object.keys(snap.keys)).toHaveLength(1);
+    expect(Object.keys(snap.alerts)).toEqual([up.outputs.alertId?.value]);
+    expect(snap.pipes[PIPE_RESOURCE_ID]?.db_max_threads).toBe(8);
+  });
+
+  it("gets keySecret as a secret output", () => {
+    expect(up.outputs.keySecret).toMatchObject({ secret: true, value: expect.any(String) });
+    expect(up.outputs.keyId?.secret).toBe(false);
+  });
+
+  it("keeps keySecret out of the state in plain text", () => {
+    const state = stack.readStateFile();
+    expect(state).toContain(SECRET_SIG);
+    expect(state).not.toContain(String(up.outputs.keySecret?.value));
+  });
+
+  it("destroys all three, putting the pipe's settings back", async () => {
+    const down = await stack.run("destroy");
+    expect(down).toMatchObject({ result: "succeeded", changes: { delete: 4 } });
+    const snap = emu.snapshot();
+    expect(snap.keys).toEqual({});
+    expect(snap.alerts).toEqual({});
+    expect(snap.pipes[PIPE_RESOURCE_ID]?.db_max_threads).toBeNull();
+  });
+});
