@@ -18,7 +18,7 @@ import {
   type RequestRef,
 } from "../errors";
 import { blockFor, limiterFor, monotonicNow } from "./rateLimit";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS, retryDecision, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome } from "./retry";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, doneOnRetry, retryDecision, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome } from "./retry";
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
 import { headerLookup, parseBody, requestIdOf, serviceMessage } from "./serviceWords";
@@ -151,8 +151,8 @@ function outcomeReason(failure: ApiError | TransportError): string {
 }
 
 /**
- * Sends one API request, pacing and retrying as the policy says. Resolves with the 2xx answer;
- * rejects with ApiError, TransportError or OutcomeUnknownError.
+ * Sends one API request, pacing and retrying as the policy says. Resolves with the 2xx answer (or,
+ * for a DELETE retried after an attempt that may have done it, the 404 that says it is gone); rejects with ApiError, TransportError or OutcomeUnknownError.
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
   const policy = runtime().retryPolicy;
@@ -184,6 +184,10 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
     if (slot !== undefined) limiter?.settle(slot);
     if (result.ok) return result.response;
     const { outcome, failure, requested } = result;
+    // A DELETE retried after an attempt that may have done it: its 404 is the deletion, done.
+    if (doneOnRetry(req.method, attempt, outcome) && failure instanceof ApiError) {
+      return { method: req.method, path: req.path, status: failure.status, body: undefined, requestId: failure.requestId };
+    }
 
     const decision = retryDecision(req.method, outcome);
     if (decision === "outcome-unknown") {

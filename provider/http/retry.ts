@@ -1,5 +1,6 @@
 // Which failed attempts are tried again, and after how long. Every request of every resource goes
-// through `send` in client.ts, which asks this module; 429s are retried here and nowhere else.
+// through `send` in client.ts, which asks this module; 429s, 5xx and a DELETE's 404 on a retry are
+// decided here and nowhere else.
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -73,12 +74,20 @@ export type AttemptOutcome = { kind: "status"; status: number } | { kind: "trans
  */
 export type RetryDecision = "retry" | "fail" | "outcome-unknown";
 
+/**
+ * The writes whose repetition does what the first did: a PUT or PATCH sends absolute values (the
+ * settings, a key's fields, an alert's whole body), a DELETE of what is gone is done. A 500 may
+ * come after the change was stored; sending the same again is safe, so these are retried on it.
+ */
+export const IDEMPOTENT_WRITES: ReadonlySet<string> = new Set(["PUT", "PATCH", "DELETE"]);
+
 export function retryDecision(method: string, outcome: AttemptOutcome): RetryDecision {
   // POST creates; repeating one whose outcome is unknown could create a duplicate.
   const repeatable = method !== "POST";
   if (outcome.kind === "status") {
     if (outcome.status === 429) return "retry"; // a rate-limited request was not processed
     if (RETRYABLE_STATUSES.has(outcome.status)) return repeatable ? "retry" : "outcome-unknown";
+    if (outcome.status === 500 && IDEMPOTENT_WRITES.has(method)) return "retry";
     // A server error, 500 or any other, may come after the object was stored: for a POST say so,
     // rather than a plain refusal that invites running it again.
     if (!repeatable && outcome.status >= 500) return "outcome-unknown";
@@ -91,6 +100,15 @@ export function retryDecision(method: string, outcome: AttemptOutcome): RetryDec
   // A POST that failed in a way we cannot place may have reached the service: say so, never
   // a plain transport error that invites a blind re-run.
   return "outcome-unknown";
+}
+
+/**
+ * Whether a failed attempt is the request's success after all: a DELETE answered 404 on a retry
+ * (`attempt` counts from 1). An earlier attempt may have deleted the object before its answer was
+ * lost (a 500, a cut connection), so the 404 says the work is done, not that it failed.
+ */
+export function doneOnRetry(method: string, attempt: number, outcome: AttemptOutcome): boolean {
+  return method === "DELETE" && attempt > 1 && outcome.kind === "status" && outcome.status === 404;
 }
 
 export type HeaderLookup = (name: string) => string | undefined;

@@ -1,5 +1,5 @@
 // When the HTTP layer tries again, how long it waits, and when it stops: 429/502/503/504 are
-// retried with backoff; the service's own "wait this long" is honoured; attempts and total time
+// retried with backoff, and 500 for the idempotent writes (PUT, PATCH, DELETE); the service's own "wait this long" is honoured; attempts and total time
 // are bounded; a POST is never repeated when it may already have created something.
 
 import { performance } from "node:perf_hooks";
@@ -82,8 +82,41 @@ describe("retryable statuses", () => {
   });
 });
 
+describe("an idempotent write answered 500, which may come after the change was stored", () => {
+  for (const method of ["PUT", "PATCH", "DELETE"] as const) {
+    it(`a ${method} answered 500 is tried again and succeeds`, async () => {
+      script(method, PATH, [{ status: 500 }, ok]);
+      const res = await send(connectionFor("cloud"), { method, path: PATH, ...(method === "DELETE" ? {} : { body: {} }) });
+      expect(res.status).toBe(200);
+      expect(seen(method, PATH)).toHaveLength(2);
+    });
+  }
+
+  it("a DELETE answered 500, then 404 on the retry, succeeds: the first attempt deleted it", async () => {
+    script("DELETE", PATH, [{ status: 500 }, { status: 404 }]);
+    const res = await send(connectionFor("cloud"), { method: "DELETE", path: PATH });
+    expect(res.status).toBe(404);
+    expect(seen("DELETE", PATH)).toHaveLength(2);
+  });
+
+  it("a DELETE answered 404 on its first attempt fails with the 404, for the caller to read as gone", async () => {
+    script("DELETE", PATH, [{ status: 404 }, ok]);
+    const err = await failure(send(connectionFor("cloud"), { method: "DELETE", path: PATH }));
+    expect((err as ApiError).status).toBe(404);
+    expect(seen("DELETE", PATH)).toHaveLength(1);
+  });
+
+  it("a PUT answered 500 on every attempt fails with the 500 after maxAttempts", async () => {
+    script("PUT", PATH, [{ status: 500 }, { status: 500 }, { status: 500 }]);
+    useRuntime({ retryPolicy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 } });
+    const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
+    expect((err as ApiError).status).toBe(500);
+    expect(seen("PUT", PATH)).toHaveLength(3);
+  });
+});
+
 describe("statuses that are not retried", () => {
-  for (const status of [400, 401, 403, 404, 409, 500]) {
+  for (const status of [400, 401, 403, 404, 409]) {
     it(`a PUT answered ${status} fails at once with an ApiError after exactly one request`, async () => {
       script("PUT", PATH, [{ status }, ok]);
       const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
@@ -231,6 +264,11 @@ describe("the retry rules on their own", () => {
       expect(retryDecision(method, { kind: "transport", code: "DEPTH_ZERO_SELF_SIGNED_CERT" })).toBe("fail");
       expect(retryDecision(method, { kind: "transport", code: "ERR_TLS_CERT_ALTNAME_INVALID" })).toBe("fail");
     }
+  });
+
+  it("retry a 500 of PUT, PATCH and DELETE, never of a POST", () => {
+    for (const method of ["PUT", "PATCH", "DELETE"]) expect(retryDecision(method, { kind: "status", status: 500 })).toBe("retry");
+    expect(retryDecision("POST", { kind: "status", status: 500 })).toBe("outcome-unknown");
   });
 
   it("retry connection failures of a PUT, whatever the stage", () => {
