@@ -66,12 +66,11 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
   const importId = args[IMPORT_ID];
   if (typeof importId === "string") return takeOver(conn, importId.trim(), args);
   const description = describeAlert(args);
-  // Taken before the first POST: what a lost one made was created after it (recovery.ts).
-  const sentAt = Date.now();
   return createRecovering<pulumi.dynamic.CreateResult, AlertCandidate>({
     description,
     post: () => post(conn, args, description),
-    look: () => alertsMadeBy(conn, args, sentAt),
+    // sentAt: the lost POST's own send, each one's (recovery.ts).
+    look: (sentAt) => alertsMadeBy(conn, args, sentAt),
     // The alert as listed is the alert as a create answers it.
     adopt: async (found) => ({ id: found.id, outs: outputsAfterWrite(args, { data: found.alert }) }),
   });

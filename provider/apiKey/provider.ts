@@ -207,31 +207,32 @@ async function takeOver(conn: AreaConnection, plan: TakeOverPlan): Promise<Answe
 
 /** The POST, and when its answer is lost, the key it made found by what was sent (recovery.ts). */
 function postRecovering(conn: AreaConnection, plan: NewKeyPlan): Promise<Answer> {
-  // Taken before the first POST: what a lost one made was created after it (recovery.ts).
-  const sentAt = Date.now();
   const post = () => postKey(conn, plan);
+  const look = (sentAt: number) => keysMadeBy(conn, plan.organizationId, plan.sent, sentAt, plan.secrets);
+  if (plan.hashData === undefined) {
+    // Its secret was only in the lost answer, so nobody can use it: deleted, and the POST sent again.
+    return createRecovering<Answer, KeyCandidate>({
+      description: plan.description,
+      post,
+      look,
+      discard: async (found) => {
+        const path = keysPath(plan.organizationId, found.id);
+        try {
+          await unlessGone(() => send(conn, { method: "DELETE", path, secrets: plan.secrets }));
+        } catch (err) {
+          throw new UnusableKeyLeftError({ method: "DELETE", path }, found.id, err);
+        }
+      },
+      discarding: "but its secret was in the lost answer, so nobody can use it",
+      remaking: "making the key again",
+    });
+  }
+  // We hold the pair: the key as listed is the key as a create answers it.
   return createRecovering<Answer, KeyCandidate>({
     description: plan.description,
     post,
-    look: () => keysMadeBy(conn, plan.organizationId, plan.sent, sentAt, plan.secrets),
-    ...(plan.hashData === undefined
-      ? {
-          // Its secret was only in the lost answer, so nobody can use it: replaced, once (a plain POST).
-          adopt: async (found: KeyCandidate) => {
-            const path = keysPath(plan.organizationId, found.id);
-            try {
-              await unlessGone(() => send(conn, { method: "DELETE", path, secrets: plan.secrets }));
-            } catch (err) {
-              throw new UnusableKeyLeftError({ method: "DELETE", path }, found.id, err);
-            }
-            return post();
-          },
-          adoption: "but its secret was in the lost answer, so nobody can use it: deleting it and making the key again, once",
-        }
-      : {
-          // We hold the pair: the key as listed is the key as a create answers it.
-          adopt: async (found: KeyCandidate) => ({ id: found.id, key: found.key, credentials: credentialsOf(plan.local), before: {} }),
-        }),
+    look,
+    adopt: async (found) => ({ id: found.id, key: found.key, credentials: credentialsOf(plan.local), before: {} }),
   });
 }
 

@@ -12,18 +12,32 @@ export interface Candidate {
   readonly id: string;
 }
 
-export interface LostAnswerSteps<T, C extends Candidate> {
+interface StepsBase<T, C extends Candidate> {
   /** Sends the POST and resolves with what it made. */
   readonly post: () => Promise<T>;
-  /** Lists the service's objects and keeps those that match what was sent. */
-  readonly look: () => Promise<readonly C[]>;
-  /** Makes the create's result from the one object found (a key whose secret was lost: delete it and post again). */
-  readonly adopt: (found: C) => Promise<T>;
+  /** Lists the service's objects and keeps those that match what was sent by the POST sent at `sentAt` (our clock, ms). */
+  readonly look: (sentAt: number) => Promise<readonly C[]>;
   /** Words for the notice, e.g. `the alert "cpu high"`. */
   readonly description: string;
-  /** What adopt does with the object found, for the notice; default "and recorded it". */
-  readonly adoption?: string;
 }
+
+/** The object found is the create's: it is recorded. */
+interface AdoptingSteps<T, C extends Candidate> extends StepsBase<T, C> {
+  /** Makes the create's result from the one object found. */
+  readonly adopt: (found: C) => Promise<T>;
+}
+
+/** The object found cannot be used (a key whose secret was in the lost answer): it is removed and the POST sent again. */
+interface DiscardingSteps<T, C extends Candidate> extends StepsBase<T, C> {
+  /** Removes the one object found; a failure is the create's. */
+  readonly discard: (found: C) => Promise<void>;
+  /** Why it is removed, for the notice, e.g. "but its secret was in the lost answer, so nobody can use it". */
+  readonly discarding: string;
+  /** What sending the POST again does, for the notice, e.g. "making the key again". */
+  readonly remaking: string;
+}
+
+export type LostAnswerSteps<T, C extends Candidate> = AdoptingSteps<T, C> | DiscardingSteps<T, C>;
 
 /** A listed item's id, or undefined when it has none that could be recorded (not a non-blank string). */
 export function listedId(item: unknown): string | undefined {
@@ -53,38 +67,73 @@ export function createdAfterSend(createdAt: unknown, sentAt: number): boolean {
 }
 
 /**
- * Sends the POST; when its outcome is unknown, looks for what it may have made. Exactly one match:
- * adopted. Several: fails naming each. None, twice, a couple of seconds apart: the POST is sent
- * again, once; a second lost answer is reported as it is, never chased further. A 2xx without an
- * id is not a lost answer and is reported as it is.
+ * Sends the POST; when its outcome is unknown, looks for what it may have made (on what was sent,
+ * created after that POST's own send). Exactly one match: adopted, or, when it cannot be used,
+ * discarded and the POST sent again. Several: fails naming each. None, twice, a couple of seconds
+ * apart: the POST is sent again. Every POST sent again whose answer is lost too is chased the same
+ * way, so the create ends with the one object it made or fails surely having made none that is
+ * left, within the retry budget (the policy's attempts and total time, counted in POSTs from the
+ * first send); once that is spent, the last lost answer is reported, saying what the looks found.
+ * A 2xx without an id is not a lost answer and is reported as it is.
  */
 export async function createRecovering<T, C extends Candidate>(steps: LostAnswerSteps<T, C>): Promise<T> {
-  let lost: OutcomeUnknownError;
-  try {
-    return await steps.post();
-  } catch (err) {
-    if (!(err instanceof OutcomeUnknownError) || answered(err)) throw err;
-    lost = err;
+  const policy = runtime().retryPolicy;
+  const started = Date.now();
+  for (let posts = 1; ; posts++) {
+    // Taken before each POST: what a lost one made was created after it.
+    const sentAt = Date.now();
+    let lost: OutcomeUnknownError;
+    try {
+      return await steps.post();
+    } catch (err) {
+      if (!(err instanceof OutcomeUnknownError) || answered(err)) throw err;
+      lost = err;
+    }
+    const only = await lookTwice(lost, steps, sentAt);
+    const spent = posts >= policy.maxAttempts || Date.now() - started >= policy.maxTotalMs;
+    if (only !== undefined && "adopt" in steps) {
+      notify(
+        `pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}); found ${steps.description} it made (id ${only.id}) and recorded it.`,
+      );
+      return steps.adopt(only);
+    }
+    if (only !== undefined && "discard" in steps) {
+      notify(
+        `pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}); found ${steps.description} it made (id ${only.id}) ${steps.discarding}: ` +
+          `deleting it${spent ? "" : ` and ${steps.remaking}`}.`,
+      );
+      await steps.discard(only);
+      if (spent) throw budgetSpent(lost, posts, `the one it made (id ${only.id}) was deleted, since nobody could use it`);
+      continue;
+    }
+    if (spent) throw budgetSpent(lost, posts, "no object it made could be found");
+    notify(`pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}) and made nothing that could be found; sending it again.`);
   }
+}
+
+/** The one object the lost POST made, undefined when two looks a couple of seconds apart find none; several fail naming each. */
+async function lookTwice<C extends Candidate>(lost: OutcomeUnknownError, steps: StepsBase<unknown, C>, sentAt: number): Promise<C | undefined> {
   for (const look of ["first", "second"] as const) {
     // The wait before the second look is the runtime's (timings.secondLookMs), so tests shorten it there.
     if (look === "second") await sleep(runtime().timings.secondLookMs);
-    const found = await lookAfter(lost, steps);
+    const found = await lookAfter(lost, steps, sentAt);
     if (found.length > 1)
       throw new AmbiguousCreateError(
         lost,
         found.map((c) => c.id),
       );
-    const [only] = found;
-    if (only !== undefined) {
-      notify(
-        `pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}); found ${steps.description} it made (id ${only.id}) ${steps.adoption ?? "and recorded it"}.`,
-      );
-      return steps.adopt(only);
-    }
+    if (found[0] !== undefined) return found[0];
   }
-  notify(`pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}) and made nothing that could be found; sending it once more.`);
-  return steps.post();
+  return undefined;
+}
+
+/** The last lost answer, once the budget for sending again is spent, with what the looks found. */
+function budgetSpent(lost: OutcomeUnknownError, posts: number, found: string): OutcomeUnknownError {
+  return new OutcomeUnknownError(lost, lost.what, `${lost.reason}; sent ${posts} times, each answer lost, the retry budget is spent, and ${found}`, {
+    cause: lost,
+    ...(lost.status === undefined ? {} : { status: lost.status }),
+    ...(lost.requestId === undefined ? {} : { requestId: lost.requestId }),
+  });
 }
 
 /**
@@ -96,9 +145,9 @@ function answered(err: OutcomeUnknownError): boolean {
 }
 
 /** The matches, or the lost answer's own error (saying the object may exist) with why the look failed. */
-async function lookAfter<C extends Candidate>(lost: OutcomeUnknownError, steps: LostAnswerSteps<unknown, C>): Promise<readonly C[]> {
+async function lookAfter<C extends Candidate>(lost: OutcomeUnknownError, steps: StepsBase<unknown, C>, sentAt: number): Promise<readonly C[]> {
   try {
-    return await steps.look();
+    return await steps.look(sentAt);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     throw new OutcomeUnknownError(lost, lost.what, `${lost.reason}; looking for what it made failed too (${why})`, {

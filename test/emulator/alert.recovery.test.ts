@@ -31,6 +31,17 @@ describe("Alert create whose answer is lost, against the emulator", () => {
     });
   }
 
+  // An alert's lost POST made an alert the look finds: a second loss in a row needs a first that made none (a 503 before processing).
+  for (const fault of AFTER_COMMIT) {
+    it(`after a 503 before processing and then ${fault.name}, two lost answers in a row, records the one alert the second POST made`, async () => {
+      armLostAnswer(service.emulator, fault);
+      service.emulator.setFaults({ failNext: 1, ...fault.plan });
+      const result = await provider.create(args);
+      expect(service.requests().filter((r) => r.startsWith("POST"))).toHaveLength(2);
+      expect(service.alertIds()).toEqual([result.id]);
+    });
+  }
+
   it("records the adopted alert's outputs as a create does", async () => {
     service.emulator.setFaults({ cutAfterCommit: POST_ALERT });
     const { outs } = await provider.create(args);
@@ -67,7 +78,7 @@ describe("Alert create whose answer is lost, against the emulator", () => {
     expect(String(err)).toContain(other);
   });
 
-  it("sends the POST once more when the lost one made nothing (a 503 before processing)", async () => {
+  it("sends the POST again when the lost one made nothing (a 503 before processing)", async () => {
     service.emulator.setFaults({ failNext: 1 });
     const result = await provider.create(args);
     expect(service.requests()).toEqual(["POST /api/v2/alerts", "GET /api/v2/alerts", "GET /api/v2/alerts", "POST /api/v2/alerts"]);

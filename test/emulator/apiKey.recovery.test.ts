@@ -1,16 +1,16 @@
 // An ApiKey create whose POST answer is lost finds the key it made, against the emulator's faults
 // after commit over real HTTP: one key on the service, and it is the one recorded. A key the
-// service made is unusable without the lost secret, so it is deleted and made again once; a key
-// whose pair we made (keyMaterial "local", or the program's hashData) is kept, found by its suffix.
+// service made is unusable without the lost secret, so it is deleted and made again, as often as
+// the answer is lost within the retry budget; a key whose pair we made (keyMaterial "local", or the program's hashData) is kept, found by its suffix.
 
 import { describe, expect, it, vi } from "vitest";
 import * as provider from "../../provider/apiKey/provider";
 import { AmbiguousCreateError } from "../../provider/errors";
 import { CLOCK_SKEW_MS } from "../../provider/creation/recovery";
-import { useRuntime } from "../../provider/runtime/runtime";
+import { runtime, useRuntime } from "../../provider/runtime/runtime";
 import { FAST_RETRIES } from "../support/emulatorPerTest";
 import { failure } from "../support/failures";
-import { armLostAnswer, lostAnswers } from "../support/lostAnswers";
+import { armLostAnswer, lostAnswers, type LostAnswer } from "../support/lostAnswers";
 import { ORG_ID } from "../support/fixtures";
 import { hashDataFor } from "../support/hashData";
 import { KEYS, keyEmulatorPerTest } from "../support/keyEmulator";
@@ -51,7 +51,7 @@ describe("ApiKey create made by the service whose answer is lost, against the em
     });
   }
 
-  it("lists, deletes the key found, and posts once more: nothing else", async () => {
+  it("lists, deletes the key found, and posts again: nothing else", async () => {
     service.emulator.setFaults({ cutAfterCommit: POST_KEY });
     const { id } = await provider.create(serviceKey);
     const deleted = service.requests().find((r) => r.startsWith("DELETE"));
@@ -60,11 +60,44 @@ describe("ApiKey create made by the service whose answer is lost, against the em
     expect(deleted).not.toContain(id);
   });
 
-  it("does not chase a second lost answer: the POST made again is sent once", async () => {
-    service.emulator.setFaults({ cutAfterCommit: { ...POST_KEY, count: 2 } });
+  /** Arms the fault and a budget of `posts` POSTs (the fast retries' two would stop the chase early). */
+  function armInARow(fault: LostAnswer, posts: number): void {
+    armLostAnswer(service.emulator, fault);
+    useRuntime({ retryPolicy: { ...runtime().retryPolicy, maxAttempts: posts } });
+  }
+
+  for (const lostInARow of [2, 3]) {
+    for (const fault of lostAnswers({ ...POST_KEY, count: lostInARow })) {
+      it(`after ${fault.name}, ${lostInARow} times in a row, leaves exactly one key, the one recorded, whose pair authenticates`, async () => {
+        armInARow(fault, lostInARow + 1);
+        const { id, outs } = await provider.create(serviceKey);
+        expect(service.keyIds()).toEqual([id]);
+        expect(await service.statusWithKey(outs?.keyId, outs?.keySecret)).toBe(200);
+      });
+    }
+  }
+
+  it("after a cut, a 500 and a timeout in a row, deletes each key found and records the fourth POST's", async () => {
+    armInARow(
+      {
+        name: "cut, 500, timeout",
+        plan: { cutAfterCommit: POST_KEY, failAfterCommit: POST_KEY, delayAfterCommit: { ...POST_KEY, ms: 10_000 } },
+        attemptTimeoutMs: 300,
+      },
+      4,
+    );
+    const { id } = await provider.create(serviceKey);
+    const writes = service.requests().filter((r) => !r.startsWith("GET"));
+    expect(writes.filter((r) => r.startsWith("POST"))).toHaveLength(4);
+    expect(writes.filter((r) => r.startsWith("DELETE"))).toHaveLength(3);
+    expect(service.keyIds()).toEqual([id]);
+  });
+
+  it("once the budget of POSTs is spent, deletes the last key found and fails saying so", async () => {
+    armInARow({ name: "cut", plan: { cutAfterCommit: { ...POST_KEY, count: 2 } } }, 2);
     const err = await failure(provider.create(serviceKey));
-    expect(String(err)).toContain("may have been created");
-    expect(service.requests().filter((r) => r.startsWith("POST"))).toHaveLength(2);
+    expect(String(err)).toMatch(/sent 2 times, each answer lost, the retry budget is spent, and the one it made \(id [0-9a-f-]{36}\) was deleted/);
+    expect(service.keyIds()).toEqual([]);
   });
 
   it("tells the user it deleted the key whose secret was lost and made it again", async () => {
@@ -79,7 +112,7 @@ describe("ApiKey create made by the service whose answer is lost, against the em
     expect(service.notices).toEqual([
       expect.stringMatching(
         new RegExp(
-          `lost its answer .*found the API key "deployer" it made \\(id ${deleted}\\) but its secret was in the lost answer.*deleting it and making the key again, once`,
+          `lost its answer .*found the API key "deployer" it made \\(id ${deleted}\\) but its secret was in the lost answer.*deleting it and making the key again\\.`,
         ),
       ),
     ]);
