@@ -10,6 +10,7 @@ import { decode, send, type ApiResponse } from "../http/client";
 import { UnexpectedResponseError, UnusableKeyLeftError, createdWithoutId, unlessGone, ImportIdOnReplaceError, PartialFailure } from "../errors";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering } from "../creation/recovery";
+import { notify } from "../runtime/notices";
 import { checkInputs } from "../protocol/check";
 import { carryStableOutputs, changeOf, deepEqual, diffProperties, hasChanged, stableOutputsOf, type Diff } from "../protocol/diff";
 import { managedIn, managedInState } from "../protocol/managed";
@@ -89,10 +90,20 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
   return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON, comparedForm), failures: [] };
 }
 
+/**
+ * A key whose create answer lacked its key ID or secret (resultOf): kept in state without them,
+ * though the program made no pair (no hashData; "local" keys always hold theirs). Keys taken over
+ * (importId) or imported hold null, the pair being unknown by design: not this.
+ */
+function madeWithoutPair(olds: PropertyMap): boolean {
+  return olds.hashData === undefined && olds.keyMaterial !== "local" && (olds.keyId === undefined || olds.keySecret === undefined);
+}
+
 export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
   const managed = managedIn(PATCHABLE_ARGS, news);
   // A patchable argument dropped from the program is simply no longer managed: not a change.
-  const result = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, comparedForm, STABLE_OUTPUTS);
+  const found = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, comparedForm, STABLE_OUTPUTS);
+  const result = madeWithoutPair(olds) ? replacedForItsPair(id, found) : found;
   // importId is never compared: after the take-over, changing or removing it is no change. But a
   // replacement's create sees it again (the engine checks the program's inputs afresh, without the
   // stored ones) and would take over this same key, which the delete of the replaced one removes.
@@ -102,6 +113,27 @@ export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Pr
     return { ...result, changes: true, detailedDiff: { ...result.detailedDiff, managedArgs: changeOf(olds.managedArgs, managed, false) } };
   }
   return { ...result, stables: result.replaces.length > 0 ? [] : [...result.stables, "managedArgs"] };
+}
+
+/**
+ * The diff of a key nobody can use, whatever else changed: a replacement, the new key (with its pair)
+ * created before this one is deleted, said as a change of keySecret and in a line naming why. An
+ * update could not help (the secret is never returned again), and the error of its create is
+ * cleared by the next run: without this, that run would keep the key silently.
+ */
+function replacedForItsPair(id: string, found: Diff): Diff {
+  notify(
+    `pulumi-alertpipe: the API key ${id} was created without its key ID or secret in the answer, so nobody can use it: ` +
+      "replacing it with a new key (created before this one is deleted).",
+  );
+  return {
+    ...found,
+    changes: true,
+    replaces: [...found.replaces, "keySecret"],
+    stables: [],
+    deleteBeforeReplace: false,
+    detailedDiff: { ...found.detailedDiff, keySecret: { kind: "add", replaces: true } },
+  };
 }
 
 /**
@@ -280,7 +312,8 @@ function resultOf(plan: CreatePlan, answer: Answer): pulumi.dynamic.CreateResult
   const reason = new Error(
     `POST ${plan.path} answered ${answer.posted.status} without the new key's ${credentials.keyId === undefined ? "keyId" : "keySecret"}` +
       `${answer.posted.requestId === undefined ? "" : ` (requestId ${answer.posted.requestId})`}. The API key ${id} was created and is kept in the stack's state. ` +
-      "Its key ID or secret was not in the answer and is never returned again, so the key cannot be used: replace it (pulumi up --replace) or delete it.",
+      "Its key ID or secret was not in the answer and is never returned again, so the key cannot be used: the next pulumi up replaces it " +
+      "with a new key (created before this one is deleted), as its preview shows.",
   );
   throw new PartialFailure(id, { ...plan.inputs, ...outs }, reason);
 }

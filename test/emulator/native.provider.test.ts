@@ -163,6 +163,17 @@ describe("Diff", () => {
     expect(d.detailed).toEqual({ keepers: "ADD_REPLACE" });
   });
 
+  it("replaces a key stored without its secret (its create's answer lacked it), keySecret ADD_REPLACE, the new key first", async () => {
+    const { keySecret: _lost, ...withoutSecret } = stored;
+    const d = await native.diff(TOKENS.apiKey, "id", withoutSecret, key);
+    expect(d).toMatchObject({ changes: 2, replaces: ["keySecret"], detailed: { keySecret: "ADD_REPLACE" }, deleteBeforeReplace: false });
+  });
+
+  it("finds no change in a taken-over key, whose pair the engine stores as null", async () => {
+    const d = await native.diff(TOKENS.apiKey, "id", { ...stored, keyId: null, keySecret: secret(null) }, key);
+    expect(d).toMatchObject({ changes: 1, replaces: [], diffs: [] });
+  });
+
   it("says a message added is ADD and a message removed is DELETE", async () => {
     const alert = { ...tileAlert, state: "inactive" };
     expect((await native.diff(TOKENS.alert, ALERT_ID, alert, { ...tileAlert, message: "hot" })).detailed).toEqual({ message: "ADD" });

@@ -132,12 +132,12 @@ describe("ApiKey create", () => {
     expect((err as PartialFailure).properties).not.toHaveProperty("keySecret");
   });
 
-  it("says a kept key without its secret cannot be used and must be replaced", async () => {
+  it("says a kept key without its secret cannot be used and that the next up replaces it", async () => {
     intercept("POST", keysPath, 200, cloudAnswer({ key: wireKey(), keyId: CREATED_KEY_ID }));
     const err = await failure(provider.create(inputs));
     expect(String(err)).toContain("without the new key's keySecret");
     expect(String(err)).toContain(`The API key ${keyUuid} was created and is kept in the stack's state`);
-    expect(String(err)).toContain("--replace");
+    expect(String(err)).toContain("the next pulumi up replaces it with a new key (created before this one is deleted)");
   });
 
   // Issue 8: a member's shape never fails an answer (this test used to expect a PartialFailure).
