@@ -145,6 +145,7 @@ function copyPlan(plan: FaultPlan): FaultPlan {
   return {
     ...(plan.latencyMs !== undefined ? { latencyMs: plan.latencyMs } : {}),
     ...(plan.failNext !== undefined ? { failNext: plan.failNext } : {}),
+    ...(plan.failBeforeCommit !== undefined ? { failBeforeCommit: { ...plan.failBeforeCommit } } : {}),
     ...(plan.cutAfterCommit !== undefined ? { cutAfterCommit: { ...plan.cutAfterCommit } } : {}),
     ...(plan.failAfterCommit !== undefined ? { failAfterCommit: { ...plan.failAfterCommit } } : {}),
     ...(plan.delayAfterCommit !== undefined ? { delayAfterCommit: { ...plan.delayAfterCommit } } : {}),

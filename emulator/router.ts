@@ -24,6 +24,8 @@ export interface FaultPlan {
   latencyMs?: number;
   /** Answer the next N requests 503 without processing them. */
   failNext?: number;
+  /** Answer the next `count` matching requests 503 without processing them (a failNext for some requests only). */
+  failBeforeCommit?: AfterCommitFault;
   /** Process and commit the next `count` matching requests, then destroy the socket without answering. */
   cutAfterCommit?: AfterCommitFault;
   /** Process and commit the next `count` matching requests, then answer 500 in the area's error shape instead. */
@@ -37,7 +39,7 @@ export interface FaultPlan {
   servicesIdle?: boolean;
 }
 
-/** Which requests a fault after commit takes: the method, a pattern tested on the path (no query), and how many more. */
+/** Which requests a fault takes: the method, a pattern tested on the path (no query), and how many more. */
 export interface AfterCommitFault {
   method: string;
   pathPattern: RegExp;
@@ -78,6 +80,8 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
   if (plan.failNext !== undefined && plan.failNext > 0) {
     plan.failNext -= 1;
     reply = errorFor(area, 503, "service temporarily unavailable (injected fault)");
+  } else if (takes(plan.failBeforeCommit, method, path)) {
+    reply = errorFor(area, 503, "service temporarily unavailable (injected fault before processing)");
   } else if (body === undefined) {
     reply = errorFor(area, 413, `the request body is larger than ${MAX_BODY_BYTES} bytes`);
   } else {

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as provider from "../../provider/alert/provider";
 import { AmbiguousCreateError } from "../../provider/errors";
-import { useRuntime } from "../../provider/runtime/runtime";
+import { runtime, useRuntime } from "../../provider/runtime/runtime";
 import { CLOCK_SKEW_MS } from "../../provider/creation/recovery";
 import { alertEmulatorPerTest } from "../support/alertEmulator";
 import { failure } from "../support/failures";
@@ -38,6 +38,17 @@ describe("Alert create whose answer is lost, against the emulator", () => {
       service.emulator.setFaults({ failNext: 1, ...fault.plan });
       const result = await provider.create(args);
       expect(service.requests().filter((r) => r.startsWith("POST"))).toHaveLength(2);
+      expect(service.alertIds()).toEqual([result.id]);
+    });
+  }
+
+  for (const fault of AFTER_COMMIT) {
+    it(`after two 503s before processing and then ${fault.name}, three lost answers in a row, records the one alert the third POST made`, async () => {
+      armLostAnswer(service.emulator, fault);
+      useRuntime({ retryPolicy: { ...runtime().retryPolicy, maxAttempts: 3 } });
+      service.emulator.setFaults({ failBeforeCommit: { ...POST_ALERT, count: 2 }, ...fault.plan });
+      const result = await provider.create(args);
+      expect(service.requests().filter((r) => r.startsWith("POST"))).toHaveLength(3);
       expect(service.alertIds()).toEqual([result.id]);
     });
   }

@@ -14,6 +14,16 @@ describe("fault injection", () => {
     expect(Object.keys(emu.snapshot().alerts)).toHaveLength(1);
   });
 
+  it("failBeforeCommit answers only the matching requests 503, unprocessed, counting them down", async () => {
+    const emu = await start();
+    emu.setFaults({ failBeforeCommit: { method: "POST", pathPattern: /^\/api\/v2\/alerts$/, count: 1 } });
+    const refused = await alerting(emu, "POST", "/api/v2/alerts", validAlert);
+    const listed = await alerting(emu, "GET", "/api/v2/alerts");
+    const made = await alerting(emu, "POST", "/api/v2/alerts", validAlert);
+    expect([refused.status, listed.status, made.status]).toEqual([503, 200, 200]);
+    expect(Object.keys(emu.snapshot().alerts)).toHaveLength(1);
+  });
+
   it("failNext answers area B 503 {status, error, requestId}", async () => {
     const emu = await start();
     emu.setFaults({ failNext: 1 });
