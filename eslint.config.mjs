@@ -8,7 +8,17 @@ export default tseslint.config(
     // Built output, installed packages, work folders, the example (its own package, checked by
     // the example's tsconfig), the plain-JS fixtures the serialization tests run as they are and
     // the generated SDKs (sdk/, written by Pulumi's code generators, compared byte for byte).
-    ignores: ["dist/**", "node_modules/**", ".alertpipe/**", "examples/**", "tools/**", "test/engine/fixtures/**", "sdk/**", "*.mjs", "*.mts"],
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      ".alertpipe/**",
+      "examples/**",
+      "tools/**",
+      "test/engine/fixtures/**",
+      "sdk/**",
+      "*.mjs",
+      "*.mts",
+    ],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -24,7 +34,12 @@ export default tseslint.config(
       // destructuring that drops one member, or a parameter an interface makes us accept.
       "@typescript-eslint/no-unused-vars": [
         "error",
-        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          ignoreRestSiblings: true,
+        },
       ],
       // Off: provider methods implement pulumi.dynamic.ResourceProvider and Automation API
       // programs are PulumiFn, both Promise-returning interfaces; `async` makes a throw a

@@ -33,11 +33,15 @@ export interface EmulatorProcess extends Facts {
 export type ProcessEmulatorOptions = Omit<EmulatorOptions, "onRequest">;
 
 export async function startEmulatorProcess(options: ProcessEmulatorOptions): Promise<EmulatorProcess> {
-  const child: ChildProcess = fork(__filename, [JSON.stringify(options)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child: ChildProcess = fork(__filename, [JSON.stringify(options)], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const facts = await new Promise<Facts>((resolve, reject) => {
     child.once("message", (m) => resolve(m as Facts));
-    child.once("exit", (code) => reject(new Error(`the emulator process exited (code ${String(code)}) before it listened`)));
+    child.once("exit", (code) =>
+      reject(new Error(`the emulator process exited (code ${String(code)}) before it listened`)),
+    );
   });
   let next = 0;
   const waiting = new Map<number, (a: Answer) => void>();
@@ -66,7 +70,10 @@ export async function startEmulatorProcess(options: ProcessEmulatorOptions): Pro
 }
 
 /** An emulator process for the length of `body`. */
-export async function withEmulator<T>(options: ProcessEmulatorOptions, body: (emulator: EmulatorProcess) => Promise<T>): Promise<T> {
+export async function withEmulator<T>(
+  options: ProcessEmulatorOptions,
+  body: (emulator: EmulatorProcess) => Promise<T>,
+): Promise<T> {
   const emulator = await startEmulatorProcess(options);
   try {
     return await body(emulator);

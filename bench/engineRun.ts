@@ -41,7 +41,10 @@ export interface Pacing {
 export const NO_PACING: Pacing = { cloud: "off", alerting: "off" };
 
 /** The stack config a user would set to point the provider at the emulator. */
-export function emulatorStackConfig(emulator: Pick<EmulatorProcess, "url" | "token" | "keyId" | "keySecret">, pacing: Pacing): StackConfig {
+export function emulatorStackConfig(
+  emulator: Pick<EmulatorProcess, "url" | "token" | "keyId" | "keySecret">,
+  pacing: Pacing,
+): StackConfig {
   return {
     ...emulatorConfig(emulator),
     "alertpipe:cloudRateLimit": { value: pacing.cloud },
@@ -98,7 +101,10 @@ function describeFailure(result: RunResult): string {
 /** Waits for the engine to answer a resource's registration; a failed one fails the program in time. */
 function registered(r: pulumi.CustomResource): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${r.constructor.name} got no outputs within ${REGISTER_TIMEOUT_MS} ms`)), REGISTER_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${r.constructor.name} got no outputs within ${REGISTER_TIMEOUT_MS} ms`)),
+      REGISTER_TIMEOUT_MS,
+    );
     r.id.apply(() => {
       clearTimeout(timer);
       resolve(performance.now());

@@ -23,7 +23,9 @@ const GRPC_OPTIONS: grpc.ChannelOptions = {
 const UNUSED_ENGINE_ADDRESS = "127.0.0.1:1";
 
 function toStruct(props: Props): structproto.Struct {
-  return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(props)) as Record<string, structproto.JavaScriptValue>);
+  return structproto.Struct.fromJavaScript(
+    JSON.parse(JSON.stringify(props)) as Record<string, structproto.JavaScriptValue>,
+  );
 }
 
 function fromStruct(s: structproto.Struct | undefined): Props {
@@ -62,19 +64,31 @@ export class HostDriver {
     const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [cwd] }));
     const log = new RunLog();
     const spawnedAt = performance.now();
-    const child = spawnChild("host", process.execPath, [join(pulumiDir, "cmd", "dynamic-provider"), UNUSED_ENGINE_ADDRESS], {
-      cwd,
-      env: { ...process.env, PULUMI_NODEJS_PROJECT: "alertpipe-bench", PULUMI_NODEJS_STACK: "bench", ...env },
-      log,
-    });
+    const child = spawnChild(
+      "host",
+      process.execPath,
+      [join(pulumiDir, "cmd", "dynamic-provider"), UNUSED_ENGINE_ADDRESS],
+      {
+        cwd,
+        env: { ...process.env, PULUMI_NODEJS_PROJECT: "alertpipe-bench", PULUMI_NODEJS_STACK: "bench", ...env },
+        log,
+      },
+    );
     try {
       const line = await Promise.race([
         child.firstLine,
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the provider host printed no port within 30 s")), 30_000).unref()),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error("the provider host printed no port within 30 s")), 30_000).unref(),
+        ),
       ]);
       const port = Number.parseInt(line, 10);
-      if (!Number.isInteger(port) || port <= 0) throw new Error(`the provider host printed ${JSON.stringify(line)} instead of a port`);
-      const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), GRPC_OPTIONS);
+      if (!Number.isInteger(port) || port <= 0)
+        throw new Error(`the provider host printed ${JSON.stringify(line)} instead of a port`);
+      const client = new provrpc.ResourceProviderClient(
+        `127.0.0.1:${port}`,
+        grpc.credentials.createInsecure(),
+        GRPC_OPTIONS,
+      );
       return new HostDriver(child, client, spawnedAt, log);
     } catch (err) {
       child.kill();
@@ -110,13 +124,21 @@ export class HostDriver {
     return fromStruct(res.getInputs());
   }
 
-  async diff(urn: string, id: string, oldOutputs: Props, news: Props): Promise<{ changes: boolean; replaces: string[] }> {
+  async diff(
+    urn: string,
+    id: string,
+    oldOutputs: Props,
+    news: Props,
+  ): Promise<{ changes: boolean; replaces: string[] }> {
     const req = address(new provproto.DiffRequest(), urn);
     req.setId(id);
     req.setOlds(toStruct(oldOutputs));
     req.setNews(toStruct(news));
     const res = await this.call<provproto.DiffResponse>((cb) => this.client.diff(req, cb));
-    return { changes: res.getChanges() === provproto.DiffResponse.DiffChanges.DIFF_SOME, replaces: res.getReplacesList() };
+    return {
+      changes: res.getChanges() === provproto.DiffResponse.DiffChanges.DIFF_SOME,
+      replaces: res.getReplacesList(),
+    };
   }
 
   async create(urn: string, inputs: Props): Promise<{ id: string; outputs: Props }> {
@@ -135,13 +157,22 @@ export class HostDriver {
     return fromStruct(res.getProperties());
   }
 
-  async read(urn: string, id: string, outputs: Props, inputs: Props): Promise<{ id: string; outputs: Props; inputs: Props | undefined }> {
+  async read(
+    urn: string,
+    id: string,
+    outputs: Props,
+    inputs: Props,
+  ): Promise<{ id: string; outputs: Props; inputs: Props | undefined }> {
     const req = address(new provproto.ReadRequest(), urn);
     req.setId(id);
     req.setProperties(toStruct(outputs));
     req.setInputs(toStruct(inputs));
     const res = await this.call<provproto.ReadResponse>((cb) => this.client.read(req, cb));
-    return { id: res.getId(), outputs: fromStruct(res.getProperties()), inputs: res.hasInputs() ? fromStruct(res.getInputs()) : undefined };
+    return {
+      id: res.getId(),
+      outputs: fromStruct(res.getProperties()),
+      inputs: res.hasInputs() ? fromStruct(res.getInputs()) : undefined,
+    };
   }
 
   async delete(urn: string, id: string, outputs: Props): Promise<void> {

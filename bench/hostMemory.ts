@@ -13,7 +13,8 @@ export type ProviderProcess = "dynamic-host" | "plugin";
 // which only finds that path, names it in code, hence the leading "/".
 const MARKS: Record<ProviderProcess, (arg: string) => boolean> = {
   "dynamic-host": (arg) => arg.startsWith("/") && arg.includes("cmd/dynamic-provider"),
-  plugin: (arg) => arg.startsWith("/") && (arg.endsWith("/pulumi-resource-alertpipe") || arg.endsWith("/provider/native/main.js")),
+  plugin: (arg) =>
+    arg.startsWith("/") && (arg.endsWith("/pulumi-resource-alertpipe") || arg.endsWith("/provider/native/main.js")),
 };
 const KIB = 1024;
 
@@ -99,7 +100,8 @@ export class HostMemoryWatch implements HostMemory {
       const reading = readMemory(pid);
       if (reading === undefined) continue;
       const seen = this.hosts.get(pid);
-      if (seen === undefined) this.hosts.set(pid, { firstRssBytes: reading.rssBytes, peakBytes: reading.peakBytes, samples: 1 });
+      if (seen === undefined)
+        this.hosts.set(pid, { firstRssBytes: reading.rssBytes, peakBytes: reading.peakBytes, samples: 1 });
       else {
         seen.peakBytes = Math.max(seen.peakBytes, reading.peakBytes);
         seen.samples += 1;

@@ -33,17 +33,25 @@ async function storedProviders(folder: BenchFolder): Promise<{ stored: Record<Va
       build: (f) => [...ours.flatMap((b) => b(f)), ...referenceBuild(1, () => "Alert", "state-reference")(f)],
       keepState: true,
     });
-    const state = JSON.parse(up.state ?? "{}") as { checkpoint?: { latest?: { resources?: Array<{ urn: string; type: string; outputs?: Props }> } } };
+    const state = JSON.parse(up.state ?? "{}") as {
+      checkpoint?: { latest?: { resources?: Array<{ urn: string; type: string; outputs?: Props }> } };
+    };
     const entries = state.checkpoint?.latest?.resources ?? [];
     const find = (variant: Variant): Stored => {
       const name = variant === "Reference" ? "state-reference-0" : `state-${variant}-0`;
       const entry = entries.find((e) => e.urn.endsWith(`::${name}`));
       const provider = entry?.outputs?.__provider;
-      if (entry === undefined || typeof provider !== "string") throw new Error(`the state holds no __provider for ${name}`);
+      if (entry === undefined || typeof provider !== "string")
+        throw new Error(`the state holds no __provider for ${name}`);
       return { type: entry.type, provider, entryBytes: Buffer.byteLength(JSON.stringify(entry)) };
     };
     return {
-      stored: { PipeSettings: find("PipeSettings"), Alert: find("Alert"), ApiKey: find("ApiKey"), Reference: find("Reference") },
+      stored: {
+        PipeSettings: find("PipeSettings"),
+        Alert: find("Alert"),
+        ApiKey: find("ApiKey"),
+        Reference: find("Reference"),
+      },
       engine: engineName(up.tool),
     };
   });
@@ -56,12 +64,17 @@ function planned(stored: Stored, kind: Kind, name: string): { urn: string; news:
 /** Runs `body` against a newly spawned host, configured for the emulator as the engine would. */
 type InFreshHost = <T>(body: (host: HostDriver) => Promise<T>) => Promise<T>;
 
-async function withHost<T>(folder: BenchFolder, body: (host: HostDriver, emulator: EmulatorProcess, inFreshHost: InFreshHost) => Promise<T>): Promise<T> {
+async function withHost<T>(
+  folder: BenchFolder,
+  body: (host: HostDriver, emulator: EmulatorProcess, inFreshHost: InFreshHost) => Promise<T>,
+): Promise<T> {
   return withEmulator({ rateLimits: { cloud: false, alerting: false } }, async (emulator) => {
     const inFreshHost: InFreshHost = async (work) => {
       const host = await HostDriver.start(folder.dir);
       try {
-        await host.configure(Object.fromEntries(Object.entries(emulatorStackConfig(emulator, NO_PACING)).map(([k, v]) => [k, v.value])));
+        await host.configure(
+          Object.fromEntries(Object.entries(emulatorStackConfig(emulator, NO_PACING)).map(([k, v]) => [k, v.value])),
+        );
         return await work(host);
       } finally {
         await host.close();
@@ -83,7 +96,11 @@ const ONE_EACH: Record<Op, number> = { check: 0, diff: 0, create: 1, update: 1, 
  * A PipeSettings with resetOnDelete reads the pipe before it resets, so it unsets only what is
  * still its own (issue 9): its delete is a GET and a PUT.
  */
-const EXPECTED_REQUESTS: Record<Kind, Record<Op, number>> = { Alert: ONE_EACH, ApiKey: ONE_EACH, PipeSettings: { ...ONE_EACH, delete: 2 } };
+const EXPECTED_REQUESTS: Record<Kind, Record<Op, number>> = {
+  Alert: ONE_EACH,
+  ApiKey: ONE_EACH,
+  PipeSettings: { ...ONE_EACH, delete: 2 },
+};
 
 /** A change the program could make to an existing resource, and a preview input left unknown. */
 const CHANGE: Record<Kind, { changed: Props; unknown: Props }> = {
@@ -173,8 +190,12 @@ async function coldStart(folder: BenchFolder, stored: Record<Variant, Stored>, r
   // Until the first Check the host runs none of our code (Configure only stores the config), so
   // our part is the first Check's extra time; the difference of whole spawn-to-answer medians is
   // the same quantity plus the noise of loading Pulumi's host, and is reported as a cross-check.
-  const added = Object.fromEntries(KINDS.map((k) => [k, medianOf(k, "firstCheckMs") - medianOf("Reference", "firstCheckMs")]));
-  const addedTotal = Object.fromEntries(KINDS.map((k) => [k, medianOf(k, "totalMs") - medianOf("Reference", "totalMs")]));
+  const added = Object.fromEntries(
+    KINDS.map((k) => [k, medianOf(k, "firstCheckMs") - medianOf("Reference", "firstCheckMs")]),
+  );
+  const addedTotal = Object.fromEntries(
+    KINDS.map((k) => [k, medianOf(k, "totalMs") - medianOf("Reference", "totalMs")]),
+  );
   const worst = Math.max(...Object.values(added));
   return {
     name: "cold-start",
@@ -186,20 +207,27 @@ async function coldStart(folder: BenchFolder, stored: Record<Variant, Stored>, r
     pass: worst <= 150,
     extra: {
       engine: "none: the bench spawns Pulumi's dynamic-provider host and speaks to it over gRPC",
-      measuredIs: "worst kind: median first-Check time minus the same for the do-nothing provider, each in a freshly spawned host",
+      measuredIs:
+        "worst kind: median first-Check time minus the same for the do-nothing provider, each in a freshly spawned host",
       runsPerVariant: runs,
       spawnToFirstCheckMedianMs: Object.fromEntries(variants.map((v) => [v, medianOf(v, "totalMs")])),
       firstCheckMedianMs: Object.fromEntries(variants.map((v) => [v, medianOf(v, "firstCheckMs")])),
       addedMs: added,
       addedBySpawnToFirstCheckMs: addedTotal,
-      samples: Object.fromEntries(variants.map((v) => [v, (samples.get(v) ?? []).map((s) => [s.totalMs, s.firstCheckMs])])),
+      samples: Object.fromEntries(
+        variants.map((v) => [v, (samples.get(v) ?? []).map((s) => [s.totalMs, s.firstCheckMs])]),
+      ),
       samplesAre: "[spawn to first Check answered, first Check] in ms",
     },
   };
 }
 
 /** requests-per-op, state-weight and cold-start, those of them that `wanted` names. */
-export async function hostScenarios(folder: BenchFolder, wanted: (name: string) => boolean, coldStartRuns = 9): Promise<ScenarioResult[]> {
+export async function hostScenarios(
+  folder: BenchFolder,
+  wanted: (name: string) => boolean,
+  coldStartRuns = 9,
+): Promise<ScenarioResult[]> {
   const { stored, engine } = await storedProviders(folder);
   const results: ScenarioResult[] = [];
   if (wanted("requests-per-op")) {
@@ -209,7 +237,8 @@ export async function hostScenarios(folder: BenchFolder, wanted: (name: string) 
       return out as Record<Kind, Awaited<ReturnType<typeof lifecycle>>>;
     });
     let worst = 0;
-    for (const kind of KINDS) for (const op of OPS) worst = Math.max(worst, Math.abs(runs[kind].counts[op] - EXPECTED_REQUESTS[kind][op]));
+    for (const kind of KINDS)
+      for (const op of OPS) worst = Math.max(worst, Math.abs(runs[kind].counts[op] - EXPECTED_REQUESTS[kind][op]));
     const diffMissed = KINDS.filter((k) => !runs[k].diffSawChange);
     results.push({
       name: "requests-per-op",
@@ -242,7 +271,8 @@ export async function hostScenarios(folder: BenchFolder, wanted: (name: string) 
       pass: largest <= 2048,
       extra: {
         engine,
-        measuredIs: "largest __provider in the state file the real engine wrote after an up of one resource of each kind",
+        measuredIs:
+          "largest __provider in the state file the real engine wrote after an up of one resource of each kind",
         providerBytes: Object.fromEntries(KINDS.map((k) => [k, Buffer.byteLength(stored[k].provider)])),
         doNothingPackageProviderBytes: Buffer.byteLength(stored.Reference.provider),
         stateEntryBytes: Object.fromEntries(KINDS.map((k) => [k, stored[k].entryBytes])),

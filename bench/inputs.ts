@@ -19,7 +19,14 @@ export interface ArgsOf {
 }
 
 export const ARGS: { [K in Kind]: (i: number) => ArgsOf[K] } = {
-  PipeSettings: () => ({ organizationId: ORGANIZATION, serviceId: SERVICE, pipeId: randomUUID(), dbMaxThreads: 8, dbMaxInsertThreads: 4, resetOnDelete: true }),
+  PipeSettings: () => ({
+    organizationId: ORGANIZATION,
+    serviceId: SERVICE,
+    pipeId: randomUUID(),
+    dbMaxThreads: 8,
+    dbMaxInsertThreads: 4,
+    resetOnDelete: true,
+  }),
   Alert: (i) => ({
     name: `bench alert ${i}`,
     threshold: 5 + i,

@@ -3,7 +3,14 @@
 
 import type { BenchFolder } from "./benchFolder";
 import { withEmulator } from "./emulatorProcess";
-import { NO_PACING, emulatorStackConfig, engineDefaultParallel, engineName, engineUp, type EngineUp } from "./engineRun";
+import {
+  NO_PACING,
+  emulatorStackConfig,
+  engineDefaultParallel,
+  engineName,
+  engineUp,
+  type EngineUp,
+} from "./engineRun";
 import { mixedKind } from "./inputs";
 import { oursBuild, referenceBuild } from "./programs";
 import { ratioOf, type ScenarioResult } from "./report";
@@ -11,7 +18,14 @@ import { ratioOf, type ScenarioResult } from "./report";
 const MB = 1_000_000;
 const TARGET_MB = 150;
 
-export function figures(up: EngineUp): { peakMB: number; firstSeenMB: number; hosts: number; samples: number; created: number; ms: number } {
+export function figures(up: EngineUp): {
+  peakMB: number;
+  firstSeenMB: number;
+  hosts: number;
+  samples: number;
+  created: number;
+  ms: number;
+} {
   const hosts = [...(up.memory?.hosts.values() ?? [])];
   if (hosts.length === 0) throw new Error("no provider process was seen under this process during the up");
   return {
@@ -27,8 +41,18 @@ export function figures(up: EngineUp): { peakMB: number; firstSeenMB: number; ho
 export async function memory(folder: BenchFolder, n = 500): Promise<ScenarioResult> {
   return withEmulator({ rateLimits: { cloud: false, alerting: false } }, async (emulator) => {
     const config = emulatorStackConfig(emulator, NO_PACING);
-    const oursUp = await engineUp(folder, { stack: "memory-ours", config, build: oursBuild(n, mixedKind, "mixed"), watchMemory: true });
-    const referenceUp = await engineUp(folder, { stack: "memory-reference", config, build: referenceBuild(n, mixedKind, "reference"), watchMemory: true });
+    const oursUp = await engineUp(folder, {
+      stack: "memory-ours",
+      config,
+      build: oursBuild(n, mixedKind, "mixed"),
+      watchMemory: true,
+    });
+    const referenceUp = await engineUp(folder, {
+      stack: "memory-reference",
+      config,
+      build: referenceBuild(n, mixedKind, "reference"),
+      watchMemory: true,
+    });
     const ours = figures(oursUp);
     const reference = figures(referenceUp);
     return {

@@ -7,7 +7,14 @@
 
 import type { BenchFolder } from "./benchFolder";
 import { withEmulator } from "./emulatorProcess";
-import { NO_PACING, emulatorStackConfig, engineDefaultParallel, engineName, engineUp, type EngineUp } from "./engineRun";
+import {
+  NO_PACING,
+  emulatorStackConfig,
+  engineDefaultParallel,
+  engineName,
+  engineUp,
+  type EngineUp,
+} from "./engineRun";
 import { mixedKind } from "./inputs";
 import { figures } from "./memory";
 import { nativeBuild, oursBuild } from "./programs";
@@ -56,8 +63,14 @@ export async function nativeApply(folder: BenchFolder, n = 200, runs = 3): Promi
           "the same program, inputs and warm-up through the dynamic classes (Pulumi's dynamic-provider host), runs alternated with the plugin's: the latency-bound apply's program",
         runsMs: plugin.ms,
         dynamicRunsMs: dynamic.ms,
-        warmSingleCreateMs: { plugin: median(plugin.warmUpMs.map((w) => w[1] ?? NaN)), dynamic: median(dynamic.warmUpMs.map((w) => w[1] ?? NaN)) },
-        coldFirstCreateMs: { plugin: median(plugin.warmUpMs.map((w) => w[0] ?? NaN)), dynamic: median(dynamic.warmUpMs.map((w) => w[0] ?? NaN)) },
+        warmSingleCreateMs: {
+          plugin: median(plugin.warmUpMs.map((w) => w[1] ?? NaN)),
+          dynamic: median(dynamic.warmUpMs.map((w) => w[1] ?? NaN)),
+        },
+        coldFirstCreateMs: {
+          plugin: median(plugin.warmUpMs.map((w) => w[0] ?? NaN)),
+          dynamic: median(dynamic.warmUpMs.map((w) => w[0] ?? NaN)),
+        },
         requests: { plugin: plugin.requests.length, dynamic: dynamic.requests.length },
         createdPerUp: { plugin: plugin.created, dynamic: dynamic.created },
       },
@@ -76,7 +89,12 @@ export async function nativeMemory(folder: BenchFolder, n = 500): Promise<Scenar
       watchMemory: true,
       provider: "plugin",
     });
-    const dynamicUp = await engineUp(folder, { stack: "native-memory-dynamic", config, build: oursBuild(n, mixedKind, "mixed"), watchMemory: true });
+    const dynamicUp = await engineUp(folder, {
+      stack: "native-memory-dynamic",
+      config,
+      build: oursBuild(n, mixedKind, "mixed"),
+      watchMemory: true,
+    });
     const plugin = figures(pluginUp);
     const dynamic = figures(dynamicUp);
     return {
@@ -91,7 +109,8 @@ export async function nativeMemory(folder: BenchFolder, n = 500): Promise<Scenar
         engine: engineName(pluginUp.tool),
         parallel: `engine default, no --parallel: ${engineDefaultParallel()} (4 x CPUs, pulumi up's default)`,
         measuredIs: `VmHWM of the native plugin's process (the descendant of the pulumi CLI running node …/pulumi-resource-alertpipe), polled from /proc every 20 ms during one up of ${n} creates and read once more when the last create was answered (MB = 10^6 bytes)`,
-        idealIs: "the same for the same program and inputs through the dynamic classes: VmHWM of the dynamic-provider host, as the memory row measures it",
+        idealIs:
+          "the same for the same program and inputs through the dynamic classes: VmHWM of the dynamic-provider host, as the memory row measures it",
         resources: { PipeSettings: (n * 2) / 5, Alert: (n * 2) / 5, ApiKey: n / 5 },
         plugin,
         dynamic,

@@ -58,9 +58,19 @@ export interface Child {
   kill(): void;
 }
 
-export function spawnChild(label: string, command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; log: RunLog }): Child {
+export function spawnChild(
+  label: string,
+  command: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; log: RunLog },
+): Child {
   installExitHook();
-  const proc = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const proc = spawn(command, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   live.add(proc);
   let resolveFirst!: (line: string) => void;
   let rejectFirst!: (e: Error) => void;

@@ -34,7 +34,8 @@ export function oursBuild(count: number, kindAt: (i: number) => Kind, prefix: st
 
 /** The same resources, each managed by the do-nothing provider instead of ours. */
 export function referenceBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
-  return (folder) => range(count).map((i) => new Reference(folder.reference, `${prefix}-${i}`, { ...ARGS[kindAt(i)](i) }));
+  return (folder) =>
+    range(count).map((i) => new Reference(folder.reference, `${prefix}-${i}`, { ...ARGS[kindAt(i)](i) }));
 }
 
 /** A resource of the native plugin, `alertpipe:index:<kind>`. */

@@ -48,11 +48,18 @@ function commit(): string {
 export function environment(): Environment {
   const root = repoRoot();
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; version: string };
-  const pulumi = JSON.parse(readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")) as { version: string };
+  const pulumi = JSON.parse(readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")) as {
+    version: string;
+  };
   const cpuList = cpus();
   return {
     node: process.version,
-    machine: { cpu: cpuList[0]?.model.trim() ?? "unknown", cores: cpuList.length, memoryBytes: totalmem(), platform: `${process.platform}-${process.arch}` },
+    machine: {
+      cpu: cpuList[0]?.model.trim() ?? "unknown",
+      cores: cpuList.length,
+      memoryBytes: totalmem(),
+      platform: `${process.platform}-${process.arch}`,
+    },
     package: { name: pkg.name, version: pkg.version, commit: commit(), pulumi: pulumi.version },
   };
 }
@@ -66,12 +73,22 @@ function fmt(n: number | null): string {
 export function printEnvironment(env: Environment): void {
   const gib = (env.machine.memoryBytes / 2 ** 30).toFixed(1);
   console.log(`machine: ${env.machine.cpu}, ${env.machine.cores} cores, ${gib} GiB, ${env.machine.platform}`);
-  console.log(`node ${env.node}; ${env.package.name} ${env.package.version} (${env.package.commit}); @pulumi/pulumi ${env.package.pulumi}`);
+  console.log(
+    `node ${env.node}; ${env.package.name} ${env.package.version} (${env.package.commit}); @pulumi/pulumi ${env.package.pulumi}`,
+  );
 }
 
 export function printTable(results: readonly ScenarioResult[]): void {
   const header = ["scenario", "measured", "ideal", "unit", "ratio", "target", "result"];
-  const rows = results.map((r) => [r.name, fmt(r.measured), fmt(r.ideal), r.unit, fmt(r.ratio), r.target, r.pass ? "pass" : "FAIL"]);
+  const rows = results.map((r) => [
+    r.name,
+    fmt(r.measured),
+    fmt(r.ideal),
+    r.unit,
+    fmt(r.ratio),
+    r.target,
+    r.pass ? "pass" : "FAIL",
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: readonly string[]): string =>
     cells
@@ -86,16 +103,30 @@ export function printTable(results: readonly ScenarioResult[]): void {
 function rounded(value: unknown): unknown {
   if (typeof value === "number" && !Number.isInteger(value)) return Math.round(value * 1000) / 1000;
   if (Array.isArray(value)) return value.map(rounded);
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rounded(v)]));
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rounded(v)]));
   return value;
 }
 
 function entry(r: ScenarioResult, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: r.name, measured: r.measured, ideal: r.ideal, unit: r.unit, ratio: r.ratio, target: r.target, extra: { pass: r.pass, ...extra, ...r.extra } };
+  return {
+    name: r.name,
+    measured: r.measured,
+    ideal: r.ideal,
+    unit: r.unit,
+    ratio: r.ratio,
+    target: r.target,
+    extra: { pass: r.pass, ...extra, ...r.extra },
+  };
 }
 
 /** `run`: facts of this run beside the environment (the engine, the machine's load). */
-export function writeResults(file: string, env: Environment, run: Record<string, unknown>, results: readonly ScenarioResult[]): void {
+export function writeResults(
+  file: string,
+  env: Environment,
+  run: Record<string, unknown>,
+  results: readonly ScenarioResult[],
+): void {
   const doc = {
     node: env.node,
     machine: env.machine,
@@ -111,7 +142,12 @@ export function writeResults(file: string, env: Environment, run: Record<string,
  * added at the end, with the facts of the run that took it under `extra.run`, since the file's own
  * (commit, load) are the full run's.
  */
-export function mergeResults(file: string, env: Environment, run: Record<string, unknown>, results: readonly ScenarioResult[]): void {
+export function mergeResults(
+  file: string,
+  env: Environment,
+  run: Record<string, unknown>,
+  results: readonly ScenarioResult[],
+): void {
   const doc = JSON.parse(readFileSync(file, "utf8")) as { scenarios: Array<{ name: string }> };
   const facts = { run: { node: env.node, machine: env.machine, package: env.package, ...run } };
   for (const r of results) {

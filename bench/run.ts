@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   const env = environment();
   printEnvironment(env);
   const cli = await pulumiCli();
-  console.log(`engine: ${engineName(cli)}, Automation API inline programs, default --parallel (${engineDefaultParallel()} here)`);
+  console.log(
+    `engine: ${engineName(cli)}, Automation API inline programs, default --parallel (${engineDefaultParallel()} here)`,
+  );
   const startLoad = load();
   console.log(`load average (1, 5, 15 min) at start: ${startLoad}`);
   console.log("installing the packed package and the do-nothing reference into .alertpipe/bench…");
@@ -41,7 +43,10 @@ async function main(): Promise<void> {
   const only = args.filter((a) => a !== "--record");
   const wanted = (name: string): boolean => only.length === 0 || only.some((word) => name.includes(word));
   const results: ScenarioResult[] = [];
-  const step = async (names: readonly string[], run: () => Promise<ScenarioResult | ScenarioResult[]>): Promise<void> => {
+  const step = async (
+    names: readonly string[],
+    run: () => Promise<ScenarioResult | ScenarioResult[]>,
+  ): Promise<void> => {
     if (!names.some(wanted)) return;
     const t = performance.now();
     process.stdout.write(`running ${names.filter(wanted).join(", ")}… `);
@@ -59,15 +64,27 @@ async function main(): Promise<void> {
   console.log("");
   printTable(results);
   if (results.some((r) => r.name.startsWith("native-"))) {
-    console.log("native-*: measured is the native plugin's figure, ideal the dynamic host's on the same work in the same run");
+    console.log(
+      "native-*: measured is the native plugin's figure, ideal the dynamic host's on the same work in the same run",
+    );
   }
   const endLoad = load();
   console.log(`\nload average (1, 5, 15 min) at start: ${startLoad}; at end: ${endLoad}`);
   const file = join(repoRoot(), "bench", "results.json");
-  const engine = { cli: cli.version, source: cli.source, program: "Automation API inline program", parallel: engineDefaultParallel() };
+  const engine = {
+    cli: cli.version,
+    source: cli.source,
+    program: "Automation API inline program",
+    parallel: engineDefaultParallel(),
+  };
   if (only.length > 0) {
     if (!record) return;
-    mergeResults(file, env, { engine, loadAverage: { start: startLoad, end: endLoad }, at: new Date().toISOString() }, results);
+    mergeResults(
+      file,
+      env,
+      { engine, loadAverage: { start: startLoad, end: endLoad }, at: new Date().toISOString() },
+      results,
+    );
     console.log(`recorded ${results.map((r) => r.name).join(", ")} in ${file}`);
     return;
   }

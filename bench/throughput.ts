@@ -177,8 +177,14 @@ export async function latencyBoundApply(folder: BenchFolder, n = 200, runs = 5):
         runsMs: ours.ms,
         referenceRunsMs: sleeper.ms,
         ratioToFloor: { ours: ratioOf(measured, floorMs), sleepOnly: ratioOf(ideal, floorMs) },
-        warmSingleCreateMs: { ours: median(ours.warmUpMs.map((w) => w[1] ?? NaN)), sleepOnly: median(sleeper.warmUpMs.map((w) => w[1] ?? NaN)) },
-        requestSpanMs: { runs: ours.requestSpanMs, note: "emulator log: the timed part's first request's arrival to its last one's" },
+        warmSingleCreateMs: {
+          ours: median(ours.warmUpMs.map((w) => w[1] ?? NaN)),
+          sleepOnly: median(sleeper.warmUpMs.map((w) => w[1] ?? NaN)),
+        },
+        requestSpanMs: {
+          runs: ours.requestSpanMs,
+          note: "emulator log: the timed part's first request's arrival to its last one's",
+        },
         createdPerUp: ours.created,
         statuses: statusCounts(ours.requests),
       },

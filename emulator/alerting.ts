@@ -11,7 +11,11 @@ const ITEM = /^\/api\/v2\/alerts\/([^/]+)$/;
 
 export function handleAlerting(services: Services, req: Incoming): Reply {
   const item = ITEM.exec(req.path);
-  const route = COLLECTION.test(req.path) ? { allow: ["GET", "POST"] } : item ? { allow: ["GET", "PUT", "DELETE"] } : undefined;
+  const route = COLLECTION.test(req.path)
+    ? { allow: ["GET", "POST"] }
+    : item
+      ? { allow: ["GET", "PUT", "DELETE"] }
+      : undefined;
   if (route === undefined) return alertingError(404, `no endpoint at ${req.path}`);
   if (!route.allow.includes(req.method)) {
     return alertingError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
@@ -105,7 +109,14 @@ function create(services: Services, req: Incoming): Reply {
 function replace(services: Services, req: Incoming, existing: StoredAlert): Reply {
   const read = readBody(req);
   if (!read.ok) return read.reply;
-  const alert = toAlert(read.body, existing.id, existing.team, existing.createdAt, isoNow(existing.updatedAt), existing);
+  const alert = toAlert(
+    read.body,
+    existing.id,
+    existing.team,
+    existing.createdAt,
+    isoNow(existing.updatedAt),
+    existing,
+  );
   services.state.alerts[alert.id] = alert;
   services.persist();
   return { status: 200, body: { data: alert } };
@@ -115,7 +126,14 @@ function replace(services: Services, req: Incoming, existing: StoredAlert): Repl
  * The returned object in the spec's member order; members without a value are left out, never null.
  * What the body does not hold (state, silenced) survives a PUT, as the UI's silencing does live.
  */
-function toAlert(body: AlertBody, id: string, team: string, createdAt: string, updatedAt: string, existing?: StoredAlert): StoredAlert {
+function toAlert(
+  body: AlertBody,
+  id: string,
+  team: string,
+  createdAt: string,
+  updatedAt: string,
+  existing?: StoredAlert,
+): StoredAlert {
   return {
     id,
     ...(body.name !== undefined && body.name !== null ? { name: body.name } : {}),

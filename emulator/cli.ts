@@ -3,7 +3,12 @@
 // (`alertpipe-emulator listening on URL`) so scripts can wait for it and read the URL from it.
 
 import { parseArgs } from "node:util";
-import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../provider/serviceFacts/rateLimits";
+import {
+  DEFAULT_RATE_LIMITS,
+  parseRateLimit,
+  rateLimitText,
+  type RateLimit,
+} from "../provider/serviceFacts/rateLimits";
 import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions } from "./index";
 
 const USAGE = `usage: alertpipe-emulator [options]
@@ -28,7 +33,8 @@ class UsageError extends Error {}
 
 function wholeNumber(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
-  if (/^-\d+(\.\d+)?$/.test(raw)) throw new UsageError(`${flag} cannot be negative: it takes a whole number, 0 or more, got "${raw}"`);
+  if (/^-\d+(\.\d+)?$/.test(raw))
+    throw new UsageError(`${flag} cannot be negative: it takes a whole number, 0 or more, got "${raw}"`);
   if (!/^\d+$/.test(raw)) throw new UsageError(`${flag} must be a whole number, 0 or more, got "${raw}"`);
   return Number(raw);
 }
@@ -130,7 +136,12 @@ async function main(): Promise<void> {
     },
     latencyMs,
     // Method, path and status only: bodies and headers are never printed.
-    ...(values.quiet ? {} : { onRequest: (r) => process.stdout.write(`${new Date(r.at).toISOString()} ${r.method} ${r.path} -> ${r.status || "cut"}\n`) }),
+    ...(values.quiet
+      ? {}
+      : {
+          onRequest: (r) =>
+            process.stdout.write(`${new Date(r.at).toISOString()} ${r.method} ${r.path} -> ${r.status || "cut"}\n`),
+        }),
   };
 
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
@@ -152,7 +163,9 @@ async function main(): Promise<void> {
         process.exit(0);
       },
       (err: unknown) => {
-        process.stderr.write(`alertpipe-emulator: error while stopping: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.stderr.write(
+          `alertpipe-emulator: error while stopping: ${err instanceof Error ? err.message : String(err)}\n`,
+        );
         process.exit(1);
       },
     );

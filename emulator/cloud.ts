@@ -5,7 +5,17 @@ import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { BlockList, isIPv4 } from "node:net";
 import { SETTING_NAMES, wireName } from "../provider/serviceFacts/pipeSettings";
 import { keyCreateBodySchema, keyPatchBodySchema, parseWith, pipeSettingsBodySchema } from "./schemas";
-import { cloudError, cloudOk, isoNow, parseJson, sameSecret, sha256, type Incoming, type Reply, type Services } from "./replies";
+import {
+  cloudError,
+  cloudOk,
+  isoNow,
+  parseJson,
+  sameSecret,
+  sha256,
+  type Incoming,
+  type Reply,
+  type Services,
+} from "./replies";
 import type { IpAccessEntry, PipeSettingsWire, StoredKey } from "./store";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,7 +45,8 @@ const ROUTES: Route[] = [
     pattern: /^\/v1\/organizations\/([^/]+)\/keys$/,
     allow: ["GET", "POST"],
     params: ["organizationId"],
-    run: (services, req, [org]) => (req.method === "GET" ? listKeys(services, org ?? "") : createKey(services, req, org ?? "")),
+    run: (services, req, [org]) =>
+      req.method === "GET" ? listKeys(services, org ?? "") : createKey(services, req, org ?? ""),
   },
   {
     pattern: /^\/v1\/organizations\/([^/]+)\/keys\/([^/]+)$/,
@@ -65,7 +76,9 @@ export function handleCloud(services: Services, req: Incoming): Reply {
   if (!caller.ok) return caller.reply;
   const admission = services.limiters.cloud.take(caller.keyId);
   if (!admission.ok) {
-    return cloudError(429, "rate limit exceeded; retry after the reset", { "X-RateLimit-Reset": String(admission.resetSeconds) });
+    return cloudError(429, "rate limit exceeded; retry after the reset", {
+      "X-RateLimit-Reset": String(admission.resetSeconds),
+    });
   }
 
   for (const [i, value] of captures.entries()) {
@@ -83,7 +96,11 @@ export function handleCloud(services: Services, req: Incoming): Reply {
 // ---- Authentication -----------------------------------------------------------------------------
 
 type Caller =
-  | { ok: true; keyId: string; /** undefined for the bootstrap credentials, which may act on any organization */ organizationId?: string }
+  | {
+      ok: true;
+      keyId: string;
+      /** undefined for the bootstrap credentials, which may act on any organization */ organizationId?: string;
+    }
   | { ok: false; reply: Reply };
 
 function authenticate(services: Services, req: Incoming): Caller {
@@ -101,7 +118,9 @@ function authenticate(services: Services, req: Incoming): Caller {
   // A key made with hashData is known only by the hashes of its ID and secret, so the pair
   // presented is hashed the same way (base64 of the SHA-256 digest) and compared.
   const keyIdHash = sha256(keyId).toString("base64");
-  const key = Object.values(services.state.keys).find((k) => (k.hashData !== null ? k.hashData.keyIdHash === keyIdHash : k.keyId === keyId));
+  const key = Object.values(services.state.keys).find((k) =>
+    k.hashData !== null ? k.hashData.keyIdHash === keyIdHash : k.keyId === keyId,
+  );
   if (key === undefined) return unauthorized;
   const secretMatches =
     key.hashData !== null
@@ -221,7 +240,8 @@ function createKey(services: Services, req: Incoming, org: string): Reply {
 function keyItem(services: Services, req: Incoming, org: string, id: string): Reply {
   const key = services.state.keys[id];
   // A key of another organization is reported exactly like a missing one, so ids do not leak across organizations.
-  if (key === undefined || key.organizationId !== org) return cloudError(404, `no API key with id ${id} in this organization`);
+  if (key === undefined || key.organizationId !== org)
+    return cloudError(404, `no API key with id ${id} in this organization`);
   if (req.method === "GET") return cloudOk(publicKey(key));
   if (req.method === "DELETE") {
     delete services.state.keys[id];

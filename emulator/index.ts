@@ -11,7 +11,17 @@ import { copyState, emptyState, loadState, saveState, type EmulatorState, type S
 export type { AfterCommitFault, FaultPlan, RecordedRequest } from "./router";
 export type { RateLimit } from "./limits";
 export { DEFAULT_RATE_LIMITS } from "./limits";
-export type { EmulatorState, StoredAlert, StoredKey, PipeSettingsWire, IpAccessEntry, HashData, Silenced, KeyRole, KeyState } from "./store";
+export type {
+  EmulatorState,
+  StoredAlert,
+  StoredKey,
+  PipeSettingsWire,
+  IpAccessEntry,
+  HashData,
+  Silenced,
+  KeyRole,
+  KeyState,
+} from "./store";
 
 /** Credentials accepted when none are given. Fixed (not random) so a stack's config keeps working across restarts. */
 export const DEFAULT_CREDENTIALS = {

@@ -38,7 +38,11 @@ export class FixedWindowLimiter {
     }
     if (window.count >= this.limit.requests) {
       // Whole seconds, rounded up and at least 1, so a client that waits this long is admitted.
-      return { ok: false, resetSeconds: Math.max(1, Math.ceil((window.startedAt + periodMs - now) / 1000)), limit: this.limit.requests };
+      return {
+        ok: false,
+        resetSeconds: Math.max(1, Math.ceil((window.startedAt + periodMs - now) / 1000)),
+        limit: this.limit.requests,
+      };
     }
     window.count += 1;
     return { ok: true };

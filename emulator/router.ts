@@ -170,7 +170,8 @@ function holdUnlessClosed(res: ServerResponse, ms: number): Promise<boolean> {
 
 function record(router: RouterState, entry: RecordedRequest): void {
   router.requests.push(entry);
-  if (router.requests.length > MAX_RECORDED_REQUESTS) router.requests.splice(0, router.requests.length - MAX_RECORDED_REQUESTS);
+  if (router.requests.length > MAX_RECORDED_REQUESTS)
+    router.requests.splice(0, router.requests.length - MAX_RECORDED_REQUESTS);
   router.onRequest?.(entry);
 }
 
@@ -178,7 +179,9 @@ function record(router: RouterState, entry: RecordedRequest): void {
 function splitUrl(url: string | undefined): { path: string; query: URLSearchParams } {
   const raw = url ?? "/";
   const q = raw.indexOf("?");
-  return q < 0 ? { path: raw, query: new URLSearchParams() } : { path: raw.slice(0, q), query: new URLSearchParams(raw.slice(q + 1)) };
+  return q < 0
+    ? { path: raw, query: new URLSearchParams() }
+    : { path: raw.slice(0, q), query: new URLSearchParams(raw.slice(q + 1)) };
 }
 
 function unwrapMappedIpv4(address: string): string {

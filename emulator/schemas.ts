@@ -3,10 +3,24 @@
 // `dashboard` instead of `dashboardId`) finds out here rather than against the real service.
 
 import { z } from "zod";
-import { ALERT_SOURCES, THRESHOLD_TYPES, intervalProblem, textProblem, thresholdProblem, type TextField } from "../provider/serviceFacts/alertRules";
+import {
+  ALERT_SOURCES,
+  THRESHOLD_TYPES,
+  intervalProblem,
+  textProblem,
+  thresholdProblem,
+  type TextField,
+} from "../provider/serviceFacts/alertRules";
 import { isSha256Base64 } from "../provider/serviceFacts/hashData";
 import { KEY_ROLES, KEY_STATES } from "../provider/serviceFacts/apiKeys";
-import { PIPE_SETTINGS, SETTING_NAMES, allowedValues, wireName, type SettingFact, type SettingName } from "../provider/serviceFacts/pipeSettings";
+import {
+  PIPE_SETTINGS,
+  SETTING_NAMES,
+  allowedValues,
+  wireName,
+  type SettingFact,
+  type SettingName,
+} from "../provider/serviceFacts/pipeSettings";
 
 // ---- Area A: alerts ---------------------------------------------------------------------------
 
@@ -62,7 +76,8 @@ export type AlertBody = z.infer<typeof alertBodySchema>;
  */
 function wireSetting(name: SettingName) {
   const fact: SettingFact = PIPE_SETTINGS[name];
-  const schema = fact.kind === "boolean" ? z.boolean().nullable() : z.number().int().min(fact.min).max(fact.max).nullable();
+  const schema =
+    fact.kind === "boolean" ? z.boolean().nullable() : z.number().int().min(fact.min).max(fact.max).nullable();
   return z.unknown().transform((value, ctx): number | boolean | null | undefined => {
     if (value === undefined) return undefined;
     const result = schema.safeParse(value);
@@ -87,11 +102,17 @@ const roles = z
 
 /** ISO 8601 date-time with Z or an offset; null or "" mean "never expires" and come out as null. */
 const expireAt = z
-  .union([z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time with Z or an offset, null or empty" }), z.literal(""), z.null()])
+  .union([
+    z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time with Z or an offset, null or empty" }),
+    z.literal(""),
+    z.null(),
+  ])
   .transform((value) => (value === null || value === "" ? null : new Date(value).toISOString()));
 
 const ipAccessEntry = z.strictObject({
-  source: z.union([z.ipv4(), z.cidrv4()], { error: "must be an IPv4 address or an IPv4 CIDR range (for example 10.0.0.0/8)" }),
+  source: z.union([z.ipv4(), z.cidrv4()], {
+    error: "must be an IPv4 address or an IPv4 CIDR range (for example 10.0.0.0/8)",
+  }),
   description: z.string(),
 });
 
@@ -109,7 +130,9 @@ export const keyCreateBodySchema = z.strictObject({
   roles,
   state: z.enum(KEY_STATES).optional(),
   ipAccessList: z.array(ipAccessEntry).optional(),
-  hashData: z.strictObject({ keyIdHash: sha256Base64, keyIdSuffix: z.string(), keySecretHash: sha256Base64 }).optional(),
+  hashData: z
+    .strictObject({ keyIdHash: sha256Base64, keyIdSuffix: z.string(), keySecretHash: sha256Base64 })
+    .optional(),
 });
 
 export const keyPatchBodySchema = z
@@ -126,7 +149,9 @@ export const keyPatchBodySchema = z
 
 /** One line naming each problem by its field path, e.g. `interval: must be ...; channel.type: ...`. */
 function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message)).join("; ");
+  return error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };

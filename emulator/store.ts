@@ -5,7 +5,12 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { z } from "zod";
-import { ALERT_SOURCES, THRESHOLD_TYPES, type AlertSource, type ThresholdType } from "../provider/serviceFacts/alertRules";
+import {
+  ALERT_SOURCES,
+  THRESHOLD_TYPES,
+  type AlertSource,
+  type ThresholdType,
+} from "../provider/serviceFacts/alertRules";
 import { KEY_ROLES, KEY_STATES, type KeyRole, type KeyState } from "../provider/serviceFacts/apiKeys";
 import type { HashData } from "../provider/serviceFacts/hashData";
 

@@ -13,24 +13,36 @@ import type { PropertyMap } from "./protocol/properties";
  * ours: it is the socket's or undici's (TRANSPORT_CODES_ADVICE).
  */
 export const ERROR_CODES = {
-  CONFIG: "A connection setting is missing or malformed: set the stack config key or the environment variable the message names.",
-  API_ERROR: "The service refused the request: read its words and requestId in the message, correct the program or the object, then run again.",
-  NOT_FOUND: "An object the request names is not on the service: check the ids the program gives, or run `pulumi refresh` if it was deleted outside Pulumi.",
+  CONFIG:
+    "A connection setting is missing or malformed: set the stack config key or the environment variable the message names.",
+  API_ERROR:
+    "The service refused the request: read its words and requestId in the message, correct the program or the object, then run again.",
+  NOT_FOUND:
+    "An object the request names is not on the service: check the ids the program gives, or run `pulumi refresh` if it was deleted outside Pulumi.",
   RATE_LIMITED:
     "The service rate-limited the credential and the retries ran out: wait a minute, or set a lower `alertpipe:cloudRateLimit` or `alertpipe:alertingRateLimit`, then run again.",
-  RATE_LIMIT_WAIT_TOO_LONG: "The service asked for a wait longer than the retry budget: run again after the time the message gives.",
-  SERVICE_IDLE: "The service the call addresses is idle or stopped: start it, wait until it runs, then run again. Nothing was changed.",
+  RATE_LIMIT_WAIT_TOO_LONG:
+    "The service asked for a wait longer than the retry budget: run again after the time the message gives.",
+  SERVICE_IDLE:
+    "The service the call addresses is idle or stopped: start it, wait until it runs, then run again. Nothing was changed.",
   OUTCOME_UNKNOWN:
     "A create may have been made without Pulumi recording it: look for it on the service and delete it (or take it over with importId) before running again.",
-  CREATE_AMBIGUOUS: "Several objects match a create whose answer was lost: delete the ones not wanted, or take one over with importId, then run again.",
-  UNEXPECTED_RESPONSE: "A success answer had a body the provider cannot read: report it with the requestId in the message.",
-  IMPORT_NOT_FOUND: "There is no object with the importId given, and nothing was created: correct the id, or remove importId to create one.",
+  CREATE_AMBIGUOUS:
+    "Several objects match a create whose answer was lost: delete the ones not wanted, or take one over with importId, then run again.",
+  UNEXPECTED_RESPONSE:
+    "A success answer had a body the provider cannot read: report it with the requestId in the message.",
+  IMPORT_NOT_FOUND:
+    "There is no object with the importId given, and nothing was created: correct the id, or remove importId to create one.",
   UNUSABLE_KEY_LEFT: "An API key nobody can use may be left on the service: delete the key the message names by hand.",
-  ATTEMPT_TIMEOUT: "An attempt got no complete answer in time (said as a TransportError's code): check the network and the service's health.",
-  KEPT_AFTER_FAILURE: "The object was made and is kept in the stack, but what followed failed: do what the message says (e.g. replace it).",
-  IMPORT_ID_ON_REPLACE: "A change replaces an object the program still takes over with importId: remove importId from the program, then run again.",
+  ATTEMPT_TIMEOUT:
+    "An attempt got no complete answer in time (said as a TransportError's code): check the network and the service's health.",
+  KEPT_AFTER_FAILURE:
+    "The object was made and is kept in the stack, but what followed failed: do what the message says (e.g. replace it).",
+  IMPORT_ID_ON_REPLACE:
+    "A change replaces an object the program still takes over with importId: remove importId from the program, then run again.",
   IMPORT_ID_FORM: "The import id does not have the form the message shows: give every part, separated by /.",
-  UNKNOWN_RESOURCE_TYPE: "The native plugin does not serve that resource type: check the type token and the plugin's version.",
+  UNKNOWN_RESOURCE_TYPE:
+    "The native plugin does not serve that resource type: check the type token and the plugin's version.",
 } as const satisfies Record<string, string>;
 
 /** Every code of this package's own making; a program or test branches on these. */
@@ -100,7 +112,12 @@ export abstract class HttpError<C extends string = string> extends AlertpipeErro
   readonly status: number | undefined;
   readonly requestId: string | undefined;
 
-  protected constructor(ref: RequestRef, code: C, message: string, fields: { status?: number; requestId?: string | undefined; cause?: unknown }) {
+  protected constructor(
+    ref: RequestRef,
+    code: C,
+    message: string,
+    fields: { status?: number; requestId?: string | undefined; cause?: unknown },
+  ) {
     super(code, message, fields.cause === undefined ? undefined : { cause: fields.cause });
     this.name = "HttpError";
     this.method = ref.method;
@@ -124,10 +141,15 @@ export class ApiError extends HttpError<ApiErrorCode> {
     const rid = requestId ? ` (requestId ${requestId})` : "";
     const code = codeOf(status);
     const advice = ADVICE[code];
-    super(ref, code, `${ref.method} ${ref.path} failed with status ${status}: ${serviceMessage}${rid}${advice === undefined ? "" : `.${advice}`}`, {
-      status,
-      requestId,
-    });
+    super(
+      ref,
+      code,
+      `${ref.method} ${ref.path} failed with status ${status}: ${serviceMessage}${rid}${advice === undefined ? "" : `.${advice}`}`,
+      {
+        status,
+        requestId,
+      },
+    );
     this.name = "ApiError";
     this.serviceMessage = serviceMessage;
   }
@@ -146,7 +168,10 @@ export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
 
   constructor(ref: RequestRef, waitMs: number, budgetMs: number, resumesAt: Date, drawnBy: ApiError | undefined) {
     const asked = `the service asked this credential to wait ${formatSeconds(waitMs)} (until ${resumesAt.toISOString()})`;
-    const lead = drawnBy !== undefined ? `${drawnBy.detail.replace(/\.$/, "")}; ${asked}` : `${ref.method} ${ref.path} was not sent: after a 429, ${asked}`;
+    const lead =
+      drawnBy !== undefined
+        ? `${drawnBy.detail.replace(/\.$/, "")}; ${asked}`
+        : `${ref.method} ${ref.path} was not sent: after a 429, ${asked}`;
     super(
       ref,
       "RATE_LIMIT_WAIT_TOO_LONG",
@@ -191,7 +216,12 @@ export class OutcomeUnknownError extends HttpError<"OUTCOME_UNKNOWN"> {
   /** Why the outcome is open, in words (secrets already scrubbed), without the advice around it. */
   readonly reason: string;
 
-  constructor(ref: RequestRef, what: string, reason: string, options?: { cause?: unknown; status?: number; requestId?: string }) {
+  constructor(
+    ref: RequestRef,
+    what: string,
+    reason: string,
+    options?: { cause?: unknown; status?: number; requestId?: string },
+  ) {
     const rid = options?.requestId && !reason.includes(options.requestId) ? ` (requestId ${options.requestId})` : "";
     super(
       ref,
@@ -236,7 +266,9 @@ export class UnexpectedResponseError extends HttpError<"UNEXPECTED_RESPONSE"> {
 
   constructor(ref: RequestRef, problem: string, requestId: string | undefined) {
     const rid = requestId ? ` (requestId ${requestId})` : "";
-    super(ref, "UNEXPECTED_RESPONSE", `${ref.method} ${ref.path} answered with an unexpected body: ${problem}${rid}`, { requestId });
+    super(ref, "UNEXPECTED_RESPONSE", `${ref.method} ${ref.path} answered with an unexpected body: ${problem}${rid}`, {
+      requestId,
+    });
     this.name = "UnexpectedResponseError";
     this.problem = problem;
   }
@@ -247,12 +279,21 @@ export class UnexpectedResponseError extends HttpError<"UNEXPECTED_RESPONSE"> {
  * record it. Said as an unknown outcome, whose advice (find it, delete it) is the way out; a plain
  * error would invite a re-run that makes a second one.
  */
-export function createdWithoutId(res: RequestRef & { status: number }, what: string, cause: UnexpectedResponseError): OutcomeUnknownError {
-  return new OutcomeUnknownError(res, what, `the service answered ${res.status} without the new object's id (${cause.problem})`, {
-    cause,
-    status: res.status,
-    requestId: cause.requestId,
-  });
+export function createdWithoutId(
+  res: RequestRef & { status: number },
+  what: string,
+  cause: UnexpectedResponseError,
+): OutcomeUnknownError {
+  return new OutcomeUnknownError(
+    res,
+    what,
+    `the service answered ${res.status} without the new object's id (${cause.problem})`,
+    {
+      cause,
+      status: res.status,
+      requestId: cause.requestId,
+    },
+  );
 }
 
 /**
@@ -331,7 +372,10 @@ export class ConfigError extends AlertpipeError<"CONFIG"> {
     s: { readonly configKey: string; readonly envVar: string; readonly description: string },
     problem: string,
   ) {
-    super("CONFIG", `${problem}: set the stack config "${s.configKey}" or the environment variable ${s.envVar} (${s.description})`);
+    super(
+      "CONFIG",
+      `${problem}: set the stack config "${s.configKey}" or the environment variable ${s.envVar} (${s.description})`,
+    );
     this.name = "ConfigError";
   }
 }
@@ -376,7 +420,10 @@ export class ImportIdOnReplaceError extends AlertpipeError<"IMPORT_ID_ON_REPLACE
 /** An import id that is not of the form the resource's kind is imported by, e.g. `<organizationId>/<id>`. */
 export class ImportIdFormError extends AlertpipeError<"IMPORT_ID_FORM"> {
   constructor(what: string, id: string, form: readonly string[]) {
-    super("IMPORT_ID_FORM", `cannot import the ${what} "${id}": its import id is ${form.map((part) => `<${part}>`).join("/")}, each part non-empty`);
+    super(
+      "IMPORT_ID_FORM",
+      `cannot import the ${what} "${id}": its import id is ${form.map((part) => `<${part}>`).join("/")}, each part non-empty`,
+    );
     this.name = "ImportIdFormError";
   }
 }
@@ -388,7 +435,10 @@ export class UnknownResourceTypeError extends AlertpipeError<"UNKNOWN_RESOURCE_T
     readonly type: string,
     served: readonly string[],
   ) {
-    super("UNKNOWN_RESOURCE_TYPE", `the ${packageName} provider has no resource type "${type}"; it serves ${served.join(", ")}`);
+    super(
+      "UNKNOWN_RESOURCE_TYPE",
+      `the ${packageName} provider has no resource type "${type}"; it serves ${served.join(", ")}`,
+    );
     this.name = "UnknownResourceTypeError";
   }
 }

@@ -11,7 +11,14 @@ export {
   type AlertSource,
   type AlertThresholdType,
 } from "./dynamic/alert";
-export { ApiKey, type ApiKeyArgs, type ApiKeyHashData, type ApiKeyRole, type ApiKeyState, type IpAccessEntry } from "./dynamic/apiKey";
+export {
+  ApiKey,
+  type ApiKeyArgs,
+  type ApiKeyHashData,
+  type ApiKeyRole,
+  type ApiKeyState,
+  type IpAccessEntry,
+} from "./dynamic/apiKey";
 export { PipeSettings, type PipeSettingsArgs } from "./dynamic/pipeSettings";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./serviceFacts/pipeSettings";
 // The error kinds, their codes and the table of what to do on each (the README's). An error is

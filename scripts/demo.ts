@@ -24,7 +24,9 @@ class Interrupted extends Error {}
 
 function onSignal(signal: NodeJS.Signals): void {
   if (interruptedBy !== undefined) {
-    console.error(`\n${signal} again: still waiting for the pulumi CLI to finish cancelling, so that state stays whole.`);
+    console.error(
+      `\n${signal} again: still waiting for the pulumi CLI to finish cancelling, so that state stays whole.`,
+    );
     return;
   }
   interruptedBy = signal;
@@ -62,7 +64,11 @@ async function main(): Promise<void> {
     await withEmulator({}, async (emulator) => {
       console.log(`Emulator of both APIs listening on ${emulator.url}`);
       const config = emulatorConfig(emulator);
-      stack = await openStack({ stack: "demo", programDir, config: { ...config, "alertpipe-example:dbMaxThreads": { value: "8" } } });
+      stack = await openStack({
+        stack: "demo",
+        programDir,
+        config: { ...config, "alertpipe-example:dbMaxThreads": { value: "8" } },
+      });
       console.log(
         `Engine: the real Pulumi engine, ${stack.tool.path} ${stack.tool.version} (${stack.tool.source === "path" ? "from PATH" : "built from Go modules"}), Automation API inline program, state in ${stack.root}`,
       );
@@ -71,10 +77,13 @@ async function main(): Promise<void> {
       await step("pulumi preview", (signal) => s.preview({ onOutput: show, signal }));
       await step("pulumi up", (signal) => s.up({ onOutput: show, signal }));
       await s.setConfig({ "alertpipe-example:dbMaxThreads": { value: "16" } });
-      await step("pulumi up, after changing dbMaxThreads 8 -> 16", (signal) => s.up({ onOutput: show, diff: true, signal }));
+      await step("pulumi up, after changing dbMaxThreads 8 -> 16", (signal) =>
+        s.up({ onOutput: show, diff: true, signal }),
+      );
       const refreshed = await step("pulumi refresh", (signal) => s.refresh({ onOutput: show, signal }));
       const drifted = refreshed.steps.filter((x) => x.op !== "same");
-      if (drifted.length > 0) throw new Error(`refresh found drift nobody made: ${drifted.map((x) => x.name).join(", ")}`);
+      if (drifted.length > 0)
+        throw new Error(`refresh found drift nobody made: ${drifted.map((x) => x.name).join(", ")}`);
       await step("pulumi destroy", (signal) => s.destroy({ onOutput: show, signal }));
 
       const left = emulator.snapshot();
@@ -86,7 +95,9 @@ async function main(): Promise<void> {
           .map(([pipe]) => `settings of pipe ${pipe}`),
       ];
       if (leftovers.length > 0) throw new Error(`destroy left objects behind: ${leftovers.join(", ")}`);
-      console.log(`\nNothing left behind on the emulator. Demo complete in ${Math.round((Date.now() - started) / 1000)} s.`);
+      console.log(
+        `\nNothing left behind on the emulator. Demo complete in ${Math.round((Date.now() - started) / 1000)} s.`,
+      );
     });
   } finally {
     // After an interrupt the state is what tells what was made: keep it. The emulator it points at

@@ -30,7 +30,9 @@ export function prepareExamples(): string {
   const tsc = join(repoRoot(), "node_modules", "typescript", "bin", "tsc");
   // Compiled beside, then renamed over bin/index.js, so a parallel test run never loads half a file.
   const scratch = join(dir, "bin", `.build-${process.pid}`);
-  execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), "--outDir", scratch], { stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), "--outDir", scratch], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   renameSync(join(scratch, "index.js"), join(dir, "bin", "index.js"));
   rmSync(scratch, { recursive: true, force: true });
   return dir;
@@ -86,7 +88,10 @@ export function openStack(opts: ExampleStackOptions): Promise<EngineStack> {
   });
 }
 
-export async function withEmulator<T>(options: EmulatorOptions, body: (emulator: RunningEmulator) => Promise<T>): Promise<T> {
+export async function withEmulator<T>(
+  options: EmulatorOptions,
+  body: (emulator: RunningEmulator) => Promise<T>,
+): Promise<T> {
   const emulator = await startEmulator({ port: 0, ...options });
   try {
     return await body(emulator);

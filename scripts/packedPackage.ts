@@ -13,7 +13,8 @@ import { join, resolve } from "node:path";
 export function repoRoot(): string {
   for (let dir = __dirname; ; dir = resolve(dir, "..")) {
     const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name === "pulumi-alertpipe") return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name === "pulumi-alertpipe")
+      return dir;
     if (resolve(dir, "..") === dir) throw new Error(`cannot find the pulumi-alertpipe package root above ${__dirname}`);
   }
 }

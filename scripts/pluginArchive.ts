@@ -13,7 +13,17 @@
 // machine's os and arch. The JavaScript is the same on every Unix; the name tells Pulumi where it is for.
 
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -69,12 +79,17 @@ function protocolRequiresResolved(): Plugin {
       b.onLoad({ filter: /provider[\\/]native[\\/]protocol\.ts$/ }, (args) => {
         const source = readFileSync(args.path, "utf8");
         const definition = /const fromPulumi = createRequire\(require\.resolve\("([^"]+)"\)\);\n/.exec(source);
-        if (definition?.[1] === undefined) throw new Error(`${args.path} no longer defines fromPulumi as the archive's bundler expects`);
+        if (definition?.[1] === undefined)
+          throw new Error(`${args.path} no longer defines fromPulumi as the archive's bundler expects`);
         const fromPulumi = createRequire(require.resolve(definition[1], { paths: [repoRoot()] }));
         const contents = source
           .replace(definition[0], "")
-          .replace(/fromPulumi\("([^"]+)"\)/g, (_call, spec: string) => `require(${JSON.stringify(fromPulumi.resolve(spec))})`);
-        if (contents.includes("fromPulumi")) throw new Error(`${args.path} uses fromPulumi in a way the archive's bundler does not resolve`);
+          .replace(
+            /fromPulumi\("([^"]+)"\)/g,
+            (_call, spec: string) => `require(${JSON.stringify(fromPulumi.resolve(spec))})`,
+          );
+        if (contents.includes("fromPulumi"))
+          throw new Error(`${args.path} uses fromPulumi in a way the archive's bundler does not resolve`);
         return { contents, loader: "ts" };
       });
     },
@@ -90,9 +105,16 @@ function thirdPartyNotices(inputs: readonly string[]): string {
   }
   const sections: string[] = [];
   for (const dir of [...packages].sort()) {
-    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; version: string; license?: string };
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      name: string;
+      version: string;
+      license?: string;
+    };
     const licenceFile = readdirSync(dir).find((f) => /^(licen[cs]e|copying)/i.test(f));
-    const text = licenceFile === undefined ? `License: ${pkg.license ?? "see the package"}` : readFileSync(join(dir, licenceFile), "utf8").trim();
+    const text =
+      licenceFile === undefined
+        ? `License: ${pkg.license ?? "see the package"}`
+        : readFileSync(join(dir, licenceFile), "utf8").trim();
     sections.push(`${pkg.name}@${pkg.version}\n${"-".repeat(pkg.name.length + pkg.version.length + 1)}\n${text}`);
   }
   return `The bundled ${BUNDLE} holds code of these packages, under these licenses.\n\n${sections.join("\n\n")}\n`;
@@ -130,7 +152,8 @@ export async function buildPluginArchive(outDir: string, platform: Platform = th
     rmSync(archive, { force: true });
     const files = [PLUGIN_EXECUTABLE, BUNDLE, "LICENSE", "THIRD-PARTY-NOTICES"];
     const tar = spawnSync("tar", ["-czf", archive, "-C", staging, ...files], { encoding: "utf8" });
-    if (tar.status !== 0 || !existsSync(archive)) throw new Error(`tar failed: ${tar.stderr || tar.error?.message || `exit ${tar.status}`}`);
+    if (tar.status !== 0 || !existsSync(archive))
+      throw new Error(`tar failed: ${tar.stderr || tar.error?.message || `exit ${tar.status}`}`);
     return { path: archive, version, bytes: statSync(archive).size, bundleBytes: statSync(join(staging, BUNDLE)).size };
   } finally {
     rmSync(staging, { recursive: true, force: true });
@@ -144,7 +167,9 @@ if (require.main === module) {
     process.exit(2);
   }
   buildPluginArchive(outDir, os !== undefined && arch !== undefined ? { os, arch } : thisPlatform())
-    .then((a) => console.log(`${a.path} (${Math.round(a.bytes / 1024)} KiB; bundle ${Math.round(a.bundleBytes / 1024)} KiB)`))
+    .then((a) =>
+      console.log(`${a.path} (${Math.round(a.bytes / 1024)} KiB; bundle ${Math.round(a.bundleBytes / 1024)} KiB)`),
+    )
     .catch((err: unknown) => {
       console.error(err instanceof Error ? err.message : String(err));
       process.exit(1);

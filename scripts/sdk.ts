@@ -34,7 +34,11 @@ export async function generatePluginSdks(outDir: string, log?: (line: string) =>
 }
 
 /** Generates the three SDKs of the schema at `schemaPath` into `outDir`; rejects with the generator's words. */
-export async function generateSdks(schemaPath: string, outDir: string, log: (line: string) => void = (l) => console.error(l)): Promise<void> {
+export async function generateSdks(
+  schemaPath: string,
+  outDir: string,
+  log: (line: string) => void = (l) => console.error(l),
+): Promise<void> {
   const generator = await sdkGenerator(log);
   const args = [resolve(schemaPath), resolve(outDir)];
   await new Promise<void>((done, fail) => {
@@ -65,7 +69,11 @@ if (require.main === module) {
     process.exit(2);
   }
   (schemaPath === undefined ? generatePluginSdks(outDir) : generateSdks(schemaPath, outDir))
-    .then(() => console.log(`SDKs written to ${resolve(outDir, "nodejs")}, ${resolve(outDir, "python")} and ${resolve(outDir, "go")}`))
+    .then(() =>
+      console.log(
+        `SDKs written to ${resolve(outDir, "nodejs")}, ${resolve(outDir, "python")} and ${resolve(outDir, "go")}`,
+      ),
+    )
     .catch((err: unknown) => {
       console.error(err instanceof Error ? err.message : String(err));
       process.exit(1);

@@ -3,7 +3,15 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ALERT_SOURCES, INTERVALS, THRESHOLD_TYPES, intervalProblem, textProblem, thresholdProblem, type TextField } from "../serviceFacts/alertRules";
+import {
+  ALERT_SOURCES,
+  INTERVALS,
+  THRESHOLD_TYPES,
+  intervalProblem,
+  textProblem,
+  thresholdProblem,
+  type TextField,
+} from "../serviceFacts/alertRules";
 import { UNKNOWN, type PropertyMap } from "../protocol/properties";
 import { oneOf, opaqueId, strictObject } from "../protocol/validation";
 
@@ -37,7 +45,10 @@ const channelArgs = strictObject(
     type: oneOf("channel.type", CHANNEL_TYPES),
     webhookId: opaqueId("channel.webhookId"),
   },
-  { unknownProperty: "a channel has only type and webhookId", notAnObject: missingOr("channel", 'an object {type: "webhook", webhookId}') },
+  {
+    unknownProperty: "a channel has only type and webhookId",
+    notAnObject: missingOr("channel", 'an object {type: "webhook", webhookId}'),
+  },
 );
 
 export const alertArgsSchema = strictObject(
@@ -46,10 +57,12 @@ export const alertArgsSchema = strictObject(
       const problem = thresholdProblem(value);
       if (problem !== undefined) ctx.addIssue({ code: "custom", message: `threshold ${problem}` });
     }),
-    interval: z.string({ error: missingOr("interval", `one of ${INTERVALS.map((i) => `"${i}"`).join(", ")}`) }).superRefine((value, ctx) => {
-      const problem = intervalProblem(value);
-      if (problem !== undefined) ctx.addIssue({ code: "custom", message: `interval ${problem}` });
-    }),
+    interval: z
+      .string({ error: missingOr("interval", `one of ${INTERVALS.map((i) => `"${i}"`).join(", ")}`) })
+      .superRefine((value, ctx) => {
+        const problem = intervalProblem(value);
+        if (problem !== undefined) ctx.addIssue({ code: "custom", message: `interval ${problem}` });
+      }),
     source: oneOf("source", ALERT_SOURCES),
     thresholdType: oneOf("thresholdType", THRESHOLD_TYPES),
     channel: channelArgs,
@@ -60,7 +73,10 @@ export const alertArgsSchema = strictObject(
     // The real service does not publish a format for its ids (the emulator's are 24 hex digits).
     [IMPORT_ID]: opaqueId(IMPORT_ID).optional(),
   },
-  { unknownProperty: `the properties are ${[...ARG_NAMES, IMPORT_ID].join(", ")}`, notAnObject: "the alert's arguments must be an object" },
+  {
+    unknownProperty: `the properties are ${[...ARG_NAMES, IMPORT_ID].join(", ")}`,
+    notAnObject: "the alert's arguments must be an object",
+  },
 );
 
 /**
@@ -72,7 +88,10 @@ export function crossFieldFailures(inputs: PropertyMap): pulumi.dynamic.CheckFai
   if (inputs.source === "tile") {
     for (const property of ["dashboardId", "tileId"] as const) {
       if (inputs[property] === undefined || inputs[property] === null) {
-        failures.push({ property, reason: `${property} is required when source is "tile" (the alert watches a tile on a dashboard)` });
+        failures.push({
+          property,
+          reason: `${property} is required when source is "tile" (the alert watches a tile on a dashboard)`,
+        });
       }
     }
   }

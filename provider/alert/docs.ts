@@ -15,7 +15,8 @@ export const ALERT_DOCS = {
     source: 'What the alert watches: a dashboard tile ("tile") or a search ("search").',
     thresholdType: "Whether the alert fires above or below the threshold.",
     channel: "Where the alert notifies; a webhook is the only channel type.",
-    dashboardId: 'Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.',
+    dashboardId:
+      'Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.',
     tileId: 'The watched tile; required when source is "tile".',
     name: "The alert's name (1 to 512 characters); leave it out for none.",
     message: "The alert's message (1 to 4096 characters); leave it out for none.",

@@ -27,7 +27,10 @@ export interface AlertCandidate extends Candidate {
 export async function listAlerts(conn: AreaConnection): Promise<AlertCandidate[]> {
   const found = new Map<string, WireAlert>();
   for (let offset = 0; ; offset += ALERT_LIST_PAGE_MAX) {
-    const res = await send(conn, { method: "GET", path: `${alertsPath()}?limit=${ALERT_LIST_PAGE_MAX}&offset=${offset}` });
+    const res = await send(conn, {
+      method: "GET",
+      path: `${alertsPath()}?limit=${ALERT_LIST_PAGE_MAX}&offset=${offset}`,
+    });
     const page = decode(alertList, res).data;
     let fresh = 0;
     for (const item of page) {

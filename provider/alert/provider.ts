@@ -15,7 +15,16 @@ import { managedIn } from "../protocol/managed";
 import { outputsFrom } from "../protocol/outputRules";
 import { previewOutputs } from "../protocol/preview";
 import { pick, withoutProvider, type PropertyMap } from "../protocol/properties";
-import { ARG_NAMES, IMPORT_ID, OPTIONAL_ARGS, REQUIRED_ARGS, alertArgsSchema, comparedForm, crossFieldFailures, describeAlert } from "./args";
+import {
+  ARG_NAMES,
+  IMPORT_ID,
+  OPTIONAL_ARGS,
+  REQUIRED_ARGS,
+  alertArgsSchema,
+  comparedForm,
+  crossFieldFailures,
+  describeAlert,
+} from "./args";
 import { alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
 import { OUTPUTS, OUTPUT_ONLY, alertIn, alertsPath, createdAlert, fromWire, toWire } from "./wire";
 
@@ -40,7 +49,10 @@ function outputsAfterWrite(args: PropertyMap, body: unknown, before: PropertyMap
   const alert = alertIn(body);
   // An answer with no alert at all (an empty 2xx) tells nothing new: what the service filled in
   // before (`before`, the stored outputs) stands.
-  return outputsFrom(OUTPUTS, recorded(args), alert === undefined ? {} : fromWire(alert), { program: args, stored: alert === undefined ? before : {} });
+  return outputsFrom(OUTPUTS, recorded(args), alert === undefined ? {} : fromWire(alert), {
+    program: args,
+    stored: alert === undefined ? before : {},
+  });
 }
 
 export { configureProvider as configure } from "../runtime/connection";
@@ -76,7 +88,11 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
   });
 }
 
-async function post(conn: AreaConnection, args: PropertyMap, description: string): Promise<pulumi.dynamic.CreateResult> {
+async function post(
+  conn: AreaConnection,
+  args: PropertyMap,
+  description: string,
+): Promise<pulumi.dynamic.CreateResult> {
   const res = await send(conn, { method: "POST", path: alertsPath(), body: toWire(args), creates: description });
   // Only the id is needed: without it Pulumi cannot record the alert the service made.
   let id: string;
@@ -93,10 +109,15 @@ async function post(conn: AreaConnection, args: PropertyMap, description: string
  * Makes an existing alert the resource's (importId): one GET; one PUT of the whole body only when
  * the live alert does not already hold what the program sends; never a POST. The id is the one given.
  */
-async function takeOver(conn: AreaConnection, importId: string, args: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
+async function takeOver(
+  conn: AreaConnection,
+  importId: string,
+  args: PropertyMap,
+): Promise<pulumi.dynamic.CreateResult> {
   const got = await readForImport("alert", importId, () => send(conn, { method: "GET", path: alertsPath(importId) }));
   const live = alertIn(got.body);
-  if (live !== undefined && matchesWhatIsSent(args, live)) return { id: importId, outs: outputsAfterWrite(args, got.body) };
+  if (live !== undefined && matchesWhatIsSent(args, live))
+    return { id: importId, outs: outputsAfterWrite(args, got.body) };
   const res = await send(conn, { method: "PUT", path: alertsPath(importId), body: toWire(args) });
   return { id: importId, outs: outputsAfterWrite(args, res.body, live === undefined ? {} : fromWire(live)) };
 }
@@ -111,7 +132,10 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   const outputs = alert === undefined ? pick(props, names) : outputsFrom(OUTPUTS, names, fromWire(alert));
   // Inputs are the arguments the program manages with their live values, so the next preview
   // proposes to put drifted values back and never reports what the program leaves to the service.
-  const inputs: PropertyMap = { ...stableOutputsOf(outputs, STABLE_OUTPUTS), ...pick(outputs, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, props)]) };
+  const inputs: PropertyMap = {
+    ...stableOutputsOf(outputs, STABLE_OUTPUTS),
+    ...pick(outputs, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, props)]),
+  };
   return { id, props: outputs, inputs };
 }
 
@@ -143,7 +167,10 @@ export function previewCreate(inputs: PropertyMap): PropertyMap {
 /** What an update records, as far as a preview knows: as a create, and what a PUT cannot change as stored. */
 export function previewUpdate(_id: string, olds: PropertyMap, news: PropertyMap): PropertyMap {
   const args = withoutProvider(news);
-  return previewOutputs({ ...pick(olds, STABLE_OUTPUTS), ...pick(args, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, args)]) }, OUTPUT_ONLY);
+  return previewOutputs(
+    { ...pick(olds, STABLE_OUTPUTS), ...pick(args, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, args)]) },
+    OUTPUT_ONLY,
+  );
 }
 
 export async function update(id: string, olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.UpdateResult> {

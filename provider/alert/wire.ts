@@ -19,7 +19,9 @@ export const OUTPUT_ONLY = ["state", "team", "savedSearch", "groupBy", "silenced
 const alertAnswer = z.object({ data: z.record(z.string(), z.unknown()) });
 
 /** The id of the alert in an answer, when it has a usable one. */
-export const createdAlert = z.object({ data: z.object({ id: z.string().refine((id) => id.trim() !== "", { error: "the id is empty" }) }) });
+export const createdAlert = z.object({
+  data: z.object({ id: z.string().refine((id) => id.trim() !== "", { error: "the id is empty" }) }),
+});
 
 export type WireAlert = Record<string, unknown>;
 

@@ -38,9 +38,12 @@ const EXPIRE_AT_RULE =
 
 // RFC 3339, the "date-time" of the spec: seconds and an upper-case T and Z are required, and the
 // calendar must be real (no 30 February, no 24:00), as the service is told to expect.
-const expireAt = z.union([z.null(), z.literal(""), z.iso.datetime({ offset: true, error: `expireAt must be ${EXPIRE_AT_RULE}` })], {
-  error: `expireAt must be ${EXPIRE_AT_RULE}`,
-});
+const expireAt = z.union(
+  [z.null(), z.literal(""), z.iso.datetime({ offset: true, error: `expireAt must be ${EXPIRE_AT_RULE}` })],
+  {
+    error: `expireAt must be ${EXPIRE_AT_RULE}`,
+  },
+);
 
 const ipAccessEntry = strictObject(
   {
@@ -51,16 +54,23 @@ const ipAccessEntry = strictObject(
       }),
     description: z.string({ error: "description must be a string" }),
   },
-  { unknownProperty: "an entry has only source and description", notAnObject: "each entry must be an object {source, description}" },
+  {
+    unknownProperty: "an entry has only source and description",
+    notAnObject: "each entry must be an object {source, description}",
+  },
 );
 
 const hashData = strictObject(
   {
     // The service refuses anything else at create (400 "Not a sha256sum"): refuse it in preview.
-    keyIdHash: z.string({ error: "keyIdHash must be a string" }).refine(isSha256Base64, { error: `keyIdHash must be ${SHA256_BASE64_RULE} of the key ID` }),
+    keyIdHash: z
+      .string({ error: "keyIdHash must be a string" })
+      .refine(isSha256Base64, { error: `keyIdHash must be ${SHA256_BASE64_RULE} of the key ID` }),
     keyIdSuffix: z
       .string({ error: "keyIdSuffix must be a string" })
-      .refine((v) => [...v].length === KEY_ID_SUFFIX_LENGTH, { error: `keyIdSuffix must be the last ${KEY_ID_SUFFIX_LENGTH} characters of the key ID` }),
+      .refine((v) => [...v].length === KEY_ID_SUFFIX_LENGTH, {
+        error: `keyIdSuffix must be the last ${KEY_ID_SUFFIX_LENGTH} characters of the key ID`,
+      }),
     keySecretHash: z
       .string({ error: "keySecretHash must be a string" })
       .refine(isSha256Base64, { error: `keySecretHash must be ${SHA256_BASE64_RULE} of the key secret` }),
@@ -71,7 +81,18 @@ const hashData = strictObject(
   },
 );
 
-const ARG_NAMES = ["organizationId", "roles", "name", "expireAt", "state", "ipAccessList", "hashData", "keepers", "keyMaterial", IMPORT_ID];
+const ARG_NAMES = [
+  "organizationId",
+  "roles",
+  "name",
+  "expireAt",
+  "state",
+  "ipAccessList",
+  "hashData",
+  "keepers",
+  "keyMaterial",
+  IMPORT_ID,
+];
 
 const keepers = z.record(
   z.string(),
@@ -84,7 +105,9 @@ export const apiKeyArgsSchema = strictObject(
   {
     organizationId: uuid("organizationId"),
     roles: z
-      .array(oneOf("roles[]", ROLES), { error: `roles must be a list of at least one of ${ROLES.map((r) => `"${r}"`).join(", ")}` })
+      .array(oneOf("roles[]", ROLES), {
+        error: `roles must be a list of at least one of ${ROLES.map((r) => `"${r}"`).join(", ")}`,
+      })
       .min(1, { error: `roles needs at least one of ${ROLES.map((r) => `"${r}"`).join(", ")}` })
       .refine((roles) => new Set(roles).size === roles.length, { error: "roles must not repeat a role" }),
     name: z.string({ error: "name must be a string" }).optional(),
@@ -92,7 +115,10 @@ export const apiKeyArgsSchema = strictObject(
     state: oneOf("state", KEY_STATES).optional(),
     ipAccessList: z
       .array(ipAccessEntry, { error: "ipAccessList must be a list of {source, description}" })
-      .min(1, { error: "ipAccessList must not be empty: an empty list would lock every caller out; leave it unset to allow any address" })
+      .min(1, {
+        error:
+          "ipAccessList must not be empty: an empty list would lock every caller out; leave it unset to allow any address",
+      })
       .optional(),
     hashData: hashData.optional(),
     keepers: keepers.optional(),
@@ -114,7 +140,8 @@ export function crossFieldFailures(inputs: PropertyMap): pulumi.dynamic.CheckFai
   if (local && given("hashData")) {
     failures.push({
       property: "keyMaterial",
-      reason: 'keyMaterial "local" makes the key ID and secret in the provider, so it cannot go with hashData (the program\'s own pair): remove one of them',
+      reason:
+        'keyMaterial "local" makes the key ID and secret in the provider, so it cannot go with hashData (the program\'s own pair): remove one of them',
     });
   }
   if (given(IMPORT_ID) && (given("hashData") || local)) {

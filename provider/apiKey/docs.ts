@@ -6,7 +6,13 @@ import type { IMPORT_ID, KEY_MATERIALS, PATCHABLE_ARGS, REPLACE_ON } from "./arg
 import type { KEY_FIELDS } from "./wire";
 
 type ApiKeyProperty =
-  (typeof PATCHABLE_ARGS)[number] | (typeof REPLACE_ON)[number] | typeof IMPORT_ID | (typeof KEY_FIELDS)[number] | "keyId" | "keySecret" | "managedArgs";
+  | (typeof PATCHABLE_ARGS)[number]
+  | (typeof REPLACE_ON)[number]
+  | typeof IMPORT_ID
+  | (typeof KEY_FIELDS)[number]
+  | "keyId"
+  | "keySecret"
+  | "managedArgs";
 
 /** Secret whatever the program says: the service shows the key secret once; hashData are the hashes of the pair. */
 export const SECRET_PROPERTIES = ["keySecret", "hashData"] as const satisfies readonly ApiKeyProperty[];
@@ -17,9 +23,11 @@ export const API_KEY_DOCS = {
     organizationId: "Organization that owns the key (uuid). Changing it makes a new key.",
     roles: "The key's roles: at least one, none repeated.",
     name: "The key's name; null when the service answers none.",
-    expireAt: 'When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.',
+    expireAt:
+      'When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.',
     state: 'Whether the key can be used. Default "enabled".',
-    ipAccessList: "Addresses allowed to use the key; unset allows any. An empty list is refused (it would lock every caller out).",
+    ipAccessList:
+      "Addresses allowed to use the key; unset allows any. An empty list is refused (it would lock every caller out).",
     hashData:
       'Pre-hashed credentials: the program\'s own pair, of which the service is sent only hashes. Secret. Changing it makes a new key. Cannot go with keyMaterial "local" or importId.',
     keepers:

@@ -33,7 +33,11 @@ export interface SentKey {
 }
 
 /** Every key of the organization; an item without a usable id is skipped, since it could never be recorded. */
-export async function listKeys(conn: AreaConnection, organizationId: string, secrets: readonly unknown[]): Promise<KeyCandidate[]> {
+export async function listKeys(
+  conn: AreaConnection,
+  organizationId: string,
+  secrets: readonly unknown[],
+): Promise<KeyCandidate[]> {
   const res = await send(conn, { method: "GET", path: keysPath(organizationId), secrets });
   const found: KeyCandidate[] = [];
   for (const item of decode(keyList, res).result) {

@@ -24,12 +24,18 @@ function sha256Base64(text: string): string {
 
 /** The hashes and suffix of a pair, as the service takes them in hashData. */
 export function hashDataOf(keyId: string, keySecret: string): HashData {
-  return { keyIdHash: sha256Base64(keyId), keyIdSuffix: keyId.slice(-KEY_ID_SUFFIX_LENGTH), keySecretHash: sha256Base64(keySecret) };
+  return {
+    keyIdHash: sha256Base64(keyId),
+    keyIdSuffix: keyId.slice(-KEY_ID_SUFFIX_LENGTH),
+    keySecretHash: sha256Base64(keySecret),
+  };
 }
 
 /** A new pair. randomInt draws each character uniformly (it rejects the modulo bias). */
 export function makeLocalMaterial(): LocalMaterial {
-  const keyId = Array.from({ length: KEY_ID_LENGTH }, () => KEY_ID_ALPHABET[randomInt(KEY_ID_ALPHABET.length)]).join("");
+  const keyId = Array.from({ length: KEY_ID_LENGTH }, () => KEY_ID_ALPHABET[randomInt(KEY_ID_ALPHABET.length)]).join(
+    "",
+  );
   const keySecret = randomBytes(SECRET_BYTES).toString("base64url");
   return { keyId, keySecret, hashData: hashDataOf(keyId, keySecret) };
 }

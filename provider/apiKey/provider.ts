@@ -7,21 +7,54 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { decode, send, type ApiResponse } from "../http/client";
-import { UnexpectedResponseError, UnusableKeyLeftError, createdWithoutId, unlessGone, ImportIdOnReplaceError, PartialFailure } from "../errors";
+import {
+  UnexpectedResponseError,
+  UnusableKeyLeftError,
+  createdWithoutId,
+  unlessGone,
+  ImportIdOnReplaceError,
+  PartialFailure,
+} from "../errors";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering } from "../creation/recovery";
 import { notify } from "../runtime/notices";
 import { checkInputs } from "../protocol/check";
-import { carryStableOutputs, changeOf, deepEqual, diffProperties, hasChanged, stableOutputsOf, type Diff } from "../protocol/diff";
+import {
+  carryStableOutputs,
+  changeOf,
+  deepEqual,
+  diffProperties,
+  hasChanged,
+  stableOutputsOf,
+  type Diff,
+} from "../protocol/diff";
 import { managedIn, managedInState } from "../protocol/managed";
 import { outputsFrom } from "../protocol/outputRules";
 import { previewOutputs } from "../protocol/preview";
 import { compact, withoutProvider, type PropertyMap } from "../protocol/properties";
-import { IMPORT_ID, PATCHABLE_ARGS, REPLACE_ON, apiKeyArgsSchema, asIfLeftOut, comparedForm, crossFieldFailures, describeKey } from "./args";
+import {
+  IMPORT_ID,
+  PATCHABLE_ARGS,
+  REPLACE_ON,
+  apiKeyArgsSchema,
+  asIfLeftOut,
+  comparedForm,
+  crossFieldFailures,
+  describeKey,
+} from "./args";
 import { matchesManaged, keysMadeBy, type KeyCandidate, type SentKey } from "./lookup";
 import type { HashData } from "../serviceFacts/hashData";
 import { makeLocalMaterial, type LocalMaterial } from "./material";
-import { KEY_FIELDS, KEY_OUTPUTS, createdKeyAnswer, credentialsIn, keyIn, keysPath, toWire, type WireKey } from "./wire";
+import {
+  KEY_FIELDS,
+  KEY_OUTPUTS,
+  createdKeyAnswer,
+  credentialsIn,
+  keyIn,
+  keysPath,
+  toWire,
+  type WireKey,
+} from "./wire";
 
 /** What a PATCH cannot change: the key's identity. */
 const STABLE_OUTPUTS = ["keyId", "keySuffix", "createdAt"] as const;
@@ -32,7 +65,9 @@ function organizationOf(props: PropertyMap): string {
 
 /** The suffix the program gave in hashData, for a key whose answer leaves keySuffix out. */
 function hashedSuffix(hashData: unknown): unknown {
-  return typeof hashData === "object" && hashData !== null ? (hashData as { keyIdSuffix?: unknown }).keyIdSuffix : undefined;
+  return typeof hashData === "object" && hashData !== null
+    ? (hashData as { keyIdSuffix?: unknown }).keyIdSuffix
+    : undefined;
 }
 
 /**
@@ -42,7 +77,13 @@ function hashedSuffix(hashData: unknown): unknown {
  * does: the program made the pair) or the provider made them ("local"). `sent` is the hashData a
  * create sent, whose suffix stands in for one the answer leaves out.
  */
-function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown; keySecret: unknown }, before: PropertyMap = {}, sent?: HashData): PropertyMap {
+function outputs(
+  args: PropertyMap,
+  key: WireKey,
+  credentials: { keyId: unknown; keySecret: unknown },
+  before: PropertyMap = {},
+  sent?: HashData,
+): PropertyMap {
   const hashData = args.hashData ?? before.hashData;
   const program = { ...toWire(args, PATCHABLE_ARGS), keySuffix: hashedSuffix(sent ?? hashData) };
   return compact({
@@ -61,14 +102,17 @@ function outputs(args: PropertyMap, key: WireKey, credentials: { keyId: unknown;
 /** What this resource holds as secret, besides the connection's credentials: the key secret and hashData. The HTTP layer scrubs them from errors. */
 function secretsOf(props: PropertyMap): unknown[] {
   const hashData = props.hashData;
-  const hashes = typeof hashData === "object" && hashData !== null ? Object.values(hashData as Record<string, unknown>) : [];
+  const hashes =
+    typeof hashData === "object" && hashData !== null ? Object.values(hashData as Record<string, unknown>) : [];
   return [props.keySecret, ...hashes];
 }
 
 function organizationOrFail(id: string, props: PropertyMap): string {
   const organizationId = organizationOf(props);
   if (organizationId === "") {
-    throw new Error(`the API key ${id} has no organizationId in its state, so it cannot be addressed (…/organizations/{organizationId}/keys/${id})`);
+    throw new Error(
+      `the API key ${id} has no organizationId in its state, so it cannot be addressed (…/organizations/{organizationId}/keys/${id})`,
+    );
   }
   return organizationId;
 }
@@ -86,7 +130,10 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
   const checked = result.inputs;
   if (failures.length > 0) return { inputs: checked, failures };
   // A uuid's letter case is no change: the service treats them alike, so only lower case is kept.
-  const inputs = typeof checked.organizationId === "string" ? { ...checked, organizationId: checked.organizationId.toLowerCase() } : checked;
+  const inputs =
+    typeof checked.organizationId === "string"
+      ? { ...checked, organizationId: checked.organizationId.toLowerCase() }
+      : checked;
   return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON, comparedForm), failures: [] };
 }
 
@@ -96,7 +143,11 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
  * (importId) or imported hold null, the pair being unknown by design: not this.
  */
 function madeWithoutPair(olds: PropertyMap): boolean {
-  return olds.hashData === undefined && olds.keyMaterial !== "local" && (olds.keyId === undefined || olds.keySecret === undefined);
+  return (
+    olds.hashData === undefined &&
+    olds.keyMaterial !== "local" &&
+    (olds.keyId === undefined || olds.keySecret === undefined)
+  );
 }
 
 export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
@@ -107,10 +158,15 @@ export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Pr
   // importId is never compared: after the take-over, changing or removing it is no change. But a
   // replacement's create sees it again (the engine checks the program's inputs afresh, without the
   // stored ones) and would take over this same key, which the delete of the replaced one removes.
-  if (result.replaces.length > 0 && news[IMPORT_ID] !== undefined) throw new ImportIdOnReplaceError("API key", id, result.replaces);
+  if (result.replaces.length > 0 && news[IMPORT_ID] !== undefined)
+    throw new ImportIdOnReplaceError("API key", id, result.replaces);
   // Which arguments are managed is itself state: a change to the set alone is an (empty) update.
   if (!deepEqual(olds.managedArgs ?? [], managed)) {
-    return { ...result, changes: true, detailedDiff: { ...result.detailedDiff, managedArgs: changeOf(olds.managedArgs, managed, false) } };
+    return {
+      ...result,
+      changes: true,
+      detailedDiff: { ...result.detailedDiff, managedArgs: changeOf(olds.managedArgs, managed, false) },
+    };
   }
   return { ...result, stables: result.replaces.length > 0 ? [] : [...result.stables, "managedArgs"] };
 }
@@ -191,7 +247,8 @@ function planCreate(inputs: PropertyMap): CreatePlan {
   // A taken-over key's pair is the service's: only a new key may have one made here.
   const local = importId === undefined && args.keyMaterial === "local" ? makeLocalMaterial() : undefined;
   const path = keysPath(organizationId, importId);
-  if (importId !== undefined) return { kind: "takeOver", inputs, args, path, importId, managed: managedIn(PATCHABLE_ARGS, args) };
+  if (importId !== undefined)
+    return { kind: "takeOver", inputs, args, path, importId, managed: managedIn(PATCHABLE_ARGS, args) };
   // The program's pair (hashData) or the provider's (local): either way the service is sent only hashes.
   const hashData = (args.hashData as HashData | undefined) ?? local?.hashData;
   const name = typeof args.name === "string" ? args.name : undefined;
@@ -205,7 +262,10 @@ function planCreate(inputs: PropertyMap): CreatePlan {
     hashData,
     local,
     body: { ...toWire(args, PATCHABLE_ARGS), ...(hashData === undefined ? {} : { hashData }) },
-    secrets: [...programSecrets, ...(local === undefined ? [] : [local.keySecret, local.hashData.keyIdHash, local.hashData.keySecretHash])],
+    secrets: [
+      ...programSecrets,
+      ...(local === undefined ? [] : [local.keySecret, local.hashData.keyIdHash, local.hashData.keySecretHash]),
+    ],
     // The listing shows neither key IDs nor hashes: a key whose pair we hold is told by its suffix.
     sent: hashData === undefined ? { name, roles: args.roles as string[] } : { name, keySuffix: hashData.keyIdSuffix },
   };
@@ -232,7 +292,8 @@ const UNKNOWN_PAIR = { keyId: null, keySecret: null };
 async function takeOver(conn: AreaConnection, plan: TakeOverPlan): Promise<Answer> {
   const got = await readForImport("API key", plan.importId, () => send(conn, { method: "GET", path: plan.path }));
   const live = keyIn(got.body);
-  if (live !== undefined && matchesManaged(plan.args, plan.managed, live)) return { id: plan.importId, key: live, credentials: UNKNOWN_PAIR, before: {} };
+  if (live !== undefined && matchesManaged(plan.args, plan.managed, live))
+    return { id: plan.importId, key: live, credentials: UNKNOWN_PAIR, before: {} };
   const res = await send(conn, { method: "PATCH", path: plan.path, body: toWire(plan.args, plan.managed) });
   return { id: plan.importId, key: keyIn(res.body) ?? {}, credentials: UNKNOWN_PAIR, before: live ?? {} };
 }
@@ -304,9 +365,18 @@ async function postKey(conn: AreaConnection, plan: NewKeyPlan): Promise<Answer> 
  */
 function resultOf(plan: CreatePlan, answer: Answer): pulumi.dynamic.CreateResult {
   const { id, credentials } = answer;
-  const outs = outputs(plan.args, answer.key, credentials, answer.before, plan.kind === "new" ? plan.hashData : undefined);
+  const outs = outputs(
+    plan.args,
+    answer.key,
+    credentials,
+    answer.before,
+    plan.kind === "new" ? plan.hashData : undefined,
+  );
   // With hashData the answer carries no credentials: the program or the provider made the pair and holds it.
-  const usable = plan.kind === "takeOver" || plan.hashData !== undefined || (credentials.keyId !== undefined && credentials.keySecret !== undefined);
+  const usable =
+    plan.kind === "takeOver" ||
+    plan.hashData !== undefined ||
+    (credentials.keyId !== undefined && credentials.keySecret !== undefined);
   // Only a POST's answer can lack the pair: a take-over's is unknown, a key found was adopted with ours.
   if (usable || answer.posted === undefined) return { id, outs };
   const reason = new Error(
@@ -320,7 +390,11 @@ function resultOf(plan: CreatePlan, answer: Answer): pulumi.dynamic.CreateResult
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
   const res = await unlessGone(() =>
-    send(connectionFor("cloud"), { method: "GET", path: keysPath(organizationOrFail(id, props), id), secrets: secretsOf(props) }),
+    send(connectionFor("cloud"), {
+      method: "GET",
+      path: keysPath(organizationOrFail(id, props), id),
+      secrets: secretsOf(props),
+    }),
   );
   if (res === undefined) return {};
   // A 2xx without a key in it tells nothing: what is stored stands.
@@ -365,7 +439,10 @@ export function previewCreate(inputs: PropertyMap): PropertyMap {
   const args = withoutProvider(inputs);
   const managed: readonly string[] = managedIn(PATCHABLE_ARGS, args);
   const pair = args[IMPORT_ID] !== undefined ? { keyId: null, keySecret: null } : {};
-  const decided = [...KEY_FIELDS.filter((n) => !managed.includes(n)), ...(args.hashData === undefined ? ["keyId", "keySecret"] : [])];
+  const decided = [
+    ...KEY_FIELDS.filter((n) => !managed.includes(n)),
+    ...(args.hashData === undefined ? ["keyId", "keySecret"] : []),
+  ];
   const known = { ...kept(args, managed), keySuffix: hashedSuffix(args.hashData), ...pair };
   return previewOutputs(known, decided);
 }
@@ -375,9 +452,17 @@ export function previewUpdate(_id: string, olds: PropertyMap, news: PropertyMap)
   const args = withoutProvider(news);
   const before = withoutProvider(olds);
   const managed: readonly string[] = managedIn(PATCHABLE_ARGS, args);
-  const stable = { keyId: before.keyId, keySecret: before.keySecret, keySuffix: before.keySuffix, createdAt: before.createdAt };
+  const stable = {
+    keyId: before.keyId,
+    keySecret: before.keySecret,
+    keySuffix: before.keySuffix,
+    createdAt: before.createdAt,
+  };
   const decided = KEY_FIELDS.filter((n) => !managed.includes(n) && !(n in stable));
-  return previewOutputs({ ...stable, ...kept({ ...args, hashData: args.hashData ?? before.hashData }, managed) }, decided);
+  return previewOutputs(
+    { ...stable, ...kept({ ...args, hashData: args.hashData ?? before.hashData }, managed) },
+    decided,
+  );
 }
 
 /** The outputs that are the program's own: its organization, the managed arguments as sent, and what only a create takes. */
@@ -400,7 +485,9 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
   const credentials = { keyId: olds.keyId, keySecret: olds.keySecret };
   if (changed.length === 0) {
     // Only the set of managed arguments changed: nothing to send.
-    return { outs: { ...before, managedArgs: managed, ...(args.hashData !== undefined ? { hashData: args.hashData } : {}) } };
+    return {
+      outs: { ...before, managedArgs: managed, ...(args.hashData !== undefined ? { hashData: args.hashData } : {}) },
+    };
   }
   // Every managed field, not only the changed ones: one out-of-band change the state has not
   // seen yet (a key disabled by hand) is put back too, as the program says.
@@ -416,7 +503,13 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
 export async function del(id: string, props: PropertyMap): Promise<void> {
   if (keptByReplacement("API key", id)) return;
   // Already gone is done.
-  await unlessGone(() => send(connectionFor("cloud"), { method: "DELETE", path: keysPath(organizationOrFail(id, props), id), secrets: secretsOf(props) }));
+  await unlessGone(() =>
+    send(connectionFor("cloud"), {
+      method: "DELETE",
+      path: keysPath(organizationOrFail(id, props), id),
+      secrets: secretsOf(props),
+    }),
+  );
 }
 
 export { del as delete };

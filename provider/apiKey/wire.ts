@@ -17,7 +17,9 @@ const keyAnswer = z.object({ result: z.record(z.string(), z.unknown()) });
 
 /** POST …/keys answers the key (whose id we need) with its credentials, which hashData leaves out. */
 export const createdKeyAnswer = z.object({
-  result: z.object({ key: z.looseObject({ id: z.string().refine((id) => id.trim() !== "", { error: "the id is empty" }) }) }),
+  result: z.object({
+    key: z.looseObject({ id: z.string().refine((id) => id.trim() !== "", { error: "the id is empty" }) }),
+  }),
 });
 
 type KeyField = "name" | "roles" | "expireAt" | "state" | "ipAccessList" | "keySuffix" | "createdAt" | "usedAt";
@@ -45,7 +47,9 @@ export const KEY_OUTPUTS: OutputRules<KeyField> = {
 export const KEY_FIELDS = Object.keys(KEY_OUTPUTS) as KeyField[];
 
 function member(obj: unknown, name: string): unknown {
-  return typeof obj === "object" && obj !== null && !Array.isArray(obj) ? (obj as Record<string, unknown>)[name] : undefined;
+  return typeof obj === "object" && obj !== null && !Array.isArray(obj)
+    ? (obj as Record<string, unknown>)[name]
+    : undefined;
 }
 
 /** The key of a GET or PATCH answer, or undefined when its body holds none (an empty 2xx). */

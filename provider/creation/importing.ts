@@ -21,7 +21,11 @@ function objectKey(kind: string, id: string): string {
 }
 
 /** The answer to the GET of the object to take over; a 404 becomes ImportNotFoundError. `kind` names it, e.g. "alert". */
-export async function readForImport(kind: string, importId: string, get: () => Promise<ApiResponse>): Promise<ApiResponse> {
+export async function readForImport(
+  kind: string,
+  importId: string,
+  get: () => Promise<ApiResponse>,
+): Promise<ApiResponse> {
   try {
     const res = await get();
     claimForThisRun(objectKey(kind, importId), [WHOLE_OBJECT]);
@@ -35,7 +39,9 @@ export async function readForImport(kind: string, importId: string, get: () => P
 /** Whether a delete of this object must be skipped because a replacement took it over in this run; says so when it does. */
 export function keptByReplacement(kind: string, id: string): boolean {
   if (!partsClaimedThisRun(objectKey(kind, id)).has(WHOLE_OBJECT)) return false;
-  notify(`pulumi-alertpipe: the ${kind} ${id} is not deleted: its replacement took it over again in this run (importId is still set in the program).`);
+  notify(
+    `pulumi-alertpipe: the ${kind} ${id} is not deleted: its replacement took it over again in this run (importId is still set in the program).`,
+  );
   return true;
 }
 

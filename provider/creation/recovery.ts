@@ -103,16 +103,23 @@ export async function createRecovering<T, C extends Candidate>(steps: LostAnswer
           `deleting it${spent ? "" : ` and ${steps.remaking}`}.`,
       );
       await steps.discard(only);
-      if (spent) throw budgetSpent(lost, posts, `the one it made (id ${only.id}) was deleted, since nobody could use it`);
+      if (spent)
+        throw budgetSpent(lost, posts, `the one it made (id ${only.id}) was deleted, since nobody could use it`);
       continue;
     }
     if (spent) throw budgetSpent(lost, posts, "no object it made could be found");
-    notify(`pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}) and made nothing that could be found; sending it again.`);
+    notify(
+      `pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}) and made nothing that could be found; sending it again.`,
+    );
   }
 }
 
 /** The one object the lost POST made, undefined when two looks a couple of seconds apart find none; several fail naming each. */
-async function lookTwice<C extends Candidate>(lost: OutcomeUnknownError, steps: StepsBase<unknown, C>, sentAt: number): Promise<C | undefined> {
+async function lookTwice<C extends Candidate>(
+  lost: OutcomeUnknownError,
+  steps: StepsBase<unknown, C>,
+  sentAt: number,
+): Promise<C | undefined> {
   for (const look of ["first", "second"] as const) {
     // The wait before the second look is the runtime's (timings.secondLookMs), so tests shorten it there.
     if (look === "second") await sleep(runtime().timings.secondLookMs);
@@ -129,11 +136,16 @@ async function lookTwice<C extends Candidate>(lost: OutcomeUnknownError, steps: 
 
 /** The last lost answer, once the budget for sending again is spent, with what the looks found. */
 function budgetSpent(lost: OutcomeUnknownError, posts: number, found: string): OutcomeUnknownError {
-  return new OutcomeUnknownError(lost, lost.what, `${lost.reason}; sent ${posts} times, each answer lost, the retry budget is spent, and ${found}`, {
-    cause: lost,
-    ...(lost.status === undefined ? {} : { status: lost.status }),
-    ...(lost.requestId === undefined ? {} : { requestId: lost.requestId }),
-  });
+  return new OutcomeUnknownError(
+    lost,
+    lost.what,
+    `${lost.reason}; sent ${posts} times, each answer lost, the retry budget is spent, and ${found}`,
+    {
+      cause: lost,
+      ...(lost.status === undefined ? {} : { status: lost.status }),
+      ...(lost.requestId === undefined ? {} : { requestId: lost.requestId }),
+    },
+  );
 }
 
 /**
@@ -145,7 +157,11 @@ function answered(err: OutcomeUnknownError): boolean {
 }
 
 /** The matches, or the lost answer's own error (saying the object may exist) with why the look failed. */
-async function lookAfter<C extends Candidate>(lost: OutcomeUnknownError, steps: StepsBase<unknown, C>, sentAt: number): Promise<readonly C[]> {
+async function lookAfter<C extends Candidate>(
+  lost: OutcomeUnknownError,
+  steps: StepsBase<unknown, C>,
+  sentAt: number,
+): Promise<readonly C[]> {
   try {
     return await steps.look(sentAt);
   } catch (err) {

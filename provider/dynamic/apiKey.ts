@@ -123,7 +123,12 @@ export class ApiKey extends pulumi.dynamic.Resource {
    * created, changed or deleted by this stack. Its path needs the organization. The secret is never
    * returned again, so a key read this way has none.
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state: { organizationId: pulumi.Input<string> }, opts?: pulumi.CustomResourceOptions): ApiKey {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state: { organizationId: pulumi.Input<string> },
+    opts?: pulumi.CustomResourceOptions,
+  ): ApiKey {
     return new ApiKey(name, { organizationId: state.organizationId } as ApiKeyArgs, { ...opts, id });
   }
 }

@@ -33,7 +33,14 @@ export class PipeSettings extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: PipeSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     const ref = unsetOutputs(["organizationId", "serviceId", "pipeId"]);
-    super(shim, name, { ...ref, ...unsetOutputs(SETTING_NAMES), ...args, ...unsetOutputs(["managedSettings"]) }, opts, "alertpipe", "PipeSettings");
+    super(
+      shim,
+      name,
+      { ...ref, ...unsetOutputs(SETTING_NAMES), ...args, ...unsetOutputs(["managedSettings"]) },
+      opts,
+      "alertpipe",
+      "PipeSettings",
+    );
   }
 
   /**

@@ -16,13 +16,18 @@ interface ProviderImplementation {
   diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult>;
   create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
   read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult>;
+  update(
+    id: string,
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ): Promise<pulumi.dynamic.UpdateResult>;
   delete(id: string, props: Record<string, unknown>): Promise<void>;
 }
 
 export function shimFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   // `require` here runs in the provider host, resolved from the program's node_modules.
-  const load = (): ProviderImplementation => require(`pulumi-alertpipe/dist/provider/${kind}/provider`) as ProviderImplementation;
+  const load = (): ProviderImplementation =>
+    require(`pulumi-alertpipe/dist/provider/${kind}/provider`) as ProviderImplementation;
   return {
     configure: (req) => load().configure(req),
     check: (olds, news) => load().check(olds, news),

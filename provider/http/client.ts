@@ -18,7 +18,14 @@ import {
   type RequestRef,
 } from "../errors";
 import { blockFor, limiterFor, monotonicNow } from "./rateLimit";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS, doneOnRetry, retryDecision, retryDelayMs, serverRequestedDelayMs, type AttemptOutcome } from "./retry";
+import {
+  DEFAULT_ATTEMPT_TIMEOUT_MS,
+  doneOnRetry,
+  retryDecision,
+  retryDelayMs,
+  serverRequestedDelayMs,
+  type AttemptOutcome,
+} from "./retry";
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
 import { headerLookup, parseBody, requestIdOf, serviceMessage } from "./serviceWords";
@@ -69,7 +76,8 @@ function currentDispatcher(): Dispatcher {
 
 /** Says a long wait (over the runtime's waitNoticeAfterMs) as every notice is said (provider/runtime/notices.ts). */
 function noticeLongWait(ref: RequestRef, ms: number, why: string): void {
-  if (ms > runtime().timings.waitNoticeAfterMs) notify(`pulumi-alertpipe: ${ref.method} ${ref.path} waits ${formatSeconds(ms)}: ${why}`);
+  if (ms > runtime().timings.waitNoticeAfterMs)
+    notify(`pulumi-alertpipe: ${ref.method} ${ref.path} waits ${formatSeconds(ms)}: ${why}`);
 }
 
 function errorCode(err: unknown): string {
@@ -81,9 +89,16 @@ function errorCode(err: unknown): string {
   return "UNKNOWN";
 }
 
-type Attempt = { ok: true; response: ApiResponse } | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined };
+type Attempt =
+  | { ok: true; response: ApiResponse }
+  | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined };
 
-async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: string | undefined, timeoutMs: number): Promise<Attempt> {
+async function attemptOnce(
+  conn: AreaConnection,
+  req: ApiRequest,
+  payload: string | undefined,
+  timeoutMs: number,
+): Promise<Attempt> {
   const ref: RequestRef = { method: req.method, path: req.path };
   const secrets = [...conn.secrets, ...(req.secrets ?? [])];
   const controller = new AbortController();
@@ -119,7 +134,12 @@ async function attemptOnce(conn: AreaConnection, req: ApiRequest, payload: strin
     return {
       ok: false,
       outcome: { kind: "status", status: res.statusCode },
-      failure: new ApiError(ref, res.statusCode, serviceMessage(body, secrets), requestId === undefined ? undefined : redact(requestId, secrets)),
+      failure: new ApiError(
+        ref,
+        res.statusCode,
+        serviceMessage(body, secrets),
+        requestId === undefined ? undefined : redact(requestId, secrets),
+      ),
       requested: serverRequestedDelayMs(header, Date.now()),
     };
   } catch (err) {
@@ -176,7 +196,9 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
         noticeLongWait(
           ref,
           ms,
-          limiter.resumesAt > monotonicNow() ? "the service rate-limited this credential (a 429)" : `client-side pacing of this credential (${pacing})`,
+          limiter.resumesAt > monotonicNow()
+            ? "the service rate-limited this credential (a 429)"
+            : `client-side pacing of this credential (${pacing})`,
         ),
     });
     started ??= monotonicNow();
@@ -186,15 +208,28 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
     const { outcome, failure, requested } = result;
     // A DELETE retried after an attempt that may have done it: its 404 is the deletion, done.
     if (doneOnRetry(req.method, attempt, outcome) && failure instanceof ApiError) {
-      return { method: req.method, path: req.path, status: failure.status, body: undefined, requestId: failure.requestId };
+      return {
+        method: req.method,
+        path: req.path,
+        status: failure.status,
+        body: undefined,
+        requestId: failure.requestId,
+      };
     }
 
     const decision = retryDecision(req.method, outcome);
     if (decision === "outcome-unknown") {
-      throw new OutcomeUnknownError({ method: req.method, path: req.path }, req.creates ?? "the object", outcomeReason(failure), {
-        cause: failure,
-        ...(failure instanceof ApiError ? { status: failure.status, ...(failure.requestId === undefined ? {} : { requestId: failure.requestId }) } : {}),
-      });
+      throw new OutcomeUnknownError(
+        { method: req.method, path: req.path },
+        req.creates ?? "the object",
+        outcomeReason(failure),
+        {
+          cause: failure,
+          ...(failure instanceof ApiError
+            ? { status: failure.status, ...(failure.requestId === undefined ? {} : { requestId: failure.requestId }) }
+            : {}),
+        },
+      );
     }
     const delay = retryDelayMs(attempt, requested, policy);
     const rateLimited = outcome.kind === "status" && outcome.status === 429;
@@ -205,13 +240,20 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
       // the credential waiting behind it now, saying how long the service asked for.
       const until = monotonicNow() + requested;
       const resumesAt = new Date(Date.now() + requested);
-      block.blockUntil(until, (other) => new RateLimitWaitError(other, until - monotonicNow(), policy.maxTotalMs, resumesAt, undefined));
+      block.blockUntil(
+        until,
+        (other) => new RateLimitWaitError(other, until - monotonicNow(), policy.maxTotalMs, resumesAt, undefined),
+      );
       throw new RateLimitWaitError(ref, requested, policy.maxTotalMs, resumesAt, failure);
     }
     if (decision === "fail" || attempt >= policy.maxAttempts) throw failure;
     if (monotonicNow() - started + delay > policy.maxTotalMs) throw failure;
     const asked = requested === undefined ? "backing off" : "as the service asked";
-    noticeLongWait(ref, delay, `${outcomeWords(failure)}; trying again ${asked} (attempt ${attempt + 1} of ${policy.maxAttempts})`);
+    noticeLongWait(
+      ref,
+      delay,
+      `${outcomeWords(failure)}; trying again ${asked} (attempt ${attempt + 1} of ${policy.maxAttempts})`,
+    );
     await wait(delay);
   }
 }

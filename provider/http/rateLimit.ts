@@ -45,7 +45,9 @@ export class SlidingWindowLimiter {
    * (a caller's sleep may throw to stop waiting; the slot is then given back); `options.onWait`
    * hears how long the caller is about to wait each time its slot is planned.
    */
-  async acquire(options: { sleep?: (ms: number) => Promise<void>; onWait?: (ms: number) => void } = {}): Promise<number> {
+  async acquire(
+    options: { sleep?: (ms: number) => Promise<void>; onWait?: (ms: number) => void } = {},
+  ): Promise<number> {
     const sleep = options.sleep ?? this.sleep;
     for (;;) {
       const at = this.reserve();

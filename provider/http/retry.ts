@@ -151,7 +151,12 @@ export function serverRequestedDelayMs(header: HeaderLookup, now: number): numbe
  * jitter (between half and all of the cap), or the service's own wait plus a little jitter so
  * that parallel callers do not all return at the same instant; never less than the service asked.
  */
-export function retryDelayMs(attempt: number, requested: number | undefined, policy: RetryPolicy, random: () => number = Math.random): number {
+export function retryDelayMs(
+  attempt: number,
+  requested: number | undefined,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number {
   if (requested !== undefined) return requested + random() * Math.min(policy.baseDelayMs, requested * 0.1 + 50);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return ceiling / 2 + (random() * ceiling) / 2;

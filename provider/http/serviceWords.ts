@@ -109,7 +109,9 @@ export function requestIdOf(body: unknown, header: (n: string) => string | undef
 }
 
 /** Reads one header of undici's answer, its first value when repeated. */
-export function headerLookup(headers: Record<string, string | string[] | undefined>): (name: string) => string | undefined {
+export function headerLookup(
+  headers: Record<string, string | string[] | undefined>,
+): (name: string) => string | undefined {
   return (name) => {
     const v = headers[name];
     return Array.isArray(v) ? v[0] : v;

@@ -13,7 +13,11 @@ type ResponseData = Undici.Dispatcher.ResponseData;
 export interface UndiciParts {
   readonly Agent: typeof Undici.Agent;
   /** Sends one request through `dispatcher` (any undici Dispatcher, a MockAgent included). */
-  request(dispatcher: Undici.Dispatcher, url: string, opts: Omit<RequestOptions, "origin" | "path">): Promise<ResponseData>;
+  request(
+    dispatcher: Undici.Dispatcher,
+    url: string,
+    opts: Omit<RequestOptions, "origin" | "path">,
+  ): Promise<ResponseData>;
   /** Which way they were loaded: "internals" (the fast path) or "entry point". */
   readonly loadedFrom: "internals" | "entry point";
 }

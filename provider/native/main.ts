@@ -13,7 +13,9 @@ serveProvider(engineAddress === undefined ? {} : { engineAddress }).then(
     process.stdout.write(`${port}\n`);
   },
   (err: unknown) => {
-    process.stderr.write(`pulumi-resource-alertpipe: cannot serve: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `pulumi-resource-alertpipe: cannot serve: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

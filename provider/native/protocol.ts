@@ -28,7 +28,10 @@ export const statusPb = fromPulumi("./status_pb") as typeof StatusPb;
 
 /** The engine's own service (its log), loaded only when the plugin has an engine to talk to. */
 export function engineProtocol(): { engineGrpc: typeof EngineGrpcPb; enginePb: typeof EnginePb } {
-  return { engineGrpc: fromPulumi("./engine_grpc_pb") as typeof EngineGrpcPb, enginePb: fromPulumi("./engine_pb") as typeof EnginePb };
+  return {
+    engineGrpc: fromPulumi("./engine_grpc_pb") as typeof EngineGrpcPb,
+    enginePb: fromPulumi("./engine_pb") as typeof EnginePb,
+  };
 }
 
 export type Struct = StructPb.Struct;

@@ -47,8 +47,18 @@ async function loaded<T extends object>(module: Promise<T | { default: T }>): Pr
 
 const RESOURCES: readonly NativeResource[] = [
   { kind: "alert", name: "Alert", behaviour: () => loaded(import("../alert/provider.js")), secretOutputs: [] },
-  { kind: "pipeSettings", name: "PipeSettings", behaviour: () => loaded(import("../pipeSettings/provider.js")), secretOutputs: [] },
-  { kind: "apiKey", name: "ApiKey", behaviour: () => loaded(import("../apiKey/provider.js")), secretOutputs: API_KEY_SECRETS },
+  {
+    kind: "pipeSettings",
+    name: "PipeSettings",
+    behaviour: () => loaded(import("../pipeSettings/provider.js")),
+    secretOutputs: [],
+  },
+  {
+    kind: "apiKey",
+    name: "ApiKey",
+    behaviour: () => loaded(import("../apiKey/provider.js")),
+    secretOutputs: API_KEY_SECRETS,
+  },
 ];
 
 export function tokenOf(resource: NativeResource): string {

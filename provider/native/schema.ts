@@ -86,11 +86,19 @@ function memberName(value: string): string {
   return /^[0-9]/.test(pascal) ? `Every${pascal}` : pascal;
 }
 
-function enumType(description: string, values: readonly string[], meanings: Partial<Record<string, string>> = {}): EnumTypeSpec {
+function enumType(
+  description: string,
+  values: readonly string[],
+  meanings: Partial<Record<string, string>> = {},
+): EnumTypeSpec {
   return {
     type: "string",
     description,
-    enum: values.map((value) => ({ name: memberName(value), value, ...(meanings[value] === undefined ? {} : { description: meanings[value] }) })),
+    enum: values.map((value) => ({
+      name: memberName(value),
+      value,
+      ...(meanings[value] === undefined ? {} : { description: meanings[value] }),
+    })),
   };
 }
 
@@ -111,7 +119,8 @@ function described(
   for (const name of names) {
     const type = types[name];
     const description = docs[name];
-    if (type === undefined || description === undefined) throw new Error(`the schema has no ${type === undefined ? "type" : "description"} for ${name}`);
+    if (type === undefined || description === undefined)
+      throw new Error(`the schema has no ${type === undefined ? "type" : "description"} for ${name}`);
     out[name] = { ...type, description, ...extra(name) };
   }
   return out;
@@ -182,7 +191,12 @@ const PIPE_SETTINGS_TYPES: Record<string, PropertySpec> = {
   pipeId: STRING,
   resetOnDelete: { type: "boolean" },
   managedSettings: STRINGS,
-  ...Object.fromEntries(SETTING_NAMES.map((n) => [n, { type: PIPE_SETTINGS[n].kind === "boolean" ? "boolean" : "integer" } satisfies PropertySpec])),
+  ...Object.fromEntries(
+    SETTING_NAMES.map((n) => [
+      n,
+      { type: PIPE_SETTINGS[n].kind === "boolean" ? "boolean" : "integer" } satisfies PropertySpec,
+    ]),
+  ),
 };
 
 /** The outputs each resource records, in the order its behaviour builds them. */
@@ -236,14 +250,24 @@ function resources(): Record<string, ResourceSpec> {
 function types(): PackageSchema["types"] {
   const token = (name: string) => `${PACKAGE}:index:${name}`;
   return {
-    [token("AlertSource")]: enumType("What an alert watches.", ALERT_SOURCES, { tile: "A tile on a dashboard.", search: "A search." }),
+    [token("AlertSource")]: enumType("What an alert watches.", ALERT_SOURCES, {
+      tile: "A tile on a dashboard.",
+      search: "A search.",
+    }),
     [token("AlertThresholdType")]: enumType("Which side of the threshold fires the alert.", THRESHOLD_TYPES),
-    [token("AlertInterval")]: enumType("How often an alert is evaluated: the only intervals the service accepts.", INTERVALS),
+    [token("AlertInterval")]: enumType(
+      "How often an alert is evaluated: the only intervals the service accepts.",
+      INTERVALS,
+    ),
     [token("AlertChannelType")]: enumType("A channel's type.", CHANNEL_TYPES),
     [token("AlertChannel")]: {
       type: "object",
       description: ALERT_DOCS.properties.channel,
-      properties: described(["type", "webhookId"], { type: typeRef("AlertChannelType"), webhookId: STRING }, ALERT_DOCS.channel),
+      properties: described(
+        ["type", "webhookId"],
+        { type: typeRef("AlertChannelType"), webhookId: STRING },
+        ALERT_DOCS.channel,
+      ),
       required: ["type", "webhookId"],
     },
     [token("ApiKeyRole")]: enumType("A role an API key grants.", KEY_ROLES),
@@ -252,7 +276,11 @@ function types(): PackageSchema["types"] {
     [token("IpAccessEntry")]: {
       type: "object",
       description: "An address allowed to use an API key.",
-      properties: described(["source", "description"], { source: STRING, description: STRING }, API_KEY_DOCS.ipAccessEntry),
+      properties: described(
+        ["source", "description"],
+        { source: STRING, description: STRING },
+        API_KEY_DOCS.ipAccessEntry,
+      ),
       required: ["source", "description"],
     },
     [token("ApiKeyHashData")]: {
@@ -292,7 +320,10 @@ export function packageSchema(): PackageSchema {
     keywords: ["pulumi", "alertpipe", "category/monitoring"],
     // Required settings may come from the environment instead, so none is required of the config.
     config: { variables, defaults: [] },
-    provider: { description: "The alertpipe provider: where the two services are and the credentials for each.", inputProperties: variables },
+    provider: {
+      description: "The alertpipe provider: where the two services are and the credentials for each.",
+      inputProperties: variables,
+    },
     types: types(),
     resources: resources(),
     // The Go SDK gets its own go.mod (module: GO_IMPORT_BASE_PATH less its last part), so a Go

@@ -11,7 +11,18 @@ import { changeOf, deepEqual, type ChangeKind, type PropertyChange } from "../pr
 import { noticesTo } from "../runtime/notices";
 import { PACKAGE_VERSION } from "../http/userAgent";
 import { engineLog, type EngineLog } from "./engineLog";
-import { anyPb, emptyPb, grpc, pluginPb, providerGrpc, providerPb, statusPb, type GrpcJs, type ProviderPb, type Struct } from "./protocol";
+import {
+  anyPb,
+  emptyPb,
+  grpc,
+  pluginPb,
+  providerGrpc,
+  providerPb,
+  statusPb,
+  type GrpcJs,
+  type ProviderPb,
+  type Struct,
+} from "./protocol";
 import { NATIVE_RESOURCES, PACKAGE, typeOfUrn, type NativeResource } from "./resources";
 import { fromStruct, only, toStruct } from "./values";
 import { PartialFailure, UnknownResourceTypeError } from "../errors";
@@ -27,12 +38,17 @@ function resourceOf(urn: string): NativeResource {
 
 /** Loaded on first use: the schema pulls in every resource's zod schema. */
 async function schemaModule(): Promise<typeof import("./schema")> {
-  const m = await (import("./schema.js") as Promise<typeof import("./schema") | { default: typeof import("./schema") }>);
+  const m = await (import("./schema.js") as Promise<
+    typeof import("./schema") | { default: typeof import("./schema") }
+  >);
   return "default" in m ? m.default : m;
 }
 
 async function inputsOf(resource: NativeResource, props: PropertyMap): Promise<Struct> {
-  return toStruct(only(props, (await schemaModule()).inputNames(`${PACKAGE}:index:${resource.name}`)), resource.secretOutputs);
+  return toStruct(
+    only(props, (await schemaModule()).inputNames(`${PACKAGE}:index:${resource.name}`)),
+    resource.secretOutputs,
+  );
 }
 
 /** The gRPC error for what the behaviour threw: our message, and a half-made object kept in state. */
@@ -53,7 +69,8 @@ function grpcError(err: unknown, resource?: NativeResource): GrpcJs.ServerErrorR
 }
 
 function unimplemented<Req, Res>(method: string): Unary<Req, Res> {
-  return (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: `${method} is not implemented by the ${PACKAGE} provider` });
+  return (_call, callback) =>
+    callback({ code: grpc.status.UNIMPLEMENTED, details: `${method} is not implemented by the ${PACKAGE} provider` });
 }
 
 const PROPERTY_DIFF_KIND: Record<ChangeKind, Record<"inPlace" | "replaces", ProviderPb.PropertyDiff.Kind>> = {
@@ -65,7 +82,10 @@ const PROPERTY_DIFF_KIND: Record<ChangeKind, Record<"inPlace" | "replaces", Prov
 function detailedDiffInto(response: ProviderPb.DiffResponse, detailed: Readonly<Record<string, PropertyChange>>): void {
   const map = response.getDetaileddiffMap();
   for (const [name, change] of Object.entries(detailed)) {
-    map.set(name, new providerPb.PropertyDiff().setKind(PROPERTY_DIFF_KIND[change.kind][change.replaces ? "replaces" : "inPlace"]));
+    map.set(
+      name,
+      new providerPb.PropertyDiff().setKind(PROPERTY_DIFF_KIND[change.kind][change.replaces ? "replaces" : "inPlace"]),
+    );
   }
   response.setHasdetaileddiff(true).setDiffsList(Object.keys(detailed));
 }
@@ -91,7 +111,9 @@ export interface ProviderServerOptions {
 }
 
 /** The service's handlers. */
-export function resourceProvider(options: ProviderServerOptions = {}): ProviderGrpcPb.IResourceProviderServer & { close(): void } {
+export function resourceProvider(
+  options: ProviderServerOptions = {},
+): ProviderGrpcPb.IResourceProviderServer & { close(): void } {
   const log: EngineLog | undefined = options.engineAddress === undefined ? undefined : engineLog(options.engineAddress);
 
   /** Runs one resource call with its notices shown under its URN, all of them sent before it answers. */
@@ -106,7 +128,9 @@ export function resourceProvider(options: ProviderServerOptions = {}): ProviderG
   }
 
   /** A handler of one resource's call: its resource found by URN, its errors answered as gRPC errors. */
-  function forResource<Req extends { getUrn(): string }, Res>(run: (resource: NativeResource, request: Req) => Promise<Res>): Unary<Req, Res> {
+  function forResource<Req extends { getUrn(): string }, Res>(
+    run: (resource: NativeResource, request: Req) => Promise<Res>,
+  ): Unary<Req, Res> {
     return (call, callback) => {
       let resource: NativeResource | undefined;
       void (async () => {
@@ -135,7 +159,9 @@ export function resourceProvider(options: ProviderServerOptions = {}): ProviderG
   return {
     getPluginInfo: plainCall(async () => new pluginPb.PluginInfo().setVersion(PACKAGE_VERSION)),
 
-    getSchema: plainCall(async () => new providerPb.GetSchemaResponse().setSchema(JSON.stringify((await schemaModule()).packageSchema()))),
+    getSchema: plainCall(async () =>
+      new providerPb.GetSchemaResponse().setSchema(JSON.stringify((await schemaModule()).packageSchema())),
+    ),
 
     // Config errors are found by each resource's check, which names the config key and the
     // environment variable; the provider's own inputs are taken as they come.
@@ -150,30 +176,51 @@ export function resourceProvider(options: ProviderServerOptions = {}): ProviderG
       const news = fromStruct(request.getNews());
       const changed = Object.keys(CONNECTION_SETTINGS).filter((name) => !deepEqual(olds[name], news[name]));
       const response = new providerPb.DiffResponse().setChanges(
-        changed.length > 0 ? providerPb.DiffResponse.DiffChanges.DIFF_SOME : providerPb.DiffResponse.DiffChanges.DIFF_NONE,
+        changed.length > 0
+          ? providerPb.DiffResponse.DiffChanges.DIFF_SOME
+          : providerPb.DiffResponse.DiffChanges.DIFF_NONE,
       );
       // A new URL or credential changes where requests go; no object needs replacing for it.
-      detailedDiffInto(response, Object.fromEntries(changed.map((name) => [name, changeOf(olds[name], news[name], false)])));
+      detailedDiffInto(
+        response,
+        Object.fromEntries(changed.map((name) => [name, changeOf(olds[name], news[name], false)])),
+      );
       return response;
     }),
 
     configure: plainCall(async (request: ProviderPb.ConfigureRequest) => {
       await configureProvider({ config: configSource(request) });
       // Plain inputs (the engine re-marks secret ones), and preview calls to Create and Update.
-      return new providerPb.ConfigureResponse().setAcceptsecrets(false).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
+      return new providerPb.ConfigureResponse()
+        .setAcceptsecrets(false)
+        .setSupportspreview(true)
+        .setAcceptresources(false)
+        .setAcceptoutputs(false);
     }),
 
     check: forResource(async (resource, request: ProviderPb.CheckRequest) => {
-      const result = await (await resource.behaviour()).check(fromStruct(request.getOlds()), fromStruct(request.getNews()));
-      const response = new providerPb.CheckResponse().setInputs(await inputsOf(resource, (result.inputs ?? {}) as PropertyMap));
-      const failures = (result.failures ?? []).map((f) => new providerPb.CheckFailure().setProperty(f.property).setReason(f.reason));
+      const result = await (
+        await resource.behaviour()
+      ).check(fromStruct(request.getOlds()), fromStruct(request.getNews()));
+      const response = new providerPb.CheckResponse().setInputs(
+        await inputsOf(resource, (result.inputs ?? {}) as PropertyMap),
+      );
+      const failures = (result.failures ?? []).map((f) =>
+        new providerPb.CheckFailure().setProperty(f.property).setReason(f.reason),
+      );
       return response.setFailuresList(failures);
     }),
 
     diff: forResource(async (resource, request: ProviderPb.DiffRequest) => {
-      const result = await (await resource.behaviour()).diff(request.getId(), fromStruct(request.getOlds()), fromStruct(request.getNews()));
+      const result = await (
+        await resource.behaviour()
+      ).diff(request.getId(), fromStruct(request.getOlds()), fromStruct(request.getNews()));
       const response = new providerPb.DiffResponse()
-        .setChanges(result.changes ? providerPb.DiffResponse.DiffChanges.DIFF_SOME : providerPb.DiffResponse.DiffChanges.DIFF_NONE)
+        .setChanges(
+          result.changes
+            ? providerPb.DiffResponse.DiffChanges.DIFF_SOME
+            : providerPb.DiffResponse.DiffChanges.DIFF_NONE,
+        )
         .setReplacesList(result.replaces)
         .setStablesList(result.stables)
         .setDeletebeforereplace(result.deleteBeforeReplace);
@@ -184,9 +231,13 @@ export function resourceProvider(options: ProviderServerOptions = {}): ProviderG
     create: forResource(async (resource, request: ProviderPb.CreateRequest) => {
       const inputs = fromStruct(request.getProperties());
       if (request.getPreview())
-        return new providerPb.CreateResponse().setProperties(toStruct((await resource.behaviour()).previewCreate(inputs), resource.secretOutputs));
+        return new providerPb.CreateResponse().setProperties(
+          toStruct((await resource.behaviour()).previewCreate(inputs), resource.secretOutputs),
+        );
       const result = await (await resource.behaviour()).create(inputs);
-      return new providerPb.CreateResponse().setId(result.id).setProperties(toStruct((result.outs ?? {}) as PropertyMap, resource.secretOutputs));
+      return new providerPb.CreateResponse()
+        .setId(result.id)
+        .setProperties(toStruct((result.outs ?? {}) as PropertyMap, resource.secretOutputs));
     }),
 
     read: forResource(async (resource, request: ProviderPb.ReadRequest) => {
@@ -194,12 +245,18 @@ export function resourceProvider(options: ProviderServerOptions = {}): ProviderG
       // An import sends the id alone: no stored outputs to read with.
       const imported = Object.keys(props).length === 0;
       const behaviour = await resource.behaviour();
-      const result = imported ? await behaviour.readImported(request.getId()) : await behaviour.read(request.getId(), props);
+      const result = imported
+        ? await behaviour.readImported(request.getId())
+        : await behaviour.read(request.getId(), props);
       const response = new providerPb.ReadResponse();
       // No properties: the object is gone, and the engine drops it from state.
       if (result.props === undefined) return response;
-      response.setId(result.id ?? request.getId()).setProperties(toStruct(result.props as PropertyMap, resource.secretOutputs));
-      return result.inputs === undefined ? response : response.setInputs(await inputsOf(resource, result.inputs as PropertyMap));
+      response
+        .setId(result.id ?? request.getId())
+        .setProperties(toStruct(result.props as PropertyMap, resource.secretOutputs));
+      return result.inputs === undefined
+        ? response
+        : response.setInputs(await inputsOf(resource, result.inputs as PropertyMap));
     }),
 
     update: forResource(async (resource, request: ProviderPb.UpdateRequest) => {
@@ -228,7 +285,11 @@ export function resourceProvider(options: ProviderServerOptions = {}): ProviderG
     attach: unimplemented("Attach"),
     getMapping: unimplemented("GetMapping"),
     getMappings: unimplemented("GetMappings"),
-    list: (call) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: `List is not implemented by the ${PACKAGE} provider` }),
+    list: (call) =>
+      call.emit("error", {
+        code: grpc.status.UNIMPLEMENTED,
+        details: `List is not implemented by the ${PACKAGE} provider`,
+      }),
 
     close() {
       log?.close();
@@ -249,7 +310,9 @@ export async function serveProvider(options: ProviderServerOptions = {}): Promis
   const handlers = resourceProvider(options);
   server.addService(providerGrpc.ResourceProviderService, handlers);
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) => (err === null ? resolve(bound) : reject(err)));
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) =>
+      err === null ? resolve(bound) : reject(err),
+    );
   });
   return {
     port,

@@ -19,7 +19,8 @@ function isSecret(value: unknown): value is { readonly value?: unknown } {
 export function plain(value: unknown): unknown {
   if (isSecret(value)) return plain(value.value);
   if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return value;
 }
 

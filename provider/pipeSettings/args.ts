@@ -2,7 +2,13 @@
 // check built from the table of facts.
 
 import { z } from "zod";
-import { PIPE_SETTINGS, SETTING_NAMES, allowedValues, type SettingFact, type SettingName } from "../serviceFacts/pipeSettings";
+import {
+  PIPE_SETTINGS,
+  SETTING_NAMES,
+  allowedValues,
+  type SettingFact,
+  type SettingName,
+} from "../serviceFacts/pipeSettings";
 import { strictObject, uuid } from "../protocol/validation";
 
 /** The check of one setting's value, built from the table of facts: this is where ranges are checked. */
@@ -12,7 +18,11 @@ function settingSchema(name: SettingName): z.ZodType<number | boolean | null> {
   const value =
     fact.kind === "boolean"
       ? z.boolean({ error: message })
-      : z.number({ error: message }).int({ error: message }).min(fact.min, { error: message }).max(fact.max, { error: message });
+      : z
+          .number({ error: message })
+          .int({ error: message })
+          .min(fact.min, { error: message })
+          .max(fact.max, { error: message });
   return value.nullable();
 }
 
@@ -29,7 +39,9 @@ export const pipeSettingsArgsSchema = strictObject(
     resetOnDelete: z.boolean({ error: "resetOnDelete must be true or false" }).optional(),
     ...settingShape,
   },
-  { unknownProperty: `the properties are organizationId, serviceId, pipeId, resetOnDelete and ${SETTING_NAMES.join(", ")}` },
+  {
+    unknownProperty: `the properties are organizationId, serviceId, pipeId, resetOnDelete and ${SETTING_NAMES.join(", ")}`,
+  },
 ).refine((args) => SETTING_NAMES.some((n) => n in args), {
   error: `set at least one setting (the service refuses an empty update): ${SETTING_NAMES.join(", ")}`,
   path: ["settings"],
@@ -40,5 +52,7 @@ export const REPLACE_ON = ["organizationId", "serviceId", "pipeId"] as const;
 
 /** Uuids are case-insensitive (the service treats them alike): only their lower-case form is compared or kept. */
 export function comparedForm(property: string, value: unknown): unknown {
-  return (REPLACE_ON as readonly string[]).includes(property) && typeof value === "string" ? value.toLowerCase() : value;
+  return (REPLACE_ON as readonly string[]).includes(property) && typeof value === "string"
+    ? value.toLowerCase()
+    : value;
 }

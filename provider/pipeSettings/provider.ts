@@ -55,7 +55,11 @@ function managedOf(props: PropertyMap): SettingName[] {
  * PUTs `values` and returns the effective settings. A 2xx without a settings object (an empty body)
  * says the values were taken: they are laid over what was known before (`before`, stored outputs).
  */
-async function putSettings(ref: PipeRef, values: Partial<Record<SettingName, unknown>>, before: PropertyMap = {}): Promise<EffectiveSettings> {
+async function putSettings(
+  ref: PipeRef,
+  values: Partial<Record<SettingName, unknown>>,
+  before: PropertyMap = {},
+): Promise<EffectiveSettings> {
   const res = await send(connectionFor("cloud"), {
     method: "PUT",
     path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId),
@@ -65,7 +69,12 @@ async function putSettings(ref: PipeRef, values: Partial<Record<SettingName, unk
   return result === undefined ? { ...effectiveSettings(before), ...values } : fromWire(result);
 }
 
-function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingName[], resetOnDelete: unknown): PropertyMap {
+function outputs(
+  ref: PipeRef,
+  effective: EffectiveSettings,
+  managed: SettingName[],
+  resetOnDelete: unknown,
+): PropertyMap {
   return {
     ...ref,
     ...effective,
@@ -113,12 +122,17 @@ export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.Create
   // Noted before sending: a PUT whose answer is lost may still have been applied.
   claimSettings(ref, managed);
   const effective = await putSettings(ref, pick(inputs, managed));
-  return { id: `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`, outs: outputs(ref, effective, managed, inputs.resetOnDelete) };
+  return {
+    id: `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`,
+    outs: outputs(ref, effective, managed, inputs.resetOnDelete),
+  };
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
   const ref = pipeRef(id, props);
-  const res = await unlessGone(() => send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) }));
+  const res = await unlessGone(() =>
+    send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) }),
+  );
   if (res === undefined) return {};
   // A 2xx without settings in it tells nothing: what is stored stands.
   const result = settingsIn(res.body);
@@ -128,7 +142,11 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   // drifted settings back; settings the program does not manage never show as drift.
   const inputs: PropertyMap = { ...ref, ...pick(effective, managed) };
   if (typeof props.resetOnDelete === "boolean") inputs.resetOnDelete = props.resetOnDelete;
-  return { id: `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`, props: outputs(ref, effective, managed, props.resetOnDelete), inputs };
+  return {
+    id: `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`,
+    props: outputs(ref, effective, managed, props.resetOnDelete),
+    inputs,
+  };
 }
 
 /** How an import names a pipe's settings: the resource id itself. */
@@ -140,8 +158,17 @@ export const IMPORT_ID_FORM = ["organizationId", "serviceId", "pipeId"] as const
  * managed, the unset ones not.
  */
 export async function readImported(importId: string): Promise<pulumi.dynamic.ReadResult> {
-  const [organizationId = "", serviceId = "", pipeId = ""] = importIdParts("pipe settings", importId, IMPORT_ID_FORM).map((p) => p.toLowerCase());
-  const found = await read(`${organizationId}/${serviceId}/${pipeId}`, { organizationId, serviceId, pipeId, managedSettings: [...SETTING_NAMES] });
+  const [organizationId = "", serviceId = "", pipeId = ""] = importIdParts(
+    "pipe settings",
+    importId,
+    IMPORT_ID_FORM,
+  ).map((p) => p.toLowerCase());
+  const found = await read(`${organizationId}/${serviceId}/${pipeId}`, {
+    organizationId,
+    serviceId,
+    pipeId,
+    managedSettings: [...SETTING_NAMES],
+  });
   if (found.props === undefined) return found;
   const props = found.props as PropertyMap;
   const inputs = (found.inputs ?? {}) as PropertyMap;
@@ -189,7 +216,10 @@ export async function del(id: string, props: PropertyMap): Promise<void> {
   if (candidates.length === 0) return;
   // A pipe gone (404 on the GET or the PUT) has nothing left to reset.
   await unlessGone(async () => {
-    const res = await send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) });
+    const res = await send(connectionFor("cloud"), {
+      method: "GET",
+      path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId),
+    });
     const result = settingsIn(res.body);
     // An answer without settings tells nothing of what is live: nothing is known to be ours.
     if (result === undefined) return;

@@ -23,7 +23,9 @@ export function settingsIn(body: unknown): Record<string, unknown> | undefined {
 
 /** Every setting alike: null is "unset", and so is a setting the answer leaves out (the real GET omits those never set). */
 const UNSET_WHEN_MISSING: OutputRule = { nullMeans: "cleared", whenAbsent: [{ value: null }] };
-const SETTING_OUTPUTS = Object.fromEntries(SETTING_NAMES.map((n) => [n, UNSET_WHEN_MISSING])) as OutputRules<SettingName>;
+const SETTING_OUTPUTS = Object.fromEntries(
+  SETTING_NAMES.map((n) => [n, UNSET_WHEN_MISSING]),
+) as OutputRules<SettingName>;
 
 /** The effective settings from values under their Pulumi names: an answer's, or stored outputs. */
 export function effectiveSettings(values: PropertyMap): EffectiveSettings {

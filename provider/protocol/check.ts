@@ -71,7 +71,11 @@ function failureOf(
  * Validates the program's inputs with a resource's zod schema. Issues about values that are still
  * unknown in preview are dropped: they are checked again once known. No request is ever sent.
  */
-export function checkInputs(schema: z.ZodType, news: PropertyMap, secretInputs: readonly string[] = []): Required<pulumi.dynamic.CheckResult<PropertyMap>> {
+export function checkInputs(
+  schema: z.ZodType,
+  news: PropertyMap,
+  secretInputs: readonly string[] = [],
+): Required<pulumi.dynamic.CheckResult<PropertyMap>> {
   const inputs = withoutProvider(news);
   const parsed = schema.safeParse(inputs);
   const failures: pulumi.dynamic.CheckFailure[] = [];
@@ -82,7 +86,13 @@ export function checkInputs(schema: z.ZodType, news: PropertyMap, secretInputs: 
       const paths = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
       for (const path of paths) {
         if (unknownAlong(inputs, path)) continue;
-        const failure = failureOf(path, issue.message, valueAt(inputs, path), issue.code !== "unrecognized_keys", secretInputs);
+        const failure = failureOf(
+          path,
+          issue.message,
+          valueAt(inputs, path),
+          issue.code !== "unrecognized_keys",
+          secretInputs,
+        );
         const key = `${failure.property}\u0000${failure.reason}`;
         if (!seen.has(key)) failures.push(failure);
         seen.add(key);

@@ -9,7 +9,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   // Absent and null both mean "not set" once stored by the engine.
   if ((a === undefined || a === null) && (b === undefined || b === null)) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (typeof a === "object" && typeof b === "object" && a !== null && b !== null && !Array.isArray(a) && !Array.isArray(b)) {
+  if (
+    typeof a === "object" &&
+    typeof b === "object" &&
+    a !== null &&
+    b !== null &&
+    !Array.isArray(a) &&
+    !Array.isArray(b)
+  ) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     for (const k of keys) if (!deepEqual((a as PropertyMap)[k], (b as PropertyMap)[k])) return false;
     return true;
@@ -27,7 +34,12 @@ const asIs: ComparedForm = (_p, value) => value;
  * diff, check and update share. A value still unknown in preview counts as changed, so preview
  * never claims "no change" it cannot know.
  */
-export function hasChanged(property: string, before: unknown, after: unknown, comparedForm: ComparedForm = asIs): boolean {
+export function hasChanged(
+  property: string,
+  before: unknown,
+  after: unknown,
+  comparedForm: ComparedForm = asIs,
+): boolean {
   return containsUnknown(after) || !deepEqual(comparedForm(property, before), comparedForm(property, after));
 }
 
@@ -52,7 +64,10 @@ export interface Diff extends Required<pulumi.dynamic.DiffResult> {
 const isSet = (value: unknown) => value !== undefined && value !== null;
 
 export function changeOf(before: unknown, after: unknown, replaces: boolean): PropertyChange {
-  return { kind: !isSet(before) && isSet(after) ? "add" : isSet(before) && !isSet(after) ? "delete" : "update", replaces };
+  return {
+    kind: !isSet(before) && isSet(after) ? "add" : isSet(before) && !isSet(after) ? "delete" : "update",
+    replaces,
+  };
 }
 
 /**
@@ -109,7 +124,8 @@ export function carryStableOutputs(
   if (replaces) return checked;
   const carried: PropertyMap = { ...checked };
   for (const name of stable) {
-    if (carried[name] === undefined && olds[name] !== undefined && olds[name] !== null && !containsUnknown(olds[name])) carried[name] = olds[name];
+    if (carried[name] === undefined && olds[name] !== undefined && olds[name] !== null && !containsUnknown(olds[name]))
+      carried[name] = olds[name];
   }
   return carried;
 }

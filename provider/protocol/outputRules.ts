@@ -34,7 +34,8 @@ export function outputsFrom<N extends string>(
     let value = answer[name];
     if (value === null && rule.nullMeans === "absent") value = undefined;
     for (const fallback of value === undefined ? rule.whenAbsent : []) {
-      value = fallback === "program" ? known.program?.[name] : fallback === "stored" ? known.stored?.[name] : fallback.value;
+      value =
+        fallback === "program" ? known.program?.[name] : fallback === "stored" ? known.stored?.[name] : fallback.value;
       if (value !== undefined && value !== null) break;
     }
     if (value !== undefined) out[name] = value;

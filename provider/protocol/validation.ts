@@ -7,7 +7,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Area B path ids: a uuid, since they are placed in the URL path. */
 export function uuid(property: string): z.ZodString {
-  return z.string({ error: `${property} must be a uuid string` }).regex(UUID, { error: `${property} must be a uuid (8-4-4-4-12 hex digits)` });
+  return z
+    .string({ error: `${property} must be a uuid string` })
+    .regex(UUID, { error: `${property} must be a uuid (8-4-4-4-12 hex digits)` });
 }
 
 /** Opaque identifiers of area A (alert, dashboard, tile, webhook): any non-empty string. */
@@ -18,7 +20,10 @@ export function opaqueId(property: string): z.ZodString {
     .min(1, { error: `${property} must be a non-empty string` });
 }
 
-export function oneOf<const T extends readonly [string, ...string[]]>(property: string, values: T): z.ZodEnum<{ [K in T[number]]: K }> {
+export function oneOf<const T extends readonly [string, ...string[]]>(
+  property: string,
+  values: T,
+): z.ZodEnum<{ [K in T[number]]: K }> {
   return z.enum(values, { error: `${property} must be one of ${values.map((v) => `"${v}"`).join(", ")}` });
 }
 
@@ -32,9 +37,14 @@ interface StrictObjectWords {
 
 /** A zod object that refuses properties it does not have, in words naming what it does have. */
 export function strictObject<T extends z.core.$ZodLooseShape>(shape: T, words: StrictObjectWords) {
-  const notAnObject = (issue: { readonly input?: unknown }) => (typeof words.notAnObject === "function" ? words.notAnObject(issue) : words.notAnObject);
+  const notAnObject = (issue: { readonly input?: unknown }) =>
+    typeof words.notAnObject === "function" ? words.notAnObject(issue) : words.notAnObject;
   return z.strictObject(shape, {
     error: (issue) =>
-      issue.code === "unrecognized_keys" ? `unknown property; ${words.unknownProperty}` : issue.code === "invalid_type" ? notAnObject(issue) : undefined,
+      issue.code === "unrecognized_keys"
+        ? `unknown property; ${words.unknownProperty}`
+        : issue.code === "invalid_type"
+          ? notAnObject(issue)
+          : undefined,
   });
 }

@@ -109,7 +109,8 @@ function lookup(name: ConnectionSettingName): string | undefined {
 
 function required(name: ConnectionSettingName): string {
   const value = lookup(name);
-  if (value === undefined) throw new ConfigError(name, CONNECTION_SETTINGS[name], `${CONNECTION_SETTINGS[name].configKey} is not set`);
+  if (value === undefined)
+    throw new ConfigError(name, CONNECTION_SETTINGS[name], `${CONNECTION_SETTINGS[name].configKey} is not set`);
   return value;
 }
 
@@ -138,7 +139,11 @@ function baseUrl(name: ConnectionSettingName): string {
     );
   }
   if (url.username !== "" || url.password !== "") {
-    throw new ConfigError(name, CONNECTION_SETTINGS[name], `${key} must not carry a user name or password; credentials go in their own settings`);
+    throw new ConfigError(
+      name,
+      CONNECTION_SETTINGS[name],
+      `${key} must not carry a user name or password; credentials go in their own settings`,
+    );
   }
   if (url.search !== "" || url.hash !== "") {
     throw new ConfigError(name, CONNECTION_SETTINGS[name], `${key} must be a base URL without a query or fragment`);

@@ -79,7 +79,13 @@ const KEY = Symbol.for("pulumi-alertpipe.runtime.v2");
 
 /** What a fresh process has of each part a test may set. */
 function defaults(): Settable {
-  return { config: undefined, dispatcher: undefined, retryPolicy: DEFAULT_RETRY_POLICY, notices: toStderr, timings: DEFAULT_TIMINGS };
+  return {
+    config: undefined,
+    dispatcher: undefined,
+    retryPolicy: DEFAULT_RETRY_POLICY,
+    notices: toStderr,
+    timings: DEFAULT_TIMINGS,
+  };
 }
 
 /** The process's one context, shared by every copy of the package loaded in it. */

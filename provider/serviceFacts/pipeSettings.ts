@@ -107,7 +107,9 @@ export type SettingName = keyof typeof PIPE_SETTINGS;
 export const SETTING_NAMES = Object.keys(PIPE_SETTINGS) as SettingName[];
 
 /** The value type of one setting as the program and the wire see it (null means "unset"). */
-export type SettingValue<N extends SettingName> = (typeof PIPE_SETTINGS)[N] extends BooleanSetting ? boolean | null : number | null;
+export type SettingValue<N extends SettingName> = (typeof PIPE_SETTINGS)[N] extends BooleanSetting
+  ? boolean | null
+  : number | null;
 
 export function wireName(name: SettingName): string {
   return PIPE_SETTINGS[name].wire;
@@ -116,5 +118,7 @@ export function wireName(name: SettingName): string {
 /** Human wording of what a setting accepts, used in every validation message. */
 export function allowedValues(name: SettingName): string {
   const fact: SettingFact = PIPE_SETTINGS[name];
-  return fact.kind === "boolean" ? "true, false or null" : `an integer from ${fact.min} to ${fact.max} (inclusive) or null`;
+  return fact.kind === "boolean"
+    ? "true, false or null"
+    : `an integer from ${fact.min} to ${fact.max} (inclusive) or null`;
 }

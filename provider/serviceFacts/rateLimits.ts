@@ -24,7 +24,9 @@ export function parseRateLimit(text: string): RateLimit | "off" | undefined {
   if (m === null) return undefined;
   const requests = Number(m[1]);
   const perSeconds = Number(m[2]);
-  return Number.isSafeInteger(requests) && requests >= 1 && Number.isFinite(perSeconds) && perSeconds > 0 ? { requests, perSeconds } : undefined;
+  return Number.isSafeInteger(requests) && requests >= 1 && Number.isFinite(perSeconds) && perSeconds > 0
+    ? { requests, perSeconds }
+    : undefined;
 }
 
 /** The `"requests/seconds"` text of a limit, as parseRateLimit reads it. */

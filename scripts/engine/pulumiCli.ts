@@ -11,7 +11,18 @@
 
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, chmodSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  copyFileSync,
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { repoRoot } from "../packedPackage";
@@ -159,14 +170,22 @@ function onPath(binary: string, path: string): string | undefined {
 }
 
 function versionOf(executable: string): string | undefined {
-  const r = spawnSync(executable, ["version"], { encoding: "utf8", timeout: 30_000, env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } });
+  const r = spawnSync(executable, ["version"], {
+    encoding: "utf8",
+    timeout: 30_000,
+    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  });
   if (r.error !== undefined || r.status !== 0) return undefined;
   return r.stdout.trim().split("\n").pop()?.trim();
 }
 
 function goExecutable(where: Surroundings): string | undefined {
   for (const candidate of where.goCandidates) {
-    const found = candidate.includes("/") ? (existsSync(candidate) ? candidate : undefined) : onPath(candidate, where.path);
+    const found = candidate.includes("/")
+      ? existsSync(candidate)
+        ? candidate
+        : undefined
+      : onPath(candidate, where.path);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -210,12 +229,19 @@ function runGoBuild(go: string, tool: GoTool, version: string, output: string, l
     GOFLAGS: "-mod=readonly -buildvcs=false",
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(go, args, { cwd: join(repoRoot(), "tools", tool.module), env, stdio: ["ignore", "inherit", "pipe"] });
+    const child = spawn(go, args, {
+      cwd: join(repoRoot(), "tools", tool.module),
+      env,
+      stdio: ["ignore", "inherit", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const ticker = setInterval(() => log(`  ... still building ${tool.what} (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+    const ticker = setInterval(
+      () => log(`  ... still building ${tool.what} (${Math.round((Date.now() - started) / 1000)} s)`),
+      30_000,
+    );
     child.on("error", (err) => {
       clearInterval(ticker);
       reject(err);
@@ -245,7 +271,9 @@ async function cachedBuild(tool: GoTool, version: string, log: Log, where: Surro
         : `${tool.what} ${version} is needed and Go was not found to build it: ${build}`,
     );
   }
-  log(`Building ${tool.what} ${version} from Go modules into ${dir} (first time only; ${tool.coldBuild} on 2 cores with empty Go caches, seconds with them).`);
+  log(
+    `Building ${tool.what} ${version} from Go modules into ${dir} (first time only; ${tool.coldBuild} on 2 cores with empty Go caches, seconds with them).`,
+  );
   const scratch = `${dir}.building-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(join(scratch, "bin"), { recursive: true });
@@ -281,7 +309,9 @@ export async function findOrBuildCli(log: Log, where: Surroundings = surrounding
   if (found !== undefined) {
     const version = versionOf(found);
     if (version !== undefined && versionAtLeast(version, wanted)) return { path: found, version, source: "path" };
-    log(`The pulumi CLI on PATH (${found}, ${version ?? "version unknown"}) is older than ${wanted}; using our own build instead.`);
+    log(
+      `The pulumi CLI on PATH (${found}, ${version ?? "version unknown"}) is older than ${wanted}; using our own build instead.`,
+    );
   }
   const tool = await cachedBuild(CLI, wanted, log, where);
   // Copied on every call, from the installed @pulumi/pulumi: a fresh build gets it, and a cached
@@ -322,7 +352,12 @@ export function pulumiLanguageHost(log: Log = (l) => console.error(l)): Promise<
 export async function findOrBuildYamlLanguageHost(log: Log, where: Surroundings = surroundings()): Promise<EngineTool> {
   const found = onPath(YAML_LANGUAGE_HOST.binary, where.path);
   if (found !== undefined) return { path: found, version: "on PATH", source: "path" };
-  return cachedBuild(YAML_LANGUAGE_HOST, goModuleVersion(YAML_LANGUAGE_HOST.module, YAML_LANGUAGE_HOST.versionModule), log, where);
+  return cachedBuild(
+    YAML_LANGUAGE_HOST,
+    goModuleVersion(YAML_LANGUAGE_HOST.module, YAML_LANGUAGE_HOST.versionModule),
+    log,
+    where,
+  );
 }
 
 /** Puts `source` at `target` (a hard link, or a copy across file systems), replacing what was there in one rename. */

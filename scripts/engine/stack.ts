@@ -107,7 +107,9 @@ function stepOp(m: StepEventMetadata, kind: RunKind): StepOp | undefined {
       return op;
     case "refresh":
       if (m.new === undefined || m.new === null) return "refresh-delete";
-      return (m.diffs?.length ?? 0) > 0 || JSON.stringify(m.old?.outputs ?? {}) !== JSON.stringify(m.new.outputs ?? {}) ? "refresh-update" : "same";
+      return (m.diffs?.length ?? 0) > 0 || JSON.stringify(m.old?.outputs ?? {}) !== JSON.stringify(m.new.outputs ?? {})
+        ? "refresh-update"
+        : "same";
     default:
       // create-replacement, delete-replaced, discard-*, remove-pending-replace: parts of a replace.
       return undefined;
@@ -147,7 +149,14 @@ export function summarize(events: EngineEvent[], kind: RunKind): Pick<RunResult,
     }
     const f = e.resOpFailedEvent?.metadata;
     if (f !== undefined && !steps.has(f.urn)) {
-      steps.set(f.urn, { urn: f.urn, type: f.type, name: nameOf(f.urn), op: stepOp(f, kind) ?? "create", diffs: [], replaceKeys: [] });
+      steps.set(f.urn, {
+        urn: f.urn,
+        type: f.type,
+        name: nameOf(f.urn),
+        op: stepOp(f, kind) ?? "create",
+        diffs: [],
+        replaceKeys: [],
+      });
     }
   }
   // Errors come after the failed step's events (a step may be reported more than once): attach
@@ -267,13 +276,18 @@ export class EngineStack {
   cli(args: string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
     const env = { ...process.env, ...(this.stack.workspace as LocalWorkspace).envVars };
     return new Promise((resolve, reject) => {
-      execFile(this.tool.path, [...args, "--non-interactive"], { cwd: join(this.root, "work"), env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
-        if (err !== null && typeof err.code !== "number") {
-          // An ExecFileException is an Error; typed through Omit<…>, the linter cannot tell.
-          const failure: Error = err;
-          reject(failure);
-        } else resolve({ stdout, stderr, code: err === null ? 0 : (err.code as number) });
-      });
+      execFile(
+        this.tool.path,
+        [...args, "--non-interactive"],
+        { cwd: join(this.root, "work"), env, maxBuffer: 256 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          if (err !== null && typeof err.code !== "number") {
+            // An ExecFileException is an Error; typed through Omit<…>, the linter cannot tell.
+            const failure: Error = err;
+            reject(failure);
+          } else resolve({ stdout, stderr, code: err === null ? 0 : (err.code as number) });
+        },
+      );
     });
   }
 
@@ -320,7 +334,9 @@ export class EngineStack {
               ...(options.program ? { program: options.program } : {}),
               ...(options.signal ? { signal: options.signal } : {}),
             });
-            outputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, { value: v.value as unknown, secret: v.secret }]));
+            outputs = Object.fromEntries(
+              Object.entries(r.outputs).map(([k, v]) => [k, { value: v.value as unknown, secret: v.secret }]),
+            );
             break;
           }
           case "refresh":

@@ -65,7 +65,10 @@ describe("Alert importId, against the emulator", () => {
   it("sees no change when importId is changed after the take-over", async () => {
     const id = await existing(tileAlert);
     const { outs } = await provider.create({ ...args, importId: id });
-    expect(await provider.diff(id, outs, { ...args, importId: MISSING_ID })).toMatchObject({ changes: false, replaces: [] });
+    expect(await provider.diff(id, outs, { ...args, importId: MISSING_ID })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
   });
 
   it("sees no change when importId is removed after the take-over", async () => {

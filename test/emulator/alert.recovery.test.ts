@@ -68,7 +68,9 @@ describe("Alert create whose answer is lost, against the emulator", () => {
   it("tells the user which alert it recovered", async () => {
     service.emulator.setFaults({ cutAfterCommit: POST_ALERT });
     const { id } = await provider.create(args);
-    expect(service.notices).toEqual([expect.stringMatching(new RegExp(`lost its answer .*found the alert "High CPU" it made \\(id ${id}\\)`))]);
+    expect(service.notices).toEqual([
+      expect.stringMatching(new RegExp(`lost its answer .*found the alert "High CPU" it made \\(id ${id}\\)`)),
+    ]);
   });
 
   it("fails naming both alerts when an identical one was made within the clock-skew window, creating nothing more", async () => {
@@ -92,7 +94,12 @@ describe("Alert create whose answer is lost, against the emulator", () => {
   it("sends the POST again when the lost one made nothing (a 503 before processing)", async () => {
     service.emulator.setFaults({ failNext: 1 });
     const result = await provider.create(args);
-    expect(service.requests()).toEqual(["POST /api/v2/alerts", "GET /api/v2/alerts", "GET /api/v2/alerts", "POST /api/v2/alerts"]);
+    expect(service.requests()).toEqual([
+      "POST /api/v2/alerts",
+      "GET /api/v2/alerts",
+      "GET /api/v2/alerts",
+      "POST /api/v2/alerts",
+    ]);
     expect(service.alertIds()).toEqual([result.id]);
   });
 
@@ -138,7 +145,12 @@ describe("Alert recovery's listing, against a mock service", () => {
   const page = (offset: number) => `${ALERTS_PATH}?limit=1000&offset=${offset}`;
   /** Alerts that match nothing the test sends, with 24-hex ids from `from`. */
   const others = (from: number, count: number) =>
-    Array.from({ length: count }, (_, i) => ({ ...body, id: (from + i).toString(16).padStart(24, "0"), threshold: 1, createdAt: new Date().toISOString() }));
+    Array.from({ length: count }, (_, i) => ({
+      ...body,
+      id: (from + i).toString(16).padStart(24, "0"),
+      threshold: 1,
+      createdAt: new Date().toISOString(),
+    }));
   const ours = { ...body, id: "ffffffffffffffffffffffff", createdAt: new Date().toISOString() };
 
   it("finds the alert on the second page of a service that pages", async () => {
@@ -154,6 +166,10 @@ describe("Alert recovery's listing, against a mock service", () => {
     answerOnce(api.alerting, seen, { method: "GET", path: page(0) }, 200, { data: all });
     answerOnce(api.alerting, seen, { method: "GET", path: page(1000) }, 200, { data: all });
     await expect(provider.create(args)).resolves.toMatchObject({ id: ours.id });
-    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${ALERTS_PATH}`, `GET ${page(0)}`, `GET ${page(1000)}`]);
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      `POST ${ALERTS_PATH}`,
+      `GET ${page(0)}`,
+      `GET ${page(1000)}`,
+    ]);
   });
 });

@@ -66,7 +66,12 @@ describe("ApiKey against the emulator", () => {
   it("reads the key back, keeping the secret it no longer returns", async () => {
     const result = await provider.read(id, outs);
     expect(result.id).toBe(id);
-    expect(result.props).toMatchObject({ keySecret: outs.keySecret, keyId: outs.keyId, name: "deployer", roles: ["developer"] });
+    expect(result.props).toMatchObject({
+      keySecret: outs.keySecret,
+      keyId: outs.keyId,
+      name: "deployer",
+      roles: ["developer"],
+    });
     expect(result.props?.usedAt).toEqual(expect.any(String)); // the authenticated GET above used it
   });
 
@@ -76,7 +81,11 @@ describe("ApiKey against the emulator", () => {
     expect(diff).toMatchObject({ changes: true, replaces: [] });
     const result = await provider.update(id, outs, news);
     outs = { ...result.outs, __provider: "serialized" };
-    expect(outs).toMatchObject({ state: "disabled", roles: ["developer", "query_endpoints"], keySecret: expect.any(String) });
+    expect(outs).toMatchObject({
+      state: "disabled",
+      roles: ["developer", "query_endpoints"],
+      keySecret: expect.any(String),
+    });
     expect(await getWith(outs.keyId, outs.keySecret, id)).toBe(401); // disabled keys do not authenticate
   });
 
@@ -117,7 +126,10 @@ describe("ApiKey with hashData against the emulator (the program makes the pair)
   });
 
   it("is refused, in the service's words, when a hash is not the base64 of a SHA-256 digest", async () => {
-    const bad = { ...args, hashData: { ...args.hashData, keyIdHash: createHash("sha256").update(keyId).digest("hex") } };
+    const bad = {
+      ...args,
+      hashData: { ...args.hashData, keyIdHash: createHash("sha256").update(keyId).digest("hex") },
+    };
     const err = await provider.create(bad).then(
       () => expect.fail("expected the create to fail"),
       (e: unknown) => e,

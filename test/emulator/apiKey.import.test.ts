@@ -60,7 +60,12 @@ describe("ApiKey importId, against the emulator", () => {
     const id = await existing({ name: "deployer", roles: ["developer"] });
     const { outs } = await provider.create({ ...args, importId: id });
     const live = service.emulator.snapshot().keys[id];
-    expect(outs).toMatchObject({ keyId: null, keySecret: null, keySuffix: live?.keySuffix, createdAt: live?.createdAt });
+    expect(outs).toMatchObject({
+      keyId: null,
+      keySecret: null,
+      keySuffix: live?.keySuffix,
+      createdAt: live?.createdAt,
+    });
   });
 
   it("fails naming the missing id and saying nothing was created, sending no POST", async () => {
@@ -80,7 +85,10 @@ describe("ApiKey importId, against the emulator", () => {
   it("sees no change when importId is changed after the take-over", async () => {
     const id = await existing({ name: "deployer", roles: ["developer"] });
     const { outs } = await provider.create({ ...args, importId: id });
-    expect(await provider.diff(id, outs ?? {}, { ...args, importId: MISSING_ID })).toMatchObject({ changes: false, replaces: [] });
+    expect(await provider.diff(id, outs ?? {}, { ...args, importId: MISSING_ID })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
   });
 
   it("sees no change when importId is removed after the take-over", async () => {
@@ -94,13 +102,18 @@ describe("ApiKey importId, against the emulator", () => {
     const { outs } = await provider.create({ ...args, importId: id });
     const err = await failure(provider.diff(id, outs ?? {}, { ...args, importId: id, keepers: { rotation: "2" } }));
     expect(err).toMatchObject({ code: "IMPORT_ID_ON_REPLACE" });
-    expect(String(err)).toMatch(/importId is still set on this API key .*the change to keepers replaces it.*Remove importId/);
+    expect(String(err)).toMatch(
+      /importId is still set on this API key .*the change to keepers replaces it.*Remove importId/,
+    );
   });
 
   it("replaces a taken-over key once importId is gone from the program", async () => {
     const id = await existing({ name: "deployer", roles: ["developer"] });
     const { outs } = await provider.create({ ...args, importId: id });
-    expect(await provider.diff(id, outs ?? {}, { ...args, keepers: { rotation: "2" } })).toMatchObject({ changes: true, replaces: ["keepers"] });
+    expect(await provider.diff(id, outs ?? {}, { ...args, keepers: { rotation: "2" } })).toMatchObject({
+      changes: true,
+      replaces: ["keepers"],
+    });
   });
 
   it("does not record importId among the outputs", async () => {
@@ -141,7 +154,9 @@ describe("ApiKey importId in check", () => {
 
   it("refuses an importId that is not a uuid, naming the property", async () => {
     const result = await provider.check({}, { ...args, importId: "deployer" });
-    expect(result.failures).toEqual([{ property: "importId", reason: "importId must be a uuid (8-4-4-4-12 hex digits)" }]);
+    expect(result.failures).toEqual([
+      { property: "importId", reason: "importId must be a uuid (8-4-4-4-12 hex digits)" },
+    ]);
   });
 
   it("refuses an importId that is not a string, naming the property", async () => {
@@ -150,12 +165,19 @@ describe("ApiKey importId in check", () => {
   });
 
   it("refuses importId with hashData, naming importId", async () => {
-    const result = await provider.check({}, { ...args, importId: MISSING_ID, hashData: hashDataFor("KEYIDKEYIDKEYIDKEY01", "s3cret") });
-    expect(result.failures).toEqual([{ property: "importId", reason: expect.stringContaining("cannot go with hashData") }]);
+    const result = await provider.check(
+      {},
+      { ...args, importId: MISSING_ID, hashData: hashDataFor("KEYIDKEYIDKEYIDKEY01", "s3cret") },
+    );
+    expect(result.failures).toEqual([
+      { property: "importId", reason: expect.stringContaining("cannot go with hashData") },
+    ]);
   });
 
   it('refuses importId with keyMaterial "local", naming importId', async () => {
     const result = await provider.check({}, { ...args, importId: MISSING_ID, keyMaterial: "local" });
-    expect(result.failures).toEqual([{ property: "importId", reason: expect.stringContaining('cannot go with keyMaterial "local"') }]);
+    expect(result.failures).toEqual([
+      { property: "importId", reason: expect.stringContaining('cannot go with keyMaterial "local"') },
+    ]);
   });
 });

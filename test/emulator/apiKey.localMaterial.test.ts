@@ -8,7 +8,13 @@ import { ORG_ID, storedKey } from "../support/fixtures";
 import { hashDataFor, sha256Base64 } from "../support/hashData";
 import { KEYS, keyEmulatorPerTest } from "../support/keyEmulator";
 
-const args = { organizationId: ORG_ID, name: "ci", roles: ["developer"], keyMaterial: "local", __provider: "serialized" };
+const args = {
+  organizationId: ORG_ID,
+  name: "ci",
+  roles: ["developer"],
+  keyMaterial: "local",
+  __provider: "serialized",
+};
 
 /** The created key's pair, as outputs hold it. */
 async function createLocal(): Promise<{ id: string; keyId: string; keySecret: string; outs: Record<string, unknown> }> {
@@ -82,7 +88,10 @@ describe('ApiKey keyMaterial "local", against the emulator', () => {
     const { id, keySecret } = await createLocal();
     const stored = service.emulator.snapshot().keys[id];
     expect(stored?.keySecretSha256).toBe("");
-    expect(stored?.hashData?.keySecretHash === sha256Base64(keySecret), "the stored secret hash is the output secret's").toBe(true);
+    expect(
+      stored?.hashData?.keySecretHash === sha256Base64(keySecret),
+      "the stored secret hash is the output secret's",
+    ).toBe(true);
   });
 });
 
@@ -101,11 +110,17 @@ describe("ApiKey keyMaterial in diff and check", () => {
   });
 
   it('sees no change from no keyMaterial to "service", the default', async () => {
-    expect(await provider.diff("id", storedKey, { ...program, keyMaterial: "service" })).toMatchObject({ changes: false, replaces: [] });
+    expect(await provider.diff("id", storedKey, { ...program, keyMaterial: "service" })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
   });
 
   it('refuses keyMaterial "local" with hashData, naming keyMaterial', async () => {
-    const { failures } = await provider.check({}, { ...program, keyMaterial: "local", hashData: hashDataFor("KEYIDKEYIDKEYIDKEY01", "s3cret") });
+    const { failures } = await provider.check(
+      {},
+      { ...program, keyMaterial: "local", hashData: hashDataFor("KEYIDKEYIDKEYIDKEY01", "s3cret") },
+    );
     expect(failures).toEqual([{ property: "keyMaterial", reason: expect.stringContaining("cannot go with hashData") }]);
   });
 

@@ -15,7 +15,12 @@ import { ORG_ID } from "../support/fixtures";
 import { hashDataFor } from "../support/hashData";
 import { KEYS, keyEmulatorPerTest } from "../support/keyEmulator";
 
-const serviceKey = { organizationId: ORG_ID, name: "deployer", roles: ["developer", "query_endpoints"], __provider: "serialized" };
+const serviceKey = {
+  organizationId: ORG_ID,
+  name: "deployer",
+  roles: ["developer", "query_endpoints"],
+  __provider: "serialized",
+};
 const localKey = { ...serviceKey, keyMaterial: "local" };
 const POST_KEY = { method: "POST", pathPattern: /\/keys$/, count: 1 };
 
@@ -26,7 +31,9 @@ describe("ApiKey create made by the service whose answer is lost, against the em
   const service = keyEmulatorPerTest();
 
   /** Creates the key under the fault; answers the result and the id of the first key made. */
-  async function createUnder(fault: (typeof AFTER_COMMIT)[number]): Promise<{ id: string; outs: Record<string, unknown>; first: string }> {
+  async function createUnder(
+    fault: (typeof AFTER_COMMIT)[number],
+  ): Promise<{ id: string; outs: Record<string, unknown>; first: string }> {
     armLostAnswer(service.emulator, fault);
     const result = await provider.create(serviceKey);
     const first =
@@ -96,7 +103,9 @@ describe("ApiKey create made by the service whose answer is lost, against the em
   it("once the budget of POSTs is spent, deletes the last key found and fails saying so", async () => {
     armInARow({ name: "cut", plan: { cutAfterCommit: { ...POST_KEY, count: 2 } } }, 2);
     const err = await failure(provider.create(serviceKey));
-    expect(String(err)).toMatch(/sent 2 times, each answer lost, the retry budget is spent, and the one it made \(id [0-9a-f-]{36}\) was deleted/);
+    expect(String(err)).toMatch(
+      /sent 2 times, each answer lost, the retry budget is spent, and the one it made \(id [0-9a-f-]{36}\) was deleted/,
+    );
     expect(service.keyIds()).toEqual([]);
   });
 
@@ -158,7 +167,10 @@ describe("ApiKey create made by the service whose answer is lost, against the em
   it("names the unusable key it could not delete, recording none", async () => {
     // One attempt: a retried DELETE would meet the 404 of the deletion its 500 hid, and succeed.
     useRuntime({ retryPolicy: { ...FAST_RETRIES, maxAttempts: 1 } });
-    service.emulator.setFaults({ cutAfterCommit: POST_KEY, failAfterCommit: { method: "DELETE", pathPattern: /\/keys\/[^/]+$/, count: 1 } });
+    service.emulator.setFaults({
+      cutAfterCommit: POST_KEY,
+      failAfterCommit: { method: "DELETE", pathPattern: /\/keys\/[^/]+$/, count: 1 },
+    });
     const err = await failure(provider.create(serviceKey));
     const made =
       service.emulator.requests
@@ -221,12 +233,18 @@ describe("ApiKey create of local material whose answer is lost, against the emul
     service.emulator.setFaults({ cutAfterCommit: POST_KEY });
     const { id } = await provider.create(localKey);
     expect(service.notices).toEqual([
-      expect.stringMatching(new RegExp(`lost its answer .*found the API key "deployer" it made \\(id ${id}\\) and recorded it`)),
+      expect.stringMatching(
+        new RegExp(`lost its answer .*found the API key "deployer" it made \\(id ${id}\\) and recorded it`),
+      ),
     ]);
   });
 
   it("does not take a key of the same name whose suffix differs", async () => {
-    const other = await service.byHand({ name: "deployer", roles: ["developer"], ...hashDataOf("SOMEOTHERKEYID00ZZZZ") });
+    const other = await service.byHand({
+      name: "deployer",
+      roles: ["developer"],
+      ...hashDataOf("SOMEOTHERKEYID00ZZZZ"),
+    });
     service.emulator.setFaults({ cutAfterCommit: POST_KEY });
     const { id } = await provider.create(localKey);
     expect(service.keyIds()).toEqual([other.id, id]);

@@ -7,7 +7,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { emulatorPerTest } from "../support/emulatorPerTest";
 import { ALERT_ID, ORG_ID, PIPE_IDS, PIPE_RESOURCE_ID, tileAlert } from "../support/fixtures";
-import { SECRET_SIG, SIG_KEY, TOKENS, UNKNOWN, nativeCalls, nativeProviderPerFile, rejection, secret, type Props } from "../support/nativeProvider";
+import {
+  SECRET_SIG,
+  SIG_KEY,
+  TOKENS,
+  UNKNOWN,
+  nativeCalls,
+  nativeProviderPerFile,
+  rejection,
+  secret,
+  type Props,
+} from "../support/nativeProvider";
 import { setEnv } from "../support/emulatorPerTest";
 
 const env = emulatorPerTest({ service: "cloud", helper: "native.provider" });
@@ -31,7 +41,8 @@ function emulatorConfig(): Props {
 }
 
 const configured = () => native.configure(emulatorConfig());
-const isSecret = (v: unknown) => typeof v === "object" && v !== null && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
+const isSecret = (v: unknown) =>
+  typeof v === "object" && v !== null && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
 const writes = () => env.requests().filter((r) => !r.startsWith("GET"));
 
 describe("the native plugin's schema", () => {
@@ -48,16 +59,31 @@ describe("the native plugin's schema", () => {
   });
 
   it("gives the dynamic classes' camelCase properties, required inputs marked", async () => {
-    const resources = (await native.schema()).resources as Record<string, { inputProperties: Props; properties: Props; requiredInputs: string[] }>;
+    const resources = (await native.schema()).resources as Record<
+      string,
+      { inputProperties: Props; properties: Props; requiredInputs: string[] }
+    >;
     expect(resources[TOKENS.apiKey]?.requiredInputs).toEqual(["organizationId", "roles"]);
-    expect(Object.keys(resources[TOKENS.apiKey]?.inputProperties ?? {})).toEqual(expect.arrayContaining(["keepers", "keyMaterial", "importId", "hashData"]));
-    expect(Object.keys(resources[TOKENS.apiKey]?.properties ?? {})).toEqual(expect.arrayContaining(["keySecret", "keyId", "managedArgs"]));
+    expect(Object.keys(resources[TOKENS.apiKey]?.inputProperties ?? {})).toEqual(
+      expect.arrayContaining(["keepers", "keyMaterial", "importId", "hashData"]),
+    );
+    expect(Object.keys(resources[TOKENS.apiKey]?.properties ?? {})).toEqual(
+      expect.arrayContaining(["keySecret", "keyId", "managedArgs"]),
+    );
     expect(resources[TOKENS.pipeSettings]?.requiredInputs).toEqual(["organizationId", "serviceId", "pipeId"]);
-    expect(resources[TOKENS.alert]?.requiredInputs).toEqual(["threshold", "interval", "source", "thresholdType", "channel"]);
+    expect(resources[TOKENS.alert]?.requiredInputs).toEqual([
+      "threshold",
+      "interval",
+      "source",
+      "thresholdType",
+      "channel",
+    ]);
   });
 
   it("marks keySecret and hashData secret", async () => {
-    const props = ((await native.schema()).resources as Record<string, { properties: Record<string, { secret?: boolean }> }>)[TOKENS.apiKey]?.properties;
+    const props = (
+      (await native.schema()).resources as Record<string, { properties: Record<string, { secret?: boolean }> }>
+    )[TOKENS.apiKey]?.properties;
     expect(props?.keySecret?.secret).toBe(true);
     expect(props?.hashData?.secret).toBe(true);
     expect(props?.name?.secret).toBeUndefined();
@@ -73,15 +99,23 @@ describe("the native plugin's schema", () => {
   });
 
   it("describes each pipe setting with its range from the table of facts", async () => {
-    const props = ((await native.schema()).resources as Record<string, { inputProperties: Record<string, { type: string; description: string }> }>)[
-      TOKENS.pipeSettings
-    ]?.inputProperties;
-    expect(props?.dbMaxThreads).toMatchObject({ type: "integer", description: expect.stringContaining("an integer from 0 to 64") });
+    const props = (
+      (await native.schema()).resources as Record<
+        string,
+        { inputProperties: Record<string, { type: string; description: string }> }
+      >
+    )[TOKENS.pipeSettings]?.inputProperties;
+    expect(props?.dbMaxThreads).toMatchObject({
+      type: "integer",
+      description: expect.stringContaining("an integer from 0 to 64"),
+    });
   });
 
   it("offers the connection settings as config, the token and key secret marked secret", async () => {
     const variables = ((await native.schema()).config as { variables: Record<string, { secret?: boolean }> }).variables;
-    expect(Object.keys(variables)).toEqual(expect.arrayContaining(["alertingUrl", "alertingToken", "cloudUrl", "cloudKeyId", "cloudKeySecret"]));
+    expect(Object.keys(variables)).toEqual(
+      expect.arrayContaining(["alertingUrl", "alertingToken", "cloudUrl", "cloudKeyId", "cloudKeySecret"]),
+    );
     expect(variables.cloudKeySecret?.secret).toBe(true);
     expect(variables.alertingToken?.secret).toBe(true);
     expect(variables.cloudUrl?.secret).toBeUndefined();
@@ -128,7 +162,9 @@ describe("Check", () => {
   it("checks a pipe setting's range from the table of facts", async () => {
     await configured();
     const { failures } = await native.check(TOKENS.pipeSettings, { ...PIPE_IDS, dbMaxThreads: 65 });
-    expect(failures).toEqual([{ property: "dbMaxThreads", reason: "dbMaxThreads must be an integer from 0 to 64 (inclusive) or null" }]);
+    expect(failures).toEqual([
+      { property: "dbMaxThreads", reason: "dbMaxThreads must be an integer from 0 to 64 (inclusive) or null" },
+    ]);
   });
 
   it("returns hashData among the inputs as a secret", async () => {
@@ -141,7 +177,15 @@ describe("Check", () => {
 });
 
 describe("Diff", () => {
-  const stored = { ...key, expireAt: null, state: "enabled", ipAccessList: [], keyId: "K", keySecret: "S", managedArgs: ["name", "roles"] };
+  const stored = {
+    ...key,
+    expireAt: null,
+    state: "enabled",
+    ipAccessList: [],
+    keyId: "K",
+    keySecret: "S",
+    managedArgs: ["name", "roles"],
+  };
 
   it("finds no change in the same inputs", async () => {
     const d = await native.diff(TOKENS.apiKey, "id", stored, key);
@@ -155,7 +199,11 @@ describe("Diff", () => {
 
   it("says a replacing change of organizationId is UPDATE_REPLACE", async () => {
     const d = await native.diff(TOKENS.apiKey, "id", stored, { ...key, organizationId: OTHER_ORG });
-    expect(d).toMatchObject({ replaces: ["organizationId"], detailed: { organizationId: "UPDATE_REPLACE" }, deleteBeforeReplace: false });
+    expect(d).toMatchObject({
+      replaces: ["organizationId"],
+      detailed: { organizationId: "UPDATE_REPLACE" },
+      deleteBeforeReplace: false,
+    });
   });
 
   it("says keepers set where there were none is ADD_REPLACE", async () => {
@@ -166,7 +214,12 @@ describe("Diff", () => {
   it("replaces a key stored without its secret (its create's answer lacked it), keySecret ADD_REPLACE, the new key first", async () => {
     const { keySecret: _lost, ...withoutSecret } = stored;
     const d = await native.diff(TOKENS.apiKey, "id", withoutSecret, key);
-    expect(d).toMatchObject({ changes: 2, replaces: ["keySecret"], detailed: { keySecret: "ADD_REPLACE" }, deleteBeforeReplace: false });
+    expect(d).toMatchObject({
+      changes: 2,
+      replaces: ["keySecret"],
+      detailed: { keySecret: "ADD_REPLACE" },
+      deleteBeforeReplace: false,
+    });
   });
 
   it("finds no change in a taken-over key, whose pair the engine stores as null", async () => {
@@ -176,8 +229,12 @@ describe("Diff", () => {
 
   it("says a message added is ADD and a message removed is DELETE", async () => {
     const alert = { ...tileAlert, state: "inactive" };
-    expect((await native.diff(TOKENS.alert, ALERT_ID, alert, { ...tileAlert, message: "hot" })).detailed).toEqual({ message: "ADD" });
-    expect((await native.diff(TOKENS.alert, ALERT_ID, { ...alert, message: "hot" }, tileAlert)).detailed).toEqual({ message: "DELETE" });
+    expect((await native.diff(TOKENS.alert, ALERT_ID, alert, { ...tileAlert, message: "hot" })).detailed).toEqual({
+      message: "ADD",
+    });
+    expect((await native.diff(TOKENS.alert, ALERT_ID, { ...alert, message: "hot" }, tileAlert)).detailed).toEqual({
+      message: "DELETE",
+    });
   });
 });
 
@@ -199,9 +256,22 @@ describe("Create and Update in preview", () => {
 
   it("keeps an update's key ID, secret and creation time known", async () => {
     await configured();
-    const olds = { ...key, keyId: "K", keySecret: "S", keySuffix: "WXYZ", createdAt: "2026-01-01T00:00:00Z", managedArgs: ["name", "roles"] };
+    const olds = {
+      ...key,
+      keyId: "K",
+      keySecret: "S",
+      keySuffix: "WXYZ",
+      createdAt: "2026-01-01T00:00:00Z",
+      managedArgs: ["name", "roles"],
+    };
     const props = await native.update(TOKENS.apiKey, "id", olds, { ...key, name: "renamed" }, true);
-    expect(props).toMatchObject({ name: "renamed", keyId: "K", keySuffix: "WXYZ", createdAt: "2026-01-01T00:00:00Z", usedAt: UNKNOWN });
+    expect(props).toMatchObject({
+      name: "renamed",
+      keyId: "K",
+      keySuffix: "WXYZ",
+      createdAt: "2026-01-01T00:00:00Z",
+      usedAt: UNKNOWN,
+    });
     expect(props.keySecret).toEqual(secret("S"));
     expect(env.requests()).toEqual([]);
   });
@@ -228,7 +298,11 @@ describe("the lifecycle against the emulator", () => {
     const { id, props } = await native.create(TOKENS.apiKey, key);
     const plain = { ...props, keySecret: (props.keySecret as { value: unknown }).value };
     const read = await native.read(TOKENS.apiKey, id, plain, key);
-    expect(read).toMatchObject({ id, props: { name: "deployer" }, inputs: { organizationId: ORG_ID, name: "deployer", roles: ["developer"] } });
+    expect(read).toMatchObject({
+      id,
+      props: { name: "deployer" },
+      inputs: { organizationId: ORG_ID, name: "deployer", roles: ["developer"] },
+    });
     expect(isSecret(read.props.keySecret)).toBe(true);
     const updated = await native.update(TOKENS.apiKey, id, plain, { ...key, name: "renamed" });
     expect(updated).toMatchObject({ name: "renamed" });
@@ -279,7 +353,11 @@ describe("Read as an import (the id alone)", () => {
     await configured();
     await native.create(TOKENS.pipeSettings, { ...PIPE_IDS, dbMaxThreads: 8 });
     const imported = await native.read(TOKENS.pipeSettings, PIPE_RESOURCE_ID);
-    expect(imported).toMatchObject({ id: PIPE_RESOURCE_ID, inputs: { ...PIPE_IDS, dbMaxThreads: 8 }, props: { managedSettings: ["dbMaxThreads"] } });
+    expect(imported).toMatchObject({
+      id: PIPE_RESOURCE_ID,
+      inputs: { ...PIPE_IDS, dbMaxThreads: 8 },
+      props: { managedSettings: ["dbMaxThreads"] },
+    });
   });
 
   it("refuses a key import id without the organization, naming the form", async () => {

@@ -50,7 +50,10 @@ afterAll(() => {
 
 describe.each(["SIGINT", "SIGTERM"] as const)("the demo, sent %s during pulumi up", (signal) => {
   it("ends its children, keeps the state written so far and says where, and exits", async () => {
-    const demo = spawn(process.execPath, [join(repoRoot(), "dist", "scripts", "demo.js")], { cwd: repoRoot(), stdio: ["ignore", "pipe", "pipe"] });
+    const demo = spawn(process.execPath, [join(repoRoot(), "dist", "scripts", "demo.js")], {
+      cwd: repoRoot(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     demo.stdout.on("data", (d: Buffer) => (output += d.toString()));
     demo.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -60,7 +63,8 @@ describe.each(["SIGINT", "SIGTERM"] as const)("the demo, sent %s during pulumi u
     const seen = new Map<number, string>();
     const deadline = Date.now() + 300_000;
     while (!/=== pulumi up\n[\s\S]*\+ +pulumi-nodejs:dynamic/.test(output)) {
-      if (Date.now() > deadline || demo.exitCode !== null) throw new Error(`the demo never reached pulumi up:\n${output}`);
+      if (Date.now() > deadline || demo.exitCode !== null)
+        throw new Error(`the demo never reached pulumi up:\n${output}`);
       for (const [pid, cmd] of descendants(demo.pid as number)) seen.set(pid, cmd);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -71,7 +75,8 @@ describe.each(["SIGINT", "SIGTERM"] as const)("the demo, sent %s during pulumi u
     process.kill(demo.pid as number, signal);
     const code = await exited;
     // The CLI reaps its plugins as it exits; give the last of them a moment to be gone.
-    for (let i = 0; i < 20 && pulumiProcesses.some(([pid]) => alive(pid)); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 20 && pulumiProcesses.some(([pid]) => alive(pid)); i++)
+      await new Promise((r) => setTimeout(r, 100));
     const survivors = pulumiProcesses.filter(([pid]) => alive(pid));
     for (const [pid] of survivors) process.kill(pid, "SIGKILL");
     expect(survivors.map(([, cmd]) => cmd)).toEqual([]);

@@ -23,7 +23,8 @@ import { emulatorConfig, examplesDir } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/packedPackage";
 import { CliStack, COMMAND_TIMEOUT_MS, type CliRun } from "../support/cliStack";
 
-const PIPE_KEY = "0f8fad5b-d9cb-469f-a165-70867728950e/7c9e6679-7425-40de-944b-e07fc1f90ae7/1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed";
+const PIPE_KEY =
+  "0f8fad5b-d9cb-469f-a165-70867728950e/7c9e6679-7425-40de-944b-e07fc1f90ae7/1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed";
 const OUR_TYPES = /^pulumi-nodejs:dynamic\/alertpipe:(Alert|ApiKey|PipeSettings)$/;
 
 let languageHost: EngineTool;
@@ -57,7 +58,11 @@ describe.each([
     emulator = await startEmulator({ port: 0 });
     // The language host first, so the CLI runs this one and not an unrelated one a user may have;
     // the stack's config in a temporary file, so nothing is left beside the repository's Pulumi.yaml.
-    stack = await CliStack.open({ projectDir: projectDir(), pathFirst: [dirname(languageHost.path)], separateConfigFile: true });
+    stack = await CliStack.open({
+      projectDir: projectDir(),
+      pathFirst: [dirname(languageHost.path)],
+      separateConfigFile: true,
+    });
     await stack.setConfig(emulatorConfig(emulator));
   }, 900_000);
 
@@ -73,7 +78,11 @@ describe.each([
       expectNoMissingModule(preview);
       expect(preview.code, preview.output).toBe(0);
       // Each resource is listed when its step is planned; the summary counts the stack as well.
-      expect([...new Set(ourSteps(preview.output, "create"))].sort(), preview.output).toEqual(["Alert ingest-lag", "ApiKey deployer", "PipeSettings ingest"]);
+      expect([...new Set(ourSteps(preview.output, "create"))].sort(), preview.output).toEqual([
+        "Alert ingest-lag",
+        "ApiKey deployer",
+        "PipeSettings ingest",
+      ]);
       expect(preview.output).toMatch(/\+ 4 to create/);
       expect(emulator.requests).toEqual([]);
     },
@@ -86,7 +95,11 @@ describe.each([
       const up = await stack.run(["up", "--yes", ...stack.configArgs()]);
       expectNoMissingModule(up);
       expect(up.code, up.output).toBe(0);
-      expect([...new Set(ourSteps(up.output, "created"))].sort(), up.output).toEqual(["Alert ingest-lag", "ApiKey deployer", "PipeSettings ingest"]);
+      expect([...new Set(ourSteps(up.output, "created"))].sort(), up.output).toEqual([
+        "Alert ingest-lag",
+        "ApiKey deployer",
+        "PipeSettings ingest",
+      ]);
       const snap = emulator.snapshot();
       expect(Object.keys(snap.alerts)).toHaveLength(1);
       expect(Object.keys(snap.keys)).toHaveLength(1);

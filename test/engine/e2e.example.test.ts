@@ -15,8 +15,14 @@ const PIPE = {
 const PIPE_KEY = `${PIPE.organizationId}/${PIPE.serviceId}/${PIPE.pipeId}`;
 const OTHER_PIPE = "2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bee";
 
-async function stack(running: RunningEmulator, name: string, config: Record<string, string> = {}): Promise<EngineStack> {
-  return stackOn(running, name, { config: Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v }])) });
+async function stack(
+  running: RunningEmulator,
+  name: string,
+  config: Record<string, string> = {},
+): Promise<EngineStack> {
+  return stackOn(running, name, {
+    config: Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v }])),
+  });
 }
 
 function cloudRequests(emulator: RunningEmulator, method?: string) {
@@ -36,7 +42,11 @@ describe("the example stack on the real engine", () => {
       const result = await s.preview();
       expect(result.ok, result.error).toBe(true);
       const ours = result.steps.filter((step) => step.type.startsWith("pulumi-nodejs:dynamic/alertpipe:"));
-      expect(ours.map((step) => `${step.op} ${step.name}`).sort()).toEqual(["create deployer", "create ingest", "create ingest-lag"]);
+      expect(ours.map((step) => `${step.op} ${step.name}`).sort()).toEqual([
+        "create deployer",
+        "create ingest",
+        "create ingest-lag",
+      ]);
       expect(emu.requests).toEqual([]);
     });
 
@@ -46,8 +56,14 @@ describe("the example stack on the real engine", () => {
       const snap = emu.snapshot();
       expect(Object.keys(snap.alerts)).toHaveLength(1);
       expect(Object.keys(snap.keys)).toHaveLength(1);
-      expect(snap.pipes[PIPE_KEY]).toMatchObject({ db_max_threads: 8, object_storage_concurrency: 4, streaming_max_insert_wait_ms: 1000 });
-      expect(emu.requests.map((r) => `${r.method} ${r.status}`).sort()).toEqual(["POST 200", "POST 200", "PUT 200"].sort());
+      expect(snap.pipes[PIPE_KEY]).toMatchObject({
+        db_max_threads: 8,
+        object_storage_concurrency: 4,
+        streaming_max_insert_wait_ms: 1000,
+      });
+      expect(emu.requests.map((r) => `${r.method} ${r.status}`).sort()).toEqual(
+        ["POST 200", "POST 200", "PUT 200"].sort(),
+      );
     });
 
     it("keeps the key secret encrypted in state and shows the alert built from other outputs", async () => {
@@ -75,7 +91,9 @@ describe("the example stack on the real engine", () => {
       await s.setConfig({ "alertpipe-example:dbMaxThreads": { value: "16" } });
       const result = await s.up();
       expect(result.ok, result.error).toBe(true);
-      expect(result.steps.filter((step) => step.op !== "same").map((step) => `${step.op} ${step.name}`)).toEqual(["update ingest"]);
+      expect(result.steps.filter((step) => step.op !== "same").map((step) => `${step.op} ${step.name}`)).toEqual([
+        "update ingest",
+      ]);
       expect(emu.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
         `PUT /v1/organizations/${PIPE.organizationId}/services/${PIPE.serviceId}/pipes/${PIPE.pipeId}/settings`,
       ]);
@@ -83,7 +101,12 @@ describe("the example stack on the real engine", () => {
     });
 
     it("shows drift on refresh after an out-of-band change, and up puts it back", async () => {
-      await byHand(emu, "PUT", `/v1/organizations/${PIPE.organizationId}/services/${PIPE.serviceId}/pipes/${PIPE.pipeId}/settings`, { db_max_threads: 2 });
+      await byHand(
+        emu,
+        "PUT",
+        `/v1/organizations/${PIPE.organizationId}/services/${PIPE.serviceId}/pipes/${PIPE.pipeId}/settings`,
+        { db_max_threads: 2 },
+      );
       const refreshed = await s.refresh();
       expect(refreshed.ok, refreshed.error).toBe(true);
       expect(refreshed.steps.find((step) => step.name === "ingest")?.op).toBe("refresh-update");
@@ -119,7 +142,8 @@ describe("the example stack on the real engine", () => {
       const snap = emu.snapshot();
       expect(snap.alerts).toEqual({});
       expect(snap.keys).toEqual({});
-      for (const settings of Object.values(snap.pipes)) expect(Object.values(settings).every((v) => v === null)).toBe(true);
+      for (const settings of Object.values(snap.pipes))
+        expect(Object.values(settings).every((v) => v === null)).toBe(true);
     });
   });
 
@@ -135,7 +159,9 @@ describe("the example stack on the real engine", () => {
     it("fails up with a clear 401 on a wrong key secret, and never prints the secret", async () => {
       const emu = await startEmulator();
       const wrong = "wrong-secret-canary-31ab";
-      const s = await stackOn(emu, "badcreds", { config: { "alertpipe:cloudKeySecret": { value: wrong, secret: true } } });
+      const s = await stackOn(emu, "badcreds", {
+        config: { "alertpipe:cloudKeySecret": { value: wrong, secret: true } },
+      });
       const result = await s.up();
       expect(result.ok).toBe(false);
       expect(told(result)).toMatch(/401/);
@@ -213,7 +239,9 @@ describe("the example stack on the real engine", () => {
         expect(text).not.toContain(canary.token);
         expect(text).not.toContain(canary.keySecret);
         // The created key's secret is known to the emulator only by its hash: no token anywhere may hash to it.
-        const leaked = (text.match(/[A-Za-z0-9_-]{40}/g) ?? []).filter((t) => keyHashes.includes(createHash("sha256").update(t).digest("hex")));
+        const leaked = (text.match(/[A-Za-z0-9_-]{40}/g) ?? []).filter((t) =>
+          keyHashes.includes(createHash("sha256").update(t).digest("hex")),
+        );
         expect(leaked).toEqual([]);
       }
     });

@@ -69,7 +69,11 @@ describe("the real services' known behaviour, end to end", () => {
         const key = new ApiKey("hashed", {
           organizationId: ORG,
           roles: ["developer"],
-          hashData: { keyIdHash: sha256Base64(keyId), keyIdSuffix: keyId.slice(-4), keySecretHash: sha256Base64(keySecret) },
+          hashData: {
+            keyIdHash: sha256Base64(keyId),
+            keyIdSuffix: keyId.slice(-4),
+            keySecretHash: sha256Base64(keySecret),
+          },
         });
         return { id: key.id, keyId: key.keyId, keySuffix: key.keySuffix };
       },

@@ -14,7 +14,11 @@ describe("the pulumi CLI the tests run on", () => {
 
   it("fails with one message naming both ways out when there is neither a CLI nor Go", async () => {
     const empty = mkdtempSync(join(tmpdir(), "alertpipe-nocli-"));
-    const attempt = findOrBuildCli(() => {}, { path: empty, goCandidates: ["go", join(empty, "go")], cacheRoot: join(empty, "cache") });
+    const attempt = findOrBuildCli(() => {}, {
+      path: empty,
+      goCandidates: ["go", join(empty, "go")],
+      cacheRoot: join(empty, "cache"),
+    });
     await expect(attempt).rejects.toThrow(/put pulumi v3\.\d+\.\d+ or newer on PATH, or install Go 1\.25 or newer/);
   });
 
@@ -24,7 +28,11 @@ describe("the pulumi CLI the tests run on", () => {
     chmodSync(join(dir, "pulumi"), 0o755);
     const said: string[] = [];
     // No Go either, so it ends in the message; what matters is that the old CLI was not taken.
-    const attempt = findOrBuildCli((line) => said.push(line), { path: dir, goCandidates: [], cacheRoot: join(dir, "cache") });
+    const attempt = findOrBuildCli((line) => said.push(line), {
+      path: dir,
+      goCandidates: [],
+      cacheRoot: join(dir, "cache"),
+    });
     await expect(attempt).rejects.toThrow(/neither it nor Go was found/);
     expect(said.join("\n")).toContain("is older than");
   });

@@ -7,7 +7,17 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineStack, RunResult } from "../support/engine";
-import { byHand, changes, emulator as startEmulator, installedPackage, ourState, requestLog, stackOn, succeeded, told } from "../support/engine";
+import {
+  byHand,
+  changes,
+  emulator as startEmulator,
+  installedPackage,
+  ourState,
+  requestLog,
+  stackOn,
+  succeeded,
+  told,
+} from "../support/engine";
 import { ALERTS_PATH, KEYS_PATH } from "../support/fixtures";
 import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "../support/programs";
 
@@ -17,7 +27,11 @@ function program(ids: { alert?: string; key?: string; rotation?: string }): Pulu
     const { Alert, ApiKey } = installedPackage();
     const alert = new Alert("lag", { ...LAG_ALERT, ...(ids.alert !== undefined ? { importId: ids.alert } : {}) });
     const keepers = { rotation: ids.rotation ?? "1" };
-    const key = new ApiKey("deployer", { ...DEPLOYER_KEY, keepers, ...(ids.key !== undefined ? { importId: ids.key } : {}) });
+    const key = new ApiKey("deployer", {
+      ...DEPLOYER_KEY,
+      keepers,
+      ...(ids.key !== undefined ? { importId: ids.key } : {}),
+    });
     return { alertId: alert.id, ...keyOutputs(key) };
   };
 }
@@ -34,7 +48,9 @@ describe("taking over an alert and a key made by hand", () => {
     // The alert differs from the program (threshold 100, not 300); the key is as the program has it.
     await byHand(emu, "POST", ALERTS_PATH, { ...LAG_ALERT, threshold: 100 });
     alertId = Object.keys(emu.snapshot().alerts)[0] ?? "";
-    const made = (await byHand(emu, "POST", KEYS_PATH, { name: "deployer", roles: ["developer"] })) as { result: { key: { id: string; keySuffix: string } } };
+    const made = (await byHand(emu, "POST", KEYS_PATH, { name: "deployer", roles: ["developer"] })) as {
+      result: { key: { id: string; keySuffix: string } };
+    };
     key = made.result.key;
     s = await stackOn(emu, "import", { program: program({ alert: alertId, key: key.id }) });
     emu.resetRequestLog();
@@ -44,7 +60,10 @@ describe("taking over an alert and a key made by hand", () => {
     first = succeeded(await s.up());
     expect(changes(first)).toEqual(["create deployer", "create lag"]);
     expect(requestLog(emu, (m) => m === "POST")).toEqual([]);
-    expect(requestLog(emu).filter((r) => r.includes(ALERTS_PATH))).toEqual([`GET ${ALERTS_PATH}/${alertId}`, `PUT ${ALERTS_PATH}/${alertId}`]);
+    expect(requestLog(emu).filter((r) => r.includes(ALERTS_PATH))).toEqual([
+      `GET ${ALERTS_PATH}/${alertId}`,
+      `PUT ${ALERTS_PATH}/${alertId}`,
+    ]);
     expect(requestLog(emu).filter((r) => r.includes(KEYS_PATH))).toEqual([`GET ${KEYS_PATH}/${key.id}`]);
     expect(emu.snapshot().alerts[alertId]?.threshold).toBe(300);
     expect(Object.keys(emu.snapshot().alerts)).toEqual([alertId]);
@@ -106,7 +125,9 @@ describe("taking over an alert and a key made by hand", () => {
     const keyNow = ourState(s).get("deployer")?.id ?? "";
     emu.resetRequestLog();
     succeeded(await s.destroy());
-    expect(requestLog(emu, (m) => m !== "GET").sort()).toEqual([`DELETE ${ALERTS_PATH}/${alertId}`, `DELETE ${KEYS_PATH}/${keyNow}`].sort());
+    expect(requestLog(emu, (m) => m !== "GET").sort()).toEqual(
+      [`DELETE ${ALERTS_PATH}/${alertId}`, `DELETE ${KEYS_PATH}/${keyNow}`].sort(),
+    );
     expect(emu.snapshot().alerts).toEqual({});
     expect(emu.snapshot().keys).toEqual({});
   });

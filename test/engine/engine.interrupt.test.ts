@@ -12,7 +12,15 @@ import { basename, join } from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { changes, emulator, installedPackage, stackOn, told, type EngineStack, type RunResult } from "../support/engine";
+import {
+  changes,
+  emulator,
+  installedPackage,
+  stackOn,
+  told,
+  type EngineStack,
+  type RunResult,
+} from "../support/engine";
 
 const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const PROJECT = "alertpipe-example";
@@ -54,8 +62,11 @@ interface Checkpoint {
 }
 
 function checkpoint(s: EngineStack): Checkpoint {
-  const latest = (JSON.parse(s.readStateFile()) as { checkpoint: { latest?: { resources?: StateResource[]; pending_operations?: PendingOperation[] } } })
-    .checkpoint.latest;
+  const latest = (
+    JSON.parse(s.readStateFile()) as {
+      checkpoint: { latest?: { resources?: StateResource[]; pending_operations?: PendingOperation[] } };
+    }
+  ).checkpoint.latest;
   return { resources: latest?.resources ?? [], pending: latest?.pending_operations ?? [] };
 }
 
@@ -111,7 +122,11 @@ function cliPid(s: EngineStack): number {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readlinkSync(`/proc/${entry}/cwd`) === join(s.root, "work") && basename(readlinkSync(`/proc/${entry}/exe`)) === "pulumi") found.push(Number(entry));
+      if (
+        readlinkSync(`/proc/${entry}/cwd`) === join(s.root, "work") &&
+        basename(readlinkSync(`/proc/${entry}/exe`)) === "pulumi"
+      )
+        found.push(Number(entry));
     } catch {
       // A process that ended meanwhile, or one we may not inspect: not ours either way.
     }
@@ -125,7 +140,9 @@ function cliPid(s: EngineStack): number {
  * (answers take 3 s, so both creates are in flight): the first through the Automation API's
  * signal, the second straight to the CLI, since the signal sends only one.
  */
-async function upInterruptedTwice(name: string): Promise<{ emu: RunningEmulator; s: EngineStack; interrupted: RunResult }> {
+async function upInterruptedTwice(
+  name: string,
+): Promise<{ emu: RunningEmulator; s: EngineStack; interrupted: RunResult }> {
   const emu = await emulator({ latencyMs: 3_000 });
   const s = await stackOn(emu, name, { program });
   const controller = new AbortController();
@@ -227,7 +244,12 @@ describe("Ctrl-C during an up, on the real engine", () => {
       "--yes",
       "--stack",
       s.name,
-      ...["--import-pending-creates", urnOf(s, "Alert", "first"), "--import-pending-creates", strays.alerts[0]?.[1] ?? ""],
+      ...[
+        "--import-pending-creates",
+        urnOf(s, "Alert", "first"),
+        "--import-pending-creates",
+        strays.alerts[0]?.[1] ?? "",
+      ],
       ...["--import-pending-creates", urnOf(s, "ApiKey", "deployer"), "--import-pending-creates", strays.keys[0] ?? ""],
     ]);
     expect(imported.code, imported.stderr).toBe(0);

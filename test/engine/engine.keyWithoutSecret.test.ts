@@ -10,7 +10,16 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineStack, RunResult } from "../support/engine";
-import { changes, emulator as startEmulator, installedPackage, ourState, stackOn, statusWithKey, succeeded, told } from "../support/engine";
+import {
+  changes,
+  emulator as startEmulator,
+  installedPackage,
+  ourState,
+  stackOn,
+  statusWithKey,
+  succeeded,
+  told,
+} from "../support/engine";
 import { ORG_ID } from "../support/fixtures";
 import { DEPLOYER_KEY, keyOutputs } from "../support/programs";
 
@@ -28,7 +37,11 @@ async function secretDroppingProxy(emu: RunningEmulator): Promise<Server> {
           const value = req.headers[name];
           if (typeof value === "string") headers[name] = value;
         }
-        const answer = await fetch(emu.url + (req.url ?? "/"), { method: req.method ?? "GET", headers, ...(body === undefined ? {} : { body }) });
+        const answer = await fetch(emu.url + (req.url ?? "/"), {
+          method: req.method ?? "GET",
+          headers,
+          ...(body === undefined ? {} : { body }),
+        });
         let text = await answer.text();
         if (!dropped && req.method === "POST" && /\/keys$/.test(req.url ?? "") && answer.ok) {
           dropped = true;
@@ -86,7 +99,9 @@ describe("a key created without its secret, on the real engine", () => {
     expect(ids).toHaveLength(1);
     expect(ids[0]).not.toBe(unusable);
     expect(ourState(s).get("deployer")?.id).toBe(ids[0]);
-    expect(await statusWithKey(emu, ORG_ID, String(up.outputs.keyId?.value), String(up.outputs.keySecret?.value))).toBe(200);
+    expect(await statusWithKey(emu, ORG_ID, String(up.outputs.keyId?.value), String(up.outputs.keySecret?.value))).toBe(
+      200,
+    );
   });
 
   it("changes nothing on the up after", async () => {

@@ -12,7 +12,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { AlertArgs, ApiKeyArgs, PipeSettingsArgs } from "../../provider";
 import { hashDataFor, sha256Base64 } from "../support/hashData";
-import { byHand, changes, emulator as startEmulator, installedPackage, stackOn, succeeded, told, type EngineStack, type RunResult } from "../support/engine";
+import {
+  byHand,
+  changes,
+  emulator as startEmulator,
+  installedPackage,
+  stackOn,
+  succeeded,
+  told,
+  type EngineStack,
+  type RunResult,
+} from "../support/engine";
 import { ORG_ID as ORG } from "../support/fixtures";
 
 const OTHER_ORG = "3d6f0a8e-8f5a-4c1e-9b7a-2f1d4c3b5a69";
@@ -25,9 +35,25 @@ const pipeKey = (pipe: string) => `${ORG}/${SERVICE}/${pipe}`;
 /** The value the engine puts where an input is not known yet, in preview. */
 const UNKNOWN_IN_PREVIEW = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-const ALERT_ARGS = ["threshold", "interval", "source", "thresholdType", "channel", "dashboardId", "tileId", "name", "message"] as const;
+const ALERT_ARGS = [
+  "threshold",
+  "interval",
+  "source",
+  "thresholdType",
+  "channel",
+  "dashboardId",
+  "tileId",
+  "name",
+  "message",
+] as const;
 const KEY_ARGS = ["organizationId", "roles", "name", "expireAt", "state", "ipAccessList", "hashData"] as const;
-const PIPE_ARGS = ["organizationId", "serviceId", "pipeId", "resetOnDelete", ...installedPackage().SETTING_NAMES] as const;
+const PIPE_ARGS = [
+  "organizationId",
+  "serviceId",
+  "pipeId",
+  "resetOnDelete",
+  ...installedPackage().SETTING_NAMES,
+] as const;
 
 const ALERT: AlertArgs = {
   name: "Ingest lag",
@@ -56,7 +82,8 @@ function changedInputs(result: RunResult, name: string, args: readonly string[])
   let last: { old?: Record<string, unknown>; new?: Record<string, unknown> } | undefined;
   for (const e of result.events) {
     const m = e.resOutputsEvent?.metadata ?? e.resourcePreEvent?.metadata;
-    if (m !== undefined && m.urn.endsWith(`::${name}`)) last = { ...(m.old ? { old: m.old.inputs } : {}), ...(m.new ? { new: m.new.inputs } : {}) };
+    if (m !== undefined && m.urn.endsWith(`::${name}`))
+      last = { ...(m.old ? { old: m.old.inputs } : {}), ...(m.new ? { new: m.new.inputs } : {}) };
   }
   const before = last?.old ?? {};
   const after = last?.new ?? {};
@@ -108,7 +135,12 @@ describe("an Alert alone on the real engine", () => {
     expect(alerts).toHaveLength(1);
     alertId = alerts[0]?.id ?? "";
     expect(result.outputs.id?.value).toBe(alertId);
-    expect(alerts[0]).toMatchObject({ name: "Ingest lag", threshold: 300, dashboard: "dash-ingest", tileId: "tile-lag" });
+    expect(alerts[0]).toMatchObject({
+      name: "Ingest lag",
+      threshold: 300,
+      dashboard: "dash-ingest",
+      tileId: "tile-lag",
+    });
   });
 
   it("reports every step same and sends no write on an unchanged program", async () => {
@@ -175,7 +207,14 @@ describe("an Alert alone on the real engine", () => {
 describe("a PipeSettings alone on the real engine", () => {
   let emu: RunningEmulator;
   let s: EngineStack;
-  const base: PipeSettingsArgs = { organizationId: ORG, serviceId: SERVICE, pipeId: PIPE, dbMaxThreads: 8, objectStorageConcurrency: 4, resetOnDelete: true };
+  const base: PipeSettingsArgs = {
+    organizationId: ORG,
+    serviceId: SERVICE,
+    pipeId: PIPE,
+    dbMaxThreads: 8,
+    objectStorageConcurrency: 4,
+    resetOnDelete: true,
+  };
   let args: PipeSettingsArgs = base;
   beforeAll(async () => {
     emu = await startEmulator();
@@ -241,7 +280,11 @@ describe("a PipeSettings alone on the real engine", () => {
     expect(step?.replaceKeys).toContain("pipeId");
     // Create before delete, the engine's default: the new pipe is set before the old is reset, which
     // reads the old pipe first to unset only what is still as it left it.
-    expect(sent(emu)).toEqual([`PUT ${settingsPath(OTHER_PIPE)}`, `GET ${settingsPath(PIPE)}`, `PUT ${settingsPath(PIPE)}`]);
+    expect(sent(emu)).toEqual([
+      `PUT ${settingsPath(OTHER_PIPE)}`,
+      `GET ${settingsPath(PIPE)}`,
+      `PUT ${settingsPath(PIPE)}`,
+    ]);
     const pipes = emu.snapshot().pipes;
     expect(pipes[pipeKey(OTHER_PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
     expect(pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: null, object_storage_concurrency: null });
@@ -251,7 +294,8 @@ describe("a PipeSettings alone on the real engine", () => {
     emu.resetRequestLog();
     succeeded(await s.destroy());
     expect(sent(emu)).toEqual([`GET ${settingsPath(OTHER_PIPE)}`, `PUT ${settingsPath(OTHER_PIPE)}`]);
-    for (const settings of Object.values(emu.snapshot().pipes)) expect(Object.values(settings).every((v) => v === null)).toBe(true);
+    for (const settings of Object.values(emu.snapshot().pipes))
+      expect(Object.values(settings).every((v) => v === null)).toBe(true);
   });
 });
 
@@ -370,7 +414,10 @@ describe("an ApiKey alone on the real engine", () => {
  * service whose answer to a create cannot be used although the object was made. The emulator's own
  * faults cannot: they answer 503 before processing or cut the connection, both unknown outcomes.
  */
-async function rewritingProxy(target: string, rewrite: (method: string, path: string, body: unknown) => unknown): Promise<string> {
+async function rewritingProxy(
+  target: string,
+  rewrite: (method: string, path: string, body: unknown) => unknown,
+): Promise<string> {
   const forward = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -378,7 +425,10 @@ async function rewritingProxy(target: string, rewrite: (method: string, path: st
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const upstream = await fetch(`${target}${req.url ?? "/"}`, {
       method,
-      headers: { "content-type": "application/json", ...(req.headers.authorization !== undefined ? { authorization: req.headers.authorization } : {}) },
+      headers: {
+        "content-type": "application/json",
+        ...(req.headers.authorization !== undefined ? { authorization: req.headers.authorization } : {}),
+      },
       ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
     });
     let text = await upstream.text();
@@ -428,7 +478,9 @@ describe("a create that fails after the object exists, then the next up", () => 
       method === "POST" && path.endsWith("/keys") && odd-- > 0 ? without(body, "result", "keySecret") : body,
     );
     const { ApiKey } = installedPackage();
-    const program: PulumiFn = async () => ({ id: new ApiKey("deployer", { organizationId: ORG, name: "deployer", roles: ["developer"] }).id });
+    const program: PulumiFn = async () => ({
+      id: new ApiKey("deployer", { organizationId: ORG, name: "deployer", roles: ["developer"] }).id,
+    });
     const s = await stackOn(emu, "key-partial", { program, config: { "alertpipe:cloudUrl": { value: proxy } } });
 
     const first = await s.up();
@@ -438,7 +490,10 @@ describe("a create that fails after the object exists, then the next up", () => 
     expect(made).toHaveLength(1);
     const keyUuid = made[0] ?? "";
     // Kept, and marked as not fully made, so the engine will not take it for a healthy key.
-    expect(inState(s, "deployer")).toMatchObject({ id: keyUuid, initErrors: [expect.stringContaining("was created and is kept")] });
+    expect(inState(s, "deployer")).toMatchObject({
+      id: keyUuid,
+      initErrors: [expect.stringContaining("was created and is kept")],
+    });
 
     emu.resetRequestLog();
     const second = succeeded(await s.up());
@@ -480,7 +535,8 @@ describe("many resources at the engine's own parallelism", () => {
     const emu = await startEmulator();
     const { ApiKey } = installedPackage();
     const program: PulumiFn = async () => {
-      for (let i = 0; i < 25; i++) new ApiKey(`key-${i}`, { organizationId: ORG, name: `key-${i}`, roles: ["query_endpoints"] });
+      for (let i = 0; i < 25; i++)
+        new ApiKey(`key-${i}`, { organizationId: ORG, name: `key-${i}`, roles: ["query_endpoints"] });
     };
     const s = await stackOn(emu, "many-keys", { program });
     const result = succeeded(await s.up());
@@ -523,7 +579,10 @@ describe("an existing object read by id with the class's static get", () => {
 
   it("reads a live key by its uuid and organization, without a secret, and destroy leaves it on the service", async () => {
     const emu = await startEmulator();
-    const made = (await byHand(emu, "POST", `/v1/organizations/${ORG}/keys`, { name: "by hand", roles: ["developer"] })) as {
+    const made = (await byHand(emu, "POST", `/v1/organizations/${ORG}/keys`, {
+      name: "by hand",
+      roles: ["developer"],
+    })) as {
       result: { key: { id: string; keySuffix: string } };
     };
     const { ApiKey } = installedPackage();
@@ -548,9 +607,13 @@ describe("an existing object read by id with the class's static get", () => {
 
   it("reads a pipe's live settings by organizationId/serviceId/pipeId, and destroy leaves them as they are", async () => {
     const emu = await startEmulator();
-    await byHand(emu, "PUT", `/v1/organizations/${ORG}/services/${SERVICE}/pipes/${PIPE}/settings`, { db_max_threads: 12 });
+    await byHand(emu, "PUT", `/v1/organizations/${ORG}/services/${SERVICE}/pipes/${PIPE}/settings`, {
+      db_max_threads: 12,
+    });
     const { PipeSettings } = installedPackage();
-    const program: PulumiFn = async () => ({ dbMaxThreads: PipeSettings.get("existing", `${ORG}/${SERVICE}/${PIPE}`).dbMaxThreads });
+    const program: PulumiFn = async () => ({
+      dbMaxThreads: PipeSettings.get("existing", `${ORG}/${SERVICE}/${PIPE}`).dbMaxThreads,
+    });
     const s = await stackOn(emu, "pipe-read", { program });
     const up = succeeded(await s.up());
     expect(up.outputs.dbMaxThreads?.value).toBe(12);
@@ -577,7 +640,8 @@ describe("a preview of inputs not known yet", () => {
         .sort(),
     ).toEqual(["create deployer", "create lag"]);
     // The message really was unknown when check saw it: the engine's placeholder for a value not known yet.
-    const planned = result.events.find((e) => e.resourcePreEvent?.metadata.urn.endsWith("::lag"))?.resourcePreEvent?.metadata.new?.inputs;
+    const planned = result.events.find((e) => e.resourcePreEvent?.metadata.urn.endsWith("::lag"))?.resourcePreEvent
+      ?.metadata.new?.inputs;
     expect(planned?.message).toBe(UNKNOWN_IN_PREVIEW);
     expect(emu.requests).toEqual([]);
   });

@@ -8,7 +8,16 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineStack, RunResult } from "../support/engine";
-import { changes, emulator as startEmulator, installedPackage, ourState, requestLog, stackOn, statusWithKey, succeeded } from "../support/engine";
+import {
+  changes,
+  emulator as startEmulator,
+  installedPackage,
+  ourState,
+  requestLog,
+  stackOn,
+  statusWithKey,
+  succeeded,
+} from "../support/engine";
 import { KEYS_PATH, ORG_ID } from "../support/fixtures";
 import { sha256Base64 } from "../support/hashData";
 import { keyOutputs } from "../support/programs";
@@ -54,8 +63,13 @@ describe("an ApiKey whose material is made locally", () => {
     expect(stored?.keyId).toBe("");
     expect(stored?.keySecretSha256).toBe("");
     expect(stored?.keySuffix).toBe(keyId.slice(-4));
-    expect(stored?.hashData?.keyIdHash === sha256Base64(keyId), "the stored key ID hash is the output key ID's").toBe(true);
-    expect(stored?.hashData?.keySecretHash === sha256Base64(keySecret), "the stored secret hash is the output secret's").toBe(true);
+    expect(stored?.hashData?.keyIdHash === sha256Base64(keyId), "the stored key ID hash is the output key ID's").toBe(
+      true,
+    );
+    expect(
+      stored?.hashData?.keySecretHash === sha256Base64(keySecret),
+      "the stored secret hash is the output secret's",
+    ).toBe(true);
   });
 
   it("makes a pair that works against the service", async () => {

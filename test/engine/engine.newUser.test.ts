@@ -17,7 +17,14 @@ describe("PipeSettings with resetOnDelete on the real engine", () => {
     let name = "ingest";
     let pipeId = PIPE;
     const program: PulumiFn = async () => {
-      new PipeSettings(name, { organizationId: ORG, serviceId: SERVICE, pipeId, dbMaxThreads: 8, objectStorageConcurrency: 4, resetOnDelete: true });
+      new PipeSettings(name, {
+        organizationId: ORG,
+        serviceId: SERVICE,
+        pipeId,
+        dbMaxThreads: 8,
+        objectStorageConcurrency: 4,
+        resetOnDelete: true,
+      });
       return {};
     };
     const s = await stackOn(emu, "rename-reset", { program });
@@ -30,7 +37,10 @@ describe("PipeSettings with resetOnDelete on the real engine", () => {
     expect(renamed.ok, told(renamed)).toBe(true);
     expect(changes(renamed)).toEqual(["create ingest-renamed", "delete ingest"]);
     // State says the settings are set; so must the service.
-    expect(emu.snapshot().pipes[`${ORG}/${SERVICE}/${PIPE}`]).toMatchObject({ db_max_threads: 8, object_storage_concurrency: 4 });
+    expect(emu.snapshot().pipes[`${ORG}/${SERVICE}/${PIPE}`]).toMatchObject({
+      db_max_threads: 8,
+      object_storage_concurrency: 4,
+    });
     expect(emu.requests.filter((r) => r.method === "PUT")).toHaveLength(1);
 
     pipeId = PIPE.toUpperCase();
@@ -43,7 +53,10 @@ describe("PipeSettings with resetOnDelete on the real engine", () => {
     // The resource's own destroy still unsets what it set.
     const destroyed = await s.destroy();
     expect(destroyed.ok, told(destroyed)).toBe(true);
-    expect(emu.snapshot().pipes[`${ORG}/${SERVICE}/${PIPE}`]).toMatchObject({ db_max_threads: null, object_storage_concurrency: null });
+    expect(emu.snapshot().pipes[`${ORG}/${SERVICE}/${PIPE}`]).toMatchObject({
+      db_max_threads: null,
+      object_storage_concurrency: null,
+    });
   });
 });
 
@@ -61,7 +74,13 @@ describe("connection settings in preview on the real engine", () => {
     const preview = await s.preview();
     expect(preview.ok).toBe(false);
     const said = told(preview);
-    for (const named of ["alertpipe:cloudUrl", "ALERTPIPE_CLOUD_URL", "alertpipe:cloudKeySecret", "ALERTPIPE_CLOUD_KEY_SECRET"]) expect(said).toContain(named);
+    for (const named of [
+      "alertpipe:cloudUrl",
+      "ALERTPIPE_CLOUD_URL",
+      "alertpipe:cloudKeySecret",
+      "ALERTPIPE_CLOUD_KEY_SECRET",
+    ])
+      expect(said).toContain(named);
     expect(said).not.toContain("alertpipe:cloudKeyId is not set");
     expect(said).not.toContain("alertpipe:alertingUrl");
     expect(emu.requests).toEqual([]);

@@ -12,7 +12,15 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { RecordedRequest, RunningEmulator } from "../../emulator";
 import { SECRET_SIG } from "../../scripts/engine/stack";
-import { changes, emulator, installedPackage, stackOn, told, type EngineStack, type RunResult } from "../support/engine";
+import {
+  changes,
+  emulator,
+  installedPackage,
+  stackOn,
+  told,
+  type EngineStack,
+  type RunResult,
+} from "../support/engine";
 import { hashDataFor } from "../support/hashData";
 
 const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
@@ -205,7 +213,10 @@ describe("resource options on the real engine", () => {
       const replaced = await s.up({ program: keyProgram(OTHER_ORG, { deleteBeforeReplace: true }) });
       expectOk(replaced);
       expect(changes(replaced)).toEqual(["replace deployer"]);
-      expect(writes(emu)).toEqual([`DELETE /v1/organizations/${ORG}/keys/${oldUuid}`, `POST /v1/organizations/${OTHER_ORG}/keys`]);
+      expect(writes(emu)).toEqual([
+        `DELETE /v1/organizations/${ORG}/keys/${oldUuid}`,
+        `POST /v1/organizations/${OTHER_ORG}/keys`,
+      ]);
       const keys = Object.values(emu.snapshot().keys);
       expect(keys.map((k) => k.organizationId)).toEqual([OTHER_ORG]);
       expect(ours(s).get("deployer")?.id).toBe(keys[0]?.id);
@@ -219,7 +230,10 @@ describe("resource options on the real engine", () => {
 
       emu.resetRequestLog();
       expectOk(await s.up({ program: keyProgram(OTHER_ORG) }));
-      expect(writes(emu)).toEqual([`POST /v1/organizations/${OTHER_ORG}/keys`, `DELETE /v1/organizations/${ORG}/keys/${oldUuid}`]);
+      expect(writes(emu)).toEqual([
+        `POST /v1/organizations/${OTHER_ORG}/keys`,
+        `DELETE /v1/organizations/${ORG}/keys/${oldUuid}`,
+      ]);
     });
 
     it("resets the old pipe before setting the new one when a PipeSettings' pipe changes", async () => {
@@ -228,7 +242,11 @@ describe("resource options on the real engine", () => {
         (pipeId: string): PulumiFn =>
         async () => {
           const { PipeSettings } = installedPackage();
-          new PipeSettings("ingest", { organizationId: ORG, serviceId: SERVICE, pipeId, dbMaxThreads: 8, resetOnDelete: true }, { deleteBeforeReplace: true });
+          new PipeSettings(
+            "ingest",
+            { organizationId: ORG, serviceId: SERVICE, pipeId, dbMaxThreads: 8, resetOnDelete: true },
+            { deleteBeforeReplace: true },
+          );
           return {};
         };
       const otherPipe = "2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bee";
@@ -287,7 +305,13 @@ describe("resource options on the real engine", () => {
       const program: PulumiFn = async () => {
         const { Alert, ApiKey } = installedPackage();
         const key = new ApiKey("hashed", { organizationId: ORG, roles: ["developer"], hashData });
-        new Alert("paged", { source: "search", threshold: 1, thresholdType: "above", interval: "1m", channel: { type: "webhook", webhookId: "w" } });
+        new Alert("paged", {
+          source: "search",
+          threshold: 1,
+          thresholdType: "above",
+          interval: "1m",
+          channel: { type: "webhook", webhookId: "w" },
+        });
         return { keySecret: key.keySecret };
       };
       const s = await stackOn(emu, "secrets", { program });
@@ -301,16 +325,21 @@ describe("resource options on the real engine", () => {
       for (const text of [state, exported]) {
         for (const value of plain) expect(text).not.toContain(value);
         // The emulator knows the created key's secret only by its SHA-256: no token may hash to it.
-        const leaked = (text.match(/[A-Za-z0-9_-]{40}/g) ?? []).filter((t) => keyHashes.includes(createHash("sha256").update(t).digest("hex")));
+        const leaked = (text.match(/[A-Za-z0-9_-]{40}/g) ?? []).filter((t) =>
+          keyHashes.includes(createHash("sha256").update(t).digest("hex")),
+        );
         expect(leaked).toEqual([]);
       }
 
       // The engine records the stack's alertpipe:* config in the default provider's entry, inputs and
       // outputs alike: the two secrets must be there as ciphertext, in the state file and the export.
-      const exportedResources = (JSON.parse(exported) as { deployment: { resources?: StateResource[] } }).deployment.resources ?? [];
+      const exportedResources =
+        (JSON.parse(exported) as { deployment: { resources?: StateResource[] } }).deployment.resources ?? [];
       for (const resources of [stateResources(s), exportedResources]) {
         const providers = resources.filter((r) => r.type.startsWith("pulumi:providers:"));
-        expect(providers.map((r) => r.urn.split("::").slice(2).join("::"))).toEqual(["pulumi:providers:pulumi-nodejs::default"]);
+        expect(providers.map((r) => r.urn.split("::").slice(2).join("::"))).toEqual([
+          "pulumi:providers:pulumi-nodejs::default",
+        ]);
         const provider = providers[0];
         for (const value of plain) expect(JSON.stringify(provider)).not.toContain(value);
         for (const props of [provider?.inputs, provider?.outputs]) {
@@ -328,7 +357,10 @@ describe("resource options on the real engine", () => {
       // into state, so only the README's advice stands between the secret and the state file.
       const canary = "canary-unmarked-secret-2f6d";
       const emu = await emulator({ keySecret: canary });
-      const s = await stackOn(emu, "plain-config", { program: keyProgram(ORG), config: { "alertpipe:cloudKeySecret": { value: canary } } });
+      const s = await stackOn(emu, "plain-config", {
+        program: keyProgram(ORG),
+        config: { "alertpipe:cloudKeySecret": { value: canary } },
+      });
       expectOk(await s.up());
       const provider = stateResources(s).find((r) => r.type === "pulumi:providers:pulumi-nodejs");
       expect(provider?.inputs?.["alertpipe:cloudKeySecret"]).toBe(canary);

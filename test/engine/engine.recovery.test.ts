@@ -8,7 +8,16 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineStack, RunResult } from "../support/engine";
-import { changes, emulator as startEmulator, installedPackage, ourState, stackOn, statusWithKey, succeeded, told } from "../support/engine";
+import {
+  changes,
+  emulator as startEmulator,
+  installedPackage,
+  ourState,
+  stackOn,
+  statusWithKey,
+  succeeded,
+  told,
+} from "../support/engine";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID } from "../support/fixtures";
 import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "../support/programs";
 

@@ -8,7 +8,17 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { EngineStack, RunResult } from "../support/engine";
-import { changes, emulator as startEmulator, engineOrder, installedPackage, ourState, requestLog, stackOn, statusWithKey, succeeded } from "../support/engine";
+import {
+  changes,
+  emulator as startEmulator,
+  engineOrder,
+  installedPackage,
+  ourState,
+  requestLog,
+  stackOn,
+  statusWithKey,
+  succeeded,
+} from "../support/engine";
 import { KEYS_PATH, ORG_ID } from "../support/fixtures";
 import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "../support/programs";
 
@@ -43,7 +53,10 @@ describe("rotating an ApiKey by changing a keeper", () => {
     emu = await startEmulator();
     const { Alert, ApiKey } = installedPackage();
     const program: PulumiFn = async () => {
-      const key = new ApiKey("deployer", { ...DEPLOYER_KEY, keepers: { rotation: new pulumi.Config().require("rotation") } });
+      const key = new ApiKey("deployer", {
+        ...DEPLOYER_KEY,
+        keepers: { rotation: new pulumi.Config().require("rotation") },
+      });
       const alert = new Alert("lag", { ...LAG_ALERT, message: pulumi.interpolate`Deploy key ending ${key.keySuffix}` });
       return { ...keyOutputs(key), alertId: alert.id };
     };
@@ -65,11 +78,20 @@ describe("rotating an ApiKey by changing a keeper", () => {
     await s.setConfig({ [ROTATION]: { value: "2025-02" } });
     rotation = succeeded(await s.up());
     expect(changes(rotation)).toEqual(["replace deployer", "update lag"]);
-    expect(engineOrder(rotation)).toEqual(["create-replacement deployer", "replace deployer", "update lag", "delete-replaced deployer"]);
+    expect(engineOrder(rotation)).toEqual([
+      "create-replacement deployer",
+      "replace deployer",
+      "update lag",
+      "delete-replaced deployer",
+    ]);
   });
 
   it("sends the new key's POST, then the alert's PUT, then the old key's DELETE", () => {
-    expect(requestLog(emu, (m) => m !== "GET")).toEqual([`POST ${KEYS_PATH}`, `PUT /api/v2/alerts/${alertId}`, `DELETE ${KEYS_PATH}/${first.id}`]);
+    expect(requestLog(emu, (m) => m !== "GET")).toEqual([
+      `POST ${KEYS_PATH}`,
+      `PUT /api/v2/alerts/${alertId}`,
+      `DELETE ${KEYS_PATH}/${first.id}`,
+    ]);
   });
 
   it("leaves exactly one key of that name, the new one, in state, with the alert naming its suffix", () => {

@@ -10,7 +10,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { pulumiCli } from "../../scripts/engine/pulumiCli";
 import { PLUGIN_EXECUTABLE, packageVersion, thisPlatform } from "../../scripts/pluginArchive";
 import { packageSchema } from "../../provider/native/schema";
-import { installedPluginArchive, installedPluginDir, plainPath, run, type InstalledPlugin } from "../support/languagePrograms";
+import {
+  installedPluginArchive,
+  installedPluginDir,
+  plainPath,
+  run,
+  type InstalledPlugin,
+} from "../support/languagePrograms";
 
 /** How long the installed launcher takes to print its port, the engine's wait before its first call. */
 function timeToPort(executable: string, path: string): Promise<number> {
@@ -26,7 +32,9 @@ function timeToPort(executable: string, path: string): Promise<number> {
       else reject(new Error(`the plugin printed ${JSON.stringify(chunk.toString())} instead of a port`));
     });
     child.on("error", reject);
-    child.on("close", (code) => (code !== null && code !== 0 ? reject(new Error(`the plugin exited ${code}: ${stderr}`)) : undefined));
+    child.on("close", (code) =>
+      code !== null && code !== 0 ? reject(new Error(`the plugin exited ${code}: ${stderr}`)) : undefined,
+    );
   });
 }
 
@@ -47,7 +55,12 @@ describe("the plugin archive", () => {
 
   it("holds the executable launcher, one bundled JavaScript file and the licenses", async () => {
     const { stdout } = await run("tar", ["-tzf", plugin.archive.path]);
-    expect(stdout.trim().split("\n").sort()).toEqual(["LICENSE", "THIRD-PARTY-NOTICES", PLUGIN_EXECUTABLE, `${PLUGIN_EXECUTABLE}.js`]);
+    expect(stdout.trim().split("\n").sort()).toEqual([
+      "LICENSE",
+      "THIRD-PARTY-NOTICES",
+      PLUGIN_EXECUTABLE,
+      `${PLUGIN_EXECUTABLE}.js`,
+    ]);
     expect(statSync(join(installedPluginDir(plugin), PLUGIN_EXECUTABLE)).mode & 0o111).not.toBe(0);
   });
 
@@ -62,13 +75,27 @@ describe("the plugin archive", () => {
 
   it("serves the plugin's schema from the installed folder with only node, the engine and the system on PATH", async () => {
     const cli = await pulumiCli();
-    const { stdout } = await run(cli.path, ["package", "get-schema", join(installedPluginDir(plugin), PLUGIN_EXECUTABLE)], {
-      env: { PATH: await plainPath(), PULUMI_HOME: plugin.home, PULUMI_SKIP_UPDATE_CHECK: "true" },
-    });
+    const { stdout } = await run(
+      cli.path,
+      ["package", "get-schema", join(installedPluginDir(plugin), PLUGIN_EXECUTABLE)],
+      {
+        env: { PATH: await plainPath(), PULUMI_HOME: plugin.home, PULUMI_SKIP_UPDATE_CHECK: "true" },
+      },
+    );
     // The CLI prints the schema as it binds it (empty lists dropped): the package, its version, resources and types are the plugin's.
-    const served = JSON.parse(stdout) as { name: string; version: string; resources: Record<string, unknown>; types: Record<string, unknown> };
+    const served = JSON.parse(stdout) as {
+      name: string;
+      version: string;
+      resources: Record<string, unknown>;
+      types: Record<string, unknown>;
+    };
     const expected = packageSchema();
-    expect({ name: served.name, version: served.version, resources: Object.keys(served.resources).sort(), types: Object.keys(served.types).sort() }).toEqual({
+    expect({
+      name: served.name,
+      version: served.version,
+      resources: Object.keys(served.resources).sort(),
+      types: Object.keys(served.types).sort(),
+    }).toEqual({
       name: expected.name,
       version: expected.version,
       resources: Object.keys(expected.resources).sort(),
@@ -78,7 +105,8 @@ describe("the plugin archive", () => {
 
   it("prints its port within a second of starting", async () => {
     const times: number[] = [];
-    for (let i = 0; i < 3; i++) times.push(await timeToPort(join(installedPluginDir(plugin), PLUGIN_EXECUTABLE), await plainPath()));
+    for (let i = 0; i < 3; i++)
+      times.push(await timeToPort(join(installedPluginDir(plugin), PLUGIN_EXECUTABLE), await plainPath()));
     console.log(`archive plugin start to port: ${times.map((t) => Math.round(t)).join(", ")} ms`);
     expect(Math.min(...times)).toBeLessThan(1000);
   });

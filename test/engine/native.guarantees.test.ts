@@ -10,7 +10,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { DEFAULT_RATE_LIMITS } from "../../emulator";
 import type { CliRun, CliStack } from "../support/cliStack";
-import { changes, emulator as startEmulator, engineOrder, ourState, requestLog, statusWithKey } from "../support/engine";
+import {
+  changes,
+  emulator as startEmulator,
+  engineOrder,
+  ourState,
+  requestLog,
+  statusWithKey,
+} from "../support/engine";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID } from "../support/fixtures";
 import { LAG_ALERT } from "../support/programs";
 import { yamlProgram, yamlStack } from "../support/yamlStack";
@@ -24,10 +31,16 @@ function ok<T extends CliRun>(run: T): T {
 const isWrite = (method: string) => method !== "GET";
 
 /** A developer key named "deployer", as YAML properties. */
-const DEPLOYER = { type: "alertpipe:index:ApiKey", properties: { organizationId: ORG_ID, name: "deployer", roles: ["developer"] } };
+const DEPLOYER = {
+  type: "alertpipe:index:ApiKey",
+  properties: { organizationId: ORG_ID, name: "deployer", roles: ["developer"] },
+};
 
 /** The lag alert, its message naming the key's suffix, as YAML properties. */
-const LAG = { type: "alertpipe:index:Alert", properties: { ...LAG_ALERT, message: "Deploy key ending ${deployer.keySuffix}" } };
+const LAG = {
+  type: "alertpipe:index:Alert",
+  properties: { ...LAG_ALERT, message: "Deploy key ending ${deployer.keySuffix}" },
+};
 
 /** The key's pair from the stack's outputs (never printed). */
 async function pairOf(stack: CliStack): Promise<{ keyId: string; keySecret: string }> {
@@ -37,7 +50,12 @@ async function pairOf(stack: CliStack): Promise<{ keyId: string; keySecret: stri
   return { keyId: String(outputs.keyId), keySecret: String(outputs.keySecret) };
 }
 
-const KEY_OUTPUTS = { keyUuid: "${deployer.id}", keyId: "${deployer.keyId}", keySecret: "${deployer.keySecret}", keySuffix: "${deployer.keySuffix}" };
+const KEY_OUTPUTS = {
+  keyUuid: "${deployer.id}",
+  keyId: "${deployer.keyId}",
+  keySecret: "${deployer.keySecret}",
+  keySuffix: "${deployer.keySuffix}",
+};
 
 describe("secrets in the state of a YAML program through the plugin", () => {
   let emu: RunningEmulator;
@@ -57,7 +75,8 @@ describe("secrets in the state of a YAML program through the plugin", () => {
       ["stack export", await stack.exportText()],
     ];
     for (const [where, text] of places) {
-      for (const [name, value] of Object.entries(secrets)) expect(text.includes(value), `${name} in plain text in the ${where}`).toBe(false);
+      for (const [name, value] of Object.entries(secrets))
+        expect(text.includes(value), `${name} in plain text in the ${where}`).toBe(false);
     }
   });
 
@@ -74,7 +93,10 @@ describe("lost create answers through the plugin: an alert's 500 after commit an
 
   beforeAll(async () => {
     emu = await startEmulator();
-    ({ stack } = await yamlStack(emu, yamlProgram({ resources: { deployer: DEPLOYER, lag: LAG }, outputs: { ...KEY_OUTPUTS, alertId: "${lag.id}" } })));
+    ({ stack } = await yamlStack(
+      emu,
+      yamlProgram({ resources: { deployer: DEPLOYER, lag: LAG }, outputs: { ...KEY_OUTPUTS, alertId: "${lag.id}" } }),
+    ));
     emu.setFaults({
       cutAfterCommit: { method: "POST", pathPattern: /\/keys$/, count: 1 },
       failAfterCommit: { method: "POST", pathPattern: /^\/api\/v2\/alerts$/, count: 1 },
@@ -90,12 +112,18 @@ describe("lost create answers through the plugin: an alert's 500 after commit an
     const ids = Object.keys(emu.snapshot().alerts);
     expect(ids).toHaveLength(1);
     expect(ourState(stack).get("lag")?.id).toBe(ids[0]);
-    expect(requestLog(emu, isWrite).filter((r) => r.startsWith(`POST ${ALERTS_PATH}`))).toEqual([`POST ${ALERTS_PATH}`]);
+    expect(requestLog(emu, isWrite).filter((r) => r.startsWith(`POST ${ALERTS_PATH}`))).toEqual([
+      `POST ${ALERTS_PATH}`,
+    ]);
   });
 
   it("leaves exactly one key, made again once after the one whose secret was lost was deleted, in state, its pair working", async () => {
     const keyWrites = requestLog(emu, isWrite).filter((r) => r.includes(KEYS_PATH));
-    expect(keyWrites).toEqual([`POST ${KEYS_PATH}`, expect.stringMatching(new RegExp(`^DELETE ${KEYS_PATH}/[0-9a-f-]{36}$`)), `POST ${KEYS_PATH}`]);
+    expect(keyWrites).toEqual([
+      `POST ${KEYS_PATH}`,
+      expect.stringMatching(new RegExp(`^DELETE ${KEYS_PATH}/[0-9a-f-]{36}$`)),
+      `POST ${KEYS_PATH}`,
+    ]);
     const ids = Object.keys(emu.snapshot().keys);
     expect(ids).toHaveLength(1);
     expect(ourState(stack).get("deployer")?.id).toBe(ids[0]);
@@ -123,7 +151,10 @@ describe("rotating a key through the plugin by changing a keeper", () => {
     emu = await startEmulator();
     const program = yamlProgram({
       config: { rotation: { type: "string" } },
-      resources: { deployer: { ...DEPLOYER, properties: { ...DEPLOYER.properties, keepers: { rotation: "${rotation}" } } }, lag: LAG },
+      resources: {
+        deployer: { ...DEPLOYER, properties: { ...DEPLOYER.properties, keepers: { rotation: "${rotation}" } } },
+        lag: LAG,
+      },
       outputs: { ...KEY_OUTPUTS, alertId: "${lag.id}" },
     });
     ({ stack } = await yamlStack(emu, program, { config: { "alertpipe-yaml:rotation": { value: "2025-01" } } }));
@@ -137,11 +168,20 @@ describe("rotating a key through the plugin by changing a keeper", () => {
     await stack.setConfig({ "alertpipe-yaml:rotation": { value: "2025-02" } });
     const rotation = ok(await stack.runLogged("up", ["up", "--yes"]));
     expect(changes(rotation)).toEqual(["replace deployer", "update lag"]);
-    expect(engineOrder(rotation)).toEqual(["create-replacement deployer", "replace deployer", "update lag", "delete-replaced deployer"]);
+    expect(engineOrder(rotation)).toEqual([
+      "create-replacement deployer",
+      "replace deployer",
+      "update lag",
+      "delete-replaced deployer",
+    ]);
   });
 
   it("sent the new key's POST, then the alert's PUT, then the old key's DELETE", () => {
-    expect(requestLog(emu, isWrite)).toEqual([`POST ${KEYS_PATH}`, `PUT ${ALERTS_PATH}/${alertId}`, `DELETE ${KEYS_PATH}/${firstKey}`]);
+    expect(requestLog(emu, isWrite)).toEqual([
+      `POST ${KEYS_PATH}`,
+      `PUT ${ALERTS_PATH}/${alertId}`,
+      `DELETE ${KEYS_PATH}/${firstKey}`,
+    ]);
   });
 
   it("leaves one key, the new one, in state, its pair working and the alert naming its suffix", async () => {
@@ -162,7 +202,10 @@ describe("many keys through the plugin under the service's default rate limit", 
     const resources = Object.fromEntries(
       Array.from({ length: 25 }, (_, i) => [
         `key${i}`,
-        { type: "alertpipe:index:ApiKey", properties: { organizationId: ORG_ID, name: `key-${i}`, roles: ["query_endpoints"] } },
+        {
+          type: "alertpipe:index:ApiKey",
+          properties: { organizationId: ORG_ID, name: `key-${i}`, roles: ["query_endpoints"] },
+        },
       ]),
     );
     const { stack } = await yamlStack(emu, yamlProgram({ resources }));

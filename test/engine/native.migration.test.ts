@@ -10,7 +10,17 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { delimiter } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { emulator, installedPackage, ourState, pluginFolder, requestLog, stackOn, succeeded, type EngineStack, type StateResource } from "../support/engine";
+import {
+  emulator,
+  installedPackage,
+  ourState,
+  pluginFolder,
+  requestLog,
+  stackOn,
+  succeeded,
+  type EngineStack,
+  type StateResource,
+} from "../support/engine";
 import { PIPE_IDS, PIPE_RESOURCE_ID } from "../support/fixtures";
 import { SECRET_SIG } from "../../scripts/engine/stack";
 
@@ -115,7 +125,10 @@ describe("moving a stack from the dynamic classes to the native resources with a
   it("keeps every id, now under the native types", () => {
     const after = typesAndIds(ourState(stack));
     const expected = Object.fromEntries(
-      [...before].map(([name, r]) => [name, { type: r.type.replace("pulumi-nodejs:dynamic/alertpipe:", "alertpipe:index:"), id: r.id }]),
+      [...before].map(([name, r]) => [
+        name,
+        { type: r.type.replace("pulumi-nodejs:dynamic/alertpipe:", "alertpipe:index:"), id: r.id },
+      ]),
     );
     expect(after).toEqual(expected);
   });
@@ -124,7 +137,9 @@ describe("moving a stack from the dynamic classes to the native resources with a
     const again = succeeded(await stack.up({ program: nativeProgram }));
     expect(again.outputs.keySecret).toEqual({ value: keySecretBefore, secret: true });
     const key = ourState(stack).get(NAMES.ApiKey);
-    expect((key?.outputs?.keySecret as Record<string, unknown> | undefined)?.["4dabf18193072939515e22adb298388d"]).toBe(SECRET_SIG);
+    expect((key?.outputs?.keySecret as Record<string, unknown> | undefined)?.["4dabf18193072939515e22adb298388d"]).toBe(
+      SECRET_SIG,
+    );
     expect(stack.readStateFile()).not.toContain(String(keySecretBefore));
   });
 

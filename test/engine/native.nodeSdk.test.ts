@@ -17,19 +17,31 @@ import { PIPE_IDS, PIPE_RESOURCE_ID } from "../support/fixtures";
 import { run, scratch } from "../support/languagePrograms";
 import { SECRET_SIG } from "../../scripts/engine/stack";
 
-type Resource<Outputs> = new (name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource & Outputs;
+type Resource<Outputs> = new (
+  name: string,
+  args: Record<string, unknown>,
+  opts?: pulumi.CustomResourceOptions,
+) => pulumi.CustomResource & Outputs;
 
 /** The part of the built SDK this program uses. */
 interface NodeSdk {
   PipeSettings: Resource<{ dbMaxThreads: pulumi.Output<number | undefined> }>;
-  ApiKey: Resource<{ keyId: pulumi.Output<string>; keySecret: pulumi.Output<string>; keySuffix: pulumi.Output<string> }>;
+  ApiKey: Resource<{
+    keyId: pulumi.Output<string>;
+    keySecret: pulumi.Output<string>;
+    keySuffix: pulumi.Output<string>;
+  }>;
   Alert: Resource<Record<never, never>>;
 }
 
 function program(sdk: NodeSdk): PulumiFn {
   return async () => {
     const settings = new sdk.PipeSettings("ingest", { ...PIPE_IDS, dbMaxThreads: 8, resetOnDelete: true });
-    const key = new sdk.ApiKey("deployer", { organizationId: PIPE_IDS.organizationId, name: "deployer", roles: ["developer"] });
+    const key = new sdk.ApiKey("deployer", {
+      organizationId: PIPE_IDS.organizationId,
+      name: "deployer",
+      roles: ["developer"],
+    });
     const alert = new sdk.Alert("ingest-lag", {
       name: "Ingest lag",
       message: pulumi.interpolate`Ingest lag (deploy key ending ${key.keySuffix})`,
@@ -81,8 +93,16 @@ describe("a TypeScript program using the generated Node.js SDK", () => {
 
   it("records them under the native types, keySecret a secret in state", () => {
     const state = ourState(stack);
-    expect([...state.values()].map((r) => r.type).sort()).toEqual(["alertpipe:index:Alert", "alertpipe:index:ApiKey", "alertpipe:index:PipeSettings"]);
-    expect((state.get("deployer")?.outputs?.keySecret as Record<string, unknown> | undefined)?.["4dabf18193072939515e22adb298388d"]).toBe(SECRET_SIG);
+    expect([...state.values()].map((r) => r.type).sort()).toEqual([
+      "alertpipe:index:Alert",
+      "alertpipe:index:ApiKey",
+      "alertpipe:index:PipeSettings",
+    ]);
+    expect(
+      (state.get("deployer")?.outputs?.keySecret as Record<string, unknown> | undefined)?.[
+        "4dabf18193072939515e22adb298388d"
+      ],
+    ).toBe(SECRET_SIG);
   });
 
   it("destroys all three", async () => {

@@ -38,11 +38,16 @@ class NativeApiKey extends pulumi.CustomResource {
 }
 
 /** The program: one key made through the plugin, and, when asked, one more taken in by `import`. */
-function program(args: KeyArgs, opts: pulumi.CustomResourceOptions = {}, imported?: { id: string; args: KeyArgs }): PulumiFn {
+function program(
+  args: KeyArgs,
+  opts: pulumi.CustomResourceOptions = {},
+  imported?: { id: string; args: KeyArgs },
+): PulumiFn {
   return async () => {
     const outputs = { keyId: undefined, keySecret: undefined, keySuffix: undefined, managedArgs: undefined };
     new NativeApiKey("deployer", { organizationId: ORG_ID, ...args, ...outputs }, opts);
-    if (imported !== undefined) new NativeApiKey("imported", { organizationId: ORG_ID, ...imported.args }, { import: imported.id });
+    if (imported !== undefined)
+      new NativeApiKey("imported", { organizationId: ORG_ID, ...imported.args }, { import: imported.id });
   };
 }
 
@@ -51,11 +56,18 @@ const DEPLOYER: KeyArgs = { name: "deployer", roles: ["developer"] };
 /** Our resources in the stack's state file, by name. */
 function nativeState(s: EngineStack): Map<string, StateResource> {
   const state = JSON.parse(s.readStateFile()) as { checkpoint: { latest?: { resources?: StateResource[] } } };
-  return new Map((state.checkpoint.latest?.resources ?? []).filter((r) => r.type === API_KEY).map((r) => [r.urn.split("::").pop() ?? "", r]));
+  return new Map(
+    (state.checkpoint.latest?.resources ?? [])
+      .filter((r) => r.type === API_KEY)
+      .map((r) => [r.urn.split("::").pop() ?? "", r]),
+  );
 }
 
 /** The engine's steps for `name`, by its own events: each op in order, and the properties it names as changed or replacing. */
-function stepOf(result: RunResult, name: string): { op: string; ops: string[]; diffs: string[]; keys: string[] } | undefined {
+function stepOf(
+  result: RunResult,
+  name: string,
+): { op: string; ops: string[]; diffs: string[]; keys: string[] } | undefined {
   const ops: string[] = [];
   let diffs: string[] = [];
   let keys: string[] = [];
@@ -71,7 +83,8 @@ function stepOf(result: RunResult, name: string): { op: string; ops: string[]; d
   return op === undefined ? undefined : { op, ops, diffs, keys };
 }
 
-const writes = (emu: RunningEmulator) => emu.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+const writes = (emu: RunningEmulator) =>
+  emu.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
 
 describe("the native plugin on the real engine", () => {
   let emu: RunningEmulator;
@@ -105,7 +118,9 @@ describe("the native plugin on the real engine", () => {
 
   it("keeps keySecret as a secret in state, which the plugin marked, never in plain text", () => {
     const key = nativeState(stack).get("deployer");
-    expect((key?.outputs?.keySecret as Record<string, unknown> | undefined)?.["4dabf18193072939515e22adb298388d"]).toBe(SECRET_SIG);
+    expect((key?.outputs?.keySecret as Record<string, unknown> | undefined)?.["4dabf18193072939515e22adb298388d"]).toBe(
+      SECRET_SIG,
+    );
     expect(stack.readStateFile()).not.toMatch(/"keySecret":\s*"/);
   });
 
@@ -122,8 +137,13 @@ describe("the native plugin on the real engine", () => {
   });
 
   it("turns that update into a replacement when the program says replaceOnChanges", async () => {
-    const result = succeeded(await stack.preview({ program: program({ ...DEPLOYER, name: "renamed" }, { replaceOnChanges: ["name"] }) }));
-    expect(stepOf(result, "deployer")).toMatchObject({ ops: ["create-replacement", "replace", "delete-replaced"], keys: ["name"] });
+    const result = succeeded(
+      await stack.preview({ program: program({ ...DEPLOYER, name: "renamed" }, { replaceOnChanges: ["name"] }) }),
+    );
+    expect(stepOf(result, "deployer")).toMatchObject({
+      ops: ["create-replacement", "replace", "delete-replaced"],
+      keys: ["name"],
+    });
   });
 
   it("finds a change made by hand on refresh and puts it back on up", async () => {
@@ -138,10 +158,16 @@ describe("the native plugin on the real engine", () => {
   });
 
   it("imports a key made by hand by <organizationId>/<id>, with no write, its resource id the key's uuid", async () => {
-    const made = (await byHand(emu, "POST", `/v1/organizations/${ORG_ID}/keys`, { name: "ci", roles: ["admin"] })) as { result: { key: { id: string } } };
+    const made = (await byHand(emu, "POST", `/v1/organizations/${ORG_ID}/keys`, { name: "ci", roles: ["admin"] })) as {
+      result: { key: { id: string } };
+    };
     const id = made.result.key.id;
     emu.resetRequestLog();
-    const result = succeeded(await stack.up({ program: program(DEPLOYER, {}, { id: `${ORG_ID}/${id}`, args: { name: "ci", roles: ["admin"] } }) }));
+    const result = succeeded(
+      await stack.up({
+        program: program(DEPLOYER, {}, { id: `${ORG_ID}/${id}`, args: { name: "ci", roles: ["admin"] } }),
+      }),
+    );
     expect(stepOf(result, "imported")?.op).toBe("import");
     expect(writes(emu)).toEqual([]);
     expect(nativeState(stack).get("imported")?.id).toBe(id);

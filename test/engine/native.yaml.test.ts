@@ -40,7 +40,9 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
 
   beforeAll(async () => {
     emu = await startEmulator({ rateLimits: { cloud: false, alerting: false } });
-    yaml = await yamlStack(emu, program, { config: { "alertpipe:cloudRateLimit": { value: "off" }, "alertpipe:alertingRateLimit": { value: "off" } } });
+    yaml = await yamlStack(emu, program, {
+      config: { "alertpipe:cloudRateLimit": { value: "off" }, "alertpipe:alertingRateLimit": { value: "off" } },
+    });
     stack = yaml.stack;
   }, 900_000);
 
@@ -49,16 +51,24 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
     const up = ok(await stack.runLogged("up", ["up", "--yes"]));
     console.log(`yaml up (create): ${Date.now() - t0} ms`);
     expect(changes(up)).toEqual(["create deployer", "create ingest", "create ingestLag"]);
-    expect(requestLog(emu, isWrite).sort()).toEqual(["POST /api/v2/alerts", `POST ${KEYS_PATH}`, `PUT ${SETTINGS_PATH}`].sort());
+    expect(requestLog(emu, isWrite).sort()).toEqual(
+      ["POST /api/v2/alerts", `POST ${KEYS_PATH}`, `PUT ${SETTINGS_PATH}`].sort(),
+    );
     const alertId = Object.keys(emu.snapshot().alerts)[0] ?? "";
-    expect(emu.snapshot().alerts[alertId]?.message).toBe(`Ingest lag (deploy key ending ${String(Object.values(emu.snapshot().keys)[0]?.keySuffix)})`);
+    expect(emu.snapshot().alerts[alertId]?.message).toBe(
+      `Ingest lag (deploy key ending ${String(Object.values(emu.snapshot().keys)[0]?.keySuffix)})`,
+    );
   });
 
   it("previews the same program as nothing to do, sending no request", async () => {
     emu.resetRequestLog();
     const preview = ok(await stack.runLogged("preview", ["preview"]));
     expect(changes(preview)).toEqual([]);
-    expect(preview.steps.map((step) => `${step.op} ${step.name}`).sort()).toEqual(["same deployer", "same ingest", "same ingestLag"]);
+    expect(preview.steps.map((step) => `${step.op} ${step.name}`).sort()).toEqual([
+      "same deployer",
+      "same ingest",
+      "same ingestLag",
+    ]);
     expect(emu.requests).toEqual([]);
   });
 
@@ -77,10 +87,17 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
   it("turns that update into a replacement when the program says replaceOnChanges", async () => {
     const renamed = changed(program, "      name: deployer\n", "      name: renamed\n");
     yaml.write(
-      changed(renamed, "    type: alertpipe:index:ApiKey\n", "    type: alertpipe:index:ApiKey\n    options:\n      replaceOnChanges:\n        - name\n"),
+      changed(
+        renamed,
+        "    type: alertpipe:index:ApiKey\n",
+        "    type: alertpipe:index:ApiKey\n    options:\n      replaceOnChanges:\n        - name\n",
+      ),
     );
     const preview = ok(await stack.runLogged("preview", ["preview"]));
-    expect(preview.steps.find((step) => step.name === "deployer")).toMatchObject({ op: "replace", replaceKeys: ["name"] });
+    expect(preview.steps.find((step) => step.name === "deployer")).toMatchObject({
+      op: "replace",
+      replaceKeys: ["name"],
+    });
     // The alert's message is built from the key's suffix, which a new key changes.
     expect(changes(preview)).toEqual(["replace deployer", "update ingestLag"]);
   });
@@ -114,7 +131,17 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
     /** `pulumi import <type> <name> <id>` as the guide shows it: unprotected, no code generated. */
     async function imported(type: string, name: string, id: string): Promise<void> {
       emu.resetRequestLog();
-      ok(await stack.run(["import", `alertpipe:index:${type}`, name, id, "--yes", "--protect=false", "--generate-code=false"]));
+      ok(
+        await stack.run([
+          "import",
+          `alertpipe:index:${type}`,
+          name,
+          id,
+          "--yes",
+          "--protect=false",
+          "--generate-code=false",
+        ]),
+      );
       expect(requestLog(emu, isWrite)).toEqual([]);
     }
 
@@ -129,11 +156,16 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
       });
       const id = Object.keys(emu.snapshot().alerts).find((alertId) => !before.has(alertId)) ?? "";
       await imported("Alert", "handAlert", id);
-      expect(ourState(stack).get("handAlert")).toMatchObject({ id, outputs: { threshold: 123, thresholdType: "below" } });
+      expect(ourState(stack).get("handAlert")).toMatchObject({
+        id,
+        outputs: { threshold: 123, thresholdType: "below" },
+      });
     });
 
     it("imports a key by <organizationId>/<id>, its resource id the key's uuid", async () => {
-      const made = (await byHand(emu, "POST", KEYS_PATH, { name: "ci", roles: ["admin"] })) as { result: { key: { id: string } } };
+      const made = (await byHand(emu, "POST", KEYS_PATH, { name: "ci", roles: ["admin"] })) as {
+        result: { key: { id: string } };
+      };
       await imported("ApiKey", "handKey", `${ORG_ID}/${made.result.key.id}`);
       const key = ourState(stack).get("handKey");
       expect(key).toMatchObject({ id: made.result.key.id, outputs: { name: "ci", roles: ["admin"] } });
@@ -142,7 +174,12 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
     it("imports a pipe's settings by <organizationId>/<serviceId>/<pipeId>", async () => {
       const pipe = { ...PIPE_IDS, pipeId: "2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bee" };
       const id = `${pipe.organizationId}/${pipe.serviceId}/${pipe.pipeId}`;
-      await byHand(emu, "PUT", `/v1/organizations/${pipe.organizationId}/services/${pipe.serviceId}/pipes/${pipe.pipeId}/settings`, { db_max_threads: 12 });
+      await byHand(
+        emu,
+        "PUT",
+        `/v1/organizations/${pipe.organizationId}/services/${pipe.serviceId}/pipes/${pipe.pipeId}/settings`,
+        { db_max_threads: 12 },
+      );
       await imported("PipeSettings", "handPipe", id);
       expect(ourState(stack).get("handPipe")).toMatchObject({ id, outputs: { dbMaxThreads: 12 } });
     });
@@ -150,11 +187,20 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
 
   it("destroys everything the stack holds, imported objects included", async () => {
     const destroy = ok(await stack.runLogged("destroy", ["destroy", "--yes"]));
-    expect(changes(destroy)).toEqual(["delete deployer", "delete handAlert", "delete handKey", "delete handPipe", "delete ingest", "delete ingestLag"]);
+    expect(changes(destroy)).toEqual([
+      "delete deployer",
+      "delete handAlert",
+      "delete handKey",
+      "delete handPipe",
+      "delete ingest",
+      "delete ingestLag",
+    ]);
     expect(emu.snapshot().alerts).toEqual({});
     expect(emu.snapshot().keys).toEqual({});
     // resetOnDelete: the settings the program managed are unset again.
-    expect(emu.snapshot().pipes[`${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/${PIPE_IDS.pipeId}`]?.db_max_threads).toBeNull();
+    expect(
+      emu.snapshot().pipes[`${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/${PIPE_IDS.pipeId}`]?.db_max_threads,
+    ).toBeNull();
   });
 });
 
@@ -164,7 +210,9 @@ describe("a Pulumi YAML program naming alertpipe resources when the engine finds
     const { stack } = await yamlStack(emu, documentedYamlProgram(), { installPlugin: false });
     const preview = await stack.run(["preview"]);
     expect(preview.code).not.toBe(0);
-    expect(preview.output).toMatch(/error: parsing plugin options for 'alertpipe': no folder at path '\S+\/node_modules\/\.bin'/);
+    expect(preview.output).toMatch(
+      /error: parsing plugin options for 'alertpipe': no folder at path '\S+\/node_modules\/\.bin'/,
+    );
     expect(guide()).toContain("error: parsing plugin options for 'alertpipe': no folder at path");
     expect(emu.requests).toEqual([]);
   });

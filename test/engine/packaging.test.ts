@@ -48,7 +48,9 @@ describe("what the package ships and asks for", () => {
 
   it("has README links to files that exist in a clone and in the package", () => {
     const readme = readFileSync(join(root, "README.md"), "utf8");
-    const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1] ?? "").filter((l) => !/^[a-z]+:/.test(l));
+    const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((m) => m[1] ?? "")
+      .filter((l) => !/^[a-z]+:/.test(l));
     expect(links).toContain("spec/interfaces.md");
     for (const link of links) {
       expect(existsSync(join(root, link)), `${link} in the clone`).toBe(true);
@@ -83,7 +85,8 @@ describe("the example outside this repository", () => {
   it("compiles with what its package.json installs (the packed package, then the registry)", () => {
     const dir = mkdtempSync(join(tmpdir(), "alertpipe-example-copy-"));
     temps.push(dir);
-    for (const f of ["index.ts", "package.json", "tsconfig.json", "Pulumi.yaml"]) cpSync(join(examplesDir(), f), join(dir, f));
+    for (const f of ["index.ts", "package.json", "tsconfig.json", "Pulumi.yaml"])
+      cpSync(join(examplesDir(), f), join(dir, f));
     cpSync(tarball, join(dir, "pulumi-alertpipe.tgz"));
     const npm = (args: string[]) =>
       execFileSync("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], {
@@ -96,6 +99,12 @@ describe("the example outside this repository", () => {
     npm(["install"]);
     const tsc = join(dir, "node_modules", "typescript", "bin", "tsc");
     expect(existsSync(tsc), "the example's package.json installs a TypeScript compiler").toBe(true);
-    expect(() => execFileSync(process.execPath, [tsc, "--noEmit", "-p", dir], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })).not.toThrow();
+    expect(() =>
+      execFileSync(process.execPath, [tsc, "--noEmit", "-p", dir], {
+        cwd: dir,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    ).not.toThrow();
   }, 600_000);
 });

@@ -35,7 +35,9 @@ describe("the committed SDKs", () => {
   });
 
   it("hold the same bytes, file by file, as that regeneration", () => {
-    const differing = filesUnder(fresh).filter((file) => !readFileSync(join(sdkDir(), file)).equals(readFileSync(join(fresh, file))));
+    const differing = filesUnder(fresh).filter(
+      (file) => !readFileSync(join(sdkDir(), file)).equals(readFileSync(join(fresh, file))),
+    );
     expect(differing).toEqual([]);
   });
 });

@@ -22,7 +22,13 @@ const VALID_INPUTS: Record<keyof typeof TYPES, Record<string, unknown>> = {
     pipeId: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
     dbMaxThreads: 8,
   },
-  Alert: { threshold: 5, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" } },
+  Alert: {
+    threshold: 5,
+    interval: "5m",
+    source: "search",
+    thresholdType: "above",
+    channel: { type: "webhook", webhookId: "hook-1" },
+  },
   ApiKey: { organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e", roles: ["developer"] },
 };
 
@@ -38,7 +44,8 @@ let providers: Record<string, string>;
 beforeAll(() => {
   programDir = workDir(`serialization-${process.pid}`);
   installPacked(programDir);
-  for (const f of ["serializeProviders.js", "checkSerializedProvider.js"]) copyFileSync(join(__dirname, "fixtures", f), join(programDir, f));
+  for (const f of ["serializeProviders.js", "checkSerializedProvider.js"])
+    copyFileSync(join(__dirname, "fixtures", f), join(programDir, f));
   const out = execFileSync(process.execPath, ["serializeProviders.js"], {
     cwd: programDir,
     encoding: "utf8",
@@ -46,7 +53,10 @@ beforeAll(() => {
       ...process.env,
       ALERTPIPE_CLOUD_KEY_SECRET: CANARY_SECRET,
       ALERTPIPE_ALERTING_TOKEN: CANARY_TOKEN,
-      PULUMI_CONFIG: JSON.stringify({ "alertpipe:cloudKeySecret": CANARY_SECRET, "alertpipe:alertingToken": CANARY_TOKEN }),
+      PULUMI_CONFIG: JSON.stringify({
+        "alertpipe:cloudKeySecret": CANARY_SECRET,
+        "alertpipe:alertingToken": CANARY_TOKEN,
+      }),
     },
   });
   providers = JSON.parse(out) as Record<string, string>;
@@ -84,7 +94,8 @@ describe.each(Object.keys(TYPES) as Array<keyof typeof TYPES>)("the serialized %
   });
 
   it("holds no credential and no absolute path of this machine", () => {
-    for (const leak of [CANARY_SECRET, CANARY_TOKEN, repoRoot(), programDir, "/tmp/", "/root/"]) expect(text()).not.toContain(leak);
+    for (const leak of [CANARY_SECRET, CANARY_TOKEN, repoRoot(), programDir, "/tmp/", "/root/"])
+      expect(text()).not.toContain(leak);
   });
 
   it("loads as the host loads it and accepts valid inputs", () => {

@@ -21,7 +21,8 @@ export function alertEmulatorPerTest(): AlertEmulator {
         body: JSON.stringify(body),
       });
       const answer = (await res.json()) as { data?: { id?: unknown } };
-      if (res.status !== 200 || typeof answer.data?.id !== "string") throw new Error(`creating an alert by hand answered ${res.status}`);
+      if (res.status !== 200 || typeof answer.data?.id !== "string")
+        throw new Error(`creating an alert by hand answered ${res.status}`);
       return answer.data.id;
     },
     alertIds(): string[] {

@@ -93,7 +93,10 @@ export class CliStack {
 
   /** Sets the stack's config, the secret ones with --secret (encrypted with the passphrase). */
   async setConfig(config: StackConfig): Promise<void> {
-    const pairs = Object.entries(config).flatMap(([key, { value, secret }]) => [secret === true ? "--secret" : "--plaintext", `${key}=${value}`]);
+    const pairs = Object.entries(config).flatMap(([key, { value, secret }]) => [
+      secret === true ? "--secret" : "--plaintext",
+      `${key}=${value}`,
+    ]);
     const set = await this.run(["config", "set-all", ...this.configArgs(), ...pairs]);
     if (set.code !== 0) throw new Error(`pulumi config set-all failed:\n${set.output}`);
   }
@@ -129,7 +132,8 @@ export class CliStack {
             // An ExecFileException is an Error; typed through Omit<…>, the linter cannot tell.
             const failure: Error = err;
             reject(failure);
-          } else resolve({ code: err === null ? 0 : (err.code as number), stdout, output: plainText(`${stdout}${stderr}`) });
+          } else
+            resolve({ code: err === null ? 0 : (err.code as number), stdout, output: plainText(`${stdout}${stderr}`) });
         },
       );
     });

@@ -14,7 +14,12 @@ export const FAST_RETRIES = { maxAttempts: 2, maxTotalMs: 2_000, baseDelayMs: 1,
 export function envFor(service: "alerting" | "cloud", emu: RunningEmulator): Record<string, string> {
   return service === "alerting"
     ? { ALERTPIPE_ALERTING_URL: emu.url, ALERTPIPE_ALERTING_TOKEN: emu.token, ALERTPIPE_ALERTING_RATE_LIMIT: "off" }
-    : { ALERTPIPE_CLOUD_URL: emu.url, ALERTPIPE_CLOUD_KEY_ID: emu.keyId, ALERTPIPE_CLOUD_KEY_SECRET: emu.keySecret, ALERTPIPE_CLOUD_RATE_LIMIT: "off" };
+    : {
+        ALERTPIPE_CLOUD_URL: emu.url,
+        ALERTPIPE_CLOUD_KEY_ID: emu.keyId,
+        ALERTPIPE_CLOUD_KEY_SECRET: emu.keySecret,
+        ALERTPIPE_CLOUD_RATE_LIMIT: "off",
+      };
 }
 
 /** Sets the variables; answers a function that puts back what each was before (unset stays unset). */
@@ -62,7 +67,12 @@ export function emulatorPerTest(options: PerTestOptions): EmulatorPerTest {
     agent = options.dispatcher?.();
     notices.length = 0;
     resetRuntime();
-    useRuntime({ dispatcher: agent, retryPolicy: FAST_RETRIES, notices: (line) => notices.push(line), timings: { secondLookMs: 50 } });
+    useRuntime({
+      dispatcher: agent,
+      retryPolicy: FAST_RETRIES,
+      notices: (line) => notices.push(line),
+      timings: { secondLookMs: 50 },
+    });
   });
 
   afterEach(async () => {

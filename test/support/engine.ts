@@ -39,7 +39,11 @@ export interface TestStackOptions {
 }
 
 /** A stack of a program on the real engine, pointed at the emulator, removed after the file's tests. */
-export async function stackOn(running: RunningEmulator, name: string, options: TestStackOptions = {}): Promise<EngineStack> {
+export async function stackOn(
+  running: RunningEmulator,
+  name: string,
+  options: TestStackOptions = {},
+): Promise<EngineStack> {
   const stack = await openStack({
     stack: name,
     config: { ...emulatorConfig(running), ...options.config },
@@ -94,7 +98,9 @@ export function told(result: RunResult): string {
  * credentials: the out-of-band change a refresh should find. Fails when the emulator refuses it.
  */
 export async function byHand(emu: RunningEmulator, method: string, path: string, body?: unknown): Promise<unknown> {
-  const authorization = path.startsWith("/v1/") ? `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}` : `Bearer ${emu.token}`;
+  const authorization = path.startsWith("/v1/")
+    ? `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`
+    : `Bearer ${emu.token}`;
   const res = await fetch(`${emu.url}${path}`, {
     method,
     headers: { authorization, "content-type": "application/json" },
@@ -149,7 +155,12 @@ export function requestLog(emu: RunningEmulator, keep: (method: string) => boole
  * The status the emulator answers to a key's own use (listing its organization's keys, Basic
  * authentication with the key ID and secret). The pair is never printed or returned.
  */
-export async function statusWithKey(emu: RunningEmulator, organizationId: string, keyId: string, keySecret: string): Promise<number> {
+export async function statusWithKey(
+  emu: RunningEmulator,
+  organizationId: string,
+  keyId: string,
+  keySecret: string,
+): Promise<number> {
   const res = await fetch(`${emu.url}/v1/organizations/${organizationId}/keys`, {
     headers: { authorization: `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString("base64")}` },
   });

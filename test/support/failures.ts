@@ -31,6 +31,9 @@ type Check = (olds: Record<string, unknown>, news: Record<string, unknown>) => P
  * The failures `check` reports for a new program: `base` (a valid one, or nothing) with the given
  * properties over it.
  */
-export function checkFailures(check: Check, base: Record<string, unknown> = {}): (props: Record<string, unknown>) => Promise<Failure[]> {
+export function checkFailures(
+  check: Check,
+  base: Record<string, unknown> = {},
+): (props: Record<string, unknown>) => Promise<Failure[]> {
   return async (props) => (await check({}, { ...base, ...props })).failures ?? [];
 }

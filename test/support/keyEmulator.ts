@@ -35,7 +35,8 @@ function recordingAgent(bodies: string[]): Dispatcher {
   });
 }
 
-const basic = (keyId: unknown, keySecret: unknown) => `Basic ${Buffer.from(`${String(keyId)}:${String(keySecret)}`).toString("base64")}`;
+const basic = (keyId: unknown, keySecret: unknown) =>
+  `Basic ${Buffer.from(`${String(keyId)}:${String(keySecret)}`).toString("base64")}`;
 
 export function keyEmulatorPerTest(): KeyEmulator {
   const bodies: string[] = [];
@@ -50,13 +51,22 @@ export function keyEmulatorPerTest(): KeyEmulator {
     async byHand(body: Record<string, unknown>): Promise<HandMadeKey> {
       const res = await fetch(`${base.emulator.url}${KEYS}`, {
         method: "POST",
-        headers: { authorization: basic(base.emulator.keyId, base.emulator.keySecret), "content-type": "application/json" },
+        headers: {
+          authorization: basic(base.emulator.keyId, base.emulator.keySecret),
+          "content-type": "application/json",
+        },
         body: JSON.stringify(body),
       });
       const answer = (await res.json()) as { result?: { key?: { id?: unknown }; keyId?: string; keySecret?: string } };
       const id = answer.result?.key?.id;
-      if (res.status !== 200 || typeof id !== "string") throw new Error(`creating a key by hand answered ${res.status}`);
-      return { id, ...(answer.result?.keyId === undefined ? {} : { keyId: answer.result.keyId, keySecret: answer.result.keySecret }) };
+      if (res.status !== 200 || typeof id !== "string")
+        throw new Error(`creating a key by hand answered ${res.status}`);
+      return {
+        id,
+        ...(answer.result?.keyId === undefined
+          ? {}
+          : { keyId: answer.result.keyId, keySecret: answer.result.keySecret }),
+      };
     },
     keyIds(): string[] {
       return Object.keys(base.emulator.snapshot().keys);

@@ -36,7 +36,11 @@ export function run(
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -45,7 +49,11 @@ export function run(
     child.on("close", (code, signal) =>
       code === 0
         ? resolve({ stdout, stderr })
-        : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(-6000)}\n${stdout.slice(-2000)}`)),
+        : reject(
+            new Error(
+              `${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(-6000)}\n${stdout.slice(-2000)}`,
+            ),
+          ),
     );
   });
 }
@@ -59,7 +67,8 @@ export function required(command: string, why: string, also: readonly string[] =
       .map((d) => join(d, command)),
     ...also,
   ].find((p) => existsSync(p));
-  if (found === undefined) throw new Error(`${command} is needed ${why} and was not found on PATH: install it (.ci/run does on CI)`);
+  if (found === undefined)
+    throw new Error(`${command} is needed ${why} and was not found on PATH: install it (.ci/run does on CI)`);
   return found;
 }
 
@@ -103,7 +112,15 @@ export async function pythonWithSdk(): Promise<string> {
   const sdkCopy = join(scratch("python-sdk"), "python");
   cpSync(join(sdkDir(), "python"), sdkCopy, { recursive: true });
   const venvPython = join(venv, "bin", "python");
-  await run(venvPython, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `pulumi==${lockedSdkVersion().slice(1)}`, sdkCopy]);
+  await run(venvPython, [
+    "-m",
+    "pip",
+    "install",
+    "--quiet",
+    "--disable-pip-version-check",
+    `pulumi==${lockedSdkVersion().slice(1)}`,
+    sdkCopy,
+  ]);
   return venvPython;
 }
 

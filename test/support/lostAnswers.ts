@@ -24,6 +24,7 @@ export function lostAnswers(create: AfterCommitFault): LostAnswer[] {
 
 /** Sets the fault on the emulator, and the client's attempt timeout where the fault needs one. */
 export function armLostAnswer(emu: RunningEmulator, fault: LostAnswer): void {
-  if (fault.attemptTimeoutMs !== undefined) useRuntime({ retryPolicy: { ...FAST_RETRIES, attemptTimeoutMs: fault.attemptTimeoutMs } });
+  if (fault.attemptTimeoutMs !== undefined)
+    useRuntime({ retryPolicy: { ...FAST_RETRIES, attemptTimeoutMs: fault.attemptTimeoutMs } });
   emu.setFaults(fault.plan);
 }

@@ -143,7 +143,12 @@ export function cutOnce(pool: Pool, seen: SeenRequest[], request: { method: stri
 
 function record(seen: SeenRequest[], opts: { method: string; path: string; headers?: unknown; body?: unknown }): void {
   const raw = typeof opts.body === "string" ? opts.body : undefined;
-  seen.push({ method: opts.method, path: opts.path, headers: opts.headers as Record<string, string>, body: raw === undefined ? undefined : JSON.parse(raw) });
+  seen.push({
+    method: opts.method,
+    path: opts.path,
+    headers: opts.headers as Record<string, string>,
+    body: raw === undefined ? undefined : JSON.parse(raw),
+  });
 }
 
 /**

@@ -19,9 +19,14 @@ export const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
 
 export type Props = Record<string, unknown>;
 
-export const struct = (props: Props) => structPb.Struct.fromJavaScript(props as Parameters<typeof structPb.Struct.fromJavaScript>[0]);
+export const struct = (props: Props) =>
+  structPb.Struct.fromJavaScript(props as Parameters<typeof structPb.Struct.fromJavaScript>[0]);
 
-export const TOKENS = { alert: "alertpipe:index:Alert", apiKey: "alertpipe:index:ApiKey", pipeSettings: "alertpipe:index:PipeSettings" } as const;
+export const TOKENS = {
+  alert: "alertpipe:index:Alert",
+  apiKey: "alertpipe:index:ApiKey",
+  pipeSettings: "alertpipe:index:PipeSettings",
+} as const;
 
 export const urnOf = (type: string, name: string) => `urn:pulumi:test::native::${type}::${name}`;
 
@@ -68,10 +73,16 @@ export function nativeCalls(p: NativeProvider) {
     async configure(args: Props, variables: Record<string, string> = {}) {
       const req = new providerPb.ConfigureRequest().setArgs(struct(args)).setAcceptsecrets(true);
       for (const [k, v] of Object.entries(variables)) req.getVariablesMap().set(k, v);
-      return (await p.call<ProviderPb.ConfigureRequest, ProviderPb.ConfigureResponse>((r, cb) => c().configure(r, cb), req)).toObject();
+      return (
+        await p.call<ProviderPb.ConfigureRequest, ProviderPb.ConfigureResponse>((r, cb) => c().configure(r, cb), req)
+      ).toObject();
     },
     async check(type: string, news: Props, olds: Props = {}) {
-      const req = new providerPb.CheckRequest().setUrn(urnOf(type, "r")).setType(type).setOlds(struct(olds)).setNews(struct(news));
+      const req = new providerPb.CheckRequest()
+        .setUrn(urnOf(type, "r"))
+        .setType(type)
+        .setOlds(struct(olds))
+        .setNews(struct(news));
       const res = await p.call<ProviderPb.CheckRequest, ProviderPb.CheckResponse>((r, cb) => c().check(r, cb), req);
       return {
         inputs: res.getInputs()?.toJavaScript() ?? {},
@@ -79,11 +90,18 @@ export function nativeCalls(p: NativeProvider) {
       };
     },
     async diff(type: string, id: string, olds: Props, news: Props) {
-      const req = new providerPb.DiffRequest().setUrn(urnOf(type, "r")).setType(type).setId(id).setOlds(struct(olds)).setNews(struct(news));
+      const req = new providerPb.DiffRequest()
+        .setUrn(urnOf(type, "r"))
+        .setType(type)
+        .setId(id)
+        .setOlds(struct(olds))
+        .setNews(struct(news));
       const res = await p.call<ProviderPb.DiffRequest, ProviderPb.DiffResponse>((r, cb) => c().diff(r, cb), req);
       const kinds = Object.fromEntries(Object.entries(providerPb.PropertyDiff.Kind).map(([name, n]) => [n, name]));
       const detailed: Record<string, string> = {};
-      res.getDetaileddiffMap().forEach((v: ProviderPb.PropertyDiff, k: string) => (detailed[k] = kinds[v.getKind()] ?? "?"));
+      res
+        .getDetaileddiffMap()
+        .forEach((v: ProviderPb.PropertyDiff, k: string) => (detailed[k] = kinds[v.getKind()] ?? "?"));
       return {
         changes: res.getChanges(),
         replaces: res.getReplacesList(),
@@ -94,14 +112,27 @@ export function nativeCalls(p: NativeProvider) {
       };
     },
     async create(type: string, props: Props, preview = false) {
-      const req = new providerPb.CreateRequest().setUrn(urnOf(type, "r")).setType(type).setProperties(struct(props)).setPreview(preview);
+      const req = new providerPb.CreateRequest()
+        .setUrn(urnOf(type, "r"))
+        .setType(type)
+        .setProperties(struct(props))
+        .setPreview(preview);
       const res = await p.call<ProviderPb.CreateRequest, ProviderPb.CreateResponse>((r, cb) => c().create(r, cb), req);
       return { id: res.getId(), props: res.getProperties()?.toJavaScript() ?? {} };
     },
     async read(type: string, id: string, props: Props = {}, inputs: Props = {}) {
-      const req = new providerPb.ReadRequest().setUrn(urnOf(type, "r")).setType(type).setId(id).setProperties(struct(props)).setInputs(struct(inputs));
+      const req = new providerPb.ReadRequest()
+        .setUrn(urnOf(type, "r"))
+        .setType(type)
+        .setId(id)
+        .setProperties(struct(props))
+        .setInputs(struct(inputs));
       const res = await p.call<ProviderPb.ReadRequest, ProviderPb.ReadResponse>((r, cb) => c().read(r, cb), req);
-      return { id: res.getId(), props: res.getProperties()?.toJavaScript() ?? {}, inputs: res.getInputs()?.toJavaScript() ?? {} };
+      return {
+        id: res.getId(),
+        props: res.getProperties()?.toJavaScript() ?? {},
+        inputs: res.getInputs()?.toJavaScript() ?? {},
+      };
     },
     async update(type: string, id: string, olds: Props, news: Props, preview = false) {
       const req = new providerPb.UpdateRequest()
@@ -115,15 +146,27 @@ export function nativeCalls(p: NativeProvider) {
       return res.getProperties()?.toJavaScript() ?? {};
     },
     async delete(type: string, id: string, props: Props) {
-      const req = new providerPb.DeleteRequest().setUrn(urnOf(type, "r")).setType(type).setId(id).setProperties(struct(props));
+      const req = new providerPb.DeleteRequest()
+        .setUrn(urnOf(type, "r"))
+        .setType(type)
+        .setId(id)
+        .setProperties(struct(props));
       await p.call<ProviderPb.DeleteRequest, unknown>((r, cb) => c().delete(r, cb), req);
     },
     async schema() {
-      const res = await p.call<ProviderPb.GetSchemaRequest, ProviderPb.GetSchemaResponse>((r, cb) => c().getSchema(r, cb), new providerPb.GetSchemaRequest());
+      const res = await p.call<ProviderPb.GetSchemaRequest, ProviderPb.GetSchemaResponse>(
+        (r, cb) => c().getSchema(r, cb),
+        new providerPb.GetSchemaRequest(),
+      );
       return JSON.parse(res.getSchema()) as Record<string, unknown>;
     },
     async pluginInfo() {
-      return (await p.call<InstanceType<typeof emptyPb.Empty>, PluginPb.PluginInfo>((r, cb) => c().getPluginInfo(r, cb), new emptyPb.Empty())).getVersion();
+      return (
+        await p.call<InstanceType<typeof emptyPb.Empty>, PluginPb.PluginInfo>(
+          (r, cb) => c().getPluginInfo(r, cb),
+          new emptyPb.Empty(),
+        )
+      ).getVersion();
     },
   };
 }
@@ -134,8 +177,13 @@ export function initFailure(err: GrpcJs.ServiceError): { id: string; properties:
   if (bin === undefined) return undefined;
   const status = statusPb.Status.deserializeBinary(typeof bin === "string" ? Buffer.from(bin) : new Uint8Array(bin));
   const [any] = status.getDetailsList();
-  const detail = any?.unpack((b) => providerPb.ErrorResourceInitFailed.deserializeBinary(b), "pulumirpc.ErrorResourceInitFailed");
-  return detail === undefined || detail === null ? undefined : { id: detail.getId(), properties: detail.getProperties()?.toJavaScript() ?? {} };
+  const detail = any?.unpack(
+    (b) => providerPb.ErrorResourceInitFailed.deserializeBinary(b),
+    "pulumirpc.ErrorResourceInitFailed",
+  );
+  return detail === undefined || detail === null
+    ? undefined
+    : { id: detail.getId(), properties: detail.getProperties()?.toJavaScript() ?? {} };
 }
 
 /** The gRPC error a call failed with; fails the test when the call succeeded. */

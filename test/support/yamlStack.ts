@@ -28,7 +28,11 @@ export function documentedYamlProgram(): string {
 const PLUGINS = { providers: [{ name: "alertpipe", path: "./node_modules/.bin" }] };
 
 /** A YAML program's Pulumi.yaml from its parts (written as JSON, which YAML reads as it is), naming the plugin. */
-export function yamlProgram(program: { resources: Record<string, unknown>; config?: Record<string, unknown>; outputs?: Record<string, string> }): string {
+export function yamlProgram(program: {
+  resources: Record<string, unknown>;
+  config?: Record<string, unknown>;
+  outputs?: Record<string, string>;
+}): string {
   return `${JSON.stringify({ name: "alertpipe-yaml", runtime: "yaml", plugins: PLUGINS, ...program }, null, 2)}\n`;
 }
 
@@ -51,7 +55,11 @@ export interface YamlStackOptions {
  * configured for `emu`; removed after the file's tests. Fails when the CLI or the YAML host is
  * missing and cannot be built: never a skip.
  */
-export async function yamlStack(emu: RunningEmulator, pulumiYaml: string, options: YamlStackOptions = {}): Promise<YamlStack> {
+export async function yamlStack(
+  emu: RunningEmulator,
+  pulumiYaml: string,
+  options: YamlStackOptions = {},
+): Promise<YamlStack> {
   const host = await pulumiYamlLanguageHost();
   const projectDir = mkdtempSync(join(tmpdir(), "alertpipe-yaml-"));
   afterFile(() => rmSync(projectDir, { recursive: true, force: true }));

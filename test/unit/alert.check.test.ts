@@ -43,7 +43,9 @@ describe("Alert check", () => {
     });
     // The real service refuses a negative threshold (real-services.md); the contract says nothing.
     it.each([-3, -0.5])("refuses %s, saying it must be >= 0", async (threshold) => {
-      expect(await failuresFor({ ...search, threshold })).toEqual([{ property: "threshold", reason: "threshold must be a number >= 0" }]);
+      expect(await failuresFor({ ...search, threshold })).toEqual([
+        { property: "threshold", reason: "threshold must be a number >= 0" },
+      ]);
     });
     it.each([
       [NaN, "NaN"],
@@ -59,10 +61,14 @@ describe("Alert check", () => {
       ["a string", "5"],
       ["a boolean", true],
     ])("refuses %s, naming the property", async (_label, threshold) => {
-      expect(await failuresFor({ ...search, threshold })).toEqual([{ property: "threshold", reason: "threshold must be a finite number >= 0" }]);
+      expect(await failuresFor({ ...search, threshold })).toEqual([
+        { property: "threshold", reason: "threshold must be a finite number >= 0" },
+      ]);
     });
     it("refuses a missing threshold, saying it is required", async () => {
-      expect(await failuresFor(without(search, "threshold"))).toEqual([{ property: "threshold", reason: "threshold is required: a finite number >= 0" }]);
+      expect(await failuresFor(without(search, "threshold"))).toEqual([
+        { property: "threshold", reason: "threshold is required: a finite number >= 0" },
+      ]);
     });
   });
 
@@ -93,7 +99,9 @@ describe("Alert check", () => {
       expect(await failuresFor({ ...tile, source })).toEqual([]);
     });
     it("refuses another source, listing the allowed values", async () => {
-      expect(await failuresFor({ ...search, source: "query" })).toEqual([{ property: "source", reason: 'source must be one of "tile", "search"' }]);
+      expect(await failuresFor({ ...search, source: "query" })).toEqual([
+        { property: "source", reason: 'source must be one of "tile", "search"' },
+      ]);
     });
     it.each(["above", "below"])("accepts thresholdType %s", async (thresholdType) => {
       expect(await failuresFor({ ...search, thresholdType })).toEqual([]);
@@ -121,7 +129,10 @@ describe("Alert check", () => {
     ])("refuses a webhookId that is %s", async (_label, webhookId) => {
       expect(await failuresFor({ ...search, channel: { type: "webhook", webhookId } })).toEqual([
         // Nested: no property (the engine would show its top-level lookup, {<nil>}), the value in the reason.
-        { property: "", reason: `channel.webhookId is ${JSON.stringify(webhookId)}: channel.webhookId must be a non-empty string` },
+        {
+          property: "",
+          reason: `channel.webhookId is ${JSON.stringify(webhookId)}: channel.webhookId must be a non-empty string`,
+        },
       ]);
     });
     it("refuses a missing webhookId", async () => {
@@ -130,8 +141,13 @@ describe("Alert check", () => {
       ]);
     });
     it("refuses an unknown channel property, naming it", async () => {
-      const failures = await failuresFor({ ...search, channel: { type: "webhook", webhookId: "hook-1", url: "https://x" } });
-      expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^channel\.url: unknown property.*type and webhookId/) }]);
+      const failures = await failuresFor({
+        ...search,
+        channel: { type: "webhook", webhookId: "hook-1", url: "https://x" },
+      });
+      expect(failures).toEqual([
+        { property: "", reason: expect.stringMatching(/^channel\.url: unknown property.*type and webhookId/) },
+      ]);
     });
     it("refuses a channel that is not an object", async () => {
       expect(await failuresFor({ ...search, channel: "hook-1" })).toEqual([
@@ -139,7 +155,9 @@ describe("Alert check", () => {
       ]);
     });
     it("refuses a missing channel, saying it is required", async () => {
-      expect(await failuresFor(without(search, "channel"))).toEqual([{ property: "channel", reason: expect.stringContaining("channel is required") }]);
+      expect(await failuresFor(without(search, "channel"))).toEqual([
+        { property: "channel", reason: expect.stringContaining("channel is required") },
+      ]);
     });
   });
 
@@ -180,7 +198,9 @@ describe("Alert check", () => {
   });
 
   it.each(["dashboardId", "tileId"])("refuses an empty %s, naming it", async (name) => {
-    expect(await failuresFor({ ...tile, [name]: "" })).toEqual([{ property: name, reason: `${name} must be a non-empty string` }]);
+    expect(await failuresFor({ ...tile, [name]: "" })).toEqual([
+      { property: name, reason: `${name} must be a non-empty string` },
+    ]);
   });
 
   it.each([
@@ -205,19 +225,33 @@ describe("Alert check", () => {
     expect(failures[0]?.reason).toContain("leave it out");
   });
   it.each(["name", "message"])("refuses a %s that is not a string", async (name) => {
-    expect(await failuresFor({ ...search, [name]: 42 })).toEqual([{ property: name, reason: `${name} must be a string` }]);
+    expect(await failuresFor({ ...search, [name]: 42 })).toEqual([
+      { property: name, reason: `${name} must be a string` },
+    ]);
   });
 
   it("refuses an unknown property, naming it and listing the properties", async () => {
     const failures = await failuresFor({ ...search, dashboard: "dash-1" });
     expect(failures).toEqual([
-      { property: "dashboard", reason: expect.stringContaining("threshold, interval, source, thresholdType, channel, dashboardId, tileId, name, message") },
+      {
+        property: "dashboard",
+        reason: expect.stringContaining(
+          "threshold, interval, source, thresholdType, channel, dashboardId, tileId, name, message",
+        ),
+      },
     ]);
   });
 
   describe("during preview", () => {
     it("lets unknown values pass", async () => {
-      const news = { ...tile, threshold: UNKNOWN, interval: UNKNOWN, dashboardId: UNKNOWN, tileId: UNKNOWN, name: UNKNOWN };
+      const news = {
+        ...tile,
+        threshold: UNKNOWN,
+        interval: UNKNOWN,
+        dashboardId: UNKNOWN,
+        tileId: UNKNOWN,
+        name: UNKNOWN,
+      };
       expect(await failuresFor(news)).toEqual([]);
     });
     it("lets an unknown channel and an unknown webhookId pass", async () => {
@@ -228,7 +262,9 @@ describe("Alert check", () => {
       expect(await failuresFor({ ...search, source: UNKNOWN })).toEqual([]);
     });
     it("still refuses the known values that are wrong", async () => {
-      expect(await failuresFor({ ...search, threshold: UNKNOWN, interval: "0m" })).toEqual([{ property: "interval", reason: expect.any(String) }]);
+      expect(await failuresFor({ ...search, threshold: UNKNOWN, interval: "0m" })).toEqual([
+        { property: "interval", reason: expect.any(String) },
+      ]);
     });
   });
 });

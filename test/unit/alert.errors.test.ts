@@ -111,7 +111,14 @@ describe("Alert reads and deletes, which may be repeated", () => {
   it("retry a 503 on GET and succeed", async () => {
     answer("GET", ITEM, 503, { message: "busy" });
     answer("GET", ITEM, 200, {
-      data: { id: ALERT_ID, threshold: 90, interval: "5m", thresholdType: "above", source: "tile", channel: { type: "webhook", webhookId: "hook-1" } },
+      data: {
+        id: ALERT_ID,
+        threshold: 90,
+        interval: "5m",
+        thresholdType: "above",
+        source: "tile",
+        channel: { type: "webhook", webhookId: "hook-1" },
+      },
     });
     const result = await provider.read(ALERT_ID, outputs);
     expect(result.id).toBe(ALERT_ID);

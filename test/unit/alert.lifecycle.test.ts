@@ -65,8 +65,22 @@ describe("Alert create", () => {
   });
 
   it("leaves absent optional arguments out of the body", async () => {
-    intercept("POST", COLLECTION, 201, { data: returned({ source: "search", name: undefined, message: undefined, tileId: undefined, dashboard: undefined }) });
-    await provider.create({ threshold: 90, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" } });
+    intercept("POST", COLLECTION, 201, {
+      data: returned({
+        source: "search",
+        name: undefined,
+        message: undefined,
+        tileId: undefined,
+        dashboard: undefined,
+      }),
+    });
+    await provider.create({
+      threshold: 90,
+      interval: "5m",
+      source: "search",
+      thresholdType: "above",
+      channel: { type: "webhook", webhookId: "hook-1" },
+    });
     expect(seen[0]?.body).toEqual({
       threshold: 90,
       interval: "5m",
@@ -102,7 +116,9 @@ describe("Alert create", () => {
   });
 
   it("does not record an optional argument the program leaves out, even when the service returns one", async () => {
-    intercept("POST", COLLECTION, 201, { data: returned({ source: "search", name: "Alert 12", tileId: null, dashboard: null }) });
+    intercept("POST", COLLECTION, 201, {
+      data: returned({ source: "search", name: "Alert 12", tileId: null, dashboard: null }),
+    });
     const { outs } = await provider.create({
       threshold: 90,
       interval: "5m",
@@ -115,7 +131,17 @@ describe("Alert create", () => {
   });
 
   it("accepts null or absent optional members in the answer", async () => {
-    const nulls = { name: null, message: null, team: null, tileId: null, dashboard: null, savedSearch: null, groupBy: null, silenced: null, state: null };
+    const nulls = {
+      name: null,
+      message: null,
+      team: null,
+      tileId: null,
+      dashboard: null,
+      savedSearch: null,
+      groupBy: null,
+      silenced: null,
+      state: null,
+    };
     intercept("POST", COLLECTION, 201, { data: returned(nulls) });
     const { outs } = await provider.create(tileInputs);
     expect(outs).not.toHaveProperty("state");
@@ -164,10 +190,18 @@ describe("Alert read", () => {
   });
 
   it("returns the live values as outputs, dashboard as dashboardId", async () => {
-    intercept("GET", ITEM, 200, { data: returned({ threshold: 95, dashboard: "dash-2", state: "alert", updatedAt: "2026-11-22T10:00:00.000Z" }) });
+    intercept("GET", ITEM, 200, {
+      data: returned({ threshold: 95, dashboard: "dash-2", state: "alert", updatedAt: "2026-11-22T10:00:00.000Z" }),
+    });
     const result = await provider.read(ALERT_ID, storedOutputs);
     expect(result.id).toBe(ALERT_ID);
-    expect(result.props).toMatchObject({ threshold: 95, dashboardId: "dash-2", state: "alert", updatedAt: "2026-11-22T10:00:00.000Z", team: "team-7" });
+    expect(result.props).toMatchObject({
+      threshold: 95,
+      dashboardId: "dash-2",
+      state: "alert",
+      updatedAt: "2026-11-22T10:00:00.000Z",
+      team: "team-7",
+    });
     expect(result.props).not.toHaveProperty("dashboard");
   });
 
@@ -175,7 +209,13 @@ describe("Alert read", () => {
     const live = returned({ threshold: 95, name: "Renamed" });
     intercept("GET", ITEM, 200, { data: live });
     const result = await provider.read(ALERT_ID, storedOutputs);
-    expect(result.inputs).toEqual({ ...tileBody, createdAt: live.createdAt, team: live.team, threshold: 95, name: "Renamed" });
+    expect(result.inputs).toEqual({
+      ...tileBody,
+      createdAt: live.createdAt,
+      team: live.team,
+      threshold: 95,
+      name: "Renamed",
+    });
   });
 
   it("does not report optional arguments the program leaves out, even when the service has them", async () => {
@@ -230,9 +270,14 @@ describe("Alert diff", () => {
   it.each([
     ["null", null],
     ["absent", undefined],
-  ])('sees no change when a message set to "" is stored as %s, as a service may answer an empty text', async (_label, stored) => {
-    expect(await provider.diff(ALERT_ID, { ...storedOutputs, message: stored }, { ...news, message: "" })).toMatchObject({ changes: false });
-  });
+  ])(
+    'sees no change when a message set to "" is stored as %s, as a service may answer an empty text',
+    async (_label, stored) => {
+      expect(
+        await provider.diff(ALERT_ID, { ...storedOutputs, message: stored }, { ...news, message: "" }),
+      ).toMatchObject({ changes: false });
+    },
+  );
 
   it("sees a change when a message with text is stored as null", async () => {
     expect(await provider.diff(ALERT_ID, { ...storedOutputs, message: null }, news)).toMatchObject({ changes: true });
@@ -240,15 +285,23 @@ describe("Alert diff", () => {
 
   it("updates in place, never replaces, when the source changes", async () => {
     const { dashboardId: _d, tileId: _t, ...searchNews } = news;
-    expect(await provider.diff(ALERT_ID, storedOutputs, { ...searchNews, source: "search" })).toMatchObject({ changes: true, replaces: [] });
+    expect(await provider.diff(ALERT_ID, storedOutputs, { ...searchNews, source: "search" })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
   });
 
   it("counts an unknown value as a change", async () => {
-    expect(await provider.diff(ALERT_ID, storedOutputs, { ...news, threshold: UNKNOWN })).toMatchObject({ changes: true, replaces: [] });
+    expect(await provider.diff(ALERT_ID, storedOutputs, { ...news, threshold: UNKNOWN })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
   });
 
   it("counts an unknown value inside the channel as a change", async () => {
-    expect(await provider.diff(ALERT_ID, storedOutputs, { ...news, channel: { type: "webhook", webhookId: UNKNOWN } })).toMatchObject({ changes: true });
+    expect(
+      await provider.diff(ALERT_ID, storedOutputs, { ...news, channel: { type: "webhook", webhookId: UNKNOWN } }),
+    ).toMatchObject({ changes: true });
   });
 
   it("states changes explicitly even when there are none", async () => {
@@ -274,8 +327,14 @@ describe("Alert update", () => {
   });
 
   it("returns the answer as outputs, dashboard as dashboardId", async () => {
-    intercept("PUT", ITEM, 200, { data: returned({ threshold: 80, dashboard: "dash-2", updatedAt: "2026-11-22T11:00:00.000Z" }) });
-    const { outs } = await provider.update(ALERT_ID, storedOutputs, { ...tileInputs, threshold: 80, dashboardId: "dash-2" });
+    intercept("PUT", ITEM, 200, {
+      data: returned({ threshold: 80, dashboard: "dash-2", updatedAt: "2026-11-22T11:00:00.000Z" }),
+    });
+    const { outs } = await provider.update(ALERT_ID, storedOutputs, {
+      ...tileInputs,
+      threshold: 80,
+      dashboardId: "dash-2",
+    });
     expect(outs).toMatchObject({ threshold: 80, dashboardId: "dash-2", updatedAt: "2026-11-22T11:00:00.000Z" });
   });
 
@@ -287,7 +346,9 @@ describe("Alert update", () => {
 
   it("lets a failed PUT's error through, so the engine keeps the old state", async () => {
     intercept("PUT", ITEM, 400, { message: "threshold out of range" });
-    const err = await provider.update(ALERT_ID, storedOutputs, { ...tileInputs, threshold: 1e12 }).catch((e: unknown) => e);
+    const err = await provider
+      .update(ALERT_ID, storedOutputs, { ...tileInputs, threshold: 1e12 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(400);
   });

@@ -83,9 +83,12 @@ describe("ApiKey check: expireAt", () => {
   it("refuses a date-time without seconds (the spec's date-time is RFC 3339)", async () => {
     expect(await propertiesRefused({ expireAt: "2030-01-31T09:00Z" })).toEqual(["expireAt"]);
   });
-  it.each(["2030-02-30T00:00:00Z", "2030-01-31T24:00:00Z", "2030-01-31T09:00:00+24:00"])("refuses %s, which is not a real instant", async (expireAt) => {
-    expect(await propertiesRefused({ expireAt })).toEqual(["expireAt"]);
-  });
+  it.each(["2030-02-30T00:00:00Z", "2030-01-31T24:00:00Z", "2030-01-31T09:00:00+24:00"])(
+    "refuses %s, which is not a real instant",
+    async (expireAt) => {
+      expect(await propertiesRefused({ expireAt })).toEqual(["expireAt"]);
+    },
+  );
   it.each(["tomorrow", 1893456000])("refuses %s", async (expireAt) => {
     expect(await propertiesRefused({ expireAt })).toEqual(["expireAt"]);
   });
@@ -129,13 +132,17 @@ describe("ApiKey check: ipAccessList", () => {
     expect(f?.reason).toContain("lock every caller out");
   });
   it("refuses an entry without a description", async () => {
-    expect(await propertiesRefused({ ipAccessList: [{ source: "10.0.0.1" }] })).toEqual(["ipAccessList[0].description"]);
+    expect(await propertiesRefused({ ipAccessList: [{ source: "10.0.0.1" }] })).toEqual([
+      "ipAccessList[0].description",
+    ]);
   });
   it("accepts an empty description", async () => {
     expect(await failuresFor({ ipAccessList: [{ source: "10.0.0.1", description: "" }] })).toEqual([]);
   });
   it("refuses an unknown property of an entry by name", async () => {
-    expect(await propertiesRefused({ ipAccessList: [{ source: "10.0.0.1", description: "", cidr: true }] })).toEqual(["ipAccessList[0].cidr"]);
+    expect(await propertiesRefused({ ipAccessList: [{ source: "10.0.0.1", description: "", cidr: true }] })).toEqual([
+      "ipAccessList[0].cidr",
+    ]);
   });
 });
 
@@ -151,13 +158,19 @@ describe("ApiKey check: hashData", () => {
   it("refuses a hash that is not the padded base64 of a SHA-256 digest, as the service would at create", async () => {
     const hex = createHash("sha256").update("AKIDMADEBYTHEPROGRAM").digest("hex");
     const failures = await failuresFor({ hashData: { ...hashData, keyIdHash: hex } });
-    expect(failures.map((f) => f.reason).join(" ")).toContain("the standard base64 (padded, 44 characters) of a SHA-256 digest");
+    expect(failures.map((f) => f.reason).join(" ")).toContain(
+      "the standard base64 (padded, 44 characters) of a SHA-256 digest",
+    );
   });
   it("refuses a secret hash of the wrong length, naming keySecretHash", async () => {
-    expect(await propertiesRefused({ hashData: { ...hashData, keySecretHash: Buffer.alloc(20).toString("base64") } })).toEqual(["hashData.keySecretHash"]);
+    expect(
+      await propertiesRefused({ hashData: { ...hashData, keySecretHash: Buffer.alloc(20).toString("base64") } }),
+    ).toEqual(["hashData.keySecretHash"]);
   });
   it("refuses a suffix that is not the last 4 characters of a key ID", async () => {
-    expect(await propertiesRefused({ hashData: { ...hashData, keyIdSuffix: "GRAM5" } })).toEqual(["hashData.keyIdSuffix"]);
+    expect(await propertiesRefused({ hashData: { ...hashData, keyIdSuffix: "GRAM5" } })).toEqual([
+      "hashData.keyIdSuffix",
+    ]);
   });
   it("refuses a field that is not a string", async () => {
     expect(await propertiesRefused({ hashData: { ...hashData, keyIdSuffix: 42 } })).toEqual(["hashData.keyIdSuffix"]);
@@ -219,7 +232,10 @@ describe("ApiKey check: carrying what an update cannot change", () => {
   });
 
   it("carries nothing into a change that replaces the key, whose identity will be new", async () => {
-    const result = await provider.check(storedInputs, { ...valid, organizationId: "5f1d7c1e-0000-4000-8000-000000000000" });
+    const result = await provider.check(storedInputs, {
+      ...valid,
+      organizationId: "5f1d7c1e-0000-4000-8000-000000000000",
+    });
     for (const name of Object.keys(identity)) expect(result.inputs).not.toHaveProperty(name);
   });
 

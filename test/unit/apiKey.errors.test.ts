@@ -3,7 +3,15 @@ import * as provider from "../../provider/apiKey/provider";
 import { ApiError, OutcomeUnknownError, PartialFailure } from "../../provider/errors";
 import { CANARY, CLOUD_AUTH, answerOnce, cutOnce, cloudAnswer, errorText, mockApiPerTest } from "../support/mockApi";
 import { failure } from "../support/failures";
-import { CREATED_SECRET, KEY_PATH as keyPath, KEYS_PATH as keysPath, KEY_UUID as keyUuid, ORG_ID as org, keyInputs, storedKey } from "../support/fixtures";
+import {
+  CREATED_SECRET,
+  KEY_PATH as keyPath,
+  KEYS_PATH as keysPath,
+  KEY_UUID as keyUuid,
+  ORG_ID as org,
+  keyInputs,
+  storedKey,
+} from "../support/fixtures";
 
 const BASIC_VALUE = CLOUD_AUTH.slice("Basic ".length);
 
@@ -29,18 +37,27 @@ function messages(err: unknown): string {
 }
 
 /** A create's answer without the new key's keyId: the key is kept in state, with an error. */
-const partialAnswer = cloudAnswer({ key: { id: keyUuid, roles: ["developer"], createdAt: 7 }, keySecret: CREATED_SECRET });
+const partialAnswer = cloudAnswer({
+  key: { id: keyUuid, roles: ["developer"], createdAt: 7 },
+  keySecret: CREATED_SECRET,
+});
 
 describe("ApiKey API errors", () => {
   it("name the method, path, status, the service's words and its requestId", async () => {
     answer("POST", keysPath, 400, { status: 400, error: "roles: must hold at least 1 role", requestId: "rid-400" });
     const err = await failure(provider.create(inputs));
     expect(err).toBeInstanceOf(ApiError);
-    expect(String(err)).toContain(`POST ${keysPath} failed with status 400: roles: must hold at least 1 role (requestId rid-400)`);
+    expect(String(err)).toContain(
+      `POST ${keysPath} failed with status 400: roles: must hold at least 1 role (requestId rid-400)`,
+    );
   });
 
   it("never carry the configured key secret, key ID or Basic value, even when the service echoes them", async () => {
-    answer("POST", keysPath, 401, { status: 401, error: `bad credentials ${CANARY.keyId}:${CANARY.keySecret} (${CLOUD_AUTH})`, requestId: "rid-401" });
+    answer("POST", keysPath, 401, {
+      status: 401,
+      error: `bad credentials ${CANARY.keyId}:${CANARY.keySecret} (${CLOUD_AUTH})`,
+      requestId: "rid-401",
+    });
     const err = await failure(provider.create(inputs));
     expect(String(err)).toContain("status 401");
     expect(errorText(err)).not.toContain(CANARY.keySecret);
@@ -49,7 +66,11 @@ describe("ApiKey API errors", () => {
   });
 
   it("of read never carry the managed key's stored secret, even when the service echoes it", async () => {
-    answer("GET", keyPath, 403, { status: 403, error: `key secret ${CREATED_SECRET} may not read this key`, requestId: "rid-403" });
+    answer("GET", keyPath, 403, {
+      status: 403,
+      error: `key secret ${CREATED_SECRET} may not read this key`,
+      requestId: "rid-403",
+    });
     const err = await failure(provider.read(keyUuid, stored));
     expect(String(err)).toContain(`GET ${keyPath} failed with status 403`);
     expect(errorText(err)).not.toContain(CREATED_SECRET);

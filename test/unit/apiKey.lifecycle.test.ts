@@ -35,7 +35,8 @@ function wireKey(overrides: Record<string, unknown> = {}) {
 }
 
 /** A create's answer: the key with its credentials. */
-const created = (key: Record<string, unknown> = wireKey()) => cloudAnswer({ key, keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET });
+const created = (key: Record<string, unknown> = wireKey()) =>
+  cloudAnswer({ key, keyId: CREATED_KEY_ID, keySecret: CREATED_SECRET });
 /** A read's or an update's answer: the key alone. */
 const answered = (key: Record<string, unknown> = wireKey()) => cloudAnswer(key);
 
@@ -65,7 +66,14 @@ describe("ApiKey create", () => {
     intercept("POST", keysPath, 200, created());
     const ipAccessList = [{ source: "10.0.0.0/8", description: "vpc" }];
     await provider.create({ ...inputs, expireAt: "2030-01-31T00:00:00Z", state: "disabled", ipAccessList, hashData });
-    expect(seen[0]?.body).toEqual({ name: "deployer", roles: ["developer"], expireAt: "2030-01-31T00:00:00Z", state: "disabled", ipAccessList, hashData });
+    expect(seen[0]?.body).toEqual({
+      name: "deployer",
+      roles: ["developer"],
+      expireAt: "2030-01-31T00:00:00Z",
+      state: "disabled",
+      ipAccessList,
+      hashData,
+    });
   });
 
   it("leaves absent optional arguments out of the body", async () => {
@@ -86,7 +94,10 @@ describe("ApiKey create", () => {
   });
 
   it("returns the arguments, the returned key and its credentials as outputs", async () => {
-    const key = wireKey({ expireAt: "2030-01-31T00:00:00.000Z", ipAccessList: [{ source: "10.0.0.0/8", description: "vpc" }] });
+    const key = wireKey({
+      expireAt: "2030-01-31T00:00:00.000Z",
+      ipAccessList: [{ source: "10.0.0.0/8", description: "vpc" }],
+    });
     intercept("POST", keysPath, 200, created(key));
     const { outs } = await provider.create({
       ...inputs,
@@ -128,7 +139,12 @@ describe("ApiKey create", () => {
     const err = await failure(provider.create(inputs));
     expect(err).toBeInstanceOf(PartialFailure);
     expect((err as PartialFailure).id).toBe(keyUuid);
-    expect((err as PartialFailure).properties).toMatchObject({ ...inputs, keyId: CREATED_KEY_ID, keySuffix: "WXYZ", state: "enabled" });
+    expect((err as PartialFailure).properties).toMatchObject({
+      ...inputs,
+      keyId: CREATED_KEY_ID,
+      keySuffix: "WXYZ",
+      state: "enabled",
+    });
     expect((err as PartialFailure).properties).not.toHaveProperty("keySecret");
   });
 
@@ -173,7 +189,13 @@ describe("ApiKey read", () => {
       "GET",
       keyPath,
       200,
-      answered(wireKey({ usedAt: "2026-11-22T10:00:00.000Z", name: "renamed", ipAccessList: [{ source: "10.1.0.0/16", description: "lab" }] })),
+      answered(
+        wireKey({
+          usedAt: "2026-11-22T10:00:00.000Z",
+          name: "renamed",
+          ipAccessList: [{ source: "10.1.0.0/16", description: "lab" }],
+        }),
+      ),
     );
     const { id, props } = await provider.read(keyUuid, stored);
     expect(id).toBe(keyUuid);
@@ -222,7 +244,11 @@ describe("ApiKey read", () => {
   });
 
   it("shows a name or IP list the service answers as null as drift, not as the stored value", async () => {
-    const managed = { ...stored, ipAccessList: [{ source: "10.0.0.0/8", description: "office" }], managedArgs: ["name", "roles", "ipAccessList"] };
+    const managed = {
+      ...stored,
+      ipAccessList: [{ source: "10.0.0.0/8", description: "office" }],
+      managedArgs: ["name", "roles", "ipAccessList"],
+    };
     intercept("GET", keyPath, 200, answered(wireKey({ name: null, ipAccessList: null })));
     const result = await provider.read(keyUuid, managed);
     expect(result.inputs).toMatchObject({ organizationId: org, name: null, roles: ["developer"], ipAccessList: null });
@@ -250,7 +276,13 @@ describe("ApiKey diff", () => {
     expect(result).toMatchObject({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
   it("does not count a different order of roles as a change", async () => {
-    expect(await provider.diff(keyUuid, { ...stored, roles: ["developer", "admin"] }, { ...news, roles: ["admin", "developer"] })).toMatchObject({
+    expect(
+      await provider.diff(
+        keyUuid,
+        { ...stored, roles: ["developer", "admin"] },
+        { ...news, roles: ["admin", "developer"] },
+      ),
+    ).toMatchObject({
       changes: false,
     });
   });
@@ -262,7 +294,9 @@ describe("ApiKey diff", () => {
   });
   it("compares expiries as instants, not as text", async () => {
     const olds = { ...stored, expireAt: "2030-01-31T00:00:00.000Z", managedArgs: ["name", "roles", "expireAt"] };
-    expect(await provider.diff(keyUuid, olds, { ...news, expireAt: "2030-01-31T09:00:00+09:00" })).toMatchObject({ changes: false });
+    expect(await provider.diff(keyUuid, olds, { ...news, expireAt: "2030-01-31T09:00:00+09:00" })).toMatchObject({
+      changes: false,
+    });
   });
   it('treats an expiry of "" as the stored null', async () => {
     const olds = { ...stored, managedArgs: ["name", "roles", "expireAt"] };
@@ -279,11 +313,16 @@ describe("ApiKey diff", () => {
     expect(result).toMatchObject({ changes: true, replaces: [] });
   });
   it("replaces the key when the organization changes", async () => {
-    expect(await provider.diff(keyUuid, stored, { ...news, organizationId: otherOrg })).toMatchObject({ changes: true, replaces: ["organizationId"] });
+    expect(await provider.diff(keyUuid, stored, { ...news, organizationId: otherOrg })).toMatchObject({
+      changes: true,
+      replaces: ["organizationId"],
+    });
   });
   it("replaces the key when hashData changes", async () => {
     const olds = { ...stored, hashData };
-    expect(await provider.diff(keyUuid, olds, { ...news, hashData: { ...hashData, keySecretHash: "other" } })).toMatchObject({
+    expect(
+      await provider.diff(keyUuid, olds, { ...news, hashData: { ...hashData, keySecretHash: "other" } }),
+    ).toMatchObject({
       changes: true,
       replaces: ["hashData"],
     });
@@ -292,10 +331,16 @@ describe("ApiKey diff", () => {
     expect(await provider.diff(keyUuid, stored, { ...news, hashData })).toMatchObject({ replaces: ["hashData"] });
   });
   it("counts an unknown value as a change in place", async () => {
-    expect(await provider.diff(keyUuid, stored, { ...news, name: UNKNOWN })).toMatchObject({ changes: true, replaces: [] });
+    expect(await provider.diff(keyUuid, stored, { ...news, name: UNKNOWN })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
   });
   it("counts an unknown organizationId as a replacement", async () => {
-    expect(await provider.diff(keyUuid, stored, { ...news, organizationId: UNKNOWN })).toMatchObject({ changes: true, replaces: ["organizationId"] });
+    expect(await provider.diff(keyUuid, stored, { ...news, organizationId: UNKNOWN })).toMatchObject({
+      changes: true,
+      replaces: ["organizationId"],
+    });
   });
   it("counts an argument dropped from the program only as a change of what is managed, never a replacement", async () => {
     const { name: _n, ...withoutName } = news;

@@ -14,8 +14,11 @@ import { ORG_ID } from "../support/fixtures";
 
 // resource.ts loads its provider with a plain `require("./shim")`, which vitest's module runner does
 // not see; so the class is loaded here with Node's own require, TypeScript compiled on the fly.
-const extensions = (Module as unknown as { _extensions: Record<string, (m: { _compile(code: string, file: string): void }, file: string) => void> })
-  ._extensions;
+const extensions = (
+  Module as unknown as {
+    _extensions: Record<string, (m: { _compile(code: string, file: string): void }, file: string) => void>;
+  }
+)._extensions;
 extensions[".ts"] ??= (m, file) => {
   const out = ts.transpileModule(readFileSync(file, "utf8"), {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
@@ -39,7 +42,10 @@ const registered: Registered[] = [];
 beforeAll(async () => {
   await pulumi.runtime.setMocks(
     {
-      newResource: (args) => ({ id: `${args.name}-uuid`, state: { ...args.inputs, keyId: "KEYID", keySecret: "s3cret-from-mock" } }),
+      newResource: (args) => ({
+        id: `${args.name}-uuid`,
+        state: { ...args.inputs, keyId: "KEYID", keySecret: "s3cret-from-mock" },
+      }),
       call: () => ({}),
     },
     "apikey-test",
@@ -47,7 +53,9 @@ beforeAll(async () => {
     false,
   );
   // The mock's newResource does not see options; the request to the monitor carries them all.
-  const monitor = pulumi.runtime.getMonitor() as unknown as { registerResource: (req: unknown, cb: unknown) => unknown };
+  const monitor = pulumi.runtime.getMonitor() as unknown as {
+    registerResource: (req: unknown, cb: unknown) => unknown;
+  };
   const original = monitor.registerResource.bind(monitor);
   monitor.registerResource = (req, cb) => {
     const r = req as {
@@ -87,7 +95,9 @@ describe("ApiKey resource class", () => {
 
   it("asks the engine to keep keySecret and hashData as secrets", async () => {
     await settled(new ApiKey("secretive", args));
-    expect(registration("secretive").additionalSecretOutputs).toEqual(expect.arrayContaining(["keySecret", "hashData"]));
+    expect(registration("secretive").additionalSecretOutputs).toEqual(
+      expect.arrayContaining(["keySecret", "hashData"]),
+    );
   });
 
   it("merges the program's own additionalSecretOutputs with its own", async () => {
@@ -105,12 +115,27 @@ describe("ApiKey resource class", () => {
   it("sends hashData to the engine as a secret input, since additionalSecretOutputs leaves inputs plain", async () => {
     const hashData = { keyIdHash: "h-id", keyIdSuffix: "sfx", keySecretHash: "h-secret" };
     await settled(new ApiKey("hashed", { ...args, hashData }));
-    expect(registration("hashed").inputs.hashData).toEqual({ [pulumi.runtime.specialSigKey]: pulumi.runtime.specialSecretSig, value: hashData });
+    expect(registration("hashed").inputs.hashData).toEqual({
+      [pulumi.runtime.specialSigKey]: pulumi.runtime.specialSecretSig,
+      value: hashData,
+    });
   });
 
   it("exposes keyId and the other outputs on the instance", async () => {
     const key = new ApiKey("outputs", args);
-    for (const name of ["keyId", "keySecret", "keySuffix", "createdAt", "usedAt", "expireAt", "roles", "ipAccessList", "name", "state", "hashData"] as const) {
+    for (const name of [
+      "keyId",
+      "keySecret",
+      "keySuffix",
+      "createdAt",
+      "usedAt",
+      "expireAt",
+      "roles",
+      "ipAccessList",
+      "name",
+      "state",
+      "hashData",
+    ] as const) {
       expect(pulumi.Output.isInstance(key[name]), name).toBe(true);
     }
     expect(await new Promise((resolve) => key.keyId.apply(resolve))).toBe("KEYID");

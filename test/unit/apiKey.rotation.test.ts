@@ -12,17 +12,29 @@ const stored = storedKey;
 
 describe("ApiKey keepers in diff", () => {
   it("replaces the key when a keeper's value changes, naming keepers", async () => {
-    const result = await provider.diff("id", { ...stored, keepers: { rotation: "2025-Q1" } }, { ...program, keepers: { rotation: "2025-Q2" } });
+    const result = await provider.diff(
+      "id",
+      { ...stored, keepers: { rotation: "2025-Q1" } },
+      { ...program, keepers: { rotation: "2025-Q2" } },
+    );
     expect(result).toMatchObject({ changes: true, replaces: ["keepers"] });
   });
 
   it("makes the new key before deleting the old one (deleteBeforeReplace false)", async () => {
-    const result = await provider.diff("id", { ...stored, keepers: { rotation: "2025-Q1" } }, { ...program, keepers: { rotation: "2025-Q2" } });
+    const result = await provider.diff(
+      "id",
+      { ...stored, keepers: { rotation: "2025-Q1" } },
+      { ...program, keepers: { rotation: "2025-Q2" } },
+    );
     expect(result.deleteBeforeReplace).toBe(false);
   });
 
   it("replaces the key when a keeper is added", async () => {
-    const result = await provider.diff("id", { ...stored, keepers: { rotation: "2025-Q1" } }, { ...program, keepers: { rotation: "2025-Q1", owner: "ci" } });
+    const result = await provider.diff(
+      "id",
+      { ...stored, keepers: { rotation: "2025-Q1" } },
+      { ...program, keepers: { rotation: "2025-Q1", owner: "ci" } },
+    );
     expect(result.replaces).toEqual(["keepers"]);
   });
 
@@ -37,15 +49,25 @@ describe("ApiKey keepers in diff", () => {
   });
 
   it("sees no change from no keepers to an empty map", async () => {
-    expect(await provider.diff("id", stored, { ...program, keepers: {} })).toMatchObject({ changes: false, replaces: [] });
+    expect(await provider.diff("id", stored, { ...program, keepers: {} })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
   });
 
   it("sees no change from an empty map to no keepers", async () => {
-    expect(await provider.diff("id", { ...stored, keepers: {} }, program)).toMatchObject({ changes: false, replaces: [] });
+    expect(await provider.diff("id", { ...stored, keepers: {} }, program)).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
   });
 
   it("sees no change when the keepers are the same in another order", async () => {
-    const result = await provider.diff("id", { ...stored, keepers: { a: "1", b: "2" } }, { ...program, keepers: { b: "2", a: "1" } });
+    const result = await provider.diff(
+      "id",
+      { ...stored, keepers: { a: "1", b: "2" } },
+      { ...program, keepers: { b: "2", a: "1" } },
+    );
     expect(result).toMatchObject({ changes: false, replaces: [] });
   });
 });
@@ -65,7 +87,9 @@ describe("ApiKey keepers in check", () => {
 
   it("refuses keepers that are not a map, naming keepers", async () => {
     const { failures } = await provider.check({}, { ...program, keepers: ["2025-Q1"] });
-    expect(failures).toEqual([{ property: "keepers", reason: expect.stringContaining("keepers must be a map of names to strings") }]);
+    expect(failures).toEqual([
+      { property: "keepers", reason: expect.stringContaining("keepers must be a map of names to strings") },
+    ]);
   });
 
   it("does not carry the key's identity into a check whose keepers replace it", async () => {

@@ -32,7 +32,13 @@ async function keptAfterAnswer(result: unknown): Promise<Record<string, unknown>
   return (err as PartialFailure).properties;
 }
 
-const key = { id: KEY_UUID, name: "deployer", roles: ["developer"], state: "enabled", createdAt: "2026-11-22T09:00:00.000Z" };
+const key = {
+  id: KEY_UUID,
+  name: "deployer",
+  roles: ["developer"],
+  state: "enabled",
+  createdAt: "2026-11-22T09:00:00.000Z",
+};
 
 describe("ApiKey created without its pair, at the next diff", () => {
   it("proposes a replacement, created before the delete, when the answer lacked the keySecret", async () => {
@@ -55,7 +61,9 @@ describe("ApiKey created without its pair, at the next diff", () => {
     const kept = await keptAfterAnswer({ key, keyId: CREATED_KEY_ID });
     await provider.diff(KEY_UUID, kept, keyInputs);
     expect(notices).toEqual([
-      expect.stringMatching(new RegExp(`API key ${KEY_UUID} was created without its key ID or secret.*nobody can use it: replacing it`)),
+      expect.stringMatching(
+        new RegExp(`API key ${KEY_UUID} was created without its key ID or secret.*nobody can use it: replacing it`),
+      ),
     ]);
   });
 

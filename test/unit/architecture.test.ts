@@ -19,7 +19,9 @@ function folders(dir: string): string[] {
 /** The folders the code map names: every `name/` in backticks of a "###" heading. */
 function mappedFolders(): string[] {
   const text = readFileSync(join(root, "ARCHITECTURE.md"), "utf8");
-  const names = [...text.matchAll(/^### (.+)$/gm)].flatMap((m) => [...(m[1] ?? "").matchAll(/`([^`]+)\/`/g)].map((n) => n[1] ?? ""));
+  const names = [...text.matchAll(/^### (.+)$/gm)].flatMap((m) =>
+    [...(m[1] ?? "").matchAll(/`([^`]+)\/`/g)].map((n) => n[1] ?? ""),
+  );
   return names.sort();
 }
 
@@ -32,7 +34,9 @@ function tsFiles(dir: string): string[] {
 /** Relative module specifiers a file imports or requires, resolved to repo paths. */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(root, file), "utf8");
-  const specs = [...text.matchAll(/(?:from\s+|require\(\s*|import\(\s*)["'](\.{1,2}\/[^"']*)["']/g)].map((m) => m[1] ?? "");
+  const specs = [...text.matchAll(/(?:from\s+|require\(\s*|import\(\s*)["'](\.{1,2}\/[^"']*)["']/g)].map(
+    (m) => m[1] ?? "",
+  );
   return specs.map((s) =>
     relative(root, resolve(root, dirname(file), s))
       .split(sep)
@@ -63,9 +67,11 @@ describe("package boundaries", () => {
 
   it("provider/serviceFacts/ imports nothing, not even zod, so the emulator can read it and build its own schemas", () => {
     const imports = tsFiles("provider/serviceFacts").flatMap((f) =>
-      [...readFileSync(join(root, f), "utf8").matchAll(/(?:\bfrom\s+|\brequire\(\s*|\bimport\(\s*|^import\s+)["']([^"']+)["']/gm)].map(
-        (m) => `${f} -> ${m[1] ?? ""}`,
-      ),
+      [
+        ...readFileSync(join(root, f), "utf8").matchAll(
+          /(?:\bfrom\s+|\brequire\(\s*|\bimport\(\s*|^import\s+)["']([^"']+)["']/gm,
+        ),
+      ].map((m) => `${f} -> ${m[1] ?? ""}`),
     );
     expect(tsFiles("provider/serviceFacts")).not.toEqual([]);
     expect(imports).toEqual([]);

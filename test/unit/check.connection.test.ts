@@ -9,7 +9,13 @@ import { CONNECTION_SETTINGS, configure } from "../../provider/runtime/connectio
 import { noConnectionPerTest } from "../support/mockApi";
 import { ORG_ID, PIPE_IDS } from "../support/fixtures";
 
-const ALERT = { threshold: 5, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" } };
+const ALERT = {
+  threshold: 5,
+  interval: "5m",
+  source: "search",
+  thresholdType: "above",
+  channel: { type: "webhook", webhookId: "hook-1" },
+};
 const PIPE = { ...PIPE_IDS, dbMaxThreads: 8 };
 const KEY = { organizationId: ORG_ID, roles: ["developer"] };
 
@@ -21,7 +27,11 @@ describe("check with the connection unconfigured", () => {
   it("fails a PipeSettings naming every missing area B setting at once, by config key and environment variable", async () => {
     const got = reasons(await pipeSettings.check({}, PIPE));
     expect(got).toHaveLength(3);
-    for (const s of [CONNECTION_SETTINGS.cloudUrl, CONNECTION_SETTINGS.cloudKeyId, CONNECTION_SETTINGS.cloudKeySecret]) {
+    for (const s of [
+      CONNECTION_SETTINGS.cloudUrl,
+      CONNECTION_SETTINGS.cloudKeyId,
+      CONNECTION_SETTINGS.cloudKeySecret,
+    ]) {
       expect(got.some((r) => r.includes(s.configKey) && r.includes(s.envVar))).toBe(true);
     }
   });
@@ -48,7 +58,10 @@ describe("check with the connection unconfigured", () => {
   it("names invalid settings too, with the input failures, from the stack config given to configure", async () => {
     process.env.ALERTPIPE_CLOUD_KEY_ID = "id";
     process.env.ALERTPIPE_CLOUD_KEY_SECRET = "secret";
-    const config: Record<string, string> = { "alertpipe:cloudUrl": "http://cloud.example.test", "alertpipe:cloudRateLimit": "fast" };
+    const config: Record<string, string> = {
+      "alertpipe:cloudUrl": "http://cloud.example.test",
+      "alertpipe:cloudRateLimit": "fast",
+    };
     configure({ get: (k) => config[k] });
     const got = await pipeSettings.check({}, { ...PIPE, dbMaxThreads: 65 });
     expect(got.failures?.map((f) => f.property)).toEqual(["dbMaxThreads", "", ""]);
@@ -57,7 +70,11 @@ describe("check with the connection unconfigured", () => {
   });
 
   it("passes once everything is set, without sending anything", async () => {
-    Object.assign(process.env, { ALERTPIPE_CLOUD_URL: "https://cloud.example.test", ALERTPIPE_CLOUD_KEY_ID: "id", ALERTPIPE_CLOUD_KEY_SECRET: "secret" });
+    Object.assign(process.env, {
+      ALERTPIPE_CLOUD_URL: "https://cloud.example.test",
+      ALERTPIPE_CLOUD_KEY_ID: "id",
+      ALERTPIPE_CLOUD_KEY_SECRET: "secret",
+    });
     expect((await pipeSettings.check({}, PIPE)).failures).toEqual([]);
   });
 });

@@ -68,7 +68,9 @@ describe("PipeSettings check, property-based", () => {
   });
 
   function allowed(p: Record<string, unknown>): boolean {
-    const idsOk = ["organizationId", "serviceId", "pipeId"].every((k) => typeof p[k] === "string" && UUID_TEXT.test(p[k]));
+    const idsOk = ["organizationId", "serviceId", "pipeId"].every(
+      (k) => typeof p[k] === "string" && UUID_TEXT.test(p[k]),
+    );
     const set = SETTING_NAMES.filter((n) => n in p);
     const valuesOk = set.every((n) => {
       const v = p[n];
@@ -80,12 +82,15 @@ describe("PipeSettings check, property-based", () => {
     return idsOk && valuesOk && set.length > 0;
   }
 
-  it("accepts exactly the programs inside the spec's rules", () => acceptsExactly(pipeSettings.check, program, allowed));
+  it("accepts exactly the programs inside the spec's rules", () =>
+    acceptsExactly(pipeSettings.check, program, allowed));
 });
 
 describe("Alert check, property-based", () => {
   const interval = fc.oneof(
-    fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.constantFrom("s", "m", "h", "d", "w", "M", "")).map(([n, u]) => `${n}${u}`),
+    fc
+      .tuple(fc.integer({ min: 0, max: 1000 }), fc.constantFrom("s", "m", "h", "d", "w", "M", ""))
+      .map(([n, u]) => `${n}${u}`),
     fc.stringMatching(/^[0-9]{1,3}[smhdx ]?$/),
     fc.constantFrom("1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"),
     anyJson,
@@ -97,7 +102,12 @@ describe("Alert check, property-based", () => {
     fc.integer(),
   );
   const program = fc.record({
-    threshold: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.string(), fc.constant(null)),
+    threshold: fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer(),
+      fc.string(),
+      fc.constant(null),
+    ),
     interval,
     source: fc.oneof(fc.constantFrom("tile", "search"), fc.string()),
     thresholdType: fc.oneof(fc.constantFrom("above", "below"), fc.string()),
@@ -143,17 +153,28 @@ describe("ApiKey check, property-based", () => {
   const octet = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 250, max: 300 }));
   const source = fc.oneof(
     fc.tuple(octet, octet, octet, octet).map((o) => o.join(".")),
-    fc.tuple(octet, octet, octet, octet, fc.integer({ min: 0, max: 40 })).map(([a, b, c, d, p]) => `${a}.${b}.${c}.${d}/${p}`),
+    fc
+      .tuple(octet, octet, octet, octet, fc.integer({ min: 0, max: 40 }))
+      .map(([a, b, c, d, p]) => `${a}.${b}.${c}.${d}/${p}`),
     fc.constantFrom("::1", "10.0.0", "1.2.3.4/", "01.2.3.4", ""),
     anyJson,
   );
   const dateTime = fc.oneof(
-    fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString()),
-    fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 19)),
-    fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    fc
+      .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
+      .map((d) => d.toISOString()),
+    fc
+      .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 19)),
+    fc
+      .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10)),
     fc
       .tuple(fc.integer({ min: 1, max: 13 }), fc.integer({ min: 1, max: 32 }), fc.integer({ min: 0, max: 25 }))
-      .map(([mo, d, h]) => `2031-${String(mo).padStart(2, "0")}-${String(d).padStart(2, "0")}T${String(h).padStart(2, "0")}:00:00+02:00`),
+      .map(
+        ([mo, d, h]) =>
+          `2031-${String(mo).padStart(2, "0")}-${String(d).padStart(2, "0")}T${String(h).padStart(2, "0")}:00:00+02:00`,
+      ),
     fc.constantFrom(
       null,
       "",
@@ -168,11 +189,16 @@ describe("ApiKey check, property-based", () => {
   );
   const program = fc.record({
     organizationId: uuidish,
-    roles: fc.oneof(fc.array(fc.oneof(fc.constantFrom("admin", "developer", "query_endpoints"), fc.string()), { maxLength: 4 }), anyJson),
+    roles: fc.oneof(
+      fc.array(fc.oneof(fc.constantFrom("admin", "developer", "query_endpoints"), fc.string()), { maxLength: 4 }),
+      anyJson,
+    ),
     name: absentOr(fc.oneof(fc.string(), fc.integer())),
     expireAt: absentOr(dateTime),
     state: absentOr(fc.oneof(fc.constantFrom("enabled", "disabled"), fc.string())),
-    ipAccessList: absentOr(fc.array(fc.record({ source, description: fc.oneof(fc.string(), fc.integer()) }), { maxLength: 3 })),
+    ipAccessList: absentOr(
+      fc.array(fc.record({ source, description: fc.oneof(fc.string(), fc.integer()) }), { maxLength: 3 }),
+    ),
   });
 
   /** A real instant written with its zone: the calendar fields must survive a round trip through Date. */
@@ -180,7 +206,14 @@ describe("ApiKey check, property-based", () => {
     // RFC 3339: seconds required, upper-case T and Z, offset hours below 24.
     const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/.exec(v);
     if (!m) return false;
-    const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+    const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     const day = new Date(Date.UTC(y, mo - 1, d));
     const zoneOk = m[7] === "Z" || (Number(m[8]) < 24 && Number(m[9]) < 60);
     return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && s < 60 && zoneOk;
@@ -207,9 +240,14 @@ describe("ApiKey check, property-based", () => {
       UUID_TEXT.test(p.organizationId) &&
       rolesOk &&
       (!("name" in p) || typeof p.name === "string") &&
-      (!("expireAt" in p) || p.expireAt === null || p.expireAt === "" || (typeof p.expireAt === "string" && zonedDateTime(p.expireAt))) &&
+      (!("expireAt" in p) ||
+        p.expireAt === null ||
+        p.expireAt === "" ||
+        (typeof p.expireAt === "string" && zonedDateTime(p.expireAt))) &&
       (!("state" in p) || p.state === "enabled" || p.state === "disabled") &&
-      (list === undefined || (list.length > 0 && list.every((e) => typeof e.source === "string" && ipv4(e.source) && typeof e.description === "string")))
+      (list === undefined ||
+        (list.length > 0 &&
+          list.every((e) => typeof e.source === "string" && ipv4(e.source) && typeof e.description === "string")))
     );
   }
 

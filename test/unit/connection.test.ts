@@ -3,7 +3,12 @@
 // refused with an error that names the config key and the env var, and never a value.
 
 import { describe, expect, it } from "vitest";
-import { CONNECTION_SETTINGS, configure, connectionFor, type ConnectionSettingName } from "../../provider/runtime/connection";
+import {
+  CONNECTION_SETTINGS,
+  configure,
+  connectionFor,
+  type ConnectionSettingName,
+} from "../../provider/runtime/connection";
 import { noConnectionPerTest } from "../support/mockApi";
 import { ConfigError } from "../../provider/errors";
 
@@ -18,11 +23,17 @@ const VALUES: Record<ConnectionSettingName, string> = {
 };
 
 function setEnv(values: Partial<Record<ConnectionSettingName, string>>): void {
-  for (const [name, value] of Object.entries(values)) process.env[CONNECTION_SETTINGS[name as ConnectionSettingName].envVar] = value;
+  for (const [name, value] of Object.entries(values))
+    process.env[CONNECTION_SETTINGS[name as ConnectionSettingName].envVar] = value;
 }
 
 function stackConfig(values: Partial<Record<ConnectionSettingName, string>>) {
-  const byKey = new Map(Object.entries(values).map(([name, v]) => [CONNECTION_SETTINGS[name as ConnectionSettingName].configKey as string, v]));
+  const byKey = new Map(
+    Object.entries(values).map(([name, v]) => [
+      CONNECTION_SETTINGS[name as ConnectionSettingName].configKey as string,
+      v,
+    ]),
+  );
   return { get: (key: string) => byKey.get(key) };
 }
 
@@ -40,7 +51,9 @@ noConnectionPerTest();
 describe("where settings come from", () => {
   it("the stack config wins over the environment", () => {
     setEnv({ ...VALUES, cloudUrl: "https://env.example.test", cloudKeyId: "env-key", cloudKeySecret: "env-secret" });
-    configure(stackConfig({ cloudUrl: "https://config.example.test", cloudKeyId: "cfg-key", cloudKeySecret: "cfg-secret" }));
+    configure(
+      stackConfig({ cloudUrl: "https://config.example.test", cloudKeyId: "cfg-key", cloudKeySecret: "cfg-secret" }),
+    );
     const conn = connectionFor("cloud");
     expect(conn.baseUrl).toBe("https://config.example.test");
     expect(conn.authorization).toBe(`Basic ${Buffer.from("cfg-key:cfg-secret").toString("base64")}`);
@@ -75,7 +88,14 @@ describe("where settings come from", () => {
     configure({ get: (key) => (asked.push(key), undefined) });
     setEnv(VALUES);
     connectionFor("cloud");
-    expect(asked).toEqual(expect.arrayContaining(["alertpipe:cloudUrl", "alertpipe:cloudKeyId", "alertpipe:cloudKeySecret", "alertpipe:cloudRateLimit"]));
+    expect(asked).toEqual(
+      expect.arrayContaining([
+        "alertpipe:cloudUrl",
+        "alertpipe:cloudKeyId",
+        "alertpipe:cloudKeySecret",
+        "alertpipe:cloudRateLimit",
+      ]),
+    );
   });
 });
 
@@ -126,7 +146,13 @@ describe("the base URL", () => {
     expect(thrown(cloudUrl("http://localhost.example.test"))).toBeInstanceOf(ConfigError);
   });
 
-  for (const url of ["http://127.0.0.1:8080", "http://localhost:8080", "http://LOCALHOST:1", "http://[::1]:8080", "http://127.0.0.2"]) {
+  for (const url of [
+    "http://127.0.0.1:8080",
+    "http://localhost:8080",
+    "http://LOCALHOST:1",
+    "http://[::1]:8080",
+    "http://127.0.0.2",
+  ]) {
     it(`over plain http is allowed for the loopback host of ${url}`, () => {
       expect(cloudUrl(url)()).toBe(url.replace("LOCALHOST", "localhost"));
     });
@@ -163,16 +189,25 @@ describe("credentials", () => {
 
   it("area B authorizes with Basic base64(keyId:keySecret)", () => {
     setEnv(VALUES);
-    expect(connectionFor("cloud").authorization).toBe(`Basic ${Buffer.from(`${VALUES.cloudKeyId}:${VALUES.cloudKeySecret}`, "utf8").toString("base64")}`);
+    expect(connectionFor("cloud").authorization).toBe(
+      `Basic ${Buffer.from(`${VALUES.cloudKeyId}:${VALUES.cloudKeySecret}`, "utf8").toString("base64")}`,
+    );
   });
 
   it("are listed for scrubbing in every form: header, base64, key ID, secret, token", () => {
     setEnv(VALUES);
     const cloud = connectionFor("cloud");
     expect(cloud.secrets).toEqual(
-      expect.arrayContaining([cloud.authorization, VALUES.cloudKeyId, VALUES.cloudKeySecret, cloud.authorization.slice("Basic ".length)]),
+      expect.arrayContaining([
+        cloud.authorization,
+        VALUES.cloudKeyId,
+        VALUES.cloudKeySecret,
+        cloud.authorization.slice("Basic ".length),
+      ]),
     );
-    expect(connectionFor("alerting").secrets).toEqual(expect.arrayContaining([`Bearer ${VALUES.alertingToken}`, VALUES.alertingToken]));
+    expect(connectionFor("alerting").secrets).toEqual(
+      expect.arrayContaining([`Bearer ${VALUES.alertingToken}`, VALUES.alertingToken]),
+    );
   });
 
   it("are named for limiters by a fingerprint that holds none of them", () => {

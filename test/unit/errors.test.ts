@@ -90,9 +90,15 @@ describe("error codes", () => {
   it("show one code in a message that quotes another error", () => {
     const drawnBy = new ApiError(ref, 429, "slow down", "rid-1");
     const wait = new RateLimitWaitError(ref, 300_000, 120_000, new Date(0), drawnBy);
-    expect(wait.message).toMatch(/^\[RATE_LIMIT_WAIT_TOO_LONG\] POST \/v1\/things failed with status 429: slow down \(requestId rid-1\); the service asked/);
+    expect(wait.message).toMatch(
+      /^\[RATE_LIMIT_WAIT_TOO_LONG\] POST \/v1\/things failed with status 429: slow down \(requestId rid-1\); the service asked/,
+    );
     expect(wait.message).not.toContain("[RATE_LIMITED]");
-    const partial = new PartialFailure("id-1", {}, new ConfigError("cloudUrl", setting, "alertpipe:cloudUrl is not set"));
+    const partial = new PartialFailure(
+      "id-1",
+      {},
+      new ConfigError("cloudUrl", setting, "alertpipe:cloudUrl is not set"),
+    );
     expect(partial.reasons).toEqual([
       `[KEPT_AFTER_FAILURE] alertpipe:cloudUrl is not set: set the stack config "alertpipe:cloudUrl" or the environment variable ALERTPIPE_CLOUD_URL (the base URL)`,
     ]);
@@ -111,7 +117,9 @@ describe("docs/errors.md", () => {
       rows.push(line.trim());
     }
     const expected = Object.entries(ERROR_CODES).map(([code, advice]) => `| \`${code}\` | ${advice} |`);
-    expected.push(`| a socket or undici code (\`ECONNREFUSED\`, \`UND_ERR_SOCKET\`, \`ATTEMPT_TIMEOUT\`, …) | ${TRANSPORT_CODES_ADVICE} |`);
+    expected.push(
+      `| a socket or undici code (\`ECONNREFUSED\`, \`UND_ERR_SOCKET\`, \`ATTEMPT_TIMEOUT\`, …) | ${TRANSPORT_CODES_ADVICE} |`,
+    );
     expect(rows).toEqual(expected);
   });
 });

@@ -10,15 +10,34 @@ import { connectionFor } from "../../provider/runtime/connection";
 import { decode, send } from "../../provider/http/client";
 import { ApiError, UnexpectedResponseError } from "../../provider/errors";
 import { USER_AGENT } from "../../provider/http/userAgent";
-import { ALERTING_AUTH, CANARY, CLOUD_AUTH, errorText, mockApiPerTest, requestId, answerOnce, type Pool } from "../support/mockApi";
+import {
+  ALERTING_AUTH,
+  CANARY,
+  CLOUD_AUTH,
+  errorText,
+  mockApiPerTest,
+  requestId,
+  answerOnce,
+  type Pool,
+} from "../support/mockApi";
 import { failure } from "../support/failures";
 
-const pkg = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as {
+  name: string;
+  version: string;
+};
 
 const mock = mockApiPerTest();
 const seen = mock.seen;
 
-function answer(pool: Pool, method: string, path: string, status: number, data: unknown, headers: Record<string, string> = {}) {
+function answer(
+  pool: Pool,
+  method: string,
+  path: string,
+  status: number,
+  data: unknown,
+  headers: Record<string, string> = {},
+) {
   answerOnce(pool, seen, { method, path }, status, data, headers);
 }
 
@@ -64,7 +83,9 @@ describe("every request", () => {
       await sendTo("cloud", method);
       const value = seen[0]?.headers.authorization ?? "";
       expect(value).toBe(CLOUD_AUTH);
-      expect(Buffer.from(value.replace(/^Basic /, ""), "base64").toString("utf8")).toBe(`${CANARY.keyId}:${CANARY.keySecret}`);
+      expect(Buffer.from(value.replace(/^Basic /, ""), "base64").toString("utf8")).toBe(
+        `${CANARY.keyId}:${CANARY.keySecret}`,
+      );
     },
   );
 
@@ -94,7 +115,13 @@ describe("every request", () => {
   it("resolves with the parsed JSON answer, its status and its requestId", async () => {
     answer(mock.api.cloud, "PUT", PATH, 200, { status: 200, requestId: requestId(), result: { a: 1 } });
     const res = await send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} });
-    expect(res).toEqual({ method: "PUT", path: PATH, status: 200, body: { status: 200, requestId: requestId(), result: { a: 1 } }, requestId: requestId() });
+    expect(res).toEqual({
+      method: "PUT",
+      path: PATH,
+      status: 200,
+      body: { status: 200, requestId: requestId(), result: { a: 1 } },
+      requestId: requestId(),
+    });
   });
 });
 
@@ -103,7 +130,13 @@ describe("an error answer", () => {
     answer(mock.api.alerting, "POST", ALERTS, 400, { message: "interval is not a valid duration" });
     const err = await failure(send(connectionFor("alerting"), { method: "POST", path: ALERTS, body: {} }));
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ method: "POST", path: ALERTS, status: 400, serviceMessage: "interval is not a valid duration", requestId: undefined });
+    expect(err).toMatchObject({
+      method: "POST",
+      path: ALERTS,
+      status: 400,
+      serviceMessage: "interval is not a valid duration",
+      requestId: undefined,
+    });
     expect(String(err)).toContain(`POST ${ALERTS} failed with status 400: interval is not a valid duration`);
   });
 
@@ -114,10 +147,20 @@ describe("an error answer", () => {
   });
 
   it("from area B {status, error, requestId} carries the error and the requestId from the body", async () => {
-    answer(mock.api.cloud, "PUT", PATH, 400, { status: 400, error: "db_max_threads must be at most 64", requestId: requestId() });
+    answer(mock.api.cloud, "PUT", PATH, 400, {
+      status: 400,
+      error: "db_max_threads must be at most 64",
+      requestId: requestId(),
+    });
     const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ method: "PUT", path: PATH, status: 400, serviceMessage: "db_max_threads must be at most 64", requestId: requestId() });
+    expect(err).toMatchObject({
+      method: "PUT",
+      path: PATH,
+      status: 400,
+      serviceMessage: "db_max_threads must be at most 64",
+      requestId: requestId(),
+    });
     expect(String(err)).toContain(`(requestId ${requestId()})`);
   });
 
@@ -155,11 +198,16 @@ describe("credentials echoed by the service", () => {
 
   for (const [what, echoed] of cloudForms) {
     it(`never show ${what} in an area B error's message, stack or JSON`, async () => {
-      answer(mock.api.cloud, "PUT", PATH, 401, { status: 401, error: `bad credentials: ${echoed}`, requestId: requestId() });
+      answer(mock.api.cloud, "PUT", PATH, 401, {
+        status: 401,
+        error: `bad credentials: ${echoed}`,
+        requestId: requestId(),
+      });
       const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
       const text = errorText(err);
       expect(text).toContain("bad credentials: [redacted]");
-      for (const canary of [CANARY.keySecret, CANARY.keyId, CLOUD_AUTH.slice("Basic ".length)]) expect(text).not.toContain(canary);
+      for (const canary of [CANARY.keySecret, CANARY.keyId, CLOUD_AUTH.slice("Basic ".length)])
+        expect(text).not.toContain(canary);
     });
   }
 
@@ -192,7 +240,11 @@ describe("credentials echoed by the service", () => {
 
   it("never let a 2xx answer's requestId carry a secret the answer brings itself", async () => {
     const created = "created-secret-in-answer-9e2f";
-    answer(mock.api.cloud, "POST", PATH, 200, { status: 200, requestId: `rid-${created}`, result: { secret: created } });
+    answer(mock.api.cloud, "POST", PATH, 200, {
+      status: 200,
+      requestId: `rid-${created}`,
+      result: { secret: created },
+    });
     const res = await send(connectionFor("cloud"), {
       method: "POST",
       path: PATH,
@@ -213,7 +265,10 @@ describe("decode", () => {
   });
 
   it("throws UnexpectedResponseError naming the field, the method, path and requestId, not the body", async () => {
-    answer(mock.api.cloud, "GET", PATH, 200, { requestId: requestId(), result: { id: 7, secretish: CANARY.keySecret } });
+    answer(mock.api.cloud, "GET", PATH, 200, {
+      requestId: requestId(),
+      result: { id: 7, secretish: CANARY.keySecret },
+    });
     const res = await send(connectionFor("cloud"), { method: "GET", path: PATH });
     const err = (() => {
       try {

@@ -2,7 +2,14 @@
 // status, requestId and a stable code on the base class, and a transport error's reason as a field.
 
 import { describe, expect, it } from "vitest";
-import { ApiError, HttpError, OutcomeUnknownError, RateLimitWaitError, TransportError, UnexpectedResponseError } from "../../provider/errors";
+import {
+  ApiError,
+  HttpError,
+  OutcomeUnknownError,
+  RateLimitWaitError,
+  TransportError,
+  UnexpectedResponseError,
+} from "../../provider/errors";
 
 const ref = { method: "POST", path: "/v1/things" };
 
@@ -14,7 +21,12 @@ describe("the HTTP error hierarchy", () => {
       [new ApiError(ref, 424, "idle", undefined), "SERVICE_IDLE", 424, undefined],
       [new RateLimitWaitError(ref, 120_000, 30_000, new Date(0), api), "RATE_LIMIT_WAIT_TOO_LONG", 429, "rid-1"],
       [new TransportError(ref, "connect refused (ECONNREFUSED)", "ECONNREFUSED"), "ECONNREFUSED", undefined, undefined],
-      [new OutcomeUnknownError(ref, "a thing", "the service answered 502", { status: 502, requestId: "rid-2" }), "OUTCOME_UNKNOWN", 502, "rid-2"],
+      [
+        new OutcomeUnknownError(ref, "a thing", "the service answered 502", { status: 502, requestId: "rid-2" }),
+        "OUTCOME_UNKNOWN",
+        502,
+        "rid-2",
+      ],
       [new UnexpectedResponseError(ref, "id is missing", "rid-3"), "UNEXPECTED_RESPONSE", undefined, "rid-3"],
     ];
     for (const [err, code, status, requestId] of kinds) {

@@ -218,7 +218,9 @@ describe("sends through the limiter", () => {
   it("share one limiter across concurrent sends of one credential: no window of W holds more than N", async () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "4/0.25";
     fixedWindowService(Number.POSITIVE_INFINITY, 1, 12); // limits nothing, records arrivals
-    await Promise.all(Array.from({ length: 12 }, () => send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} })));
+    await Promise.all(
+      Array.from({ length: 12 }, () => send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} })),
+    );
     expect(arrivals).toHaveLength(12);
     expect(busiestWindow(arrivals, 250)).toBeLessThanOrEqual(4);
   });
@@ -226,7 +228,9 @@ describe("sends through the limiter", () => {
   it("keep a service that counts in fixed windows from ever answering 429", async () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "5/0.2";
     fixedWindowService(5, 200, 40);
-    await Promise.all(Array.from({ length: 15 }, () => send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} })));
+    await Promise.all(
+      Array.from({ length: 15 }, () => send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} })),
+    );
     expect(limited).toBe(0);
     expect(arrivals).toHaveLength(15);
   });
@@ -236,7 +240,11 @@ describe("sends through the limiter", () => {
     let limitedAt = 0;
     mock.api.cloud.intercept({ path: "/first", method: "PUT" }).reply(() => {
       limitedAt = performance.now();
-      return { statusCode: 429, data: JSON.stringify({ status: 429, error: "rate limited" }), responseOptions: { headers: { "ratelimit-reset": "0.2" } } };
+      return {
+        statusCode: 429,
+        data: JSON.stringify({ status: 429, error: "rate limited" }),
+        responseOptions: { headers: { "ratelimit-reset": "0.2" } },
+      };
     });
     mock.api.cloud.intercept({ path: "/first", method: "PUT" }).reply(200, { result: {} });
     let otherAt = 0;
@@ -270,7 +278,10 @@ describe("sends through the limiter", () => {
     mock.api.cloud.intercept({ path: "/b", method: "PUT" }).reply(200, { result: {} });
     const conn = connectionFor("cloud");
     // b queues behind a for 150 ms, longer than the whole budget of 100 ms, and is still retried.
-    const [, b] = await Promise.all([send(conn, { method: "PUT", path: "/a", body: {} }), send(conn, { method: "PUT", path: "/b", body: {} })]);
+    const [, b] = await Promise.all([
+      send(conn, { method: "PUT", path: "/a", body: {} }),
+      send(conn, { method: "PUT", path: "/b", body: {} }),
+    ]);
     expect(b.status).toBe(200);
   });
 });

@@ -86,7 +86,11 @@ describe("an idempotent write answered 500, which may come after the change was 
   for (const method of ["PUT", "PATCH", "DELETE"] as const) {
     it(`a ${method} answered 500 is tried again and succeeds`, async () => {
       script(method, PATH, [{ status: 500 }, ok]);
-      const res = await send(connectionFor("cloud"), { method, path: PATH, ...(method === "DELETE" ? {} : { body: {} }) });
+      const res = await send(connectionFor("cloud"), {
+        method,
+        path: PATH,
+        ...(method === "DELETE" ? {} : { body: {} }),
+      });
       expect(res.status).toBe(200);
       expect(seen(method, PATH)).toHaveLength(2);
     });
@@ -230,7 +234,9 @@ describe("a POST, which creates", () => {
   });
 
   it("whose outcome is unknown carries no credential even if the service echoed one", async () => {
-    script("POST", KEYS, [{ status: 503, body: { status: 503, error: `busy for ${CANARY.keyId}:${CANARY.keySecret}` } }]);
+    script("POST", KEYS, [
+      { status: 503, body: { status: 503, error: `busy for ${CANARY.keyId}:${CANARY.keySecret}` } },
+    ]);
     const err = await failure(send(connectionFor("cloud"), { method: "POST", path: KEYS, body: {}, creates }));
     expect(errorText(err)).not.toContain(CANARY.keySecret);
     expect(errorText(err)).not.toContain(CANARY.keyId);
@@ -267,7 +273,8 @@ describe("the retry rules on their own", () => {
   });
 
   it("retry a 500 of PUT, PATCH and DELETE, never of a POST", () => {
-    for (const method of ["PUT", "PATCH", "DELETE"]) expect(retryDecision(method, { kind: "status", status: 500 })).toBe("retry");
+    for (const method of ["PUT", "PATCH", "DELETE"])
+      expect(retryDecision(method, { kind: "status", status: 500 })).toBe("retry");
     expect(retryDecision("POST", { kind: "status", status: 500 })).toBe("outcome-unknown");
   });
 

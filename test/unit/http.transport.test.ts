@@ -20,7 +20,12 @@ const creates = 'the API key "deployer"';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
 
-const ENV_KEYS = ["ALERTPIPE_CLOUD_URL", "ALERTPIPE_CLOUD_KEY_ID", "ALERTPIPE_CLOUD_KEY_SECRET", "ALERTPIPE_CLOUD_RATE_LIMIT"] as const;
+const ENV_KEYS = [
+  "ALERTPIPE_CLOUD_URL",
+  "ALERTPIPE_CLOUD_KEY_ID",
+  "ALERTPIPE_CLOUD_KEY_SECRET",
+  "ALERTPIPE_CLOUD_RATE_LIMIT",
+] as const;
 let savedEnv: Record<string, string | undefined>;
 let servers: Server[];
 let agent: Agent;
@@ -38,7 +43,10 @@ beforeEach(() => {
   resetRuntime();
   servers = [];
   agent = new Agent({ keepAliveTimeout: 1_000 });
-  useRuntime({ dispatcher: agent, retryPolicy: { maxAttempts: 4, maxTotalMs: 5_000, baseDelayMs: 10, maxDelayMs: 20, attemptTimeoutMs: 150 } });
+  useRuntime({
+    dispatcher: agent,
+    retryPolicy: { maxAttempts: 4, maxTotalMs: 5_000, baseDelayMs: 10, maxDelayMs: 20, attemptTimeoutMs: 150 },
+  });
   dispatched = 0;
   subscribe("undici:request:create", onCreate);
 });
@@ -170,7 +178,9 @@ describe("an answer whose headers do not come in time", () => {
   });
 
   it("fails a GET with a TransportError once the attempts are spent", async () => {
-    useRuntime({ retryPolicy: { maxAttempts: 2, maxTotalMs: 5_000, baseDelayMs: 1, maxDelayMs: 2, attemptTimeoutMs: 50 } });
+    useRuntime({
+      retryPolicy: { maxAttempts: 2, maxTotalMs: 5_000, baseDelayMs: 1, maxDelayMs: 2, attemptTimeoutMs: 50 },
+    });
     const { seen } = await serve((_req, res) => slow(res));
     const err = await failure(send(connectionFor("cloud"), { method: "GET", path: PATH }));
     expect(err).toBeInstanceOf(TransportError);

@@ -65,7 +65,12 @@ describe("undici parts", () => {
     const r = await roundTrip(parts);
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ ok: true });
-    expect(r.seen).toEqual({ method: "POST", url: "/base/v1/keys?x=1", contentType: "application/json", body: '{"name":"k"}' });
+    expect(r.seen).toEqual({
+      method: "POST",
+      url: "/base/v1/keys?x=1",
+      contentType: "application/json",
+      body: '{"name":"k"}',
+    });
   });
 
   it("send the same request through undici's entry point, the fallback", async () => {

@@ -17,13 +17,22 @@ beforeAll(async () => {
   const { engineGrpc } = engineProtocol();
   engine = new grpc.Server();
   engine.addService(engineGrpc.EngineService, {
-    log: (call: { request: EnginePb.LogRequest }, callback: (err: null, res: InstanceType<typeof emptyPb.Empty>) => void) => {
-      logged.push({ severity: call.request.getSeverity(), urn: call.request.getUrn(), message: call.request.getMessage() });
+    log: (
+      call: { request: EnginePb.LogRequest },
+      callback: (err: null, res: InstanceType<typeof emptyPb.Empty>) => void,
+    ) => {
+      logged.push({
+        severity: call.request.getSeverity(),
+        urn: call.request.getUrn(),
+        message: call.request.getMessage(),
+      });
       callback(null, new emptyPb.Empty());
     },
   });
   enginePort = await new Promise<number>((resolve, reject) =>
-    engine?.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => (err === null ? resolve(port) : reject(err))),
+    engine?.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) =>
+      err === null ? resolve(port) : reject(err),
+    ),
   );
 });
 
@@ -56,8 +65,13 @@ describe("the native plugin's errors", () => {
   });
 
   it("answers a plain failure as a gRPC error carrying the behaviour's own message", async () => {
-    answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEY_PATH }, 403, { status: 403, error: "forbidden: no such role" });
-    const err = await rejection(native.read(TOKENS.apiKey, KEY_UUID, { ...key, keyId: "K", keySecret: "S", managedArgs: ["name", "roles"] }));
+    answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEY_PATH }, 403, {
+      status: 403,
+      error: "forbidden: no such role",
+    });
+    const err = await rejection(
+      native.read(TOKENS.apiKey, KEY_UUID, { ...key, keyId: "K", keySecret: "S", managedArgs: ["name", "roles"] }),
+    );
     expect(err.details).toContain("forbidden: no such role");
     expect(initFailure(err)).toBeUndefined();
   });
@@ -70,6 +84,12 @@ describe("the native plugin's notices", () => {
     await native.create(TOKENS.apiKey, { ...key, importId: KEY_UUID });
     logged.length = 0;
     await native.delete(TOKENS.apiKey, KEY_UUID, { ...key, managedArgs: ["name", "roles"] });
-    expect(logged).toEqual([{ severity: 1, urn: urnOf(TOKENS.apiKey, "r"), message: expect.stringContaining(`the API key ${KEY_UUID} is not deleted`) }]);
+    expect(logged).toEqual([
+      {
+        severity: 1,
+        urn: urnOf(TOKENS.apiKey, "r"),
+        message: expect.stringContaining(`the API key ${KEY_UUID} is not deleted`),
+      },
+    ]);
   });
 });

@@ -45,7 +45,10 @@ describe("PipeSettings check", () => {
         [-Infinity, "-Infinity"],
       ] as const) {
         expect(await failuresFor({ [name]: value })).toEqual([
-          { property: name, reason: `${name} is ${named}: ${name} must be an integer from ${fact.min} to ${fact.max} (inclusive) or null` },
+          {
+            property: name,
+            reason: `${name} is ${named}: ${name} must be an integer from ${fact.min} to ${fact.max} (inclusive) or null`,
+          },
         ]);
       }
     });

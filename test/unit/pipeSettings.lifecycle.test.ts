@@ -11,7 +11,10 @@ const path = SETTINGS_PATH;
 
 /** All twelve wire fields unset, with the given ones set. */
 function wire(values: Record<string, number | boolean | null> = {}): Record<string, number | boolean | null> {
-  return { ...Object.fromEntries(SETTING_NAMES.map((n) => [n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), null])), ...values };
+  return {
+    ...Object.fromEntries(SETTING_NAMES.map((n) => [n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), null])),
+    ...values,
+  };
 }
 
 /** Outputs as create records them: the pipe, all twelve settings null but the given ones, and what the program manages. */
@@ -38,7 +41,13 @@ describe("PipeSettings create", () => {
     intercept("PUT", 200, cloudAnswer(wire({ db_max_threads: 8, db_max_insert_threads: 4 })));
     const result = await provider.create({ ...ids, dbMaxThreads: 8 });
     expect(result.id).toBe(id);
-    expect(result.outs).toMatchObject({ ...ids, dbMaxThreads: 8, dbMaxInsertThreads: 4, streamingMaxInsertWaitMs: null, managedSettings: ["dbMaxThreads"] });
+    expect(result.outs).toMatchObject({
+      ...ids,
+      dbMaxThreads: 8,
+      dbMaxInsertThreads: 4,
+      streamingMaxInsertWaitMs: null,
+      managedSettings: ["dbMaxThreads"],
+    });
     expect(Object.keys(result.outs ?? {})).toEqual(expect.arrayContaining(SETTING_NAMES));
   });
 
@@ -54,7 +63,11 @@ describe("PipeSettings create", () => {
 });
 
 describe("PipeSettings uuids", () => {
-  const upper = { organizationId: ids.organizationId.toUpperCase(), serviceId: ids.serviceId.toUpperCase(), pipeId: ids.pipeId.toUpperCase() };
+  const upper = {
+    organizationId: ids.organizationId.toUpperCase(),
+    serviceId: ids.serviceId.toUpperCase(),
+    pipeId: ids.pipeId.toUpperCase(),
+  };
 
   it("are lower-cased by check, so state holds one form", async () => {
     const result = await provider.check({}, { ...upper, dbMaxThreads: 8 });
@@ -80,7 +93,11 @@ describe("PipeSettings diff", () => {
   });
 
   it("replaces when the pipe changes", async () => {
-    const d = await provider.diff(id, olds, { ...ids, pipeId: "2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed", dbMaxThreads: 8 });
+    const d = await provider.diff(id, olds, {
+      ...ids,
+      pipeId: "2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
+      dbMaxThreads: 8,
+    });
     expect(d).toMatchObject({ changes: true, replaces: ["pipeId"] });
   });
 
@@ -89,12 +106,19 @@ describe("PipeSettings diff", () => {
   });
 
   it("counts a newly managed setting as a change", async () => {
-    expect(await provider.diff(id, olds, { ...ids, dbMaxThreads: 8, objectStorageConcurrency: 3 })).toMatchObject({ changes: true, replaces: [] });
+    expect(await provider.diff(id, olds, { ...ids, dbMaxThreads: 8, objectStorageConcurrency: 3 })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
   });
 });
 
 describe("PipeSettings update", () => {
-  const olds = stored({ dbMaxThreads: 8, dbMaxInsertThreads: 2, managedSettings: ["dbMaxThreads", "dbMaxInsertThreads"] });
+  const olds = stored({
+    dbMaxThreads: 8,
+    dbMaxInsertThreads: 2,
+    managedSettings: ["dbMaxThreads", "dbMaxInsertThreads"],
+  });
 
   it("sends only the settings whose value changed, and an explicit null as null", async () => {
     intercept("PUT", 200, cloudAnswer(wire({ db_max_threads: 16, db_max_insert_threads: null })));
@@ -138,7 +162,11 @@ describe("PipeSettings read", () => {
     intercept("GET", 200, cloudAnswer(wire({ db_max_threads: 4, object_storage_concurrency: 9 })));
     const result = await provider.read(id, props);
     expect(result.id).toBe(id);
-    expect(result.props).toMatchObject({ dbMaxThreads: 4, objectStorageConcurrency: 9, managedSettings: ["dbMaxThreads"] });
+    expect(result.props).toMatchObject({
+      dbMaxThreads: 4,
+      objectStorageConcurrency: 9,
+      managedSettings: ["dbMaxThreads"],
+    });
   });
 
   it("reports drift on managed settings only, through inputs", async () => {
@@ -154,7 +182,12 @@ describe("PipeSettings read", () => {
 });
 
 describe("PipeSettings delete", () => {
-  const props = { ...ids, dbMaxThreads: 8, objectStorageConcurrency: 3, managedSettings: ["dbMaxThreads", "objectStorageConcurrency"] };
+  const props = {
+    ...ids,
+    dbMaxThreads: 8,
+    objectStorageConcurrency: 3,
+    managedSettings: ["dbMaxThreads", "objectStorageConcurrency"],
+  };
 
   it("leaves the live settings alone by default: no request", async () => {
     await provider.delete(id, props);

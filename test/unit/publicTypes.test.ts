@@ -14,7 +14,11 @@ type Held<O> = O extends pulumi.Output<infer T> ? T : never;
 describe("the public types", () => {
   it("type Alert.silenced as what the service answers: absent, the object {by, at, until}, or the contract's boolean", () => {
     expectTypeOf<Held<Alert["silenced"]>>().toEqualTypeOf<AlertSilence | boolean | undefined>();
-    expectTypeOf<AlertSilence>().toEqualTypeOf<{ readonly by?: string; readonly at?: string; readonly until?: string | null }>();
+    expectTypeOf<AlertSilence>().toEqualTypeOf<{
+      readonly by?: string;
+      readonly at?: string;
+      readonly until?: string | null;
+    }>();
   });
 
   it("type ApiKey.keyId and keySecret as null (taken over or read by id) or undefined (hashData) as well as a string", () => {

@@ -65,7 +65,11 @@ describe("README as a front door", () => {
     expect(start).toBeGreaterThanOrEqual(0);
     const rows = lines.slice(start + 2).filter((_, i, all) => all.slice(0, i + 1).every((l) => l.startsWith("|")));
     const cells = rows.map((r) => r.split("|").map((c) => c.trim()));
-    const expected = Object.values(CONNECTION_SETTINGS).map((s) => [`\`${s.configKey}\``, `\`${s.envVar}\``, s.secret ? "yes" : "no"]);
+    const expected = Object.values(CONNECTION_SETTINGS).map((s) => [
+      `\`${s.configKey}\``,
+      `\`${s.envVar}\``,
+      s.secret ? "yes" : "no",
+    ]);
     expect(cells.map((c) => [c[1], c[2], c[4]])).toEqual(expected);
     expect(cells.map((c) => c[3] === "no")).toEqual(Object.values(CONNECTION_SETTINGS).map((s) => !s.required));
   });

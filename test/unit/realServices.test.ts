@@ -28,7 +28,14 @@ import { failure } from "../support/failures";
 const mock = mockApiPerTest();
 const seen = mock.seen;
 
-const alertArgs = { threshold: 300, interval: "5m", source: "search", thresholdType: "above", channel: { type: "webhook", webhookId: "hook-1" }, name: "lag" };
+const alertArgs = {
+  threshold: 300,
+  interval: "5m",
+  source: "search",
+  thresholdType: "above",
+  channel: { type: "webhook", webhookId: "hook-1" },
+  name: "lag",
+};
 const silencedObject = { by: "someone@example.com", at: "2026-11-20T10:00:00.000Z", until: "2026-11-21T10:00:00.000Z" };
 const realAlert = (extra: Record<string, unknown> = {}) => ({
   id: ALERT_ID,
@@ -68,7 +75,16 @@ describe("liberal answers: Alert", () => {
 
   describe("a create answered with later member names, a state of its own, unknown members and no message", () => {
     const { team: _t, ...withoutTeam } = realAlert();
-    const later = { data: { ...withoutTeam, state: "INSUFFICIENT_DATA", teamId: "team-9", savedSearchId: "ss-1", scheduleOffsetMinutes: 5, channels: [{}] } };
+    const later = {
+      data: {
+        ...withoutTeam,
+        state: "INSUFFICIENT_DATA",
+        teamId: "team-9",
+        savedSearchId: "ss-1",
+        scheduleOffsetMinutes: 5,
+        channels: [{}],
+      },
+    };
 
     it("takes any state string", async () => {
       answerOnce(mock.api.alerting, seen, { method: "POST", path: ALERTS }, 200, later);
@@ -130,7 +146,11 @@ describe("liberal answers: PipeSettings", () => {
   const args = { ...PIPE_IDS, dbMaxThreads: 8 };
 
   it("a GET that leaves out settings never set reads them as unset", async () => {
-    answerOnce(mock.api.cloud, seen, { method: "GET", path: SETTINGS }, 200, { status: 200, requestId: requestId(), result: { db_max_threads: 8 } });
+    answerOnce(mock.api.cloud, seen, { method: "GET", path: SETTINGS }, 200, {
+      status: 200,
+      requestId: requestId(),
+      result: { db_max_threads: 8 },
+    });
     const { props } = await pipeSettings.read(PIPE_RESOURCE_ID, { ...args, managedSettings: ["dbMaxThreads"] });
     expect(props).toMatchObject({ dbMaxThreads: 8, dbMaxInsertThreads: null, objectStorageUseClusterFunction: null });
   });
@@ -161,7 +181,9 @@ describe("hashData keys", () => {
   };
   const args = { organizationId: ORG, roles: ["developer"], name: "hashed", hashData };
 
-  const createdWithoutCredentials = cloudAnswer({ key: { id: KEY_UUID, name: "hashed", roles: ["developer"], keySuffix: "0042" } });
+  const createdWithoutCredentials = cloudAnswer({
+    key: { id: KEY_UUID, name: "hashed", roles: ["developer"], keySuffix: "0042" },
+  });
 
   it("create sends the hashData", async () => {
     answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 200, createdWithoutCredentials);
@@ -179,7 +201,13 @@ describe("hashData keys", () => {
   });
 
   it("takes the suffix from hashData when the answer leaves keySuffix out", async () => {
-    answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 200, cloudAnswer({ key: { id: KEY_UUID, roles: ["developer"] } }));
+    answerOnce(
+      mock.api.cloud,
+      seen,
+      { method: "POST", path: KEYS },
+      200,
+      cloudAnswer({ key: { id: KEY_UUID, roles: ["developer"] } }),
+    );
     expect((await apiKey.create(args)).outs.keySuffix).toBe("0042");
   });
 });
@@ -214,15 +242,18 @@ describe("every error tells why", () => {
     ["a JSON object of another shape", { code: 17, detailCode: "X" }, '{"code":17,"detailCode":"X"}'],
     ["nothing", "", "the service gave no reason (the answer had no body)"],
   ];
-  it.each(shapes)("a 400 whose body is %s carries the service's words, method, path and status", async (_label, body, words) => {
-    answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 400, body, { "x-request-id": "hdr-rid-7" });
-    const err = await failure(send(connectionFor("cloud"), { method: "POST", path: KEYS, body: {} }));
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).serviceMessage).toBe(words);
-    expect(String(err)).toContain(`POST ${KEYS} failed with status 400: ${words}`);
-    const rid = typeof body === "object" && body !== null && "requestId" in body ? "rid-1" : "hdr-rid-7";
-    expect(String(err)).toContain(`(requestId ${rid})`);
-  });
+  it.each(shapes)(
+    "a 400 whose body is %s carries the service's words, method, path and status",
+    async (_label, body, words) => {
+      answerOnce(mock.api.cloud, seen, { method: "POST", path: KEYS }, 400, body, { "x-request-id": "hdr-rid-7" });
+      const err = await failure(send(connectionFor("cloud"), { method: "POST", path: KEYS, body: {} }));
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).serviceMessage).toBe(words);
+      expect(String(err)).toContain(`POST ${KEYS} failed with status 400: ${words}`);
+      const rid = typeof body === "object" && body !== null && "requestId" in body ? "rid-1" : "hdr-rid-7";
+      expect(String(err)).toContain(`(requestId ${rid})`);
+    },
+  );
 
   it("keeps the excerpt bounded and scrubs credentials before cutting, so no part of one is left", async () => {
     const long = `${"x".repeat(EXCERPT_CHARS - 5)} ${CANARY.keySecret} ${"y".repeat(5_000)}`;
@@ -285,11 +316,21 @@ describe("no silent stalls", () => {
   it("with pacing off, a request in a retry's backoff is stopped too", async () => {
     const conn = connectionFor("cloud");
     answerOnce(mock.api.cloud, seen, { method: "GET", path: SETTINGS }, 503, { error: "busy" }, { "retry-after": "2" });
-    answerOnce(mock.api.cloud, seen, { method: "PUT", path: SETTINGS }, 429, { error: "slow down" }, { "retry-after": "900" });
+    answerOnce(
+      mock.api.cloud,
+      seen,
+      { method: "PUT", path: SETTINGS },
+      429,
+      { error: "slow down" },
+      { "retry-after": "900" },
+    );
     const waiting = send(conn, { method: "GET", path: SETTINGS });
     await new Promise((r) => setTimeout(r, 100)); // the GET is now in its 2 s backoff
     const started = performance.now();
-    const [first, second] = await Promise.allSettled([waiting, send(conn, { method: "PUT", path: SETTINGS, body: {} })]);
+    const [first, second] = await Promise.allSettled([
+      waiting,
+      send(conn, { method: "PUT", path: SETTINGS, body: {} }),
+    ]);
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(first.status === "rejected" && first.reason).toBeInstanceOf(RateLimitWaitError);
     expect(second.status === "rejected" && second.reason).toBeInstanceOf(RateLimitWaitError);
@@ -299,19 +340,29 @@ describe("no silent stalls", () => {
   it("says so when a request waits longer than the notice threshold: the service's wait and the pacing", async () => {
     const lines: string[] = [];
     useRuntime({ timings: { waitNoticeAfterMs: 100 }, notices: (line) => lines.push(line) });
-    answerOnce(mock.api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 429, { message: "Too many requests" }, { "ratelimit-reset": "0.3" });
+    answerOnce(
+      mock.api.alerting,
+      seen,
+      { method: "GET", path: `${ALERTS}/${ALERT_ID}` },
+      429,
+      { message: "Too many requests" },
+      { "ratelimit-reset": "0.3" },
+    );
     answerOnce(mock.api.alerting, seen, { method: "GET", path: `${ALERTS}/${ALERT_ID}` }, 200, { data: realAlert() });
     await send(connectionFor("alerting"), { method: "GET", path: `${ALERTS}/${ALERT_ID}` });
     expect(lines).toEqual([
       expect.stringMatching(
-        new RegExp(`^pulumi-alertpipe: GET ${ALERTS}/${ALERT_ID} waits 0\\.[34] s: answered 429; trying again as the service asked \\(attempt 2 of \\d\\)$`),
+        new RegExp(
+          `^pulumi-alertpipe: GET ${ALERTS}/${ALERT_ID} waits 0\\.[34] s: answered 429; trying again as the service asked \\(attempt 2 of \\d\\)$`,
+        ),
       ),
     ]);
 
     lines.length = 0;
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "1/0.5";
     useRuntime({ config: undefined });
-    for (let i = 0; i < 2; i++) answerOnce(mock.api.cloud, seen, { method: "GET", path: SETTINGS }, 200, { result: {} });
+    for (let i = 0; i < 2; i++)
+      answerOnce(mock.api.cloud, seen, { method: "GET", path: SETTINGS }, 200, { result: {} });
     const conn = connectionFor("cloud");
     await Promise.all([send(conn, { method: "GET", path: SETTINGS }), send(conn, { method: "GET", path: SETTINGS })]);
     expect(lines).toEqual([expect.stringContaining(`GET ${SETTINGS} waits 0.`)]);

@@ -9,7 +9,11 @@ import { createRecovering, type Candidate } from "../../provider/creation/recove
 import { DEFAULT_RETRY_POLICY } from "../../provider/http/retry";
 
 const lostAnswer = (): OutcomeUnknownError =>
-  new OutcomeUnknownError({ method: "POST", path: "/api/v2/alerts" }, 'the alert "cpu"', "no answer came: the connection was closed");
+  new OutcomeUnknownError(
+    { method: "POST", path: "/api/v2/alerts" },
+    'the alert "cpu"',
+    "no answer came: the connection was closed",
+  );
 
 interface Script {
   posts: (() => string)[];
@@ -83,7 +87,9 @@ describe("createRecovering", () => {
   it("tells the user which object it recovered", async () => {
     const { steps } = scripted({ posts: [lost], looks: [() => [{ id: "a1" }]] });
     await createRecovering(steps);
-    expect(notices).toEqual([expect.stringMatching(/POST \/api\/v2\/alerts lost its answer .*found the alert "cpu" it made \(id a1\)/)]);
+    expect(notices).toEqual([
+      expect.stringMatching(/POST \/api\/v2\/alerts lost its answer .*found the alert "cpu" it made \(id a1\)/),
+    ]);
   });
 
   it("fails naming every candidate when several match, adopting none", async () => {
@@ -115,7 +121,10 @@ describe("createRecovering", () => {
   });
 
   it("chases three lost answers in a row to the one object the third made", async () => {
-    const { steps, calls } = scripted({ posts: [lost, lost, lost], looks: [() => [], () => [], () => [], () => [], () => [{ id: "a3" }]] });
+    const { steps, calls } = scripted({
+      posts: [lost, lost, lost],
+      looks: [() => [], () => [], () => [], () => [], () => [{ id: "a3" }]],
+    });
     await expect(createRecovering(steps)).resolves.toBe("adopted a3");
     expect(calls).toEqual({ post: 3, look: 5, adopted: ["a3"] });
   });
@@ -139,7 +148,10 @@ describe("createRecovering", () => {
   });
 
   it("still fails naming every candidate when a re-sent POST's look finds several", async () => {
-    const { steps, calls } = scripted({ posts: [lost, lost], looks: [() => [], () => [], () => [{ id: "a1" }, { id: "a2" }]] });
+    const { steps, calls } = scripted({
+      posts: [lost, lost],
+      looks: [() => [], () => [], () => [{ id: "a1" }, { id: "a2" }]],
+    });
     const err = await createRecovering(steps).catch((e: unknown) => e);
     expect((err as AmbiguousCreateError).candidates).toEqual(["a1", "a2"]);
     expect(calls.adopted).toEqual([]);
@@ -150,12 +162,17 @@ describe("createRecovering", () => {
     const { steps, calls } = scripted({ posts: [lost, lost], looks: [() => [], () => [], () => [], () => []] });
     const err = await createRecovering(steps).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutcomeUnknownError);
-    expect((err as Error).message).toMatch(/sent 2 times, each answer lost, the retry budget is spent, and no object it made could be found/);
+    expect((err as Error).message).toMatch(
+      /sent 2 times, each answer lost, the retry budget is spent, and no object it made could be found/,
+    );
     expect(calls).toEqual({ post: 2, look: 4, adopted: [] });
   });
 
   it("discards an unusable match and chases each re-send's lost answer, ending with the POST that was answered", async () => {
-    const { steps, calls } = scripted({ posts: [lost, lost, () => "made k3"], looks: [() => [{ id: "k1" }], () => [{ id: "k2" }]] });
+    const { steps, calls } = scripted({
+      posts: [lost, lost, () => "made k3"],
+      looks: [() => [{ id: "k1" }], () => [{ id: "k2" }]],
+    });
     const discarded: string[] = [];
     const { adopt: _adopt, ...base } = steps;
     const discarding = {
@@ -180,7 +197,9 @@ describe("createRecovering", () => {
     });
     const err = await createRecovering(steps).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutcomeUnknownError);
-    expect((err as Error).message).toMatch(/looking for what it made failed too \(\[API_ERROR\] GET \/api\/v2\/alerts failed with status 500: boom/);
+    expect((err as Error).message).toMatch(
+      /looking for what it made failed too \(\[API_ERROR\] GET \/api\/v2\/alerts failed with status 500: boom/,
+    );
     expect((err as Error).message).toMatch(/may have been created/);
   });
 });

@@ -24,10 +24,19 @@ describe("the runtime context", () => {
     const agent = new MockAgent();
     configure({ get: () => "https://config.example.test" });
     claimForThisRun("a pipe", ["dbMaxThreads"]);
-    useRuntime({ dispatcher: agent, retryPolicy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 }, notices: () => {}, timings: { secondLookMs: 1 } });
+    useRuntime({
+      dispatcher: agent,
+      retryPolicy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 },
+      notices: () => {},
+      timings: { secondLookMs: 1 },
+    });
     resetRuntime();
     const rt = runtime();
-    expect({ config: rt.config, dispatcher: rt.dispatcher, claims: rt.runClaims.size }).toEqual({ config: undefined, dispatcher: undefined, claims: 0 });
+    expect({ config: rt.config, dispatcher: rt.dispatcher, claims: rt.runClaims.size }).toEqual({
+      config: undefined,
+      dispatcher: undefined,
+      claims: 0,
+    });
     expect({ policy: rt.retryPolicy, timings: rt.timings, notices: rt.notices }).toEqual({
       policy: DEFAULT_RETRY_POLICY,
       timings: DEFAULT_TIMINGS,
@@ -48,7 +57,10 @@ describe("the runtime context", () => {
       a.useRuntime({ timings: { secondLookMs: 7 } });
       console.log(JSON.stringify({ same: a.runtime() === b.runtime(), secondLookMs: b.runtime().timings.secondLookMs }));
     `;
-    expect(JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim())).toEqual({ same: true, secondLookMs: 7 });
+    expect(JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim())).toEqual({
+      same: true,
+      secondLookMs: 7,
+    });
   });
 
   it("loads neither undici nor zod when imported, so a provider process starts without them", () => {

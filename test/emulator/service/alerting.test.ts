@@ -77,13 +77,16 @@ describe("area A create", () => {
 });
 
 describe("area A validation (400 {message})", () => {
-  it.each(["threshold", "interval", "source", "thresholdType", "channel"] as const)("rejects a body without %s", async (field) => {
-    const emu = await start();
-    const { [field]: _omitted, ...body } = validAlert;
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", body);
-    expect(answer.status).toBe(400);
-    expect(answer.json.message).toContain(field);
-  });
+  it.each(["threshold", "interval", "source", "thresholdType", "channel"] as const)(
+    "rejects a body without %s",
+    async (field) => {
+      const emu = await start();
+      const { [field]: _omitted, ...body } = validAlert;
+      const answer = await alerting(emu, "POST", "/api/v2/alerts", body);
+      expect(answer.status).toBe(400);
+      expect(answer.json.message).toContain(field);
+    },
+  );
 
   it("rejects a threshold sent as a string", async () => {
     const emu = await start();
@@ -103,22 +106,31 @@ describe("area A validation (400 {message})", () => {
     expect((await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, interval })).status).toBe(200);
   });
 
-  it.each(["1s", "90m", "24h", "10d", "0m", "05m", "5", "m", "5w", "1.5h", "5 m", "5M", ""])("rejects interval %j", async (interval) => {
-    const emu = await start();
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, interval });
-    expect(answer.status).toBe(400);
-    expect(answer.json.message).toContain("interval");
-  });
+  it.each(["1s", "90m", "24h", "10d", "0m", "05m", "5", "m", "5w", "1.5h", "5 m", "5M", ""])(
+    "rejects interval %j",
+    async (interval) => {
+      const emu = await start();
+      const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, interval });
+      expect(answer.status).toBe(400);
+      expect(answer.json.message).toContain("interval");
+    },
+  );
 
   it("rejects a channel type other than webhook", async () => {
     const emu = await start();
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, channel: { type: "email", webhookId: "x" } });
+    const answer = await alerting(emu, "POST", "/api/v2/alerts", {
+      ...validAlert,
+      channel: { type: "email", webhookId: "x" },
+    });
     expect(answer.status).toBe(400);
   });
 
   it("rejects an empty webhookId", async () => {
     const emu = await start();
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, channel: { type: "webhook", webhookId: "" } });
+    const answer = await alerting(emu, "POST", "/api/v2/alerts", {
+      ...validAlert,
+      channel: { type: "webhook", webhookId: "" },
+    });
     expect(answer.status).toBe(400);
   });
 
@@ -154,7 +166,12 @@ describe("area A read, replace, delete", () => {
 
   it.each(["GET", "PUT", "DELETE"])("%s of an unknown id answers 404 {message}", async (method) => {
     const emu = await start();
-    const answer = await alerting(emu, method, "/api/v2/alerts/0123456789abcdef01234567", method === "PUT" ? validAlert : undefined);
+    const answer = await alerting(
+      emu,
+      method,
+      "/api/v2/alerts/0123456789abcdef01234567",
+      method === "PUT" ? validAlert : undefined,
+    );
     expect(answer.status).toBe(404);
     expect(typeof answer.json.message).toBe("string");
   });
@@ -165,7 +182,13 @@ describe("area A read, replace, delete", () => {
     const answer = await alerting(emu, "PUT", `/api/v2/alerts/${created.id}`, searchAlert);
     expect(answer.status).toBe(200);
     const replaced = data(answer);
-    expect(replaced).toMatchObject({ id: created.id, createdAt: created.createdAt, source: "search", interval: "1h", team: created.team });
+    expect(replaced).toMatchObject({
+      id: created.id,
+      createdAt: created.createdAt,
+      source: "search",
+      interval: "1h",
+      team: created.team,
+    });
     expect(replaced).not.toHaveProperty("name");
     expect(replaced).not.toHaveProperty("dashboard");
     expect(Date.parse(replaced.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));

@@ -67,7 +67,11 @@ describe("API key create", () => {
     const emu = await start();
     const org = randomUUID();
     const b64 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
-    const hashData = { keyIdHash: b64("CALLERKEYID000000001"), keyIdSuffix: "0001", keySecretHash: b64("caller-secret") };
+    const hashData = {
+      keyIdHash: b64("CALLERKEYID000000001"),
+      keyIdSuffix: "0001",
+      keySecretHash: b64("caller-secret"),
+    };
     const created = await createKey(emu, org, { hashData });
     expect(created).not.toHaveProperty("keyId");
     expect(created).not.toHaveProperty("keySecret");
@@ -75,7 +79,11 @@ describe("API key create", () => {
     expect(created.key.keySuffix).toBe("0001");
     expect(emu.snapshot().keys[created.key.id]?.hashData).toEqual(hashData);
     const get = async (id: string, secret: string) =>
-      (await fetch(`${emu.url}/v1/organizations/${org}/keys/${created.key.id}`, { headers: { authorization: basic(id, secret) } })).status;
+      (
+        await fetch(`${emu.url}/v1/organizations/${org}/keys/${created.key.id}`, {
+          headers: { authorization: basic(id, secret) },
+        })
+      ).status;
     expect(await get("CALLERKEYID000000001", "caller-secret")).toBe(200);
     expect(await get("CALLERKEYID000000001", "wrong")).toBe(401);
     expect(await get("", "")).toBe(401);
@@ -108,7 +116,10 @@ describe("API key validation (400)", () => {
     ["expireAt without a time", { roles: ["admin"], expireAt: "2999-01-01" }],
     ["expireAt without Z or offset", { roles: ["admin"], expireAt: "2999-01-01T00:00:00" }],
     ["an impossible expireAt date", { roles: ["admin"], expireAt: "2999-02-30T00:00:00Z" }],
-    ["an IP source that is a hostname", { roles: ["admin"], ipAccessList: [{ source: "example.com", description: "" }] }],
+    [
+      "an IP source that is a hostname",
+      { roles: ["admin"], ipAccessList: [{ source: "example.com", description: "" }] },
+    ],
     ["an IP source out of range", { roles: ["admin"], ipAccessList: [{ source: "256.0.0.1", description: "" }] }],
     ["a CIDR prefix above 32", { roles: ["admin"], ipAccessList: [{ source: "10.0.0.0/33", description: "" }] }],
     ["an IP entry without description", { roles: ["admin"], ipAccessList: [{ source: "10.0.0.1" }] }],
@@ -160,8 +171,14 @@ describe("API key read, patch, delete", () => {
   it("PATCH changes only the members sent and answers the key", async () => {
     const emu = await start();
     const org = randomUUID();
-    const created = await createKey(emu, org, { name: "old", ipAccessList: [{ source: "10.0.0.1", description: "a" }] });
-    const answer = await cloud(emu, "PATCH", `${keysPath(org)}/${created.key.id}`, { name: "new", roles: ["developer"] });
+    const created = await createKey(emu, org, {
+      name: "old",
+      ipAccessList: [{ source: "10.0.0.1", description: "a" }],
+    });
+    const answer = await cloud(emu, "PATCH", `${keysPath(org)}/${created.key.id}`, {
+      name: "new",
+      roles: ["developer"],
+    });
     expect(answer.status).toBe(200);
     expect(result(answer)).toEqual({ ...created.key, name: "new", roles: ["developer"] });
   });
@@ -212,7 +229,9 @@ describe("authentication with created keys", () => {
     const emu = await start();
     const org = randomUUID();
     const created = await createKey(emu, org, { state: "disabled" });
-    expect((await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status).toBe(401);
+    expect(
+      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
+    ).toBe(401);
   });
 
   it("rejects a key disabled by PATCH with 401", async () => {
@@ -220,14 +239,18 @@ describe("authentication with created keys", () => {
     const org = randomUUID();
     const created = await createKey(emu, org);
     await cloud(emu, "PATCH", `${keysPath(org)}/${created.key.id}`, { state: "disabled" });
-    expect((await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status).toBe(401);
+    expect(
+      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
+    ).toBe(401);
   });
 
   it("rejects a key past its expireAt with 401", async () => {
     const emu = await start();
     const org = randomUUID();
     const created = await createKey(emu, org, { expireAt: new Date(Date.now() - 1000).toISOString() });
-    expect((await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status).toBe(401);
+    expect(
+      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
+    ).toBe(401);
   });
 
   it("rejects a deleted key with 401", async () => {
@@ -235,21 +258,27 @@ describe("authentication with created keys", () => {
     const org = randomUUID();
     const created = await createKey(emu, org);
     await cloud(emu, "DELETE", `${keysPath(org)}/${created.key.id}`);
-    expect((await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status).toBe(401);
+    expect(
+      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
+    ).toBe(401);
   });
 
   it("rejects a created key with a wrong secret with 401", async () => {
     const emu = await start();
     const org = randomUUID();
     const created = await createKey(emu, org);
-    expect((await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, `${created.keySecret}x`))).status).toBe(401);
+    expect(
+      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, `${created.keySecret}x`))).status,
+    ).toBe(401);
   });
 
   it("answers 403 when the client address is not in the key's IP access list", async () => {
     const emu = await start();
     const org = randomUUID();
     const created = await createKey(emu, org, { ipAccessList: [{ source: "10.0.0.0/8", description: "office" }] });
-    expect((await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status).toBe(403);
+    expect(
+      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
+    ).toBe(403);
   });
 
   it("accepts the key when the client address matches an IP access list entry", async () => {
@@ -261,20 +290,30 @@ describe("authentication with created keys", () => {
         { source: "127.0.0.0/8", description: "loopback" },
       ],
     });
-    expect((await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status).toBe(200);
+    expect(
+      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
+    ).toBe(200);
   });
 
   it("answers 403 when a created key is used on another organization", async () => {
     const emu = await start();
     const created = await createKey(emu, randomUUID());
-    expect((await cloud(emu, "GET", settingsPath(randomUUID()), undefined, basic(created.keyId, created.keySecret))).status).toBe(403);
+    expect(
+      (await cloud(emu, "GET", settingsPath(randomUUID()), undefined, basic(created.keyId, created.keySecret))).status,
+    ).toBe(403);
   });
 
   it("a created key can create further keys in its organization", async () => {
     const emu = await start();
     const org = randomUUID();
     const created = await createKey(emu, org);
-    const answer = await cloud(emu, "POST", keysPath(org), { roles: ["developer"] }, basic(created.keyId, created.keySecret));
+    const answer = await cloud(
+      emu,
+      "POST",
+      keysPath(org),
+      { roles: ["developer"] },
+      basic(created.keyId, created.keySecret),
+    );
     expect(answer.status).toBe(200);
   });
 });

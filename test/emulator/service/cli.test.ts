@@ -26,9 +26,13 @@ beforeAll(() => {
     files: [join(root, "emulator", "cli.ts")],
   };
   writeFileSync(join(buildDir, "tsconfig.json"), JSON.stringify(tsconfig));
-  execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(buildDir, "tsconfig.json")], {
-    stdio: "pipe",
-  });
+  execFileSync(
+    process.execPath,
+    [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(buildDir, "tsconfig.json")],
+    {
+      stdio: "pipe",
+    },
+  );
   cliPath = join(buildDir, "out", "emulator", "cli.js");
 }, 60_000);
 
@@ -87,7 +91,9 @@ describe("alertpipe-emulator CLI", () => {
     const cli = run(["--port", "0", "--token", "tok-2", "--quiet"]);
     const [first = ""] = await cli.firstLines(1);
     const url = FIRST_LINE.exec(first)?.[1] ?? "";
-    const answer = await fetch(`${url}/api/v2/alerts/0123456789abcdef01234567`, { headers: { authorization: "Bearer tok-2" } });
+    const answer = await fetch(`${url}/api/v2/alerts/0123456789abcdef01234567`, {
+      headers: { authorization: "Bearer tok-2" },
+    });
     expect(answer.status).toBe(404);
     cli.child.kill("SIGTERM");
     expect(await cli.exit).toBe(0);
@@ -104,7 +110,10 @@ describe("alertpipe-emulator CLI", () => {
     const cli = run(["--port", "0", "--fail-first", "1", "--quiet"]);
     const url = FIRST_LINE.exec((await cli.firstLines(1))[0] ?? "")?.[1] ?? "";
     const statuses = [];
-    for (let i = 0; i < 2; i++) statuses.push((await fetch(`${url}/api/v2/alerts/x`, { headers: { authorization: "Bearer emulator-token" } })).status);
+    for (let i = 0; i < 2; i++)
+      statuses.push(
+        (await fetch(`${url}/api/v2/alerts/x`, { headers: { authorization: "Bearer emulator-token" } })).status,
+      );
     expect(statuses).toEqual([503, 404]);
   });
 

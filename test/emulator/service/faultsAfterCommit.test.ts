@@ -41,14 +41,18 @@ describe("failAfterCommit", () => {
     const answer = await cloud(emu, "POST", `/v1/organizations/${org}/keys`, { name: "lost", roles: ["admin"] });
     expect(answer.status).toBe(500);
     expect(answer.json).toEqual({ status: 500, error: expect.any(String), requestId: expect.stringMatching(UUID_V4) });
-    expect(Object.values(emu.snapshot().keys)).toEqual([expect.objectContaining({ name: "lost", organizationId: org })]);
+    expect(Object.values(emu.snapshot().keys)).toEqual([
+      expect.objectContaining({ name: "lost", organizationId: org }),
+    ]);
   });
 
   it("logs the 500 it answered", async () => {
     const emu = await start();
     emu.setFaults({ failAfterCommit: { method: "POST", pathPattern: ALERTS, count: 1 } });
     await alerting(emu, "POST", "/api/v2/alerts", validAlert);
-    expect(emu.requests).toEqual([{ area: "alerting", method: "POST", path: "/api/v2/alerts", status: 500, at: expect.any(Number) }]);
+    expect(emu.requests).toEqual([
+      { area: "alerting", method: "POST", path: "/api/v2/alerts", status: 500, at: expect.any(Number) },
+    ]);
   });
 
   it("stops after count requests and leaves other methods alone", async () => {
@@ -82,7 +86,9 @@ describe("delayAfterCommit", () => {
     const org = randomUUID();
     emu.setFaults({ delayAfterCommit: { method: "POST", pathPattern: KEYS, count: 1, ms: 60_000 } });
     await postGivingUp(emu, `/v1/organizations/${org}/keys`, { name: "late", roles: ["admin"] });
-    expect(Object.values(emu.snapshot().keys)).toEqual([expect.objectContaining({ name: "late", organizationId: org })]);
+    expect(Object.values(emu.snapshot().keys)).toEqual([
+      expect.objectContaining({ name: "late", organizationId: org }),
+    ]);
   });
 
   it("logs status 0 when the client hung up during the hold", async () => {
@@ -90,7 +96,9 @@ describe("delayAfterCommit", () => {
     emu.setFaults({ delayAfterCommit: { method: "POST", pathPattern: ALERTS, count: 1, ms: 60_000 } });
     await postGivingUp(emu, "/api/v2/alerts", validAlert);
     // The entry is written when the emulator sees the connection close, just after the client gives up.
-    await vi.waitFor(() => expect(emu.requests).toEqual([expect.objectContaining({ method: "POST", path: "/api/v2/alerts", status: 0 })]));
+    await vi.waitFor(() =>
+      expect(emu.requests).toEqual([expect.objectContaining({ method: "POST", path: "/api/v2/alerts", status: 0 })]),
+    );
     expect(Object.keys(emu.snapshot().alerts)).toHaveLength(1);
   });
 

@@ -2,7 +2,13 @@
 
 import { randomUUID } from "node:crypto";
 import { afterEach } from "vitest";
-import { startEmulator, type EmulatorOptions, type RunningEmulator, type StoredAlert, type StoredKey } from "../../../emulator/index";
+import {
+  startEmulator,
+  type EmulatorOptions,
+  type RunningEmulator,
+  type StoredAlert,
+  type StoredKey,
+} from "../../../emulator/index";
 
 const running: RunningEmulator[] = [];
 
@@ -47,13 +53,27 @@ export interface CallOptions {
   auth?: string | undefined;
 }
 
-export async function call(emulator: RunningEmulator, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+export async function call(
+  emulator: RunningEmulator,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.auth !== undefined) headers.authorization = options.auth;
-  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === "string"
+        ? options.body
+        : JSON.stringify(options.body);
   const res = await fetch(emulator.url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, json: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) };
+  return {
+    status: res.status,
+    headers: res.headers,
+    json: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>),
+  };
 }
 
 export function bearer(emulator: RunningEmulator): string {
@@ -74,14 +94,24 @@ export function alerting(emulator: RunningEmulator, method: string, path: string
 }
 
 /** Calls area B with the emulator's bootstrap credentials (or the given Authorization value). */
-export function cloud(emulator: RunningEmulator, method: string, path: string, body?: unknown, auth?: string): Promise<Answer> {
+export function cloud(
+  emulator: RunningEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+  auth?: string,
+): Promise<Answer> {
   return call(emulator, method, path, { auth: auth ?? bootstrap(emulator), body });
 }
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-export function settingsPath(org: string = randomUUID(), svc: string = randomUUID(), pipe: string = randomUUID()): string {
+export function settingsPath(
+  org: string = randomUUID(),
+  svc: string = randomUUID(),
+  pipe: string = randomUUID(),
+): string {
   return `/v1/organizations/${org}/services/${svc}/pipes/${pipe}/settings`;
 }
 
@@ -98,7 +128,11 @@ export const validAlert = {
 } as const;
 
 /** Creates a key in `org` with the bootstrap credentials; returns the answer's result. */
-export async function createKey(emulator: RunningEmulator, org: string, body: Record<string, unknown> = {}): Promise<KeyCreated> {
+export async function createKey(
+  emulator: RunningEmulator,
+  org: string,
+  body: Record<string, unknown> = {},
+): Promise<KeyCreated> {
   const answer = await cloud(emulator, "POST", `/v1/organizations/${org}/keys`, { roles: ["admin"], ...body });
   if (answer.status !== 200) throw new Error(`key creation failed: ${answer.status} ${JSON.stringify(answer.json)}`);
   return result<KeyCreated>(answer);

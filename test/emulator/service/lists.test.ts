@@ -3,7 +3,20 @@
 
 import { createHash, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { UUID_V4, alerting, basic, call, cloud, createKey, data, result, start, validAlert, type Answer, type PublicKey } from "./helpers";
+import {
+  UUID_V4,
+  alerting,
+  basic,
+  call,
+  cloud,
+  createKey,
+  data,
+  result,
+  start,
+  validAlert,
+  type Answer,
+  type PublicKey,
+} from "./helpers";
 import type { RunningEmulator, StoredAlert } from "../../../emulator/index";
 
 const keysPath = (org: string) => `/v1/organizations/${org}/keys`;
@@ -14,7 +27,8 @@ function list(answer: Answer): StoredAlert[] {
 
 async function createAlerts(emu: RunningEmulator, count: number): Promise<StoredAlert[]> {
   const made: StoredAlert[] = [];
-  for (let i = 0; i < count; i += 1) made.push(data(await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, name: `alert ${i}` })));
+  for (let i = 0; i < count; i += 1)
+    made.push(data(await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, name: `alert ${i}` })));
   return made;
 }
 
@@ -29,7 +43,9 @@ describe("alert list (GET /api/v2/alerts)", () => {
   it("answers every alert in creation order, each as its single GET answers it", async () => {
     const emu = await start();
     const made = await createAlerts(emu, 3);
-    const singles = await Promise.all(made.map(async (a) => data(await alerting(emu, "GET", `/api/v2/alerts/${a.id}`))));
+    const singles = await Promise.all(
+      made.map(async (a) => data(await alerting(emu, "GET", `/api/v2/alerts/${a.id}`))),
+    );
     expect(list(await alerting(emu, "GET", "/api/v2/alerts"))).toEqual(singles);
   });
 
@@ -136,8 +152,13 @@ describe("key list (GET /v1/organizations/{org}/keys)", () => {
   it("answers the organization's keys in creation order, each as its single GET answers it", async () => {
     const emu = await start();
     const org = randomUUID();
-    const made = [await createKey(emu, org, { name: "a" }), await createKey(emu, org, { name: "b", roles: ["developer"] })];
-    const singles = await Promise.all(made.map(async (k) => result<PublicKey>(await cloud(emu, "GET", `${keysPath(org)}/${k.key.id}`))));
+    const made = [
+      await createKey(emu, org, { name: "a" }),
+      await createKey(emu, org, { name: "b", roles: ["developer"] }),
+    ];
+    const singles = await Promise.all(
+      made.map(async (k) => result<PublicKey>(await cloud(emu, "GET", `${keysPath(org)}/${k.key.id}`))),
+    );
     expect(result<PublicKey[]>(await cloud(emu, "GET", keysPath(org)))).toEqual(singles);
   });
 
@@ -163,13 +184,28 @@ describe("key list (GET /v1/organizations/{org}/keys)", () => {
     const org = randomUUID();
     const made = await createKey(emu, org);
     const b64 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
-    const hashData = { keyIdHash: b64("LOCALKEYID0000000042"), keyIdSuffix: "0042", keySecretHash: b64("local-secret") };
+    const hashData = {
+      keyIdHash: b64("LOCALKEYID0000000042"),
+      keyIdSuffix: "0042",
+      keySecretHash: b64("local-secret"),
+    };
     await createKey(emu, org, { hashData });
     const answer = await cloud(emu, "GET", keysPath(org));
     const text = JSON.stringify(answer.json);
-    for (const secret of [made.keyId, made.keySecret, hashData.keyIdHash, hashData.keySecretHash]) expect(text).not.toContain(secret);
+    for (const secret of [made.keyId, made.keySecret, hashData.keyIdHash, hashData.keySecretHash])
+      expect(text).not.toContain(secret);
     for (const key of result<Record<string, unknown>[]>(answer)) {
-      expect(Object.keys(key).sort()).toEqual(["createdAt", "expireAt", "id", "ipAccessList", "keySuffix", "name", "roles", "state", "usedAt"]);
+      expect(Object.keys(key).sort()).toEqual([
+        "createdAt",
+        "expireAt",
+        "id",
+        "ipAccessList",
+        "keySuffix",
+        "name",
+        "roles",
+        "state",
+        "usedAt",
+      ]);
     }
   });
 
@@ -191,7 +227,9 @@ describe("key list (GET /v1/organizations/{org}/keys)", () => {
   it("answers 403 to a created key listing another organization", async () => {
     const emu = await start();
     const made = await createKey(emu, randomUUID());
-    expect((await cloud(emu, "GET", keysPath(randomUUID()), undefined, basic(made.keyId, made.keySecret))).status).toBe(403);
+    expect((await cloud(emu, "GET", keysPath(randomUUID()), undefined, basic(made.keyId, made.keySecret))).status).toBe(
+      403,
+    );
   });
 
   it("answers 400 naming organizationId when it is not a uuid", async () => {

@@ -39,7 +39,9 @@ describe("persistence with dataFile", () => {
     await first.close();
 
     const second = await start({ dataFile: file });
-    expect((await cloud(second, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status).toBe(200);
+    expect(
+      (await cloud(second, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
+    ).toBe(200);
   });
 
   it("writes each change before answering, without leaving temp files", async () => {

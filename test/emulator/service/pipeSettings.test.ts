@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { PIPE_SETTINGS, SETTING_NAMES, wireName, type IntegerSetting } from "../../../provider/serviceFacts/pipeSettings";
+import {
+  PIPE_SETTINGS,
+  SETTING_NAMES,
+  wireName,
+  type IntegerSetting,
+} from "../../../provider/serviceFacts/pipeSettings";
 import { UUID_V4, basic, call, cloud, result, settingsPath, start } from "./helpers";
 
 const ALL_UNSET = Object.fromEntries(SETTING_NAMES.map((n) => [wireName(n), null]));

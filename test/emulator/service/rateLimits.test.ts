@@ -47,13 +47,16 @@ describe("area B rate limit", () => {
 
   it("does not count requests that fail authentication", async () => {
     const emu = await start({ rateLimits: { cloud: { requests: 1, perSeconds: 10 } } });
-    for (let i = 0; i < 3; i++) expect((await cloud(emu, "GET", settingsPath(), undefined, basic(emu.keyId, "wrong"))).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await cloud(emu, "GET", settingsPath(), undefined, basic(emu.keyId, "wrong"))).status).toBe(401);
     expect((await cloud(emu, "GET", settingsPath())).status).toBe(200);
   });
 
   it("is off when configured false", async () => {
     const emu = await start({ rateLimits: { cloud: false } });
-    const statuses = await Promise.all(Array.from({ length: 25 }, () => cloud(emu, "GET", settingsPath()).then((a) => a.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 25 }, () => cloud(emu, "GET", settingsPath()).then((a) => a.status)),
+    );
     expect(new Set(statuses)).toEqual(new Set([200]));
   });
 });
@@ -72,7 +75,9 @@ describe("area A rate limit", () => {
   });
 
   it("is limited separately from area B", async () => {
-    const emu = await start({ rateLimits: { alerting: { requests: 1, perSeconds: 60 }, cloud: { requests: 1, perSeconds: 60 } } });
+    const emu = await start({
+      rateLimits: { alerting: { requests: 1, perSeconds: 60 }, cloud: { requests: 1, perSeconds: 60 } },
+    });
     expect((await alerting(emu, "GET", "/api/v2/alerts/0123456789abcdef01234567")).status).toBe(404);
     expect((await cloud(emu, "GET", settingsPath())).status).toBe(200);
   });
