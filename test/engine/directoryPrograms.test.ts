@@ -25,7 +25,8 @@ import { CliStack, COMMAND_TIMEOUT_MS, type CliRun } from "../support/cliStack";
 
 const PIPE_KEY =
   "0f8fad5b-d9cb-469f-a165-70867728950e/7c9e6679-7425-40de-944b-e07fc1f90ae7/1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed";
-const OUR_TYPES = /^pulumi-nodejs:dynamic\/alertpipe:(Alert|ApiKey|PipeSettings)$/;
+/** One of our resources in a progress line: its kind, its name and the operation. */
+const OUR_STEP = /pulumi-nodejs:dynamic\/alertpipe:(Alert|ApiKey|PipeSettings) (\S+) (\w+)/g;
 
 let languageHost: EngineTool;
 
@@ -34,13 +35,12 @@ beforeAll(async () => {
   languageHost = await pulumiLanguageHost();
 }, 900_000);
 
-/** Lines of the CLI's progress that show one of our resources with the given operation. */
+/**
+ * Our resources the CLI's progress shows with the given operation. Found anywhere in a line: the
+ * CLI may write its own progress marker (`@ updating....`) on the same line as a step.
+ */
 function ourSteps(output: string, op: string): string[] {
-  return output
-    .split("\n")
-    .map((line) => line.trim().split(/\s+/))
-    .filter((words) => OUR_TYPES.test(words[1] ?? "") && words[3] === op)
-    .map((words) => `${(words[1] ?? "").split(":").pop() ?? ""} ${words[2] ?? ""}`);
+  return [...output.matchAll(OUR_STEP)].filter((m) => m[3] === op).map((m) => `${m[1] ?? ""} ${m[2] ?? ""}`);
 }
 
 function expectNoMissingModule(run: CliRun): void {
