@@ -1,11 +1,12 @@
 // The ApiKey resource's arguments: what a program may pass (check's schema), which take effect only
 // when the key is made, which cannot go together, and how values compare (the service may
-// normalise an expiry or reorder a list we sent).
+// normalise an expiry or reorder a list we sent), so also when a live or listed key matches them.
 
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../serviceFacts/hashData";
 import { KEY_ROLES as ROLES, KEY_STATES, NEW_KEY_STATE } from "../serviceFacts/apiKeys";
+import { hasChanged } from "../protocol/diff";
 import type { PropertyMap } from "../protocol/properties";
 import { oneOf, strictObject, uuid } from "../protocol/validation";
 
@@ -180,6 +181,35 @@ export function comparedForm(name: string, value: unknown): unknown {
       .sort();
   }
   return value;
+}
+
+/** Whether a live key already holds the program's value of every argument it manages (`names`). */
+export function matchesManaged(args: PropertyMap, names: readonly string[], key: PropertyMap): boolean {
+  return names.every((n) => !hasChanged(n, key[n], args[n], comparedForm));
+}
+
+/**
+ * What tells the key a POST made from the others. The service lists neither key IDs nor hashes,
+ * so a key it made is known by its name and roles, and one whose pair the program made by the
+ * last characters of its key ID (the suffix it was sent), which the listing shows.
+ */
+export interface SentKey {
+  /** The name sent; undefined when none was (the service names it, so any name matches). */
+  readonly name?: string;
+  /** The roles sent, compared as a set; undefined when the suffix decides. */
+  readonly roles?: readonly string[];
+  /** The keyIdSuffix sent in hashData. */
+  readonly keySuffix?: string;
+}
+
+/** Whether a listed key is one a POST of `sent` may have made. */
+export function matchesSent(sent: SentKey, key: PropertyMap): boolean {
+  if (sent.name !== undefined && (key.name ?? "") !== sent.name) return false;
+  if (sent.roles !== undefined && hasChanged("roles", key.roles, sent.roles, comparedForm)) return false;
+  // A key the service made for a lost answer was never used: its secret was only in that answer.
+  // So a used key of the same name and roles (the one a rotation replaces, say) is not it.
+  if (sent.roles !== undefined && key.usedAt !== undefined && key.usedAt !== null) return false;
+  return sent.keySuffix === undefined || key.keySuffix === sent.keySuffix;
 }
 
 /**

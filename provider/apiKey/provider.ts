@@ -6,15 +6,8 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
-import { decode, send, type ApiResponse } from "../http/client";
-import {
-  UnexpectedResponseError,
-  UnusableKeyLeftError,
-  createdWithoutId,
-  unlessGone,
-  ImportIdOnReplaceError,
-  PartialFailure,
-} from "../errors";
+import { send, type ApiRequest } from "../http/client";
+import { UnusableKeyLeftError, unlessGone, ImportIdOnReplaceError } from "../errors";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering } from "../creation/recovery";
 import { notify } from "../runtime/notices";
@@ -29,7 +22,6 @@ import {
   type Diff,
 } from "../protocol/diff";
 import { managedIn, managedInState } from "../protocol/managed";
-import { outputsFrom } from "../protocol/outputRules";
 import { previewOutputs } from "../protocol/preview";
 import { compact, withoutProvider, type PropertyMap } from "../protocol/properties";
 import {
@@ -41,18 +33,23 @@ import {
   comparedForm,
   crossFieldFailures,
   describeKey,
+  matchesManaged,
+  matchesSent,
+  type SentKey,
 } from "./args";
-import { matchesManaged, keysMadeBy, type KeyCandidate, type SentKey } from "./lookup";
+import { keysMadeBy, type KeyCandidate } from "./lookup";
 import type { HashData } from "../serviceFacts/hashData";
-import { makeLocalMaterial, type LocalMaterial } from "./material";
+import { makeLocalMaterial } from "./material";
 import {
   KEY_FIELDS,
-  KEY_OUTPUTS,
-  createdKeyAnswer,
+  createResult,
   credentialsIn,
+  hashedSuffix,
   keyIn,
+  keyOutputs,
   keysPath,
   toWire,
+  type CreateAnswer,
   type WireKey,
 } from "./wire";
 
@@ -61,42 +58,6 @@ const STABLE_OUTPUTS = ["keyId", "keySuffix", "createdAt"] as const;
 
 function organizationOf(props: PropertyMap): string {
   return typeof props.organizationId === "string" ? props.organizationId : "";
-}
-
-/** The suffix the program gave in hashData, for a key whose answer leaves keySuffix out. */
-function hashedSuffix(hashData: unknown): unknown {
-  return typeof hashData === "object" && hashData !== null
-    ? (hashData as { keyIdSuffix?: unknown }).keyIdSuffix
-    : undefined;
-}
-
-/**
- * Outputs: what the program set that only the create call takes, the key as returned (each value
- * as it came; KEY_OUTPUTS says what a null or missing member gives, from the program's value or
- * the stored one, `before`), and its credentials when the answer had them (a hashData key's never
- * does: the program made the pair) or the provider made them ("local"). `sent` is the hashData a
- * create sent, whose suffix stands in for one the answer leaves out.
- */
-function outputs(
-  args: PropertyMap,
-  key: WireKey,
-  credentials: { keyId: unknown; keySecret: unknown },
-  before: PropertyMap = {},
-  sent?: HashData,
-): PropertyMap {
-  const hashData = args.hashData ?? before.hashData;
-  const program = { ...toWire(args, PATCHABLE_ARGS), keySuffix: hashedSuffix(sent ?? hashData) };
-  return compact({
-    organizationId: args.organizationId ?? before.organizationId,
-    ...outputsFrom(KEY_OUTPUTS, KEY_FIELDS, key, { program, stored: before }),
-    keyId: credentials.keyId,
-    keySecret: credentials.keySecret,
-    managedArgs: managedIn(PATCHABLE_ARGS, args),
-    hashData,
-    // Kept so diff can tell when they change; never sent.
-    keepers: args.keepers ?? before.keepers,
-    keyMaterial: args.keyMaterial ?? before.keyMaterial,
-  });
 }
 
 /** What this resource holds as secret, besides the connection's credentials: the key secret and hashData. The HTTP layer scrubs them from errors. */
@@ -138,7 +99,7 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
 }
 
 /**
- * A key whose create answer lacked its key ID or secret (resultOf): kept in state without them,
+ * A key whose create answer lacked its key ID or secret (createResult, wire.ts): kept in state without them,
  * though the program made no pair (no hashData; "local" keys always hold theirs). Keys taken over
  * (importId) or imported hold null, the pair being unknown by design: not this.
  */
@@ -195,22 +156,23 @@ function replacedForItsPair(id: string, found: Diff): Diff {
 /**
  * A create is one pipeline, each step once and in this order: plan what to send and what to keep
  * (planCreate), send it (a take-over's GET and PATCH, or a POST that finds what a lost answer
- * made), make sense of the answer or of the key found (an Answer), build the outputs (resultOf).
+ * made), then read the answer and build the outputs from it (createResult, wire.ts).
  */
 export async function create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult> {
   const conn = connectionFor("cloud");
   const plan = planCreate(inputs);
-  const answer = plan.kind === "takeOver" ? await takeOver(conn, plan) : await postRecovering(conn, plan);
-  return resultOf(plan, answer);
+  const answer = plan.kind === "new" ? await postRecovering(conn, plan) : await takeOver(conn, plan);
+  return createResult(plan, answer);
 }
 
 /** What one create sends and keeps, decided before any request: the same for its first POST and any other. */
 type CreatePlan = TakeOverPlan | NewKeyPlan;
 
 interface PlanBase {
-  /** The program's inputs as given, kept whole in the state of a key nobody can use (resultOf). */
+  /** The program's inputs as given, kept whole in the state of a key nobody can use (createResult). */
   readonly inputs: PropertyMap;
   readonly args: PropertyMap;
+  readonly description: string;
   /** The key's path: the existing key's for a take-over, the organization's keys for a POST. */
   readonly path: string;
 }
@@ -219,92 +181,97 @@ interface PlanBase {
 interface TakeOverPlan extends PlanBase {
   readonly kind: "takeOver";
   readonly importId: string;
-  /** The arguments the program manages: PATCHed only when the live key does not already hold them. */
-  readonly managed: readonly string[];
+  /** Whether the live key already holds every argument the program manages: then no PATCH. */
+  readonly holdsManaged: (key: PropertyMap) => boolean;
+  /** The PATCH of the arguments the program manages. */
+  readonly patch: Record<string, unknown>;
 }
 
 interface NewKeyPlan extends PlanBase {
   readonly kind: "new";
   readonly organizationId: string;
-  readonly description: string;
   /** Sent instead of a pair: the program's, or made from `local`; undefined when the service makes the pair. */
   readonly hashData: HashData | undefined;
   /** The pair the provider made ("local"): the key's credentials, which the service never sees. */
-  readonly local: LocalMaterial | undefined;
-  readonly body: Record<string, unknown>;
+  readonly local: { readonly keyId: string; readonly keySecret: string } | undefined;
+  /** The POST, the same each time it is sent. */
+  readonly request: ApiRequest;
   /** For the HTTP layer to scrub from errors. */
   readonly secrets: readonly unknown[];
-  /** What tells the key a lost POST made from the others in the listing (lookup.ts). */
-  readonly sent: SentKey;
+  /** Whether a listed key is one the POST may have made (lookup.ts filters by it). */
+  readonly matches: (key: PropertyMap) => boolean;
 }
 
 function planCreate(inputs: PropertyMap): CreatePlan {
   const args = withoutProvider(inputs);
   const organizationId = organizationOf(args);
   const programSecrets = secretsOf(args);
-  const description = describeKey(args);
-  const importId = typeof args[IMPORT_ID] === "string" ? args[IMPORT_ID] : undefined;
-  // A taken-over key's pair is the service's: only a new key may have one made here.
-  const local = importId === undefined && args.keyMaterial === "local" ? makeLocalMaterial() : undefined;
-  const path = keysPath(organizationId, importId);
-  if (importId !== undefined)
-    return { kind: "takeOver", inputs, args, path, importId, managed: managedIn(PATCHABLE_ARGS, args) };
+  // Who makes the pair comes first: what is sent and how a key a lost POST made is told apart
+  // follow from it. A taken-over key's pair is the service's (check refuses importId with
+  // "local"), so a take-over sends and keeps none of it.
+  const local = args.keyMaterial === "local" ? makeLocalMaterial() : undefined;
   // The program's pair (hashData) or the provider's (local): either way the service is sent only hashes.
   const hashData = (args.hashData as HashData | undefined) ?? local?.hashData;
+  const description = describeKey(args);
+  const importId = typeof args[IMPORT_ID] === "string" ? args[IMPORT_ID] : undefined;
+  const managed = managedIn(PATCHABLE_ARGS, args);
   const name = typeof args.name === "string" ? args.name : undefined;
+  // The listing shows neither key IDs nor hashes: a key whose pair we hold is told by its suffix.
+  const sent: SentKey =
+    hashData === undefined ? { name, roles: args.roles as string[] } : { name, keySuffix: hashData.keyIdSuffix };
+  const matches = (key: PropertyMap) => matchesSent(sent, key);
+  const holdsManaged = (key: PropertyMap) => matchesManaged(args, managed, key);
+  const path = keysPath(organizationId, importId);
+  if (importId !== undefined)
+    return { kind: "takeOver", inputs, args, description, path, importId, holdsManaged, patch: toWire(args, managed) };
+  const body = { ...toWire(args, PATCHABLE_ARGS), ...(hashData === undefined ? {} : { hashData }) };
+  const secrets = [
+    ...programSecrets,
+    ...(local === undefined ? [] : [local.keySecret, local.hashData.keyIdHash, local.hashData.keySecretHash]),
+  ];
   return {
     kind: "new",
     inputs,
     args,
+    description,
     path,
     organizationId,
-    description,
     hashData,
     local,
-    body: { ...toWire(args, PATCHABLE_ARGS), ...(hashData === undefined ? {} : { hashData }) },
-    secrets: [
-      ...programSecrets,
-      ...(local === undefined ? [] : [local.keySecret, local.hashData.keyIdHash, local.hashData.keySecretHash]),
-    ],
-    // The listing shows neither key IDs nor hashes: a key whose pair we hold is told by its suffix.
-    sent: hashData === undefined ? { name, roles: args.roles as string[] } : { name, keySuffix: hashData.keyIdSuffix },
+    // The answer carries the new key's secret, which its requestId (quoted by errors) must not.
+    request: {
+      method: "POST",
+      path,
+      body,
+      creates: description,
+      secrets,
+      secretsInAnswer: (answer) => [...secrets, credentialsIn(answer).keySecret],
+    },
+    secrets,
+    matches,
   };
 }
-
-/** What a create learnt from the service: the key as answered (or listed) and the pair to record. */
-interface Answer {
-  readonly id: string;
-  readonly key: WireKey;
-  readonly credentials: { readonly keyId: unknown; readonly keySecret: unknown };
-  /** What stands for a member the answer leaves out: the live key a take-over PATCHed. */
-  readonly before: PropertyMap;
-  /** The POST's answer, which the error for a key nobody can use names. */
-  readonly posted?: { readonly status: number; readonly requestId: string | undefined };
-}
-
-/** A taken-over key's ID and secret: the service showed them once, to whoever made it. */
-const UNKNOWN_PAIR = { keyId: null, keySecret: null };
 
 /**
  * Makes an existing key the resource's (importId): one GET; one PATCH of the arguments the program
  * manages only when the live key does not already hold them; never a POST. The id is the one given.
  */
-async function takeOver(conn: AreaConnection, plan: TakeOverPlan): Promise<Answer> {
+async function takeOver(conn: AreaConnection, plan: TakeOverPlan): Promise<CreateAnswer> {
   const got = await readForImport("API key", plan.importId, () => send(conn, { method: "GET", path: plan.path }));
   const live = keyIn(got.body);
-  if (live !== undefined && matchesManaged(plan.args, plan.managed, live))
-    return { id: plan.importId, key: live, credentials: UNKNOWN_PAIR, before: {} };
-  const res = await send(conn, { method: "PATCH", path: plan.path, body: toWire(plan.args, plan.managed) });
-  return { id: plan.importId, key: keyIn(res.body) ?? {}, credentials: UNKNOWN_PAIR, before: live ?? {} };
+  if (live !== undefined && plan.holdsManaged(live))
+    return { kind: "takenOver", id: plan.importId, live, patched: undefined };
+  const patched = await send(conn, { method: "PATCH", path: plan.path, body: plan.patch });
+  return { kind: "takenOver", id: plan.importId, live, patched };
 }
 
 /** The POST, and when its answer is lost, the key it made found by what was sent (recovery.ts). */
-function postRecovering(conn: AreaConnection, plan: NewKeyPlan): Promise<Answer> {
-  const post = () => postKey(conn, plan);
-  const look = (sentAt: number) => keysMadeBy(conn, plan.organizationId, plan.sent, sentAt, plan.secrets);
+function postRecovering(conn: AreaConnection, plan: NewKeyPlan): Promise<CreateAnswer> {
+  const look = (sentAt: number) => keysMadeBy(conn, plan.organizationId, plan.matches, sentAt, plan.secrets);
+  const post = async (): Promise<CreateAnswer> => ({ kind: "posted", res: await send(conn, plan.request) });
   if (plan.hashData === undefined) {
     // Its secret was only in the lost answer, so nobody can use it: deleted, and the POST sent again.
-    return createRecovering<Answer, KeyCandidate>({
+    return createRecovering<CreateAnswer, KeyCandidate>({
       description: plan.description,
       post,
       look,
@@ -321,71 +288,12 @@ function postRecovering(conn: AreaConnection, plan: NewKeyPlan): Promise<Answer>
     });
   }
   // We hold the pair: the key as listed is the key as a create answers it.
-  return createRecovering<Answer, KeyCandidate>({
+  return createRecovering<CreateAnswer, KeyCandidate>({
     description: plan.description,
     post,
     look,
-    adopt: async (found) => ({ id: found.id, key: found.key, credentials: credentialsOf(plan.local), before: {} }),
+    adopt: async (found) => ({ kind: "found", id: found.id, key: found.key }),
   });
-}
-
-/** The pair to record when the service does not answer one: the provider's, or none (the program's own pair). */
-function credentialsOf(local: LocalMaterial | undefined): { keyId: unknown; keySecret: unknown } {
-  return { keyId: local?.keyId, keySecret: local?.keySecret };
-}
-
-async function postKey(conn: AreaConnection, plan: NewKeyPlan): Promise<Answer> {
-  const res: ApiResponse = await send(conn, {
-    method: "POST",
-    path: plan.path,
-    body: plan.body,
-    creates: plan.description,
-    secrets: plan.secrets,
-    // The answer carries the new key's secret, which its requestId (quoted by errors below) must not.
-    secretsInAnswer: (body) => [...plan.secrets, credentialsIn(body).keySecret],
-  });
-  // Only the key's id is needed here: without it Pulumi cannot record the key the service made,
-  // and a 2xx without one is no lost answer (recovery.ts does not look for it).
-  let key: WireKey;
-  try {
-    key = decode(createdKeyAnswer, res).result.key;
-  } catch (err) {
-    if (!(err instanceof UnexpectedResponseError)) throw err;
-    throw createdWithoutId(res, plan.description, err);
-  }
-  // The pair the provider made is the one the service holds hashes of; else the answer's, if any.
-  const credentials = plan.local === undefined ? credentialsIn(res.body) : credentialsOf(plan.local);
-  return { id: String(key.id), key, credentials, before: {}, posted: { status: res.status, requestId: res.requestId } };
-}
-
-/**
- * The create's result: the outputs of the key answered. A key the service made whose answer lacks
- * its key ID or secret is one nobody can use (its secret is never returned again): it is kept in
- * state by its id, so it is not orphaned, and the error says what to do.
- */
-function resultOf(plan: CreatePlan, answer: Answer): pulumi.dynamic.CreateResult {
-  const { id, credentials } = answer;
-  const outs = outputs(
-    plan.args,
-    answer.key,
-    credentials,
-    answer.before,
-    plan.kind === "new" ? plan.hashData : undefined,
-  );
-  // With hashData the answer carries no credentials: the program or the provider made the pair and holds it.
-  const usable =
-    plan.kind === "takeOver" ||
-    plan.hashData !== undefined ||
-    (credentials.keyId !== undefined && credentials.keySecret !== undefined);
-  // Only a POST's answer can lack the pair: a take-over's is unknown, a key found was adopted with ours.
-  if (usable || answer.posted === undefined) return { id, outs };
-  const reason = new Error(
-    `POST ${plan.path} answered ${answer.posted.status} without the new key's ${credentials.keyId === undefined ? "keyId" : "keySecret"}` +
-      `${answer.posted.requestId === undefined ? "" : ` (requestId ${answer.posted.requestId})`}. The API key ${id} was created and is kept in the stack's state. ` +
-      "Its key ID or secret was not in the answer and is never returned again, so the key cannot be used: the next pulumi up replaces it " +
-      "with a new key (created before this one is deleted), as its preview shows.",
-  );
-  throw new PartialFailure(id, { ...plan.inputs, ...outs }, reason);
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
@@ -403,7 +311,7 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
   const args: PropertyMap = { organizationId: props.organizationId };
   for (const n of managed) args[n] = props[n];
   // The secret is never returned again: keep the stored credentials.
-  const live = outputs(args, key, { keyId: props.keyId, keySecret: props.keySecret }, withoutProvider(props));
+  const live = keyOutputs(args, key, { keyId: props.keyId, keySecret: props.keySecret }, withoutProvider(props));
   // Inputs carry the live value of what the program manages, so drift shows there and only there.
   const inputs: PropertyMap = { organizationId: props.organizationId, ...stableOutputsOf(live, STABLE_OUTPUTS) };
   for (const n of ["hashData", "keepers", "keyMaterial"]) if (props[n] !== undefined) inputs[n] = props[n];
@@ -497,7 +405,7 @@ export async function update(id: string, olds: PropertyMap, news: PropertyMap): 
     body: toWire(args, managed),
     secrets: secretsOf({ ...olds, ...args }),
   });
-  return { outs: outputs(args, keyIn(res.body) ?? {}, credentials, before) };
+  return { outs: keyOutputs(args, keyIn(res.body) ?? {}, credentials, before) };
 }
 
 export async function del(id: string, props: PropertyMap): Promise<void> {

@@ -1,10 +1,16 @@
-// The ApiKey resource's wire: what the service answers, how each answered member becomes an
-// output, and the request body.
+// The ApiKey resource's wire: the request body and path, what the service answers, and what a
+// create's answer becomes (createResult): the answer read once, each member an output.
 
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { OutputRule, OutputRules } from "../protocol/outputRules";
-import type { PropertyMap } from "../protocol/properties";
+import { PartialFailure, UnexpectedResponseError, createdWithoutId } from "../errors";
+import { decode, type ApiResponse } from "../http/client";
+import { managedIn } from "../protocol/managed";
+import { outputsFrom, type OutputRule, type OutputRules } from "../protocol/outputRules";
+import { compact, type PropertyMap } from "../protocol/properties";
 import { NEW_KEY_STATE } from "../serviceFacts/apiKeys";
+import type { HashData } from "../serviceFacts/hashData";
+import { PATCHABLE_ARGS } from "./args";
 
 // What the service answers, read liberally: members may be missing or null, unknown members are
 // ignored, and each value is kept as it came. Only a create answer without the key's id is broken.
@@ -78,4 +84,126 @@ export function toWire(args: PropertyMap, names: readonly string[]): Record<stri
 export function keysPath(organizationId: string, id?: string): string {
   const base = `/v1/organizations/${encodeURIComponent(organizationId)}/keys`;
   return id === undefined ? base : `${base}/${encodeURIComponent(id)}`;
+}
+
+/** The suffix the program gave in hashData, for a key whose answer leaves keySuffix out. */
+export function hashedSuffix(hashData: unknown): unknown {
+  return typeof hashData === "object" && hashData !== null
+    ? (hashData as { keyIdSuffix?: unknown }).keyIdSuffix
+    : undefined;
+}
+
+/**
+ * Outputs: what the program set that only the create call takes, the key as returned (each value
+ * as it came; KEY_OUTPUTS says what a null or missing member gives, from the program's value or
+ * the stored one, `before`), and its credentials when the answer had them (a hashData key's never
+ * does: the program made the pair) or the provider made them ("local"). `sent` is the hashData a
+ * create sent, whose suffix stands in for one the answer leaves out.
+ */
+export function keyOutputs(
+  args: PropertyMap,
+  key: WireKey,
+  credentials: { keyId: unknown; keySecret: unknown },
+  before: PropertyMap = {},
+  sent?: HashData,
+): PropertyMap {
+  const hashData = args.hashData ?? before.hashData;
+  const program = { ...toWire(args, PATCHABLE_ARGS), keySuffix: hashedSuffix(sent ?? hashData) };
+  return compact({
+    organizationId: args.organizationId ?? before.organizationId,
+    ...outputsFrom(KEY_OUTPUTS, KEY_FIELDS, key, { program, stored: before }),
+    keyId: credentials.keyId,
+    keySecret: credentials.keySecret,
+    managedArgs: managedIn(PATCHABLE_ARGS, args),
+    hashData,
+    // Kept so diff can tell when they change; never sent.
+    keepers: args.keepers ?? before.keepers,
+    keyMaterial: args.keyMaterial ?? before.keyMaterial,
+  });
+}
+
+/**
+ * What a create got from the service: the POST's answer; or the key a lost POST made, found by
+ * listing (adopted when we hold its pair); or, for a take-over, the live key its GET answered and
+ * the PATCH's answer (undefined when the live key already held what the program manages).
+ */
+export type CreateAnswer =
+  | { readonly kind: "posted"; readonly res: ApiResponse }
+  | { readonly kind: "found"; readonly id: string; readonly key: WireKey }
+  | {
+      readonly kind: "takenOver";
+      readonly id: string;
+      readonly live: WireKey | undefined;
+      readonly patched: ApiResponse | undefined;
+    };
+
+/** What of a create's plan its result needs. */
+export interface CreatedKey {
+  /** The program's inputs as given, kept whole in the state of a key nobody can use. */
+  readonly inputs: PropertyMap;
+  readonly args: PropertyMap;
+  /** The POST's path, which the error for a key nobody can use names. */
+  readonly path: string;
+  readonly description: string;
+  /** The hashData a POST sent (the program's, or made from `local`); none on a take-over. */
+  readonly hashData?: HashData | undefined;
+  /** The pair the provider made ("local"): the key's credentials, which the service never sees. */
+  readonly local?: { readonly keyId: string; readonly keySecret: string } | undefined;
+}
+
+/**
+ * The create's result: the answer read once (the key, its id, the pair to record) and the outputs
+ * built from it. A key the service made whose answer lacks its key ID or secret is one nobody can
+ * use (its secret is never returned again): it is kept in state by its id, so it is not orphaned,
+ * and the error says what to do.
+ */
+export function createResult(plan: CreatedKey, answer: CreateAnswer): pulumi.dynamic.CreateResult {
+  const { id, key, credentials, before } = readAnswer(plan, answer);
+  const outs = keyOutputs(plan.args, key, credentials, before, plan.hashData);
+  // With hashData the answer carries no credentials: the program or the provider made the pair and holds it.
+  // Only a POST's answer can lack the pair: a take-over's is unknown, a key found was adopted with ours.
+  if (
+    answer.kind !== "posted" ||
+    plan.hashData !== undefined ||
+    (credentials.keyId !== undefined && credentials.keySecret !== undefined)
+  )
+    return { id, outs };
+  const { status, requestId } = answer.res;
+  const reason = new Error(
+    `POST ${plan.path} answered ${status} without the new key's ${credentials.keyId === undefined ? "keyId" : "keySecret"}` +
+      `${requestId === undefined ? "" : ` (requestId ${requestId})`}. The API key ${id} was created and is kept in the stack's state. ` +
+      "Its key ID or secret was not in the answer and is never returned again, so the key cannot be used: the next pulumi up replaces it " +
+      "with a new key (created before this one is deleted), as its preview shows.",
+  );
+  throw new PartialFailure(id, { ...plan.inputs, ...outs }, reason);
+}
+
+/** A taken-over key's ID and secret: the service showed them once, to whoever made it. */
+const UNKNOWN_PAIR = { keyId: null, keySecret: null };
+
+/** The key an answer holds, its id, the pair to record and what stands for a member it leaves out. */
+function readAnswer(
+  plan: CreatedKey,
+  answer: CreateAnswer,
+): { id: string; key: WireKey; credentials: { keyId: unknown; keySecret: unknown }; before: PropertyMap } {
+  // The pair the provider made is the one the service holds hashes of; else the answer's, if any.
+  const ours = { keyId: plan.local?.keyId, keySecret: plan.local?.keySecret };
+  if (answer.kind === "found") return { id: answer.id, key: answer.key, credentials: ours, before: {} };
+  if (answer.kind === "takenOver") {
+    // What the PATCH answered leaves out, the live key it changed stands for.
+    return answer.patched === undefined
+      ? { id: answer.id, key: answer.live ?? {}, credentials: UNKNOWN_PAIR, before: {} }
+      : { id: answer.id, key: keyIn(answer.patched.body) ?? {}, credentials: UNKNOWN_PAIR, before: answer.live ?? {} };
+  }
+  // Only the key's id is needed here: without it Pulumi cannot record the key the service made,
+  // and a 2xx without one is no lost answer (recovery.ts does not look for it).
+  let key: WireKey;
+  try {
+    key = decode(createdKeyAnswer, answer.res).result.key;
+  } catch (err) {
+    if (!(err instanceof UnexpectedResponseError)) throw err;
+    throw createdWithoutId(answer.res, plan.description, err);
+  }
+  const credentials = plan.local === undefined ? credentialsIn(answer.res.body) : ours;
+  return { id: String(key.id), key, credentials, before: {} };
 }
