@@ -79,31 +79,31 @@ export function fromWire(alert: WireAlert): PropertyMap {
 
 type OutputName = (typeof REQUIRED_ARGS)[number] | (typeof OPTIONAL_ARGS)[number] | (typeof OUTPUT_ONLY)[number];
 
-/** An argument the answer leaves out: the program's value, so a later refresh compares like with like. */
-const PROGRAMS: OutputRule = { nullMeans: "absent", whenAbsent: ["program"] };
-/** An optional argument the program manages: as a required one, but none in a read (no program), so it stays managed. */
-const PROGRAMS_ELSE_NONE: OutputRule = { nullMeans: "absent", whenAbsent: ["program", { value: null }] };
-/** What the service fills in: as it came, left out when the alert leaves it out; stored only when there is no alert at all. */
-const SERVICES: OutputRule = { nullMeans: "absent", whenAbsent: ["stored"] };
+/** An argument the answer nulls or leaves out: the program's value, so a later refresh compares like with like. */
+const FROM_PROGRAM: OutputRule = { nullMeans: "absent", whenAbsent: ["program"] };
+/** An optional argument the program manages: as a required one, but null in a read (no program), so it stays managed. */
+const FROM_PROGRAM_ELSE_NULL: OutputRule = { nullMeans: "absent", whenAbsent: ["program", { value: null }] };
+/** What the service fills in: as it came, left out when the alert leaves it out; the state's value only when there is no alert at all. */
+const FROM_STATE: OutputRule = { nullMeans: "absent", whenAbsent: ["stored"] };
 
 /** Each output's rule when the answer says null or leaves it out (read by outputsFrom). */
 export const OUTPUTS: OutputRules<OutputName> = {
-  threshold: PROGRAMS,
-  interval: PROGRAMS,
-  source: PROGRAMS,
-  thresholdType: PROGRAMS,
-  channel: PROGRAMS,
-  dashboardId: PROGRAMS_ELSE_NONE,
-  tileId: PROGRAMS_ELSE_NONE,
-  name: PROGRAMS_ELSE_NONE,
-  message: PROGRAMS_ELSE_NONE,
-  state: SERVICES,
-  team: SERVICES,
-  savedSearch: SERVICES,
-  groupBy: SERVICES,
-  silenced: SERVICES,
-  createdAt: SERVICES,
-  updatedAt: SERVICES,
+  threshold: FROM_PROGRAM,
+  interval: FROM_PROGRAM,
+  source: FROM_PROGRAM,
+  thresholdType: FROM_PROGRAM,
+  channel: FROM_PROGRAM,
+  dashboardId: FROM_PROGRAM_ELSE_NULL,
+  tileId: FROM_PROGRAM_ELSE_NULL,
+  name: FROM_PROGRAM_ELSE_NULL,
+  message: FROM_PROGRAM_ELSE_NULL,
+  state: FROM_STATE,
+  team: FROM_STATE,
+  savedSearch: FROM_STATE,
+  groupBy: FROM_STATE,
+  silenced: FROM_STATE,
+  createdAt: FROM_STATE,
+  updatedAt: FROM_STATE,
 };
 
 export function alertsPath(id?: string): string {

@@ -30,8 +30,8 @@ export const createdKeyAnswer = z.object({
 
 type KeyField = "name" | "roles" | "expireAt" | "state" | "ipAccessList" | "keySuffix" | "createdAt" | "usedAt";
 
-/** Kept by the service across calls: the stored value stands, else none. */
-const KEPT: OutputRule = { nullMeans: "absent", whenAbsent: ["stored", { value: null }] };
+/** Kept by the service across calls: when the answer nulls or leaves it out, the state's value stands, else null. */
+const FROM_STATE_ELSE_NULL: OutputRule = { nullMeans: "absent", whenAbsent: ["stored", { value: null }] };
 
 /**
  * Each output read from the returned key, when the answer says null or leaves it out (read by
@@ -46,8 +46,8 @@ export const KEY_OUTPUTS: OutputRules<KeyField> = {
   state: { nullMeans: "absent", whenAbsent: ["program", "stored", { value: NEW_KEY_STATE }] },
   ipAccessList: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: Object.freeze([]) }] },
   keySuffix: { nullMeans: "absent", whenAbsent: ["stored", "program", { value: null }] },
-  createdAt: KEPT,
-  usedAt: KEPT,
+  createdAt: FROM_STATE_ELSE_NULL,
+  usedAt: FROM_STATE_ELSE_NULL,
 };
 
 export const KEY_FIELDS = Object.keys(KEY_OUTPUTS) as KeyField[];
