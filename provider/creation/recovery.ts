@@ -123,7 +123,7 @@ async function lookTwice<C extends Candidate>(
   for (const look of ["first", "second"] as const) {
     // The wait before the second look is the runtime's (timings.secondLookMs), so tests shorten it there.
     if (look === "second") await sleep(runtime().timings.secondLookMs);
-    const found = await lookAfter(lost, steps, sentAt);
+    const found = await lookOnce(lost, steps, sentAt);
     if (found.length > 1)
       throw new AmbiguousCreateError(
         lost,
@@ -156,8 +156,8 @@ function answered(err: OutcomeUnknownError): boolean {
   return err.status !== undefined && err.status >= 200 && err.status < 300;
 }
 
-/** The matches, or the lost answer's own error (saying the object may exist) with why the look failed. */
-async function lookAfter<C extends Candidate>(
+/** One look: the matches, or the lost answer's own error (saying the object may exist) with why the look failed. */
+async function lookOnce<C extends Candidate>(
   lost: OutcomeUnknownError,
   steps: StepsBase<unknown, C>,
   sentAt: number,
