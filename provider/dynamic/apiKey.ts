@@ -5,6 +5,7 @@ import { unsetOutputs } from "./unsetOutputs";
 import shim = require("../apiKey/shim");
 import type { KeyRole, KeyState } from "../serviceFacts/apiKeys";
 import type { KEY_MATERIALS } from "../apiKey/args";
+import { SECRET_PROPERTIES } from "../apiKey/docs";
 
 export type ApiKeyRole = KeyRole;
 export type ApiKeyState = KeyState;
@@ -111,7 +112,7 @@ export class ApiKey extends pulumi.dynamic.Resource {
       "keepers",
       "keyMaterial",
     ]);
-    const secretOutputs: pulumi.CustomResourceOptions = { additionalSecretOutputs: ["keySecret", "hashData"] };
+    const secretOutputs: pulumi.CustomResourceOptions = { additionalSecretOutputs: [...SECRET_PROPERTIES] };
     // additionalSecretOutputs covers outputs only; the engine stores inputs as they come, so
     // hashData is made secret here too, or it would sit in the state's inputs in plain text.
     const inputs = args.hashData === undefined ? args : { ...args, hashData: pulumi.secret(args.hashData) };

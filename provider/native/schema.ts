@@ -10,13 +10,18 @@ import { KEY_ROLES, KEY_STATES } from "../serviceFacts/apiKeys";
 import { PIPE_SETTINGS, SETTING_NAMES } from "../serviceFacts/pipeSettings";
 import { CONNECTION_SETTINGS } from "../runtime/connection";
 import { PACKAGE_VERSION } from "../http/userAgent";
-import { ARG_NAMES as ALERT_ARGS, CHANNEL_TYPES, alertArgsSchema } from "../alert/args";
+import {
+  ARG_NAMES as ALERT_ARGS,
+  CHANNEL_TYPES,
+  REQUIRED_ARGS as ALERT_REQUIRED,
+  alertArgsSchema,
+} from "../alert/args";
 import { ALERT_DOCS } from "../alert/docs";
 import { OUTPUT_ONLY as ALERT_OUTPUT_ONLY } from "../alert/wire";
 import { KEY_MATERIALS, REPLACE_ON as KEY_REPLACE_ON, apiKeyArgsSchema } from "../apiKey/args";
 import { API_KEY_DOCS, SECRET_PROPERTIES } from "../apiKey/docs";
 import { KEY_FIELDS } from "../apiKey/wire";
-import { pipeSettingsArgsSchema } from "../pipeSettings/args";
+import { REPLACE_ON as PIPE_REF, pipeSettingsArgsSchema } from "../pipeSettings/args";
 import { PIPE_SETTINGS_DOCS } from "../pipeSettings/docs";
 import { NATIVE_RESOURCES, PACKAGE, tokenOf, type ResourceKind } from "./resources";
 
@@ -203,10 +208,8 @@ const PIPE_SETTINGS_TYPES: Record<string, PropertySpec> = {
 const OUTPUTS: Record<ResourceKind, readonly string[]> = {
   alert: [...ALERT_ARGS, ...ALERT_OUTPUT_ONLY],
   apiKey: ["organizationId", ...KEY_FIELDS, "keyId", "keySecret", "managedArgs", "hashData", "keepers", "keyMaterial"],
-  pipeSettings: ["organizationId", "serviceId", "pipeId", ...SETTING_NAMES, "managedSettings", "resetOnDelete"],
+  pipeSettings: [...PIPE_REF, ...SETTING_NAMES, "managedSettings", "resetOnDelete"],
 };
-
-const PIPE_REF = ["organizationId", "serviceId", "pipeId"];
 
 let built: Record<string, ResourceSpec> | undefined;
 
@@ -217,7 +220,7 @@ function resources(): Record<string, ResourceSpec> {
       ALERT_DOCS.resource,
       alertArgsSchema,
       OUTPUTS.alert,
-      ["threshold", "interval", "source", "thresholdType", "channel"],
+      ALERT_REQUIRED,
       ALERT_TYPES,
       ALERT_DOCS.properties,
     ),
@@ -240,7 +243,7 @@ function resources(): Record<string, ResourceSpec> {
       [...PIPE_REF, "managedSettings"],
       PIPE_SETTINGS_TYPES,
       PIPE_SETTINGS_DOCS.properties,
-      (n) => (PIPE_REF.includes(n) ? { willReplaceOnChanges: true } : {}),
+      (n) => ((PIPE_REF as readonly string[]).includes(n) ? { willReplaceOnChanges: true } : {}),
     ),
   };
   built = Object.fromEntries([...NATIVE_RESOURCES.values()].map((r) => [tokenOf(r), specs[r.kind]]));

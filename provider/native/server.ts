@@ -23,7 +23,7 @@ import {
   type ProviderPb,
   type Struct,
 } from "./protocol";
-import { NATIVE_RESOURCES, PACKAGE, typeOfUrn, type NativeResource } from "./resources";
+import { NATIVE_RESOURCES, PACKAGE, tokenOf, typeOfUrn, type NativeResource } from "./resources";
 import { fromStruct, only, toStruct } from "./values";
 import { PartialFailure, UnknownResourceTypeError } from "../errors";
 
@@ -45,10 +45,7 @@ async function schemaModule(): Promise<typeof import("./schema")> {
 }
 
 async function inputsOf(resource: NativeResource, props: PropertyMap): Promise<Struct> {
-  return toStruct(
-    only(props, (await schemaModule()).inputNames(`${PACKAGE}:index:${resource.name}`)),
-    resource.secretOutputs,
-  );
+  return toStruct(only(props, (await schemaModule()).inputNames(tokenOf(resource))), resource.secretOutputs);
 }
 
 /** The gRPC error for what the behaviour threw: our message, and a half-made object kept in state. */
