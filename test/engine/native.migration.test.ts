@@ -23,6 +23,7 @@ import {
 } from "../support/engine";
 import { PIPE_IDS, PIPE_RESOURCE_ID } from "../support/fixtures";
 import { SECRET_SIG } from "../../scripts/engine/stack";
+import { DEPLOYER_KEY, LAG_ALERT } from "../support/programs";
 
 const KINDS = ["Alert", "PipeSettings", "ApiKey"] as const;
 type Kind = (typeof KINDS)[number];
@@ -30,15 +31,8 @@ type Kind = (typeof KINDS)[number];
 /** Each resource's arguments, the same in both programs. */
 const ARGS: Record<Kind, Record<string, unknown>> = {
   PipeSettings: { ...PIPE_IDS, dbMaxThreads: 8, resetOnDelete: true },
-  ApiKey: { organizationId: PIPE_IDS.organizationId, name: "deployer", roles: ["developer"] },
-  Alert: {
-    name: "Ingest lag",
-    source: "search",
-    threshold: 300,
-    thresholdType: "above",
-    interval: "5m",
-    channel: { type: "webhook", webhookId: "ops-oncall" },
-  },
+  ApiKey: { ...DEPLOYER_KEY },
+  Alert: { ...LAG_ALERT },
 };
 
 const NAMES: Record<Kind, string> = { PipeSettings: "ingest", ApiKey: "deployer", Alert: "ingest-lag" };
