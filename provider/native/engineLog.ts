@@ -1,6 +1,7 @@
 // The engine's log service, where the plugin's notices go: the engine shows each message under the
 // resource whose URN it names, in `pulumi up`'s output, instead of as a stray stderr line.
 
+import { toStderr } from "../runtime/runtime";
 import { engineProtocol, grpc } from "./protocol";
 
 export interface EngineLog {
@@ -19,7 +20,7 @@ export function engineLog(address: string): EngineLog {
       return new Promise((resolve) => {
         client.log(request, (err) => {
           // A notice the engine did not take must not be lost: stderr still reaches the user.
-          if (err !== null) process.stderr.write(`${message}\n`);
+          if (err !== null) toStderr(message);
           resolve();
         });
       });
