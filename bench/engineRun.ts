@@ -91,6 +91,8 @@ export interface EngineUpOptions {
   provider?: ProviderProcess;
   /** Keep the stack's state file (its text) before the stack's folders are removed. */
   keepState?: boolean;
+  /** Called as each timed resource's outputs come back, with how many have so far (bench/hostHeap.ts). */
+  onResolved?: (count: number) => void;
 }
 
 function describeFailure(result: RunResult): string {
@@ -134,6 +136,7 @@ export async function engineUp(folder: BenchFolder, options: EngineUpOptions): P
     for (const r of resources) {
       r.id.apply(() => {
         resolvedMs.push(performance.now() - started);
+        options.onResolved?.(resolvedMs.length);
         // The last create is answered and the host still runs: its peak is final now.
         if (--left === 0) watch?.sample();
       });
