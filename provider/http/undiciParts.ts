@@ -5,6 +5,7 @@
 // internals, so the entry point stays the fallback; test/http.undiciParts.test.ts fails when the
 // fast path is lost, so an undici upgrade that moves them is noticed rather than slower.
 
+import { setFlagsFromString } from "node:v8";
 import type * as Undici from "undici";
 
 type RequestOptions = Undici.Dispatcher.RequestOptions;
@@ -53,9 +54,28 @@ export function fromEntryPoint(): UndiciParts {
   };
 }
 
+/**
+ * undici parses HTTP/1.1 answers with llhttp compiled to WebAssembly. Once a few hundred answers
+ * have gone through it, V8 recompiles that parser with its optimizing tier (TurboFan) on a worker
+ * thread, whose working memory was the largest part of what the provider host held beyond a
+ * do-nothing provider: heap snapshots and /proc during the bench's 500 creates showed a 25 to
+ * 35 MB burst of native memory (the JS heap stayed within 2 MB of the reference's) and, alone, an
+ * undici client's peak RSS over 2000 requests grew 39 to 51 MB by default against 16 MB with the
+ * parser left in V8's baseline tier (Liftoff), the same as Node's own http client. The parser's
+ * share of a request is microseconds either way, so it stays in the baseline tier: the flag is set
+ * before undici first compiles it (on its first connection). It is process-wide: any other
+ * WebAssembly in this process (none in Pulumi's host or our plugin) runs baseline-compiled too.
+ */
+function keepWasmInBaselineTier(): void {
+  setFlagsFromString("--liftoff-only");
+}
+
 let loaded: UndiciParts | undefined;
 
 export function undiciParts(): UndiciParts {
-  loaded ??= fromInternals() ?? fromEntryPoint();
+  if (loaded === undefined) {
+    keepWasmInBaselineTier();
+    loaded = fromInternals() ?? fromEntryPoint();
+  }
   return loaded;
 }
