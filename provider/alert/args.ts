@@ -2,7 +2,7 @@
 // properties), which of them are managed, and how their values compare.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../protocol/zod";
 import {
   ALERT_SOURCES,
   INTERVALS,

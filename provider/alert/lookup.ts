@@ -1,7 +1,7 @@
 // Finding an alert on the service by what a program sends: the alerts a lost POST may have made
 // (recovery) and whether a live alert already is what the program asks for (importId).
 
-import { z } from "zod";
+import { z } from "../protocol/zod";
 import type { AreaConnection } from "../runtime/connection";
 import { deepEqual } from "../protocol/diff";
 import { decode, send } from "../http/client";

@@ -2,7 +2,7 @@
 // and the request body. The wire names equal the argument names, except that the returned object
 // calls the dashboard `dashboard` where the request says `dashboardId`.
 
-import { z } from "zod";
+import { z } from "../protocol/zod";
 import { compact, type PropertyMap } from "../protocol/properties";
 import type { OutputRule, OutputRules } from "../protocol/outputRules";
 import { OPTIONAL_ARGS, REQUIRED_ARGS } from "./args";

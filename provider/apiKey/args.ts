@@ -3,7 +3,7 @@
 // normalise an expiry or reorder a list we sent), so also when a live or listed key matches them.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../protocol/zod";
 import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../serviceFacts/hashData";
 import { KEY_ROLES as ROLES, KEY_STATES, NEW_KEY_STATE } from "../serviceFacts/apiKeys";
 import { hasChanged } from "../protocol/diff";

@@ -2,7 +2,7 @@
 // when created after the POST was sent and matching what it sent. What matches is the plan's
 // (provider.ts, by args.ts's matchesSent); this module only lists and filters.
 
-import { z } from "zod";
+import { z } from "../protocol/zod";
 import type { AreaConnection } from "../runtime/connection";
 import { decode, send } from "../http/client";
 import { createdAfterSend, listedId } from "../creation/recovery";

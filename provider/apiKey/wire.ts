@@ -2,7 +2,7 @@
 // create's answer becomes (createResult): the answer read once, each member an output.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../protocol/zod";
 import { PartialFailure, UnexpectedResponseError, createdWithoutId } from "../errors";
 import { decode, type ApiResponse } from "../http/client";
 import { managedIn } from "../protocol/managed";

@@ -1,7 +1,7 @@
 // The PipeSettings resource's arguments: what a program may pass (check's schema), each setting's
 // check built from the table of facts.
 
-import { z } from "zod";
+import { z } from "../protocol/zod";
 import {
   PIPE_SETTINGS,
   SETTING_NAMES,

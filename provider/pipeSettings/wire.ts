@@ -1,7 +1,7 @@
 // The PipeSettings resource's wire: what the service answers, how it becomes outputs, and the
 // mapping between Pulumi's camelCase names and the wire's snake_case ones.
 
-import { z } from "zod";
+import { z } from "../protocol/zod";
 import { SETTING_NAMES, wireName, type SettingName } from "../serviceFacts/pipeSettings";
 import { outputsFrom, type OutputRule, type OutputRules } from "../protocol/outputRules";
 import type { PropertyMap } from "../protocol/properties";

@@ -1,7 +1,7 @@
 // Field rules shared by more than one resource, each failing with a message that names the
 // property and what it accepts.
 
-import { z } from "zod";
+import { z } from "./zod";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

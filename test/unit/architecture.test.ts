@@ -76,4 +76,13 @@ describe("package boundaries", () => {
     expect(tsFiles("provider/serviceFacts")).not.toEqual([]);
     expect(imports).toEqual([]);
   });
+
+  it("provider/ loads zod only through provider/protocol/zod.ts, which the build makes one light file (cold start)", () => {
+    const direct = tsFiles("provider")
+      .filter((f) => f !== join("provider", "protocol", "zod.ts"))
+      .filter((f) =>
+        /^import\s+(?!type\b)[^;]*\bfrom\s+["']zod(\/[^"']*)?["']/m.test(readFileSync(join(root, f), "utf8")),
+      );
+    expect(direct).toEqual([]);
+  });
 });
