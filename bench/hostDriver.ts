@@ -56,40 +56,51 @@ export class HostDriver {
     private readonly client: provrpc.ResourceProviderClient,
     /** performance.now() just before the host process was spawned. */
     readonly spawnedAt: number,
+    /** performance.now() when it printed its port. */
+    readonly portAt: number,
     readonly log: RunLog,
   ) {}
 
   /** Spawns the host with `cwd` as its working directory (the program folder) and connects. */
   static async start(cwd: string, env: NodeJS.ProcessEnv = {}): Promise<HostDriver> {
     const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [cwd] }));
+    return HostDriver.spawn(cwd, "host", [join(pulumiDir, "cmd", "dynamic-provider"), UNUSED_ENGINE_ADDRESS], {
+      PULUMI_NODEJS_PROJECT: "alertpipe-bench",
+      PULUMI_NODEJS_STACK: "bench",
+      ...env,
+    });
+  }
+
+  /**
+   * Spawns our native plugin as installed in `cwd` (its bin, `node …/pulumi-resource-alertpipe`, as
+   * the engine starts it) and connects; it speaks the same ResourceProvider protocol as the host.
+   */
+  static async startPlugin(cwd: string): Promise<HostDriver> {
+    const main = join(cwd, "node_modules", "pulumi-alertpipe", "dist", "provider", "native", "main.js");
+    return HostDriver.spawn(cwd, "plugin", [main, UNUSED_ENGINE_ADDRESS], {});
+  }
+
+  private static async spawn(cwd: string, name: string, args: string[], env: NodeJS.ProcessEnv): Promise<HostDriver> {
     const log = new RunLog();
     const spawnedAt = performance.now();
-    const child = spawnChild(
-      "host",
-      process.execPath,
-      [join(pulumiDir, "cmd", "dynamic-provider"), UNUSED_ENGINE_ADDRESS],
-      {
-        cwd,
-        env: { ...process.env, PULUMI_NODEJS_PROJECT: "alertpipe-bench", PULUMI_NODEJS_STACK: "bench", ...env },
-        log,
-      },
-    );
+    const child = spawnChild(name, process.execPath, args, { cwd, env: { ...process.env, ...env }, log });
     try {
       const line = await Promise.race([
         child.firstLine,
         new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error("the provider host printed no port within 30 s")), 30_000).unref(),
+          setTimeout(() => reject(new Error(`the ${name} printed no port within 30 s`)), 30_000).unref(),
         ),
       ]);
+      const portAt = performance.now();
       const port = Number.parseInt(line, 10);
       if (!Number.isInteger(port) || port <= 0)
-        throw new Error(`the provider host printed ${JSON.stringify(line)} instead of a port`);
+        throw new Error(`the ${name} printed ${JSON.stringify(line)} instead of a port`);
       const client = new provrpc.ResourceProviderClient(
         `127.0.0.1:${port}`,
         grpc.credentials.createInsecure(),
         GRPC_OPTIONS,
       );
-      return new HostDriver(child, client, spawnedAt, log);
+      return new HostDriver(child, client, spawnedAt, portAt, log);
     } catch (err) {
       child.kill();
       throw new Error(`${err instanceof Error ? err.message : String(err)}\n${log.text()}`, { cause: err });

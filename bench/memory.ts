@@ -16,7 +16,11 @@ import { oursBuild, referenceBuild } from "./programs";
 import { ratioOf, type ScenarioResult } from "./report";
 
 const MB = 1_000_000;
-const TARGET_MB = 150;
+/**
+ * Issue 19: the host's peak at most this many times the do-nothing provider's on the same work. An
+ * absolute figure cannot be met in Pulumi's Node.js host, whose do-nothing peak is already ~155 MB.
+ */
+const TARGET_RATIO = 1.15;
 
 export function figures(up: EngineUp): {
   peakMB: number;
@@ -55,14 +59,15 @@ export async function memory(folder: BenchFolder, n = 500): Promise<ScenarioResu
     });
     const ours = figures(oursUp);
     const reference = figures(referenceUp);
+    const ratio = ratioOf(ours.peakMB, reference.peakMB);
     return {
       name: "memory",
       measured: ours.peakMB,
       ideal: reference.peakMB,
       unit: "MB",
-      ratio: ratioOf(ours.peakMB, reference.peakMB),
-      target: `peak RSS <= ${TARGET_MB} MB`,
-      pass: ours.peakMB <= TARGET_MB && ours.created === n,
+      ratio,
+      target: `peak RSS <= ${TARGET_RATIO} x the do-nothing provider's`,
+      pass: ratio !== null && ratio <= TARGET_RATIO && ours.created === n,
       extra: {
         engine: engineName(oursUp.tool),
         parallel: `engine default, no --parallel: ${engineDefaultParallel()} (4 x CPUs, pulumi up's default)`,

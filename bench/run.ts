@@ -56,7 +56,9 @@ async function main(): Promise<void> {
   };
   await step(["rate-limited-apply"], () => rateLimitedApply(folder));
   await step(["latency-bound-apply"], () => latencyBoundApply(folder));
-  await step(["requests-per-op", "state-weight", "cold-start"], () => hostScenarios(folder, wanted));
+  await step(["requests-per-op", "state-weight", "cold-start", "native-cold-start"], () =>
+    hostScenarios(folder, wanted),
+  );
   await step(["memory"], () => memory(folder));
   await step(["native-apply"], () => nativeApply(folder));
   await step(["native-memory"], () => nativeMemory(folder));
