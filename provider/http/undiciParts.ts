@@ -57,14 +57,15 @@ export function fromEntryPoint(): UndiciParts {
 /**
  * undici parses HTTP/1.1 answers with llhttp compiled to WebAssembly. Once a few hundred answers
  * have gone through it, V8 recompiles that parser with its optimizing tier (TurboFan) on a worker
- * thread, whose working memory was the largest part of what the provider host held beyond a
- * do-nothing provider: heap snapshots and /proc during the bench's 500 creates showed a 25 to
- * 35 MB burst of native memory (the JS heap stayed within 2 MB of the reference's) and, alone, an
+ * thread, whose working memory was most of what the provider host held beyond a do-nothing
+ * provider: during the bench's 500 creates, a burst of some 30 MB of native memory (heap snapshots
+ * and /proc; the JS heap stayed within 2 MB of the reference's; docs/performance.md). Alone, an
  * undici client's peak RSS over 2000 requests grew 39 to 51 MB by default against 16 MB with the
- * parser left in V8's baseline tier (Liftoff), the same as Node's own http client. The parser's
- * share of a request is microseconds either way, so it stays in the baseline tier: the flag is set
- * before undici first compiles it (on its first connection). It is process-wide: any other
- * WebAssembly in this process (none in Pulumi's host or our plugin) runs baseline-compiled too.
+ * parser kept in V8's baseline tier (Liftoff), about what Node's own http client costs, and a whole
+ * loopback request took the same 170 to 220 µs either way. So it stays in the baseline tier: the
+ * flag is set before undici first compiles the parser (on its first connection). It is
+ * process-wide: any other WebAssembly in this process (none in Pulumi's host or our plugin) runs
+ * baseline-compiled too.
  */
 function keepWasmInBaselineTier(): void {
   setFlagsFromString("--liftoff-only");
