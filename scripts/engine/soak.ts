@@ -36,7 +36,6 @@ const settingsOf = (i: number) => ({ db_max_threads: 8 + i, object_storage_concu
 function soakProgram(programDir: string | undefined): PulumiFn {
   return async () => {
     const { Alert, ApiKey, PipeSettings } = installedPackage(programDir);
-    const keys: Record<string, unknown> = {};
     for (let i = 0; i < SOAK_EACH; i++) {
       new Alert(alertName(i), {
         name: alertName(i),
@@ -46,13 +45,12 @@ function soakProgram(programDir: string | undefined): PulumiFn {
         interval: "5m",
         channel: { type: "webhook", webhookId: "soak" },
       });
-      const key = new ApiKey(keyName(i), {
+      new ApiKey(keyName(i), {
         organizationId: SOAK_ORG,
         name: keyName(i),
         roles: ["developer"],
         ...(i < LOCAL_KEYS ? { keyMaterial: "local" as const } : {}),
       });
-      keys[keyName(i)] = { id: key.id, keyId: key.keyId, keySecret: key.keySecret };
       const wanted = settingsOf(i);
       new PipeSettings(`soak-pipe-${i}`, {
         organizationId: SOAK_ORG,
@@ -63,7 +61,6 @@ function soakProgram(programDir: string | undefined): PulumiFn {
         resetOnDelete: true,
       });
     }
-    return { keys };
   };
 }
 
@@ -239,22 +236,27 @@ export class Soak {
   }
 
   /**
-   * Each key's recorded pair (the stack's outputs, as `pulumi stack output --show-secrets` gives
-   * them) used against the emulator: key name → the status of listing its organization's keys
-   * with it. The pairs are never printed or returned.
+   * Each key's recorded pair (its resource's outputs in the state, decrypted by `pulumi stack
+   * export --show-secrets`) used against the emulator: key name → the status of listing its
+   * organization's keys with it. The pairs are never printed or returned.
    */
   async logins(): Promise<Record<string, number>> {
-    const shown = await this.stack.cli(["stack", "output", "--json", "--show-secrets", "--stack", this.stack.name]);
-    if (shown.code !== 0) throw new Error(`pulumi stack output failed: ${shown.stderr}`);
-    const keys = (JSON.parse(shown.stdout) as { keys?: Record<string, { keyId?: unknown; keySecret?: unknown }> }).keys;
+    const exported = await this.stack.cli(["stack", "export", "--show-secrets", "--stack", this.stack.name]);
+    if (exported.code !== 0) throw new Error(`pulumi stack export failed: ${exported.stderr}`);
+    const resources =
+      (
+        JSON.parse(exported.stdout) as {
+          deployment?: { resources?: Array<StateResource & { outputs?: Record<string, unknown> }> };
+        }
+      ).deployment?.resources ?? [];
     const statuses: Record<string, number> = {};
-    for (const [name, pair] of Object.entries(keys ?? {})) {
-      const basic = Buffer.from(`${String(pair.keyId)}:${String(pair.keySecret)}`).toString("base64");
+    for (const r of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/alertpipe:ApiKey")) {
+      const pair = `${plain(r.outputs?.keyId)}:${plain(r.outputs?.keySecret)}`;
       const res = await fetch(`${this.emu.url}/v1/organizations/${SOAK_ORG}/keys`, {
-        headers: { authorization: `Basic ${basic}` },
+        headers: { authorization: `Basic ${Buffer.from(pair).toString("base64")}` },
       });
       await res.arrayBuffer();
-      statuses[name] = res.status;
+      statuses[r.urn.split("::").at(-1) ?? r.urn] = res.status;
     }
     return statuses;
   }
@@ -325,6 +327,15 @@ export class Soak {
     );
     return one;
   }
+}
+
+/** A value of an export with --show-secrets: a secret comes as {<sig>, plaintext: <its JSON>}. */
+function plain(value: unknown): string {
+  if (typeof value === "object" && value !== null && "plaintext" in value) {
+    const text = value.plaintext;
+    return typeof text === "string" ? String(JSON.parse(text)) : "";
+  }
+  return String(value);
 }
 
 /** "op name" of every step of ours that is not "same", sorted. */
