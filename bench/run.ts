@@ -14,6 +14,7 @@ import { hostScenarios } from "./hostScenarios";
 import { memory } from "./memory";
 import { nativeApply, nativeMemory } from "./native";
 import { environment, mergeResults, printEnvironment, printTable, writeResults, type ScenarioResult } from "./report";
+import { refreshByList } from "./refresh";
 import { latencyBoundApply, rateLimitedApply } from "./throughput";
 
 function load(): string {
@@ -60,6 +61,9 @@ async function main(): Promise<void> {
   await step(["memory"], () => memory(folder));
   await step(["native-apply"], () => nativeApply(folder));
   await step(["native-memory"], () => nativeMemory(folder));
+  await step(["refresh-by-list", "refresh-one-get-each", "native-refresh-by-list"], () =>
+    refreshByList(folder, 3, wanted("native-refresh-by-list")),
+  );
 
   console.log("");
   printTable(results);
