@@ -172,6 +172,12 @@ export async function refreshByList(folder: BenchFolder, runs = 3, withPlugin = 
     // Last: it spends area B's window for the next 100 s.
     const byGet = await timedRefresh(ours, emulator, { NODE_OPTIONS: `--require ${getPathPreload(folder)}` });
 
+    const said = (what: string, rs: readonly Refreshed[]) =>
+      `${what}: ${rs.map((r) => JSON.stringify(readsOf(r.requests))).join(" ")}`;
+    console.log(`\nrequests of each refresh (refresh-by-list and its plugin row: one entry per run):`);
+    console.log(said("  by list, dynamic host", listed));
+    if (plugin !== undefined) console.log(said("  by list, plugin", native));
+    console.log(said("  one GET each, dynamic host", [byGet]));
     const idealMs = median(ideal.map((r) => r.ms));
     const listedMs = median(listed.map((r) => r.ms));
     const reads = listed.map((r) => readsOf(r.requests));
@@ -230,7 +236,7 @@ export async function refreshByList(folder: BenchFolder, runs = 3, withPlugin = 
       const pluginMs = median(native.map((r) => r.ms));
       const pluginReads = native.map((r) => readsOf(r.requests));
       rows.push({
-        name: "native-refresh-by-list",
+        name: "refresh-by-list-plugin",
         measured: pluginMs,
         ideal: idealMs,
         unit: "ms",

@@ -61,8 +61,8 @@ async function main(): Promise<void> {
   await step(["memory"], () => memory(folder));
   await step(["native-apply"], () => nativeApply(folder));
   await step(["native-memory"], () => nativeMemory(folder));
-  await step(["refresh-by-list", "refresh-one-get-each", "native-refresh-by-list"], () =>
-    refreshByList(folder, 3, wanted("native-refresh-by-list")),
+  await step(["refresh-by-list", "refresh-one-get-each", "refresh-by-list-plugin"], () =>
+    refreshByList(folder, 3, wanted("refresh-by-list-plugin")),
   );
 
   console.log("");
