@@ -12,8 +12,9 @@
 // asked (a service may find an object by an id it lists in lower case). Recovery after a lost
 // create never comes here: it must see what is there now, so it lists afresh (creation/recovery.ts).
 //
-// A simple rule, always list: a run with 3 alerts in an account of 5000 pays 5 pages for 3 GETs,
-// once per run (a provider never knows how many reads will come). docs/design/reading.md says why.
+// A simple rule, always list: a run with 3 alerts in an account of 5000 pays 6 pages (5 full, an
+// empty one saying the end) for 3 GETs, once per run (a provider never knows how many reads will
+// come). docs/design/reading.md says why.
 
 import { ApiError, UnexpectedResponseError, unlessGone } from "../errors";
 import { send, type ApiRequest } from "../http/client";
