@@ -14,6 +14,7 @@ import { hostScenarios } from "./hostScenarios";
 import { memory } from "./memory";
 import { nativeApply, nativeMemory } from "./native";
 import { environment, mergeResults, printEnvironment, printTable, writeResults, type ScenarioResult } from "./report";
+import { refreshByList } from "./refresh";
 import { soakSweep } from "./soak";
 import { latencyBoundApply, rateLimitedApply } from "./throughput";
 
@@ -61,6 +62,9 @@ async function main(): Promise<void> {
   await step(["memory"], () => memory(folder));
   await step(["native-apply"], () => nativeApply(folder));
   await step(["native-memory"], () => nativeMemory(folder));
+  await step(["refresh-by-list", "refresh-one-get-each", "refresh-by-list-plugin"], () =>
+    refreshByList(folder, 3, wanted("refresh-by-list-plugin")),
+  );
   // Opt-in: the fault soak's sweep takes several minutes and measures correctness, not speed, so
   // a full run (no names) leaves it out; `npm run bench -- soak` runs it.
   if (only.includes("soak")) await step(["soak"], () => soakSweep(folder));

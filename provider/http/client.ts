@@ -27,7 +27,7 @@ import {
   type AttemptOutcome,
 } from "./retry";
 import { notify } from "../runtime/notices";
-import { runtime } from "../runtime/runtime";
+import { forgetListingsUnder, runtime } from "../runtime/runtime";
 import { headerLookup, parseBody, requestIdOf, serviceMessage } from "./serviceWords";
 import { redact } from "./redact";
 import { undiciParts } from "./undiciParts";
@@ -89,6 +89,11 @@ function errorCode(err: unknown): string {
   return "UNKNOWN";
 }
 
+/** The connection's credentials and the request's own secrets: what errors must never carry. */
+function secretsOf(conn: AreaConnection, req: ApiRequest): unknown[] {
+  return [...conn.secrets, ...(req.secrets ?? [])];
+}
+
 type Attempt =
   | { ok: true; response: ApiResponse }
   | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined };
@@ -100,7 +105,6 @@ async function attemptOnce(
   timeoutMs: number,
 ): Promise<Attempt> {
   const ref: RequestRef = { method: req.method, path: req.path };
-  const secrets = [...conn.secrets, ...(req.secrets ?? [])];
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new AttemptTimeout(timeoutMs)), timeoutMs);
   try {
@@ -116,6 +120,8 @@ async function attemptOnce(
       body: payload,
     });
     const body = parseBody(await res.body.text());
+    // Taken once the answer is in: a listing shared by many reads has their secrets added as they join (reading/listedReads.ts).
+    const secrets = secretsOf(conn, req);
     const header = headerLookup(res.headers);
     const requestId = requestIdOf(body, header);
     if (res.statusCode >= 200 && res.statusCode < 300) {
@@ -144,6 +150,7 @@ async function attemptOnce(
     };
   } catch (err) {
     const code = errorCode(err);
+    const secrets = secretsOf(conn, req);
     // detailOf: our own abort reason (AttemptTimeout) is quoted without its code; the TransportError says its own.
     const words = detailOf(err);
     const reason = err instanceof Error && words !== "" ? redact(words, secrets) : "request failed";
@@ -175,6 +182,18 @@ function outcomeReason(failure: ApiError | TransportError): string {
  * for a DELETE retried after an attempt that may have done it, the 404 that says it is gone); rejects with ApiError, TransportError or OutcomeUnknownError.
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
+  if (req.method === "GET") return sendPaced(conn, req);
+  // A write makes the listings of its collection stale from when it may land until it has: before
+  // it is sent and after it ends, whatever the outcome (a lost answer may have written).
+  forgetListingsUnder(conn.credentialId, req.path);
+  try {
+    return await sendPaced(conn, req);
+  } finally {
+    forgetListingsUnder(conn.credentialId, req.path);
+  }
+}
+
+async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
   const policy = runtime().retryPolicy;
   const ref: RequestRef = { method: req.method, path: req.path };
   const limiter = limiterFor(conn);
