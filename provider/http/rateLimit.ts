@@ -45,7 +45,7 @@ interface Send {
   countedFrom?: number;
 }
 
-/** A send as the limiter counts it (for tests and notices). */
+/** A send as the limiter counts it (for tests). */
 export interface SendTimes {
   readonly grantedAt: number | undefined;
   readonly writtenAt: number | undefined;
