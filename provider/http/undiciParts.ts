@@ -12,8 +12,10 @@
 // diagnostics channel 'undici:client:sendHeaders' is process-wide (Node's own fetch publishes on
 // it too) and carries undici's internal request object, which cannot be matched to ours, and an
 // interceptor (`compose`) sees the handler behind undici 7's new-API wrapper, which drops
-// `onRequestSent`. So the handler api-request makes is wrapped, forwarding everything. A
-// dispatcher that never calls it (a MockAgent) just never reports, which the limiter allows for.
+// `onRequestSent` (undici 8 forwards it through interceptors only from nodejs/undici#5696). So the
+// handler api-request makes is wrapped, forwarding everything. A dispatcher that never calls it (a
+// MockAgent in undici 7) just never reports, which the limiter allows for (test/unit/http.undiciParts
+// checks that both ways of loading report).
 
 import type * as Undici from "undici";
 
