@@ -57,6 +57,7 @@ export async function memory(folder: BenchFolder, n = 500): Promise<ScenarioResu
     const reference = figures(referenceUp);
     return {
       name: "memory",
+      title: "host peak RSS during 500 creates (200 pipes, 200 alerts, 100 keys)",
       measured: ours.peakMB,
       ideal: reference.peakMB,
       unit: "MB",

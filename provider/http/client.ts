@@ -103,22 +103,28 @@ async function attemptOnce(
   req: ApiRequest,
   payload: string | undefined,
   timeoutMs: number,
+  onWritten: (() => void) | undefined,
 ): Promise<Attempt> {
   const ref: RequestRef = { method: req.method, path: req.path };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new AttemptTimeout(timeoutMs)), timeoutMs);
   try {
-    const res = await undiciParts().request(currentDispatcher(), conn.baseUrl + req.path, {
-      method: req.method,
-      signal: controller.signal,
-      headers: {
-        authorization: conn.authorization,
-        accept: "application/json",
-        "user-agent": USER_AGENT,
-        ...(payload === undefined ? {} : { "content-type": "application/json" }),
+    const res = await undiciParts().request(
+      currentDispatcher(),
+      conn.baseUrl + req.path,
+      {
+        method: req.method,
+        signal: controller.signal,
+        headers: {
+          authorization: conn.authorization,
+          accept: "application/json",
+          "user-agent": USER_AGENT,
+          ...(payload === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: payload,
       },
-      body: payload,
-    });
+      onWritten,
+    );
     const body = parseBody(await res.body.text());
     // Taken once the answer is in: a listing shared by many reads has their secrets added as they join (reading/listedReads.ts).
     const secrets = secretsOf(conn, req);
@@ -209,7 +215,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
 
   for (let attempt = 1; ; attempt++) {
     block.throwIfBlocked(ref);
-    const slot = await limiter?.acquire({
+    const ticket = await limiter?.acquire({
       sleep: wait,
       onWait: (ms) =>
         noticeLongWait(
@@ -221,8 +227,15 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
         ),
     });
     started ??= monotonicNow();
-    const result = await attemptOnce(conn, req, payload, timeoutMs);
-    if (slot !== undefined) limiter?.settle(slot);
+    // The limiter decides from when this send counts; it is only told when it was written and ended.
+    const result = await attemptOnce(
+      conn,
+      req,
+      payload,
+      timeoutMs,
+      ticket === undefined ? undefined : () => limiter?.written(ticket),
+    );
+    if (ticket !== undefined) limiter?.settle(ticket, result.ok || result.outcome.kind === "status");
     if (result.ok) return result.response;
     const { outcome, failure, requested } = result;
     // A DELETE retried after an attempt that may have done it: its 404 is the deletion, done.
