@@ -267,6 +267,7 @@ async function coldStart(folder: BenchFolder, stored: Record<Variant, Stored>, r
   const worst = Math.max(...Object.values(added));
   return {
     name: "cold-start",
+    title: "our part of the first Check in a fresh host",
     measured: worst,
     ideal: 0,
     unit: "ms",
@@ -310,6 +311,7 @@ export async function hostScenarios(
     const diffMissed = KINDS.filter((k) => !runs[k].diffSawChange);
     results.push({
       name: "requests-per-op",
+      title: "check, diff / create, update, read, delete, each resource",
       measured: worst,
       ideal: 0,
       unit: "requests off target",
@@ -331,6 +333,7 @@ export async function hostScenarios(
     const largest = Math.max(...KINDS.map((k) => Buffer.byteLength(stored[k].provider)));
     results.push({
       name: "state-weight",
+      title: "largest `__provider` in the engine's state",
       measured: largest,
       ideal: 0,
       unit: "bytes",

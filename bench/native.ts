@@ -20,7 +20,17 @@ import { figures } from "./memory";
 import { nativeBuild, oursBuild } from "./programs";
 import { ratioOf, type ScenarioResult } from "./report";
 import { median } from "./stats";
-import { engineFacts, timed, timedUp, twoWarmUps } from "./throughput";
+import {
+  NATIVE_RATE_LIMITED_TITLE,
+  RATE_LIMITED,
+  RATE_LIMITED_PACING,
+  engineFacts,
+  rateLimitedRow,
+  rateLimitedUp,
+  timed,
+  timedUp,
+  twoWarmUps,
+} from "./throughput";
 
 const FIGURE_ONLY = "none, a figure: plugin beside dynamic host (all created)";
 
@@ -47,6 +57,7 @@ export async function nativeApply(folder: BenchFolder, n = 200, runs = 3): Promi
     const allCreated = [...plugin.created, ...dynamic.created].every((c) => c === n + 2);
     return {
       name: "native-apply",
+      title: `${n} Alerts, ${latencyMs} ms server latency, plugin (measured) beside dynamic host (ideal), median of ${runs}`,
       measured,
       ideal,
       unit: "ms",
@@ -78,6 +89,57 @@ export async function nativeApply(folder: BenchFolder, n = 200, runs = 3): Promi
   });
 }
 
+/**
+ * The rate-limited apply through the plugin, held to the same target as the dynamic host's row: its
+ * ideal is the windows plus the plugin's own warm single create. The dynamic host's runs are
+ * alternated with it under the same limit, and its figures kept beside the plugin's.
+ */
+export async function nativeRateLimitedApply(folder: BenchFolder): Promise<ScenarioResult> {
+  return withEmulator({ rateLimits: { cloud: RATE_LIMITED.limit, alerting: false } }, async (emulator) => {
+    const plugin = timed();
+    const dynamic = timed();
+    let up: EngineUp | undefined;
+    for (let run = 0; run < RATE_LIMITED.runs; run++) {
+      up = await timedUp(folder, emulator, plugin, `native-pipes-${run}`, RATE_LIMITED_PACING, {
+        ...rateLimitedUp(run, (n, prefix) => nativeBuild(n, () => "PipeSettings", prefix)),
+        provider: "plugin",
+      });
+      await timedUp(
+        folder,
+        emulator,
+        dynamic,
+        `dynamic-pipes-${run}`,
+        RATE_LIMITED_PACING,
+        rateLimitedUp(run, (n, prefix) => oursBuild(n, () => "PipeSettings", prefix)),
+      );
+    }
+    const row = rateLimitedRow(
+      "native-rate-limited-apply",
+      NATIVE_RATE_LIMITED_TITLE,
+      plugin,
+      up,
+      "the native plugin (alertpipe:index:PipeSettings, pulumi-resource-alertpipe on PATH)",
+    );
+    const beside = rateLimitedRow("rate-limited-apply", "", dynamic, up, "the dynamic classes");
+    return {
+      ...row,
+      pass: row.pass && dynamic.requests.every((r) => r.status !== 429),
+      extra: {
+        ...row.extra,
+        dynamicHost: {
+          note: "the same program through the dynamic classes, runs alternated with the plugin's, under the same limit",
+          measured: beside.measured,
+          ideal: beside.ideal,
+          ratio: beside.ratio,
+          runsMs: beside.extra.runsMs,
+          http429: beside.extra.http429,
+          pacingExcessPerWindowMs: beside.extra.pacingExcessPerWindowMs,
+        },
+      },
+    };
+  });
+}
+
 /** The memory row's program (n mixed resources, no warm-up), through each front door: the provider process's peak RSS. */
 export async function nativeMemory(folder: BenchFolder, n = 500): Promise<ScenarioResult> {
   return withEmulator({ rateLimits: { cloud: false, alerting: false } }, async (emulator) => {
@@ -99,6 +161,7 @@ export async function nativeMemory(folder: BenchFolder, n = 500): Promise<Scenar
     const dynamic = figures(dynamicUp);
     return {
       name: "native-memory",
+      title: `provider process peak RSS during ${n} creates, plugin (measured) beside dynamic host (ideal)`,
       measured: plugin.peakMB,
       ideal: dynamic.peakMB,
       unit: "MB",

@@ -6,9 +6,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "../scripts/packedPackage";
+import { formatFigure as fmt, http429Words } from "./resultsDoc";
 
 export interface ScenarioResult {
   readonly name: string;
+  /** What the row measures, in a few words, for the docs' table (bench/resultsDoc.ts). */
+  readonly title?: string;
   readonly measured: number;
   readonly ideal: number;
   readonly unit: string;
@@ -64,12 +67,6 @@ export function environment(): Environment {
   };
 }
 
-function fmt(n: number | null): string {
-  if (n === null) return "-";
-  if (Number.isInteger(n)) return String(n);
-  return Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2);
-}
-
 export function printEnvironment(env: Environment): void {
   const gib = (env.machine.memoryBytes / 2 ** 30).toFixed(1);
   console.log(`machine: ${env.machine.cpu}, ${env.machine.cores} cores, ${gib} GiB, ${env.machine.platform}`);
@@ -82,7 +79,7 @@ export function printTable(results: readonly ScenarioResult[]): void {
   const header = ["scenario", "measured", "ideal", "unit", "ratio", "target", "result"];
   const rows = results.map((r) => [
     r.name,
-    fmt(r.measured),
+    `${fmt(r.measured)}${http429Words(r.extra)}`,
     fmt(r.ideal),
     r.unit,
     fmt(r.ratio),
@@ -111,6 +108,7 @@ function rounded(value: unknown): unknown {
 function entry(r: ScenarioResult, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     name: r.name,
+    ...(r.title === undefined ? {} : { title: r.title }),
     measured: r.measured,
     ideal: r.ideal,
     unit: r.unit,

@@ -9,7 +9,7 @@ import {
   rateLimitText,
   type RateLimit,
 } from "../provider/serviceFacts/rateLimits";
-import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions } from "./index";
+import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions, type RandomFaults } from "./index";
 
 const USAGE = `usage: alertpipe-emulator [options]
 
@@ -23,6 +23,8 @@ const USAGE = `usage: alertpipe-emulator [options]
   --alerting-rate-limit R/S|off  area A limit per token (default ${rateLimitText(DEFAULT_RATE_LIMITS.alerting)})
   --latency-ms N                 delay added before every answer (default 0)
   --fail-first N                 answer the first N requests 503 (default 0)
+  --random-faults SEED:RATE      fault each write with probability RATE (0-1), one of: 503 before the
+                                 change, cut, 500 or an answer 1.5 s late after it; seeded (default off)
   --quiet                        do not print a line per request
   --help                         show this text
 `;
@@ -75,6 +77,19 @@ function dataFileError(file: string, err: unknown): Error {
   return new Error(`cannot use the data file ${file}: ${why[code] ?? code}`);
 }
 
+/** `SEED:RATE`, e.g. `42:0.3`: the seed a whole number, the rate from 0 to 1. */
+function randomFaults(raw: string | undefined): RandomFaults | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^(\d+):(\d+(?:\.\d+)?)$/.exec(raw);
+  const seed = Number(m?.[1]);
+  const rate = Number(m?.[2]);
+  if (m === null || seed > 0xffffffff || rate > 1)
+    throw new UsageError(
+      `--random-faults must look like SEED:RATE, a whole-number seed and a rate from 0 to 1 (e.g. 42:0.3), got "${raw}"`,
+    );
+  return { seed, rate };
+}
+
 function rateLimit(flag: string, raw: string | undefined): RateLimit | false | undefined {
   if (raw === undefined) return undefined;
   const limit = parseRateLimit(raw);
@@ -101,6 +116,7 @@ async function main(): Promise<void> {
         "alerting-rate-limit": { type: "string" },
         "latency-ms": { type: "string" },
         "fail-first": { type: "string" },
+        "random-faults": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -120,6 +136,7 @@ async function main(): Promise<void> {
   const alertingLimit = rateLimit("--alerting-rate-limit", values["alerting-rate-limit"]);
   const latencyMs = wholeNumber("--latency-ms", values["latency-ms"], 0);
   const failFirst = wholeNumber("--fail-first", values["fail-first"], 0);
+  const random = randomFaults(values["random-faults"]);
   const port = wholeNumber("--port", values.port, DEFAULT_PORT);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
 
@@ -140,7 +157,9 @@ async function main(): Promise<void> {
       ? {}
       : {
           onRequest: (r) =>
-            process.stdout.write(`${new Date(r.at).toISOString()} ${r.method} ${r.path} -> ${r.status || "cut"}\n`),
+            process.stdout.write(
+              `${new Date(r.at).toISOString()} ${r.method} ${r.path} -> ${r.status || "cut"}${r.fault ? ` (${r.fault})` : ""}\n`,
+            ),
         }),
   };
 
@@ -150,7 +169,12 @@ async function main(): Promise<void> {
   } catch (err) {
     throw values.data === undefined ? err : dataFileError(values.data, err);
   }
-  if (failFirst > 0) emulator.setFaults({ latencyMs, failNext: failFirst });
+  if (failFirst > 0 || random !== undefined)
+    emulator.setFaults({
+      latencyMs,
+      ...(failFirst > 0 ? { failNext: failFirst } : {}),
+      ...(random !== undefined ? { random } : {}),
+    });
 
   // Handlers go in before the first line: a script may signal as soon as it has read it.
   let stopping = false;
@@ -179,7 +203,7 @@ async function main(): Promise<void> {
     `  alerting (area A) base URL: ${emulator.url}   token: ${emulator.token}`,
     `  cloud (area B) base URL:    ${emulator.url}   key id: ${emulator.keyId}   key secret: ${emulator.keySecret}`,
     `  cloud rate limit: ${describeLimit(cloudLimit ?? DEFAULT_RATE_LIMITS.cloud)}; alerting rate limit: ${describeLimit(alertingLimit ?? DEFAULT_RATE_LIMITS.alerting)}`,
-    `  latency: ${latencyMs} ms; fail first: ${failFirst}; data file: ${values.data ?? "none (state is lost on exit)"}`,
+    `  latency: ${latencyMs} ms; fail first: ${failFirst}; random faults: ${random === undefined ? "off" : `seed ${random.seed}, rate ${random.rate}`}; data file: ${values.data ?? "none (state is lost on exit)"}`,
   ];
   process.stdout.write(lines.join("\n") + "\n");
 }

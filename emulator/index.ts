@@ -4,11 +4,12 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimit } from "./limits";
-import { createListener, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
+import { createListener, randomDraws, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
 import type { Services } from "./replies";
 import { copyState, emptyState, loadState, saveState, type EmulatorState, type Silenced } from "./store";
 
-export type { AfterCommitFault, FaultPlan, RecordedRequest } from "./router";
+export type { AfterCommitFault, FaultKind, FaultPlan, RandomFaults, RecordedRequest } from "./router";
+export { DEFAULT_RANDOM_DELAY_MS, FAULT_KINDS } from "./router";
 export type { RateLimit } from "./limits";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export type {
@@ -60,7 +61,7 @@ export interface RunningEmulator {
   /** Every request in the order answered (including 401/429/503 ones); the same array across resets. */
   requests: RecordedRequest[];
   resetRequestLog(): void;
-  /** Replaces the current plan (a copy is kept; counters in your object are not touched). */
+  /** Replaces the current plan (a copy is kept; counters in your object are not touched); a random plan starts again from its seed. */
   setFaults(plan: FaultPlan): void;
   /**
    * Test hook: silences an alert as someone in the UI would (`silenced` then answers this object),
@@ -129,7 +130,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       router.requests.length = 0;
     },
     setFaults: (plan) => {
+      const draw = randomDraws(plan);
       router.faults = copyPlan(plan);
+      if (draw === undefined) delete router.draw;
+      else router.draw = draw;
     },
     silence: (alertId, silenced) => {
       const alert = state.alerts[alertId];
@@ -160,5 +164,8 @@ function copyPlan(plan: FaultPlan): FaultPlan {
     ...(plan.failAfterCommit !== undefined ? { failAfterCommit: { ...plan.failAfterCommit } } : {}),
     ...(plan.delayAfterCommit !== undefined ? { delayAfterCommit: { ...plan.delayAfterCommit } } : {}),
     ...(plan.servicesIdle !== undefined ? { servicesIdle: plan.servicesIdle } : {}),
+    ...(plan.random !== undefined
+      ? { random: { ...plan.random, ...(plan.random.kinds ? { kinds: [...plan.random.kinds] } : {}) } }
+      : {}),
   };
 }

@@ -17,6 +17,8 @@ export interface RecordedRequest {
   status: number;
   /** When the request arrived, ms since the epoch. */
   at: number;
+  /** The fault injected into this request, by the plan member that took it (a random plan's too); absent when none. */
+  fault?: "failNext" | FaultKind;
 }
 
 export interface FaultPlan {
@@ -37,7 +39,35 @@ export interface FaultPlan {
   delayAfterCommit?: AfterCommitFault & { ms: number };
   /** Every service is idle: pipe settings calls answer 424 `FAILED_DEPENDENCY: … Current state: idle`, as the real service. */
   servicesIdle?: boolean;
+  /**
+   * Each write (POST, PUT, PATCH, DELETE, both areas) not taken by a fault above takes, with
+   * probability `rate`, one of `kinds`, drawn from a PRNG seeded with `seed`: the same seed and the
+   * same writes in the same order give the same faults. Reads are never faulted.
+   */
+  random?: RandomFaults;
 }
+
+/** The four faults a write can meet, named by the fixed plan member each behaves as. */
+export type FaultKind = "failBeforeCommit" | "cutAfterCommit" | "failAfterCommit" | "delayAfterCommit";
+export const FAULT_KINDS: readonly FaultKind[] = [
+  "failBeforeCommit",
+  "cutAfterCommit",
+  "failAfterCommit",
+  "delayAfterCommit",
+];
+
+export interface RandomFaults {
+  /** A 32-bit integer. */
+  seed: number;
+  /** Probability, 0 to 1, that a write is faulted. */
+  rate: number;
+  /** The faults drawn from, evenly; default all four. */
+  kinds?: readonly FaultKind[];
+  /** How long a delayAfterCommit holds the answer; default 1500 ms: late, yet within the provider's 60 s attempt timeout. */
+  delayMs?: number;
+}
+
+export const DEFAULT_RANDOM_DELAY_MS = 1_500;
 
 /** Which requests a fault takes: the method, a pattern tested on the path (no query), and how many more. */
 export interface AfterCommitFault {
@@ -54,6 +84,8 @@ export interface RouterState {
   readonly services: Services;
   readonly requests: RecordedRequest[];
   faults: FaultPlan;
+  /** The random plan's PRNG, made afresh from its seed whenever a plan is set (`randomDraws`). */
+  draw?: () => number;
   readonly onRequest?: (request: RecordedRequest) => void;
 }
 
@@ -75,15 +107,20 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
   const body = await readBody(req);
 
   let reply: Reply;
-  let after: AfterCommit | undefined;
+  let fault: Injected | undefined;
   const plan = router.faults;
   if (plan.failNext !== undefined && plan.failNext > 0) {
     plan.failNext -= 1;
+    fault = { fault: "failNext", kind: "refuse" };
     reply = errorFor(area, 503, "service temporarily unavailable (injected fault)");
   } else if (takes(plan.failBeforeCommit, method, path)) {
+    fault = { fault: "failBeforeCommit", kind: "refuse" };
     reply = errorFor(area, 503, "service temporarily unavailable (injected fault before processing)");
   } else if (body === undefined) {
     reply = errorFor(area, 413, `the request body is larger than ${MAX_BODY_BYTES} bytes`);
+  } else if ((fault = takeAfterCommit(plan, method, path) ?? drawFault(router, method))?.kind === "refuse") {
+    // The random plan's failBeforeCommit: refused as the fixed one, nothing processed.
+    reply = errorFor(area, 503, "service temporarily unavailable (injected fault before processing)");
   } else {
     const incoming: Incoming = {
       method,
@@ -95,22 +132,22 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
       ...(plan.servicesIdle === true ? { servicesIdle: true } : {}),
     };
     reply = dispatch(router.services, area, incoming);
-    after = takeAfterCommit(plan, method, path);
   }
+  const faulted = fault === undefined ? {} : { fault: fault.fault };
 
   if (plan.latencyMs !== undefined && plan.latencyMs > 0) await sleep(plan.latencyMs);
-  if (after?.kind === "cut") {
-    record(router, { area, method, path, status: 0, at });
+  if (fault?.kind === "cut") {
+    record(router, { area, method, path, status: 0, at, ...faulted });
     req.socket.destroy();
     return;
   }
-  if (after?.kind === "fail") reply = errorFor(area, 500, "internal server error (injected fault after commit)");
-  if (after?.kind === "delay" && !(await holdUnlessClosed(res, after.ms))) {
+  if (fault?.kind === "fail") reply = errorFor(area, 500, "internal server error (injected fault after commit)");
+  if (fault?.kind === "delay" && !(await holdUnlessClosed(res, fault.ms))) {
     // The client gave up during the hold: nothing can be answered any more.
-    record(router, { area, method, path, status: 0, at });
+    record(router, { area, method, path, status: 0, at, ...faulted });
     return;
   }
-  record(router, { area, method, path, status: reply.status, at });
+  record(router, { area, method, path, status: reply.status, at, ...faulted });
   const payload = JSON.stringify(reply.body);
   res.writeHead(reply.status, {
     "Content-Type": "application/json; charset=utf-8",
@@ -129,15 +166,76 @@ function dispatch(services: Services, area: Area, req: Incoming): Reply {
   }
 }
 
-type AfterCommit = { kind: "cut" } | { kind: "fail" } | { kind: "delay"; ms: number };
+/** A fault that took the request: refused before processing, or after commit cut, failed or delayed. */
+type Injected = { fault: "failNext" | FaultKind } & (
+  { kind: "refuse" } | { kind: "cut" } | { kind: "fail" } | { kind: "delay"; ms: number }
+);
 
-/** At most one fault after commit takes a request, the first matching of cut, fail, delay; only that one is counted down. */
-function takeAfterCommit(plan: FaultPlan, method: string, path: string): AfterCommit | undefined {
-  if (takes(plan.cutAfterCommit, method, path)) return { kind: "cut" };
-  if (takes(plan.failAfterCommit, method, path)) return { kind: "fail" };
+/**
+ * At most one fault after commit takes a request, the first matching of cut, fail, delay; only that
+ * one is counted down. Taken before processing, which is synchronous, so nothing comes between.
+ */
+function takeAfterCommit(plan: FaultPlan, method: string, path: string): Injected | undefined {
+  if (takes(plan.cutAfterCommit, method, path)) return { fault: "cutAfterCommit", kind: "cut" };
+  if (takes(plan.failAfterCommit, method, path)) return { fault: "failAfterCommit", kind: "fail" };
   const delay = plan.delayAfterCommit;
-  if (delay !== undefined && takes(delay, method, path)) return { kind: "delay", ms: delay.ms };
+  if (delay !== undefined && takes(delay, method, path))
+    return { fault: "delayAfterCommit", kind: "delay", ms: delay.ms };
   return undefined;
+}
+
+/** Each kind of the random plan does what its fixed counterpart does. */
+function injected(fault: FaultKind, plan: FaultPlan): Injected {
+  switch (fault) {
+    case "failBeforeCommit":
+      return { fault, kind: "refuse" };
+    case "cutAfterCommit":
+      return { fault, kind: "cut" };
+    case "failAfterCommit":
+      return { fault, kind: "fail" };
+    case "delayAfterCommit":
+      return { fault, kind: "delay", ms: plan.random?.delayMs ?? DEFAULT_RANDOM_DELAY_MS };
+  }
+}
+
+const WRITES: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The random plan's fault for this request: for a write, one draw says whether (below `rate`) and
+ * a second which kind; a read draws nothing, so the writes' sequence of faults depends only on the
+ * seed and how many writes came before.
+ */
+function drawFault(router: RouterState, method: string): Injected | undefined {
+  const random = router.faults.random;
+  if (random === undefined || router.draw === undefined || !WRITES.has(method)) return undefined;
+  if (router.draw() >= random.rate) return undefined;
+  const kinds = random.kinds ?? FAULT_KINDS;
+  const kind = kinds[Math.floor(router.draw() * kinds.length)];
+  return kind === undefined ? undefined : injected(kind, router.faults);
+}
+
+/** The PRNG of a plan's random faults, seeded afresh; undefined without them. Throws on a plan it cannot follow. */
+export function randomDraws(plan: FaultPlan): (() => number) | undefined {
+  const random = plan.random;
+  if (random === undefined) return undefined;
+  if (!Number.isInteger(random.seed)) throw new Error(`random faults: seed must be an integer, got ${random.seed}`);
+  if (!(random.rate >= 0 && random.rate <= 1))
+    throw new Error(`random faults: rate must be 0 to 1, got ${random.rate}`);
+  if (random.kinds !== undefined && random.kinds.length === 0)
+    throw new Error("random faults: kinds must not be empty");
+  return mulberry32(random.seed);
+}
+
+/** mulberry32: a tiny 32-bit PRNG, uniform on [0, 1); enough to replay a fault sequence, not for anything secret. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 function takes(fault: AfterCommitFault | undefined, method: string, path: string): boolean {

@@ -1,5 +1,6 @@
 // Finding an alert on the service by what a program sends: the alerts a lost POST may have made
-// (recovery) and whether a live alert already is what the program asks for (importId).
+// (recovery) and whether a live alert already is what the program asks for (importId); and the
+// listing that serves reads (reading/listedReads.ts).
 
 import { z } from "../protocol/zod";
 import type { AreaConnection } from "../runtime/connection";
@@ -8,6 +9,7 @@ import { decode, send } from "../http/client";
 import { ALERT_LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import type { PropertyMap } from "../protocol/properties";
 import { createdAfterSend, listedId, type Candidate } from "../creation/recovery";
+import type { Collection } from "../reading/listedReads";
 import { comparedForm } from "./args";
 import { alertsPath, fromWire, toWire, type WireAlert } from "./wire";
 
@@ -20,9 +22,10 @@ export interface AlertCandidate extends Candidate {
 }
 
 /**
- * Every alert of the caller, page by page. Stops at a short page, or at a page that brings no
- * alert not seen before: an older service ignores the parameters and answers the same whole list
- * for every offset. An item without a usable id is skipped, since it could never be recorded.
+ * Every alert of the caller, page by page. Stops at a short page, or where the answer shows an
+ * older service, which ignores the parameters and answers the whole list for every offset: a page
+ * longer than asked for, or one that brings no alert not seen before. An item without a usable id
+ * is skipped, since it could never be recorded.
  */
 export async function listAlerts(conn: AreaConnection): Promise<AlertCandidate[]> {
   const found = new Map<string, WireAlert>();
@@ -39,7 +42,7 @@ export async function listAlerts(conn: AreaConnection): Promise<AlertCandidate[]
       found.set(id, item as WireAlert);
       fresh += 1;
     }
-    if (page.length < ALERT_LIST_PAGE_MAX || fresh === 0) return [...found].map(([id, alert]) => ({ id, alert }));
+    if (page.length !== ALERT_LIST_PAGE_MAX || fresh === 0) return [...found].map(([id, alert]) => ({ id, alert }));
   }
 }
 
@@ -65,4 +68,13 @@ export function matchesWhatIsSent(args: PropertyMap, alert: WireAlert): boolean 
 export async function alertsMadeBy(conn: AreaConnection, args: PropertyMap, sentAt: number): Promise<AlertCandidate[]> {
   const all = await listAlerts(conn);
   return all.filter((c) => createdAfterSend(c.alert.createdAt, sentAt) && matchesWhatIsSent(args, c.alert));
+}
+
+/** The caller's alerts as a collection whose listing serves reads: each listed as its GET answers it, in `data`. */
+export function alertCollection(conn: AreaConnection): Collection {
+  return {
+    path: alertsPath(),
+    list: async () => new Map((await listAlerts(conn)).map((c) => [c.id, c.alert])),
+    asAnswer: (alert) => ({ data: alert }),
+  };
 }

@@ -9,6 +9,7 @@ import { decode, send } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../errors";
 import { keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering } from "../creation/recovery";
+import { readAnswer } from "../reading/listedReads";
 import { checkInputs } from "../protocol/check";
 import { carryStableOutputs, diffProperties, stableOutputsOf, type Diff } from "../protocol/diff";
 import { managedIn } from "../protocol/managed";
@@ -25,7 +26,7 @@ import {
   crossFieldFailures,
   describeAlert,
 } from "./args";
-import { alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
+import { alertCollection, alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
 import { OUTPUTS, OUTPUT_ONLY, alertIn, alertsPath, createdAlert, fromWire, toWire } from "./wire";
 
 /** Nothing forces a new alert: the service replaces the whole body in place with PUT. */
@@ -123,7 +124,8 @@ async function takeOver(
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
-  const res = await unlessGone(() => send(connectionFor("alerting"), { method: "GET", path: alertsPath(id) }));
+  const conn = connectionFor("alerting");
+  const res = await readAnswer(conn, alertCollection(conn), id, { method: "GET", path: alertsPath(id) });
   if (res === undefined) return {};
   const alert = alertIn(res.body);
   const names = recorded(props);

@@ -1,11 +1,13 @@
 // Finding the keys a lost POST may have made (recovery): the organization's keys, listed, kept
 // when created after the POST was sent and matching what it sent. What matches is the plan's
-// (provider.ts, by args.ts's matchesSent); this module only lists and filters.
+// (provider.ts, by args.ts's matchesSent); this module only lists and filters. The same listing
+// serves reads (keyCollection, reading/listedReads.ts).
 
 import { z } from "../protocol/zod";
 import type { AreaConnection } from "../runtime/connection";
 import { decode, send } from "../http/client";
 import { createdAfterSend, listedId } from "../creation/recovery";
+import type { Collection } from "../reading/listedReads";
 import { keysPath, type WireKey } from "./wire";
 
 /** A list answer: the organization's keys in `result` (at most 100, so the service does not page), each read as liberally as a single one. */
@@ -42,4 +44,13 @@ export async function listKeys(
     if (id !== undefined && !found.some((c) => c.id === id)) found.push({ id, key: item as WireKey });
   }
   return found;
+}
+
+/** The organization's keys as a collection whose listing serves reads: each listed as its GET answers it, in `result`. */
+export function keyCollection(conn: AreaConnection, organizationId: string): Collection {
+  return {
+    path: keysPath(organizationId),
+    list: async (secrets) => new Map((await listKeys(conn, organizationId, secrets)).map((c) => [c.id, c.key])),
+    asAnswer: (key) => ({ result: key }),
+  };
 }

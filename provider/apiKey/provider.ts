@@ -10,6 +10,7 @@ import { send, type ApiRequest } from "../http/client";
 import { UnusableKeyLeftError, unlessGone, ImportIdOnReplaceError } from "../errors";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering } from "../creation/recovery";
+import { readAnswer } from "../reading/listedReads";
 import { notify } from "../runtime/notices";
 import { checkInputs } from "../protocol/check";
 import {
@@ -37,7 +38,7 @@ import {
   matchesSent,
   type SentKey,
 } from "./args";
-import { keysMadeBy, type KeyCandidate } from "./lookup";
+import { keyCollection, keysMadeBy, type KeyCandidate } from "./lookup";
 import type { HashData } from "../serviceFacts/hashData";
 import { makeLocalMaterial } from "./material";
 import {
@@ -297,13 +298,13 @@ function postRecovering(conn: AreaConnection, plan: NewKeyPlan): Promise<CreateA
 }
 
 export async function read(id: string, props: PropertyMap): Promise<pulumi.dynamic.ReadResult> {
-  const res = await unlessGone(() =>
-    send(connectionFor("cloud"), {
-      method: "GET",
-      path: keysPath(organizationOrFail(id, props), id),
-      secrets: secretsOf(props),
-    }),
-  );
+  const conn = connectionFor("cloud");
+  const organizationId = organizationOrFail(id, props);
+  const res = await readAnswer(conn, keyCollection(conn, organizationId), id, {
+    method: "GET",
+    path: keysPath(organizationId, id),
+    secrets: secretsOf(props),
+  });
   if (res === undefined) return {};
   // A 2xx without a key in it tells nothing: what is stored stands.
   const key: WireKey = keyIn(res.body) ?? withoutProvider(props);

@@ -27,7 +27,7 @@ import {
   type AttemptOutcome,
 } from "./retry";
 import { notify } from "../runtime/notices";
-import { runtime } from "../runtime/runtime";
+import { forgetListingsUnder, runtime } from "../runtime/runtime";
 import { headerLookup, parseBody, requestIdOf, serviceMessage } from "./serviceWords";
 import { redact } from "./redact";
 import { undiciParts } from "./undiciParts";
@@ -89,6 +89,11 @@ function errorCode(err: unknown): string {
   return "UNKNOWN";
 }
 
+/** The connection's credentials and the request's own secrets: what errors must never carry. */
+function secretsOf(conn: AreaConnection, req: ApiRequest): unknown[] {
+  return [...conn.secrets, ...(req.secrets ?? [])];
+}
+
 type Attempt =
   | { ok: true; response: ApiResponse }
   | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined };
@@ -98,24 +103,31 @@ async function attemptOnce(
   req: ApiRequest,
   payload: string | undefined,
   timeoutMs: number,
+  onWritten: (() => void) | undefined,
 ): Promise<Attempt> {
   const ref: RequestRef = { method: req.method, path: req.path };
-  const secrets = [...conn.secrets, ...(req.secrets ?? [])];
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new AttemptTimeout(timeoutMs)), timeoutMs);
   try {
-    const res = await undiciParts().request(currentDispatcher(), conn.baseUrl + req.path, {
-      method: req.method,
-      signal: controller.signal,
-      headers: {
-        authorization: conn.authorization,
-        accept: "application/json",
-        "user-agent": USER_AGENT,
-        ...(payload === undefined ? {} : { "content-type": "application/json" }),
+    const res = await undiciParts().request(
+      currentDispatcher(),
+      conn.baseUrl + req.path,
+      {
+        method: req.method,
+        signal: controller.signal,
+        headers: {
+          authorization: conn.authorization,
+          accept: "application/json",
+          "user-agent": USER_AGENT,
+          ...(payload === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: payload,
       },
-      body: payload,
-    });
+      onWritten,
+    );
     const body = parseBody(await res.body.text());
+    // Taken once the answer is in: a listing shared by many reads has their secrets added as they join (reading/listedReads.ts).
+    const secrets = secretsOf(conn, req);
     const header = headerLookup(res.headers);
     const requestId = requestIdOf(body, header);
     if (res.statusCode >= 200 && res.statusCode < 300) {
@@ -144,6 +156,7 @@ async function attemptOnce(
     };
   } catch (err) {
     const code = errorCode(err);
+    const secrets = secretsOf(conn, req);
     // detailOf: our own abort reason (AttemptTimeout) is quoted without its code; the TransportError says its own.
     const words = detailOf(err);
     const reason = err instanceof Error && words !== "" ? redact(words, secrets) : "request failed";
@@ -175,6 +188,18 @@ function outcomeReason(failure: ApiError | TransportError): string {
  * for a DELETE retried after an attempt that may have done it, the 404 that says it is gone); rejects with ApiError, TransportError or OutcomeUnknownError.
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
+  if (req.method === "GET") return sendPaced(conn, req);
+  // A write makes the listings of its collection stale from when it may land until it has: before
+  // it is sent and after it ends, whatever the outcome (a lost answer may have written).
+  forgetListingsUnder(conn.credentialId, req.path);
+  try {
+    return await sendPaced(conn, req);
+  } finally {
+    forgetListingsUnder(conn.credentialId, req.path);
+  }
+}
+
+async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
   const policy = runtime().retryPolicy;
   const ref: RequestRef = { method: req.method, path: req.path };
   const limiter = limiterFor(conn);
@@ -190,7 +215,7 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
 
   for (let attempt = 1; ; attempt++) {
     block.throwIfBlocked(ref);
-    const slot = await limiter?.acquire({
+    const ticket = await limiter?.acquire({
       sleep: wait,
       onWait: (ms) =>
         noticeLongWait(
@@ -202,8 +227,15 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
         ),
     });
     started ??= monotonicNow();
-    const result = await attemptOnce(conn, req, payload, timeoutMs);
-    if (slot !== undefined) limiter?.settle(slot);
+    // The limiter decides from when this send counts; it is only told when it was written and ended.
+    const result = await attemptOnce(
+      conn,
+      req,
+      payload,
+      timeoutMs,
+      ticket === undefined ? undefined : () => limiter?.written(ticket),
+    );
+    if (ticket !== undefined) limiter?.settle(ticket, result.ok || result.outcome.kind === "status");
     if (result.ok) return result.response;
     const { outcome, failure, requested } = result;
     // A DELETE retried after an attempt that may have done it: its 404 is the deletion, done.

@@ -8,9 +8,24 @@ import type { AreaConnection } from "../runtime/connection";
 import type { RateLimit } from "../serviceFacts/rateLimits";
 import { runtime } from "../runtime/runtime";
 
-/** Slack per window, because our clock and the service's window edges are not the same. */
-function marginMs(windowMs: number): number {
-  return Math.min(250, 15 + windowMs * 0.02);
+/**
+ * How long after we wrote a request the service may still count it: its way there, and how much
+ * longer that may take than the next request's. A tenth of the window: wide enough for a lost
+ * packet (TCP's first retransmission waits at least 200 ms) on a 10 s window and for a busy
+ * machine (on the emulator tier a stalled process delayed a request's arrival 42 ms after its
+ * write, past the 25 ms an earlier, tighter margin allowed on a 0.5 s window). Only an answer
+ * slower than this counts from the margin; a faster one counts from itself.
+ */
+export function arrivalMarginMs(windowMs: number): number {
+  return windowMs * 0.1;
+}
+
+/**
+ * Slack for the two clocks: the service's timestamps may be whole milliseconds, and its clock may
+ * run up to 0.1% apart from ours (NTP slews by at most 0.05%) over a window.
+ */
+export function clockSlackMs(windowMs: number): number {
+  return 1 + windowMs * 0.001;
 }
 
 /** A clock that never goes back (the wall clock may, and the limiter would then overrun). */
@@ -18,14 +33,43 @@ export const monotonicNow = (): number => performance.timeOrigin + performance.n
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What the limiter knows of one send. */
+interface Send {
+  readonly ticket: number;
+  /** When it may go; once let through, when it was. */
+  at: number;
+  /** Let through by acquire: it is ours to count now. */
+  granted: boolean;
+  writtenAt?: number;
+  /** Once its attempt ended: the latest time the service can have counted it, for good. */
+  countedFrom?: number;
+}
+
+/** A send as the limiter counts it (for tests). */
+export interface SendTimes {
+  readonly grantedAt: number | undefined;
+  readonly writtenAt: number | undefined;
+  /** The latest time the service can have counted it, once its attempt ended. */
+  readonly countedFrom: number | undefined;
+}
+
 /**
- * A sliding-window log: never more than `requests` sends in any span of `perSeconds`. Any fixed
- * window the service counts in is such a span, so a paced caller sees no 429 from its own traffic.
- * Slots are reserved synchronously in call order, so waiters are served first come, first served.
+ * A sliding-window log: never more than `requests` sends counted in any span of `perSeconds`. Any
+ * fixed window the service counts in is such a span, so a paced caller sees no 429 from its own
+ * traffic. Slots are reserved synchronously in call order, so waiters are served first come, first
+ * served.
+ *
+ * The service counts a request when it arrives. We cannot see that moment, so each send counts
+ * from the latest time it can have arrived (see `countedFrom`), and the next send of a window goes
+ * no earlier than a full window after it: then no two sends N apart can arrive within one window,
+ * whatever the service's window edges are.
  */
 export class SlidingWindowLimiter {
   private readonly windowMs: number;
-  private readonly reserved: number[] = [];
+  private readonly marginMs: number;
+  private readonly slackMs: number;
+  private readonly sends: Send[] = [];
+  private nextTicket = 1;
   private pausedUntil = 0;
 
   constructor(
@@ -37,51 +81,67 @@ export class SlidingWindowLimiter {
       throw new RangeError("a rate limit needs a whole number of requests >= 1 and a period > 0 seconds");
     }
     this.windowMs = limit.perSeconds * 1000;
+    this.marginMs = arrivalMarginMs(this.windowMs);
+    this.slackMs = clockSlackMs(this.windowMs);
   }
 
   /**
-   * Resolves when the caller may send, with the slot it holds; the send is counted from then until
-   * `settle(slot)` moves it to when the answer came. `options.sleep` replaces the limiter's own
-   * (a caller's sleep may throw to stop waiting; the slot is then given back); `options.onWait`
-   * hears how long the caller is about to wait each time its slot is planned.
+   * Resolves when the caller may send, with the ticket of its send: the caller says `written`
+   * when the request went onto the socket and `settle` when its attempt ended. `options.sleep`
+   * replaces the limiter's own (a caller's sleep may throw to stop waiting; the slot is then given
+   * back); `options.onWait` hears how long the caller is about to wait each time its slot is planned.
    */
   async acquire(
     options: { sleep?: (ms: number) => Promise<void>; onWait?: (ms: number) => void } = {},
   ): Promise<number> {
     const sleep = options.sleep ?? this.sleep;
+    const send = this.reserve();
     for (;;) {
-      const at = this.reserve();
       try {
-        if (at - this.now() > 0) options.onWait?.(at - this.now());
+        if (send.at - this.now() > 0) options.onWait?.(send.at - this.now());
         // Timers may fire a little early; a slot is never used before its time.
-        for (let wait = at - this.now(); wait > 0; wait = at - this.now()) await sleep(Math.ceil(wait));
+        for (let wait = send.at - this.now(); wait > 0; wait = send.at - this.now()) await sleep(Math.ceil(wait));
       } catch (err) {
-        this.release(at);
+        this.forget(send);
         throw err;
       }
-      // A 429 seen meanwhile (another process shares the credential) moves everyone back, and so
-      // does an earlier send answered later than its slot said (see settle): then reserve again.
-      if (this.now() >= this.pausedUntil && this.windowHasRoom(at)) return at;
-      this.release(at);
+      // The slot was planned on the hope that the sends before it would be answered at once; a 429
+      // seen meanwhile (another process shares the credential) or a send that counts later than
+      // hoped (written late, answered late) moves it back, keeping its place in the queue.
+      if (this.now() >= this.pausedUntil && this.windowHasRoom(send)) {
+        send.granted = true;
+        send.at = this.now();
+        return send.ticket;
+      }
+      send.at = this.plan(send);
     }
   }
 
+  /** The request of this ticket was written to the socket now: the service sees it from now on. */
+  written(ticket: number): void {
+    const send = this.find(ticket);
+    if (send !== undefined && send.writtenAt === undefined && send.countedFrom === undefined)
+      send.writtenAt = this.now();
+  }
+
   /**
-   * The request in this slot was answered (or failed) now. The service opened its window when the
-   * request arrived, which may be well after we sent it (a new connection, a busy host); it surely
-   * arrived before the answer. Counting the slot from now keeps the next send of the window clear
-   * of that edge, whatever the delay. Seen on the real engine: counted from the send alone, two
-   * requests paced exactly at a 1/1 s limit drew a 429 when the first one's connection was slow.
+   * The attempt of this ticket ended now: `answered` when an answer (any status) came back, not
+   * when the connection failed or the attempt timed out. From then on the send counts from a fixed
+   * time (see `countedFrom`).
    */
-  settle(slot: number): void {
-    const i = this.reserved.lastIndexOf(slot);
-    if (i < 0) return;
-    this.reserved.splice(i, 1);
-    const settled = Math.max(slot, this.now());
-    // Kept sorted: reserve() reads the n-th latest slot.
-    let j = this.reserved.length;
-    while (j > 0 && (this.reserved[j - 1] as number) > settled) j--;
-    this.reserved.splice(j, 0, settled);
+  settle(ticket: number, answered = true): void {
+    const send = this.find(ticket);
+    if (send === undefined || send.countedFrom !== undefined) return;
+    const now = this.now();
+    if (send.writtenAt !== undefined) {
+      // It arrived before its answer, and within the margin after we wrote it.
+      send.countedFrom = answered ? Math.min(now, send.writtenAt + this.marginMs) : send.writtenAt + this.marginMs;
+    } else {
+      // Answered with no write seen (a dispatcher that does not say, a mock): the answer is the
+      // one bound we have. Never written and no answer: it never reached the service, but it
+      // keeps the slot it was given, from when it was tried.
+      send.countedFrom = answered ? now : send.at;
+    }
   }
 
   /** The service said "not before"; hold every caller of this credential until then. */
@@ -94,38 +154,77 @@ export class SlidingWindowLimiter {
     return this.pausedUntil;
   }
 
-  private reserve(): number {
-    const n = this.limit.requests;
-    let at = Math.max(this.now(), this.pausedUntil);
-    if (this.reserved.length >= n) {
-      const nthLast = this.reserved[this.reserved.length - n] as number;
-      at = Math.max(at, nthLast + this.windowMs + marginMs(this.windowMs));
-    }
-    this.reserved.push(at);
-    // Only the last n reservations ever matter.
-    if (this.reserved.length > n * 2) this.reserved.splice(0, this.reserved.length - n);
-    return at;
+  /** The sends let through that still count within a window, oldest first (for tests). */
+  recent(): SendTimes[] {
+    return this.sends
+      .filter((s) => s.granted)
+      .map((s) => ({ grantedAt: s.at, writtenAt: s.writtenAt, countedFrom: s.countedFrom }));
   }
 
-  /** Whether fewer than N other sends were counted within one window before now. */
-  private windowHasRoom(own: number): boolean {
-    const now = this.now();
-    const since = now - this.windowMs - marginMs(this.windowMs);
-    let counted = 0;
-    let skippedOwn = false;
-    for (const t of this.reserved) {
-      if (!skippedOwn && t === own) {
-        skippedOwn = true;
-        continue;
-      }
-      if (t > since && t <= now) counted++;
+  /**
+   * The latest time the service can have counted a send (`bound`), or the earliest it may yet turn
+   * out to be (`hope`, to plan a waiter's slot by; the slot is checked against the bound when it
+   * comes). A send that ended counts from its fixed time (see `settle`). One in flight that was
+   * written counts from its answer if that comes first, else from the write plus the margin: the
+   * service counts a request on arrival, which is after we wrote it and before it answers; a new
+   * connection's set-up comes before the write, so it delays neither. One let through but not
+   * written yet may still arrive any time. A waiting one counts from its slot.
+   */
+  private countOf(send: Send, now: number, as: "bound" | "hope"): number {
+    if (send.countedFrom !== undefined) return send.countedFrom;
+    if (!send.granted) return send.at;
+    if (send.writtenAt !== undefined) {
+      const latest = send.writtenAt + this.marginMs;
+      return as === "bound" ? latest : Math.min(Math.max(now, send.writtenAt), latest);
     }
+    return as === "bound" ? Number.POSITIVE_INFINITY : Math.max(now, send.at);
+  }
+
+  private reserve(): Send {
+    this.forgetOld(this.now());
+    const send: Send = { ticket: this.nextTicket++, at: 0, granted: false };
+    send.at = this.plan(send);
+    this.sends.push(send);
+    return send;
+  }
+
+  /** When `send` may hope to go: a window after the N-th latest of the sends let through or queued before it. */
+  private plan(send: Send): number {
+    const n = this.limit.requests;
+    const now = this.now();
+    const counts = this.sends
+      .filter((s) => s !== send && (s.granted || s.ticket < send.ticket))
+      .map((s) => this.countOf(s, now, "hope"))
+      .sort((a, b) => b - a);
+    const after = counts.length >= n ? (counts[n - 1] as number) + this.windowMs + this.slackMs : now;
+    return Math.max(now, this.pausedUntil, after);
+  }
+
+  /** Whether fewer than N other sends let through can have been counted within one window before now. */
+  private windowHasRoom(own: Send): boolean {
+    const now = this.now();
+    const since = now - this.windowMs - this.slackMs;
+    let counted = 0;
+    for (const s of this.sends) if (s !== own && s.granted && this.countOf(s, now, "bound") > since) counted++;
     return counted < this.limit.requests;
   }
 
-  private release(at: number): void {
-    const i = this.reserved.lastIndexOf(at);
-    if (i >= 0) this.reserved.splice(i, 1);
+  /** Ended sends that no longer count in any window from now on. */
+  private forgetOld(now: number): void {
+    const since = now - this.windowMs - this.slackMs;
+    for (let i = this.sends.length - 1; i >= 0; i--) {
+      const counted = (this.sends[i] as Send).countedFrom;
+      if (counted !== undefined && counted <= since) this.sends.splice(i, 1);
+    }
+  }
+
+  private find(ticket: number): Send | undefined {
+    return this.sends.find((s) => s.ticket === ticket);
+  }
+
+  private forget(send: Send): void {
+    const i = this.sends.indexOf(send);
+    if (i >= 0) this.sends.splice(i, 1);
   }
 }
 
@@ -199,7 +298,8 @@ export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefin
   const limiters = runtime().limiters;
   const key = `${conn.credentialId}:${conn.rateLimit.requests}/${conn.rateLimit.perSeconds}`;
   let limiter = limiters.get(key);
-  if (!limiter) {
+  // An older copy of the package in the process may have made one that hears no writes: replace it.
+  if (!limiter || typeof (limiter as Partial<SlidingWindowLimiter>).written !== "function") {
     limiter = new SlidingWindowLimiter(conn.rateLimit);
     limiters.set(key, limiter);
   }

@@ -4,6 +4,18 @@
 // `pulumi up` (bench: cold-start, latency-bound-apply, memory). The module paths below are undici's
 // internals, so the entry point stays the fallback; test/http.undiciParts.test.ts fails when the
 // fast path is lost, so an undici upgrade that moves them is noticed rather than slower.
+//
+// `request` can also say when the request went onto the socket (client-side pacing counts a send
+// from then, rateLimit.ts). undici calls `onRequestSent` on a request's own handler right after
+// its socket write, for HTTP/1.1 and HTTP/2 alike, whatever the body; the Agent, its pools and
+// clients hand the handler down as it is. The public ways to hear it do not serve: the
+// diagnostics channel 'undici:client:sendHeaders' is process-wide (Node's own fetch publishes on
+// it too) and carries undici's internal request object, which cannot be matched to ours, and an
+// interceptor (`compose`) sees the handler behind undici 7's new-API wrapper, which drops
+// `onRequestSent` (undici 8 forwards it through interceptors only from nodejs/undici#5696). So the
+// handler api-request makes is wrapped, forwarding everything. A dispatcher that never calls it (a
+// MockAgent in undici 7) just never reports, which the limiter allows for (test/unit/http.undiciParts
+// checks that both ways of loading report).
 
 import { setFlagsFromString } from "node:v8";
 import type * as Undici from "undici";
@@ -18,12 +30,40 @@ export interface UndiciParts {
     dispatcher: Undici.Dispatcher,
     url: string,
     opts: Omit<RequestOptions, "origin" | "path">,
+    onWritten?: () => void,
   ): Promise<ResponseData>;
   /** Which way they were loaded: "internals" (the fast path) or "entry point". */
   readonly loadedFrom: "internals" | "entry point";
 }
 
 type ApiRequest = (this: Undici.Dispatcher, opts: RequestOptions) => Promise<ResponseData>;
+type Handler = Undici.Dispatcher.DispatchHandler;
+
+/** The handler, with `onWritten` heard once when undici says the request was written. */
+function hearingWrite(handler: Handler, onWritten: () => void): Handler {
+  return new Proxy(handler, {
+    get(target, property) {
+      if (property === "onRequestSent") {
+        return () => {
+          onWritten();
+          return (target as { onRequestSent?: () => void }).onRequestSent?.();
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** `dispatcher`, telling `onWritten` when each request it takes was written. */
+function reportingWrites(dispatcher: Undici.Dispatcher, onWritten: () => void): Undici.Dispatcher {
+  // api-request and undici's entry point call nothing but `dispatch` on it.
+  const reporting = {
+    dispatch: (opts: Undici.Dispatcher.DispatchOptions, handler: Handler) =>
+      dispatcher.dispatch(opts, hearingWrite(handler, onWritten)),
+  };
+  return reporting as unknown as Undici.Dispatcher;
+}
 
 export function fromInternals(): UndiciParts | undefined {
   try {
@@ -33,10 +73,11 @@ export function fromInternals(): UndiciParts | undefined {
     const send = apiRequest as ApiRequest;
     return {
       Agent: Agent as typeof Undici.Agent,
-      request(dispatcher, url, opts) {
+      request(dispatcher, url, opts, onWritten) {
         // What undici's own top-level request does with a URL before calling the same function.
         const u = new URL(url);
-        return send.call(dispatcher, { ...opts, origin: u.origin, path: `${u.pathname}${u.search}` });
+        const through = onWritten === undefined ? dispatcher : reportingWrites(dispatcher, onWritten);
+        return send.call(through, { ...opts, origin: u.origin, path: `${u.pathname}${u.search}` });
       },
       loadedFrom: "internals",
     };
@@ -49,7 +90,11 @@ export function fromEntryPoint(): UndiciParts {
   const undici = require("undici") as typeof Undici;
   return {
     Agent: undici.Agent,
-    request: (dispatcher, url, opts) => undici.request(url, { ...opts, dispatcher }),
+    request: (dispatcher, url, opts, onWritten) =>
+      undici.request(url, {
+        ...opts,
+        dispatcher: onWritten === undefined ? dispatcher : reportingWrites(dispatcher, onWritten),
+      }),
     loadedFrom: "entry point",
   };
 }

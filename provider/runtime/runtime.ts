@@ -1,7 +1,8 @@
 // What a provider process holds for all its calls, in one object: the stack config, the HTTP
 // dispatcher, the limiters and blocks of each credential, the run's claims, where notices go, the
 // retry policy and the waits' timings. The modules that use each part (connection.ts, notices.ts,
-// http/client.ts, http/rateLimit.ts, creation/runClaims.ts, creation/recovery.ts) keep no state of
+// http/client.ts, http/rateLimit.ts, creation/runClaims.ts, creation/recovery.ts,
+// reading/listedReads.ts) keep no state of
 // their own, so a test sets what it needs with `useRuntime` and puts everything back with the one
 // `resetRuntime`, and a reader finds every piece of process memory here.
 //
@@ -56,6 +57,21 @@ interface Settable {
   /** Where notices go when no call named its own writer. */
   notices: NoticeWriter;
   timings: Timings;
+  /** Whether reads of alerts and keys are served by a listing (reading/listedReads.ts); false: one GET each, as a baseline for tests and the bench. */
+  readByList: boolean;
+}
+
+/**
+ * A collection listed once for the reads of this process (reading/listedReads.ts): its objects by
+ * id once the listing answers, or "unlistable" when the service has no usable list (each read then
+ * GETs). `secrets` grows with every read that waits on it, so the listing's errors scrub them all.
+ */
+export interface Listing {
+  readonly credentialId: string;
+  /** The list's path, the prefix of every path of its objects. */
+  readonly path: string;
+  readonly secrets: unknown[];
+  readonly items: Promise<ReadonlyMap<string, unknown> | "unlistable">;
 }
 
 export interface Runtime extends Settable {
@@ -69,13 +85,15 @@ export interface Runtime extends Settable {
   readonly credentialBlocks: Map<string, CredentialBlock>;
   /** The parts of each service object a resource of this run holds (creation/runClaims.ts). */
   readonly runClaims: Map<string, Set<string>>;
+  /** The listings reads reuse, per credential and collection (reading/listedReads.ts); a write drops its collection's. */
+  readonly listings: Map<string, Listing>;
 }
 
 /** What `useRuntime` takes: any of the settable parts, and any of the timings alone. */
 export type RuntimeSettings = Partial<Omit<Settable, "timings">> & { readonly timings?: Partial<Timings> };
 
-// v2: `holds` became `credentialBlocks`, so a copy expecting v1's shape keeps its own context.
-const KEY = Symbol.for("pulumi-alertpipe.runtime.v2");
+// v3: `listings` and `readByList` were added; v2: `holds` became `credentialBlocks`. A copy expecting another shape keeps its own context.
+const KEY = Symbol.for("pulumi-alertpipe.runtime.v3");
 
 /** What a fresh process has of each part a test may set. */
 function defaults(): Settable {
@@ -85,6 +103,7 @@ function defaults(): Settable {
     retryPolicy: DEFAULT_RETRY_POLICY,
     notices: toStderr,
     timings: DEFAULT_TIMINGS,
+    readByList: true,
   };
 }
 
@@ -100,6 +119,7 @@ export function runtime(): Runtime {
       limiters: new Map(),
       credentialBlocks: new Map(),
       runClaims: new Map(),
+      listings: new Map(),
     };
     global[KEY] = found;
   }
@@ -126,4 +146,18 @@ export function resetRuntime(): void {
   rt.limiters.clear();
   rt.credentialBlocks.clear();
   rt.runClaims.clear();
+  rt.listings.clear();
+}
+
+/**
+ * A write (any method but GET) to `path` with this credential is on its way or done, whatever its
+ * outcome: the listings it may make stale (the collection holding `path`) are dropped, so the next
+ * read lists again. Here, not in reading/, because the HTTP layer calls it for every write and
+ * must not import what is built on it.
+ */
+export function forgetListingsUnder(credentialId: string, path: string): void {
+  const listings = runtime().listings;
+  for (const [key, listing] of listings)
+    if (listing.credentialId === credentialId && (path === listing.path || path.startsWith(`${listing.path}/`)))
+      listings.delete(key);
 }

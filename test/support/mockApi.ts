@@ -81,6 +81,15 @@ export function mockApiPerTest(): { readonly api: MockApi; readonly seen: SeenRe
   };
 }
 
+/**
+ * For a describe of what a read makes of its answer: the GET path, each read its own GET, as a
+ * process reading by list does only when the list cannot tell. A read served by the list returns
+ * exactly what this path returns (test/unit/listedReads.equivalence.test.ts).
+ */
+export function readByGetPerTest(): void {
+  beforeEach(() => useRuntime({ readByList: false }));
+}
+
 /** A uuid v4 for request ids in fake answers. */
 export function requestId(): string {
   return "5b0c2b4e-8f1a-4c39-9d2e-3f6a7b8c9d0e";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/alert/provider";
 import { ApiError, OutcomeUnknownError } from "../../provider/errors";
-import { CANARY, answerOnce, cutOnce, errorText, mockApiPerTest } from "../support/mockApi";
+import { CANARY, answerOnce, cutOnce, errorText, mockApiPerTest, readByGetPerTest } from "../support/mockApi";
 import { failure } from "../support/failures";
 import { ALERT_ID, ALERTS_PATH as COLLECTION, ALERT_PATH as ITEM, tileAlert } from "../support/fixtures";
 
@@ -17,6 +17,7 @@ function answer(method: string, path: string, status: number, data: unknown) {
 }
 
 describe("Alert API errors", () => {
+  readByGetPerTest();
   it("name the method, path, status and the service's {message}", async () => {
     answer("POST", COLLECTION, 400, { message: "interval is not a valid duration" });
     const err = await failure(provider.create(inputs));
@@ -108,6 +109,7 @@ describe("Alert create whose outcome is unknown", () => {
 });
 
 describe("Alert reads and deletes, which may be repeated", () => {
+  readByGetPerTest();
   it("retry a 503 on GET and succeed", async () => {
     answer("GET", ITEM, 503, { message: "busy" });
     answer("GET", ITEM, 200, {

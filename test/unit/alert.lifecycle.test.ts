@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/alert/provider";
 import { ApiError, OutcomeUnknownError, UnexpectedResponseError, PartialFailure } from "../../provider/errors";
 import { UNKNOWN } from "../../provider/protocol/properties";
-import { mockApiPerTest, answerOnce } from "../support/mockApi";
+import { mockApiPerTest, answerOnce, readByGetPerTest } from "../support/mockApi";
 import { ALERT_ID, ALERTS_PATH as COLLECTION, ALERT_PATH as ITEM, tileAlert } from "../support/fixtures";
 
 /** What a program passes for a tile alert, as the host hands it over. */
@@ -174,6 +174,7 @@ describe("Alert create", () => {
 });
 
 describe("Alert read", () => {
+  readByGetPerTest();
   it("sends one GET /api/v2/alerts/{id} with no body", async () => {
     intercept("GET", ITEM, 200, { data: returned() });
     await provider.read(ALERT_ID, storedOutputs);

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/apiKey/provider";
 import { ApiError, OutcomeUnknownError, PartialFailure } from "../../provider/errors";
-import { CANARY, CLOUD_AUTH, answerOnce, cutOnce, cloudAnswer, errorText, mockApiPerTest } from "../support/mockApi";
+import {
+  CANARY,
+  CLOUD_AUTH,
+  answerOnce,
+  cutOnce,
+  cloudAnswer,
+  errorText,
+  mockApiPerTest,
+  readByGetPerTest,
+} from "../support/mockApi";
 import { failure } from "../support/failures";
 import {
   CREATED_SECRET,
@@ -43,6 +52,7 @@ const partialAnswer = cloudAnswer({
 });
 
 describe("ApiKey API errors", () => {
+  readByGetPerTest();
   it("name the method, path, status, the service's words and its requestId", async () => {
     answer("POST", keysPath, 400, { status: 400, error: "roles: must hold at least 1 role", requestId: "rid-400" });
     const err = await failure(provider.create(inputs));
@@ -186,6 +196,7 @@ describe("ApiKey create whose outcome is unknown", () => {
 });
 
 describe("ApiKey reads and deletes, which may be repeated", () => {
+  readByGetPerTest();
   it("retry a 503 on GET and succeed", async () => {
     answer("GET", keyPath, 503, { status: 503, error: "busy", requestId: "rid-503" });
     answer("GET", keyPath, 200, cloudAnswer({ id: keyUuid, roles: ["developer"] }));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/apiKey/provider";
 import { OutcomeUnknownError, UnexpectedResponseError, PartialFailure } from "../../provider/errors";
 import { UNKNOWN } from "../../provider/protocol/properties";
-import { cloudAnswer, errorText, mockApiPerTest, requestId, answerOnce } from "../support/mockApi";
+import { cloudAnswer, errorText, mockApiPerTest, requestId, answerOnce, readByGetPerTest } from "../support/mockApi";
 import { failure } from "../support/failures";
 import {
   CREATED_KEY_ID,
@@ -177,6 +177,7 @@ describe("ApiKey create", () => {
 });
 
 describe("ApiKey read", () => {
+  readByGetPerTest();
   it("sends one GET /v1/organizations/{organizationId}/keys/{id} with no body", async () => {
     intercept("GET", keyPath, 200, answered());
     await provider.read(keyUuid, stored);

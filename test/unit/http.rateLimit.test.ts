@@ -1,12 +1,14 @@
 // Client-side pacing: one limiter per credential and area, shared by every send in the process,
-// that never lets more than N requests out in any span of W, serves callers in order, and holds
-// everyone back after the service answers 429 (another process may share the key).
+// that never lets more than N requests be counted in any span of W, serves callers in order, and
+// holds everyone back after the service answers 429 (another process may share the key). A send
+// counts from the latest time the service can have counted it: its answer, or its write to the
+// socket plus the arrival margin, whichever is earlier.
 
 import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectionFor } from "../../provider/runtime/connection";
 import { send } from "../../provider/http/client";
-import { SlidingWindowLimiter, limiterFor } from "../../provider/http/rateLimit";
+import { SlidingWindowLimiter, arrivalMarginMs, clockSlackMs, limiterFor } from "../../provider/http/rateLimit";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { mockApiPerTest, requestId } from "../support/mockApi";
 
@@ -45,13 +47,18 @@ function busiestWindow(times: number[], w: number): number {
   return most;
 }
 
-/** Starts `count` acquires at once on a limiter over virtual time; returns each grant time, by caller. */
+/**
+ * Starts `count` acquires at once on a limiter over virtual time, each send written and answered
+ * the moment it is let through; returns each grant time, by caller.
+ */
 async function grants(limiter: SlidingWindowLimiter, clock: VirtualTime, count: number): Promise<number[]> {
   const at: number[] = [];
   const all = Promise.all(
     Array.from({ length: count }, (_, i) =>
-      limiter.acquire().then(() => {
+      limiter.acquire().then((ticket) => {
         at[i] = clock.now();
+        limiter.written(ticket);
+        limiter.settle(ticket);
       }),
     ),
   );
@@ -96,7 +103,13 @@ describe("the sliding-window limiter", () => {
     const limiter = new SlidingWindowLimiter({ requests: 2, perSeconds: 1 }, clock.now, clock.sleep);
     const first = await grants(limiter, clock, 2); // the window is now full
     expect(first).toEqual([0, 0]);
-    const queued = Array.from({ length: 4 }, () => limiter.acquire().then(() => clock.now()));
+    const queued = Array.from({ length: 4 }, () =>
+      limiter.acquire().then((ticket) => {
+        limiter.written(ticket);
+        limiter.settle(ticket);
+        return clock.now();
+      }),
+    );
     limiter.pauseFor(5_000); // a 429 said "not before 5 s"
     const all = Promise.all(queued);
     await clock.runUntil(all);
@@ -105,28 +118,104 @@ describe("the sliding-window limiter", () => {
     expect(busiestWindow([...first, ...at], 1_000)).toBeLessThanOrEqual(2);
   });
 
-  it("counts a send from when it was answered, so a request that arrived late cannot share the next one's window", async () => {
+  /** A 1-per-1-s limiter whose first send went at 0; `then` plays what happens to it, and the time the second send is let through is answered. */
+  async function secondSendAfter(then: (first: number, clock: VirtualTime, limiter: SlidingWindowLimiter) => void) {
     const clock = new VirtualTime();
     const limiter = new SlidingWindowLimiter({ requests: 1, perSeconds: 1 }, clock.now, clock.sleep);
-    const slot = await limiter.acquire(); // sent at 0
-    clock.t = 300; // ... and answered at 300: the service may have counted it as late as that
-    limiter.settle(slot);
-    const next = limiter.acquire().then(() => clock.now());
-    await clock.runUntil(next);
-    expect(await next).toBeGreaterThanOrEqual(1_300);
-  });
+    const first = await limiter.acquire();
+    const second = limiter.acquire().then(() => clock.now());
+    setImmediate(() => then(first, clock, limiter));
+    await clock.runUntil(second);
+    return { at: await second, window: 1_000, margin: arrivalMarginMs(1_000), slack: clockSlackMs(1_000) };
+  }
 
-  it("moves a waiting send back when the send before it is answered later than its slot", async () => {
-    const clock = new VirtualTime();
-    const limiter = new SlidingWindowLimiter({ requests: 1, perSeconds: 1 }, clock.now, clock.sleep);
-    const first = await limiter.acquire(); // sent at 0
-    const second = limiter.acquire().then(() => clock.now()); // queued behind it, for about 1 s
-    setImmediate(() => {
-      clock.t = 300; // the first is answered at 300, while the second waits
+  it("counts a send answered within the margin from its answer, with no margin added", async () => {
+    const { at, window, slack } = await secondSendAfter((first, clock, limiter) => {
+      clock.t = 5;
+      limiter.written(first);
+      clock.t = 20; // answered 15 ms after the write: it arrived no later than that
       limiter.settle(first);
     });
-    await clock.runUntil(second);
-    expect(await second).toBeGreaterThanOrEqual(1_300);
+    expect(at).toBe(20 + window + slack);
+  });
+
+  it("counts a send answered later than the margin from its write plus the margin", async () => {
+    const { at, window, margin, slack } = await secondSendAfter((first, clock, limiter) => {
+      clock.t = 5;
+      limiter.written(first);
+      clock.t = 300; // a slow answer: the service still counted it on arrival, within the margin of the write
+      limiter.settle(first);
+    });
+    expect(at).toBe(5 + margin + window + slack);
+  });
+
+  it("counts a send written but not yet answered from its write plus the margin", async () => {
+    const { at, window, margin, slack } = await secondSendAfter((first, clock, limiter) => {
+      clock.t = 5;
+      limiter.written(first); // and no answer before the second send goes
+    });
+    expect(at).toBe(5 + margin + window + slack);
+  });
+
+  it("holds the next send while a send let through is not written yet (a slow new connection)", async () => {
+    const { at, window, margin, slack } = await secondSendAfter((first, clock, limiter) => {
+      clock.sleep(1_500).then(
+        () => limiter.written(first),
+        () => {},
+      ); // connected and written at 1.5 s
+    });
+    expect(at).toBe(1_500 + margin + window + slack);
+  });
+
+  it("counts a send that failed before it was written from when it was let through", async () => {
+    const { at, window, slack } = await secondSendAfter((first, clock, limiter) => {
+      clock.t = 400; // the connection was refused: nothing reached the service
+      limiter.settle(first, false);
+    });
+    expect(at).toBe(0 + window + slack);
+  });
+
+  it("counts a send answered with no write heard from its answer", async () => {
+    const { at, window, slack } = await secondSendAfter((first, clock, limiter) => {
+      clock.t = 300; // a dispatcher that does not say when it wrote
+      limiter.settle(first);
+    });
+    expect(at).toBe(300 + window + slack);
+  });
+
+  it("counts a send written but never answered (timed out, cut) from its write plus the margin", async () => {
+    const { at, window, margin, slack } = await secondSendAfter((first, clock, limiter) => {
+      clock.t = 5;
+      limiter.written(first);
+      clock.t = 900;
+      limiter.settle(first, false);
+    });
+    expect(at).toBe(5 + margin + window + slack);
+  });
+
+  it("keeps a re-planned waiter ahead of those queued after it", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter({ requests: 1, perSeconds: 1 }, clock.now, clock.sleep);
+    const first = await limiter.acquire();
+    const order: string[] = [];
+    const second = limiter.acquire().then((t) => {
+      order.push("second");
+      limiter.written(t);
+      limiter.settle(t);
+    });
+    const third = limiter.acquire().then((t) => {
+      order.push("third");
+      limiter.written(t);
+      limiter.settle(t);
+    });
+    setImmediate(() => {
+      clock.t = 5;
+      limiter.written(first);
+      clock.t = 300; // later than the second send hoped: it is planned again
+      limiter.settle(first);
+    });
+    await clock.runUntil(Promise.all([second, third]));
+    expect(order).toEqual(["second", "third"]);
   });
 
   it("refuses a limit that is not a whole number of requests per positive period", () => {

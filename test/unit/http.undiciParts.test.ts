@@ -81,6 +81,35 @@ describe("undici parts", () => {
     expect(viaEntry).toEqual(viaInternals);
   });
 
+  /** The order in which a request's write was told and its answer came, through `parts`. */
+  async function writeThenAnswer(parts: UndiciParts): Promise<string[]> {
+    const agent = new parts.Agent();
+    const events: string[] = [];
+    try {
+      const res = await parts.request(
+        agent,
+        `${origin}/base/v1/keys`,
+        { method: "POST", body: JSON.stringify({ name: "k" }) },
+        () => events.push("written"),
+      );
+      events.push(`answered ${res.statusCode}`);
+      await res.body.text();
+      return events;
+    } finally {
+      await agent.close();
+    }
+  }
+
+  it("tell when the request was written to the socket, once and before its answer, from the internals", async () => {
+    const parts = fromInternals();
+    if (!parts) throw new Error("undici internals not found");
+    expect(await writeThenAnswer(parts)).toEqual(["written", "answered 201"]);
+  });
+
+  it("tell when the request was written through undici's entry point too", async () => {
+    expect(await writeThenAnswer(fromEntryPoint())).toEqual(["written", "answered 201"]);
+  });
+
   it("leave undici's entry point unloaded in a provider process that sends a request", async () => {
     // A fresh process, as Pulumi's provider host is: the client sends one real request.
     const client = transpiledBesideNodeModules(join(__dirname, "..", "..", "provider", "http", "undiciParts.ts"));

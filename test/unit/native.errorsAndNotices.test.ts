@@ -65,7 +65,8 @@ describe("the native plugin's errors", () => {
   });
 
   it("answers a plain failure as a gRPC error carrying the behaviour's own message", async () => {
-    answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEY_PATH }, 403, {
+    // The read lists the organization's keys (reading/listedReads.ts).
+    answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEYS_PATH }, 403, {
       status: 403,
       error: "forbidden: no such role",
     });

@@ -12,7 +12,15 @@ import { send } from "../../provider/http/client";
 import { EXCERPT_CHARS } from "../../provider/http/serviceWords";
 import { useRuntime } from "../../provider/runtime/runtime";
 import { ApiError, RateLimitWaitError } from "../../provider/errors";
-import { answerOnce, CANARY, cloudAnswer, errorText, mockApiPerTest, requestId } from "../support/mockApi";
+import {
+  answerOnce,
+  CANARY,
+  cloudAnswer,
+  errorText,
+  mockApiPerTest,
+  requestId,
+  readByGetPerTest,
+} from "../support/mockApi";
 import {
   ALERT_ID,
   ALERTS_PATH as ALERTS,
@@ -54,6 +62,7 @@ const realAlert = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe("liberal answers: Alert", () => {
+  readByGetPerTest();
   it.each([
     ["absent", undefined],
     ["a boolean", true],

@@ -11,7 +11,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { claimForThisRun } from "../../provider/creation/runClaims";
 import { configure } from "../../provider/runtime/connection";
 import { DEFAULT_RETRY_POLICY } from "../../provider/http/retry";
-import { DEFAULT_TIMINGS, resetRuntime, runtime, toStderr, useRuntime } from "../../provider/runtime/runtime";
+import {
+  DEFAULT_TIMINGS,
+  forgetListingsUnder,
+  resetRuntime,
+  runtime,
+  toStderr,
+  useRuntime,
+} from "../../provider/runtime/runtime";
 
 const root = join(__dirname, "..", "..");
 
@@ -20,22 +27,32 @@ afterEach(() => {
 });
 
 describe("the runtime context", () => {
-  it("is put back as a fresh process has it by the one reset: no config, claim or replacement, the default policy, timings and notices", async () => {
+  it("is put back as a fresh process has it by the one reset: no config, claim, listing or replacement, reads by list, the default policy, timings and notices", async () => {
     const agent = new MockAgent();
     configure({ get: () => "https://config.example.test" });
     claimForThisRun("a pipe", ["dbMaxThreads"]);
+    runtime().listings.set("k", { credentialId: "c", path: "/p", secrets: [], items: Promise.resolve(new Map()) });
     useRuntime({
       dispatcher: agent,
       retryPolicy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 },
       notices: () => {},
       timings: { secondLookMs: 1 },
+      readByList: false,
     });
     resetRuntime();
     const rt = runtime();
-    expect({ config: rt.config, dispatcher: rt.dispatcher, claims: rt.runClaims.size }).toEqual({
+    expect({
+      config: rt.config,
+      dispatcher: rt.dispatcher,
+      claims: rt.runClaims.size,
+      listings: rt.listings.size,
+      readByList: rt.readByList,
+    }).toEqual({
       config: undefined,
       dispatcher: undefined,
       claims: 0,
+      listings: 0,
+      readByList: true,
     });
     expect({ policy: rt.retryPolicy, timings: rt.timings, notices: rt.notices }).toEqual({
       policy: DEFAULT_RETRY_POLICY,
@@ -43,6 +60,25 @@ describe("the runtime context", () => {
       notices: toStderr,
     });
     await agent.close();
+  });
+
+  it("drops on a write only the listings of the collection written to, with the same credential", () => {
+    const keys = "/v1/organizations/o1/keys";
+    const listing = (credentialId: string, path: string) => ({
+      credentialId,
+      path,
+      secrets: [],
+      items: Promise.resolve(new Map()),
+    });
+    const listings = runtime().listings;
+    listings.set("own keys", listing("c1", keys));
+    listings.set("other credential's", listing("c2", keys));
+    listings.set("other organization's", listing("c1", "/v1/organizations/o10/keys"));
+    listings.set("alerts", listing("c1", "/api/v2/alerts"));
+    forgetListingsUnder("c1", `${keys}/k1`);
+    expect([...listings.keys()]).toEqual(["other credential's", "other organization's", "alerts"]);
+    forgetListingsUnder("c1", "/v1/organizations/o1/services/s/pipes/p/settings");
+    expect(listings.size).toBe(3);
   });
 
   it("sets one timing alone, leaving the others as they were", () => {

@@ -117,6 +117,32 @@ describe("alertpipe-emulator CLI", () => {
     expect(statuses).toEqual([503, 404]);
   });
 
+  it("--random-faults SEED:RATE faults writes, names each fault on its line, and never a read", async () => {
+    const cli = run(["--port", "0", "--random-faults", "7:1"]);
+    const url = FIRST_LINE.exec((await cli.firstLines(5))[0] ?? "")?.[1] ?? "";
+    expect(cli.lines.join("\n")).toContain("random faults: seed 7, rate 1");
+    const headers = { authorization: "Bearer emulator-token" };
+    expect((await fetch(`${url}/api/v2/alerts`, { headers })).status).toBe(200);
+    // Rate 1: the DELETE meets a fault whatever the draw (a 503, a cut, a 500 or a late answer).
+    await fetch(`${url}/api/v2/alerts/0123456789abcdef01234567`, { method: "DELETE", headers }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 1_700));
+    const requestLines = cli.lines.slice(5);
+    expect(requestLines[0]).toMatch(/ GET \/api\/v2\/alerts -> 200$/);
+    expect(requestLines[1]).toMatch(
+      / DELETE \/api\/v2\/alerts\/\w+ -> \w+ \((failBefore|cutAfter|failAfter|delayAfter)Commit\)$/,
+    );
+  });
+
+  it("refuses a malformed --random-faults in words, with exit code 2", async () => {
+    for (const value of ["7", "7:1.5", "x:0.3"]) {
+      const cli = run(["--random-faults", value]);
+      let stderr = "";
+      cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      expect(await cli.exit).toBe(2);
+      expect(stderr).toContain(`--random-faults must look like SEED:RATE`);
+    }
+  });
+
   it("rejects an unknown option with exit code 2 and the usage text", async () => {
     const cli = run(["--colour", "blue"]);
     let stderr = "";

@@ -51,7 +51,14 @@ describe("failAfterCommit", () => {
     emu.setFaults({ failAfterCommit: { method: "POST", pathPattern: ALERTS, count: 1 } });
     await alerting(emu, "POST", "/api/v2/alerts", validAlert);
     expect(emu.requests).toEqual([
-      { area: "alerting", method: "POST", path: "/api/v2/alerts", status: 500, at: expect.any(Number) },
+      {
+        area: "alerting",
+        method: "POST",
+        path: "/api/v2/alerts",
+        status: 500,
+        at: expect.any(Number),
+        fault: "failAfterCommit",
+      },
     ]);
   });
 

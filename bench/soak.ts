@@ -1,0 +1,136 @@
+// The soak sweep (opt-in: `npm run bench -- soak`): the engine test's fault soak (scripts/engine/soak.ts)
+// over more seeds and rates than CI has time for, printing per seed how many runs `up` and `destroy`
+// took and what the service held against state. A seed replays the emulator's fault decisions, not
+// the engine's parallel order, so the sweep is a sample, not a replay. SOAK_SEEDS ("1,2,3") and
+// SOAK_RATES ("0.3,0.5") choose; by default 8 seeds at 30% and 4 at 50%.
+
+import { Soak } from "../scripts/engine/soak";
+import type { BenchFolder } from "./benchFolder";
+import type { ScenarioResult } from "./report";
+
+/** Re-runs of `up` after the interrupted first one, and `destroy` runs, a seed may take. */
+const MAX_RUNS = 3;
+
+interface SeedFigures {
+  seed: number;
+  rate: number;
+  /** Re-runs of `up` after the interrupted one until one succeeded; MAX_RUNS + 1 when none did. */
+  upReruns: number;
+  destroyRuns: number;
+  duplicates: number;
+  orphans: number;
+  missing: number;
+  settingsOff: number;
+  cleanUpWrites: number;
+  drift: number;
+  failedLogins: number;
+  left: number;
+  writes: number;
+  faulted: number;
+  seconds: number;
+  clean: boolean;
+}
+
+function list(name: string, fallback: number[]): number[] {
+  const raw = process.env[name];
+  return raw === undefined || raw.trim() === "" ? fallback : raw.split(",").map(Number);
+}
+
+async function oneSeed(folder: BenchFolder, seed: number, rate: number): Promise<SeedFigures> {
+  const started = Date.now();
+  const soak = await Soak.open({ seed, rate, programDir: folder.dir });
+  try {
+    await soak.interruptedUp();
+    const ups = await soak.upUntilOk(MAX_RUNS);
+    const upReruns = ups.at(-1)?.ok === true ? ups.length : MAX_RUNS + 1;
+    soak.faultsOff();
+    const census = soak.census();
+    const clean = await soak.cleanUp();
+    const refreshed = await soak.refresh();
+    const logins = await soak.logins();
+    const destroys = await soak.destroyUntilOk(MAX_RUNS);
+    const destroyRuns = destroys.at(-1)?.ok === true ? destroys.length : MAX_RUNS + 1;
+    soak.faultsOff();
+    const left = soak.leftovers();
+    const faults = soak.faultCounts();
+    const figures: SeedFigures = {
+      seed,
+      rate,
+      upReruns,
+      destroyRuns,
+      duplicates: census.duplicates,
+      orphans: census.orphans,
+      missing: census.missing,
+      settingsOff: census.settingsOff,
+      cleanUpWrites: clean.writes.length,
+      drift: refreshed.drift.length,
+      failedLogins: Object.values(logins).filter((status) => status !== 200).length,
+      left: left.alerts + left.keys + left.pipesSet,
+      writes: faults.writes,
+      faulted: faults.failBeforeCommit + faults.cutAfterCommit + faults.failAfterCommit + faults.delayAfterCommit,
+      seconds: (Date.now() - started) / 1000,
+      clean: false,
+    };
+    figures.clean =
+      upReruns <= MAX_RUNS &&
+      destroyRuns <= MAX_RUNS &&
+      census.duplicates + census.orphans + census.missing + census.settingsOff + census.pending === 0 &&
+      figures.cleanUpWrites + figures.drift + figures.failedLogins + figures.left === 0;
+    console.log(`\n  ${soak.summary()}`);
+    for (const run of soak.runs.filter((r) => !r.ok)) for (const e of run.errors) console.log(`    ${run.kind}: ${e}`);
+    return figures;
+  } finally {
+    await soak.close();
+  }
+}
+
+export async function soakSweep(folder: BenchFolder): Promise<ScenarioResult> {
+  const seeds = list("SOAK_SEEDS", []);
+  const rates = list("SOAK_RATES", [0.3, 0.5]);
+  const perSeed: SeedFigures[] = [];
+  for (const rate of rates) {
+    const ofRate = seeds.length > 0 ? seeds : rate <= 0.3 ? [1, 2, 3, 4, 5, 6, 7, 8] : [1, 2, 3, 4];
+    for (const seed of ofRate) perSeed.push(await oneSeed(folder, seed, rate));
+  }
+  const header = [
+    "seed",
+    "rate",
+    "up re-runs",
+    "destroy runs",
+    "duplicates",
+    "orphans",
+    "missing",
+    "left",
+    "writes",
+    "faulted",
+    "s",
+  ];
+  console.log(`\n  ${header.join("  ")}`);
+  for (const f of perSeed) {
+    const cells = [
+      f.seed,
+      f.rate,
+      f.upReruns,
+      f.destroyRuns,
+      f.duplicates,
+      f.orphans,
+      f.missing,
+      f.left,
+      f.writes,
+      f.faulted,
+    ];
+    const row = [...cells.map(String), f.seconds.toFixed(0)].map((c, i) => c.padStart(header[i]?.length ?? 0));
+    console.log(`  ${row.join("  ")}${f.clean ? "" : "  NOT CLEAN"}`);
+  }
+  const clean = perSeed.filter((f) => f.clean).length;
+  return {
+    name: "soak",
+    measured: clean,
+    ideal: perSeed.length,
+    unit: "seeds clean",
+    ratio: perSeed.length === 0 ? null : clean / perSeed.length,
+    target: `every seed: up and destroy within ${MAX_RUNS} runs, 0 duplicates, 0 orphans, clean up writes nothing, no drift, every key logs in, nothing left`,
+    pass: clean === perSeed.length,
+    extra: { perSeed },
+  };
+}

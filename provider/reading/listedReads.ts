@@ -1,0 +1,87 @@
+// Reads served by a list. A refresh reads every resource; one GET each is 100 s for 100 keys under
+// area B's 10 requests per 10 s. Both services list a collection at once (an organization's keys;
+// the caller's alerts, paged by 1000), so a provider process lists a collection once and answers
+// every read of it from that listing: reads arriving together wait on the same listing, later ones
+// of the same run reuse it. A write to the collection drops it (forgetListingsUnder, called by the
+// HTTP layer for every write), so a read after a write lists again. Settings have no list.
+//
+// A listed object is answered as its GET answers it (each resource's `asAnswer`), so the read's
+// outputs are the GET path's; an object the complete list does not hold is gone, as a 404 says.
+// Where the list cannot say what a GET would, the read sends that GET: a service with no usable
+// list (a 404 or an answer of another shape), and an id the list does not hold in the letter case
+// asked (a service may find an object by an id it lists in lower case). Recovery after a lost
+// create never comes here: it must see what is there now, so it lists afresh (creation/recovery.ts).
+//
+// A simple rule, always list: a run with 3 alerts in an account of 5000 pays 6 pages (5 full, an
+// empty one saying the end) for 3 GETs, once per run (a provider never knows how many reads will
+// come). docs/design/reading.md says why.
+
+import { ApiError, UnexpectedResponseError, unlessGone } from "../errors";
+import { send, type ApiRequest } from "../http/client";
+import type { AreaConnection } from "../runtime/connection";
+import { runtime, type Listing } from "../runtime/runtime";
+
+/** What a resource tells of its collection, for its reads to be served by listing it. */
+export interface Collection {
+  /** The list's path, also the start of every path of its objects (whose writes make the listing stale). */
+  readonly path: string;
+  /** Every object of the collection by id, through `send`; `secrets` grows as reads join, for errors to scrub. */
+  readonly list: (secrets: readonly unknown[]) => Promise<ReadonlyMap<string, unknown>>;
+  /** A listed object as the body of its GET's answer (the answer's envelope around it). */
+  readonly asAnswer: (item: unknown) => unknown;
+}
+
+/** The one listing of the collection this process holds, started now when there is none. */
+function listingOf(conn: AreaConnection, collection: Collection, secrets: readonly unknown[]): Listing {
+  const listings = runtime().listings;
+  const key = `${conn.credentialId} ${collection.path}`;
+  const held = listings.get(key);
+  if (held !== undefined) {
+    held.secrets.push(...secrets);
+    return held;
+  }
+  const joined = [...secrets];
+  const listing: Listing = {
+    credentialId: conn.credentialId,
+    path: collection.path,
+    secrets: joined,
+    items: collection.list(joined).catch((err: unknown) => {
+      // No list to be had: every read of the run sends its GET, without asking for the list again.
+      if (unlistable(err)) return "unlistable" as const;
+      // A failure is the reads waiting now; the next read tries again.
+      if (listings.get(key) === listing) listings.delete(key);
+      throw err;
+    }),
+  };
+  listings.set(key, listing);
+  return listing;
+}
+
+/** The list itself is missing (404) or answers in a shape we cannot read: only a GET can tell. */
+function unlistable(err: unknown): boolean {
+  return (err instanceof ApiError && err.status === 404) || err instanceof UnexpectedResponseError;
+}
+
+/** A 2xx answer's body (which may hold no object at all), as the read of one object gets it. */
+export interface ReadAnswer {
+  readonly body: unknown;
+}
+
+/**
+ * The object's GET answer, or undefined when it is gone: served by the collection's listing when
+ * this process reads by list (runtime.readByList), else, or when the list cannot tell, by `get`
+ * itself. Rejects as the listing or the GET does.
+ */
+export async function readAnswer(
+  conn: AreaConnection,
+  collection: Collection,
+  id: string,
+  get: ApiRequest,
+): Promise<ReadAnswer | undefined> {
+  const byGet = () => unlessGone(() => send(conn, get));
+  if (!runtime().readByList) return byGet();
+  const items = await listingOf(conn, collection, get.secrets ?? []).items;
+  if (items === "unlistable") return byGet();
+  if (items.has(id)) return { body: collection.asAnswer(items.get(id)) };
+  return id === id.toLowerCase() ? undefined : byGet();
+}
