@@ -10,6 +10,7 @@ import { connectionFor } from "../../provider/runtime/connection";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { envFor, FAST_RETRIES, setEnv } from "../support/emulatorPerTest";
 import { ORG_ID } from "../support/fixtures";
+import { busiestWindow } from "../support/windows";
 
 const LIMIT = { requests: 5, perSeconds: 1 };
 const WINDOW_MS = LIMIT.perSeconds * 1000;
@@ -17,17 +18,6 @@ const WINDOW_MS = LIMIT.perSeconds * 1000;
 const LATENCY_MS = 250;
 /** Three windows' worth. */
 const BURST = 11;
-
-/** The largest number of times in any half-open span [t, t + w). */
-function busiestWindow(times: readonly number[], w: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while ((sorted[i] as number) - (sorted[j] as number) >= w) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
 
 describe("a burst paced against the service's fixed windows", () => {
   let emulator: RunningEmulator;

@@ -11,6 +11,7 @@ import { send } from "../../provider/http/client";
 import { SlidingWindowLimiter, arrivalMarginMs, clockSlackMs, limiterFor } from "../../provider/http/rateLimit";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { mockApiPerTest, requestId } from "../support/mockApi";
+import { busiestWindow } from "../support/windows";
 
 /** A virtual clock: sleeping callers wake in time order, and no real time passes. */
 class VirtualTime {
@@ -34,17 +35,6 @@ class VirtualTime {
     }
     throw new Error("virtual time ran away");
   }
-}
-
-/** The largest number of times in any half-open span [t, t + w). */
-function busiestWindow(times: number[], w: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while ((sorted[i] as number) - (sorted[j] as number) >= w) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
 }
 
 /**
