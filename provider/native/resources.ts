@@ -9,6 +9,8 @@ import { SECRET_PROPERTIES as API_KEY_SECRETS } from "../apiKey/docs";
 
 /** What each resource's behaviour offers the native plugin; the dynamic shim uses a part of it. */
 export interface Behaviour {
+  /** The properties a program may set, from the zod schema its check validates with. */
+  readonly inputNames: readonly string[];
   check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult>;
   diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff>;
   create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult>;
