@@ -2,7 +2,8 @@
 // `require("zod")`, with zod bundled into that one file (see provider/protocol/zod.ts for why).
 // zod's own locales index, which loads every language's messages, is replaced by one that holds
 // only English, the language zod's entry point configures and our checks' messages are in; nothing
-// else of zod is left out. The package's zod stays a dependency: the emulator and the types use it.
+// else of zod is left out (only its whitespace). The package's zod stays a dependency: the
+// emulator and the types use it.
 
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +20,10 @@ export async function bundleZod(root: string = repoRoot()): Promise<string> {
     format: "cjs",
     platform: "node",
     target: "node20",
+    // Whitespace and syntax only, names kept (stacks stay readable): 392 KB to 289 KB, and about
+    // 1.5 to 2 ms less of each first Check spent reading it (bench: cold-start, native-cold-start).
+    minifyWhitespace: true,
+    minifySyntax: true,
     outfile,
     logLevel: "warning",
     banner: { js: "// Built by scripts/bundleZod.ts: zod, bundled, with English messages only." },

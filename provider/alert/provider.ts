@@ -10,7 +10,7 @@ import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../errors
 import { keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering } from "../creation/recovery";
 import { readAnswer } from "../reading/listedReads";
-import { checkInputs } from "../protocol/check";
+import { argumentNames, checkInputs } from "../protocol/check";
 import { carryStableOutputs, diffProperties, stableOutputsOf, type Diff } from "../protocol/diff";
 import { managedIn } from "../protocol/managed";
 import { outputsFrom } from "../protocol/outputRules";
@@ -57,6 +57,9 @@ function outputsAfterWrite(args: PropertyMap, body: unknown, before: PropertyMap
 }
 
 export { configureProvider as configure } from "../runtime/connection";
+
+/** The inputs a state may hold, as the native plugin's schema states them. */
+export const inputNames: readonly string[] = argumentNames(alertArgsSchema);
 
 export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
   const result = checkInputs(alertArgsSchema, news);

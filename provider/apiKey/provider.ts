@@ -12,7 +12,7 @@ import { importIdParts, keptByReplacement, readForImport } from "../creation/imp
 import { createRecovering } from "../creation/recovery";
 import { readAnswer } from "../reading/listedReads";
 import { notify } from "../runtime/notices";
-import { checkInputs } from "../protocol/check";
+import { argumentNames, checkInputs } from "../protocol/check";
 import {
   carryStableOutputs,
   changeOf,
@@ -80,6 +80,9 @@ function organizationOrFail(id: string, props: PropertyMap): string {
 }
 
 export { configureProvider as configure } from "../runtime/connection";
+
+/** The inputs a state may hold, as the native plugin's schema states them. */
+export const inputNames: readonly string[] = argumentNames(apiKeyArgsSchema);
 
 export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
   const result = checkInputs(apiKeyArgsSchema, news, ["hashData"]);

@@ -9,6 +9,8 @@ import { SECRET_PROPERTIES as API_KEY_SECRETS } from "../apiKey/docs";
 
 /** What each resource's behaviour offers the native plugin; the dynamic shim uses a part of it. */
 export interface Behaviour {
+  /** The properties a program may set, from the zod schema its check validates with. */
+  readonly inputNames: readonly string[];
   check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult>;
   diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff>;
   create(inputs: PropertyMap): Promise<pulumi.dynamic.CreateResult>;
@@ -36,27 +38,53 @@ export interface NativeResource {
 export const PACKAGE = "alertpipe";
 
 /**
- * A module loaded on first use (each behaviour pulls in zod and the HTTP layer). `import()` rather
- * than `require`, so the TypeScript sources load under the test runner as the compiled files do
- * under Node; Node hands a CommonJS module's exports over as `default`.
+ * A module loaded on first use (each behaviour pulls in zod and the HTTP layer). Compiled, it is
+ * `require`d: Node's `import()` of a CommonJS file goes through its ES module loader, which loads
+ * that loader and reads and lexes the file for its exports, about 6 ms of the plugin's first Check
+ * (bench: native-cold-start). The TypeScript sources, as the test runner loads them, have no file
+ * of that .js name to `require`, so there `import()` runs; Node hands a CommonJS module's exports
+ * over as `default`. Both name the file literally, so the plugin archive's bundler takes it in.
  */
-async function loaded<T extends object>(module: Promise<T | { default: T }>): Promise<T> {
-  const m = await module;
+const COMPILED = __filename.endsWith(".js");
+
+async function loaded<T extends object>(
+  required: () => unknown,
+  imported: () => Promise<T | { default: T }>,
+): Promise<T> {
+  if (COMPILED) return required() as T;
+  const m = await imported();
   return "default" in m ? m.default : m;
 }
 
 const RESOURCES: readonly NativeResource[] = [
-  { kind: "alert", name: "Alert", behaviour: () => loaded(import("../alert/provider.js")), secretOutputs: [] },
+  {
+    kind: "alert",
+    name: "Alert",
+    behaviour: () =>
+      loaded(
+        () => require("../alert/provider.js"),
+        () => import("../alert/provider.js"),
+      ),
+    secretOutputs: [],
+  },
   {
     kind: "pipeSettings",
     name: "PipeSettings",
-    behaviour: () => loaded(import("../pipeSettings/provider.js")),
+    behaviour: () =>
+      loaded(
+        () => require("../pipeSettings/provider.js"),
+        () => import("../pipeSettings/provider.js"),
+      ),
     secretOutputs: [],
   },
   {
     kind: "apiKey",
     name: "ApiKey",
-    behaviour: () => loaded(import("../apiKey/provider.js")),
+    behaviour: () =>
+      loaded(
+        () => require("../apiKey/provider.js"),
+        () => import("../apiKey/provider.js"),
+      ),
     secretOutputs: API_KEY_SECRETS,
   },
 ];

@@ -9,6 +9,7 @@ import { ALERT_SOURCES, INTERVALS, THRESHOLD_TYPES } from "../serviceFacts/alert
 import { KEY_ROLES, KEY_STATES } from "../serviceFacts/apiKeys";
 import { PIPE_SETTINGS, SETTING_NAMES } from "../serviceFacts/pipeSettings";
 import { CONNECTION_SETTINGS } from "../runtime/connection";
+import { argumentNames } from "../protocol/check";
 import { PACKAGE_VERSION } from "../http/userAgent";
 import {
   ARG_NAMES as ALERT_ARGS,
@@ -109,7 +110,7 @@ function enumType(
 
 /** The property names a program may set and those it must, as the check's zod schema says. */
 function argumentsOf(schema: z.ZodObject): { names: string[]; required: string[] } {
-  const names = Object.keys(schema.shape);
+  const names = argumentNames(schema);
   return { names, required: names.filter((n) => !(schema.shape[n] as z.ZodType).safeParse(undefined).success) };
 }
 
@@ -340,9 +341,4 @@ export function packageSchema(): PackageSchema {
       go: { importBasePath: GO_IMPORT_BASE_PATH, respectSchemaVersion: true, generateResourceContainerTypes: true },
     },
   };
-}
-
-/** The inputs a resource's state may hold: its arguments as the schema states them. */
-export function inputNames(token: string): readonly string[] {
-  return Object.keys(resources()[token]?.inputProperties ?? {});
 }

@@ -23,7 +23,7 @@ import {
   type ProviderPb,
   type Struct,
 } from "./protocol";
-import { NATIVE_RESOURCES, PACKAGE, tokenOf, typeOfUrn, type NativeResource } from "./resources";
+import { NATIVE_RESOURCES, PACKAGE, typeOfUrn, type Behaviour, type NativeResource } from "./resources";
 import { fromStruct, only, toStruct } from "./values";
 import { PartialFailure, UnknownResourceTypeError } from "../errors";
 
@@ -36,7 +36,7 @@ function resourceOf(urn: string): NativeResource {
   return found;
 }
 
-/** Loaded on first use: the schema pulls in every resource's zod schema. */
+/** Loaded for GetSchema only: it pulls in every resource's zod schema and docs. */
 async function schemaModule(): Promise<typeof import("./schema")> {
   const m = await (import("./schema.js") as Promise<
     typeof import("./schema") | { default: typeof import("./schema") }
@@ -44,8 +44,9 @@ async function schemaModule(): Promise<typeof import("./schema")> {
   return "default" in m ? m.default : m;
 }
 
-async function inputsOf(resource: NativeResource, props: PropertyMap): Promise<Struct> {
-  return toStruct(only(props, (await schemaModule()).inputNames(tokenOf(resource))), resource.secretOutputs);
+/** The inputs kept in state: the resource's arguments alone, as its schema states them. */
+function inputsOf(resource: NativeResource, behaviour: Behaviour, props: PropertyMap): Struct {
+  return toStruct(only(props, behaviour.inputNames), resource.secretOutputs);
 }
 
 /** The gRPC error for what the behaviour threw: our message, and a half-made object kept in state. */
@@ -196,11 +197,10 @@ export function resourceProvider(
     }),
 
     check: forResource(async (resource, request: ProviderPb.CheckRequest) => {
-      const result = await (
-        await resource.behaviour()
-      ).check(fromStruct(request.getOlds()), fromStruct(request.getNews()));
+      const behaviour = await resource.behaviour();
+      const result = await behaviour.check(fromStruct(request.getOlds()), fromStruct(request.getNews()));
       const response = new providerPb.CheckResponse().setInputs(
-        await inputsOf(resource, (result.inputs ?? {}) as PropertyMap),
+        inputsOf(resource, behaviour, (result.inputs ?? {}) as PropertyMap),
       );
       const failures = (result.failures ?? []).map((f) =>
         new providerPb.CheckFailure().setProperty(f.property).setReason(f.reason),
@@ -253,7 +253,7 @@ export function resourceProvider(
         .setProperties(toStruct(result.props as PropertyMap, resource.secretOutputs));
       return result.inputs === undefined
         ? response
-        : response.setInputs(await inputsOf(resource, result.inputs as PropertyMap));
+        : response.setInputs(inputsOf(resource, behaviour, result.inputs as PropertyMap));
     }),
 
     update: forResource(async (resource, request: ProviderPb.UpdateRequest) => {

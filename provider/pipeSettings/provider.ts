@@ -5,7 +5,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor } from "../runtime/connection";
 import { send } from "../http/client";
 import { unlessGone } from "../errors";
-import { checkInputs } from "../protocol/check";
+import { argumentNames, checkInputs } from "../protocol/check";
 import { deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn, managedInState } from "../protocol/managed";
 import { importIdParts } from "../creation/importing";
@@ -84,6 +84,9 @@ function outputs(
 }
 
 export { configureProvider as configure } from "../runtime/connection";
+
+/** The inputs a state may hold, as the native plugin's schema states them. */
+export const inputNames: readonly string[] = argumentNames(pipeSettingsArgsSchema);
 
 export async function check(_olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult> {
   const result = checkInputs(pipeSettingsArgsSchema, news);

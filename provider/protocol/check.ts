@@ -68,6 +68,14 @@ function failureOf(
 }
 
 /**
+ * The properties a program may set: the keys of the zod schema the check validates with. The native
+ * plugin's schema states these as a resource's inputs, and its Check keeps only these in the state.
+ */
+export function argumentNames(schema: z.ZodObject): string[] {
+  return Object.keys(schema.shape);
+}
+
+/**
  * Validates the program's inputs with a resource's zod schema. Issues about values that are still
  * unknown in preview are dropped: they are checked again once known. No request is ever sent.
  */
