@@ -217,6 +217,7 @@ async function pluginColdStart(folder: BenchFolder, dynamic: ScenarioResult, run
   const worst = Math.max(...KINDS.map((k) => medianOf(k, "firstCheckMs")));
   return {
     name: "native-cold-start",
+    title: "the first Check in a freshly spawned plugin (worst kind), beside the dynamic host's",
     measured: worst,
     ideal: dynamic.measured,
     unit: "ms",
@@ -226,7 +227,7 @@ async function pluginColdStart(folder: BenchFolder, dynamic: ScenarioResult, run
     extra: {
       engine: "none: the bench spawns the plugin (pulumi-resource-alertpipe) and speaks to it over gRPC",
       measuredIs:
-        "worst kind: median first-Check time in a freshly spawned plugin, all of it ours (loading the resource's code and its schema, the check)",
+        "worst kind: median first-Check time in a freshly spawned plugin, all of it ours (loading the resource's code, the check, the gRPC round)",
       idealIs: "the dynamic host's cold-start figure (our part of its first Check) in the same run",
       runsPerKind: runs,
       spawnToPortMedianMs: median(KINDS.flatMap((k) => (samples.get(k) ?? []).map((s) => s.toPortMs))),

@@ -200,6 +200,7 @@ export async function refreshByList(folder: BenchFolder, runs = 3, withPlugin = 
     const rows: ScenarioResult[] = [
       {
         name: "refresh-by-list",
+        title: `refresh of ${KEYS} ApiKeys and ${ALERTS} Alerts under the published limits, dynamic host, by list`,
         measured: listedMs,
         ideal: idealMs,
         unit: "ms",
@@ -219,6 +220,7 @@ export async function refreshByList(folder: BenchFolder, runs = 3, withPlugin = 
       },
       {
         name: "refresh-one-get-each",
+        title: "the same refresh with one GET per resource (the path before reads by list)",
         measured: byGet.ms,
         ideal: listedMs,
         unit: "ms",
@@ -239,6 +241,7 @@ export async function refreshByList(folder: BenchFolder, runs = 3, withPlugin = 
       const pluginReads = native.map((r) => readsOf(r.requests));
       rows.push({
         name: "refresh-by-list-plugin",
+        title: "the same refresh by list through the native plugin",
         measured: pluginMs,
         ideal: idealMs,
         unit: "ms",
