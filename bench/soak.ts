@@ -2,9 +2,10 @@
 // over more seeds and rates than CI has time for, printing per seed how many runs `up` and `destroy`
 // took and what the service held against state. A seed replays the emulator's fault decisions, not
 // the engine's parallel order, so the sweep is a sample, not a replay. SOAK_SEEDS ("1,2,3") and
-// SOAK_RATES ("0.3,0.5") choose; by default 8 seeds at 30% and 4 at 50%.
+// SOAK_RATES ("0.3,0.5") choose; by default 8 seeds at 30% and 4 at 50%. SOAK_DOOR=native runs it
+// through the native plugin instead of the dynamic classes.
 
-import { Soak } from "../scripts/engine/soak";
+import { Soak, type SoakDoor } from "../scripts/engine/soak";
 import type { BenchFolder } from "./benchFolder";
 import type { ScenarioResult } from "./report";
 
@@ -12,6 +13,7 @@ import type { ScenarioResult } from "./report";
 const MAX_RUNS = 3;
 
 interface SeedFigures {
+  door: SoakDoor;
   seed: number;
   rate: number;
   /** Re-runs of `up` after the interrupted one until one succeeded; MAX_RUNS + 1 when none did. */
@@ -36,9 +38,16 @@ function list(name: string, fallback: number[]): number[] {
   return raw === undefined || raw.trim() === "" ? fallback : raw.split(",").map(Number);
 }
 
+/** The front door SOAK_DOOR names ("dynamic" when unset); a misspelt one fails rather than running the other. */
+function door(): SoakDoor {
+  const named = process.env.SOAK_DOOR ?? "dynamic";
+  if (named === "dynamic" || named === "native") return named;
+  throw new Error(`SOAK_DOOR must be "dynamic" or "native", not ${JSON.stringify(named)}`);
+}
+
 async function oneSeed(folder: BenchFolder, seed: number, rate: number): Promise<SeedFigures> {
   const started = Date.now();
-  const soak = await Soak.open({ seed, rate, programDir: folder.dir });
+  const soak = await Soak.open({ seed, rate, programDir: folder.dir, door: door(), pluginDir: folder.pluginDir });
   try {
     await soak.interruptedUp();
     const ups = await soak.upUntilOk(MAX_RUNS);
@@ -54,6 +63,7 @@ async function oneSeed(folder: BenchFolder, seed: number, rate: number): Promise
     const left = soak.leftovers();
     const faults = soak.faultCounts();
     const figures: SeedFigures = {
+      door: soak.door,
       seed,
       rate,
       upReruns,
@@ -87,6 +97,7 @@ async function oneSeed(folder: BenchFolder, seed: number, rate: number): Promise
 export async function soakSweep(folder: BenchFolder): Promise<ScenarioResult> {
   const seeds = list("SOAK_SEEDS", []);
   const rates = list("SOAK_RATES", [0.3, 0.5]);
+  const through = door();
   const perSeed: SeedFigures[] = [];
   for (const rate of rates) {
     const ofRate = seeds.length > 0 ? seeds : rate <= 0.3 ? [1, 2, 3, 4, 5, 6, 7, 8] : [1, 2, 3, 4];
@@ -125,12 +136,13 @@ export async function soakSweep(folder: BenchFolder): Promise<ScenarioResult> {
   const clean = perSeed.filter((f) => f.clean).length;
   return {
     name: "soak",
+    title: `the fault soak through the ${through === "native" ? "native plugin" : "dynamic classes"}, seeds clean`,
     measured: clean,
     ideal: perSeed.length,
     unit: "seeds clean",
     ratio: perSeed.length === 0 ? null : clean / perSeed.length,
     target: `every seed: up and destroy within ${MAX_RUNS} runs, 0 duplicates, 0 orphans, clean up writes nothing, no drift, every key logs in, nothing left`,
     pass: clean === perSeed.length,
-    extra: { perSeed },
+    extra: { door: through, perSeed },
   };
 }

@@ -2,10 +2,14 @@
 // 12 pipes' settings with resetOnDelete) on the real engine against the emulator's seeded random
 // faults on writes, as a demanding user would try it: an `up` Ctrl-C'd once, re-runs under the same
 // faults, then, faults off, a census of service against state, a clean `up`, a refresh and the
-// keys' logins, and a `destroy` under the faults. The engine test asserts each phase; the bench's
-// soak sweep prints the same figures for more seeds. The seed replays the emulator's decisions on
+// keys' logins, and a `destroy` under the faults. The same phases run through either front door:
+// the dynamic classes or the native plugin (`alertpipe:index:*`), since both must keep the same
+// promises through the same code. The engine test asserts each phase; the bench's soak sweep prints
+// the same figures for more seeds. The seed replays the emulator's decisions on
 // the same sequence of writes, but the engine's parallelism varies that sequence from run to run.
 
+import { delimiter } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import {
   FAULT_KINDS,
@@ -15,7 +19,7 @@ import {
   type RecordedRequest,
   type RunningEmulator,
 } from "../../emulator";
-import { emulatorConfig, installedPackage, openStack } from "../exampleStack";
+import { emulatorConfig, installedPackage, openStack, type AlertpipePackage } from "../exampleStack";
 import type { EngineStack, RunResult } from "./stack";
 
 export const SOAK_ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
@@ -26,40 +30,81 @@ const LOCAL_KEYS = 4;
 
 const alertName = (i: number) => `soak alert ${i}`;
 const keyName = (i: number) => `soak-key-${i}`;
+const pipeName = (i: number) => `soak-pipe-${i}`;
 /** A distinct pipe per PipeSettings, a valid uuid. */
 const pipeId = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
 const pipeKey = (i: number) => `${SOAK_ORG}/${SOAK_SERVICE}/${pipeId(i)}`;
 /** What each pipe's settings are set to, by wire name. */
 const settingsOf = (i: number) => ({ db_max_threads: 8 + i, object_storage_concurrency: 4 });
 
-/** The stack's program, from the package installed in `programDir`. */
-function soakProgram(programDir: string | undefined): PulumiFn {
+/**
+ * The front door the resources go through: the dynamic classes (Pulumi's dynamic-provider host), or
+ * the native plugin, `pulumi-resource-alertpipe`, which the engine finds on PATH.
+ */
+export type SoakDoor = "dynamic" | "native";
+
+/** The start of our resources' types in state, by front door. */
+const TYPE_PREFIX: Record<SoakDoor, string> = {
+  dynamic: "pulumi-nodejs:dynamic/alertpipe:",
+  native: "alertpipe:index:",
+};
+
+type SoakKind = "Alert" | "ApiKey" | "PipeSettings";
+/** A dynamic class's inputs; the native resource of the same kind takes the same. */
+type Args<K extends SoakKind> = ConstructorParameters<AlertpipePackage[K]>[1];
+
+const alertArgs = (i: number): Args<"Alert"> => ({
+  name: alertName(i),
+  source: "search",
+  threshold: i,
+  thresholdType: "above",
+  interval: "5m",
+  channel: { type: "webhook", webhookId: "soak" },
+});
+
+const keyArgs = (i: number): Args<"ApiKey"> => ({
+  organizationId: SOAK_ORG,
+  name: keyName(i),
+  roles: ["developer"],
+  ...(i < LOCAL_KEYS ? { keyMaterial: "local" as const } : {}),
+});
+
+const pipeArgs = (i: number): Args<"PipeSettings"> => {
+  const wanted = settingsOf(i);
+  return {
+    organizationId: SOAK_ORG,
+    serviceId: SOAK_SERVICE,
+    pipeId: pipeId(i),
+    dbMaxThreads: wanted.db_max_threads,
+    objectStorageConcurrency: wanted.object_storage_concurrency,
+    resetOnDelete: true,
+  };
+};
+
+/** A resource of the native plugin, as a program without the generated SDK declares it. */
+class NativeResource extends pulumi.CustomResource {
+  constructor(kind: SoakKind, name: string, props: pulumi.Inputs) {
+    // The generated SDK's ApiKey marks keySecret secret; a bare CustomResource must ask for it.
+    super(`alertpipe:index:${kind}`, name, props, kind === "ApiKey" ? { additionalSecretOutputs: ["keySecret"] } : {});
+  }
+}
+
+/** The stack's program through `door`; the dynamic classes come from the package installed in `programDir`. */
+function soakProgram(door: SoakDoor, programDir: string | undefined): PulumiFn {
   return async () => {
+    if (door === "native") {
+      for (let i = 0; i < SOAK_EACH; i++) {
+        new NativeResource("Alert", alertName(i), { ...alertArgs(i) });
+        new NativeResource("ApiKey", keyName(i), { ...keyArgs(i) });
+        new NativeResource("PipeSettings", pipeName(i), { ...pipeArgs(i) });
+      }
+      return;
+    }
     const { Alert, ApiKey, PipeSettings } = installedPackage(programDir);
     for (let i = 0; i < SOAK_EACH; i++) {
-      new Alert(alertName(i), {
-        name: alertName(i),
-        source: "search",
-        threshold: i,
-        thresholdType: "above",
-        interval: "5m",
-        channel: { type: "webhook", webhookId: "soak" },
-      });
-      new ApiKey(keyName(i), {
-        organizationId: SOAK_ORG,
-        name: keyName(i),
-        roles: ["developer"],
-        ...(i < LOCAL_KEYS ? { keyMaterial: "local" as const } : {}),
-      });
-      const wanted = settingsOf(i);
-      new PipeSettings(`soak-pipe-${i}`, {
-        organizationId: SOAK_ORG,
-        serviceId: SOAK_SERVICE,
-        pipeId: pipeId(i),
-        dbMaxThreads: wanted.db_max_threads,
-        objectStorageConcurrency: wanted.object_storage_concurrency,
-        resetOnDelete: true,
-      });
+      new Alert(alertName(i), alertArgs(i));
+      new ApiKey(keyName(i), keyArgs(i));
+      new PipeSettings(pipeName(i), pipeArgs(i));
     }
   };
 }
@@ -70,6 +115,10 @@ export interface SoakOptions {
   rate: number;
   /** Where pulumi-alertpipe is installed; default the examples folder. */
   programDir?: string;
+  /** The front door; "dynamic" by default. */
+  door?: SoakDoor;
+  /** For the native door: a folder holding `pulumi-resource-alertpipe`, put first on the stack's PATH. */
+  pluginDir?: string;
   /** A line per event worth telling (runs, their errors' first lines). */
   log?: (line: string) => void;
 }
@@ -121,23 +170,35 @@ export class Soak {
   static async open(options: SoakOptions): Promise<Soak> {
     // Rate limits off on both sides: the soak is about faults, and pacing 36 creates at the
     // default 10 per 10 s would take most of its time.
+    const door = options.door ?? "dynamic";
+    if (door === "native" && options.pluginDir === undefined)
+      throw new Error("the soak through the native plugin needs pluginDir, a folder holding pulumi-resource-alertpipe");
     const emu = await startEmulator({ port: 0, rateLimits: { cloud: false, alerting: false } });
+    // The stack takes this process's PATH when it opens; the plugin's folder goes first.
+    const savedPath = process.env.PATH;
+    if (door === "native") process.env.PATH = `${options.pluginDir ?? ""}${delimiter}${savedPath ?? ""}`;
     try {
       const stack = await openStack({
-        stack: `soak-${options.seed}`,
+        stack: `soak-${door}-${options.seed}`,
         config: {
           ...emulatorConfig(emu),
           "alertpipe:cloudRateLimit": { value: "off" },
           "alertpipe:alertingRateLimit": { value: "off" },
         },
-        program: soakProgram(options.programDir),
+        program: soakProgram(door, options.programDir),
         ...(options.programDir !== undefined ? { programDir: options.programDir } : {}),
       });
       return new Soak(options, emu, stack);
     } catch (err) {
       await emu.close();
       throw err;
+    } finally {
+      process.env.PATH = savedPath;
     }
+  }
+
+  get door(): SoakDoor {
+    return this.options.door ?? "dynamic";
   }
 
   faultsOn(): void {
@@ -206,7 +267,7 @@ export class Soak {
         checkpoint: { latest?: { resources?: StateResource[]; pending_operations?: unknown[] } };
       }
     ).checkpoint.latest;
-    const ours = (latest?.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/alertpipe:"));
+    const ours = (latest?.resources ?? []).filter((r) => r.type.startsWith(TYPE_PREFIX[this.door]));
     const recordedIds = new Set(ours.map((r) => r.id ?? ""));
     const snap = this.emu.snapshot();
     const onService = [
@@ -250,7 +311,7 @@ export class Soak {
         }
       ).deployment?.resources ?? [];
     const statuses: Record<string, number> = {};
-    for (const r of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/alertpipe:ApiKey")) {
+    for (const r of resources.filter((r) => r.type === `${TYPE_PREFIX[this.door]}ApiKey`)) {
       const pair = `${plain(r.outputs?.keyId)}:${plain(r.outputs?.keySecret)}`;
       const res = await fetch(`${this.emu.url}/v1/organizations/${SOAK_ORG}/keys`, {
         headers: { authorization: `Basic ${Buffer.from(pair).toString("base64")}` },
@@ -285,7 +346,7 @@ export class Soak {
     const faulted = FAULT_KINDS.reduce((sum, k) => sum + f[k], 0);
     const runs = this.runs.map((r) => `${r.kind}${r.ok ? "" : "✗"} ${r.seconds.toFixed(0)}s`).join(", ");
     return (
-      `soak seed ${this.options.seed} rate ${this.options.rate}: ${f.writes} writes, ${faulted} faulted ` +
+      `soak ${this.door} seed ${this.options.seed} rate ${this.options.rate}: ${f.writes} writes, ${faulted} faulted ` +
       `(503 before ${f.failBeforeCommit}, cut ${f.cutAfterCommit}, 500 after ${f.failAfterCommit}, late ${f.delayAfterCommit}); runs: ${runs}`
     );
   }

@@ -4,32 +4,47 @@
 // Ctrl-C during the first `up`. Whatever the faults did, a few re-runs must leave the service
 // holding exactly what state records, usable keys, and a destroy that cleans up. Each seed prints
 // itself and the faults it met; the engine's parallel order varies, so a seed does not replay a
-// run exactly. SOAK_SEEDS="1,2,3" picks others; the bench's soak sweep runs more.
+// run exactly. The same soak runs through the native plugin for one seed, since both front doors
+// must keep the same promises. SOAK_SEEDS="1,2,3" and SOAK_NATIVE_SEEDS pick others; the bench's
+// soak sweep runs more.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Soak, SOAK_EACH } from "../../scripts/engine/soak";
+import { Soak, SOAK_EACH, type SoakDoor } from "../../scripts/engine/soak";
+import { pluginFolder } from "../support/engine";
 
 const RATE = 0.3;
 /** Re-runs allowed after the interrupted first up, and destroy runs allowed. */
 const MAX_RUNS = 3;
 /** Time for a test of several runs of the engine; a run here takes seconds to a minute. */
 const RUNS_TIMEOUT_MS = 6 * 60_000;
-const SEEDS = (process.env.SOAK_SEEDS ?? "18101,18102,18103").split(",").map(Number);
+const seeds = (name: string, fallback: string) => (process.env[name] ?? fallback).split(",").map(Number);
+const RUNS: Array<{ door: SoakDoor; seed: number }> = [
+  ...seeds("SOAK_SEEDS", "18101,18102,18103").map((seed) => ({ door: "dynamic" as const, seed })),
+  ...seeds("SOAK_NATIVE_SEEDS", "18104").map((seed) => ({ door: "native" as const, seed })),
+];
 
-for (const seed of SEEDS)
-  describe(`the soak with ${RATE * 100}% of writes faulted, seed ${seed}`, () => {
+for (const { door, seed } of RUNS)
+  describe(`the soak through the ${door === "native" ? "native plugin" : "dynamic classes"} with ${RATE * 100}% of writes faulted, seed ${seed}`, () => {
+    const tag = `[${door} seed ${seed}]`;
     let soak: Soak;
     let started: number;
 
     beforeAll(async () => {
       started = Date.now();
-      soak = await Soak.open({ seed, rate: RATE, log: (line) => console.log(`[seed ${seed}] ${line}`) });
-      console.log(`[seed ${seed}] soak: ${RATE * 100}% of writes faulted, seed ${seed}`);
+      soak = await Soak.open({
+        seed,
+        rate: RATE,
+        door,
+        // The plugin as the packed package installs it, as npm's node_modules/.bin holds it.
+        ...(door === "native" ? { pluginDir: pluginFolder() } : {}),
+        log: (line) => console.log(`${tag} ${line}`),
+      });
+      console.log(`${tag} soak: ${RATE * 100}% of writes faulted, seed ${seed}`);
     });
 
     afterAll(async () => {
       if (soak === undefined) return;
-      console.log(`[seed ${seed}] ${soak.summary()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
+      console.log(`${tag} ${soak.summary()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
       await soak.close();
     });
 
