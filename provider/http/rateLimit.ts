@@ -298,8 +298,7 @@ export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefin
   const limiters = runtime().limiters;
   const key = `${conn.credentialId}:${conn.rateLimit.requests}/${conn.rateLimit.perSeconds}`;
   let limiter = limiters.get(key);
-  // An older copy of the package in the process may have made one that hears no writes: replace it.
-  if (!limiter || typeof (limiter as Partial<SlidingWindowLimiter>).written !== "function") {
+  if (!limiter) {
     limiter = new SlidingWindowLimiter(conn.rateLimit);
     limiters.set(key, limiter);
   }
