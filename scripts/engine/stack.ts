@@ -236,6 +236,11 @@ export class EngineStack {
     return readFileSync(this.statePath, "utf8");
   }
 
+  /** The stack's config file (Pulumi.<stack>.yaml in the workspace: config and the passphrase's salt). */
+  get configFile(): string {
+    return join(this.root, "work", `Pulumi.${this.opts.stack}.yaml`);
+  }
+
   async setConfig(config: Record<string, { value: string; secret?: boolean }>): Promise<void> {
     const map: ConfigMap = {};
     for (const [k, v] of Object.entries(config)) map[k] = { value: v.value, secret: v.secret === true };
