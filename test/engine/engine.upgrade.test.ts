@@ -12,46 +12,29 @@ import { isDeepStrictEqual } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { examplesDir } from "../../scripts/exampleStack";
-import { SECRET_SIG } from "../../scripts/engine/stack";
+import { SECRET_SIG, SIG_KEY } from "../../scripts/engine/stack";
 import {
   afterFile,
   changes,
   emulator,
   isOurType,
+  ourExported,
   requestLog,
   statusWithKey,
   succeeded,
   type RunResult,
+  type StateResource,
 } from "../support/engine";
 import { FILES, openDoorStack, recordings, type DoorStack, type Recording } from "../support/recordings";
 
-/** The marker Pulumi puts on a secret value in state. */
-const SECRET_KEY = "4dabf18193072939515e22adb298388d";
 const KEYS = ["reader", "deployer"];
 const isWrite = (method: string) => method !== "GET";
-
-interface ExportedResource {
-  urn: string;
-  type: string;
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-}
-
-/** Our resources in an exported deployment, by name. */
-function ours(exported: string): Map<string, ExportedResource> {
-  const d = JSON.parse(exported) as { deployment: { resources?: ExportedResource[] } };
-  const found = new Map<string, ExportedResource>();
-  for (const r of d.deployment.resources ?? [])
-    if (isOurType(r.type)) found.set(r.urn.split("::").slice(3).join("::"), r);
-  return found;
-}
 
 /** A secret as `stack export --show-secrets` shows it: its value, or undefined when it is not a secret. */
 function shownSecret(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Record<string, unknown>;
-  return v[SECRET_KEY] === SECRET_SIG && typeof v.plaintext === "string"
+  return v[SIG_KEY] === SECRET_SIG && typeof v.plaintext === "string"
     ? (JSON.parse(v.plaintext) as unknown)
     : undefined;
 }
@@ -62,7 +45,7 @@ function shownSecret(value: unknown): unknown {
  * output (the dynamic door's read copies outputs an update cannot change, an ApiKey's keySuffix, into
  * the inputs on purpose: carryStableOutputs in provider/protocol/diff.ts).
  */
-function inputChanges(held: Map<string, ExportedResource>, now: Map<string, ExportedResource>): string[] {
+function inputChanges(held: Map<string, StateResource>, now: Map<string, StateResource>): string[] {
   const found: string[] = [];
   for (const [name, r] of now) {
     const was = held.get(name)?.inputs ?? {};
@@ -98,7 +81,7 @@ describe.each(recordings().map((r) => [`${r.facts.version}/${r.facts.door}`, r] 
     let emu: RunningEmulator;
     let stack: DoorStack;
     /** The recorded state's resources, secrets shown. */
-    let before: Map<string, ExportedResource>;
+    let before: Map<string, StateResource>;
     const same = () => [...before.keys()].map((name) => `same ${name}`).sort();
 
     beforeAll(async () => {
@@ -112,7 +95,7 @@ describe.each(recordings().map((r) => [`${r.facts.version}/${r.facts.door}`, r] 
       const moved = (text: string) => text.split(facts.emulatorUrl).join(emu.url);
       writeFileSync(stack.configFile, moved(recorded(FILES.config)));
       await stack.importState(moved(recorded(FILES.state)));
-      before = ours(await stack.exportState(true));
+      before = ourExported(await stack.exportState(true));
       emu.resetRequestLog();
     }, 300_000);
 
@@ -140,7 +123,7 @@ describe.each(recordings().map((r) => [`${r.facts.version}/${r.facts.door}`, r] 
     });
 
     it("keeps both keys' keySecret, still a secret in state, and each still works on the service", async () => {
-      const after = ours(await stack.exportState(true));
+      const after = ourExported(await stack.exportState(true));
       const plain = stack.readStateFile();
       for (const name of KEYS) {
         const secret = shownSecret(before.get(name)?.outputs?.keySecret);
@@ -155,11 +138,11 @@ describe.each(recordings().map((r) => [`${r.facts.version}/${r.facts.door}`, r] 
     });
 
     it("refreshes changing no input, and the preview after it has nothing to do", async () => {
-      const held = ours(await stack.exportState(true));
+      const held = ourExported(await stack.exportState(true));
       emu.resetRequestLog();
       succeeded(await stack.run("refresh"));
       expect(requestLog(emu, isWrite)).toEqual([]);
-      const now = ours(await stack.exportState(true));
+      const now = ourExported(await stack.exportState(true));
       expect([...now.keys()].sort()).toEqual([...held.keys()].sort());
       expect(inputChanges(held, now)).toEqual([]);
       const preview = succeeded(await stack.run("preview"));
@@ -183,7 +166,7 @@ describe.each(recordings().map((r) => [`${r.facts.version}/${r.facts.door}`, r] 
       expect(left.keys).toEqual({});
       for (const settings of Object.values(left.pipes))
         expect(Object.values(settings).every((v) => v === null)).toBe(true);
-      expect(ours(await stack.exportState())).toEqual(new Map());
+      expect(ourExported(await stack.exportState())).toEqual(new Map());
     });
   },
 );

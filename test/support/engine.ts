@@ -150,10 +150,19 @@ export interface StateResource {
 /** Our resources in the stack's state file (the file backend's checkpoint), by name. */
 export function ourState(s: Pick<EngineStack, "readStateFile">): Map<string, StateResource> {
   const state = JSON.parse(s.readStateFile()) as { checkpoint: { latest?: { resources?: StateResource[] } } };
+  return ourByName(state.checkpoint.latest?.resources ?? []);
+}
+
+/** Our resources in a `pulumi stack export`'s text, by name. */
+export function ourExported(exported: string): Map<string, StateResource> {
+  return ourByName(
+    (JSON.parse(exported) as { deployment: { resources?: StateResource[] } }).deployment.resources ?? [],
+  );
+}
+
+function ourByName(resources: StateResource[]): Map<string, StateResource> {
   const found = new Map<string, StateResource>();
-  for (const r of state.checkpoint.latest?.resources ?? []) {
-    if (isOurType(r.type)) found.set(r.urn.split("::").slice(3).join("::"), r);
-  }
+  for (const r of resources) if (isOurType(r.type)) found.set(r.urn.split("::").slice(3).join("::"), r);
   return found;
 }
 

@@ -120,17 +120,14 @@ async function dynamicStack(emu: RunningEmulator, programFile: string, o: DoorSt
     programDir: o.packageDir,
     passphrase: o.passphrase,
   });
-  const cli = async (args: string[]) => {
-    const r = await stack.cli([...args, "--stack", stack.name]);
-    if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed:\n${r.stderr}`);
-    return r.stdout;
-  };
   return {
     door: "dynamic",
     run: (kind) => stack[kind](),
     setConfig: (config) => stack.setConfig(config),
-    exportState: (showSecrets = false) => cli(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])]),
-    importState: async (text) => void (await cli(["stack", "import", "--file", deploymentFile(text)])),
+    ...stateCommands(async (args) => {
+      const r = await stack.cli([...args, "--stack", stack.name]);
+      return { code: r.code, stdout: r.stdout, output: r.stderr };
+    }),
     readStateFile: () => stack.readStateFile(),
     configFile: stack.configFile,
   };
@@ -142,19 +139,28 @@ async function yamlDoorStack(emu: RunningEmulator, programFile: string, o: DoorS
     stackName: o.stack,
     passphrase: o.passphrase,
   });
-  const cli = async (args: string[]) => {
-    const r = await stack.run(args);
-    if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed:\n${r.output}`);
-    return r.stdout;
-  };
   return {
     door: "yaml",
     run: async (kind) => cliResult(stack, kind),
     setConfig: (config) => stack.setConfig(config),
-    exportState: (showSecrets = false) => cli(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])]),
-    importState: async (text) => void (await cli(["stack", "import", "--file", deploymentFile(text)])),
+    ...stateCommands((args) => stack.run(args)),
     readStateFile: () => stack.readStateFile(),
     configFile: stack.repoConfigFile,
+  };
+}
+
+/** `stack export` and `stack import` through a door's way of running the CLI for its stack. */
+function stateCommands(
+  run: (args: string[]) => Promise<{ code: number | null; stdout: string; output: string }>,
+): Pick<DoorStack, "exportState" | "importState"> {
+  const cli = async (args: string[]) => {
+    const r = await run(args);
+    if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed:\n${r.output}`);
+    return r.stdout;
+  };
+  return {
+    exportState: (showSecrets = false) => cli(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])]),
+    importState: async (text) => void (await cli(["stack", "import", "--file", deploymentFile(text)])),
   };
 }
 
