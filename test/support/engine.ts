@@ -4,14 +4,21 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import type { EngineStack, RunResult } from "../../scripts/engine/stack";
-import { emulatorConfig, examplesDir, installedPackage, openStack, type StackConfig } from "../../scripts/exampleStack";
+import {
+  emulatorConfig,
+  examplesDir,
+  installedPackage,
+  openStack,
+  type AlertpipePackage,
+  type StackConfig,
+} from "../../scripts/exampleStack";
 
 export { installedPackage };
-export type { EngineStack, RunResult };
+export type { EngineStack, RunningEmulator, RunResult };
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
@@ -60,6 +67,61 @@ export async function stackOn(
   });
   cleanups.push(() => stack.dispose());
   return stack;
+}
+
+/** A program built from the package as installed in the program folder, so it serializes as a user's does. */
+export type PackageProgram = (pkg: AlertpipePackage) => ReturnType<PulumiFn>;
+
+export interface NewStackOptions extends Omit<TestStackOptions, "program" | "config"> {
+  emulator?: EmulatorOptions;
+  /** Added to the config that points the stack at the emulator; a function for config that needs the emulator. */
+  config?: StackConfig | ((emu: RunningEmulator) => StackConfig | Promise<StackConfig>);
+}
+
+/** An emulator of its own and a stack on it. */
+export interface StackOnEmulator {
+  readonly emu: RunningEmulator;
+  readonly stack: EngineStack;
+}
+
+/**
+ * The one way an engine test sets up a stack: an emulator of its own and a stack of `program` (the
+ * example when not given) pointed at it, both removed after the file's tests.
+ */
+export async function newStack(
+  name: string,
+  program?: PackageProgram,
+  options: NewStackOptions = {},
+): Promise<StackOnEmulator> {
+  const { emulator: emulatorOptions, config, ...rest } = options;
+  const emu = await emulator(emulatorOptions);
+  const programDir = options.programDir;
+  const stack = await stackOn(emu, name, {
+    ...rest,
+    ...(program !== undefined ? { program: () => program(installedPackage(programDir)) } : {}),
+    ...(config !== undefined ? { config: typeof config === "function" ? await config(emu) : config } : {}),
+  });
+  return { emu, stack };
+}
+
+/** newStack opened before the tests of the describe block that calls this, which share it. */
+export function sharedStack(name: string, program?: PackageProgram, options: NewStackOptions = {}): StackOnEmulator {
+  let opened: StackOnEmulator | undefined;
+  beforeAll(async () => {
+    opened = await newStack(name, program, options);
+  });
+  const get = (): StackOnEmulator => {
+    if (opened === undefined) throw new Error(`stack ${name} is used before its beforeAll opened it`);
+    return opened;
+  };
+  return {
+    get emu() {
+      return get().emu;
+    },
+    get stack() {
+      return get().stack;
+    },
+  };
 }
 
 /**
