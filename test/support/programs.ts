@@ -21,3 +21,12 @@ export const DEPLOYER_KEY: ApiKeyArgs = { organizationId: ORG_ID, name: "deploye
 export function keyOutputs(key: ApiKey) {
   return { keyUuid: key.id, keyId: key.keyId, keySecret: key.keySecret, keySuffix: key.keySuffix };
 }
+
+/** An alert as a person makes it at the console (no name, its own webhook): what a read or an import finds. */
+export const HAND_MADE_ALERT = {
+  source: "search",
+  threshold: 123,
+  thresholdType: "below",
+  interval: "1h",
+  channel: { type: "webhook", webhookId: "made-by-hand" },
+};
