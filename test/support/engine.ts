@@ -184,6 +184,14 @@ export async function byHand(emu: RunningEmulator, method: string, path: string,
   return (res.headers.get("content-type") ?? "").includes("json") && text !== "" ? (JSON.parse(text) as unknown) : text;
 }
 
+/** Sets an alert's threshold by hand, its other members as the service holds them (a PUT replaces the alert). */
+export async function thresholdByHand(emu: RunningEmulator, alertId: string, threshold: number): Promise<void> {
+  const alert = emu.snapshot().alerts[alertId];
+  expect(alert, `alert ${alertId} on the service`).toBeDefined();
+  const { name, source, thresholdType, interval, channel } = alert ?? {};
+  await byHand(emu, "PUT", `/api/v2/alerts/${alertId}`, { name, source, threshold, thresholdType, interval, channel });
+}
+
 /**
  * "op name" of each step the engine began, in the order it began them, parts of a replace included
  * (create-replacement, replace, delete-replaced), for our resources only; "same" steps are left out.
@@ -207,6 +215,8 @@ export interface StateResource {
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
   initErrors?: string[];
+  protect?: boolean;
+  retainOnDelete?: boolean;
 }
 
 /** Our resources in the stack's state file (the file backend's checkpoint), by name. */
