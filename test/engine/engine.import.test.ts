@@ -5,6 +5,7 @@
 
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { RunResult } from "../support/engine";
 import {
   byHand,
   changes,
@@ -14,7 +15,6 @@ import {
   sharedStack,
   succeeded,
   told,
-  type RunResult,
 } from "../support/engine";
 import { ALERTS_PATH, KEYS_PATH } from "../support/fixtures";
 import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "../support/programs";

@@ -5,15 +5,8 @@
 // asserted by the unit tests: the emulator logs no bodies.)
 
 import { describe, expect, it } from "vitest";
-import {
-  changes,
-  ourState,
-  requestLog,
-  sharedStack,
-  statusWithKey,
-  succeeded,
-  type RunResult,
-} from "../support/engine";
+import type { RunResult } from "../support/engine";
+import { changes, ourState, requestLog, sharedStack, statusWithKey, succeeded } from "../support/engine";
 import { KEYS_PATH, ORG_ID } from "../support/fixtures";
 import { sha256Base64 } from "../support/hashData";
 import { keyOutputs } from "../support/programs";

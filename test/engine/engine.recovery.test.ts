@@ -5,16 +5,8 @@
 // the user is told what was recovered.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  changes,
-  ourState,
-  sharedStack,
-  statusWithKey,
-  succeeded,
-  told,
-  type RunningEmulator,
-  type RunResult,
-} from "../support/engine";
+import type { RunningEmulator, RunResult } from "../support/engine";
+import { changes, ourState, sharedStack, statusWithKey, succeeded, told } from "../support/engine";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID } from "../support/fixtures";
 import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "../support/programs";
 

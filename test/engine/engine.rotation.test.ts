@@ -5,18 +5,10 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
-import {
-  changes,
-  engineOrder,
-  ourState,
-  requestLog,
-  sharedStack,
-  statusWithKey,
-  succeeded,
-  type RunResult,
-} from "../support/engine";
-import { KEYS_PATH, ORG_ID } from "../support/fixtures";
-import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "../support/programs";
+import type { RunResult } from "../support/engine";
+import { changes, ourState, requestLog, sharedStack, statusWithKey, succeeded } from "../support/engine";
+import { ORG_ID } from "../support/fixtures";
+import { DEPLOYER_KEY, LAG_ALERT, expectKeyRotated, keyOutputs, keyRotationWrites } from "../support/programs";
 
 /** The program's own config key (the project is the example's), as the README's pattern reads it. */
 const ROTATION = "alertpipe-example:rotation";
@@ -69,21 +61,11 @@ describe("rotating an ApiKey by changing a keeper", () => {
     t.emu.resetRequestLog();
     await t.stack.setConfig({ [ROTATION]: { value: "2025-02" } });
     rotation = succeeded(await t.stack.up());
-    expect(changes(rotation)).toEqual(["replace deployer", "update lag"]);
-    expect(engineOrder(rotation)).toEqual([
-      "create-replacement deployer",
-      "replace deployer",
-      "update lag",
-      "delete-replaced deployer",
-    ]);
+    expectKeyRotated(rotation);
   });
 
   it("sends the new key's POST, then the alert's PUT, then the old key's DELETE", () => {
-    expect(requestLog(t.emu, (m) => m !== "GET")).toEqual([
-      `POST ${KEYS_PATH}`,
-      `PUT /api/v2/alerts/${alertId}`,
-      `DELETE ${KEYS_PATH}/${first.id}`,
-    ]);
+    expect(requestLog(t.emu, (m) => m !== "GET")).toEqual(keyRotationWrites(alertId, first.id));
   });
 
   it("leaves exactly one key of that name, the new one, in state, with the alert naming its suffix", () => {
