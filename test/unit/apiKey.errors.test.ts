@@ -18,14 +18,11 @@ import {
   KEYS_PATH as keysPath,
   KEY_UUID as keyUuid,
   ORG_ID as org,
-  keyInputs,
-  storedKey,
+  keyInputs as inputs,
+  storedKey as stored,
 } from "../support/fixtures";
 
 const BASIC_VALUE = CLOUD_AUTH.slice("Basic ".length);
-
-const inputs = keyInputs;
-const stored = storedKey;
 
 const mock = mockApiPerTest();
 const seen = mock.seen;

@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { searchAlert as programSearchAlert } from "../../support/fixtures";
 import { ISO_MS_UTC, alerting, call, data, start, validAlert } from "./helpers";
 
-const searchAlert = {
-  threshold: 1,
-  interval: "1h",
-  source: "search",
-  thresholdType: "below",
-  channel: { type: "webhook", webhookId: "wh-2" },
-} as const;
+/** A search alert unlike validAlert in every member a PUT must replace. */
+const searchAlert = { ...programSearchAlert, threshold: 1, interval: "1h", thresholdType: "below" } as const;
 
 describe("area A authentication", () => {
   it("answers 401 {message} when the Authorization header is missing", async () => {
