@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import type { AlertArgs, ApiKeyArgs, PipeSettingsArgs } from "../../provider";
 import { hashDataFor, sha256Base64 } from "../support/hashData";
+import type { RunResult, StackOnEmulator } from "../support/engine";
 import {
   byHand,
   changes,
@@ -17,8 +18,7 @@ import {
   requestLog as sent,
   sharedStack,
   succeeded,
-  type RunResult,
-  type StackOnEmulator,
+  thresholdByHand,
 } from "../support/engine";
 import { ORG_ID as ORG } from "../support/fixtures";
 import { HAND_MADE_ALERT } from "../support/programs";
@@ -100,6 +100,52 @@ function previewsOneCreate(t: StackOnEmulator, name: string): void {
   });
 }
 
+/** The resource, its arguments, and the one of them that changed. */
+type Changed = [name: string, args: readonly string[], input: string];
+
+/** An up after the program changed one argument: one in-place update naming it, with one write. */
+async function updatedInPlace(t: StackOnEmulator, [name, args, input]: Changed, write: string): Promise<void> {
+  t.emu.resetRequestLog();
+  const result = succeeded(await t.stack.up());
+  expect(changes(result)).toEqual([`update ${name}`]);
+  expect(changedInputs(result, name, args)).toEqual([input]);
+  expect(sent(t.emu)).toEqual([write]);
+}
+
+/** An up after the program changed an argument that forces a replacement: one replace, naming it. */
+async function replacedOn(t: StackOnEmulator, input: string): Promise<void> {
+  t.emu.resetRequestLog();
+  const step = ours(succeeded(await t.stack.up()))[0];
+  expect(step?.op).toBe("replace");
+  expect(step?.replaceKeys).toContain(input);
+}
+
+interface Drift {
+  /** The change a person makes at the console. */
+  byHand: () => Promise<unknown>;
+  /** The one request the refresh sends, and the one write the next up sends to put the object back. */
+  read: string;
+  write: string;
+  /** What the refresh finds changed. */
+  changed: Changed;
+}
+
+/** A change made by hand: refresh shows it with one read and no write, and the next up puts it back with one write. */
+async function driftShownThenPutBack(t: StackOnEmulator, drift: Drift): Promise<void> {
+  const [name, args, input] = drift.changed;
+  await drift.byHand();
+  t.emu.resetRequestLog();
+  const refreshed = succeeded(await t.stack.refresh());
+  expect(sent(t.emu)).toEqual([drift.read]);
+  expect(ours(refreshed)[0]?.op).toBe("refresh-update");
+  expect(changedInputs(refreshed, name, args)).toEqual([input]);
+
+  t.emu.resetRequestLog();
+  const result = succeeded(await t.stack.up());
+  expect(changes(result)).toEqual([`update ${name}`]);
+  expect(sent(t.emu)).toEqual([drift.write]);
+}
+
 /** The test after its create: the same program again is every step same and no write. */
 function unchangedSendsNoWrite(t: StackOnEmulator): void {
   it("reports every step same and sends no write on an unchanged program", async () => {
@@ -135,12 +181,8 @@ describe("an Alert alone on the real engine", () => {
   unchangedSendsNoWrite(t);
 
   it("updates a changed threshold in place with one PUT of the same alert", async () => {
-    t.emu.resetRequestLog();
     args = { ...ALERT, threshold: 600 };
-    const result = succeeded(await t.stack.up());
-    expect(changes(result)).toEqual(["update lag"]);
-    expect(changedInputs(result, "lag", ALERT_ARGS)).toEqual(["threshold"]);
-    expect(sent(t.emu)).toEqual([`PUT /api/v2/alerts/${alertId}`]);
+    await updatedInPlace(t, ["lag", ALERT_ARGS, "threshold"], `PUT /api/v2/alerts/${alertId}`);
     expect(t.emu.snapshot().alerts[alertId]?.threshold).toBe(600);
   });
 
@@ -155,29 +197,13 @@ describe("an Alert alone on the real engine", () => {
   });
 
   it("shows a threshold changed by hand on refresh, with GETs only, and the next up puts it back", async () => {
-    const alert = t.emu.snapshot().alerts[alertId];
-    expect(alert).toBeDefined();
-    await byHand(t.emu, "PUT", `/api/v2/alerts/${alertId}`, {
-      name: alert?.name,
-      source: alert?.source,
-      threshold: 42,
-      thresholdType: alert?.thresholdType,
-      interval: alert?.interval,
-      channel: alert?.channel,
+    await driftShownThenPutBack(t, {
+      byHand: () => thresholdByHand(t.emu, alertId, 42),
+      // One listing of the alerts serves the read (docs/design/reading.md).
+      read: `GET /api/v2/alerts`,
+      changed: ["lag", ALERT_ARGS, "threshold"],
+      write: `PUT /api/v2/alerts/${alertId}`,
     });
-    t.emu.resetRequestLog();
-    const refreshed = succeeded(await t.stack.refresh());
-    expect(sent(t.emu, isWrite)).toEqual([]);
-    // One listing of the alerts serves the read (docs/design/reading.md).
-    expect(sent(t.emu)).toEqual([`GET /api/v2/alerts`]);
-    const step = ours(refreshed)[0];
-    expect(step?.op).toBe("refresh-update");
-    expect(changedInputs(refreshed, "lag", ALERT_ARGS)).toEqual(["threshold"]);
-
-    t.emu.resetRequestLog();
-    const result = succeeded(await t.stack.up());
-    expect(changes(result)).toEqual(["update lag"]);
-    expect(sent(t.emu)).toEqual([`PUT /api/v2/alerts/${alertId}`]);
     expect(t.emu.snapshot().alerts[alertId]?.threshold).toBe(600);
   });
 
@@ -216,38 +242,24 @@ describe("a PipeSettings alone on the real engine", () => {
   unchangedSendsNoWrite(t);
 
   it("updates a changed setting in place with one PUT, leaving the other setting as it was", async () => {
-    t.emu.resetRequestLog();
     args = { ...base, dbMaxThreads: 16 };
-    const result = succeeded(await t.stack.up());
-    expect(changes(result)).toEqual(["update ingest"]);
-    expect(changedInputs(result, "ingest", PIPE_ARGS)).toEqual(["dbMaxThreads"]);
-    expect(sent(t.emu)).toEqual([`PUT ${settingsPath(PIPE)}`]);
+    await updatedInPlace(t, ["ingest", PIPE_ARGS, "dbMaxThreads"], `PUT ${settingsPath(PIPE)}`);
     expect(t.emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
   });
 
   it("shows a setting changed by hand on refresh, with GETs only, and the next up puts it back", async () => {
-    await byHand(t.emu, "PUT", settingsPath(PIPE), { object_storage_concurrency: 30 });
-    t.emu.resetRequestLog();
-    const refreshed = succeeded(await t.stack.refresh());
-    expect(sent(t.emu)).toEqual([`GET ${settingsPath(PIPE)}`]);
-    const step = ours(refreshed)[0];
-    expect(step?.op).toBe("refresh-update");
-    expect(changedInputs(refreshed, "ingest", PIPE_ARGS)).toEqual(["objectStorageConcurrency"]);
-
-    t.emu.resetRequestLog();
-    const result = succeeded(await t.stack.up());
-    expect(changes(result)).toEqual(["update ingest"]);
-    expect(sent(t.emu)).toEqual([`PUT ${settingsPath(PIPE)}`]);
+    await driftShownThenPutBack(t, {
+      byHand: () => byHand(t.emu, "PUT", settingsPath(PIPE), { object_storage_concurrency: 30 }),
+      read: `GET ${settingsPath(PIPE)}`,
+      changed: ["ingest", PIPE_ARGS, "objectStorageConcurrency"],
+      write: `PUT ${settingsPath(PIPE)}`,
+    });
     expect(t.emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
   });
 
   it("replaces on a new pipeId: the new pipe is set and the old one reset", async () => {
-    t.emu.resetRequestLog();
     args = { ...base, dbMaxThreads: 16, pipeId: OTHER_PIPE };
-    const result = succeeded(await t.stack.up());
-    const step = ours(result)[0];
-    expect(step?.op).toBe("replace");
-    expect(step?.replaceKeys).toContain("pipeId");
+    await replacedOn(t, "pipeId");
     // Create before delete, the engine's default: the new pipe is set before the old is reset, which
     // reads the old pipe first to unset only what is still as it left it.
     expect(sent(t.emu)).toEqual([
@@ -301,39 +313,25 @@ describe("an ApiKey alone on the real engine", () => {
   unchangedSendsNoWrite(t);
 
   it("updates a changed name in place with one PATCH of the same key", async () => {
-    t.emu.resetRequestLog();
     args = { ...base, name: "deployer-ci" };
-    const result = succeeded(await t.stack.up());
-    expect(changes(result)).toEqual(["update deployer"]);
-    expect(changedInputs(result, "deployer", KEY_ARGS)).toEqual(["name"]);
-    expect(sent(t.emu)).toEqual([`PATCH ${keysPath(ORG, keyUuid)}`]);
+    await updatedInPlace(t, ["deployer", KEY_ARGS, "name"], `PATCH ${keysPath(ORG, keyUuid)}`);
     expect(t.emu.snapshot().keys[keyUuid]?.name).toBe("deployer-ci");
   });
 
   it("shows a key disabled by hand on refresh, with GETs only, and the next up enables it again", async () => {
-    await byHand(t.emu, "PATCH", keysPath(ORG, keyUuid), { state: "disabled" });
-    t.emu.resetRequestLog();
-    const refreshed = succeeded(await t.stack.refresh());
-    // One listing of the organization's keys serves the read (docs/design/reading.md).
-    expect(sent(t.emu)).toEqual([`GET ${keysPath(ORG)}`]);
-    const step = ours(refreshed)[0];
-    expect(step?.op).toBe("refresh-update");
-    expect(changedInputs(refreshed, "deployer", KEY_ARGS)).toEqual(["state"]);
-
-    t.emu.resetRequestLog();
-    const result = succeeded(await t.stack.up());
-    expect(changes(result)).toEqual(["update deployer"]);
-    expect(sent(t.emu)).toEqual([`PATCH ${keysPath(ORG, keyUuid)}`]);
+    await driftShownThenPutBack(t, {
+      byHand: () => byHand(t.emu, "PATCH", keysPath(ORG, keyUuid), { state: "disabled" }),
+      // One listing of the organization's keys serves the read (docs/design/reading.md).
+      read: `GET ${keysPath(ORG)}`,
+      changed: ["deployer", KEY_ARGS, "state"],
+      write: `PATCH ${keysPath(ORG, keyUuid)}`,
+    });
     expect(t.emu.snapshot().keys[keyUuid]?.state).toBe("enabled");
   });
 
   it("replaces the key on new hashData: a new key is made, then the old one deleted", async () => {
-    t.emu.resetRequestLog();
     args = { ...args, hashData: hashDataFor("LIFECYCLEKEY00000CD34", "lifecycle-secret-two-made-by-the-program") };
-    const result = succeeded(await t.stack.up());
-    const step = ours(result)[0];
-    expect(step?.op).toBe("replace");
-    expect(step?.replaceKeys).toContain("hashData");
+    await replacedOn(t, "hashData");
     expect(sent(t.emu)).toEqual([`POST ${keysPath(ORG)}`, `DELETE ${keysPath(ORG, keyUuid)}`]);
     const keys = Object.values(t.emu.snapshot().keys);
     expect(keys).toHaveLength(1);
@@ -343,12 +341,8 @@ describe("an ApiKey alone on the real engine", () => {
   });
 
   it("replaces the key on a new organizationId: the new key lives in the new organization", async () => {
-    t.emu.resetRequestLog();
     args = { ...args, organizationId: OTHER_ORG };
-    const result = succeeded(await t.stack.up());
-    const step = ours(result)[0];
-    expect(step?.op).toBe("replace");
-    expect(step?.replaceKeys).toContain("organizationId");
+    await replacedOn(t, "organizationId");
     expect(sent(t.emu)).toEqual([`POST ${keysPath(OTHER_ORG)}`, `DELETE ${keysPath(ORG, keyUuid)}`]);
     const keys = Object.values(t.emu.snapshot().keys);
     expect(keys.map((k) => k.organizationId)).toEqual([OTHER_ORG]);

@@ -4,7 +4,8 @@
 // key; what the lists no longer hold is gone from state, and drift still shows.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import { byHand, changes, ourState, requestLog, sharedStack, succeeded, type RunResult } from "../support/engine";
+import type { RunResult } from "../support/engine";
+import { byHand, changes, ourState, requestLog, sharedStack, succeeded, thresholdByHand } from "../support/engine";
 import { ALERTS_PATH, KEYS_PATH, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
 import { DEPLOYER_KEY, LAG_ALERT } from "../support/programs";
 
@@ -26,15 +27,7 @@ describe("pulumi refresh of 3 keys, 3 alerts and a PipeSettings, under the publi
     // Out of band: one key and one alert deleted, one alert's threshold changed.
     await byHand(t.emu, "DELETE", `${KEYS_PATH}/${ids.get("key-1")}`);
     await byHand(t.emu, "DELETE", `${ALERTS_PATH}/${ids.get("alert-1")}`);
-    const changed = t.emu.snapshot().alerts[ids.get("alert-2") ?? ""];
-    await byHand(t.emu, "PUT", `${ALERTS_PATH}/${ids.get("alert-2")}`, {
-      name: changed?.name,
-      source: changed?.source,
-      threshold: 42,
-      thresholdType: changed?.thresholdType,
-      interval: changed?.interval,
-      channel: changed?.channel,
-    });
+    await thresholdByHand(t.emu, ids.get("alert-2") ?? "", 42);
     t.emu.resetRequestLog();
     refreshed = succeeded(await t.stack.refresh());
   });
