@@ -3,7 +3,7 @@
 
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
@@ -16,6 +16,7 @@ import {
   type AlertpipePackage,
   type StackConfig,
 } from "../../scripts/exampleStack";
+import { PIPE_RESOURCE_ID } from "./fixtures";
 
 export { installedPackage };
 export type { EngineStack, RunningEmulator, RunResult };
@@ -140,6 +141,34 @@ export function pluginFolder(
   symlinkSync(installed, join(dir, "pulumi-resource-alertpipe"));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/**
+ * The plugin on this process's PATH, first, for the tests of the describe block that calls this: the
+ * engine then finds `pulumi-resource-alertpipe` as a user's shell finds npm's node_modules/.bin.
+ */
+export function pluginOnPath(): void {
+  const savedPath = process.env.PATH;
+  beforeAll(() => {
+    // The stack's CLI takes this process's PATH, behind its own folder.
+    process.env.PATH = `${pluginFolder()}${delimiter}${savedPath ?? ""}`;
+  });
+  afterAll(() => {
+    process.env.PATH = savedPath;
+  });
+}
+
+/** What the example's first up leaves on the service: one alert, one key, and the settings of its pipe. */
+export function expectExampleMade(emu: Pick<RunningEmulator, "snapshot">): void {
+  const snap = emu.snapshot();
+  expect(Object.keys(snap.alerts)).toHaveLength(1);
+  expect(Object.keys(snap.keys)).toHaveLength(1);
+  expect(snap.pipes[PIPE_RESOURCE_ID]).toMatchObject({
+    db_max_threads: 8,
+    object_storage_concurrency: 4,
+    streaming_max_insert_wait_ms: 1000,
+    db_parallel_view_processing: true,
+  });
 }
 
 /** Our resources' types: the dynamic classes' and the native plugin's. */
