@@ -5,13 +5,13 @@ import {
   CANARY,
   CLOUD_AUTH,
   answerOnce,
-  cutOnce,
   cloudAnswer,
   errorText,
   mockApiPerTest,
   readByGetPerTest,
 } from "../support/mockApi";
 import { failure } from "../support/failures";
+import { unknownCreateTests } from "../support/unknownCreate";
 import {
   CREATED_SECRET,
   KEY_PATH as keyPath,
@@ -145,36 +145,15 @@ describe("ApiKey API errors", () => {
 });
 
 describe("ApiKey create whose outcome is unknown", () => {
-  it("on a 503 sends the POST once, never again", async () => {
-    answer("POST", keysPath, 503, { status: 503, error: "upstream unavailable", requestId: "rid-503" });
-    answer("POST", keysPath, 503, { status: 503, error: "upstream unavailable", requestId: "rid-503" });
-    await failure(provider.create(inputs));
-    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${keysPath}`]);
-    expect(mock.api.agent.pendingInterceptors()).toHaveLength(1); // the second answer was never asked for
-  });
-
-  it("on a 503 says the named key may have been created, without the configured secret", async () => {
-    answer("POST", keysPath, 503, { status: 503, error: "upstream unavailable", requestId: "rid-503" });
-    const err = await failure(provider.create(inputs));
-    expect(err).toBeInstanceOf(OutcomeUnknownError);
-    expect(String(err)).toContain(`POST ${keysPath}`);
-    expect(String(err)).toContain('the API key "deployer" may have been created');
-    expect(errorText(err)).not.toContain(CANARY.keySecret);
-  });
-
-  it("on a cut connection sends the POST once, never again", async () => {
-    cutOnce(mock.api.cloud, seen, { method: "POST", path: keysPath });
-    cutOnce(mock.api.cloud, seen, { method: "POST", path: keysPath });
-    await failure(provider.create(inputs));
-    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${keysPath}`]);
-  });
-
-  it("on a cut connection says the named key may have been created, without the configured secret", async () => {
-    cutOnce(mock.api.cloud, seen, { method: "POST", path: keysPath });
-    const err = await failure(provider.create(inputs));
-    expect(err).toBeInstanceOf(OutcomeUnknownError);
-    expect(String(err)).toContain('the API key "deployer" may have been created');
-    expect(errorText(err)).not.toContain(CANARY.keySecret);
+  unknownCreateTests({
+    mock,
+    area: "cloud",
+    path: keysPath,
+    unavailable: { status: 503, error: "upstream unavailable", requestId: "rid-503" },
+    create: () => provider.create(inputs),
+    named: 'the API key "deployer"',
+    what: "key",
+    credential: { name: "configured secret", value: CANARY.keySecret },
   });
 
   it("names an unnamed key by its roles and organization", async () => {
