@@ -1,9 +1,9 @@
 // Test support: the tests each resource passes against the mocked API when a create's outcome is
 // unknown, a 503 or a cut connection: the POST is sent once, never again, and the error says the
-// named object may have been created, without the configured credential.
+// named object may have been created, without the configured credential; a plain 400 is not one.
 
 import { expect, it } from "vitest";
-import { OutcomeUnknownError } from "../../provider/errors";
+import { ApiError, OutcomeUnknownError } from "../../provider/errors";
 import { failure } from "./failures";
 import { answerOnce, cutOnce, errorText, type MockApi, type SeenRequest } from "./mockApi";
 
@@ -12,8 +12,9 @@ export interface UnknownCreate {
   area: "alerting" | "cloud";
   /** The collection the create POSTs to. */
   path: string;
-  /** The service's answer to a create it cannot take now, with status 503. */
+  /** The service's answer to a create it cannot take now, with status 503, and to a bad one, with 400. */
   unavailable: unknown;
+  badRequest: unknown;
   create: () => Promise<unknown>;
   /** What the user is told may have been created: `the alert "High CPU"`. */
   named: string;
@@ -49,4 +50,11 @@ export function unknownCreateTests(c: UnknownCreate): void {
       expect(errorText(err)).not.toContain(c.credential.value);
     });
   }
+
+  it("is not what a plain 400 gives: that is an ordinary API error", async () => {
+    answerOnce(c.mock.api[c.area], c.mock.seen, post, 400, c.badRequest);
+    const err = await failure(c.create());
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).not.toBeInstanceOf(OutcomeUnknownError);
+  });
 }

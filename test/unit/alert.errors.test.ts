@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/alert/provider";
-import { ApiError, OutcomeUnknownError } from "../../provider/errors";
+import { ApiError } from "../../provider/errors";
 import { CANARY, answerOnce, errorText, mockApiPerTest, readByGetPerTest } from "../support/mockApi";
 import { failure } from "../support/failures";
 import { unknownCreateTests } from "../support/unknownCreate";
@@ -68,6 +68,7 @@ describe("Alert create whose outcome is unknown", () => {
     area: "alerting",
     path: COLLECTION,
     unavailable: { message: "upstream unavailable" },
+    badRequest: { message: "bad channel" },
     create: () => provider.create(inputs),
     named: 'the alert "High CPU"',
     what: "alert",
@@ -79,13 +80,6 @@ describe("Alert create whose outcome is unknown", () => {
     const { name: _n, ...unnamed } = inputs;
     const err = await failure(provider.create(unnamed));
     expect(String(err)).toContain('the alert "dash-1/tile-1" may have been created');
-  });
-
-  it("is not what a plain 400 gives: that is an ordinary API error", async () => {
-    answer("POST", COLLECTION, 400, { message: "bad channel" });
-    const err = await failure(provider.create(inputs));
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).not.toBeInstanceOf(OutcomeUnknownError);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/apiKey/provider";
-import { ApiError, OutcomeUnknownError, PartialFailure } from "../../provider/errors";
+import { ApiError, PartialFailure } from "../../provider/errors";
 import {
   CANARY,
   CLOUD_AUTH,
@@ -150,6 +150,7 @@ describe("ApiKey create whose outcome is unknown", () => {
     area: "cloud",
     path: keysPath,
     unavailable: { status: 503, error: "upstream unavailable", requestId: "rid-503" },
+    badRequest: { status: 400, error: "bad roles", requestId: "rid-400" },
     create: () => provider.create(inputs),
     named: 'the API key "deployer"',
     what: "key",
@@ -161,13 +162,6 @@ describe("ApiKey create whose outcome is unknown", () => {
     const { name: _n, ...unnamed } = inputs;
     const err = await failure(provider.create(unnamed));
     expect(String(err)).toContain(`an unnamed API key (roles developer) in organization ${org} may have been created`);
-  });
-
-  it("is not what a plain 400 gives: that is an ordinary API error", async () => {
-    answer("POST", keysPath, 400, { status: 400, error: "bad roles", requestId: "rid-400" });
-    const err = await failure(provider.create(inputs));
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).not.toBeInstanceOf(OutcomeUnknownError);
   });
 });
 

@@ -113,22 +113,12 @@ describe("area A validation (400 {message})", () => {
     },
   );
 
-  it("rejects a channel type other than webhook", async () => {
+  it.each([
+    ["a channel type other than webhook", { type: "email", webhookId: "x" }],
+    ["an empty webhookId", { type: "webhook", webhookId: "" }],
+  ])("rejects %s", async (_case, channel) => {
     const emu = await start();
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", {
-      ...validAlert,
-      channel: { type: "email", webhookId: "x" },
-    });
-    expect(answer.status).toBe(400);
-  });
-
-  it("rejects an empty webhookId", async () => {
-    const emu = await start();
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", {
-      ...validAlert,
-      channel: { type: "webhook", webhookId: "" },
-    });
-    expect(answer.status).toBe(400);
+    expect((await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, channel })).status).toBe(400);
   });
 
   it("rejects a member the create body does not list (dashboard instead of dashboardId)", async () => {
