@@ -64,6 +64,8 @@ export interface PackageSchema {
   version: string;
   description: string;
   license: string;
+  homepage: string;
+  repository: string;
   keywords: string[];
   config: { variables: Record<string, PropertySpec>; defaults: string[] };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
@@ -76,7 +78,9 @@ export interface PackageSchema {
 /** The npm name of the generated Node.js SDK; `pulumi-alertpipe` itself is the dynamic providers' package. */
 export const NODEJS_SDK_PACKAGE = "@alertpipe/pulumi";
 export const PYTHON_SDK_PACKAGE = "pulumi_alertpipe";
-export const GO_IMPORT_BASE_PATH = "github.com/alertpipe/pulumi-alertpipe/sdk/go/alertpipe";
+/** The project's canonical repository, the one home of its address: the Go module path, package.json's links, the docs. */
+export const REPOSITORY = "github.com/alertpipe/pulumi-alertpipe";
+export const GO_IMPORT_BASE_PATH = `${REPOSITORY}/sdk/go/alertpipe`;
 
 const typeRef = (name: string): PropertySpec => ({ $ref: `#/types/${PACKAGE}:index:${name}` });
 const STRING: PropertySpec = { type: "string" };
@@ -321,6 +325,8 @@ export function packageSchema(): PackageSchema {
     version: PACKAGE_VERSION,
     description: "Alerts (alerting API), ingestion pipe settings and organization API keys (cloud management API).",
     license: "Apache-2.0",
+    homepage: `https://${REPOSITORY}`,
+    repository: `https://${REPOSITORY}`,
     keywords: ["pulumi", "alertpipe", "category/monitoring"],
     // Required settings may come from the environment instead, so none is required of the config.
     config: { variables, defaults: [] },
