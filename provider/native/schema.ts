@@ -24,6 +24,8 @@ import { API_KEY_DOCS, SECRET_PROPERTIES } from "../apiKey/docs";
 import { KEY_FIELDS } from "../apiKey/wire";
 import { REPLACE_ON as PIPE_REF, pipeSettingsArgsSchema } from "../pipeSettings/args";
 import { PIPE_SETTINGS_DOCS } from "../pipeSettings/docs";
+import { IMPORT_ID_FORM as API_KEY_IMPORT_FORM } from "../apiKey/provider";
+import { IMPORT_ID_FORM as PIPE_IMPORT_FORM } from "../pipeSettings/provider";
 import { NATIVE_RESOURCES, PACKAGE, tokenOf, type ResourceKind } from "./resources";
 
 /** A property as the schema states it (a subset of Pulumi's property spec). */
@@ -216,13 +218,22 @@ const OUTPUTS: Record<ResourceKind, readonly string[]> = {
   pipeSettings: [...PIPE_REF, ...SETTING_NAMES, "managedSettings", "resetOnDelete"],
 };
 
+/**
+ * The resource's description with the `## Import` section Pulumi's docs and SDK generators show:
+ * the `pulumi import` command and the id's form, from the form the resource's import reads.
+ */
+function withImport(description: string, name: string, form: readonly string[]): string {
+  const id = form.map((part) => `<${part}>`).join("/");
+  return `${description}\n\n## Import\n\nAn existing object is imported by its id, \`${id}\`:\n\n\`\`\`sh\n$ pulumi import ${PACKAGE}:index:${name} <name> ${id}\n\`\`\`\n`;
+}
+
 let built: Record<string, ResourceSpec> | undefined;
 
 function resources(): Record<string, ResourceSpec> {
   if (built !== undefined) return built;
   const specs: Record<ResourceKind, ResourceSpec> = {
     alert: resource(
-      ALERT_DOCS.resource,
+      withImport(ALERT_DOCS.resource, "Alert", ["alertId"]),
       alertArgsSchema,
       OUTPUTS.alert,
       ALERT_REQUIRED,
@@ -230,7 +241,7 @@ function resources(): Record<string, ResourceSpec> {
       ALERT_DOCS.properties,
     ),
     apiKey: resource(
-      API_KEY_DOCS.resource,
+      withImport(API_KEY_DOCS.resource, "ApiKey", API_KEY_IMPORT_FORM),
       apiKeyArgsSchema,
       OUTPUTS.apiKey,
       ["organizationId", "roles", "managedArgs"],
@@ -242,7 +253,7 @@ function resources(): Record<string, ResourceSpec> {
       }),
     ),
     pipeSettings: resource(
-      PIPE_SETTINGS_DOCS.resource,
+      withImport(PIPE_SETTINGS_DOCS.resource, "PipeSettings", PIPE_IMPORT_FORM),
       pipeSettingsArgsSchema,
       OUTPUTS.pipeSettings,
       [...PIPE_REF, "managedSettings"],
