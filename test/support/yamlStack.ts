@@ -50,6 +50,10 @@ export interface YamlStackOptions {
   config?: StackConfig;
   /** false: no `alertpipe:*` config, for a program whose resources each name a provider of their own. */
   defaultProvider?: boolean;
+  /** A folder whose node_modules holds the package whose plugin is linked; examples/ by default. */
+  programDir?: string;
+  stackName?: string;
+  passphrase?: string;
 }
 
 /**
@@ -65,10 +69,15 @@ export async function yamlStack(
   const host = await pulumiYamlLanguageHost();
   const projectDir = mkdtempSync(join(tmpdir(), "alertpipe-yaml-"));
   afterFile(() => rmSync(projectDir, { recursive: true, force: true }));
-  if (options.installPlugin !== false) pluginFolder(join(projectDir, "node_modules", ".bin"));
+  if (options.installPlugin !== false) pluginFolder(join(projectDir, "node_modules", ".bin"), options.programDir);
   const write = (text: string) => writeFileSync(join(projectDir, "Pulumi.yaml"), text);
   write(pulumiYaml);
-  const stack = await CliStack.open({ projectDir, pathFirst: [dirname(host.path)] });
+  const stack = await CliStack.open({
+    projectDir,
+    pathFirst: [dirname(host.path)],
+    ...(options.stackName !== undefined ? { stackName: options.stackName } : {}),
+    ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
+  });
   afterFile(() => stack.dispose());
   await stack.setConfig({ ...(options.defaultProvider === false ? {} : emulatorConfig(emu)), ...options.config });
   return { stack, write };
