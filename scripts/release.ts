@@ -8,7 +8,6 @@
 // - pulumi-resource-alertpipe-v<version>-<os>-<arch>.tar.gz for linux and darwin, amd64 and arm64.
 // Needs python3 (with venv) besides Node; nothing is published.
 
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   copyFileSync,
@@ -25,7 +24,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { writeGoModule, type GoModule } from "./goModule";
-import { packPackage, repoRoot } from "./packedPackage";
+import { packPackage, repoRoot, run } from "./packedPackage";
 import { buildPluginArchive, packageVersion, type PluginArchive, type Platform } from "./pluginArchive";
 import { sdkDir } from "./sdk";
 
@@ -51,25 +50,9 @@ export interface Release {
   readonly timings: Readonly<Record<string, number>>;
 }
 
-/** Runs a command to its end and gives its stdout; rejects with the tail of its output when it fails. */
-function exec(command: string, args: readonly string[], cwd?: string): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    child.on("error", fail);
-    child.on("close", (code, signal) =>
-      code === 0
-        ? done(stdout)
-        : fail(
-            new Error(
-              `${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(-4000)}${stdout.slice(-2000)}`,
-            ),
-          ),
-    );
-  });
+/** Runs a command to its end and gives its stdout. */
+async function exec(command: string, args: readonly string[], cwd?: string): Promise<string> {
+  return (await run(command, args, cwd === undefined ? {} : { cwd })).stdout;
 }
 
 /** The package as `npm pack` makes it from the current dist/. */
@@ -139,7 +122,7 @@ async function commitTime(): Promise<Date> {
 }
 
 /** Every file under `dir`, relative, sorted. */
-function filesUnder(dir: string, top: string = dir): string[] {
+export function filesUnder(dir: string, top: string = dir): string[] {
   return readdirSync(dir)
     .flatMap((name) => {
       const path = join(dir, name);

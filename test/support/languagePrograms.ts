@@ -4,7 +4,6 @@
 // Automation API inline program with nothing of our Node project on its PATH. A missing Python, Go
 // or engine fails the test that needs it, with what to install; nothing is skipped.
 
-import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
@@ -12,7 +11,7 @@ import { afterAll } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { lockedSdkVersion, pulumiCli } from "../../scripts/engine/pulumiCli";
 import { emulatorConfig, type StackConfig } from "../../scripts/exampleStack";
-import { repoRoot } from "../../scripts/packedPackage";
+import { repoRoot, run } from "../../scripts/packedPackage";
 import type { GoModule } from "../../scripts/goModule";
 import { buildPluginArchive, type PluginArchive } from "../../scripts/pluginArchive";
 import { sdkDir } from "../../scripts/sdk";
@@ -30,34 +29,7 @@ export function scratch(prefix: string): string {
   return dir;
 }
 
-/** Runs a command to its end; rejects with its output when it fails. */
-export function run(
-  command: string,
-  args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code, signal) =>
-      code === 0
-        ? resolve({ stdout, stderr })
-        : reject(
-            new Error(
-              `${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(-6000)}\n${stdout.slice(-2000)}`,
-            ),
-          ),
-    );
-  });
-}
+export { run };
 
 /** A command the tests need, found on PATH (or at one of `also`), or an error saying what to install. */
 export function required(command: string, why: string, also: readonly string[] = []): string {
