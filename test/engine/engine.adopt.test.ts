@@ -11,14 +11,8 @@ import type { RunningEmulator } from "../../emulator";
 import { changes, emulator as startEmulator, ourExported, ourState, requestLog } from "../support/engine";
 import type { CliRun, CliStack } from "../support/cliStack";
 import { ORG_ID } from "../support/fixtures";
-import {
-  exportEnv,
-  exportProcess,
-  installedCommand,
-  seedEstate,
-  type Estate,
-  type ExportRun,
-} from "../support/exportRuns";
+import { exportEnv, installedCommand, seedEstate, type Estate } from "../support/exportRuns";
+import { run } from "../support/languagePrograms";
 import { yamlStack, type YamlStack } from "../support/yamlStack";
 
 const isWrite = (method: string) => method !== "GET";
@@ -35,7 +29,7 @@ plugins:
 /** A value of `pulumi stack export --show-secrets`: a secret's plaintext (JSON) read, anything else as it is; absent is null. */
 function revealed(value: unknown): unknown {
   if (typeof value === "object" && value !== null && "plaintext" in value)
-    return JSON.parse(String((value as { plaintext: unknown }).plaintext)) as unknown;
+    return JSON.parse(String(value.plaintext)) as unknown;
   return value ?? null;
 }
 
@@ -49,7 +43,7 @@ describe("adopting an estate: alertpipe export, pulumi import --file with code g
   let estate: Estate;
   let yaml: YamlStack;
   let stack: CliStack;
-  let exported: ExportRun;
+  let exported: { stdout: string; stderr: string };
   let importFile = "";
   let generatedFile = "";
   const started = Date.now();
@@ -68,12 +62,12 @@ describe("adopting an estate: alertpipe export, pulumi import --file with code g
   }, 900_000);
 
   it("exports the estate with the package's alertpipe command, sending only GETs", async () => {
-    exported = await exportProcess(
+    // As npm's link runs it; `run` fails the test, with the report, on any exit but 0.
+    exported = await run(
       process.execPath,
       [installedCommand(), "export", "--organization", ORG_ID, "--pipe", estate.pipe, "--out", importFile],
-      exportEnv(emu),
+      { env: { PATH: process.env.PATH ?? "", ...exportEnv(emu) } },
     );
-    expect(exported.code, exported.stderr).toBe(0);
     const resources = (JSON.parse(readFileSync(importFile, "utf8")) as { resources: unknown[] }).resources;
     expect(resources).toHaveLength(estate.alerts.length + estate.keys.length + 1);
     expect(requestLog(emu, isWrite)).toEqual([]);

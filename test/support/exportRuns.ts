@@ -1,8 +1,7 @@
 // Test support for `alertpipe export`: its environment for an emulator, and runs of it, in-process
 // (the emulator tier: runCli with its output collected) or as the installed package's bin (the
-// engine tier: the file npm links as `alertpipe`, run by node as the link would).
+// engine tier: the file npm links as `alertpipe`, run by node as the link would), and an estate to export.
 
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { runCli } from "../../provider/export/cli";
@@ -47,26 +46,6 @@ export async function exportInProcess(args: readonly string[], env: Record<strin
 /** The `alertpipe` bin of the package installed in examples/ (the file its package.json's bin names), run by node. */
 export function installedCommand(programDir: string = examplesDir()): string {
   return join(programDir, "node_modules", "pulumi-alertpipe", "dist", "provider", "export", "main.js");
-}
-
-/** A child process running `command args` with only `env` (and PATH), collected. */
-export function exportProcess(
-  command: string,
-  args: readonly string[],
-  env: Record<string, string>,
-): Promise<ExportRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      env: { PATH: process.env.PATH ?? "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 /** What `seedEstate` made, by the ids `pulumi import` is given. */
