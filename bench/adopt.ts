@@ -11,13 +11,13 @@
 // (pages, export, import) draws 2 requests of area B's 10 per 10 s, so rounds wait out the window.
 
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
 import type { RecordedRequest } from "../emulator";
-import { pulumiCli } from "../scripts/engine/pulumiCli";
+import { pulumiCli, pulumiYamlLanguageHost } from "../scripts/engine/pulumiCli";
 import { openStack } from "../scripts/exampleStack";
 import type { BenchFolder } from "./benchFolder";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
@@ -151,6 +151,7 @@ export async function adoptAtScale(folder: BenchFolder, runs = 3): Promise<Scena
     await relaxed.close();
     relaxedOpen = false;
     emulator = await startEmulatorProcess({ dataFile, port });
+    const yamlHost = await pulumiYamlLanguageHost();
     const pages: number[] = [];
     const exports: Array<{ ms: number; sent: ReturnType<typeof sent> }> = [];
     const imports: Array<{ ms: number; sent: ReturnType<typeof sent>; resources: number }> = [];
@@ -165,9 +166,10 @@ export async function adoptAtScale(folder: BenchFolder, runs = 3): Promise<Scena
       exports.push({ ms: exportMs, sent: sent(await emulator.requests()) });
       await wait(WINDOW_WAIT_MS);
 
-      // The file into a fresh stack through the native plugin, found on PATH as npm links it.
+      // The file into a fresh stack through the native plugin, found on PATH as npm links it. The
+      // CLI asks the project's language host for nothing here but needs one: a Pulumi YAML project.
       const savedPath = process.env.PATH;
-      process.env.PATH = `${folder.pluginDir}${delimiter}${savedPath ?? ""}`;
+      process.env.PATH = [folder.pluginDir, dirname(yamlHost.path), savedPath ?? ""].join(delimiter);
       const stack = await openStack({
         stack: `adopt-${run}`,
         project: BENCH_PROJECT,
@@ -176,6 +178,7 @@ export async function adoptAtScale(folder: BenchFolder, runs = 3): Promise<Scena
         config: emulatorStackConfig(emulator, PUBLISHED),
       }).finally(() => (process.env.PATH = savedPath));
       try {
+        writeFileSync(join(stack.root, "work", "Pulumi.yaml"), `name: ${BENCH_PROJECT}\nruntime: yaml\n`);
         await emulator.resetRequestLog();
         const started = performance.now();
         const imported = await stack.cli([
