@@ -3,7 +3,8 @@
 // through the native plugin, under the published limits (area B 10 requests per 10 s per key,
 // area A 100 per minute), the provider pacing at the same. The target is in requests: the list
 // pages alone (two pages of alerts, the second empty, and one list per organization), nothing per
-// object, no 429. Each time is set against the time of those pages alone, fetched by the bench
+// object, no 429; `pulumi import` runs the engine twice (its preview, then the import), each pass
+// with a plugin process of its own, so it lists twice. Each time is set against the time of those pages alone, fetched by the bench
 // itself with no provider in between: what any export must pay.
 //
 // The objects are made first with the limits off (1,200 POSTs would take 20 minutes at area B's
