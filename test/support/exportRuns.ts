@@ -2,6 +2,7 @@
 // (the emulator tier: runCli with its output collected) or as the installed package's bin (the
 // engine tier: the file npm links as `alertpipe`, run by node as the link would), and an estate to export.
 
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { runCli } from "../../provider/export/cli";
@@ -43,9 +44,13 @@ export async function exportInProcess(args: readonly string[], env: Record<strin
   }
 }
 
-/** The `alertpipe` bin of the package installed in examples/ (the file its package.json's bin names), run by node. */
+/** The `alertpipe` bin of the package installed in examples/: the file its package.json's `bin` names, which npm links. */
 export function installedCommand(programDir: string = examplesDir()): string {
-  return join(programDir, "node_modules", "pulumi-alertpipe", "dist", "provider", "export", "main.js");
+  const installed = join(programDir, "node_modules", "pulumi-alertpipe");
+  const pkg = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { bin?: Record<string, string> };
+  const bin = pkg.bin?.alertpipe;
+  if (bin === undefined) throw new Error("the installed package's package.json names no `alertpipe` bin");
+  return join(installed, bin);
 }
 
 /** What `seedEstate` made, by the ids `pulumi import` is given. */
