@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { send, type ApiRequest } from "../http/client";
-import { UnusableKeyLeftError, unlessGone, ImportIdOnReplaceError } from "../errors";
+import { IdFormError, UnusableKeyLeftError, unlessGone, ImportIdOnReplaceError, quotedId } from "../errors";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering } from "../creation/recovery";
 import { readAnswer } from "../reading/listedReads";
@@ -72,8 +72,11 @@ function secretsOf(props: PropertyMap): unknown[] {
 function organizationOrFail(id: string, props: PropertyMap): string {
   const organizationId = organizationOf(props);
   if (organizationId === "") {
-    throw new Error(
-      `the API key ${id} has no organizationId in its state, so it cannot be addressed (…/organizations/{organizationId}/keys/${id})`,
+    throw new IdFormError(
+      "API key",
+      "organizationId",
+      "",
+      `the key ${quotedId(id)} has no organizationId in its state, so it cannot be addressed (…/organizations/{organizationId}/keys/{id})`,
     );
   }
   return organizationId;
@@ -333,7 +336,7 @@ export const IMPORT_ID_FORM = ["organizationId", "id"] as const;
  * key ID and secret were shown once, to whoever made it: null, as for a take-over.
  */
 export async function readImported(importId: string): Promise<pulumi.dynamic.ReadResult> {
-  const [organizationId = "", id = ""] = importIdParts("API key", importId, IMPORT_ID_FORM);
+  const [organizationId = "", id = ""] = importIdParts("API key", importId, IMPORT_ID_FORM, "uuid");
   const found = await read(id, { organizationId: organizationId.toLowerCase(), managedArgs: [...PATCHABLE_ARGS] });
   if (found.props === undefined) return found;
   const props = found.props as PropertyMap;

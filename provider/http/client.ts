@@ -8,6 +8,7 @@ import type { AreaConnection } from "../runtime/connection";
 import type { z } from "zod";
 import {
   ApiError,
+  IdFormError,
   AttemptTimeout,
   OutcomeUnknownError,
   RateLimitWaitError,
@@ -29,6 +30,7 @@ import {
 import { notify } from "../runtime/notices";
 import { forgetListingsUnder, runtime } from "../runtime/runtime";
 import { headerLookup, parseBody, requestIdOf, serviceMessage } from "./serviceWords";
+import { hasDotOrEmptySegment } from "./paths";
 import { redact } from "./redact";
 import { undiciParts } from "./undiciParts";
 import { USER_AGENT } from "./userAgent";
@@ -188,6 +190,14 @@ function outcomeReason(failure: ApiError | TransportError): string {
  * for a DELETE retried after an attempt that may have done it, the 404 that says it is gone); rejects with ApiError, TransportError or OutcomeUnknownError.
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
+  // Resources build paths with paths.ts, which refuses such ids by name; this is the last guard.
+  if (hasDotOrEmptySegment(req.path))
+    throw new IdFormError(
+      "request",
+      "path",
+      req.path,
+      "it holds an empty, . or .. segment, which would address another path",
+    );
   if (req.method === "GET") return sendPaced(conn, req);
   // A write makes the listings of its collection stale from when it may land until it has: before
   // it is sent and after it ends, whatever the outcome (a lost answer may have written).
