@@ -140,10 +140,16 @@ export class ApiError extends HttpError<ApiErrorCode> {
   declare readonly status: number;
   readonly serviceMessage: string;
 
-  constructor(ref: RequestRef, status: number, serviceMessage: string, requestId: string | undefined) {
+  /** `advice`: what to do, when the caller knows more than the status says (which credential a 401 is about). */
+  constructor(
+    ref: RequestRef,
+    status: number,
+    serviceMessage: string,
+    requestId: string | undefined,
+    advice: string | undefined = ADVICE[codeOf(status)],
+  ) {
     const rid = requestId ? ` (requestId ${requestId})` : "";
     const code = codeOf(status);
-    const advice = ADVICE[code];
     super(
       ref,
       code,

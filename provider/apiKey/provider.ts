@@ -64,9 +64,10 @@ function organizationOf(props: PropertyMap): string {
 /** What this resource holds as secret, besides the connection's credentials: the key secret and hashData. The HTTP layer scrubs them from errors. */
 function secretsOf(props: PropertyMap): unknown[] {
   const hashData = props.hashData;
-  const hashes =
-    typeof hashData === "object" && hashData !== null ? Object.values(hashData as Record<string, unknown>) : [];
-  return [props.keySecret, ...hashes];
+  // The suffix is no secret: the service lists it, and it is an output in plain text (keySuffix).
+  const { keyIdHash, keySecretHash } =
+    typeof hashData === "object" && hashData !== null ? (hashData as Record<string, unknown>) : {};
+  return [props.keySecret, keyIdHash, keySecretHash];
 }
 
 function organizationOrFail(id: string, props: PropertyMap): string {

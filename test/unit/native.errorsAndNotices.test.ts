@@ -71,7 +71,12 @@ describe("the native plugin's errors", () => {
       error: "forbidden: no such role",
     });
     const err = await rejection(
-      native.read(TOKENS.apiKey, KEY_UUID, { ...key, keyId: "K", keySecret: "S", managedArgs: ["name", "roles"] }),
+      native.read(TOKENS.apiKey, KEY_UUID, {
+        ...key,
+        keyId: "K",
+        keySecret: "stored-key-secret-5f1a",
+        managedArgs: ["name", "roles"],
+      }),
     );
     expect(err.details).toContain("forbidden: no such role");
     expect(initFailure(err)).toBeUndefined();
