@@ -94,6 +94,7 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
   for (const f of crossFieldFailures(withoutProvider(news))) {
     if (!failures.some((x) => x.property === f.property)) failures.push(f);
   }
+  failures.push(...expiredOnArrival(olds, withoutProvider(news)));
   failures.push(...connectionFailures("cloud"));
   // importId stays among the inputs after the take-over, so diff can refuse a replacement while it is set.
   const checked = result.inputs;
@@ -104,6 +105,41 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
       ? { ...checked, organizationId: checked.organizationId.toLowerCase() }
       : checked;
   return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON, comparedForm), failures: [] };
+}
+
+/** An expiry as an instant (ms), or undefined when there is none or it is not a date-time (check's schema says why). */
+function expiryOf(value: unknown): number | undefined {
+  if (typeof value !== "string") return undefined;
+  const at = comparedForm("expireAt", value);
+  return typeof at === "number" ? at : undefined;
+}
+
+/**
+ * An expireAt already past, on a key created with it or changed to it: the key would be born
+ * expired. A key that has expired since (the same expireAt as stored) is no failure; diff says so.
+ */
+function expiredOnArrival(olds: PropertyMap, news: PropertyMap): pulumi.dynamic.CheckFailure[] {
+  const at = expiryOf(news.expireAt);
+  const now = Date.now();
+  if (at === undefined || at > now || expiryOf(olds.expireAt) === at) return [];
+  return [
+    {
+      property: "expireAt",
+      reason:
+        `expireAt ${String(news.expireAt)} is in the past (it is now ${new Date(now).toISOString()}), so the key would be expired from the start: ` +
+        'give a later time, or null or "" for a key that never expires',
+    },
+  ];
+}
+
+/** Says, in a preview or an up, that a key's expiry has passed since it was set. */
+function noticeExpired(id: string, olds: PropertyMap, news: PropertyMap): void {
+  const at = expiryOf(olds.expireAt);
+  if (at === undefined || at > Date.now() || expiryOf(news.expireAt) !== at) return;
+  notify(
+    `pulumi-alertpipe: the API key ${id} has expired (expireAt ${String(olds.expireAt)}): the service refuses it. ` +
+      'Set a later expireAt (changed in place) or null or "" to keep using it.',
+  );
 }
 
 /**
@@ -120,6 +156,7 @@ function madeWithoutPair(olds: PropertyMap): boolean {
 }
 
 export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
+  noticeExpired(id, olds, news);
   const managed = managedIn(PATCHABLE_ARGS, news);
   // A patchable argument dropped from the program is simply no longer managed: not a change.
   const found = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, comparedForm, STABLE_OUTPUTS);
