@@ -9,6 +9,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, urlFor } from "../../../emulator";
+import { connectionFor } from "../../../provider/runtime/connection";
+import { setEnv } from "../../support/emulatorPerTest";
 
 const root = resolve(__dirname, "../../..");
 let buildDir: string;
@@ -140,6 +143,39 @@ describe("alertpipe-emulator CLI", () => {
       cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       expect(await cli.exit).toBe(2);
       expect(stderr).toContain(`--random-faults must look like SEED:RATE`);
+    }
+  });
+
+  it.each(["0.0.0.0", "::", "192.0.2.10"])(
+    "refuses --host %s, beyond loopback, with the published default credentials, exit code 2",
+    async (host) => {
+      const cli = run(["--port", "0", "--host", host, "--token", "mine"]);
+      let stderr = "";
+      cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      expect(await cli.exit).toBe(2);
+      expect(stderr).toContain(`--host ${host} serves the emulator beyond this machine`);
+      expect(stderr).toContain("--token, --key-id and --key-secret");
+    },
+  );
+
+  it("refuses, as a library too, another address with a default credential, before binding", async () => {
+    await expect(startEmulator({ port: 0, host: "0.0.0.0", token: "t", keyId: "k" })).rejects.toThrow(
+      /listening on 0\.0\.0\.0 serves the emulator beyond this machine/,
+    );
+  });
+
+  it.each([
+    ["0.0.0.0", "http://127.0.0.1:4100"],
+    ["::", "http://[::1]:4100"],
+    ["127.0.0.2", "http://127.0.0.2:4100"],
+    ["localhost", "http://localhost:4100"],
+  ])("names a listener on %s by %s, a URL the provider accepts", (host, url) => {
+    expect(urlFor(host, 4100)).toBe(url);
+    const restore = setEnv({ ALERTPIPE_ALERTING_URL: url, ALERTPIPE_ALERTING_TOKEN: "t" });
+    try {
+      expect(connectionFor("alerting").baseUrl).toBe(url);
+    } finally {
+      restore();
     }
   });
 
