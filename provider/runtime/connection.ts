@@ -255,3 +255,27 @@ export function connectionFor(area: Area): AreaConnection {
     secrets: [authorization, authorization.slice("Basic ".length), `${keyId}:${keySecret}`, keySecret],
   };
 }
+
+/**
+ * Says, once per process, which credentials the provider's configuration holds in plain text: kept
+ * so in the stack's config file and in its state, unencrypted. `isPlainText` tells it of a config
+ * key (each front door sees secretness in its own place); the line names the command that fixes it.
+ */
+export function warnPlainTextCredentials(
+  isPlainText: (configKey: string) => boolean,
+  say: (line: string) => void,
+): void {
+  const rt = runtime();
+  const said = (rt.saidOnce ??= new Set());
+  const keys = (Object.keys(CONNECTION_SETTINGS) as ConnectionSettingName[])
+    .filter((n) => CONNECTION_SETTINGS[n].secret)
+    .map((n) => CONNECTION_SETTINGS[n].configKey)
+    .filter((key) => !said.has(`plain text ${key}`) && isPlainText(key));
+  if (keys.length === 0) return;
+  for (const key of keys) said.add(`plain text ${key}`);
+  say(
+    `pulumi-alertpipe: ${keys.join(" and ")} ${keys.length === 1 ? "is" : "are"} set in plain text, so the stack's config file and its state hold ` +
+      `${keys.length === 1 ? "it" : "them"} unencrypted: set ${keys.length === 1 ? "it" : "each"} as a secret with ` +
+      `${keys.map((key) => `\`pulumi config set --secret ${key} <value>\``).join(" and ")}.`,
+  );
+}
