@@ -1,42 +1,25 @@
 // The native plugin exits when the engine that started it is gone (provider/native/lifeline.ts):
 // when the engine's gRPC address stops answering (its Log connection), and when its parent process
-// dies (an engine killed with -9 can end no plugin). The real bin runs, compiled here into a
-// throwaway folder, as the emulator CLI's test does.
+// dies (an engine killed with -9 can end no plugin). The real bin runs, compiled alone
+// (test/support/compiledBin.ts).
 
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { grpc } from "../../provider/native/protocol";
+import { compiledBin } from "../support/compiledBin";
 
-const root = resolve(__dirname, "../..");
-let buildDir: string;
+let bin: ReturnType<typeof compiledBin>;
 let mainPath: string;
 const children: ChildProcess[] = [];
 
 beforeAll(() => {
-  const cache = join(root, "node_modules", ".cache");
-  mkdirSync(cache, { recursive: true });
-  buildDir = mkdtempSync(join(cache, "alertpipe-plugin-lifeline-"));
-  const tsconfig = {
-    extends: join(root, "tsconfig.build.json"),
-    compilerOptions: { outDir: join(buildDir, "out"), rootDir: root, declaration: false, sourceMap: false },
-    include: [],
-    files: [join(root, "provider", "native", "main.ts")],
-  };
-  writeFileSync(join(buildDir, "tsconfig.json"), JSON.stringify(tsconfig));
-  execFileSync(
-    process.execPath,
-    [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(buildDir, "tsconfig.json")],
-    {
-      stdio: "pipe",
-    },
-  );
-  mainPath = join(buildDir, "out", "provider", "native", "main.js");
+  bin = compiledBin("provider/native/main.ts", "plugin-lifeline");
+  mainPath = bin.path;
 }, 120_000);
 
-afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
+afterAll(() => bin.remove());
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
 });
