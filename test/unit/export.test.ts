@@ -33,6 +33,10 @@ function alertOf(id: string, fields: Record<string, unknown> = {}): Record<strin
   };
 }
 
+/** Two keys' ids: uuids, as the cloud API's are (a path refuses any other, provider/http/paths.ts). */
+const K1 = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+const K2 = "9a7b3c1d-2e4f-4a6b-8c0d-1e2f3a4b5c6d";
+
 function keyOf(id: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id,
@@ -98,12 +102,12 @@ describe("what an export leaves out", () => {
   });
 
   it("skips a key with a role the resource does not know, and says keys come without their secret", async () => {
-    keys([keyOf("k1"), keyOf("k2", { name: "owner", roles: ["owner"] })]);
+    keys([keyOf(K1), keyOf(K2, { name: "owner", roles: ["owner"] })]);
     const result = await exportEstate({ ...ALL, types: ["ApiKey"] });
     expect(result.document.resources).toEqual([
-      { type: "alertpipe:index:ApiKey", name: "deployer", id: `${ORG_ID}/k1` },
+      { type: "alertpipe:index:ApiKey", name: "deployer", id: `${ORG_ID}/${K1}` },
     ]);
-    expect(result.skipped.map((s) => [s.id, s.why.includes("roles")])).toEqual([["k2", true]]);
+    expect(result.skipped.map((s) => [s.id, s.why.includes("roles")])).toEqual([[K2, true]]);
     expect(reportLines(result).join("\n")).toContain("without their keyId and keySecret");
   });
 
@@ -144,7 +148,7 @@ describe("what an export leaves out", () => {
 
   it("sends one request per collection and none per object", async () => {
     alerts([alertOf("a1"), alertOf("a2"), alertOf("a3")]);
-    keys([keyOf("k1"), keyOf("k2", { name: "ci" })]);
+    keys([keyOf(K1), keyOf(K2, { name: "ci" })]);
     const result = await exportEstate(ALL);
     expect(result.document.resources).toHaveLength(5);
     expect(mock.seen.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
