@@ -3,7 +3,8 @@
 // object by the id the program names and makes it the resource's, never posting a new one.
 
 import type { ApiResponse } from "../http/client";
-import { ImportNotFoundError, isNotFound } from "../errors";
+import { ImportNotFoundError } from "../errors";
+import { isNotFound } from "../http/gone";
 import { notify } from "../runtime/notices";
 import { claimForThisRun, partsClaimedThisRun } from "./runClaims";
 import { ImportIdFormError } from "../errors";

@@ -3,7 +3,7 @@
 // second one; stopping leaves one nobody manages. So look for it, on what was sent, and decide.
 // Each resource says how to list and match (its provider.ts); the steps and their order live here.
 
-import { AmbiguousCreateError, OutcomeUnknownError } from "../errors";
+import { AmbiguousCreateError, OutcomeUnknownError, type RequestRef, type UnexpectedResponseError } from "../errors";
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
 
@@ -176,4 +176,26 @@ async function lookOnce<C extends Candidate>(
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * A create answered 2xx, but without an id we can read: the object surely exists and Pulumi cannot
+ * record it. Said as an unknown outcome, whose advice (find it, delete it) is the way out; a plain
+ * error would invite a re-run that makes a second one.
+ */
+export function createdWithoutId(
+  res: RequestRef & { status: number },
+  what: string,
+  cause: UnexpectedResponseError,
+): OutcomeUnknownError {
+  return new OutcomeUnknownError(
+    res,
+    what,
+    `the service answered ${res.status} without the new object's id (${cause.problem})`,
+    {
+      cause,
+      status: res.status,
+      requestId: cause.requestId,
+    },
+  );
 }

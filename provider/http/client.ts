@@ -12,11 +12,11 @@ import {
   OutcomeUnknownError,
   RateLimitWaitError,
   TransportError,
+  AlertpipeError,
   UnexpectedResponseError,
-  detailOf,
-  formatSeconds,
   type RequestRef,
 } from "../errors";
+import { formatSeconds } from "../words";
 import { blockFor, limiterFor, monotonicNow } from "./rateLimit";
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
@@ -158,7 +158,7 @@ async function attemptOnce(
     const code = errorCode(err);
     const secrets = secretsOf(conn, req);
     // detailOf: our own abort reason (AttemptTimeout) is quoted without its code; the TransportError says its own.
-    const words = detailOf(err);
+    const words = AlertpipeError.detailOf(err);
     const reason = err instanceof Error && words !== "" ? redact(words, secrets) : "request failed";
     // The undici error itself is not kept as the cause: it is not ours to vouch for.
     return {

@@ -3,6 +3,8 @@
 
 import { z } from "./zod";
 
+export { z };
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Area B path ids: a uuid, since they are placed in the URL path. */
