@@ -16,6 +16,10 @@ export default defineConfig({
         extends: true,
         test: { name: "engine", include: ["test/engine/**/*.test.ts"], globalSetup: ["test/support/globalSetup.ts"] },
       },
+      // Not a tier: `npm run baseline:record` alone turns it on, to record a release's upgrade baselines.
+      ...(process.env.ALERTPIPE_RECORD_BASELINE === "1"
+        ? [{ extends: true, test: { name: "record", include: ["test/engine/recordBaseline.ts"] } }]
+        : []),
     ],
   },
 });

@@ -48,6 +48,10 @@ export interface YamlStackOptions {
   installPlugin?: boolean;
   /** Added to the config that points the provider at the emulator. */
   config?: StackConfig;
+  /** A folder whose node_modules holds the package whose plugin is linked; examples/ by default. */
+  programDir?: string;
+  stackName?: string;
+  passphrase?: string;
 }
 
 /**
@@ -63,10 +67,15 @@ export async function yamlStack(
   const host = await pulumiYamlLanguageHost();
   const projectDir = mkdtempSync(join(tmpdir(), "alertpipe-yaml-"));
   afterFile(() => rmSync(projectDir, { recursive: true, force: true }));
-  if (options.installPlugin !== false) pluginFolder(join(projectDir, "node_modules", ".bin"));
+  if (options.installPlugin !== false) pluginFolder(join(projectDir, "node_modules", ".bin"), options.programDir);
   const write = (text: string) => writeFileSync(join(projectDir, "Pulumi.yaml"), text);
   write(pulumiYaml);
-  const stack = await CliStack.open({ projectDir, pathFirst: [dirname(host.path)] });
+  const stack = await CliStack.open({
+    projectDir,
+    pathFirst: [dirname(host.path)],
+    ...(options.stackName !== undefined ? { stackName: options.stackName } : {}),
+    ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
+  });
   afterFile(() => stack.dispose());
   await stack.setConfig({ ...emulatorConfig(emu), ...options.config });
   return { stack, write };
