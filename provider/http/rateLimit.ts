@@ -284,7 +284,8 @@ export class CredentialBlock {
 /** The process-wide block of a credential (the runtime's, so every copy of the package shares it). */
 export function blockFor(conn: AreaConnection): CredentialBlock {
   const blocks = runtime().credentialBlocks;
-  let block = blocks.get(conn.credentialId);
+  // Only this module puts blocks there; a second copy's class is another, so no instanceof.
+  let block = blocks.get(conn.credentialId) as CredentialBlock | undefined;
   if (!block) {
     block = new CredentialBlock();
     blocks.set(conn.credentialId, block);
@@ -297,7 +298,7 @@ export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefin
   if (!conn.rateLimit) return undefined;
   const limiters = runtime().limiters;
   const key = `${conn.credentialId}:${conn.rateLimit.requests}/${conn.rateLimit.perSeconds}`;
-  let limiter = limiters.get(key);
+  let limiter = limiters.get(key) as SlidingWindowLimiter | undefined;
   if (!limiter) {
     limiter = new SlidingWindowLimiter(conn.rateLimit);
     limiters.set(key, limiter);

@@ -19,8 +19,6 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Dispatcher } from "undici";
-import type { CredentialBlock, SlidingWindowLimiter } from "../http/rateLimit";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry";
 
 /** The subset of the host's stack config that the provider reads. */
 export interface ConfigSource {
@@ -74,15 +72,37 @@ export interface Listing {
   readonly items: Promise<ReadonlyMap<string, unknown> | "unlistable">;
 }
 
+/** How many attempts a request gets and how long they may take; http/retry.ts decides with it. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  readonly maxAttempts: number;
+  /** No retry is started once this much time has passed since the first attempt was sent. */
+  readonly maxTotalMs: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** Time one attempt may take, from sending to the last byte of the answer (default 60 s). */
+  readonly attemptTimeoutMs?: number;
+}
+
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 6,
+  maxTotalMs: 120_000,
+  baseDelayMs: 250,
+  maxDelayMs: 15_000,
+  attemptTimeoutMs: DEFAULT_ATTEMPT_TIMEOUT_MS,
+};
+
 export interface Runtime extends Settable {
   /** The process's keep-alive pool, made on the first send; a reset keeps it, since its sockets are only a cache. */
   ownDispatcher: Dispatcher | undefined;
   /** The writer a call named (the native plugin: the engine's log under that call's URN), for everything the call awaits. */
   readonly noticesPerCall: AsyncLocalStorage<NoticeWriter>;
   /** The pacing of each credential and limit (http/rateLimit.ts). */
-  readonly limiters: Map<string, SlidingWindowLimiter>;
+  readonly limiters: Map<string, object>;
   /** The block of each credential after a 429 asking for too long a wait (http/rateLimit.ts). */
-  readonly credentialBlocks: Map<string, CredentialBlock>;
+  readonly credentialBlocks: Map<string, object>;
   /** The parts of each service object a resource of this run holds (creation/runClaims.ts). */
   readonly runClaims: Map<string, Set<string>>;
   /** The listings reads reuse, per credential and collection (reading/listedReads.ts); a write drops its collection's. */
