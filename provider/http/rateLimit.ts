@@ -9,12 +9,9 @@ import type { RateLimit } from "../serviceFacts/rateLimits";
 import { runtime } from "../runtime/runtime";
 
 /**
- * How long after we wrote a request the service may still count it: its way there, and how much
- * longer that may take than the next request's. A tenth of the window: wide enough for a lost
- * packet (TCP's first retransmission waits at least 200 ms) on a 10 s window and for a busy
- * machine (on the emulator tier a stalled process delayed a request's arrival 42 ms after its
- * write, past the 25 ms an earlier, tighter margin allowed on a 0.5 s window). Only an answer
- * slower than this counts from the margin; a faster one counts from itself.
+ * How long after we wrote a request the service may still count it: a tenth of the window, wide
+ * enough for a lost packet and a busy machine (docs/design/http-client.md). Only an answer slower
+ * than this counts from the margin; a faster one counts from itself.
  */
 export function arrivalMarginMs(windowMs: number): number {
   return windowMs * 0.1;

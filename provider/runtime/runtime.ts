@@ -112,7 +112,7 @@ export interface Runtime extends Settable {
 /** What `useRuntime` takes: any of the settable parts, and any of the timings alone. */
 export type RuntimeSettings = Partial<Omit<Settable, "timings">> & { readonly timings?: Partial<Timings> };
 
-// v3: `listings` and `readByList` were added, and a limiter hears when its sends were written; v2: `holds` became `credentialBlocks`. A copy expecting another shape keeps its own context.
+// Bumped whenever the context's shape changes, so a copy expecting another keeps its own.
 const KEY = Symbol.for("pulumi-alertpipe.runtime.v3");
 
 /** What a fresh process has of each part a test may set. */

@@ -1,5 +1,5 @@
-// The alerting service's own validation rules, where the contract says "not shown" (read from the
-// real service, ../shared/spec/real-services.md). Stated once: the provider's check and the
+// The alerting service's own validation rules, where the contract says "not shown"
+// (docs/design/real-services.md). Stated once: the provider's check and the
 // emulator both read this module, each in its own schema and wording. It imports nothing (no zod),
 // so the emulator can use it without the provider ever importing the emulator.
 

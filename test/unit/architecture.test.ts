@@ -50,8 +50,8 @@ describe("ARCHITECTURE.md", () => {
     expect(mappedFolders()).toEqual(tree);
   });
 
-  it("stays short enough to read at one sitting (under 220 lines, room for its entry points and cross-cutting concerns)", () => {
-    expect(readFileSync(join(root, "ARCHITECTURE.md"), "utf8").split("\n").length).toBeLessThan(220);
+  it("stays short enough to read at one sitting (under 260 lines, room for its invariants)", () => {
+    expect(readFileSync(join(root, "ARCHITECTURE.md"), "utf8").split("\n").length).toBeLessThan(260);
   });
 });
 
