@@ -120,11 +120,20 @@ export abstract class HttpError<C extends string = string> extends AlertpipeErro
     this.status = fields.status;
     this.requestId = fields.requestId;
   }
+
+  /** The status and requestId of the answer behind `err`, when it is one of these errors. */
+  static answerOf(err: unknown): { status?: number; requestId?: string } {
+    if (!(err instanceof HttpError)) return {};
+    return {
+      ...(err.status === undefined ? {} : { status: err.status }),
+      ...(err.requestId === undefined ? {} : { requestId: err.requestId }),
+    };
+  }
 }
 
 /** What an error that says more about `cause` carries: the cause, and its status and requestId when it is one of these errors. */
 function carriedFrom(cause: unknown): { status?: number; requestId?: string | undefined; cause?: unknown } {
-  return cause instanceof HttpError ? { status: cause.status, requestId: cause.requestId, cause } : { cause };
+  return { ...HttpError.answerOf(cause), cause };
 }
 
 /** The service answered with a non-2xx status. */

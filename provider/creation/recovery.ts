@@ -3,7 +3,13 @@
 // second one; stopping leaves one nobody manages. So look for it, on what was sent, and decide.
 // Each resource says how to list and match (its provider.ts); the steps and their order live here.
 
-import { AmbiguousCreateError, OutcomeUnknownError, type RequestRef, type UnexpectedResponseError } from "../errors";
+import {
+  AmbiguousCreateError,
+  HttpError,
+  OutcomeUnknownError,
+  type RequestRef,
+  type UnexpectedResponseError,
+} from "../errors";
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
 
@@ -142,8 +148,7 @@ function budgetSpent(lost: OutcomeUnknownError, posts: number, found: string): O
     `${lost.reason}; sent ${posts} times, each answer lost, the retry budget is spent, and ${found}`,
     {
       cause: lost,
-      ...(lost.status === undefined ? {} : { status: lost.status }),
-      ...(lost.requestId === undefined ? {} : { requestId: lost.requestId }),
+      ...HttpError.answerOf(lost),
     },
   );
 }
@@ -168,8 +173,7 @@ async function lookOnce<C extends Candidate>(
     const why = err instanceof Error ? err.message : String(err);
     throw new OutcomeUnknownError(lost, lost.what, `${lost.reason}; looking for what it made failed too (${why})`, {
       cause: err,
-      ...(lost.status === undefined ? {} : { status: lost.status }),
-      ...(lost.requestId === undefined ? {} : { requestId: lost.requestId }),
+      ...HttpError.answerOf(lost),
     });
   }
 }

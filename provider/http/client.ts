@@ -13,6 +13,7 @@ import {
   RateLimitWaitError,
   TransportError,
   AlertpipeError,
+  HttpError,
   UnexpectedResponseError,
   type RequestRef,
 } from "../errors";
@@ -257,9 +258,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
         outcomeReason(failure),
         {
           cause: failure,
-          ...(failure instanceof ApiError
-            ? { status: failure.status, ...(failure.requestId === undefined ? {} : { requestId: failure.requestId }) }
-            : {}),
+          ...(failure instanceof ApiError ? HttpError.answerOf(failure) : {}),
         },
       );
     }
