@@ -48,7 +48,10 @@ export const ERROR_CODES = {
 /** Every code of this package's own making; a program or test branches on these. */
 export type AlertpipeErrorCode = keyof typeof ERROR_CODES;
 
-/** What to do on a TransportError, whose code is the socket's or undici's (ECONNREFUSED, UND_ERR_SOCKET, ATTEMPT_TIMEOUT, …). */
+/**
+ * What to do on a TransportError, whose code is the socket's or undici's (ECONNREFUSED, UND_ERR_SOCKET,
+ * ATTEMPT_TIMEOUT, …).
+ */
 export const TRANSPORT_CODES_ADVICE =
   "No answer came after the retries (connection refused, reset, timeout): check the URL, the network and the service, then run again.";
 
@@ -131,7 +134,10 @@ export abstract class HttpError<C extends string = string> extends AlertpipeErro
   }
 }
 
-/** What an error that says more about `cause` carries: the cause, and its status and requestId when it is one of these errors. */
+/**
+ * What an error that says more about `cause` carries: the cause, and its status and requestId when it is one of these
+ * errors.
+ */
 function carriedFrom(cause: unknown): { status?: number; requestId?: string | undefined; cause?: unknown } {
   return { ...HttpError.answerOf(cause), cause };
 }

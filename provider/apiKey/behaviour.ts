@@ -120,7 +120,10 @@ function organizationOf(props: PropertyMap): string {
   return typeof props.organizationId === "string" ? props.organizationId : "";
 }
 
-/** What this resource holds as secret, besides the connection's credentials: the key secret and hashData. The HTTP layer scrubs them from errors. */
+/**
+ * What this resource holds as secret, besides the connection's credentials: the key secret and hashData. The HTTP layer
+ * scrubs them from errors.
+ */
 function secretsOf(props: PropertyMap): unknown[] {
   const hashData = props.hashData;
   const hashes =
@@ -415,7 +418,10 @@ function previewUpdate(_id: string, before: State, args: Args): State {
   );
 }
 
-/** The outputs that are the program's own: its organization, the managed arguments as sent, and what only a create takes. */
+/**
+ * The outputs that are the program's own: its organization, the managed arguments as sent, and what only a create
+ * takes.
+ */
 function kept(args: PropertyMap, managed: readonly string[]): PropertyMap {
   return compact({
     organizationId: args.organizationId,

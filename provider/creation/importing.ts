@@ -21,7 +21,9 @@ function objectKey(kind: string, id: string): string {
   return `${kind}\u0000${id}`;
 }
 
-/** The answer to the GET of the object to take over; a 404 becomes ImportNotFoundError. `kind` names it, e.g. "alert". */
+/**
+ * The answer to the GET of the object to take over; a 404 becomes ImportNotFoundError. `kind` names it, e.g. "alert".
+ */
 export async function readForImport(
   kind: string,
   importId: string,
@@ -37,7 +39,9 @@ export async function readForImport(
   }
 }
 
-/** Whether a delete of this object must be skipped because a replacement took it over in this run; says so when it does. */
+/**
+ * Whether a delete of this object must be skipped because a replacement took it over in this run; says so when it does.
+ */
 export function keptByReplacement(kind: string, id: string): boolean {
   if (!partsClaimedThisRun(objectKey(kind, id)).has(WHOLE_OBJECT)) return false;
   notify(

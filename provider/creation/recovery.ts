@@ -21,7 +21,9 @@ export interface Candidate {
 interface StepsBase<T, C extends Candidate> {
   /** Sends the POST and resolves with what it made. */
   readonly post: () => Promise<T>;
-  /** Lists the service's objects and keeps those that match what was sent by the POST sent at `sentAt` (our clock, ms). */
+  /**
+   * Lists the service's objects and keeps those that match what was sent by the POST sent at `sentAt` (our clock, ms).
+   */
   readonly look: (sentAt: number) => Promise<readonly C[]>;
   /** Words for the notice, e.g. `the alert "cpu high"`. */
   readonly description: string;
@@ -33,7 +35,9 @@ interface AdoptingSteps<T, C extends Candidate> extends StepsBase<T, C> {
   readonly adopt: (found: C) => Promise<T>;
 }
 
-/** The object found cannot be used (a key whose secret was in the lost answer): it is removed and the POST sent again. */
+/**
+ * The object found cannot be used (a key whose secret was in the lost answer): it is removed and the POST sent again.
+ */
 interface DiscardingSteps<T, C extends Candidate> extends StepsBase<T, C> {
   /** Removes the one object found; a failure is the create's. */
   readonly discard: (found: C) => Promise<void>;
@@ -120,7 +124,10 @@ export async function createRecovering<T, C extends Candidate>(steps: LostAnswer
   }
 }
 
-/** The one object the lost POST made, undefined when two looks a couple of seconds apart find none; several fail naming each. */
+/**
+ * The one object the lost POST made, undefined when two looks a couple of seconds apart find none; several fail naming
+ * each.
+ */
 async function lookTwice<C extends Candidate>(
   lost: OutcomeUnknownError,
   steps: StepsBase<unknown, C>,

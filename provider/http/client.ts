@@ -41,14 +41,19 @@ export interface ApiRequest {
   /** Path below the area's base URL, starting with "/"; segments already encoded. */
   readonly path: string;
   readonly body?: unknown;
-  /** For a POST: words naming what it creates, e.g. `the API key "deployer"`, for the error when its outcome is unknown. */
+  /**
+   * For a POST: words naming what it creates, e.g. `the API key "deployer"`, for the error when its outcome is unknown.
+   */
   readonly creates?: string;
   /**
    * The resource's own secrets (a key's secret, its hashData), scrubbed here from every error and
    * requestId as the connection's credentials are: this layer is the one place secrets leave errors.
    */
   readonly secrets?: readonly unknown[];
-  /** Secrets a 2xx answer brings itself (a created key's secret), scrubbed from that answer's requestId, which errors quote. */
+  /**
+   * Secrets a 2xx answer brings itself (a created key's secret), scrubbed from that answer's requestId, which errors
+   * quote.
+   */
   readonly secretsInAnswer?: (body: unknown) => readonly unknown[];
 }
 
@@ -60,7 +65,10 @@ export interface ApiResponse {
   readonly requestId: string | undefined;
 }
 
-/** The dispatcher of this process (runtime.ts): a test's replacement, else the one keep-alive pool, made on the first send. */
+/**
+ * The dispatcher of this process (runtime.ts): a test's replacement, else the one keep-alive pool, made on the first
+ * send.
+ */
 function currentDispatcher(): Dispatcher {
   const rt = runtime();
   if (rt.dispatcher) return rt.dispatcher;
@@ -127,7 +135,8 @@ async function attemptOnce(
       onWritten,
     );
     const body = parseBody(await res.body.text());
-    // Taken once the answer is in: a listing shared by many reads has their secrets added as they join (reading/listedReads.ts).
+    // Taken once the answer is in: a listing shared by many reads has their secrets added as they join
+    // (reading/listedReads.ts).
     const secrets = secretsOf(conn, req);
     const header = headerLookup(res.headers);
     const requestId = requestIdOf(body, header);
@@ -186,7 +195,8 @@ function outcomeReason(failure: ApiError | TransportError): string {
 
 /**
  * Sends one API request, pacing and retrying as the policy says. Resolves with the 2xx answer (or,
- * for a DELETE retried after an attempt that may have done it, the 404 that says it is gone); rejects with ApiError, TransportError or OutcomeUnknownError.
+ * for a DELETE retried after an attempt that may have done it, the 404 that says it is gone); rejects with ApiError,
+ * TransportError or OutcomeUnknownError.
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
   if (req.method === "GET") return sendPaced(conn, req);

@@ -290,7 +290,10 @@ export function blockFor(conn: AreaConnection): CredentialBlock {
   return block;
 }
 
-/** The process-wide limiter of a credential (the runtime's, so every copy of the package shares it), or undefined when pacing is off. */
+/**
+ * The process-wide limiter of a credential (the runtime's, so every copy of the package shares it), or undefined when
+ * pacing is off.
+ */
 export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefined {
   if (!conn.rateLimit) return undefined;
   const limiters = runtime().limiters;

@@ -100,7 +100,10 @@ export function serviceMessage(body: unknown, secrets: readonly unknown[]): stri
   return words === undefined ? "the service gave no reason (the answer had no body)" : clip(redact(words, secrets));
 }
 
-/** The requestId an answer names, in its body (area B's envelope) or a header; clipped, not yet scrubbed (the caller knows the secrets). */
+/**
+ * The requestId an answer names, in its body (area B's envelope) or a header; clipped, not yet scrubbed (the caller
+ * knows the secrets).
+ */
 export function requestIdOf(body: unknown, header: (n: string) => string | undefined): string | undefined {
   const fromBody = field(body, "requestId");
   if (typeof fromBody === "string" && fromBody !== "") return clip(fromBody, 100);

@@ -31,7 +31,10 @@ export type NoticeWriter = (line: string) => void;
 export interface Timings {
   /** A wait (pacing, a retry's backoff) longer than this is said to the user. */
   readonly waitNoticeAfterMs: number;
-  /** After a fruitless first look for what a lost create made, the second look waits this long: a service may store after it answers. */
+  /**
+   * After a fruitless first look for what a lost create made, the second look waits this long: a service may store
+   * after it answers.
+   */
   readonly secondLookMs: number;
 }
 
@@ -55,7 +58,10 @@ interface Settable {
   /** Where notices go when no call named its own writer. */
   notices: NoticeWriter;
   timings: Timings;
-  /** Whether reads of alerts and keys are served by a listing (reading/listedReads.ts); false: one GET each, as a baseline for tests and the bench. */
+  /**
+   * Whether reads of alerts and keys are served by a listing (reading/listedReads.ts); false: one GET each, as a
+   * baseline for tests and the bench.
+   */
   readByList: boolean;
 }
 
@@ -97,7 +103,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 export interface Runtime extends Settable {
   /** The process's keep-alive pool, made on the first send; a reset keeps it, since its sockets are only a cache. */
   ownDispatcher: Dispatcher | undefined;
-  /** The writer a call named (the native plugin: the engine's log under that call's URN), for everything the call awaits. */
+  /**
+   * The writer a call named (the native plugin: the engine's log under that call's URN), for everything the call
+   * awaits.
+   */
   readonly noticesPerCall: AsyncLocalStorage<NoticeWriter>;
   /** The pacing of each credential and limit (http/rateLimit.ts). */
   readonly limiters: Map<string, object>;
@@ -105,7 +114,9 @@ export interface Runtime extends Settable {
   readonly credentialBlocks: Map<string, object>;
   /** The parts of each service object a resource of this run holds (creation/runClaims.ts). */
   readonly runClaims: Map<string, Set<string>>;
-  /** The listings reads reuse, per credential and collection (reading/listedReads.ts); a write drops its collection's. */
+  /**
+   * The listings reads reuse, per credential and collection (reading/listedReads.ts); a write drops its collection's.
+   */
   readonly listings: Map<string, Listing>;
 }
 

@@ -11,7 +11,9 @@ export type AlertSource = (typeof ALERT_SOURCES)[number];
 export const THRESHOLD_TYPES = ["above", "below"] as const;
 export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
 
-/** The largest page of `GET /api/v2/alerts` (newer versions; older ones ignore limit and offset and answer every alert). */
+/**
+ * The largest page of `GET /api/v2/alerts` (newer versions; older ones ignore limit and offset and answer every alert).
+ */
 export const ALERT_LIST_PAGE_MAX = 1000;
 
 /** The only intervals the service accepts. */
