@@ -38,6 +38,7 @@ const SERVICE_STRING = { type: STRING, role: "output", whenAbsent: FROM_STATE } 
 export const ALERT = {
   name: "Alert",
   description: "An alert of the alerting API. Every argument changes in place; nothing forces a replacement.",
+  importIdForm: ["alertId"],
   notAnObject: "the alert's arguments must be an object",
   properties: {
     threshold: {
