@@ -47,6 +47,14 @@ export const ERROR_CODES = {
     "An id the request would put in its path is empty, `.` or `..`, holds a `/`, is far too long or is not of its kind's form (a uuid): nothing was sent. Correct the id in the program or the stack's state.",
   UNKNOWN_RESOURCE_TYPE:
     "The native plugin does not serve that resource type: check the type token and the plugin's version.",
+  LOOKUP_ARGUMENT:
+    "A lookup function (getAlert, getApiKey, …) was given an argument it cannot use, named in the message: nothing was sent. Correct the argument.",
+  LOOKUP_NOT_FOUND:
+    "A lookup function found nothing matching what it was asked for (the message names the id or name, and where it looked): check it, or create the object first.",
+  LOOKUP_AMBIGUOUS:
+    "A lookup by name found several objects with that name (the message lists their ids): look the one wanted up by its id.",
+  UNKNOWN_FUNCTION:
+    "The native plugin has no function of that token: check the token (alertpipe:index:getAlert, …) and the plugin's version.",
 } as const satisfies Record<string, string>;
 
 /** Every code of this package's own making; a program or test branches on these. */
@@ -443,5 +451,52 @@ export class UnknownResourceTypeError extends AlertpipeError<"UNKNOWN_RESOURCE_T
       `the ${packageName} provider has no resource type "${type}"; it serves ${served.join(", ")}`,
     );
     this.name = "UnknownResourceTypeError";
+  }
+}
+
+/** A lookup's argument it cannot use (missing, of the wrong type or form); raised before any request. */
+export class LookupArgumentError extends AlertpipeError<"LOOKUP_ARGUMENT"> {
+  constructor(
+    readonly lookup: string,
+    readonly argument: string,
+    problem: string,
+  ) {
+    super("LOOKUP_ARGUMENT", `${lookup}: ${argument} ${problem}. Nothing was sent.`);
+    this.name = "LookupArgumentError";
+  }
+}
+
+/** A lookup found nothing: the message names what it looked for and where. */
+export class LookupNotFoundError extends AlertpipeError<"LOOKUP_NOT_FOUND"> {
+  constructor(
+    readonly lookup: string,
+    what: string,
+  ) {
+    super("LOOKUP_NOT_FOUND", `${lookup}: ${what}`);
+    this.name = "LookupNotFoundError";
+  }
+}
+
+/** A lookup by name that found several objects: the message lists their ids, by which one is looked up. */
+export class LookupAmbiguousError extends AlertpipeError<"LOOKUP_AMBIGUOUS"> {
+  constructor(
+    readonly lookup: string,
+    what: string,
+    readonly ids: readonly string[],
+  ) {
+    super("LOOKUP_AMBIGUOUS", `${lookup}: ${what}: ${ids.join(", ")}; look the one wanted up by its id`);
+    this.name = "LookupAmbiguousError";
+  }
+}
+
+/** An Invoke of a function token the native plugin does not serve. */
+export class UnknownFunctionError extends AlertpipeError<"UNKNOWN_FUNCTION"> {
+  constructor(
+    packageName: string,
+    readonly token: string,
+    served: readonly string[],
+  ) {
+    super("UNKNOWN_FUNCTION", `the ${packageName} provider has no function "${token}"; it serves ${served.join(", ")}`);
+    this.name = "UnknownFunctionError";
   }
 }

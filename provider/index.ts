@@ -4,6 +4,23 @@
 export { Alert } from "./dynamic/alert";
 export { ApiKey } from "./dynamic/apiKey";
 export { PipeSettings } from "./dynamic/pipeSettings";
+export {
+  getAlert,
+  getAlerts,
+  getApiKey,
+  getApiKeys,
+  getPipeSettings,
+  type GetAlertArgs,
+  type GetAlertResult,
+  type GetAlertsArgs,
+  type GetAlertsResult,
+  type GetApiKeyArgs,
+  type GetApiKeyResult,
+  type GetApiKeysArgs,
+  type GetApiKeysResult,
+  type GetPipeSettingsArgs,
+  type GetPipeSettingsResult,
+} from "./dynamic/lookups";
 export type {
   AlertArgs,
   AlertOutputs,
@@ -51,6 +68,10 @@ export {
   ImportIdFormError,
   IdFormError,
   UnknownResourceTypeError,
+  LookupArgumentError,
+  LookupNotFoundError,
+  LookupAmbiguousError,
+  UnknownFunctionError,
   ERROR_CODES,
   TRANSPORT_CODES_ADVICE,
   type AlertpipeErrorCode,

@@ -15,6 +15,7 @@ import {
   type TypeSpec,
 } from "../protocol/definition";
 import { RESOURCES } from "../resources";
+import { LOOKUPS, type LookupDefinition, type LookupField } from "../lookups/definition";
 import { PACKAGE, tokenOf } from "./resources";
 
 /** A property as the schema states it (a subset of Pulumi's property spec). */
@@ -49,6 +50,17 @@ export interface ResourceSpec {
   requiredInputs: string[];
 }
 
+interface ObjectSpec {
+  properties: Record<string, PropertySpec>;
+  required: string[];
+}
+
+export interface FunctionSpec {
+  description: string;
+  inputs: ObjectSpec;
+  outputs: ObjectSpec;
+}
+
 export interface PackageSchema {
   name: string;
   displayName: string;
@@ -62,6 +74,7 @@ export interface PackageSchema {
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
   types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
   resources: Record<string, ResourceSpec>;
+  functions: Record<string, FunctionSpec>;
   meta: { supportPack: boolean };
   language: Record<string, Record<string, unknown>>;
 }
@@ -166,14 +179,41 @@ function withImport(description: string, name: string, form: readonly string[]):
   return `${description}\n\n## Import\n\nAn existing object is imported by its id, \`${id}\`:\n\n\`\`\`sh\n$ pulumi import ${PACKAGE}:index:${name} <name> ${id}\n\`\`\`\n`;
 }
 
-let built: Pick<PackageSchema, "types" | "resources"> | undefined;
+/** A lookup's fields as an object's properties; a list of records names its item type in `types`. */
+function fieldsSpec(fields: Readonly<Record<string, LookupField>>, types: PackageSchema["types"]): ObjectSpec {
+  const properties: Record<string, PropertySpec> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    if (field.type.kind !== "records") {
+      properties[name] = { ...specOf(field.type, types), description: field.description };
+      continue;
+    }
+    const item = fieldsSpec(field.type.fields, types);
+    types[`${PACKAGE}:index:${field.type.name}`] = { type: "object", description: field.type.description, ...item };
+    properties[name] = { type: "array", items: typeRef(field.type.name), description: field.description };
+  }
+  const required = Object.entries(fields)
+    .filter(([, f]) => f.required === true)
+    .map(([n]) => n);
+  return { properties, required };
+}
 
-/** Every resource of the registry, and the named types their properties use. */
-function resourcesAndTypes(): Pick<PackageSchema, "types" | "resources"> {
+function functionSpec(def: LookupDefinition, types: PackageSchema["types"]): FunctionSpec {
+  return {
+    description: def.description,
+    inputs: fieldsSpec(def.inputs, types),
+    outputs: fieldsSpec(def.outputs, types),
+  };
+}
+
+let built: Pick<PackageSchema, "types" | "resources" | "functions"> | undefined;
+
+/** Every resource of the registry and every lookup, and the named types their properties use. */
+function resourcesAndTypes(): Pick<PackageSchema, "types" | "resources" | "functions"> {
   if (built !== undefined) return built;
   const types: PackageSchema["types"] = {};
   const resources = Object.fromEntries(RESOURCES.map((r) => [tokenOf(r), resourceSpec(r.definition, types)]));
-  built = { types, resources };
+  const functions = Object.fromEntries(LOOKUPS.map((l) => [`${PACKAGE}:index:${l.name}`, functionSpec(l, types)]));
+  built = { types, resources, functions };
   return built;
 }
 

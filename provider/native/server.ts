@@ -31,7 +31,15 @@ import { NATIVE_RESOURCES, PACKAGE, typeOfUrn, type NativeResource } from "./res
 import { fromStruct, toStruct } from "./values";
 import { loaded } from "../resources";
 import type { ArgsOf, ResourceDefinition, StateOf } from "../protocol/definition";
-import { PartialFailure, UnknownResourceTypeError } from "../errors";
+import { PartialFailure, UnknownFunctionError, UnknownResourceTypeError } from "../errors";
+
+/** Loaded on the first Invoke only: a plugin that serves resources alone never loads the lookups. */
+function lookupsModule(): Promise<typeof import("../lookups/run")> {
+  return loaded(
+    () => require("../lookups/run.js"),
+    () => import("../lookups/run.js"),
+  );
+}
 
 type Unary<Req, Res> = GrpcJs.handleUnaryCall<Req, Res>;
 
@@ -285,7 +293,16 @@ export function resourceProvider(
 
     handshake: unimplemented("Handshake"),
     parameterize: unimplemented("Parameterize"),
-    invoke: unimplemented("Invoke"),
+    // A lookup: its arguments checked before any request, its result holding no secret (lookups/run.ts).
+    invoke: plainCall(async (request: ProviderPb.InvokeRequest) => {
+      const lookups = await lookupsModule();
+      const token = request.getTok();
+      const name = token.startsWith(`${PACKAGE}:index:`) ? token.slice(`${PACKAGE}:index:`.length) : "";
+      const def = lookups.lookupNamed(name);
+      if (def === undefined) throw new UnknownFunctionError(PACKAGE, token, lookups.lookupTokens(PACKAGE));
+      const result = await lookups.runLookup(def, fromStruct(request.getArgs()));
+      return new providerPb.InvokeResponse().setReturn(toStruct(result, []));
+    }),
     call: unimplemented("Call"),
     construct: unimplemented("Construct"),
     attach: unimplemented("Attach"),

@@ -160,6 +160,12 @@ export function nativeCalls(p: NativeProvider) {
       );
       return JSON.parse(res.getSchema()) as Record<string, unknown>;
     },
+    /** A function's result, as the engine's Invoke gets it back. */
+    async invoke(token: string, args: Props) {
+      const req = new providerPb.InvokeRequest().setTok(token).setArgs(struct(args));
+      const res = await p.call<ProviderPb.InvokeRequest, ProviderPb.InvokeResponse>((r, cb) => c().invoke(r, cb), req);
+      return (res.getReturn()?.toJavaScript() ?? {}) as Props;
+    },
     async pluginInfo() {
       return (
         await p.call<InstanceType<typeof emptyPb.Empty>, PluginPb.PluginInfo>(

@@ -67,7 +67,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["provider/http/"],
   ["provider/creation/", "provider/reading/"],
   ["provider/alert/", "provider/apiKey/", "provider/pipeSettings/"],
-  ["provider/resources.ts"],
+  ["provider/resources.ts", "provider/lookups/"],
   ["provider/dynamic/", "provider/native/", "provider/export/"],
   ["provider/index.ts"],
 ];

@@ -24,6 +24,10 @@ import {
   UnexpectedResponseError,
   UnknownResourceTypeError,
   UnusableKeyLeftError,
+  LookupArgumentError,
+  LookupNotFoundError,
+  LookupAmbiguousError,
+  UnknownFunctionError,
   type AlertpipeErrorCode,
 } from "../../provider/errors";
 // Type-only: the entry loads the resource classes, whose shims a unit test cannot require.
@@ -52,6 +56,10 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new ImportIdFormError("API key", "x", ["organizationId", "id"]),
   new IdFormError("alert", "id", "..", "it names no object"),
   new UnknownResourceTypeError("alertpipe", "alertpipe:index:Nope", ["alertpipe:index:Alert"]),
+  new LookupArgumentError("getAlert", "id", "is required"),
+  new LookupNotFoundError("getAlert", 'there is no alert with id "a-1"'),
+  new LookupAmbiguousError("getApiKey", 'several keys are named "ci"', ["k-1", "k-2"]),
+  new UnknownFunctionError("alertpipe", "alertpipe:index:getNope", ["alertpipe:index:getAlert"]),
 ];
 
 describe("error codes", () => {
@@ -79,7 +87,11 @@ describe("error codes", () => {
       | ImportIdOnReplaceError
       | ImportIdFormError
       | IdFormError
-      | UnknownResourceTypeError;
+      | UnknownResourceTypeError
+      | LookupArgumentError
+      | LookupNotFoundError
+      | LookupAmbiguousError
+      | UnknownFunctionError;
     expectTypeOf<OwnKinds["code"]>().toEqualTypeOf<AlertpipeErrorCode>();
   });
 

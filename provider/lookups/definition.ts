@@ -1,0 +1,174 @@
+// The lookup functions, each written once: its arguments and its result's fields, with their types
+// and words. The schema's `functions` (native/schema.ts), the plugin's Invoke, the TypeScript
+// functions' types and the argument check are all read from here. A result's fields are the
+// resource's own, read from its definition: what the service holds of an object (an argument or an
+// output an answer gives), never a secret and never what only a stack records (keepers, managed names).
+
+import type { IdForm } from "../protocol/ids";
+import type { ResourceDefinition, TypeSpec, ValueOf } from "../protocol/definition";
+import { ALERT } from "../alert/definition";
+import { API_KEY } from "../apiKey/definition";
+import { PIPE_SETTINGS_RESOURCE } from "../pipeSettings/definition";
+
+/** A list of objects of the one shape, named for the schema's `types`. */
+export interface RecordsType {
+  readonly kind: "records";
+  readonly name: string;
+  readonly description: string;
+  readonly fields: Fields;
+}
+
+export interface LookupField {
+  readonly type: TypeSpec | RecordsType;
+  readonly description: string;
+  /** An argument the call must give; a field every result holds. */
+  readonly required?: true;
+  /** An id's form, checked before it is a path segment (protocol/ids.ts). */
+  readonly form?: IdForm;
+}
+
+type Fields = Readonly<Record<string, LookupField>>;
+
+export interface LookupDefinition {
+  /** The function's name: its token is `alertpipe:index:<name>`, its TypeScript function the same. */
+  readonly name: string;
+  readonly description: string;
+  readonly inputs: Fields;
+  readonly outputs: Fields;
+  /** A rule between arguments, checked once each alone passes. */
+  readonly oneOf?: readonly string[];
+}
+
+type Props<D extends ResourceDefinition> = D["properties"];
+
+/** The properties the service holds of an object: a lookup returns these, by the definition's rule. */
+type Held<D extends ResourceDefinition> = {
+  [K in keyof Props<D>]: Props<D>[K] extends
+    { readonly role: "input" } | { readonly secret: true } | { readonly wire: false }
+    ? never
+    : Props<D>[K] extends { readonly role: "both" } | { readonly whenAbsent: object }
+      ? K
+      : never;
+}[keyof Props<D>] &
+  string;
+
+type HeldFields<D extends ResourceDefinition> = {
+  readonly [K in Held<D>]: { readonly type: Props<D>[K]["type"]; readonly description: string };
+};
+
+/** The fields of `def` the service holds, in the definition's order, none required (an answer may leave any out). */
+function held<D extends ResourceDefinition>(def: D): HeldFields<D> {
+  const fields: Record<string, LookupField> = {};
+  for (const [n, p] of Object.entries(def.properties)) {
+    if (p.role === "input" || p.secret === true || p.wire === false) continue;
+    if (p.role === "both" || p.whenAbsent !== undefined) fields[n] = { type: p.type, description: p.description };
+  }
+  return fields as HeldFields<D>;
+}
+
+const STRING = { kind: "string" } as const;
+const ID = (description: string, form: IdForm) => ({ type: STRING, description, required: true, form }) as const;
+
+const alertFields = { id: { type: STRING, description: "The alert's id.", required: true }, ...held(ALERT) } as const;
+const keyFields = {
+  id: { type: STRING, description: "The key's id (uuid).", required: true },
+  ...held(API_KEY),
+} as const;
+const pipeFields = held(PIPE_SETTINGS_RESOURCE);
+const pipeIds = Object.fromEntries(
+  PIPE_SETTINGS_RESOURCE.importIdForm.map((n) => [
+    n,
+    ID(`${PIPE_SETTINGS_RESOURCE.properties[n].description.split(" (uuid)")[0]} (uuid).`, "uuid"),
+  ]),
+) as { readonly [K in (typeof PIPE_SETTINGS_RESOURCE.importIdForm)[number]]: ReturnType<typeof ID> };
+
+const ORGANIZATION = ID("The organization (uuid).", "uuid");
+
+export const GET_ALERT = {
+  name: "getAlert",
+  description: "An alert of the alerting API by its id, as the service holds it.",
+  inputs: { id: ID("The alert's id.", "opaque") },
+  outputs: alertFields,
+} as const satisfies LookupDefinition;
+
+export const GET_ALERTS = {
+  name: "getAlerts",
+  description: "The caller's alerts, every page of the list; with `name`, those of that name alone.",
+  inputs: { name: { type: STRING, description: "Only the alerts of this name (exactly)." } },
+  outputs: {
+    alerts: {
+      type: {
+        kind: "records",
+        name: "GetAlertsAlert",
+        description: "An alert as the service holds it.",
+        fields: alertFields,
+      },
+      description: "The alerts, in the order the service lists them.",
+      required: true,
+    },
+  },
+} as const satisfies LookupDefinition;
+
+export const GET_API_KEY = {
+  name: "getApiKey",
+  description:
+    "An organization's API key by its id or by its name, as the service holds it: never its secret, which the service shows once.",
+  inputs: {
+    organizationId: ORGANIZATION,
+    id: { type: STRING, description: "The key's id (uuid); give this or name.", form: "uuid" },
+    name: { type: STRING, description: "The key's name; give this or id. Several keys of the name are an error." },
+  },
+  outputs: keyFields,
+  oneOf: ["id", "name"],
+} as const satisfies LookupDefinition;
+
+export const GET_API_KEYS = {
+  name: "getApiKeys",
+  description: "An organization's API keys, as the service holds them: never a secret.",
+  inputs: { organizationId: ORGANIZATION },
+  outputs: {
+    organizationId: { type: STRING, description: "The organization (uuid).", required: true },
+    keys: {
+      type: {
+        kind: "records",
+        name: "GetApiKeysKey",
+        description: "An API key as the service holds it.",
+        fields: keyFields,
+      },
+      description: "The organization's keys.",
+      required: true,
+    },
+  },
+} as const satisfies LookupDefinition;
+
+export const GET_PIPE_SETTINGS = {
+  name: "getPipeSettings",
+  description: "One pipe's settings as the service holds them: each setting's value, null when unset.",
+  // The pipe's three ids, as its import names it.
+  inputs: pipeIds,
+  outputs: pipeFields,
+} as const satisfies LookupDefinition;
+
+/** Every lookup, in the order the schema lists them. */
+export const LOOKUPS = [GET_ALERT, GET_ALERTS, GET_API_KEY, GET_API_KEYS, GET_PIPE_SETTINGS] as const;
+
+export type LookupName = (typeof LOOKUPS)[number]["name"];
+
+type ValueOfField<F extends LookupField> = F["type"] extends RecordsType
+  ? Array<ResultOf<F["type"]["fields"]>>
+  : F["type"] extends TypeSpec
+    ? ValueOf<F["type"]>
+    : never;
+
+type RequiredNames<F extends Fields> = {
+  [K in keyof F]: F[K] extends { readonly required: true } ? K : never;
+}[keyof F];
+
+/** A lookup's arguments (or result) as TypeScript sees them: required fields, and the others optional. */
+export type ResultOf<F extends Fields> = { -readonly [K in RequiredNames<F>]: ValueOfField<F[K]> } & {
+  -readonly [K in Exclude<keyof F, RequiredNames<F>>]?: ValueOfField<F[K]> | null;
+};
+
+export type ArgsOfLookup<L extends LookupDefinition> = {
+  -readonly [K in RequiredNames<L["inputs"]>]: string;
+} & { -readonly [K in Exclude<keyof L["inputs"], RequiredNames<L["inputs"]>>]?: string };

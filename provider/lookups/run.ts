@@ -1,0 +1,207 @@
+// The lookups' one implementation, whichever door calls: the plugin's Invoke and the TypeScript
+// functions. Arguments are checked first (nothing is sent for a bad one); alerts and keys are read
+// through the listing that serves reads (reading/listedReads.ts), so a run lists a collection once
+// however many lookups and reads it makes; settings have no list, so one GET. Results hold only
+// the fields the lookup's definition names: never a secret.
+
+import { z } from "../protocol/zod";
+import { idProblem, quotedId } from "../protocol/ids";
+import { fromWire, type ResourceDefinition } from "../protocol/definition";
+import { LookupAmbiguousError, LookupArgumentError, LookupNotFoundError } from "../errors";
+import { send } from "../http/client";
+import { isNotFound, unlessGone } from "../http/gone";
+import { connectionFor } from "../runtime/connection";
+import { listedObjects, readListed, type Collection } from "../reading/listedReads";
+import { alertCollection } from "../alert/lookup";
+import { alertsPath, alertIn } from "../alert/wire";
+import { ALERT } from "../alert/definition";
+import { keyCollection } from "../apiKey/lookup";
+import { keyIn, keysPath } from "../apiKey/wire";
+import { API_KEY } from "../apiKey/definition";
+import { PIPE_SETTINGS_RESOURCE } from "../pipeSettings/definition";
+import { fromWire as settingsFromWire, settingsIn, settingsPath } from "../pipeSettings/wire";
+import {
+  GET_ALERT,
+  GET_ALERTS,
+  GET_API_KEY,
+  GET_API_KEYS,
+  GET_PIPE_SETTINGS,
+  LOOKUPS,
+  type LookupDefinition,
+  type LookupName,
+} from "./definition";
+
+type Args = Readonly<Record<string, string | undefined>>;
+type Result = Record<string, unknown>;
+
+/** The zod check of a lookup's arguments: each a string of its form, none unknown, the oneOf rule. */
+function argsSchema(def: LookupDefinition) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, field] of Object.entries(def.inputs)) {
+    const text = z.string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") });
+    const checked = text.superRefine((value, ctx) => {
+      const problem = field.form === undefined ? undefined : idProblem(value, field.form);
+      if (problem !== undefined)
+        ctx.addIssue({ code: "custom", message: `${quotedId(value)} cannot be used: ${problem}` });
+    });
+    shape[name] = field.required === true ? checked : checked.optional();
+  }
+  return z.strictObject(shape, {
+    error: (i) =>
+      i.code === "unrecognized_keys"
+        ? `is not an argument of ${def.name}; it takes ${Object.keys(def.inputs).join(", ")}`
+        : "must be an object of arguments",
+  });
+}
+
+/** The arguments, checked: a LookupArgumentError naming the first one that cannot be used. */
+export function checkLookupArgs(def: LookupDefinition, args: unknown): Args {
+  const parsed = argsSchema(def).safeParse(args ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const keys = issue?.code === "unrecognized_keys" ? issue.keys : [];
+    const argument = keys.length > 0 ? keys.join(", ") : String(issue?.path[0] ?? "the arguments");
+    throw new LookupArgumentError(def.name, argument, issue?.message ?? "cannot be used");
+  }
+  const given = parsed.data as Args;
+  const rule = def.oneOf;
+  if (rule !== undefined && rule.filter((n) => given[n] !== undefined).length !== 1)
+    throw new LookupArgumentError(def.name, rule.join(" or "), "must be given, one of them and not both");
+  return given;
+}
+
+/** What the service holds of an object, under the lookup's field names; never a field the lookup does not name. */
+function fieldsOf(def: ResourceDefinition, names: readonly string[], wire: Readonly<Record<string, unknown>>): Result {
+  const mapped = fromWire(def, wire, "keep");
+  const out: Result = {};
+  for (const n of names) if (mapped[n] !== undefined) out[n] = mapped[n];
+  return out;
+}
+
+const ALERT_FIELDS = Object.keys(GET_ALERT.outputs);
+const KEY_FIELDS = Object.keys(GET_API_KEY.outputs);
+const SETTINGS_FIELDS = Object.keys(GET_PIPE_SETTINGS.outputs);
+
+const alertResult = (id: string, alert: unknown): Result => ({ ...fieldsOf(ALERT, ALERT_FIELDS, asObject(alert)), id });
+const keyResult = (organizationId: string, id: string, key: unknown): Result => ({
+  ...fieldsOf(API_KEY, KEY_FIELDS, asObject(key)),
+  organizationId,
+  id,
+});
+
+function asObject(value: unknown): Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** Every object of a collection; a 404 on its list is `missing`'s words. */
+async function everyOne(
+  lookup: string,
+  area: "alerting" | "cloud",
+  collection: (conn: ReturnType<typeof connectionFor>) => Collection,
+  missing: string,
+): Promise<ReadonlyMap<string, unknown>> {
+  const conn = connectionFor(area);
+  try {
+    return await listedObjects(conn, collection(conn));
+  } catch (err) {
+    if (isNotFound(err)) throw new LookupNotFoundError(lookup, `${missing} (${err.method} ${err.path} answered 404)`);
+    throw err;
+  }
+}
+
+const nameOf = (item: unknown) => asObject(item).name;
+
+const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
+  async getAlert(args) {
+    const id = args.id ?? "";
+    const conn = connectionFor("alerting");
+    const res = await readListed(conn, alertCollection(conn), id, { method: "GET", path: alertsPath(id) });
+    if (res === undefined) throw new LookupNotFoundError(GET_ALERT.name, `there is no alert with id ${quotedId(id)}`);
+    return alertResult(id, alertIn(res.body));
+  },
+
+  async getAlerts(args) {
+    const all = await everyOne(GET_ALERTS.name, "alerting", alertCollection, "the service has no list of alerts");
+    const alerts = [...all]
+      .filter(([, alert]) => args.name === undefined || nameOf(alert) === args.name)
+      .map(([id, alert]) => alertResult(id, alert));
+    return { alerts };
+  },
+
+  async getApiKey(args) {
+    const organizationId = args.organizationId ?? "";
+    const conn = connectionFor("cloud");
+    const where = `organization ${quotedId(organizationId)}`;
+    if (args.id !== undefined) {
+      const id = args.id;
+      const get = { method: "GET", path: keysPath(organizationId, id) } as const;
+      const res = await readListed(conn, keyCollection(conn, organizationId), id, get);
+      if (res === undefined)
+        throw new LookupNotFoundError(GET_API_KEY.name, `${where} has no API key with id ${quotedId(id)}`);
+      return keyResult(organizationId, id, keyIn(res.body));
+    }
+    const name = args.name ?? "";
+    const all = await everyOne(
+      GET_API_KEY.name,
+      "cloud",
+      (c) => keyCollection(c, organizationId),
+      `there is no ${where}`,
+    );
+    const named = [...all].filter(([, key]) => nameOf(key) === name);
+    const [first] = named;
+    if (first === undefined)
+      throw new LookupNotFoundError(GET_API_KEY.name, `${where} has no API key named ${quotedId(name)}`);
+    if (named.length > 1)
+      throw new LookupAmbiguousError(
+        GET_API_KEY.name,
+        `${where} has ${named.length} API keys named ${quotedId(name)}`,
+        named.map(([id]) => id),
+      );
+    return keyResult(organizationId, first[0], first[1]);
+  },
+
+  async getApiKeys(args) {
+    const organizationId = args.organizationId ?? "";
+    const all = await everyOne(
+      GET_API_KEYS.name,
+      "cloud",
+      (c) => keyCollection(c, organizationId),
+      `there is no organization ${quotedId(organizationId)}`,
+    );
+    return { organizationId, keys: [...all].map(([id, key]) => keyResult(organizationId, id, key)) };
+  },
+
+  async getPipeSettings(args) {
+    // The pipe's three ids, in the order its import names them and its path holds them.
+    const form = PIPE_SETTINGS_RESOURCE.importIdForm;
+    const [organization = "", service = "", pipe = ""] = form.map((n) => args[n] ?? "");
+    const path = settingsPath(organization, service, pipe);
+    const res = await unlessGone(() => send(connectionFor("cloud"), { method: "GET", path }));
+    if (res === undefined)
+      throw new LookupNotFoundError(
+        GET_PIPE_SETTINGS.name,
+        `there is no pipe ${quotedId(pipe)} of service ${quotedId(service)} in organization ${quotedId(organization)} (GET ${path} answered 404)`,
+      );
+    const settings: Result = settingsFromWire(settingsIn(res.body) ?? {});
+    const out: Result = {};
+    for (const n of SETTINGS_FIELDS) out[n] = (form as readonly string[]).includes(n) ? args[n] : (settings[n] ?? null);
+    return out;
+  },
+};
+
+/** The lookup of this name, undefined when there is none. */
+export function lookupNamed(name: string): LookupDefinition | undefined {
+  return LOOKUPS.find((l) => l.name === name);
+}
+
+/** Every lookup's token under the package's name, for an error naming what is served. */
+export function lookupTokens(packageName: string): string[] {
+  return LOOKUPS.map((l) => `${packageName}:index:${l.name}`);
+}
+
+/** Runs a lookup: its arguments checked before any request, then its reads. */
+export async function runLookup(def: LookupDefinition, args: unknown): Promise<Result> {
+  const checked = checkLookupArgs(def, args);
+  const run = RUNS[def.name as LookupName];
+  return run(checked);
+}

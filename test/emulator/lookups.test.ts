@@ -1,0 +1,122 @@
+// The lookup functions against the emulator over loopback HTTP, through both doors: the TypeScript
+// functions in the program's process, and the plugin's Invoke. An estate made by hand is looked up;
+// each collection is listed once however many lookups a run makes, and nothing but GETs is sent.
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { getAlert, getAlerts, getApiKey, getApiKeys, getPipeSettings } from "../../provider/dynamic/lookups";
+import { resetRuntime } from "../../provider/runtime/runtime";
+import { exportEnv, seedEstate, type Estate } from "../support/exportRuns";
+import { setEnv } from "../support/emulatorPerTest";
+import { ALERTS_PATH, KEYS_PATH, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
+import { nativeCalls, nativeProviderPerFile, rejection, secret } from "../support/nativeProvider";
+
+let emu: RunningEmulator;
+let estate: Estate;
+let restoreEnv = (): void => {};
+const native = nativeCalls(nativeProviderPerFile());
+
+beforeAll(async () => {
+  emu = await startEmulator({ rateLimits: { cloud: false, alerting: false } });
+  estate = await seedEstate(emu);
+  restoreEnv = setEnv(exportEnv(emu));
+});
+afterAll(async () => {
+  restoreEnv();
+  resetRuntime();
+  await emu.close();
+});
+
+const keyIds = () => estate.keys.map((k) => k.split("/")[1] ?? "");
+
+/** `METHOD path` of each request since the log was reset, the query left out. */
+const sent = () => emu.requests.map((r) => `${r.method} ${r.path.split("?")[0] ?? ""}`);
+
+describe("the TypeScript lookups, one run", () => {
+  beforeAll(() => {
+    resetRuntime();
+    emu.resetRequestLog();
+  });
+
+  it("getAlert finds an alert by its id, with its fields", async () => {
+    const alert = await getAlert({ id: estate.alerts[0] ?? "" });
+    expect(alert).toMatchObject({ id: estate.alerts[0], name: "Ingest lag", threshold: 300, source: "search" });
+  });
+
+  it("getAlerts finds every alert, or those of a name", async () => {
+    expect((await getAlerts({})).alerts.map((a) => a.id).sort()).toEqual([...estate.alerts].sort());
+    const named = await getAlerts({ name: "High CPU" });
+    expect(named.alerts.map((a) => a.threshold).sort()).toEqual([90, 95]);
+  });
+
+  it("getApiKey finds a key by id and by name, without its secret", async () => {
+    const byName = await getApiKey({ organizationId: ORG_ID, name: "deployer" });
+    expect(byName).toMatchObject({ organizationId: ORG_ID, name: "deployer", roles: ["developer"] });
+    expect(await getApiKey({ organizationId: ORG_ID, id: byName.id })).toEqual(byName);
+    expect(Object.keys(byName)).not.toContain("keySecret");
+    expect(Object.keys(byName)).not.toContain("hashData");
+  });
+
+  it("getApiKey by a name two keys share names both", async () => {
+    await expect(getApiKey({ organizationId: ORG_ID, name: "ci" })).rejects.toThrow(
+      /LOOKUP_AMBIGUOUS.*2 API keys named "ci"/,
+    );
+  });
+
+  it("getApiKeys finds every key of the organization", async () => {
+    const found = await getApiKeys({ organizationId: ORG_ID });
+    expect(found.keys.map((k) => k.id).sort()).toEqual(keyIds().sort());
+  });
+
+  it("getPipeSettings gives the pipe's settings as the service holds them", async () => {
+    const settings = await getPipeSettings(PIPE_IDS);
+    expect(settings).toMatchObject({ ...PIPE_IDS, dbMaxThreads: 12, objectStorageUseClusterFunction: true });
+    expect(settings.dbMaxInsertThreads).toBeNull();
+  });
+
+  it("listed each collection once and sent nothing but GETs", () => {
+    expect(sent()).toEqual([`GET ${ALERTS_PATH}`, `GET ${KEYS_PATH}`, `GET ${SETTINGS_PATH}`]);
+  });
+});
+
+describe("the plugin's Invoke", () => {
+  beforeAll(async () => {
+    await native.configure({
+      alertingUrl: emu.url,
+      alertingToken: secret(emu.token),
+      alertingRateLimit: "off",
+      cloudUrl: emu.url,
+      cloudKeyId: emu.keyId,
+      cloudKeySecret: secret(emu.keySecret),
+      cloudRateLimit: "off",
+    });
+  });
+
+  it("serves getAlert by its token", async () => {
+    const alert = await native.invoke("alertpipe:index:getAlert", { id: estate.alerts[1] ?? "" });
+    expect(alert).toMatchObject({ id: estate.alerts[1], name: "High CPU", threshold: 90 });
+  });
+
+  it("serves getApiKeys with no secret in any key", async () => {
+    const found = await native.invoke("alertpipe:index:getApiKeys", { organizationId: ORG_ID });
+    expect((found.keys as Array<{ id: string }>).map((k) => k.id).sort()).toEqual(keyIds().sort());
+    expect(JSON.stringify(found)).not.toMatch(/keySecret|hashData/);
+  });
+
+  it("says what it did not find", async () => {
+    const err = await rejection(native.invoke("alertpipe:index:getAlert", { id: "no-such-alert" }));
+    expect(err.details).toBe('[LOOKUP_NOT_FOUND] getAlert: there is no alert with id "no-such-alert"');
+  });
+
+  it("names an argument it cannot use, before any request", async () => {
+    emu.resetRequestLog();
+    const err = await rejection(native.invoke("alertpipe:index:getPipeSettings", { ...PIPE_IDS, pipeId: "x" }));
+    expect(err.details).toMatch(/^\[LOOKUP_ARGUMENT\] getPipeSettings: pipeId "x" cannot be used: it must be a uuid/);
+    expect(emu.requests).toEqual([]);
+  });
+
+  it("refuses a token it does not serve, naming those it does", async () => {
+    const err = await rejection(native.invoke("alertpipe:index:getNope", {}));
+    expect(err.details).toMatch(/\[UNKNOWN_FUNCTION\] .*"alertpipe:index:getNope".*alertpipe:index:getAlert/);
+  });
+});

@@ -1,0 +1,152 @@
+// The lookup functions (provider/lookups/): arguments checked, naming the argument, before any
+// request; what was not found named; no secret in a result; alerts and keys read through the one
+// listing a run makes.
+
+import { describe, expect, it } from "vitest";
+import { LOOKUPS } from "../../provider/lookups/definition";
+import { runLookup, lookupNamed } from "../../provider/lookups/run";
+import { answerOnce, cloudAnswer, mockApiPerTest } from "../support/mockApi";
+import { ALERTS_PATH, ALERT_ID, KEYS_PATH, KEY_UUID, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
+
+const mock = mockApiPerTest();
+
+const FIRST_PAGE = `${ALERTS_PATH}?limit=1000&offset=0`;
+const OTHER_UUID = "9b2c1f7e-0d4a-4e8b-8a61-3c5d7e9f1a2b";
+const SECRET = "lookup-secret-CANARY-77e1";
+
+/** Runs the lookup of `name`, which exists. */
+function run(name: string, args: unknown): Promise<Record<string, unknown>> {
+  const def = lookupNamed(name);
+  if (def === undefined) throw new Error(`no lookup ${name}`);
+  return runLookup(def, args);
+}
+
+/** A key as a careless service might answer it: with its secret and hash data beside the key's own fields. */
+const wireKey = (id: string, name: string) => ({
+  id,
+  name,
+  roles: ["developer"],
+  state: "enabled",
+  keySuffix: "ab12",
+  keySecret: SECRET,
+  hashData: { keyIdHash: SECRET, keyIdSuffix: "ab12", keySecretHash: SECRET },
+});
+
+const keysListed = (...keys: unknown[]) =>
+  answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEYS_PATH }, 200, cloudAnswer(keys));
+
+const alertsListed = (...alerts: unknown[]) =>
+  answerOnce(mock.api.alerting, mock.seen, { method: "GET", path: FIRST_PAGE }, 200, { data: alerts });
+
+describe("a lookup's arguments", () => {
+  const cases: ReadonlyArray<[string, unknown, RegExp]> = [
+    ["getAlert", {}, /^\[LOOKUP_ARGUMENT\] getAlert: id is required/],
+    ["getAlert", { id: 7 }, /^\[LOOKUP_ARGUMENT\] getAlert: id must be a string/],
+    ["getAlert", { id: ".." }, /^\[LOOKUP_ARGUMENT\] getAlert: id "\.\." cannot be used: .*names no object/],
+    ["getAlerts", { nmae: "x" }, /^\[LOOKUP_ARGUMENT\] getAlerts: nmae is not an argument of getAlerts; it takes name/],
+    ["getApiKey", { organizationId: "not-a-uuid", id: KEY_UUID }, /organizationId "not-a-uuid" cannot be used: .*uuid/],
+    ["getApiKey", { organizationId: ORG_ID }, /getApiKey: id or name must be given, one of them and not both/],
+    ["getApiKey", { organizationId: ORG_ID, id: KEY_UUID, name: "ci" }, /id or name must be given/],
+    ["getApiKeys", {}, /getApiKeys: organizationId is required/],
+    ["getPipeSettings", { ...PIPE_IDS, pipeId: "p/1" }, /getPipeSettings: pipeId "p\/1" cannot be used: .*holds a \//],
+  ];
+  for (const [name, args, words] of cases) {
+    it(`${name}(${JSON.stringify(args)}) fails naming the argument, sending nothing`, async () => {
+      await expect(run(name, args)).rejects.toThrow(words);
+      expect(mock.seen).toEqual([]);
+    });
+  }
+});
+
+describe("what a lookup did not find", () => {
+  it("getAlert names the alert's id", async () => {
+    alertsListed({ id: "other", name: "x" });
+    await expect(run("getAlert", { id: ALERT_ID })).rejects.toThrow(
+      `[LOOKUP_NOT_FOUND] getAlert: there is no alert with id "${ALERT_ID}"`,
+    );
+  });
+
+  it("getApiKey by id names the key and the organization", async () => {
+    keysListed(wireKey(OTHER_UUID, "other"));
+    await expect(run("getApiKey", { organizationId: ORG_ID, id: KEY_UUID })).rejects.toThrow(
+      `[LOOKUP_NOT_FOUND] getApiKey: organization "${ORG_ID}" has no API key with id "${KEY_UUID}"`,
+    );
+  });
+
+  it("getApiKey by name names the name", async () => {
+    keysListed(wireKey(OTHER_UUID, "other"));
+    await expect(run("getApiKey", { organizationId: ORG_ID, name: "ci" })).rejects.toThrow(
+      `organization "${ORG_ID}" has no API key named "ci"`,
+    );
+  });
+
+  it("getApiKey by a name several keys hold lists their ids", async () => {
+    keysListed(wireKey(KEY_UUID, "ci"), wireKey(OTHER_UUID, "ci"));
+    await expect(run("getApiKey", { organizationId: ORG_ID, name: "ci" })).rejects.toThrow(
+      `[LOOKUP_AMBIGUOUS] getApiKey: organization "${ORG_ID}" has 2 API keys named "ci": ${KEY_UUID}, ${OTHER_UUID}`,
+    );
+  });
+
+  it("getApiKeys names an organization the service does not have", async () => {
+    answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEYS_PATH }, 404, { status: 404, error: "NOT_FOUND" });
+    await expect(run("getApiKeys", { organizationId: ORG_ID })).rejects.toThrow(
+      `[LOOKUP_NOT_FOUND] getApiKeys: there is no organization "${ORG_ID}" (GET ${KEYS_PATH} answered 404)`,
+    );
+  });
+
+  it("getPipeSettings names the pipe, its service and organization", async () => {
+    answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: SETTINGS_PATH }, 404, {
+      status: 404,
+      error: "NOT_FOUND",
+    });
+    await expect(run("getPipeSettings", PIPE_IDS)).rejects.toThrow(
+      `[LOOKUP_NOT_FOUND] getPipeSettings: there is no pipe "${PIPE_IDS.pipeId}" of service "${PIPE_IDS.serviceId}" in organization "${ORG_ID}"`,
+    );
+  });
+});
+
+describe("a lookup's result", () => {
+  it("getApiKey holds the key's fields and no secret, even when the service answers one", async () => {
+    keysListed(wireKey(KEY_UUID, "ci"));
+    const key = await run("getApiKey", { organizationId: ORG_ID, name: "ci" });
+    expect(key).toEqual({
+      id: KEY_UUID,
+      organizationId: ORG_ID,
+      name: "ci",
+      roles: ["developer"],
+      state: "enabled",
+      keySuffix: "ab12",
+    });
+    expect(JSON.stringify(key)).not.toContain(SECRET);
+  });
+
+  it("getApiKeys holds no secret of any key", async () => {
+    keysListed(wireKey(KEY_UUID, "ci"), wireKey(OTHER_UUID, "deployer"));
+    const found = await run("getApiKeys", { organizationId: ORG_ID });
+    expect((found.keys as Array<{ id: string }>).map((k) => k.id)).toEqual([KEY_UUID, OTHER_UUID]);
+    expect(JSON.stringify(found)).not.toContain(SECRET);
+    expect(JSON.stringify(found)).not.toContain("hashData");
+  });
+
+  it("getAlert and getAlerts of one run list the alerts once", async () => {
+    alertsListed({ id: ALERT_ID, name: "High CPU", threshold: 90 }, { id: "a-2", name: "Other", threshold: 1 });
+    const one = await run("getAlert", { id: ALERT_ID });
+    const named = await run("getAlerts", { name: "Other" });
+    expect(one).toMatchObject({ id: ALERT_ID, name: "High CPU", threshold: 90 });
+    expect(named).toEqual({ alerts: [{ id: "a-2", name: "Other", threshold: 1 }] });
+    expect(mock.seen.map((r) => r.path)).toEqual([FIRST_PAGE]);
+  });
+
+  it("getPipeSettings gives every setting, null when unset", async () => {
+    answerOnce(
+      mock.api.cloud,
+      mock.seen,
+      { method: "GET", path: SETTINGS_PATH },
+      200,
+      cloudAnswer({ db_max_threads: 8 }),
+    );
+    const settings = await run("getPipeSettings", PIPE_IDS);
+    expect(settings).toMatchObject({ ...PIPE_IDS, dbMaxThreads: 8, dbMaxInsertThreads: null });
+    expect(Object.keys(settings)).toEqual(Object.keys(LOOKUPS[4].outputs));
+  });
+});
