@@ -15,6 +15,31 @@ export type ApiKey = import("./apiKey").ApiKey;
 export const ApiKey: typeof import("./apiKey").ApiKey = null as any;
 utilities.lazyLoad(exports, ["ApiKey"], () => require("./apiKey"));
 
+export { GetAlertArgs, GetAlertResult, GetAlertOutputArgs } from "./getAlert";
+export const getAlert: typeof import("./getAlert").getAlert = null as any;
+export const getAlertOutput: typeof import("./getAlert").getAlertOutput = null as any;
+utilities.lazyLoad(exports, ["getAlert","getAlertOutput"], () => require("./getAlert"));
+
+export { GetAlertsArgs, GetAlertsResult, GetAlertsOutputArgs } from "./getAlerts";
+export const getAlerts: typeof import("./getAlerts").getAlerts = null as any;
+export const getAlertsOutput: typeof import("./getAlerts").getAlertsOutput = null as any;
+utilities.lazyLoad(exports, ["getAlerts","getAlertsOutput"], () => require("./getAlerts"));
+
+export { GetApiKeyArgs, GetApiKeyResult, GetApiKeyOutputArgs } from "./getApiKey";
+export const getApiKey: typeof import("./getApiKey").getApiKey = null as any;
+export const getApiKeyOutput: typeof import("./getApiKey").getApiKeyOutput = null as any;
+utilities.lazyLoad(exports, ["getApiKey","getApiKeyOutput"], () => require("./getApiKey"));
+
+export { GetApiKeysArgs, GetApiKeysResult, GetApiKeysOutputArgs } from "./getApiKeys";
+export const getApiKeys: typeof import("./getApiKeys").getApiKeys = null as any;
+export const getApiKeysOutput: typeof import("./getApiKeys").getApiKeysOutput = null as any;
+utilities.lazyLoad(exports, ["getApiKeys","getApiKeysOutput"], () => require("./getApiKeys"));
+
+export { GetPipeSettingsArgs, GetPipeSettingsResult, GetPipeSettingsOutputArgs } from "./getPipeSettings";
+export const getPipeSettings: typeof import("./getPipeSettings").getPipeSettings = null as any;
+export const getPipeSettingsOutput: typeof import("./getPipeSettings").getPipeSettingsOutput = null as any;
+utilities.lazyLoad(exports, ["getPipeSettings","getPipeSettingsOutput"], () => require("./getPipeSettings"));
+
 export { PipeSettingsArgs } from "./pipeSettings";
 export type PipeSettings = import("./pipeSettings").PipeSettings;
 export const PipeSettings: typeof import("./pipeSettings").PipeSettings = null as any;

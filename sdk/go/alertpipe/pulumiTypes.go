@@ -77,6 +77,50 @@ func (o AlertChannelOutput) WebhookId() pulumi.StringOutput {
 	return o.ApplyT(func(v AlertChannel) string { return v.WebhookId }).(pulumi.StringOutput)
 }
 
+type AlertChannelPtrOutput struct{ *pulumi.OutputState }
+
+func (AlertChannelPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AlertChannel)(nil)).Elem()
+}
+
+func (o AlertChannelPtrOutput) ToAlertChannelPtrOutput() AlertChannelPtrOutput {
+	return o
+}
+
+func (o AlertChannelPtrOutput) ToAlertChannelPtrOutputWithContext(ctx context.Context) AlertChannelPtrOutput {
+	return o
+}
+
+func (o AlertChannelPtrOutput) Elem() AlertChannelOutput {
+	return o.ApplyT(func(v *AlertChannel) AlertChannel {
+		if v != nil {
+			return *v
+		}
+		var ret AlertChannel
+		return ret
+	}).(AlertChannelOutput)
+}
+
+// The channel type: "webhook".
+func (o AlertChannelPtrOutput) Type() AlertChannelTypePtrOutput {
+	return o.ApplyT(func(v *AlertChannel) *AlertChannelType {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(AlertChannelTypePtrOutput)
+}
+
+// Identifier of the webhook to notify (non-empty).
+func (o AlertChannelPtrOutput) WebhookId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AlertChannel) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.WebhookId
+	}).(pulumi.StringPtrOutput)
+}
+
 // Pre-hashed credentials: the program's own pair, of which the service is sent only hashes. Secret. Changing it makes a new key. Cannot go with keyMaterial "local" or importId.
 type ApiKeyHashData struct {
 	// The standard base64 (padded, 44 characters) of the SHA-256 of the key ID.
@@ -255,6 +299,273 @@ func (o ApiKeyHashDataPtrOutput) KeySecretHash() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// An alert as the service holds it.
+type GetAlertsAlert struct {
+	// Where the alert notifies; a webhook is the only channel type.
+	Channel *AlertChannel `pulumi:"channel"`
+	// When the alert was made (ISO 8601, set by the service).
+	CreatedAt *string `pulumi:"createdAt"`
+	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
+	DashboardId *string `pulumi:"dashboardId"`
+	// The grouping of the alert, as the service returns it.
+	GroupBy *string `pulumi:"groupBy"`
+	// The alert's id.
+	Id string `pulumi:"id"`
+	// How often the alert is evaluated.
+	Interval *AlertInterval `pulumi:"interval"`
+	// The alert's message (1 to 4096 characters); leave it out for none.
+	Message *string `pulumi:"message"`
+	// The alert's name (1 to 512 characters); leave it out for none.
+	Name *string `pulumi:"name"`
+	// The saved search the alert watches, as the service returns it.
+	SavedSearch *string `pulumi:"savedSearch"`
+	// Whether, or until when, the alert is silenced, as the service returns it.
+	Silenced interface{} `pulumi:"silenced"`
+	// What the alert watches: a dashboard tile ("tile") or a search ("search").
+	Source *AlertSource `pulumi:"source"`
+	// Current state of the alert, e.g. "inactive".
+	State *string `pulumi:"state"`
+	// Identifier of the owning team.
+	Team *string `pulumi:"team"`
+	// The numeric threshold (a finite number >= 0).
+	Threshold *float64 `pulumi:"threshold"`
+	// Whether the alert fires above or below the threshold.
+	ThresholdType *AlertThresholdType `pulumi:"thresholdType"`
+	// The watched tile; required when source is "tile".
+	TileId *string `pulumi:"tileId"`
+	// When the alert last changed (ISO 8601, set by the service).
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// An alert as the service holds it.
+type GetAlertsAlertOutput struct{ *pulumi.OutputState }
+
+func (GetAlertsAlertOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAlertsAlert)(nil)).Elem()
+}
+
+func (o GetAlertsAlertOutput) ToGetAlertsAlertOutput() GetAlertsAlertOutput {
+	return o
+}
+
+func (o GetAlertsAlertOutput) ToGetAlertsAlertOutputWithContext(ctx context.Context) GetAlertsAlertOutput {
+	return o
+}
+
+// Where the alert notifies; a webhook is the only channel type.
+func (o GetAlertsAlertOutput) Channel() AlertChannelPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *AlertChannel { return v.Channel }).(AlertChannelPtrOutput)
+}
+
+// When the alert was made (ISO 8601, set by the service).
+func (o GetAlertsAlertOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
+func (o GetAlertsAlertOutput) DashboardId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.DashboardId }).(pulumi.StringPtrOutput)
+}
+
+// The grouping of the alert, as the service returns it.
+func (o GetAlertsAlertOutput) GroupBy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.GroupBy }).(pulumi.StringPtrOutput)
+}
+
+// The alert's id.
+func (o GetAlertsAlertOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAlertsAlert) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// How often the alert is evaluated.
+func (o GetAlertsAlertOutput) Interval() AlertIntervalPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *AlertInterval { return v.Interval }).(AlertIntervalPtrOutput)
+}
+
+// The alert's message (1 to 4096 characters); leave it out for none.
+func (o GetAlertsAlertOutput) Message() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.Message }).(pulumi.StringPtrOutput)
+}
+
+// The alert's name (1 to 512 characters); leave it out for none.
+func (o GetAlertsAlertOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// The saved search the alert watches, as the service returns it.
+func (o GetAlertsAlertOutput) SavedSearch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.SavedSearch }).(pulumi.StringPtrOutput)
+}
+
+// Whether, or until when, the alert is silenced, as the service returns it.
+func (o GetAlertsAlertOutput) Silenced() pulumi.AnyOutput {
+	return o.ApplyT(func(v GetAlertsAlert) interface{} { return v.Silenced }).(pulumi.AnyOutput)
+}
+
+// What the alert watches: a dashboard tile ("tile") or a search ("search").
+func (o GetAlertsAlertOutput) Source() AlertSourcePtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *AlertSource { return v.Source }).(AlertSourcePtrOutput)
+}
+
+// Current state of the alert, e.g. "inactive".
+func (o GetAlertsAlertOutput) State() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.State }).(pulumi.StringPtrOutput)
+}
+
+// Identifier of the owning team.
+func (o GetAlertsAlertOutput) Team() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.Team }).(pulumi.StringPtrOutput)
+}
+
+// The numeric threshold (a finite number >= 0).
+func (o GetAlertsAlertOutput) Threshold() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *float64 { return v.Threshold }).(pulumi.Float64PtrOutput)
+}
+
+// Whether the alert fires above or below the threshold.
+func (o GetAlertsAlertOutput) ThresholdType() AlertThresholdTypePtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *AlertThresholdType { return v.ThresholdType }).(AlertThresholdTypePtrOutput)
+}
+
+// The watched tile; required when source is "tile".
+func (o GetAlertsAlertOutput) TileId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.TileId }).(pulumi.StringPtrOutput)
+}
+
+// When the alert last changed (ISO 8601, set by the service).
+func (o GetAlertsAlertOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type GetAlertsAlertArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAlertsAlertArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAlertsAlert)(nil)).Elem()
+}
+
+func (o GetAlertsAlertArrayOutput) ToGetAlertsAlertArrayOutput() GetAlertsAlertArrayOutput {
+	return o
+}
+
+func (o GetAlertsAlertArrayOutput) ToGetAlertsAlertArrayOutputWithContext(ctx context.Context) GetAlertsAlertArrayOutput {
+	return o
+}
+
+func (o GetAlertsAlertArrayOutput) Index(i pulumi.IntInput) GetAlertsAlertOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAlertsAlert {
+		return vs[0].([]GetAlertsAlert)[vs[1].(int)]
+	}).(GetAlertsAlertOutput)
+}
+
+// An API key as the service holds it.
+type GetApiKeysKey struct {
+	// When the key was made (ISO 8601, set by the service).
+	CreatedAt *string `pulumi:"createdAt"`
+	// When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
+	ExpireAt *string `pulumi:"expireAt"`
+	// The key's id (uuid).
+	Id string `pulumi:"id"`
+	// Addresses allowed to use the key; unset allows any. An empty list is refused (it would lock every caller out).
+	IpAccessList []IpAccessEntry `pulumi:"ipAccessList"`
+	// The last characters of the key ID, as the service shows them.
+	KeySuffix *string `pulumi:"keySuffix"`
+	// The key's name; null when the service answers none.
+	Name *string `pulumi:"name"`
+	// Organization that owns the key (uuid). Changing it makes a new key.
+	OrganizationId *string `pulumi:"organizationId"`
+	// The key's roles: at least one, none repeated.
+	Roles []ApiKeyRole `pulumi:"roles"`
+	// Whether the key can be used. Default "enabled".
+	State *ApiKeyStateEnum `pulumi:"state"`
+	// When the key was last used (ISO 8601, set by the service); null when never.
+	UsedAt *string `pulumi:"usedAt"`
+}
+
+// An API key as the service holds it.
+type GetApiKeysKeyOutput struct{ *pulumi.OutputState }
+
+func (GetApiKeysKeyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetApiKeysKey)(nil)).Elem()
+}
+
+func (o GetApiKeysKeyOutput) ToGetApiKeysKeyOutput() GetApiKeysKeyOutput {
+	return o
+}
+
+func (o GetApiKeysKeyOutput) ToGetApiKeysKeyOutputWithContext(ctx context.Context) GetApiKeysKeyOutput {
+	return o
+}
+
+// When the key was made (ISO 8601, set by the service).
+func (o GetApiKeysKeyOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetApiKeysKey) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
+func (o GetApiKeysKeyOutput) ExpireAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetApiKeysKey) *string { return v.ExpireAt }).(pulumi.StringPtrOutput)
+}
+
+// The key's id (uuid).
+func (o GetApiKeysKeyOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetApiKeysKey) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Addresses allowed to use the key; unset allows any. An empty list is refused (it would lock every caller out).
+func (o GetApiKeysKeyOutput) IpAccessList() IpAccessEntryArrayOutput {
+	return o.ApplyT(func(v GetApiKeysKey) []IpAccessEntry { return v.IpAccessList }).(IpAccessEntryArrayOutput)
+}
+
+// The last characters of the key ID, as the service shows them.
+func (o GetApiKeysKeyOutput) KeySuffix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetApiKeysKey) *string { return v.KeySuffix }).(pulumi.StringPtrOutput)
+}
+
+// The key's name; null when the service answers none.
+func (o GetApiKeysKeyOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetApiKeysKey) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Organization that owns the key (uuid). Changing it makes a new key.
+func (o GetApiKeysKeyOutput) OrganizationId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetApiKeysKey) *string { return v.OrganizationId }).(pulumi.StringPtrOutput)
+}
+
+// The key's roles: at least one, none repeated.
+func (o GetApiKeysKeyOutput) Roles() ApiKeyRoleArrayOutput {
+	return o.ApplyT(func(v GetApiKeysKey) []ApiKeyRole { return v.Roles }).(ApiKeyRoleArrayOutput)
+}
+
+// Whether the key can be used. Default "enabled".
+func (o GetApiKeysKeyOutput) State() ApiKeyStateEnumPtrOutput {
+	return o.ApplyT(func(v GetApiKeysKey) *ApiKeyStateEnum { return v.State }).(ApiKeyStateEnumPtrOutput)
+}
+
+// When the key was last used (ISO 8601, set by the service); null when never.
+func (o GetApiKeysKeyOutput) UsedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetApiKeysKey) *string { return v.UsedAt }).(pulumi.StringPtrOutput)
+}
+
+type GetApiKeysKeyArrayOutput struct{ *pulumi.OutputState }
+
+func (GetApiKeysKeyArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetApiKeysKey)(nil)).Elem()
+}
+
+func (o GetApiKeysKeyArrayOutput) ToGetApiKeysKeyArrayOutput() GetApiKeysKeyArrayOutput {
+	return o
+}
+
+func (o GetApiKeysKeyArrayOutput) ToGetApiKeysKeyArrayOutputWithContext(ctx context.Context) GetApiKeysKeyArrayOutput {
+	return o
+}
+
+func (o GetApiKeysKeyArrayOutput) Index(i pulumi.IntInput) GetApiKeysKeyOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetApiKeysKey {
+		return vs[0].([]GetApiKeysKey)[vs[1].(int)]
+	}).(GetApiKeysKeyOutput)
+}
+
 // An address allowed to use an API key.
 type IpAccessEntry struct {
 	// What the address is, for people.
@@ -371,8 +682,13 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryInput)(nil)).Elem(), IpAccessEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryArrayInput)(nil)).Elem(), IpAccessEntryArray{})
 	pulumi.RegisterOutputType(AlertChannelOutput{})
+	pulumi.RegisterOutputType(AlertChannelPtrOutput{})
 	pulumi.RegisterOutputType(ApiKeyHashDataOutput{})
 	pulumi.RegisterOutputType(ApiKeyHashDataPtrOutput{})
+	pulumi.RegisterOutputType(GetAlertsAlertOutput{})
+	pulumi.RegisterOutputType(GetAlertsAlertArrayOutput{})
+	pulumi.RegisterOutputType(GetApiKeysKeyOutput{})
+	pulumi.RegisterOutputType(GetApiKeysKeyArrayOutput{})
 	pulumi.RegisterOutputType(IpAccessEntryOutput{})
 	pulumi.RegisterOutputType(IpAccessEntryArrayOutput{})
 }

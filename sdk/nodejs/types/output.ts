@@ -39,6 +39,126 @@ export interface ApiKeyHashData {
 }
 
 /**
+ * An alert as the service holds it.
+ */
+export interface GetAlertsAlert {
+    /**
+     * Where the alert notifies; a webhook is the only channel type.
+     */
+    channel?: outputs.AlertChannel;
+    /**
+     * When the alert was made (ISO 8601, set by the service).
+     */
+    createdAt?: string;
+    /**
+     * Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
+     */
+    dashboardId?: string;
+    /**
+     * The grouping of the alert, as the service returns it.
+     */
+    groupBy?: string;
+    /**
+     * The alert's id.
+     */
+    id: string;
+    /**
+     * How often the alert is evaluated.
+     */
+    interval?: enums.AlertInterval;
+    /**
+     * The alert's message (1 to 4096 characters); leave it out for none.
+     */
+    message?: string;
+    /**
+     * The alert's name (1 to 512 characters); leave it out for none.
+     */
+    name?: string;
+    /**
+     * The saved search the alert watches, as the service returns it.
+     */
+    savedSearch?: string;
+    /**
+     * Whether, or until when, the alert is silenced, as the service returns it.
+     */
+    silenced?: any;
+    /**
+     * What the alert watches: a dashboard tile ("tile") or a search ("search").
+     */
+    source?: enums.AlertSource;
+    /**
+     * Current state of the alert, e.g. "inactive".
+     */
+    state?: string;
+    /**
+     * Identifier of the owning team.
+     */
+    team?: string;
+    /**
+     * The numeric threshold (a finite number >= 0).
+     */
+    threshold?: number;
+    /**
+     * Whether the alert fires above or below the threshold.
+     */
+    thresholdType?: enums.AlertThresholdType;
+    /**
+     * The watched tile; required when source is "tile".
+     */
+    tileId?: string;
+    /**
+     * When the alert last changed (ISO 8601, set by the service).
+     */
+    updatedAt?: string;
+}
+
+/**
+ * An API key as the service holds it.
+ */
+export interface GetApiKeysKey {
+    /**
+     * When the key was made (ISO 8601, set by the service).
+     */
+    createdAt?: string;
+    /**
+     * When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
+     */
+    expireAt?: string;
+    /**
+     * The key's id (uuid).
+     */
+    id: string;
+    /**
+     * Addresses allowed to use the key; unset allows any. An empty list is refused (it would lock every caller out).
+     */
+    ipAccessList?: outputs.IpAccessEntry[];
+    /**
+     * The last characters of the key ID, as the service shows them.
+     */
+    keySuffix?: string;
+    /**
+     * The key's name; null when the service answers none.
+     */
+    name?: string;
+    /**
+     * Organization that owns the key (uuid). Changing it makes a new key.
+     */
+    organizationId?: string;
+    /**
+     * The key's roles: at least one, none repeated.
+     */
+    roles?: enums.ApiKeyRole[];
+    /**
+     * Whether the key can be used. Default "enabled".
+     */
+    state?: enums.ApiKeyState;
+    /**
+     * When the key was last used (ISO 8601, set by the service); null when never.
+     */
+    usedAt?: string;
+}
+
+/**
  * An address allowed to use an API key.
  */
 export interface IpAccessEntry {

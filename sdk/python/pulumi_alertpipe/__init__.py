@@ -9,6 +9,11 @@ import typing
 from ._enums import *
 from .alert import *
 from .api_key import *
+from .get_alert import *
+from .get_alerts import *
+from .get_api_key import *
+from .get_api_keys import *
+from .get_pipe_settings import *
 from .pipe_settings import *
 from .provider import *
 from ._inputs import *

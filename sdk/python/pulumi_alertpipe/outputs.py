@@ -13,11 +13,14 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 from ._enums import *
 
 __all__ = [
     'AlertChannel',
     'ApiKeyHashData',
+    'GetAlertsAlert',
+    'GetApiKeysKey',
     'IpAccessEntry',
 ]
 
@@ -136,6 +139,352 @@ class ApiKeyHashData(dict):
         The standard base64 (padded, 44 characters) of the SHA-256 of the key secret.
         """
         return pulumi.get(self, "key_secret_hash")
+
+
+@pulumi.output_type
+class GetAlertsAlert(dict):
+    """
+    An alert as the service holds it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 channel: Optional['outputs.AlertChannel'] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 dashboard_id: Optional[_builtins.str] = None,
+                 group_by: Optional[_builtins.str] = None,
+                 interval: Optional['AlertInterval'] = None,
+                 message: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 saved_search: Optional[_builtins.str] = None,
+                 silenced: Optional[Any] = None,
+                 source: Optional['AlertSource'] = None,
+                 state: Optional[_builtins.str] = None,
+                 team: Optional[_builtins.str] = None,
+                 threshold: Optional[_builtins.float] = None,
+                 threshold_type: Optional['AlertThresholdType'] = None,
+                 tile_id: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        An alert as the service holds it.
+
+        :param _builtins.str id: The alert's id.
+        :param 'AlertChannel' channel: Where the alert notifies; a webhook is the only channel type.
+        :param _builtins.str created_at: When the alert was made (ISO 8601, set by the service).
+        :param _builtins.str dashboard_id: Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
+        :param _builtins.str group_by: The grouping of the alert, as the service returns it.
+        :param 'AlertInterval' interval: How often the alert is evaluated.
+        :param _builtins.str message: The alert's message (1 to 4096 characters); leave it out for none.
+        :param _builtins.str name: The alert's name (1 to 512 characters); leave it out for none.
+        :param _builtins.str saved_search: The saved search the alert watches, as the service returns it.
+        :param Any silenced: Whether, or until when, the alert is silenced, as the service returns it.
+        :param 'AlertSource' source: What the alert watches: a dashboard tile ("tile") or a search ("search").
+        :param _builtins.str state: Current state of the alert, e.g. "inactive".
+        :param _builtins.str team: Identifier of the owning team.
+        :param _builtins.float threshold: The numeric threshold (a finite number >= 0).
+        :param 'AlertThresholdType' threshold_type: Whether the alert fires above or below the threshold.
+        :param _builtins.str tile_id: The watched tile; required when source is "tile".
+        :param _builtins.str updated_at: When the alert last changed (ISO 8601, set by the service).
+        """
+        pulumi.set(__self__, "id", id)
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if dashboard_id is not None:
+            pulumi.set(__self__, "dashboard_id", dashboard_id)
+        if group_by is not None:
+            pulumi.set(__self__, "group_by", group_by)
+        if interval is not None:
+            pulumi.set(__self__, "interval", interval)
+        if message is not None:
+            pulumi.set(__self__, "message", message)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if saved_search is not None:
+            pulumi.set(__self__, "saved_search", saved_search)
+        if silenced is not None:
+            pulumi.set(__self__, "silenced", silenced)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
+        if state is not None:
+            pulumi.set(__self__, "state", state)
+        if team is not None:
+            pulumi.set(__self__, "team", team)
+        if threshold is not None:
+            pulumi.set(__self__, "threshold", threshold)
+        if threshold_type is not None:
+            pulumi.set(__self__, "threshold_type", threshold_type)
+        if tile_id is not None:
+            pulumi.set(__self__, "tile_id", tile_id)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The alert's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> Optional['outputs.AlertChannel']:
+        """
+        Where the alert notifies; a webhook is the only channel type.
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the alert was made (ISO 8601, set by the service).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="dashboardId")
+    def dashboard_id(self) -> Optional[_builtins.str]:
+        """
+        Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
+        """
+        return pulumi.get(self, "dashboard_id")
+
+    @_builtins.property
+    @pulumi.getter(name="groupBy")
+    def group_by(self) -> Optional[_builtins.str]:
+        """
+        The grouping of the alert, as the service returns it.
+        """
+        return pulumi.get(self, "group_by")
+
+    @_builtins.property
+    @pulumi.getter
+    def interval(self) -> Optional['AlertInterval']:
+        """
+        How often the alert is evaluated.
+        """
+        return pulumi.get(self, "interval")
+
+    @_builtins.property
+    @pulumi.getter
+    def message(self) -> Optional[_builtins.str]:
+        """
+        The alert's message (1 to 4096 characters); leave it out for none.
+        """
+        return pulumi.get(self, "message")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The alert's name (1 to 512 characters); leave it out for none.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="savedSearch")
+    def saved_search(self) -> Optional[_builtins.str]:
+        """
+        The saved search the alert watches, as the service returns it.
+        """
+        return pulumi.get(self, "saved_search")
+
+    @_builtins.property
+    @pulumi.getter
+    def silenced(self) -> Optional[Any]:
+        """
+        Whether, or until when, the alert is silenced, as the service returns it.
+        """
+        return pulumi.get(self, "silenced")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> Optional['AlertSource']:
+        """
+        What the alert watches: a dashboard tile ("tile") or a search ("search").
+        """
+        return pulumi.get(self, "source")
+
+    @_builtins.property
+    @pulumi.getter
+    def state(self) -> Optional[_builtins.str]:
+        """
+        Current state of the alert, e.g. "inactive".
+        """
+        return pulumi.get(self, "state")
+
+    @_builtins.property
+    @pulumi.getter
+    def team(self) -> Optional[_builtins.str]:
+        """
+        Identifier of the owning team.
+        """
+        return pulumi.get(self, "team")
+
+    @_builtins.property
+    @pulumi.getter
+    def threshold(self) -> Optional[_builtins.float]:
+        """
+        The numeric threshold (a finite number >= 0).
+        """
+        return pulumi.get(self, "threshold")
+
+    @_builtins.property
+    @pulumi.getter(name="thresholdType")
+    def threshold_type(self) -> Optional['AlertThresholdType']:
+        """
+        Whether the alert fires above or below the threshold.
+        """
+        return pulumi.get(self, "threshold_type")
+
+    @_builtins.property
+    @pulumi.getter(name="tileId")
+    def tile_id(self) -> Optional[_builtins.str]:
+        """
+        The watched tile; required when source is "tile".
+        """
+        return pulumi.get(self, "tile_id")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the alert last changed (ISO 8601, set by the service).
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class GetApiKeysKey(dict):
+    """
+    An API key as the service holds it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 expire_at: Optional[_builtins.str] = None,
+                 ip_access_list: Optional[Sequence['outputs.IpAccessEntry']] = None,
+                 key_suffix: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 organization_id: Optional[_builtins.str] = None,
+                 roles: Optional[Sequence['ApiKeyRole']] = None,
+                 state: Optional['ApiKeyState'] = None,
+                 used_at: Optional[_builtins.str] = None):
+        """
+        An API key as the service holds it.
+
+        :param _builtins.str id: The key's id (uuid).
+        :param _builtins.str created_at: When the key was made (ISO 8601, set by the service).
+        :param _builtins.str expire_at: When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
+        :param Sequence['IpAccessEntry'] ip_access_list: Addresses allowed to use the key; unset allows any. An empty list is refused (it would lock every caller out).
+        :param _builtins.str key_suffix: The last characters of the key ID, as the service shows them.
+        :param _builtins.str name: The key's name; null when the service answers none.
+        :param _builtins.str organization_id: Organization that owns the key (uuid). Changing it makes a new key.
+        :param Sequence['ApiKeyRole'] roles: The key's roles: at least one, none repeated.
+        :param 'ApiKeyState' state: Whether the key can be used. Default "enabled".
+        :param _builtins.str used_at: When the key was last used (ISO 8601, set by the service); null when never.
+        """
+        pulumi.set(__self__, "id", id)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if expire_at is not None:
+            pulumi.set(__self__, "expire_at", expire_at)
+        if ip_access_list is not None:
+            pulumi.set(__self__, "ip_access_list", ip_access_list)
+        if key_suffix is not None:
+            pulumi.set(__self__, "key_suffix", key_suffix)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if organization_id is not None:
+            pulumi.set(__self__, "organization_id", organization_id)
+        if roles is not None:
+            pulumi.set(__self__, "roles", roles)
+        if state is not None:
+            pulumi.set(__self__, "state", state)
+        if used_at is not None:
+            pulumi.set(__self__, "used_at", used_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The key's id (uuid).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the key was made (ISO 8601, set by the service).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="expireAt")
+    def expire_at(self) -> Optional[_builtins.str]:
+        """
+        When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
+        """
+        return pulumi.get(self, "expire_at")
+
+    @_builtins.property
+    @pulumi.getter(name="ipAccessList")
+    def ip_access_list(self) -> Optional[Sequence['outputs.IpAccessEntry']]:
+        """
+        Addresses allowed to use the key; unset allows any. An empty list is refused (it would lock every caller out).
+        """
+        return pulumi.get(self, "ip_access_list")
+
+    @_builtins.property
+    @pulumi.getter(name="keySuffix")
+    def key_suffix(self) -> Optional[_builtins.str]:
+        """
+        The last characters of the key ID, as the service shows them.
+        """
+        return pulumi.get(self, "key_suffix")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The key's name; null when the service answers none.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="organizationId")
+    def organization_id(self) -> Optional[_builtins.str]:
+        """
+        Organization that owns the key (uuid). Changing it makes a new key.
+        """
+        return pulumi.get(self, "organization_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def roles(self) -> Optional[Sequence['ApiKeyRole']]:
+        """
+        The key's roles: at least one, none repeated.
+        """
+        return pulumi.get(self, "roles")
+
+    @_builtins.property
+    @pulumi.getter
+    def state(self) -> Optional['ApiKeyState']:
+        """
+        Whether the key can be used. Default "enabled".
+        """
+        return pulumi.get(self, "state")
+
+    @_builtins.property
+    @pulumi.getter(name="usedAt")
+    def used_at(self) -> Optional[_builtins.str]:
+        """
+        When the key was last used (ISO 8601, set by the service); null when never.
+        """
+        return pulumi.get(self, "used_at")
 
 
 @pulumi.output_type
