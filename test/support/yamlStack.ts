@@ -31,7 +31,8 @@ const PLUGINS = { providers: [{ name: "alertpipe", path: "./node_modules/.bin" }
 export function yamlProgram(program: {
   resources: Record<string, unknown>;
   config?: Record<string, unknown>;
-  outputs?: Record<string, string>;
+  variables?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
 }): string {
   return `${JSON.stringify({ name: "alertpipe-yaml", runtime: "yaml", plugins: PLUGINS, ...program }, null, 2)}\n`;
 }
