@@ -33,6 +33,14 @@ interface Schema {
       requiredInputs: string[];
     }
   >;
+  functions?: Record<
+    string,
+    {
+      description: string;
+      inputs: { properties: Record<string, Property>; required: string[] };
+      outputs: { properties: Record<string, Property>; required: string[] };
+    }
+  >;
   types: Record<
     string,
     {
@@ -133,6 +141,29 @@ export function referencePage(schema: Schema, token: string): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The lookup functions' page: each one's arguments and result, and the item types its lists hold. */
+export function functionsPage(schema: Schema): string {
+  const functions = Object.entries(schema.functions ?? {});
+  const lines = [
+    "# Functions",
+    "",
+    `<!-- Generated from sdk/schema.json (${schema.name} ${schema.version}) by scripts/referenceDocs.ts: npm run docs:reference. -->`,
+    "",
+    "Lookups of what the service holds, never a secret ([guide](../guides/lookups.md)).",
+  ];
+  for (const [token, f] of functions) {
+    lines.push("", `## ${nameOf(token)}`, "", f.description, "", `Token: \`${token}\`.`, "", "### Arguments", "");
+    lines.push(...propertyTable(schema, f.inputs.properties, f.inputs.required), "", "### Result", "");
+    lines.push(...propertyTable(schema, f.outputs.properties, f.outputs.required));
+    for (const ref of objectTypesOf(schema, Object.values(f.outputs.properties))) {
+      const t = schema.types[ref];
+      lines.push("", `#### ${nameOf(ref)}`, "", t?.description ?? "", "");
+      lines.push(...propertyTable(schema, t?.properties ?? {}, t?.required ?? []));
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 /** The settings as the service names them: what an API error or the service's own docs call each one. */
 function wireNames(): string[] {
   return [
@@ -155,6 +186,7 @@ export function referencePages(schema: Schema = committedSchema()): Map<string, 
   const pages = new Map<string, string>();
   const tokens = Object.keys(schema.resources).sort();
   for (const token of tokens) pages.set(`${nameOf(token)}.md`, referencePage(schema, token));
+  pages.set("functions.md", functionsPage(schema));
   const index = [
     "# API reference",
     "",
@@ -166,6 +198,10 @@ export function referencePages(schema: Schema = committedSchema()): Map<string, 
     ...tokens.map(
       (t) => `- [\`${nameOf(t)}\`](${nameOf(t)}.md): ${schema.resources[t]?.description.split("\n")[0] ?? ""}`,
     ),
+    "",
+    `Functions: [${Object.keys(schema.functions ?? {})
+      .map((t) => `\`${nameOf(t)}\``)
+      .join(", ")}](functions.md).`,
   ];
   pages.set("README.md", `${index.join("\n")}\n`);
   return pages;

@@ -10,9 +10,16 @@ import { committedSchema, referenceDir, referencePages } from "../../scripts/ref
 describe("the API reference pages", () => {
   const pages = referencePages();
 
-  it("are one per resource of the schema, and an index", () => {
+  it("are one per resource of the schema, one of the functions, and an index", () => {
     expect(readdirSync(referenceDir()).sort()).toEqual([...pages.keys()].sort());
-    expect(pages.size).toBe(Object.keys(committedSchema().resources).length + 1);
+    expect(pages.size).toBe(Object.keys(committedSchema().resources).length + 2);
+  });
+
+  it("give every function of the schema a section with its arguments and result", () => {
+    const page = pages.get("functions.md") ?? "";
+    for (const token of Object.keys(committedSchema().functions ?? {}))
+      expect(page).toContain(`## ${token.split(":").pop() ?? ""}\n\n`);
+    expect(page).toContain("| `organizationId` | string | yes |");
   });
 
   it.each([...pages.keys()])("%s is what a regeneration from sdk/schema.json writes", (file) => {
