@@ -9,7 +9,7 @@ import { resetRuntime } from "../../provider/runtime/runtime";
 import { exportEnv, seedEstate, type Estate } from "../support/exportRuns";
 import { setEnv } from "../support/emulatorPerTest";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
-import { nativeCalls, nativeProviderPerFile, rejection, secret } from "../support/nativeProvider";
+import { nativeCalls, nativeProviderPerFile, pluginConfig, rejection } from "../support/nativeProvider";
 
 let emu: RunningEmulator;
 let estate: Estate;
@@ -81,15 +81,7 @@ describe("the TypeScript lookups, one run", () => {
 
 describe("the plugin's Invoke", () => {
   beforeAll(async () => {
-    await native.configure({
-      alertingUrl: emu.url,
-      alertingToken: secret(emu.token),
-      alertingRateLimit: "off",
-      cloudUrl: emu.url,
-      cloudKeyId: emu.keyId,
-      cloudKeySecret: secret(emu.keySecret),
-      cloudRateLimit: "off",
-    });
+    await native.configure(pluginConfig(emu));
   });
 
   it("serves getAlert by its token", async () => {

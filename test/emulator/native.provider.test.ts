@@ -14,6 +14,7 @@ import {
   UNKNOWN,
   nativeCalls,
   nativeProviderPerFile,
+  pluginConfig,
   rejection,
   secret,
   type Props,
@@ -26,19 +27,8 @@ const native = nativeCalls(nativeProviderPerFile());
 const OTHER_ORG = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 const key = { organizationId: ORG_ID, name: "deployer", roles: ["developer"] };
 
-/** The stack config that points the plugin at this test's emulator, credentials as the engine sends secret config. */
-function emulatorConfig(): Props {
-  const emu = env.emulator;
-  return {
-    alertingUrl: emu.url,
-    alertingToken: secret(emu.token),
-    alertingRateLimit: "off",
-    cloudUrl: emu.url,
-    cloudKeyId: emu.keyId,
-    cloudKeySecret: secret(emu.keySecret),
-    cloudRateLimit: "off",
-  };
-}
+/** The stack config that points the plugin at this test's emulator. */
+const emulatorConfig = (): Props => pluginConfig(env.emulator);
 
 const configured = () => native.configure(emulatorConfig());
 const isSecret = (v: unknown) =>

@@ -9,6 +9,7 @@ import type * as ProviderPb from "@pulumi/pulumi/proto/provider_pb";
 import type * as PluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import { grpc, providerGrpc, providerPb, statusPb, structPb, emptyPb } from "../../provider/native/protocol";
 import { serveProvider, type RunningProvider } from "../../provider/native/server";
+import type { RunningEmulator } from "../../emulator";
 
 /** The engine's marker of a secret value, and the unknown of preview. */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -27,6 +28,19 @@ export const TOKENS = {
   apiKey: "alertpipe:index:ApiKey",
   pipeSettings: "alertpipe:index:PipeSettings",
 } as const;
+
+/** The stack config that points the plugin at `emu`, credentials as the engine sends secret config, pacing off. */
+export function pluginConfig(emu: RunningEmulator): Props {
+  return {
+    alertingUrl: emu.url,
+    alertingToken: secret(emu.token),
+    alertingRateLimit: "off",
+    cloudUrl: emu.url,
+    cloudKeyId: emu.keyId,
+    cloudKeySecret: secret(emu.keySecret),
+    cloudRateLimit: "off",
+  };
+}
 
 export const urnOf = (type: string, name: string) => `urn:pulumi:test::native::${type}::${name}`;
 
