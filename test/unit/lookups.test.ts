@@ -3,7 +3,9 @@
 // listing a run makes.
 
 import { describe, expect, it } from "vitest";
-import { LOOKUPS } from "../../provider/lookups/definition";
+import { LOOKUPS, type LookupField } from "../../provider/lookups/definition";
+import { namesWith } from "../../provider/protocol/definition";
+import { RESOURCES } from "../../provider/resources";
 import { runLookup, lookupNamed } from "../../provider/lookups/run";
 import { answerOnce, cloudAnswer, mockApiPerTest } from "../support/mockApi";
 import { ALERTS_PATH, ALERT_ID, KEYS_PATH, KEY_UUID, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
@@ -106,6 +108,18 @@ describe("what a lookup did not find", () => {
 });
 
 describe("a lookup's result", () => {
+  it("names no property any resource holds secret, in any lookup or the records of its lists", () => {
+    const secrets = RESOURCES.flatMap((r) => namesWith(r.definition, "secret"));
+    const names = (fields: Readonly<Record<string, LookupField>>): string[] =>
+      Object.entries(fields).flatMap(([n, f]) => [n, ...(f.type.kind === "records" ? names(f.type.fields) : [])]);
+    expect(secrets).toEqual(expect.arrayContaining(["keySecret", "hashData"]));
+    for (const l of LOOKUPS)
+      expect(
+        names(l.outputs).filter((n) => secrets.includes(n)),
+        l.name,
+      ).toEqual([]);
+  });
+
   it("getApiKey holds the key's fields and no secret, even when the service answers one", async () => {
     keysListed(wireKey(KEY_UUID, "ci"));
     const key = await run("getApiKey", { organizationId: ORG_ID, name: "ci" });
