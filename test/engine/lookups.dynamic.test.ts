@@ -17,6 +17,8 @@ describe("the TypeScript lookups in a program of the dynamic classes", () => {
   let up: RunResult;
 
   beforeAll(async () => {
+    // The program runs in this process: with no connection variable here, only the stack's config can serve it.
+    expect(Object.keys(process.env).filter((k) => /^ALERTPIPE_(ALERTING|CLOUD)_/.test(k))).toEqual([]);
     await seedEstate(t.emu);
     up = await t.stack.up();
   }, 600_000);
