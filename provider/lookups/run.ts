@@ -10,7 +10,7 @@ import { fromWire, type ResourceDefinition } from "../protocol/definition";
 import { LookupAmbiguousError, LookupArgumentError, LookupNotFoundError } from "../errors";
 import { send } from "../http/client";
 import { isNotFound, unlessGone } from "../http/gone";
-import { connectionFor } from "../runtime/connection";
+import { connectionFor, type Area } from "../runtime/connection";
 import { listedObjects, readListed, type Collection } from "../reading/listedReads";
 import { alertCollection } from "../alert/lookup";
 import { alertsPath, alertIn } from "../alert/wire";
@@ -96,7 +96,7 @@ function asObject(value: unknown): Readonly<Record<string, unknown>> {
 /** Every object of a collection; a 404 on its list is `missing`'s words. */
 async function everyOne(
   lookup: string,
-  area: "alerting" | "cloud",
+  area: Area,
   collection: (conn: ReturnType<typeof connectionFor>) => Collection,
   missing: string,
 ): Promise<ReadonlyMap<string, unknown>> {
