@@ -5,15 +5,16 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    // Built output, installed packages, work folders, the example (its own package, checked by
-    // the example's tsconfig), the plain-JS fixtures the serialization tests run as they are and
-    // the generated SDKs (sdk/, written by Pulumi's code generators, compared byte for byte).
+    // Built output, installed packages, work folders, third-party source (vendor/), the example (its
+    // own package, checked by the example's tsconfig), the plain-JS fixtures the serialization tests
+    // run as they are and the generated SDKs (sdk/, written by Pulumi's code generators, compared byte for byte).
     ignores: [
       "dist/**",
       "node_modules/**",
       ".alertpipe/**",
       "examples/**",
       "tools/**",
+      "vendor/**",
       "test/engine/fixtures/**",
       "sdk/**",
       "*.mjs",
