@@ -17,7 +17,7 @@ import {
   formatSeconds,
   type RequestRef,
 } from "../errors";
-import { blockFor, limiterFor, monotonicNow } from "./rateLimit";
+import { blockFor, limiterFor, monotonicNow, serviceCountIn, type ServiceCount } from "./rateLimit";
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
   doneOnRetry,
@@ -94,9 +94,11 @@ function secretsOf(conn: AreaConnection, req: ApiRequest): unknown[] {
   return [...conn.secrets, ...(req.secrets ?? [])];
 }
 
-type Attempt =
+/** One attempt's end; `count`: the service's count of the credential's requests, when the answer stated it. */
+type Attempt = { count?: ServiceCount } & (
   | { ok: true; response: ApiResponse }
-  | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined };
+  | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined }
+);
 
 async function attemptOnce(
   conn: AreaConnection,
@@ -130,10 +132,12 @@ async function attemptOnce(
     const secrets = secretsOf(conn, req);
     const header = headerLookup(res.headers);
     const requestId = requestIdOf(body, header);
+    const count = serviceCountIn(header, Date.now());
     if (res.statusCode >= 200 && res.statusCode < 300) {
       const answerSecrets = [...secrets, ...(req.secretsInAnswer?.(body) ?? [])];
       return {
         ok: true,
+        ...(count === undefined ? {} : { count }),
         response: {
           method: req.method,
           path: req.path,
@@ -145,6 +149,7 @@ async function attemptOnce(
     }
     return {
       ok: false,
+      ...(count === undefined ? {} : { count }),
       outcome: { kind: "status", status: res.statusCode },
       failure: new ApiError(
         ref,
@@ -223,7 +228,9 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
           ms,
           limiter.resumesAt > monotonicNow()
             ? "the service rate-limited this credential (a 429)"
-            : `client-side pacing of this credential (${pacing})`,
+            : limiter.serviceHoldsUntil > monotonicNow()
+              ? "the service's own count for this credential allows no more until its window resets"
+              : `client-side pacing of this credential (${pacing})`,
         ),
     });
     started ??= monotonicNow();
@@ -235,7 +242,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
       timeoutMs,
       ticket === undefined ? undefined : () => limiter?.written(ticket),
     );
-    if (ticket !== undefined) limiter?.settle(ticket, result.ok || result.outcome.kind === "status");
+    if (ticket !== undefined) limiter?.settle(ticket, result.ok || result.outcome.kind === "status", result.count);
     if (result.ok) return result.response;
     const { outcome, failure, requested } = result;
     // A DELETE retried after an attempt that may have done it: its 404 is the deletion, done.

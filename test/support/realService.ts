@@ -3,9 +3,12 @@
 // alerts refer to (a webhook, a saved search, a dashboard with a tile) made through its API.
 
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { request } from "undici";
 import { afterAll, beforeAll, inject } from "vitest";
+import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { registerUser, startHyperdxApi, type RunningProcess } from "../../scripts/realService/server";
+import { setEnv } from "./emulatorPerTest";
 
 export interface RealService {
   /** The API's origin; the external API is under `/api/v2`. */
@@ -101,25 +104,26 @@ export async function makeReferents(service: RealService): Promise<Referents> {
     sourceId,
     where: "level:error",
   });
-  const tileId = randomBytes(12).toString("hex");
-  const dashboardId = await created(service, "/api/v2/dashboards", {
+  const dashboard = await call(service, "POST", "/api/v2/dashboards", {
     name: `dash-${tag}`,
     tiles: [
       {
-        id: tileId,
         name: "errors",
         x: 0,
         y: 0,
         w: 6,
         h: 3,
-        config: {
-          displayType: "line",
-          sourceId,
-          select: [{ aggFn: "count", where: "level:error" }],
-        },
+        config: { displayType: "line", sourceId, select: [{ aggFn: "count", where: "level:error" }] },
       },
     ],
   });
+  // The service names the tile itself.
+  const made = (dashboard.body as { data?: { id?: unknown; tiles?: { id?: unknown }[] } } | undefined)?.data;
+  const dashboardId = made?.id;
+  const tileId = made?.tiles?.[0]?.id;
+  if (dashboard.status !== 200 || typeof dashboardId !== "string" || typeof tileId !== "string") {
+    throw new Error(`POST /api/v2/dashboards answered ${dashboard.status}: ${JSON.stringify(dashboard.body)}`);
+  }
   return { webhookId, savedSearchId, dashboardId, tileId };
 }
 
@@ -143,4 +147,32 @@ export function realServicePerFile(): () => RealService {
     if (current === undefined) throw new Error("the real service runs only while this file's tests do");
     return current;
   };
+}
+
+/**
+ * Points the provider of this process at the real service (its URL and the user's key; pacing as a
+ * user has it, the default) with a fresh runtime, the notices it says collected; undo with the answer's `restore`.
+ */
+export function providerOn(service: RealService): { notices: string[]; restore: () => void } {
+  const notices: string[] = [];
+  const restoreEnv = setEnv({ ALERTPIPE_ALERTING_URL: service.url, ALERTPIPE_ALERTING_TOKEN: service.accessKey });
+  const rate = process.env.ALERTPIPE_ALERTING_RATE_LIMIT;
+  delete process.env.ALERTPIPE_ALERTING_RATE_LIMIT;
+  resetRuntime();
+  useRuntime({ notices: (line) => notices.push(line) });
+  return {
+    notices,
+    restore: () => {
+      restoreEnv();
+      if (rate !== undefined) process.env.ALERTPIPE_ALERTING_RATE_LIMIT = rate;
+      resetRuntime();
+    },
+  };
+}
+
+/** How many answers of `status` the server's log records (HyperDX logs every 4xx and 5xx at warn). */
+export function answersLogged(service: RealService, status: number): number {
+  return readFileSync(service.logFile, "utf8")
+    .split("\n")
+    .filter((line) => line.includes(`"statusCode":${status}`)).length;
 }
