@@ -20,7 +20,7 @@ export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"] as 
 /** The smallest threshold the service accepts (later versions accept any number; we hold to this). */
 const THRESHOLD_MIN = 0;
 
-/** Length bounds of the free texts, in characters; an empty text is refused, not read as "none". */
+/** Length bounds of the free texts, in UTF-16 units (see serviceLength); an empty text is refused, not read as "none". */
 const TEXT_LIMITS = { name: { min: 1, max: 512 }, message: { min: 1, max: 4096 } } as const;
 export type TextField = keyof typeof TEXT_LIMITS;
 
@@ -36,18 +36,23 @@ export function thresholdProblem(value: number): string | undefined {
   return value >= THRESHOLD_MIN ? undefined : `must be a number >= ${THRESHOLD_MIN}`;
 }
 
-/** Characters as a reader counts them (code points), not UTF-16 units. */
-function characters(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
+/**
+ * A text's length as the service counts it: UTF-16 units, JavaScript's `length` (HyperDX checks
+ * `z.string().min(1).max(512)` with zod 3, packages/api/src/utils/zod.ts `alertSchema` at b52a6fa),
+ * so a character outside the Basic Multilingual Plane, most emoji among them, counts as 2.
+ */
+function serviceLength(text: string): number {
+  return text.length;
 }
 
 /** What is wrong with a name or message, as "must …", or undefined. */
 export function textProblem(field: TextField, value: string): string | undefined {
   const { min, max } = TEXT_LIMITS[field];
-  const length = characters(value);
+  const length = serviceLength(value);
   if (length < min) return `must not be empty (the service refuses an empty ${field}): leave it out for no ${field}`;
-  if (length > max) return `must be at most ${max} characters (it has ${length})`;
+  if (length > max) {
+    const astral = length !== [...value].length ? "; the service counts UTF-16 units, 2 for most emoji" : "";
+    return `must be at most ${max} characters (it has ${length}${astral})`;
+  }
   return undefined;
 }

@@ -118,9 +118,9 @@ describe("Alert check, property-based", () => {
     message: absentOr(fc.oneof(fc.string(), fc.integer(), fc.string({ minLength: 4094, maxLength: 4098 }))),
   });
 
-  /** The real service's rules (real-services.md), restated: an interval from its list, a threshold >= 0, texts of 1 to N characters. */
+  /** The real service's rules (real-services.md), restated: an interval from its list, a threshold >= 0, texts of 1 to N UTF-16 units. */
   const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"];
-  const textWithin = (v: unknown, max: number) => typeof v === "string" && [...v].length >= 1 && [...v].length <= max;
+  const textWithin = (v: unknown, max: number) => typeof v === "string" && v.length >= 1 && v.length <= max;
 
   const nonEmpty = (v: unknown) => typeof v === "string" && v.trim() !== "";
 
