@@ -1,15 +1,38 @@
 // Area A: alerts under /api/v2/alerts, Bearer token auth, `{data}` bodies and `{message}` errors.
+// Two modes: the contract's (the default), and "2026", HyperDX's external API as its server answers
+// at commit b52a6fa (docs/design/real-alerting-service.md lists what differs and why).
 
 import { randomBytes } from "node:crypto";
 import { ALERT_LIST_PAGE_MAX } from "../provider/serviceFacts/alertRules";
-import { alertBodySchema, parseWith, type AlertBody } from "./schemas";
+import { alertBody2026Schema, alertBodySchema, parseWith } from "./schemas";
 import { alertingError, isoNow, parseJson, sameSecret, type Incoming, type Reply, type Services } from "./replies";
 import type { StoredAlert } from "./store";
 
 const COLLECTION = /^\/api\/v2\/alerts$/;
 const ITEM = /^\/api\/v2\/alerts\/([^/]+)$/;
 
+/** What a create or PUT body holds, in either mode, once checked. */
+interface AlertFields {
+  threshold: number;
+  interval: string;
+  source: StoredAlert["source"];
+  thresholdType: StoredAlert["thresholdType"];
+  channel: { type: "webhook"; webhookId: string };
+  dashboardId?: string | undefined;
+  tileId?: string | undefined;
+  savedSearchId?: string | undefined;
+  name?: string | null | undefined;
+  message?: string | null | undefined;
+}
+
 export function handleAlerting(services: Services, req: Incoming): Reply {
+  const counted: { headers?: Record<string, string> } = {};
+  const reply = route(services, req, counted);
+  // The real service states its count of the key's requests in every answer it counted (2026 mode).
+  return counted.headers === undefined ? reply : { ...reply, headers: { ...counted.headers, ...reply.headers } };
+}
+
+function route(services: Services, req: Incoming, counted: { headers?: Record<string, string> }): Reply {
   const item = ITEM.exec(req.path);
   const route = COLLECTION.test(req.path)
     ? { allow: ["GET", "POST"] }
@@ -21,25 +44,29 @@ export function handleAlerting(services: Services, req: Incoming): Reply {
     return alertingError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
   }
 
+  // The real service counts a request before it looks at the key (2026 mode), each key by itself.
+  if (services.mode === "2026") {
+    const limited = admit(services, bearer(req.authorization) ?? "", counted);
+    if (limited) return limited;
+  }
   const denied = authenticate(services, req.authorization);
   if (denied) return denied;
-  const admission = services.limiters.alerting.take("bearer");
-  if (!admission.ok) {
-    // The real service's headers: RateLimit-*, not X-RateLimit-*.
-    return alertingError(429, "Too many requests, please try again later.", {
-      "RateLimit-Limit": String(admission.limit),
-      "RateLimit-Remaining": "0",
-      "RateLimit-Reset": String(admission.resetSeconds),
-    });
+  if (services.mode !== "2026") {
+    const limited = admit(services, "bearer", {});
+    if (limited) return limited;
   }
 
   if (item === null) return req.method === "GET" ? list(services, req) : create(services, req);
   const id = item[1] ?? "";
+  // The real service takes only ObjectIds (24 hex digits) in the path: any other id is a 400.
+  if (services.mode === "2026" && !/^[0-9a-f]{24}$/i.test(id)) {
+    return alertingError(400, `id: must be 24 hexadecimal digits (an ObjectId), not ${JSON.stringify(id)}`);
+  }
   const existing = services.state.alerts[id];
   if (existing === undefined) return alertingError(404, `no alert with id ${id}`);
   switch (req.method) {
     case "GET":
-      return { status: 200, body: { data: existing } };
+      return { status: 200, body: { data: render(services, existing) } };
     case "PUT":
       return replace(services, req, existing);
     default:
@@ -49,25 +76,61 @@ export function handleAlerting(services: Services, req: Incoming): Reply {
   }
 }
 
-function authenticate(services: Services, authorization: string | undefined): Reply | undefined {
-  const match = /^Bearer +(\S+) *$/i.exec(authorization ?? "");
-  if (!match || !sameSecret(match[1] ?? "", services.token)) {
-    return alertingError(401, "missing or invalid bearer token");
-  }
-  return undefined;
+function bearer(authorization: string | undefined): string | undefined {
+  return /^Bearer +(\S+) *$/i.exec(authorization ?? "")?.[1];
 }
 
-function readBody(req: Incoming): { ok: true; body: AlertBody } | { ok: false; reply: Reply } {
+/** A 429 when the credential's window is spent, else undefined, the count it states put in `counted` (2026 mode). */
+function admit(
+  services: Services,
+  credential: string,
+  counted: { headers?: Record<string, string> },
+): Reply | undefined {
+  const admission = services.limiters.alerting.take(credential);
+  if (admission.ok) {
+    if (services.mode === "2026" && admission.remaining !== undefined) {
+      counted.headers = {
+        "RateLimit-Limit": String(admission.limit),
+        "RateLimit-Remaining": String(admission.remaining),
+        "RateLimit-Reset": String(admission.resetSeconds),
+      };
+    }
+    return undefined;
+  }
+  const headers: Record<string, string> = {
+    "RateLimit-Limit": String(admission.limit),
+    "RateLimit-Remaining": "0",
+    "RateLimit-Reset": String(admission.resetSeconds),
+  };
+  // The real service's 429 asks for a whole window (express-rate-limit's Retry-After), however soon the reset.
+  if (services.mode === "2026") headers["Retry-After"] = String(services.limiters.alerting.windowSeconds);
+  // The real service's headers: RateLimit-*, not X-RateLimit-*.
+  return alertingError(429, "Too many requests, please try again later.", headers);
+}
+
+function authenticate(services: Services, authorization: string | undefined): Reply | undefined {
+  const token = bearer(authorization);
+  if (token !== undefined && sameSecret(token, services.token)) return undefined;
+  // The real service answers a bare `Unauthorized` in plain text.
+  if (services.mode === "2026") return { status: 401, body: "Unauthorized", text: true };
+  return alertingError(401, "missing or invalid bearer token");
+}
+
+function readBody(services: Services, req: Incoming): { ok: true; body: AlertFields } | { ok: false; reply: Reply } {
   const json = parseJson(req.rawBody);
   if (!json.ok) return { ok: false, reply: alertingError(400, json.message) };
-  const parsed = parseWith(alertBodySchema, json.value);
+  const parsed =
+    services.mode === "2026"
+      ? parseWith<AlertFields>(alertBody2026Schema, json.value)
+      : parseWith<AlertFields>(alertBodySchema, json.value);
   if (!parsed.ok) return { ok: false, reply: alertingError(400, parsed.message) };
   return { ok: true, body: parsed.value };
 }
 
 /**
  * The caller's alerts (every alert: the one token is the one team) in creation order, wrapped in
- * `data` like every answer. `limit` and `offset` page as the newer service does; without them, all.
+ * `data` like every answer. `limit` and `offset` page as the newer service does; without them, all
+ * (in 2026 mode, at most 1000, with the total in `meta` and `X-Total-Count`, as the real service).
  */
 function list(services: Services, req: Incoming): Reply {
   const limit = queryInteger(req.query, "limit", 1, ALERT_LIST_PAGE_MAX);
@@ -76,7 +139,18 @@ function list(services: Services, req: Incoming): Reply {
   if (!offset.ok) return alertingError(400, offset.message);
   const all = Object.values(services.state.alerts);
   const from = offset.value ?? 0;
-  return { status: 200, body: { data: all.slice(from, limit.value === undefined ? undefined : from + limit.value) } };
+  if (services.mode !== "2026") {
+    return { status: 200, body: { data: all.slice(from, limit.value === undefined ? undefined : from + limit.value) } };
+  }
+  const size = limit.value ?? ALERT_LIST_PAGE_MAX;
+  return {
+    status: 200,
+    body: {
+      data: all.slice(from, from + size).map((a) => render(services, a)),
+      meta: { total: all.length, limit: size, offset: from },
+    },
+    headers: { "X-Total-Count": String(all.length) },
+  };
 }
 
 type QueryInteger = { ok: true; value: number | undefined } | { ok: false; message: string };
@@ -95,19 +169,19 @@ function queryInteger(query: URLSearchParams, name: string, min: number, max: nu
 }
 
 function create(services: Services, req: Incoming): Reply {
-  const read = readBody(req);
+  const read = readBody(services, req);
   if (!read.ok) return read.reply;
   const now = isoNow();
   const alert = toAlert(read.body, newAlertId(services), services.state.team, now, now);
   services.state.alerts[alert.id] = alert;
   services.persist();
   // The real service answers every success 200, create included.
-  return { status: 200, body: { data: alert } };
+  return { status: 200, body: { data: render(services, alert) } };
 }
 
 /** PUT replaces the whole body: a member left out is gone afterwards, as after a fresh create. */
 function replace(services: Services, req: Incoming, existing: StoredAlert): Reply {
-  const read = readBody(req);
+  const read = readBody(services, req);
   if (!read.ok) return read.reply;
   const alert = toAlert(
     read.body,
@@ -119,15 +193,15 @@ function replace(services: Services, req: Incoming, existing: StoredAlert): Repl
   );
   services.state.alerts[alert.id] = alert;
   services.persist();
-  return { status: 200, body: { data: alert } };
+  return { status: 200, body: { data: render(services, alert) } };
 }
 
 /**
- * The returned object in the spec's member order; members without a value are left out, never null.
- * What the body does not hold (state, silenced) survives a PUT, as the UI's silencing does live.
+ * The stored object, in the contract's member order; members without a value are left out, never
+ * null. What the body does not hold (state, silenced) survives a PUT, as the UI's silencing does live.
  */
 function toAlert(
-  body: AlertBody,
+  body: AlertFields,
   id: string,
   team: string,
   createdAt: string,
@@ -147,9 +221,41 @@ function toAlert(
     team,
     ...(body.tileId !== undefined ? { tileId: body.tileId } : {}),
     ...(body.dashboardId !== undefined ? { dashboard: body.dashboardId } : {}),
+    ...(body.savedSearchId !== undefined ? { savedSearch: body.savedSearchId } : {}),
     ...(existing?.silenced !== undefined ? { silenced: existing.silenced } : {}),
     createdAt,
     updatedAt,
+  };
+}
+
+/**
+ * An alert as an answer carries it: as stored in the contract's mode; in 2026 mode as HyperDX's
+ * `translateAlertDocumentToExternalAlert` (packages/api/src/utils/externalApi.ts) makes it: `teamId`,
+ * `dashboardId`, `savedSearchId`, `channels` beside `channel`, null for an unset name, message,
+ * note and numConsecutiveWindows.
+ */
+function render(services: Services, alert: StoredAlert): unknown {
+  if (services.mode !== "2026") return alert;
+  return {
+    id: alert.id,
+    name: alert.name ?? null,
+    message: alert.message ?? null,
+    note: null,
+    threshold: alert.threshold,
+    interval: alert.interval,
+    numConsecutiveWindows: null,
+    thresholdType: alert.thresholdType,
+    source: alert.source,
+    state: alert.state,
+    channel: alert.channel,
+    channels: [alert.channel],
+    teamId: alert.team,
+    ...(alert.tileId !== undefined ? { tileId: alert.tileId } : {}),
+    ...(alert.dashboard !== undefined ? { dashboardId: alert.dashboard } : {}),
+    ...(alert.savedSearch !== undefined ? { savedSearchId: alert.savedSearch } : {}),
+    ...(alert.silenced !== undefined ? { silenced: alert.silenced } : {}),
+    createdAt: alert.createdAt,
+    updatedAt: alert.updatedAt,
   };
 }
 

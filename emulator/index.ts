@@ -5,12 +5,13 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimit } from "./limits";
 import { createListener, randomDraws, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
-import type { Services } from "./replies";
+import type { EmulatorMode, Services } from "./replies";
 import { copyState, emptyState, loadState, saveState, type EmulatorState, type Silenced } from "./store";
 
 export type { AfterCommitFault, FaultKind, FaultPlan, RandomFaults, RecordedRequest } from "./router";
 export { DEFAULT_RANDOM_DELAY_MS, FAULT_KINDS } from "./router";
 export type { RateLimit } from "./limits";
+export type { EmulatorMode } from "./replies";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export type {
   EmulatorState,
@@ -49,6 +50,13 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Called after each request is answered (or cut); used by the CLI to print one line per request. */
   onRequest?: (request: RecordedRequest) => void;
+  /**
+   * Which alerting service area A speaks: "contract" (the default), the seed contract's; or "2026",
+   * HyperDX's external API as its server answers at commit b52a6fa (2026-08): `saved_search` and
+   * `savedSearchId`, `teamId`/`dashboardId`/`channels` and nulls in answers, RateLimit-* on every
+   * answer, unknown members dropped, any threshold (docs/design/real-alerting-service.md).
+   */
+  mode?: EmulatorMode;
 }
 
 export interface RunningEmulator {
@@ -97,6 +105,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     keyId,
     keySecret,
     limiters: { cloud: new FixedWindowLimiter(limit("cloud")), alerting: new FixedWindowLimiter(limit("alerting")) },
+    mode: options.mode ?? "contract",
   };
   const router: RouterState = {
     services,

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import {
   ALERT_SOURCES,
+  SERVICE_ALERT_SOURCES,
   THRESHOLD_TYPES,
   intervalProblem,
   textProblem,
@@ -67,6 +68,43 @@ export const alertBodySchema = z
   });
 
 export type AlertBody = z.infer<typeof alertBodySchema>;
+
+/**
+ * The 2026 mode's body, as HyperDX's external API checks it at b52a6fa (packages/api/src/utils/zod.ts
+ * `alertSchema`): unknown members are dropped, not refused; `threshold` is any number; `source` is
+ * `saved_search` (the default) or `tile`; a saved-search alert names its saved search. The ids of
+ * the other kind of source are dropped, as the real service's union keeps only its branch's members.
+ * Newer members (`channels`, `thresholdMax`, `note`, schedules) are issue 27's, not modelled yet.
+ */
+export const alertBody2026Schema = z
+  .object({
+    threshold: z.number(),
+    interval: z.string().superRefine(rule(intervalProblem)),
+    source: z.enum(SERVICE_ALERT_SOURCES).default("saved_search"),
+    thresholdType: z.enum(THRESHOLD_TYPES),
+    channel: z.object({
+      type: z.literal("webhook", { error: 'the only channel type is "webhook"' }),
+      webhookId: z.string().min(1, { error: "must not be empty" }),
+    }),
+    dashboardId: z.string().min(1, { error: "must not be empty" }).optional(),
+    tileId: z.string().min(1, { error: "must not be empty" }).optional(),
+    savedSearchId: z.string().min(1, { error: "must not be empty" }).optional(),
+    name: freeText("name"),
+    message: freeText("message"),
+  })
+  .superRefine((body, ctx) => {
+    const needs = body.source === "tile" ? (["dashboardId", "tileId"] as const) : (["savedSearchId"] as const);
+    for (const field of needs) {
+      if (body[field] === undefined) {
+        ctx.addIssue({ code: "custom", path: [field], message: `is required when source is "${body.source}"` });
+      }
+    }
+  })
+  .transform(({ dashboardId, tileId, savedSearchId, ...rest }) =>
+    rest.source === "tile" ? { ...rest, dashboardId, tileId } : { ...rest, savedSearchId },
+  );
+
+export type AlertBody2026 = z.infer<typeof alertBody2026Schema>;
 
 // ---- Area B: pipe settings --------------------------------------------------------------------
 

@@ -7,8 +7,10 @@ import { dirname, basename, join } from "node:path";
 import { z } from "zod";
 import {
   ALERT_SOURCES,
+  SERVICE_ALERT_SOURCES,
   THRESHOLD_TYPES,
   type AlertSource,
+  type ServiceAlertSource,
   type ThresholdType,
 } from "../provider/serviceFacts/alertRules";
 import { KEY_ROLES, KEY_STATES, type KeyRole, type KeyState } from "../provider/serviceFacts/apiKeys";
@@ -24,8 +26,10 @@ export interface Silenced {
 }
 
 /**
- * An alert exactly as area A returns it; optional members are absent, never null. No request here
- * sets the real service's `savedSearch` or `groupBy`, so the emulator's alerts have neither.
+ * An alert exactly as area A returns it in the contract's mode; optional members are absent, never
+ * null. No request of that mode sets the real service's `savedSearch` or `groupBy`; the 2026 mode
+ * stores `saved_search` alerts with their `savedSearch` and answers them as the real service does
+ * (alerting.ts renders them).
  */
 export interface StoredAlert {
   id: string;
@@ -34,13 +38,15 @@ export interface StoredAlert {
   threshold: number;
   interval: string;
   thresholdType: ThresholdType;
-  source: AlertSource;
+  source: AlertSource | ServiceAlertSource;
   /** "OK" for a new alert, as the real service; nothing here moves it. */
   state: string;
   channel: { type: "webhook"; webhookId: string };
   team: string;
   tileId?: string;
   dashboard?: string;
+  /** The saved search a `saved_search` alert watches (2026 mode). */
+  savedSearch?: string;
   /** Absent until someone silences the alert (the test hook `silence`), then an object. */
   silenced?: Silenced;
   createdAt: string;
@@ -98,7 +104,7 @@ const alertShape = z.looseObject({
   threshold: z.number(),
   interval: z.string(),
   thresholdType: z.enum(THRESHOLD_TYPES),
-  source: z.enum(ALERT_SOURCES),
+  source: z.enum([...ALERT_SOURCES, ...SERVICE_ALERT_SOURCES]),
   state: z.string(),
   channel: z.object({ type: z.literal("webhook"), webhookId: z.string() }),
   team: z.string(),

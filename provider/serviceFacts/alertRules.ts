@@ -7,6 +7,14 @@
 export const ALERT_SOURCES = ["tile", "search"] as const;
 export type AlertSource = (typeof ALERT_SOURCES)[number];
 
+/**
+ * The sources as the real service spells them (HyperDX's `AlertSource` at b52a6fa,
+ * packages/api/src/models/alert.ts): the contract's `search` is `saved_search`, and names the saved
+ * search it watches by `savedSearchId`. The emulator's 2026 mode speaks these.
+ */
+export const SERVICE_ALERT_SOURCES = ["saved_search", "tile"] as const;
+export type ServiceAlertSource = (typeof SERVICE_ALERT_SOURCES)[number];
+
 /** Which side of the threshold fires the alert. */
 export const THRESHOLD_TYPES = ["above", "below"] as const;
 export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
