@@ -41,19 +41,22 @@ const freeText = (field: TextField) =>
     .nullable()
     .optional();
 
+// Identifiers must be non-empty when present: an empty id cannot name a dashboard, tile or search.
+const id = () => z.string().min(1, { error: "must not be empty" });
+const channelMembers = {
+  type: z.literal("webhook", { error: 'the only channel type is "webhook"' }),
+  webhookId: id(),
+};
+
 export const alertBodySchema = z
   .strictObject({
     threshold: z.number().superRefine(rule(thresholdProblem)),
     interval: z.string().superRefine(rule(intervalProblem)),
     source: z.enum(ALERT_SOURCES),
     thresholdType: z.enum(THRESHOLD_TYPES),
-    channel: z.strictObject({
-      type: z.literal("webhook", { error: 'the only channel type is "webhook"' }),
-      webhookId: z.string().min(1, { error: "must not be empty" }),
-    }),
-    // Identifiers must be non-empty when present: an empty id cannot name a dashboard or tile.
-    dashboardId: z.string().min(1, { error: "must not be empty" }).optional(),
-    tileId: z.string().min(1, { error: "must not be empty" }).optional(),
+    channel: z.strictObject(channelMembers),
+    dashboardId: id().optional(),
+    tileId: id().optional(),
     name: freeText("name"),
     message: freeText("message"),
   })
@@ -82,13 +85,10 @@ export const alertBody2026Schema = z
     interval: z.string().superRefine(rule(intervalProblem)),
     source: z.enum(SERVICE_ALERT_SOURCES).default("saved_search"),
     thresholdType: z.enum(THRESHOLD_TYPES),
-    channel: z.object({
-      type: z.literal("webhook", { error: 'the only channel type is "webhook"' }),
-      webhookId: z.string().min(1, { error: "must not be empty" }),
-    }),
-    dashboardId: z.string().min(1, { error: "must not be empty" }).optional(),
-    tileId: z.string().min(1, { error: "must not be empty" }).optional(),
-    savedSearchId: z.string().min(1, { error: "must not be empty" }).optional(),
+    channel: z.object(channelMembers),
+    dashboardId: id().optional(),
+    tileId: id().optional(),
+    savedSearchId: id().optional(),
     name: freeText("name"),
     message: freeText("message"),
   })

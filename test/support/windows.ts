@@ -1,5 +1,7 @@
 // What pacing tests measure of a set of send or arrival times, and the virtual clock they run on.
 
+import type { ServiceCount, SlidingWindowLimiter } from "../../provider/http/rateLimit";
+
 /** The largest number of times in any half-open span [t, t + w). */
 export function busiestWindow(times: readonly number[], w: number): number {
   const sorted = [...times].sort((a, b) => a - b);
@@ -33,4 +35,29 @@ export class VirtualTime {
     }
     throw new Error("virtual time ran away");
   }
+}
+
+/**
+ * Starts `count` acquires at once on a limiter over virtual time, each send written and answered
+ * the moment it is let through (with the service's count `answer` gives, if any); returns each
+ * grant time, by caller.
+ */
+export async function grants(
+  limiter: SlidingWindowLimiter,
+  clock: VirtualTime,
+  count: number,
+  answer: () => ServiceCount | undefined = () => undefined,
+): Promise<number[]> {
+  const at: number[] = [];
+  const all = Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      limiter.acquire().then((ticket) => {
+        at[i] = clock.now();
+        limiter.written(ticket);
+        limiter.settle(ticket, true, answer());
+      }),
+    ),
+  );
+  await clock.runUntil(all);
+  return at;
 }

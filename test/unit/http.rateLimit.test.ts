@@ -11,26 +11,7 @@ import { send } from "../../provider/http/client";
 import { SlidingWindowLimiter, arrivalMarginMs, clockSlackMs, limiterFor } from "../../provider/http/rateLimit";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { mockApiPerTest, requestId } from "../support/mockApi";
-import { VirtualTime, busiestWindow } from "../support/windows";
-
-/**
- * Starts `count` acquires at once on a limiter over virtual time, each send written and answered
- * the moment it is let through; returns each grant time, by caller.
- */
-async function grants(limiter: SlidingWindowLimiter, clock: VirtualTime, count: number): Promise<number[]> {
-  const at: number[] = [];
-  const all = Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      limiter.acquire().then((ticket) => {
-        at[i] = clock.now();
-        limiter.written(ticket);
-        limiter.settle(ticket);
-      }),
-    ),
-  );
-  await clock.runUntil(all);
-  return at;
-}
+import { VirtualTime, busiestWindow, grants } from "../support/windows";
 
 describe("the sliding-window limiter", () => {
   it("never lets more than N sends out in any window of W", async () => {

@@ -17,7 +17,7 @@ import {
   type ServiceCount,
 } from "../../provider/http/rateLimit";
 import { mockApiPerTest } from "../support/mockApi";
-import { VirtualTime } from "../support/windows";
+import { VirtualTime, grants } from "../support/windows";
 
 /** A service counting `limit` requests per fixed window of `windowMs` for one key, its window opened at `openedAt`. */
 class FixedWindowService {
@@ -49,29 +49,6 @@ class FixedWindowService {
   }
 }
 
-/** `count` sends through `limiter` at once, each arriving and answered the moment it is let through; their grant times. */
-async function sendsThrough(
-  limiter: SlidingWindowLimiter,
-  service: FixedWindowService,
-  clock: VirtualTime,
-  count: number,
-  stateCount = true,
-): Promise<number[]> {
-  const at: number[] = [];
-  const all = Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      limiter.acquire().then((ticket) => {
-        at[i] = clock.now();
-        limiter.written(ticket);
-        const answer = service.take();
-        limiter.settle(ticket, true, stateCount ? answer.count : undefined);
-      }),
-    ),
-  );
-  await clock.runUntil(all);
-  return at;
-}
-
 const A_MINUTE = { requests: 100, perSeconds: 60 };
 
 describe("pacing by the service's count", () => {
@@ -79,7 +56,7 @@ describe("pacing by the service's count", () => {
     const clock = new VirtualTime();
     const service = new FixedWindowService(100, 60_000, { at: -5_000, used: 60 }, clock.now);
     const limiter = new SlidingWindowLimiter(A_MINUTE, clock.now, clock.sleep, true);
-    const at = await sendsThrough(limiter, service, clock, 105);
+    const at = await grants(limiter, clock, 105, () => service.take().count);
     expect(service.refused).toBe(0);
     expect(at.filter((t) => t < 55_000)).toHaveLength(40);
     // The rest wait for the window's end, rounded up to whole seconds, and the margin after it; one asks, then all go.
@@ -91,7 +68,7 @@ describe("pacing by the service's count", () => {
     const clock = new VirtualTime();
     const service = new FixedWindowService(100, 60_000, { at: -5_000, used: 60 }, clock.now);
     const limiter = new SlidingWindowLimiter(A_MINUTE, clock.now, clock.sleep, false);
-    await sendsThrough(limiter, service, clock, 105, false);
+    await grants(limiter, clock, 105, () => void service.take());
     expect(service.refused).toBeGreaterThan(0);
   });
 
