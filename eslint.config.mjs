@@ -7,7 +7,8 @@ export default tseslint.config(
   {
     // Built output, installed packages, work folders, third-party source (vendor/), the example (its
     // own package, checked by the example's tsconfig), the plain-JS fixtures the serialization tests
-    // run as they are and the generated SDKs (sdk/, written by Pulumi's code generators, compared byte for byte).
+    // run as they are, the generated SDKs (sdk/, written by Pulumi's code generators, compared byte
+    // for byte) and the upgrade recordings (test/engine/recorded/, a release's program and what it left, kept as made).
     ignores: [
       "dist/**",
       "node_modules/**",
@@ -16,6 +17,7 @@ export default tseslint.config(
       "tools/**",
       "vendor/**",
       "test/engine/fixtures/**",
+      "test/engine/recorded/**",
       "sdk/**",
       "*.mjs",
       "*.mts",

@@ -21,6 +21,10 @@ export default defineConfig({
         extends: true,
         test: { name: "real", include: ["test/real/**/*.test.ts"], globalSetup: ["test/support/realGlobalSetup.ts"] },
       },
+      // Not a tier: `npm run baseline:record` alone turns it on, to record a release's upgrade baselines.
+      ...(process.env.ALERTPIPE_RECORD_BASELINE === "1"
+        ? [{ extends: true, test: { name: "record", include: ["test/engine/recordBaseline.ts"] } }]
+        : []),
     ],
   },
 });

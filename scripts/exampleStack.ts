@@ -73,6 +73,8 @@ export interface ExampleStackOptions {
   programDir?: string;
   project?: string;
   env?: Record<string, string>;
+  /** The secrets passphrase; EngineStack's own by default. */
+  passphrase?: string;
 }
 
 /** A stack of the example (or of another program using the installed package) on the real engine. */
@@ -85,6 +87,7 @@ export function openStack(opts: ExampleStackOptions): Promise<EngineStack> {
     program: opts.program ?? exampleProgram(programDir),
     config: opts.config,
     ...(opts.env !== undefined ? { env: opts.env } : {}),
+    ...(opts.passphrase !== undefined ? { passphrase: opts.passphrase } : {}),
   });
 }
 

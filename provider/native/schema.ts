@@ -24,6 +24,8 @@ import { API_KEY_DOCS, SECRET_PROPERTIES } from "../apiKey/docs";
 import { KEY_FIELDS } from "../apiKey/wire";
 import { REPLACE_ON as PIPE_REF, pipeSettingsArgsSchema } from "../pipeSettings/args";
 import { PIPE_SETTINGS_DOCS } from "../pipeSettings/docs";
+import { IMPORT_ID_FORM as API_KEY_IMPORT_FORM } from "../apiKey/provider";
+import { IMPORT_ID_FORM as PIPE_IMPORT_FORM } from "../pipeSettings/provider";
 import { NATIVE_RESOURCES, PACKAGE, tokenOf, type ResourceKind } from "./resources";
 
 /** A property as the schema states it (a subset of Pulumi's property spec). */
@@ -64,6 +66,8 @@ export interface PackageSchema {
   version: string;
   description: string;
   license: string;
+  homepage: string;
+  repository: string;
   keywords: string[];
   config: { variables: Record<string, PropertySpec>; defaults: string[] };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
@@ -76,7 +80,9 @@ export interface PackageSchema {
 /** The npm name of the generated Node.js SDK; `pulumi-alertpipe` itself is the dynamic providers' package. */
 export const NODEJS_SDK_PACKAGE = "@alertpipe/pulumi";
 export const PYTHON_SDK_PACKAGE = "pulumi_alertpipe";
-export const GO_IMPORT_BASE_PATH = "github.com/alertpipe/pulumi-alertpipe/sdk/go/alertpipe";
+/** The project's canonical repository, the one home of its address: the Go module path, package.json's links, the docs. */
+export const REPOSITORY = "github.com/alertpipe/pulumi-alertpipe";
+export const GO_IMPORT_BASE_PATH = `${REPOSITORY}/sdk/go/alertpipe`;
 
 const typeRef = (name: string): PropertySpec => ({ $ref: `#/types/${PACKAGE}:index:${name}` });
 const STRING: PropertySpec = { type: "string" };
@@ -212,13 +218,22 @@ const OUTPUTS: Record<ResourceKind, readonly string[]> = {
   pipeSettings: [...PIPE_REF, ...SETTING_NAMES, "managedSettings", "resetOnDelete"],
 };
 
+/**
+ * The resource's description with the `## Import` section Pulumi's docs and SDK generators show:
+ * the `pulumi import` command and the id's form, from the form the resource's import reads.
+ */
+function withImport(description: string, name: string, form: readonly string[]): string {
+  const id = form.map((part) => `<${part}>`).join("/");
+  return `${description}\n\n## Import\n\nAn existing object is imported by its id, \`${id}\`:\n\n\`\`\`sh\n$ pulumi import ${PACKAGE}:index:${name} <name> ${id}\n\`\`\`\n`;
+}
+
 let built: Record<string, ResourceSpec> | undefined;
 
 function resources(): Record<string, ResourceSpec> {
   if (built !== undefined) return built;
   const specs: Record<ResourceKind, ResourceSpec> = {
     alert: resource(
-      ALERT_DOCS.resource,
+      withImport(ALERT_DOCS.resource, "Alert", ["alertId"]),
       alertArgsSchema,
       OUTPUTS.alert,
       ALERT_REQUIRED,
@@ -226,7 +241,7 @@ function resources(): Record<string, ResourceSpec> {
       ALERT_DOCS.properties,
     ),
     apiKey: resource(
-      API_KEY_DOCS.resource,
+      withImport(API_KEY_DOCS.resource, "ApiKey", API_KEY_IMPORT_FORM),
       apiKeyArgsSchema,
       OUTPUTS.apiKey,
       ["organizationId", "roles", "managedArgs"],
@@ -238,7 +253,7 @@ function resources(): Record<string, ResourceSpec> {
       }),
     ),
     pipeSettings: resource(
-      PIPE_SETTINGS_DOCS.resource,
+      withImport(PIPE_SETTINGS_DOCS.resource, "PipeSettings", PIPE_IMPORT_FORM),
       pipeSettingsArgsSchema,
       OUTPUTS.pipeSettings,
       [...PIPE_REF, "managedSettings"],
@@ -321,6 +336,8 @@ export function packageSchema(): PackageSchema {
     version: PACKAGE_VERSION,
     description: "Alerts (alerting API), ingestion pipe settings and organization API keys (cloud management API).",
     license: "Apache-2.0",
+    homepage: `https://${REPOSITORY}`,
+    repository: `https://${REPOSITORY}`,
     keywords: ["pulumi", "alertpipe", "category/monitoring"],
     // Required settings may come from the environment instead, so none is required of the config.
     config: { variables, defaults: [] },

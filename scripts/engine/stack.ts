@@ -85,8 +85,9 @@ export interface RunOptions {
 
 export type RunKind = "preview" | "up" | "refresh" | "destroy";
 
-/** The engine's marker for a secret value inside step outputs. */
+/** The engine's marker for a secret value inside step outputs, and the key it sits under. */
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
 
 function nameOf(urn: string): string {
   return urn.split("::").slice(3).join("::");
@@ -234,6 +235,11 @@ export class EngineStack {
 
   readStateFile(): string {
     return readFileSync(this.statePath, "utf8");
+  }
+
+  /** The stack's config file (Pulumi.<stack>.yaml in the workspace: config and the passphrase's salt). */
+  get configFile(): string {
+    return join(this.root, "work", `Pulumi.${this.opts.stack}.yaml`);
   }
 
   async setConfig(config: Record<string, { value: string; secret?: boolean }>): Promise<void> {

@@ -4,11 +4,10 @@
 // vendor/hyperdx/. Each lands once in the cache beside the Pulumi CLI's (scripts/cacheFolder.ts),
 // named by what it was built from, and is reused after. docs/design/real-alerting-service.md says why.
 
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { repoRoot } from "../packedPackage";
+import { repoRoot, run } from "../packedPackage";
 import { buildOnce, defaultCacheRoot } from "../cacheFolder";
 
 type Log = (line: string) => void;
@@ -34,39 +33,19 @@ export interface RealServiceBuild {
   readonly seconds: { readonly node: number; readonly ferretdb: number; readonly api: number };
 }
 
-/** Runs a command to its end; fails with the tail of its output. */
-function run(
+/** Runs a step to its end and answers its stdout; one that took 10 s or more says how long. */
+async function step(
   command: string,
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv; what: string; log: Log },
 ): Promise<string> {
   const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    const take = (chunk: Buffer): void => {
-      output = (output + chunk.toString()).slice(-20_000);
-    };
-    child.stdout.on("data", take);
-    child.stderr.on("data", take);
-    const ticker = setInterval(
-      () => options.log(`  ... still ${options.what} (${Math.round((Date.now() - started) / 1000)} s)`),
-      30_000,
-    );
-    child.on("error", (err) => {
-      clearInterval(ticker);
-      reject(new Error(`${options.what} failed: ${err.message}`));
-    });
-    child.on("close", (code) => {
-      clearInterval(ticker);
-      if (code === 0) resolve(output);
-      else reject(new Error(`${options.what} failed (${command} exited ${code}):\n${output.trim().slice(-4000)}`));
-    });
-  });
+  try {
+    return (await run(command, args, options)).stdout;
+  } finally {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    if (seconds >= 10) options.log(`  ${options.what}: ${seconds} s`);
+  }
 }
 
 function digest(...parts: (string | Buffer)[]): string {
@@ -93,11 +72,11 @@ function nodeDir(cacheRoot: string): string {
 async function buildNode(cacheRoot: string, log: Log): Promise<boolean> {
   return buildOnce(nodeDir(cacheRoot), join("package", "bin", "node"), async (scratch) => {
     log(`Fetching Node ${NODE_VERSION} (${nodePackage()}) from the npm registry into ${nodeDir(cacheRoot)}.`);
-    const packed = await run("npm", ["pack", "--silent", nodePackage()], { cwd: scratch, what: "npm pack", log });
+    const packed = await step("npm", ["pack", "--silent", nodePackage()], { cwd: scratch, what: "npm pack", log });
     const tarball = packed.trim().split("\n").pop()?.trim() ?? "";
-    await run("tar", ["-xzf", tarball], { cwd: scratch, what: "unpacking Node", log });
+    await step("tar", ["-xzf", tarball], { cwd: scratch, what: "unpacking Node", log });
     rmSync(join(scratch, tarball));
-    const version = await run(join(scratch, "package", "bin", "node"), ["--version"], {
+    const version = await step(join(scratch, "package", "bin", "node"), ["--version"], {
       cwd: scratch,
       what: "node --version",
       log,
@@ -151,7 +130,7 @@ async function buildFerretdb(cacheRoot: string, log: Log): Promise<boolean> {
     const env = { ...process.env, CGO_ENABLED: "0", GOTOOLCHAIN: "local", GOSUMDB: "off", GOFLAGS: "-mod=readonly" };
     const opts = { cwd: mod, env, log };
     const info = JSON.parse(
-      await run(go, ["mod", "download", "-json", `${FERRETDB_MODULE}@${FERRETDB_VERSION}`], {
+      await step(go, ["mod", "download", "-json", `${FERRETDB_MODULE}@${FERRETDB_VERSION}`], {
         ...opts,
         what: "downloading FerretDB",
       }),
@@ -163,15 +142,15 @@ async function buildFerretdb(cacheRoot: string, log: Log): Promise<boolean> {
     // The module as the proxy serves it lacks the file its version is read from.
     writeFileSync(join(src, "build", "version", "version.txt"), `${FERRETDB_VERSION}\n`);
     // GIT_CEILING_DIRECTORIES: git must not take a repository above the cache for the patch's root.
-    await run("git", ["apply", "-p1", join(tools, "ferretdb-v1.24.2-hyperdx.patch")], {
+    await step("git", ["apply", "-p1", join(tools, "ferretdb-v1.24.2-hyperdx.patch")], {
       cwd: src,
       env: { ...process.env, GIT_CEILING_DIRECTORIES: scratch },
       what: "patching FerretDB",
       log,
     });
-    await run(go, ["mod", "edit", `-replace=${FERRETDB_MODULE}=./ferretdb`], { ...opts, what: "go mod edit" });
+    await step(go, ["mod", "edit", `-replace=${FERRETDB_MODULE}=./ferretdb`], { ...opts, what: "go mod edit" });
     mkdirSync(join(scratch, "bin"));
-    await run(
+    await step(
       go,
       [
         "build",
@@ -211,7 +190,7 @@ async function buildApi(cacheRoot: string, node: string, log: Log): Promise<bool
   return buildOnce(dir, join("packages", "api", "build", "index.js"), async (scratch) => {
     log(`Building HyperDX's API (${HYPERDX_COMMIT}, vendor/hyperdx) into ${dir}; about 1.5 minutes the first time.`);
     // Unpacked into the scratch folder itself, so the cache folder is HyperDX's root.
-    await run("tar", ["-xzf", join(repoRoot(), "vendor", "hyperdx", HYPERDX_TARBALL), "--strip-components=1"], {
+    await step("tar", ["-xzf", join(repoRoot(), "vendor", "hyperdx", HYPERDX_TARBALL), "--strip-components=1"], {
       cwd: scratch,
       what: "unpacking HyperDX",
       log,
@@ -230,7 +209,7 @@ async function buildApi(cacheRoot: string, node: string, log: Log): Promise<bool
       NX_NO_CLOUD: "true",
     };
     const yarn = (cwd: string, what: string, ...args: string[]) =>
-      run(node, [join(root, YARN), ...args], { cwd, env, what, log });
+      step(node, [join(root, YARN), ...args], { cwd, env, what, log });
     await yarn(
       root,
       "installing HyperDX's dependencies",

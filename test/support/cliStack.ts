@@ -45,6 +45,10 @@ export interface CliStackOptions {
   separateConfigFile?: boolean;
   /** Environment added for the CLI and everything it starts. */
   env?: Record<string, string>;
+  /** The stack's name; a fresh one by default. Each stack has a backend of its own, so names never meet. */
+  stackName?: string;
+  /** The secrets passphrase; this helper's own by default. */
+  passphrase?: string;
 }
 
 /** Colour and style codes, which the YAML host writes into its diagnostics even under `--color never`. */
@@ -55,7 +59,7 @@ function plainText(text: string): string {
 
 export class CliStack {
   readonly root = mkdtempSync(join(tmpdir(), "alertpipe-cli-"));
-  readonly name = `cli-${process.pid}-${Date.now().toString(36)}`;
+  readonly name: string;
   /** Set when the stack's config lives outside the project folder; see CliStackOptions. */
   readonly configFile: string | undefined;
 
@@ -63,6 +67,7 @@ export class CliStack {
     readonly opts: CliStackOptions,
     readonly cli: EngineTool,
   ) {
+    this.name = opts.stackName ?? `cli-${process.pid}-${Date.now().toString(36)}`;
     for (const sub of ["home", "backend"]) mkdirSync(join(this.root, sub));
     this.configFile = opts.separateConfigFile === true ? join(this.root, "stack-config.yaml") : undefined;
   }
@@ -115,7 +120,7 @@ export class CliStack {
       // The folders asked for first, so the CLI runs these and not others a user may have.
       PATH: [...(this.opts.pathFirst ?? []), dirname(this.cli.path), process.env.PATH ?? ""].join(delimiter),
       PULUMI_HOME: join(this.root, "home"),
-      PULUMI_CONFIG_PASSPHRASE: "alertpipe-cli-stack",
+      PULUMI_CONFIG_PASSPHRASE: this.opts.passphrase ?? "alertpipe-cli-stack",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",

@@ -36,6 +36,11 @@ export interface TestStackOptions {
   /** Added to the config that points the stack at the emulator. */
   config?: StackConfig;
   env?: Record<string, string>;
+  /** The project name; the example's by default. */
+  project?: string;
+  /** A folder whose node_modules holds the package the program uses; examples/ by default. */
+  programDir?: string;
+  passphrase?: string;
 }
 
 /** A stack of a program on the real engine, pointed at the emulator, removed after the file's tests. */
@@ -49,6 +54,9 @@ export async function stackOn(
     config: { ...emulatorConfig(running), ...options.config },
     ...(options.program !== undefined ? { program: options.program } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.project !== undefined ? { project: options.project } : {}),
+    ...(options.programDir !== undefined ? { programDir: options.programDir } : {}),
+    ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
   });
   cleanups.push(() => stack.dispose());
   return stack;
@@ -56,13 +64,16 @@ export async function stackOn(
 
 /**
  * A folder holding `pulumi-resource-alertpipe` as npm links a package's bin: the file the packed
- * package installs into examples/node_modules, made executable, linked into `dir` (a new temporary
- * folder by default). It goes on PATH, or a Pulumi.yaml's `plugins.providers` path names it; the
- * folder is removed after the file's tests.
+ * package installs into `programDir`'s node_modules (examples/ by default), made executable, linked
+ * into `dir` (a new temporary folder by default). It goes on PATH, or a Pulumi.yaml's
+ * `plugins.providers` path names it; the folder is removed after the file's tests.
  */
-export function pluginFolder(dir: string = mkdtempSync(join(tmpdir(), "alertpipe-plugin-"))): string {
+export function pluginFolder(
+  dir: string = mkdtempSync(join(tmpdir(), "alertpipe-plugin-")),
+  programDir: string = examplesDir(),
+): string {
   mkdirSync(dir, { recursive: true });
-  const installed = join(examplesDir(), "node_modules", "pulumi-alertpipe", "dist", "provider", "native", "main.js");
+  const installed = join(programDir, "node_modules", "pulumi-alertpipe", "dist", "provider", "native", "main.js");
   chmodSync(installed, 0o755);
   symlinkSync(installed, join(dir, "pulumi-resource-alertpipe"));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -139,10 +150,19 @@ export interface StateResource {
 /** Our resources in the stack's state file (the file backend's checkpoint), by name. */
 export function ourState(s: Pick<EngineStack, "readStateFile">): Map<string, StateResource> {
   const state = JSON.parse(s.readStateFile()) as { checkpoint: { latest?: { resources?: StateResource[] } } };
+  return ourByName(state.checkpoint.latest?.resources ?? []);
+}
+
+/** Our resources in a `pulumi stack export`'s text, by name. */
+export function ourExported(exported: string): Map<string, StateResource> {
+  return ourByName(
+    (JSON.parse(exported) as { deployment: { resources?: StateResource[] } }).deployment.resources ?? [],
+  );
+}
+
+function ourByName(resources: StateResource[]): Map<string, StateResource> {
   const found = new Map<string, StateResource>();
-  for (const r of state.checkpoint.latest?.resources ?? []) {
-    if (isOurType(r.type)) found.set(r.urn.split("::").slice(3).join("::"), r);
-  }
+  for (const r of resources) if (isOurType(r.type)) found.set(r.urn.split("::").slice(3).join("::"), r);
   return found;
 }
 

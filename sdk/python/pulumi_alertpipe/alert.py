@@ -203,6 +203,15 @@ class Alert(pulumi.CustomResource):
         """
         An alert of the alerting API. Every argument changes in place; nothing forces a replacement.
 
+        ## Import
+
+        An existing object is imported by its id, `<alertId>`:
+
+        ```sh
+        $ pulumi import alertpipe:index:Alert <name> <alertId>
+        ```
+
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']] channel: Where the alert notifies; a webhook is the only channel type.
@@ -224,6 +233,15 @@ class Alert(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An alert of the alerting API. Every argument changes in place; nothing forces a replacement.
+
+        ## Import
+
+        An existing object is imported by its id, `<alertId>`:
+
+        ```sh
+        $ pulumi import alertpipe:index:Alert <name> <alertId>
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param AlertArgs args: The arguments to use to populate this resource's properties.

@@ -206,6 +206,15 @@ class ApiKey(pulumi.CustomResource):
         """
         An organization API key. Its secret is returned once, at creation, and kept as a Pulumi secret.
 
+        ## Import
+
+        An existing object is imported by its id, `<organizationId>/<id>`:
+
+        ```sh
+        $ pulumi import alertpipe:index:ApiKey <name> <organizationId>/<id>
+        ```
+
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] expire_at: When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
@@ -227,6 +236,15 @@ class ApiKey(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An organization API key. Its secret is returned once, at creation, and kept as a Pulumi secret.
+
+        ## Import
+
+        An existing object is imported by its id, `<organizationId>/<id>`:
+
+        ```sh
+        $ pulumi import alertpipe:index:ApiKey <name> <organizationId>/<id>
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param ApiKeyArgs args: The arguments to use to populate this resource's properties.
