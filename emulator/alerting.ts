@@ -58,9 +58,10 @@ function route(services: Services, req: Incoming, counted: { headers?: Record<st
 
   if (item === null) return req.method === "GET" ? list(services, req) : create(services, req);
   const id = item[1] ?? "";
-  // The real service takes only ObjectIds (24 hex digits) in the path: any other id is a 400.
-  if (services.mode === "2026" && !/^[0-9a-f]{24}$/i.test(id)) {
-    return alertingError(400, `id: must be 24 hexadecimal digits (an ObjectId), not ${JSON.stringify(id)}`);
+  // The real service takes only what Mongoose calls an ObjectId in the path (24 hex digits, or any
+  // 12 characters): any other id is a 400.
+  if (services.mode === "2026" && !/^[0-9a-f]{24}$/i.test(id) && decoded(id).length !== 12) {
+    return alertingError(400, `id: must be an ObjectId (24 hexadecimal digits), not ${JSON.stringify(id)}`);
   }
   const existing = services.state.alerts[id];
   if (existing === undefined) return alertingError(404, `no alert with id ${id}`);
@@ -73,6 +74,15 @@ function route(services: Services, req: Incoming, counted: { headers?: Record<st
       delete services.state.alerts[id];
       services.persist();
       return { status: 200, body: {} };
+  }
+}
+
+/** A path segment as Express hands it to a route (percent-decoded), or as it came when it cannot be decoded. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }
 
@@ -104,15 +114,17 @@ function admit(
   };
   // The real service's 429 asks for a whole window (express-rate-limit's Retry-After), however soon the reset.
   if (services.mode === "2026") headers["Retry-After"] = String(services.limiters.alerting.windowSeconds);
-  // The real service's headers: RateLimit-*, not X-RateLimit-*.
-  return alertingError(429, "Too many requests, please try again later.", headers);
+  // The real service's headers: RateLimit-*, not X-RateLimit-*; its words as Express sends a string (2026 mode).
+  const words = "Too many requests, please try again later.";
+  if (services.mode === "2026") return { status: 429, body: words, text: "text/html", headers };
+  return alertingError(429, words, headers);
 }
 
 function authenticate(services: Services, authorization: string | undefined): Reply | undefined {
   const token = bearer(authorization);
   if (token !== undefined && sameSecret(token, services.token)) return undefined;
   // The real service answers a bare `Unauthorized` in plain text.
-  if (services.mode === "2026") return { status: 401, body: "Unauthorized", text: true };
+  if (services.mode === "2026") return { status: 401, body: "Unauthorized", text: "text/plain" };
   return alertingError(401, "missing or invalid bearer token");
 }
 

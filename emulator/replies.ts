@@ -11,8 +11,8 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
-  /** The body is a string sent as plain text, not JSON (the real alerting service's 401). */
-  text?: boolean;
+  /** The body is a string sent as this type, not JSON (the real alerting service's 401 and 429). */
+  text?: "text/plain" | "text/html";
 }
 
 /** One request as the handlers see it: everything already read, nothing of the socket. */

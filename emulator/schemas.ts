@@ -75,7 +75,7 @@ export type AlertBody = z.infer<typeof alertBodySchema>;
 /**
  * The 2026 mode's body, as HyperDX's external API checks it at b52a6fa (packages/api/src/utils/zod.ts
  * `alertSchema`): unknown members are dropped, not refused; `threshold` is any number; `source` is
- * `saved_search` (the default) or `tile`; a saved-search alert names its saved search. The ids of
+ * `saved_search` or `tile`; a saved-search alert names its saved search. The ids of
  * the other kind of source are dropped, as the real service's union keeps only its branch's members.
  * Newer members (`channels`, `thresholdMax`, `note`, schedules) are issue 27's, not modelled yet.
  */
@@ -83,7 +83,9 @@ export const alertBody2026Schema = z
   .object({
     threshold: z.number(),
     interval: z.string().superRefine(rule(intervalProblem)),
-    source: z.enum(SERVICE_ALERT_SOURCES).default("saved_search"),
+    // Required in effect: the schema's default (`saved_search`) comes after the union of the two
+    // branches has seen the raw body, so a body without `source` fails there.
+    source: z.enum(SERVICE_ALERT_SOURCES),
     thresholdType: z.enum(THRESHOLD_TYPES),
     channel: z.object(channelMembers),
     dashboardId: id().optional(),

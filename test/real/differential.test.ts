@@ -116,9 +116,14 @@ const ROWS: Row[] = [
     what: "read an import id that is not an ObjectId",
     make: () => ({ method: "GET", path: "/api/v2/alerts/not-an-object-id" }),
   },
+  {
+    what: "read an import id of 12 characters (an ObjectId to the service)",
+    make: () => ({ method: "GET", path: "/api/v2/alerts/twelve-chars" }),
+  },
   // What the check refuses before any request, sent anyway: the service must refuse it too.
   { what: "an interval not in the list", make: createWith({ interval: "2m" }) },
   { what: "a thresholdType other than above or below", make: createWith({ thresholdType: "sideways" }) },
+  { what: "no source", make: createWith({ source: undefined }) },
   { what: "a source other than tile or search", make: createWith({ source: "metric" }) },
   { what: "a threshold that is not a number", make: createWith({ threshold: "5" }) },
   { what: "a negative threshold (the check refuses it; the service does not)", make: createWith({ threshold: -1 }) },
@@ -239,4 +244,23 @@ describe("differences kept on purpose (docs/design/real-alerting-service.md)", (
       expect(emulated.status).toBe(200);
     },
   );
+});
+
+describe("the key's 101st request of a window", () => {
+  /** Spends the target's window to its last request, then sends one more. */
+  async function overTheLimit(target: { url: string; accessKey: string }): Promise<Answer> {
+    for (;;) {
+      const answer = await call(target, "GET", "/api/v2/alerts?limit=1");
+      if (answer.headers["ratelimit-remaining"] === "0" || answer.status === 429) break;
+    }
+    return call(target, "GET", "/api/v2/alerts?limit=1");
+  }
+
+  // Last in the file: it spends the key's window (about 55 requests after the rows above).
+  it("is refused alike: 429 as text, Retry-After a whole window", async () => {
+    const real = await overTheLimit(service());
+    const emulated = await overTheLimit({ url: emulator.url, accessKey: emulator.token });
+    expect(real).toMatchObject({ status: 429, headers: { "retry-after": "60" } });
+    expect(comparable(emulated)).toEqual(comparable(real));
+  });
 });
