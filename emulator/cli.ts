@@ -9,12 +9,13 @@ import {
   rateLimitText,
   type RateLimit,
 } from "../provider/serviceFacts/rateLimits";
-import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions, type RandomFaults } from "./index";
+import { DEFAULT_CREDENTIALS, isLoopbackHost, startEmulator, type EmulatorOptions, type RandomFaults } from "./index";
 
 const USAGE = `usage: alertpipe-emulator [options]
 
   --port N                       port to listen on; 0 picks a free one (default 4100)
-  --host H                       address to bind (default 127.0.0.1)
+  --host H                       address to bind (default 127.0.0.1); any other needs --token, --key-id
+                                 and --key-secret, as the defaults below are published
   --token T                      area A bearer token (default ${DEFAULT_CREDENTIALS.token})
   --key-id K                     area B key ID (default ${DEFAULT_CREDENTIALS.keyId})
   --key-secret S                 area B key secret (default ${DEFAULT_CREDENTIALS.keySecret})
@@ -145,6 +146,17 @@ async function main(): Promise<void> {
   if (mode !== "contract" && mode !== "2026") throw new UsageError(`--mode must be contract or 2026, got "${mode}"`);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
 
+  if (
+    values.host !== undefined &&
+    !isLoopbackHost(values.host) &&
+    (values.token === undefined || values["key-id"] === undefined || values["key-secret"] === undefined)
+  ) {
+    throw new UsageError(
+      `--host ${values.host} serves the emulator beyond this machine, where its default credentials (printed in this usage) would let anyone in: ` +
+        "give your own --token, --key-id and --key-secret too",
+    );
+  }
+
   const options: EmulatorOptions = {
     port,
     ...(values.host !== undefined ? { host: values.host } : {}),
@@ -209,6 +221,13 @@ async function main(): Promise<void> {
     `  alerting (area A) base URL: ${emulator.url}   token: ${emulator.token}`,
     `  cloud (area B) base URL:    ${emulator.url}   key id: ${emulator.keyId}   key secret: ${emulator.keySecret}`,
     `  cloud rate limit: ${describeLimit(cloudLimit ?? DEFAULT_RATE_LIMITS.cloud)}; alerting rate limit: ${describeLimit(alertingLimit ?? DEFAULT_RATE_LIMITS.alerting)}`,
+    ...(isLoopbackHost(values.host ?? "127.0.0.1") ||
+    emulator.url.includes("//127.0.0.1:") ||
+    emulator.url.includes("//[::1]:")
+      ? []
+      : [
+          `  note: the provider takes plain http only from a loopback host, so ${emulator.url} serves other tools; for the provider on another machine, put an https proxy in front of it`,
+        ]),
     `  area A speaks: ${mode === "2026" ? "HyperDX's external API as in 2026" : "the contract"}; latency: ${latencyMs} ms; fail first: ${failFirst}; random faults: ${random === undefined ? "off" : `seed ${random.seed}, rate ${random.rate}`}; data file: ${values.data ?? "none (state is lost on exit)"}`,
   ];
   process.stdout.write(lines.join("\n") + "\n");

@@ -13,7 +13,7 @@ import {
   type TextField,
 } from "../serviceFacts/alertRules";
 import { UNKNOWN, type PropertyMap } from "../protocol/properties";
-import { oneOf, opaqueId, strictObject } from "../protocol/validation";
+import { oneOf, opaqueId, opaquePathId, strictObject } from "../protocol/validation";
 
 export const CHANNEL_TYPES = ["webhook"] as const;
 
@@ -71,7 +71,7 @@ export const alertArgsSchema = strictObject(
     name: text("name").optional(),
     message: text("message").optional(),
     // The real service does not publish a format for its ids (the emulator's are 24 hex digits).
-    [IMPORT_ID]: opaqueId(IMPORT_ID).optional(),
+    [IMPORT_ID]: opaquePathId(IMPORT_ID).optional(),
   },
   {
     unknownProperty: `the properties are ${[...ARG_NAMES, IMPORT_ID].join(", ")}`,

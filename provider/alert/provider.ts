@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { decode, send } from "../http/client";
 import { UnexpectedResponseError, createdWithoutId, unlessGone } from "../errors";
-import { keptByReplacement, readForImport } from "../creation/importing";
+import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering } from "../creation/recovery";
 import { readAnswer } from "../reading/listedReads";
 import { argumentNames, checkInputs } from "../protocol/check";
@@ -148,7 +148,8 @@ export async function read(id: string, props: PropertyMap): Promise<pulumi.dynam
  * An existing alert by its id alone, as an import reads it: with no program to say which optional
  * arguments it manages, those the live alert holds are recorded as managed, the others not.
  */
-export async function readImported(id: string): Promise<pulumi.dynamic.ReadResult> {
+export async function readImported(importId: string): Promise<pulumi.dynamic.ReadResult> {
+  const [id = ""] = importIdParts("alert", importId, ["id"], "opaque");
   // Every optional argument is asked for; a read records each, the live value or null.
   const found = await read(id, Object.fromEntries(OPTIONAL_ARGS.map((n) => [n, null])));
   if (found.props === undefined) return found;

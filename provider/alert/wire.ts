@@ -5,6 +5,7 @@
 import { z } from "../protocol/zod";
 import { compact, type PropertyMap } from "../protocol/properties";
 import type { OutputRule, OutputRules } from "../protocol/outputRules";
+import { apiPath } from "../http/paths";
 import { OPTIONAL_ARGS, REQUIRED_ARGS } from "./args";
 
 /** Properties the service fills in; never set by the program. */
@@ -106,6 +107,8 @@ export const OUTPUTS: OutputRules<OutputName> = {
   updatedAt: FROM_STATE,
 };
 
+/** The alerts' path, or one alert's: its id is opaque (the service publishes no form), so only the path rules apply. */
 export function alertsPath(id?: string): string {
-  return id === undefined ? "/api/v2/alerts" : `/api/v2/alerts/${encodeURIComponent(id)}`;
+  const one = id === undefined ? [] : ["/", { name: "id", value: id, form: "opaque" } as const];
+  return apiPath("alert", "/api/v2/alerts", ...one);
 }

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { send, type ApiRequest } from "../http/client";
-import { UnusableKeyLeftError, unlessGone, ImportIdOnReplaceError } from "../errors";
+import { IdFormError, UnusableKeyLeftError, unlessGone, ImportIdOnReplaceError, quotedId } from "../errors";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering } from "../creation/recovery";
 import { readAnswer } from "../reading/listedReads";
@@ -64,16 +64,20 @@ function organizationOf(props: PropertyMap): string {
 /** What this resource holds as secret, besides the connection's credentials: the key secret and hashData. The HTTP layer scrubs them from errors. */
 function secretsOf(props: PropertyMap): unknown[] {
   const hashData = props.hashData;
-  const hashes =
-    typeof hashData === "object" && hashData !== null ? Object.values(hashData as Record<string, unknown>) : [];
-  return [props.keySecret, ...hashes];
+  // The suffix is no secret: the service lists it, and it is an output in plain text (keySuffix).
+  const { keyIdHash, keySecretHash } =
+    typeof hashData === "object" && hashData !== null ? (hashData as Record<string, unknown>) : {};
+  return [props.keySecret, keyIdHash, keySecretHash];
 }
 
 function organizationOrFail(id: string, props: PropertyMap): string {
   const organizationId = organizationOf(props);
   if (organizationId === "") {
-    throw new Error(
-      `the API key ${id} has no organizationId in its state, so it cannot be addressed (…/organizations/{organizationId}/keys/${id})`,
+    throw new IdFormError(
+      "API key",
+      "organizationId",
+      "",
+      `the key ${quotedId(id)} has no organizationId in its state, so it cannot be addressed (…/organizations/{organizationId}/keys/{id})`,
     );
   }
   return organizationId;
@@ -90,6 +94,7 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
   for (const f of crossFieldFailures(withoutProvider(news))) {
     if (!failures.some((x) => x.property === f.property)) failures.push(f);
   }
+  failures.push(...expiredOnArrival(olds, withoutProvider(news)));
   failures.push(...connectionFailures("cloud"));
   // importId stays among the inputs after the take-over, so diff can refuse a replacement while it is set.
   const checked = result.inputs;
@@ -100,6 +105,41 @@ export async function check(olds: PropertyMap, news: PropertyMap): Promise<pulum
       ? { ...checked, organizationId: checked.organizationId.toLowerCase() }
       : checked;
   return { inputs: carryStableOutputs(olds, inputs, STABLE_OUTPUTS, REPLACE_ON, comparedForm), failures: [] };
+}
+
+/** An expiry as an instant (ms), or undefined when there is none or it is not a date-time (check's schema says why). */
+function expiryOf(value: unknown): number | undefined {
+  if (typeof value !== "string") return undefined;
+  const at = comparedForm("expireAt", value);
+  return typeof at === "number" ? at : undefined;
+}
+
+/**
+ * An expireAt already past, on a key created with it or changed to it: the key would be born
+ * expired. A key that has expired since (the same expireAt as stored) is no failure; diff says so.
+ */
+function expiredOnArrival(olds: PropertyMap, news: PropertyMap): pulumi.dynamic.CheckFailure[] {
+  const at = expiryOf(news.expireAt);
+  const now = Date.now();
+  if (at === undefined || at > now || expiryOf(olds.expireAt) === at) return [];
+  return [
+    {
+      property: "expireAt",
+      reason:
+        `expireAt ${String(news.expireAt)} is in the past (it is now ${new Date(now).toISOString()}), so the key would be expired from the start: ` +
+        'give a later time, or null or "" for a key that never expires',
+    },
+  ];
+}
+
+/** Says, in a preview or an up, that a key's expiry has passed since it was set. */
+function noticeExpired(id: string, olds: PropertyMap, news: PropertyMap): void {
+  const at = expiryOf(olds.expireAt);
+  if (at === undefined || at > Date.now() || expiryOf(news.expireAt) !== at) return;
+  notify(
+    `pulumi-alertpipe: the API key ${id} has expired (expireAt ${String(olds.expireAt)}): the service refuses it. ` +
+      'Set a later expireAt (changed in place) or null or "" to keep using it.',
+  );
 }
 
 /**
@@ -116,6 +156,7 @@ function madeWithoutPair(olds: PropertyMap): boolean {
 }
 
 export async function diff(id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
+  noticeExpired(id, olds, news);
   const managed = managedIn(PATCHABLE_ARGS, news);
   // A patchable argument dropped from the program is simply no longer managed: not a change.
   const found = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, comparedForm, STABLE_OUTPUTS);
@@ -333,7 +374,7 @@ export const IMPORT_ID_FORM = ["organizationId", "id"] as const;
  * key ID and secret were shown once, to whoever made it: null, as for a take-over.
  */
 export async function readImported(importId: string): Promise<pulumi.dynamic.ReadResult> {
-  const [organizationId = "", id = ""] = importIdParts("API key", importId, IMPORT_ID_FORM);
+  const [organizationId = "", id = ""] = importIdParts("API key", importId, IMPORT_ID_FORM, "uuid");
   const found = await read(id, { organizationId: organizationId.toLowerCase(), managedArgs: [...PATCHABLE_ARGS] });
   if (found.props === undefined) return found;
   const props = found.props as PropertyMap;

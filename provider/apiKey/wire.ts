@@ -5,6 +5,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "../protocol/zod";
 import { PartialFailure, UnexpectedResponseError, createdWithoutId } from "../errors";
 import { decode, type ApiResponse } from "../http/client";
+import { apiPath } from "../http/paths";
 import { managedIn } from "../protocol/managed";
 import { outputsFrom, type OutputRule, type OutputRules } from "../protocol/outputRules";
 import { compact, type PropertyMap } from "../protocol/properties";
@@ -81,9 +82,16 @@ export function toWire(args: PropertyMap, names: readonly string[]): Record<stri
   return body;
 }
 
+/** An organization's keys, or one key: both ids uuids. */
 export function keysPath(organizationId: string, id?: string): string {
-  const base = `/v1/organizations/${encodeURIComponent(organizationId)}/keys`;
-  return id === undefined ? base : `${base}/${encodeURIComponent(id)}`;
+  const one = id === undefined ? [] : ["/", { name: "id", value: id, form: "uuid" } as const];
+  return apiPath(
+    "API key",
+    "/v1/organizations/",
+    { name: "organizationId", value: organizationId, form: "uuid" },
+    "/keys",
+    ...one,
+  );
 }
 
 /** The suffix the program gave in hashData, for a key whose answer leaves keySuffix out. */

@@ -2,6 +2,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { unsetOutputs } from "./unsetOutputs";
+import { warnPlainTextInProgram } from "./plainTextConfig";
 import shim = require("../alert/shim");
 
 import type { AlertSource, INTERVALS, ThresholdType as AlertThresholdType } from "../serviceFacts/alertRules";
@@ -93,6 +94,7 @@ export class Alert extends pulumi.dynamic.Resource {
     const optional = unsetOutputs(["dashboardId", "tileId", "name", "message"]);
     const outputOnly = unsetOutputs(["state", "team", "savedSearch", "groupBy", "silenced", "createdAt", "updatedAt"]);
     super(shim, name, { ...required, ...optional, ...args, ...outputOnly }, opts, "alertpipe", "Alert");
+    warnPlainTextInProgram();
   }
 
   /**

@@ -2,6 +2,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import { unsetOutputs } from "./unsetOutputs";
+import { warnPlainTextInProgram } from "./plainTextConfig";
 import shim = require("../apiKey/shim");
 import type { KeyRole, KeyState } from "../serviceFacts/apiKeys";
 import type { KEY_MATERIALS } from "../apiKey/args";
@@ -117,6 +118,7 @@ export class ApiKey extends pulumi.dynamic.Resource {
     // hashData is made secret here too, or it would sit in the state's inputs in plain text.
     const inputs = args.hashData === undefined ? args : { ...args, hashData: pulumi.secret(args.hashData) };
     super(shim, name, { ...outputs, ...inputs }, pulumi.mergeOptions(opts, secretOutputs), "alertpipe", "ApiKey");
+    warnPlainTextInProgram();
   }
 
   /**

@@ -3,6 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { SETTING_NAMES, type SettingName, type SettingValue } from "../serviceFacts/pipeSettings";
 import { unsetOutputs } from "./unsetOutputs";
+import { warnPlainTextInProgram } from "./plainTextConfig";
 import shim = require("../pipeSettings/shim");
 
 type SettingInputs = { [N in SettingName]?: pulumi.Input<SettingValue<N>> };
@@ -41,6 +42,7 @@ export class PipeSettings extends pulumi.dynamic.Resource {
       "alertpipe",
       "PipeSettings",
     );
+    warnPlainTextInProgram();
   }
 
   /**

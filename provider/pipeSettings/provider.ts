@@ -165,6 +165,7 @@ export async function readImported(importId: string): Promise<pulumi.dynamic.Rea
     "pipe settings",
     importId,
     IMPORT_ID_FORM,
+    "uuid",
   ).map((p) => p.toLowerCase());
   const found = await read(`${organizationId}/${serviceId}/${pipeId}`, {
     organizationId,

@@ -5,6 +5,7 @@ import { z } from "../protocol/zod";
 import { SETTING_NAMES, wireName, type SettingName } from "../serviceFacts/pipeSettings";
 import { outputsFrom, type OutputRule, type OutputRules } from "../protocol/outputRules";
 import type { PropertyMap } from "../protocol/properties";
+import { apiPath } from "../http/paths";
 
 /**
  * The `result` of PUT and GET …/settings, read liberally: the real service's GET leaves out settings
@@ -42,7 +43,17 @@ export function toWire(values: Partial<Record<SettingName, unknown>>): Record<st
   return body;
 }
 
+/** A pipe's settings: its three ids uuids. */
 export function settingsPath(organizationId: string, serviceId: string, pipeId: string): string {
-  const e = encodeURIComponent;
-  return `/v1/organizations/${e(organizationId)}/services/${e(serviceId)}/pipes/${e(pipeId)}/settings`;
+  const id = (name: string, value: string) => ({ name, value, form: "uuid" }) as const;
+  return apiPath(
+    "pipe settings",
+    "/v1/organizations/",
+    id("organizationId", organizationId),
+    "/services/",
+    id("serviceId", serviceId),
+    "/pipes/",
+    id("pipeId", pipeId),
+    "/settings",
+  );
 }

@@ -2,6 +2,8 @@
 // property and what it accepts.
 
 import { z } from "./zod";
+import { quotedId } from "../errors";
+import { idProblem } from "../http/paths";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,6 +20,16 @@ export function opaqueId(property: string): z.ZodString {
     .string({ error: `${property} must be a non-empty string` })
     .trim()
     .min(1, { error: `${property} must be a non-empty string` });
+}
+
+/** An opaque id the provider puts in a request's path (an alert's importId): also a safe path segment (http/paths.ts). */
+export function opaquePathId(property: string) {
+  return opaqueId(property).superRefine((value, ctx) => {
+    // An empty one is opaqueId's to say.
+    const problem = value === "" ? undefined : idProblem(value, "opaque");
+    if (problem !== undefined)
+      ctx.addIssue({ code: "custom", message: `${property} ${quotedId(value)} cannot be used: ${problem}` });
+  });
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(
