@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `alertpipe-emulator`: runs the emulator until SIGINT/SIGTERM. The first stdout line is fixed
-// (`alertpipe-emulator listening on URL`) so scripts can wait for it and read the URL from it.
+// `alertpipe-emulator`: runs the emulator until SIGINT/SIGTERM or until the process that started it
+// exits. The first stdout line is fixed (`alertpipe-emulator listening on URL`) so scripts can wait
+// for it and read the URL from it; `--pid-file` is the other way to wait, and to stop it.
 
+import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import {
   DEFAULT_RATE_LIMITS,
@@ -28,6 +30,8 @@ const USAGE = `usage: alertpipe-emulator [options]
   --fail-first N                 answer the first N requests 503 (default 0)
   --random-faults SEED:RATE      fault each write with probability RATE (0-1), one of: 503 before the
                                  change, cut, 500 or an answer 1.5 s late after it; seeded (default off)
+  --pid-file FILE                write this process's id to FILE once it listens; removed on exit
+                                 (stop it with: kill $(cat FILE))
   --quiet                        do not print a line per request
   --help                         show this text
 `;
@@ -121,6 +125,7 @@ async function main(): Promise<void> {
         "fail-first": { type: "string" },
         "random-faults": { type: "string" },
         mode: { type: "string" },
+        "pid-file": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -196,12 +201,14 @@ async function main(): Promise<void> {
 
   // Handlers go in before the first line: a script may signal as soon as it has read it.
   let stopping = false;
-  const stop = (signal: string) => {
+  const pidFile = values["pid-file"];
+  const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
+    if (pidFile !== undefined) rmSync(pidFile, { force: true });
     emulator.close().then(
       () => {
-        process.stdout.write(`alertpipe-emulator stopped (${signal})\n`);
+        process.stdout.write(`alertpipe-emulator stopped (${why})\n`);
         process.exit(0);
       },
       (err: unknown) => {
@@ -214,6 +221,24 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  // `npx alertpipe-emulator` runs this under npm and a shell; killing npx leaves this process to
+  // another parent, still listening. A new parent means the one that started it is gone.
+  const parentPid = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parentPid) stop(`its parent process ${parentPid} exited`);
+  }, 500).unref();
+  if (pidFile !== undefined) {
+    try {
+      // Whole or absent: a script waiting for the file never reads half a number.
+      writeFileSync(`${pidFile}.tmp`, `${process.pid}\n`);
+      renameSync(`${pidFile}.tmp`, pidFile);
+    } catch (err) {
+      await emulator.close();
+      throw new Error(`cannot write the pid file ${pidFile}: ${err instanceof Error ? err.message : String(err)}`, {
+        cause: err,
+      });
+    }
+  }
 
   // Printing the credentials is the point: this is a local test server and users copy them into their stack config.
   const lines = [

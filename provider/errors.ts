@@ -3,8 +3,9 @@
 // HTTP layer's kinds under HttpError (method, path, status, requestId), each kind a small subclass
 // adding only its own fields. They carry what a user needs to act and never a header or secret.
 
-import type { ConnectionSettingName } from "./runtime/connection";
 import type { PropertyMap } from "./protocol/properties";
+import { quotedId } from "./protocol/ids";
+import { formatSeconds } from "./words";
 
 /**
  * Every code of this package's own making, with what to do on seeing it. The table of docs/errors.md
@@ -24,7 +25,7 @@ export const ERROR_CODES = {
   RATE_LIMIT_WAIT_TOO_LONG:
     "The service asked for a wait longer than the retry budget: run again after the time the message gives.",
   SERVICE_IDLE:
-    "The service the call addresses is idle or stopped: start it, wait until it runs, then run again. Nothing was changed.",
+    "The service this call addresses is not running (idle or stopped): start it (for example in the cloud console), wait until it is running, then run again. Nothing was changed.",
   OUTCOME_UNKNOWN:
     "A create may have been made without Pulumi recording it: look for it on the service and delete it (or take it over with importId) before running again.",
   CREATE_AMBIGUOUS:
@@ -51,7 +52,10 @@ export const ERROR_CODES = {
 /** Every code of this package's own making; a program or test branches on these. */
 export type AlertpipeErrorCode = keyof typeof ERROR_CODES;
 
-/** What to do on a TransportError, whose code is the socket's or undici's (ECONNREFUSED, UND_ERR_SOCKET, ATTEMPT_TIMEOUT, …). */
+/**
+ * What to do on a TransportError, whose code is the socket's or undici's (ECONNREFUSED, UND_ERR_SOCKET,
+ * ATTEMPT_TIMEOUT, …).
+ */
 export const TRANSPORT_CODES_ADVICE =
   "No answer came after the retries (connection refused, reset, timeout): check the URL, the network and the service, then run again.";
 
@@ -71,12 +75,12 @@ export abstract class AlertpipeError<C extends string = string> extends Error {
     this.code = code;
     this.detail = detail;
   }
-}
 
-/** An error's words for quoting inside another's message: an AlertpipeError's without its code, so each message shows one. */
-export function detailOf(err: unknown): string {
-  if (err instanceof AlertpipeError) return err.detail;
-  return err instanceof Error ? err.message : String(err);
+  /** An error's words for quoting inside another's message: ours without its code, so each message shows one. */
+  static detailOf(err: unknown): string {
+    if (err instanceof AlertpipeError) return err.detail;
+    return err instanceof Error ? err.message : String(err);
+  }
 }
 
 export interface RequestRef {
@@ -93,7 +97,7 @@ export type ApiErrorCode = "SERVICE_IDLE" | "RATE_LIMITED" | "NOT_FOUND" | "API_
  * (`FAILED_DEPENDENCY: … Current state: idle`). Nothing was changed; no retry can help until
  * someone starts the service.
  */
-export const SERVICE_IDLE_STATUS = 424;
+const SERVICE_IDLE_STATUS = 424;
 
 function codeOf(status: number): ApiErrorCode {
   if (status === SERVICE_IDLE_STATUS) return "SERVICE_IDLE";
@@ -101,11 +105,6 @@ function codeOf(status: number): ApiErrorCode {
   if (status === 404) return "NOT_FOUND";
   return "API_ERROR";
 }
-
-const ADVICE: Partial<Record<ApiErrorCode, string>> = {
-  SERVICE_IDLE:
-    " The service this call addresses is not running (idle or stopped): start it (for example in the cloud console), wait until it is running, then run again. Nothing was changed.",
-};
 
 /** What every error of the HTTP layer carries besides its code: the request, and the answer's status and requestId. */
 export abstract class HttpError<C extends string = string> extends AlertpipeError<C> {
@@ -128,11 +127,23 @@ export abstract class HttpError<C extends string = string> extends AlertpipeErro
     this.status = fields.status;
     this.requestId = fields.requestId;
   }
+
+  /** The status and requestId of the answer behind `err`, when it is one of these errors. */
+  static answerOf(err: unknown): { status?: number; requestId?: string } {
+    if (!(err instanceof HttpError)) return {};
+    return {
+      ...(err.status === undefined ? {} : { status: err.status }),
+      ...(err.requestId === undefined ? {} : { requestId: err.requestId }),
+    };
+  }
 }
 
-/** What an error that says more about `cause` carries: the cause, and its status and requestId when it is one of these errors. */
+/**
+ * What an error that says more about `cause` carries: the cause, and its status and requestId when it is one of these
+ * errors.
+ */
 function carriedFrom(cause: unknown): { status?: number; requestId?: string | undefined; cause?: unknown } {
-  return cause instanceof HttpError ? { status: cause.status, requestId: cause.requestId, cause } : { cause };
+  return { ...HttpError.answerOf(cause), cause };
 }
 
 /** The service answered with a non-2xx status. */
@@ -146,7 +157,7 @@ export class ApiError extends HttpError<ApiErrorCode> {
     status: number,
     serviceMessage: string,
     requestId: string | undefined,
-    advice: string | undefined = ADVICE[codeOf(status)],
+    advice: string | undefined = codeOf(status) === "SERVICE_IDLE" ? ` ${ERROR_CODES.SERVICE_IDLE}` : undefined,
   ) {
     const rid = requestId ? ` (requestId ${requestId})` : "";
     const code = codeOf(status);
@@ -192,14 +203,6 @@ export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
     this.waitMs = waitMs;
     this.resumesAt = resumesAt;
   }
-}
-
-/** "90 s", "12.5 s", "4 min 10 s": a wait as a person reads it. */
-export function formatSeconds(ms: number): string {
-  const s = Math.ceil(ms / 100) / 10;
-  if (s < 120) return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-  const whole = Math.ceil(s);
-  return `${Math.floor(whole / 60)} min${whole % 60 === 0 ? "" : ` ${whole % 60} s`}`;
 }
 
 /** No answer could be had (connection refused, reset, timeout) after the allowed retries. */
@@ -284,28 +287,6 @@ export class UnexpectedResponseError extends HttpError<"UNEXPECTED_RESPONSE"> {
 }
 
 /**
- * A create answered 2xx, but without an id we can read: the object surely exists and Pulumi cannot
- * record it. Said as an unknown outcome, whose advice (find it, delete it) is the way out; a plain
- * error would invite a re-run that makes a second one.
- */
-export function createdWithoutId(
-  res: RequestRef & { status: number },
-  what: string,
-  cause: UnexpectedResponseError,
-): OutcomeUnknownError {
-  return new OutcomeUnknownError(
-    res,
-    what,
-    `the service answered ${res.status} without the new object's id (${cause.problem})`,
-    {
-      cause,
-      status: res.status,
-      requestId: cause.requestId,
-    },
-  );
-}
-
-/**
  * The object a program asked to take over does not exist. Said apart from a plain 404 because the
  * user must know nothing was made: the run stops rather than creating a new object in its place.
  */
@@ -336,7 +317,7 @@ export class UnusableKeyLeftError extends HttpError<"UNUSABLE_KEY_LEFT"> {
   readonly keyUuid: string;
 
   constructor(ref: RequestRef, keyUuid: string, cause: unknown) {
-    const why = detailOf(cause);
+    const why = AlertpipeError.detailOf(cause);
     super(
       ref,
       "UNUSABLE_KEY_LEFT",
@@ -347,21 +328,6 @@ export class UnusableKeyLeftError extends HttpError<"UNUSABLE_KEY_LEFT"> {
     );
     this.name = "UnusableKeyLeftError";
     this.keyUuid = keyUuid;
-  }
-}
-
-/** The service says the object does not exist (any more): a read sees it gone, a delete is done. */
-export function isNotFound(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.status === 404;
-}
-
-/** What `work` resolves to, or undefined when the service answers 404: the one place "404 means gone" is said. */
-export async function unlessGone<T>(work: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await work();
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
   }
 }
 
@@ -376,7 +342,8 @@ export class AttemptTimeout extends AlertpipeError<"ATTEMPT_TIMEOUT"> {
 /** A connection setting that is missing or malformed. Names the config key and env var, never the value. */
 export class ConfigError extends AlertpipeError<"CONFIG"> {
   constructor(
-    readonly setting: ConnectionSettingName,
+    /** A name of CONNECTION_SETTINGS (runtime/connection.ts). */
+    readonly setting: string,
     /** The setting's row of CONNECTION_SETTINGS (runtime/connection.ts). */
     s: { readonly configKey: string; readonly envVar: string; readonly description: string },
     problem: string,
@@ -399,7 +366,7 @@ export class PartialFailure extends AlertpipeError<"KEPT_AFTER_FAILURE"> {
     readonly properties: PropertyMap,
     cause: Error,
   ) {
-    super("KEPT_AFTER_FAILURE", detailOf(cause), { cause });
+    super("KEPT_AFTER_FAILURE", AlertpipeError.detailOf(cause), { cause });
     this.name = "PartialFailure";
   }
 
@@ -424,15 +391,6 @@ export class ImportIdOnReplaceError extends AlertpipeError<"IMPORT_ID_ON_REPLACE
     );
     this.name = "ImportIdOnReplaceError";
   }
-}
-
-/** Characters of an id quoted in a message; the whole id is on the error's `id`. */
-const QUOTED_ID_CHARS = 64;
-
-/** An id as a message quotes it: in quotes, escaped, shortened when long (saying its length). */
-export function quotedId(id: string): string {
-  if (id.length <= QUOTED_ID_CHARS) return JSON.stringify(id);
-  return `${JSON.stringify(id.slice(0, QUOTED_ID_CHARS - 16))}… (${id.length} characters)`;
 }
 
 /** An import id that is not of the form the resource's kind is imported by, e.g. `<organizationId>/<id>`. */

@@ -1,25 +1,31 @@
 // pulumi-alertpipe: Pulumi resources for alerts (alerting API), ingestion pipe settings and
 // organization API keys (cloud management API).
 
-export {
-  Alert,
-  type AlertArgs,
-  type AlertChannel,
-  type AlertChannelArgs,
-  type AlertInterval,
-  type AlertSilence,
-  type AlertSource,
-  type AlertThresholdType,
-} from "./dynamic/alert";
-export {
-  ApiKey,
-  type ApiKeyArgs,
-  type ApiKeyHashData,
-  type ApiKeyRole,
-  type ApiKeyState,
-  type IpAccessEntry,
-} from "./dynamic/apiKey";
-export { PipeSettings, type PipeSettingsArgs } from "./dynamic/pipeSettings";
+export { Alert } from "./dynamic/alert";
+export { ApiKey } from "./dynamic/apiKey";
+export { PipeSettings } from "./dynamic/pipeSettings";
+export type {
+  AlertArgs,
+  AlertOutputs,
+  AlertChannel,
+  AlertChannelArgs,
+  AlertChannelType,
+  AlertInterval,
+  AlertSilence,
+  AlertSource,
+  AlertThresholdType,
+  ApiKeyArgs,
+  ApiKeyOutputs,
+  ApiKeyHashData,
+  ApiKeyHashDataArgs,
+  ApiKeyMaterial,
+  ApiKeyRole,
+  ApiKeyState,
+  IpAccessEntry,
+  IpAccessEntryArgs,
+  PipeSettingsArgs,
+  PipeSettingsOutputs,
+} from "./dynamic/generated";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./serviceFacts/pipeSettings";
 // The error kinds, their codes and the table of what to do on each (the README's). An error is
 // thrown in Pulumi's provider host, not in the program, so a program sees only its message, which

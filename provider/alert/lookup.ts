@@ -10,8 +10,11 @@ import { ALERT_LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import type { PropertyMap } from "../protocol/properties";
 import { createdAfterSend, listedId, type Candidate } from "../creation/recovery";
 import type { Collection } from "../reading/listedReads";
-import { comparedForm } from "./args";
+import { comparedForm } from "../protocol/definition";
+import { ALERT } from "./definition";
 import { alertsPath, fromWire, toWire, type WireAlert } from "./wire";
+
+const compared = comparedForm(ALERT);
 
 /** A list answer: alerts in `data`, each read as liberally as a single one. */
 const alertList = z.object({ data: z.array(z.unknown()) });
@@ -55,7 +58,7 @@ function sameAsSentValue(name: string, sent: unknown, live: unknown): boolean {
     if (typeof live !== "object" || live === null || Array.isArray(live)) return false;
     return Object.entries(sent).every(([k, v]) => deepEqual(v, (live as Record<string, unknown>)[k]));
   }
-  return deepEqual(comparedForm(name, sent), comparedForm(name, live));
+  return deepEqual(compared(name, sent), compared(name, live));
 }
 
 /** Whether a live alert holds every field the program's body sends, with the value it sends. */

@@ -10,7 +10,10 @@ import { createdAfterSend, listedId } from "../creation/recovery";
 import type { Collection } from "../reading/listedReads";
 import { keysPath, type WireKey } from "./wire";
 
-/** A list answer: the organization's keys in `result` (at most 100, so the service does not page), each read as liberally as a single one. */
+/**
+ * A list answer: the organization's keys in `result` (at most 100, so the service does not page), each read as
+ * liberally as a single one.
+ */
 const keyList = z.object({ result: z.array(z.unknown()) });
 
 /** A key the lost POST may have made, as listed: a recovery Candidate with the key. */
@@ -46,7 +49,9 @@ export async function listKeys(
   return found;
 }
 
-/** The organization's keys as a collection whose listing serves reads: each listed as its GET answers it, in `result`. */
+/**
+ * The organization's keys as a collection whose listing serves reads: each listed as its GET answers it, in `result`.
+ */
 export function keyCollection(conn: AreaConnection, organizationId: string): Collection {
   return {
     path: keysPath(organizationId),

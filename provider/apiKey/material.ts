@@ -14,7 +14,7 @@ export interface LocalMaterial {
   readonly keyId: string;
   readonly keySecret: string;
   /** What the service is sent instead of the pair (provider/serviceFacts/hashData.ts states the rules). */
-  readonly hashData: HashData;
+  readonly hashes: HashData;
 }
 
 /** The standard, padded base64 of the SHA-256 of the UTF-8 text, as the service takes a hash. */
@@ -37,5 +37,5 @@ export function makeLocalMaterial(): LocalMaterial {
     "",
   );
   const keySecret = randomBytes(SECRET_BYTES).toString("base64url");
-  return { keyId, keySecret, hashData: hashDataOf(keyId, keySecret) };
+  return { keyId, keySecret, hashes: hashDataOf(keyId, keySecret) };
 }

@@ -1,17 +1,18 @@
 // The ApiKey resource's wire: the request body and path, what the service answers, and what a
 // create's answer becomes (createResult): the answer read once, each member an output.
 
-import type * as pulumi from "@pulumi/pulumi";
+import type { Created } from "../protocol/behaviour";
 import { z } from "../protocol/zod";
-import { PartialFailure, UnexpectedResponseError, createdWithoutId } from "../errors";
+import { PartialFailure, UnexpectedResponseError } from "../errors";
+import { createdWithoutId } from "../creation/recovery";
 import { decode, type ApiResponse } from "../http/client";
 import { apiPath } from "../http/paths";
 import { managedIn } from "../protocol/managed";
-import { outputsFrom, type OutputRule, type OutputRules } from "../protocol/outputRules";
+import { outputsFrom } from "../protocol/outputRules";
 import { compact, type PropertyMap } from "../protocol/properties";
-import { NEW_KEY_STATE } from "../serviceFacts/apiKeys";
 import type { HashData } from "../serviceFacts/hashData";
-import { PATCHABLE_ARGS } from "./args";
+import { inputNames, outputRules, toWire as mapping, type PropertyDef } from "../protocol/definition";
+import { API_KEY } from "./definition";
 
 // What the service answers, read liberally: members may be missing or null, unknown members are
 // ignored, and each value is kept as it came. Only a create answer without the key's id is broken.
@@ -29,29 +30,15 @@ export const createdKeyAnswer = z.object({
   }),
 });
 
-type KeyField = "name" | "roles" | "expireAt" | "state" | "ipAccessList" | "keySuffix" | "createdAt" | "usedAt";
+/** The outputs read from the returned key, each by its rule when the answer nulls or leaves it out. */
+const KEY_OUTPUTS = outputRules(API_KEY);
+export const KEY_FIELDS = Object.keys(KEY_OUTPUTS);
 
-/** Kept by the service across calls: when the answer nulls or leaves it out, the state's value stands, else null. */
-const FROM_STATE_ELSE_NULL: OutputRule = { nullMeans: "absent", whenAbsent: ["stored", { value: null }] };
-
-/**
- * Each output read from the returned key, when the answer says null or leaves it out (read by
- * outputsFrom). A name or IP list answered as null is the live value, so refresh shows it as
- * drift; `state`, which the spec does not list among a key's members, falls back when null too.
- * The program's value is as sent (an expiry of "" is null); a suffix is the one its hashData names.
- */
-export const KEY_OUTPUTS: OutputRules<KeyField> = {
-  name: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: "" }] },
-  roles: { nullMeans: "absent", whenAbsent: ["program", "stored"] },
-  expireAt: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: null }] },
-  state: { nullMeans: "absent", whenAbsent: ["program", "stored", { value: NEW_KEY_STATE }] },
-  ipAccessList: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: Object.freeze([]) }] },
-  keySuffix: { nullMeans: "absent", whenAbsent: ["stored", "program", { value: null }] },
-  createdAt: FROM_STATE_ELSE_NULL,
-  usedAt: FROM_STATE_ELSE_NULL,
-};
-
-export const KEY_FIELDS = Object.keys(KEY_OUTPUTS) as KeyField[];
+/** Arguments PATCH can change, in the order `managedArgs` lists them: sent, and not replacing. */
+export const PATCHABLE_ARGS = inputNames(API_KEY).filter((n) => {
+  const p: PropertyDef = API_KEY.properties[n as keyof typeof API_KEY.properties];
+  return p.role === "both" && p.wire !== false && p.replaces !== true;
+});
 
 function member(obj: unknown, name: string): unknown {
   return typeof obj === "object" && obj !== null && !Array.isArray(obj)
@@ -72,14 +59,9 @@ export function credentialsIn(body: unknown): { keyId: string | undefined; keySe
   return { keyId: text(member(result, "keyId")), keySecret: text(member(result, "keySecret")) };
 }
 
-/** The request body: the arguments the program sets, "" expiry sent as null (never expires). */
+/** The request body: the arguments `names` the program sets (null asks for "none"). */
 export function toWire(args: PropertyMap, names: readonly string[]): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const n of names) {
-    if (args[n] === undefined) continue;
-    body[n] = n === "expireAt" && args[n] === "" ? null : args[n];
-  }
-  return body;
+  return mapping(API_KEY, args, names, "send");
 }
 
 /** An organization's keys, or one key: both ids uuids. */
@@ -165,8 +147,8 @@ export interface CreatedKey {
  * use (its secret is never returned again): it is kept in state by its id, so it is not orphaned,
  * and the error says what to do.
  */
-export function createResult(plan: CreatedKey, answer: CreateAnswer): pulumi.dynamic.CreateResult {
-  const { id, key, credentials, before } = readAnswer(plan, answer);
+export function createResult(plan: CreatedKey, answer: CreateAnswer): Created<PropertyMap> {
+  const { id, key, credentials, before } = readCreateAnswer(plan, answer);
   const outs = keyOutputs(plan.args, key, credentials, before, plan.hashData);
   // With hashData the answer carries no credentials: the program or the provider made the pair and holds it.
   // Only a POST's answer can lack the pair: a take-over's is unknown, a key found was adopted with ours.
@@ -175,7 +157,7 @@ export function createResult(plan: CreatedKey, answer: CreateAnswer): pulumi.dyn
     plan.hashData !== undefined ||
     (credentials.keyId !== undefined && credentials.keySecret !== undefined)
   )
-    return { id, outs };
+    return { id, outputs: outs };
   const { status, requestId } = answer.res;
   const reason = new Error(
     `POST ${plan.path} answered ${status} without the new key's ${credentials.keyId === undefined ? "keyId" : "keySecret"}` +
@@ -190,7 +172,7 @@ export function createResult(plan: CreatedKey, answer: CreateAnswer): pulumi.dyn
 const UNKNOWN_PAIR = { keyId: null, keySecret: null };
 
 /** The key an answer holds, its id, the pair to record and what stands for a member it leaves out. */
-function readAnswer(
+function readCreateAnswer(
   plan: CreatedKey,
   answer: CreateAnswer,
 ): { id: string; key: WireKey; credentials: { keyId: unknown; keySecret: unknown }; before: PropertyMap } {

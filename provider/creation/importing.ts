@@ -3,11 +3,12 @@
 // object by the id the program names and makes it the resource's, never posting a new one.
 
 import type { ApiResponse } from "../http/client";
-import { ImportNotFoundError, isNotFound } from "../errors";
+import { ImportNotFoundError } from "../errors";
+import { isNotFound } from "../http/gone";
 import { notify } from "../runtime/notices";
 import { claimForThisRun, partsClaimedThisRun } from "./runClaims";
-import { ImportIdFormError, quotedId } from "../errors";
-import { idProblem, type IdForm } from "../http/paths";
+import { ImportIdFormError } from "../errors";
+import { idProblem, quotedId, type IdForm } from "../protocol/ids";
 
 /**
  * A forced replacement (`pulumi up --replace`) of a resource whose program still says importId
@@ -21,7 +22,9 @@ function objectKey(kind: string, id: string): string {
   return `${kind}\u0000${id}`;
 }
 
-/** The answer to the GET of the object to take over; a 404 becomes ImportNotFoundError. `kind` names it, e.g. "alert". */
+/**
+ * The answer to the GET of the object to take over; a 404 becomes ImportNotFoundError. `kind` names it, e.g. "alert".
+ */
 export async function readForImport(
   kind: string,
   importId: string,
@@ -37,7 +40,9 @@ export async function readForImport(
   }
 }
 
-/** Whether a delete of this object must be skipped because a replacement took it over in this run; says so when it does. */
+/**
+ * Whether a delete of this object must be skipped because a replacement took it over in this run; says so when it does.
+ */
 export function keptByReplacement(kind: string, id: string): boolean {
   if (!partsClaimedThisRun(objectKey(kind, id)).has(WHOLE_OBJECT)) return false;
   notify(

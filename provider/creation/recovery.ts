@@ -3,7 +3,13 @@
 // second one; stopping leaves one nobody manages. So look for it, on what was sent, and decide.
 // Each resource says how to list and match (its provider.ts); the steps and their order live here.
 
-import { AmbiguousCreateError, OutcomeUnknownError } from "../errors";
+import {
+  AmbiguousCreateError,
+  HttpError,
+  OutcomeUnknownError,
+  type RequestRef,
+  type UnexpectedResponseError,
+} from "../errors";
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
 
@@ -15,7 +21,9 @@ export interface Candidate {
 interface StepsBase<T, C extends Candidate> {
   /** Sends the POST and resolves with what it made. */
   readonly post: () => Promise<T>;
-  /** Lists the service's objects and keeps those that match what was sent by the POST sent at `sentAt` (our clock, ms). */
+  /**
+   * Lists the service's objects and keeps those that match what was sent by the POST sent at `sentAt` (our clock, ms).
+   */
   readonly look: (sentAt: number) => Promise<readonly C[]>;
   /** Words for the notice, e.g. `the alert "cpu high"`. */
   readonly description: string;
@@ -27,7 +35,9 @@ interface AdoptingSteps<T, C extends Candidate> extends StepsBase<T, C> {
   readonly adopt: (found: C) => Promise<T>;
 }
 
-/** The object found cannot be used (a key whose secret was in the lost answer): it is removed and the POST sent again. */
+/**
+ * The object found cannot be used (a key whose secret was in the lost answer): it is removed and the POST sent again.
+ */
 interface DiscardingSteps<T, C extends Candidate> extends StepsBase<T, C> {
   /** Removes the one object found; a failure is the create's. */
   readonly discard: (found: C) => Promise<void>;
@@ -114,7 +124,10 @@ export async function createRecovering<T, C extends Candidate>(steps: LostAnswer
   }
 }
 
-/** The one object the lost POST made, undefined when two looks a couple of seconds apart find none; several fail naming each. */
+/**
+ * The one object the lost POST made, undefined when two looks a couple of seconds apart find none; several fail naming
+ * each.
+ */
 async function lookTwice<C extends Candidate>(
   lost: OutcomeUnknownError,
   steps: StepsBase<unknown, C>,
@@ -142,8 +155,7 @@ function budgetSpent(lost: OutcomeUnknownError, posts: number, found: string): O
     `${lost.reason}; sent ${posts} times, each answer lost, the retry budget is spent, and ${found}`,
     {
       cause: lost,
-      ...(lost.status === undefined ? {} : { status: lost.status }),
-      ...(lost.requestId === undefined ? {} : { requestId: lost.requestId }),
+      ...HttpError.answerOf(lost),
     },
   );
 }
@@ -168,12 +180,33 @@ async function lookOnce<C extends Candidate>(
     const why = err instanceof Error ? err.message : String(err);
     throw new OutcomeUnknownError(lost, lost.what, `${lost.reason}; looking for what it made failed too (${why})`, {
       cause: err,
-      ...(lost.status === undefined ? {} : { status: lost.status }),
-      ...(lost.requestId === undefined ? {} : { requestId: lost.requestId }),
+      ...HttpError.answerOf(lost),
     });
   }
 }
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * A create answered 2xx, but without an id we can read: the object surely exists and Pulumi cannot
+ * record it. Said as an unknown outcome, whose advice (find it, delete it) is the way out; a plain
+ * error would invite a re-run that makes a second one.
+ */
+export function createdWithoutId(
+  res: RequestRef & { status: number },
+  what: string,
+  cause: UnexpectedResponseError,
+): OutcomeUnknownError {
+  return new OutcomeUnknownError(
+    res,
+    what,
+    `the service answered ${res.status} without the new object's id (${cause.problem})`,
+    {
+      cause,
+      status: res.status,
+      requestId: cause.requestId,
+    },
+  );
 }

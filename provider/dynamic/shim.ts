@@ -6,23 +6,8 @@
 // only `require("pulumi-alertpipe/dist/provider/<kind>/shim.js")`.
 
 import type * as pulumi from "@pulumi/pulumi";
-
-export type ResourceKind = "alert" | "pipeSettings" | "apiKey";
-
-/** What each resource folder's provider.ts exports. */
-interface ProviderImplementation {
-  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
-  check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult>;
-  update(
-    id: string,
-    olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-  ): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Record<string, unknown>): Promise<void>;
-}
+import type { ResourceKind } from "../resources";
+import type { DynamicProvider as ProviderImplementation } from "./provider";
 
 export function shimFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   // `require` here runs in the provider host, resolved from the program's node_modules.

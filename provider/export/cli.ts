@@ -4,7 +4,7 @@
 
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { AlertpipeError, detailOf } from "../errors";
+import { AlertpipeError } from "../errors";
 import { CONNECTION_SETTINGS, configure, type ConnectionSettingName } from "../runtime/connection";
 import { EXPORT_TYPES, isExportType, type ExportType } from "./filters";
 import { exportEstate, reportLines } from "./export";
@@ -178,7 +178,7 @@ export async function runCli(args: readonly string[], io: Io): Promise<number> {
     return EXIT.written;
   } catch (err) {
     // Our errors name the request, the status and the service's words, never a credential.
-    const words = err instanceof AlertpipeError ? err.message : detailOf(err);
+    const words = err instanceof AlertpipeError ? err.message : AlertpipeError.detailOf(err);
     io.err(`alertpipe export: nothing written: ${words}\n`);
     return EXIT.failed;
   }

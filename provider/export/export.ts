@@ -4,7 +4,8 @@
 // request is a GET through the one HTTP layer, paced; the reads of each object are served by the
 // listing (reading/listedReads.ts), so alerts and keys cost their list pages and nothing more.
 
-import { detailOf } from "../errors";
+import { AlertpipeError } from "../errors";
+import { inputNames } from "../protocol/definition";
 import { pick } from "../protocol/properties";
 import { keptByName, namePattern, type ExportType } from "./filters";
 import { EXPORT_KINDS, type ExportKind, type Listed, type Scope } from "./kinds";
@@ -61,14 +62,14 @@ async function whyNotAdoptable(kind: ExportKind, listed: Listed): Promise<string
   try {
     recorded = listed.recorded ?? (await kind.behaviour.readImported(listed.importId));
   } catch (err) {
-    return `its import fails: ${detailOf(err)}`;
+    return `its import fails: ${AlertpipeError.detailOf(err)}`;
   }
-  if (recorded.props === undefined) return "it was gone when its import read it";
+  if (recorded === undefined) return "it was gone when its import read it";
   // The inputs the import records, checked as the generated program's preview will check them.
-  const inputs = pick((recorded.inputs ?? {}) as Record<string, unknown>, kind.behaviour.inputNames);
-  const { failures = [] } = await kind.behaviour.check({}, inputs);
-  if (failures.length === 0) return undefined;
-  return `the resource cannot hold it as it is: ${failures.map((f) => f.reason).join("; ")}`;
+  const inputs = pick(recorded.inputs, inputNames(kind.behaviour.definition));
+  const checked = await kind.behaviour.check({}, inputs);
+  if (checked.ok) return undefined;
+  return `the resource cannot hold it as it is: ${checked.failures.map((f) => f.reason).join("; ")}`;
 }
 
 interface Kept {

@@ -3,23 +3,31 @@
 // each one's import id (the form its resource's readImported reads), why one is left out, and what
 // the report says of the type. A new type (Webhook, SavedSearch) is one more row.
 
-import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, UnexpectedResponseError, isNotFound } from "../errors";
+import { ApiError, UnexpectedResponseError } from "../errors";
+import { isNotFound } from "../http/gone";
 import { listedObjects, type Collection } from "../reading/listedReads";
 import { connectionFor, type Area } from "../runtime/connection";
+import type { Checked } from "../protocol/check";
+import type { ResourceDefinition } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
-import * as alert from "../alert/provider";
+import { behaviour as alert } from "../alert/behaviour";
 import { alertCollection } from "../alert/lookup";
-import * as apiKey from "../apiKey/provider";
+import { behaviour as apiKey } from "../apiKey/behaviour";
 import { keyCollection } from "../apiKey/lookup";
-import * as pipeSettings from "../pipeSettings/provider";
+import { behaviour as pipeSettings } from "../pipeSettings/behaviour";
 import type { ExportType } from "./filters";
+
+/** What an import of an object records: the inputs the generated program will hold. */
+export interface Recorded {
+  readonly inputs: Readonly<Record<string, unknown>>;
+}
 
 /** What an export needs of a resource's behaviour: the import's own read, and the check a program's preview runs. */
 export interface Adoptable {
-  readonly inputNames: readonly string[];
-  readImported(importId: string): Promise<pulumi.dynamic.ReadResult>;
-  check(olds: PropertyMap, news: PropertyMap): Promise<pulumi.dynamic.CheckResult>;
+  readonly definition: ResourceDefinition;
+  /** Undefined when the object is gone. */
+  readImported(importId: string): Promise<Recorded | undefined>;
+  check(olds: PropertyMap, news: PropertyMap): Promise<Checked<unknown>>;
 }
 
 /** What an export is asked to cover besides the types: the organizations whose keys, the pipes whose settings. */
@@ -36,7 +44,7 @@ export interface Listed {
   readonly importId: string;
   readonly name: string | undefined;
   /** The import's read of it, when listing it was that read (settings have no list): no second request. */
-  readonly recorded?: pulumi.dynamic.ReadResult;
+  readonly recorded?: Recorded;
 }
 
 /** One collection to list: the words the report names it by, and its objects, or why there are none to be had. */
@@ -150,7 +158,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
         where: `settings of pipe ${pipe}`,
         list: async () => {
           const recorded = await pipeSettings.readImported(pipe);
-          if (recorded.props === undefined) return { missing: "the service has no such pipe (404)" };
+          if (recorded === undefined) return { missing: "the service has no such pipe (404)" };
           return [{ id: pipe.split("/").pop() ?? pipe, importId: pipe, name: undefined, recorded }];
         },
       })),

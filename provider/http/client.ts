@@ -13,11 +13,12 @@ import {
   OutcomeUnknownError,
   RateLimitWaitError,
   TransportError,
+  AlertpipeError,
+  HttpError,
   UnexpectedResponseError,
-  detailOf,
-  formatSeconds,
   type RequestRef,
 } from "../errors";
+import { formatSeconds } from "../words";
 import { blockFor, limiterFor, monotonicNow, serviceCountIn, type ServiceCount } from "./rateLimit";
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
@@ -43,14 +44,19 @@ export interface ApiRequest {
   /** Path below the area's base URL, starting with "/"; segments already encoded. */
   readonly path: string;
   readonly body?: unknown;
-  /** For a POST: words naming what it creates, e.g. `the API key "deployer"`, for the error when its outcome is unknown. */
+  /**
+   * For a POST: words naming what it creates, e.g. `the API key "deployer"`, for the error when its outcome is unknown.
+   */
   readonly creates?: string;
   /**
    * The resource's own secrets (a key's secret, its hashData), scrubbed here from every error and
    * requestId as the connection's credentials are: this layer is the one place secrets leave errors.
    */
   readonly secrets?: readonly unknown[];
-  /** Secrets a 2xx answer brings itself (a created key's secret), scrubbed from that answer's requestId, which errors quote. */
+  /**
+   * Secrets a 2xx answer brings itself (a created key's secret), scrubbed from that answer's requestId, which errors
+   * quote.
+   */
   readonly secretsInAnswer?: (body: unknown) => readonly unknown[];
 }
 
@@ -62,7 +68,10 @@ export interface ApiResponse {
   readonly requestId: string | undefined;
 }
 
-/** The dispatcher of this process (runtime.ts): a test's replacement, else the one keep-alive pool, made on the first send. */
+/**
+ * The dispatcher of this process (runtime.ts): a test's replacement, else the one keep-alive pool, made on the first
+ * send.
+ */
 function currentDispatcher(): Dispatcher {
   const rt = runtime();
   if (rt.dispatcher) return rt.dispatcher;
@@ -95,7 +104,10 @@ function errorCode(err: unknown): string {
   return "UNKNOWN";
 }
 
-/** What to fix when no answer came for a reason the URL setting explains: TLS against plain HTTP and back, a port not HTTP. */
+/**
+ * What to fix when no answer came for a reason the URL setting explains: TLS against plain HTTP and back, a port not
+ * HTTP.
+ */
 function transportAdvice(conn: AreaConnection, code: string): string {
   const setting = settingWords(conn.area === "alerting" ? "alertingUrl" : "cloudUrl");
   const origin = new URL(conn.baseUrl).origin;
@@ -166,7 +178,8 @@ async function attemptOnce(
       onWritten,
     );
     const text = await res.body.text();
-    // Taken once the answer is in: a listing shared by many reads has their secrets added as they join (reading/listedReads.ts).
+    // Taken once the answer is in: a listing shared by many reads has their secrets added as they join
+    // (reading/listedReads.ts).
     const secrets = secretsOf(conn, req);
     const header = headerLookup(res.headers);
     const count = serviceCountIn(header, Date.now());
@@ -205,7 +218,7 @@ async function attemptOnce(
     const code = errorCode(err);
     const secrets = secretsOf(conn, req);
     // detailOf: our own abort reason (AttemptTimeout) is quoted without its code; the TransportError says its own.
-    const words = detailOf(err);
+    const words = AlertpipeError.detailOf(err);
     const reason = err instanceof Error && words !== "" ? redact(words, secrets) : "request failed";
     // The undici error itself is not kept as the cause: it is not ours to vouch for.
     return {
@@ -232,7 +245,8 @@ function outcomeReason(failure: ApiError | TransportError): string {
 
 /**
  * Sends one API request, pacing and retrying as the policy says. Resolves with the 2xx answer (or,
- * for a DELETE retried after an attempt that may have done it, the 404 that says it is gone); rejects with ApiError, TransportError or OutcomeUnknownError.
+ * for a DELETE retried after an attempt that may have done it, the 404 that says it is gone); rejects with ApiError,
+ * TransportError or OutcomeUnknownError.
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
   // Resources build paths with paths.ts, which refuses such ids by name; this is the last guard.
@@ -314,9 +328,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
         outcomeReason(failure),
         {
           cause: failure,
-          ...(failure instanceof ApiError
-            ? { status: failure.status, ...(failure.requestId === undefined ? {} : { requestId: failure.requestId }) }
-            : {}),
+          ...(failure instanceof ApiError ? HttpError.answerOf(failure) : {}),
         },
       );
     }

@@ -12,12 +12,9 @@ import type { HeaderLookup } from "./retry";
 import { runtime } from "../runtime/runtime";
 
 /**
- * How long after we wrote a request the service may still count it: its way there, and how much
- * longer that may take than the next request's. A tenth of the window: wide enough for a lost
- * packet (TCP's first retransmission waits at least 200 ms) on a 10 s window and for a busy
- * machine (on the emulator tier a stalled process delayed a request's arrival 42 ms after its
- * write, past the 25 ms an earlier, tighter margin allowed on a 0.5 s window). Only an answer
- * slower than this counts from the margin; a faster one counts from itself.
+ * How long after we wrote a request the service may still count it: a tenth of the window, wide
+ * enough for a lost packet and a busy machine (docs/design/http-client.md). Only an answer slower
+ * than this counts from the margin; a faster one counts from itself.
  */
 export function arrivalMarginMs(windowMs: number): number {
   return windowMs * 0.1;
@@ -413,7 +410,8 @@ export class CredentialBlock {
 /** The process-wide block of a credential (the runtime's, so every copy of the package shares it). */
 export function blockFor(conn: AreaConnection): CredentialBlock {
   const blocks = runtime().credentialBlocks;
-  let block = blocks.get(conn.credentialId);
+  // Only this module puts blocks there; a second copy's class is another, so no instanceof.
+  let block = blocks.get(conn.credentialId) as CredentialBlock | undefined;
   if (!block) {
     block = new CredentialBlock();
     blocks.set(conn.credentialId, block);
@@ -421,12 +419,15 @@ export function blockFor(conn: AreaConnection): CredentialBlock {
   return block;
 }
 
-/** The process-wide limiter of a credential (the runtime's, so every copy of the package shares it), or undefined when pacing is off. */
+/**
+ * The process-wide limiter of a credential (the runtime's, so every copy of the package shares it), or undefined when
+ * pacing is off.
+ */
 export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefined {
   if (!conn.rateLimit) return undefined;
   const limiters = runtime().limiters;
   const key = `${conn.credentialId}:${conn.rateLimit.requests}/${conn.rateLimit.perSeconds}`;
-  let limiter = limiters.get(key);
+  let limiter = limiters.get(key) as SlidingWindowLimiter | undefined;
   if (!limiter) {
     limiter = new SlidingWindowLimiter(conn.rateLimit, monotonicNow, realSleep, COUNTS_IN_ANSWERS[conn.area]);
     limiters.set(key, limiter);

@@ -2,26 +2,9 @@
 // through `send` in client.ts, which asks this module; 429s, 5xx and a DELETE's 404 on a retry are
 // decided here and nowhere else.
 
-export interface RetryPolicy {
-  /** Attempts in all, the first included. */
-  readonly maxAttempts: number;
-  /** No retry is started once this much time has passed since the first attempt was sent. */
-  readonly maxTotalMs: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  /** Time one attempt may take, from sending to the last byte of the answer (default 60 s). */
-  readonly attemptTimeoutMs?: number;
-}
+import type { RetryPolicy } from "../runtime/runtime";
 
-export const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 6,
-  maxTotalMs: 120_000,
-  baseDelayMs: 250,
-  maxDelayMs: 15_000,
-  attemptTimeoutMs: DEFAULT_ATTEMPT_TIMEOUT_MS,
-};
+export { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_POLICY, type RetryPolicy } from "../runtime/runtime";
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 

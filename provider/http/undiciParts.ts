@@ -1,21 +1,9 @@
-// The two pieces of undici the client uses, its Agent and its request, loaded without the rest.
-// undici's entry point also loads fetch, WebSocket, EventSource, caches and mocks: measured on
-// Node 20, ~50 ms and ~8 MB more in every provider host, paid inside the first create of each
-// `pulumi up` (bench: cold-start, latency-bound-apply, memory). The module paths below are undici's
-// internals, so the entry point stays the fallback; test/http.undiciParts.test.ts fails when the
-// fast path is lost, so an undici upgrade that moves them is noticed rather than slower.
-//
-// `request` can also say when the request went onto the socket (client-side pacing counts a send
-// from then, rateLimit.ts). undici calls `onRequestSent` on a request's own handler right after
-// its socket write, for HTTP/1.1 and HTTP/2 alike, whatever the body; the Agent, its pools and
-// clients hand the handler down as it is. The public ways to hear it do not serve: the
-// diagnostics channel 'undici:client:sendHeaders' is process-wide (Node's own fetch publishes on
-// it too) and carries undici's internal request object, which cannot be matched to ours, and an
-// interceptor (`compose`) sees the handler behind undici 7's new-API wrapper, which drops
-// `onRequestSent` (undici 8 forwards it through interceptors only from nodejs/undici#5696). So the
-// handler api-request makes is wrapped, forwarding everything. A dispatcher that never calls it (a
-// MockAgent in undici 7) just never reports, which the limiter allows for (test/unit/http.undiciParts
-// checks that both ways of loading report).
+// The two pieces of undici the client uses, its Agent and its request, loaded without the rest
+// (the entry point also loads fetch, WebSocket, caches, mocks: a slower cold start). The paths are
+// undici's internals, so the entry point stays the fallback; test/unit/http.undiciParts.test.ts
+// fails when the fast path is lost. `request` also says when a request went onto the socket, by
+// wrapping its handler's `onRequestSent`: pacing counts a send from then (rateLimit.ts). Why not
+// the public ways, and the figures: docs/design/http-client.md.
 
 import { setFlagsFromString } from "node:v8";
 import type * as Undici from "undici";
@@ -116,17 +104,9 @@ export function fromEntryPoint(): UndiciParts {
 }
 
 /**
- * undici parses HTTP/1.1 answers with llhttp compiled to WebAssembly. Once a few hundred answers
- * have gone through it, V8 recompiles that parser with its optimizing tier (TurboFan) on a worker
- * thread, whose working memory was most of what the provider host held beyond a do-nothing
- * provider: during the bench's 500 creates, a burst of some 30 MB of native memory (heap snapshots
- * and /proc; the JS heap stayed within 2 MB of the reference's; docs/performance.md). Alone, an
- * undici client's peak RSS over 2000 requests grew 39 to 51 MB by default against 16 MB with the
- * parser kept in V8's baseline tier (Liftoff), about what Node's own http client costs, and a whole
- * loopback request took the same 170 to 220 µs either way. So it stays in the baseline tier: the
- * flag is set before undici first compiles the parser (on its first connection). It is
- * process-wide: any other WebAssembly in this process (none in Pulumi's host or our plugin) runs
- * baseline-compiled too.
+ * Keeps undici's WebAssembly HTTP parser in V8's baseline tier: its optimizing recompile costs
+ * memory and buys no speed here (docs/design/http-client.md). Set before undici first compiles
+ * it; process-wide, and no other WebAssembly runs in a provider host.
  */
 function keepWasmInBaselineTier(): void {
   setFlagsFromString("--liftoff-only");

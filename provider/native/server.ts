@@ -5,7 +5,6 @@
 // behaviour's, the same the dynamic shim runs.
 
 import type * as ProviderGrpcPb from "@pulumi/pulumi/proto/provider_grpc_pb";
-import type { PropertyMap } from "../protocol/properties";
 import {
   configureProvider,
   CONNECTION_SETTINGS,
@@ -28,8 +27,10 @@ import {
   type ProviderPb,
   type Struct,
 } from "./protocol";
-import { NATIVE_RESOURCES, PACKAGE, typeOfUrn, type Behaviour, type NativeResource } from "./resources";
-import { fromStruct, only, toStruct } from "./values";
+import { NATIVE_RESOURCES, PACKAGE, typeOfUrn, type NativeResource } from "./resources";
+import { fromStruct, toStruct } from "./values";
+import { loaded } from "../resources";
+import type { ArgsOf, ResourceDefinition, StateOf } from "../protocol/definition";
 import { PartialFailure, UnknownResourceTypeError } from "../errors";
 
 type Unary<Req, Res> = GrpcJs.handleUnaryCall<Req, Res>;
@@ -42,17 +43,16 @@ function resourceOf(urn: string): NativeResource {
 }
 
 /** Loaded for GetSchema only: it pulls in every resource's zod schema and docs. */
-async function schemaModule(): Promise<typeof import("./schema")> {
-  const m = await (import("./schema.js") as Promise<
-    typeof import("./schema") | { default: typeof import("./schema") }
-  >);
-  return "default" in m ? m.default : m;
+function schemaModule(): Promise<typeof import("./schema")> {
+  return loaded(
+    () => require("./schema.js"),
+    () => import("./schema.js"),
+  );
 }
 
-/** The inputs kept in state: the resource's arguments alone, as its schema states them. */
-function inputsOf(resource: NativeResource, behaviour: Behaviour, props: PropertyMap): Struct {
-  return toStruct(only(props, behaviour.inputNames), resource.secretOutputs);
-}
+/** What the engine sends as a resource's checked inputs or stored outputs, as the behaviour types them. */
+const argsOf = (struct: Struct | undefined) => fromStruct(struct) as ArgsOf<ResourceDefinition>;
+const stateOf = (struct: Struct | undefined) => fromStruct(struct) as StateOf<ResourceDefinition>;
 
 /** The gRPC error for what the behaviour threw: our message, and a half-made object kept in state. */
 function grpcError(err: unknown, resource?: NativeResource): GrpcJs.ServerErrorResponse {
@@ -209,11 +209,10 @@ export function resourceProvider(
 
     check: forResource(async (resource, request: ProviderPb.CheckRequest) => {
       const behaviour = await resource.behaviour();
-      const result = await behaviour.check(fromStruct(request.getOlds()), fromStruct(request.getNews()));
-      const response = new providerPb.CheckResponse().setInputs(
-        inputsOf(resource, behaviour, (result.inputs ?? {}) as PropertyMap),
-      );
-      const failures = (result.failures ?? []).map((f) =>
+      const checked = await behaviour.check(fromStruct(request.getOlds()), fromStruct(request.getNews()));
+      const response = new providerPb.CheckResponse().setInputs(toStruct(checked.inputs, resource.secretOutputs));
+      if (checked.ok) return response;
+      const failures = checked.failures.map((f) =>
         new providerPb.CheckFailure().setProperty(f.property).setReason(f.reason),
       );
       return response.setFailuresList(failures);
@@ -222,7 +221,7 @@ export function resourceProvider(
     diff: forResource(async (resource, request: ProviderPb.DiffRequest) => {
       const result = await (
         await resource.behaviour()
-      ).diff(request.getId(), fromStruct(request.getOlds()), fromStruct(request.getNews()));
+      ).diff(request.getId(), stateOf(request.getOlds()), argsOf(request.getNews()));
       const response = new providerPb.DiffResponse()
         .setChanges(
           result.changes
@@ -237,48 +236,47 @@ export function resourceProvider(
     }),
 
     create: forResource(async (resource, request: ProviderPb.CreateRequest) => {
-      const inputs = fromStruct(request.getProperties());
+      const args = argsOf(request.getProperties());
+      const behaviour = await resource.behaviour();
       if (request.getPreview())
         return new providerPb.CreateResponse().setProperties(
-          toStruct((await resource.behaviour()).previewCreate(inputs), resource.secretOutputs),
+          toStruct(behaviour.previewCreate(args), resource.secretOutputs),
         );
-      const result = await (await resource.behaviour()).create(inputs);
+      const created = await behaviour.create(args);
       return new providerPb.CreateResponse()
-        .setId(result.id)
-        .setProperties(toStruct((result.outs ?? {}) as PropertyMap, resource.secretOutputs));
+        .setId(created.id)
+        .setProperties(toStruct(created.outputs, resource.secretOutputs));
     }),
 
     read: forResource(async (resource, request: ProviderPb.ReadRequest) => {
-      const props = fromStruct(request.getProperties());
+      const stored = stateOf(request.getProperties());
       // An import sends the id alone: no stored outputs to read with.
-      const imported = Object.keys(props).length === 0;
+      const imported = Object.keys(stored).length === 0;
       const behaviour = await resource.behaviour();
-      const result = imported
+      const found = imported
         ? await behaviour.readImported(request.getId())
-        : await behaviour.read(request.getId(), props);
+        : await behaviour.read(request.getId(), stored);
       const response = new providerPb.ReadResponse();
       // No properties: the object is gone, and the engine drops it from state.
-      if (result.props === undefined) return response;
-      response
-        .setId(result.id ?? request.getId())
-        .setProperties(toStruct(result.props as PropertyMap, resource.secretOutputs));
-      return result.inputs === undefined
-        ? response
-        : response.setInputs(inputsOf(resource, behaviour, result.inputs as PropertyMap));
+      if (found === undefined) return response;
+      return response
+        .setId(found.id)
+        .setProperties(toStruct(found.outputs, resource.secretOutputs))
+        .setInputs(toStruct(found.inputs, resource.secretOutputs));
     }),
 
     update: forResource(async (resource, request: ProviderPb.UpdateRequest) => {
-      const olds = fromStruct(request.getOlds());
-      const news = fromStruct(request.getNews());
+      const olds = stateOf(request.getOlds());
+      const news = argsOf(request.getNews());
       const behaviour = await resource.behaviour();
-      const outs = request.getPreview()
+      const outputs = request.getPreview()
         ? behaviour.previewUpdate(request.getId(), olds, news)
-        : ((await behaviour.update(request.getId(), olds, news)).outs as PropertyMap | undefined);
-      return new providerPb.UpdateResponse().setProperties(toStruct(outs ?? {}, resource.secretOutputs));
+        : await behaviour.update(request.getId(), olds, news);
+      return new providerPb.UpdateResponse().setProperties(toStruct(outputs, resource.secretOutputs));
     }),
 
     delete: forResource(async (resource, request: ProviderPb.DeleteRequest) => {
-      await (await resource.behaviour()).delete(request.getId(), fromStruct(request.getProperties()));
+      await (await resource.behaviour()).delete(request.getId(), stateOf(request.getProperties()));
       return new emptyPb.Empty();
     }),
 

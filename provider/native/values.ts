@@ -54,8 +54,3 @@ export function toStruct(props: PropertyMap, secrets: readonly string[] = []): S
   }
   return structPb.Struct.fromJavaScript(out as Parameters<typeof structPb.Struct.fromJavaScript>[0]);
 }
-
-/** Only the properties named, so what a dynamic-host workaround carries in the inputs stays out of native state. */
-export function only(props: PropertyMap, names: readonly string[]): PropertyMap {
-  return Object.fromEntries(Object.entries(props).filter(([name]) => names.includes(name)));
-}

@@ -4,6 +4,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { UNKNOWN, containsUnknown, withoutProvider, type PropertyMap } from "./properties";
+import * as rules from "./validation";
+import { canonicalInputs, inputNames, namesWith, type ResourceDefinition, type TypeSpec } from "./definition";
 
 /** "ipAccessList[0].source" from zod's path. */
 function propertyPath(path: readonly PropertyKey[]): string {
@@ -108,4 +110,68 @@ export function checkInputs(
     }
   }
   return { inputs: news, failures };
+}
+
+/** What a check says of one property, as both front doors report it. */
+export interface CheckFailure {
+  readonly property: string;
+  readonly reason: string;
+}
+
+/** A check's outcome: the arguments typed, or the program's inputs as given with what is wrong. */
+export type Checked<A> =
+  | { readonly ok: true; readonly inputs: A }
+  | { readonly ok: false; readonly inputs: PropertyMap; readonly failures: readonly CheckFailure[] };
+
+function typeCheck(name: string, type: TypeSpec): z.ZodType {
+  if (type.kind === "string") return rules.z.string({ error: `${name} must be a string` });
+  if (type.kind === "boolean") return rules.z.boolean({ error: `${name} must be true or false` });
+  if (type.kind === "enum") return rules.oneOf(name, type.values);
+  throw new Error(`the definition gives ${name} (${type.kind}) no check`);
+}
+
+const schemas = new WeakMap<ResourceDefinition, z.ZodType>();
+
+/** The zod check of a resource's arguments, built from its definition once. */
+export function argsSchema(def: ResourceDefinition): z.ZodType {
+  const known = schemas.get(def);
+  if (known !== undefined) return known;
+  const names = inputNames(def);
+  const shape: Record<string, z.ZodType> = {};
+  for (const n of names) {
+    const p = def.properties[n];
+    if (p === undefined) continue;
+    const check = p.check === undefined ? typeCheck(n, p.type) : p.check(rules);
+    shape[n] = p.required === true ? check : check.optional();
+  }
+  const object = rules.strictObject(shape, {
+    unknownProperty: `the properties are ${names.join(", ")}`,
+    ...(def.notAnObject === undefined ? {} : { notAnObject: def.notAnObject }),
+  });
+  const refine = def.refine;
+  const schema =
+    refine === undefined
+      ? object
+      : object.refine((args) => refine.test(args), { error: refine.error, path: [refine.property] });
+  schemas.set(def, schema);
+  return schema;
+}
+
+/**
+ * A resource's check: its arguments against the definition, then the rules between them (none
+ * repeating a property already failing) and what else must hold (the connection's settings).
+ * Passed, caseless values are kept in lower case.
+ */
+export function checkArgs<A>(
+  def: ResourceDefinition,
+  news: PropertyMap,
+  crossField: (inputs: PropertyMap) => readonly CheckFailure[],
+  more: readonly CheckFailure[],
+): Checked<A> {
+  const result = checkInputs(argsSchema(def), news, namesWith(def, "secret"));
+  const failures: CheckFailure[] = [...result.failures];
+  for (const f of crossField(news)) if (!failures.some((x) => x.property === f.property)) failures.push(f);
+  failures.push(...more);
+  if (failures.length > 0) return { ok: false, inputs: news, failures };
+  return { ok: true, inputs: canonicalInputs(def, news) as A };
 }

@@ -1,7 +1,6 @@
 // How a provider's diff compares stored outputs with the program's inputs, and how outputs an
 // update cannot change stay known in preview.
 
-import type * as pulumi from "@pulumi/pulumi";
 import { containsUnknown, type PropertyMap } from "./properties";
 
 export function deepEqual(a: unknown, b: unknown): boolean {
@@ -25,7 +24,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /** The form two values of a property are compared in, where the service may store one differently. */
-type ComparedForm = (property: string, value: unknown) => unknown;
+export type ComparedForm = (property: string, value: unknown) => unknown;
 
 const asIs: ComparedForm = (_p, value) => value;
 
@@ -57,7 +56,11 @@ export interface PropertyChange {
  * `deleteBeforeReplace`; the native plugin also sends `detailedDiff`, without which the engine
  * silently ignores `replaceOnChanges` and `--diff` names no property.
  */
-export interface Diff extends Required<pulumi.dynamic.DiffResult> {
+export interface Diff {
+  readonly changes: boolean;
+  readonly replaces: string[];
+  readonly stables: string[];
+  readonly deleteBeforeReplace: boolean;
   readonly detailedDiff: Readonly<Record<string, PropertyChange>>;
 }
 
@@ -93,46 +96,9 @@ export function diffProperties(
   return {
     changes: changed.length > 0,
     replaces,
-    // Declared for an engine that honours them; 3.248 does not (see carryStableOutputs).
+    // Declared for an engine that honours them; 3.248 does not (see dynamic/carry.ts).
     stables: replaces.length > 0 ? [] : [...stables, ...stableOutputs],
     deleteBeforeReplace: false,
     detailedDiff: Object.fromEntries(changed.map((p) => [p, changeOf(olds[p], news[p], replaceOn.includes(p))])),
   };
-}
-
-/**
- * Outputs an update cannot change (an ApiKey's keySuffix), carried in the checked inputs so that
- * preview keeps them known.
- *
- * In preview the engine cannot ask a dynamic provider what an update will return (the Node host
- * does not support provider previews), so it takes the checked inputs as the outputs; and in
- * @pulumi/pulumi 3.248 neither the host nor the engine passes a diff's `stables` on. An output that
- * is not among the inputs is then unknown in every preview of an update, and whatever the program
- * builds from it (an alert whose message names the key's suffix) previews as a change that `up`
- * never makes. So `check` copies these outputs from the stored inputs, unless the change replaces
- * the object (a new object has new values), and `read` writes them into the inputs. The engine
- * stores no inputs from a create, so the carry starts with the first refresh.
- */
-export function carryStableOutputs(
-  olds: PropertyMap,
-  checked: PropertyMap,
-  stable: readonly string[],
-  replaceOn: readonly string[],
-  comparedForm: ComparedForm = asIs,
-): PropertyMap {
-  const replaces = replaceOn.some((p) => hasChanged(p, olds[p], checked[p], comparedForm));
-  if (replaces) return checked;
-  const carried: PropertyMap = { ...checked };
-  for (const name of stable) {
-    if (carried[name] === undefined && olds[name] !== undefined && olds[name] !== null && !containsUnknown(olds[name]))
-      carried[name] = olds[name];
-  }
-  return carried;
-}
-
-/** The outputs `read` adds to the inputs it returns, so the carry above has them to copy. */
-export function stableOutputsOf(outputs: PropertyMap, stable: readonly string[]): PropertyMap {
-  const out: PropertyMap = {};
-  for (const name of stable) if (outputs[name] !== undefined && outputs[name] !== null) out[name] = outputs[name];
-  return out;
 }

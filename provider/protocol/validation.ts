@@ -2,10 +2,9 @@
 // property and what it accepts.
 
 import { z } from "./zod";
-import { quotedId } from "../errors";
-import { idProblem } from "../http/paths";
+import { UUID, idProblem, quotedId } from "./ids";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { z };
 
 /** Area B path ids: a uuid, since they are placed in the URL path. */
 export function uuid(property: string): z.ZodString {
@@ -22,7 +21,7 @@ export function opaqueId(property: string): z.ZodString {
     .min(1, { error: `${property} must be a non-empty string` });
 }
 
-/** An opaque id the provider puts in a request's path (an alert's importId): also a safe path segment (http/paths.ts). */
+/** An opaque id the provider puts in a request's path (an alert's importId): also a safe path segment (ids.ts). */
 export function opaquePathId(property: string) {
   return opaqueId(property).superRefine((value, ctx) => {
     // An empty one is opaqueId's to say.

@@ -16,7 +16,8 @@
 // empty one saying the end) for 3 GETs, once per run (a provider never knows how many reads will
 // come). docs/design/reading.md says why.
 
-import { ApiError, UnexpectedResponseError, unlessGone } from "../errors";
+import { ApiError, UnexpectedResponseError } from "../errors";
+import { unlessGone } from "../http/gone";
 import { send, type ApiRequest } from "../http/client";
 import type { AreaConnection } from "../runtime/connection";
 import { runtime, type Listing } from "../runtime/runtime";
@@ -100,7 +101,7 @@ export interface ReadAnswer {
  * this process reads by list (runtime.readByList), else, or when the list cannot tell, by `get`
  * itself. Rejects as the listing or the GET does.
  */
-export async function readAnswer(
+export async function readListed(
   conn: AreaConnection,
   collection: Collection,
   id: string,

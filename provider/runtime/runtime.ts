@@ -19,8 +19,6 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Dispatcher } from "undici";
-import type { CredentialBlock, SlidingWindowLimiter } from "../http/rateLimit";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry";
 
 /** The subset of the host's stack config that the provider reads. */
 export interface ConfigSource {
@@ -33,7 +31,10 @@ export type NoticeWriter = (line: string) => void;
 export interface Timings {
   /** A wait (pacing, a retry's backoff) longer than this is said to the user. */
   readonly waitNoticeAfterMs: number;
-  /** After a fruitless first look for what a lost create made, the second look waits this long: a service may store after it answers. */
+  /**
+   * After a fruitless first look for what a lost create made, the second look waits this long: a service may store
+   * after it answers.
+   */
   readonly secondLookMs: number;
 }
 
@@ -57,7 +58,10 @@ interface Settable {
   /** Where notices go when no call named its own writer. */
   notices: NoticeWriter;
   timings: Timings;
-  /** Whether reads of alerts and keys are served by a listing (reading/listedReads.ts); false: one GET each, as a baseline for tests and the bench. */
+  /**
+   * Whether reads of alerts and keys are served by a listing (reading/listedReads.ts); false: one GET each, as a
+   * baseline for tests and the bench.
+   */
   readByList: boolean;
 }
 
@@ -74,18 +78,45 @@ export interface Listing {
   readonly items: Promise<ReadonlyMap<string, unknown> | "unlistable">;
 }
 
+/** How many attempts a request gets and how long they may take; http/retry.ts decides with it. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  readonly maxAttempts: number;
+  /** No retry is started once this much time has passed since the first attempt was sent. */
+  readonly maxTotalMs: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** Time one attempt may take, from sending to the last byte of the answer (default 60 s). */
+  readonly attemptTimeoutMs?: number;
+}
+
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 6,
+  maxTotalMs: 120_000,
+  baseDelayMs: 250,
+  maxDelayMs: 15_000,
+  attemptTimeoutMs: DEFAULT_ATTEMPT_TIMEOUT_MS,
+};
+
 export interface Runtime extends Settable {
   /** The process's keep-alive pool, made on the first send; a reset keeps it, since its sockets are only a cache. */
   ownDispatcher: Dispatcher | undefined;
-  /** The writer a call named (the native plugin: the engine's log under that call's URN), for everything the call awaits. */
+  /**
+   * The writer a call named (the native plugin: the engine's log under that call's URN), for everything the call
+   * awaits.
+   */
   readonly noticesPerCall: AsyncLocalStorage<NoticeWriter>;
   /** The pacing of each credential and limit (http/rateLimit.ts). */
-  readonly limiters: Map<string, SlidingWindowLimiter>;
+  readonly limiters: Map<string, object>;
   /** The block of each credential after a 429 asking for too long a wait (http/rateLimit.ts). */
-  readonly credentialBlocks: Map<string, CredentialBlock>;
+  readonly credentialBlocks: Map<string, object>;
   /** The parts of each service object a resource of this run holds (creation/runClaims.ts). */
   readonly runClaims: Map<string, Set<string>>;
-  /** The listings reads reuse, per credential and collection (reading/listedReads.ts); a write drops its collection's. */
+  /**
+   * The listings reads reuse, per credential and collection (reading/listedReads.ts); a write drops its collection's.
+   */
   readonly listings: Map<string, Listing>;
   /**
    * What was said once per process (connection.ts: a credential in plain text). Optional and made
@@ -97,7 +128,7 @@ export interface Runtime extends Settable {
 /** What `useRuntime` takes: any of the settable parts, and any of the timings alone. */
 export type RuntimeSettings = Partial<Omit<Settable, "timings">> & { readonly timings?: Partial<Timings> };
 
-// v3: `listings` and `readByList` were added, and a limiter hears when its sends were written; v2: `holds` became `credentialBlocks`. A copy expecting another shape keeps its own context.
+// Bumped whenever the context's shape changes, so a copy expecting another keeps its own.
 const KEY = Symbol.for("pulumi-alertpipe.runtime.v3");
 
 /** What a fresh process has of each part a test may set. */

@@ -1,5 +1,5 @@
-// The alerting service's own validation rules, where the contract says "not shown" (read from the
-// real service, ../shared/spec/real-services.md). Stated once: the provider's check and the
+// The alerting service's own validation rules, where the contract says "not shown"
+// (docs/design/real-services.md). Stated once: the provider's check and the
 // emulator both read this module, each in its own schema and wording. It imports nothing (no zod),
 // so the emulator can use it without the provider ever importing the emulator.
 
@@ -19,7 +19,9 @@ export type ServiceAlertSource = (typeof SERVICE_ALERT_SOURCES)[number];
 export const THRESHOLD_TYPES = ["above", "below"] as const;
 export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
 
-/** The largest page of `GET /api/v2/alerts` (newer versions; older ones ignore limit and offset and answer every alert). */
+/**
+ * The largest page of `GET /api/v2/alerts` (newer versions; older ones ignore limit and offset and answer every alert).
+ */
 export const ALERT_LIST_PAGE_MAX = 1000;
 
 /** The only intervals the service accepts. */

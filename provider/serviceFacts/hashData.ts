@@ -1,5 +1,5 @@
-// The cloud service's rules for hashData, where the contract says "not shown" (read from the real
-// service, ../shared/spec/real-services.md). Stated once: the provider's check and the emulator both
+// The cloud service's rules for hashData, where the contract says "not shown"
+// (docs/design/real-services.md). Stated once: the provider's check and the emulator both
 // read this module. It imports nothing but Node's Buffer, so the emulator can use it without the
 // provider ever importing the emulator.
 

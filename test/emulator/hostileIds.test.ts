@@ -1,13 +1,16 @@
 // Ids that would move a request to another path (issue 24): every id part of the three resources,
 // through every verb that puts one in a path (check of importId and the path ids, create's
-// take-over, import, read, update, delete), against the emulator over real HTTP. Each is refused
-// with a stable code naming the resource and the id, and the emulator's request log shows that
-// nothing was sent at all, so nothing reached another path.
+// take-over, import (the behaviour's, as both doors call it), read, update, delete), against the
+// emulator over real HTTP. Each is refused with a stable code naming the resource and the id, and
+// the emulator's request log shows that nothing was sent at all, so nothing reached another path.
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as alert from "../../provider/alert/provider";
 import * as apiKey from "../../provider/apiKey/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
+import { behaviour as alertCore } from "../../provider/alert/behaviour";
+import { behaviour as apiKeyCore } from "../../provider/apiKey/behaviour";
+import { behaviour as pipeSettingsCore } from "../../provider/pipeSettings/behaviour";
 import { AlertpipeError } from "../../provider/errors";
 import { emulatorPerTest, envFor, setEnv } from "../support/emulatorPerTest";
 import { failure } from "../support/failures";
@@ -57,7 +60,7 @@ describe.each(HOSTILE.map((id) => [id.length > 20 ? `${id.slice(0, 10)}… (${id
       it("fails check as importId", () => checkRefuses(alert.check, tileAlert, "importId", id));
       it("is refused by a take-over", () =>
         refused(alert.create({ ...tileAlert, importId: id }), "ID_FORM", "alert", id));
-      it("is refused as an import id", () => refused(alert.readImported(id), "IMPORT_ID_FORM", "alert", id));
+      it("is refused as an import id", () => refused(alertCore.readImported(id), "IMPORT_ID_FORM", "alert", id));
       it("is refused by read", () => refused(alert.read(id, {}), "ID_FORM", "alert", id));
       it("is refused by update", () => refused(alert.update(id, tileAlert, tileAlert), "ID_FORM", "alert", id));
       it("is refused by delete", () => refused(alert.delete(id, tileAlert), "ID_FORM", "alert", id));
@@ -77,7 +80,7 @@ describe.each(HOSTILE.map((id) => [id.length > 20 ? `${id.slice(0, 10)}… (${id
       it("is refused by a take-over", () =>
         refused(apiKey.create({ organizationId: org, roles: ["developer"], importId: key }), "ID_FORM", "API key", id));
       it("is refused as a part of an import id", () =>
-        refused(apiKey.readImported(`${org}/${key}`), "IMPORT_ID_FORM", "API key", id));
+        refused(apiKeyCore.readImported(`${org}/${key}`), "IMPORT_ID_FORM", "API key", id));
       it("is refused by read", () => refused(apiKey.read(key, stored), "ID_FORM", "API key", id));
       it("is refused by update", () =>
         refused(apiKey.update(key, stored, { ...stored, name: "renamed" }), "ID_FORM", "API key", id));
@@ -92,7 +95,7 @@ describe.each(HOSTILE.map((id) => [id.length > 20 ? `${id.slice(0, 10)}… (${id
       it("is refused by create", () =>
         refused(pipeSettings.create({ ...ids, dbMaxThreads: 8 }), "ID_FORM", "pipe settings", id));
       it("is refused as a part of an import id", () =>
-        refused(pipeSettings.readImported(resourceId), "IMPORT_ID_FORM", "pipe settings", id));
+        refused(pipeSettingsCore.readImported(resourceId), "IMPORT_ID_FORM", "pipe settings", id));
       it("is refused by read", () => refused(pipeSettings.read(resourceId, stored), "ID_FORM", "pipe settings", id));
       it("is refused by update", () =>
         refused(

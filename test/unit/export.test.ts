@@ -33,6 +33,10 @@ function alertOf(id: string, fields: Record<string, unknown> = {}): Record<strin
   };
 }
 
+// Key ids are uuids, as the cloud API makes them and as a key's path requires.
+const KEY_ONE = "1a1a1a1a-1111-4111-8111-111111111111";
+const KEY_TWO = "2b2b2b2b-2222-4222-8222-222222222222";
+
 function keyOf(id: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id,
@@ -98,12 +102,12 @@ describe("what an export leaves out", () => {
   });
 
   it("skips a key with a role the resource does not know, and says keys come without their secret", async () => {
-    keys([keyOf("k1"), keyOf("k2", { name: "owner", roles: ["owner"] })]);
+    keys([keyOf(KEY_ONE), keyOf(KEY_TWO, { name: "owner", roles: ["owner"] })]);
     const result = await exportEstate({ ...ALL, types: ["ApiKey"] });
     expect(result.document.resources).toEqual([
-      { type: "alertpipe:index:ApiKey", name: "deployer", id: `${ORG_ID}/k1` },
+      { type: "alertpipe:index:ApiKey", name: "deployer", id: `${ORG_ID}/${KEY_ONE}` },
     ]);
-    expect(result.skipped.map((s) => [s.id, s.why.includes("roles")])).toEqual([["k2", true]]);
+    expect(result.skipped.map((s) => [s.id, s.why.includes("roles")])).toEqual([[KEY_TWO, true]]);
     expect(reportLines(result).join("\n")).toContain("without their keyId and keySecret");
   });
 
@@ -144,7 +148,7 @@ describe("what an export leaves out", () => {
 
   it("sends one request per collection and none per object", async () => {
     alerts([alertOf("a1"), alertOf("a2"), alertOf("a3")]);
-    keys([keyOf("k1"), keyOf("k2", { name: "ci" })]);
+    keys([keyOf(KEY_ONE), keyOf(KEY_TWO, { name: "ci" })]);
     const result = await exportEstate(ALL);
     expect(result.document.resources).toHaveLength(5);
     expect(mock.seen.map((r) => `${r.method} ${r.path}`).sort()).toEqual(

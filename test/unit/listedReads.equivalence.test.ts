@@ -9,8 +9,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as alert from "../../provider/alert/provider";
 import * as apiKey from "../../provider/apiKey/provider";
-import { PATCHABLE_ARGS } from "../../provider/apiKey/args";
-import { OPTIONAL_ARGS } from "../../provider/alert/args";
+import { PATCHABLE_ARGS } from "../../provider/apiKey/wire";
+
+/** The Alert's optional arguments: its properties the program may set and leave out. */
+const OPTIONAL_ARGS = ["dashboardId", "tileId", "name", "message"] as const;
 import { useRuntime } from "../../provider/runtime/runtime";
 import { mockApi, type MockApi, type Pool } from "../support/mockApi";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID } from "../support/fixtures";

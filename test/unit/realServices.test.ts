@@ -1,5 +1,5 @@
 // Issue 8: the provider against fakes answering as the real services do where the contract is
-// silent (../shared/spec/real-services.md): members of any shape, empty 2xx bodies, error bodies of
+// silent (docs/design/real-services.md): members of any shape, empty 2xx bodies, error bodies of
 // every shape, the 424 of an idle service, and 429s asking for waits longer than the retry budget.
 
 import { performance } from "node:perf_hooks";

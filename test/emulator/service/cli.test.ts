@@ -2,6 +2,7 @@
 // settings table it imports), so this test does not depend on an earlier `npm run build`.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -86,6 +87,42 @@ describe("alertpipe-emulator CLI", () => {
     await cli.firstLines(1);
     cli.child.kill("SIGINT");
     expect(await cli.exit).toBe(0);
+  });
+
+  it("--pid-file holds its process id once it listens, and is removed when it stops", async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), "alertpipe-pid-")), "emulator.pid");
+    const cli = run(["--port", "0", "--quiet", "--pid-file", pidFile]);
+    await cli.firstLines(1);
+    expect(readFileSync(pidFile, "utf8")).toBe(`${cli.child.pid}\n`);
+    cli.child.kill("SIGTERM");
+    expect(await cli.exit).toBe(0);
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
+  it("exits, and stops listening, when the process that started it is gone (a killed npx)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "alertpipe-parent-"));
+    const pidFile = join(dir, "emulator.pid");
+    // A shell standing in for npx: it starts the emulator, then is killed outright.
+    const parent = spawn("sh", [
+      "-c",
+      `"${process.execPath}" "${cliPath}" --port 0 --quiet --pid-file "${pidFile}" > "${join(dir, "out")}" & wait`,
+    ]);
+    while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 50));
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    const url = FIRST_LINE.exec(readFileSync(join(dir, "out"), "utf8").split("\n")[0] ?? "")?.[1] ?? "";
+    parent.kill("SIGKILL");
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toBe(false);
+    expect(existsSync(pidFile)).toBe(false);
+    await expect(fetch(url)).rejects.toThrow();
   });
 
   it("--fail-first N answers the first N requests 503", async () => {

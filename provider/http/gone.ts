@@ -1,0 +1,18 @@
+// "404 means gone", said once: a read sees the object gone, a delete is done.
+
+import { ApiError } from "../errors";
+
+/** The service says the object does not exist (any more): a read sees it gone, a delete is done. */
+export function isNotFound(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status === 404;
+}
+
+/** What `work` resolves to, or undefined when the service answers 404: the one place "404 means gone" is said. */
+export async function unlessGone<T>(work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}

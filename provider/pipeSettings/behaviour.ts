@@ -1,0 +1,222 @@
+// The PipeSettings' behaviour. A pipe is never created or deleted here: "create" puts the
+// settings the program manages, "delete" leaves them live unless resetOnDelete asks to unset them.
+
+import { connectionFailures, connectionFor } from "../runtime/connection";
+import { send } from "../http/client";
+import { unlessGone } from "../http/gone";
+import type { Behaviour, Found } from "../protocol/behaviour";
+import { checkArgs } from "../protocol/check";
+import { comparedForm, namesWith, type ArgsOf, type StateOf } from "../protocol/definition";
+import { deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
+import { managedIn, managedInState } from "../protocol/managed";
+import { importIdParts } from "../creation/importing";
+import { previewOutputs } from "../protocol/preview";
+import { UNKNOWN, pick, type PropertyMap } from "../protocol/properties";
+import { claimForThisRun, partsClaimedThisRun } from "../creation/runClaims";
+import { SETTING_NAMES, type SettingName } from "../serviceFacts/pipeSettings";
+import { PIPE_SETTINGS_RESOURCE as DEF } from "./definition";
+
+type Args = ArgsOf<typeof DEF>;
+type State = StateOf<typeof DEF>;
+import { effectiveSettings, fromWire, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
+
+/** The pipe's path: changing any part names another pipe, so a new resource. */
+const REPLACE_ON = namesWith(DEF, "replaces");
+const compared = comparedForm(DEF);
+
+interface PipeRef {
+  organizationId: string;
+  serviceId: string;
+  pipeId: string;
+}
+
+/** The pipe a resource names: its recorded path, else the id's parts (a read by id). */
+function pipeRef(id: string, props: PropertyMap): PipeRef {
+  const [organizationId = "", serviceId = "", pipeId = ""] = id.split("/");
+  return {
+    organizationId: typeof props.organizationId === "string" ? props.organizationId : organizationId,
+    serviceId: typeof props.serviceId === "string" ? props.serviceId : serviceId,
+    pipeId: typeof props.pipeId === "string" ? props.pipeId : pipeId,
+  };
+}
+
+function pipeKey(ref: PipeRef): string {
+  return `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`.toLowerCase();
+}
+
+/**
+ * Claims for this run (creation/runClaims.ts) the settings of a pipe that a resource of it manages (seen in
+ * diff) or writes (create, update): a delete with resetOnDelete never unsets one of these. That is
+ * what keeps a rename without an alias (create the new resource, then delete the old) from wiping
+ * the new resource's settings.
+ */
+function claimSettings(ref: PipeRef, names: readonly SettingName[]): void {
+  if ([ref.organizationId, ref.serviceId, ref.pipeId].some((v) => v === UNKNOWN || v === "")) return;
+  claimForThisRun(pipeKey(ref), names);
+}
+
+/** The settings the stored outputs record as managed. */
+function managedOf(props: PropertyMap): SettingName[] {
+  return managedInState(SETTING_NAMES, props, "managedSettings");
+}
+
+/**
+ * PUTs `values` and returns the effective settings. A 2xx without a settings object (an empty body)
+ * says the values were taken: they are laid over what was known before (`before`, stored outputs).
+ */
+async function putSettings(ref: PipeRef, values: PropertyMap, before: PropertyMap = {}): Promise<EffectiveSettings> {
+  const res = await send(connectionFor("cloud"), {
+    method: "PUT",
+    path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId),
+    body: toWire(values),
+  });
+  const result = settingsIn(res.body);
+  return result === undefined ? { ...effectiveSettings(before), ...values } : fromWire(result);
+}
+
+function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingName[], resetOnDelete: unknown): State {
+  return {
+    ...ref,
+    ...effective,
+    managedSettings: managed,
+    ...(typeof resetOnDelete === "boolean" ? { resetOnDelete } : {}),
+  };
+}
+
+async function check(_olds: PropertyMap, news: PropertyMap) {
+  return checkArgs<Args>(DEF, news, () => [], connectionFailures("cloud"));
+}
+
+async function diff(id: string, olds: State, news: Args): Promise<Diff> {
+  const managed = managedIn(SETTING_NAMES, news);
+  // The claim is made here, not in check, which the engine may call on inputs it never applies.
+  // Still in time: the engine diffs every resource in the state before it deletes a removed or
+  // replaced one, and a resource new to the state claims in its create. An unchanged resource is
+  // never updated, so only this claim keeps an old resource's reset off its pipe's settings.
+  claimSettings(pipeRef(id, news), managed);
+  // A PUT of the managed settings leaves the others as they are: stable.
+  const unmanaged = SETTING_NAMES.filter((n) => !managed.includes(n));
+  return diffProperties(
+    olds,
+    { ...news, managedSettings: managed },
+    [...REPLACE_ON, ...managed, "managedSettings", "resetOnDelete"],
+    REPLACE_ON,
+    compared,
+    unmanaged,
+  );
+}
+
+async function create(args: Args) {
+  const ref = pipeRef("", args);
+  const managed = managedIn(SETTING_NAMES, args);
+  // Claimed before sending: a PUT whose answer is lost may still have been applied.
+  claimSettings(ref, managed);
+  const effective = await putSettings(ref, pick(args, managed));
+  return { id: idOf(ref), outputs: outputs(ref, effective, managed, args.resetOnDelete) };
+}
+
+const idOf = (ref: PipeRef) => `${ref.organizationId}/${ref.serviceId}/${ref.pipeId}`;
+
+async function read(id: string, stored: State): Promise<Found<typeof DEF> | undefined> {
+  const ref = pipeRef(id, stored);
+  const res = await unlessGone(() =>
+    send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) }),
+  );
+  if (res === undefined) return undefined;
+  // A 2xx without settings in it tells nothing: what is stored stands.
+  const result = settingsIn(res.body);
+  const effective: EffectiveSettings = result === undefined ? effectiveSettings(stored) : fromWire(result);
+  const managed = managedOf(stored);
+  // Inputs hold the live value of what the program manages, so a preview proposes to put drift
+  // back; settings the program does not manage never show as drift.
+  const inputs: PropertyMap = { ...ref, ...pick(effective, managed) };
+  if (typeof stored.resetOnDelete === "boolean") inputs.resetOnDelete = stored.resetOnDelete;
+  return { id: idOf(ref), outputs: outputs(ref, effective, managed, stored.resetOnDelete), inputs };
+}
+
+/** An import records as managed the settings set live, the unset ones not: no program says which. */
+async function readImported(importId: string): Promise<Found<typeof DEF> | undefined> {
+  const [organizationId = "", serviceId = "", pipeId = ""] = importIdParts(
+    "pipe settings",
+    importId,
+    DEF.importIdForm,
+    "uuid",
+  ).map((p) => p.toLowerCase());
+  const found = await read(`${organizationId}/${serviceId}/${pipeId}`, {
+    organizationId,
+    serviceId,
+    pipeId,
+    managedSettings: [...SETTING_NAMES],
+  });
+  if (found === undefined) return found;
+  const props: PropertyMap = found.outputs;
+  const inputs: PropertyMap = { ...found.inputs };
+  const managed = SETTING_NAMES.filter((n) => props[n] !== null && props[n] !== undefined);
+  for (const n of SETTING_NAMES) if (!managed.includes(n)) delete inputs[n];
+  return { ...found, outputs: { ...props, managedSettings: managed }, inputs };
+}
+
+/** A create's outputs as a preview knows them: the program's settings; the others not yet. */
+function previewCreate(args: Args): State {
+  const managed = managedIn(SETTING_NAMES, args);
+  const known = outputs(pipeRef("", args), pick(args, managed) as EffectiveSettings, managed, args.resetOnDelete);
+  return previewOutputs(known, SETTING_NAMES);
+}
+
+/** An update's outputs as a preview knows them: the program's settings, the others as stored. */
+function previewUpdate(id: string, olds: State, news: Args): State {
+  const managed = managedIn(SETTING_NAMES, news);
+  const effective = { ...effectiveSettings(olds), ...pick(news, managed) };
+  return previewOutputs(outputs(pipeRef(id, news), effective, managed, news.resetOnDelete), []);
+}
+
+async function update(id: string, olds: State, news: Args): Promise<State> {
+  const ref = pipeRef(id, news);
+  const before = managedOf(olds);
+  const managed = managedIn(SETTING_NAMES, news);
+  // Only what the program changes is sent; a setting dropped from the program is left as it is live.
+  const changed = managed.filter((n) => !before.includes(n) || hasChanged(n, olds[n], news[n]));
+  claimSettings(ref, managed);
+  const effective = changed.length > 0 ? await putSettings(ref, pick(news, changed), olds) : effectiveSettings(olds);
+  return outputs(ref, effective, managed, news.resetOnDelete);
+}
+
+/**
+ * With resetOnDelete, unsets only what is still this resource's doing: a setting whose live value
+ * is the one state records, and that no resource of this run manages on the same pipe. One GET,
+ * then one PUT of just those; a value someone changed since is theirs, and is left.
+ */
+async function del(id: string, stored: State): Promise<void> {
+  if (stored.resetOnDelete !== true) return;
+  const ref = pipeRef(id, stored);
+  const claimed = partsClaimedThisRun(pipeKey(ref));
+  const candidates = managedOf(stored).filter((n) => !claimed.has(n) && stored[n] !== null && stored[n] !== undefined);
+  if (candidates.length === 0) return;
+  // A pipe gone (404 on the GET or the PUT) has nothing left to reset.
+  await unlessGone(async () => {
+    const res = await send(connectionFor("cloud"), {
+      method: "GET",
+      path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId),
+    });
+    const result = settingsIn(res.body);
+    // An answer without settings tells nothing of what is live: nothing is known to be ours.
+    if (result === undefined) return;
+    const live = fromWire(result);
+    const ours = candidates.filter((n) => deepEqual(live[n], stored[n]));
+    if (ours.length === 0) return;
+    await putSettings(ref, Object.fromEntries(ours.map((n) => [n, null])));
+  });
+}
+
+export const behaviour: Behaviour<typeof DEF> = {
+  definition: DEF,
+  check,
+  diff,
+  create,
+  read,
+  readImported,
+  update,
+  delete: del,
+  previewCreate,
+  previewUpdate,
+};

@@ -1,0 +1,64 @@
+// Every resource the package serves, one line each: its kind (the folder, and the shim's path), its
+// definition, and its behaviour, loaded on first use so a front door starts without zod or undici.
+
+import type { Behaviour } from "./protocol/behaviour";
+import type { ResourceDefinition } from "./protocol/definition";
+import { ALERT } from "./alert/definition";
+import { API_KEY } from "./apiKey/definition";
+import { PIPE_SETTINGS_RESOURCE } from "./pipeSettings/definition";
+
+export interface Resource<K extends string = string> {
+  /** The resource's folder, e.g. "apiKey": states require `dist/provider/<kind>/shim.js`. */
+  readonly kind: K;
+  readonly definition: ResourceDefinition;
+  readonly behaviour: () => Promise<Behaviour<ResourceDefinition>>;
+}
+
+/**
+ * A module loaded on first use. Compiled, it is `require`d: Node's `import()` of a CommonJS file
+ * goes through its ES module loader, a cost on every cold start. The TypeScript sources, as the
+ * test runner loads them, have no .js file to `require`, so there `import()` runs, which hands a
+ * CommonJS module's exports over as `default`. Both name the file literally, for the bundler.
+ */
+export async function loaded<T extends object>(
+  required: () => unknown,
+  imported: () => Promise<T | { default: T }>,
+): Promise<T> {
+  if (__filename.endsWith(".js")) return required() as T;
+  const m = await imported();
+  return "default" in m ? m.default : m;
+}
+
+type BehaviourModule = { readonly behaviour: Behaviour<ResourceDefinition> };
+
+function resource<const K extends string>(
+  kind: K,
+  definition: ResourceDefinition,
+  required: () => unknown,
+  imported: () => Promise<BehaviourModule | { default: BehaviourModule }>,
+): Resource<K> {
+  return { kind, definition, behaviour: async () => (await loaded(required, imported)).behaviour };
+}
+
+export const RESOURCES = [
+  resource(
+    "alert",
+    ALERT,
+    () => require("./alert/behaviour.js"),
+    () => import("./alert/behaviour.js"),
+  ),
+  resource(
+    "pipeSettings",
+    PIPE_SETTINGS_RESOURCE,
+    () => require("./pipeSettings/behaviour.js"),
+    () => import("./pipeSettings/behaviour.js"),
+  ),
+  resource(
+    "apiKey",
+    API_KEY,
+    () => require("./apiKey/behaviour.js"),
+    () => import("./apiKey/behaviour.js"),
+  ),
+] as const;
+
+export type ResourceKind = (typeof RESOURCES)[number]["kind"];

@@ -1,0 +1,138 @@
+// `npm run generate`: the dynamic classes' argument and output types with their doc comments
+// (provider/dynamic/generated.ts), rendered from the resources' definitions and committed so a
+// reader and the compiler see them; test/unit/definitions.test.ts fails when they are not fresh.
+// The docs' property tables come from the schema (scripts/referenceDocs.ts), itself from them.
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { RESOURCES } from "../provider/resources";
+import {
+  inputNames,
+  outputNames,
+  type PropertyDef,
+  type ResourceDefinition,
+  type TypeSpec,
+} from "../provider/protocol/definition";
+import { repoRoot } from "./packedPackage";
+
+export const GENERATED_TYPES = join("provider", "dynamic", "generated.ts");
+
+const WIDTH = 120;
+
+/** A doc comment at `indent`, its words wrapped at the code width. */
+function docComment(text: string, indent: string): string {
+  const width = WIDTH - indent.length - 3;
+  if (text.length <= width - 4) return `${indent}/** ${text} */\n`;
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return `${indent}/**\n${lines.map((l) => `${indent} * ${l}`).join("\n")}\n${indent} */\n`;
+}
+
+/** The TypeScript type a program gives (`args`) or an output holds (`out`). */
+function tsOf(type: TypeSpec, side: "args" | "out"): string {
+  switch (type.kind) {
+    case "string":
+    case "boolean":
+      return type.kind;
+    case "number":
+    case "integer":
+      return "number";
+    case "any":
+      return type.ts;
+    case "enum":
+      return type.name;
+    case "object":
+      return side === "args" ? `${type.name}Args` : type.name;
+    case "array":
+      return side === "args" ? `pulumi.Input<${tsOf(type.items, side)}>[]` : `${tsOf(type.items, side)}[]`;
+    case "map":
+      return side === "args"
+        ? `Record<string, pulumi.Input<${tsOf(type.values, side)}>>`
+        : `Record<string, ${tsOf(type.values, side)}>`;
+  }
+}
+
+/** The named types a TypeSpec uses (enums, objects, declarations), each once, in the order met. */
+function namedTypes(type: TypeSpec, out: Map<string, string>): void {
+  if (type.kind === "array") return namedTypes(type.items, out);
+  if (type.kind === "map") return namedTypes(type.values, out);
+  if (type.kind === "any" && type.declares !== undefined) out.set(type.ts, `${type.declares}\n`);
+  if (type.kind === "enum")
+    out.set(
+      type.name,
+      `${docComment(type.description, "")}export type ${type.name} = ${type.values.map((v) => JSON.stringify(v)).join(" | ")};\n`,
+    );
+  if (type.kind === "object") {
+    for (const field of Object.values(type.fields)) namedTypes(field.type, out);
+    const fields = (side: "args" | "out") =>
+      Object.entries(type.fields)
+        .map(([name, f]) => {
+          const ts = tsOf(f.type, side);
+          return `${docComment(f.description, "  ")}  ${name}: ${side === "args" ? `pulumi.Input<${ts}>` : ts};\n`;
+        })
+        .join("");
+    out.set(
+      type.name,
+      `${docComment(type.description, "")}export interface ${type.name} {\n${fields("out")}}\n\n` +
+        `${docComment(`${type.description} As a program gives it.`, "")}export interface ${type.name}Args {\n${fields("args")}}\n`,
+    );
+  }
+}
+
+function argLine(name: string, p: PropertyDef): string {
+  const ts = `${tsOf(p.type, "args")}${p.nullable === true ? " | null" : ""}`;
+  return `${docComment(p.description, "  ")}  ${name}${p.required === true ? "" : "?"}: pulumi.Input<${ts}>;\n`;
+}
+
+function outputLine(name: string, p: PropertyDef): string {
+  const may = p.outputMay ?? (p.required === true ? [] : ["absent"]);
+  const ts = [
+    p.outputTs ?? tsOf(p.type, "out"),
+    ...(may.includes("null") ? ["null"] : []),
+    ...(may.includes("absent") ? ["undefined"] : []),
+  ].join(" | ");
+  return `${docComment(p.description, "  ")}  readonly ${name}: pulumi.Output<${ts}>;\n`;
+}
+
+function resourceTypes(def: ResourceDefinition): string {
+  const prop = (n: string) => def.properties[n] as PropertyDef;
+  return (
+    `${docComment(`The arguments of ${def.name}: ${def.description}`, "")}export interface ${def.name}Args {\n` +
+    inputNames(def)
+      .map((n) => argLine(n, prop(n)))
+      .join("") +
+    `}\n\n${docComment(`The outputs of ${def.name}.`, "")}export interface ${def.name}Outputs {\n` +
+    outputNames(def)
+      .map((n) => outputLine(n, prop(n)))
+      .join("") +
+    "}\n"
+  );
+}
+
+/** provider/dynamic/generated.ts as the definitions make it. */
+export function renderDynamicTypes(): string {
+  const named = new Map<string, string>();
+  const imports = new Set<string>();
+  for (const r of RESOURCES) {
+    for (const p of Object.values(r.definition.properties)) namedTypes(p.type, named);
+    for (const line of r.definition.tsImports ?? []) imports.add(line);
+  }
+  return [
+    "// Generated by `npm run generate` (scripts/generate.ts) from each resource's definition: do not edit.\n",
+    ['import type * as pulumi from "@pulumi/pulumi";', ...imports].join("\n") + "\n",
+    ...named.values(),
+    ...RESOURCES.map((r) => resourceTypes(r.definition)),
+  ].join("\n");
+}
+
+if (require.main === module) {
+  const root = repoRoot();
+  writeFileSync(join(root, GENERATED_TYPES), renderDynamicTypes());
+}
