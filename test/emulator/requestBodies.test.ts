@@ -5,6 +5,7 @@
 // this pass, since a changed body is a change for every user's existing program.
 
 import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Agent, type Dispatcher } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as alert from "../../provider/alert/provider";
@@ -15,7 +16,7 @@ import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { ORG_ID, PIPE_IDS, tileAlert } from "../support/fixtures";
 import { hashDataFor } from "../support/hashData";
 
-const RECORDING = new URL("./recorded/requestBodies.json", import.meta.url);
+const RECORDING = join(__dirname, "recorded", "requestBodies.json");
 
 interface Sent {
   readonly request: string;
