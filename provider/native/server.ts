@@ -197,7 +197,9 @@ export function resourceProvider(
     }),
 
     check: forResource(async (resource, request: ProviderPb.CheckRequest) => {
-      const checked = await (await resource.behaviour()).check(fromStruct(request.getNews()));
+      const olds = request.getOlds();
+      const behaviour = await resource.behaviour();
+      const checked = await behaviour.check(fromStruct(request.getNews()), olds === undefined ? {} : fromStruct(olds));
       const response = new providerPb.CheckResponse().setInputs(toStruct(checked.inputs, resource.secretOutputs));
       if (checked.ok) return response;
       const failures = checked.failures.map((f) =>
