@@ -4,7 +4,7 @@
 // `npm install pulumi-alertpipe`. Dependencies resolve from this repository's node_modules, above
 // the program folder.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -83,4 +83,33 @@ export function installPacked(programDir: string, tarball: string = packPackage(
     if (!existsSync(stamp)) throw err;
   }
   return target;
+}
+
+/** Runs a command to its end; rejects with the tail of its output when it fails. */
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code, signal) =>
+      code === 0
+        ? resolve({ stdout, stderr })
+        : reject(
+            new Error(
+              `${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(-6000)}\n${stdout.slice(-2000)}`,
+            ),
+          ),
+    );
+  });
 }

@@ -392,9 +392,6 @@ async function read(id: string, stored: State): Promise<Found<typeof API_KEY> | 
   return { id, outputs: live, inputs };
 }
 
-/** How an import names a key: its path needs the organization, and no state holds one yet. */
-const IMPORT_ID_FORM = ["organizationId", "id"] as const;
-
 /**
  * An existing key by `<organizationId>/<id>` alone, as an import reads it. The resource id is the
  * key's own id, as for a key this provider made. With no program to say which arguments it
@@ -402,7 +399,7 @@ const IMPORT_ID_FORM = ["organizationId", "id"] as const;
  * key ID and secret were shown once, to whoever made it: null, as for a take-over.
  */
 async function readImported(importId: string): Promise<Found<typeof API_KEY> | undefined> {
-  const [organizationId = "", id = ""] = importIdParts("API key", importId, IMPORT_ID_FORM);
+  const [organizationId = "", id = ""] = importIdParts("API key", importId, API_KEY.importIdForm);
   const found = await read(id, { organizationId: organizationId.toLowerCase(), managedArgs: [...PATCHABLE_ARGS] });
   if (found === undefined) return found;
   const props: PropertyMap = found.outputs;

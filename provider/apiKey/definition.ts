@@ -31,6 +31,8 @@ const SERVICE_TIME = { type: STRING, role: "output", whenAbsent: FROM_STATE_ELSE
 export const API_KEY = {
   name: "ApiKey",
   description: "An organization API key. Its secret is returned once, at creation, and kept as a Pulumi secret.",
+  // Its path needs the organization, and no state holds one yet.
+  importIdForm: ["organizationId", "id"],
   properties: {
     organizationId: {
       type: STRING,

@@ -56,6 +56,8 @@ export interface PackageSchema {
   version: string;
   description: string;
   license: string;
+  homepage: string;
+  repository: string;
   keywords: string[];
   config: { variables: Record<string, PropertySpec>; defaults: string[] };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
@@ -68,7 +70,9 @@ export interface PackageSchema {
 /** The npm name of the generated Node.js SDK; `pulumi-alertpipe` itself is the dynamic providers' package. */
 export const NODEJS_SDK_PACKAGE = "@alertpipe/pulumi";
 export const PYTHON_SDK_PACKAGE = "pulumi_alertpipe";
-export const GO_IMPORT_BASE_PATH = "github.com/alertpipe/pulumi-alertpipe/sdk/go/alertpipe";
+/** The project's canonical repository, the one home of its address: the Go module path, package.json's links, the docs. */
+export const REPOSITORY = "github.com/alertpipe/pulumi-alertpipe";
+export const GO_IMPORT_BASE_PATH = `${REPOSITORY}/sdk/go/alertpipe`;
 
 const typeRef = (name: string): PropertySpec => ({ $ref: `#/types/${PACKAGE}:index:${name}` });
 
@@ -147,12 +151,21 @@ function resourceSpec(def: ResourceDefinition, types: PackageSchema["types"]): R
   const outputs = outputNames(def);
   const required = namesWith(def, "required");
   return {
-    description: def.description,
+    description: withImport(def.description, def.name, def.importIdForm),
     properties: specs(outputs),
     required: outputs.filter((n) => required.includes(n) || def.properties[n]?.required === "output"),
     inputProperties: specs(inputs),
     requiredInputs: required.filter((n) => inputs.includes(n)),
   };
+}
+
+/**
+ * The resource's description with the `## Import` section Pulumi's docs and SDK generators show:
+ * the `pulumi import` command and the id's form, from the form the resource's import reads.
+ */
+function withImport(description: string, name: string, form: readonly string[]): string {
+  const id = form.map((part) => `<${part}>`).join("/");
+  return `${description}\n\n## Import\n\nAn existing object is imported by its id, \`${id}\`:\n\n\`\`\`sh\n$ pulumi import ${PACKAGE}:index:${name} <name> ${id}\n\`\`\`\n`;
 }
 
 let built: Pick<PackageSchema, "types" | "resources"> | undefined;
@@ -187,6 +200,8 @@ export function packageSchema(): PackageSchema {
     version: PACKAGE_VERSION,
     description: "Alerts (alerting API), ingestion pipe settings and organization API keys (cloud management API).",
     license: "Apache-2.0",
+    homepage: `https://${REPOSITORY}`,
+    repository: `https://${REPOSITORY}`,
     keywords: ["pulumi", "alertpipe", "category/monitoring"],
     // Required settings may come from the environment instead, so none is required of the config.
     config: { variables, defaults: [] },

@@ -134,15 +134,12 @@ async function read(id: string, stored: State): Promise<Found<typeof DEF> | unde
   return { id: idOf(ref), outputs: outputs(ref, effective, managed, stored.resetOnDelete), inputs };
 }
 
-/** How an import names a pipe's settings: the resource id itself. */
-const IMPORT_ID_FORM = ["organizationId", "serviceId", "pipeId"] as const;
-
 /** An import records as managed the settings set live, the unset ones not: no program says which. */
 async function readImported(importId: string): Promise<Found<typeof DEF> | undefined> {
   const [organizationId = "", serviceId = "", pipeId = ""] = importIdParts(
     "pipe settings",
     importId,
-    IMPORT_ID_FORM,
+    DEF.importIdForm,
   ).map((p) => p.toLowerCase());
   const found = await read(`${organizationId}/${serviceId}/${pipeId}`, {
     organizationId,

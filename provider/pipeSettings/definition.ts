@@ -64,6 +64,7 @@ export const PIPE_SETTINGS_RESOURCE = {
     error: `set at least one setting (the service refuses an empty update): ${SETTING_NAMES.join(", ")}`,
     property: "settings",
   },
+  importIdForm: ["organizationId", "serviceId", "pipeId"],
   tsImports: ['import type { SettingName } from "../serviceFacts/pipeSettings";'],
   properties: {
     organizationId: pathPart(

@@ -75,6 +75,8 @@ export interface ResourceDefinition {
   /** The schema's and the class's name: the type token is `alertpipe:index:<name>`. */
   readonly name: string;
   readonly description: string;
+  /** The parts of the id an import names it by, joined by "/". */
+  readonly importIdForm: readonly string[];
   readonly properties: Readonly<Record<string, PropertyDef>>;
   /** What the check says when the arguments are not an object (zod's words when left out). */
   readonly notAnObject?: string;

@@ -9,6 +9,14 @@ import * as utilities from "./utilities";
 
 /**
  * An alert of the alerting API. Every argument changes in place; nothing forces a replacement.
+ *
+ * ## Import
+ *
+ * An existing object is imported by its id, `<alertId>`:
+ *
+ * ```sh
+ * $ pulumi import alertpipe:index:Alert <name> <alertId>
+ * ```
  */
 export class Alert extends pulumi.CustomResource {
     /**

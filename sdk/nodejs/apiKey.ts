@@ -9,6 +9,14 @@ import * as utilities from "./utilities";
 
 /**
  * An organization API key. Its secret is returned once, at creation, and kept as a Pulumi secret.
+ *
+ * ## Import
+ *
+ * An existing object is imported by its id, `<organizationId>/<id>`:
+ *
+ * ```sh
+ * $ pulumi import alertpipe:index:ApiKey <name> <organizationId>/<id>
+ * ```
  */
 export class ApiKey extends pulumi.CustomResource {
     /**

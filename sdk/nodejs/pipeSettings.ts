@@ -6,6 +6,14 @@ import * as utilities from "./utilities";
 
 /**
  * The settings of one ingestion pipe; only the settings the program sets are managed. The pipe itself is never created or deleted.
+ *
+ * ## Import
+ *
+ * An existing object is imported by its id, `<organizationId>/<serviceId>/<pipeId>`:
+ *
+ * ```sh
+ * $ pulumi import alertpipe:index:PipeSettings <name> <organizationId>/<serviceId>/<pipeId>
+ * ```
  */
 export class PipeSettings extends pulumi.CustomResource {
     /**

@@ -2,21 +2,12 @@
 // serves today: regenerating them (`npm run sdk`, into a temporary folder here) changes no byte,
 // adds no file and leaves none behind. A change to the schema without `npm run sdk` fails here.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { filesUnder } from "../../scripts/release";
 import { generatePluginSdks, sdkDir } from "../../scripts/sdk";
-
-/** Every file under `root`, as paths relative to it, sorted. */
-function filesUnder(root: string, dir: string = root): string[] {
-  return readdirSync(dir)
-    .flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? filesUnder(root, path) : [relative(root, path)];
-    })
-    .sort();
-}
 
 describe("the committed SDKs", () => {
   let fresh: string;

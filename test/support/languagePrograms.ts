@@ -4,15 +4,15 @@
 // Automation API inline program with nothing of our Node project on its PATH. A missing Python, Go
 // or engine fails the test that needs it, with what to install; nothing is skipped.
 
-import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { lockedSdkVersion, pulumiCli } from "../../scripts/engine/pulumiCli";
 import { emulatorConfig, type StackConfig } from "../../scripts/exampleStack";
-import { repoRoot } from "../../scripts/packedPackage";
+import { repoRoot, run } from "../../scripts/packedPackage";
+import type { GoModule } from "../../scripts/goModule";
 import { buildPluginArchive, type PluginArchive } from "../../scripts/pluginArchive";
 import { sdkDir } from "../../scripts/sdk";
 import { PIPE_IDS } from "./fixtures";
@@ -29,34 +29,7 @@ export function scratch(prefix: string): string {
   return dir;
 }
 
-/** Runs a command to its end; rejects with its output when it fails. */
-export function run(
-  command: string,
-  args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code, signal) =>
-      code === 0
-        ? resolve({ stdout, stderr })
-        : reject(
-            new Error(
-              `${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(-6000)}\n${stdout.slice(-2000)}`,
-            ),
-          ),
-    );
-  });
-}
+export { run };
 
 /** A command the tests need, found on PATH (or at one of `also`), or an error saying what to install. */
 export function required(command: string, why: string, also: readonly string[] = []): string {
@@ -84,9 +57,12 @@ export interface InstalledPlugin {
   readonly home: string;
 }
 
-/** The plugin archive, built now and installed with `pulumi plugin install resource alertpipe <version> --file <archive>` into a fresh PULUMI_HOME. */
-export async function installedPluginArchive(): Promise<InstalledPlugin> {
-  const archive = await buildPluginArchive(scratch("archive"));
+/**
+ * The plugin archive (built now, unless one is given) installed with `pulumi plugin install resource
+ * alertpipe <version> --file <archive>` into a fresh PULUMI_HOME.
+ */
+export async function installedPluginArchive(made?: PluginArchive): Promise<InstalledPlugin> {
+  const archive = made ?? (await buildPluginArchive(scratch("archive")));
   const home = scratch("pulumi-home");
   const cli = await pulumiCli();
   await run(cli.path, ["plugin", "install", "resource", "alertpipe", archive.version, "--file", archive.path], {
@@ -102,15 +78,18 @@ export function installedPluginDir(plugin: InstalledPlugin): string {
 
 /**
  * A Python venv with PyPI's `pulumi` at the version of our lock file's @pulumi/pulumi and the
- * generated SDK, pip-installed from a copy of sdk/python (pip leaves build/ and *.egg-info beside
- * what it installs). Returns the venv's python.
+ * generated SDK: the release's wheel when given, else pip-installed from a copy of sdk/python (pip
+ * leaves build/ and *.egg-info beside what it installs). Returns the venv's python.
  */
-export async function pythonWithSdk(): Promise<string> {
+export async function pythonWithSdk(wheel?: string): Promise<string> {
   const python = required("python3", "for the Python program");
   const venv = join(scratch("venv"), "venv");
   await run(python, ["-m", "venv", venv]);
-  const sdkCopy = join(scratch("python-sdk"), "python");
-  cpSync(join(sdkDir(), "python"), sdkCopy, { recursive: true });
+  let sdkCopy = wheel;
+  if (sdkCopy === undefined) {
+    sdkCopy = join(scratch("python-sdk"), "python");
+    cpSync(join(sdkDir(), "python"), sdkCopy, { recursive: true });
+  }
   const venvPython = join(venv, "bin", "python");
   await run(venvPython, [
     "-m",
@@ -131,16 +110,42 @@ export function fixture(name: string): string {
 
 /**
  * The Go program (test/engine/fixtures/go-program), built against the generated Go SDK by its
- * go.mod's replace, every module checked against its committed go.sum. Returns the executable.
+ * go.mod's replace, every module checked against its committed go.sum. Given a release's Go module,
+ * a copy of it instead requires that module at its version, without the replace, as a user's program
+ * does, and takes it from the release's proxy folder (the public proxy serving the rest); the build
+ * adds the module's go.sum lines. Returns the executable.
  */
-export async function builtGoProgram(): Promise<string> {
+export async function builtGoProgram(release?: GoModule): Promise<string> {
   const go = required("go", "to build the Go program", ["/usr/local/go/bin/go"]);
   const out = join(scratch("go-program"), "go-program");
   mkdirSync(dirname(out), { recursive: true });
+  // The checksum database is not reachable here; the committed go.sum checks every module instead.
+  const env = { ...process.env, GOSUMDB: "off", GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local", CGO_ENABLED: "0" };
+  if (release === undefined) {
+    await run(go, ["build", "-o", out, "."], { cwd: fixture("go-program"), env });
+    return out;
+  }
+  const dir = scratch("go-user");
+  cpSync(join(fixture("go-program"), "main.go"), join(dir, "main.go"));
+  // go.sum holds the hashes of the release's module as computed from its files: a build that took
+  // other bytes for it would fail the check.
+  writeFileSync(join(dir, "go.sum"), readFileSync(join(fixture("go-program"), "go.sum"), "utf8") + release.goSum);
+  const goMod = readFileSync(join(fixture("go-program"), "go.mod"), "utf8")
+    .replace(`${release.path} v0.0.0`, `${release.path} ${release.version}`)
+    .replace(/\n(\/\/[^\n]*\n)?replace [^\n]*\n/, "\n");
+  writeFileSync(join(dir, "go.mod"), goMod);
+  // A copy of the same version left in the module cache by an earlier release would be taken before the proxy's.
+  const cache = (await run(go, ["env", "GOMODCACHE"], { env })).stdout.trim();
+  for (const stale of [
+    join(cache, `${release.path}@${release.version}`),
+    join(cache, "cache", "download", release.path),
+  ]) {
+    if (existsSync(stale)) await run("chmod", ["-R", "u+w", stale]);
+    rmSync(stale, { recursive: true, force: true });
+  }
   await run(go, ["build", "-o", out, "."], {
-    cwd: fixture("go-program"),
-    // The checksum database is not reachable here; the committed go.sum checks every module instead.
-    env: { ...process.env, GOSUMDB: "off", GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local", CGO_ENABLED: "0" },
+    cwd: dir,
+    env: { ...env, GOPROXY: `file://${release.proxy},https://proxy.golang.org`, GONOSUMDB: "*" },
   });
   return out;
 }

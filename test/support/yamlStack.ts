@@ -16,11 +16,11 @@ import { afterFile, pluginFolder } from "./engine";
 /** The guide a YAML user reads; its example is the program the YAML tests run. */
 export const GUIDE = join("docs", "guides", "other-languages.md");
 
-/** The Pulumi YAML example of the guide, as it stands there (the ```yaml block starting `name: alertpipe-yaml`). */
-export function documentedYamlProgram(): string {
-  const guide = readFileSync(join(repoRoot(), GUIDE), "utf8");
-  const block = /```yaml\n(name: alertpipe-yaml\n[\s\S]*?)```/.exec(guide)?.[1];
-  if (block === undefined) throw new Error(`${GUIDE} has no \`\`\`yaml block starting "name: alertpipe-yaml"`);
+/** The Pulumi YAML example of a guide, as it stands there (the ```yaml block starting `name: <project>`). */
+export function documentedYamlProgram(guidePath: string = GUIDE, project = "alertpipe-yaml"): string {
+  const guide = readFileSync(join(repoRoot(), guidePath), "utf8");
+  const block = new RegExp("```yaml\\n(name: " + project + "\\n[\\s\\S]*?)```").exec(guide)?.[1];
+  if (block === undefined) throw new Error(`${guidePath} has no \`\`\`yaml block starting "name: ${project}"`);
   return block;
 }
 
@@ -48,6 +48,8 @@ export interface YamlStackOptions {
   installPlugin?: boolean;
   /** Added to the config that points the provider at the emulator. */
   config?: StackConfig;
+  /** false: no `alertpipe:*` config, for a program whose resources each name a provider of their own. */
+  defaultProvider?: boolean;
   /** A folder whose node_modules holds the package whose plugin is linked; examples/ by default. */
   programDir?: string;
   stackName?: string;
@@ -77,6 +79,6 @@ export async function yamlStack(
     ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
   });
   afterFile(() => stack.dispose());
-  await stack.setConfig({ ...emulatorConfig(emu), ...options.config });
+  await stack.setConfig({ ...(options.defaultProvider === false ? {} : emulatorConfig(emu)), ...options.config });
   return { stack, write };
 }

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RESOURCES } from "../../provider/resources";
-import { GENERATED_TYPES, RESOURCES_DOC, renderDynamicTypes, renderResourcesDoc } from "../../scripts/generate";
+import { GENERATED_TYPES, renderDynamicTypes } from "../../scripts/generate";
 
 const root = resolve(__dirname, "..", "..");
 
@@ -110,9 +110,5 @@ describe("one definition per resource", () => {
 describe("what the definitions render", () => {
   it(`${GENERATED_TYPES} is a fresh rendering (npm run generate)`, () => {
     expect(readFileSync(join(root, GENERATED_TYPES), "utf8")).toBe(renderDynamicTypes());
-  });
-
-  it(`${RESOURCES_DOC} is a fresh rendering (npm run generate)`, () => {
-    expect(readFileSync(join(root, RESOURCES_DOC), "utf8")).toBe(renderResourcesDoc());
   });
 });

@@ -59,20 +59,23 @@ describe("README as a front door", () => {
     expect(readme()).toContain("npm ci && npm test");
   });
 
-  it("lists every connection setting with its config key, environment variable and secrecy, in the order of CONNECTION_SETTINGS", () => {
-    const lines = readme().split("\n");
-    const start = lines.indexOf("| Stack config | Environment variable | Required | Secret | Meaning |");
-    expect(start).toBeGreaterThanOrEqual(0);
-    const rows = lines.slice(start + 2).filter((_, i, all) => all.slice(0, i + 1).every((l) => l.startsWith("|")));
-    const cells = rows.map((r) => r.split("|").map((c) => c.trim()));
-    const expected = Object.values(CONNECTION_SETTINGS).map((s) => [
-      `\`${s.configKey}\``,
-      `\`${s.envVar}\``,
-      s.secret ? "yes" : "no",
-    ]);
-    expect(cells.map((c) => [c[1], c[2], c[4]])).toEqual(expected);
-    expect(cells.map((c) => c[3] === "no")).toEqual(Object.values(CONNECTION_SETTINGS).map((s) => !s.required));
-  });
+  it.each(["README.md", "docs/installation-configuration.md"])(
+    "%s lists every connection setting with its config key, environment variable and secrecy, in the order of CONNECTION_SETTINGS",
+    (doc) => {
+      const lines = readFileSync(join(root, doc), "utf8").split("\n");
+      const start = lines.indexOf("| Stack config | Environment variable | Required | Secret | Meaning |");
+      expect(start).toBeGreaterThanOrEqual(0);
+      const rows = lines.slice(start + 2).filter((_, i, all) => all.slice(0, i + 1).every((l) => l.startsWith("|")));
+      const cells = rows.map((r) => r.split("|").map((c) => c.trim()));
+      const expected = Object.values(CONNECTION_SETTINGS).map((s) => [
+        `\`${s.configKey}\``,
+        `\`${s.envVar}\``,
+        s.secret ? "yes" : "no",
+      ]);
+      expect(cells.map((c) => [c[1], c[2], c[4]])).toEqual(expected);
+      expect(cells.map((c) => c[3] === "no")).toEqual(Object.values(CONNECTION_SETTINGS).map((s) => !s.required));
+    },
+  );
 });
 
 describe("links between the documents", () => {

@@ -13,6 +13,14 @@ import (
 )
 
 // An alert of the alerting API. Every argument changes in place; nothing forces a replacement.
+//
+// ## Import
+//
+// An existing object is imported by its id, `<alertId>`:
+//
+// ```sh
+// $ pulumi import alertpipe:index:Alert <name> <alertId>
+// ```
 type Alert struct {
 	pulumi.CustomResourceState
 

@@ -13,6 +13,14 @@ import (
 )
 
 // An organization API key. Its secret is returned once, at creation, and kept as a Pulumi secret.
+//
+// ## Import
+//
+// An existing object is imported by its id, `<organizationId>/<id>`:
+//
+// ```sh
+// $ pulumi import alertpipe:index:ApiKey <name> <organizationId>/<id>
+// ```
 type ApiKey struct {
 	pulumi.CustomResourceState
 

@@ -13,6 +13,14 @@ import (
 )
 
 // The settings of one ingestion pipe; only the settings the program sets are managed. The pipe itself is never created or deleted.
+//
+// ## Import
+//
+// An existing object is imported by its id, `<organizationId>/<serviceId>/<pipeId>`:
+//
+// ```sh
+// $ pulumi import alertpipe:index:PipeSettings <name> <organizationId>/<serviceId>/<pipeId>
+// ```
 type PipeSettings struct {
 	pulumi.CustomResourceState
 

@@ -340,6 +340,15 @@ class Alert(pulumi.CustomResource):
         """
         An alert of the alerting API. Every argument changes in place; nothing forces a replacement.
 
+        ## Import
+
+        An existing object is imported by its id, `<alertId>`:
+
+        ```sh
+        $ pulumi import alertpipe:index:Alert <name> <alertId>
+        ```
+
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']] channel: Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
@@ -369,6 +378,15 @@ class Alert(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An alert of the alerting API. Every argument changes in place; nothing forces a replacement.
+
+        ## Import
+
+        An existing object is imported by its id, `<alertId>`:
+
+        ```sh
+        $ pulumi import alertpipe:index:Alert <name> <alertId>
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param AlertArgs args: The arguments to use to populate this resource's properties.

@@ -228,6 +228,15 @@ class ApiKey(pulumi.CustomResource):
         """
         An organization API key. Its secret is returned once, at creation, and kept as a Pulumi secret.
 
+        ## Import
+
+        An existing object is imported by its id, `<organizationId>/<id>`:
+
+        ```sh
+        $ pulumi import alertpipe:index:ApiKey <name> <organizationId>/<id>
+        ```
+
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] assigned_role_ids: The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
@@ -250,6 +259,15 @@ class ApiKey(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An organization API key. Its secret is returned once, at creation, and kept as a Pulumi secret.
+
+        ## Import
+
+        An existing object is imported by its id, `<organizationId>/<id>`:
+
+        ```sh
+        $ pulumi import alertpipe:index:ApiKey <name> <organizationId>/<id>
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param ApiKeyArgs args: The arguments to use to populate this resource's properties.

@@ -321,6 +321,15 @@ class PipeSettings(pulumi.CustomResource):
         """
         The settings of one ingestion pipe; only the settings the program sets are managed. The pipe itself is never created or deleted.
 
+        ## Import
+
+        An existing object is imported by its id, `<organizationId>/<serviceId>/<pipeId>`:
+
+        ```sh
+        $ pulumi import alertpipe:index:PipeSettings <name> <organizationId>/<serviceId>/<pipeId>
+        ```
+
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.int] db_max_download_threads: Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
@@ -349,6 +358,15 @@ class PipeSettings(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The settings of one ingestion pipe; only the settings the program sets are managed. The pipe itself is never created or deleted.
+
+        ## Import
+
+        An existing object is imported by its id, `<organizationId>/<serviceId>/<pipeId>`:
+
+        ```sh
+        $ pulumi import alertpipe:index:PipeSettings <name> <organizationId>/<serviceId>/<pipeId>
+        ```
+
 
         :param str resource_name: The name of the resource.
         :param PipeSettingsArgs args: The arguments to use to populate this resource's properties.
