@@ -94,8 +94,6 @@ describe("the 2026 properties round-trip and their drift is put back", () => {
   it("pipe settings with kafkaReadCommitted (flipped by hand)", async () => {
     const args = { ...PIPE_IDS, kafkaReadCommitted: true };
     const path = `/v1/organizations/${PIPE_IDS.organizationId}/services/${PIPE_IDS.serviceId}/pipes/${PIPE_IDS.pipeId}/settings`;
-    await roundTrip(pipeSettings, args, () =>
-      put(path, { kafka_read_committed: false }, basic()),
-    );
+    await roundTrip(pipeSettings, args, () => put(path, { kafka_read_committed: false }, basic()));
   });
 });
