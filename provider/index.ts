@@ -49,6 +49,7 @@ export {
   PartialFailure,
   ImportIdOnReplaceError,
   ImportIdFormError,
+  IdFormError,
   UnknownResourceTypeError,
   ERROR_CODES,
   TRANSPORT_CODES_ADVICE,

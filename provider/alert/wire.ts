@@ -6,6 +6,7 @@ import { z } from "../protocol/zod";
 import { fromWire as mapped, inputNames, toWire as mapping } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
 import { ALERT } from "./definition";
+import { apiPath } from "../http/paths";
 
 /** The alert in an answer's `data`, when there is one: any object, members unchecked. */
 const alertAnswer = z.object({ data: z.record(z.string(), z.unknown()) });
@@ -35,6 +36,8 @@ export function fromWire(alert: WireAlert): PropertyMap {
   return mapped(ALERT, alert, "drop");
 }
 
+/** The alerts' path, or one alert's: its id is opaque (the service publishes no form), so only the path rules apply. */
 export function alertsPath(id?: string): string {
-  return id === undefined ? "/api/v2/alerts" : `/api/v2/alerts/${encodeURIComponent(id)}`;
+  const one = id === undefined ? [] : ["/", { name: "id", value: id, form: "opaque" } as const];
+  return apiPath("alert", "/api/v2/alerts", ...one);
 }

@@ -90,21 +90,20 @@ export function thresholdMaxProblem(
 export const MAX_CHANNELS = 10;
 
 /** A channel's identity for "no two alike": its members, in a fixed order. */
-export const channelKey = (channel: { readonly type?: unknown; readonly webhookId?: unknown }): string =>
-  JSON.stringify([channel.type, channel.webhookId]);
+export const channelKey = (one: { readonly type?: unknown; readonly webhookId?: unknown }): string =>
+  JSON.stringify([one.type, one.webhookId]);
 
 /** What is wrong between `channel` and `channels`, by the service's rules, or undefined. */
 export function channelsProblem(
-  channel: { readonly type?: unknown; readonly webhookId?: unknown } | undefined,
+  single: { readonly type?: unknown; readonly webhookId?: unknown } | undefined,
   channels: readonly { readonly type?: unknown; readonly webhookId?: unknown }[] | undefined,
 ): "neither" | "empty" | "too many" | "duplicate" | "channel differs" | undefined {
-  if (channels === undefined) return channel === undefined ? "neither" : undefined;
+  if (channels === undefined) return single === undefined ? "neither" : undefined;
   if (channels.length === 0) return "empty";
   if (channels.length > MAX_CHANNELS) return "too many";
   if (new Set(channels.map(channelKey)).size !== channels.length) return "duplicate";
   const first = channels[0];
-  if (channel !== undefined && first !== undefined && channelKey(channel) !== channelKey(first))
-    return "channel differs";
+  if (single !== undefined && first !== undefined && channelKey(single) !== channelKey(first)) return "channel differs";
   return undefined;
 }
 

@@ -132,17 +132,8 @@ describe("Alert create", () => {
   });
 
   it("accepts null or absent optional members in the answer", async () => {
-    const nulls = {
-      name: null,
-      message: null,
-      team: null,
-      tileId: null,
-      dashboard: null,
-      savedSearch: null,
-      groupBy: null,
-      silenced: null,
-      state: null,
-    };
+    const optional = ["name", "message", "team", "tileId", "dashboard", "savedSearch", "groupBy", "silenced", "state"];
+    const nulls = Object.fromEntries(optional.map((member) => [member, null]));
     intercept("POST", COLLECTION, 201, { data: returned(nulls) });
     const { outs } = await provider.create(tileInputs);
     expect(outs).not.toHaveProperty("state");
@@ -186,8 +177,8 @@ describe("Alert read", () => {
   });
 
   it("encodes the id in the path", async () => {
-    intercept("GET", "/api/v2/alerts/a%2Fb%20c", 200, { data: returned({ id: "a/b c" }) });
-    expect((await provider.read("a/b c", storedOutputs)).id).toBe("a/b c");
+    intercept("GET", "/api/v2/alerts/a%3Fb%20c", 200, { data: returned({ id: "a?b c" }) });
+    expect((await provider.read("a?b c", storedOutputs)).id).toBe("a?b c");
     mock.api.agent.assertNoPendingInterceptors();
   });
 
@@ -341,8 +332,8 @@ describe("Alert update", () => {
   });
 
   it("encodes the id in the path", async () => {
-    intercept("PUT", "/api/v2/alerts/a%2Fb", 200, { data: returned({ id: "a/b" }) });
-    await provider.update("a/b", storedOutputs, tileInputs);
+    intercept("PUT", "/api/v2/alerts/a%23b", 200, { data: returned({ id: "a#b" }) });
+    await provider.update("a#b", storedOutputs, tileInputs);
     mock.api.agent.assertNoPendingInterceptors();
   });
 

@@ -13,6 +13,7 @@ import {
   ConfigError,
   ERROR_CODES,
   TRANSPORT_CODES_ADVICE,
+  IdFormError,
   ImportIdFormError,
   ImportIdOnReplaceError,
   ImportNotFoundError,
@@ -49,6 +50,7 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new PartialFailure("id-1", {}, new Error("the key cannot be used")),
   new ImportIdOnReplaceError("alert", "a-1", ["name"]),
   new ImportIdFormError("API key", "x", ["organizationId", "id"]),
+  new IdFormError("alert", "id", "..", "it names no object"),
   new UnknownResourceTypeError("alertpipe", "alertpipe:index:Nope", ["alertpipe:index:Alert"]),
 ];
 
@@ -76,6 +78,7 @@ describe("error codes", () => {
       | PartialFailure
       | ImportIdOnReplaceError
       | ImportIdFormError
+      | IdFormError
       | UnknownResourceTypeError;
     expectTypeOf<OwnKinds["code"]>().toEqualTypeOf<AlertpipeErrorCode>();
   });
