@@ -187,14 +187,19 @@ const sha256Base64 = z.string().refine(isSha256Base64, {
 
 const assignedRoleIds = z.array(z.uuid({ error: "must be a role uuid" }));
 
+/** The fields a create and a PATCH both take. */
+const keyFields = {
+  name: z.string().optional(),
+  expireAt: expireAt.optional(),
+  roles: roles.optional(),
+  assignedRoleIds: assignedRoleIds.optional(),
+  state: z.enum(KEY_STATES).optional(),
+  ipAccessList: z.array(ipAccessEntry).optional(),
+};
+
 export const keyCreateBodySchema = z
   .strictObject({
-    name: z.string().optional(),
-    expireAt: expireAt.optional(),
-    roles: roles.optional(),
-    assignedRoleIds: assignedRoleIds.optional(),
-    state: z.enum(KEY_STATES).optional(),
-    ipAccessList: z.array(ipAccessEntry).optional(),
+    ...keyFields,
     hashData: z
       .strictObject({ keyIdHash: sha256Base64, keyIdSuffix: z.string(), keySecretHash: sha256Base64 })
       .optional(),
@@ -205,14 +210,7 @@ export const keyCreateBodySchema = z
   });
 
 export const keyPatchBodySchema = z
-  .strictObject({
-    name: z.string().optional(),
-    expireAt: expireAt.optional(),
-    roles: roles.optional(),
-    assignedRoleIds: assignedRoleIds.optional(),
-    state: z.enum(KEY_STATES).optional(),
-    ipAccessList: z.array(ipAccessEntry).optional(),
-  })
+  .strictObject(keyFields)
   .refine((body) => Object.keys(body).length > 0, { error: "the body must change at least one field" });
 
 // ---- Wording ----------------------------------------------------------------------------------
