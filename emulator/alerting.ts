@@ -17,12 +17,24 @@ interface AlertFields {
   interval: string;
   source: StoredAlert["source"];
   thresholdType: StoredAlert["thresholdType"];
-  channel: { type: "webhook"; webhookId: string };
+  channel?: Channel | undefined;
+  channels?: Channel[] | undefined;
+  thresholdMax?: number | undefined;
+  scheduleOffsetMinutes?: number | undefined;
+  scheduleStartAt?: string | null | undefined;
+  numConsecutiveWindows?: number | null | undefined;
+  note?: string | null | undefined;
+  groupBy?: string | null | undefined;
   dashboardId?: string | undefined;
   tileId?: string | undefined;
   savedSearchId?: string | undefined;
   name?: string | null | undefined;
   message?: string | null | undefined;
+}
+
+interface Channel {
+  type: "webhook";
+  webhookId: string;
 }
 
 export function handleAlerting(services: Services, req: Incoming): Reply {
@@ -220,6 +232,22 @@ function toAlert(
   updatedAt: string,
   existing?: StoredAlert,
 ): StoredAlert {
+  // The check made sure one of them is there, and that channel is channels[0] when both are.
+  const channels = (body.channels ?? (body.channel === undefined ? [] : [body.channel])).map((c) => ({
+    type: c.type,
+    webhookId: c.webhookId,
+  }));
+  const first = channels[0] ?? { type: "webhook" as const, webhookId: "" };
+  // As the service: a PUT that leaves these out keeps them; a start sent stores the offset as 0.
+  const thresholdMax = body.thresholdMax ?? existing?.thresholdMax;
+  const startAt =
+    body.scheduleStartAt === undefined
+      ? existing?.scheduleStartAt
+      : body.scheduleStartAt === null
+        ? null
+        : new Date(body.scheduleStartAt).toISOString();
+  const offset =
+    body.scheduleOffsetMinutes ?? (body.scheduleStartAt !== undefined ? 0 : existing?.scheduleOffsetMinutes);
   return {
     id,
     ...(body.name !== undefined && body.name !== null ? { name: body.name } : {}),
@@ -229,7 +257,15 @@ function toAlert(
     thresholdType: body.thresholdType,
     source: body.source,
     state: existing?.state ?? "OK",
-    channel: { type: body.channel.type, webhookId: body.channel.webhookId },
+    channel: first,
+    ...(body.channels !== undefined ? { channels } : {}),
+    ...(thresholdMax !== undefined ? { thresholdMax } : {}),
+    ...(offset !== undefined ? { scheduleOffsetMinutes: offset } : {}),
+    ...(startAt !== undefined ? { scheduleStartAt: startAt } : {}),
+    ...(body.numConsecutiveWindows != null ? { numConsecutiveWindows: body.numConsecutiveWindows } : {}),
+    ...(body.note != null ? { note: body.note } : {}),
+    ...(body.groupBy != null && body.source !== "tile" ? { groupBy: body.groupBy } : {}),
+    ...(body.savedSearchId !== undefined && body.source !== "tile" ? { savedSearchId: body.savedSearchId } : {}),
     team,
     ...(body.tileId !== undefined ? { tileId: body.tileId } : {}),
     ...(body.dashboardId !== undefined ? { dashboard: body.dashboardId } : {}),

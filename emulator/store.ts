@@ -42,6 +42,15 @@ export interface StoredAlert {
   /** "OK" for a new alert, as the real service; nothing here moves it. */
   state: string;
   channel: { type: "webhook"; webhookId: string };
+  /** Every channel, `channel` its first; answered beside it, as the 2026 service does. */
+  channels?: { type: "webhook"; webhookId: string }[];
+  thresholdMax?: number;
+  scheduleOffsetMinutes?: number;
+  scheduleStartAt?: string | null;
+  numConsecutiveWindows?: number;
+  note?: string;
+  groupBy?: string;
+  savedSearchId?: string;
   team: string;
   tileId?: string;
   dashboard?: string;
@@ -65,6 +74,8 @@ export interface StoredKey {
   name: string;
   state: KeyState;
   roles: KeyRole[];
+  /** Role uuids (emulator/cloud.ts ORGANIZATION_ROLES); absent for a key made with roles alone. */
+  assignedRoleIds?: string[];
   expireAt: string | null;
   usedAt: string | null;
   createdAt: string;

@@ -71,7 +71,7 @@ export interface ExportKind {
   /** The behaviour an import of it runs. */
   readonly behaviour: Adoptable;
   /** A line for the report whenever objects of the type are exported. */
-  readonly note: string | undefined;
+  readonly caveat: string | undefined;
 }
 
 /** The words of a list the service does not have, or answers in a shape this export cannot read; anything else fails. */
@@ -123,7 +123,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     collections: () => [listedCollection("alerts", "alerting", alertCollection, (id) => id)],
     needs: undefined,
     behaviour: alert,
-    note: undefined,
+    caveat: undefined,
   },
   {
     type: "ApiKey",
@@ -142,7 +142,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
       ),
     needs: "--organization <id>",
     behaviour: apiKey,
-    note:
+    caveat:
       "API keys are adopted without their keyId and keySecret: the service shows a secret once, to whoever made the key, " +
       "so the stack's keySecret output stays empty; a program that hands a secret on makes a new key (docs/guides/adopting.md).",
   },
@@ -164,6 +164,6 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
       })),
     needs: "--pipe <organizationId>/<serviceId>/<pipeId>",
     behaviour: pipeSettings,
-    note: undefined,
+    caveat: undefined,
   },
 ];

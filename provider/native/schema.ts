@@ -26,6 +26,7 @@ export interface PropertySpec {
   description?: string;
   secret?: boolean;
   willReplaceOnChanges?: boolean;
+  deprecationMessage?: string;
 }
 
 interface ObjectTypeSpec {
@@ -139,6 +140,7 @@ function propertySpec(p: PropertyDef, types: PackageSchema["types"]): PropertySp
     description: p.description,
     ...(p.secret === true ? { secret: true } : {}),
     ...(p.replaces === true ? { willReplaceOnChanges: true } : {}),
+    ...(p.deprecated === undefined ? {} : { deprecationMessage: p.deprecated }),
   };
 }
 
@@ -151,7 +153,7 @@ function resourceSpec(def: ResourceDefinition, types: PackageSchema["types"]): R
   return {
     description: withImport(def.description, def.name, def.importIdForm),
     properties: specs(outputs),
-    required: required.filter((n) => outputs.includes(n)),
+    required: outputs.filter((n) => required.includes(n) || def.properties[n]?.required === "output"),
     inputProperties: specs(inputs),
     requiredInputs: required.filter((n) => inputs.includes(n)),
   };

@@ -36,8 +36,11 @@ export interface PropertyDef {
   readonly description: string;
   /** "input": an argument never recorded; "output": filled in by the service or the provider; "both". */
   readonly role: "input" | "output" | "both";
-  /** An input the program must set; an output every state records. */
-  readonly required?: true;
+  /**
+   * true: an input the program must set, an output every state records. "output": an output every
+   * state records of an input the program may leave out (one that was required before).
+   */
+  readonly required?: true | "output";
   /** Secret whatever the program says. */
   readonly secret?: true;
   /** A change makes a new object. */
@@ -64,6 +67,8 @@ export interface PropertyDef {
   readonly outputMay?: readonly ("null" | "absent")[];
   /** The class's output type, when it is not the type's. */
   readonly outputTs?: string;
+  /** Still taken, but replaced: what to use instead (the schema's deprecationMessage, a TS @deprecated). */
+  readonly deprecated?: string;
 }
 
 export interface ResourceDefinition {

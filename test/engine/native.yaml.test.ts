@@ -47,18 +47,21 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
     stack = yaml.stack;
   }, 900_000);
 
-  it("creates the pipe's settings, the key and the alert, one write each", async () => {
+  it("creates the pipe's settings, the key and the two alerts, one write each", async () => {
     const t0 = Date.now();
     const up = ok(await stack.runLogged("up", ["up", "--yes"]));
     console.log(`yaml up (create): ${Date.now() - t0} ms`);
-    expect(changes(up)).toEqual(["create deployer", "create ingest", "create ingestLag"]);
+    expect(changes(up)).toEqual(["create deployer", "create ingest", "create ingestLag", "create lagWarning"]);
     expect(requestLog(emu, isWrite).sort()).toEqual(
-      ["POST /api/v2/alerts", `POST ${KEYS_PATH}`, `PUT ${SETTINGS_PATH}`].sort(),
+      ["POST /api/v2/alerts", "POST /api/v2/alerts", `POST ${KEYS_PATH}`, `PUT ${SETTINGS_PATH}`].sort(),
     );
-    const alertId = Object.keys(emu.snapshot().alerts)[0] ?? "";
+    const alertId = ourState(stack).get("ingestLag")?.id ?? "";
     expect(emu.snapshot().alerts[alertId]?.message).toBe(
       `Ingest lag (deploy key ending ${String(Object.values(emu.snapshot().keys)[0]?.keySuffix)})`,
     );
+    const warningId = ourState(stack).get("lagWarning")?.id ?? "";
+    expect(emu.snapshot().alerts[warningId]).toMatchObject({ thresholdType: "between", thresholdMax: 300 });
+    expect(emu.snapshot().alerts[warningId]?.channels?.map((c) => c.webhookId)).toEqual(["ops-oncall", "ops-chat"]);
   });
 
   it("previews the same program as nothing to do, sending no request", async () => {
@@ -69,6 +72,7 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
       "same deployer",
       "same ingest",
       "same ingestLag",
+      "same lagWarning",
     ]);
     expect(emu.requests).toEqual([]);
   });
@@ -189,6 +193,7 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
       "delete handPipe",
       "delete ingest",
       "delete ingestLag",
+      "delete lagWarning",
     ]);
     expect(emu.snapshot().alerts).toEqual({});
     expect(emu.snapshot().keys).toEqual({});

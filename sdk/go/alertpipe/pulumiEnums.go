@@ -520,12 +520,26 @@ func (in *alertSourcePtr) ToAlertSourcePtrOutputWithContext(ctx context.Context)
 	return pulumi.ToOutputWithContext(ctx, in).(AlertSourcePtrOutput)
 }
 
-// Which side of the threshold fires the alert.
+// How the value is compared with the threshold (and thresholdMax) to fire the alert.
 type AlertThresholdType string
 
 const (
+	// Fires when the value is at or above the threshold.
 	AlertThresholdTypeAbove = AlertThresholdType("above")
+	// Fires when the value is below the threshold.
 	AlertThresholdTypeBelow = AlertThresholdType("below")
+	// Fires when the value is above the threshold.
+	AlertThresholdTypeAboveExclusive = AlertThresholdType("above_exclusive")
+	// Fires when the value is at or below the threshold.
+	AlertThresholdTypeBelowOrEqual = AlertThresholdType("below_or_equal")
+	// Fires when the value equals the threshold.
+	AlertThresholdTypeEqual = AlertThresholdType("equal")
+	// Fires when the value differs from the threshold.
+	AlertThresholdTypeNotEqual = AlertThresholdType("not_equal")
+	// Fires when the value is from threshold to thresholdMax, both included.
+	AlertThresholdTypeBetween = AlertThresholdType("between")
+	// Fires when the value is below threshold or above thresholdMax.
+	AlertThresholdTypeNotBetween = AlertThresholdType("not_between")
 )
 
 func (AlertThresholdType) ElementType() reflect.Type {
@@ -652,6 +666,12 @@ func (o AlertThresholdTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Co
 //
 //	AlertThresholdTypeAbove
 //	AlertThresholdTypeBelow
+//	AlertThresholdTypeAboveExclusive
+//	AlertThresholdTypeBelowOrEqual
+//	AlertThresholdTypeEqual
+//	AlertThresholdTypeNotEqual
+//	AlertThresholdTypeBetween
+//	AlertThresholdTypeNotBetween
 type AlertThresholdTypeInput interface {
 	pulumi.Input
 
@@ -1067,6 +1087,99 @@ func (o ApiKeyRoleArrayOutput) Index(i pulumi.IntInput) ApiKeyRoleOutput {
 	}).(ApiKeyRoleOutput)
 }
 
+// Whether a role is predefined or the organization's own.
+type ApiKeyRoleType string
+
+const (
+	// A predefined role.
+	ApiKeyRoleTypeSystem = ApiKeyRoleType("system")
+	// A role the organization defined.
+	ApiKeyRoleTypeCustom = ApiKeyRoleType("custom")
+)
+
+type ApiKeyRoleTypeOutput struct{ *pulumi.OutputState }
+
+func (ApiKeyRoleTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ApiKeyRoleType)(nil)).Elem()
+}
+
+func (o ApiKeyRoleTypeOutput) ToApiKeyRoleTypeOutput() ApiKeyRoleTypeOutput {
+	return o
+}
+
+func (o ApiKeyRoleTypeOutput) ToApiKeyRoleTypeOutputWithContext(ctx context.Context) ApiKeyRoleTypeOutput {
+	return o
+}
+
+func (o ApiKeyRoleTypeOutput) ToApiKeyRoleTypePtrOutput() ApiKeyRoleTypePtrOutput {
+	return o.ToApiKeyRoleTypePtrOutputWithContext(context.Background())
+}
+
+func (o ApiKeyRoleTypeOutput) ToApiKeyRoleTypePtrOutputWithContext(ctx context.Context) ApiKeyRoleTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ApiKeyRoleType) *ApiKeyRoleType {
+		return &v
+	}).(ApiKeyRoleTypePtrOutput)
+}
+
+func (o ApiKeyRoleTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ApiKeyRoleTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ApiKeyRoleType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ApiKeyRoleTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ApiKeyRoleTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ApiKeyRoleType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ApiKeyRoleTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ApiKeyRoleTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ApiKeyRoleType)(nil)).Elem()
+}
+
+func (o ApiKeyRoleTypePtrOutput) ToApiKeyRoleTypePtrOutput() ApiKeyRoleTypePtrOutput {
+	return o
+}
+
+func (o ApiKeyRoleTypePtrOutput) ToApiKeyRoleTypePtrOutputWithContext(ctx context.Context) ApiKeyRoleTypePtrOutput {
+	return o
+}
+
+func (o ApiKeyRoleTypePtrOutput) Elem() ApiKeyRoleTypeOutput {
+	return o.ApplyT(func(v *ApiKeyRoleType) ApiKeyRoleType {
+		if v != nil {
+			return *v
+		}
+		var ret ApiKeyRoleType
+		return ret
+	}).(ApiKeyRoleTypeOutput)
+}
+
+func (o ApiKeyRoleTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ApiKeyRoleTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ApiKeyRoleType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
 // Whether an API key can be used.
 type ApiKeyStateEnum string
 
@@ -1262,6 +1375,8 @@ func init() {
 	pulumi.RegisterOutputType(ApiKeyRoleOutput{})
 	pulumi.RegisterOutputType(ApiKeyRolePtrOutput{})
 	pulumi.RegisterOutputType(ApiKeyRoleArrayOutput{})
+	pulumi.RegisterOutputType(ApiKeyRoleTypeOutput{})
+	pulumi.RegisterOutputType(ApiKeyRoleTypePtrOutput{})
 	pulumi.RegisterOutputType(ApiKeyStateEnumOutput{})
 	pulumi.RegisterOutputType(ApiKeyStateEnumPtrOutput{})
 }

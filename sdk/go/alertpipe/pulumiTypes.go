@@ -52,6 +52,72 @@ func (i AlertChannelArgs) ToAlertChannelOutputWithContext(ctx context.Context) A
 	return pulumi.ToOutputWithContext(ctx, i).(AlertChannelOutput)
 }
 
+func (i AlertChannelArgs) ToAlertChannelPtrOutput() AlertChannelPtrOutput {
+	return i.ToAlertChannelPtrOutputWithContext(context.Background())
+}
+
+func (i AlertChannelArgs) ToAlertChannelPtrOutputWithContext(ctx context.Context) AlertChannelPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AlertChannelOutput).ToAlertChannelPtrOutputWithContext(ctx)
+}
+
+// AlertChannelPtrInput is an input type that accepts AlertChannelArgs, AlertChannelPtr and AlertChannelPtrOutput values.
+// You can construct a concrete instance of `AlertChannelPtrInput` via:
+//
+//	        AlertChannelArgs{...}
+//
+//	or:
+//
+//	        nil
+type AlertChannelPtrInput interface {
+	pulumi.Input
+
+	ToAlertChannelPtrOutput() AlertChannelPtrOutput
+	ToAlertChannelPtrOutputWithContext(context.Context) AlertChannelPtrOutput
+}
+
+type alertChannelPtrType AlertChannelArgs
+
+func AlertChannelPtr(v *AlertChannelArgs) AlertChannelPtrInput {
+	return (*alertChannelPtrType)(v)
+}
+
+func (*alertChannelPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AlertChannel)(nil)).Elem()
+}
+
+func (i *alertChannelPtrType) ToAlertChannelPtrOutput() AlertChannelPtrOutput {
+	return i.ToAlertChannelPtrOutputWithContext(context.Background())
+}
+
+func (i *alertChannelPtrType) ToAlertChannelPtrOutputWithContext(ctx context.Context) AlertChannelPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AlertChannelPtrOutput)
+}
+
+// AlertChannelArrayInput is an input type that accepts AlertChannelArray and AlertChannelArrayOutput values.
+// You can construct a concrete instance of `AlertChannelArrayInput` via:
+//
+//	AlertChannelArray{ AlertChannelArgs{...} }
+type AlertChannelArrayInput interface {
+	pulumi.Input
+
+	ToAlertChannelArrayOutput() AlertChannelArrayOutput
+	ToAlertChannelArrayOutputWithContext(context.Context) AlertChannelArrayOutput
+}
+
+type AlertChannelArray []AlertChannelInput
+
+func (AlertChannelArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AlertChannel)(nil)).Elem()
+}
+
+func (i AlertChannelArray) ToAlertChannelArrayOutput() AlertChannelArrayOutput {
+	return i.ToAlertChannelArrayOutputWithContext(context.Background())
+}
+
+func (i AlertChannelArray) ToAlertChannelArrayOutputWithContext(ctx context.Context) AlertChannelArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AlertChannelArrayOutput)
+}
+
 // Where the alert notifies; a webhook is the only channel type.
 type AlertChannelOutput struct{ *pulumi.OutputState }
 
@@ -67,6 +133,16 @@ func (o AlertChannelOutput) ToAlertChannelOutputWithContext(ctx context.Context)
 	return o
 }
 
+func (o AlertChannelOutput) ToAlertChannelPtrOutput() AlertChannelPtrOutput {
+	return o.ToAlertChannelPtrOutputWithContext(context.Background())
+}
+
+func (o AlertChannelOutput) ToAlertChannelPtrOutputWithContext(ctx context.Context) AlertChannelPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AlertChannel) *AlertChannel {
+		return &v
+	}).(AlertChannelPtrOutput)
+}
+
 // The channel type: "webhook".
 func (o AlertChannelOutput) Type() AlertChannelTypeOutput {
 	return o.ApplyT(func(v AlertChannel) AlertChannelType { return v.Type }).(AlertChannelTypeOutput)
@@ -75,6 +151,190 @@ func (o AlertChannelOutput) Type() AlertChannelTypeOutput {
 // Identifier of the webhook to notify (non-empty).
 func (o AlertChannelOutput) WebhookId() pulumi.StringOutput {
 	return o.ApplyT(func(v AlertChannel) string { return v.WebhookId }).(pulumi.StringOutput)
+}
+
+type AlertChannelPtrOutput struct{ *pulumi.OutputState }
+
+func (AlertChannelPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AlertChannel)(nil)).Elem()
+}
+
+func (o AlertChannelPtrOutput) ToAlertChannelPtrOutput() AlertChannelPtrOutput {
+	return o
+}
+
+func (o AlertChannelPtrOutput) ToAlertChannelPtrOutputWithContext(ctx context.Context) AlertChannelPtrOutput {
+	return o
+}
+
+func (o AlertChannelPtrOutput) Elem() AlertChannelOutput {
+	return o.ApplyT(func(v *AlertChannel) AlertChannel {
+		if v != nil {
+			return *v
+		}
+		var ret AlertChannel
+		return ret
+	}).(AlertChannelOutput)
+}
+
+// The channel type: "webhook".
+func (o AlertChannelPtrOutput) Type() AlertChannelTypePtrOutput {
+	return o.ApplyT(func(v *AlertChannel) *AlertChannelType {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(AlertChannelTypePtrOutput)
+}
+
+// Identifier of the webhook to notify (non-empty).
+func (o AlertChannelPtrOutput) WebhookId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AlertChannel) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.WebhookId
+	}).(pulumi.StringPtrOutput)
+}
+
+type AlertChannelArrayOutput struct{ *pulumi.OutputState }
+
+func (AlertChannelArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AlertChannel)(nil)).Elem()
+}
+
+func (o AlertChannelArrayOutput) ToAlertChannelArrayOutput() AlertChannelArrayOutput {
+	return o
+}
+
+func (o AlertChannelArrayOutput) ToAlertChannelArrayOutputWithContext(ctx context.Context) AlertChannelArrayOutput {
+	return o
+}
+
+func (o AlertChannelArrayOutput) Index(i pulumi.IntInput) AlertChannelOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AlertChannel {
+		return vs[0].([]AlertChannel)[vs[1].(int)]
+	}).(AlertChannelOutput)
+}
+
+// An error the last evaluation of an alert recorded.
+type AlertExecutionError struct {
+	// The service's words.
+	Message string `pulumi:"message"`
+	// When it happened (ISO 8601).
+	Timestamp string `pulumi:"timestamp"`
+	// What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN.
+	Type string `pulumi:"type"`
+}
+
+// An error the last evaluation of an alert recorded.
+type AlertExecutionErrorOutput struct{ *pulumi.OutputState }
+
+func (AlertExecutionErrorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AlertExecutionError)(nil)).Elem()
+}
+
+func (o AlertExecutionErrorOutput) ToAlertExecutionErrorOutput() AlertExecutionErrorOutput {
+	return o
+}
+
+func (o AlertExecutionErrorOutput) ToAlertExecutionErrorOutputWithContext(ctx context.Context) AlertExecutionErrorOutput {
+	return o
+}
+
+// The service's words.
+func (o AlertExecutionErrorOutput) Message() pulumi.StringOutput {
+	return o.ApplyT(func(v AlertExecutionError) string { return v.Message }).(pulumi.StringOutput)
+}
+
+// When it happened (ISO 8601).
+func (o AlertExecutionErrorOutput) Timestamp() pulumi.StringOutput {
+	return o.ApplyT(func(v AlertExecutionError) string { return v.Timestamp }).(pulumi.StringOutput)
+}
+
+// What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN.
+func (o AlertExecutionErrorOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v AlertExecutionError) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type AlertExecutionErrorArrayOutput struct{ *pulumi.OutputState }
+
+func (AlertExecutionErrorArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AlertExecutionError)(nil)).Elem()
+}
+
+func (o AlertExecutionErrorArrayOutput) ToAlertExecutionErrorArrayOutput() AlertExecutionErrorArrayOutput {
+	return o
+}
+
+func (o AlertExecutionErrorArrayOutput) ToAlertExecutionErrorArrayOutputWithContext(ctx context.Context) AlertExecutionErrorArrayOutput {
+	return o
+}
+
+func (o AlertExecutionErrorArrayOutput) Index(i pulumi.IntInput) AlertExecutionErrorOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AlertExecutionError {
+		return vs[0].([]AlertExecutionError)[vs[1].(int)]
+	}).(AlertExecutionErrorOutput)
+}
+
+// A role an API key is assigned, as the service reports it.
+type ApiKeyAssignedRole struct {
+	// The role's uuid.
+	RoleId string `pulumi:"roleId"`
+	// The role's name, for people.
+	RoleName string `pulumi:"roleName"`
+	// "system" (predefined) or "custom" (the organization's own).
+	RoleType ApiKeyRoleType `pulumi:"roleType"`
+}
+
+// A role an API key is assigned, as the service reports it.
+type ApiKeyAssignedRoleOutput struct{ *pulumi.OutputState }
+
+func (ApiKeyAssignedRoleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ApiKeyAssignedRole)(nil)).Elem()
+}
+
+func (o ApiKeyAssignedRoleOutput) ToApiKeyAssignedRoleOutput() ApiKeyAssignedRoleOutput {
+	return o
+}
+
+func (o ApiKeyAssignedRoleOutput) ToApiKeyAssignedRoleOutputWithContext(ctx context.Context) ApiKeyAssignedRoleOutput {
+	return o
+}
+
+// The role's uuid.
+func (o ApiKeyAssignedRoleOutput) RoleId() pulumi.StringOutput {
+	return o.ApplyT(func(v ApiKeyAssignedRole) string { return v.RoleId }).(pulumi.StringOutput)
+}
+
+// The role's name, for people.
+func (o ApiKeyAssignedRoleOutput) RoleName() pulumi.StringOutput {
+	return o.ApplyT(func(v ApiKeyAssignedRole) string { return v.RoleName }).(pulumi.StringOutput)
+}
+
+// "system" (predefined) or "custom" (the organization's own).
+func (o ApiKeyAssignedRoleOutput) RoleType() ApiKeyRoleTypeOutput {
+	return o.ApplyT(func(v ApiKeyAssignedRole) ApiKeyRoleType { return v.RoleType }).(ApiKeyRoleTypeOutput)
+}
+
+type ApiKeyAssignedRoleArrayOutput struct{ *pulumi.OutputState }
+
+func (ApiKeyAssignedRoleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ApiKeyAssignedRole)(nil)).Elem()
+}
+
+func (o ApiKeyAssignedRoleArrayOutput) ToApiKeyAssignedRoleArrayOutput() ApiKeyAssignedRoleArrayOutput {
+	return o
+}
+
+func (o ApiKeyAssignedRoleArrayOutput) ToApiKeyAssignedRoleArrayOutputWithContext(ctx context.Context) ApiKeyAssignedRoleArrayOutput {
+	return o
+}
+
+func (o ApiKeyAssignedRoleArrayOutput) Index(i pulumi.IntInput) ApiKeyAssignedRoleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ApiKeyAssignedRole {
+		return vs[0].([]ApiKeyAssignedRole)[vs[1].(int)]
+	}).(ApiKeyAssignedRoleOutput)
 }
 
 // Pre-hashed credentials: the program's own pair, of which the service is sent only hashes. Secret. Changing it makes a new key. Cannot go with keyMaterial "local" or importId.
@@ -366,11 +626,19 @@ func (o IpAccessEntryArrayOutput) Index(i pulumi.IntInput) IpAccessEntryOutput {
 
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelInput)(nil)).Elem(), AlertChannelArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelPtrInput)(nil)).Elem(), AlertChannelArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelArrayInput)(nil)).Elem(), AlertChannelArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyHashDataInput)(nil)).Elem(), ApiKeyHashDataArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyHashDataPtrInput)(nil)).Elem(), ApiKeyHashDataArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryInput)(nil)).Elem(), IpAccessEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryArrayInput)(nil)).Elem(), IpAccessEntryArray{})
 	pulumi.RegisterOutputType(AlertChannelOutput{})
+	pulumi.RegisterOutputType(AlertChannelPtrOutput{})
+	pulumi.RegisterOutputType(AlertChannelArrayOutput{})
+	pulumi.RegisterOutputType(AlertExecutionErrorOutput{})
+	pulumi.RegisterOutputType(AlertExecutionErrorArrayOutput{})
+	pulumi.RegisterOutputType(ApiKeyAssignedRoleOutput{})
+	pulumi.RegisterOutputType(ApiKeyAssignedRoleArrayOutput{})
 	pulumi.RegisterOutputType(ApiKeyHashDataOutput{})
 	pulumi.RegisterOutputType(ApiKeyHashDataPtrOutput{})
 	pulumi.RegisterOutputType(IpAccessEntryOutput{})

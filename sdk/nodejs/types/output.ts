@@ -21,6 +21,42 @@ export interface AlertChannel {
 }
 
 /**
+ * An error the last evaluation of an alert recorded.
+ */
+export interface AlertExecutionError {
+    /**
+     * The service's words.
+     */
+    message: string;
+    /**
+     * When it happened (ISO 8601).
+     */
+    timestamp: string;
+    /**
+     * What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN.
+     */
+    type: string;
+}
+
+/**
+ * A role an API key is assigned, as the service reports it.
+ */
+export interface ApiKeyAssignedRole {
+    /**
+     * The role's uuid.
+     */
+    roleId: string;
+    /**
+     * The role's name, for people.
+     */
+    roleName: string;
+    /**
+     * "system" (predefined) or "custom" (the organization's own).
+     */
+    roleType: enums.ApiKeyRoleType;
+}
+
+/**
  * Pre-hashed credentials: the program's own pair, of which the service is sent only hashes. Secret. Changing it makes a new key. Cannot go with keyMaterial "local" or importId.
  */
 export interface ApiKeyHashData {

@@ -17,6 +17,8 @@ from ._enums import *
 
 __all__ = [
     'AlertChannel',
+    'AlertExecutionError',
+    'ApiKeyAssignedRole',
     'ApiKeyHashData',
     'IpAccessEntry',
 ]
@@ -70,6 +72,117 @@ class AlertChannel(dict):
         Identifier of the webhook to notify (non-empty).
         """
         return pulumi.get(self, "webhook_id")
+
+
+@pulumi.output_type
+class AlertExecutionError(dict):
+    """
+    An error the last evaluation of an alert recorded.
+    """
+    def __init__(__self__, *,
+                 message: _builtins.str,
+                 timestamp: _builtins.str,
+                 type: _builtins.str):
+        """
+        An error the last evaluation of an alert recorded.
+
+        :param _builtins.str message: The service's words.
+        :param _builtins.str timestamp: When it happened (ISO 8601).
+        :param _builtins.str type: What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN.
+        """
+        pulumi.set(__self__, "message", message)
+        pulumi.set(__self__, "timestamp", timestamp)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def message(self) -> _builtins.str:
+        """
+        The service's words.
+        """
+        return pulumi.get(self, "message")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        When it happened (ISO 8601).
+        """
+        return pulumi.get(self, "timestamp")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN.
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class ApiKeyAssignedRole(dict):
+    """
+    A role an API key is assigned, as the service reports it.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "roleId":
+            suggest = "role_id"
+        elif key == "roleName":
+            suggest = "role_name"
+        elif key == "roleType":
+            suggest = "role_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ApiKeyAssignedRole. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ApiKeyAssignedRole.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ApiKeyAssignedRole.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 role_id: _builtins.str,
+                 role_name: _builtins.str,
+                 role_type: 'ApiKeyRoleType'):
+        """
+        A role an API key is assigned, as the service reports it.
+
+        :param _builtins.str role_id: The role's uuid.
+        :param _builtins.str role_name: The role's name, for people.
+        :param 'ApiKeyRoleType' role_type: "system" (predefined) or "custom" (the organization's own).
+        """
+        pulumi.set(__self__, "role_id", role_id)
+        pulumi.set(__self__, "role_name", role_name)
+        pulumi.set(__self__, "role_type", role_type)
+
+    @_builtins.property
+    @pulumi.getter(name="roleId")
+    def role_id(self) -> _builtins.str:
+        """
+        The role's uuid.
+        """
+        return pulumi.get(self, "role_id")
+
+    @_builtins.property
+    @pulumi.getter(name="roleName")
+    def role_name(self) -> _builtins.str:
+        """
+        The role's name, for people.
+        """
+        return pulumi.get(self, "role_name")
+
+    @_builtins.property
+    @pulumi.getter(name="roleType")
+    def role_type(self) -> 'ApiKeyRoleType':
+        """
+        "system" (predefined) or "custom" (the organization's own).
+        """
+        return pulumi.get(self, "role_type")
 
 
 @pulumi.output_type
