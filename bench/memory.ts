@@ -10,6 +10,7 @@ import {
   engineName,
   engineUp,
   type EngineUp,
+  type EngineUpOptions,
 } from "./engineRun";
 import { mixedKind } from "./inputs";
 import { oursBuild, referenceBuild } from "./programs";
@@ -42,21 +43,30 @@ export function figures(up: EngineUp): {
   };
 }
 
-export async function memory(folder: BenchFolder, n = 500): Promise<ScenarioResult> {
+type WatchedUp = Pick<EngineUpOptions, "stack" | "build" | "provider">;
+
+/**
+ * The memory rows' set-up: the measured up, then the ideal's, each with the provider process's
+ * memory watched, against one emulator without rate limits and without pacing.
+ */
+export function watchedUps(
+  folder: BenchFolder,
+  measured: WatchedUp,
+  ideal: WatchedUp,
+  row: (measured: EngineUp, ideal: EngineUp) => ScenarioResult,
+): Promise<ScenarioResult> {
   return withEmulator({ rateLimits: { cloud: false, alerting: false } }, async (emulator) => {
     const config = emulatorStackConfig(emulator, NO_PACING);
-    const oursUp = await engineUp(folder, {
-      stack: "memory-ours",
-      config,
-      build: oursBuild(n, mixedKind, "mixed"),
-      watchMemory: true,
-    });
-    const referenceUp = await engineUp(folder, {
-      stack: "memory-reference",
-      config,
-      build: referenceBuild(n, mixedKind, "reference"),
-      watchMemory: true,
-    });
+    const measuredUp = await engineUp(folder, { ...measured, config, watchMemory: true });
+    const idealUp = await engineUp(folder, { ...ideal, config, watchMemory: true });
+    return row(measuredUp, idealUp);
+  });
+}
+
+export async function memory(folder: BenchFolder, n = 500): Promise<ScenarioResult> {
+  const oursRun = { stack: "memory-ours", build: oursBuild(n, mixedKind, "mixed") };
+  const referenceRun = { stack: "memory-reference", build: referenceBuild(n, mixedKind, "reference") };
+  return watchedUps(folder, oursRun, referenceRun, (oursUp, referenceUp) => {
     const ours = figures(oursUp);
     const reference = figures(referenceUp);
     const ratio = ratioOf(ours.peakMB, reference.peakMB);

@@ -7,16 +7,9 @@
 
 import type { BenchFolder } from "./benchFolder";
 import { withEmulator } from "./emulatorProcess";
-import {
-  NO_PACING,
-  emulatorStackConfig,
-  engineDefaultParallel,
-  engineName,
-  engineUp,
-  type EngineUp,
-} from "./engineRun";
+import { NO_PACING, engineDefaultParallel, engineName, type EngineUp } from "./engineRun";
 import { mixedKind } from "./inputs";
-import { figures } from "./memory";
+import { figures, watchedUps } from "./memory";
 import { nativeBuild, oursBuild } from "./programs";
 import { ratioOf, type ScenarioResult } from "./report";
 import { median } from "./stats";
@@ -142,21 +135,9 @@ export async function nativeRateLimitedApply(folder: BenchFolder): Promise<Scena
 
 /** The memory row's program (n mixed resources, no warm-up), through each front door: the provider process's peak RSS. */
 export async function nativeMemory(folder: BenchFolder, n = 500): Promise<ScenarioResult> {
-  return withEmulator({ rateLimits: { cloud: false, alerting: false } }, async (emulator) => {
-    const config = emulatorStackConfig(emulator, NO_PACING);
-    const pluginUp = await engineUp(folder, {
-      stack: "native-memory",
-      config,
-      build: nativeBuild(n, mixedKind, "mixed"),
-      watchMemory: true,
-      provider: "plugin",
-    });
-    const dynamicUp = await engineUp(folder, {
-      stack: "native-memory-dynamic",
-      config,
-      build: oursBuild(n, mixedKind, "mixed"),
-      watchMemory: true,
-    });
+  const pluginRun = { stack: "native-memory", build: nativeBuild(n, mixedKind, "mixed"), provider: "plugin" as const };
+  const dynamicRun = { stack: "native-memory-dynamic", build: oursBuild(n, mixedKind, "mixed") };
+  return watchedUps(folder, pluginRun, dynamicRun, (pluginUp, dynamicUp) => {
     const plugin = figures(pluginUp);
     const dynamic = figures(dynamicUp);
     return {

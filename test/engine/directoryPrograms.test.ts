@@ -22,9 +22,9 @@ import { pulumiLanguageHost, type EngineTool } from "../../scripts/engine/pulumi
 import { emulatorConfig, examplesDir } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/packedPackage";
 import { CliStack, COMMAND_TIMEOUT_MS, type CliRun } from "../support/cliStack";
+import { expectExampleMade } from "../support/engine";
+import { PIPE_RESOURCE_ID } from "../support/fixtures";
 
-const PIPE_KEY =
-  "0f8fad5b-d9cb-469f-a165-70867728950e/7c9e6679-7425-40de-944b-e07fc1f90ae7/1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed";
 /** One of our resources in a progress line: its kind, its name and the operation. */
 const OUR_STEP = /pulumi-nodejs:dynamic\/alertpipe:(Alert|ApiKey|PipeSettings) (\S+) (\w+)/g;
 
@@ -43,9 +43,15 @@ function ourSteps(output: string, op: string): string[] {
   return [...output.matchAll(OUR_STEP)].filter((m) => m[3] === op).map((m) => `${m[1] ?? ""} ${m[2] ?? ""}`);
 }
 
-function expectNoMissingModule(run: CliRun): void {
+/** The run, once it is known to have found the package and exited 0; otherwise the test fails showing its output. */
+function ranClean(run: CliRun): CliRun {
   expect(run.output).not.toMatch(/Cannot find module|MODULE_NOT_FOUND|ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  expect(run.code, run.output).toBe(0);
+  return run;
 }
+
+/** The example's resources, as the CLI's progress names them. */
+const EXAMPLE_RESOURCES = ["Alert ingest-lag", "ApiKey deployer", "PipeSettings ingest"];
 
 describe.each([
   ["examples/", () => examplesDir()],
@@ -74,15 +80,9 @@ describe.each([
   it(
     "previews three creates and sends no request",
     async () => {
-      const preview = await stack.run(["preview", ...stack.configArgs()]);
-      expectNoMissingModule(preview);
-      expect(preview.code, preview.output).toBe(0);
+      const preview = ranClean(await stack.run(["preview", ...stack.configArgs()]));
       // Each resource is listed when its step is planned; the summary counts the stack as well.
-      expect([...new Set(ourSteps(preview.output, "create"))].sort(), preview.output).toEqual([
-        "Alert ingest-lag",
-        "ApiKey deployer",
-        "PipeSettings ingest",
-      ]);
+      expect([...new Set(ourSteps(preview.output, "create"))].sort(), preview.output).toEqual(EXAMPLE_RESOURCES);
       expect(preview.output).toMatch(/\+ 4 to create/);
       expect(emulator.requests).toEqual([]);
     },
@@ -92,23 +92,9 @@ describe.each([
   it(
     "creates one alert, one key and the pipe's settings on the emulator",
     async () => {
-      const up = await stack.run(["up", "--yes", ...stack.configArgs()]);
-      expectNoMissingModule(up);
-      expect(up.code, up.output).toBe(0);
-      expect([...new Set(ourSteps(up.output, "created"))].sort(), up.output).toEqual([
-        "Alert ingest-lag",
-        "ApiKey deployer",
-        "PipeSettings ingest",
-      ]);
-      const snap = emulator.snapshot();
-      expect(Object.keys(snap.alerts)).toHaveLength(1);
-      expect(Object.keys(snap.keys)).toHaveLength(1);
-      expect(snap.pipes[PIPE_KEY]).toMatchObject({
-        db_max_threads: 8,
-        object_storage_concurrency: 4,
-        streaming_max_insert_wait_ms: 1000,
-        db_parallel_view_processing: true,
-      });
+      const up = ranClean(await stack.run(["up", "--yes", ...stack.configArgs()]));
+      expect([...new Set(ourSteps(up.output, "created"))].sort(), up.output).toEqual(EXAMPLE_RESOURCES);
+      expectExampleMade(emulator);
     },
     COMMAND_TIMEOUT_MS,
   );
@@ -116,14 +102,12 @@ describe.each([
   it(
     "destroys them all",
     async () => {
-      const destroy = await stack.run(["destroy", "--yes", ...stack.configArgs()]);
-      expectNoMissingModule(destroy);
-      expect(destroy.code, destroy.output).toBe(0);
+      ranClean(await stack.run(["destroy", "--yes", ...stack.configArgs()]));
       const snap = emulator.snapshot();
       expect(snap.alerts).toEqual({});
       expect(snap.keys).toEqual({});
       // resetOnDelete: the settings the example managed are unset again.
-      expect(snap.pipes[PIPE_KEY]).toMatchObject({
+      expect(snap.pipes[PIPE_RESOURCE_ID]).toMatchObject({
         db_max_threads: null,
         object_storage_concurrency: null,
         streaming_max_insert_wait_ms: null,

@@ -3,24 +3,18 @@
 // in the program's node_modules, against the bundled emulator.
 
 import { createHash } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../emulator";
-import { byHand, emulator as startEmulator, ourState, stackOn, told, type EngineStack } from "../support/engine";
+import { describe, expect, it } from "vitest";
+import type { EmulatorOptions } from "../../emulator";
+import type { RunningEmulator } from "../support/engine";
+import { byHand, expectExampleMade, newStack, ourState, sharedStack, told } from "../support/engine";
+import { PIPE_IDS as PIPE, PIPE_RESOURCE_ID as PIPE_KEY } from "../support/fixtures";
 
-const PIPE = {
-  organizationId: "0f8fad5b-d9cb-469f-a165-70867728950e",
-  serviceId: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
-  pipeId: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
-};
-const PIPE_KEY = `${PIPE.organizationId}/${PIPE.serviceId}/${PIPE.pipeId}`;
 const OTHER_PIPE = "2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bee";
 
-async function stack(
-  running: RunningEmulator,
-  name: string,
-  config: Record<string, string> = {},
-): Promise<EngineStack> {
-  return stackOn(running, name, {
+/** The example on an emulator of its own, with plain config values added. */
+function example(name: string, config: Record<string, string> = {}, emulator: EmulatorOptions = {}) {
+  return newStack(name, undefined, {
+    emulator,
     config: Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v }])),
   });
 }
@@ -31,15 +25,11 @@ function cloudRequests(emulator: RunningEmulator, method?: string) {
 
 describe("the example stack on the real engine", () => {
   describe("a whole lifecycle", () => {
-    let emu: RunningEmulator;
-    let s: EngineStack;
-    beforeAll(async () => {
-      emu = await startEmulator();
-      s = await stack(emu, "lifecycle");
-    });
+    // The example's own program: no program given.
+    const t = sharedStack("lifecycle");
 
     it("previews three creates with unknown outputs and sends no request", async () => {
-      const result = await s.preview();
+      const result = await t.stack.preview();
       expect(result.ok, result.error).toBe(true);
       const ours = result.steps.filter((step) => step.type.startsWith("pulumi-nodejs:dynamic/alertpipe:"));
       expect(ours.map((step) => `${step.op} ${step.name}`).sort()).toEqual([
@@ -47,99 +37,92 @@ describe("the example stack on the real engine", () => {
         "create ingest",
         "create ingest-lag",
       ]);
-      expect(emu.requests).toEqual([]);
+      expect(t.emu.requests).toEqual([]);
     });
 
     it("creates the pipe settings, the key and the alert with one request each", async () => {
-      const result = await s.up();
+      const result = await t.stack.up();
       expect(result.ok, result.error).toBe(true);
-      const snap = emu.snapshot();
-      expect(Object.keys(snap.alerts)).toHaveLength(1);
-      expect(Object.keys(snap.keys)).toHaveLength(1);
-      expect(snap.pipes[PIPE_KEY]).toMatchObject({
-        db_max_threads: 8,
-        object_storage_concurrency: 4,
-        streaming_max_insert_wait_ms: 1000,
-      });
-      expect(emu.requests.map((r) => `${r.method} ${r.status}`).sort()).toEqual(
+      expectExampleMade(t.emu);
+      expect(t.emu.requests.map((r) => `${r.method} ${r.status}`).sort()).toEqual(
         ["POST 200", "POST 200", "PUT 200"].sort(),
       );
     });
 
     it("keeps the key secret encrypted in state and shows the alert built from other outputs", async () => {
-      const key = Object.values(emu.snapshot().keys)[0];
+      const key = Object.values(t.emu.snapshot().keys)[0];
       expect(key).toBeDefined();
-      const result = await s.up();
+      const result = await t.stack.up();
       expect(result.outputs.deployerKeyId?.value).toBe(key?.keyId);
       expect(result.outputs.deployerKeySecret?.secret).toBe(true);
-      expect(s.readStateFile()).not.toContain(emu.keySecret);
-      const alert = Object.values(emu.snapshot().alerts)[0];
+      expect(t.stack.readStateFile()).not.toContain(t.emu.keySecret);
+      const alert = Object.values(t.emu.snapshot().alerts)[0];
       expect(alert?.message).toContain(PIPE.pipeId);
       expect(alert?.message).toContain(key?.keySuffix ?? "missing");
     });
 
     it("changes nothing and sends no write on an unchanged program", async () => {
-      emu.resetRequestLog();
-      const result = await s.up();
+      t.emu.resetRequestLog();
+      const result = await t.stack.up();
       expect(result.ok, result.error).toBe(true);
       expect(result.steps.filter((step) => step.op !== "same")).toEqual([]);
-      expect(emu.requests.filter((r) => r.method !== "GET")).toEqual([]);
+      expect(t.emu.requests.filter((r) => r.method !== "GET")).toEqual([]);
     });
 
     it("updates one setting in place with one PUT of that setting alone", async () => {
-      emu.resetRequestLog();
-      await s.setConfig({ "alertpipe-example:dbMaxThreads": { value: "16" } });
-      const result = await s.up();
+      t.emu.resetRequestLog();
+      await t.stack.setConfig({ "alertpipe-example:dbMaxThreads": { value: "16" } });
+      const result = await t.stack.up();
       expect(result.ok, result.error).toBe(true);
       expect(result.steps.filter((step) => step.op !== "same").map((step) => `${step.op} ${step.name}`)).toEqual([
         "update ingest",
       ]);
-      expect(emu.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      expect(t.emu.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
         `PUT /v1/organizations/${PIPE.organizationId}/services/${PIPE.serviceId}/pipes/${PIPE.pipeId}/settings`,
       ]);
-      expect(emu.snapshot().pipes[PIPE_KEY]?.db_max_threads).toBe(16);
+      expect(t.emu.snapshot().pipes[PIPE_KEY]?.db_max_threads).toBe(16);
     });
 
     it("shows drift on refresh after an out-of-band change, and up puts it back", async () => {
       await byHand(
-        emu,
+        t.emu,
         "PUT",
         `/v1/organizations/${PIPE.organizationId}/services/${PIPE.serviceId}/pipes/${PIPE.pipeId}/settings`,
         { db_max_threads: 2 },
       );
-      const refreshed = await s.refresh();
+      const refreshed = await t.stack.refresh();
       expect(refreshed.ok, refreshed.error).toBe(true);
       expect(refreshed.steps.find((step) => step.name === "ingest")?.op).toBe("refresh-update");
-      const preview = await s.preview();
+      const preview = await t.stack.preview();
       expect(preview.steps.find((step) => step.name === "ingest")?.op).toBe("update");
-      await s.up();
-      expect(emu.snapshot().pipes[PIPE_KEY]?.db_max_threads).toBe(16);
+      await t.stack.up();
+      expect(t.emu.snapshot().pipes[PIPE_KEY]?.db_max_threads).toBe(16);
     });
 
     it("forgets an alert deleted out of band on refresh, and up creates it again", async () => {
-      const [alertId] = Object.keys(emu.snapshot().alerts);
-      await byHand(emu, "DELETE", `/api/v2/alerts/${alertId}`);
-      const refreshed = await s.refresh();
+      const [alertId] = Object.keys(t.emu.snapshot().alerts);
+      await byHand(t.emu, "DELETE", `/api/v2/alerts/${alertId}`);
+      const refreshed = await t.stack.refresh();
       expect(refreshed.steps.find((step) => step.name === "ingest-lag")?.op).toBe("refresh-delete");
-      const result = await s.up();
+      const result = await t.stack.up();
       expect(result.steps.find((step) => step.name === "ingest-lag")?.op).toBe("create");
-      expect(Object.keys(emu.snapshot().alerts)).toHaveLength(1);
+      expect(Object.keys(t.emu.snapshot().alerts)).toHaveLength(1);
     });
 
     it("replaces the pipe settings when the pipe changes: the new pipe is set, the old one reset", async () => {
-      await s.setConfig({ "alertpipe-example:pipeId": { value: OTHER_PIPE } });
-      const result = await s.up();
+      await t.stack.setConfig({ "alertpipe-example:pipeId": { value: OTHER_PIPE } });
+      const result = await t.stack.up();
       expect(result.ok, result.error).toBe(true);
       expect(result.steps.find((step) => step.name === "ingest")?.op).toBe("replace");
-      const pipes = emu.snapshot().pipes;
+      const pipes = t.emu.snapshot().pipes;
       expect(pipes[`${PIPE.organizationId}/${PIPE.serviceId}/${OTHER_PIPE}`]?.db_max_threads).toBe(16);
       expect(pipes[PIPE_KEY]?.db_max_threads).toBeNull();
     });
 
     it("destroys everything it made, leaving no alert, no key and no setting behind", async () => {
-      const result = await s.destroy();
+      const result = await t.stack.destroy();
       expect(result.ok, result.error).toBe(true);
-      const snap = emu.snapshot();
+      const snap = t.emu.snapshot();
       expect(snap.alerts).toEqual({});
       expect(snap.keys).toEqual({});
       for (const settings of Object.values(snap.pipes))
@@ -149,17 +132,16 @@ describe("the example stack on the real engine", () => {
 
   describe("bad input and bad credentials", () => {
     it("fails preview on an out-of-range setting, naming it, before any request", async () => {
-      const emu = await startEmulator();
-      const result = await (await stack(emu, "invalid", { "alertpipe-example:dbMaxThreads": "65" })).preview();
+      const { emu, stack: s } = await example("invalid", { "alertpipe-example:dbMaxThreads": "65" });
+      const result = await s.preview();
       expect(result.ok).toBe(false);
       expect(told(result)).toContain("dbMaxThreads must be an integer from 0 to 64");
       expect(emu.requests).toEqual([]);
     });
 
     it("fails up with a clear 401 on a wrong key secret, and never prints the secret", async () => {
-      const emu = await startEmulator();
       const wrong = "wrong-secret-canary-31ab";
-      const s = await stackOn(emu, "badcreds", {
+      const { stack: s } = await newStack("badcreds", undefined, {
         config: { "alertpipe:cloudKeySecret": { value: wrong, secret: true } },
       });
       const result = await s.up();
@@ -172,17 +154,18 @@ describe("the example stack on the real engine", () => {
 
   describe("faults on the way", () => {
     it("rides out 429 bursts when pacing is off", async () => {
-      const emu = await startEmulator({ rateLimits: { cloud: { requests: 1, perSeconds: 1 } } });
-      const result = await (await stack(emu, "unpaced", { "alertpipe:cloudRateLimit": "off" })).up();
+      const limits = { rateLimits: { cloud: { requests: 1, perSeconds: 1 } } };
+      const { emu, stack: s } = await example("unpaced", { "alertpipe:cloudRateLimit": "off" }, limits);
+      const result = await s.up();
       expect(result.ok, result.error).toBe(true);
       expect(cloudRequests(emu).some((r) => r.status === 429)).toBe(true);
       expect(Object.keys(emu.snapshot().keys)).toHaveLength(1);
     });
 
     it("paces up and destroy to zero 429s when pacing matches the service's limit", async () => {
-      const emu = await startEmulator({ rateLimits: { cloud: { requests: 1, perSeconds: 1 } } });
+      const limits = { rateLimits: { cloud: { requests: 1, perSeconds: 1 } } };
       // Destroy configures the provider from the config stored in state, so pacing is set before up.
-      const s = await stack(emu, "paced", { "alertpipe:cloudRateLimit": "1/1" });
+      const { emu, stack: s } = await example("paced", { "alertpipe:cloudRateLimit": "1/1" }, limits);
       const up = await s.up();
       expect(up.ok, up.error).toBe(true);
       // Each run is a new provider process, which cannot know the last run's requests: let the
@@ -195,8 +178,7 @@ describe("the example stack on the real engine", () => {
     });
 
     it("retries 503s on an idempotent update and succeeds", async () => {
-      const emu = await startEmulator();
-      const s = await stack(emu, "unavailable");
+      const { emu, stack: s } = await example("unavailable");
       expect((await s.up()).ok).toBe(true);
       emu.setFaults({ failNext: 2 });
       await s.setConfig({ "alertpipe-example:dbMaxThreads": { value: "12" } });
@@ -206,8 +188,7 @@ describe("the example stack on the real engine", () => {
     });
 
     it("leaves one key, the one in state, when the connection is cut after the key was made, and says it made it again", async () => {
-      const emu = await startEmulator();
-      const s = await stack(emu, "cut");
+      const { emu, stack: s } = await example("cut");
       emu.setFaults({ cutAfterCommit: { method: "POST", pathPattern: /\/keys$/, count: 1 } });
       const result = await s.up();
       expect(result.ok, result.error).toBe(true);
@@ -224,8 +205,7 @@ describe("the example stack on the real engine", () => {
   describe("secret hygiene", () => {
     it("keeps canary credentials and the created key's secret out of state, export, logs, errors and __provider", async () => {
       const canary = { token: "canary-token-e2e-8c1d", keySecret: "canary-secret-e2e-4f9a" };
-      const emu = await startEmulator({ token: canary.token, keySecret: canary.keySecret });
-      const s = await stack(emu, "hygiene");
+      const { emu, stack: s } = await example("hygiene", {}, canary);
       const up = await s.up();
       expect(up.ok, up.error).toBe(true);
       const again = await s.up();

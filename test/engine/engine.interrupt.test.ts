@@ -9,28 +9,17 @@
 
 import { readdirSync, readlinkSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../emulator";
-import {
-  changes,
-  emulator,
-  installedPackage,
-  stackOn,
-  told,
-  type EngineStack,
-  type RunResult,
-} from "../support/engine";
-
-const ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
+import type { EngineStack, PackageProgram, RunningEmulator, RunResult } from "../support/engine";
+import { changes, newStack, told } from "../support/engine";
+import { ORG_ID as ORG } from "../support/fixtures";
 const PROJECT = "alertpipe-example";
 
 /**
  * A key and an alert with nothing to wait for, so both are created at once, and two alerts
  * chained after the first through their messages, so they cannot start until it is created.
  */
-const program: PulumiFn = async () => {
-  const { Alert, ApiKey } = installedPackage();
+const program: PackageProgram = async ({ Alert, ApiKey }) => {
   const base = {
     source: "search" as const,
     threshold: 1,
@@ -143,8 +132,7 @@ function cliPid(s: EngineStack): number {
 async function upInterruptedTwice(
   name: string,
 ): Promise<{ emu: RunningEmulator; s: EngineStack; interrupted: RunResult }> {
-  const emu = await emulator({ latencyMs: 3_000 });
-  const s = await stackOn(emu, name, { program });
+  const { emu, stack: s } = await newStack(name, program, { emulator: { latencyMs: 3_000 } });
   const controller = new AbortController();
   const running = s.up({ signal: controller.signal });
   await until("the key and the first alert to reach the service", () => objectCount(emu) === 2);
@@ -160,8 +148,7 @@ describe("Ctrl-C during an up, on the real engine", () => {
   it("once: in-flight creates finish and are recorded, nothing new starts, no pending operation; the next up creates only the rest", async () => {
     // The emulator stores an object when the request arrives and answers 2 s later: objects on
     // the service are creates in flight.
-    const emu = await emulator({ latencyMs: 2_000 });
-    const s = await stackOn(emu, "ctrl-c-once", { program });
+    const { emu, stack: s } = await newStack("ctrl-c-once", program, { emulator: { latencyMs: 2_000 } });
     const controller = new AbortController();
     const running = s.up({ signal: controller.signal });
     await until("the key and the first alert to reach the service", () => objectCount(emu) === 2);

@@ -5,22 +5,23 @@
 // installed in examples/node_modules, so the provider is serialized as in a user's program.
 
 import * as pulumi from "@pulumi/pulumi";
-import type { PulumiFn } from "@pulumi/pulumi/automation";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../emulator";
+import { describe, expect, it } from "vitest";
 import type { AlertArgs, ApiKeyArgs, PipeSettingsArgs } from "../../provider";
 import { hashDataFor, sha256Base64 } from "../support/hashData";
+import type { RunResult, StackOnEmulator } from "../support/engine";
 import {
   byHand,
   changes,
-  emulator as startEmulator,
   installedPackage,
-  stackOn,
+  newStack,
+  ourState,
+  requestLog as sent,
+  sharedStack,
   succeeded,
-  type EngineStack,
-  type RunResult,
+  thresholdByHand,
 } from "../support/engine";
 import { ORG_ID as ORG } from "../support/fixtures";
+import { HAND_MADE_ALERT } from "../support/programs";
 import { rewritingProxy, without } from "../support/rewritingProxy";
 
 const OTHER_ORG = "3d6f0a8e-8f5a-4c1e-9b7a-2f1d4c3b5a69";
@@ -88,48 +89,84 @@ function changedInputs(result: RunResult, name: string, args: readonly string[])
   return args.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
 }
 
-interface StoredResource {
-  urn: string;
-  id?: string;
-  initErrors?: string[];
-}
-
-/** A resource as the stack's state file holds it, by name. */
-function inState(s: EngineStack, name: string): StoredResource | undefined {
-  const state = JSON.parse(s.readStateFile()) as { checkpoint: { latest?: { resources?: StoredResource[] } } };
-  return state.checkpoint.latest?.resources?.find((r) => r.urn.endsWith(`::${name}`));
-}
-
-/** "METHOD path" of every request the emulator answered since its log was last reset. */
-function sent(emu: RunningEmulator, filter: (method: string) => boolean = () => true): string[] {
-  return emu.requests.filter((r) => filter(r.method)).map((r) => `${r.method} ${r.path}`);
-}
-
 const isWrite = (method: string) => method !== "GET";
 
+/** The first test of a resource alone: its preview plans one create and sends nothing. */
+function previewsOneCreate(t: StackOnEmulator, name: string): void {
+  it("previews one create and sends no request", async () => {
+    const result = succeeded(await t.stack.preview());
+    expect(ours(result).map((step) => `${step.op} ${step.name}`)).toEqual([`create ${name}`]);
+    expect(t.emu.requests).toEqual([]);
+  });
+}
+
+/** The resource, its arguments, and the one of them that changed. */
+type Changed = [name: string, args: readonly string[], input: string];
+
+/** An up after the program changed one argument: one in-place update naming it, with one write. */
+async function updatedInPlace(t: StackOnEmulator, [name, args, input]: Changed, write: string): Promise<void> {
+  t.emu.resetRequestLog();
+  const result = succeeded(await t.stack.up());
+  expect(changes(result)).toEqual([`update ${name}`]);
+  expect(changedInputs(result, name, args)).toEqual([input]);
+  expect(sent(t.emu)).toEqual([write]);
+}
+
+/** An up after the program changed an argument that forces a replacement: one replace, naming it. */
+async function replacedOn(t: StackOnEmulator, input: string): Promise<void> {
+  t.emu.resetRequestLog();
+  const step = ours(succeeded(await t.stack.up()))[0];
+  expect(step?.op).toBe("replace");
+  expect(step?.replaceKeys).toContain(input);
+}
+
+interface Drift {
+  /** The change a person makes at the console. */
+  byHand: () => Promise<unknown>;
+  /** The one request the refresh sends, and the one write the next up sends to put the object back. */
+  read: string;
+  write: string;
+  /** What the refresh finds changed. */
+  changed: Changed;
+}
+
+/** A change made by hand: refresh shows it with one read and no write, and the next up puts it back with one write. */
+async function driftShownThenPutBack(t: StackOnEmulator, drift: Drift): Promise<void> {
+  const [name, args, input] = drift.changed;
+  await drift.byHand();
+  t.emu.resetRequestLog();
+  const refreshed = succeeded(await t.stack.refresh());
+  expect(sent(t.emu)).toEqual([drift.read]);
+  expect(ours(refreshed)[0]?.op).toBe("refresh-update");
+  expect(changedInputs(refreshed, name, args)).toEqual([input]);
+
+  t.emu.resetRequestLog();
+  const result = succeeded(await t.stack.up());
+  expect(changes(result)).toEqual([`update ${name}`]);
+  expect(sent(t.emu)).toEqual([drift.write]);
+}
+
+/** The test after its create: the same program again is every step same and no write. */
+function unchangedSendsNoWrite(t: StackOnEmulator): void {
+  it("reports every step same and sends no write on an unchanged program", async () => {
+    t.emu.resetRequestLog();
+    const result = succeeded(await t.stack.up());
+    expect(ours(result).map((step) => step.op)).toEqual(["same"]);
+    expect(sent(t.emu, isWrite)).toEqual([]);
+  });
+}
+
 describe("an Alert alone on the real engine", () => {
-  let emu: RunningEmulator;
-  let s: EngineStack;
   // The program reads these on every run, so a test changes the program by assigning them.
   let args: AlertArgs = ALERT;
   let alertId = "";
-  beforeAll(async () => {
-    emu = await startEmulator();
-    const { Alert } = installedPackage();
-    const program: PulumiFn = async () => ({ id: new Alert("lag", args).id });
-    s = await stackOn(emu, "alert-alone", { program });
-  });
-
-  it("previews one create and sends no request", async () => {
-    const result = succeeded(await s.preview());
-    expect(ours(result).map((step) => `${step.op} ${step.name}`)).toEqual(["create lag"]);
-    expect(emu.requests).toEqual([]);
-  });
+  const t = sharedStack("alert-alone", async ({ Alert }) => ({ id: new Alert("lag", args).id }));
+  previewsOneCreate(t, "lag");
 
   it("creates the alert with one POST", async () => {
-    const result = succeeded(await s.up());
-    expect(sent(emu)).toEqual(["POST /api/v2/alerts"]);
-    const alerts = Object.values(emu.snapshot().alerts);
+    const result = succeeded(await t.stack.up());
+    expect(sent(t.emu)).toEqual(["POST /api/v2/alerts"]);
+    const alerts = Object.values(t.emu.snapshot().alerts);
     expect(alerts).toHaveLength(1);
     alertId = alerts[0]?.id ?? "";
     expect(result.outputs.id?.value).toBe(alertId);
@@ -141,71 +178,44 @@ describe("an Alert alone on the real engine", () => {
     });
   });
 
-  it("reports every step same and sends no write on an unchanged program", async () => {
-    emu.resetRequestLog();
-    const result = succeeded(await s.up());
-    expect(ours(result).map((step) => step.op)).toEqual(["same"]);
-    expect(sent(emu, isWrite)).toEqual([]);
-  });
+  unchangedSendsNoWrite(t);
 
   it("updates a changed threshold in place with one PUT of the same alert", async () => {
-    emu.resetRequestLog();
     args = { ...ALERT, threshold: 600 };
-    const result = succeeded(await s.up());
-    expect(changes(result)).toEqual(["update lag"]);
-    expect(changedInputs(result, "lag", ALERT_ARGS)).toEqual(["threshold"]);
-    expect(sent(emu)).toEqual([`PUT /api/v2/alerts/${alertId}`]);
-    expect(emu.snapshot().alerts[alertId]?.threshold).toBe(600);
+    await updatedInPlace(t, ["lag", ALERT_ARGS, "threshold"], `PUT /api/v2/alerts/${alertId}`);
+    expect(t.emu.snapshot().alerts[alertId]?.threshold).toBe(600);
   });
 
   it("changes even the source in place: nothing about an alert forces a replacement", async () => {
-    emu.resetRequestLog();
+    t.emu.resetRequestLog();
     args = { ...ALERT, threshold: 600, source: "search", dashboardId: undefined, tileId: undefined };
-    const result = succeeded(await s.up());
+    const result = succeeded(await t.stack.up());
     expect(changes(result)).toEqual(["update lag"]);
-    expect(sent(emu)).toEqual([`PUT /api/v2/alerts/${alertId}`]);
-    expect(Object.keys(emu.snapshot().alerts)).toEqual([alertId]);
-    expect(emu.snapshot().alerts[alertId]).toMatchObject({ source: "search" });
+    expect(sent(t.emu)).toEqual([`PUT /api/v2/alerts/${alertId}`]);
+    expect(Object.keys(t.emu.snapshot().alerts)).toEqual([alertId]);
+    expect(t.emu.snapshot().alerts[alertId]).toMatchObject({ source: "search" });
   });
 
   it("shows a threshold changed by hand on refresh, with GETs only, and the next up puts it back", async () => {
-    const alert = emu.snapshot().alerts[alertId];
-    expect(alert).toBeDefined();
-    await byHand(emu, "PUT", `/api/v2/alerts/${alertId}`, {
-      name: alert?.name,
-      source: alert?.source,
-      threshold: 42,
-      thresholdType: alert?.thresholdType,
-      interval: alert?.interval,
-      channel: alert?.channel,
+    await driftShownThenPutBack(t, {
+      byHand: () => thresholdByHand(t.emu, alertId, 42),
+      // One listing of the alerts serves the read (docs/design/reading.md).
+      read: `GET /api/v2/alerts`,
+      changed: ["lag", ALERT_ARGS, "threshold"],
+      write: `PUT /api/v2/alerts/${alertId}`,
     });
-    emu.resetRequestLog();
-    const refreshed = succeeded(await s.refresh());
-    expect(sent(emu, isWrite)).toEqual([]);
-    // One listing of the alerts serves the read (docs/design/reading.md).
-    expect(sent(emu)).toEqual([`GET /api/v2/alerts`]);
-    const step = ours(refreshed)[0];
-    expect(step?.op).toBe("refresh-update");
-    expect(changedInputs(refreshed, "lag", ALERT_ARGS)).toEqual(["threshold"]);
-
-    emu.resetRequestLog();
-    const result = succeeded(await s.up());
-    expect(changes(result)).toEqual(["update lag"]);
-    expect(sent(emu)).toEqual([`PUT /api/v2/alerts/${alertId}`]);
-    expect(emu.snapshot().alerts[alertId]?.threshold).toBe(600);
+    expect(t.emu.snapshot().alerts[alertId]?.threshold).toBe(600);
   });
 
   it("destroys the alert with one DELETE, leaving no alert on the service", async () => {
-    emu.resetRequestLog();
-    succeeded(await s.destroy());
-    expect(sent(emu)).toEqual([`DELETE /api/v2/alerts/${alertId}`]);
-    expect(emu.snapshot().alerts).toEqual({});
+    t.emu.resetRequestLog();
+    succeeded(await t.stack.destroy());
+    expect(sent(t.emu)).toEqual([`DELETE /api/v2/alerts/${alertId}`]);
+    expect(t.emu.snapshot().alerts).toEqual({});
   });
 });
 
 describe("a PipeSettings alone on the real engine", () => {
-  let emu: RunningEmulator;
-  let s: EngineStack;
   const base: PipeSettingsArgs = {
     organizationId: ORG,
     serviceId: SERVICE,
@@ -215,92 +225,63 @@ describe("a PipeSettings alone on the real engine", () => {
     resetOnDelete: true,
   };
   let args: PipeSettingsArgs = base;
-  beforeAll(async () => {
-    emu = await startEmulator();
-    const { PipeSettings } = installedPackage();
-    const program: PulumiFn = async () => ({ dbMaxThreads: new PipeSettings("ingest", args).dbMaxThreads });
-    s = await stackOn(emu, "pipe-alone", { program });
-  });
-
-  it("previews one create and sends no request", async () => {
-    const result = succeeded(await s.preview());
-    expect(ours(result).map((step) => `${step.op} ${step.name}`)).toEqual(["create ingest"]);
-    expect(emu.requests).toEqual([]);
-  });
+  const t = sharedStack("pipe-alone", async ({ PipeSettings }) => ({
+    dbMaxThreads: new PipeSettings("ingest", args).dbMaxThreads,
+  }));
+  previewsOneCreate(t, "ingest");
 
   it("creates the settings with one PUT of the pipe", async () => {
-    const result = succeeded(await s.up());
-    expect(sent(emu)).toEqual([`PUT ${settingsPath(PIPE)}`]);
-    expect(emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 8, object_storage_concurrency: 4 });
+    const result = succeeded(await t.stack.up());
+    expect(sent(t.emu)).toEqual([`PUT ${settingsPath(PIPE)}`]);
+    expect(t.emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 8, object_storage_concurrency: 4 });
     // Sent as null (unset): the service, like the real one, then holds no value for it.
-    expect(emu.snapshot().pipes[pipeKey(PIPE)]?.streaming_max_insert_wait_ms ?? null).toBeNull();
+    expect(t.emu.snapshot().pipes[pipeKey(PIPE)]?.streaming_max_insert_wait_ms ?? null).toBeNull();
     expect(result.outputs.dbMaxThreads?.value).toBe(8);
   });
 
-  it("reports every step same and sends no write on an unchanged program", async () => {
-    emu.resetRequestLog();
-    const result = succeeded(await s.up());
-    expect(ours(result).map((step) => step.op)).toEqual(["same"]);
-    expect(sent(emu, isWrite)).toEqual([]);
-  });
+  unchangedSendsNoWrite(t);
 
   it("updates a changed setting in place with one PUT, leaving the other setting as it was", async () => {
-    emu.resetRequestLog();
     args = { ...base, dbMaxThreads: 16 };
-    const result = succeeded(await s.up());
-    expect(changes(result)).toEqual(["update ingest"]);
-    expect(changedInputs(result, "ingest", PIPE_ARGS)).toEqual(["dbMaxThreads"]);
-    expect(sent(emu)).toEqual([`PUT ${settingsPath(PIPE)}`]);
-    expect(emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
+    await updatedInPlace(t, ["ingest", PIPE_ARGS, "dbMaxThreads"], `PUT ${settingsPath(PIPE)}`);
+    expect(t.emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
   });
 
   it("shows a setting changed by hand on refresh, with GETs only, and the next up puts it back", async () => {
-    await byHand(emu, "PUT", settingsPath(PIPE), { object_storage_concurrency: 30 });
-    emu.resetRequestLog();
-    const refreshed = succeeded(await s.refresh());
-    expect(sent(emu)).toEqual([`GET ${settingsPath(PIPE)}`]);
-    const step = ours(refreshed)[0];
-    expect(step?.op).toBe("refresh-update");
-    expect(changedInputs(refreshed, "ingest", PIPE_ARGS)).toEqual(["objectStorageConcurrency"]);
-
-    emu.resetRequestLog();
-    const result = succeeded(await s.up());
-    expect(changes(result)).toEqual(["update ingest"]);
-    expect(sent(emu)).toEqual([`PUT ${settingsPath(PIPE)}`]);
-    expect(emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
+    await driftShownThenPutBack(t, {
+      byHand: () => byHand(t.emu, "PUT", settingsPath(PIPE), { object_storage_concurrency: 30 }),
+      read: `GET ${settingsPath(PIPE)}`,
+      changed: ["ingest", PIPE_ARGS, "objectStorageConcurrency"],
+      write: `PUT ${settingsPath(PIPE)}`,
+    });
+    expect(t.emu.snapshot().pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
   });
 
   it("replaces on a new pipeId: the new pipe is set and the old one reset", async () => {
-    emu.resetRequestLog();
     args = { ...base, dbMaxThreads: 16, pipeId: OTHER_PIPE };
-    const result = succeeded(await s.up());
-    const step = ours(result)[0];
-    expect(step?.op).toBe("replace");
-    expect(step?.replaceKeys).toContain("pipeId");
+    await replacedOn(t, "pipeId");
     // Create before delete, the engine's default: the new pipe is set before the old is reset, which
     // reads the old pipe first to unset only what is still as it left it.
-    expect(sent(emu)).toEqual([
+    expect(sent(t.emu)).toEqual([
       `PUT ${settingsPath(OTHER_PIPE)}`,
       `GET ${settingsPath(PIPE)}`,
       `PUT ${settingsPath(PIPE)}`,
     ]);
-    const pipes = emu.snapshot().pipes;
+    const pipes = t.emu.snapshot().pipes;
     expect(pipes[pipeKey(OTHER_PIPE)]).toMatchObject({ db_max_threads: 16, object_storage_concurrency: 4 });
     expect(pipes[pipeKey(PIPE)]).toMatchObject({ db_max_threads: null, object_storage_concurrency: null });
   });
 
   it("destroys with resetOnDelete by unsetting what it managed, leaving no setting on any pipe", async () => {
-    emu.resetRequestLog();
-    succeeded(await s.destroy());
-    expect(sent(emu)).toEqual([`GET ${settingsPath(OTHER_PIPE)}`, `PUT ${settingsPath(OTHER_PIPE)}`]);
-    for (const settings of Object.values(emu.snapshot().pipes))
+    t.emu.resetRequestLog();
+    succeeded(await t.stack.destroy());
+    expect(sent(t.emu)).toEqual([`GET ${settingsPath(OTHER_PIPE)}`, `PUT ${settingsPath(OTHER_PIPE)}`]);
+    for (const settings of Object.values(t.emu.snapshot().pipes))
       expect(Object.values(settings).every((v) => v === null)).toBe(true);
   });
 });
 
 describe("an ApiKey alone on the real engine", () => {
-  let emu: RunningEmulator;
-  let s: EngineStack;
   const base: ApiKeyArgs = {
     organizationId: ORG,
     name: "deployer",
@@ -312,26 +293,16 @@ describe("an ApiKey alone on the real engine", () => {
   let args: ApiKeyArgs = base;
   let keyUuid = "";
   const keysPath = (org: string, id?: string) => `/v1/organizations/${org}/keys${id === undefined ? "" : `/${id}`}`;
-  beforeAll(async () => {
-    emu = await startEmulator();
-    const { ApiKey } = installedPackage();
-    const program: PulumiFn = async () => {
-      const key = new ApiKey("deployer", args);
-      return { id: key.id, keyId: key.keyId, keySecret: key.keySecret };
-    };
-    s = await stackOn(emu, "key-alone", { program });
+  const t = sharedStack("key-alone", async ({ ApiKey }) => {
+    const key = new ApiKey("deployer", args);
+    return { id: key.id, keyId: key.keyId, keySecret: key.keySecret };
   });
-
-  it("previews one create and sends no request", async () => {
-    const result = succeeded(await s.preview());
-    expect(ours(result).map((step) => `${step.op} ${step.name}`)).toEqual(["create deployer"]);
-    expect(emu.requests).toEqual([]);
-  });
+  previewsOneCreate(t, "deployer");
 
   it("creates the key with one POST; with hashData the program holds the pair, so no keyId or keySecret comes back", async () => {
-    const result = succeeded(await s.up());
-    expect(sent(emu)).toEqual([`POST ${keysPath(ORG)}`]);
-    const keys = Object.values(emu.snapshot().keys);
+    const result = succeeded(await t.stack.up());
+    expect(sent(t.emu)).toEqual([`POST ${keysPath(ORG)}`]);
+    const keys = Object.values(t.emu.snapshot().keys);
     expect(keys).toHaveLength(1);
     keyUuid = keys[0]?.id ?? "";
     expect(result.outputs.id?.value).toBe(keyUuid);
@@ -339,49 +310,30 @@ describe("an ApiKey alone on the real engine", () => {
     expect(result.outputs.keySecret?.value).toBeUndefined();
   });
 
-  it("reports every step same and sends no write on an unchanged program", async () => {
-    emu.resetRequestLog();
-    const result = succeeded(await s.up());
-    expect(ours(result).map((step) => step.op)).toEqual(["same"]);
-    expect(sent(emu, isWrite)).toEqual([]);
-  });
+  unchangedSendsNoWrite(t);
 
   it("updates a changed name in place with one PATCH of the same key", async () => {
-    emu.resetRequestLog();
     args = { ...base, name: "deployer-ci" };
-    const result = succeeded(await s.up());
-    expect(changes(result)).toEqual(["update deployer"]);
-    expect(changedInputs(result, "deployer", KEY_ARGS)).toEqual(["name"]);
-    expect(sent(emu)).toEqual([`PATCH ${keysPath(ORG, keyUuid)}`]);
-    expect(emu.snapshot().keys[keyUuid]?.name).toBe("deployer-ci");
+    await updatedInPlace(t, ["deployer", KEY_ARGS, "name"], `PATCH ${keysPath(ORG, keyUuid)}`);
+    expect(t.emu.snapshot().keys[keyUuid]?.name).toBe("deployer-ci");
   });
 
   it("shows a key disabled by hand on refresh, with GETs only, and the next up enables it again", async () => {
-    await byHand(emu, "PATCH", keysPath(ORG, keyUuid), { state: "disabled" });
-    emu.resetRequestLog();
-    const refreshed = succeeded(await s.refresh());
-    // One listing of the organization's keys serves the read (docs/design/reading.md).
-    expect(sent(emu)).toEqual([`GET ${keysPath(ORG)}`]);
-    const step = ours(refreshed)[0];
-    expect(step?.op).toBe("refresh-update");
-    expect(changedInputs(refreshed, "deployer", KEY_ARGS)).toEqual(["state"]);
-
-    emu.resetRequestLog();
-    const result = succeeded(await s.up());
-    expect(changes(result)).toEqual(["update deployer"]);
-    expect(sent(emu)).toEqual([`PATCH ${keysPath(ORG, keyUuid)}`]);
-    expect(emu.snapshot().keys[keyUuid]?.state).toBe("enabled");
+    await driftShownThenPutBack(t, {
+      byHand: () => byHand(t.emu, "PATCH", keysPath(ORG, keyUuid), { state: "disabled" }),
+      // One listing of the organization's keys serves the read (docs/design/reading.md).
+      read: `GET ${keysPath(ORG)}`,
+      changed: ["deployer", KEY_ARGS, "state"],
+      write: `PATCH ${keysPath(ORG, keyUuid)}`,
+    });
+    expect(t.emu.snapshot().keys[keyUuid]?.state).toBe("enabled");
   });
 
   it("replaces the key on new hashData: a new key is made, then the old one deleted", async () => {
-    emu.resetRequestLog();
     args = { ...args, hashData: hashDataFor("LIFECYCLEKEY00000CD34", "lifecycle-secret-two-made-by-the-program") };
-    const result = succeeded(await s.up());
-    const step = ours(result)[0];
-    expect(step?.op).toBe("replace");
-    expect(step?.replaceKeys).toContain("hashData");
-    expect(sent(emu)).toEqual([`POST ${keysPath(ORG)}`, `DELETE ${keysPath(ORG, keyUuid)}`]);
-    const keys = Object.values(emu.snapshot().keys);
+    await replacedOn(t, "hashData");
+    expect(sent(t.emu)).toEqual([`POST ${keysPath(ORG)}`, `DELETE ${keysPath(ORG, keyUuid)}`]);
+    const keys = Object.values(t.emu.snapshot().keys);
     expect(keys).toHaveLength(1);
     expect(keys[0]?.id).not.toBe(keyUuid);
     expect(keys[0]?.hashData).toMatchObject({ keyIdHash: sha256Base64("LIFECYCLEKEY00000CD34") });
@@ -389,23 +341,19 @@ describe("an ApiKey alone on the real engine", () => {
   });
 
   it("replaces the key on a new organizationId: the new key lives in the new organization", async () => {
-    emu.resetRequestLog();
     args = { ...args, organizationId: OTHER_ORG };
-    const result = succeeded(await s.up());
-    const step = ours(result)[0];
-    expect(step?.op).toBe("replace");
-    expect(step?.replaceKeys).toContain("organizationId");
-    expect(sent(emu)).toEqual([`POST ${keysPath(OTHER_ORG)}`, `DELETE ${keysPath(ORG, keyUuid)}`]);
-    const keys = Object.values(emu.snapshot().keys);
+    await replacedOn(t, "organizationId");
+    expect(sent(t.emu)).toEqual([`POST ${keysPath(OTHER_ORG)}`, `DELETE ${keysPath(ORG, keyUuid)}`]);
+    const keys = Object.values(t.emu.snapshot().keys);
     expect(keys.map((k) => k.organizationId)).toEqual([OTHER_ORG]);
     keyUuid = keys[0]?.id ?? "";
   });
 
   it("destroys the key with one DELETE, leaving no key on the service", async () => {
-    emu.resetRequestLog();
-    succeeded(await s.destroy());
-    expect(sent(emu)).toEqual([`DELETE ${keysPath(OTHER_ORG, keyUuid)}`]);
-    expect(emu.snapshot().keys).toEqual({});
+    t.emu.resetRequestLog();
+    succeeded(await t.stack.destroy());
+    expect(sent(t.emu)).toEqual([`DELETE ${keysPath(OTHER_ORG, keyUuid)}`]);
+    expect(t.emu.snapshot().keys).toEqual({});
   });
 });
 
@@ -413,20 +361,25 @@ describe("a create that fails after the object exists, then the next up", () => 
   it("takes an Alert create answer that leaves a member out as it came: one alert, in state, and the next up makes no second", async () => {
     // Real services leave out members with no value; only an answer without an id is broken now
     // (issue 8), so an answer missing the threshold is no partial failure.
-    const emu = await startEmulator();
     let odd = 1;
-    const proxy = await rewritingProxy(emu.url, (method, path, body) =>
-      method === "POST" && path === "/api/v2/alerts" && odd-- > 0 ? without(body, "data", "threshold") : body,
+    const { emu, stack: s } = await newStack(
+      "alert-partial",
+      async ({ Alert }) => ({ id: new Alert("lag", ALERT).id }),
+      {
+        config: async (running) => {
+          const proxy = await rewritingProxy(running.url, (method, path, body) =>
+            method === "POST" && path === "/api/v2/alerts" && odd-- > 0 ? without(body, "data", "threshold") : body,
+          );
+          return { "alertpipe:alertingUrl": { value: proxy } };
+        },
+      },
     );
-    const { Alert } = installedPackage();
-    const program: PulumiFn = async () => ({ id: new Alert("lag", ALERT).id });
-    const s = await stackOn(emu, "alert-partial", { program, config: { "alertpipe:alertingUrl": { value: proxy } } });
 
     succeeded(await s.up());
     const made = Object.keys(emu.snapshot().alerts);
     expect(made).toHaveLength(1);
-    expect(inState(s, "lag")).toMatchObject({ id: made[0] });
-    expect(inState(s, "lag")?.initErrors).toBeUndefined();
+    expect(ourState(s).get("lag")).toMatchObject({ id: made[0] });
+    expect(ourState(s).get("lag")?.initErrors).toBeUndefined();
 
     emu.resetRequestLog();
     succeeded(await s.up());
@@ -438,13 +391,10 @@ describe("a create that fails after the object exists, then the next up", () => 
 describe("many resources at the engine's own parallelism", () => {
   it("creates 25 API keys in one up under the service's default rate limit, paced by default, with no 429", async () => {
     // Default limits on both sides: the emulator's area B window (10 per 10 s) and our pacing's default.
-    const emu = await startEmulator();
-    const { ApiKey } = installedPackage();
-    const program: PulumiFn = async () => {
+    const { emu, stack: s } = await newStack("many-keys", async ({ ApiKey }) => {
       for (let i = 0; i < 25; i++)
         new ApiKey(`key-${i}`, { organizationId: ORG, name: `key-${i}`, roles: ["query_endpoints"] });
-    };
-    const s = await stackOn(emu, "many-keys", { program });
+    });
     const result = succeeded(await s.up());
     expect(ours(result).filter((step) => step.op === "create")).toHaveLength(25);
     expect(emu.requests.filter((r) => r.status === 429)).toEqual([]);
@@ -455,21 +405,13 @@ describe("many resources at the engine's own parallelism", () => {
 
 describe("an existing object read by id with the class's static get", () => {
   it("reads a live alert by id through the provider, and destroy leaves it on the service", async () => {
-    const emu = await startEmulator();
-    await byHand(emu, "POST", "/api/v2/alerts", {
-      source: "search",
-      threshold: 123,
-      thresholdType: "below",
-      interval: "1h",
-      channel: { type: "webhook", webhookId: "made-by-hand" },
-    });
-    const [alertId = ""] = Object.keys(emu.snapshot().alerts);
-    const { Alert } = installedPackage();
-    const program: PulumiFn = async () => {
+    let alertId = "";
+    const { emu, stack: s } = await newStack("alert-read", async ({ Alert }) => {
       const alert = Alert.get("existing", alertId);
       return { threshold: alert.threshold, webhookId: alert.channel.webhookId };
-    };
-    const s = await stackOn(emu, "alert-read", { program });
+    });
+    await byHand(emu, "POST", "/api/v2/alerts", HAND_MADE_ALERT);
+    alertId = Object.keys(emu.snapshot().alerts)[0] ?? "";
     emu.resetRequestLog();
     const up = succeeded(await s.up());
     expect(ours(up).map((step) => `${step.op} ${step.name}`)).toEqual(["read existing"]);
@@ -484,19 +426,15 @@ describe("an existing object read by id with the class's static get", () => {
   });
 
   it("reads a live key by its uuid and organization, without a secret, and destroy leaves it on the service", async () => {
-    const emu = await startEmulator();
-    const made = (await byHand(emu, "POST", `/v1/organizations/${ORG}/keys`, {
-      name: "by hand",
-      roles: ["developer"],
-    })) as {
-      result: { key: { id: string; keySuffix: string } };
-    };
-    const { ApiKey } = installedPackage();
-    const program: PulumiFn = async () => {
+    let made = { result: { key: { id: "", keySuffix: "" } } };
+    const { emu, stack: s } = await newStack("key-read", async ({ ApiKey }) => {
       const key = ApiKey.get("existing", made.result.key.id, { organizationId: ORG });
       return { name: key.name, keySuffix: key.keySuffix, keySecret: key.keySecret };
-    };
-    const s = await stackOn(emu, "key-read", { program });
+    });
+    made = (await byHand(emu, "POST", `/v1/organizations/${ORG}/keys`, {
+      name: "by hand",
+      roles: ["developer"],
+    })) as typeof made;
     emu.resetRequestLog();
     const up = succeeded(await s.up());
     expect(ours(up).map((step) => `${step.op} ${step.name}`)).toEqual(["read existing"]);
@@ -512,15 +450,12 @@ describe("an existing object read by id with the class's static get", () => {
   });
 
   it("reads a pipe's live settings by organizationId/serviceId/pipeId, and destroy leaves them as they are", async () => {
-    const emu = await startEmulator();
+    const { emu, stack: s } = await newStack("pipe-read", async ({ PipeSettings }) => ({
+      dbMaxThreads: PipeSettings.get("existing", `${ORG}/${SERVICE}/${PIPE}`).dbMaxThreads,
+    }));
     await byHand(emu, "PUT", `/v1/organizations/${ORG}/services/${SERVICE}/pipes/${PIPE}/settings`, {
       db_max_threads: 12,
     });
-    const { PipeSettings } = installedPackage();
-    const program: PulumiFn = async () => ({
-      dbMaxThreads: PipeSettings.get("existing", `${ORG}/${SERVICE}/${PIPE}`).dbMaxThreads,
-    });
-    const s = await stackOn(emu, "pipe-read", { program });
     const up = succeeded(await s.up());
     expect(up.outputs.dbMaxThreads?.value).toBe(12);
     emu.resetRequestLog();
@@ -532,13 +467,10 @@ describe("an existing object read by id with the class's static get", () => {
 
 describe("a preview of inputs not known yet", () => {
   it("passes check on an alert message built from a new key's suffix and shows both creates, sending no request", async () => {
-    const emu = await startEmulator();
-    const { Alert, ApiKey } = installedPackage();
-    const program: PulumiFn = async () => {
+    const { emu, stack: s } = await newStack("unknown-preview", async ({ Alert, ApiKey }) => {
       const key = new ApiKey("deployer", { organizationId: ORG, roles: ["developer"] });
       new Alert("lag", { ...ALERT, message: pulumi.interpolate`Deploy key ending ${key.keySuffix}` });
-    };
-    const s = await stackOn(emu, "unknown-preview", { program });
+    });
     const result = succeeded(await s.preview());
     expect(
       ours(result)

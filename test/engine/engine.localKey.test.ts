@@ -4,50 +4,30 @@
 // secret, never in plain text in the state or its export. (That no request body holds the secret is
 // asserted by the unit tests: the emulator logs no bodies.)
 
-import type { PulumiFn } from "@pulumi/pulumi/automation";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../emulator";
-import type { EngineStack, RunResult } from "../support/engine";
-import {
-  changes,
-  emulator as startEmulator,
-  installedPackage,
-  ourState,
-  requestLog,
-  stackOn,
-  statusWithKey,
-  succeeded,
-} from "../support/engine";
+import { describe, expect, it } from "vitest";
+import type { RunResult } from "../support/engine";
+import { changes, ourState, requestLog, sharedStack, statusWithKey, succeeded } from "../support/engine";
 import { KEYS_PATH, ORG_ID } from "../support/fixtures";
 import { sha256Base64 } from "../support/hashData";
 import { keyOutputs } from "../support/programs";
 
 describe("an ApiKey whose material is made locally", () => {
-  let emu: RunningEmulator;
-  let s: EngineStack;
+  const t = sharedStack("local-key", async ({ ApiKey }) =>
+    keyOutputs(new ApiKey("ci", { organizationId: ORG_ID, name: "ci", roles: ["developer"], keyMaterial: "local" })),
+  );
   let up: RunResult;
   // The pair from the stack outputs; never printed (assertions on it say only true or false).
   let keyId = "";
   let keySecret = "";
 
-  beforeAll(async () => {
-    emu = await startEmulator();
-    const { ApiKey } = installedPackage();
-    const program: PulumiFn = async () => {
-      const key = new ApiKey("ci", { organizationId: ORG_ID, name: "ci", roles: ["developer"], keyMaterial: "local" });
-      return keyOutputs(key);
-    };
-    s = await stackOn(emu, "local-key", { program });
-  });
-
   it("creates the key with one POST, and outputs a key ID of 20 characters A-Z and 0-9", async () => {
-    up = succeeded(await s.up());
+    up = succeeded(await t.stack.up());
     expect(changes(up)).toEqual(["create ci"]);
-    expect(requestLog(emu)).toEqual([`POST ${KEYS_PATH}`]);
+    expect(requestLog(t.emu)).toEqual([`POST ${KEYS_PATH}`]);
     keyId = String(up.outputs.keyId?.value);
     keySecret = String(up.outputs.keySecret?.value);
     expect(keyId).toMatch(/^[A-Z0-9]{20}$/);
-    expect(ourState(s).get("ci")?.id).toBe(up.outputs.keyUuid?.value);
+    expect(ourState(t.stack).get("ci")?.id).toBe(up.outputs.keyUuid?.value);
   });
 
   it("outputs the secret as a Pulumi secret of at least 40 URL-safe characters", () => {
@@ -56,7 +36,7 @@ describe("an ApiKey whose material is made locally", () => {
   });
 
   it("gave the service only the pair's hashes and the key ID's suffix", () => {
-    const keys = Object.values(emu.snapshot().keys);
+    const keys = Object.values(t.emu.snapshot().keys);
     expect(keys).toHaveLength(1);
     const stored = keys[0];
     // The emulator keeps a key ID and a secret hash only for a key it made itself.
@@ -73,14 +53,14 @@ describe("an ApiKey whose material is made locally", () => {
   });
 
   it("makes a pair that works against the service", async () => {
-    expect(await statusWithKey(emu, ORG_ID, keyId, keySecret)).toBe(200);
+    expect(await statusWithKey(t.emu, ORG_ID, keyId, keySecret)).toBe(200);
   });
 
   it("keeps neither the secret nor its hash in plain text in the state file or pulumi stack export", async () => {
     const secretHash = sha256Base64(keySecret);
     for (const [where, text] of [
-      ["state file", s.readStateFile()],
-      ["stack export", await s.exportText()],
+      ["state file", t.stack.readStateFile()],
+      ["stack export", await t.stack.exportText()],
     ] as const) {
       expect(text.includes(keySecret), `the secret in plain text in the ${where}`).toBe(false);
       expect(text.includes(secretHash), `the secret's hash in plain text in the ${where}`).toBe(false);
@@ -88,10 +68,10 @@ describe("an ApiKey whose material is made locally", () => {
   });
 
   it("changes nothing on a second up, keeping the same pair", async () => {
-    emu.resetRequestLog();
-    const again = succeeded(await s.up());
+    t.emu.resetRequestLog();
+    const again = succeeded(await t.stack.up());
     expect(changes(again)).toEqual([]);
-    expect(requestLog(emu, (m) => m !== "GET")).toEqual([]);
+    expect(requestLog(t.emu, (m) => m !== "GET")).toEqual([]);
     expect(again.outputs.keyId?.value).toBe(keyId);
     expect(again.outputs.keySecret?.value === keySecret, "the same secret as after the create").toBe(true);
   });

@@ -4,23 +4,11 @@
 // old key still works: rotation without downtime. Issue 10's done-criterion.
 
 import * as pulumi from "@pulumi/pulumi";
-import type { PulumiFn } from "@pulumi/pulumi/automation";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../emulator";
-import type { EngineStack, RunResult } from "../support/engine";
-import {
-  changes,
-  emulator as startEmulator,
-  engineOrder,
-  installedPackage,
-  ourState,
-  requestLog,
-  stackOn,
-  statusWithKey,
-  succeeded,
-} from "../support/engine";
-import { KEYS_PATH, ORG_ID } from "../support/fixtures";
-import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "../support/programs";
+import { describe, expect, it } from "vitest";
+import type { RunResult } from "../support/engine";
+import { changes, ourState, requestLog, sharedStack, statusWithKey, succeeded } from "../support/engine";
+import { ORG_ID } from "../support/fixtures";
+import { DEPLOYER_KEY, LAG_ALERT, expectKeyRotated, keyOutputs, keyRotationWrites } from "../support/programs";
 
 /** The program's own config key (the project is the example's), as the README's pattern reads it. */
 const ROTATION = "alertpipe-example:rotation";
@@ -43,78 +31,64 @@ function keyFrom(result: RunResult): KeyPair {
 }
 
 describe("rotating an ApiKey by changing a keeper", () => {
-  let emu: RunningEmulator;
-  let s: EngineStack;
-  let first: KeyPair;
-  let alertId = "";
-  let rotation: RunResult;
-
-  beforeAll(async () => {
-    emu = await startEmulator();
-    const { Alert, ApiKey } = installedPackage();
-    const program: PulumiFn = async () => {
+  const t = sharedStack(
+    "rotation",
+    async ({ Alert, ApiKey }) => {
       const key = new ApiKey("deployer", {
         ...DEPLOYER_KEY,
         keepers: { rotation: new pulumi.Config().require("rotation") },
       });
       const alert = new Alert("lag", { ...LAG_ALERT, message: pulumi.interpolate`Deploy key ending ${key.keySuffix}` });
       return { ...keyOutputs(key), alertId: alert.id };
-    };
-    s = await stackOn(emu, "rotation", { program, config: { [ROTATION]: { value: "2025-01" } } });
-  });
+    },
+    { config: { [ROTATION]: { value: "2025-01" } } },
+  );
+  let first: KeyPair;
+  let alertId = "";
+  let rotation: RunResult;
 
   it("creates the key and an alert naming its suffix", async () => {
-    const result = succeeded(await s.up());
+    const result = succeeded(await t.stack.up());
     expect(changes(result)).toEqual(["create deployer", "create lag"]);
     first = keyFrom(result);
     alertId = String(result.outputs.alertId?.value);
-    expect(Object.keys(emu.snapshot().keys)).toEqual([first.id]);
-    expect(emu.snapshot().alerts[alertId]?.message).toBe(`Deploy key ending ${first.keySuffix}`);
-    expect(await statusWithKey(emu, ORG_ID, first.keyId, first.keySecret)).toBe(200);
+    expect(Object.keys(t.emu.snapshot().keys)).toEqual([first.id]);
+    expect(t.emu.snapshot().alerts[alertId]?.message).toBe(`Deploy key ending ${first.keySuffix}`);
+    expect(await statusWithKey(t.emu, ORG_ID, first.keyId, first.keySecret)).toBe(200);
   });
 
   it("on a new keeper value, replaces the key creating the new one before deleting the old, and updates the alert between", async () => {
-    emu.resetRequestLog();
-    await s.setConfig({ [ROTATION]: { value: "2025-02" } });
-    rotation = succeeded(await s.up());
-    expect(changes(rotation)).toEqual(["replace deployer", "update lag"]);
-    expect(engineOrder(rotation)).toEqual([
-      "create-replacement deployer",
-      "replace deployer",
-      "update lag",
-      "delete-replaced deployer",
-    ]);
+    t.emu.resetRequestLog();
+    await t.stack.setConfig({ [ROTATION]: { value: "2025-02" } });
+    rotation = succeeded(await t.stack.up());
+    expectKeyRotated(rotation);
   });
 
   it("sends the new key's POST, then the alert's PUT, then the old key's DELETE", () => {
-    expect(requestLog(emu, (m) => m !== "GET")).toEqual([
-      `POST ${KEYS_PATH}`,
-      `PUT /api/v2/alerts/${alertId}`,
-      `DELETE ${KEYS_PATH}/${first.id}`,
-    ]);
+    expect(requestLog(t.emu, (m) => m !== "GET")).toEqual(keyRotationWrites(alertId, first.id));
   });
 
   it("leaves exactly one key of that name, the new one, in state, with the alert naming its suffix", () => {
     const second = keyFrom(rotation);
-    const keys = Object.values(emu.snapshot().keys);
+    const keys = Object.values(t.emu.snapshot().keys);
     expect(keys.filter((k) => k.name === "deployer").map((k) => k.id)).toEqual([second.id]);
     expect(keys.map((k) => k.id)).not.toContain(first.id);
     expect(second.id).not.toBe(first.id);
-    expect(ourState(s).get("deployer")?.id).toBe(second.id);
-    expect(emu.snapshot().alerts[alertId]?.message).toBe(`Deploy key ending ${second.keySuffix}`);
+    expect(ourState(t.stack).get("deployer")?.id).toBe(second.id);
+    expect(t.emu.snapshot().alerts[alertId]?.message).toBe(`Deploy key ending ${second.keySuffix}`);
   });
 
   it("hands out a new pair that works, and the old pair no longer does", async () => {
     const second = keyFrom(rotation);
     expect(second.keyId).not.toBe(first.keyId);
-    expect(await statusWithKey(emu, ORG_ID, second.keyId, second.keySecret)).toBe(200);
-    expect(await statusWithKey(emu, ORG_ID, first.keyId, first.keySecret)).toBe(401);
+    expect(await statusWithKey(t.emu, ORG_ID, second.keyId, second.keySecret)).toBe(200);
+    expect(await statusWithKey(t.emu, ORG_ID, first.keyId, first.keySecret)).toBe(401);
   });
 
   it("changes nothing on another up with the same keeper value", async () => {
-    emu.resetRequestLog();
-    const result = succeeded(await s.up());
+    t.emu.resetRequestLog();
+    const result = succeeded(await t.stack.up());
     expect(changes(result)).toEqual([]);
-    expect(requestLog(emu, (m) => m !== "GET")).toEqual([]);
+    expect(requestLog(t.emu, (m) => m !== "GET")).toEqual([]);
   });
 });

@@ -10,16 +10,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { DEFAULT_RATE_LIMITS } from "../../emulator";
 import type { CliRun, CliStack } from "../support/cliStack";
-import {
-  changes,
-  emulator as startEmulator,
-  engineOrder,
-  ourState,
-  requestLog,
-  statusWithKey,
-} from "../support/engine";
+import { changes, emulator as startEmulator, ourState, requestLog, statusWithKey } from "../support/engine";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID } from "../support/fixtures";
-import { LAG_ALERT } from "../support/programs";
+import { LAG_ALERT, expectKeyRotated, keyRotationWrites } from "../support/programs";
 import { yamlProgram, yamlStack } from "../support/yamlStack";
 
 /** The command's run, once it is known to have exited 0; otherwise the test fails showing its output. */
@@ -167,21 +160,11 @@ describe("rotating a key through the plugin by changing a keeper", () => {
     emu.resetRequestLog();
     await stack.setConfig({ "alertpipe-yaml:rotation": { value: "2025-02" } });
     const rotation = ok(await stack.runLogged("up", ["up", "--yes"]));
-    expect(changes(rotation)).toEqual(["replace deployer", "update lag"]);
-    expect(engineOrder(rotation)).toEqual([
-      "create-replacement deployer",
-      "replace deployer",
-      "update lag",
-      "delete-replaced deployer",
-    ]);
+    expectKeyRotated(rotation);
   });
 
   it("sent the new key's POST, then the alert's PUT, then the old key's DELETE", () => {
-    expect(requestLog(emu, isWrite)).toEqual([
-      `POST ${KEYS_PATH}`,
-      `PUT ${ALERTS_PATH}/${alertId}`,
-      `DELETE ${KEYS_PATH}/${firstKey}`,
-    ]);
+    expect(requestLog(emu, isWrite)).toEqual(keyRotationWrites(alertId, firstKey));
   });
 
   it("leaves one key, the new one, in state, its pair working and the alert naming its suffix", async () => {

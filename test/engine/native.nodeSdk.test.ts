@@ -7,12 +7,12 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { copyFileSync, cpSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
-import { delimiter, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../emulator";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/packedPackage";
 import { sdkDir } from "../../scripts/sdk";
-import { emulator, ourState, pluginFolder, stackOn, succeeded, type EngineStack } from "../support/engine";
+import type { EngineStack, RunningEmulator } from "../support/engine";
+import { newStack, ourState, pluginOnPath, succeeded } from "../support/engine";
 import { PIPE_IDS, PIPE_RESOURCE_ID } from "../support/fixtures";
 import { run, scratch } from "../support/languagePrograms";
 import { SECRET_SIG } from "../../scripts/engine/stack";
@@ -58,8 +58,7 @@ function program(sdk: NodeSdk): PulumiFn {
 describe("a TypeScript program using the generated Node.js SDK", () => {
   let emu: RunningEmulator;
   let stack: EngineStack;
-  let sdk: NodeSdk;
-  const savedPath = process.env.PATH;
+  pluginOnPath();
 
   beforeAll(async () => {
     const built = join(scratch("node-sdk"), "nodejs");
@@ -69,15 +68,11 @@ describe("a TypeScript program using the generated Node.js SDK", () => {
     await run(process.execPath, [join(repoRoot(), "node_modules", "typescript", "bin", "tsc"), "-p", built]);
     // The SDK reads its version from a package.json beside its compiled files, as Pulumi's provider builds copy it.
     copyFileSync(join(built, "package.json"), join(built, "bin", "package.json"));
-    sdk = createRequire(join(built, "package.json"))("./bin/index.js") as NodeSdk;
-    process.env.PATH = `${pluginFolder()}${delimiter}${savedPath ?? ""}`;
-    emu = await emulator({ rateLimits: { cloud: false, alerting: false } });
-    stack = await stackOn(emu, "node-sdk", { program: program(sdk) });
+    const sdk = createRequire(join(built, "package.json"))("./bin/index.js") as NodeSdk;
+    ({ emu, stack } = await newStack("node-sdk", program(sdk), {
+      emulator: { rateLimits: { cloud: false, alerting: false } },
+    }));
   }, 300_000);
-
-  afterAll(() => {
-    process.env.PATH = savedPath;
-  });
 
   it("creates the pipe settings, the key and the alert", async () => {
     const result = succeeded(await stack.up());

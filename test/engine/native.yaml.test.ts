@@ -12,6 +12,7 @@ import type { RunningEmulator } from "../../emulator";
 import { byHand, changes, emulator as startEmulator, ourState, requestLog } from "../support/engine";
 import type { CliRun, CliStack } from "../support/cliStack";
 import { KEYS_PATH, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
+import { HAND_MADE_ALERT } from "../support/programs";
 import { documentedYamlProgram, GUIDE, yamlStack, type YamlStack } from "../support/yamlStack";
 import { repoRoot } from "../../scripts/packedPackage";
 
@@ -147,13 +148,7 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
 
     it("imports an alert by its id", async () => {
       const before = new Set(Object.keys(emu.snapshot().alerts));
-      await byHand(emu, "POST", "/api/v2/alerts", {
-        source: "search",
-        threshold: 123,
-        thresholdType: "below",
-        interval: "1h",
-        channel: { type: "webhook", webhookId: "made-by-hand" },
-      });
+      await byHand(emu, "POST", "/api/v2/alerts", HAND_MADE_ALERT);
       const id = Object.keys(emu.snapshot().alerts).find((alertId) => !before.has(alertId)) ?? "";
       await imported("Alert", "handAlert", id);
       expect(ourState(stack).get("handAlert")).toMatchObject({

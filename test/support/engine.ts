@@ -3,15 +3,23 @@
 
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, expect } from "vitest";
+import { delimiter, join } from "node:path";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import type { EngineStack, RunResult } from "../../scripts/engine/stack";
-import { emulatorConfig, examplesDir, installedPackage, openStack, type StackConfig } from "../../scripts/exampleStack";
+import {
+  emulatorConfig,
+  examplesDir,
+  installedPackage,
+  openStack,
+  type AlertpipePackage,
+  type StackConfig,
+} from "../../scripts/exampleStack";
+import { PIPE_RESOURCE_ID } from "./fixtures";
 
 export { installedPackage };
-export type { EngineStack, RunResult };
+export type { EngineStack, RunningEmulator, RunResult };
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
@@ -62,6 +70,61 @@ export async function stackOn(
   return stack;
 }
 
+/** A program built from the package as installed in the program folder, so it serializes as a user's does. */
+export type PackageProgram = (pkg: AlertpipePackage) => ReturnType<PulumiFn>;
+
+export interface NewStackOptions extends Omit<TestStackOptions, "program" | "config"> {
+  emulator?: EmulatorOptions;
+  /** Added to the config that points the stack at the emulator; a function for config that needs the emulator. */
+  config?: StackConfig | ((emu: RunningEmulator) => StackConfig | Promise<StackConfig>);
+}
+
+/** An emulator of its own and a stack on it. */
+export interface StackOnEmulator {
+  readonly emu: RunningEmulator;
+  readonly stack: EngineStack;
+}
+
+/**
+ * The one way an engine test sets up a stack: an emulator of its own and a stack of `program` (the
+ * example when not given) pointed at it, both removed after the file's tests.
+ */
+export async function newStack(
+  name: string,
+  program?: PackageProgram,
+  options: NewStackOptions = {},
+): Promise<StackOnEmulator> {
+  const { emulator: emulatorOptions, config, ...rest } = options;
+  const emu = await emulator(emulatorOptions);
+  const programDir = options.programDir;
+  const stack = await stackOn(emu, name, {
+    ...rest,
+    ...(program !== undefined ? { program: () => program(installedPackage(programDir)) } : {}),
+    ...(config !== undefined ? { config: typeof config === "function" ? await config(emu) : config } : {}),
+  });
+  return { emu, stack };
+}
+
+/** newStack opened before the tests of the describe block that calls this, which share it. */
+export function sharedStack(name: string, program?: PackageProgram, options: NewStackOptions = {}): StackOnEmulator {
+  let opened: StackOnEmulator | undefined;
+  beforeAll(async () => {
+    opened = await newStack(name, program, options);
+  });
+  const get = (): StackOnEmulator => {
+    if (opened === undefined) throw new Error(`stack ${name} is used before its beforeAll opened it`);
+    return opened;
+  };
+  return {
+    get emu() {
+      return get().emu;
+    },
+    get stack() {
+      return get().stack;
+    },
+  };
+}
+
 /**
  * A folder holding `pulumi-resource-alertpipe` as npm links a package's bin: the file the packed
  * package installs into `programDir`'s node_modules (examples/ by default), made executable, linked
@@ -78,6 +141,34 @@ export function pluginFolder(
   symlinkSync(installed, join(dir, "pulumi-resource-alertpipe"));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/**
+ * The plugin on this process's PATH, first, for the tests of the describe block that calls this: the
+ * engine then finds `pulumi-resource-alertpipe` as a user's shell finds npm's node_modules/.bin.
+ */
+export function pluginOnPath(): void {
+  const savedPath = process.env.PATH;
+  beforeAll(() => {
+    // The stack's CLI takes this process's PATH, behind its own folder.
+    process.env.PATH = `${pluginFolder()}${delimiter}${savedPath ?? ""}`;
+  });
+  afterAll(() => {
+    process.env.PATH = savedPath;
+  });
+}
+
+/** What the example's first up leaves on the service: one alert, one key, and the settings of its pipe. */
+export function expectExampleMade(emu: Pick<RunningEmulator, "snapshot">): void {
+  const snap = emu.snapshot();
+  expect(Object.keys(snap.alerts)).toHaveLength(1);
+  expect(Object.keys(snap.keys)).toHaveLength(1);
+  expect(snap.pipes[PIPE_RESOURCE_ID]).toMatchObject({
+    db_max_threads: 8,
+    object_storage_concurrency: 4,
+    streaming_max_insert_wait_ms: 1000,
+    db_parallel_view_processing: true,
+  });
 }
 
 /** Our resources' types: the dynamic classes' and the native plugin's. */
@@ -122,6 +213,14 @@ export async function byHand(emu: RunningEmulator, method: string, path: string,
   return (res.headers.get("content-type") ?? "").includes("json") && text !== "" ? (JSON.parse(text) as unknown) : text;
 }
 
+/** Sets an alert's threshold by hand, its other members as the service holds them (a PUT replaces the alert). */
+export async function thresholdByHand(emu: RunningEmulator, alertId: string, threshold: number): Promise<void> {
+  const alert = emu.snapshot().alerts[alertId];
+  expect(alert, `alert ${alertId} on the service`).toBeDefined();
+  const { name, source, thresholdType, interval, channel } = alert ?? {};
+  await byHand(emu, "PUT", `/api/v2/alerts/${alertId}`, { name, source, threshold, thresholdType, interval, channel });
+}
+
 /**
  * "op name" of each step the engine began, in the order it began them, parts of a replace included
  * (create-replacement, replace, delete-replaced), for our resources only; "same" steps are left out.
@@ -145,6 +244,8 @@ export interface StateResource {
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
   initErrors?: string[];
+  protect?: boolean;
+  retainOnDelete?: boolean;
 }
 
 /** Our resources in the stack's state file (the file backend's checkpoint), by name. */

@@ -6,13 +6,20 @@ export const ALERT_ID = "65f0c1a2b3c4d5e6f7a8b9c0";
 export const ALERT_PATH = `/api/v2/alerts/${ALERT_ID}`;
 export const ALERTS_PATH = "/api/v2/alerts";
 
-/** What a program passes for a tile alert. */
-export const tileAlert = {
-  threshold: 90,
+/** What a program passes for a search alert. */
+export const searchAlert = {
+  threshold: 5,
   interval: "5m",
-  source: "tile",
+  source: "search",
   thresholdType: "above",
   channel: { type: "webhook", webhookId: "hook-1" },
+};
+
+/** What a program passes for a tile alert. */
+export const tileAlert = {
+  ...searchAlert,
+  threshold: 90,
+  source: "tile",
   dashboardId: "dash-1",
   tileId: "tile-1",
   name: "High CPU",
@@ -27,6 +34,19 @@ export const KEY_PATH = `${KEYS_PATH}/${KEY_UUID}`;
 export const CREATED_SECRET = "created-key-secret-CANARY-0b5e";
 /** The key ID a create answers with. */
 export const CREATED_KEY_ID = "KEYIDABCDEFGHIJKWXYZ";
+
+/** The key as the service returns it for keyInputs: no key ID or secret. */
+export const serviceKey = {
+  id: KEY_UUID,
+  name: "deployer",
+  state: "enabled",
+  roles: ["developer"],
+  expireAt: null,
+  usedAt: null,
+  createdAt: "2026-11-22T09:00:00.000Z",
+  keySuffix: "WXYZ",
+  ipAccessList: [],
+};
 
 /** What a program passes for a key, as the host hands it over. */
 export const keyInputs = { organizationId: ORG_ID, name: "deployer", roles: ["developer"], __provider: "serialized" };

@@ -2,18 +2,13 @@ import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/alert/provider";
 import { UNKNOWN } from "../../provider/protocol/properties";
 import { checkFailures } from "../support/failures";
+import { searchAlert } from "../support/fixtures";
 import { connectionEnvPerFile } from "../support/mockApi";
 
 connectionEnvPerFile();
 
 /** A valid search alert; each test changes one thing. */
-const search = {
-  threshold: 5,
-  interval: "5m",
-  source: "search",
-  thresholdType: "above",
-  channel: { type: "webhook", webhookId: "hook-1" },
-};
+const search = searchAlert;
 const tile = { ...search, source: "tile", dashboardId: "dash-1", tileId: "tile-1" };
 
 const failuresFor = checkFailures(provider.check);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/alert/provider";
-import { ApiError, OutcomeUnknownError } from "../../provider/errors";
-import { CANARY, answerOnce, cutOnce, errorText, mockApiPerTest, readByGetPerTest } from "../support/mockApi";
+import { ApiError } from "../../provider/errors";
+import { CANARY, answerOnce, errorText, mockApiPerTest, readByGetPerTest } from "../support/mockApi";
 import { failure } from "../support/failures";
+import { unknownCreateTests } from "../support/unknownCreate";
 import { ALERT_ID, ALERTS_PATH as COLLECTION, ALERT_PATH as ITEM, tileAlert } from "../support/fixtures";
 
 const inputs = tileAlert;
@@ -62,35 +63,16 @@ describe("Alert API errors", () => {
 });
 
 describe("Alert create whose outcome is unknown", () => {
-  it("on a 503 sends the POST once, never again", async () => {
-    answer("POST", COLLECTION, 503, { message: "upstream unavailable" });
-    answer("POST", COLLECTION, 503, { message: "upstream unavailable" });
-    await failure(provider.create(inputs));
-    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${COLLECTION}`]);
-    expect(mock.api.agent.pendingInterceptors()).toHaveLength(1); // the second answer was never asked for
-  });
-
-  it("on a 503 says the named alert may have been created, without the token", async () => {
-    answer("POST", COLLECTION, 503, { message: "upstream unavailable" });
-    const err = await failure(provider.create(inputs));
-    expect(err).toBeInstanceOf(OutcomeUnknownError);
-    expect(String(err)).toContain("POST /api/v2/alerts");
-    expect(String(err)).toContain('the alert "High CPU" may have been created');
-    expect(errorText(err)).not.toContain(CANARY.token);
-  });
-
-  it("on a cut connection sends the POST once, never again", async () => {
-    cutOnce(mock.api.alerting, seen, { method: "POST", path: COLLECTION });
-    cutOnce(mock.api.alerting, seen, { method: "POST", path: COLLECTION });
-    await failure(provider.create(inputs));
-    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${COLLECTION}`]);
-  });
-
-  it("on a cut connection says the named alert may have been created", async () => {
-    cutOnce(mock.api.alerting, seen, { method: "POST", path: COLLECTION });
-    const err = await failure(provider.create(inputs));
-    expect(err).toBeInstanceOf(OutcomeUnknownError);
-    expect(String(err)).toContain('the alert "High CPU" may have been created');
+  unknownCreateTests({
+    mock,
+    area: "alerting",
+    path: COLLECTION,
+    unavailable: { message: "upstream unavailable" },
+    badRequest: { message: "bad channel" },
+    create: () => provider.create(inputs),
+    named: 'the alert "High CPU"',
+    what: "alert",
+    credential: { name: "token", value: CANARY.token },
   });
 
   it("names an unnamed tile alert by dashboard and tile", async () => {
@@ -98,13 +80,6 @@ describe("Alert create whose outcome is unknown", () => {
     const { name: _n, ...unnamed } = inputs;
     const err = await failure(provider.create(unnamed));
     expect(String(err)).toContain('the alert "dash-1/tile-1" may have been created');
-  });
-
-  it("is not what a plain 400 gives: that is an ordinary API error", async () => {
-    answer("POST", COLLECTION, 400, { message: "bad channel" });
-    const err = await failure(provider.create(inputs));
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).not.toBeInstanceOf(OutcomeUnknownError);
   });
 });
 

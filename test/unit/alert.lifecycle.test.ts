@@ -131,17 +131,8 @@ describe("Alert create", () => {
   });
 
   it("accepts null or absent optional members in the answer", async () => {
-    const nulls = {
-      name: null,
-      message: null,
-      team: null,
-      tileId: null,
-      dashboard: null,
-      savedSearch: null,
-      groupBy: null,
-      silenced: null,
-      state: null,
-    };
+    const optional = ["name", "message", "team", "tileId", "dashboard", "savedSearch", "groupBy", "silenced", "state"];
+    const nulls = Object.fromEntries(optional.map((member) => [member, null]));
     intercept("POST", COLLECTION, 201, { data: returned(nulls) });
     const { outs } = await provider.create(tileInputs);
     expect(outs).not.toHaveProperty("state");

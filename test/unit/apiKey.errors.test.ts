@@ -1,31 +1,28 @@
 import { describe, expect, it } from "vitest";
 import * as provider from "../../provider/apiKey/provider";
-import { ApiError, OutcomeUnknownError, PartialFailure } from "../../provider/errors";
+import { ApiError, PartialFailure } from "../../provider/errors";
 import {
   CANARY,
   CLOUD_AUTH,
   answerOnce,
-  cutOnce,
   cloudAnswer,
   errorText,
   mockApiPerTest,
   readByGetPerTest,
 } from "../support/mockApi";
 import { failure } from "../support/failures";
+import { unknownCreateTests } from "../support/unknownCreate";
 import {
   CREATED_SECRET,
   KEY_PATH as keyPath,
   KEYS_PATH as keysPath,
   KEY_UUID as keyUuid,
   ORG_ID as org,
-  keyInputs,
-  storedKey,
+  keyInputs as inputs,
+  storedKey as stored,
 } from "../support/fixtures";
 
 const BASIC_VALUE = CLOUD_AUTH.slice("Basic ".length);
-
-const inputs = keyInputs;
-const stored = storedKey;
 
 const mock = mockApiPerTest();
 const seen = mock.seen;
@@ -148,36 +145,16 @@ describe("ApiKey API errors", () => {
 });
 
 describe("ApiKey create whose outcome is unknown", () => {
-  it("on a 503 sends the POST once, never again", async () => {
-    answer("POST", keysPath, 503, { status: 503, error: "upstream unavailable", requestId: "rid-503" });
-    answer("POST", keysPath, 503, { status: 503, error: "upstream unavailable", requestId: "rid-503" });
-    await failure(provider.create(inputs));
-    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${keysPath}`]);
-    expect(mock.api.agent.pendingInterceptors()).toHaveLength(1); // the second answer was never asked for
-  });
-
-  it("on a 503 says the named key may have been created, without the configured secret", async () => {
-    answer("POST", keysPath, 503, { status: 503, error: "upstream unavailable", requestId: "rid-503" });
-    const err = await failure(provider.create(inputs));
-    expect(err).toBeInstanceOf(OutcomeUnknownError);
-    expect(String(err)).toContain(`POST ${keysPath}`);
-    expect(String(err)).toContain('the API key "deployer" may have been created');
-    expect(errorText(err)).not.toContain(CANARY.keySecret);
-  });
-
-  it("on a cut connection sends the POST once, never again", async () => {
-    cutOnce(mock.api.cloud, seen, { method: "POST", path: keysPath });
-    cutOnce(mock.api.cloud, seen, { method: "POST", path: keysPath });
-    await failure(provider.create(inputs));
-    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${keysPath}`]);
-  });
-
-  it("on a cut connection says the named key may have been created, without the configured secret", async () => {
-    cutOnce(mock.api.cloud, seen, { method: "POST", path: keysPath });
-    const err = await failure(provider.create(inputs));
-    expect(err).toBeInstanceOf(OutcomeUnknownError);
-    expect(String(err)).toContain('the API key "deployer" may have been created');
-    expect(errorText(err)).not.toContain(CANARY.keySecret);
+  unknownCreateTests({
+    mock,
+    area: "cloud",
+    path: keysPath,
+    unavailable: { status: 503, error: "upstream unavailable", requestId: "rid-503" },
+    badRequest: { status: 400, error: "bad roles", requestId: "rid-400" },
+    create: () => provider.create(inputs),
+    named: 'the API key "deployer"',
+    what: "key",
+    credential: { name: "configured secret", value: CANARY.keySecret },
   });
 
   it("names an unnamed key by its roles and organization", async () => {
@@ -185,13 +162,6 @@ describe("ApiKey create whose outcome is unknown", () => {
     const { name: _n, ...unnamed } = inputs;
     const err = await failure(provider.create(unnamed));
     expect(String(err)).toContain(`an unnamed API key (roles developer) in organization ${org} may have been created`);
-  });
-
-  it("is not what a plain 400 gives: that is an ordinary API error", async () => {
-    answer("POST", keysPath, 400, { status: 400, error: "bad roles", requestId: "rid-400" });
-    const err = await failure(provider.create(inputs));
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).not.toBeInstanceOf(OutcomeUnknownError);
   });
 });
 

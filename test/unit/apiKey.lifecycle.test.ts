@@ -12,6 +12,7 @@ import {
   KEY_UUID as keyUuid,
   ORG_ID as org,
   keyInputs,
+  serviceKey,
   storedKey,
 } from "../support/fixtures";
 
@@ -20,18 +21,7 @@ const hashData = { keyIdHash: "h-id", keyIdSuffix: "WXYZ", keySecretHash: "h-sec
 
 /** The key object as the service returns it. */
 function wireKey(overrides: Record<string, unknown> = {}) {
-  return {
-    id: keyUuid,
-    name: "deployer",
-    state: "enabled",
-    roles: ["developer"],
-    expireAt: null,
-    usedAt: null,
-    createdAt: "2026-11-22T09:00:00.000Z",
-    keySuffix: "WXYZ",
-    ipAccessList: [],
-    ...overrides,
-  };
+  return { ...serviceKey, ...overrides };
 }
 
 /** A create's answer: the key with its credentials. */

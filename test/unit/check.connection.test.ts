@@ -7,15 +7,9 @@ import * as apiKey from "../../provider/apiKey/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
 import { CONNECTION_SETTINGS, configure } from "../../provider/runtime/connection";
 import { noConnectionPerTest } from "../support/mockApi";
-import { ORG_ID, PIPE_IDS } from "../support/fixtures";
+import { ORG_ID, PIPE_IDS, searchAlert } from "../support/fixtures";
 
-const ALERT = {
-  threshold: 5,
-  interval: "5m",
-  source: "search",
-  thresholdType: "above",
-  channel: { type: "webhook", webhookId: "hook-1" },
-};
+const ALERT = searchAlert;
 const PIPE = { ...PIPE_IDS, dbMaxThreads: 8 };
 const KEY = { organizationId: ORG_ID, roles: ["developer"] };
 

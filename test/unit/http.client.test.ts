@@ -126,42 +126,35 @@ describe("every request", () => {
 });
 
 describe("an error answer", () => {
-  it("from area A with {message} is an ApiError with method, path, status and the message", async () => {
-    answer(mock.api.alerting, "POST", ALERTS, 400, { message: "interval is not a valid duration" });
-    const err = await failure(send(connectionFor("alerting"), { method: "POST", path: ALERTS, body: {} }));
+  it.each([
+    {
+      from: "area A with {message} is an ApiError with method, path, status and the message",
+      area: "alerting" as const,
+      request: { method: "POST" as const, path: ALERTS },
+      body: { message: "interval is not a valid duration" },
+      error: { serviceMessage: "interval is not a valid duration", requestId: undefined },
+      told: `POST ${ALERTS} failed with status 400: interval is not a valid duration`,
+    },
+    {
+      from: "area B {status, error, requestId} carries the error and the requestId from the body",
+      area: "cloud" as const,
+      request: { method: "PUT" as const, path: PATH },
+      body: { status: 400, error: "db_max_threads must be at most 64", requestId: requestId() },
+      error: { serviceMessage: "db_max_threads must be at most 64", requestId: requestId() },
+      told: `(requestId ${requestId()})`,
+    },
+  ])("from $from", async ({ area, request, body, error, told }) => {
+    answer(mock.api[area], request.method, request.path, 400, body);
+    const err = await failure(send(connectionFor(area), { ...request, body: {} }));
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({
-      method: "POST",
-      path: ALERTS,
-      status: 400,
-      serviceMessage: "interval is not a valid duration",
-      requestId: undefined,
-    });
-    expect(String(err)).toContain(`POST ${ALERTS} failed with status 400: interval is not a valid duration`);
+    expect(err).toMatchObject({ ...request, status: 400, ...error });
+    expect(String(err)).toContain(told);
   });
 
   it("from area A in plain text carries the text as the message", async () => {
     answer(mock.api.alerting, "GET", `${ALERTS}/a1`, 404, "Not Found\n");
     const err = await failure(send(connectionFor("alerting"), { method: "GET", path: `${ALERTS}/a1` }));
     expect(err).toMatchObject({ status: 404, serviceMessage: "Not Found" });
-  });
-
-  it("from area B {status, error, requestId} carries the error and the requestId from the body", async () => {
-    answer(mock.api.cloud, "PUT", PATH, 400, {
-      status: 400,
-      error: "db_max_threads must be at most 64",
-      requestId: requestId(),
-    });
-    const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({
-      method: "PUT",
-      path: PATH,
-      status: 400,
-      serviceMessage: "db_max_threads must be at most 64",
-      requestId: requestId(),
-    });
-    expect(String(err)).toContain(`(requestId ${requestId()})`);
   });
 
   it("without a body says the service gave no reason", async () => {

@@ -14,7 +14,7 @@ import { PATCHABLE_ARGS } from "../../provider/apiKey/wire";
 /** The Alert's optional arguments: its properties the program may set and leave out. */
 const OPTIONAL_ARGS = ["dashboardId", "tileId", "name", "message"] as const;
 import { useRuntime } from "../../provider/runtime/runtime";
-import { mockApi, type Pool } from "../support/mockApi";
+import { mockApi, type MockApi, type Pool } from "../support/mockApi";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID } from "../support/fixtures";
 
 const RUNS = 300;
@@ -121,27 +121,55 @@ function scenario<T>(ids: fc.Arbitrary<string>, object: fc.Arbitrary<Wire>, stor
     });
 }
 
+/** How an area's service answers: its list, one object, and an id it does not hold. */
+interface Answers {
+  pool: (api: MockApi) => Pool;
+  path: string;
+  envelope: (items: unknown[]) => unknown;
+  single: (o: Wire) => unknown;
+  notFound: unknown;
+}
+
+const ALERTING: Answers = {
+  pool: (api) => api.alerting,
+  path: ALERTS_PATH,
+  envelope: (data) => ({ data }),
+  single: (o) => ({ data: o }),
+  notFound: { message: "not found" },
+};
+
+const CLOUD: Answers = {
+  pool: (api) => api.cloud,
+  path: KEYS_PATH,
+  envelope: (result) => ({ status: 200, requestId: "r", result }),
+  single: (o) => ({ status: 200, requestId: "r", result: o }),
+  notFound: { status: 404, error: "NOT_FOUND: no such key", requestId: "r" },
+};
+
 /** The answer a fake service gives: every GET of `path/<id>` the found object (or 404), the list all of them. */
 function serve(
-  pool: Pool,
-  path: string,
-  list: { envelope: (items: unknown[]) => unknown },
-  objects: ReadonlyArray<readonly [string, Wire]>,
-  found: Wire | undefined,
-  single: (o: Wire) => unknown,
-  notFound: unknown,
+  api: MockApi,
+  answers: Answers,
+  s: { objects: ReadonlyArray<readonly [string, Wire]>; found: Wire | undefined; id: string },
 ): void {
+  const { path } = answers;
+  const found = s.found === undefined ? undefined : { ...s.found, id: s.id };
+  const pool = answers.pool(api);
   pool
     .intercept({ method: "GET", path: (p) => p === path || p.startsWith(`${path}?`) })
-    .reply(200, JSON.stringify(list.envelope(objects.map(([id, o]) => ({ ...o, id })))), {
+    .reply(200, JSON.stringify(answers.envelope(s.objects.map(([id, o]) => ({ ...o, id })))), {
       headers: { "content-type": "application/json" },
     })
     .persist();
   pool
     .intercept({ method: "GET", path: (p) => p.startsWith(`${path}/`) })
-    .reply(found === undefined ? 404 : 200, JSON.stringify(found === undefined ? notFound : single(found)), {
-      headers: { "content-type": "application/json" },
-    })
+    .reply(
+      found === undefined ? 404 : 200,
+      JSON.stringify(found === undefined ? answers.notFound : answers.single(found)),
+      {
+        headers: { "content-type": "application/json" },
+      },
+    )
     .persist();
 }
 
@@ -168,16 +196,7 @@ describe("a read served by a list returns exactly what the GET path returns", ()
         const props = { ...s.stored.values, ...Object.fromEntries(s.stored.optional.map((n) => [n, "held"])) };
         const { byGet, byList } = await bothPaths(
           () => alert.read(s.id, props),
-          (api) =>
-            serve(
-              api.alerting,
-              ALERTS_PATH,
-              { envelope: (data) => ({ data }) },
-              s.objects,
-              s.found === undefined ? undefined : { ...s.found, id: s.id },
-              (o) => ({ data: o }),
-              { message: "not found" },
-            ),
+          (api) => serve(api, ALERTING, s),
         );
         expect(byList).toStrictEqual(byGet);
       }),
@@ -191,16 +210,7 @@ describe("a read served by a list returns exactly what the GET path returns", ()
         const props = { organizationId: ORG_ID, managedArgs: s.stored.managed, ...s.stored.values };
         const { byGet, byList } = await bothPaths(
           () => apiKey.read(s.id, props),
-          (api) =>
-            serve(
-              api.cloud,
-              KEYS_PATH,
-              { envelope: (result) => ({ status: 200, requestId: "r", result }) },
-              s.objects,
-              s.found === undefined ? undefined : { ...s.found, id: s.id },
-              (o) => ({ status: 200, requestId: "r", result: o }),
-              { status: 404, error: "NOT_FOUND: no such key", requestId: "r" },
-            ),
+          (api) => serve(api, CLOUD, s),
         );
         expect(byList).toStrictEqual(byGet);
       }),

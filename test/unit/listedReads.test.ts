@@ -17,6 +17,10 @@ const OTHER_SECRET = "other-secret-CANARY-5d1e";
 /** A key as the service answers it, under `id`. */
 const wireKey = (id: string, name: string) => ({ id, name, roles: ["developer"], state: "enabled" });
 
+/** The organization's key list, answered once with `keys`. */
+const keysListed = (...keys: unknown[]) =>
+  answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEYS_PATH }, 200, cloudAnswer(keys));
+
 describe("a listing's failure", () => {
   it("names the list and carries the secret of no read waiting on it", async () => {
     // The service's words echo both keys' secrets, as a careless service might; the answer takes
@@ -49,13 +53,7 @@ describe("a listing's failure", () => {
 
   it("is not kept: the next read lists again", async () => {
     answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEYS_PATH }, 403, { status: 403, error: "FORBIDDEN" });
-    answerOnce(
-      mock.api.cloud,
-      mock.seen,
-      { method: "GET", path: KEYS_PATH },
-      200,
-      cloudAnswer([wireKey(KEY_UUID, "x")]),
-    );
+    keysListed(wireKey(KEY_UUID, "x"));
     await expect(apiKey.read(KEY_UUID, storedKey)).rejects.toThrow(/403/);
     expect((await apiKey.read(KEY_UUID, storedKey)).props?.name).toBe("x");
     expect(mock.seen.map((r) => r.path)).toEqual([KEYS_PATH, KEYS_PATH]);
@@ -92,13 +90,7 @@ describe("a service without a usable list", () => {
 describe("an id in another letter case than the list's", () => {
   it("is read with its GET, which the service may answer", async () => {
     const upper = KEY_UUID.toUpperCase();
-    answerOnce(
-      mock.api.cloud,
-      mock.seen,
-      { method: "GET", path: KEYS_PATH },
-      200,
-      cloudAnswer([wireKey(KEY_UUID, "x")]),
-    );
+    keysListed(wireKey(KEY_UUID, "x"));
     answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: `${KEYS_PATH}/${upper}` }, 200, {
       status: 200,
       result: wireKey(KEY_UUID, "by GET"),

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as EnginePb from "@pulumi/pulumi/proto/engine_pb";
 import { emptyPb, engineProtocol, grpc } from "../../provider/native/protocol";
 import { answerOnce, cloudAnswer, mockApiPerTest } from "../support/mockApi";
-import { KEY_PATH, KEYS_PATH, KEY_UUID, ORG_ID } from "../support/fixtures";
+import { KEY_PATH, KEYS_PATH, KEY_UUID, ORG_ID, serviceKey } from "../support/fixtures";
 import { TOKENS, initFailure, nativeCalls, nativeProviderPerFile, rejection, urnOf } from "../support/nativeProvider";
 
 /** A stand-in for the engine's log service: what the plugin logged, severity, URN and words. */
@@ -43,17 +43,7 @@ afterAll(() => {
 const mock = mockApiPerTest();
 const native = nativeCalls(nativeProviderPerFile(() => `127.0.0.1:${enginePort}`));
 const key = { organizationId: ORG_ID, name: "deployer", roles: ["developer"] };
-const wireKey = {
-  id: KEY_UUID,
-  name: "deployer",
-  state: "enabled",
-  roles: ["developer"],
-  expireAt: null,
-  usedAt: null,
-  createdAt: "2026-11-22T09:00:00.000Z",
-  keySuffix: "WXYZ",
-  ipAccessList: [],
-};
+const wireKey = serviceKey;
 
 describe("the native plugin's errors", () => {
   it("answers a create that made a key it cannot record whole with ErrorResourceInitFailed, naming the key, so the engine keeps it", async () => {

@@ -30,20 +30,14 @@ import {
   PIPE_IDS,
   PIPE_RESOURCE_ID,
   SETTINGS_PATH as SETTINGS,
+  searchAlert,
 } from "../support/fixtures";
 import { failure } from "../support/failures";
 
 const mock = mockApiPerTest();
 const seen = mock.seen;
 
-const alertArgs = {
-  threshold: 300,
-  interval: "5m",
-  source: "search",
-  thresholdType: "above",
-  channel: { type: "webhook", webhookId: "hook-1" },
-  name: "lag",
-};
+const alertArgs = { ...searchAlert, threshold: 300, name: "lag" };
 const silencedObject = { by: "someone@example.com", at: "2026-11-20T10:00:00.000Z", until: "2026-11-21T10:00:00.000Z" };
 const realAlert = (extra: Record<string, unknown> = {}) => ({
   id: ALERT_ID,

@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { searchAlert as programSearchAlert } from "../../support/fixtures";
 import { ISO_MS_UTC, alerting, call, data, start, validAlert } from "./helpers";
 
-const searchAlert = {
-  threshold: 1,
-  interval: "1h",
-  source: "search",
-  thresholdType: "below",
-  channel: { type: "webhook", webhookId: "wh-2" },
-} as const;
+/** A search alert unlike validAlert in every member a PUT must replace. */
+const searchAlert = { ...programSearchAlert, threshold: 1, interval: "1h", thresholdType: "below" } as const;
 
 describe("area A authentication", () => {
   it("answers 401 {message} when the Authorization header is missing", async () => {
@@ -77,16 +73,17 @@ describe("area A create", () => {
 });
 
 describe("area A validation (400 {message})", () => {
-  it.each(["threshold", "interval", "source", "thresholdType", "channel"] as const)(
-    "rejects a body without %s",
-    async (field) => {
-      const emu = await start();
-      const { [field]: _omitted, ...body } = validAlert;
-      const answer = await alerting(emu, "POST", "/api/v2/alerts", body);
-      expect(answer.status).toBe(400);
-      expect(answer.json.message).toContain(field);
-    },
-  );
+  const required = ["threshold", "interval", "source", "thresholdType", "channel"] as const;
+  it.each([
+    ...required.map((field) => [`a body without ${field}`, field] as const),
+    ...(["dashboardId", "tileId"] as const).map((field) => [`source "tile" without ${field}`, field] as const),
+  ])("rejects %s", async (_case, field) => {
+    const emu = await start();
+    const { [field]: _omitted, ...body } = validAlert;
+    const answer = await alerting(emu, "POST", "/api/v2/alerts", body);
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toContain(field);
+  });
 
   it("rejects a threshold sent as a string", async () => {
     const emu = await start();
@@ -116,30 +113,12 @@ describe("area A validation (400 {message})", () => {
     },
   );
 
-  it("rejects a channel type other than webhook", async () => {
+  it.each([
+    ["a channel type other than webhook", { type: "email", webhookId: "x" }],
+    ["an empty webhookId", { type: "webhook", webhookId: "" }],
+  ])("rejects %s", async (_case, channel) => {
     const emu = await start();
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", {
-      ...validAlert,
-      channel: { type: "email", webhookId: "x" },
-    });
-    expect(answer.status).toBe(400);
-  });
-
-  it("rejects an empty webhookId", async () => {
-    const emu = await start();
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", {
-      ...validAlert,
-      channel: { type: "webhook", webhookId: "" },
-    });
-    expect(answer.status).toBe(400);
-  });
-
-  it.each(["dashboardId", "tileId"] as const)('rejects source "tile" without %s', async (field) => {
-    const emu = await start();
-    const { [field]: _omitted, ...body } = validAlert;
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", body);
-    expect(answer.status).toBe(400);
-    expect(answer.json.message).toContain(field);
+    expect((await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, channel })).status).toBe(400);
   });
 
   it("rejects a member the create body does not list (dashboard instead of dashboardId)", async () => {
@@ -212,12 +191,15 @@ describe("area A read, replace, delete", () => {
     expect((await alerting(emu, "GET", `/api/v2/alerts/${created.id}`)).status).toBe(404);
   });
 
-  it("answers 405 with Allow for a method the path does not support", async () => {
+  // GET on the collection lists now (issue 10); an alert's own path takes no POST.
+  it.each([
+    ["the path", "POST", "/api/v2/alerts/0123456789abcdef01234567", "GET, PUT, DELETE"],
+    ["the collection", "PATCH", "/api/v2/alerts", "GET, POST"],
+  ])("answers 405 with Allow for a method %s does not support", async (_where, method, path, allow) => {
     const emu = await start();
-    // GET on the collection lists now (issue 10); an alert's own path takes no POST.
-    const answer = await alerting(emu, "POST", "/api/v2/alerts/0123456789abcdef01234567", validAlert);
+    const answer = await alerting(emu, method, path, validAlert);
     expect(answer.status).toBe(405);
-    expect(answer.headers.get("allow")).toBe("GET, PUT, DELETE");
+    expect(answer.headers.get("allow")).toBe(allow);
   });
 });
 

@@ -1,8 +1,26 @@
 import { createHash, randomUUID } from "node:crypto";
+import type { RunningEmulator } from "../../../emulator/index";
 import { describe, expect, it } from "vitest";
 import { ISO_MS_UTC, basic, cloud, createKey, result, settingsPath, start, type PublicKey } from "./helpers";
 
 const keysPath = (org: string) => `/v1/organizations/${org}/keys`;
+
+/** An emulator, and a key made in a fresh organization with `body` added to its create. */
+async function startWithKey(body?: Record<string, unknown>) {
+  const emu = await start();
+  const org = randomUUID();
+  return { emu, org, created: await createKey(emu, org, body) };
+}
+
+/** The status of a read of the organization's settings with the key's ID and `secret` (its own by default). */
+async function settingsStatus(
+  emu: RunningEmulator,
+  org: string,
+  created: { keyId: string; keySecret: string },
+  secret = created.keySecret,
+): Promise<number> {
+  return (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, secret))).status;
+}
 
 describe("API key create", () => {
   it("answers {key, keyId, keySecret} with the key's public fields", async () => {
@@ -149,9 +167,7 @@ describe("API key validation (400)", () => {
 
 describe("API key read, patch, delete", () => {
   it("GET answers the key object itself, never the secret", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org);
+    const { emu, org, created } = await startWithKey();
     const answer = await cloud(emu, "GET", `${keysPath(org)}/${created.key.id}`);
     expect(result(answer)).toEqual(created.key);
   });
@@ -169,9 +185,7 @@ describe("API key read, patch, delete", () => {
   });
 
   it("PATCH changes only the members sent and answers the key", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org, {
+    const { emu, org, created } = await startWithKey({
       name: "old",
       ipAccessList: [{ source: "10.0.0.1", description: "a" }],
     });
@@ -184,9 +198,7 @@ describe("API key read, patch, delete", () => {
   });
 
   it("PATCH with expireAt null removes the expiry", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org, { expireAt: "2999-01-01T00:00:00Z" });
+    const { emu, org, created } = await startWithKey({ expireAt: "2999-01-01T00:00:00Z" });
     const answer = await cloud(emu, "PATCH", `${keysPath(org)}/${created.key.id}`, { expireAt: null });
     expect(result<PublicKey>(answer).expireAt).toBeNull();
   });
@@ -197,16 +209,12 @@ describe("API key read, patch, delete", () => {
     ["hashData", { hashData: { keyIdHash: "a", keyIdSuffix: "b", keySecretHash: "c" } }],
     ["an invalid state", { state: "on" }],
   ])("PATCH rejects %s with 400", async (_what, body) => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org);
+    const { emu, org, created } = await startWithKey();
     expect((await cloud(emu, "PATCH", `${keysPath(org)}/${created.key.id}`, body)).status).toBe(400);
   });
 
   it("DELETE answers result {} and the key is gone", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org);
+    const { emu, org, created } = await startWithKey();
     const answer = await cloud(emu, "DELETE", `${keysPath(org)}/${created.key.id}`);
     expect(answer.status).toBe(200);
     expect(result(answer)).toEqual({});
@@ -216,9 +224,7 @@ describe("API key read, patch, delete", () => {
 
 describe("authentication with created keys", () => {
   it("accepts an enabled key and records its usedAt", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org);
+    const { emu, org, created } = await startWithKey();
     const auth = basic(created.keyId, created.keySecret);
     expect((await cloud(emu, "GET", settingsPath(org), undefined, auth)).status).toBe(200);
     const key = result<PublicKey>(await cloud(emu, "GET", `${keysPath(org)}/${created.key.id}`));
@@ -226,73 +232,47 @@ describe("authentication with created keys", () => {
   });
 
   it("rejects a key created disabled with 401", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org, { state: "disabled" });
-    expect(
-      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
-    ).toBe(401);
+    const { emu, org, created } = await startWithKey({ state: "disabled" });
+    expect(await settingsStatus(emu, org, created)).toBe(401);
   });
 
   it("rejects a key disabled by PATCH with 401", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org);
+    const { emu, org, created } = await startWithKey();
     await cloud(emu, "PATCH", `${keysPath(org)}/${created.key.id}`, { state: "disabled" });
-    expect(
-      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
-    ).toBe(401);
+    expect(await settingsStatus(emu, org, created)).toBe(401);
   });
 
   it("rejects a key past its expireAt with 401", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org, { expireAt: new Date(Date.now() - 1000).toISOString() });
-    expect(
-      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
-    ).toBe(401);
+    const { emu, org, created } = await startWithKey({ expireAt: new Date(Date.now() - 1000).toISOString() });
+    expect(await settingsStatus(emu, org, created)).toBe(401);
   });
 
   it("rejects a deleted key with 401", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org);
+    const { emu, org, created } = await startWithKey();
     await cloud(emu, "DELETE", `${keysPath(org)}/${created.key.id}`);
-    expect(
-      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
-    ).toBe(401);
+    expect(await settingsStatus(emu, org, created)).toBe(401);
   });
 
   it("rejects a created key with a wrong secret with 401", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org);
-    expect(
-      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, `${created.keySecret}x`))).status,
-    ).toBe(401);
+    const { emu, org, created } = await startWithKey();
+    expect(await settingsStatus(emu, org, created, `${created.keySecret}x`)).toBe(401);
   });
 
   it("answers 403 when the client address is not in the key's IP access list", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org, { ipAccessList: [{ source: "10.0.0.0/8", description: "office" }] });
-    expect(
-      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
-    ).toBe(403);
+    const { emu, org, created } = await startWithKey({
+      ipAccessList: [{ source: "10.0.0.0/8", description: "office" }],
+    });
+    expect(await settingsStatus(emu, org, created)).toBe(403);
   });
 
   it("accepts the key when the client address matches an IP access list entry", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org, {
+    const { emu, org, created } = await startWithKey({
       ipAccessList: [
         { source: "10.0.0.0/8", description: "office" },
         { source: "127.0.0.0/8", description: "loopback" },
       ],
     });
-    expect(
-      (await cloud(emu, "GET", settingsPath(org), undefined, basic(created.keyId, created.keySecret))).status,
-    ).toBe(200);
+    expect(await settingsStatus(emu, org, created)).toBe(200);
   });
 
   it("answers 403 when a created key is used on another organization", async () => {
@@ -304,9 +284,7 @@ describe("authentication with created keys", () => {
   });
 
   it("a created key can create further keys in its organization", async () => {
-    const emu = await start();
-    const org = randomUUID();
-    const created = await createKey(emu, org);
+    const { emu, org, created } = await startWithKey();
     const answer = await cloud(
       emu,
       "POST",

@@ -2,6 +2,7 @@
 
 import { randomUUID } from "node:crypto";
 import { afterEach } from "vitest";
+import { tileAlert } from "../../support/fixtures";
 import {
   startEmulator,
   type EmulatorOptions,
@@ -116,13 +117,9 @@ export function settingsPath(
 }
 
 export const validAlert = {
+  ...tileAlert,
   threshold: 5,
-  interval: "5m",
-  source: "tile",
-  thresholdType: "above",
   channel: { type: "webhook", webhookId: "wh-1" },
-  dashboardId: "dash-1",
-  tileId: "tile-1",
   name: "errors high",
   message: "too many errors",
 } as const;
