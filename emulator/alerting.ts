@@ -5,17 +5,20 @@ import { ALERT_LIST_PAGE_MAX } from "../provider/serviceFacts/alertRules";
 import { alertBodySchema, parseWith, type AlertBody } from "./schemas";
 import { alertingError, isoNow, parseJson, sameSecret, type Incoming, type Reply, type Services } from "./replies";
 import type { StoredAlert } from "./store";
+import { queryInteger } from "./paging";
+import { teamObjectRoute } from "./teamObjects";
 
 const COLLECTION = /^\/api\/v2\/alerts$/;
 const ITEM = /^\/api\/v2\/alerts\/([^/]+)$/;
 
 export function handleAlerting(services: Services, req: Incoming): Reply {
   const item = ITEM.exec(req.path);
+  const objects = teamObjectRoute(req.path);
   const route = COLLECTION.test(req.path)
     ? { allow: ["GET", "POST"] }
     : item
       ? { allow: ["GET", "PUT", "DELETE"] }
-      : undefined;
+      : objects;
   if (route === undefined) return alertingError(404, `no endpoint at ${req.path}`);
   if (!route.allow.includes(req.method)) {
     return alertingError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
@@ -33,6 +36,7 @@ export function handleAlerting(services: Services, req: Incoming): Reply {
     });
   }
 
+  if (objects !== undefined) return objects.handle(services, req);
   if (item === null) return req.method === "GET" ? list(services, req) : create(services, req);
   const id = item[1] ?? "";
   const existing = services.state.alerts[id];
@@ -77,21 +81,6 @@ function list(services: Services, req: Incoming): Reply {
   const all = Object.values(services.state.alerts);
   const from = offset.value ?? 0;
   return { status: 200, body: { data: all.slice(from, limit.value === undefined ? undefined : from + limit.value) } };
-}
-
-type QueryInteger = { ok: true; value: number | undefined } | { ok: false; message: string };
-
-/** An optional query parameter holding a whole number in [min, max], given at most once. */
-function queryInteger(query: URLSearchParams, name: string, min: number, max: number): QueryInteger {
-  const values = query.getAll(name);
-  if (values.length === 0) return { ok: true, value: undefined };
-  const text = values[0] ?? "";
-  if (values.length > 1) return { ok: false, message: `${name}: given ${values.length} times; give it once` };
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `a whole number >= ${min}` : `a whole number from ${min} to ${max}`;
-    return { ok: false, message: `${name}: must be ${range}` };
-  }
-  return { ok: true, value: Number(text) };
 }
 
 function create(services: Services, req: Incoming): Reply {
