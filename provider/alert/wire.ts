@@ -5,6 +5,7 @@
 import { z } from "../protocol/zod";
 import { fromWire as mapped, inputNames, toWire as mapping } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
+import { ALERTS_PATH } from "../serviceFacts/alertRules";
 import { ALERT } from "./definition";
 
 /** The alert in an answer's `data`, when there is one: any object, members unchecked. */
@@ -36,5 +37,5 @@ export function fromWire(alert: WireAlert): PropertyMap {
 }
 
 export function alertsPath(id?: string): string {
-  return id === undefined ? "/api/v2/alerts" : `/api/v2/alerts/${encodeURIComponent(id)}`;
+  return id === undefined ? ALERTS_PATH : `${ALERTS_PATH}/${encodeURIComponent(id)}`;
 }

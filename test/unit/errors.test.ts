@@ -22,6 +22,7 @@ import {
   TransportError,
   UnexpectedResponseError,
   UnknownResourceTypeError,
+  StillReferencedError,
   UnusableKeyLeftError,
   type AlertpipeErrorCode,
 } from "../../provider/errors";
@@ -50,6 +51,7 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new ImportIdOnReplaceError("alert", "a-1", ["name"]),
   new ImportIdFormError("API key", "x", ["organizationId", "id"]),
   new UnknownResourceTypeError("alertpipe", "alertpipe:index:Nope", ["alertpipe:index:Alert"]),
+  new StillReferencedError({ method: "DELETE", path: "/api/v2/webhooks/w1" }, "webhook", ['"cpu" (a1)']),
 ];
 
 describe("error codes", () => {
@@ -76,7 +78,8 @@ describe("error codes", () => {
       | PartialFailure
       | ImportIdOnReplaceError
       | ImportIdFormError
-      | UnknownResourceTypeError;
+      | UnknownResourceTypeError
+      | StillReferencedError;
     expectTypeOf<OwnKinds["code"]>().toEqualTypeOf<AlertpipeErrorCode>();
   });
 
