@@ -15,6 +15,7 @@ import { memory } from "./memory";
 import { nativeApply, nativeMemory, nativeRateLimitedApply } from "./native";
 import { environment, mergeResults, printEnvironment, printTable, writeResults, type ScenarioResult } from "./report";
 import { refreshByList } from "./refresh";
+import { adoptAtScale } from "./adopt";
 import { soakSweep } from "./soak";
 import { latencyBoundApply, rateLimitedApply } from "./throughput";
 import { writeTables } from "./resultsDoc";
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
   await step(["refresh-by-list", "refresh-one-get-each", "refresh-by-list-plugin"], () =>
     refreshByList(folder, 3, wanted("refresh-by-list-plugin")),
   );
+  await step(["adopt-export", "adopt-import"], () => adoptAtScale(folder));
   // Opt-in: the fault soak's sweep takes several minutes and measures correctness, not speed, so
   // a full run (no names) leaves it out; `npm run bench -- soak` runs it.
   if (only.includes("soak")) await step(["soak"], () => soakSweep(folder));

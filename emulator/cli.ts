@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `alertpipe-emulator`: runs the emulator until SIGINT/SIGTERM. The first stdout line is fixed
-// (`alertpipe-emulator listening on URL`) so scripts can wait for it and read the URL from it.
+// `alertpipe-emulator`: runs the emulator until SIGINT/SIGTERM or until the process that started it
+// exits. The first stdout line is fixed (`alertpipe-emulator listening on URL`) so scripts can wait
+// for it and read the URL from it; `--pid-file` is the other way to wait, and to stop it.
 
+import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import {
   DEFAULT_RATE_LIMITS,
@@ -9,12 +11,13 @@ import {
   rateLimitText,
   type RateLimit,
 } from "../provider/serviceFacts/rateLimits";
-import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions, type RandomFaults } from "./index";
+import { DEFAULT_CREDENTIALS, isLoopbackHost, startEmulator, type EmulatorOptions, type RandomFaults } from "./index";
 
 const USAGE = `usage: alertpipe-emulator [options]
 
   --port N                       port to listen on; 0 picks a free one (default 4100)
-  --host H                       address to bind (default 127.0.0.1)
+  --host H                       address to bind (default 127.0.0.1); any other needs --token, --key-id
+                                 and --key-secret, as the defaults below are published
   --token T                      area A bearer token (default ${DEFAULT_CREDENTIALS.token})
   --key-id K                     area B key ID (default ${DEFAULT_CREDENTIALS.keyId})
   --key-secret S                 area B key secret (default ${DEFAULT_CREDENTIALS.keySecret})
@@ -25,6 +28,8 @@ const USAGE = `usage: alertpipe-emulator [options]
   --fail-first N                 answer the first N requests 503 (default 0)
   --random-faults SEED:RATE      fault each write with probability RATE (0-1), one of: 503 before the
                                  change, cut, 500 or an answer 1.5 s late after it; seeded (default off)
+  --pid-file FILE                write this process's id to FILE once it listens; removed on exit
+                                 (stop it with: kill $(cat FILE))
   --quiet                        do not print a line per request
   --help                         show this text
 `;
@@ -117,6 +122,7 @@ async function main(): Promise<void> {
         "latency-ms": { type: "string" },
         "fail-first": { type: "string" },
         "random-faults": { type: "string" },
+        "pid-file": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -139,6 +145,17 @@ async function main(): Promise<void> {
   const random = randomFaults(values["random-faults"]);
   const port = wholeNumber("--port", values.port, DEFAULT_PORT);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+
+  if (
+    values.host !== undefined &&
+    !isLoopbackHost(values.host) &&
+    (values.token === undefined || values["key-id"] === undefined || values["key-secret"] === undefined)
+  ) {
+    throw new UsageError(
+      `--host ${values.host} serves the emulator beyond this machine, where its default credentials (printed in this usage) would let anyone in: ` +
+        "give your own --token, --key-id and --key-secret too",
+    );
+  }
 
   const options: EmulatorOptions = {
     port,
@@ -178,12 +195,14 @@ async function main(): Promise<void> {
 
   // Handlers go in before the first line: a script may signal as soon as it has read it.
   let stopping = false;
-  const stop = (signal: string) => {
+  const pidFile = values["pid-file"];
+  const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
+    if (pidFile !== undefined) rmSync(pidFile, { force: true });
     emulator.close().then(
       () => {
-        process.stdout.write(`alertpipe-emulator stopped (${signal})\n`);
+        process.stdout.write(`alertpipe-emulator stopped (${why})\n`);
         process.exit(0);
       },
       (err: unknown) => {
@@ -196,6 +215,24 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  // `npx alertpipe-emulator` runs this under npm and a shell; killing npx leaves this process to
+  // another parent, still listening. A new parent means the one that started it is gone.
+  const parentPid = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parentPid) stop(`its parent process ${parentPid} exited`);
+  }, 500).unref();
+  if (pidFile !== undefined) {
+    try {
+      // Whole or absent: a script waiting for the file never reads half a number.
+      writeFileSync(`${pidFile}.tmp`, `${process.pid}\n`);
+      renameSync(`${pidFile}.tmp`, pidFile);
+    } catch (err) {
+      await emulator.close();
+      throw new Error(`cannot write the pid file ${pidFile}: ${err instanceof Error ? err.message : String(err)}`, {
+        cause: err,
+      });
+    }
+  }
 
   // Printing the credentials is the point: this is a local test server and users copy them into their stack config.
   const lines = [
@@ -203,6 +240,13 @@ async function main(): Promise<void> {
     `  alerting (area A) base URL: ${emulator.url}   token: ${emulator.token}`,
     `  cloud (area B) base URL:    ${emulator.url}   key id: ${emulator.keyId}   key secret: ${emulator.keySecret}`,
     `  cloud rate limit: ${describeLimit(cloudLimit ?? DEFAULT_RATE_LIMITS.cloud)}; alerting rate limit: ${describeLimit(alertingLimit ?? DEFAULT_RATE_LIMITS.alerting)}`,
+    ...(isLoopbackHost(values.host ?? "127.0.0.1") ||
+    emulator.url.includes("//127.0.0.1:") ||
+    emulator.url.includes("//[::1]:")
+      ? []
+      : [
+          `  note: the provider takes plain http only from a loopback host, so ${emulator.url} serves other tools; for the provider on another machine, put an https proxy in front of it`,
+        ]),
     `  latency: ${latencyMs} ms; fail first: ${failFirst}; random faults: ${random === undefined ? "off" : `seed ${random.seed}, rate ${random.rate}`}; data file: ${values.data ?? "none (state is lost on exit)"}`,
   ];
   process.stdout.write(lines.join("\n") + "\n");

@@ -38,7 +38,7 @@ export const DEFAULT_CREDENTIALS = {
 export interface EmulatorOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
-  /** Default 127.0.0.1. */
+  /** Default 127.0.0.1. Any other address needs all three credentials given: the defaults are published. */
   host?: string;
   /** Area A bearer token. */
   token?: string;
@@ -84,7 +84,34 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/** Whether `host` is this machine alone (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/**
+ * The URL a provider on this machine reaches the emulator by: a wildcard address is no place to
+ * connect to, and the provider takes plain http only for a loopback host, so it is named as loopback.
+ */
+export function urlFor(host: string, port: number): string {
+  const h = host.replace(/^\[|\]$/g, "");
+  if (h === "" || h === "0.0.0.0") return `http://127.0.0.1:${port}`;
+  if (/^[0:]+$/.test(h)) return `http://[::1]:${port}`;
+  return `http://${h.includes(":") ? `[${h}]` : h}:${port}`;
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = options.host ?? "127.0.0.1";
+  if (
+    !isLoopbackHost(host) &&
+    (options.token === undefined || options.keyId === undefined || options.keySecret === undefined)
+  ) {
+    throw new Error(
+      `listening on ${host} serves the emulator beyond this machine, where its default credentials (published with the package) ` +
+        "would let anyone in: give your own token, key ID and key secret (alertpipe-emulator --token, --key-id, --key-secret)",
+    );
+  }
   const token = options.token ?? DEFAULT_CREDENTIALS.token;
   const keyId = options.keyId ?? DEFAULT_CREDENTIALS.keyId;
   const keySecret = options.keySecret ?? DEFAULT_CREDENTIALS.keySecret;
@@ -117,7 +144,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 
   const server = createServer(createListener(router));
-  const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -126,11 +152,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(":") ? `[${host}]` : host;
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${port}`,
+    url: urlFor(host, port),
     port,
     token,
     keyId,

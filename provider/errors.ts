@@ -4,6 +4,7 @@
 // adding only its own fields. They carry what a user needs to act and never a header or secret.
 
 import type { PropertyMap } from "./protocol/properties";
+import { quotedId } from "./protocol/ids";
 import { formatSeconds } from "./words";
 
 /**
@@ -40,7 +41,10 @@ export const ERROR_CODES = {
     "The object was made and is kept in the stack, but what followed failed: do what the message says (e.g. replace it).",
   IMPORT_ID_ON_REPLACE:
     "A change replaces an object the program still takes over with importId: remove importId from the program, then run again.",
-  IMPORT_ID_FORM: "The import id does not have the form the message shows: give every part, separated by /.",
+  IMPORT_ID_FORM:
+    "The import id does not have the form the message shows: give every part, separated by /, each of the form it names.",
+  ID_FORM:
+    "An id the request would put in its path is empty, `.` or `..`, holds a `/`, is far too long or is not of its kind's form (a uuid): nothing was sent. Correct the id in the program or the stack's state.",
   UNKNOWN_RESOURCE_TYPE:
     "The native plugin does not serve that resource type: check the type token and the plugin's version.",
   STILL_REFERENCED:
@@ -149,10 +153,16 @@ export class ApiError extends HttpError<ApiErrorCode> {
   declare readonly status: number;
   readonly serviceMessage: string;
 
-  constructor(ref: RequestRef, status: number, serviceMessage: string, requestId: string | undefined) {
+  /** `advice`: what to do, when the caller knows more than the status says (which credential a 401 is about). */
+  constructor(
+    ref: RequestRef,
+    status: number,
+    serviceMessage: string,
+    requestId: string | undefined,
+    advice: string | undefined = codeOf(status) === "SERVICE_IDLE" ? ` ${ERROR_CODES.SERVICE_IDLE}` : undefined,
+  ) {
     const rid = requestId ? ` (requestId ${requestId})` : "";
     const code = codeOf(status);
-    const advice = code === "SERVICE_IDLE" ? ` ${ERROR_CODES.SERVICE_IDLE}` : undefined;
     super(
       ref,
       code,
@@ -409,12 +419,39 @@ export class ImportIdOnReplaceError extends AlertpipeError<"IMPORT_ID_ON_REPLACE
 
 /** An import id that is not of the form the resource's kind is imported by, e.g. `<organizationId>/<id>`. */
 export class ImportIdFormError extends AlertpipeError<"IMPORT_ID_FORM"> {
-  constructor(what: string, id: string, form: readonly string[]) {
+  /** The import id as given, whole (the message shortens a long one). */
+  readonly id: string;
+
+  constructor(what: string, id: string, form: readonly string[], problem?: string) {
     super(
       "IMPORT_ID_FORM",
-      `cannot import the ${what} "${id}": its import id is ${form.map((part) => `<${part}>`).join("/")}, each part non-empty`,
+      `cannot import the ${what} ${quotedId(id)}: its import id is ${form.map((part) => `<${part}>`).join("/")}, each part non-empty` +
+        (problem === undefined ? "" : `, and ${problem}`),
     );
     this.name = "ImportIdFormError";
+    this.id = id;
+  }
+}
+
+/**
+ * An id that cannot be a segment of a request's path (provider/http/paths.ts): empty, `.` or `..`,
+ * holding `/`, too long, or not of its kind's form. Raised before anything is sent.
+ */
+export class IdFormError extends AlertpipeError<"ID_FORM"> {
+  /** The id as given, whole (the message shortens a long one). */
+  readonly id: string;
+  /** Which id of the path, e.g. "organizationId". */
+  readonly part: string;
+
+  constructor(what: string, part: string, id: string, problem: string) {
+    super(
+      "ID_FORM",
+      `the ${what}'s ${part} ${quotedId(id)} cannot be put in a request path: ${problem}. Nothing was sent; correct the id ` +
+        `(in the program, or in the stack's state with \`pulumi state delete\` and an import).`,
+    );
+    this.name = "IdFormError";
+    this.id = id;
+    this.part = part;
   }
 }
 

@@ -60,6 +60,7 @@ export {
   PartialFailure,
   ImportIdOnReplaceError,
   ImportIdFormError,
+  IdFormError,
   UnknownResourceTypeError,
   StillReferencedError,
   ERROR_CODES,

@@ -7,7 +7,9 @@
 // - `pulumi-resource-alertpipe.js`, the plugin (provider/native/main.ts) and every module it loads,
 //   @pulumi/pulumi's protocol stubs, @grpc/grpc-js, google-protobuf, undici and zod included, in ONE
 //   file made by esbuild;
-// - `LICENSE` (ours) and `THIRD-PARTY-NOTICES` (the licenses of what the bundle holds).
+// - `alertpipe` and `alertpipe.js`, the same for the `alertpipe` command (`alertpipe export`,
+//   provider/export/main.ts), so a team without Node packages has it with the plugin;
+// - `LICENSE` (ours) and `THIRD-PARTY-NOTICES` (the licenses of what the bundles hold).
 //
 // `npm run plugin:pack [-- <outdir> [<os> <arch>]]` writes it to dist/plugin/ by default, for this
 // machine's os and arch. The JavaScript is the same on every Unix; the name tells Pulumi where it is for.
@@ -32,9 +34,23 @@ import { repoRoot } from "./packedPackage";
 
 export const PLUGIN_EXECUTABLE = "pulumi-resource-alertpipe";
 const BUNDLE = `${PLUGIN_EXECUTABLE}.js`;
+/** The `alertpipe` command (`alertpipe export`), the archive's second executable. */
+export const COMMAND_EXECUTABLE = "alertpipe";
 
-/** The launcher: Node resolves `./…` from the launcher's real path, so a symlink to it works too. */
-const LAUNCHER = `#!/usr/bin/env node\n// The alertpipe native provider plugin; its code is the one bundled file beside this one.\nrequire("./${BUNDLE}");\n`;
+/** The executables the archive holds: each a launcher beside its one bundled file, and the entry the bundle is made from. */
+const EXECUTABLES = [
+  { name: PLUGIN_EXECUTABLE, entry: ["provider", "native", "main.ts"], what: "The alertpipe native provider plugin" },
+  {
+    name: COMMAND_EXECUTABLE,
+    entry: ["provider", "export", "main.ts"],
+    what: "The alertpipe command (alertpipe export)",
+  },
+] as const;
+
+/** A launcher: Node resolves `./…` from the launcher's real path, so a symlink to it works too. */
+function launcher(name: string, what: string): string {
+  return `#!/usr/bin/env node\n// ${what}; its code is the one bundled file beside this one.\nrequire("./${name}.js");\n`;
+}
 
 export interface PluginArchive {
   /** Absolute path of the .tar.gz. */
@@ -117,7 +133,7 @@ function thirdPartyNotices(inputs: readonly string[]): string {
         : readFileSync(join(dir, licenceFile), "utf8").trim();
     sections.push(`${pkg.name}@${pkg.version}\n${"-".repeat(pkg.name.length + pkg.version.length + 1)}\n${text}`);
   }
-  return `The bundled ${BUNDLE} holds code of these packages, under these licenses.\n\n${sections.join("\n\n")}\n`;
+  return `The bundled ${EXECUTABLES.map((e) => `${e.name}.js`).join(" and ")} hold code of these packages, under these licenses.\n\n${sections.join("\n\n")}\n`;
 }
 
 /** Bundles the plugin and packs it; the archive goes to `outDir`, replacing one of the same name. */
@@ -125,32 +141,24 @@ export async function buildPluginArchive(outDir: string, platform: Platform = th
   const version = packageVersion();
   const staging = mkdtempSync(join(tmpdir(), "alertpipe-plugin-archive-"));
   try {
-    const result = await build({
-      absWorkingDir: repoRoot(),
-      entryPoints: [join(repoRoot(), "provider", "native", "main.ts")],
-      outfile: join(staging, BUNDLE),
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      minify: true,
-      // Error classes keep their names: a user's message names the kind.
-      keepNames: true,
-      legalComments: "none",
-      metafile: true,
-      logLevel: "error",
-      define: { __ALERTPIPE_VERSION__: JSON.stringify(version) },
-      plugins: [protocolRequiresResolved()],
-    });
-    writeFileSync(join(staging, PLUGIN_EXECUTABLE), LAUNCHER);
-    chmodSync(join(staging, PLUGIN_EXECUTABLE), 0o755);
+    const inputs = new Set<string>();
+    for (const executable of EXECUTABLES) {
+      for (const input of await bundle(
+        join(repoRoot(), ...executable.entry),
+        join(staging, `${executable.name}.js`),
+        version,
+      ))
+        inputs.add(input);
+      writeFileSync(join(staging, executable.name), launcher(executable.name, executable.what));
+      chmodSync(join(staging, executable.name), 0o755);
+    }
     writeFileSync(join(staging, "LICENSE"), readFileSync(join(repoRoot(), "LICENSE")));
-    writeFileSync(join(staging, "THIRD-PARTY-NOTICES"), thirdPartyNotices(Object.keys(result.metafile.inputs)));
+    writeFileSync(join(staging, "THIRD-PARTY-NOTICES"), thirdPartyNotices([...inputs]));
 
     mkdirSync(outDir, { recursive: true });
     const archive = resolve(outDir, archiveName(version, platform));
     rmSync(archive, { force: true });
-    const files = [PLUGIN_EXECUTABLE, BUNDLE, "LICENSE", "THIRD-PARTY-NOTICES"];
+    const files = [...EXECUTABLES.flatMap((e) => [e.name, `${e.name}.js`]), "LICENSE", "THIRD-PARTY-NOTICES"];
     const tar = spawnSync("tar", ["-czf", archive, "-C", staging, ...files], { encoding: "utf8" });
     if (tar.status !== 0 || !existsSync(archive))
       throw new Error(`tar failed: ${tar.stderr || tar.error?.message || `exit ${tar.status}`}`);
@@ -158,6 +166,28 @@ export async function buildPluginArchive(outDir: string, platform: Platform = th
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/** One entry and every module it loads in one file made by esbuild; answers the files it took in, for the notices. */
+async function bundle(entry: string, outfile: string, version: string): Promise<string[]> {
+  const result = await build({
+    absWorkingDir: repoRoot(),
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    minify: true,
+    // Error classes keep their names: a user's message names the kind.
+    keepNames: true,
+    legalComments: "none",
+    metafile: true,
+    logLevel: "error",
+    define: { __ALERTPIPE_VERSION__: JSON.stringify(version) },
+    plugins: [protocolRequiresResolved()],
+  });
+  return Object.keys(result.metafile.inputs);
 }
 
 if (require.main === module) {

@@ -1,12 +1,14 @@
 // The API reference, one Markdown page per resource under docs/reference/, written from the plugin's
-// schema (sdk/schema.json, what `npm run sdk` commits) and from nothing else, so a change to a
-// resource reaches its page by way of the schema. For each property: its type, whether a program
+// schema (sdk/schema.json, what `npm run sdk` commits), so a change to a resource reaches its page by
+// way of the schema; only PipeSettings' wire names, which the schema does not hold, come from
+// provider/serviceFacts/pipeSettings.ts. For each property: its type, whether a program
 // must set it, its allowed values (an enum's) or range (as its description states it), whether it is
 // secret and whether a change replaces the resource; then the resource's import id form.
 // `npm run docs:reference` rewrites the pages; test/unit/referenceDocs.test.ts fails when they differ.
 
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PIPE_SETTINGS } from "../provider/serviceFacts/pipeSettings";
 import { repoRoot } from "./packedPackage";
 
 interface Property {
@@ -126,8 +128,26 @@ export function referencePage(schema: Schema, token: string): string {
     lines.push("", `### ${nameOf(ref)}`, "", t?.description ?? "", "");
     lines.push(...propertyTable(schema, t?.properties ?? {}, t?.required ?? []));
   }
+  if (token === "alertpipe:index:PipeSettings") lines.push("", ...wireNames());
   if (importPart !== undefined) lines.push("", "## Import", "", importPart.trim());
   return `${lines.join("\n")}\n`;
+}
+
+/** The settings as the service names them: what an API error or the service's own docs call each one. */
+function wireNames(): string[] {
+  return [
+    "## Wire names",
+    "",
+    "The name each setting has on the wire, in API errors and in the service's documentation",
+    "([where the public service names them differently](../design/cloud-api-2026.md)).",
+    "",
+    "| Setting | Wire name | Range |",
+    "|---|---|---|",
+    ...Object.entries(PIPE_SETTINGS).map(([name, fact]) => {
+      const range = fact.kind === "integer" ? `${fact.min} – ${fact.max}` : "`true`, `false`";
+      return `| \`${name}\` | \`${fact.wire}\` | ${range} |`;
+    }),
+  ];
 }
 
 /** Every page, file name to text, with the index of them. */

@@ -7,7 +7,7 @@ import { connectionFailures, connectionFor, type AreaConnection } from "../runti
 import { decode, send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { UnexpectedResponseError } from "../errors";
-import { keptByReplacement, readForImport } from "../creation/importing";
+import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering, createdWithoutId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import type { Behaviour, Created, Found } from "../protocol/behaviour";
@@ -81,7 +81,7 @@ function describeAlert(args: Args): string {
   return `the ${String(args.source)} alert "${String(args.thresholdType)} ${String(args.threshold)} every ${String(args.interval)}"`;
 }
 
-async function check(news: PropertyMap) {
+async function check(_olds: PropertyMap, news: PropertyMap) {
   return checkArgs<Args>(ALERT, news, crossFieldFailures, connectionFailures("alerting"));
 }
 
@@ -144,7 +144,8 @@ async function read(id: string, stored: State): Promise<Found<typeof ALERT> | un
 }
 
 /** An import records as managed the optional arguments the live alert holds: no program says which. */
-async function readImported(id: string): Promise<Found<typeof ALERT> | undefined> {
+async function readImported(importId: string): Promise<Found<typeof ALERT> | undefined> {
+  const [id = ""] = importIdParts("alert", importId, ALERT.importIdForm, "opaque");
   // Every optional argument is asked for; a read records each, the live value or null.
   const found = await read(id, Object.fromEntries(OPTIONAL_ARGS.map((n) => [n, null])));
   if (found === undefined) return found;

@@ -164,7 +164,7 @@ export const ALERT = {
       role: "input",
       wire: false,
       // The real service publishes no format for its ids (the emulator's are 24 hex digits).
-      check: ({ opaqueId }) => opaqueId("importId"),
+      check: ({ opaquePathId }) => opaquePathId("importId"),
     },
     state: { ...SERVICE_STRING, description: 'Current state of the alert, e.g. "inactive".' },
     team: {

@@ -7,6 +7,7 @@ import { fromWire as mapped, inputNames, toWire as mapping } from "../protocol/d
 import type { PropertyMap } from "../protocol/properties";
 import { ALERTS_PATH } from "../serviceFacts/alertRules";
 import { ALERT } from "./definition";
+import { apiPath } from "../http/paths";
 
 /** The alert in an answer's `data`, when there is one: any object, members unchecked. */
 const alertAnswer = z.object({ data: z.record(z.string(), z.unknown()) });
@@ -36,6 +37,8 @@ export function fromWire(alert: WireAlert): PropertyMap {
   return mapped(ALERT, alert, "drop");
 }
 
+/** The alerts' path, or one alert's: its id is opaque (the service publishes no form), so only the path rules apply. */
 export function alertsPath(id?: string): string {
-  return id === undefined ? ALERTS_PATH : `${ALERTS_PATH}/${encodeURIComponent(id)}`;
+  const one = id === undefined ? [] : ["/", { name: "id", value: id, form: "opaque" } as const];
+  return apiPath("alert", ALERTS_PATH, ...one);
 }

@@ -6,7 +6,7 @@
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { send, type ApiRequest } from "../http/client";
 import { unlessGone } from "../http/gone";
-import { UnusableKeyLeftError, ImportIdOnReplaceError } from "../errors";
+import { IdFormError, UnusableKeyLeftError, ImportIdOnReplaceError } from "../errors";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
@@ -19,6 +19,7 @@ import { managedIn, managedInState } from "../protocol/managed";
 import { previewOutputs } from "../protocol/preview";
 import { compact, type PropertyMap } from "../protocol/properties";
 import { NEW_KEY_STATE } from "../serviceFacts/apiKeys";
+import { quotedId } from "../protocol/ids";
 import type { HashData } from "../serviceFacts/hashData";
 import { API_KEY } from "./definition";
 
@@ -126,23 +127,65 @@ function organizationOf(props: PropertyMap): string {
  */
 function secretsOf(props: PropertyMap): unknown[] {
   const hashData = props.hashData;
-  const hashes =
-    typeof hashData === "object" && hashData !== null ? Object.values(hashData as Record<string, unknown>) : [];
-  return [props.keySecret, ...hashes];
+  // The suffix is no secret: the service lists it, and it is an output in plain text (keySuffix).
+  const { keyIdHash, keySecretHash } =
+    typeof hashData === "object" && hashData !== null ? (hashData as Record<string, unknown>) : {};
+  return [props.keySecret, keyIdHash, keySecretHash];
 }
 
 function organizationOrFail(id: string, props: PropertyMap): string {
   const organizationId = organizationOf(props);
   if (organizationId === "") {
-    throw new Error(
-      `the API key ${id} has no organizationId in its state, so it cannot be addressed (…/organizations/{organizationId}/keys/${id})`,
+    throw new IdFormError(
+      "API key",
+      "organizationId",
+      "",
+      `the key ${quotedId(id)} has no organizationId in its state, so it cannot be addressed (…/organizations/{organizationId}/keys/{id})`,
     );
   }
   return organizationId;
 }
 
-async function check(news: PropertyMap) {
-  return checkArgs<Args>(API_KEY, news, crossFieldFailures, connectionFailures("cloud"));
+async function check(olds: PropertyMap, news: PropertyMap) {
+  return checkArgs<Args>(API_KEY, news, crossFieldFailures, [
+    ...expiredOnArrival(olds, news),
+    ...connectionFailures("cloud"),
+  ]);
+}
+
+/** An expiry as an instant (ms), or undefined when there is none or it is not a date-time (the check says why). */
+function expiryOf(value: unknown): number | undefined {
+  if (typeof value !== "string") return undefined;
+  const at = compared("expireAt", value);
+  return typeof at === "number" ? at : undefined;
+}
+
+/**
+ * An expireAt already past, on a key created with it or changed to it: the key would be born
+ * expired. A key that has expired since (the same expireAt as stored) is no failure; diff says so.
+ */
+function expiredOnArrival(olds: PropertyMap, news: PropertyMap): CheckFailure[] {
+  const at = expiryOf(news.expireAt);
+  const now = Date.now();
+  if (at === undefined || at > now || expiryOf(olds.expireAt) === at) return [];
+  return [
+    {
+      property: "expireAt",
+      reason:
+        `expireAt ${String(news.expireAt)} is in the past (it is now ${new Date(now).toISOString()}), so the key would be expired from the start: ` +
+        'give a later time, or null or "" for a key that never expires',
+    },
+  ];
+}
+
+/** Says, in a preview or an up, that a key's expiry has passed since it was set. */
+function noticeExpired(id: string, olds: PropertyMap, news: PropertyMap): void {
+  const at = expiryOf(olds.expireAt);
+  if (at === undefined || at > Date.now() || expiryOf(news.expireAt) !== at) return;
+  notify(
+    `pulumi-alertpipe: the API key ${id} has expired (expireAt ${String(olds.expireAt)}): the service refuses it. ` +
+      'Set a later expireAt (changed in place) or null or "" to keep using it.',
+  );
 }
 
 /**
@@ -159,6 +202,7 @@ function madeWithoutPair(olds: PropertyMap): boolean {
 }
 
 async function diff(id: string, olds: State, news: Args): Promise<Diff> {
+  noticeExpired(id, olds, news);
   const managed = managedIn(PATCHABLE_ARGS, news);
   // A patchable argument dropped from the program is simply no longer managed: not a change.
   const found = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, compared, STABLE_OUTPUTS);
@@ -374,7 +418,7 @@ async function read(id: string, stored: State): Promise<Found<typeof API_KEY> | 
  * key ID and secret were shown once, to whoever made it: null, as for a take-over.
  */
 async function readImported(importId: string): Promise<Found<typeof API_KEY> | undefined> {
-  const [organizationId = "", id = ""] = importIdParts("API key", importId, API_KEY.importIdForm);
+  const [organizationId = "", id = ""] = importIdParts("API key", importId, API_KEY.importIdForm, "uuid");
   const found = await read(id, { organizationId: organizationId.toLowerCase(), managedArgs: [...PATCHABLE_ARGS] });
   if (found === undefined) return found;
   const props: PropertyMap = found.outputs;

@@ -6,6 +6,7 @@ import { z } from "../protocol/zod";
 import { PartialFailure, UnexpectedResponseError } from "../errors";
 import { createdWithoutId } from "../creation/recovery";
 import { decode, type ApiResponse } from "../http/client";
+import { apiPath } from "../http/paths";
 import { managedIn } from "../protocol/managed";
 import { outputsFrom } from "../protocol/outputRules";
 import { compact, type PropertyMap } from "../protocol/properties";
@@ -63,9 +64,16 @@ export function toWire(args: PropertyMap, names: readonly string[]): Record<stri
   return mapping(API_KEY, args, names, "send");
 }
 
+/** An organization's keys, or one key: both ids uuids. */
 export function keysPath(organizationId: string, id?: string): string {
-  const base = `/v1/organizations/${encodeURIComponent(organizationId)}/keys`;
-  return id === undefined ? base : `${base}/${encodeURIComponent(id)}`;
+  const one = id === undefined ? [] : ["/", { name: "id", value: id, form: "uuid" } as const];
+  return apiPath(
+    "API key",
+    "/v1/organizations/",
+    { name: "organizationId", value: organizationId, form: "uuid" },
+    "/keys",
+    ...one,
+  );
 }
 
 /** The suffix the program gave in hashData, for a key whose answer leaves keySuffix out. */

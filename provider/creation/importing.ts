@@ -8,6 +8,7 @@ import { isNotFound } from "../http/gone";
 import { notify } from "../runtime/notices";
 import { claimForThisRun, partsClaimedThisRun } from "./runClaims";
 import { ImportIdFormError } from "../errors";
+import { idProblem, quotedId, type IdForm } from "../protocol/ids";
 
 /**
  * A forced replacement (`pulumi up --replace`) of a resource whose program still says importId
@@ -51,12 +52,17 @@ export function keptByReplacement(kind: string, id: string): boolean {
 }
 
 /**
- * The parts of an import id of the form `a/b/…`, one per name in `form`. An import gives a provider
- * nothing but this id (`pulumi import`, or the `import` resource option), so it must name the
- * object alone, its path included.
+ * The parts of an import id of the form `a/b/…`, one per name in `form`, each of the form `idForm`
+ * (paths.ts says what a path segment may be). An import gives a provider nothing but this id
+ * (`pulumi import`, or the `import` resource option), so it must name the object alone, its path included.
  */
-export function importIdParts(kind: string, id: string, form: readonly string[]): string[] {
+export function importIdParts(kind: string, id: string, form: readonly string[], idForm: IdForm): string[] {
   const parts = id.split("/").map((p) => p.trim());
   if (parts.length !== form.length || parts.some((p) => p === "")) throw new ImportIdFormError(kind, id, form);
+  parts.forEach((value, i) => {
+    const problem = idProblem(value, idForm);
+    if (problem !== undefined)
+      throw new ImportIdFormError(kind, id, form, `its ${form[i]} ${quotedId(value)} cannot be: ${problem}`);
+  });
   return parts;
 }

@@ -4,6 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ALERT } from "../alert/definition";
 import type { AlertArgs, AlertOutputs } from "./generated";
 import { constructorProps } from "./resource";
+import { warnPlainTextInProgram } from "./plainTextConfig";
 import shim = require("../alert/shim");
 
 export interface Alert extends AlertOutputs {}
@@ -13,6 +14,7 @@ export class Alert extends pulumi.dynamic.Resource {
   constructor(name: string, args: AlertArgs, opts?: pulumi.CustomResourceOptions) {
     const made = constructorProps(ALERT, args, opts);
     super(shim, name, made.props, made.opts, "alertpipe", "Alert");
+    warnPlainTextInProgram();
   }
 
   /**

@@ -4,6 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { API_KEY } from "../apiKey/definition";
 import type { ApiKeyArgs, ApiKeyOutputs } from "./generated";
 import { constructorProps } from "./resource";
+import { warnPlainTextInProgram } from "./plainTextConfig";
 import shim = require("../apiKey/shim");
 
 export interface ApiKey extends ApiKeyOutputs {}
@@ -13,6 +14,7 @@ export class ApiKey extends pulumi.dynamic.Resource {
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     const made = constructorProps(API_KEY, args, opts);
     super(shim, name, made.props, made.opts, "alertpipe", "ApiKey");
+    warnPlainTextInProgram();
   }
 
   /**

@@ -4,6 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { PIPE_SETTINGS_RESOURCE } from "../pipeSettings/definition";
 import type { PipeSettingsArgs, PipeSettingsOutputs } from "./generated";
 import { constructorProps } from "./resource";
+import { warnPlainTextInProgram } from "./plainTextConfig";
 import shim = require("../pipeSettings/shim");
 
 export interface PipeSettings extends PipeSettingsOutputs {}
@@ -13,6 +14,7 @@ export class PipeSettings extends pulumi.dynamic.Resource {
   constructor(name: string, args: PipeSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     const made = constructorProps(PIPE_SETTINGS_RESOURCE, args, opts);
     super(shim, name, made.props, made.opts, "alertpipe", "PipeSettings");
+    warnPlainTextInProgram();
   }
 
   /**

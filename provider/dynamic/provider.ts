@@ -53,7 +53,7 @@ export function dynamicProvider<D extends ResourceDefinition>(core: Behaviour<D>
   return {
     configure: configureProvider,
     async check(olds, news) {
-      const checked = await core.check(withoutProvider(news));
+      const checked = await core.check(withoutProvider(olds), withoutProvider(news));
       if (!checked.ok) return { inputs: news, failures: [...checked.failures] };
       const inputs = carryStableOutputs(olds, checked.inputs, stable, replaceOn, compared);
       // The host keeps the serialized provider among the inputs.

@@ -4,10 +4,11 @@
 // service's own words (and its requestId) is read by serviceWords.ts.
 
 import type { Dispatcher } from "undici";
-import type { AreaConnection } from "../runtime/connection";
+import { CONNECTION_SETTINGS, type AreaConnection, type ConnectionSettingName } from "../runtime/connection";
 import type { z } from "zod";
 import {
   ApiError,
+  IdFormError,
   AttemptTimeout,
   OutcomeUnknownError,
   RateLimitWaitError,
@@ -21,6 +22,7 @@ import { formatSeconds } from "../words";
 import { blockFor, limiterFor, monotonicNow } from "./rateLimit";
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
+  NOT_HTTP,
   doneOnRetry,
   retryDecision,
   retryDelayMs,
@@ -30,6 +32,7 @@ import {
 import { notify } from "../runtime/notices";
 import { forgetListingsUnder, runtime } from "../runtime/runtime";
 import { headerLookup, parseBody, requestIdOf, serviceMessage } from "./serviceWords";
+import { hasDotOrEmptySegment } from "./paths";
 import { redact } from "./redact";
 import { undiciParts } from "./undiciParts";
 import { USER_AGENT } from "./userAgent";
@@ -96,8 +99,46 @@ function errorCode(err: unknown): string {
   for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string") return code;
+    // undici's parser error has no code when the answer's first bytes are not HTTP at all.
+    if ((e as { name?: unknown }).name === "HTTPParserError" && /Expected HTTP/i.test(String((e as Error).message)))
+      return NOT_HTTP;
   }
   return "UNKNOWN";
+}
+
+/**
+ * What to fix when no answer came for a reason the URL setting explains: TLS against plain HTTP and back, a port not
+ * HTTP.
+ */
+function transportAdvice(conn: AreaConnection, code: string): string {
+  const setting = settingWords(conn.area === "alerting" ? "alertingUrl" : "cloudUrl");
+  const origin = new URL(conn.baseUrl).origin;
+  const https = origin.startsWith("https:");
+  if (https && (code === "ERR_SSL_WRONG_VERSION_NUMBER" || code === "ERR_SSL_PACKET_LENGTH_TOO_LONG"))
+    return `. The server at ${origin} does not speak TLS (a plain-http port?): set ${setting} to the service's https:// address; only a service on this machine (an emulator) takes http://127.0.0.1:<port>`;
+  if (code === NOT_HTTP)
+    return `. The server at ${origin} answered something that is not HTTP, so it is not the service (and it did nothing with the request): set ${setting} to the service's address and port`;
+  if (!https && code === "UND_ERR_SOCKET")
+    return `. If the server at ${origin} speaks TLS on that port, ${setting} must say https://`;
+  return "";
+}
+
+/** A setting as a user sets it: the stack config key, or the environment variable. */
+function settingWords(name: ConnectionSettingName): string {
+  return `${CONNECTION_SETTINGS[name].configKey} (or ${CONNECTION_SETTINGS[name].envVar})`;
+}
+
+/** What a 401 or 403 asks the user to fix: which credential, in which setting. */
+function authAdvice(conn: AreaConnection, status: number): string | undefined {
+  if (status !== 401 && status !== 403) return undefined;
+  if (conn.area === "alerting") {
+    return status === 401
+      ? ` The alerting API did not accept the token: check ${settingWords("alertingToken")}, and ${settingWords("alertingUrl")} for the service it belongs to.`
+      : ` The alerting API accepted the token but refuses it this: use the token ${settingWords("alertingToken")} of a user who may manage alerts.`;
+  }
+  return status === 401
+    ? ` The cloud API did not accept the API key: check ${settingWords("cloudKeyId")} and ${settingWords("cloudKeySecret")}; the key must exist, be enabled and not have expired.`
+    : ` The cloud API accepted the API key ${settingWords("cloudKeyId")} but refuses it this: it needs a role that may do it (admin to manage keys) and this machine's address on its IP access list.`;
 }
 
 /** The connection's credentials and the request's own secrets: what errors must never carry. */
@@ -136,13 +177,14 @@ async function attemptOnce(
       },
       onWritten,
     );
-    const body = parseBody(await res.body.text());
+    const text = await res.body.text();
     // Taken once the answer is in: a listing shared by many reads has their secrets added as they join
     // (reading/listedReads.ts).
     const secrets = secretsOf(conn, req);
     const header = headerLookup(res.headers);
-    const requestId = requestIdOf(body, header);
     if (res.statusCode >= 200 && res.statusCode < 300) {
+      // A success's body is data (a created key's secret among it); only its requestId is ever quoted.
+      const body = parseBody(text);
       const answerSecrets = [...secrets, ...(req.secretsInAnswer?.(body) ?? [])];
       return {
         ok: true,
@@ -151,10 +193,12 @@ async function attemptOnce(
           path: req.path,
           status: res.statusCode,
           body,
-          requestId: requestId === undefined ? undefined : redact(requestId, answerSecrets),
+          requestId: requestIdOf(body, header, answerSecrets),
         },
       };
     }
+    // A failure's body is only ever quoted: scrubbed as raw text, before it is parsed, unescaped or cut.
+    const body = parseBody(redact(text, secrets));
     return {
       ok: false,
       outcome: { kind: "status", status: res.statusCode },
@@ -162,7 +206,8 @@ async function attemptOnce(
         ref,
         res.statusCode,
         serviceMessage(body, secrets),
-        requestId === undefined ? undefined : redact(requestId, secrets),
+        requestIdOf(body, header, secrets),
+        authAdvice(conn, res.statusCode),
       ),
       requested: serverRequestedDelayMs(header, Date.now()),
     };
@@ -176,7 +221,7 @@ async function attemptOnce(
     return {
       ok: false,
       outcome: { kind: "transport", code },
-      failure: new TransportError(ref, `${reason} (${code})`, code),
+      failure: new TransportError(ref, `${reason.trim()} (${code})${transportAdvice(conn, code)}`, code),
       requested: undefined,
     };
   } finally {
@@ -201,6 +246,14 @@ function outcomeReason(failure: ApiError | TransportError): string {
  * TransportError or OutcomeUnknownError.
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
+  // Resources build paths with paths.ts, which refuses such ids by name; this is the last guard.
+  if (hasDotOrEmptySegment(req.path))
+    throw new IdFormError(
+      "request",
+      "path",
+      req.path,
+      "it holds an empty, . or .. segment, which would address another path",
+    );
   if (req.method === "GET") return sendPaced(conn, req);
   // A write makes the listings of its collection stale from when it may land until it has: before
   // it is sent and after it ends, whatever the outcome (a lost answer may have written).

@@ -1,19 +1,76 @@
-// Removing secrets from text that may reach a user: every form in which a service could echo one.
+// Removing secrets from text that may reach a user: every form in which a service could echo one,
+// in any letter case. It runs on the raw text first, before anything cuts, folds or parses it
+// (client.ts, serviceWords.ts), so no step can leave part of a secret behind.
 
-/** Every form of these secrets that could show up in text (as is, URL-encoded, JSON-escaped), longest first. */
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** The secret as a JSON string's inside, with every non-ASCII character as \uXXXX (as many encoders write it). */
+function asciiJson(s: string): string {
+  return JSON.stringify(s)
+    .slice(1, -1)
+    .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * Every form of these secrets that could show up in text: as is, URL- and form-encoded,
+ * JSON-escaped (also with "\/" and \uXXXX), HTML-escaped, upper- and lower-cased, and each
+ * with its white space folded as error words fold it; longest first, so a whole header value is replaced before the token inside it.
+ */
 function secretForms(secrets: readonly unknown[]): string[] {
   const forms = new Set<string>();
   for (const s of secrets) {
-    // Every length: a short secret is still a secret. It may blank a few ordinary letters of a
-    // message too, which is the lesser harm.
     if (typeof s !== "string" || s === "") continue;
-    forms.add(s).add(encodeURIComponent(s)).add(JSON.stringify(s).slice(1, -1));
+    const json = JSON.stringify(s).slice(1, -1);
+    const uri = encodeURIComponent(s);
+    forms
+      .add(s)
+      .add(uri)
+      .add(uri.replace(/%20/g, "+"))
+      .add(json)
+      .add(json.replace(/\//g, "\\/"))
+      .add(asciiJson(s))
+      .add(s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c))
+      .add(s.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c] ?? c))
+      // Matching ignores case letter by letter; these catch what changes length when cased (ß, İ).
+      .add(s.toUpperCase())
+      .add(s.toLowerCase());
   }
-  // Longest first, so a whole header value is replaced before the token inside it.
+  // Each as error words fold white space too (serviceWords.ts folds the words of an escaped echo).
+  for (const f of [...forms]) forms.add(f.replace(/\s+/g, " ").trim());
+  forms.delete("");
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** `text` with every form of each secret replaced by "[redacted]". */
+const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
+
+/** What a match is widened over: the rest of the word or token it sits in (letters, digits, and URL and base64 marks). */
+const TOKEN_CHAR = /[\p{L}\p{N}\p{M}_\-.~+/=%]/u;
+
+/**
+ * `text` with every form of each secret replaced by "[redacted]", matched in any letter case. The
+ * whole word or token around a match goes with it: blanking only the matched letters would give a
+ * short secret away (`no[redacted] ma[redacted]ch` says which letter it is).
+ */
 export function redact(text: string, secrets: readonly unknown[]): string {
-  return secretForms(secrets).reduce((out, form) => out.split(form).join("[redacted]"), text);
+  const forms = secretForms(secrets);
+  if (forms.length === 0 || text === "") return text;
+  const pattern = new RegExp(forms.map((f) => f.replace(SYNTAX, "\\$&")).join("|"), "giu");
+  const spans: Array<[number, number]> = [];
+  for (const m of text.matchAll(pattern)) {
+    let start = m.index;
+    let end = start + m[0].length;
+    while (start > 0 && TOKEN_CHAR.test(text.charAt(start - 1))) start--;
+    while (end < text.length && TOKEN_CHAR.test(text.charAt(end))) end++;
+    const last = spans[spans.length - 1];
+    if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+    else spans.push([start, end]);
+  }
+  if (spans.length === 0) return text;
+  let out = "";
+  let at = 0;
+  for (const [start, end] of spans) {
+    out += `${text.slice(at, start)}[redacted]`;
+    at = end;
+  }
+  return out + text.slice(at);
 }

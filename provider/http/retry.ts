@@ -19,10 +19,15 @@ const NOT_SENT_TRANSIENT: ReadonlySet<string> = new Set([
   "EAI_AGAIN",
 ]);
 
+/** Our code for an answer that is not HTTP at all (undici's parser error on its first bytes). */
+export const NOT_HTTP = "NOT_HTTP";
+
 /** Failures before anything was sent that another try will not cure: bad name, bad certificate, bad request. */
 function notSentPermanent(code: string): boolean {
   return (
     code === "ENOTFOUND" ||
+    // The server's first bytes were not HTTP: not the service, which never read our request as one.
+    code === NOT_HTTP ||
     code === "UND_ERR_INVALID_ARG" ||
     code === "UND_ERR_NOT_SUPPORTED" ||
     code === "ERR_INVALID_URL" ||

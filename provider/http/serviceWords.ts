@@ -1,8 +1,7 @@
 // What an answer says in the service's own words: the reason an error body gives, whatever its
 // shape (area A's and B's JSON, validation lists, plain text, a proxy's HTML page), and the
 // requestId to quote. Kept apart from client.ts, which sends; this module only reads what came back.
-// The words are scrubbed of secrets before they are clipped (redact.ts), so an excerpt never keeps
-// part of one.
+// Every text is scrubbed of secrets (redact.ts) before it is clipped, so an excerpt never keeps part of one.
 
 import { redact } from "./redact";
 
@@ -96,19 +95,31 @@ export function serviceWordsIn(body: unknown, depth = 0): string | undefined {
  * so that clipping can never leave part of one behind.
  */
 export function serviceMessage(body: unknown, secrets: readonly unknown[]): string {
+  // The body was read from text already scrubbed (client.ts); its words are scrubbed again once
+  // unescaped and folded, in case the service escaped a secret in a way only that undoes.
   const words = serviceWordsIn(body);
   return words === undefined ? "the service gave no reason (the answer had no body)" : clip(redact(words, secrets));
 }
 
 /**
- * The requestId an answer names, in its body (area B's envelope) or a header; clipped, not yet scrubbed (the caller
- * knows the secrets).
+ * The requestId an answer names, in its body (area B's envelope) or a header, as an error quotes it:
+ * scrubbed of `secrets` whole, then clipped to 100 characters.
  */
-export function requestIdOf(body: unknown, header: (n: string) => string | undefined): string | undefined {
+export function requestIdOf(
+  body: unknown,
+  header: (n: string) => string | undefined,
+  secrets: readonly unknown[],
+): string | undefined {
   const fromBody = field(body, "requestId");
-  if (typeof fromBody === "string" && fromBody !== "") return clip(fromBody, 100);
-  const fromHeader = header("x-request-id") ?? header("request-id");
-  return fromHeader === undefined || fromHeader === "" ? undefined : clip(fromHeader, 100);
+  const raw =
+    typeof fromBody === "string" && fromBody !== "" ? fromBody : (header("x-request-id") ?? header("request-id"));
+  return raw === undefined || raw === "" ? undefined : clip(redact(raw, secrets), 100);
+}
+
+/** A header's value as its sender wrote it: undici reads the bytes as Latin-1, and most services write UTF-8. */
+function asUtf8(value: string): string {
+  const text = Buffer.from(value, "latin1").toString("utf8");
+  return text.includes("\uFFFD") ? value : text;
 }
 
 /** Reads one header of undici's answer, its first value when repeated. */
@@ -117,6 +128,7 @@ export function headerLookup(
 ): (name: string) => string | undefined {
   return (name) => {
     const v = headers[name];
-    return Array.isArray(v) ? v[0] : v;
+    const first = Array.isArray(v) ? v[0] : v;
+    return first === undefined ? undefined : asUtf8(first);
   };
 }

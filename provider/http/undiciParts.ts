@@ -53,6 +53,19 @@ function reportingWrites(dispatcher: Undici.Dispatcher, onWritten: () => void): 
   return reporting as unknown as Undici.Dispatcher;
 }
 
+/**
+ * The origin and the path of `url` as written. `new URL()` (and undici's own request, which uses it)
+ * folds "." and ".." segments, so the path sent would not be the one errors name; paths.ts refuses
+ * such ids, and this keeps the path sent the path built whatever it holds.
+ */
+export function originAndPath(url: string): { origin: string; path: string } {
+  const origin = new URL(url).origin;
+  if (!url.toLowerCase().startsWith(origin.toLowerCase()))
+    throw new Error(`not an absolute URL with an origin: ${url}`);
+  const path = url.slice(origin.length);
+  return { origin, path: path === "" ? "/" : path };
+}
+
 export function fromInternals(): UndiciParts | undefined {
   try {
     const Agent = require("undici/lib/dispatcher/agent") as unknown;
@@ -62,10 +75,8 @@ export function fromInternals(): UndiciParts | undefined {
     return {
       Agent: Agent as typeof Undici.Agent,
       request(dispatcher, url, opts, onWritten) {
-        // What undici's own top-level request does with a URL before calling the same function.
-        const u = new URL(url);
         const through = onWritten === undefined ? dispatcher : reportingWrites(dispatcher, onWritten);
-        return send.call(through, { ...opts, origin: u.origin, path: `${u.pathname}${u.search}` });
+        return send.call(through, { ...opts, ...originAndPath(url) });
       },
       loadedFrom: "internals",
     };
@@ -78,11 +89,16 @@ export function fromEntryPoint(): UndiciParts {
   const undici = require("undici") as typeof Undici;
   return {
     Agent: undici.Agent,
-    request: (dispatcher, url, opts, onWritten) =>
-      undici.request(url, {
+    // undici.request(url) parses the URL as the fast path's old code did, folding dot segments:
+    // Dispatcher's own request takes origin and path as they are.
+    request: (dispatcher, url, opts, onWritten) => {
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its `this`, a dispatcher.
+      const send: ApiRequest = undici.Dispatcher.prototype.request;
+      return send.call(onWritten === undefined ? dispatcher : reportingWrites(dispatcher, onWritten), {
         ...opts,
-        dispatcher: onWritten === undefined ? dispatcher : reportingWrites(dispatcher, onWritten),
-      }),
+        ...originAndPath(url),
+      });
+    },
     loadedFrom: "entry point",
   };
 }

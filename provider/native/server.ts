@@ -5,9 +5,14 @@
 // behaviour's, the same the dynamic shim runs.
 
 import type * as ProviderGrpcPb from "@pulumi/pulumi/proto/provider_grpc_pb";
-import { configureProvider, CONNECTION_SETTINGS, type ConfigSource } from "../runtime/connection";
+import {
+  configureProvider,
+  CONNECTION_SETTINGS,
+  warnPlainTextCredentials,
+  type ConfigSource,
+} from "../runtime/connection";
 import { changeOf, deepEqual, type ChangeKind, type PropertyChange } from "../protocol/diff";
-import { noticesTo } from "../runtime/notices";
+import { noticesTo, notify } from "../runtime/notices";
 import { PACKAGE_VERSION } from "../http/userAgent";
 import { engineLog, type EngineLog } from "./engineLog";
 import {
@@ -188,6 +193,12 @@ export function resourceProvider(
 
     configure: plainCall(async (request: ProviderPb.ConfigureRequest) => {
       await configureProvider({ config: configSource(request) });
+      // The engine sends the config with its secrets still marked: a credential without the mark is plain text.
+      const args = request.getArgs()?.toJavaScript() ?? {};
+      warnPlainTextCredentials(
+        (key) => typeof args[key.slice(PACKAGE.length + 1)] === "string",
+        (line) => void (log === undefined ? notify(line) : log.warn(line)),
+      );
       // Plain inputs (the engine re-marks secret ones), and preview calls to Create and Update.
       return new providerPb.ConfigureResponse()
         .setAcceptsecrets(false)
@@ -197,7 +208,8 @@ export function resourceProvider(
     }),
 
     check: forResource(async (resource, request: ProviderPb.CheckRequest) => {
-      const checked = await (await resource.behaviour()).check(fromStruct(request.getNews()));
+      const behaviour = await resource.behaviour();
+      const checked = await behaviour.check(fromStruct(request.getOlds()), fromStruct(request.getNews()));
       const response = new providerPb.CheckResponse().setInputs(toStruct(checked.inputs, resource.secretOutputs));
       if (checked.ok) return response;
       const failures = checked.failures.map((f) =>

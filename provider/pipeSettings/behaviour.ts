@@ -83,7 +83,7 @@ function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingNam
   };
 }
 
-async function check(news: PropertyMap) {
+async function check(_olds: PropertyMap, news: PropertyMap) {
   return checkArgs<Args>(DEF, news, () => [], connectionFailures("cloud"));
 }
 
@@ -140,6 +140,7 @@ async function readImported(importId: string): Promise<Found<typeof DEF> | undef
     "pipe settings",
     importId,
     DEF.importIdForm,
+    "uuid",
   ).map((p) => p.toLowerCase());
   const found = await read(`${organizationId}/${serviceId}/${pipeId}`, {
     organizationId,

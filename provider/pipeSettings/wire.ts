@@ -7,6 +7,7 @@ import { outputsFrom, type OutputRules } from "../protocol/outputRules";
 import type { PropertyMap } from "../protocol/properties";
 import { SETTING_NAMES, type SettingName } from "../serviceFacts/pipeSettings";
 import { PIPE_SETTINGS_RESOURCE as DEF } from "./definition";
+import { apiPath } from "../http/paths";
 
 /** The real service's GET leaves out settings never set; members may be null; unknown ones are ignored. */
 const settingsAnswer = z.object({ result: z.record(z.string(), z.unknown()) });
@@ -35,7 +36,17 @@ export function toWire(values: PropertyMap): Record<string, unknown> {
   return mapping(DEF, values, SETTING_NAMES, "send");
 }
 
+/** A pipe's settings: its three ids uuids. */
 export function settingsPath(organizationId: string, serviceId: string, pipeId: string): string {
-  const e = encodeURIComponent;
-  return `/v1/organizations/${e(organizationId)}/services/${e(serviceId)}/pipes/${e(pipeId)}/settings`;
+  const id = (name: string, value: string) => ({ name, value, form: "uuid" }) as const;
+  return apiPath(
+    "pipe settings",
+    "/v1/organizations/",
+    id("organizationId", organizationId),
+    "/services/",
+    id("serviceId", serviceId),
+    "/pipes/",
+    id("pipeId", pipeId),
+    "/settings",
+  );
 }

@@ -20,8 +20,8 @@ export interface Found<D extends ResourceDefinition> {
 
 export interface Behaviour<D extends ResourceDefinition> {
   readonly definition: D;
-  /** The program's inputs against the definition, before any request. */
-  check(news: PropertyMap): Promise<Checked<ArgsOf<D>>>;
+  /** The program's inputs against the definition, before any request; `olds`, the inputs stored, if any. */
+  check(olds: PropertyMap, news: PropertyMap): Promise<Checked<ArgsOf<D>>>;
   diff(id: string, olds: StateOf<D>, news: ArgsOf<D>): Promise<Diff>;
   create(args: ArgsOf<D>): Promise<Created<StateOf<D>>>;
   /** Undefined when the object is gone. */

@@ -2,10 +2,9 @@
 // property and what it accepts.
 
 import { z } from "./zod";
+import { UUID, idProblem, quotedId } from "./ids";
 
 export { z };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Area B path ids: a uuid, since they are placed in the URL path. */
 export function uuid(property: string): z.ZodString {
@@ -20,6 +19,16 @@ export function opaqueId(property: string): z.ZodString {
     .string({ error: `${property} must be a non-empty string` })
     .trim()
     .min(1, { error: `${property} must be a non-empty string` });
+}
+
+/** An opaque id the provider puts in a request's path (an alert's importId): also a safe path segment (ids.ts). */
+export function opaquePathId(property: string) {
+  return opaqueId(property).superRefine((value, ctx) => {
+    // An empty one is opaqueId's to say.
+    const problem = value === "" ? undefined : idProblem(value, "opaque");
+    if (problem !== undefined)
+      ctx.addIssue({ code: "custom", message: `${property} ${quotedId(value)} cannot be used: ${problem}` });
+  });
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(

@@ -35,7 +35,7 @@ export interface Collection {
 /** The one listing of the collection this process holds, started now when there is none. */
 function listingOf(conn: AreaConnection, collection: Collection, secrets: readonly unknown[]): Listing {
   const listings = runtime().listings;
-  const key = `${conn.credentialId} ${collection.path}`;
+  const key = listingKey(conn, collection);
   const held = listings.get(key);
   if (held !== undefined) {
     held.secrets.push(...secrets);
@@ -56,6 +56,34 @@ function listingOf(conn: AreaConnection, collection: Collection, secrets: readon
   };
   listings.set(key, listing);
   return listing;
+}
+
+function listingKey(conn: AreaConnection, collection: Collection): string {
+  return `${conn.credentialId} ${collection.path}`;
+}
+
+/**
+ * Every object of the collection, from the listing this process holds for its reads, or listed now
+ * and held from then on, so the reads that follow (an export's of each object) send nothing. Unlike
+ * a read it rejects as the list does, a 404 included: a caller wanting the whole collection cannot
+ * GET its way around a missing list.
+ */
+export async function listedObjects(
+  conn: AreaConnection,
+  collection: Collection,
+): Promise<ReadonlyMap<string, unknown>> {
+  const listings = runtime().listings;
+  const key = listingKey(conn, collection);
+  const held = await listings.get(key)?.items.catch(() => undefined);
+  if (held !== undefined && held !== "unlistable") return held;
+  const items = await collection.list([]);
+  listings.set(key, {
+    credentialId: conn.credentialId,
+    path: collection.path,
+    secrets: [],
+    items: Promise.resolve(items),
+  });
+  return items;
 }
 
 /** The list itself is missing (404) or answers in a shape we cannot read: only a GET can tell. */

@@ -107,6 +107,23 @@ function lookup(name: ConnectionSettingName): string | undefined {
   return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
 }
 
+/**
+ * A credential sent as it is in the Authorization header: HTTP refuses line breaks and control
+ * characters there, and carries no more than ASCII faithfully. The value is not repeated.
+ */
+function headerSafe(name: ConnectionSettingName): string {
+  const value = required(name);
+  if (/[^\t\x20-\x7e]/.test(value)) {
+    const key = CONNECTION_SETTINGS[name].configKey;
+    throw new ConfigError(
+      name,
+      CONNECTION_SETTINGS[name],
+      `${key} holds a character an HTTP header cannot carry (a line break, a control character or a non-ASCII letter), so it cannot be sent: copy the value again`,
+    );
+  }
+  return value;
+}
+
 function required(name: ConnectionSettingName): string {
   const value = lookup(name);
   if (value === undefined)
@@ -174,6 +191,7 @@ const AREA_SETTINGS: Record<Area, readonly ConnectionSettingName[]> = {
 function validate(name: ConnectionSettingName, area: Area): void {
   if (name === "alertingUrl" || name === "cloudUrl") baseUrl(name);
   else if (name === "alertingRateLimit" || name === "cloudRateLimit") rateLimit(name, area);
+  else if (name === "alertingToken") headerSafe(name);
   else required(name);
 }
 
@@ -213,7 +231,7 @@ function fingerprint(area: Area, authorization: string): string {
 export function connectionFor(area: Area): AreaConnection {
   if (area === "alerting") {
     const url = baseUrl("alertingUrl");
-    const authorization = `Bearer ${required("alertingToken")}`;
+    const authorization = `Bearer ${headerSafe("alertingToken")}`;
     return {
       area,
       baseUrl: url,
@@ -233,7 +251,31 @@ export function connectionFor(area: Area): AreaConnection {
     authorization,
     credentialId: fingerprint(area, `${url} ${authorization}`),
     rateLimit: rateLimit("cloudRateLimit", area),
-    // The key ID too: it is half of the credential, and the service may echo either half.
-    secrets: [authorization, authorization.slice("Basic ".length), `${keyId}:${keySecret}`, keySecret, keyId],
+    // Every form of the secret we send; the key ID alone is no secret (it names the key, as a user name does).
+    secrets: [authorization, authorization.slice("Basic ".length), `${keyId}:${keySecret}`, keySecret],
   };
+}
+
+/**
+ * Says, once per process, which credentials the provider's configuration holds in plain text: kept
+ * so in the stack's config file and in its state, unencrypted. `isPlainText` tells it of a config
+ * key (each front door sees secretness in its own place); the line names the command that fixes it.
+ */
+export function warnPlainTextCredentials(
+  isPlainText: (configKey: string) => boolean,
+  say: (line: string) => void,
+): void {
+  const rt = runtime();
+  const said = (rt.saidOnce ??= new Set());
+  const keys = (Object.keys(CONNECTION_SETTINGS) as ConnectionSettingName[])
+    .filter((n) => CONNECTION_SETTINGS[n].secret)
+    .map((n) => CONNECTION_SETTINGS[n].configKey)
+    .filter((key) => !said.has(`plain text ${key}`) && isPlainText(key));
+  if (keys.length === 0) return;
+  for (const key of keys) said.add(`plain text ${key}`);
+  say(
+    `pulumi-alertpipe: ${keys.join(" and ")} ${keys.length === 1 ? "is" : "are"} set in plain text, so the stack's config file and its state hold ` +
+      `${keys.length === 1 ? "it" : "them"} unencrypted: set ${keys.length === 1 ? "it" : "each"} as a secret with ` +
+      `${keys.map((key) => `\`pulumi config set --secret ${key} <value>\``).join(" and ")}.`,
+  );
 }

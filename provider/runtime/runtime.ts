@@ -118,6 +118,11 @@ export interface Runtime extends Settable {
    * The listings reads reuse, per credential and collection (reading/listedReads.ts); a write drops its collection's.
    */
   readonly listings: Map<string, Listing>;
+  /**
+   * What was said once per process (connection.ts: a credential in plain text). Optional and made
+   * when first needed, so a context made by an older copy of the package, without it, still serves.
+   */
+  saidOnce?: Set<string>;
 }
 
 /** What `useRuntime` takes: any of the settable parts, and any of the timings alone. */
@@ -178,6 +183,7 @@ export function resetRuntime(): void {
   rt.credentialBlocks.clear();
   rt.runClaims.clear();
   rt.listings.clear();
+  rt.saidOnce?.clear();
 }
 
 /**

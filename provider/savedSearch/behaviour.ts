@@ -12,6 +12,7 @@ import { readListed } from "../reading/listedReads";
 import { alertsReferring, type Listed } from "../reading/pagedList";
 import type { Behaviour, Created, Found } from "../protocol/behaviour";
 import { checkArgs } from "../protocol/check";
+import { importIdParts } from "../creation/importing";
 import type { ArgsOf, StateOf } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
@@ -24,7 +25,7 @@ type State = StateOf<typeof SAVED_SEARCH>;
 
 const WHOLE = wholeObject(SAVED_SEARCH, () => false);
 
-async function check(news: PropertyMap) {
+async function check(_olds: PropertyMap, news: PropertyMap) {
   return checkArgs<Args>(SAVED_SEARCH, news, () => [], connectionFailures("alerting"));
 }
 
@@ -90,7 +91,8 @@ export const behaviour: Behaviour<typeof SAVED_SEARCH> = {
   diff: async (_id, olds, news) => WHOLE.diff(olds, news),
   create,
   read,
-  readImported: (id) => read(id, {}),
+  readImported: async (importId) =>
+    read(importIdParts("saved search", importId, SAVED_SEARCH.importIdForm, "opaque")[0] ?? "", {}),
   update,
   delete: del,
   previewCreate: (args) => WHOLE.previewCreate(args),

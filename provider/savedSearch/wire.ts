@@ -9,6 +9,7 @@ import { listPaged, type Listed } from "../reading/pagedList";
 import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { SAVED_SEARCHES_PATH } from "../serviceFacts/savedSearches";
 import { SAVED_SEARCH } from "./definition";
+import { apiPath } from "../http/paths";
 
 const answer = z.object({ data: z.record(z.string(), z.unknown()) });
 
@@ -29,8 +30,10 @@ export function toWire(args: PropertyMap): Record<string, unknown> {
   return mapping(SAVED_SEARCH, args, SENT, "drop");
 }
 
+/** The list's path, or one saved search's: its id is opaque (ObjectId.isValid also takes any 12 characters). */
 export function searchesPath(id?: string): string {
-  return id === undefined ? SAVED_SEARCHES_PATH : `${SAVED_SEARCHES_PATH}/${encodeURIComponent(id)}`;
+  const one = id === undefined ? [] : ["/", { name: "id", value: id, form: "opaque" } as const];
+  return apiPath("saved search", SAVED_SEARCHES_PATH, ...one);
 }
 
 export const listSearches = (conn: AreaConnection): Promise<Map<string, Listed>> =>

@@ -9,6 +9,7 @@ import { unlessGone } from "../http/gone";
 import { ApiError, StillReferencedError, UnexpectedResponseError } from "../errors";
 import { createRecovering, createdAfterSend, createdWithoutId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
+import { importIdParts } from "../creation/importing";
 import { alertsReferring, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import type { Behaviour, Created, Found } from "../protocol/behaviour";
@@ -65,7 +66,7 @@ function crossFieldFailures(inputs: PropertyMap): CheckFailure[] {
   return failures;
 }
 
-async function check(news: PropertyMap) {
+async function check(_olds: PropertyMap, news: PropertyMap) {
   return checkArgs<Args>(WEBHOOK, news, crossFieldFailures, connectionFailures("alerting"));
 }
 
@@ -113,7 +114,8 @@ async function create(args: Args): Promise<Created<State>> {
 
 async function read(id: string, stored: State): Promise<Found<typeof WEBHOOK> | undefined> {
   const conn = connectionFor("alerting");
-  // No GET of one webhook: the list is the read.
+  // No GET of one webhook: the list is the read; the path is still made, to refuse an id no path could hold.
+  webhooksPath(id);
   const res = await readListed(conn, webhookCollection(conn), id, undefined);
   if (res === undefined) return undefined;
   const outputs = WHOLE.outputs(webhookIn(res.body), stored, stored);
@@ -121,7 +123,10 @@ async function read(id: string, stored: State): Promise<Found<typeof WEBHOOK> | 
 }
 
 /** An import knows no write-only value: the program sets them, and the first update sends them. */
-const readImported = (id: string) => read(id, {});
+const readImported = async (importId: string) => {
+  const [id = ""] = importIdParts("webhook", importId, WEBHOOK.importIdForm, "opaque");
+  return read(id, {});
+};
 
 /**
  * The fresh read a PUT answered 409 needs: someone changed the webhook's url or service while the

@@ -10,6 +10,7 @@ import { listPaged, type Listed } from "../reading/pagedList";
 import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { WEBHOOKS_PATH } from "../serviceFacts/webhooks";
 import { WEBHOOK } from "./definition";
+import { apiPath } from "../http/paths";
 
 const answer = z.object({ data: z.record(z.string(), z.unknown()) });
 
@@ -31,8 +32,10 @@ export function toWire(args: PropertyMap): Record<string, unknown> {
   return mapping(WEBHOOK, args, SENT, "drop");
 }
 
+/** The list's path, or one webhook's: its id is opaque (ObjectId.isValid also takes any 12 characters). */
 export function webhooksPath(id?: string): string {
-  return id === undefined ? WEBHOOKS_PATH : `${WEBHOOKS_PATH}/${encodeURIComponent(id)}`;
+  const one = id === undefined ? [] : ["/", { name: "id", value: id, form: "opaque" } as const];
+  return apiPath("webhook", WEBHOOKS_PATH, ...one);
 }
 
 export const listWebhooks = (conn: AreaConnection): Promise<Map<string, Listed>> =>

@@ -8,8 +8,12 @@ import { statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pulumiCli } from "../../scripts/engine/pulumiCli";
-import { PLUGIN_EXECUTABLE, packageVersion, thisPlatform } from "../../scripts/pluginArchive";
+import { COMMAND_EXECUTABLE, PLUGIN_EXECUTABLE, packageVersion, thisPlatform } from "../../scripts/pluginArchive";
 import { packageSchema } from "../../provider/native/schema";
+import { byHand, emulator as startEmulator } from "../support/engine";
+import { ALERTS_PATH } from "../support/fixtures";
+import { LAG_ALERT } from "../support/programs";
+import { exportEnv } from "../support/exportRuns";
 import {
   installedPluginArchive,
   installedPluginDir,
@@ -53,15 +57,35 @@ describe("the plugin archive", () => {
     expect(basename(plugin.archive.path)).toBe(`pulumi-resource-alertpipe-v${packageVersion()}-${os}-${arch}.tar.gz`);
   });
 
-  it("holds the executable launcher, one bundled JavaScript file and the licenses", async () => {
+  it("holds two executable launchers, the plugin and the alertpipe command, each with one bundled JavaScript file, and the licenses", async () => {
     const { stdout } = await run("tar", ["-tzf", plugin.archive.path]);
-    expect(stdout.trim().split("\n").sort()).toEqual([
-      "LICENSE",
-      "THIRD-PARTY-NOTICES",
-      PLUGIN_EXECUTABLE,
-      `${PLUGIN_EXECUTABLE}.js`,
-    ]);
-    expect(statSync(join(installedPluginDir(plugin), PLUGIN_EXECUTABLE)).mode & 0o111).not.toBe(0);
+    expect(stdout.trim().split("\n").sort()).toEqual(
+      [
+        "LICENSE",
+        "THIRD-PARTY-NOTICES",
+        COMMAND_EXECUTABLE,
+        `${COMMAND_EXECUTABLE}.js`,
+        PLUGIN_EXECUTABLE,
+        `${PLUGIN_EXECUTABLE}.js`,
+      ].sort(),
+    );
+    for (const executable of [PLUGIN_EXECUTABLE, COMMAND_EXECUTABLE])
+      expect(statSync(join(installedPluginDir(plugin), executable)).mode & 0o111).not.toBe(0);
+  });
+
+  it("runs `alertpipe export` from the installed folder with only node on PATH, writing an import file of the emulator's alert", async () => {
+    const emu = await startEmulator();
+    try {
+      await byHand(emu, "POST", ALERTS_PATH, { ...LAG_ALERT, name: "Ingest lag" });
+      const { stdout, stderr } = await run(join(installedPluginDir(plugin), COMMAND_EXECUTABLE), ["export"], {
+        env: { PATH: await plainPath(), ...exportEnv(emu) },
+      });
+      const id = Object.keys(emu.snapshot().alerts)[0];
+      expect(JSON.parse(stdout)).toEqual({ resources: [{ type: "alertpipe:index:Alert", name: "ingestLag", id }] });
+      expect(stderr).toContain("alerts: 1 listed, 1 exported");
+    } finally {
+      await emu.close();
+    }
   });
 
   it("installs with pulumi plugin install --file, listed as the resource plugin alertpipe at the package's version", async () => {

@@ -176,8 +176,8 @@ describe("Alert read", () => {
   });
 
   it("encodes the id in the path", async () => {
-    intercept("GET", "/api/v2/alerts/a%2Fb%20c", 200, { data: returned({ id: "a/b c" }) });
-    expect((await provider.read("a/b c", storedOutputs)).id).toBe("a/b c");
+    intercept("GET", "/api/v2/alerts/a%3Fb%20c", 200, { data: returned({ id: "a?b c" }) });
+    expect((await provider.read("a?b c", storedOutputs)).id).toBe("a?b c");
     mock.api.agent.assertNoPendingInterceptors();
   });
 
@@ -331,8 +331,8 @@ describe("Alert update", () => {
   });
 
   it("encodes the id in the path", async () => {
-    intercept("PUT", "/api/v2/alerts/a%2Fb", 200, { data: returned({ id: "a/b" }) });
-    await provider.update("a/b", storedOutputs, tileInputs);
+    intercept("PUT", "/api/v2/alerts/a%23b", 200, { data: returned({ id: "a#b" }) });
+    await provider.update("a#b", storedOutputs, tileInputs);
     mock.api.agent.assertNoPendingInterceptors();
   });
 

@@ -6,6 +6,7 @@ import { UNKNOWN } from "../../provider/protocol/properties";
 import { checkFailures, where } from "../support/failures";
 import { connectionEnvPerFile } from "../support/mockApi";
 import { ORG_ID } from "../support/fixtures";
+import { useRuntime } from "../../provider/runtime/runtime";
 
 connectionEnvPerFile();
 
@@ -71,6 +72,29 @@ describe("ApiKey check: expireAt", () => {
   });
   it('accepts "" for a key that never expires', async () => {
     expect(await failuresFor({ expireAt: "" })).toEqual([]);
+  });
+  it("refuses a time already past on a new key, naming the time and now", async () => {
+    const [f] = await failuresFor({ expireAt: "2020-01-31T00:00:00Z" });
+    expect(f?.property).toBe("expireAt");
+    expect(f?.reason).toMatch(/^expireAt 2020-01-31T00:00:00Z is in the past \(it is now \d{4}-\d\d-\d\dT/);
+  });
+  it("refuses a change to a time already past", async () => {
+    const olds = { ...valid, expireAt: "2030-01-31T00:00:00Z" };
+    const { failures = [] } = await provider.check(olds, { ...valid, expireAt: "2020-01-31T00:00:00Z" });
+    expect(failures.map((f) => f.property)).toEqual(["expireAt"]);
+  });
+  it("takes a key that has expired since, its expiry unchanged (in any notation), and diff says it has expired", async () => {
+    const olds = { ...valid, expireAt: "2020-01-31T09:00:00+09:00" };
+    const { failures = [] } = await provider.check(olds, { ...valid, expireAt: "2020-01-31T00:00:00Z" });
+    expect(failures).toEqual([]);
+    const said: string[] = [];
+    useRuntime({ notices: (line) => said.push(line) });
+    await provider.diff("k-1", olds, { ...valid, expireAt: "2020-01-31T00:00:00Z" });
+    expect(said).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining("the API key k-1 has expired (expireAt 2020-01-31T09:00:00+09:00)"),
+      ]),
+    );
   });
   it("refuses a date-time without a time zone, naming the form", async () => {
     const [f] = await failuresFor({ expireAt: "2030-01-31T00:00:00" });

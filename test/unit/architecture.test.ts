@@ -68,7 +68,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["provider/creation/", "provider/reading/"],
   ["provider/alert/", "provider/apiKey/", "provider/pipeSettings/", "provider/webhook/", "provider/savedSearch/"],
   ["provider/resources.ts"],
-  ["provider/dynamic/", "provider/native/"],
+  ["provider/dynamic/", "provider/native/", "provider/export/"],
   ["provider/index.ts"],
 ];
 

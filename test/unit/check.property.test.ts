@@ -243,7 +243,8 @@ describe("ApiKey check, property-based", () => {
       (!("expireAt" in p) ||
         p.expireAt === null ||
         p.expireAt === "" ||
-        (typeof p.expireAt === "string" && zonedDateTime(p.expireAt))) &&
+        // A new key's expiry must also be still to come (issue 24).
+        (typeof p.expireAt === "string" && zonedDateTime(p.expireAt) && Date.parse(p.expireAt) > Date.now())) &&
       (!("state" in p) || p.state === "enabled" || p.state === "disabled") &&
       (list === undefined ||
         (list.length > 0 &&

@@ -194,17 +194,18 @@ describe("credentials", () => {
     );
   });
 
-  it("are listed for scrubbing in every form: header, base64, key ID, secret, token", () => {
+  it("are listed for scrubbing in every form: header, base64, id:secret, secret, token; the key ID alone is no secret", () => {
     setEnv(VALUES);
     const cloud = connectionFor("cloud");
     expect(cloud.secrets).toEqual(
       expect.arrayContaining([
         cloud.authorization,
-        VALUES.cloudKeyId,
+        `${VALUES.cloudKeyId}:${VALUES.cloudKeySecret}`,
         VALUES.cloudKeySecret,
         cloud.authorization.slice("Basic ".length),
       ]),
     );
+    expect(cloud.secrets).not.toContain(VALUES.cloudKeyId);
     expect(connectionFor("alerting").secrets).toEqual(
       expect.arrayContaining([`Bearer ${VALUES.alertingToken}`, VALUES.alertingToken]),
     );

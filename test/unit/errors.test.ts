@@ -13,6 +13,7 @@ import {
   ConfigError,
   ERROR_CODES,
   TRANSPORT_CODES_ADVICE,
+  IdFormError,
   ImportIdFormError,
   ImportIdOnReplaceError,
   ImportNotFoundError,
@@ -50,6 +51,7 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new PartialFailure("id-1", {}, new Error("the key cannot be used")),
   new ImportIdOnReplaceError("alert", "a-1", ["name"]),
   new ImportIdFormError("API key", "x", ["organizationId", "id"]),
+  new IdFormError("alert", "id", "..", "it names no object"),
   new UnknownResourceTypeError("alertpipe", "alertpipe:index:Nope", ["alertpipe:index:Alert"]),
   new StillReferencedError({ method: "DELETE", path: "/api/v2/webhooks/w1" }, "webhook", ['"cpu" (a1)']),
 ];
@@ -78,6 +80,7 @@ describe("error codes", () => {
       | PartialFailure
       | ImportIdOnReplaceError
       | ImportIdFormError
+      | IdFormError
       | UnknownResourceTypeError
       | StillReferencedError;
     expectTypeOf<OwnKinds["code"]>().toEqualTypeOf<AlertpipeErrorCode>();

@@ -81,6 +81,23 @@ describe("undici parts", () => {
     expect(viaEntry).toEqual(viaInternals);
   });
 
+  it.each([
+    ["the internals", () => fromInternals()],
+    ["the entry point", () => fromEntryPoint()],
+  ])("send the path as written, dot segments unfolded, through %s, so errors name the path sent", async (_, load) => {
+    const parts = load();
+    if (!parts) throw new Error("undici internals not found");
+    const agent = new parts.Agent();
+    try {
+      seen.length = 0;
+      const res = await parts.request(agent, `${origin}/api/v2/alerts/..`, { method: "DELETE" });
+      await res.body.text();
+      expect(seen[0]?.url).toBe("/api/v2/alerts/..");
+    } finally {
+      await agent.close();
+    }
+  });
+
   /** The order in which a request's write was told and its answer came, through `parts`. */
   async function writeThenAnswer(parts: UndiciParts): Promise<string[]> {
     const agent = new parts.Agent();

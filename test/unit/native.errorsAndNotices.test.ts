@@ -6,7 +6,15 @@ import type * as EnginePb from "@pulumi/pulumi/proto/engine_pb";
 import { emptyPb, engineProtocol, grpc } from "../../provider/native/protocol";
 import { answerOnce, cloudAnswer, mockApiPerTest } from "../support/mockApi";
 import { KEY_PATH, KEYS_PATH, KEY_UUID, ORG_ID, serviceKey } from "../support/fixtures";
-import { TOKENS, initFailure, nativeCalls, nativeProviderPerFile, rejection, urnOf } from "../support/nativeProvider";
+import {
+  TOKENS,
+  initFailure,
+  nativeCalls,
+  nativeProviderPerFile,
+  rejection,
+  secret,
+  urnOf,
+} from "../support/nativeProvider";
 
 /** A stand-in for the engine's log service: what the plugin logged, severity, URN and words. */
 const logged: Array<{ severity: number; urn: string; message: string }> = [];
@@ -61,7 +69,12 @@ describe("the native plugin's errors", () => {
       error: "forbidden: no such role",
     });
     const err = await rejection(
-      native.read(TOKENS.apiKey, KEY_UUID, { ...key, keyId: "K", keySecret: "S", managedArgs: ["name", "roles"] }),
+      native.read(TOKENS.apiKey, KEY_UUID, {
+        ...key,
+        keyId: "K",
+        keySecret: "stored-key-secret-5f1a",
+        managedArgs: ["name", "roles"],
+      }),
     );
     expect(err.details).toContain("forbidden: no such role");
     expect(initFailure(err)).toBeUndefined();
@@ -82,5 +95,27 @@ describe("the native plugin's notices", () => {
         message: expect.stringContaining(`the API key ${KEY_UUID} is not deleted`),
       },
     ]);
+  });
+});
+
+describe("a credential in plain text in the provider's configuration", () => {
+  it("is said once per run as a warning naming `pulumi config set --secret`; one marked secret is not", async () => {
+    const config = {
+      alertingUrl: "https://alerts.example.test",
+      alertingToken: "plain-token",
+      cloudKeySecret: secret("s"),
+    };
+    logged.length = 0;
+    await native.configure(config);
+    await native.configure(config);
+    expect(logged).toEqual([
+      {
+        severity: 2,
+        urn: "",
+        message: expect.stringContaining("`pulumi config set --secret alertpipe:alertingToken <value>`"),
+      },
+    ]);
+    expect(logged[0]?.message).not.toContain("cloudKeySecret");
+    expect(logged[0]?.message).not.toContain("plain-token");
   });
 });

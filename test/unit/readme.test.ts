@@ -1,7 +1,7 @@
-// The README is the front door: at most 200 lines, its tables copies for readers that must say
-// exactly what the one home of each fact says (the settings in provider/serviceFacts/pipeSettings.ts,
-// the connection settings in provider/runtime/connection.ts), and every relative link in it, in
-// CONTRIBUTING.md and in docs/ must lead to a file that exists.
+// The README is the front door: at most 200 lines, and every relative link in it, in CONTRIBUTING.md
+// and in docs/ must lead to a file that exists. The tables it links to are copies for readers that
+// must say exactly what the one home of each fact says (the settings' wire names in
+// provider/serviceFacts/pipeSettings.ts, the connection settings in provider/runtime/connection.ts).
 
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -13,10 +13,12 @@ const root = resolve(__dirname, "..", "..");
 
 const HEADER = "| Setting | Wire name | Range |";
 
-function readmeSettingsRows(): string[] {
-  const lines = readFileSync(join(root, "README.md"), "utf8").split("\n");
+const WIRE_NAMES_PAGE = "docs/reference/PipeSettings.md";
+
+function settingsRows(): string[] {
+  const lines = readFileSync(join(root, WIRE_NAMES_PAGE), "utf8").split("\n");
   const start = lines.indexOf(HEADER);
-  if (start < 0) throw new Error(`README has no line "${HEADER}"`);
+  if (start < 0) throw new Error(`${WIRE_NAMES_PAGE} has no line "${HEADER}"`);
   const rows: string[] = [];
   // The header's separator row, then rows until the table ends.
   for (const line of lines.slice(start + 2)) {
@@ -26,13 +28,13 @@ function readmeSettingsRows(): string[] {
   return rows;
 }
 
-describe("README", () => {
+describe("the wire names of the pipe settings", () => {
   it("lists every pipe setting with the wire name and range of the settings table, in its order", () => {
     const expected = Object.entries(PIPE_SETTINGS).map(([name, fact]) => {
       const range = fact.kind === "integer" ? `${fact.min} – ${fact.max}` : "`true`, `false`";
       return `| \`${name}\` | \`${fact.wire}\` | ${range} |`;
     });
-    expect(readmeSettingsRows()).toEqual(expected);
+    expect(settingsRows()).toEqual(expected);
   });
 });
 
@@ -59,7 +61,7 @@ describe("README as a front door", () => {
     expect(readme()).toContain("npm ci && npm test");
   });
 
-  it.each(["README.md", "docs/installation-configuration.md"])(
+  it.each(["docs/installation-configuration.md"])(
     "%s lists every connection setting with its config key, environment variable and secrecy, in the order of CONNECTION_SETTINGS",
     (doc) => {
       const lines = readFileSync(join(root, doc), "utf8").split("\n");

@@ -1,44 +1,27 @@
-// Runs the real bin. It is compiled here (only the emulator and the settings table it imports,
-// into a throwaway folder under node_modules/.cache) so this test does not depend on an earlier
-// `npm run build` nor on the rest of the tree compiling.
+// Runs the real bin, compiled here alone (test/support/compiledBin.ts: only the emulator and the
+// settings table it imports), so this test does not depend on an earlier `npm run build`.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, urlFor } from "../../../emulator";
+import { connectionFor } from "../../../provider/runtime/connection";
+import { setEnv } from "../../support/emulatorPerTest";
+import { compiledBin } from "../../support/compiledBin";
 
-const root = resolve(__dirname, "../../..");
-let buildDir: string;
+let bin: ReturnType<typeof compiledBin>;
 let cliPath: string;
 const children: ChildProcessWithoutNullStreams[] = [];
 
 beforeAll(() => {
-  const cache = join(root, "node_modules", ".cache");
-  mkdirSync(cache, { recursive: true });
-  buildDir = mkdtempSync(join(cache, "alertpipe-emulator-cli-"));
-  const tsconfig = {
-    extends: join(root, "tsconfig.build.json"),
-    compilerOptions: { outDir: join(buildDir, "out"), rootDir: root, declaration: false, sourceMap: false },
-    include: [],
-    files: [join(root, "emulator", "cli.ts")],
-  };
-  writeFileSync(join(buildDir, "tsconfig.json"), JSON.stringify(tsconfig));
-  execFileSync(
-    process.execPath,
-    [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(buildDir, "tsconfig.json")],
-    {
-      stdio: "pipe",
-    },
-  );
-  cliPath = join(buildDir, "out", "emulator", "cli.js");
+  bin = compiledBin("emulator/cli.ts", "emulator-cli");
+  cliPath = bin.path;
 }, 60_000);
 
-afterAll(() => {
-  rmSync(buildDir, { recursive: true, force: true });
-});
+afterAll(() => bin.remove());
 
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
@@ -106,6 +89,42 @@ describe("alertpipe-emulator CLI", () => {
     expect(await cli.exit).toBe(0);
   });
 
+  it("--pid-file holds its process id once it listens, and is removed when it stops", async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), "alertpipe-pid-")), "emulator.pid");
+    const cli = run(["--port", "0", "--quiet", "--pid-file", pidFile]);
+    await cli.firstLines(1);
+    expect(readFileSync(pidFile, "utf8")).toBe(`${cli.child.pid}\n`);
+    cli.child.kill("SIGTERM");
+    expect(await cli.exit).toBe(0);
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
+  it("exits, and stops listening, when the process that started it is gone (a killed npx)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "alertpipe-parent-"));
+    const pidFile = join(dir, "emulator.pid");
+    // A shell standing in for npx: it starts the emulator, then is killed outright.
+    const parent = spawn("sh", [
+      "-c",
+      `"${process.execPath}" "${cliPath}" --port 0 --quiet --pid-file "${pidFile}" > "${join(dir, "out")}" & wait`,
+    ]);
+    while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 50));
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    const url = FIRST_LINE.exec(readFileSync(join(dir, "out"), "utf8").split("\n")[0] ?? "")?.[1] ?? "";
+    parent.kill("SIGKILL");
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toBe(false);
+    expect(existsSync(pidFile)).toBe(false);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
   it("--fail-first N answers the first N requests 503", async () => {
     const cli = run(["--port", "0", "--fail-first", "1", "--quiet"]);
     const url = FIRST_LINE.exec((await cli.firstLines(1))[0] ?? "")?.[1] ?? "";
@@ -140,6 +159,39 @@ describe("alertpipe-emulator CLI", () => {
       cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       expect(await cli.exit).toBe(2);
       expect(stderr).toContain(`--random-faults must look like SEED:RATE`);
+    }
+  });
+
+  it.each(["0.0.0.0", "::", "192.0.2.10"])(
+    "refuses --host %s, beyond loopback, with the published default credentials, exit code 2",
+    async (host) => {
+      const cli = run(["--port", "0", "--host", host, "--token", "mine"]);
+      let stderr = "";
+      cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      expect(await cli.exit).toBe(2);
+      expect(stderr).toContain(`--host ${host} serves the emulator beyond this machine`);
+      expect(stderr).toContain("--token, --key-id and --key-secret");
+    },
+  );
+
+  it("refuses, as a library too, another address with a default credential, before binding", async () => {
+    await expect(startEmulator({ port: 0, host: "0.0.0.0", token: "t", keyId: "k" })).rejects.toThrow(
+      /listening on 0\.0\.0\.0 serves the emulator beyond this machine/,
+    );
+  });
+
+  it.each([
+    ["0.0.0.0", "http://127.0.0.1:4100"],
+    ["::", "http://[::1]:4100"],
+    ["127.0.0.2", "http://127.0.0.2:4100"],
+    ["localhost", "http://localhost:4100"],
+  ])("names a listener on %s by %s, a URL the provider accepts", (host, url) => {
+    expect(urlFor(host, 4100)).toBe(url);
+    const restore = setEnv({ ALERTPIPE_ALERTING_URL: url, ALERTPIPE_ALERTING_TOKEN: "t" });
+    try {
+      expect(connectionFor("alerting").baseUrl).toBe(url);
+    } finally {
+      restore();
     }
   });
 

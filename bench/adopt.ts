@@ -1,0 +1,267 @@
+// Adopting an estate at scale (issue 28): `alertpipe export` of 1,000 alerts and 200 keys (two
+// organizations of 100, the most a key list answers), then `pulumi import --file` of its file
+// through the native plugin, under the published limits (area B 10 requests per 10 s per key,
+// area A 100 per minute), the provider pacing at the same. The target is in requests: the list
+// pages alone (two pages of alerts, the second empty, and one list per organization), nothing per
+// object, no 429; `pulumi import` runs the engine twice (its preview, then the import), each pass
+// with a plugin process of its own, so it lists twice. Each time is set against the time of those pages alone, fetched by the bench
+// itself with no provider in between: what any export must pay.
+//
+// The objects are made first with the limits off (1,200 POSTs would take 20 minutes at area B's
+// pace), then the emulator restarts on the same data file with the published limits. Each run
+// (pages, export, import) draws 2 requests of area B's 10 per 10 s, so rounds wait out the window.
+
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { spawn } from "node:child_process";
+import type { RecordedRequest } from "../emulator";
+import { pulumiCli, pulumiYamlLanguageHost } from "../scripts/engine/pulumiCli";
+import { openStack } from "../scripts/exampleStack";
+import type { BenchFolder } from "./benchFolder";
+import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
+import { BENCH_PROJECT, emulatorStackConfig, engineName, type Pacing } from "./engineRun";
+import { ratioOf, type ScenarioResult } from "./report";
+import { median, statusCounts } from "./stats";
+
+const ALERTS = 1000;
+const ORGANIZATIONS = [randomUUID(), randomUUID()];
+const KEYS_PER_ORGANIZATION = 100;
+const PUBLISHED: Pacing = { cloud: "10/10", alerting: "100/60" };
+const ALERTS_PATH = "/api/v2/alerts";
+const keysPath = (org: string) => `/v1/organizations/${org}/keys`;
+/** Area B's window, and a second more: a round starts with its window empty. */
+const WINDOW_WAIT_MS = 11_000;
+
+interface Caller {
+  readonly url: string;
+  readonly token: string;
+  readonly keyId: string;
+  readonly keySecret: string;
+}
+
+function headers(emu: Caller, path: string): Record<string, string> {
+  return {
+    authorization: path.startsWith("/v1/")
+      ? `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`
+      : `Bearer ${emu.token}`,
+    "content-type": "application/json",
+  };
+}
+
+async function call(emu: Caller, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${emu.url}${path}`, {
+    method,
+    headers: headers(emu, path),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+  return JSON.parse(text) as unknown;
+}
+
+/** The estate, made with the limits off: alerts of both sources, every tenth without a name, and the keys. */
+async function seed(emu: Caller): Promise<void> {
+  const channel = { type: "webhook", webhookId: "ops-oncall" };
+  const alerts = Array.from({ length: ALERTS }, (_, i) => ({
+    ...(i % 10 === 0 ? {} : { name: `alert ${i % 400}` }),
+    threshold: i,
+    thresholdType: "above",
+    interval: "5m",
+    channel,
+    ...(i % 2 === 0 ? { source: "search" } : { source: "tile", dashboardId: "dash", tileId: `tile-${i}` }),
+  }));
+  for (let i = 0; i < alerts.length; i += 50)
+    await Promise.all(alerts.slice(i, i + 50).map((a) => call(emu, "POST", ALERTS_PATH, a)));
+  for (const org of ORGANIZATIONS)
+    await Promise.all(
+      Array.from({ length: KEYS_PER_ORGANIZATION }, (_, i) =>
+        call(emu, "POST", keysPath(org), { name: `key ${i % 60}`, roles: ["developer"] }),
+      ),
+    );
+}
+
+/** The list pages alone, as the export asks for them: the alerts' pages one after the other, beside each organization's list. */
+async function pagesAlone(emu: Caller): Promise<number> {
+  const started = performance.now();
+  const alertPages = async () => {
+    for (let offset = 0; ; offset += 1000) {
+      const page = (await call(emu, "GET", `${ALERTS_PATH}?limit=1000&offset=${offset}`)) as { data: unknown[] };
+      if (page.data.length < 1000) return;
+    }
+  };
+  await Promise.all([alertPages(), ...ORGANIZATIONS.map((org) => call(emu, "GET", keysPath(org)))]);
+  return performance.now() - started;
+}
+
+/** `alertpipe export` as a user runs it: the installed package's bin, in a process of its own, timed around it. */
+function timedExport(folder: BenchFolder, emu: Caller, out: string): Promise<number> {
+  const bin = join(folder.dir, "node_modules", "pulumi-alertpipe", "dist", "provider", "export", "main.js");
+  const args = ["export", ...ORGANIZATIONS.flatMap((o) => ["--organization", o]), "--out", out];
+  const env = {
+    PATH: process.env.PATH ?? "",
+    ALERTPIPE_ALERTING_URL: emu.url,
+    ALERTPIPE_ALERTING_TOKEN: emu.token,
+    ALERTPIPE_CLOUD_URL: emu.url,
+    ALERTPIPE_CLOUD_KEY_ID: emu.keyId,
+    ALERTPIPE_CLOUD_KEY_SECRET: emu.keySecret,
+    ALERTPIPE_ALERTING_RATE_LIMIT: PUBLISHED.alerting,
+    ALERTPIPE_CLOUD_RATE_LIMIT: PUBLISHED.cloud,
+  };
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0
+        ? resolve(performance.now() - started)
+        : reject(new Error(`alertpipe export exited ${code}: ${stderr}`)),
+    );
+  });
+}
+
+/** What a run sent: its list requests, everything else, and 429s. */
+function sent(requests: readonly RecordedRequest[]) {
+  const lists = requests.filter(
+    (r) => r.method === "GET" && (r.path === ALERTS_PATH || ORGANIZATIONS.some((o) => r.path === keysPath(o))),
+  );
+  return {
+    listRequests: lists.length,
+    other: requests.length - lists.length,
+    total: requests.length,
+    http429: requests.filter((r) => r.status === 429).length,
+    statuses: statusCounts(requests),
+  };
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function adoptAtScale(folder: BenchFolder, runs = 3): Promise<ScenarioResult[]> {
+  const work = mkdtempSync(join(tmpdir(), "alertpipe-bench-adopt-"));
+  const dataFile = join(work, "emulator.json");
+  const relaxed = await startEmulatorProcess({ dataFile, rateLimits: { cloud: false, alerting: false } });
+  const port = Number(new URL(relaxed.url).port);
+  let relaxedOpen = true;
+  let emulator: EmulatorProcess | undefined;
+  try {
+    await seed(relaxed);
+    await relaxed.close();
+    relaxedOpen = false;
+    emulator = await startEmulatorProcess({ dataFile, port });
+    const yamlHost = await pulumiYamlLanguageHost();
+    const pages: number[] = [];
+    const exports: Array<{ ms: number; sent: ReturnType<typeof sent> }> = [];
+    const imports: Array<{ ms: number; sent: ReturnType<typeof sent>; resources: number }> = [];
+    const expected = Math.floor(ALERTS / 1000) + 1 + ORGANIZATIONS.length;
+    for (let run = 0; run < runs; run++) {
+      if (run > 0) await wait(WINDOW_WAIT_MS);
+      pages.push(await pagesAlone(emulator));
+      await wait(WINDOW_WAIT_MS);
+      const out = join(work, `import-${run}.json`);
+      await emulator.resetRequestLog();
+      const exportMs = await timedExport(folder, emulator, out);
+      exports.push({ ms: exportMs, sent: sent(await emulator.requests()) });
+      await wait(WINDOW_WAIT_MS);
+
+      // The file into a fresh stack through the native plugin, found on PATH as npm links it. The
+      // CLI asks the project's language host for nothing here but needs one: a Pulumi YAML project.
+      const savedPath = process.env.PATH;
+      process.env.PATH = [folder.pluginDir, dirname(yamlHost.path), savedPath ?? ""].join(delimiter);
+      const stack = await openStack({
+        stack: `adopt-${run}`,
+        project: BENCH_PROJECT,
+        programDir: folder.dir,
+        program: async () => {},
+        config: emulatorStackConfig(emulator, PUBLISHED),
+      }).finally(() => (process.env.PATH = savedPath));
+      try {
+        writeFileSync(join(stack.root, "work", "Pulumi.yaml"), `name: ${BENCH_PROJECT}\nruntime: yaml\n`);
+        await emulator.resetRequestLog();
+        const started = performance.now();
+        const imported = await stack.cli([
+          "import",
+          "--file",
+          out,
+          "--yes",
+          "--protect=false",
+          "--generate-code=false",
+          "--stack",
+          stack.name,
+        ]);
+        const ms = performance.now() - started;
+        if (imported.code !== 0) throw new Error(`pulumi import failed: ${imported.stderr}${imported.stdout}`);
+        const state = JSON.parse(stack.readStateFile()) as { checkpoint: { latest?: { resources?: unknown[] } } };
+        const resources = (state.checkpoint.latest?.resources ?? []).filter((r) =>
+          String((r as { type?: unknown }).type).startsWith("alertpipe:index:"),
+        ).length;
+        imports.push({ ms, sent: sent(await emulator.requests()), resources });
+      } finally {
+        stack.dispose();
+      }
+    }
+    const exportedCount = (JSON.parse(readFileSync(join(work, "import-0.json"), "utf8")) as { resources: unknown[] })
+      .resources.length;
+    const idealMs = median(pages);
+    const exportMs = median(exports.map((e) => e.ms));
+    const importMs = median(imports.map((i) => i.ms));
+    const onlyPages = (s: ReturnType<typeof sent>, passes = 1) =>
+      s.listRequests === expected * passes && s.total === expected * passes && s.http429 === 0;
+    const facts = {
+      engine: engineName(await pulumiCli()),
+      objects: `${ALERTS} Alerts, ${ORGANIZATIONS.length * KEYS_PER_ORGANIZATION} ApiKeys (${ORGANIZATIONS.length} organizations of ${KEYS_PER_ORGANIZATION})`,
+      emulatorLimits: "published: area B 10 requests per 10 s per key, area A 100 per minute (fixed windows)",
+      providerPacing: `ALERTPIPE_CLOUD_RATE_LIMIT / alertpipe:cloudRateLimit=${PUBLISHED.cloud}, alerting ${PUBLISHED.alerting}`,
+      listRequestsExpected: expected,
+      idealIs: `median of ${runs} fetches of the list pages alone (2 pages of alerts, one list per organization) by the bench, no provider`,
+      pagesAloneMs: pages,
+    };
+    return [
+      {
+        name: "adopt-export",
+        title: `alertpipe export of ${ALERTS} Alerts and ${ORGANIZATIONS.length * KEYS_PER_ORGANIZATION} ApiKeys under the published limits`,
+        measured: exportMs,
+        ideal: idealMs,
+        unit: "ms",
+        ratio: ratioOf(exportMs, idealMs),
+        target: `requests: the ${expected} list pages only, nothing per object, no 429; time a figure against the pages alone`,
+        pass:
+          exports.every((e) => onlyPages(e.sent)) &&
+          exportedCount === ALERTS + ORGANIZATIONS.length * KEYS_PER_ORGANIZATION,
+        extra: {
+          ...facts,
+          measuredIs: `median of ${runs} runs of the installed package's alertpipe bin (node start included), timed around its process`,
+          runsMs: exports.map((e) => e.ms),
+          sentPerRun: exports.map((e) => e.sent),
+          resourcesExported: exportedCount,
+          http429: Math.max(...exports.map((e) => e.sent.http429)),
+        },
+      },
+      {
+        name: "adopt-import",
+        title: "pulumi import --file of that export through the native plugin, same limits",
+        measured: importMs,
+        ideal: idealMs,
+        unit: "ms",
+        ratio: ratioOf(importMs, idealMs),
+        target: `requests: the ${expected} list pages once per engine pass (import previews, then imports: ${2 * expected}), nothing per object, no 429; time a figure`,
+        pass: imports.every((i) => onlyPages(i.sent, 2) && i.resources === exportedCount),
+        extra: {
+          ...facts,
+          measuredIs: `median of ${runs} runs of pulumi import --file --yes --protect=false --generate-code=false into a fresh stack, timed around the CLI`,
+          runsMs: imports.map((i) => i.ms),
+          sentPerRun: imports.map((i) => i.sent),
+          resourcesImported: imports.map((i) => i.resources),
+          http429: Math.max(...imports.map((i) => i.sent.http429)),
+        },
+      },
+    ];
+  } finally {
+    if (relaxedOpen) await relaxed.close();
+    await emulator?.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,185 @@
+// `alertpipe export`'s command line: flags in, the `pulumi import --file` document out (stdout, or
+// --out), the report on stderr, an exit code a script can branch on. Configured as the provider
+// is (connection.ts): each connection setting by its flag, else its ALERTPIPE_* variable.
+
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { AlertpipeError } from "../errors";
+import { CONNECTION_SETTINGS, configure, type ConnectionSettingName } from "../runtime/connection";
+import { EXPORT_TYPES, isExportType, type ExportType } from "./filters";
+import { exportEstate, reportLines } from "./export";
+
+/** The exit codes, as --help states them. */
+export const EXIT = { written: 0, failed: 1, usage: 2 } as const;
+
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+/** A setting's flag: its name in kebab case, e.g. --cloud-key-secret. */
+function flagOf(name: ConnectionSettingName): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+const SETTING_NAMES = Object.keys(CONNECTION_SETTINGS) as ConnectionSettingName[];
+
+export function helpText(): string {
+  const settings = SETTING_NAMES.map((n) => {
+    const s = CONNECTION_SETTINGS[n];
+    return `  --${flagOf(n)} <value>`.padEnd(34) + `${s.envVar}: ${s.description}${s.secret ? " (secret)" : ""}`;
+  });
+  return `Usage: alertpipe export [options]
+
+Lists the alerts, API keys and pipe settings on the service and writes a file for
+\`pulumi import --file <file>\`: {"resources": [{"type", "name", "id"}, ...]}. It only reads
+(GET requests, paced as the provider paces them); it never writes to the service.
+
+What to export:
+  --type <type>                   ${EXPORT_TYPES.join(", ")}; repeat for several. Default: every
+                                  type whose scope is given (alerts always; keys with
+                                  --organization; settings with --pipe).
+  --organization <id>             an organization whose API keys to export (repeat for several)
+  --pipe <org>/<service>/<pipe>   a pipe whose settings to export (repeat for several); settings
+                                  have no list, so each pipe is read by itself
+  --name <glob>                   keep only alerts and keys whose name matches (* any run, ? one
+                                  character, case aside); repeat to keep any of several
+  --out <file>                    write the file there instead of stdout
+
+Names: each object's own name as a camelCase identifier ("High CPU" becomes highCpu), with the
+last characters of its id added where it has no name or shares it with another object
+(alert3f9c2a, deployer8b1d0e); the same objects always get the same names.
+
+Left out, and said on stderr: objects the resources cannot hold as they are (the check a program's
+preview runs refuses them; the reason is given), and lists the service does not have (404), which
+do not stop the export. API keys come without their keyId and keySecret: the service shows a
+secret once. Secrets are never written.
+
+Connection (a flag, else the environment variable, as the provider reads its stack config):
+${settings.join("\n")}
+  Credentials are better given in the environment than as flags, which other users may see.
+
+Exit codes:
+  0  the file was written (the report on stderr says what was skipped or not listed)
+  1  nothing was written: a setting is missing or malformed, or a request was refused or failed
+  2  usage: an unknown command, flag or type, or a malformed --pipe
+
+Then: pulumi import --file <file> --protect=false --generate-code --out <program file>
+(see docs/guides/adopting.md in the pulumi-alertpipe package).
+`;
+}
+
+class UsageError extends Error {}
+
+interface Parsed {
+  readonly types: ExportType[];
+  readonly organizations: string[];
+  readonly pipes: string[];
+  readonly names: string[];
+  readonly out: string | undefined;
+  readonly settings: Map<string, string>;
+}
+
+function parse(args: readonly string[]): Parsed | "help" {
+  const settingOptions = Object.fromEntries(SETTING_NAMES.map((n) => [flagOf(n), { type: "string" as const }]));
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: "boolean", short: "h" },
+        type: { type: "string", multiple: true },
+        organization: { type: "string", multiple: true },
+        pipe: { type: "string", multiple: true },
+        name: { type: "string", multiple: true },
+        out: { type: "string" },
+        ...settingOptions,
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  if (values.help === true) return "help";
+  const types = (values.type ?? []).flatMap((t) => t.split(",")).map((t) => t.trim());
+  for (const t of types)
+    if (!isExportType(t)) throw new UsageError(`--type ${t}: the types are ${EXPORT_TYPES.join(", ")}`);
+  const organizations = (values.organization ?? []).map((o) => o.trim().toLowerCase());
+  if (organizations.some((o) => o === "" || o.includes("/")))
+    throw new UsageError("--organization takes an organization id (a uuid), without /");
+  const pipes = (values.pipe ?? []).map((p) => p.trim().toLowerCase());
+  for (const p of pipes) {
+    const parts = p.split("/");
+    if (parts.length !== 3 || parts.some((part) => part.trim() === ""))
+      throw new UsageError(`--pipe ${p}: give <organizationId>/<serviceId>/<pipeId>`);
+  }
+  const explicit = types as ExportType[];
+  if (explicit.includes("ApiKey") && organizations.length === 0)
+    throw new UsageError("--type ApiKey needs --organization <id>: keys are listed per organization");
+  if (explicit.includes("PipeSettings") && pipes.length === 0)
+    throw new UsageError(
+      "--type PipeSettings needs --pipe <organizationId>/<serviceId>/<pipeId>: settings have no list",
+    );
+  const settings = new Map<string, string>();
+  const given = values as Record<string, unknown>;
+  for (const n of SETTING_NAMES) {
+    const v = given[flagOf(n)];
+    if (typeof v === "string") settings.set(CONNECTION_SETTINGS[n].configKey, v);
+  }
+  return {
+    types: explicit.length > 0 ? [...new Set(explicit)] : [...EXPORT_TYPES],
+    organizations: [...new Set(organizations)],
+    pipes: [...new Set(pipes)],
+    names: values.name ?? [],
+    out: values.out,
+    settings,
+  };
+}
+
+/** `alertpipe <args>`: runs the command and answers its exit code; writes only through `io` (and --out). */
+export async function runCli(args: readonly string[], io: Io): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === "--help" || command === "-h" || command === "help") {
+    io.out(helpText());
+    return EXIT.written;
+  }
+  if (command !== "export") {
+    io.err(
+      `alertpipe: ${command === undefined ? "no command given" : `unknown command "${command}"`}\n\n${helpText()}`,
+    );
+    return EXIT.usage;
+  }
+  let parsed: Parsed | "help";
+  try {
+    parsed = parse(rest);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`alertpipe export: ${err.message}\nSee alertpipe export --help.\n`);
+    return EXIT.usage;
+  }
+  if (parsed === "help") {
+    io.out(helpText());
+    return EXIT.written;
+  }
+  const { settings } = parsed;
+  // The flags are the stack config of this run: the provider reads a setting there, then in the environment.
+  configure({ get: (key) => settings.get(key) });
+  const started = Date.now();
+  try {
+    const result = await exportEstate(parsed);
+    const text = `${JSON.stringify(result.document, null, 2)}\n`;
+    if (parsed.out === undefined) io.out(text);
+    else writeFileSync(parsed.out, text);
+    for (const line of reportLines(result)) io.err(`alertpipe export: ${line}\n`);
+    const where = parsed.out === undefined ? "stdout" : parsed.out;
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    io.err(`alertpipe export: ${result.document.resources.length} resources written to ${where} in ${seconds} s\n`);
+    return EXIT.written;
+  } catch (err) {
+    // Our errors name the request, the status and the service's words, never a credential.
+    const words = err instanceof AlertpipeError ? err.message : AlertpipeError.detailOf(err);
+    io.err(`alertpipe export: nothing written: ${words}\n`);
+    return EXIT.failed;
+  }
+}

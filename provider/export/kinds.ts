@@ -1,0 +1,197 @@
+// The export's table, one row per type it adopts: how to list the type's objects (every page, one
+// request per page, through the HTTP layer and the listing that serves reads), how to name them,
+// each one's import id (the form its resource's readImported reads), why one is left out, and what
+// the report says of the type. A new type (Webhook, SavedSearch) is one more row.
+
+import { ApiError, UnexpectedResponseError } from "../errors";
+import { isNotFound } from "../http/gone";
+import { listedObjects, type Collection } from "../reading/listedReads";
+import { connectionFor, type Area } from "../runtime/connection";
+import type { Checked } from "../protocol/check";
+import type { ResourceDefinition } from "../protocol/definition";
+import type { PropertyMap } from "../protocol/properties";
+import { behaviour as alert } from "../alert/behaviour";
+import { alertCollection } from "../alert/lookup";
+import { behaviour as apiKey } from "../apiKey/behaviour";
+import { keyCollection } from "../apiKey/lookup";
+import { behaviour as pipeSettings } from "../pipeSettings/behaviour";
+import { behaviour as webhook } from "../webhook/behaviour";
+import { webhookCollection } from "../webhook/wire";
+import { behaviour as savedSearch } from "../savedSearch/behaviour";
+import { searchCollection } from "../savedSearch/wire";
+import type { ExportType } from "./filters";
+
+/** What an import of an object records: the inputs the generated program will hold. */
+export interface Recorded {
+  readonly inputs: Readonly<Record<string, unknown>>;
+}
+
+/** What an export needs of a resource's behaviour: the import's own read, and the check a program's preview runs. */
+export interface Adoptable {
+  readonly definition: ResourceDefinition;
+  /** Undefined when the object is gone. */
+  readImported(importId: string): Promise<Recorded | undefined>;
+  check(olds: PropertyMap, news: PropertyMap): Promise<Checked<unknown>>;
+}
+
+/** What an export is asked to cover besides the types: the organizations whose keys, the pipes whose settings. */
+export interface Scope {
+  /** Organization ids, lower case (a uuid's case is no difference at the service). */
+  readonly organizations: readonly string[];
+  /** Pipes as `<organizationId>/<serviceId>/<pipeId>`, lower case. */
+  readonly pipes: readonly string[];
+}
+
+/** An object as listed: its id, the id `pulumi import` is given, and its own name. */
+export interface Listed {
+  readonly id: string;
+  readonly importId: string;
+  readonly name: string | undefined;
+  /** The import's read of it, when listing it was that read (settings have no list): no second request. */
+  readonly recorded?: Recorded;
+}
+
+/** One collection to list: the words the report names it by, and its objects, or why there are none to be had. */
+export interface ToList {
+  readonly where: string;
+  /** The objects; `missing` when the service has no such collection (a 404, or an answer of another shape). */
+  list(): Promise<Listed[] | { readonly missing: string }>;
+}
+
+export interface ExportKind {
+  readonly type: ExportType;
+  /** The type token `pulumi import` is given. */
+  readonly token: string;
+  /** The base of a name when the object's own gives none, e.g. "alert" + its id's last characters. */
+  readonly typeWord: string;
+  /** The type in the report's words, plural. */
+  readonly plural: string;
+  /** Whether --name filters it: only objects with a name of their own. */
+  readonly named: boolean;
+  /** What the scope asks of this type: the collections to list, none when the scope names none of them. */
+  collections(scope: Scope): ToList[];
+  /** Says, when the scope gives this type nothing to list, which flag would. */
+  readonly needs: string | undefined;
+  /** The behaviour an import of it runs. */
+  readonly behaviour: Adoptable;
+  /** A line for the report whenever objects of the type are exported. */
+  readonly note: string | undefined;
+}
+
+/** The words of a list the service does not have, or answers in a shape this export cannot read; anything else fails. */
+function missingBecause(err: unknown): string | undefined {
+  if (isNotFound(err)) return `the service has no such list (404 on GET ${err.path})`;
+  if (err instanceof UnexpectedResponseError)
+    return `the service answers its list in a shape this export cannot read (${err.detail})`;
+  if (err instanceof ApiError && err.status === 405) return `the service does not list it (405 on GET ${err.path})`;
+  return undefined;
+}
+
+/** A collection whose listing serves the reads of its objects: one listing, every page, then nothing per object. */
+function listedCollection(
+  where: string,
+  area: Area,
+  collection: (conn: ReturnType<typeof connectionFor>) => Collection,
+  importIdOf: (id: string) => string,
+): ToList {
+  return {
+    where,
+    list: async () => {
+      const conn = connectionFor(area);
+      let items: ReadonlyMap<string, unknown>;
+      try {
+        items = await listedObjects(conn, collection(conn));
+      } catch (err) {
+        const missing = missingBecause(err);
+        if (missing === undefined) throw err;
+        return { missing };
+      }
+      return [...items].map(([id, item]) => ({ id, importId: importIdOf(id), name: nameOf(item) }));
+    },
+  };
+}
+
+function nameOf(item: unknown): string | undefined {
+  const name = typeof item === "object" && item !== null ? (item as { name?: unknown }).name : undefined;
+  return typeof name === "string" && name.trim() !== "" ? name : undefined;
+}
+
+export const EXPORT_KINDS: readonly ExportKind[] = [
+  {
+    type: "Alert",
+    token: "alertpipe:index:Alert",
+    typeWord: "alert",
+    plural: "alerts",
+    named: true,
+    // The caller's alerts, all of them: the alerting API lists what the token may see.
+    collections: () => [listedCollection("alerts", "alerting", alertCollection, (id) => id)],
+    needs: undefined,
+    behaviour: alert,
+    note: undefined,
+  },
+  {
+    type: "ApiKey",
+    token: "alertpipe:index:ApiKey",
+    typeWord: "apiKey",
+    plural: "API keys",
+    named: true,
+    collections: (scope) =>
+      scope.organizations.map((org) =>
+        listedCollection(
+          `API keys of organization ${org}`,
+          "cloud",
+          (conn) => keyCollection(conn, org),
+          (id) => `${org}/${id}`,
+        ),
+      ),
+    needs: "--organization <id>",
+    behaviour: apiKey,
+    note:
+      "API keys are adopted without their keyId and keySecret: the service shows a secret once, to whoever made the key, " +
+      "so the stack's keySecret output stays empty; a program that hands a secret on makes a new key (docs/guides/adopting.md).",
+  },
+  {
+    type: "PipeSettings",
+    token: "alertpipe:index:PipeSettings",
+    typeWord: "pipeSettings",
+    plural: "pipe settings",
+    named: false,
+    // Settings have no list: each pipe named is read as its import reads it, one GET each.
+    collections: (scope) =>
+      scope.pipes.map((pipe) => ({
+        where: `settings of pipe ${pipe}`,
+        list: async () => {
+          const recorded = await pipeSettings.readImported(pipe);
+          if (recorded === undefined) return { missing: "the service has no such pipe (404)" };
+          return [{ id: pipe.split("/").pop() ?? pipe, importId: pipe, name: undefined, recorded }];
+        },
+      })),
+    needs: "--pipe <organizationId>/<serviceId>/<pipeId>",
+    behaviour: pipeSettings,
+    note: undefined,
+  },
+  {
+    type: "Webhook",
+    token: "alertpipe:index:Webhook",
+    typeWord: "webhook",
+    plural: "webhooks",
+    named: true,
+    collections: () => [listedCollection("webhooks", "alerting", webhookCollection, (id) => id)],
+    needs: undefined,
+    behaviour: webhook,
+    note:
+      "Webhooks are adopted without their headers and queryParams (nor an incidentio webhook's body): the service never " +
+      "returns them; set them in the program, and its first update sends them.",
+  },
+  {
+    type: "SavedSearch",
+    token: "alertpipe:index:SavedSearch",
+    typeWord: "savedSearch",
+    plural: "saved searches",
+    named: true,
+    collections: () => [listedCollection("saved searches", "alerting", searchCollection, (id) => id)],
+    needs: undefined,
+    behaviour: savedSearch,
+    note: undefined,
+  },
+];

@@ -1,0 +1,39 @@
+// Every id the provider puts in a request's path goes through here, whatever the resource and the
+// verb: an id that would move the request to another path (protocol/ids.ts says which) is refused
+// before anything is sent.
+
+import { IdFormError } from "../errors";
+import { decoded, idProblem, type IdForm } from "../protocol/ids";
+
+export { idProblem, MAX_ID_CHARS, type IdForm } from "../protocol/ids";
+
+/** One id of a path, e.g. `{ name: "organizationId", value, form: "uuid" }`. */
+export interface IdPart {
+  readonly name: string;
+  readonly value: string;
+  readonly form: IdForm;
+}
+
+/** `part`'s value encoded as one path segment; IdFormError, naming `what` and the id, when it cannot be one. */
+export function segment(what: string, part: IdPart): string {
+  const problem = idProblem(part.value, part.form);
+  if (problem !== undefined) throw new IdFormError(what, part.name, part.value, problem);
+  return encodeURIComponent(part.value);
+}
+
+/**
+ * A request path from literal pieces and ids, each id checked and encoded (segment). `what` names
+ * the resource for the error, e.g. "API key". The one way a resource's path is made.
+ */
+export function apiPath(what: string, ...pieces: ReadonlyArray<string | IdPart>): string {
+  return pieces.map((p) => (typeof p === "string" ? p : segment(what, p))).join("");
+}
+
+/** Whether a built path (no query) holds an empty, "." or ".." segment: what `send` never sends. */
+export function hasDotOrEmptySegment(path: string): boolean {
+  const bare = path.split("?")[0] ?? "";
+  return bare
+    .split("/")
+    .slice(1)
+    .some((s) => s === "" || decoded(s) === "." || decoded(s) === "..");
+}

@@ -1,0 +1,99 @@
+// `alertpipe export` against the emulator over loopback HTTP, run as its command line runs: an
+// estate made by hand (alerts of both sources, keys, a pipe's settings) becomes a `pulumi import
+// --file` document in one request per collection, with only GETs, and the same names each time.
+
+import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { NAME_PATTERN } from "../../provider/export/naming";
+import { ALERTS_PATH, KEYS_PATH, ORG_ID, SETTINGS_PATH } from "../support/fixtures";
+import { exportEnv, exportInProcess, seedEstate, type Estate, type ExportRun } from "../support/exportRuns";
+
+describe("alertpipe export against the emulator", () => {
+  let emu: RunningEmulator;
+  let estate: Estate;
+  let run: ExportRun;
+  const args = () => ["export", "--organization", ORG_ID, "--pipe", estate.pipe, "--pipe", estate.emptyPipe];
+  const document = (r: ExportRun) =>
+    JSON.parse(r.stdout) as { resources: Array<{ type: string; name: string; id: string }> };
+
+  beforeAll(async () => {
+    emu = await startEmulator({ rateLimits: { cloud: false, alerting: false } });
+    estate = await seedEstate(emu);
+    emu.resetRequestLog();
+    run = await exportInProcess(args(), exportEnv(emu));
+  });
+  afterAll(() => emu.close());
+
+  it("exits 0 with every alert, key and set pipe's settings, each by its import id", () => {
+    expect(run.code, run.stderr).toBe(0);
+    const byType = (t: string) =>
+      document(run)
+        .resources.filter((r) => r.type === `alertpipe:index:${t}`)
+        .map((r) => r.id)
+        .sort();
+    expect(byType("Alert")).toEqual([...estate.alerts].sort());
+    expect(byType("ApiKey")).toEqual([...estate.keys].sort());
+    expect(byType("PipeSettings")).toEqual([estate.pipe]);
+  });
+
+  it("names each by its own name where it is its alone, else with its id's last characters", () => {
+    const names = document(run).resources.map((r) => r.name);
+    for (const name of names) expect(name).toMatch(NAME_PATTERN);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(expect.arrayContaining(["ingestLag", "alert5xxErrors", "cafeLatency", "deployer"]));
+    expect(names.filter((n) => /^highCpu[0-9a-f]{6}$/.test(n))).toHaveLength(2);
+    expect(names.filter((n) => /^ci[0-9a-f]{6}$/.test(n))).toHaveLength(2);
+    expect(names.filter((n) => /^alert[0-9a-f]{6}$/.test(n))).toHaveLength(1);
+  });
+
+  it("sends one GET per collection and per pipe, and nothing else", () => {
+    const [org, service, pipe] = estate.emptyPipe.split("/");
+    expect(emu.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
+      [
+        `GET ${ALERTS_PATH}`,
+        "GET /api/v2/webhooks",
+        "GET /api/v2/saved-searches",
+        `GET ${KEYS_PATH}`,
+        `GET ${SETTINGS_PATH}`,
+        `GET /v1/organizations/${org}/services/${service}/pipes/${pipe}/settings`,
+      ].sort(),
+    );
+  });
+
+  it("reports on stderr the pipe with no setting set as skipped, and that keys come without their secret", () => {
+    expect(run.stderr).toContain(`skipped PipeSettings ${estate.emptyPipe.split("/")[2]}`);
+    expect(run.stderr).toContain("set at least one setting");
+    expect(run.stderr).toContain("without their keyId and keySecret");
+    expect(run.stderr).toMatch(/alertpipe export: 11 resources written to stdout/);
+  });
+
+  it("gives the same document on a second export of the same objects", async () => {
+    const again = await exportInProcess(args(), exportEnv(emu));
+    expect(again.stdout).toBe(run.stdout);
+  });
+
+  it("writes the document to --out, leaving stdout empty", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "alertpipe-export-"));
+    try {
+      const out = join(dir, "import.json");
+      const written = await exportInProcess([...args(), "--out", out], exportEnv(emu));
+      expect(written.code).toBe(0);
+      expect(written.stdout).toBe("");
+      expect(readFileSync(out, "utf8")).toBe(run.stdout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps only the types asked for and the names matching --name", async () => {
+    const some = await exportInProcess(
+      ["export", "--type", "ApiKey", "--organization", ORG_ID, "--name", "ci"],
+      exportEnv(emu),
+    );
+    expect(document(some).resources.map((r) => r.type)).toEqual(["alertpipe:index:ApiKey", "alertpipe:index:ApiKey"]);
+    expect(some.stderr).toContain("4 listed, 2 exported, 2 left out by --name");
+  });
+});

@@ -1,0 +1,108 @@
+// Test support for `alertpipe export`: its environment for an emulator, and runs of it, in-process
+// (the emulator tier: runCli with its output collected) or as the installed package's bin (the
+// engine tier: the file npm links as `alertpipe`, run by node as the link would), and an estate to export.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RunningEmulator } from "../../emulator";
+import { runCli } from "../../provider/export/cli";
+import { resetRuntime } from "../../provider/runtime/runtime";
+import { examplesDir } from "../../scripts/exampleStack";
+import { envFor, setEnv } from "./emulatorPerTest";
+import { byHand } from "./engine";
+import { ALERTS_PATH, KEYS_PATH, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "./fixtures";
+
+/** Both areas of the emulator, as ALERTPIPE_* variables; pacing off unless `pacing` gives both limits. */
+export function exportEnv(emu: RunningEmulator, pacing?: { alerting: string; cloud: string }): Record<string, string> {
+  return {
+    ...envFor("alerting", emu),
+    ...envFor("cloud", emu),
+    ...(pacing === undefined
+      ? {}
+      : { ALERTPIPE_ALERTING_RATE_LIMIT: pacing.alerting, ALERTPIPE_CLOUD_RATE_LIMIT: pacing.cloud }),
+  };
+}
+
+export interface ExportRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `alertpipe <args>` in this process, with `env` set for it alone and a fresh runtime (as a new process has). */
+export async function exportInProcess(args: readonly string[], env: Record<string, string>): Promise<ExportRun> {
+  let stdout = "";
+  let stderr = "";
+  const restore = setEnv(env);
+  resetRuntime();
+  try {
+    const code = await runCli(args, { out: (t) => (stdout += t), err: (t) => (stderr += t) });
+    return { code, stdout, stderr };
+  } finally {
+    resetRuntime();
+    restore();
+  }
+}
+
+/** The `alertpipe` bin of the package installed in examples/: the file its package.json's `bin` names, which npm links. */
+export function installedCommand(programDir: string = examplesDir()): string {
+  const installed = join(programDir, "node_modules", "pulumi-alertpipe");
+  const pkg = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { bin?: Record<string, string> };
+  const bin = pkg.bin?.alertpipe;
+  if (bin === undefined) throw new Error("the installed package's package.json names no `alertpipe` bin");
+  return join(installed, bin);
+}
+
+/** What `seedEstate` made, by the ids `pulumi import` is given. */
+export interface Estate {
+  readonly alerts: string[];
+  /** `<organizationId>/<id>` of each key. */
+  readonly keys: string[];
+  /** The pipe with settings set, and one with none (which an export leaves out, saying why). */
+  readonly pipe: string;
+  readonly emptyPipe: string;
+}
+
+/**
+ * An estate made by hand, as a team's would be: alerts of both sources (two sharing a name, one
+ * without any, one whose name starts with a digit), keys of several roles and states (two sharing a
+ * name), and one pipe's settings. A few dozen objects at most: the thousands are the bench's.
+ */
+export async function seedEstate(emu: RunningEmulator): Promise<Estate> {
+  const channel = { type: "webhook", webhookId: "ops-oncall" };
+  const search = { source: "search", thresholdType: "above", interval: "5m", channel };
+  const tile = { source: "tile", thresholdType: "below", interval: "1h", channel, dashboardId: "dash-1" };
+  const alertBodies = [
+    { ...search, name: "Ingest lag", threshold: 300, message: "lag above 5 min" },
+    { ...search, name: "High CPU", threshold: 90 },
+    { ...tile, name: "High CPU", threshold: 95, tileId: "cpu" },
+    { ...search, threshold: 1 },
+    { ...tile, name: "5xx errors", threshold: 10, tileId: "errors" },
+    { ...tile, name: "Café latency", threshold: 250, tileId: "latency" },
+  ];
+  const alerts: string[] = [];
+  for (const body of alertBodies) {
+    const made = (await byHand(emu, "POST", ALERTS_PATH, body)) as { data: { id: string } };
+    alerts.push(made.data.id);
+  }
+  const keyBodies = [
+    { name: "deployer", roles: ["developer"] },
+    { name: "ci", roles: ["admin"] },
+    { name: "ci", roles: ["query_endpoints"], state: "disabled" },
+    {
+      name: "dashboards read-only",
+      roles: ["query_endpoints"],
+      expireAt: "2030-01-01T00:00:00.000Z",
+      ipAccessList: [{ source: "10.0.0.0/8", description: "office" }],
+    },
+  ];
+  const keys: string[] = [];
+  for (const body of keyBodies) {
+    const made = (await byHand(emu, "POST", KEYS_PATH, body)) as { result: { key: { id: string } } };
+    keys.push(`${ORG_ID}/${made.result.key.id}`);
+  }
+  await byHand(emu, "PUT", SETTINGS_PATH, { db_max_threads: 12, object_storage_use_cluster_function: true });
+  const pipe = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/${PIPE_IDS.pipeId}`;
+  const emptyPipe = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bee`;
+  return { alerts, keys, pipe, emptyPipe };
+}
