@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import * as webhook from "../../provider/webhook/provider";
 import * as search from "../../provider/savedSearch/provider";
 import { UNKNOWN } from "../../provider/protocol/properties";
-import { checkFailures } from "../support/failures";
+import { checkFailures, where } from "../support/failures";
 import { connectionEnvPerFile } from "../support/mockApi";
 
 connectionEnvPerFile();
@@ -15,8 +15,9 @@ const slack = { name: "ops", service: "slack", url: "https://hooks.slack.com/ser
 const saved = { name: "errors", sourceId: "65a000000000000000000001" };
 const hookFailures = checkFailures(webhook.check);
 const searchFailures = checkFailures(search.check);
+/** The property each failure names (one at a secret input names it in its reason only). */
 const properties = async (failures: Promise<{ property: string; reason: string }[]>) =>
-  (await failures).map((f) => f.property);
+  (await failures).map((f) => where(f));
 
 describe("Webhook check", () => {
   it("accepts a generic webhook with headers, queryParams and a body", async () => {
@@ -59,6 +60,12 @@ describe("Webhook check", () => {
 
   it("demands nothing of a slack webhook's url or headers while the service is unknown", async () => {
     expect(await hookFailures({ ...slack, service: UNKNOWN, headers: { a: "b" } })).toEqual([]);
+  });
+
+  // The engine prints `property P value {V}` with P's value in plain text, even a secret one.
+  it.each(["headers", "queryParams"])("gives the engine no secret %s to print beside a failure", async (property) => {
+    const failures = await hookFailures({ ...slack, [property]: { a: "s3cret" } });
+    expect(failures).toEqual([{ property: "", reason: expect.stringMatching(new RegExp(`^${property} `)) }]);
   });
 
   it("never shows a header's value in a failure", async () => {
