@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { SEEDED_SOURCES } from "../../emulator";
 import type { Step } from "../../scripts/engine/stack";
-import { byHand, changes, emulator as startEmulator, newStack, requestLog, told } from "../support/engine";
+import { byHand, changes, emulator as startEmulator, newStack, ourState, requestLog, told } from "../support/engine";
 import { yamlProgram, yamlStack } from "../support/yamlStack";
 
 const SECRET = "hdr-CANARY-7d41-never-in-plain-text";
@@ -170,5 +170,50 @@ describe.each([
     expect(preview.told).toContain("headers is not supported for a slack webhook");
     expect(around(preview.told, SECRET)).toEqual([]);
     expect(door.emu.requests).toEqual([]);
+  });
+});
+
+describe("pulumi import of a webhook and a saved search made by hand, through the plugin", () => {
+  let emu: RunningEmulator;
+  let yaml: Awaited<ReturnType<typeof yamlStack>>;
+
+  beforeAll(async () => {
+    emu = await startEmulator(NO_LIMITS);
+    yaml = await yamlStack(emu, yamlProgram({ resources: {} }));
+  }, 300_000);
+
+  /** `pulumi import <type> <name> <id>` as the guide shows it, no write sent. */
+  async function imported(type: string, name: string, id: string): Promise<void> {
+    emu.resetRequestLog();
+    const t0 = Date.now();
+    const run = await yaml.stack.run([
+      "import",
+      `alertpipe:index:${type}`,
+      name,
+      id,
+      "--yes",
+      "--protect=false",
+      "--generate-code=false",
+    ]);
+    console.log(`import ${type}: ${Date.now() - t0} ms`);
+    expect(run.code, run.output).toBe(0);
+    expect(requestLog(emu, isWrite)).toEqual([]);
+  }
+
+  it("imports a webhook by its id, read through the list, with no write-only value", async () => {
+    const made = (await byHand(emu, "POST", "/api/v2/webhooks", HOOK)) as { data: { id: string } };
+    await imported("Webhook", "handHook", made.data.id);
+    const state = ourState(yaml.stack).get("handHook");
+    expect(state).toMatchObject({ id: made.data.id, outputs: { name: HOOK.name, service: "generic", url: URL } });
+    expect(JSON.stringify(state)).not.toContain(SECRET);
+  });
+
+  it("imports a saved search by its id", async () => {
+    const made = (await byHand(emu, "POST", "/api/v2/saved-searches", SEARCH)) as { data: { id: string } };
+    await imported("SavedSearch", "handSearch", made.data.id);
+    expect(ourState(yaml.stack).get("handSearch")).toMatchObject({
+      id: made.data.id,
+      outputs: { name: SEARCH.name, sourceId: SEARCH.sourceId, where: SEARCH.where },
+    });
   });
 });
