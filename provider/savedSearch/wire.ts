@@ -9,7 +9,7 @@ import { listPaged, type Listed } from "../reading/pagedList";
 import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { SAVED_SEARCHES_PATH } from "../serviceFacts/savedSearches";
 import { SAVED_SEARCH } from "./definition";
-import { apiPath } from "../http/paths";
+import { memberPath } from "../http/paths";
 
 const answer = z.object({ data: z.record(z.string(), z.unknown()) });
 
@@ -32,8 +32,7 @@ export function toWire(args: PropertyMap): Record<string, unknown> {
 
 /** The list's path, or one saved search's: its id is opaque (ObjectId.isValid also takes any 12 characters). */
 export function searchesPath(id?: string): string {
-  const one = id === undefined ? [] : ["/", { name: "id", value: id, form: "opaque" } as const];
-  return apiPath("saved search", SAVED_SEARCHES_PATH, ...one);
+  return memberPath("saved search", SAVED_SEARCHES_PATH, id);
 }
 
 export const listSearches = (conn: AreaConnection): Promise<Map<string, Listed>> =>

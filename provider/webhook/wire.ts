@@ -10,7 +10,7 @@ import { listPaged, type Listed } from "../reading/pagedList";
 import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { WEBHOOKS_PATH } from "../serviceFacts/webhooks";
 import { WEBHOOK } from "./definition";
-import { apiPath } from "../http/paths";
+import { memberPath } from "../http/paths";
 
 const answer = z.object({ data: z.record(z.string(), z.unknown()) });
 
@@ -34,8 +34,7 @@ export function toWire(args: PropertyMap): Record<string, unknown> {
 
 /** The list's path, or one webhook's: its id is opaque (ObjectId.isValid also takes any 12 characters). */
 export function webhooksPath(id?: string): string {
-  const one = id === undefined ? [] : ["/", { name: "id", value: id, form: "opaque" } as const];
-  return apiPath("webhook", WEBHOOKS_PATH, ...one);
+  return memberPath("webhook", WEBHOOKS_PATH, id);
 }
 
 export const listWebhooks = (conn: AreaConnection): Promise<Map<string, Listed>> =>

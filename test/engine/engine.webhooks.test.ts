@@ -186,15 +186,7 @@ describe("pulumi import of a webhook and a saved search made by hand, through th
   async function imported(type: string, name: string, id: string): Promise<void> {
     emu.resetRequestLog();
     const t0 = Date.now();
-    const run = await yaml.stack.run([
-      "import",
-      `alertpipe:index:${type}`,
-      name,
-      id,
-      "--yes",
-      "--protect=false",
-      "--generate-code=false",
-    ]);
+    const run = await yaml.stack.import(`alertpipe:index:${type}`, name, id);
     console.log(`import ${type}: ${Date.now() - t0} ms`);
     expect(run.code, run.output).toBe(0);
     expect(requestLog(emu, isWrite)).toEqual([]);

@@ -132,17 +132,7 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
     /** `pulumi import <type> <name> <id>` as the guide shows it: unprotected, no code generated. */
     async function imported(type: string, name: string, id: string): Promise<void> {
       emu.resetRequestLog();
-      ok(
-        await stack.run([
-          "import",
-          `alertpipe:index:${type}`,
-          name,
-          id,
-          "--yes",
-          "--protect=false",
-          "--generate-code=false",
-        ]),
-      );
+      ok(await stack.import(`alertpipe:index:${type}`, name, id));
       expect(requestLog(emu, isWrite)).toEqual([]);
     }
 
