@@ -61,7 +61,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ["provider/dynamic/alert.ts", "provider/dynamic/apiKey.ts", "provider/dynamic/pipeSettings.ts"],
+    files: [
+      "provider/dynamic/alert.ts",
+      "provider/dynamic/apiKey.ts",
+      "provider/dynamic/pipeSettings.ts",
+      "provider/dynamic/webhook.ts",
+      "provider/dynamic/savedSearch.ts",
+    ],
     rules: {
       // Off in these files: each class's outputs are declared by merging the interface its
       // definition renders (dynamic/generated.ts) into the class. The constructor names every

@@ -7,6 +7,8 @@ import { ALERT_LIST_PAGE_MAX } from "../provider/serviceFacts/alertRules";
 import { alertBody2026Schema, alertBodySchema, parseWith } from "./schemas";
 import { alertingError, isoNow, parseJson, sameSecret, type Incoming, type Reply, type Services } from "./replies";
 import type { StoredAlert } from "./store";
+import { queryInteger } from "./paging";
+import { teamObjectRoute } from "./teamObjects";
 
 const COLLECTION = /^\/api\/v2\/alerts$/;
 const ITEM = /^\/api\/v2\/alerts\/([^/]+)$/;
@@ -46,11 +48,12 @@ export function handleAlerting(services: Services, req: Incoming): Reply {
 
 function route(services: Services, req: Incoming, counted: { headers?: Record<string, string> }): Reply {
   const item = ITEM.exec(req.path);
+  const objects = teamObjectRoute(req.path);
   const route = COLLECTION.test(req.path)
     ? { allow: ["GET", "POST"] }
     : item
       ? { allow: ["GET", "PUT", "DELETE"] }
-      : undefined;
+      : objects;
   if (route === undefined) return alertingError(404, `no endpoint at ${req.path}`);
   if (!route.allow.includes(req.method)) {
     return alertingError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
@@ -68,6 +71,7 @@ function route(services: Services, req: Incoming, counted: { headers?: Record<st
     if (limited) return limited;
   }
 
+  if (objects !== undefined) return objects.handle(services, req);
   if (item === null) return req.method === "GET" ? list(services, req) : create(services, req);
   const id = item[1] ?? "";
   // The real service takes only what Mongoose calls an ObjectId in the path (24 hex digits, or any
@@ -175,21 +179,6 @@ function list(services: Services, req: Incoming): Reply {
     },
     headers: { "X-Total-Count": String(all.length) },
   };
-}
-
-type QueryInteger = { ok: true; value: number | undefined } | { ok: false; message: string };
-
-/** An optional query parameter holding a whole number in [min, max], given at most once. */
-function queryInteger(query: URLSearchParams, name: string, min: number, max: number): QueryInteger {
-  const values = query.getAll(name);
-  if (values.length === 0) return { ok: true, value: undefined };
-  const text = values[0] ?? "";
-  if (values.length > 1) return { ok: false, message: `${name}: given ${values.length} times; give it once` };
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `a whole number >= ${min}` : `a whole number from ${min} to ${max}`;
-    return { ok: false, message: `${name}: must be ${range}` };
-  }
-  return { ok: true, value: Number(text) };
 }
 
 function create(services: Services, req: Incoming): Reply {

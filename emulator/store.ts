@@ -54,7 +54,7 @@ export interface StoredAlert {
   team: string;
   tileId?: string;
   dashboard?: string;
-  /** The saved search a `saved_search` alert watches (2026 mode). */
+  /** The saved search the alert watches: a `saved_search` alert's (2026 mode), or set by the test hook `watchSearch`. */
   savedSearch?: string;
   /** Absent until someone silences the alert (the test hook `silence`), then an object. */
   silenced?: Silenced;
@@ -88,6 +88,36 @@ export interface StoredKey {
   hashData: HashData | null;
 }
 
+/** A webhook as stored: headers and queryParams too, which no answer carries (webhooks.ts renders). */
+export interface StoredWebhook {
+  id: string;
+  name: string;
+  service: string;
+  url: string;
+  description?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  queryParams?: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A saved search exactly as answered: every field written out. */
+export interface StoredSearch {
+  id: string;
+  name: string;
+  select: string;
+  where: string;
+  whereLanguage: string;
+  orderBy: string;
+  sourceId: string;
+  tags: string[];
+  filters: Record<string, unknown>[];
+  teamId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** Wire names of the pipe settings to their value; null means unset. */
 export type PipeSettingsWire = Record<string, number | boolean | null>;
 
@@ -101,6 +131,10 @@ export interface EmulatorState {
   pipes: Record<string, PipeSettingsWire>;
   /** By key id (the uuid `id`, not the authentication keyId). */
   keys: Record<string, StoredKey>;
+  /** By webhook id; absent in files written before webhooks existed. */
+  webhooks?: Record<string, StoredWebhook>;
+  /** By saved search id; absent in files written before saved searches existed. */
+  savedSearches?: Record<string, StoredSearch>;
 }
 
 export function emptyState(): EmulatorState {
@@ -145,6 +179,12 @@ const stateShape = z.object({
   alerts: z.record(z.string(), alertShape),
   pipes: z.record(z.string(), z.record(z.string(), z.union([z.number(), z.boolean(), z.null()]))),
   keys: z.record(z.string(), keyShape),
+  webhooks: z
+    .record(z.string(), z.looseObject({ id: z.string(), name: z.string(), service: z.string(), url: z.string() }))
+    .optional(),
+  savedSearches: z
+    .record(z.string(), z.looseObject({ id: z.string(), name: z.string(), sourceId: z.string() }))
+    .optional(),
 });
 
 /** Reads the data file, or starts empty when it does not exist yet. Throws (never overwrites) when it is unreadable. */
@@ -162,7 +202,7 @@ export function loadState(file: string): EmulatorState {
     const where = first && first.path.length > 0 ? ` at ${first.path.join(".")}` : "";
     throw new Error(`emulator data file ${file} is not an emulator state file${where}; fix or remove it`);
   }
-  return result.data;
+  return result.data as EmulatorState;
 }
 
 /**

@@ -4,6 +4,8 @@
 export { Alert } from "./dynamic/alert";
 export { ApiKey } from "./dynamic/apiKey";
 export { PipeSettings } from "./dynamic/pipeSettings";
+export { SavedSearch } from "./dynamic/savedSearch";
+export { Webhook } from "./dynamic/webhook";
 export type {
   AlertArgs,
   AlertOutputs,
@@ -25,6 +27,15 @@ export type {
   IpAccessEntryArgs,
   PipeSettingsArgs,
   PipeSettingsOutputs,
+  SavedSearchArgs,
+  SavedSearchFilter,
+  SavedSearchFilterArgs,
+  SavedSearchFilterType,
+  SavedSearchOutputs,
+  SavedSearchWhereLanguage,
+  WebhookArgs,
+  WebhookOutputs,
+  WebhookService,
 } from "./dynamic/generated";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./serviceFacts/pipeSettings";
 // The error kinds, their codes and the table of what to do on each (the README's). An error is
@@ -51,6 +62,7 @@ export {
   ImportIdFormError,
   IdFormError,
   UnknownResourceTypeError,
+  StillReferencedError,
   ERROR_CODES,
   TRANSPORT_CODES_ADVICE,
   type AlertpipeErrorCode,

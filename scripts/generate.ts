@@ -88,7 +88,8 @@ function namedTypes(type: TypeSpec, out: Map<string, string>): void {
       Object.entries(type.fields)
         .map(([name, f]) => {
           const ts = tsOf(f.type, side);
-          return `${docComment(f.description, "  ")}  ${name}: ${side === "args" ? `pulumi.Input<${ts}>` : ts};\n`;
+          const mark = f.optional === true ? "?" : "";
+          return `${docComment(f.description, "  ")}  ${name}${mark}: ${side === "args" ? `pulumi.Input<${ts}>` : ts};\n`;
         })
         .join("");
     out.set(

@@ -136,6 +136,51 @@ export interface ApiKeyAssignedRoleArgs {
   roleType: pulumi.Input<ApiKeyRoleType>;
 }
 
+/** Where a webhook delivers. */
+export type WebhookService = "slack" | "generic" | "incidentio";
+
+/** The language of a saved search's where. */
+export type SavedSearchWhereLanguage = "lucene" | "sql";
+
+/** A pinned filter's kind. */
+export type SavedSearchFilterType = "sql" | "lucene" | "sql_ast";
+
+/**
+ * A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`,
+ * `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may
+ * hold.
+ */
+export interface SavedSearchFilter {
+  /** The kind: "sql" (the default, and the only kind a program can write). */
+  type?: SavedSearchFilterType;
+  /** The condition (at most 8192 characters). */
+  condition?: string;
+  /** An sql_ast filter's operator (= < > != <= >=), as answered. */
+  operator?: string;
+  /** An sql_ast filter's left side, as answered. */
+  left?: string;
+  /** An sql_ast filter's right side, as answered. */
+  right?: string;
+}
+
+/**
+ * A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`,
+ * `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may
+ * hold. As a program gives it.
+ */
+export interface SavedSearchFilterArgs {
+  /** The kind: "sql" (the default, and the only kind a program can write). */
+  type?: pulumi.Input<SavedSearchFilterType>;
+  /** The condition (at most 8192 characters). */
+  condition?: pulumi.Input<string>;
+  /** An sql_ast filter's operator (= < > != <= >=), as answered. */
+  operator?: pulumi.Input<string>;
+  /** An sql_ast filter's left side, as answered. */
+  left?: pulumi.Input<string>;
+  /** An sql_ast filter's right side, as answered. */
+  right?: pulumi.Input<string>;
+}
+
 /**
  * The arguments of Alert: An alert of the alerting API. Every argument changes in place; nothing forces a replacement.
  */
@@ -489,4 +534,138 @@ export interface ApiKeyOutputs {
   readonly keySecret: pulumi.Output<string | null | undefined>;
   /** Names of the patchable arguments this program sets; drift and updates act on these alone. */
   readonly managedArgs: pulumi.Output<string[]>;
+}
+
+/**
+ * The arguments of Webhook: A webhook of the alerting API: where an alert notifies. headers and queryParams are
+ * write-only on the service: kept in the state as secrets, sent on every update, and never read back, so a refresh
+ * cannot see their drift.
+ */
+export interface WebhookArgs {
+  /** The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service. */
+  name: pulumi.Input<string>;
+  /** The receiving service: "slack", "generic" or "incidentio". Changes in place. */
+  service: pulumi.Input<WebhookService>;
+  /**
+   * Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack
+   * webhook's host ends in slack.com. The service returns it in plain text.
+   */
+  url: pulumi.Input<string>;
+  /** What the webhook is for (at most 2048 characters); leave it out for none. */
+  description?: pulumi.Input<string>;
+  /**
+   * The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is
+   * write-only, as headers.
+   */
+  body?: pulumi.Input<string>;
+  /**
+   * Headers sent with each delivery (at most 100; names HTTP tokens of 1 to 256 characters, not starting with a digit;
+   * values at most 4096 characters without control characters); generic and incidentio only. Secret and write-only.
+   */
+  headers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control
+   * characters); generic and incidentio only. Secret and write-only.
+   */
+  queryParams?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * Any text, never sent: changing it updates the webhook in place, which sends headers, queryParams and body again (a
+   * refresh cannot see their drift, since the service never returns them).
+   */
+  writeOnlyRevision?: pulumi.Input<string>;
+}
+
+/** The outputs of Webhook. */
+export interface WebhookOutputs {
+  /** The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service. */
+  readonly name: pulumi.Output<string>;
+  /** The receiving service: "slack", "generic" or "incidentio". Changes in place. */
+  readonly service: pulumi.Output<WebhookService>;
+  /**
+   * Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack
+   * webhook's host ends in slack.com. The service returns it in plain text.
+   */
+  readonly url: pulumi.Output<string>;
+  /** What the webhook is for (at most 2048 characters); leave it out for none. */
+  readonly description: pulumi.Output<string | undefined>;
+  /**
+   * The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is
+   * write-only, as headers.
+   */
+  readonly body: pulumi.Output<string | undefined>;
+  /**
+   * Headers sent with each delivery (at most 100; names HTTP tokens of 1 to 256 characters, not starting with a digit;
+   * values at most 4096 characters without control characters); generic and incidentio only. Secret and write-only.
+   */
+  readonly headers: pulumi.Output<Record<string, string> | undefined>;
+  /**
+   * Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control
+   * characters); generic and incidentio only. Secret and write-only.
+   */
+  readonly queryParams: pulumi.Output<Record<string, string> | undefined>;
+  /**
+   * Any text, never sent: changing it updates the webhook in place, which sends headers, queryParams and body again (a
+   * refresh cannot see their drift, since the service never returns them).
+   */
+  readonly writeOnlyRevision: pulumi.Output<string | undefined>;
+  /** When the webhook was made (ISO 8601, set by the service). */
+  readonly createdAt: pulumi.Output<string | undefined>;
+  /** When the webhook last changed (ISO 8601, set by the service). */
+  readonly updatedAt: pulumi.Output<string | undefined>;
+}
+
+/**
+ * The arguments of SavedSearch: A saved search of the alerting API: what a search alert watches. Every argument changes
+ * in place. Deleting it on the service deletes the alerts that watch it, so the provider refuses a delete while alerts
+ * outside the stack still watch it.
+ */
+export interface SavedSearchArgs {
+  /** The search's name (1 to 1024 characters once trimmed); not unique. */
+  name: pulumi.Input<string>;
+  /** The source searched: the id of a source of the team (GET /api/v2/sources lists them). */
+  sourceId: pulumi.Input<string>;
+  /** The columns shown (at most 4096 characters); default "". */
+  select?: pulumi.Input<string>;
+  /** The query (at most 8192 characters), in whereLanguage; default "". */
+  where?: pulumi.Input<string>;
+  /** The language of where: "lucene" (default) or "sql". */
+  whereLanguage?: pulumi.Input<SavedSearchWhereLanguage>;
+  /** The order of results (at most 1024 characters); default "". */
+  orderBy?: pulumi.Input<string>;
+  /** Tags (at most 50, each at most 32 characters); default none. */
+  tags?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN
+   * (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
+   */
+  filters?: pulumi.Input<pulumi.Input<SavedSearchFilterArgs>[]>;
+}
+
+/** The outputs of SavedSearch. */
+export interface SavedSearchOutputs {
+  /** The search's name (1 to 1024 characters once trimmed); not unique. */
+  readonly name: pulumi.Output<string>;
+  /** The source searched: the id of a source of the team (GET /api/v2/sources lists them). */
+  readonly sourceId: pulumi.Output<string>;
+  /** The columns shown (at most 4096 characters); default "". */
+  readonly select: pulumi.Output<string | undefined>;
+  /** The query (at most 8192 characters), in whereLanguage; default "". */
+  readonly where: pulumi.Output<string | undefined>;
+  /** The language of where: "lucene" (default) or "sql". */
+  readonly whereLanguage: pulumi.Output<SavedSearchWhereLanguage | undefined>;
+  /** The order of results (at most 1024 characters); default "". */
+  readonly orderBy: pulumi.Output<string | undefined>;
+  /** Tags (at most 50, each at most 32 characters); default none. */
+  readonly tags: pulumi.Output<string[] | undefined>;
+  /**
+   * Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN
+   * (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
+   */
+  readonly filters: pulumi.Output<SavedSearchFilter[] | undefined>;
+  /** Identifier of the owning team. */
+  readonly teamId: pulumi.Output<string | undefined>;
+  /** When the search was made (ISO 8601, set by the service). */
+  readonly createdAt: pulumi.Output<string | undefined>;
+  /** When the search last changed (ISO 8601, set by the service). */
+  readonly updatedAt: pulumi.Output<string | undefined>;
 }

@@ -58,6 +58,8 @@ export interface ApiRequest {
    * quote.
    */
   readonly secretsInAnswer?: (body: unknown) => readonly unknown[];
+  /** For a PUT the service may answer 409 for a concurrent change: the fresh read before it is sent again. */
+  readonly readOnConflict?: () => Promise<void>;
 }
 
 export interface ApiResponse {
@@ -320,7 +322,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
       };
     }
 
-    const decision = retryDecision(req.method, outcome);
+    const decision = retryDecision(req.method, outcome, req.readOnConflict !== undefined);
     if (decision === "outcome-unknown") {
       throw new OutcomeUnknownError(
         { method: req.method, path: req.path },
@@ -356,6 +358,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
       `${outcomeWords(failure)}; trying again ${asked} (attempt ${attempt + 1} of ${policy.maxAttempts})`,
     );
     await wait(delay);
+    if (outcome.kind === "status" && outcome.status === 409) await req.readOnConflict?.();
   }
 }
 

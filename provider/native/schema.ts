@@ -127,7 +127,9 @@ function specOf(type: TypeSpec, types: PackageSchema["types"]): PropertySpec {
         type: "object",
         description: type.description,
         properties,
-        required: Object.keys(type.fields),
+        required: Object.entries(type.fields)
+          .filter(([, f]) => f.optional !== true)
+          .map(([n]) => n),
       };
       return typeRef(type.name);
     }

@@ -23,7 +23,10 @@ export type TypeSpec =
       readonly kind: "object";
       readonly name: string;
       readonly description: string;
-      readonly fields: Readonly<Record<string, { readonly type: TypeSpec; readonly description: string }>>;
+      /** Each field; an `optional` one may be left out (the schema does not require it). */
+      readonly fields: Readonly<
+        Record<string, { readonly type: TypeSpec; readonly description: string; readonly optional?: true }>
+      >;
     }
   /** Anything the service answers; `ts` is its TypeScript type, `declares` what that type needs. */
   | { readonly kind: "any"; readonly ts: string; readonly declares?: string };
@@ -115,7 +118,13 @@ export type ValueOf<T extends TypeSpec> = T extends { readonly kind: "string" }
           : T extends { readonly kind: "map"; readonly values: infer V extends TypeSpec }
             ? Record<string, ValueOf<V>>
             : T extends { readonly kind: "object"; readonly fields: infer F }
-              ? { [K in keyof F]: F[K] extends { readonly type: infer FT extends TypeSpec } ? ValueOf<FT> : never }
+              ? {
+                  [K in keyof F]: F[K] extends { readonly type: infer FT extends TypeSpec; readonly optional: true }
+                    ? ValueOf<FT> | undefined
+                    : F[K] extends { readonly type: infer FT extends TypeSpec }
+                      ? ValueOf<FT>
+                      : never;
+                }
               : unknown;
 
 /** A resource's arguments once checked. In preview a value may still be Pulumi's unknown. */

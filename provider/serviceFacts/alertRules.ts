@@ -36,6 +36,12 @@ export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
  */
 export const ALERT_LIST_PAGE_MAX = 1000;
 
+/** The largest page of every paged list of the v2 API (alerts, webhooks, saved searches: one pagination.ts). */
+export const LIST_PAGE_MAX = ALERT_LIST_PAGE_MAX;
+
+/** Where the alerts are. */
+export const ALERTS_PATH = "/api/v2/alerts";
+
 /** The only intervals the service accepts. */
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"] as const;
 

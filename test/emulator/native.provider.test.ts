@@ -52,10 +52,10 @@ describe("the native plugin's schema", () => {
     expect((await native.schema()).version).toBe(pkg.version);
   });
 
-  it("names the package alertpipe and its three resources alertpipe:index:Alert, PipeSettings and ApiKey", async () => {
+  it("names the package alertpipe and its five resources alertpipe:index:Alert, PipeSettings, ApiKey, Webhook, SavedSearch", async () => {
     const schema = await native.schema();
     expect(schema.name).toBe("alertpipe");
-    expect(Object.keys(schema.resources as Props).sort()).toEqual([TOKENS.alert, TOKENS.apiKey, TOKENS.pipeSettings]);
+    expect(Object.keys(schema.resources as Props).sort()).toEqual(Object.values(TOKENS).sort());
   });
 
   it("gives the dynamic classes' camelCase properties, required inputs marked", async () => {

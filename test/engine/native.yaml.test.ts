@@ -136,17 +136,7 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
     /** `pulumi import <type> <name> <id>` as the guide shows it: unprotected, no code generated. */
     async function imported(type: string, name: string, id: string): Promise<void> {
       emu.resetRequestLog();
-      ok(
-        await stack.run([
-          "import",
-          `alertpipe:index:${type}`,
-          name,
-          id,
-          "--yes",
-          "--protect=false",
-          "--generate-code=false",
-        ]),
-      );
+      ok(await stack.import(`alertpipe:index:${type}`, name, id));
       expect(requestLog(emu, isWrite)).toEqual([]);
     }
 
@@ -234,18 +224,23 @@ describe("a Pulumi YAML program naming alertpipe resources when the engine finds
 });
 
 describe("the README's Pulumi YAML quick start", () => {
-  it("makes the key through the plugin, its secret a secret output, and destroys it", async () => {
+  it("makes the webhook, the saved search and the alert notifying the webhook, and destroys them", async () => {
     const readme = readFileSync(join(repoRoot(), "README.md"), "utf8");
     const program = /```yaml\n(name: alertpipe-yaml\n[\s\S]*?)```/.exec(readme)?.[1];
     expect(program, "README.md has a ```yaml block starting name: alertpipe-yaml").toBeDefined();
     const emu = await startEmulator();
     const { stack } = await yamlStack(emu, program ?? "");
     const up = ok(await stack.runLogged("up", ["up", "--yes"]));
-    expect(changes(up)).toEqual(["create deployer"]);
-    expect(requestLog(emu, isWrite)).toEqual([`POST ${KEYS_PATH}`]);
-    const outputs = ok(await stack.run(["stack", "output", "--json"]));
-    expect(JSON.parse(outputs.stdout) as Record<string, unknown>).toEqual({ deployerKeySecret: "[secret]" });
+    expect(changes(up)).toEqual(["create errorRate", "create errors", "create ops"]);
+    expect(requestLog(emu, isWrite).sort()).toEqual([
+      "POST /api/v2/alerts",
+      "POST /api/v2/saved-searches",
+      "POST /api/v2/webhooks",
+    ]);
+    const hookId = Object.keys(emu.snapshot().webhooks ?? {})[0];
+    expect(Object.values(emu.snapshot().alerts)[0]?.channel).toEqual({ type: "webhook", webhookId: hookId });
     ok(await stack.run(["destroy", "--yes"]));
-    expect(emu.snapshot().keys).toEqual({});
+    const after = emu.snapshot();
+    expect([after.alerts, after.webhooks, after.savedSearches]).toEqual([{}, {}, {}]);
   });
 });

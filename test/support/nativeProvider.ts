@@ -26,6 +26,8 @@ export const TOKENS = {
   alert: "alertpipe:index:Alert",
   apiKey: "alertpipe:index:ApiKey",
   pipeSettings: "alertpipe:index:PipeSettings",
+  webhook: "alertpipe:index:Webhook",
+  savedSearch: "alertpipe:index:SavedSearch",
 } as const;
 
 export const urnOf = (type: string, name: string) => `urn:pulumi:test::native::${type}::${name}`;

@@ -23,6 +23,7 @@ import {
   TransportError,
   UnexpectedResponseError,
   UnknownResourceTypeError,
+  StillReferencedError,
   UnusableKeyLeftError,
   type AlertpipeErrorCode,
 } from "../../provider/errors";
@@ -52,6 +53,7 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new ImportIdFormError("API key", "x", ["organizationId", "id"]),
   new IdFormError("alert", "id", "..", "it names no object"),
   new UnknownResourceTypeError("alertpipe", "alertpipe:index:Nope", ["alertpipe:index:Alert"]),
+  new StillReferencedError({ method: "DELETE", path: "/api/v2/webhooks/w1" }, "webhook", ['"cpu" (a1)']),
 ];
 
 describe("error codes", () => {
@@ -79,7 +81,8 @@ describe("error codes", () => {
       | ImportIdOnReplaceError
       | ImportIdFormError
       | IdFormError
-      | UnknownResourceTypeError;
+      | UnknownResourceTypeError
+      | StillReferencedError;
     expectTypeOf<OwnKinds["code"]>().toEqualTypeOf<AlertpipeErrorCode>();
   });
 

@@ -624,6 +624,142 @@ func (o IpAccessEntryArrayOutput) Index(i pulumi.IntInput) IpAccessEntryOutput {
 	}).(IpAccessEntryOutput)
 }
 
+// A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+type SavedSearchFilter struct {
+	// The condition (at most 8192 characters).
+	Condition *string `pulumi:"condition"`
+	// An sql_ast filter's left side, as answered.
+	Left *string `pulumi:"left"`
+	// An sql_ast filter's operator (= < > != <= >=), as answered.
+	Operator *string `pulumi:"operator"`
+	// An sql_ast filter's right side, as answered.
+	Right *string `pulumi:"right"`
+	// The kind: "sql" (the default, and the only kind a program can write).
+	Type *SavedSearchFilterType `pulumi:"type"`
+}
+
+// SavedSearchFilterInput is an input type that accepts SavedSearchFilterArgs and SavedSearchFilterOutput values.
+// You can construct a concrete instance of `SavedSearchFilterInput` via:
+//
+//	SavedSearchFilterArgs{...}
+type SavedSearchFilterInput interface {
+	pulumi.Input
+
+	ToSavedSearchFilterOutput() SavedSearchFilterOutput
+	ToSavedSearchFilterOutputWithContext(context.Context) SavedSearchFilterOutput
+}
+
+// A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+type SavedSearchFilterArgs struct {
+	// The condition (at most 8192 characters).
+	Condition pulumi.StringPtrInput `pulumi:"condition"`
+	// An sql_ast filter's left side, as answered.
+	Left pulumi.StringPtrInput `pulumi:"left"`
+	// An sql_ast filter's operator (= < > != <= >=), as answered.
+	Operator pulumi.StringPtrInput `pulumi:"operator"`
+	// An sql_ast filter's right side, as answered.
+	Right pulumi.StringPtrInput `pulumi:"right"`
+	// The kind: "sql" (the default, and the only kind a program can write).
+	Type SavedSearchFilterTypePtrInput `pulumi:"type"`
+}
+
+func (SavedSearchFilterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SavedSearchFilter)(nil)).Elem()
+}
+
+func (i SavedSearchFilterArgs) ToSavedSearchFilterOutput() SavedSearchFilterOutput {
+	return i.ToSavedSearchFilterOutputWithContext(context.Background())
+}
+
+func (i SavedSearchFilterArgs) ToSavedSearchFilterOutputWithContext(ctx context.Context) SavedSearchFilterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SavedSearchFilterOutput)
+}
+
+// SavedSearchFilterArrayInput is an input type that accepts SavedSearchFilterArray and SavedSearchFilterArrayOutput values.
+// You can construct a concrete instance of `SavedSearchFilterArrayInput` via:
+//
+//	SavedSearchFilterArray{ SavedSearchFilterArgs{...} }
+type SavedSearchFilterArrayInput interface {
+	pulumi.Input
+
+	ToSavedSearchFilterArrayOutput() SavedSearchFilterArrayOutput
+	ToSavedSearchFilterArrayOutputWithContext(context.Context) SavedSearchFilterArrayOutput
+}
+
+type SavedSearchFilterArray []SavedSearchFilterInput
+
+func (SavedSearchFilterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SavedSearchFilter)(nil)).Elem()
+}
+
+func (i SavedSearchFilterArray) ToSavedSearchFilterArrayOutput() SavedSearchFilterArrayOutput {
+	return i.ToSavedSearchFilterArrayOutputWithContext(context.Background())
+}
+
+func (i SavedSearchFilterArray) ToSavedSearchFilterArrayOutputWithContext(ctx context.Context) SavedSearchFilterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SavedSearchFilterArrayOutput)
+}
+
+// A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+type SavedSearchFilterOutput struct{ *pulumi.OutputState }
+
+func (SavedSearchFilterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SavedSearchFilter)(nil)).Elem()
+}
+
+func (o SavedSearchFilterOutput) ToSavedSearchFilterOutput() SavedSearchFilterOutput {
+	return o
+}
+
+func (o SavedSearchFilterOutput) ToSavedSearchFilterOutputWithContext(ctx context.Context) SavedSearchFilterOutput {
+	return o
+}
+
+// The condition (at most 8192 characters).
+func (o SavedSearchFilterOutput) Condition() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SavedSearchFilter) *string { return v.Condition }).(pulumi.StringPtrOutput)
+}
+
+// An sql_ast filter's left side, as answered.
+func (o SavedSearchFilterOutput) Left() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SavedSearchFilter) *string { return v.Left }).(pulumi.StringPtrOutput)
+}
+
+// An sql_ast filter's operator (= < > != <= >=), as answered.
+func (o SavedSearchFilterOutput) Operator() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SavedSearchFilter) *string { return v.Operator }).(pulumi.StringPtrOutput)
+}
+
+// An sql_ast filter's right side, as answered.
+func (o SavedSearchFilterOutput) Right() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SavedSearchFilter) *string { return v.Right }).(pulumi.StringPtrOutput)
+}
+
+// The kind: "sql" (the default, and the only kind a program can write).
+func (o SavedSearchFilterOutput) Type() SavedSearchFilterTypePtrOutput {
+	return o.ApplyT(func(v SavedSearchFilter) *SavedSearchFilterType { return v.Type }).(SavedSearchFilterTypePtrOutput)
+}
+
+type SavedSearchFilterArrayOutput struct{ *pulumi.OutputState }
+
+func (SavedSearchFilterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SavedSearchFilter)(nil)).Elem()
+}
+
+func (o SavedSearchFilterArrayOutput) ToSavedSearchFilterArrayOutput() SavedSearchFilterArrayOutput {
+	return o
+}
+
+func (o SavedSearchFilterArrayOutput) ToSavedSearchFilterArrayOutputWithContext(ctx context.Context) SavedSearchFilterArrayOutput {
+	return o
+}
+
+func (o SavedSearchFilterArrayOutput) Index(i pulumi.IntInput) SavedSearchFilterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SavedSearchFilter {
+		return vs[0].([]SavedSearchFilter)[vs[1].(int)]
+	}).(SavedSearchFilterOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelInput)(nil)).Elem(), AlertChannelArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelPtrInput)(nil)).Elem(), AlertChannelArgs{})
@@ -632,6 +768,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyHashDataPtrInput)(nil)).Elem(), ApiKeyHashDataArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryInput)(nil)).Elem(), IpAccessEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryArrayInput)(nil)).Elem(), IpAccessEntryArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchFilterInput)(nil)).Elem(), SavedSearchFilterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchFilterArrayInput)(nil)).Elem(), SavedSearchFilterArray{})
 	pulumi.RegisterOutputType(AlertChannelOutput{})
 	pulumi.RegisterOutputType(AlertChannelPtrOutput{})
 	pulumi.RegisterOutputType(AlertChannelArrayOutput{})
@@ -643,4 +781,6 @@ func init() {
 	pulumi.RegisterOutputType(ApiKeyHashDataPtrOutput{})
 	pulumi.RegisterOutputType(IpAccessEntryOutput{})
 	pulumi.RegisterOutputType(IpAccessEntryArrayOutput{})
+	pulumi.RegisterOutputType(SavedSearchFilterOutput{})
+	pulumi.RegisterOutputType(SavedSearchFilterArrayOutput{})
 }

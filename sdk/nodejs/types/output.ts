@@ -88,3 +88,29 @@ export interface IpAccessEntry {
     source: string;
 }
 
+/**
+ * A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+ */
+export interface SavedSearchFilter {
+    /**
+     * The condition (at most 8192 characters).
+     */
+    condition?: string;
+    /**
+     * An sql_ast filter's left side, as answered.
+     */
+    left?: string;
+    /**
+     * An sql_ast filter's operator (= < > != <= >=), as answered.
+     */
+    operator?: string;
+    /**
+     * An sql_ast filter's right side, as answered.
+     */
+    right?: string;
+    /**
+     * The kind: "sql" (the default, and the only kind a program can write).
+     */
+    type?: enums.SavedSearchFilterType;
+}
+

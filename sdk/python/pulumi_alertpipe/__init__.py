@@ -11,6 +11,8 @@ from .alert import *
 from .api_key import *
 from .pipe_settings import *
 from .provider import *
+from .saved_search import *
+from .webhook import *
 from ._inputs import *
 from . import outputs
 
@@ -31,7 +33,9 @@ _utilities.register(
   "classes": {
    "alertpipe:index:Alert": "Alert",
    "alertpipe:index:ApiKey": "ApiKey",
-   "alertpipe:index:PipeSettings": "PipeSettings"
+   "alertpipe:index:PipeSettings": "PipeSettings",
+   "alertpipe:index:SavedSearch": "SavedSearch",
+   "alertpipe:index:Webhook": "Webhook"
   }
  }
 ]

@@ -15,6 +15,9 @@ __all__ = [
     'ApiKeyRole',
     'ApiKeyRoleType',
     'ApiKeyState',
+    'SavedSearchFilterType',
+    'SavedSearchWhereLanguage',
+    'WebhookService',
 ]
 
 
@@ -142,3 +145,41 @@ class ApiKeyState(_builtins.str, Enum):
     """
     ENABLED = "enabled"
     DISABLED = "disabled"
+
+
+@pulumi.type_token("alertpipe:index:SavedSearchFilterType")
+class SavedSearchFilterType(_builtins.str, Enum):
+    """
+    A pinned filter's kind.
+    """
+    SQL = "sql"
+    LUCENE = "lucene"
+    SQL_AST = "sql_ast"
+
+
+@pulumi.type_token("alertpipe:index:SavedSearchWhereLanguage")
+class SavedSearchWhereLanguage(_builtins.str, Enum):
+    """
+    The language of a saved search's where.
+    """
+    LUCENE = "lucene"
+    SQL = "sql"
+
+
+@pulumi.type_token("alertpipe:index:WebhookService")
+class WebhookService(_builtins.str, Enum):
+    """
+    Where a webhook delivers.
+    """
+    SLACK = "slack"
+    """
+    A Slack incoming webhook (its host ends in slack.com).
+    """
+    GENERIC = "generic"
+    """
+    Any HTTP(S) receiver.
+    """
+    INCIDENTIO = "incidentio"
+    """
+    An incident.io alert source.
+    """

@@ -21,6 +21,7 @@ __all__ = [
     'ApiKeyAssignedRole',
     'ApiKeyHashData',
     'IpAccessEntry',
+    'SavedSearchFilter',
 ]
 
 @pulumi.output_type
@@ -283,5 +284,77 @@ class IpAccessEntry(dict):
         An IPv4 address or CIDR range, e.g. "203.0.113.7" or "10.0.0.0/8".
         """
         return pulumi.get(self, "source")
+
+
+@pulumi.output_type
+class SavedSearchFilter(dict):
+    """
+    A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+    """
+    def __init__(__self__, *,
+                 condition: Optional[_builtins.str] = None,
+                 left: Optional[_builtins.str] = None,
+                 operator: Optional[_builtins.str] = None,
+                 right: Optional[_builtins.str] = None,
+                 type: Optional['SavedSearchFilterType'] = None):
+        """
+        A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+
+        :param _builtins.str condition: The condition (at most 8192 characters).
+        :param _builtins.str left: An sql_ast filter's left side, as answered.
+        :param _builtins.str operator: An sql_ast filter's operator (= < > != <= >=), as answered.
+        :param _builtins.str right: An sql_ast filter's right side, as answered.
+        :param 'SavedSearchFilterType' type: The kind: "sql" (the default, and the only kind a program can write).
+        """
+        if condition is not None:
+            pulumi.set(__self__, "condition", condition)
+        if left is not None:
+            pulumi.set(__self__, "left", left)
+        if operator is not None:
+            pulumi.set(__self__, "operator", operator)
+        if right is not None:
+            pulumi.set(__self__, "right", right)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def condition(self) -> Optional[_builtins.str]:
+        """
+        The condition (at most 8192 characters).
+        """
+        return pulumi.get(self, "condition")
+
+    @_builtins.property
+    @pulumi.getter
+    def left(self) -> Optional[_builtins.str]:
+        """
+        An sql_ast filter's left side, as answered.
+        """
+        return pulumi.get(self, "left")
+
+    @_builtins.property
+    @pulumi.getter
+    def operator(self) -> Optional[_builtins.str]:
+        """
+        An sql_ast filter's operator (= < > != <= >=), as answered.
+        """
+        return pulumi.get(self, "operator")
+
+    @_builtins.property
+    @pulumi.getter
+    def right(self) -> Optional[_builtins.str]:
+        """
+        An sql_ast filter's right side, as answered.
+        """
+        return pulumi.get(self, "right")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional['SavedSearchFilterType']:
+        """
+        The kind: "sql" (the default, and the only kind a program can write).
+        """
+        return pulumi.get(self, "type")
 
 

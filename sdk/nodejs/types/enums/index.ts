@@ -135,3 +135,44 @@ export const ApiKeyState = {
  * Whether an API key can be used.
  */
 export type ApiKeyState = (typeof ApiKeyState)[keyof typeof ApiKeyState];
+
+export const SavedSearchFilterType = {
+    Sql: "sql",
+    Lucene: "lucene",
+    SqlAst: "sql_ast",
+} as const;
+
+/**
+ * A pinned filter's kind.
+ */
+export type SavedSearchFilterType = (typeof SavedSearchFilterType)[keyof typeof SavedSearchFilterType];
+
+export const SavedSearchWhereLanguage = {
+    Lucene: "lucene",
+    Sql: "sql",
+} as const;
+
+/**
+ * The language of a saved search's where.
+ */
+export type SavedSearchWhereLanguage = (typeof SavedSearchWhereLanguage)[keyof typeof SavedSearchWhereLanguage];
+
+export const WebhookService = {
+    /**
+     * A Slack incoming webhook (its host ends in slack.com).
+     */
+    Slack: "slack",
+    /**
+     * Any HTTP(S) receiver.
+     */
+    Generic: "generic",
+    /**
+     * An incident.io alert source.
+     */
+    Incidentio: "incidentio",
+} as const;
+
+/**
+ * Where a webhook delivers.
+ */
+export type WebhookService = (typeof WebhookService)[keyof typeof WebhookService];
