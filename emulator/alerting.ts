@@ -1,45 +1,89 @@
 // Area A: alerts under /api/v2/alerts, Bearer token auth, `{data}` bodies and `{message}` errors.
+// Two modes: the contract's (the default), and "2026", HyperDX's external API as its server answers
+// at commit b52a6fa (docs/design/real-alerting-service.md lists what differs and why).
 
 import { randomBytes } from "node:crypto";
 import { ALERT_LIST_PAGE_MAX } from "../provider/serviceFacts/alertRules";
-import { alertBodySchema, parseWith, type AlertBody } from "./schemas";
+import { alertBody2026Schema, alertBodySchema, parseWith } from "./schemas";
 import { alertingError, isoNow, parseJson, sameSecret, type Incoming, type Reply, type Services } from "./replies";
 import type { StoredAlert } from "./store";
+import { queryInteger } from "./paging";
+import { teamObjectRoute } from "./teamObjects";
 
 const COLLECTION = /^\/api\/v2\/alerts$/;
 const ITEM = /^\/api\/v2\/alerts\/([^/]+)$/;
 
+/** What a create or PUT body holds, in either mode, once checked. */
+interface AlertFields {
+  threshold: number;
+  interval: string;
+  source: StoredAlert["source"];
+  thresholdType: StoredAlert["thresholdType"];
+  channel?: Channel | undefined;
+  channels?: Channel[] | undefined;
+  thresholdMax?: number | undefined;
+  scheduleOffsetMinutes?: number | undefined;
+  scheduleStartAt?: string | null | undefined;
+  numConsecutiveWindows?: number | null | undefined;
+  note?: string | null | undefined;
+  groupBy?: string | null | undefined;
+  dashboardId?: string | undefined;
+  tileId?: string | undefined;
+  savedSearchId?: string | undefined;
+  name?: string | null | undefined;
+  message?: string | null | undefined;
+}
+
+interface Channel {
+  type: "webhook";
+  webhookId: string;
+}
+
 export function handleAlerting(services: Services, req: Incoming): Reply {
+  const counted: { headers?: Record<string, string> } = {};
+  const reply = route(services, req, counted);
+  // The real service states its count of the key's requests in every answer it counted (2026 mode).
+  return counted.headers === undefined ? reply : { ...reply, headers: { ...counted.headers, ...reply.headers } };
+}
+
+function route(services: Services, req: Incoming, counted: { headers?: Record<string, string> }): Reply {
   const item = ITEM.exec(req.path);
+  const objects = teamObjectRoute(req.path);
   const route = COLLECTION.test(req.path)
     ? { allow: ["GET", "POST"] }
     : item
       ? { allow: ["GET", "PUT", "DELETE"] }
-      : undefined;
+      : objects;
   if (route === undefined) return alertingError(404, `no endpoint at ${req.path}`);
   if (!route.allow.includes(req.method)) {
     return alertingError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
   }
 
+  // The real service counts a request before it looks at the key (2026 mode), each key by itself.
+  if (services.mode === "2026") {
+    const limited = admit(services, bearer(req.authorization) ?? "", counted);
+    if (limited) return limited;
+  }
   const denied = authenticate(services, req.authorization);
   if (denied) return denied;
-  const admission = services.limiters.alerting.take("bearer");
-  if (!admission.ok) {
-    // The real service's headers: RateLimit-*, not X-RateLimit-*.
-    return alertingError(429, "Too many requests, please try again later.", {
-      "RateLimit-Limit": String(admission.limit),
-      "RateLimit-Remaining": "0",
-      "RateLimit-Reset": String(admission.resetSeconds),
-    });
+  if (services.mode !== "2026") {
+    const limited = admit(services, "bearer", {});
+    if (limited) return limited;
   }
 
+  if (objects !== undefined) return objects.handle(services, req);
   if (item === null) return req.method === "GET" ? list(services, req) : create(services, req);
   const id = item[1] ?? "";
+  // The real service takes only what Mongoose calls an ObjectId in the path (24 hex digits, or any
+  // 12 characters): any other id is a 400.
+  if (services.mode === "2026" && !/^[0-9a-f]{24}$/i.test(id) && decoded(id).length !== 12) {
+    return alertingError(400, `id: must be an ObjectId (24 hexadecimal digits), not ${JSON.stringify(id)}`);
+  }
   const existing = services.state.alerts[id];
   if (existing === undefined) return alertingError(404, `no alert with id ${id}`);
   switch (req.method) {
     case "GET":
-      return { status: 200, body: { data: existing } };
+      return { status: 200, body: { data: render(services, existing) } };
     case "PUT":
       return replace(services, req, existing);
     default:
@@ -49,25 +93,72 @@ export function handleAlerting(services: Services, req: Incoming): Reply {
   }
 }
 
-function authenticate(services: Services, authorization: string | undefined): Reply | undefined {
-  const match = /^Bearer +(\S+) *$/i.exec(authorization ?? "");
-  if (!match || !sameSecret(match[1] ?? "", services.token)) {
-    return alertingError(401, "missing or invalid bearer token");
+/** A path segment as Express hands it to a route (percent-decoded), or as it came when it cannot be decoded. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
-  return undefined;
 }
 
-function readBody(req: Incoming): { ok: true; body: AlertBody } | { ok: false; reply: Reply } {
+function bearer(authorization: string | undefined): string | undefined {
+  return /^Bearer +(\S+) *$/i.exec(authorization ?? "")?.[1];
+}
+
+/** A 429 when the credential's window is spent, else undefined, the count it states put in `counted` (2026 mode). */
+function admit(
+  services: Services,
+  credential: string,
+  counted: { headers?: Record<string, string> },
+): Reply | undefined {
+  const admission = services.limiters.alerting.take(credential);
+  if (admission.ok) {
+    if (services.mode === "2026" && admission.remaining !== undefined) {
+      counted.headers = {
+        "RateLimit-Limit": String(admission.limit),
+        "RateLimit-Remaining": String(admission.remaining),
+        "RateLimit-Reset": String(admission.resetSeconds),
+      };
+    }
+    return undefined;
+  }
+  const headers: Record<string, string> = {
+    "RateLimit-Limit": String(admission.limit),
+    "RateLimit-Remaining": "0",
+    "RateLimit-Reset": String(admission.resetSeconds),
+  };
+  // The real service's 429 asks for a whole window (express-rate-limit's Retry-After), however soon the reset.
+  if (services.mode === "2026") headers["Retry-After"] = String(services.limiters.alerting.windowSeconds);
+  // The real service's headers: RateLimit-*, not X-RateLimit-*; its words as Express sends a string (2026 mode).
+  const words = "Too many requests, please try again later.";
+  if (services.mode === "2026") return { status: 429, body: words, text: "text/html", headers };
+  return alertingError(429, words, headers);
+}
+
+function authenticate(services: Services, authorization: string | undefined): Reply | undefined {
+  const token = bearer(authorization);
+  if (token !== undefined && sameSecret(token, services.token)) return undefined;
+  // The real service answers a bare `Unauthorized` in plain text.
+  if (services.mode === "2026") return { status: 401, body: "Unauthorized", text: "text/plain" };
+  return alertingError(401, "missing or invalid bearer token");
+}
+
+function readBody(services: Services, req: Incoming): { ok: true; body: AlertFields } | { ok: false; reply: Reply } {
   const json = parseJson(req.rawBody);
   if (!json.ok) return { ok: false, reply: alertingError(400, json.message) };
-  const parsed = parseWith(alertBodySchema, json.value);
+  const parsed =
+    services.mode === "2026"
+      ? parseWith<AlertFields>(alertBody2026Schema, json.value)
+      : parseWith<AlertFields>(alertBodySchema, json.value);
   if (!parsed.ok) return { ok: false, reply: alertingError(400, parsed.message) };
   return { ok: true, body: parsed.value };
 }
 
 /**
  * The caller's alerts (every alert: the one token is the one team) in creation order, wrapped in
- * `data` like every answer. `limit` and `offset` page as the newer service does; without them, all.
+ * `data` like every answer. `limit` and `offset` page as the newer service does; without them, all
+ * (in 2026 mode, at most 1000, with the total in `meta` and `X-Total-Count`, as the real service).
  */
 function list(services: Services, req: Incoming): Reply {
   const limit = queryInteger(req.query, "limit", 1, ALERT_LIST_PAGE_MAX);
@@ -76,38 +167,34 @@ function list(services: Services, req: Incoming): Reply {
   if (!offset.ok) return alertingError(400, offset.message);
   const all = Object.values(services.state.alerts);
   const from = offset.value ?? 0;
-  return { status: 200, body: { data: all.slice(from, limit.value === undefined ? undefined : from + limit.value) } };
-}
-
-type QueryInteger = { ok: true; value: number | undefined } | { ok: false; message: string };
-
-/** An optional query parameter holding a whole number in [min, max], given at most once. */
-function queryInteger(query: URLSearchParams, name: string, min: number, max: number): QueryInteger {
-  const values = query.getAll(name);
-  if (values.length === 0) return { ok: true, value: undefined };
-  const text = values[0] ?? "";
-  if (values.length > 1) return { ok: false, message: `${name}: given ${values.length} times; give it once` };
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `a whole number >= ${min}` : `a whole number from ${min} to ${max}`;
-    return { ok: false, message: `${name}: must be ${range}` };
+  if (services.mode !== "2026") {
+    return { status: 200, body: { data: all.slice(from, limit.value === undefined ? undefined : from + limit.value) } };
   }
-  return { ok: true, value: Number(text) };
+  const size = limit.value ?? ALERT_LIST_PAGE_MAX;
+  return {
+    status: 200,
+    body: {
+      data: all.slice(from, from + size).map((a) => render(services, a)),
+      meta: { total: all.length, limit: size, offset: from },
+    },
+    headers: { "X-Total-Count": String(all.length) },
+  };
 }
 
 function create(services: Services, req: Incoming): Reply {
-  const read = readBody(req);
+  const read = readBody(services, req);
   if (!read.ok) return read.reply;
   const now = isoNow();
   const alert = toAlert(read.body, newAlertId(services), services.state.team, now, now);
   services.state.alerts[alert.id] = alert;
   services.persist();
   // The real service answers every success 200, create included.
-  return { status: 200, body: { data: alert } };
+  return { status: 200, body: { data: render(services, alert) } };
 }
 
 /** PUT replaces the whole body: a member left out is gone afterwards, as after a fresh create. */
 function replace(services: Services, req: Incoming, existing: StoredAlert): Reply {
-  const read = readBody(req);
+  const read = readBody(services, req);
   if (!read.ok) return read.reply;
   const alert = toAlert(
     read.body,
@@ -119,21 +206,37 @@ function replace(services: Services, req: Incoming, existing: StoredAlert): Repl
   );
   services.state.alerts[alert.id] = alert;
   services.persist();
-  return { status: 200, body: { data: alert } };
+  return { status: 200, body: { data: render(services, alert) } };
 }
 
 /**
- * The returned object in the spec's member order; members without a value are left out, never null.
- * What the body does not hold (state, silenced) survives a PUT, as the UI's silencing does live.
+ * The stored object, in the contract's member order; members without a value are left out, never
+ * null. What the body does not hold (state, silenced) survives a PUT, as the UI's silencing does live.
  */
 function toAlert(
-  body: AlertBody,
+  body: AlertFields,
   id: string,
   team: string,
   createdAt: string,
   updatedAt: string,
   existing?: StoredAlert,
 ): StoredAlert {
+  // The check made sure one of them is there, and that channel is channels[0] when both are.
+  const channels = (body.channels ?? (body.channel === undefined ? [] : [body.channel])).map((c) => ({
+    type: c.type,
+    webhookId: c.webhookId,
+  }));
+  const first = channels[0] ?? { type: "webhook" as const, webhookId: "" };
+  // As the service: a PUT that leaves these out keeps them; a start sent stores the offset as 0.
+  const thresholdMax = body.thresholdMax ?? existing?.thresholdMax;
+  const startAt =
+    body.scheduleStartAt === undefined
+      ? existing?.scheduleStartAt
+      : body.scheduleStartAt === null
+        ? null
+        : new Date(body.scheduleStartAt).toISOString();
+  const offset =
+    body.scheduleOffsetMinutes ?? (body.scheduleStartAt !== undefined ? 0 : existing?.scheduleOffsetMinutes);
   return {
     id,
     ...(body.name !== undefined && body.name !== null ? { name: body.name } : {}),
@@ -143,13 +246,53 @@ function toAlert(
     thresholdType: body.thresholdType,
     source: body.source,
     state: existing?.state ?? "OK",
-    channel: { type: body.channel.type, webhookId: body.channel.webhookId },
+    channel: first,
+    ...(body.channels !== undefined ? { channels } : {}),
+    ...(thresholdMax !== undefined ? { thresholdMax } : {}),
+    ...(offset !== undefined ? { scheduleOffsetMinutes: offset } : {}),
+    ...(startAt !== undefined ? { scheduleStartAt: startAt } : {}),
+    ...(body.numConsecutiveWindows != null ? { numConsecutiveWindows: body.numConsecutiveWindows } : {}),
+    ...(body.note != null ? { note: body.note } : {}),
+    ...(body.groupBy != null && body.source !== "tile" ? { groupBy: body.groupBy } : {}),
+    ...(body.savedSearchId !== undefined && body.source !== "tile" ? { savedSearchId: body.savedSearchId } : {}),
     team,
     ...(body.tileId !== undefined ? { tileId: body.tileId } : {}),
     ...(body.dashboardId !== undefined ? { dashboard: body.dashboardId } : {}),
+    ...(body.savedSearchId !== undefined ? { savedSearch: body.savedSearchId } : {}),
     ...(existing?.silenced !== undefined ? { silenced: existing.silenced } : {}),
     createdAt,
     updatedAt,
+  };
+}
+
+/**
+ * An alert as an answer carries it: as stored in the contract's mode; in 2026 mode as HyperDX's
+ * `translateAlertDocumentToExternalAlert` (packages/api/src/utils/externalApi.ts) makes it: `teamId`,
+ * `dashboardId`, `savedSearchId`, `channels` beside `channel`, null for an unset name, message,
+ * note and numConsecutiveWindows.
+ */
+function render(services: Services, alert: StoredAlert): unknown {
+  if (services.mode !== "2026") return alert;
+  return {
+    id: alert.id,
+    name: alert.name ?? null,
+    message: alert.message ?? null,
+    note: null,
+    threshold: alert.threshold,
+    interval: alert.interval,
+    numConsecutiveWindows: null,
+    thresholdType: alert.thresholdType,
+    source: alert.source,
+    state: alert.state,
+    channel: alert.channel,
+    channels: [alert.channel],
+    teamId: alert.team,
+    ...(alert.tileId !== undefined ? { tileId: alert.tileId } : {}),
+    ...(alert.dashboard !== undefined ? { dashboardId: alert.dashboard } : {}),
+    ...(alert.savedSearch !== undefined ? { savedSearchId: alert.savedSearch } : {}),
+    ...(alert.silenced !== undefined ? { silenced: alert.silenced } : {}),
+    createdAt: alert.createdAt,
+    updatedAt: alert.updatedAt,
   };
 }
 

@@ -24,6 +24,8 @@ const USAGE = `usage: alertpipe-emulator [options]
   --data FILE                    keep state in FILE across restarts (default: in memory only)
   --cloud-rate-limit R/S|off     area B limit per credential (default ${rateLimitText(DEFAULT_RATE_LIMITS.cloud)})
   --alerting-rate-limit R/S|off  area A limit per token (default ${rateLimitText(DEFAULT_RATE_LIMITS.alerting)})
+  --mode contract|2026           area A as the contract has it (default), or as HyperDX's
+                                 external API answers in 2026 (saved_search, teamId, ...)
   --latency-ms N                 delay added before every answer (default 0)
   --fail-first N                 answer the first N requests 503 (default 0)
   --random-faults SEED:RATE      fault each write with probability RATE (0-1), one of: 503 before the
@@ -122,6 +124,7 @@ async function main(): Promise<void> {
         "latency-ms": { type: "string" },
         "fail-first": { type: "string" },
         "random-faults": { type: "string" },
+        mode: { type: "string" },
         "pid-file": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
@@ -144,6 +147,8 @@ async function main(): Promise<void> {
   const failFirst = wholeNumber("--fail-first", values["fail-first"], 0);
   const random = randomFaults(values["random-faults"]);
   const port = wholeNumber("--port", values.port, DEFAULT_PORT);
+  const mode = values.mode ?? "contract";
+  if (mode !== "contract" && mode !== "2026") throw new UsageError(`--mode must be contract or 2026, got "${mode}"`);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
 
   if (
@@ -169,6 +174,7 @@ async function main(): Promise<void> {
       ...(alertingLimit !== undefined ? { alerting: alertingLimit } : {}),
     },
     latencyMs,
+    mode,
     // Method, path and status only: bodies and headers are never printed.
     ...(values.quiet
       ? {}
@@ -247,7 +253,7 @@ async function main(): Promise<void> {
       : [
           `  note: the provider takes plain http only from a loopback host, so ${emulator.url} serves other tools; for the provider on another machine, put an https proxy in front of it`,
         ]),
-    `  latency: ${latencyMs} ms; fail first: ${failFirst}; random faults: ${random === undefined ? "off" : `seed ${random.seed}, rate ${random.rate}`}; data file: ${values.data ?? "none (state is lost on exit)"}`,
+    `  area A speaks: ${mode === "2026" ? "HyperDX's external API as in 2026" : "the contract"}; latency: ${latencyMs} ms; fail first: ${failFirst}; random faults: ${random === undefined ? "off" : `seed ${random.seed}, rate ${random.rate}`}; data file: ${values.data ?? "none (state is lost on exit)"}`,
   ];
   process.stdout.write(lines.join("\n") + "\n");
 }

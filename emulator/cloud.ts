@@ -180,6 +180,22 @@ function putSettings(services: Services, req: Incoming, ids: string[]): Reply {
 
 // ---- API keys -----------------------------------------------------------------------------------
 
+/**
+ * Every organization's roles: the three system roles, with uuids of the emulator's choosing (the real
+ * list and uuids were not found, docs/design/cloud-api-2026.md). Custom roles are not modelled yet.
+ */
+export const ORGANIZATION_ROLES: Readonly<Record<string, { roleName: string; roleType: "system" | "custom" }>> = {
+  "00000000-0000-4000-8000-00000000a001": { roleName: "Admin", roleType: "system" },
+  "00000000-0000-4000-8000-00000000a002": { roleName: "Developer", roleType: "system" },
+  "00000000-0000-4000-8000-00000000a003": { roleName: "Member", roleType: "system" },
+};
+
+/** The role uuids an organization does not have, in the words the emulator answers (ours). */
+function unknownRoles(ids: readonly string[] | undefined): string | undefined {
+  const unknown = (ids ?? []).filter((id) => ORGANIZATION_ROLES[id.toLowerCase()] === undefined);
+  return unknown.length === 0 ? undefined : `assignedRoleIds: no role ${unknown.join(", ")} in this organization`;
+}
+
 /** The key as area B returns it: never the secret, the keyId or the hashData. */
 function publicKey(key: StoredKey) {
   return {
@@ -187,6 +203,14 @@ function publicKey(key: StoredKey) {
     name: key.name,
     state: key.state,
     roles: [...key.roles],
+    ...(key.assignedRoleIds === undefined
+      ? {}
+      : {
+          assignedRoles: key.assignedRoleIds.map((roleId) => ({
+            roleId,
+            ...(ORGANIZATION_ROLES[roleId] ?? { roleName: "", roleType: "custom" }),
+          })),
+        }),
     expireAt: key.expireAt,
     usedAt: key.usedAt,
     createdAt: key.createdAt,
@@ -210,6 +234,8 @@ function createKey(services: Services, req: Incoming, org: string): Reply {
   const parsed = parseWith(keyCreateBodySchema, json.value);
   if (!parsed.ok) return cloudError(400, parsed.message);
   const body = parsed.value;
+  const unknown = unknownRoles(body.assignedRoleIds);
+  if (unknown !== undefined) return cloudError(400, unknown);
 
   // With hashData the caller made the pair and sends only hashes: the service never knows the
   // secret, so it returns no credentials, and the key authenticates by its hashes.
@@ -222,7 +248,10 @@ function createKey(services: Services, req: Incoming, org: string): Reply {
     organizationId: org,
     name: body.name ?? "",
     state: body.state ?? "enabled",
-    roles: body.roles,
+    roles: body.roles ?? [],
+    ...(body.assignedRoleIds === undefined
+      ? {}
+      : { assignedRoleIds: body.assignedRoleIds.map((id) => id.toLowerCase()) }),
     expireAt: body.expireAt ?? null,
     usedAt: null,
     createdAt: isoNow(),
@@ -253,6 +282,9 @@ function keyItem(services: Services, req: Incoming, org: string, id: string): Re
   const parsed = parseWith(keyPatchBodySchema, json.value);
   if (!parsed.ok) return cloudError(400, parsed.message);
   const patch = parsed.value;
+  const unknown = unknownRoles(patch.assignedRoleIds);
+  if (unknown !== undefined) return cloudError(400, unknown);
+  if (patch.assignedRoleIds !== undefined) key.assignedRoleIds = patch.assignedRoleIds.map((id) => id.toLowerCase());
   if (patch.name !== undefined) key.name = patch.name;
   if (patch.roles !== undefined) key.roles = patch.roles;
   if (patch.expireAt !== undefined) key.expireAt = patch.expireAt;

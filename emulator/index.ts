@@ -5,17 +5,22 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimit } from "./limits";
 import { createListener, randomDraws, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
-import type { Services } from "./replies";
+import type { EmulatorMode, Services } from "./replies";
+import { pendingRaces } from "./webhooks";
 import { copyState, emptyState, loadState, saveState, type EmulatorState, type Silenced } from "./store";
 
 export type { AfterCommitFault, FaultKind, FaultPlan, RandomFaults, RecordedRequest } from "./router";
 export { DEFAULT_RANDOM_DELAY_MS, FAULT_KINDS } from "./router";
 export type { RateLimit } from "./limits";
+export type { EmulatorMode } from "./replies";
 export { DEFAULT_RATE_LIMITS } from "./limits";
+export { SEEDED_SOURCES } from "./savedSearches";
 export type {
   EmulatorState,
   StoredAlert,
   StoredKey,
+  StoredSearch,
+  StoredWebhook,
   PipeSettingsWire,
   IpAccessEntry,
   HashData,
@@ -49,6 +54,13 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Called after each request is answered (or cut); used by the CLI to print one line per request. */
   onRequest?: (request: RecordedRequest) => void;
+  /**
+   * Which alerting service area A speaks: "contract" (the default), the seed contract's; or "2026",
+   * HyperDX's external API as its server answers at commit b52a6fa (2026-08): `saved_search` and
+   * `savedSearchId`, `teamId`/`dashboardId`/`channels` and nulls in answers, RateLimit-* on every
+   * answer, unknown members dropped, any threshold (docs/design/real-alerting-service.md).
+   */
+  mode?: EmulatorMode;
 }
 
 export interface RunningEmulator {
@@ -68,6 +80,13 @@ export interface RunningEmulator {
    * or with undefined lifts it (`silenced` absent again). False when there is no such alert.
    */
   silence(alertId: string, silenced: Silenced | undefined): boolean;
+  /**
+   * Test hook: the next PUT of this webhook meets another writer that changes its url to `url`
+   * between the service's read and its write, and answers 409 (the real service's race).
+   */
+  raceWebhookPut(webhookId: string, url: string): void;
+  /** Test hook: the alert watches this saved search (so the search's DELETE takes it along). False when no alert. */
+  watchSearch(alertId: string, savedSearchId: string): boolean;
   /** Deep copy of all state as plain JSON; key secrets appear only as SHA-256 hashes. */
   snapshot(): EmulatorState;
   close(): Promise<void>;
@@ -124,6 +143,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     keyId,
     keySecret,
     limiters: { cloud: new FixedWindowLimiter(limit("cloud")), alerting: new FixedWindowLimiter(limit("alerting")) },
+    mode: options.mode ?? "contract",
   };
   const router: RouterState = {
     services,
@@ -165,6 +185,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (alert === undefined) return false;
       if (silenced === undefined) delete alert.silenced;
       else alert.silenced = { ...silenced };
+      persist();
+      return true;
+    },
+    raceWebhookPut: (webhookId, url) => {
+      const races = pendingRaces.get(services) ?? new Map<string, string>();
+      races.set(webhookId, url);
+      pendingRaces.set(services, races);
+    },
+    watchSearch: (alertId, savedSearchId) => {
+      const alert = state.alerts[alertId];
+      if (alert === undefined) return false;
+      alert.savedSearch = savedSearchId;
       persist();
       return true;
     },

@@ -6,7 +6,10 @@ import type { RateLimit } from "../provider/serviceFacts/rateLimits";
 // The limits themselves are facts the provider paces by too; the emulator's entry point exports them from here.
 export { DEFAULT_RATE_LIMITS, type RateLimit } from "../provider/serviceFacts/rateLimits";
 
-type Admission = { ok: true } | { ok: false; resetSeconds: number; limit: number };
+/** `remaining` and `resetSeconds` (whole, rounded up) are what the service's RateLimit-* headers state. */
+type Admission =
+  | { ok: true; limit?: number; remaining?: number; resetSeconds?: number }
+  | { ok: false; resetSeconds: number; limit: number };
 
 interface Window {
   startedAt: number;
@@ -23,6 +26,11 @@ export class FixedWindowLimiter {
     if (limit !== false && !(Number.isInteger(limit.requests) && limit.requests >= 1 && limit.perSeconds > 0)) {
       throw new Error("a rate limit needs a whole number of requests >= 1 and a period > 0 seconds");
     }
+  }
+
+  /** The window's length in whole seconds, rounded up (0 when there is no limit). */
+  get windowSeconds(): number {
+    return this.limit === false ? 0 : Math.ceil(this.limit.perSeconds);
   }
 
   /** Counts one request for `credential`, or refuses it. A refused request is not counted. */
@@ -45,7 +53,12 @@ export class FixedWindowLimiter {
       };
     }
     window.count += 1;
-    return { ok: true };
+    return {
+      ok: true,
+      limit: this.limit.requests,
+      remaining: this.limit.requests - window.count,
+      resetSeconds: Math.max(1, Math.ceil((window.startedAt + periodMs - now) / 1000)),
+    };
   }
 
   // Keeps the map from growing with credentials that stopped calling.

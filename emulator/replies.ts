@@ -11,6 +11,8 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** The body is a string sent as this type, not JSON (the real alerting service's 401 and 429). */
+  text?: "text/plain" | "text/html";
 }
 
 /** One request as the handlers see it: everything already read, nothing of the socket. */
@@ -79,4 +81,8 @@ export interface Services {
   readonly keyId: string;
   readonly keySecret: string;
   readonly limiters: Readonly<Record<Area, FixedWindowLimiter>>;
+  /** Which alerting service area A speaks: the contract's, or HyperDX's as it answers in 2026 (index.ts). */
+  readonly mode: EmulatorMode;
 }
+
+export type EmulatorMode = "contract" | "2026";

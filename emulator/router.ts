@@ -148,9 +148,9 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
     return;
   }
   record(router, { area, method, path, status: reply.status, at, ...faulted });
-  const payload = JSON.stringify(reply.body);
+  const payload = reply.text !== undefined ? String(reply.body) : JSON.stringify(reply.body);
   res.writeHead(reply.status, {
-    "Content-Type": "application/json; charset=utf-8",
+    "Content-Type": `${reply.text ?? "application/json"}; charset=utf-8`,
     "Content-Length": Buffer.byteLength(payload),
     ...reply.headers,
   });

@@ -5,8 +5,16 @@
 import { z } from "zod";
 import {
   ALERT_SOURCES,
+  SERVICE_ALERT_SOURCES,
+  MAX_CHANNELS,
+  SCHEDULE_OFFSET_MAX,
+  SCHEDULE_START_AT,
   THRESHOLD_TYPES,
+  channelsProblem,
+  intervalMinutes,
   intervalProblem,
+  scheduleStartProblem,
+  thresholdMaxProblem,
   textProblem,
   thresholdProblem,
   type TextField,
@@ -17,6 +25,7 @@ import {
   PIPE_SETTINGS,
   SETTING_NAMES,
   allowedValues,
+  takesNull,
   wireName,
   type SettingFact,
   type SettingName,
@@ -40,23 +49,77 @@ const freeText = (field: TextField) =>
     .nullable()
     .optional();
 
+// Identifiers must be non-empty when present: an empty id cannot name a dashboard, tile or search.
+const id = () => z.string().min(1, { error: "must not be empty" });
+const channelMembers = {
+  type: z.literal("webhook", { error: 'the only channel type is "webhook"' }),
+  webhookId: id(),
+};
+
+const channel = z.strictObject({
+  type: z.literal("webhook", { error: 'Invalid literal value, expected "webhook"' }),
+  webhookId: z.string().min(1, { error: "Webhook ID can't be empty" }),
+});
+
+/** The 2026 service's words for each channel rule (docs/design/alerting-service-2026.md). */
+const CHANNEL_WORDS = {
+  neither: 'Provide either "channel" or "channels"',
+  empty: "At least one notification channel is required",
+  "too many": `An alert supports at most ${MAX_CHANNELS} notification channels`,
+  duplicate: "Duplicate notification channels are not allowed",
+  "channel differs":
+    'When both "channel" and "channels" are provided, "channel" must match the first entry of "channels"',
+} as const;
+
 export const alertBodySchema = z
   .strictObject({
     threshold: z.number().superRefine(rule(thresholdProblem)),
     interval: z.string().superRefine(rule(intervalProblem)),
     source: z.enum(ALERT_SOURCES),
     thresholdType: z.enum(THRESHOLD_TYPES),
-    channel: z.strictObject({
-      type: z.literal("webhook", { error: 'the only channel type is "webhook"' }),
-      webhookId: z.string().min(1, { error: "must not be empty" }),
-    }),
-    // Identifiers must be non-empty when present: an empty id cannot name a dashboard or tile.
-    dashboardId: z.string().min(1, { error: "must not be empty" }).optional(),
-    tileId: z.string().min(1, { error: "must not be empty" }).optional(),
+    thresholdMax: z.number().optional(),
+    channel: channel.optional(),
+    channels: z.array(channel).optional(),
+    scheduleOffsetMinutes: z.number().int().min(0).max(SCHEDULE_OFFSET_MAX).optional(),
+    scheduleStartAt: z.string().regex(SCHEDULE_START_AT, { error: "Invalid datetime" }).nullable().optional(),
+    numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
+    note: freeText("note"),
+    groupBy: z.string().nullable().optional(),
+    savedSearchId: z.string().min(1).optional(),
+    dashboardId: id().optional(),
+    tileId: id().optional(),
     name: freeText("name"),
     message: freeText("message"),
   })
   .superRefine((body, ctx) => {
+    const channels = channelsProblem(body.channel, body.channels);
+    if (channels !== undefined) ctx.addIssue({ code: "custom", path: ["channels"], message: CHANNEL_WORDS[channels] });
+    const max = thresholdMaxProblem(body.thresholdType, body.threshold, body.thresholdMax);
+    if (max !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["thresholdMax"],
+        message:
+          max === "required"
+            ? "thresholdMax is required for between/not_between threshold types"
+            : "thresholdMax must be greater than or equal to threshold",
+      });
+    const offset = body.scheduleOffsetMinutes;
+    const minutes = intervalMinutes(body.interval) ?? Infinity;
+    if (offset !== undefined && offset >= minutes)
+      ctx.addIssue({
+        code: "custom",
+        message: `scheduleOffsetMinutes must be less than ${minutes} minute${minutes === 1 ? "" : "s"}`,
+      });
+    if (offset !== undefined && offset !== 0 && typeof body.scheduleStartAt === "string")
+      ctx.addIssue({ code: "custom", message: "scheduleOffsetMinutes must be 0 when scheduleStartAt is provided" });
+    if (typeof body.scheduleStartAt === "string") {
+      const start = scheduleStartProblem(body.scheduleStartAt, Date.now());
+      if (start === "ahead")
+        ctx.addIssue({ code: "custom", message: "scheduleStartAt must be within 1 year from now" });
+      if (start === "back")
+        ctx.addIssue({ code: "custom", message: "scheduleStartAt must be within 10 years in the past" });
+    }
     // A tile alert watches one tile on one dashboard, so it needs both ids.
     if (body.source !== "tile") return;
     for (const field of ["dashboardId", "tileId"] as const) {
@@ -68,6 +131,42 @@ export const alertBodySchema = z
 
 export type AlertBody = z.infer<typeof alertBodySchema>;
 
+/**
+ * The 2026 mode's body, as HyperDX's external API checks it at b52a6fa (packages/api/src/utils/zod.ts
+ * `alertSchema`): unknown members are dropped, not refused; `threshold` is any number; `source` is
+ * `saved_search` or `tile`; a saved-search alert names its saved search. The ids of
+ * the other kind of source are dropped, as the real service's union keeps only its branch's members.
+ * Newer members (`channels`, `thresholdMax`, `note`, schedules) are issue 27's, not modelled yet.
+ */
+export const alertBody2026Schema = z
+  .object({
+    threshold: z.number(),
+    interval: z.string().superRefine(rule(intervalProblem)),
+    // Required in effect: the schema's default (`saved_search`) comes after the union of the two
+    // branches has seen the raw body, so a body without `source` fails there.
+    source: z.enum(SERVICE_ALERT_SOURCES),
+    thresholdType: z.enum(THRESHOLD_TYPES),
+    channel: z.object(channelMembers),
+    dashboardId: id().optional(),
+    tileId: id().optional(),
+    savedSearchId: id().optional(),
+    name: freeText("name"),
+    message: freeText("message"),
+  })
+  .superRefine((body, ctx) => {
+    const needs = body.source === "tile" ? (["dashboardId", "tileId"] as const) : (["savedSearchId"] as const);
+    for (const field of needs) {
+      if (body[field] === undefined) {
+        ctx.addIssue({ code: "custom", path: [field], message: `is required when source is "${body.source}"` });
+      }
+    }
+  })
+  .transform(({ dashboardId, tileId, savedSearchId, ...rest }) =>
+    rest.source === "tile" ? { ...rest, dashboardId, tileId } : { ...rest, savedSearchId },
+  );
+
+export type AlertBody2026 = z.infer<typeof alertBody2026Schema>;
+
 // ---- Area B: pipe settings --------------------------------------------------------------------
 
 /**
@@ -76,8 +175,13 @@ export type AlertBody = z.infer<typeof alertBodySchema>;
  */
 function wireSetting(name: SettingName) {
   const fact: SettingFact = PIPE_SETTINGS[name];
+  // kafka_read_committed's published type is a plain boolean (cloud-api-2026.md): no null.
   const schema =
-    fact.kind === "boolean" ? z.boolean().nullable() : z.number().int().min(fact.min).max(fact.max).nullable();
+    fact.kind === "boolean"
+      ? takesNull(name)
+        ? z.boolean().nullable()
+        : z.boolean()
+      : z.number().int().min(fact.min).max(fact.max).nullable();
   return z.unknown().transform((value, ctx): number | boolean | null | undefined => {
     if (value === undefined) return undefined;
     const result = schema.safeParse(value);
@@ -124,25 +228,32 @@ const sha256Base64 = z.string().refine(isSha256Base64, {
   error: "Not a sha256sum",
 });
 
-export const keyCreateBodySchema = z.strictObject({
+const assignedRoleIds = z.array(z.uuid({ error: "must be a role uuid" }));
+
+/** The fields a create and a PATCH both take. */
+const keyFields = {
   name: z.string().optional(),
   expireAt: expireAt.optional(),
-  roles,
+  roles: roles.optional(),
+  assignedRoleIds: assignedRoleIds.optional(),
   state: z.enum(KEY_STATES).optional(),
   ipAccessList: z.array(ipAccessEntry).optional(),
-  hashData: z
-    .strictObject({ keyIdHash: sha256Base64, keyIdSuffix: z.string(), keySecretHash: sha256Base64 })
-    .optional(),
-});
+};
+
+export const keyCreateBodySchema = z
+  .strictObject({
+    ...keyFields,
+    hashData: z
+      .strictObject({ keyIdHash: sha256Base64, keyIdSuffix: z.string(), keySecretHash: sha256Base64 })
+      .optional(),
+  })
+  // Our words: what the real service answers to neither was not found (cloud-api-2026.md).
+  .refine((body) => body.roles !== undefined || body.assignedRoleIds !== undefined, {
+    error: "give roles or assignedRoleIds",
+  });
 
 export const keyPatchBodySchema = z
-  .strictObject({
-    name: z.string().optional(),
-    expireAt: expireAt.optional(),
-    roles: roles.optional(),
-    state: z.enum(KEY_STATES).optional(),
-    ipAccessList: z.array(ipAccessEntry).optional(),
-  })
+  .strictObject(keyFields)
   .refine((body) => Object.keys(body).length > 0, { error: "the body must change at least one field" });
 
 // ---- Wording ----------------------------------------------------------------------------------

@@ -7,8 +7,10 @@ import { dirname, basename, join } from "node:path";
 import { z } from "zod";
 import {
   ALERT_SOURCES,
+  SERVICE_ALERT_SOURCES,
   THRESHOLD_TYPES,
   type AlertSource,
+  type ServiceAlertSource,
   type ThresholdType,
 } from "../provider/serviceFacts/alertRules";
 import { KEY_ROLES, KEY_STATES, type KeyRole, type KeyState } from "../provider/serviceFacts/apiKeys";
@@ -24,8 +26,10 @@ export interface Silenced {
 }
 
 /**
- * An alert exactly as area A returns it; optional members are absent, never null. No request here
- * sets the real service's `savedSearch` or `groupBy`, so the emulator's alerts have neither.
+ * An alert exactly as area A returns it in the contract's mode; optional members are absent, never
+ * null. No request of that mode sets the real service's `savedSearch` or `groupBy`; the 2026 mode
+ * stores `saved_search` alerts with their `savedSearch` and answers them as the real service does
+ * (alerting.ts renders them).
  */
 export interface StoredAlert {
   id: string;
@@ -34,13 +38,24 @@ export interface StoredAlert {
   threshold: number;
   interval: string;
   thresholdType: ThresholdType;
-  source: AlertSource;
+  source: AlertSource | ServiceAlertSource;
   /** "OK" for a new alert, as the real service; nothing here moves it. */
   state: string;
   channel: { type: "webhook"; webhookId: string };
+  /** Every channel, `channel` its first; answered beside it, as the 2026 service does. */
+  channels?: { type: "webhook"; webhookId: string }[];
+  thresholdMax?: number;
+  scheduleOffsetMinutes?: number;
+  scheduleStartAt?: string | null;
+  numConsecutiveWindows?: number;
+  note?: string;
+  groupBy?: string;
+  savedSearchId?: string;
   team: string;
   tileId?: string;
   dashboard?: string;
+  /** The saved search the alert watches: a `saved_search` alert's (2026 mode), or set by the test hook `watchSearch`. */
+  savedSearch?: string;
   /** Absent until someone silences the alert (the test hook `silence`), then an object. */
   silenced?: Silenced;
   createdAt: string;
@@ -59,6 +74,8 @@ export interface StoredKey {
   name: string;
   state: KeyState;
   roles: KeyRole[];
+  /** Role uuids (emulator/cloud.ts ORGANIZATION_ROLES); absent for a key made with roles alone. */
+  assignedRoleIds?: string[];
   expireAt: string | null;
   usedAt: string | null;
   createdAt: string;
@@ -69,6 +86,36 @@ export interface StoredKey {
   /** "" for a key made with hashData, which authenticates by hashData instead. */
   keySecretSha256: string;
   hashData: HashData | null;
+}
+
+/** A webhook as stored: headers and queryParams too, which no answer carries (webhooks.ts renders). */
+export interface StoredWebhook {
+  id: string;
+  name: string;
+  service: string;
+  url: string;
+  description?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  queryParams?: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A saved search exactly as answered: every field written out. */
+export interface StoredSearch {
+  id: string;
+  name: string;
+  select: string;
+  where: string;
+  whereLanguage: string;
+  orderBy: string;
+  sourceId: string;
+  tags: string[];
+  filters: Record<string, unknown>[];
+  teamId: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** Wire names of the pipe settings to their value; null means unset. */
@@ -84,6 +131,10 @@ export interface EmulatorState {
   pipes: Record<string, PipeSettingsWire>;
   /** By key id (the uuid `id`, not the authentication keyId). */
   keys: Record<string, StoredKey>;
+  /** By webhook id; absent in files written before webhooks existed. */
+  webhooks?: Record<string, StoredWebhook>;
+  /** By saved search id; absent in files written before saved searches existed. */
+  savedSearches?: Record<string, StoredSearch>;
 }
 
 export function emptyState(): EmulatorState {
@@ -98,7 +149,7 @@ const alertShape = z.looseObject({
   threshold: z.number(),
   interval: z.string(),
   thresholdType: z.enum(THRESHOLD_TYPES),
-  source: z.enum(ALERT_SOURCES),
+  source: z.enum([...ALERT_SOURCES, ...SERVICE_ALERT_SOURCES]),
   state: z.string(),
   channel: z.object({ type: z.literal("webhook"), webhookId: z.string() }),
   team: z.string(),
@@ -128,6 +179,12 @@ const stateShape = z.object({
   alerts: z.record(z.string(), alertShape),
   pipes: z.record(z.string(), z.record(z.string(), z.union([z.number(), z.boolean(), z.null()]))),
   keys: z.record(z.string(), keyShape),
+  webhooks: z
+    .record(z.string(), z.looseObject({ id: z.string(), name: z.string(), service: z.string(), url: z.string() }))
+    .optional(),
+  savedSearches: z
+    .record(z.string(), z.looseObject({ id: z.string(), name: z.string(), sourceId: z.string() }))
+    .optional(),
 });
 
 /** Reads the data file, or starts empty when it does not exist yet. Throws (never overwrites) when it is unreadable. */
@@ -145,7 +202,7 @@ export function loadState(file: string): EmulatorState {
     const where = first && first.path.length > 0 ? ` at ${first.path.join(".")}` : "";
     throw new Error(`emulator data file ${file} is not an emulator state file${where}; fix or remove it`);
   }
-  return result.data;
+  return result.data as EmulatorState;
 }
 
 /**

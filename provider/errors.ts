@@ -55,6 +55,8 @@ export const ERROR_CODES = {
     "A lookup by name found several objects with that name (the message lists their ids): look the one wanted up by its id.",
   UNKNOWN_FUNCTION:
     "The native plugin has no function of that token: check the token (alertpipe:index:getAlert, …) and the plugin's version.",
+  STILL_REFERENCED:
+    "A webhook or saved search is not deleted because alerts outside this stack still use it: reassign or delete the alerts the message names, then run again.",
 } as const satisfies Record<string, string>;
 
 /** Every code of this package's own making; a program or test branches on these. */
@@ -336,6 +338,28 @@ export class UnusableKeyLeftError extends HttpError<"UNUSABLE_KEY_LEFT"> {
     );
     this.name = "UnusableKeyLeftError";
     this.keyUuid = keyUuid;
+  }
+}
+
+/**
+ * A delete refused because alerts still use the object: a webhook's 409, or a saved search whose
+ * delete would take its alerts with it. Names those alerts, which the service's own words do not.
+ */
+export class StillReferencedError extends HttpError<"STILL_REFERENCED"> {
+  /** The alerts found using the object, as "name (id)" or "id". */
+  readonly alerts: readonly string[];
+
+  constructor(ref: RequestRef, what: string, alerts: readonly string[], cause?: unknown) {
+    const words = cause === undefined ? "" : ` (${AlertpipeError.detailOf(cause)})`;
+    super(
+      ref,
+      "STILL_REFERENCED",
+      `${ref.method} ${ref.path}: the ${what} is not deleted, because ${alerts.length} alert(s) outside this stack still use it: ` +
+        `${alerts.join(", ")}${words}. Reassign or delete those alerts, then run again.`,
+      cause === undefined ? {} : carriedFrom(cause),
+    );
+    this.name = "StillReferencedError";
+    this.alerts = alerts;
   }
 }
 

@@ -21,6 +21,8 @@ export {
   type GetPipeSettingsArgs,
   type GetPipeSettingsResult,
 } from "./dynamic/lookups";
+export { SavedSearch } from "./dynamic/savedSearch";
+export { Webhook } from "./dynamic/webhook";
 export type {
   AlertArgs,
   AlertOutputs,
@@ -42,6 +44,15 @@ export type {
   IpAccessEntryArgs,
   PipeSettingsArgs,
   PipeSettingsOutputs,
+  SavedSearchArgs,
+  SavedSearchFilter,
+  SavedSearchFilterArgs,
+  SavedSearchFilterType,
+  SavedSearchOutputs,
+  SavedSearchWhereLanguage,
+  WebhookArgs,
+  WebhookOutputs,
+  WebhookService,
 } from "./dynamic/generated";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./serviceFacts/pipeSettings";
 // The error kinds, their codes and the table of what to do on each (the README's). An error is
@@ -72,6 +83,7 @@ export {
   LookupNotFoundError,
   LookupAmbiguousError,
   UnknownFunctionError,
+  StillReferencedError,
   ERROR_CODES,
   TRANSPORT_CODES_ADVICE,
   type AlertpipeErrorCode,

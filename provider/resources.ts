@@ -6,6 +6,8 @@ import type { ResourceDefinition } from "./protocol/definition";
 import { ALERT } from "./alert/definition";
 import { API_KEY } from "./apiKey/definition";
 import { PIPE_SETTINGS_RESOURCE } from "./pipeSettings/definition";
+import { SAVED_SEARCH } from "./savedSearch/definition";
+import { WEBHOOK } from "./webhook/definition";
 
 export interface Resource<K extends string = string> {
   /** The resource's folder, e.g. "apiKey": states require `dist/provider/<kind>/shim.js`. */
@@ -58,6 +60,18 @@ export const RESOURCES = [
     API_KEY,
     () => require("./apiKey/behaviour.js"),
     () => import("./apiKey/behaviour.js"),
+  ),
+  resource(
+    "webhook",
+    WEBHOOK,
+    () => require("./webhook/behaviour.js"),
+    () => import("./webhook/behaviour.js"),
+  ),
+  resource(
+    "savedSearch",
+    SAVED_SEARCH,
+    () => require("./savedSearch/behaviour.js"),
+    () => import("./savedSearch/behaviour.js"),
   ),
 ] as const;
 

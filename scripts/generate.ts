@@ -19,10 +19,8 @@ export const GENERATED_TYPES = join("provider", "dynamic", "generated.ts");
 
 const WIDTH = 120;
 
-/** A doc comment at `indent`, its words wrapped at the code width. */
-function docComment(text: string, indent: string): string {
-  const width = WIDTH - indent.length - 3;
-  if (text.length <= width - 4) return `${indent}/** ${text} */\n`;
+/** Words wrapped at `width`. */
+function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(" ")) {
@@ -32,6 +30,14 @@ function docComment(text: string, indent: string): string {
     } else line = line === "" ? word : `${line} ${word}`;
   }
   lines.push(line);
+  return lines;
+}
+
+/** A doc comment at `indent`, its words wrapped at the code width; `@deprecated` on its own line. */
+function docComment(text: string, indent: string, deprecated?: string): string {
+  const width = WIDTH - indent.length - 3;
+  if (deprecated === undefined && text.length <= width - 4) return `${indent}/** ${text} */\n`;
+  const lines = [...wrap(text, width), ...(deprecated === undefined ? [] : wrap(`@deprecated ${deprecated}`, width))];
   return `${indent}/**\n${lines.map((l) => `${indent} * ${l}`).join("\n")}\n${indent} */\n`;
 }
 
@@ -59,23 +65,31 @@ function tsOf(type: TypeSpec, side: "args" | "out"): string {
   }
 }
 
+/** `export type Name = "a" | "b";`, broken as prettier breaks it when wider than the code. */
+function unionType(name: string, values: readonly string[]): string {
+  const quoted = values.map((v) => JSON.stringify(v));
+  const line = `export type ${name} = ${quoted.join(" | ")};`;
+  if (line.length <= WIDTH) return `${line}\n`;
+  const next = `  ${quoted.join(" | ")};`;
+  if (next.length <= WIDTH) return `export type ${name} =\n${next}\n`;
+  return `export type ${name} =\n${quoted.map((v) => `  | ${v}`).join("\n")};\n`;
+}
+
 /** The named types a TypeSpec uses (enums, objects, declarations), each once, in the order met. */
 function namedTypes(type: TypeSpec, out: Map<string, string>): void {
   if (type.kind === "array") return namedTypes(type.items, out);
   if (type.kind === "map") return namedTypes(type.values, out);
   if (type.kind === "any" && type.declares !== undefined) out.set(type.ts, `${type.declares}\n`);
   if (type.kind === "enum")
-    out.set(
-      type.name,
-      `${docComment(type.description, "")}export type ${type.name} = ${type.values.map((v) => JSON.stringify(v)).join(" | ")};\n`,
-    );
+    out.set(type.name, `${docComment(type.description, "")}${unionType(type.name, type.values)}`);
   if (type.kind === "object") {
     for (const field of Object.values(type.fields)) namedTypes(field.type, out);
     const fields = (side: "args" | "out") =>
       Object.entries(type.fields)
         .map(([name, f]) => {
           const ts = tsOf(f.type, side);
-          return `${docComment(f.description, "  ")}  ${name}: ${side === "args" ? `pulumi.Input<${ts}>` : ts};\n`;
+          const mark = f.optional === true ? "?" : "";
+          return `${docComment(f.description, "  ")}  ${name}${mark}: ${side === "args" ? `pulumi.Input<${ts}>` : ts};\n`;
         })
         .join("");
     out.set(
@@ -88,17 +102,17 @@ function namedTypes(type: TypeSpec, out: Map<string, string>): void {
 
 function argLine(name: string, p: PropertyDef): string {
   const ts = `${tsOf(p.type, "args")}${p.nullable === true ? " | null" : ""}`;
-  return `${docComment(p.description, "  ")}  ${name}${p.required === true ? "" : "?"}: pulumi.Input<${ts}>;\n`;
+  return `${docComment(p.description, "  ", p.deprecated)}  ${name}${p.required === true ? "" : "?"}: pulumi.Input<${ts}>;\n`;
 }
 
 function outputLine(name: string, p: PropertyDef): string {
-  const may = p.outputMay ?? (p.required === true ? [] : ["absent"]);
+  const may = p.outputMay ?? (p.required === undefined ? ["absent"] : []);
   const ts = [
     p.outputTs ?? tsOf(p.type, "out"),
     ...(may.includes("null") ? ["null"] : []),
     ...(may.includes("absent") ? ["undefined"] : []),
   ].join(" | ");
-  return `${docComment(p.description, "  ")}  readonly ${name}: pulumi.Output<${ts}>;\n`;
+  return `${docComment(p.description, "  ", p.deprecated)}  readonly ${name}: pulumi.Output<${ts}>;\n`;
 }
 
 function resourceTypes(def: ResourceDefinition): string {

@@ -9,6 +9,8 @@
 //   file made by esbuild;
 // - `alertpipe` and `alertpipe.js`, the same for the `alertpipe` command (`alertpipe export`,
 //   provider/export/main.ts), so a team without Node packages has it with the plugin;
+// - `alertpipe-emulator` and `alertpipe-emulator.js`, the same for the emulator (emulator/cli.ts), so
+//   every language has it: outside an npm project `npx alertpipe-emulator` asks the registry instead;
 // - `LICENSE` (ours) and `THIRD-PARTY-NOTICES` (the licenses of what the bundles hold).
 //
 // `npm run plugin:pack [-- <outdir> [<os> <arch>]]` writes it to dist/plugin/ by default, for this
@@ -36,6 +38,8 @@ export const PLUGIN_EXECUTABLE = "pulumi-resource-alertpipe";
 const BUNDLE = `${PLUGIN_EXECUTABLE}.js`;
 /** The `alertpipe` command (`alertpipe export`), the archive's second executable. */
 export const COMMAND_EXECUTABLE = "alertpipe";
+/** The emulator (`alertpipe-emulator`), the archive's third executable. */
+export const EMULATOR_EXECUTABLE = "alertpipe-emulator";
 
 /** The executables the archive holds: each a launcher beside its one bundled file, and the entry the bundle is made from. */
 const EXECUTABLES = [
@@ -45,6 +49,7 @@ const EXECUTABLES = [
     entry: ["provider", "export", "main.ts"],
     what: "The alertpipe command (alertpipe export)",
   },
+  { name: EMULATOR_EXECUTABLE, entry: ["emulator", "cli.ts"], what: "The alertpipe emulator of both services" },
 ] as const;
 
 /** A launcher: Node resolves `./…` from the launcher's real path, so a symlink to it works too. */
@@ -133,7 +138,7 @@ function thirdPartyNotices(inputs: readonly string[]): string {
         : readFileSync(join(dir, licenceFile), "utf8").trim();
     sections.push(`${pkg.name}@${pkg.version}\n${"-".repeat(pkg.name.length + pkg.version.length + 1)}\n${text}`);
   }
-  return `The bundled ${EXECUTABLES.map((e) => `${e.name}.js`).join(" and ")} hold code of these packages, under these licenses.\n\n${sections.join("\n\n")}\n`;
+  return `The bundled ${EXECUTABLES.map((e) => `${e.name}.js`).join(", ")} hold code of these packages, under these licenses.\n\n${sections.join("\n\n")}\n`;
 }
 
 /** Bundles the plugin and packs it; the archive goes to `outDir`, replacing one of the same name. */

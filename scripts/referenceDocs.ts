@@ -19,6 +19,7 @@ interface Property {
   description?: string;
   secret?: boolean;
   willReplaceOnChanges?: boolean;
+  deprecationMessage?: string;
 }
 
 interface Schema {
@@ -71,6 +72,12 @@ function typeOf(p: Property): string {
   return p.type ?? "any";
 }
 
+/** A property's description, and when it is deprecated what to use instead. */
+function described(p: Property): string {
+  const words = p.description ?? "";
+  return p.deprecationMessage === undefined ? words : `${words} **Deprecated:** ${p.deprecationMessage}`;
+}
+
 /** An enum's values, or the range the description states ("from 0 to 64"), or nothing said. */
 function allowed(schema: Schema, p: Property): string {
   const ref = p.$ref ?? p.items?.$ref;
@@ -83,7 +90,7 @@ function allowed(schema: Schema, p: Property): string {
 function propertyTable(schema: Schema, props: Record<string, Property>, required: readonly string[]): string[] {
   const rows = Object.entries(props).map(
     ([name, p]) =>
-      `| \`${name}\` | ${cell(typeOf(p))} | ${required.includes(name) ? "yes" : "no"} | ${cell(allowed(schema, p))} | ${p.secret === true ? "yes" : "no"} | ${p.willReplaceOnChanges === true ? "yes" : "no"} | ${cell(p.description ?? "")} |`,
+      `| \`${name}\` | ${cell(typeOf(p))} | ${required.includes(name) ? "yes" : "no"} | ${cell(allowed(schema, p))} | ${p.secret === true ? "yes" : "no"} | ${p.willReplaceOnChanges === true ? "yes" : "no"} | ${cell(described(p))} |`,
   );
   return [
     "| Property | Type | Required | Allowed values or range | Secret | Replaces on change | Description |",

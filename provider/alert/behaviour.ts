@@ -13,11 +13,20 @@ import { readListed } from "../reading/listedReads";
 import type { Behaviour, Created, Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
 import { comparedForm, namesWith, type ArgsOf, type StateOf, outputNames, outputRules } from "../protocol/definition";
-import { diffProperties, type Diff } from "../protocol/diff";
+import { changeOf, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn } from "../protocol/managed";
 import { outputsFrom } from "../protocol/outputRules";
 import { previewOutputs } from "../protocol/preview";
-import { UNKNOWN, pick, type PropertyMap } from "../protocol/properties";
+import { UNKNOWN, containsUnknown, pick, type PropertyMap } from "../protocol/properties";
+import {
+  RANGE_THRESHOLD_TYPES,
+  SCHEDULE_START_WINDOW_DAYS,
+  channelKey,
+  channelsProblem,
+  intervalMinutes,
+  scheduleStartProblem,
+  thresholdMaxProblem,
+} from "../serviceFacts/alertRules";
 import { ALERT } from "./definition";
 
 type Args = ArgsOf<typeof ALERT>;
@@ -28,8 +37,15 @@ import { alertIn, alertsPath, createdAlert, fromWire, toWire } from "./wire";
 const both = (n: string) => ALERT.properties[n as keyof typeof ALERT.properties].role === "both";
 /** Arguments the program must set; always managed. */
 const REQUIRED_ARGS = namesWith(ALERT, "required");
+/**
+ * The alert's channels, set as `channel`, `channels` or both: recorded whenever the service answers
+ * them (a 2026 service answers both) and compared as one list of channels (channelsDiffer).
+ */
+const CHANNEL_ARGS = ["channel", "channels"] as const;
 /** Arguments the program may set; managed only when it does. */
-const OPTIONAL_ARGS = outputNames(ALERT).filter((n) => both(n) && !REQUIRED_ARGS.includes(n));
+const OPTIONAL_ARGS = outputNames(ALERT).filter(
+  (n) => both(n) && !REQUIRED_ARGS.includes(n) && !(CHANNEL_ARGS as readonly string[]).includes(n),
+);
 const ARG_NAMES = [...REQUIRED_ARGS, ...OPTIONAL_ARGS];
 /** What the service fills in; never set by the program. */
 const OUTPUT_ONLY = outputNames(ALERT).filter((n) => !both(n));
@@ -40,9 +56,35 @@ const STABLE_OUTPUTS = namesWith(ALERT, "stable");
 const RULES = outputRules(ALERT);
 const compared = comparedForm(ALERT);
 
-/** The outputs an alert records: its required arguments, the optional ones managed, and what the service fills in. */
+/** The outputs an alert records: its required arguments and channels, the optional ones managed, and what the service fills in. */
 function recorded(props: PropertyMap) {
-  return [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, props), ...OUTPUT_ONLY];
+  return [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, props), ...OUTPUT_ONLY];
+}
+
+/** The channels an alert notifies, from `channels`, else the one `channel`: what a PUT of these makes. */
+function channelList(props: PropertyMap): unknown[] | undefined {
+  if (Array.isArray(props.channels)) return props.channels as unknown[];
+  return props.channel === undefined || props.channel === null ? undefined : [props.channel];
+}
+
+/** Whether the program's channels differ from the recorded ones, as lists; unknown ones differ. */
+function channelsDiffer(olds: PropertyMap, news: PropertyMap): boolean {
+  const keyed = (list: unknown[] | undefined) =>
+    list?.map((c) => (typeof c === "object" && c !== null ? channelKey(c) : String(c)));
+  return hasChanged("channels", keyed(channelList(olds)), keyed(channelList(news)));
+}
+
+/**
+ * What a PUT must say outright, since the service keeps these when the body leaves them out: a
+ * schedule the program no longer sets is cleared (scheduleStartAt null, scheduleOffsetMinutes 0).
+ * thresholdMax has no clear; one left on an alert no longer of a range type is unused and unmanaged.
+ */
+function clears(olds: PropertyMap, news: PropertyMap): PropertyMap {
+  const out: PropertyMap = {};
+  if (olds.scheduleStartAt !== undefined && news.scheduleStartAt === undefined) out.scheduleStartAt = null;
+  if (olds.scheduleOffsetMinutes !== undefined && news.scheduleOffsetMinutes === undefined)
+    out.scheduleOffsetMinutes = 0;
+  return out;
 }
 
 /**
@@ -63,14 +105,83 @@ function outputsAfterWrite(args: Args, body: unknown, before: PropertyMap = {}):
  * Rules between properties, apart from the zod check so they run whatever else is wrong. A source
  * still unknown in preview demands nothing; it is checked again once known.
  */
-function crossFieldFailures(inputs: PropertyMap): CheckFailure[] {
-  if (inputs.source !== "tile") return [];
-  return (["dashboardId", "tileId"] as const)
-    .filter((property) => inputs[property] === undefined || inputs[property] === null)
-    .map((property) => ({
-      property,
-      reason: `${property} is required when source is "tile" (the alert watches a tile on a dashboard)`,
-    }));
+function crossFieldFailures(inputs: PropertyMap, olds: PropertyMap = {}): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  const set = (n: string) => inputs[n] !== undefined && inputs[n] !== null;
+  const unknown = (...names: string[]) => names.some((n) => containsUnknown(inputs[n]));
+  if (inputs.source === "tile") {
+    for (const property of ["dashboardId", "tileId"] as const)
+      if (!set(property))
+        failures.push({
+          property,
+          reason: `${property} is required when source is "tile" (the alert watches a tile on a dashboard)`,
+        });
+    for (const property of ["groupBy", "savedSearchId"] as const)
+      if (set(property))
+        failures.push({ property, reason: `${property} is for search alerts only; leave it out of a "tile" alert` });
+  }
+  if (!unknown("channel", "channels")) {
+    const words = {
+      neither: [
+        "channel",
+        'set channel or channels: an alert notifies at least one channel {type: "webhook", webhookId}',
+      ],
+      empty: ["channels", "channels needs at least one channel"],
+      "too many": ["channels", "channels holds at most 10 channels"],
+      duplicate: ["channels", "channels must not hold two alike channels"],
+      "channel differs": ["channel", "channel must equal channels[0] when both are set (or set only one of them)"],
+    } as const;
+    const list = Array.isArray(inputs.channels) ? (inputs.channels as { type?: unknown }[]) : undefined;
+    const problem = channelsProblem(set("channel") ? (inputs.channel as { type?: unknown }) : undefined, list);
+    if (problem !== undefined) failures.push({ property: words[problem][0], reason: words[problem][1] });
+  }
+  if (!unknown("thresholdType", "threshold", "thresholdMax") && typeof inputs.thresholdType === "string") {
+    const max = typeof inputs.thresholdMax === "number" ? inputs.thresholdMax : undefined;
+    const problem = thresholdMaxProblem(inputs.thresholdType, Number(inputs.threshold), max);
+    if (problem === "required")
+      failures.push({
+        property: "thresholdMax",
+        reason: `thresholdMax is required when thresholdType is "${inputs.thresholdType}"`,
+      });
+    else if (problem === "below threshold")
+      failures.push({ property: "thresholdMax", reason: "thresholdMax must be at least threshold" });
+    else if (max !== undefined && !RANGE_THRESHOLD_TYPES.includes(inputs.thresholdType))
+      // Stricter than the service, which stores it and never reads it: setting it here is a mistake.
+      failures.push({
+        property: "thresholdMax",
+        reason: `thresholdMax is only for thresholdType "between" or "not_between", not "${inputs.thresholdType}"`,
+      });
+  }
+  const offset = inputs.scheduleOffsetMinutes;
+  if (typeof offset === "number" && !unknown("interval", "scheduleStartAt")) {
+    const minutes = intervalMinutes(String(inputs.interval));
+    if (set("scheduleStartAt") && offset !== 0)
+      failures.push({
+        property: "scheduleOffsetMinutes",
+        reason: "scheduleOffsetMinutes must be 0 when scheduleStartAt is set",
+      });
+    else if (minutes !== undefined && offset >= minutes)
+      failures.push({
+        property: "scheduleOffsetMinutes",
+        reason: `scheduleOffsetMinutes must be less than the interval's ${minutes} minutes`,
+      });
+  }
+  // The window is checked when the start is set or changed: one that falls out of it later stays valid.
+  const startAt = inputs.scheduleStartAt;
+  if (
+    typeof startAt === "string" &&
+    !unknown("scheduleStartAt") &&
+    hasChanged("scheduleStartAt", olds.scheduleStartAt, startAt, compared)
+  ) {
+    const problem = scheduleStartProblem(startAt, Date.now());
+    const { ahead, back } = SCHEDULE_START_WINDOW_DAYS;
+    if (problem === "ahead" || problem === "back")
+      failures.push({
+        property: "scheduleStartAt",
+        reason: `scheduleStartAt must be within ${ahead} days ahead and ${back} days back (10 years) of now`,
+      });
+  }
+  return failures;
 }
 
 /** Words naming the alert for an error whose outcome is unknown. */
@@ -81,12 +192,21 @@ function describeAlert(args: Args): string {
   return `the ${String(args.source)} alert "${String(args.thresholdType)} ${String(args.threshold)} every ${String(args.interval)}"`;
 }
 
-async function check(_olds: PropertyMap, news: PropertyMap) {
-  return checkArgs<Args>(ALERT, news, crossFieldFailures, connectionFailures("alerting"));
+async function check(olds: PropertyMap, news: PropertyMap) {
+  return checkArgs<Args>(ALERT, news, (inputs) => crossFieldFailures(inputs, olds), connectionFailures("alerting"));
 }
 
 async function diff(_id: string, olds: State, news: Args): Promise<Diff> {
-  return diffProperties(olds, news, ARG_NAMES, REPLACE_ON, compared, STABLE_OUTPUTS);
+  const found = diffProperties(olds, news, ARG_NAMES, REPLACE_ON, compared, STABLE_OUTPUTS);
+  if (!channelsDiffer(olds, news)) return found;
+  // The change is named at what the program sets: channels when it does, else channel.
+  const at = news.channels !== undefined ? "channels" : "channel";
+  return {
+    ...found,
+    changes: true,
+    stables: found.stables.filter((n) => n !== at),
+    detailedDiff: { ...found.detailedDiff, [at]: changeOf(olds[at], news[at], false) },
+  };
 }
 
 async function create(args: Args): Promise<Created<State>> {
@@ -140,7 +260,23 @@ async function read(id: string, stored: State): Promise<Found<typeof ALERT> | un
   const outputs = alert === undefined ? pick(stored, names) : outputsFrom(RULES, names, fromWire(alert));
   // Inputs are the managed arguments' live values: a preview proposes to put drift back and never
   // reports what the program leaves to the service.
-  return { id, outputs, inputs: pick(outputs, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, stored)]) };
+  return {
+    id,
+    outputs,
+    inputs: { ...pick(outputs, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, stored)]), ...channelInputs(outputs) },
+  };
+}
+
+/**
+ * The channels as a read's inputs: `channel`, and `channels` only where it says more than
+ * `channel` does, so a read never turns a program's one channel into a list.
+ */
+function channelInputs(outputs: PropertyMap): PropertyMap {
+  const inputs: PropertyMap = pick(outputs, ["channel"]);
+  const list = outputs.channels;
+  if (Array.isArray(list) && !(list.length === 1 && !channelsDiffer({ channels: list }, { channel: outputs.channel })))
+    inputs.channels = list;
+  return inputs;
 }
 
 /** An import records as managed the optional arguments the live alert holds: no program says which. */
@@ -151,9 +287,11 @@ async function readImported(importId: string): Promise<Found<typeof ALERT> | und
   if (found === undefined) return found;
   const outputs: PropertyMap = { ...found.outputs };
   const inputs: PropertyMap = { ...found.inputs };
+  // A thresholdMax left on an alert of another type is unused: the program would be refused it.
+  const unused = (n: string) => n === "thresholdMax" && !RANGE_THRESHOLD_TYPES.includes(String(outputs.thresholdType));
   for (const n of OPTIONAL_ARGS) {
     const held = compared(n, outputs[n]);
-    if (held !== undefined && held !== null && held !== "") continue;
+    if (held !== undefined && held !== null && held !== "" && !unused(n)) continue;
     delete outputs[n];
     delete inputs[n];
   }
@@ -162,20 +300,27 @@ async function readImported(importId: string): Promise<Found<typeof ALERT> | und
 
 /** A create's outputs as a preview knows them: the program's arguments, not what the service fills in. */
 function previewCreate(args: Args): State {
-  return previewOutputs(pick(args, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, args)]), OUTPUT_ONLY);
+  return previewOutputs(pick(args, [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, args)]), [
+    ...CHANNEL_ARGS,
+    ...OUTPUT_ONLY,
+  ]);
 }
 
 /** An update's outputs as a preview knows them: as a create's, and what a PUT cannot change as stored. */
 function previewUpdate(_id: string, olds: State, news: Args): State {
   return previewOutputs(
-    { ...pick(olds, STABLE_OUTPUTS), ...pick(news, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, news)]) },
-    OUTPUT_ONLY,
+    {
+      ...pick(olds, STABLE_OUTPUTS),
+      ...pick(news, [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, news)]),
+    },
+    [...CHANNEL_ARGS, ...OUTPUT_ONLY],
   );
 }
 
 async function update(id: string, olds: State, news: Args): Promise<State> {
   // The whole body, so an optional argument removed from the program is cleared live.
-  const res = await send(connectionFor("alerting"), { method: "PUT", path: alertsPath(id), body: toWire(news) });
+  const body = { ...toWire(news), ...clears(olds, news) };
+  const res = await send(connectionFor("alerting"), { method: "PUT", path: alertsPath(id), body });
   return outputsAfterWrite(news, res.body, olds);
 }
 

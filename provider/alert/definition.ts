@@ -5,7 +5,12 @@ import type { OutputRule } from "../protocol/outputRules";
 import type { CheckRules, ResourceDefinition } from "../protocol/definition";
 import {
   ALERT_SOURCES,
+  ALERT_STATES,
+  EXECUTION_ERROR_TYPES,
   INTERVALS,
+  MAX_CHANNELS,
+  SCHEDULE_OFFSET_MAX,
+  SCHEDULE_START_AT,
   THRESHOLD_TYPES,
   intervalProblem,
   textProblem,
@@ -34,6 +39,48 @@ const FROM_STATE: OutputRule = { nullMeans: "absent", whenAbsent: ["stored"] };
 
 const STRING = { kind: "string" } as const;
 const SERVICE_STRING = { type: STRING, role: "output", whenAbsent: FROM_STATE } as const;
+/** What the service evaluates and reports: as the last answer says; absent when it says nothing. */
+const AS_ANSWERED: OutputRule = { nullMeans: "absent", whenAbsent: [] };
+
+const CHANNEL = {
+  kind: "object",
+  name: "AlertChannel",
+  description: "Where the alert notifies; a webhook is the only channel type.",
+  fields: {
+    type: {
+      type: { kind: "enum", name: "AlertChannelType", description: "A channel's type.", values: ["webhook"] },
+      description: 'The channel type: "webhook".',
+    },
+    webhookId: { type: STRING, description: "Identifier of the webhook to notify (non-empty)." },
+  },
+} as const;
+
+/** A channel's check, its failures named at `at` (e.g. "channels[]"). */
+const channelCheck = ({ oneOf, opaqueId, strictObject }: CheckRules, at: string) =>
+  strictObject(
+    { type: oneOf(`${at}.type`, ["webhook"]), webhookId: opaqueId(`${at}.webhookId`) },
+    {
+      unknownProperty: "a channel has only type and webhookId",
+      notAnObject: missingOr(at, 'an object {type: "webhook", webhookId}'),
+    },
+  );
+
+/** A whole number from `min` (to `max`), named. */
+const integer =
+  (property: string, min: number, max?: number) =>
+  ({ z }: CheckRules) => {
+    const rule = max === undefined ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+    const n = z.number({ error: `${property} must be ${rule}` }).int({ error: `${property} must be ${rule}` });
+    const low = n.min(min, { error: `${property} must be ${rule}` });
+    return max === undefined ? low : low.max(max, { error: `${property} must be ${rule}` });
+  };
+
+/** Compared as instants: the service answers a time with milliseconds whatever form was sent. */
+const asInstant = (v: unknown) => {
+  if (v === undefined || v === null || v === "") return null;
+  const at = typeof v === "string" ? Date.parse(v) : NaN;
+  return Number.isNaN(at) ? v : at;
+};
 
 export const ALERT = {
   name: "Alert",
@@ -43,12 +90,13 @@ export const ALERT = {
   properties: {
     threshold: {
       type: { kind: "number" },
-      description: "The numeric threshold (a finite number >= 0).",
+      description:
+        "The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.",
       role: "both",
       required: true,
       whenAbsent: FROM_PROGRAM,
       check: ({ z }) =>
-        z.number({ error: missingOr("threshold", "a finite number >= 0") }).superRefine((value, ctx) => {
+        z.number({ error: missingOr("threshold", "a finite number") }).superRefine((value, ctx) => {
           const problem = thresholdProblem(value);
           if (problem !== undefined) ctx.addIssue({ code: "custom", message: `threshold ${problem}` });
         }),
@@ -89,39 +137,60 @@ export const ALERT = {
       type: {
         kind: "enum",
         name: "AlertThresholdType",
-        description: "Which side of the threshold fires the alert.",
+        description: "How the value is compared with the threshold (and thresholdMax) to fire the alert.",
         values: THRESHOLD_TYPES,
+        meanings: {
+          above: "Fires when the value is at or above the threshold.",
+          below: "Fires when the value is below the threshold.",
+          above_exclusive: "Fires when the value is above the threshold.",
+          below_or_equal: "Fires when the value is at or below the threshold.",
+          equal: "Fires when the value equals the threshold.",
+          not_equal: "Fires when the value differs from the threshold.",
+          between: "Fires when the value is from threshold to thresholdMax, both included.",
+          not_between: "Fires when the value is below threshold or above thresholdMax.",
+        },
       },
-      description: "Whether the alert fires above or below the threshold.",
+      description:
+        'How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", ' +
+        '"not_equal", or the range types "between" and "not_between", which need thresholdMax.',
       role: "both",
       required: true,
       whenAbsent: FROM_PROGRAM,
     },
-    channel: {
-      type: {
-        kind: "object",
-        name: "AlertChannel",
-        description: "Where the alert notifies; a webhook is the only channel type.",
-        fields: {
-          type: {
-            type: { kind: "enum", name: "AlertChannelType", description: "A channel's type.", values: ["webhook"] },
-            description: 'The channel type: "webhook".',
-          },
-          webhookId: { type: STRING, description: "Identifier of the webhook to notify (non-empty)." },
-        },
-      },
-      description: "Where the alert notifies; a webhook is the only channel type.",
+    thresholdMax: {
+      type: { kind: "number" },
+      description:
+        'The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.',
       role: "both",
-      required: true,
+      whenAbsent: FROM_PROGRAM_ELSE_NULL,
+      check: ({ z }) =>
+        z.number({ error: "thresholdMax must be a finite number" }).superRefine((value, ctx) => {
+          const problem = thresholdProblem(value);
+          if (problem !== undefined) ctx.addIssue({ code: "custom", message: `thresholdMax ${problem}` });
+        }),
+    },
+    channel: {
+      type: CHANNEL,
+      description:
+        "Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means " +
+        "the alert has exactly this channel.",
+      role: "both",
+      required: "output",
       whenAbsent: FROM_PROGRAM,
-      check: ({ oneOf, opaqueId, strictObject }) =>
-        strictObject(
-          { type: oneOf("channel.type", ["webhook"]), webhookId: opaqueId("channel.webhookId") },
-          {
-            unknownProperty: "a channel has only type and webhookId",
-            notAnObject: missingOr("channel", 'an object {type: "webhook", webhookId}'),
-          },
-        ),
+      check: (rules) => channelCheck(rules, "channel"),
+    },
+    channels: {
+      type: { kind: "array", items: CHANNEL },
+      description: `Where the alert notifies: 1 to ${MAX_CHANNELS} channels, no two alike. Answered by services since 2026.`,
+      role: "both",
+      whenAbsent: FROM_PROGRAM,
+      check: (rules) =>
+        rules.z
+          .array(channelCheck(rules, "channels[]"), {
+            error: `channels must be a list of 1 to ${MAX_CHANNELS} channels`,
+          })
+          .min(1, { error: "channels needs at least one channel (leave it out to set channel alone)" })
+          .max(MAX_CHANNELS, { error: `channels holds at most ${MAX_CHANNELS} channels` }),
     },
     dashboardId: {
       type: STRING,
@@ -155,6 +224,61 @@ export const ALERT = {
       compared: (v) => (v === "" || v === null || v === undefined ? "" : v),
       check: text("message"),
     },
+    note: {
+      type: STRING,
+      description: "Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.",
+      role: "both",
+      whenAbsent: FROM_PROGRAM_ELSE_NULL,
+      check: text("note"),
+    },
+    numConsecutiveWindows: {
+      type: { kind: "integer" },
+      description: "How many windows in a row the condition must hold before the alert fires (an integer >= 1).",
+      role: "both",
+      whenAbsent: FROM_PROGRAM_ELSE_NULL,
+      check: integer("numConsecutiveWindows", 1),
+    },
+    scheduleOffsetMinutes: {
+      type: { kind: "integer" },
+      description:
+        `Minutes after the interval's start at which the alert is evaluated: an integer from 0 to ${SCHEDULE_OFFSET_MAX}, less than the ` +
+        "interval's minutes, and 0 when scheduleStartAt is set.",
+      role: "both",
+      whenAbsent: FROM_PROGRAM_ELSE_NULL,
+      check: integer("scheduleOffsetMinutes", 0, SCHEDULE_OFFSET_MAX),
+    },
+    scheduleStartAt: {
+      type: STRING,
+      description:
+        'When the alert\'s windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead ' +
+        "and ten years back when it is set or changed.",
+      role: "both",
+      whenAbsent: FROM_PROGRAM_ELSE_NULL,
+      compared: asInstant,
+      check: ({ z }) =>
+        z
+          .string({ error: "scheduleStartAt must be an ISO 8601 UTC date-time ending in Z" })
+          .regex(SCHEDULE_START_AT, {
+            error: 'scheduleStartAt must be an ISO 8601 UTC date-time ending in Z, such as "2026-02-08T10:00:00Z"',
+          })
+          .refine((v) => !Number.isNaN(Date.parse(v)), { error: "scheduleStartAt must be a real date and time" }),
+    },
+    groupBy: {
+      type: STRING,
+      description:
+        'What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).',
+      role: "both",
+      whenAbsent: FROM_PROGRAM_ELSE_NULL,
+      check: ({ opaqueId }) => opaqueId("groupBy"),
+    },
+    savedSearchId: {
+      type: STRING,
+      description: "The saved search a search alert watches (search alerts only; required by services since 2026).",
+      role: "both",
+      whenAbsent: FROM_PROGRAM_ELSE_NULL,
+      answer: ["savedSearchId", "savedSearch"],
+      check: ({ opaqueId }) => opaqueId("savedSearchId"),
+    },
     importId: {
       type: STRING,
       description:
@@ -166,7 +290,10 @@ export const ALERT = {
       // The real service publishes no format for its ids (the emulator's are 24 hex digits).
       check: ({ opaquePathId }) => opaquePathId("importId"),
     },
-    state: { ...SERVICE_STRING, description: 'Current state of the alert, e.g. "inactive".' },
+    state: {
+      ...SERVICE_STRING,
+      description: `Current state of the alert as the service evaluates it: one of ${ALERT_STATES.join(", ")} (older services also "inactive"); a string, so a new value breaks nothing.`,
+    },
     team: {
       ...SERVICE_STRING,
       description: "Identifier of the owning team.",
@@ -178,7 +305,6 @@ export const ALERT = {
       description: "The saved search the alert watches, as the service returns it.",
       answer: ["savedSearch", "savedSearchId"],
     },
-    groupBy: { ...SERVICE_STRING, description: "The grouping of the alert, as the service returns it." },
     silenced: {
       type: {
         kind: "any",
@@ -198,6 +324,25 @@ export const ALERT = {
       description: "Whether, or until when, the alert is silenced, as the service returns it.",
       role: "output",
       whenAbsent: FROM_STATE,
+    },
+    executionErrors: {
+      type: {
+        kind: "array",
+        items: {
+          kind: "object",
+          name: "AlertExecutionError",
+          description: "An error the last evaluation of an alert recorded.",
+          fields: {
+            timestamp: { type: STRING, description: "When it happened (ISO 8601)." },
+            type: { type: STRING, description: `What failed: ${EXECUTION_ERROR_TYPES.join(", ")}.` },
+            message: { type: STRING, description: "The service's words." },
+          },
+        },
+      },
+      description:
+        "Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.",
+      role: "output",
+      whenAbsent: AS_ANSWERED,
     },
     createdAt: {
       ...SERVICE_STRING,

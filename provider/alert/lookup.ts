@@ -2,13 +2,12 @@
 // (recovery) and whether a live alert already is what the program asks for (importId); and the
 // listing that serves reads (reading/listedReads.ts).
 
-import { z } from "../protocol/zod";
 import type { AreaConnection } from "../runtime/connection";
 import { deepEqual } from "../protocol/diff";
-import { decode, send } from "../http/client";
+import { listPaged } from "../reading/pagedList";
 import { ALERT_LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import type { PropertyMap } from "../protocol/properties";
-import { createdAfterSend, listedId, type Candidate } from "../creation/recovery";
+import { createdAfterSend, type Candidate } from "../creation/recovery";
 import type { Collection } from "../reading/listedReads";
 import { comparedForm } from "../protocol/definition";
 import { ALERT } from "./definition";
@@ -16,37 +15,15 @@ import { alertsPath, fromWire, toWire, type WireAlert } from "./wire";
 
 const compared = comparedForm(ALERT);
 
-/** A list answer: alerts in `data`, each read as liberally as a single one. */
-const alertList = z.object({ data: z.array(z.unknown()) });
-
 /** An alert the lost POST may have made, as listed (no second request is needed to adopt it). */
 export interface AlertCandidate extends Candidate {
   readonly alert: WireAlert;
 }
 
-/**
- * Every alert of the caller, page by page. Stops at a short page, or where the answer shows an
- * older service, which ignores the parameters and answers the whole list for every offset: a page
- * longer than asked for, or one that brings no alert not seen before. An item without a usable id
- * is skipped, since it could never be recorded.
- */
+/** Every alert of the caller (reading/pagedList.ts). */
 export async function listAlerts(conn: AreaConnection): Promise<AlertCandidate[]> {
-  const found = new Map<string, WireAlert>();
-  for (let offset = 0; ; offset += ALERT_LIST_PAGE_MAX) {
-    const res = await send(conn, {
-      method: "GET",
-      path: `${alertsPath()}?limit=${ALERT_LIST_PAGE_MAX}&offset=${offset}`,
-    });
-    const page = decode(alertList, res).data;
-    let fresh = 0;
-    for (const item of page) {
-      const id = listedId(item);
-      if (id === undefined || found.has(id)) continue;
-      found.set(id, item as WireAlert);
-      fresh += 1;
-    }
-    if (page.length !== ALERT_LIST_PAGE_MAX || fresh === 0) return [...found].map(([id, alert]) => ({ id, alert }));
-  }
+  const found = await listPaged(conn, alertsPath(), ALERT_LIST_PAGE_MAX);
+  return [...found].map(([id, alert]) => ({ id, alert }));
 }
 
 /**

@@ -5,8 +5,9 @@
 import { z } from "../protocol/zod";
 import { fromWire as mapped, inputNames, toWire as mapping } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
+import { ALERTS_PATH } from "../serviceFacts/alertRules";
 import { ALERT } from "./definition";
-import { apiPath } from "../http/paths";
+import { memberPath } from "../http/paths";
 
 /** The alert in an answer's `data`, when there is one: any object, members unchecked. */
 const alertAnswer = z.object({ data: z.record(z.string(), z.unknown()) });
@@ -38,6 +39,5 @@ export function fromWire(alert: WireAlert): PropertyMap {
 
 /** The alerts' path, or one alert's: its id is opaque (the service publishes no form), so only the path rules apply. */
 export function alertsPath(id?: string): string {
-  const one = id === undefined ? [] : ["/", { name: "id", value: id, form: "opaque" } as const];
-  return apiPath("alert", "/api/v2/alerts", ...one);
+  return memberPath("alert", ALERTS_PATH, id);
 }

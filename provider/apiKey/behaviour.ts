@@ -17,7 +17,7 @@ import { comparedForm, namesWith, type ArgsOf, type StateOf } from "../protocol/
 import { changeOf, deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn, managedInState } from "../protocol/managed";
 import { previewOutputs } from "../protocol/preview";
-import { compact, type PropertyMap } from "../protocol/properties";
+import { compact, containsUnknown, type PropertyMap } from "../protocol/properties";
 import { NEW_KEY_STATE } from "../serviceFacts/apiKeys";
 import { quotedId } from "../protocol/ids";
 import type { HashData } from "../serviceFacts/hashData";
@@ -34,6 +34,7 @@ import {
   credentialsIn,
   hashedSuffix,
   keyIn,
+  keyAsRead,
   keyOutputs,
   keysPath,
   toWire,
@@ -61,6 +62,17 @@ function crossFieldFailures(inputs: PropertyMap): CheckFailure[] {
         'keyMaterial "local" makes the key ID and secret in the provider, so it cannot go with hashData (the program\'s own pair): remove one of them',
     });
   }
+  if (
+    !given("roles") &&
+    !given("assignedRoleIds") &&
+    !containsUnknown(inputs.roles) &&
+    !containsUnknown(inputs.assignedRoleIds)
+  ) {
+    failures.push({
+      property: "assignedRoleIds",
+      reason: "give the key assignedRoleIds (role uuids), roles (deprecated), or both: a key needs at least one role",
+    });
+  }
   if (given("importId") && (given("hashData") || local)) {
     failures.push({
       property: "importId",
@@ -72,7 +84,8 @@ function crossFieldFailures(inputs: PropertyMap): CheckFailure[] {
 
 /** Whether a live key already holds the program's value of every argument it manages (`names`). */
 function matchesManaged(args: PropertyMap, names: readonly string[], key: PropertyMap): boolean {
-  return names.every((n) => !hasChanged(n, key[n], args[n], compared));
+  const live = keyAsRead(key);
+  return names.every((n) => !hasChanged(n, live[n], args[n], compared));
 }
 
 /**
@@ -82,18 +95,28 @@ function matchesManaged(args: PropertyMap, names: readonly string[], key: Proper
 interface SentKey {
   /** The name sent; undefined when none was (the service names it, so any name matches). */
   readonly name?: string | undefined;
-  /** The roles sent, compared as a set; undefined when the suffix decides. */
-  readonly roles?: readonly string[];
+  /** The roles sent, compared as a set; undefined when the suffix decides or none were sent. */
+  readonly roles?: readonly string[] | undefined;
+  /** The role uuids sent, compared as a set; likewise. */
+  readonly assignedRoleIds?: readonly string[] | undefined;
   /** The keyIdSuffix sent in hashData. */
   readonly keySuffix?: string;
 }
 
 /** Whether a listed key is one a POST of `sent` may have made. */
 function matchesSent(sent: SentKey, key: PropertyMap): boolean {
+  const live = keyAsRead(key);
   if (sent.name !== undefined && (key.name ?? "") !== sent.name) return false;
   if (sent.roles !== undefined && hasChanged("roles", key.roles, sent.roles, compared)) return false;
+  const ids = sent.assignedRoleIds;
+  // The listing may name more roles than were sent (given from the role's side): each sent one must be there.
+  const liveIds = new Set(
+    (Array.isArray(live.assignedRoleIds) ? live.assignedRoleIds : []).map((id) => String(id).toLowerCase()),
+  );
+  if (ids !== undefined && !ids.every((id) => liveIds.has(id.toLowerCase()))) return false;
   // A key made for a lost answer was never used: its secret was only in that answer.
-  if (sent.roles !== undefined && key.usedAt !== undefined && key.usedAt !== null) return false;
+  const byRoles = sent.roles !== undefined || ids !== undefined;
+  if (byRoles && key.usedAt !== undefined && key.usedAt !== null) return false;
   return sent.keySuffix === undefined || key.keySuffix === sent.keySuffix;
 }
 
@@ -102,7 +125,7 @@ function matchesSent(sent: SentKey, key: PropertyMap): boolean {
  * records as managed only the arguments whose live value is not this.
  */
 function asIfLeftOut(name: string, value: unknown): boolean {
-  if (name === "roles") return false;
+  if (name === "roles") return Array.isArray(value) && value.length === 0;
   if (name === "state") return value === NEW_KEY_STATE || value === undefined || value === null;
   return value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0);
 }
@@ -110,7 +133,7 @@ function asIfLeftOut(name: string, value: unknown): boolean {
 /** Words naming the key in an error whose outcome is unknown: its name, else its roles and organization. */
 function describeKey(args: Args): string {
   if (typeof args.name === "string" && args.name !== "") return `the API key "${args.name}"`;
-  const roles = Array.isArray(args.roles) ? args.roles.join(", ") : "";
+  const roles = [...(args.roles ?? []), ...(args.assignedRoleIds ?? [])].join(", ");
   return `an unnamed API key (roles ${roles}) in organization ${String(args.organizationId)}`;
 }
 
@@ -309,7 +332,9 @@ function planCreate(args: Args): CreatePlan {
   const name = typeof args.name === "string" ? args.name : undefined;
   // The listing shows neither key IDs nor hashes: a key whose pair we hold is told by its suffix.
   const sent: SentKey =
-    hashData === undefined ? { name, roles: args.roles } : { name, keySuffix: hashData.keyIdSuffix };
+    hashData === undefined
+      ? { name, roles: args.roles ?? undefined, assignedRoleIds: args.assignedRoleIds ?? undefined }
+      : { name, keySuffix: hashData.keyIdSuffix };
   const matches = (key: PropertyMap) => matchesSent(sent, key);
   const holdsManaged = (key: PropertyMap) => matchesManaged(args, managed, key);
   const path = keysPath(organizationId, importId);

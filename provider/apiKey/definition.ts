@@ -3,7 +3,7 @@
 
 import type { OutputRule } from "../protocol/outputRules";
 import type { ResourceDefinition } from "../protocol/definition";
-import { KEY_ROLES, KEY_STATES, NEW_KEY_STATE } from "../serviceFacts/apiKeys";
+import { KEY_ROLES, KEY_STATES, NEW_KEY_STATE, ROLE_TYPES } from "../serviceFacts/apiKeys";
 import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../serviceFacts/hashData";
 
 /** Who makes the key ID and secret: the service (default, returned once by POST) or the provider ("local"). */
@@ -55,9 +55,12 @@ export const API_KEY = {
         kind: "array",
         items: { kind: "enum", name: "ApiKeyRole", description: "A role an API key grants.", values: KEY_ROLES },
       },
-      description: "The key's roles: at least one, none repeated.",
+      description:
+        "The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations " +
+        "that moved to custom roles.",
+      deprecated: "Use assignedRoleIds; the service reports a key's roles as assignedRoles.",
       role: "both",
-      required: true,
+      required: "output",
       whenAbsent: { nullMeans: "absent", whenAbsent: ["program", "stored"] },
       compared: (v) => asSet(v, String),
       check: ({ z, oneOf }) =>
@@ -65,6 +68,22 @@ export const API_KEY = {
           .array(oneOf("roles[]", KEY_ROLES), { error: `roles must be a list of at least one of ${quotedRoles}` })
           .min(1, { error: `roles needs at least one of ${quotedRoles}` })
           .refine((roles) => new Set(roles).size === roles.length, { error: "roles must not repeat a role" }),
+    },
+    assignedRoleIds: {
+      type: { kind: "array", items: STRING },
+      description:
+        "The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, " +
+        "assignedRoleIds or both.",
+      role: "both",
+      whenAbsent: { nullMeans: "absent", whenAbsent: ["program", "stored"] },
+      compared: (v) => asSet(v, (id) => String(id).toLowerCase()),
+      check: ({ z, uuid }) =>
+        z
+          .array(uuid("assignedRoleIds[]"), { error: "assignedRoleIds must be a list of role uuids" })
+          .min(1, { error: "assignedRoleIds needs at least one role uuid (leave it out to give roles alone)" })
+          .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, {
+            error: "assignedRoleIds must not repeat a role",
+          }),
     },
     expireAt: {
       type: STRING,
@@ -243,6 +262,34 @@ export const API_KEY = {
       role: "input",
       wire: false,
       check: ({ uuid }) => uuid("importId"),
+    },
+    assignedRoles: {
+      type: {
+        kind: "array",
+        items: {
+          kind: "object",
+          name: "ApiKeyAssignedRole",
+          description: "A role an API key is assigned, as the service reports it.",
+          fields: {
+            roleId: { type: STRING, description: "The role's uuid." },
+            roleName: { type: STRING, description: "The role's name, for people." },
+            roleType: {
+              type: {
+                kind: "enum",
+                name: "ApiKeyRoleType",
+                description: "Whether a role is predefined or the organization's own.",
+                values: ROLE_TYPES,
+                meanings: { system: "A predefined role.", custom: "A role the organization defined." },
+              },
+              description: '"system" (predefined) or "custom" (the organization\'s own).',
+            },
+          },
+        },
+      },
+      description:
+        "The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).",
+      role: "output",
+      whenAbsent: { nullMeans: "absent", whenAbsent: ["stored"] },
     },
     keySuffix: {
       type: STRING,

@@ -76,6 +76,16 @@ export function keysPath(organizationId: string, id?: string): string {
   );
 }
 
+/**
+ * A key as the outputs read it: the service answers a key's roles as `assignedRoles` objects and
+ * takes them as `assignedRoleIds`, so the ids are read from the objects.
+ */
+export function keyAsRead(key: WireKey): WireKey {
+  const roles = key.assignedRoles;
+  if (key.assignedRoleIds !== undefined || !Array.isArray(roles)) return key;
+  return { ...key, assignedRoleIds: roles.map((r) => member(r, "roleId")).filter((id) => typeof id === "string") };
+}
+
 /** The suffix the program gave in hashData, for a key whose answer leaves keySuffix out. */
 export function hashedSuffix(hashData: unknown): unknown {
   return typeof hashData === "object" && hashData !== null
@@ -101,7 +111,7 @@ export function keyOutputs(
   const program = { ...toWire(args, PATCHABLE_ARGS), keySuffix: hashedSuffix(sent ?? hashData) };
   return compact({
     organizationId: args.organizationId ?? before.organizationId,
-    ...outputsFrom(KEY_OUTPUTS, KEY_FIELDS, key, { program, stored: before }),
+    ...outputsFrom(KEY_OUTPUTS, KEY_FIELDS, keyAsRead(key), { program, stored: before }),
     keyId: credentials.keyId,
     keySecret: credentials.keySecret,
     managedArgs: managedIn(PATCHABLE_ARGS, args),

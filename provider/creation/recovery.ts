@@ -13,6 +13,8 @@ import {
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
 
+export { listedId } from "../protocol/properties";
+
 /** An object on the service that the lost POST may have made. */
 export interface Candidate {
   readonly id: string;
@@ -48,13 +50,6 @@ interface DiscardingSteps<T, C extends Candidate> extends StepsBase<T, C> {
 }
 
 export type LostAnswerSteps<T, C extends Candidate> = AdoptingSteps<T, C> | DiscardingSteps<T, C>;
-
-/** A listed item's id, or undefined when it has none that could be recorded (not a non-blank string). */
-export function listedId(item: unknown): string | undefined {
-  if (typeof item !== "object" || item === null) return undefined;
-  const id = (item as Record<string, unknown>).id;
-  return typeof id === "string" && id.trim() !== "" ? id : undefined;
-}
 
 /**
  * How far the service's clock may be behind ours. A candidate must have been created after the

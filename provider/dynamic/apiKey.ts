@@ -28,6 +28,6 @@ export class ApiKey extends pulumi.dynamic.Resource {
     state: { organizationId: pulumi.Input<string> },
     opts?: pulumi.CustomResourceOptions,
   ): ApiKey {
-    return new ApiKey(name, { organizationId: state.organizationId } as ApiKeyArgs, { ...opts, id });
+    return new ApiKey(name, { organizationId: state.organizationId }, { ...opts, id });
   }
 }

@@ -9,8 +9,9 @@ export type AlertInterval = "1m" | "5m" | "15m" | "30m" | "1h" | "6h" | "12h" | 
 /** What an alert watches. */
 export type AlertSource = "tile" | "search";
 
-/** Which side of the threshold fires the alert. */
-export type AlertThresholdType = "above" | "below";
+/** How the value is compared with the threshold (and thresholdMax) to fire the alert. */
+export type AlertThresholdType =
+  "above" | "below" | "above_exclusive" | "below_or_equal" | "equal" | "not_equal" | "between" | "not_between";
 
 /** A channel's type. */
 export type AlertChannelType = "webhook";
@@ -39,6 +40,26 @@ export interface AlertSilence {
   readonly by?: string;
   readonly at?: string;
   readonly until?: string | null;
+}
+
+/** An error the last evaluation of an alert recorded. */
+export interface AlertExecutionError {
+  /** When it happened (ISO 8601). */
+  timestamp: string;
+  /** What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN. */
+  type: string;
+  /** The service's words. */
+  message: string;
+}
+
+/** An error the last evaluation of an alert recorded. As a program gives it. */
+export interface AlertExecutionErrorArgs {
+  /** When it happened (ISO 8601). */
+  timestamp: pulumi.Input<string>;
+  /** What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN. */
+  type: pulumi.Input<string>;
+  /** The service's words. */
+  message: pulumi.Input<string>;
 }
 
 /** A role an API key grants. */
@@ -92,20 +113,104 @@ export interface ApiKeyHashDataArgs {
 /** Who makes an API key's ID and secret. */
 export type ApiKeyMaterial = "service" | "local";
 
+/** Whether a role is predefined or the organization's own. */
+export type ApiKeyRoleType = "system" | "custom";
+
+/** A role an API key is assigned, as the service reports it. */
+export interface ApiKeyAssignedRole {
+  /** The role's uuid. */
+  roleId: string;
+  /** The role's name, for people. */
+  roleName: string;
+  /** "system" (predefined) or "custom" (the organization's own). */
+  roleType: ApiKeyRoleType;
+}
+
+/** A role an API key is assigned, as the service reports it. As a program gives it. */
+export interface ApiKeyAssignedRoleArgs {
+  /** The role's uuid. */
+  roleId: pulumi.Input<string>;
+  /** The role's name, for people. */
+  roleName: pulumi.Input<string>;
+  /** "system" (predefined) or "custom" (the organization's own). */
+  roleType: pulumi.Input<ApiKeyRoleType>;
+}
+
+/** Where a webhook delivers. */
+export type WebhookService = "slack" | "generic" | "incidentio";
+
+/** The language of a saved search's where. */
+export type SavedSearchWhereLanguage = "lucene" | "sql";
+
+/** A pinned filter's kind. */
+export type SavedSearchFilterType = "sql" | "lucene" | "sql_ast";
+
+/**
+ * A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`,
+ * `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may
+ * hold.
+ */
+export interface SavedSearchFilter {
+  /** The kind: "sql" (the default, and the only kind a program can write). */
+  type?: SavedSearchFilterType;
+  /** The condition (at most 8192 characters). */
+  condition?: string;
+  /** An sql_ast filter's operator (= < > != <= >=), as answered. */
+  operator?: string;
+  /** An sql_ast filter's left side, as answered. */
+  left?: string;
+  /** An sql_ast filter's right side, as answered. */
+  right?: string;
+}
+
+/**
+ * A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`,
+ * `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may
+ * hold. As a program gives it.
+ */
+export interface SavedSearchFilterArgs {
+  /** The kind: "sql" (the default, and the only kind a program can write). */
+  type?: pulumi.Input<SavedSearchFilterType>;
+  /** The condition (at most 8192 characters). */
+  condition?: pulumi.Input<string>;
+  /** An sql_ast filter's operator (= < > != <= >=), as answered. */
+  operator?: pulumi.Input<string>;
+  /** An sql_ast filter's left side, as answered. */
+  left?: pulumi.Input<string>;
+  /** An sql_ast filter's right side, as answered. */
+  right?: pulumi.Input<string>;
+}
+
 /**
  * The arguments of Alert: An alert of the alerting API. Every argument changes in place; nothing forces a replacement.
  */
 export interface AlertArgs {
-  /** The numeric threshold (a finite number >= 0). */
+  /**
+   * The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range
+   * type.
+   */
   threshold: pulumi.Input<number>;
   /** How often the alert is evaluated. */
   interval: pulumi.Input<AlertInterval>;
   /** What the alert watches: a dashboard tile ("tile") or a search ("search"). */
   source: pulumi.Input<AlertSource>;
-  /** Whether the alert fires above or below the threshold. */
+  /**
+   * How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal",
+   * "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
+   */
   thresholdType: pulumi.Input<AlertThresholdType>;
-  /** Where the alert notifies; a webhook is the only channel type. */
-  channel: pulumi.Input<AlertChannelArgs>;
+  /**
+   * The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the
+   * other types.
+   */
+  thresholdMax?: pulumi.Input<number>;
+  /**
+   * Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it
+   * means the alert has exactly this channel.
+   */
+  channel?: pulumi.Input<AlertChannelArgs>;
+  /** Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026. */
+  channels?: pulumi.Input<pulumi.Input<AlertChannelArgs>[]>;
   /** Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`. */
   dashboardId?: pulumi.Input<string>;
   /** The watched tile; required when source is "tile". */
@@ -114,6 +219,24 @@ export interface AlertArgs {
   name?: pulumi.Input<string>;
   /** The alert's message (1 to 4096 characters); leave it out for none. */
   message?: pulumi.Input<string>;
+  /** Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none. */
+  note?: pulumi.Input<string>;
+  /** How many windows in a row the condition must hold before the alert fires (an integer >= 1). */
+  numConsecutiveWindows?: pulumi.Input<number>;
+  /**
+   * Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the
+   * interval's minutes, and 0 when scheduleStartAt is set.
+   */
+  scheduleOffsetMinutes?: pulumi.Input<number>;
+  /**
+   * When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one
+   * year ahead and ten years back when it is set or changed.
+   */
+  scheduleStartAt?: pulumi.Input<string>;
+  /** What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert). */
+  groupBy?: pulumi.Input<string>;
+  /** The saved search a search alert watches (search alerts only; required by services since 2026). */
+  savedSearchId?: pulumi.Input<string>;
   /**
    * The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing
    * created, when there is none) and writes the program's values with one PUT only when they differ; it never creates
@@ -125,16 +248,32 @@ export interface AlertArgs {
 
 /** The outputs of Alert. */
 export interface AlertOutputs {
-  /** The numeric threshold (a finite number >= 0). */
+  /**
+   * The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range
+   * type.
+   */
   readonly threshold: pulumi.Output<number>;
   /** How often the alert is evaluated. */
   readonly interval: pulumi.Output<AlertInterval>;
   /** What the alert watches: a dashboard tile ("tile") or a search ("search"). */
   readonly source: pulumi.Output<AlertSource>;
-  /** Whether the alert fires above or below the threshold. */
+  /**
+   * How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal",
+   * "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
+   */
   readonly thresholdType: pulumi.Output<AlertThresholdType>;
-  /** Where the alert notifies; a webhook is the only channel type. */
+  /**
+   * The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the
+   * other types.
+   */
+  readonly thresholdMax: pulumi.Output<number | undefined>;
+  /**
+   * Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it
+   * means the alert has exactly this channel.
+   */
   readonly channel: pulumi.Output<AlertChannel>;
+  /** Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026. */
+  readonly channels: pulumi.Output<AlertChannel[] | undefined>;
   /** Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`. */
   readonly dashboardId: pulumi.Output<string | undefined>;
   /** The watched tile; required when source is "tile". */
@@ -143,16 +282,37 @@ export interface AlertOutputs {
   readonly name: pulumi.Output<string | undefined>;
   /** The alert's message (1 to 4096 characters); leave it out for none. */
   readonly message: pulumi.Output<string | undefined>;
-  /** Current state of the alert, e.g. "inactive". */
+  /** Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none. */
+  readonly note: pulumi.Output<string | undefined>;
+  /** How many windows in a row the condition must hold before the alert fires (an integer >= 1). */
+  readonly numConsecutiveWindows: pulumi.Output<number | undefined>;
+  /**
+   * Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the
+   * interval's minutes, and 0 when scheduleStartAt is set.
+   */
+  readonly scheduleOffsetMinutes: pulumi.Output<number | undefined>;
+  /**
+   * When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one
+   * year ahead and ten years back when it is set or changed.
+   */
+  readonly scheduleStartAt: pulumi.Output<string | undefined>;
+  /** What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert). */
+  readonly groupBy: pulumi.Output<string | undefined>;
+  /** The saved search a search alert watches (search alerts only; required by services since 2026). */
+  readonly savedSearchId: pulumi.Output<string | undefined>;
+  /**
+   * Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING
+   * (older services also "inactive"); a string, so a new value breaks nothing.
+   */
   readonly state: pulumi.Output<string | undefined>;
   /** Identifier of the owning team. */
   readonly team: pulumi.Output<string | undefined>;
   /** The saved search the alert watches, as the service returns it. */
   readonly savedSearch: pulumi.Output<string | undefined>;
-  /** The grouping of the alert, as the service returns it. */
-  readonly groupBy: pulumi.Output<string | undefined>;
   /** Whether, or until when, the alert is silenced, as the service returns it. */
   readonly silenced: pulumi.Output<AlertSilence | boolean | undefined>;
+  /** Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff. */
+  readonly executionErrors: pulumi.Output<AlertExecutionError[] | undefined>;
   /** When the alert was made (ISO 8601, set by the service). */
   readonly createdAt: pulumi.Output<string | undefined>;
   /** When the alert last changed (ISO 8601, set by the service). */
@@ -204,6 +364,8 @@ export interface PipeSettingsArgs {
   objectStorageUseClusterFunction?: pulumi.Input<boolean | null>;
   /** Whether pushing to attached views happens concurrently instead of sequentially: true, false or null. */
   dbParallelViewProcessing?: pulumi.Input<boolean | null>;
+  /** Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null). */
+  kafkaReadCommitted?: pulumi.Input<boolean | null>;
 }
 
 /** The outputs of PipeSettings. */
@@ -248,6 +410,8 @@ export interface PipeSettingsOutputs {
   readonly objectStorageUseClusterFunction: pulumi.Output<boolean | null>;
   /** Whether pushing to attached views happens concurrently instead of sequentially: true, false or null. */
   readonly dbParallelViewProcessing: pulumi.Output<boolean | null>;
+  /** Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null). */
+  readonly kafkaReadCommitted: pulumi.Output<boolean | null>;
   /** Names of the settings this program sets; drift, update and delete act on these alone. */
   readonly managedSettings: pulumi.Output<SettingName[]>;
 }
@@ -261,8 +425,17 @@ export interface ApiKeyArgs {
   organizationId: pulumi.Input<string>;
   /** The key's name; null when the service answers none. */
   name?: pulumi.Input<string>;
-  /** The key's roles: at least one, none repeated. */
-  roles: pulumi.Input<pulumi.Input<ApiKeyRole>[]>;
+  /**
+   * The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for
+   * organizations that moved to custom roles.
+   * @deprecated Use assignedRoleIds; the service reports a key's roles as assignedRoles.
+   */
+  roles?: pulumi.Input<pulumi.Input<ApiKeyRole>[]>;
+  /**
+   * The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give
+   * roles, assignedRoleIds or both.
+   */
+  assignedRoleIds?: pulumi.Input<pulumi.Input<string>[]>;
   /**
    * When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
    */
@@ -304,8 +477,17 @@ export interface ApiKeyOutputs {
   readonly organizationId: pulumi.Output<string>;
   /** The key's name; null when the service answers none. */
   readonly name: pulumi.Output<string | null>;
-  /** The key's roles: at least one, none repeated. */
+  /**
+   * The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for
+   * organizations that moved to custom roles.
+   * @deprecated Use assignedRoleIds; the service reports a key's roles as assignedRoles.
+   */
   readonly roles: pulumi.Output<ApiKeyRole[]>;
+  /**
+   * The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give
+   * roles, assignedRoleIds or both.
+   */
+  readonly assignedRoleIds: pulumi.Output<string[] | undefined>;
   /**
    * When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
    */
@@ -332,6 +514,11 @@ export interface ApiKeyOutputs {
    * the secret never crosses the network. Changing it makes a new key. Cannot go with hashData or importId.
    */
   readonly keyMaterial: pulumi.Output<ApiKeyMaterial | undefined>;
+  /**
+   * The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the
+   * role's side).
+   */
+  readonly assignedRoles: pulumi.Output<ApiKeyAssignedRole[] | undefined>;
   /** The last characters of the key ID, as the service shows them. */
   readonly keySuffix: pulumi.Output<string | null>;
   /** When the key was made (ISO 8601, set by the service). */
@@ -347,4 +534,138 @@ export interface ApiKeyOutputs {
   readonly keySecret: pulumi.Output<string | null | undefined>;
   /** Names of the patchable arguments this program sets; drift and updates act on these alone. */
   readonly managedArgs: pulumi.Output<string[]>;
+}
+
+/**
+ * The arguments of Webhook: A webhook of the alerting API: where an alert notifies. headers and queryParams are
+ * write-only on the service: kept in the state as secrets, sent on every update, and never read back, so a refresh
+ * cannot see their drift.
+ */
+export interface WebhookArgs {
+  /** The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service. */
+  name: pulumi.Input<string>;
+  /** The receiving service: "slack", "generic" or "incidentio". Changes in place. */
+  service: pulumi.Input<WebhookService>;
+  /**
+   * Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack
+   * webhook's host ends in slack.com. The service returns it in plain text.
+   */
+  url: pulumi.Input<string>;
+  /** What the webhook is for (at most 2048 characters); leave it out for none. */
+  description?: pulumi.Input<string>;
+  /**
+   * The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is
+   * write-only, as headers.
+   */
+  body?: pulumi.Input<string>;
+  /**
+   * Headers sent with each delivery (at most 100; names HTTP tokens of 1 to 256 characters, not starting with a digit;
+   * values at most 4096 characters without control characters); generic and incidentio only. Secret and write-only.
+   */
+  headers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control
+   * characters); generic and incidentio only. Secret and write-only.
+   */
+  queryParams?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * Any text, never sent: changing it updates the webhook in place, which sends headers, queryParams and body again (a
+   * refresh cannot see their drift, since the service never returns them).
+   */
+  writeOnlyRevision?: pulumi.Input<string>;
+}
+
+/** The outputs of Webhook. */
+export interface WebhookOutputs {
+  /** The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service. */
+  readonly name: pulumi.Output<string>;
+  /** The receiving service: "slack", "generic" or "incidentio". Changes in place. */
+  readonly service: pulumi.Output<WebhookService>;
+  /**
+   * Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack
+   * webhook's host ends in slack.com. The service returns it in plain text.
+   */
+  readonly url: pulumi.Output<string>;
+  /** What the webhook is for (at most 2048 characters); leave it out for none. */
+  readonly description: pulumi.Output<string | undefined>;
+  /**
+   * The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is
+   * write-only, as headers.
+   */
+  readonly body: pulumi.Output<string | undefined>;
+  /**
+   * Headers sent with each delivery (at most 100; names HTTP tokens of 1 to 256 characters, not starting with a digit;
+   * values at most 4096 characters without control characters); generic and incidentio only. Secret and write-only.
+   */
+  readonly headers: pulumi.Output<Record<string, string> | undefined>;
+  /**
+   * Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control
+   * characters); generic and incidentio only. Secret and write-only.
+   */
+  readonly queryParams: pulumi.Output<Record<string, string> | undefined>;
+  /**
+   * Any text, never sent: changing it updates the webhook in place, which sends headers, queryParams and body again (a
+   * refresh cannot see their drift, since the service never returns them).
+   */
+  readonly writeOnlyRevision: pulumi.Output<string | undefined>;
+  /** When the webhook was made (ISO 8601, set by the service). */
+  readonly createdAt: pulumi.Output<string | undefined>;
+  /** When the webhook last changed (ISO 8601, set by the service). */
+  readonly updatedAt: pulumi.Output<string | undefined>;
+}
+
+/**
+ * The arguments of SavedSearch: A saved search of the alerting API: what a search alert watches. Every argument changes
+ * in place. Deleting it on the service deletes the alerts that watch it, so the provider refuses a delete while alerts
+ * outside the stack still watch it.
+ */
+export interface SavedSearchArgs {
+  /** The search's name (1 to 1024 characters once trimmed); not unique. */
+  name: pulumi.Input<string>;
+  /** The source searched: the id of a source of the team (GET /api/v2/sources lists them). */
+  sourceId: pulumi.Input<string>;
+  /** The columns shown (at most 4096 characters); default "". */
+  select?: pulumi.Input<string>;
+  /** The query (at most 8192 characters), in whereLanguage; default "". */
+  where?: pulumi.Input<string>;
+  /** The language of where: "lucene" (default) or "sql". */
+  whereLanguage?: pulumi.Input<SavedSearchWhereLanguage>;
+  /** The order of results (at most 1024 characters); default "". */
+  orderBy?: pulumi.Input<string>;
+  /** Tags (at most 50, each at most 32 characters); default none. */
+  tags?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN
+   * (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
+   */
+  filters?: pulumi.Input<pulumi.Input<SavedSearchFilterArgs>[]>;
+}
+
+/** The outputs of SavedSearch. */
+export interface SavedSearchOutputs {
+  /** The search's name (1 to 1024 characters once trimmed); not unique. */
+  readonly name: pulumi.Output<string>;
+  /** The source searched: the id of a source of the team (GET /api/v2/sources lists them). */
+  readonly sourceId: pulumi.Output<string>;
+  /** The columns shown (at most 4096 characters); default "". */
+  readonly select: pulumi.Output<string | undefined>;
+  /** The query (at most 8192 characters), in whereLanguage; default "". */
+  readonly where: pulumi.Output<string | undefined>;
+  /** The language of where: "lucene" (default) or "sql". */
+  readonly whereLanguage: pulumi.Output<SavedSearchWhereLanguage | undefined>;
+  /** The order of results (at most 1024 characters); default "". */
+  readonly orderBy: pulumi.Output<string | undefined>;
+  /** Tags (at most 50, each at most 32 characters); default none. */
+  readonly tags: pulumi.Output<string[] | undefined>;
+  /**
+   * Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN
+   * (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
+   */
+  readonly filters: pulumi.Output<SavedSearchFilter[] | undefined>;
+  /** Identifier of the owning team. */
+  readonly teamId: pulumi.Output<string | undefined>;
+  /** When the search was made (ISO 8601, set by the service). */
+  readonly createdAt: pulumi.Output<string | undefined>;
+  /** When the search last changed (ISO 8601, set by the service). */
+  readonly updatedAt: pulumi.Output<string | undefined>;
 }

@@ -140,7 +140,9 @@ export async function exportEstate(options: ExportOptions): Promise<ExportResult
     }))
     .sort((a, b) => a.order - b.order || (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0))
     .map((r) => r.entry);
-  const notes = kinds.filter((k) => k.note !== undefined && kept.some((x) => x.kind === k)).map((k) => k.note ?? "");
+  const notes = kinds
+    .filter((k) => k.caveat !== undefined && kept.some((x) => x.kind === k))
+    .map((k) => k.caveat ?? "");
   return { document: { resources }, collections, skipped, notListed, notes };
 }
 
@@ -162,6 +164,6 @@ export function reportLines(result: ExportResult): string[] {
     lines.push(`skipped ${s.type} ${s.id}${named}: ${s.why}`);
   }
   for (const n of result.notListed) lines.push(`${n.type}: not listed, since none was named (give ${n.needs})`);
-  for (const note of result.notes) lines.push(`note: ${note}`);
+  for (const caveat of result.notes) lines.push(`note: ${caveat}`);
   return lines;
 }

@@ -2,7 +2,7 @@
 // a pattern, as a shell matches file names (`*` any run of characters, `?` one), case aside.
 
 /** The types an export knows, by the schema's names (the token is `alertpipe:index:<type>`). */
-export const EXPORT_TYPES = ["Alert", "ApiKey", "PipeSettings"] as const;
+export const EXPORT_TYPES = ["Alert", "ApiKey", "PipeSettings", "Webhook", "SavedSearch"] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
 
 export function isExportType(text: string): text is ExportType {

@@ -15,6 +15,10 @@ import { alertCollection } from "../alert/lookup";
 import { behaviour as apiKey } from "../apiKey/behaviour";
 import { keyCollection } from "../apiKey/lookup";
 import { behaviour as pipeSettings } from "../pipeSettings/behaviour";
+import { behaviour as webhook } from "../webhook/behaviour";
+import { webhookCollection } from "../webhook/wire";
+import { behaviour as savedSearch } from "../savedSearch/behaviour";
+import { searchCollection } from "../savedSearch/wire";
 import type { ExportType } from "./filters";
 
 /** What an import of an object records: the inputs the generated program will hold. */
@@ -71,7 +75,7 @@ export interface ExportKind {
   /** The behaviour an import of it runs. */
   readonly behaviour: Adoptable;
   /** A line for the report whenever objects of the type are exported. */
-  readonly note: string | undefined;
+  readonly caveat: string | undefined;
 }
 
 /** The words of a list the service does not have, or answers in a shape this export cannot read; anything else fails. */
@@ -123,7 +127,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     collections: () => [listedCollection("alerts", "alerting", alertCollection, (id) => id)],
     needs: undefined,
     behaviour: alert,
-    note: undefined,
+    caveat: undefined,
   },
   {
     type: "ApiKey",
@@ -142,7 +146,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
       ),
     needs: "--organization <id>",
     behaviour: apiKey,
-    note:
+    caveat:
       "API keys are adopted without their keyId and keySecret: the service shows a secret once, to whoever made the key, " +
       "so the stack's keySecret output stays empty; a program that hands a secret on makes a new key (docs/guides/adopting.md).",
   },
@@ -164,6 +168,30 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
       })),
     needs: "--pipe <organizationId>/<serviceId>/<pipeId>",
     behaviour: pipeSettings,
-    note: undefined,
+    caveat: undefined,
+  },
+  {
+    type: "Webhook",
+    token: "alertpipe:index:Webhook",
+    typeWord: "webhook",
+    plural: "webhooks",
+    named: true,
+    collections: () => [listedCollection("webhooks", "alerting", webhookCollection, (id) => id)],
+    needs: undefined,
+    behaviour: webhook,
+    caveat:
+      "Webhooks are adopted without their headers and queryParams (nor an incidentio webhook's body): the service never " +
+      "returns them; set them in the program, and its first update sends them.",
+  },
+  {
+    type: "SavedSearch",
+    token: "alertpipe:index:SavedSearch",
+    typeWord: "savedSearch",
+    plural: "saved searches",
+    named: true,
+    collections: () => [listedCollection("saved searches", "alerting", searchCollection, (id) => id)],
+    needs: undefined,
+    behaviour: savedSearch,
+    caveat: undefined,
   },
 ];

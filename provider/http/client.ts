@@ -19,7 +19,7 @@ import {
   type RequestRef,
 } from "../errors";
 import { formatSeconds } from "../words";
-import { blockFor, limiterFor, monotonicNow } from "./rateLimit";
+import { blockFor, limiterFor, monotonicNow, serviceCountIn, type ServiceCount } from "./rateLimit";
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
   NOT_HTTP,
@@ -58,6 +58,8 @@ export interface ApiRequest {
    * quote.
    */
   readonly secretsInAnswer?: (body: unknown) => readonly unknown[];
+  /** For a PUT the service may answer 409 for a concurrent change: the fresh read before it is sent again. */
+  readonly readOnConflict?: () => Promise<void>;
 }
 
 export interface ApiResponse {
@@ -144,9 +146,11 @@ function secretsOf(conn: AreaConnection, req: ApiRequest): unknown[] {
   return [...conn.secrets, ...(req.secrets ?? [])];
 }
 
-type Attempt =
+/** One attempt's end; `count`: the service's count of the credential's requests, when the answer stated it. */
+type Attempt = { count?: ServiceCount } & (
   | { ok: true; response: ApiResponse }
-  | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined };
+  | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined }
+);
 
 async function attemptOnce(
   conn: AreaConnection,
@@ -180,12 +184,14 @@ async function attemptOnce(
     // (reading/listedReads.ts).
     const secrets = secretsOf(conn, req);
     const header = headerLookup(res.headers);
+    const count = serviceCountIn(header, Date.now());
     if (res.statusCode >= 200 && res.statusCode < 300) {
       // A success's body is data (a created key's secret among it); only its requestId is ever quoted.
       const body = parseBody(text);
       const answerSecrets = [...secrets, ...(req.secretsInAnswer?.(body) ?? [])];
       return {
         ok: true,
+        ...(count === undefined ? {} : { count }),
         response: {
           method: req.method,
           path: req.path,
@@ -199,6 +205,7 @@ async function attemptOnce(
     const body = parseBody(redact(text, secrets));
     return {
       ok: false,
+      ...(count === undefined ? {} : { count }),
       outcome: { kind: "status", status: res.statusCode },
       failure: new ApiError(
         ref,
@@ -287,7 +294,9 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
           ms,
           limiter.resumesAt > monotonicNow()
             ? "the service rate-limited this credential (a 429)"
-            : `client-side pacing of this credential (${pacing})`,
+            : limiter.serviceHoldsUntil > monotonicNow()
+              ? "the service's own count for this credential allows no more until its window resets"
+              : `client-side pacing of this credential (${pacing})`,
         ),
     });
     started ??= monotonicNow();
@@ -299,7 +308,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
       timeoutMs,
       ticket === undefined ? undefined : () => limiter?.written(ticket),
     );
-    if (ticket !== undefined) limiter?.settle(ticket, result.ok || result.outcome.kind === "status");
+    if (ticket !== undefined) limiter?.settle(ticket, result.ok || result.outcome.kind === "status", result.count);
     if (result.ok) return result.response;
     const { outcome, failure, requested } = result;
     // A DELETE retried after an attempt that may have done it: its 404 is the deletion, done.
@@ -313,7 +322,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
       };
     }
 
-    const decision = retryDecision(req.method, outcome);
+    const decision = retryDecision(req.method, outcome, req.readOnConflict !== undefined);
     if (decision === "outcome-unknown") {
       throw new OutcomeUnknownError(
         { method: req.method, path: req.path },
@@ -349,6 +358,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
       `${outcomeWords(failure)}; trying again ${asked} (attempt ${attempt + 1} of ${policy.maxAttempts})`,
     );
     await wait(delay);
+    if (outcome.kind === "status" && outcome.status === 409) await req.readOnConflict?.();
   }
 }
 

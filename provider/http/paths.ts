@@ -29,6 +29,11 @@ export function apiPath(what: string, ...pieces: ReadonlyArray<string | IdPart>)
   return pieces.map((p) => (typeof p === "string" ? p : segment(what, p))).join("");
 }
 
+/** A collection's path, or one member's under it by its opaque id (the alerting API's alerts, webhooks, saved searches). */
+export function memberPath(what: string, collection: string, id?: string): string {
+  return id === undefined ? collection : apiPath(what, collection, "/", { name: "id", value: id, form: "opaque" });
+}
+
 /** Whether a built path (no query) holds an empty, "." or ".." segment: what `send` never sends. */
 export function hasDotOrEmptySegment(path: string): boolean {
   const bare = path.split("?")[0] ?? "";

@@ -1,11 +1,14 @@
 // Client-side pacing. The services limit each credential (area B: 10 requests per 10 s), and the
 // engine runs many resource operations at once in one provider host; without pacing a large stack
 // spends its time in 429s and backoff. One limiter per credential and area, shared by every
-// resource in the host process (kept in runtime.ts).
+// resource in the host process (kept in runtime.ts). It counts this process's requests; where the
+// service's answers state its own count (area A's), it paces by that instead, which knows the
+// requests of other processes and earlier runs on the same key.
 
 import { performance } from "node:perf_hooks";
 import type { AreaConnection } from "../runtime/connection";
-import type { RateLimit } from "../serviceFacts/rateLimits";
+import { COUNTS_IN_ANSWERS, type RateLimit } from "../serviceFacts/rateLimits";
+import type { HeaderLookup } from "./retry";
 import { runtime } from "../runtime/runtime";
 
 /**
@@ -25,6 +28,45 @@ export function clockSlackMs(windowMs: number): number {
   return 1 + windowMs * 0.001;
 }
 
+/**
+ * How long after the reset an answer stated the next send of an exhausted window waits: the service
+ * resets on a timer that may fire late (HyperDX's express-rate-limit: a `setInterval`), and a send
+ * that still falls in the old window is refused with a wait of a whole window. A tenth of our own
+ * window, at most 1 s; `RateLimit-Reset` is rounded up to whole seconds, which adds up to 1 s more.
+ */
+export function resetMarginMs(windowMs: number): number {
+  return Math.min(1000, windowMs * 0.1);
+}
+
+/** While the service's count is unknown, how often a waiter looks whether the send that asks has been answered. */
+export const ASKING_POLL_MS = 20;
+
+/** The service's own count of a credential's requests, as one answer states it. */
+export interface ServiceCount {
+  /** How many more requests the service admits in its current window, this one counted. */
+  readonly remaining: number;
+  /** How long until that window resets, in ms. */
+  readonly resetMs: number;
+}
+
+/** Whole non-negative seconds or requests, as the headers give them. */
+function headerNumber(raw: string | undefined): number | undefined {
+  const text = raw?.trim();
+  return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
+}
+
+/**
+ * The count an answer states in `RateLimit-Remaining` and `RateLimit-Reset` (seconds; an epoch
+ * second when it is that large), or undefined when it states none.
+ */
+export function serviceCountIn(header: HeaderLookup, nowWall: number): ServiceCount | undefined {
+  const remaining = headerNumber(header("ratelimit-remaining"));
+  const reset = headerNumber(header("ratelimit-reset"));
+  if (remaining === undefined || reset === undefined) return undefined;
+  const resetMs = reset > 1_000_000_000 ? Math.max(0, reset * 1000 - nowWall) : reset * 1000;
+  return { remaining: Math.floor(remaining), resetMs };
+}
+
 /** A clock that never goes back (the wall clock may, and the limiter would then overrun). */
 export const monotonicNow = (): number => performance.timeOrigin + performance.now();
 
@@ -40,6 +82,16 @@ interface Send {
   writtenAt?: number;
   /** Once its attempt ended: the latest time the service can have counted it, for good. */
   countedFrom?: number;
+  /** Let through alone to learn the service's count (see `serviceAdmits`). */
+  asking?: boolean;
+}
+
+/** The service's current window as its answers stated it. */
+interface ServiceWindow {
+  /** When it resets at the latest (our clock, margin included). */
+  readonly endsAt: number;
+  /** How many more sends it admits: the least any answer allowed, less the sends let through since. */
+  allowance: number;
 }
 
 /** A send as the limiter counts it (for tests). */
@@ -68,11 +120,20 @@ export class SlidingWindowLimiter {
   private readonly sends: Send[] = [];
   private nextTicket = 1;
   private pausedUntil = 0;
+  /**
+   * Whether the service's answers state its count: true once one did, false once the send that
+   * asked was answered without it; undefined (expected, not heard yet) lets one send ask first.
+   */
+  private counting: boolean | undefined;
+  private serviceWindow: ServiceWindow | undefined;
+  private readonly resetMarginMs: number;
 
+  /** `countsInAnswers`: the service is expected to state its count, so the first send goes alone to hear it. */
   constructor(
     readonly limit: RateLimit,
     private readonly now: () => number = monotonicNow,
     private readonly sleep: (ms: number) => Promise<void> = realSleep,
+    countsInAnswers = false,
   ) {
     if (!(Number.isInteger(limit.requests) && limit.requests >= 1 && limit.perSeconds > 0)) {
       throw new RangeError("a rate limit needs a whole number of requests >= 1 and a period > 0 seconds");
@@ -80,6 +141,8 @@ export class SlidingWindowLimiter {
     this.windowMs = limit.perSeconds * 1000;
     this.marginMs = arrivalMarginMs(this.windowMs);
     this.slackMs = clockSlackMs(this.windowMs);
+    this.resetMarginMs = resetMarginMs(this.windowMs);
+    this.counting = countsInAnswers ? undefined : false;
   }
 
   /**
@@ -105,9 +168,12 @@ export class SlidingWindowLimiter {
       // The slot was planned on the hope that the sends before it would be answered at once; a 429
       // seen meanwhile (another process shares the credential) or a send that counts later than
       // hoped (written late, answered late) moves it back, keeping its place in the queue.
-      if (this.now() >= this.pausedUntil && this.windowHasRoom(send)) {
+      const service = this.serviceAdmits(send);
+      if (this.now() >= this.pausedUntil && this.windowHasRoom(send) && service !== "no") {
         send.granted = true;
         send.at = this.now();
+        if (service === "asking") send.asking = true;
+        else if (this.counting === true && this.serviceWindow !== undefined) this.serviceWindow.allowance -= 1;
         return send.ticket;
       }
       send.at = this.plan(send);
@@ -123,13 +189,14 @@ export class SlidingWindowLimiter {
 
   /**
    * The attempt of this ticket ended now: `answered` when an answer (any status) came back, not
-   * when the connection failed or the attempt timed out. From then on the send counts from a fixed
-   * time (see `countedFrom`).
+   * when the connection failed or the attempt timed out, with the service's count when the answer
+   * stated it. From then on the send counts from a fixed time (see `countedFrom`).
    */
-  settle(ticket: number, answered = true): void {
+  settle(ticket: number, answered = true, count?: ServiceCount): void {
     const send = this.find(ticket);
     if (send === undefined || send.countedFrom !== undefined) return;
     const now = this.now();
+    if (answered) this.hear(send, count, now);
     if (send.writtenAt !== undefined) {
       // It arrived before its answer, and within the margin after we wrote it.
       send.countedFrom = answered ? Math.min(now, send.writtenAt + this.marginMs) : send.writtenAt + this.marginMs;
@@ -149,6 +216,59 @@ export class SlidingWindowLimiter {
   /** When the limiter lets callers through again after a pause (0 when never paused). */
   get resumesAt(): number {
     return this.pausedUntil;
+  }
+
+  /** Until when the service's own count holds callers back (0 when it does not): its window is spent. */
+  get serviceHoldsUntil(): number {
+    const w = this.serviceWindow;
+    return this.counting === true && w !== undefined && w.allowance <= 0 && this.now() < w.endsAt ? w.endsAt : 0;
+  }
+
+  /**
+   * What an answer said of the service's count. The service counted this send and every send it
+   * took before; any other send still in flight may be counted after it, so the answer allows
+   * `remaining` less those. The least any answer of the window allowed stands (less the sends let
+   * through since). An answer to a send let through before the known window ended, heard after it
+   * ended, may tell of either window and is not used: the next send asks.
+   */
+  private hear(send: Send, count: ServiceCount | undefined, now: number): void {
+    if (count === undefined) {
+      // The send that asked was answered without a count: this service (or this path) states none.
+      if (send.asking === true || this.counting === undefined) this.counting = false;
+      return;
+    }
+    this.counting = true;
+    const inFlight = this.sends.filter((s) => s !== send && s.granted && s.countedFrom === undefined).length;
+    const allowance = count.remaining - inFlight;
+    const known = this.serviceWindow;
+    if (known !== undefined && send.at < known.endsAt) {
+      if (now < known.endsAt) known.allowance = Math.min(known.allowance, allowance);
+      return;
+    }
+    this.serviceWindow = { endsAt: now + count.resetMs + this.resetMarginMs, allowance };
+  }
+
+  /**
+   * Whether the service's own count lets `send` go: "yes" (it does not state one, or its window
+   * has room for this send after the earlier waiters), "no", or "asking": its count is unknown (not
+   * heard yet, or the window it told of has ended), so this send goes alone, the earliest waiting,
+   * with nothing else in flight, and its answer tells the count.
+   */
+  private serviceAdmits(send: Send): "yes" | "no" | "asking" {
+    if (this.counting === false) return "yes";
+    const ahead = this.sends.filter((s) => !s.granted && s.ticket < send.ticket).length;
+    const w = this.serviceWindow;
+    if (this.counting === true && w !== undefined && this.now() < w.endsAt) return w.allowance > ahead ? "yes" : "no";
+    const inFlight = this.sends.some((s) => s.granted && s.countedFrom === undefined);
+    return ahead === 0 && !inFlight ? "asking" : "no";
+  }
+
+  /** When a waiter held back by the service's count may look again: its window's reset, or soon while one send asks. */
+  private serviceRetryAt(send: Send, now: number): number {
+    if (this.serviceAdmits(send) !== "no") return now;
+    const w = this.serviceWindow;
+    if (this.counting === true && w !== undefined && now < w.endsAt) return w.endsAt;
+    return now + ASKING_POLL_MS;
   }
 
   /** The sends let through that still count within a window, oldest first (for tests). */
@@ -185,20 +305,29 @@ export class SlidingWindowLimiter {
     return send;
   }
 
-  /** When `send` may hope to go: a window after the N-th latest of the sends let through or queued before it. */
+  /**
+   * When `send` may hope to go: a window after the N-th latest of the sends let through or queued
+   * before it; where the service states its count (or is expected to), when that allows it instead.
+   */
   private plan(send: Send): number {
     const n = this.limit.requests;
     const now = this.now();
+    // Not `=== true`: while one send asks, the others look again soon rather than plan by our count.
+    if (this.counting !== false) return Math.max(now, this.pausedUntil, this.serviceRetryAt(send, now));
     const counts = this.sends
       .filter((s) => s !== send && (s.granted || s.ticket < send.ticket))
       .map((s) => this.countOf(s, now, "hope"))
       .sort((a, b) => b - a);
     const after = counts.length >= n ? (counts[n - 1] as number) + this.windowMs + this.slackMs : now;
-    return Math.max(now, this.pausedUntil, after);
+    return Math.max(now, this.pausedUntil, after, this.serviceRetryAt(send, now));
   }
 
-  /** Whether fewer than N other sends let through can have been counted within one window before now. */
+  /**
+   * Whether fewer than N other sends let through can have been counted within one window before now.
+   * Where the service states its count, that is the count, and ours is not asked.
+   */
   private windowHasRoom(own: Send): boolean {
+    if (this.counting === true) return true;
     const now = this.now();
     const since = now - this.windowMs - this.slackMs;
     let counted = 0;
@@ -300,7 +429,7 @@ export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefin
   const key = `${conn.credentialId}:${conn.rateLimit.requests}/${conn.rateLimit.perSeconds}`;
   let limiter = limiters.get(key) as SlidingWindowLimiter | undefined;
   if (!limiter) {
-    limiter = new SlidingWindowLimiter(conn.rateLimit);
+    limiter = new SlidingWindowLimiter(conn.rateLimit, monotonicNow, realSleep, COUNTS_IN_ANSWERS[conn.area]);
     limiters.set(key, limiter);
   }
   return limiter;

@@ -69,11 +69,17 @@ export type RetryDecision = "retry" | "fail" | "outcome-unknown";
  */
 export const IDEMPOTENT_WRITES: ReadonlySet<string> = new Set(["PUT", "PATCH", "DELETE"]);
 
-export function retryDecision(method: string, outcome: AttemptOutcome): RetryDecision {
+/**
+ * `readsOnConflict`: the request has a fresh read to make before it is sent again after a 409 (a
+ * webhook's PUT that raced a change of its url or service: the service asks to retry with the current
+ * state). A 409 is otherwise a refusal.
+ */
+export function retryDecision(method: string, outcome: AttemptOutcome, readsOnConflict = false): RetryDecision {
   // POST creates; repeating one whose outcome is unknown could create a duplicate.
   const repeatable = method !== "POST";
   if (outcome.kind === "status") {
     if (outcome.status === 429) return "retry"; // a rate-limited request was not processed
+    if (outcome.status === 409 && method === "PUT" && readsOnConflict) return "retry";
     if (RETRYABLE_STATUSES.has(outcome.status)) return repeatable ? "retry" : "outcome-unknown";
     if (outcome.status === 500 && IDEMPOTENT_WRITES.has(method)) return "retry";
     // A server error, 500 or any other, may come after the object was stored: for a POST say so,

@@ -27,6 +27,7 @@ export interface PropertySpec {
   description?: string;
   secret?: boolean;
   willReplaceOnChanges?: boolean;
+  deprecationMessage?: string;
 }
 
 interface ObjectTypeSpec {
@@ -139,7 +140,9 @@ function specOf(type: TypeSpec, types: PackageSchema["types"]): PropertySpec {
         type: "object",
         description: type.description,
         properties,
-        required: Object.keys(type.fields),
+        required: Object.entries(type.fields)
+          .filter(([, f]) => f.optional !== true)
+          .map(([n]) => n),
       };
       return typeRef(type.name);
     }
@@ -152,6 +155,7 @@ function propertySpec(p: PropertyDef, types: PackageSchema["types"]): PropertySp
     description: p.description,
     ...(p.secret === true ? { secret: true } : {}),
     ...(p.replaces === true ? { willReplaceOnChanges: true } : {}),
+    ...(p.deprecated === undefined ? {} : { deprecationMessage: p.deprecated }),
   };
 }
 
@@ -164,7 +168,7 @@ function resourceSpec(def: ResourceDefinition, types: PackageSchema["types"]): R
   return {
     description: withImport(def.description, def.name, def.importIdForm),
     properties: specs(outputs),
-    required: required.filter((n) => outputs.includes(n)),
+    required: outputs.filter((n) => required.includes(n) || def.properties[n]?.required === "output"),
     inputProperties: specs(inputs),
     requiredInputs: required.filter((n) => inputs.includes(n)),
   };

@@ -13,7 +13,7 @@ import { importIdParts } from "../creation/importing";
 import { previewOutputs } from "../protocol/preview";
 import { UNKNOWN, pick, type PropertyMap } from "../protocol/properties";
 import { claimForThisRun, partsClaimedThisRun } from "../creation/runClaims";
-import { SETTING_NAMES, type SettingName } from "../serviceFacts/pipeSettings";
+import { SETTING_NAMES, unsetValue, type SettingName } from "../serviceFacts/pipeSettings";
 import { PIPE_SETTINGS_RESOURCE as DEF } from "./definition";
 
 type Args = ArgsOf<typeof DEF>;
@@ -182,7 +182,7 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
 }
 
 /**
- * With resetOnDelete, unsets only what is still this resource's doing: a setting whose live value
+ * With resetOnDelete, unsets (serviceFacts' unsetValue) only what is still this resource's doing: a setting whose live value
  * is the one state records, and that no resource of this run manages on the same pipe. One GET,
  * then one PUT of just those; a value someone changed since is theirs, and is left.
  */
@@ -204,7 +204,8 @@ async function del(id: string, stored: State): Promise<void> {
     const live = fromWire(result);
     const ours = candidates.filter((n) => deepEqual(live[n], stored[n]));
     if (ours.length === 0) return;
-    await putSettings(ref, Object.fromEntries(ours.map((n) => [n, null])));
+    // Unset: null, or for a setting that takes none (kafkaReadCommitted) the value that stands for unset.
+    await putSettings(ref, Object.fromEntries(ours.map((n) => [n, unsetValue(n)])));
   });
 }
 

@@ -1,11 +1,12 @@
 // The PipeSettings, each property once: the pipe's path, resetOnDelete and what is recorded; the
-// twelve settings come from their table of facts (serviceFacts/pipeSettings.ts).
+// thirteen settings come from their table of facts (serviceFacts/pipeSettings.ts).
 
 import type { PropertyDef, ResourceDefinition } from "../protocol/definition";
 import {
   PIPE_SETTINGS,
   SETTING_NAMES,
   allowedValues,
+  takesNull,
   type SettingFact,
   type SettingName,
 } from "../serviceFacts/pipeSettings";
@@ -36,15 +37,17 @@ function setting(name: SettingName) {
     wire: fact.wire,
     whenAbsent: { nullMeans: "cleared", whenAbsent: [{ value: null }] },
     outputMay: ["null"],
-    check: ({ z }) =>
-      (fact.kind === "boolean"
-        ? z.boolean({ error: message })
-        : z
-            .number({ error: message })
-            .int({ error: message })
-            .min(fact.min, { error: message })
-            .max(fact.max, { error: message })
-      ).nullable(),
+    check: ({ z }) => {
+      const value =
+        fact.kind === "boolean"
+          ? z.boolean({ error: message })
+          : z
+              .number({ error: message })
+              .int({ error: message })
+              .min(fact.min, { error: message })
+              .max(fact.max, { error: message });
+      return takesNull(name) ? value.nullable() : value;
+    },
   } as const satisfies PropertyDef;
 }
 

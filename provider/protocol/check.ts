@@ -60,6 +60,7 @@ function failureOf(
   const property = propertyPath(path);
   const secret = secretInputs.includes(String(path[0]));
   if (path.length <= 1) {
+    if (secret) return atSecret({ property, reason: message });
     // The engine shows NaN and Infinity as {NaN} and {+Inf}; the reason says which it was, in words.
     const nonFinite = typeof value === "number" && !Number.isFinite(value) && !secret;
     return { property, reason: nonFinite ? `${property} is ${shown(value)}: ${message}` : message };
@@ -67,6 +68,14 @@ function failureOf(
   if (!listsValue) return { property: "", reason: `${property}: ${message}` };
   const valueText = secret ? `not shown (${String(path[0])} is secret)` : shown(value);
   return { property: "", reason: `${property} is ${valueText}: ${message}` };
+}
+
+/**
+ * A failure at a secret input, with no property for the engine to look up: it prints the value of
+ * the property a failure names, secret or not. The reason names the property itself.
+ */
+function atSecret(f: CheckFailure): pulumi.dynamic.CheckFailure {
+  return { property: "", reason: f.reason.startsWith(`${f.property} `) ? f.reason : `${f.property}: ${f.reason}` };
 }
 
 /**
@@ -168,9 +177,17 @@ export function checkArgs<A>(
   crossField: (inputs: PropertyMap) => readonly CheckFailure[],
   more: readonly CheckFailure[],
 ): Checked<A> {
-  const result = checkInputs(argsSchema(def), news, namesWith(def, "secret"));
+  const secret = namesWith(def, "secret");
+  const result = checkInputs(argsSchema(def), news, secret);
   const failures: CheckFailure[] = [...result.failures];
-  for (const f of crossField(news)) if (!failures.some((x) => x.property === f.property)) failures.push(f);
+  const failing = (name: string) =>
+    failures.some(
+      (x) =>
+        x.property === name ||
+        (x.property === "" && (x.reason.startsWith(`${name} `) || x.reason.startsWith(`${name}:`))),
+    );
+  for (const f of crossField(news))
+    if (!failing(f.property)) failures.push(secret.includes(f.property) ? atSecret(f) : f);
   failures.push(...more);
   if (failures.length > 0) return { ok: false, inputs: news, failures };
   return { ok: true, inputs: canonicalInputs(def, news) as A };

@@ -23,7 +23,10 @@ export type TypeSpec =
       readonly kind: "object";
       readonly name: string;
       readonly description: string;
-      readonly fields: Readonly<Record<string, { readonly type: TypeSpec; readonly description: string }>>;
+      /** Each field; an `optional` one may be left out (the schema does not require it). */
+      readonly fields: Readonly<
+        Record<string, { readonly type: TypeSpec; readonly description: string; readonly optional?: true }>
+      >;
     }
   /** Anything the service answers; `ts` is its TypeScript type, `declares` what that type needs. */
   | { readonly kind: "any"; readonly ts: string; readonly declares?: string };
@@ -36,8 +39,11 @@ export interface PropertyDef {
   readonly description: string;
   /** "input": an argument never recorded; "output": filled in by the service or the provider; "both". */
   readonly role: "input" | "output" | "both";
-  /** An input the program must set; an output every state records. */
-  readonly required?: true;
+  /**
+   * true: an input the program must set, an output every state records. "output": an output every
+   * state records of an input the program may leave out (one that was required before).
+   */
+  readonly required?: true | "output";
   /** Secret whatever the program says. */
   readonly secret?: true;
   /** A change makes a new object. */
@@ -64,6 +70,8 @@ export interface PropertyDef {
   readonly outputMay?: readonly ("null" | "absent")[];
   /** The class's output type, when it is not the type's. */
   readonly outputTs?: string;
+  /** Still taken, but replaced: what to use instead (the schema's deprecationMessage, a TS @deprecated). */
+  readonly deprecated?: string;
 }
 
 export interface ResourceDefinition {
@@ -110,7 +118,13 @@ export type ValueOf<T extends TypeSpec> = T extends { readonly kind: "string" }
           : T extends { readonly kind: "map"; readonly values: infer V extends TypeSpec }
             ? Record<string, ValueOf<V>>
             : T extends { readonly kind: "object"; readonly fields: infer F }
-              ? { [K in keyof F]: F[K] extends { readonly type: infer FT extends TypeSpec } ? ValueOf<FT> : never }
+              ? {
+                  [K in keyof F]: F[K] extends { readonly type: infer FT extends TypeSpec; readonly optional: true }
+                    ? ValueOf<FT> | undefined
+                    : F[K] extends { readonly type: infer FT extends TypeSpec }
+                      ? ValueOf<FT>
+                      : never;
+                }
               : unknown;
 
 /** A resource's arguments once checked. In preview a value may still be Pulumi's unknown. */

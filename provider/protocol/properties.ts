@@ -34,3 +34,10 @@ export function compact<T extends Record<string, unknown>>(obj: T): Partial<T> {
 export function pick<const N extends string>(props: PropertyMap, names: readonly N[]): Partial<Record<N, unknown>> {
   return compact(Object.fromEntries(names.map((n) => [n, props[n]]))) as Partial<Record<N, unknown>>;
 }
+
+/** A listed item's id, or undefined when it has none that could be recorded (not a non-blank string). */
+export function listedId(item: unknown): string | undefined {
+  if (typeof item !== "object" || item === null) return undefined;
+  const id = (item as Record<string, unknown>).id;
+  return typeof id === "string" && id.trim() !== "" ? id : undefined;
+}

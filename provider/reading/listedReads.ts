@@ -99,18 +99,28 @@ export interface ReadAnswer {
 /**
  * The object's GET answer, or undefined when it is gone: served by the collection's listing when
  * this process reads by list (runtime.readByList), else, or when the list cannot tell, by `get`
- * itself. Rejects as the listing or the GET does.
+ * itself. An object with no GET of its own (`get` undefined: a webhook) is always read by listing,
+ * and a list that cannot tell is an error. Rejects as the listing or the GET does.
  */
 export async function readListed(
   conn: AreaConnection,
   collection: Collection,
   id: string,
-  get: ApiRequest,
+  get: ApiRequest | undefined,
 ): Promise<ReadAnswer | undefined> {
-  const byGet = () => unlessGone(() => send(conn, get));
-  if (!runtime().readByList) return byGet();
-  const items = await listingOf(conn, collection, get.secrets ?? []).items;
-  if (items === "unlistable") return byGet();
+  const byGet = (items: "unlistable" | undefined) => {
+    if (get !== undefined) return unlessGone(() => send(conn, get));
+    if (items === "unlistable")
+      throw new UnexpectedResponseError(
+        { method: "GET", path: collection.path },
+        "the list is missing or unreadable, and the object has no GET of its own to read it by",
+        undefined,
+      );
+    return Promise.resolve(undefined);
+  };
+  if (!runtime().readByList && get !== undefined) return byGet(undefined);
+  const items = await listingOf(conn, collection, get?.secrets ?? []).items;
+  if (items === "unlistable") return byGet(items);
   if (items.has(id)) return { body: collection.asAnswer(items.get(id)) };
-  return id === id.toLowerCase() ? undefined : byGet();
+  return id === id.toLowerCase() || get === undefined ? undefined : byGet(undefined);
 }

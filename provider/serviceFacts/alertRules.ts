@@ -7,8 +7,28 @@
 export const ALERT_SOURCES = ["tile", "search"] as const;
 export type AlertSource = (typeof ALERT_SOURCES)[number];
 
-/** Which side of the threshold fires the alert. */
-export const THRESHOLD_TYPES = ["above", "below"] as const;
+/**
+ * The sources as the real service spells them (HyperDX's `AlertSource` at b52a6fa,
+ * packages/api/src/models/alert.ts): the contract's `search` is `saved_search`, and names the saved
+ * search it watches by `savedSearchId`. The emulator's 2026 mode speaks these.
+ */
+export const SERVICE_ALERT_SOURCES = ["saved_search", "tile"] as const;
+export type ServiceAlertSource = (typeof SERVICE_ALERT_SOURCES)[number];
+
+/**
+ * How the value is compared with the threshold (docs/design/alerting-service-2026.md): `above` fires
+ * at value >= threshold, `below` at value < threshold; the range types also read thresholdMax.
+ */
+export const THRESHOLD_TYPES = [
+  "above",
+  "below",
+  "above_exclusive",
+  "below_or_equal",
+  "equal",
+  "not_equal",
+  "between",
+  "not_between",
+] as const;
 export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
 
 /**
@@ -16,14 +36,21 @@ export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
  */
 export const ALERT_LIST_PAGE_MAX = 1000;
 
+/** The largest page of every paged list of the v2 API (alerts, webhooks, saved searches: one pagination.ts). */
+export const LIST_PAGE_MAX = ALERT_LIST_PAGE_MAX;
+
+/** Where the alerts are. */
+export const ALERTS_PATH = "/api/v2/alerts";
+
 /** The only intervals the service accepts. */
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"] as const;
 
-/** The smallest threshold the service accepts (later versions accept any number; we hold to this). */
-const THRESHOLD_MIN = 0;
-
-/** Length bounds of the free texts, in characters; an empty text is refused, not read as "none". */
-const TEXT_LIMITS = { name: { min: 1, max: 512 }, message: { min: 1, max: 4096 } } as const;
+/** Length bounds of the free texts, in UTF-16 units (see serviceLength); an empty text is refused, not read as "none". */
+const TEXT_LIMITS = {
+  name: { min: 1, max: 512 },
+  message: { min: 1, max: 4096 },
+  note: { min: 1, max: 4096 },
+} as const;
 export type TextField = keyof typeof TEXT_LIMITS;
 
 const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(", ");
@@ -33,23 +60,106 @@ export function intervalProblem(value: string): string | undefined {
   return (INTERVALS as readonly string[]).includes(value) ? undefined : `must be one of ${quoted(INTERVALS)}`;
 }
 
-/** What is wrong with a finite threshold, as "must …", or undefined. */
+/**
+ * What is wrong with a threshold, as "must …", or undefined. The 2026 service takes any number
+ * (negative too); versions before it refused one below 0, which a program against them meets there.
+ */
 export function thresholdProblem(value: number): string | undefined {
-  return value >= THRESHOLD_MIN ? undefined : `must be a number >= ${THRESHOLD_MIN}`;
+  return Number.isFinite(value) ? undefined : "must be a finite number";
 }
 
-/** Characters as a reader counts them (code points), not UTF-16 units. */
-function characters(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
+/**
+ * A text's length as the service counts it: UTF-16 units, JavaScript's `length` (HyperDX checks
+ * `z.string().min(1).max(512)` with zod 3, packages/api/src/utils/zod.ts `alertSchema` at b52a6fa),
+ * so a character outside the Basic Multilingual Plane, most emoji among them, counts as 2.
+ */
+function serviceLength(text: string): number {
+  return text.length;
 }
 
 /** What is wrong with a name or message, as "must …", or undefined. */
 export function textProblem(field: TextField, value: string): string | undefined {
   const { min, max } = TEXT_LIMITS[field];
-  const length = characters(value);
+  const length = serviceLength(value);
   if (length < min) return `must not be empty (the service refuses an empty ${field}): leave it out for no ${field}`;
-  if (length > max) return `must be at most ${max} characters (it has ${length})`;
+  if (length > max) {
+    const astral = length !== [...value].length ? "; the service counts UTF-16 units, 2 for most emoji" : "";
+    return `must be at most ${max} characters (it has ${length}${astral})`;
+  }
   return undefined;
 }
+
+// ---- The 2026 fields (docs/design/alerting-service-2026.md, HyperDX b52a6fa) -------------------
+
+/** The threshold types that compare with a range, and so need thresholdMax. */
+export const RANGE_THRESHOLD_TYPES: readonly string[] = ["between", "not_between"];
+
+/** What is wrong between thresholdType, threshold and thresholdMax, by the service's rules, or undefined. */
+export function thresholdMaxProblem(
+  thresholdType: string,
+  threshold: number,
+  thresholdMax: number | undefined,
+): "required" | "below threshold" | undefined {
+  if (!RANGE_THRESHOLD_TYPES.includes(thresholdType)) return undefined;
+  if (thresholdMax === undefined) return "required";
+  return thresholdMax < threshold ? "below threshold" : undefined;
+}
+
+/** The most channels an alert notifies. */
+export const MAX_CHANNELS = 10;
+
+/** A channel's identity for "no two alike": its members, in a fixed order. */
+export const channelKey = (one: { readonly type?: unknown; readonly webhookId?: unknown }): string =>
+  JSON.stringify([one.type, one.webhookId]);
+
+/** What is wrong between `channel` and `channels`, by the service's rules, or undefined. */
+export function channelsProblem(
+  single: { readonly type?: unknown; readonly webhookId?: unknown } | undefined,
+  channels: readonly { readonly type?: unknown; readonly webhookId?: unknown }[] | undefined,
+): "neither" | "empty" | "too many" | "duplicate" | "channel differs" | undefined {
+  if (channels === undefined) return single === undefined ? "neither" : undefined;
+  if (channels.length === 0) return "empty";
+  if (channels.length > MAX_CHANNELS) return "too many";
+  if (new Set(channels.map(channelKey)).size !== channels.length) return "duplicate";
+  const first = channels[0];
+  if (single !== undefined && first !== undefined && channelKey(single) !== channelKey(first)) return "channel differs";
+  return undefined;
+}
+
+/** The largest schedule offset, in minutes (one day less a minute). */
+export const SCHEDULE_OFFSET_MAX = 1439;
+
+/** An interval's length in minutes: a schedule offset must be shorter. */
+export function intervalMinutes(interval: string): number | undefined {
+  const m = /^(\d+)([mhd])$/.exec(interval);
+  if (m === null) return undefined;
+  return Number(m[1]) * { m: 1, h: 60, d: 1440 }[m[2] as "m" | "h" | "d"];
+}
+
+/** How far ahead and back a schedule's start may be, in days, from the service's clock at each write. */
+export const SCHEDULE_START_WINDOW_DAYS = { ahead: 365, back: 3650 } as const;
+
+/** An ISO 8601 UTC date-time ending in Z, seconds and fractions optional, as the service's zod takes it. */
+export const SCHEDULE_START_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
+
+/** Where a schedule start falls outside its window at `now` (ms), or undefined. */
+export function scheduleStartProblem(startAt: string, now: number): "ahead" | "back" | "invalid" | undefined {
+  const at = Date.parse(startAt);
+  if (!SCHEDULE_START_AT.test(startAt) || Number.isNaN(at)) return "invalid";
+  const day = 86_400_000;
+  if (at > now + SCHEDULE_START_WINDOW_DAYS.ahead * day) return "ahead";
+  if (at < now - SCHEDULE_START_WINDOW_DAYS.back * day) return "back";
+  return undefined;
+}
+
+/** What an alert's evaluation state may be (a string, not an enum: a new value breaks nothing). */
+export const ALERT_STATES = ["ALERT", "OK", "INSUFFICIENT_DATA", "DISABLED", "PENDING"] as const;
+
+/** What kind of error an evaluation recorded. */
+export const EXECUTION_ERROR_TYPES = [
+  "QUERY_ERROR",
+  "QUERY_TIMEOUT",
+  "WEBHOOK_ERROR",
+  "INVALID_ALERT",
+  "UNKNOWN",
+] as const;

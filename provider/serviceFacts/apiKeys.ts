@@ -11,3 +11,7 @@ export type KeyState = (typeof KEY_STATES)[number];
 
 /** The state of a key whose create names none. */
 export const NEW_KEY_STATE: KeyState = "enabled";
+
+/** What kind of role a key is assigned (docs/design/cloud-api-2026.md): predefined, or the organization's own. */
+export const ROLE_TYPES = ["system", "custom"] as const;
+export type RoleType = (typeof ROLE_TYPES)[number];

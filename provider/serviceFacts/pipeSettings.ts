@@ -15,6 +15,11 @@ export interface BooleanSetting {
   readonly kind: "boolean";
   readonly wire: string;
   readonly meaning: string;
+  /**
+   * The value that unsets it, when null cannot (its published type is not nullable): what
+   * resetOnDelete sends, and what the program gives instead of null.
+   */
+  readonly unsetAs?: boolean;
 }
 
 export type SettingFact = IntegerSetting | BooleanSetting;
@@ -100,6 +105,14 @@ export const PIPE_SETTINGS = {
     wire: "db_parallel_view_processing",
     meaning: "whether pushing to attached views happens concurrently instead of sequentially",
   },
+  // ClickHouse Cloud OpenAPI ClickPipeSettings (docs/design/cloud-api-2026.md): a plain boolean,
+  // Kafka pipes only. Not nullable, so it is unset as false, Kafka's own default (read_uncommitted).
+  kafkaReadCommitted: {
+    kind: "boolean",
+    wire: "kafka_read_committed",
+    meaning: "whether Kafka consumers read only committed messages (Kafka pipes only)",
+    unsetAs: false,
+  },
 } as const satisfies Record<string, SettingFact>;
 
 export type SettingName = keyof typeof PIPE_SETTINGS;
@@ -115,10 +128,21 @@ export function wireName(name: SettingName): string {
   return PIPE_SETTINGS[name].wire;
 }
 
+/** Whether the service takes null for a setting (unset); else it is unset as its `unsetAs`. */
+export function takesNull(name: SettingName): boolean {
+  const fact: SettingFact = PIPE_SETTINGS[name];
+  return fact.kind !== "boolean" || fact.unsetAs === undefined;
+}
+
+/** What a reset sends for a setting: null, or the value that stands for unset. */
+export function unsetValue(name: SettingName): boolean | null {
+  const fact: SettingFact = PIPE_SETTINGS[name];
+  return fact.kind === "boolean" && fact.unsetAs !== undefined ? fact.unsetAs : null;
+}
+
 /** Human wording of what a setting accepts, used in every validation message. */
 export function allowedValues(name: SettingName): string {
   const fact: SettingFact = PIPE_SETTINGS[name];
-  return fact.kind === "boolean"
-    ? "true, false or null"
-    : `an integer from ${fact.min} to ${fact.max} (inclusive) or null`;
+  if (fact.kind === "boolean") return takesNull(name) ? "true, false or null" : "true or false (no null)";
+  return `an integer from ${fact.min} to ${fact.max} (inclusive) or null`;
 }

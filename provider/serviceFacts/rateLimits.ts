@@ -14,6 +14,18 @@ export const DEFAULT_RATE_LIMITS = {
 } as const satisfies Record<"alerting" | "cloud", RateLimit>;
 
 /**
+ * Whether the service states its own count of a credential's requests in every answer (the
+ * `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers, seconds until its window
+ * resets). Area A's does: HyperDX's external API counts 100 a minute per key with express-rate-limit,
+ * `standardHeaders: true` (packages/api/src/routers/external-api/v2/index.ts at b52a6fa). Area B's
+ * do not, as far as we know the cloud API: it is paced by our own count alone.
+ */
+export const COUNTS_IN_ANSWERS = {
+  alerting: true,
+  cloud: false,
+} as const satisfies Record<"alerting" | "cloud", boolean>;
+
+/**
  * A limit written as `"requests/seconds"` (a whole number of requests >= 1, seconds > 0, fractions
  * and spaces around the slash allowed), or `"off"` in any case; undefined when it is neither.
  */

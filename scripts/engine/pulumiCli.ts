@@ -23,9 +23,9 @@ import {
   rmSync,
   statSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { repoRoot } from "../packedPackage";
+import { buildOnce, defaultCacheRoot } from "../cacheFolder";
 
 export interface EngineTool {
   /** Absolute path of the executable. */
@@ -156,7 +156,7 @@ function surroundings(): Surroundings {
   return {
     path: process.env.PATH ?? "",
     goCandidates: ["go", "/usr/local/go/bin/go"],
-    cacheRoot: join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-alertpipe"),
+    cacheRoot: defaultCacheRoot(),
   };
 }
 
@@ -254,10 +254,7 @@ function runGoBuild(go: string, tool: GoTool, version: string, output: string, l
   });
 }
 
-/**
- * Returns our cached build of a tool, building it first if needed. The build goes to a scratch
- * folder renamed into place, so an interrupted or concurrent build never leaves half a cache.
- */
+/** Returns our cached build of a tool, building it first if needed (buildOnce: never half a cache). */
 async function cachedBuild(tool: GoTool, version: string, log: Log, where: Surroundings): Promise<EngineTool> {
   const dir = cacheDir(tool, version, where);
   const executable = join(dir, "bin", tool.binary);
@@ -274,22 +271,11 @@ async function cachedBuild(tool: GoTool, version: string, log: Log, where: Surro
   log(
     `Building ${tool.what} ${version} from Go modules into ${dir} (first time only; ${tool.coldBuild} on 2 cores with empty Go caches, seconds with them).`,
   );
-  const scratch = `${dir}.building-${process.pid}`;
-  rmSync(scratch, { recursive: true, force: true });
-  mkdirSync(join(scratch, "bin"), { recursive: true });
   const started = Date.now();
-  try {
+  await buildOnce(dir, join("bin", tool.binary), async (scratch) => {
+    mkdirSync(join(scratch, "bin"));
     await runGoBuild(go, tool, version, join(scratch, "bin", tool.binary), log);
-    if (existsSync(executable)) {
-      rmSync(scratch, { recursive: true, force: true });
-    } else {
-      rmSync(dir, { recursive: true, force: true });
-      renameSync(scratch, dir);
-    }
-  } catch (err) {
-    rmSync(scratch, { recursive: true, force: true });
-    throw err;
-  }
+  });
   log(`Built ${tool.what} ${version} in ${Math.round((Date.now() - started) / 1000)} s.`);
   return { path: executable, version, source: "built" };
 }

@@ -46,9 +46,13 @@ export class Alert extends pulumi.CustomResource {
     }
 
     /**
-     * Where the alert notifies; a webhook is the only channel type.
+     * Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
      */
     declare public readonly channel: pulumi.Output<outputs.AlertChannel>;
+    /**
+     * Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+     */
+    declare public readonly channels: pulumi.Output<outputs.AlertChannel[] | undefined>;
     /**
      * When the alert was made (ISO 8601, set by the service).
      */
@@ -58,9 +62,13 @@ export class Alert extends pulumi.CustomResource {
      */
     declare public readonly dashboardId: pulumi.Output<string | undefined>;
     /**
-     * The grouping of the alert, as the service returns it.
+     * Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
      */
-    declare public /*out*/ readonly groupBy: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly executionErrors: pulumi.Output<outputs.AlertExecutionError[] | undefined>;
+    /**
+     * What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
+     */
+    declare public readonly groupBy: pulumi.Output<string | undefined>;
     /**
      * How often the alert is evaluated.
      */
@@ -74,9 +82,29 @@ export class Alert extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string | undefined>;
     /**
+     * Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+     */
+    declare public readonly note: pulumi.Output<string | undefined>;
+    /**
+     * How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+     */
+    declare public readonly numConsecutiveWindows: pulumi.Output<number | undefined>;
+    /**
      * The saved search the alert watches, as the service returns it.
      */
     declare public /*out*/ readonly savedSearch: pulumi.Output<string | undefined>;
+    /**
+     * The saved search a search alert watches (search alerts only; required by services since 2026).
+     */
+    declare public readonly savedSearchId: pulumi.Output<string | undefined>;
+    /**
+     * Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+     */
+    declare public readonly scheduleOffsetMinutes: pulumi.Output<number | undefined>;
+    /**
+     * When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+     */
+    declare public readonly scheduleStartAt: pulumi.Output<string | undefined>;
     /**
      * Whether, or until when, the alert is silenced, as the service returns it.
      */
@@ -86,7 +114,7 @@ export class Alert extends pulumi.CustomResource {
      */
     declare public readonly source: pulumi.Output<enums.AlertSource>;
     /**
-     * Current state of the alert, e.g. "inactive".
+     * Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
      */
     declare public /*out*/ readonly state: pulumi.Output<string | undefined>;
     /**
@@ -94,11 +122,15 @@ export class Alert extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly team: pulumi.Output<string | undefined>;
     /**
-     * The numeric threshold (a finite number >= 0).
+     * The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
      */
     declare public readonly threshold: pulumi.Output<number>;
     /**
-     * Whether the alert fires above or below the threshold.
+     * The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+     */
+    declare public readonly thresholdMax: pulumi.Output<number | undefined>;
+    /**
+     * How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
      */
     declare public readonly thresholdType: pulumi.Output<enums.AlertThresholdType>;
     /**
@@ -121,9 +153,6 @@ export class Alert extends pulumi.CustomResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
-            if (args?.channel === undefined && !opts.urn) {
-                throw new Error("Missing required property 'channel'");
-            }
             if (args?.interval === undefined && !opts.urn) {
                 throw new Error("Missing required property 'interval'");
             }
@@ -137,17 +166,25 @@ export class Alert extends pulumi.CustomResource {
                 throw new Error("Missing required property 'thresholdType'");
             }
             resourceInputs["channel"] = args?.channel;
+            resourceInputs["channels"] = args?.channels;
             resourceInputs["dashboardId"] = args?.dashboardId;
+            resourceInputs["groupBy"] = args?.groupBy;
             resourceInputs["importId"] = args?.importId;
             resourceInputs["interval"] = args?.interval;
             resourceInputs["message"] = args?.message;
             resourceInputs["name"] = args?.name;
+            resourceInputs["note"] = args?.note;
+            resourceInputs["numConsecutiveWindows"] = args?.numConsecutiveWindows;
+            resourceInputs["savedSearchId"] = args?.savedSearchId;
+            resourceInputs["scheduleOffsetMinutes"] = args?.scheduleOffsetMinutes;
+            resourceInputs["scheduleStartAt"] = args?.scheduleStartAt;
             resourceInputs["source"] = args?.source;
             resourceInputs["threshold"] = args?.threshold;
+            resourceInputs["thresholdMax"] = args?.thresholdMax;
             resourceInputs["thresholdType"] = args?.thresholdType;
             resourceInputs["tileId"] = args?.tileId;
             resourceInputs["createdAt"] = undefined /*out*/;
-            resourceInputs["groupBy"] = undefined /*out*/;
+            resourceInputs["executionErrors"] = undefined /*out*/;
             resourceInputs["savedSearch"] = undefined /*out*/;
             resourceInputs["silenced"] = undefined /*out*/;
             resourceInputs["state"] = undefined /*out*/;
@@ -155,18 +192,26 @@ export class Alert extends pulumi.CustomResource {
             resourceInputs["updatedAt"] = undefined /*out*/;
         } else {
             resourceInputs["channel"] = undefined /*out*/;
+            resourceInputs["channels"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["dashboardId"] = undefined /*out*/;
+            resourceInputs["executionErrors"] = undefined /*out*/;
             resourceInputs["groupBy"] = undefined /*out*/;
             resourceInputs["interval"] = undefined /*out*/;
             resourceInputs["message"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
+            resourceInputs["note"] = undefined /*out*/;
+            resourceInputs["numConsecutiveWindows"] = undefined /*out*/;
             resourceInputs["savedSearch"] = undefined /*out*/;
+            resourceInputs["savedSearchId"] = undefined /*out*/;
+            resourceInputs["scheduleOffsetMinutes"] = undefined /*out*/;
+            resourceInputs["scheduleStartAt"] = undefined /*out*/;
             resourceInputs["silenced"] = undefined /*out*/;
             resourceInputs["source"] = undefined /*out*/;
             resourceInputs["state"] = undefined /*out*/;
             resourceInputs["team"] = undefined /*out*/;
             resourceInputs["threshold"] = undefined /*out*/;
+            resourceInputs["thresholdMax"] = undefined /*out*/;
             resourceInputs["thresholdType"] = undefined /*out*/;
             resourceInputs["tileId"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
@@ -181,13 +226,21 @@ export class Alert extends pulumi.CustomResource {
  */
 export interface AlertArgs {
     /**
-     * Where the alert notifies; a webhook is the only channel type.
+     * Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
      */
-    channel: pulumi.Input<inputs.AlertChannelArgs>;
+    channel?: pulumi.Input<inputs.AlertChannelArgs | undefined>;
+    /**
+     * Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+     */
+    channels?: pulumi.Input<pulumi.Input<inputs.AlertChannelArgs>[] | undefined>;
     /**
      * Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
      */
     dashboardId?: pulumi.Input<string | undefined>;
+    /**
+     * What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
+     */
+    groupBy?: pulumi.Input<string | undefined>;
     /**
      * The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's values with one PUT only when they differ; it never creates an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy deletes it unless the resource has `retainOnDelete`.
      */
@@ -205,15 +258,39 @@ export interface AlertArgs {
      */
     name?: pulumi.Input<string | undefined>;
     /**
+     * Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+     */
+    note?: pulumi.Input<string | undefined>;
+    /**
+     * How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+     */
+    numConsecutiveWindows?: pulumi.Input<number | undefined>;
+    /**
+     * The saved search a search alert watches (search alerts only; required by services since 2026).
+     */
+    savedSearchId?: pulumi.Input<string | undefined>;
+    /**
+     * Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+     */
+    scheduleOffsetMinutes?: pulumi.Input<number | undefined>;
+    /**
+     * When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+     */
+    scheduleStartAt?: pulumi.Input<string | undefined>;
+    /**
      * What the alert watches: a dashboard tile ("tile") or a search ("search").
      */
     source: pulumi.Input<enums.AlertSource>;
     /**
-     * The numeric threshold (a finite number >= 0).
+     * The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
      */
     threshold: pulumi.Input<number>;
     /**
-     * Whether the alert fires above or below the threshold.
+     * The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+     */
+    thresholdMax?: pulumi.Input<number | undefined>;
+    /**
+     * How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
      */
     thresholdType: pulumi.Input<enums.AlertThresholdType>;
     /**

@@ -46,6 +46,14 @@ export class ApiKey extends pulumi.CustomResource {
     }
 
     /**
+     * The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+     */
+    declare public readonly assignedRoleIds: pulumi.Output<string[] | undefined>;
+    /**
+     * The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+     */
+    declare public /*out*/ readonly assignedRoles: pulumi.Output<outputs.ApiKeyAssignedRole[] | undefined>;
+    /**
      * When the key was made (ISO 8601, set by the service).
      */
     declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
@@ -94,7 +102,9 @@ export class ApiKey extends pulumi.CustomResource {
      */
     declare public readonly organizationId: pulumi.Output<string>;
     /**
-     * The key's roles: at least one, none repeated.
+     * The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
+     *
+     * @deprecated Use assignedRoleIds; the service reports a key's roles as assignedRoles.
      */
     declare public readonly roles: pulumi.Output<enums.ApiKeyRole[]>;
     /**
@@ -120,9 +130,7 @@ export class ApiKey extends pulumi.CustomResource {
             if (args?.organizationId === undefined && !opts.urn) {
                 throw new Error("Missing required property 'organizationId'");
             }
-            if (args?.roles === undefined && !opts.urn) {
-                throw new Error("Missing required property 'roles'");
-            }
+            resourceInputs["assignedRoleIds"] = args?.assignedRoleIds;
             resourceInputs["expireAt"] = args?.expireAt;
             resourceInputs["hashData"] = args?.hashData ? pulumi.secret(args.hashData) : undefined;
             resourceInputs["importId"] = args?.importId;
@@ -133,6 +141,7 @@ export class ApiKey extends pulumi.CustomResource {
             resourceInputs["organizationId"] = args?.organizationId;
             resourceInputs["roles"] = args?.roles;
             resourceInputs["state"] = args?.state;
+            resourceInputs["assignedRoles"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["keyId"] = undefined /*out*/;
             resourceInputs["keySecret"] = undefined /*out*/;
@@ -140,6 +149,8 @@ export class ApiKey extends pulumi.CustomResource {
             resourceInputs["managedArgs"] = undefined /*out*/;
             resourceInputs["usedAt"] = undefined /*out*/;
         } else {
+            resourceInputs["assignedRoleIds"] = undefined /*out*/;
+            resourceInputs["assignedRoles"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["expireAt"] = undefined /*out*/;
             resourceInputs["hashData"] = undefined /*out*/;
@@ -167,6 +178,10 @@ export class ApiKey extends pulumi.CustomResource {
  * The set of arguments for constructing a ApiKey resource.
  */
 export interface ApiKeyArgs {
+    /**
+     * The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+     */
+    assignedRoleIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
      */
@@ -200,9 +215,11 @@ export interface ApiKeyArgs {
      */
     organizationId: pulumi.Input<string>;
     /**
-     * The key's roles: at least one, none repeated.
+     * The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
+     *
+     * @deprecated Use assignedRoleIds; the service reports a key's roles as assignedRoles.
      */
-    roles: pulumi.Input<pulumi.Input<enums.ApiKeyRole>[]>;
+    roles?: pulumi.Input<pulumi.Input<enums.ApiKeyRole>[] | undefined>;
     /**
      * Whether the key can be used. Default "enabled".
      */

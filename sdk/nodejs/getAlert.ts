@@ -26,9 +26,13 @@ export interface GetAlertArgs {
 
 export interface GetAlertResult {
     /**
-     * Where the alert notifies; a webhook is the only channel type.
+     * Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
      */
     readonly channel?: outputs.AlertChannel;
+    /**
+     * Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+     */
+    readonly channels?: outputs.AlertChannel[];
     /**
      * When the alert was made (ISO 8601, set by the service).
      */
@@ -38,7 +42,11 @@ export interface GetAlertResult {
      */
     readonly dashboardId?: string;
     /**
-     * The grouping of the alert, as the service returns it.
+     * Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+     */
+    readonly executionErrors?: outputs.AlertExecutionError[];
+    /**
+     * What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
      */
     readonly groupBy?: string;
     /**
@@ -58,9 +66,29 @@ export interface GetAlertResult {
      */
     readonly name?: string;
     /**
+     * Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+     */
+    readonly note?: string;
+    /**
+     * How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+     */
+    readonly numConsecutiveWindows?: number;
+    /**
      * The saved search the alert watches, as the service returns it.
      */
     readonly savedSearch?: string;
+    /**
+     * The saved search a search alert watches (search alerts only; required by services since 2026).
+     */
+    readonly savedSearchId?: string;
+    /**
+     * Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+     */
+    readonly scheduleOffsetMinutes?: number;
+    /**
+     * When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+     */
+    readonly scheduleStartAt?: string;
     /**
      * Whether, or until when, the alert is silenced, as the service returns it.
      */
@@ -70,7 +98,7 @@ export interface GetAlertResult {
      */
     readonly source?: enums.AlertSource;
     /**
-     * Current state of the alert, e.g. "inactive".
+     * Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
      */
     readonly state?: string;
     /**
@@ -78,11 +106,15 @@ export interface GetAlertResult {
      */
     readonly team?: string;
     /**
-     * The numeric threshold (a finite number >= 0).
+     * The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
      */
     readonly threshold?: number;
     /**
-     * Whether the alert fires above or below the threshold.
+     * The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+     */
+    readonly thresholdMax?: number;
+    /**
+     * How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
      */
     readonly thresholdType?: enums.AlertThresholdType;
     /**

@@ -36,6 +36,14 @@ export interface GetApiKeyArgs {
 
 export interface GetApiKeyResult {
     /**
+     * The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+     */
+    readonly assignedRoleIds?: string[];
+    /**
+     * The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+     */
+    readonly assignedRoles?: outputs.ApiKeyAssignedRole[];
+    /**
      * When the key was made (ISO 8601, set by the service).
      */
     readonly createdAt?: string;
@@ -64,7 +72,7 @@ export interface GetApiKeyResult {
      */
     readonly organizationId?: string;
     /**
-     * The key's roles: at least one, none repeated.
+     * The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
      */
     readonly roles?: enums.ApiKeyRole[];
     /**

@@ -57,6 +57,10 @@ export interface GetPipeSettingsResult {
      */
     readonly dbParallelViewProcessing?: boolean;
     /**
+     * Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+     */
+    readonly kafkaReadCommitted?: boolean;
+    /**
      * Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
      */
     readonly objectStorageConcurrency?: number;

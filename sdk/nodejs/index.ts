@@ -50,6 +50,16 @@ export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
+export { SavedSearchArgs } from "./savedSearch";
+export type SavedSearch = import("./savedSearch").SavedSearch;
+export const SavedSearch: typeof import("./savedSearch").SavedSearch = null as any;
+utilities.lazyLoad(exports, ["SavedSearch"], () => require("./savedSearch"));
+
+export { WebhookArgs } from "./webhook";
+export type Webhook = import("./webhook").Webhook;
+export const Webhook: typeof import("./webhook").Webhook = null as any;
+utilities.lazyLoad(exports, ["Webhook"], () => require("./webhook"));
+
 
 // Export enums:
 export * from "./types/enums";
@@ -73,6 +83,10 @@ const _module = {
                 return new ApiKey(name, <any>undefined, { urn })
             case "alertpipe:index:PipeSettings":
                 return new PipeSettings(name, <any>undefined, { urn })
+            case "alertpipe:index:SavedSearch":
+                return new SavedSearch(name, <any>undefined, { urn })
+            case "alertpipe:index:Webhook":
+                return new Webhook(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

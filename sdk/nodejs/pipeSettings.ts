@@ -67,6 +67,10 @@ export class PipeSettings extends pulumi.CustomResource {
      */
     declare public readonly dbParallelViewProcessing: pulumi.Output<boolean | undefined>;
     /**
+     * Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+     */
+    declare public readonly kafkaReadCommitted: pulumi.Output<boolean | undefined>;
+    /**
      * Names of the settings this program sets; drift, update and delete act on these alone.
      */
     declare public /*out*/ readonly managedSettings: pulumi.Output<string[]>;
@@ -137,6 +141,7 @@ export class PipeSettings extends pulumi.CustomResource {
             resourceInputs["dbMinInsertBlockSizeBytes"] = args?.dbMinInsertBlockSizeBytes;
             resourceInputs["dbParallelDistributedInsertSelect"] = args?.dbParallelDistributedInsertSelect;
             resourceInputs["dbParallelViewProcessing"] = args?.dbParallelViewProcessing;
+            resourceInputs["kafkaReadCommitted"] = args?.kafkaReadCommitted;
             resourceInputs["objectStorageConcurrency"] = args?.objectStorageConcurrency;
             resourceInputs["objectStorageMaxFileCount"] = args?.objectStorageMaxFileCount;
             resourceInputs["objectStorageMaxInsertBytes"] = args?.objectStorageMaxInsertBytes;
@@ -155,6 +160,7 @@ export class PipeSettings extends pulumi.CustomResource {
             resourceInputs["dbMinInsertBlockSizeBytes"] = undefined /*out*/;
             resourceInputs["dbParallelDistributedInsertSelect"] = undefined /*out*/;
             resourceInputs["dbParallelViewProcessing"] = undefined /*out*/;
+            resourceInputs["kafkaReadCommitted"] = undefined /*out*/;
             resourceInputs["managedSettings"] = undefined /*out*/;
             resourceInputs["objectStorageConcurrency"] = undefined /*out*/;
             resourceInputs["objectStorageMaxFileCount"] = undefined /*out*/;
@@ -200,6 +206,10 @@ export interface PipeSettingsArgs {
      * Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
      */
     dbParallelViewProcessing?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+     */
+    kafkaReadCommitted?: pulumi.Input<boolean | undefined>;
     /**
      * Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
      */

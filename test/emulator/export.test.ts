@@ -6,9 +6,10 @@ import { readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import { SEEDED_SOURCES, startEmulator, type RunningEmulator } from "../../emulator";
 import { NAME_PATTERN } from "../../provider/export/naming";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID, SETTINGS_PATH } from "../support/fixtures";
+import { byHand } from "../support/engine";
 import { exportEnv, exportInProcess, seedEstate, type Estate, type ExportRun } from "../support/exportRuns";
 
 describe("alertpipe export against the emulator", () => {
@@ -54,6 +55,8 @@ describe("alertpipe export against the emulator", () => {
     expect(emu.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
       [
         `GET ${ALERTS_PATH}`,
+        "GET /api/v2/webhooks",
+        "GET /api/v2/saved-searches",
         `GET ${KEYS_PATH}`,
         `GET ${SETTINGS_PATH}`,
         `GET /v1/organizations/${org}/services/${service}/pipes/${pipe}/settings`,
@@ -93,5 +96,40 @@ describe("alertpipe export against the emulator", () => {
     );
     expect(document(some).resources.map((r) => r.type)).toEqual(["alertpipe:index:ApiKey", "alertpipe:index:ApiKey"]);
     expect(some.stderr).toContain("4 listed, 2 exported, 2 left out by --name");
+  });
+});
+
+describe("alertpipe export of webhooks and saved searches", () => {
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    emu = await startEmulator({ rateLimits: { cloud: false, alerting: false } });
+  });
+  afterAll(() => emu.close());
+
+  it("lists each with one GET and writes each by its id, saying headers are not adopted", async () => {
+    const hook = {
+      name: "ops",
+      service: "generic",
+      url: "https://hooks.example.com/ops",
+      headers: { A: "s3cret-hdr" },
+    };
+    const madeHook = (await byHand(emu, "POST", "/api/v2/webhooks", hook)) as { data: { id: string } };
+    const search = { name: "errors", sourceId: SEEDED_SOURCES[0].id };
+    const madeSearch = (await byHand(emu, "POST", "/api/v2/saved-searches", search)) as { data: { id: string } };
+    emu.resetRequestLog();
+    const run = await exportInProcess(["export", "--type", "Webhook", "--type", "SavedSearch"], exportEnv(emu));
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      resources: [
+        { type: "alertpipe:index:Webhook", name: "ops", id: madeHook.data.id },
+        { type: "alertpipe:index:SavedSearch", name: "errors", id: madeSearch.data.id },
+      ],
+    });
+    expect(run.stderr).toContain("adopted without their headers and queryParams");
+    expect(`${run.stdout}${run.stderr}`).not.toContain("s3cret-hdr");
+    expect(emu.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      "GET /api/v2/saved-searches",
+      "GET /api/v2/webhooks",
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-// Ids that would move a request to another path (issue 24): every id part of the three resources,
+// Ids that would move a request to another path (issue 24): every id part of the five resources,
 // through every verb that puts one in a path (check of importId and the path ids, create's
 // take-over, import (the behaviour's, as both doors call it), read, update, delete), against the
 // emulator over real HTTP. Each is refused with a stable code naming the resource and the id, and
@@ -8,9 +8,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as alert from "../../provider/alert/provider";
 import * as apiKey from "../../provider/apiKey/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
+import * as webhook from "../../provider/webhook/provider";
+import * as savedSearch from "../../provider/savedSearch/provider";
 import { behaviour as alertCore } from "../../provider/alert/behaviour";
 import { behaviour as apiKeyCore } from "../../provider/apiKey/behaviour";
 import { behaviour as pipeSettingsCore } from "../../provider/pipeSettings/behaviour";
+import { behaviour as webhookCore } from "../../provider/webhook/behaviour";
+import { behaviour as savedSearchCore } from "../../provider/savedSearch/behaviour";
 import { AlertpipeError } from "../../provider/errors";
 import { emulatorPerTest, envFor, setEnv } from "../support/emulatorPerTest";
 import { failure } from "../support/failures";
@@ -64,6 +68,17 @@ describe.each(HOSTILE.map((id) => [id.length > 20 ? `${id.slice(0, 10)}… (${id
       it("is refused by read", () => refused(alert.read(id, {}), "ID_FORM", "alert", id));
       it("is refused by update", () => refused(alert.update(id, tileAlert, tileAlert), "ID_FORM", "alert", id));
       it("is refused by delete", () => refused(alert.delete(id, tileAlert), "ID_FORM", "alert", id));
+    });
+
+    // Webhooks are read through their list: a hostile id is refused before the list is asked too.
+    describe.each([
+      ["webhook", webhook, webhookCore, { name: "ops", service: "generic", url: "https://hooks.example.com/ops" }],
+      ["saved search", savedSearch, savedSearchCore, { name: "errors", sourceId: "65f0c1a2b3c4d5e6f7a8b9c1" }],
+    ] as const)("as a %s's id", (what, door, core, args) => {
+      it("is refused as an import id", () => refused(core.readImported(id), "IMPORT_ID_FORM", what, id));
+      it("is refused by read", () => refused(door.read(id, args), "ID_FORM", what, id));
+      it("is refused by update", () => refused(door.update(id, args, args), "ID_FORM", what, id));
+      it("is refused by delete", () => refused(door.delete(id, args), "ID_FORM", what, id));
     });
 
     describe.each(["organizationId", "id"] as const)("as an API key's %s", (part) => {

@@ -1,11 +1,11 @@
 // docs/guides/your-first-stack.md as a newcomer follows it: the blocks marked `<!-- first-stack: <lang>
 // sh -->` (commands) and `<!-- first-stack: <lang> file <name> -->` (files to write) are read from the
 // Markdown and run in order, as written, in one bash in an empty folder, with the real CLI and the
-// language hosts on PATH and a HOME of its own (for `pulumi login --local`). The one substitution: the
+// language hosts on PATH and a HOME and PULUMI_HOME of its own. The one substitution: the
 // package's path, since it is on no registry, becomes the tarball this run packed.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
@@ -37,6 +37,16 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
+/** Stops what a failed run of the guide left behind (the emulator it started), by its process group. */
+function stopGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGTERM");
+  } catch {
+    // The group is empty: nothing was left running.
+  }
+}
+
 let path = "";
 let tarball = "";
 const roots: string[] = [];
@@ -59,13 +69,20 @@ describe.each(["ts", "yaml"])("your first stack (%s), as the guide writes it", (
     const script = guideScript(markdown, lang).replaceAll(TARBALL_IN_GUIDE, tarball);
     const root = mkdtempSync(join(tmpdir(), `alertpipe-first-${lang}-`));
     roots.push(root);
-    const run = spawnSync("bash", ["-euo", "pipefail", "-c", script], {
+    // Output to a file, not a pipe, and bash leading a process group of its own: a failed step then
+    // ends the run at once, where the emulator started in the background would hold a pipe open, and
+    // whatever the script left running is stopped with its group (setsid execs bash, so its pid leads it).
+    const log = join(root, "guide.log");
+    const out = openSync(log, "w");
+    const run = spawnSync("setsid", ["bash", "-euo", "pipefail", "-c", script], {
       cwd: root,
-      encoding: "utf8",
+      stdio: ["ignore", out, out],
       timeout: 600_000,
       env: {
         PATH: path,
         HOME: root,
+        // Pulumi finds its home by the user's account, not HOME: this run's own, never the machine's.
+        PULUMI_HOME: join(root, ".pulumi-home"),
         // The npm cache of this machine, so the dependencies come without a download.
         npm_config_cache: process.env.npm_config_cache ?? join(homedir(), ".npm"),
         npm_config_prefer_offline: "true",
@@ -75,7 +92,9 @@ describe.each(["ts", "yaml"])("your first stack (%s), as the guide writes it", (
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       },
     });
-    const output = `${run.stdout}${run.stderr}`;
+    closeSync(out);
+    const output = readFileSync(log, "utf8");
+    if (run.status !== 0) stopGroup(run.pid);
     expect(run.status, output).toBe(0);
     expect(output).toMatch(/~ threshold\s*: 300 => 400/);
     expect(output).toMatch(/Resources:\s+\+ 2 created/);

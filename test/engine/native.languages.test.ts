@@ -7,6 +7,9 @@
 // resource. Both languages meet the same specification.
 
 import { join } from "node:path";
+import { CONNECTION_SETTINGS } from "../../provider/runtime/connection";
+import { emulatorConfig } from "../../scripts/exampleStack";
+import { repoRoot } from "../../scripts/packedPackage";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { emulator } from "../support/engine";
@@ -84,5 +87,39 @@ describe.each(LANGUAGES)("a $name program using the generated SDK and the instal
     expect(snap.keys).toEqual({});
     expect(snap.alerts).toEqual({});
     expect(snap.pipes[PIPE_RESOURCE_ID]?.db_max_threads).toBeNull();
+  });
+});
+
+describe("the user's Python example (examples/python/stack.py), as its docstring runs it", () => {
+  let emu: RunningEmulator;
+  let stack: LanguageStack;
+
+  beforeAll(async () => {
+    const [python, plugin] = await Promise.all([pythonWithSdk(), installedPluginArchive()]);
+    emu = await emulator({ rateLimits: { cloud: false, alerting: false } });
+    // The example reads its connection from the provider's own variables, the emulator's address when unset.
+    const config = emulatorConfig(emu);
+    const env = Object.fromEntries(
+      Object.values(CONNECTION_SETTINGS)
+        .filter((s) => config[s.configKey] !== undefined)
+        .map((s) => [s.envVar, String(config[s.configKey]?.value)]),
+    );
+    stack = await languageStack([python, join(repoRoot(), "examples", "python", "stack.py")], {
+      project: "alertpipe-python-example",
+      stack: "dev",
+      emu,
+      plugin,
+      env,
+    });
+  }, 600_000);
+
+  it("makes its one key on up, keySecret a masked secret, and deletes it on destroy", async () => {
+    const up = await stack.run("up");
+    expect(up).toMatchObject({ result: "succeeded", changes: { create: 2 }, outputs: { keySecret: "[secret]" } });
+    expect(Object.values(emu.snapshot().keys).map((k) => k.name)).toEqual(["deployer"]);
+    expect(stack.readStateFile()).toContain(SECRET_SIG);
+    const down = await stack.run("destroy");
+    expect(down).toMatchObject({ result: "succeeded", changes: { delete: 2 } });
+    expect(emu.snapshot().keys).toEqual({});
   });
 });

@@ -47,18 +47,21 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
     stack = yaml.stack;
   }, 900_000);
 
-  it("creates the pipe's settings, the key and the alert, one write each", async () => {
+  it("creates the pipe's settings, the key and the two alerts, one write each", async () => {
     const t0 = Date.now();
     const up = ok(await stack.runLogged("up", ["up", "--yes"]));
     console.log(`yaml up (create): ${Date.now() - t0} ms`);
-    expect(changes(up)).toEqual(["create deployer", "create ingest", "create ingestLag"]);
+    expect(changes(up)).toEqual(["create deployer", "create ingest", "create ingestLag", "create lagWarning"]);
     expect(requestLog(emu, isWrite).sort()).toEqual(
-      ["POST /api/v2/alerts", `POST ${KEYS_PATH}`, `PUT ${SETTINGS_PATH}`].sort(),
+      ["POST /api/v2/alerts", "POST /api/v2/alerts", `POST ${KEYS_PATH}`, `PUT ${SETTINGS_PATH}`].sort(),
     );
-    const alertId = Object.keys(emu.snapshot().alerts)[0] ?? "";
+    const alertId = ourState(stack).get("ingestLag")?.id ?? "";
     expect(emu.snapshot().alerts[alertId]?.message).toBe(
       `Ingest lag (deploy key ending ${String(Object.values(emu.snapshot().keys)[0]?.keySuffix)})`,
     );
+    const warningId = ourState(stack).get("lagWarning")?.id ?? "";
+    expect(emu.snapshot().alerts[warningId]).toMatchObject({ thresholdType: "between", thresholdMax: 300 });
+    expect(emu.snapshot().alerts[warningId]?.channels?.map((c) => c.webhookId)).toEqual(["ops-oncall", "ops-chat"]);
   });
 
   it("previews the same program as nothing to do, sending no request", async () => {
@@ -69,6 +72,7 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
       "same deployer",
       "same ingest",
       "same ingestLag",
+      "same lagWarning",
     ]);
     expect(emu.requests).toEqual([]);
   });
@@ -132,17 +136,7 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
     /** `pulumi import <type> <name> <id>` as the guide shows it: unprotected, no code generated. */
     async function imported(type: string, name: string, id: string): Promise<void> {
       emu.resetRequestLog();
-      ok(
-        await stack.run([
-          "import",
-          `alertpipe:index:${type}`,
-          name,
-          id,
-          "--yes",
-          "--protect=false",
-          "--generate-code=false",
-        ]),
-      );
+      ok(await stack.import(`alertpipe:index:${type}`, name, id));
       expect(requestLog(emu, isWrite)).toEqual([]);
     }
 
@@ -189,6 +183,7 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
       "delete handPipe",
       "delete ingest",
       "delete ingestLag",
+      "delete lagWarning",
     ]);
     expect(emu.snapshot().alerts).toEqual({});
     expect(emu.snapshot().keys).toEqual({});
@@ -229,18 +224,23 @@ describe("a Pulumi YAML program naming alertpipe resources when the engine finds
 });
 
 describe("the README's Pulumi YAML quick start", () => {
-  it("makes the key through the plugin, its secret a secret output, and destroys it", async () => {
+  it("makes the webhook, the saved search and the alert notifying the webhook, and destroys them", async () => {
     const readme = readFileSync(join(repoRoot(), "README.md"), "utf8");
     const program = /```yaml\n(name: alertpipe-yaml\n[\s\S]*?)```/.exec(readme)?.[1];
     expect(program, "README.md has a ```yaml block starting name: alertpipe-yaml").toBeDefined();
     const emu = await startEmulator();
     const { stack } = await yamlStack(emu, program ?? "");
     const up = ok(await stack.runLogged("up", ["up", "--yes"]));
-    expect(changes(up)).toEqual(["create deployer"]);
-    expect(requestLog(emu, isWrite)).toEqual([`POST ${KEYS_PATH}`]);
-    const outputs = ok(await stack.run(["stack", "output", "--json"]));
-    expect(JSON.parse(outputs.stdout) as Record<string, unknown>).toEqual({ deployerKeySecret: "[secret]" });
+    expect(changes(up)).toEqual(["create errorRate", "create errors", "create ops"]);
+    expect(requestLog(emu, isWrite).sort()).toEqual([
+      "POST /api/v2/alerts",
+      "POST /api/v2/saved-searches",
+      "POST /api/v2/webhooks",
+    ]);
+    const hookId = Object.keys(emu.snapshot().webhooks ?? {})[0];
+    expect(Object.values(emu.snapshot().alerts)[0]?.channel).toEqual({ type: "webhook", webhookId: hookId });
     ok(await stack.run(["destroy", "--yes"]));
-    expect(emu.snapshot().keys).toEqual({});
+    const after = emu.snapshot();
+    expect([after.alerts, after.webhooks, after.savedSearches]).toEqual([{}, {}, {}]);
   });
 });

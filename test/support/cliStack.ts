@@ -171,6 +171,11 @@ export class CliStack {
     return { ...run, events: done, ...summarize(done, kind) };
   }
 
+  /** `pulumi import <token> <name> <id>` as the import guide shows it: unprotected, no code generated. */
+  import(token: string, name: string, id: string): Promise<CliRun> {
+    return this.run(["import", token, name, id, "--yes", "--protect=false", "--generate-code=false"]);
+  }
+
   /** The stack's outputs, secret ones in plain text (`pulumi stack output --json --show-secrets`): never print them. */
   async outputs(): Promise<Record<string, unknown>> {
     const shown = await this.run(["stack", "output", "--json", "--show-secrets"]);

@@ -199,7 +199,12 @@ export function told(result: RunResult): string {
  * A request to the emulator as a person at the console would make it, with the emulator's own
  * credentials: the out-of-band change a refresh should find. Fails when the emulator refuses it.
  */
-export async function byHand(emu: RunningEmulator, method: string, path: string, body?: unknown): Promise<unknown> {
+export async function byHand(
+  emu: Pick<RunningEmulator, "url" | "token" | "keyId" | "keySecret">,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   const authorization = path.startsWith("/v1/")
     ? `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`
     : `Bearer ${emu.token}`;

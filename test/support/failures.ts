@@ -14,7 +14,7 @@ export function where(f: Failure): string;
 export function where(f: Failure | undefined): string | undefined;
 export function where(f: Failure | undefined): string | undefined {
   if (f === undefined) return undefined;
-  return f.property !== "" ? f.property : (/^([^\s:]+)(?: is |: )/.exec(f.reason)?.[1] ?? f.reason);
+  return f.property !== "" ? f.property : (/^([^\s:]+)(?: is | must | \(|: )/.exec(f.reason)?.[1] ?? f.reason);
 }
 
 /** What a call that must fail rejects with; the test fails if it resolves. */

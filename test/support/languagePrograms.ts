@@ -171,7 +171,15 @@ export interface LanguageStack {
  */
 export async function languageStack(
   command: readonly string[],
-  options: { project: string; stack: string; emu: RunningEmulator; plugin: InstalledPlugin; config?: StackConfig },
+  options: {
+    project: string;
+    stack: string;
+    emu: RunningEmulator;
+    plugin: InstalledPlugin;
+    config?: StackConfig;
+    /** Added to the program's environment. */
+    env?: Record<string, string>;
+  },
 ): Promise<LanguageStack> {
   const backend = scratch("backend");
   const env: NodeJS.ProcessEnv = {
@@ -186,10 +194,13 @@ export async function languageStack(
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
     ALERTPIPE_TEST_STACK: options.stack,
     ALERTPIPE_TEST_BACKEND: `file://${backend}`,
+    // Where a program that takes Pulumi's own variable keeps its state (examples/python).
+    PULUMI_BACKEND_URL: `file://${backend}`,
     ALERTPIPE_TEST_CONFIG: JSON.stringify({ ...emulatorConfig(options.emu), ...options.config }),
     ALERTPIPE_TEST_ORGANIZATION: PIPE_IDS.organizationId,
     ALERTPIPE_TEST_SERVICE: PIPE_IDS.serviceId,
     ALERTPIPE_TEST_PIPE: PIPE_IDS.pipeId,
+    ...options.env,
   };
   const [program, ...args] = command;
   if (program === undefined) throw new Error("languageStack needs a command");

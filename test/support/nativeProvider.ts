@@ -27,6 +27,8 @@ export const TOKENS = {
   alert: "alertpipe:index:Alert",
   apiKey: "alertpipe:index:ApiKey",
   pipeSettings: "alertpipe:index:PipeSettings",
+  webhook: "alertpipe:index:Webhook",
+  savedSearch: "alertpipe:index:SavedSearch",
 } as const;
 
 /** The stack config that points the plugin at `emu`, credentials as the engine sends secret config, pacing off. */

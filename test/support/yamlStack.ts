@@ -55,6 +55,8 @@ export interface YamlStackOptions {
   programDir?: string;
   stackName?: string;
   passphrase?: string;
+  /** Environment added for the CLI and everything it starts. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -63,7 +65,7 @@ export interface YamlStackOptions {
  * missing and cannot be built: never a skip.
  */
 export async function yamlStack(
-  emu: RunningEmulator,
+  emu: Pick<RunningEmulator, "url" | "token" | "keyId" | "keySecret">,
   pulumiYaml: string,
   options: YamlStackOptions = {},
 ): Promise<YamlStack> {
@@ -78,6 +80,7 @@ export async function yamlStack(
     pathFirst: [dirname(host.path)],
     ...(options.stackName !== undefined ? { stackName: options.stackName } : {}),
     ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
   });
   afterFile(() => stack.dispose());
   await stack.setConfig({ ...(options.defaultProvider === false ? {} : emulatorConfig(emu)), ...options.config });

@@ -39,10 +39,10 @@ describe("ApiKey check: roles", () => {
     const failures = await failuresFor({ roles: ["admin", "admin"] });
     expect(failures).toEqual([{ property: "roles", reason: expect.stringContaining("must not repeat") }]);
   });
-  it("refuses missing roles", async () => {
+  it("refuses a key with neither roles nor assignedRoleIds, at assignedRoleIds", async () => {
     const { roles: _omit, ...rest } = valid;
     const failures = (await provider.check({}, rest)).failures ?? [];
-    expect(failures.map((f) => where(f))).toEqual(["roles"]);
+    expect(failures.map((f) => where(f))).toEqual(["assignedRoleIds"]);
   });
   it("refuses roles given as a single string instead of a list", async () => {
     expect(await propertiesRefused({ roles: "admin" })).toEqual(["roles"]);

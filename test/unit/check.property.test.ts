@@ -75,7 +75,8 @@ describe("PipeSettings check, property-based", () => {
     const valuesOk = set.every((n) => {
       const v = p[n];
       const fact = PIPE_SETTINGS[n];
-      if (v === null) return true;
+      // kafkaReadCommitted's published type is a plain boolean: no null (serviceFacts' unsetAs).
+      if (v === null) return fact.kind !== "boolean" || !("unsetAs" in fact);
       if (fact.kind === "boolean") return typeof v === "boolean";
       return typeof v === "number" && Number.isInteger(v) && v >= fact.min && v <= fact.max;
     });
@@ -118,9 +119,9 @@ describe("Alert check, property-based", () => {
     message: absentOr(fc.oneof(fc.string(), fc.integer(), fc.string({ minLength: 4094, maxLength: 4098 }))),
   });
 
-  /** The real service's rules (real-services.md), restated: an interval from its list, a threshold >= 0, texts of 1 to N characters. */
+  /** The real service's rules (real-services.md), restated: an interval from its list, a finite threshold, texts of 1 to N UTF-16 units. */
   const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"];
-  const textWithin = (v: unknown, max: number) => typeof v === "string" && [...v].length >= 1 && [...v].length <= max;
+  const textWithin = (v: unknown, max: number) => typeof v === "string" && v.length >= 1 && v.length <= max;
 
   const nonEmpty = (v: unknown) => typeof v === "string" && v.trim() !== "";
 
@@ -129,11 +130,11 @@ describe("Alert check, property-based", () => {
     return (
       typeof p.threshold === "number" &&
       Number.isFinite(p.threshold) &&
-      p.threshold >= 0 &&
       typeof p.interval === "string" &&
       INTERVALS.includes(p.interval) &&
       (p.source === "tile" || p.source === "search") &&
-      (p.thresholdType === "above" || p.thresholdType === "below") &&
+      typeof p.thresholdType === "string" &&
+      ["above", "below", "above_exclusive", "below_or_equal", "equal", "not_equal"].includes(p.thresholdType) &&
       typeof channel === "object" &&
       channel !== null &&
       channel.type === "webhook" &&

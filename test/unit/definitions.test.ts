@@ -16,6 +16,9 @@ const root = resolve(__dirname, "..", "..");
  * a member of an answer), and concepts the shared layers hold for every resource: the id a create
  * takes over (creation/importing.ts), a key's credentials (also the connection's, runtime/),
  * the organization of every cloud path, and the create time recovery reads of a listed object.
+ * And the words of HTTP itself, which a webhook's properties reuse: a request's body, headers and
+ * url, the service a connection addresses, and `where` in the words of an answer. Last, a resource's own
+ * name, which the registry and the export name as a kind: Alert's output `savedSearch` is SavedSearch's.
  */
 const COMMON = new Set([
   "name",
@@ -30,6 +33,12 @@ const COMMON = new Set([
   "keySecret",
   "organizationId",
   "createdAt",
+  "body",
+  "headers",
+  "url",
+  "service",
+  "where",
+  "savedSearch",
 ]);
 
 /** The most files besides the behaviour that may name a property: its definition, and one that treats it specially. */

@@ -23,6 +23,7 @@ import {
   TransportError,
   UnexpectedResponseError,
   UnknownResourceTypeError,
+  StillReferencedError,
   UnusableKeyLeftError,
   LookupArgumentError,
   LookupNotFoundError,
@@ -60,6 +61,7 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new LookupNotFoundError("getAlert", 'there is no alert with id "a-1"'),
   new LookupAmbiguousError("getApiKey", 'several keys are named "ci"', ["k-1", "k-2"]),
   new UnknownFunctionError("alertpipe", "alertpipe:index:getNope", ["alertpipe:index:getAlert"]),
+  new StillReferencedError({ method: "DELETE", path: "/api/v2/webhooks/w1" }, "webhook", ['"cpu" (a1)']),
 ];
 
 describe("error codes", () => {
@@ -91,7 +93,8 @@ describe("error codes", () => {
       | LookupArgumentError
       | LookupNotFoundError
       | LookupAmbiguousError
-      | UnknownFunctionError;
+      | UnknownFunctionError
+      | StillReferencedError;
     expectTypeOf<OwnKinds["code"]>().toEqualTypeOf<AlertpipeErrorCode>();
   });
 

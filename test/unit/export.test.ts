@@ -57,6 +57,12 @@ const alerts = (items: unknown[]) =>
 const keys = (items: unknown[]) =>
   answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEYS_PATH }, 200, cloudAnswer(items));
 
+/** The team's webhooks and saved searches, none: an export of every type lists them too. */
+function noTeamObjects(pool: ReturnType<typeof mock.api.agent.get> = mock.api.alerting): void {
+  for (const path of ["/api/v2/webhooks", "/api/v2/saved-searches"])
+    pool.intercept({ method: "GET", path: `${path}?limit=1000&offset=0` }).reply(200, { data: [] });
+}
+
 const ALL: ExportOptions = { types: ["Alert", "ApiKey"], organizations: [ORG_ID], pipes: [], names: [] };
 
 describe("the export's table", () => {
@@ -167,6 +173,7 @@ describe("the alertpipe command", () => {
 
   it("writes the import document on stdout and the report on stderr, exiting 0", async () => {
     alerts([alertOf("a1", { name: "Lag" })]);
+    noTeamObjects();
     const run = await cli(["export"]);
     expect(run.code).toBe(EXIT.written);
     expect(JSON.parse(run.out)).toEqual({ resources: [{ type: "alertpipe:index:Alert", name: "lag", id: "a1" }] });
@@ -176,6 +183,7 @@ describe("the alertpipe command", () => {
 
   it("exits 1 writing nothing when a list is refused, naming the request and never the credentials", async () => {
     answerOnce(mock.api.alerting, mock.seen, { method: "GET", path: FIRST_PAGE }, 401, { message: "Unauthorized" });
+    noTeamObjects();
     const run = await cli(["export"]);
     expect(run.code).toBe(EXIT.failed);
     expect(run.out).toBe("");
@@ -185,7 +193,10 @@ describe("the alertpipe command", () => {
 
   it.each([
     [["export", "--colour"], "Unknown option '--colour'"],
-    [["export", "--type", "Webhook"], "--type Webhook: the types are Alert, ApiKey, PipeSettings"],
+    [
+      ["export", "--type", "Dashboard"],
+      "--type Dashboard: the types are Alert, ApiKey, PipeSettings, Webhook, SavedSearch",
+    ],
     [["export", "--pipe", "org/svc"], "--pipe org/svc: give <organizationId>/<serviceId>/<pipeId>"],
     [["export", "--type", "ApiKey"], "--type ApiKey needs --organization <id>"],
     [["import"], 'unknown command "import"'],
@@ -212,6 +223,7 @@ describe("the alertpipe command", () => {
       .get(other)
       .intercept({ method: "GET", path: FIRST_PAGE })
       .reply(200, { data: [alertOf("b1", { name: "Other" })] });
+    noTeamObjects(mock.api.agent.get(other));
     const run = await cli(["export", "--alerting-url", other]);
     expect(JSON.parse(run.out)).toEqual({ resources: [{ type: "alertpipe:index:Alert", name: "other", id: "b1" }] });
   });

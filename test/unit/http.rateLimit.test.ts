@@ -11,50 +11,7 @@ import { send } from "../../provider/http/client";
 import { SlidingWindowLimiter, arrivalMarginMs, clockSlackMs, limiterFor } from "../../provider/http/rateLimit";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { mockApiPerTest, requestId } from "../support/mockApi";
-import { busiestWindow } from "../support/windows";
-
-/** A virtual clock: sleeping callers wake in time order, and no real time passes. */
-class VirtualTime {
-  t = 0;
-  private timers: { at: number; wake: () => void }[] = [];
-  readonly now = (): number => this.t;
-  readonly sleep = (ms: number): Promise<void> => new Promise((wake) => this.timers.push({ at: this.t + ms, wake }));
-
-  /** Runs until every promise given has settled, moving the clock from timer to timer. */
-  async runUntil(done: Promise<unknown>): Promise<void> {
-    let finished = false;
-    void done.then(() => (finished = true));
-    for (let guard = 0; guard < 100_000; guard++) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (finished) return;
-      this.timers.sort((a, b) => a.at - b.at);
-      const next = this.timers.shift();
-      if (!next) continue;
-      this.t = Math.max(this.t, next.at);
-      next.wake();
-    }
-    throw new Error("virtual time ran away");
-  }
-}
-
-/**
- * Starts `count` acquires at once on a limiter over virtual time, each send written and answered
- * the moment it is let through; returns each grant time, by caller.
- */
-async function grants(limiter: SlidingWindowLimiter, clock: VirtualTime, count: number): Promise<number[]> {
-  const at: number[] = [];
-  const all = Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      limiter.acquire().then((ticket) => {
-        at[i] = clock.now();
-        limiter.written(ticket);
-        limiter.settle(ticket);
-      }),
-    ),
-  );
-  await clock.runUntil(all);
-  return at;
-}
+import { VirtualTime, busiestWindow, grants } from "../support/windows";
 
 describe("the sliding-window limiter", () => {
   it("never lets more than N sends out in any window of W", async () => {

@@ -272,6 +272,12 @@ describe("the retry rules on their own", () => {
     }
   });
 
+  it("retry a PUT's 409 only when it has a fresh read to make first (a concurrent change)", () => {
+    expect(retryDecision("PUT", { kind: "status", status: 409 }, true)).toBe("retry");
+    expect(retryDecision("PUT", { kind: "status", status: 409 })).toBe("fail");
+    expect(retryDecision("DELETE", { kind: "status", status: 409 }, true)).toBe("fail");
+  });
+
   it("retry a 500 of PUT, PATCH and DELETE, never of a POST", () => {
     for (const method of ["PUT", "PATCH", "DELETE"])
       expect(retryDecision(method, { kind: "status", status: 500 })).toBe("retry");

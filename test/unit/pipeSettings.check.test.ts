@@ -57,7 +57,8 @@ describe("PipeSettings check", () => {
     });
   });
 
-  describe.each(booleanSettings)("%s", (name) => {
+  const nullable = booleanSettings.filter((n) => n !== "kafkaReadCommitted");
+  describe.each(nullable)("%s", (name) => {
     it("accepts true, false and null", async () => {
       for (const v of [true, false, null]) expect(await failuresFor({ [name]: v })).toEqual([]);
     });
@@ -65,6 +66,18 @@ describe("PipeSettings check", () => {
       const failures = await failuresFor({ [name]: 1 });
       expect(failures[0]?.property).toBe(name);
       expect(failures[0]?.reason).toContain("true, false or null");
+    });
+  });
+
+  // Its published type is a plain boolean (cloud-api-2026.md): null, "unset", is refused in preview.
+  describe("kafkaReadCommitted", () => {
+    it("accepts true and false", async () => {
+      for (const v of [true, false]) expect(await failuresFor({ kafkaReadCommitted: v })).toEqual([]);
+    });
+    it.each([null, 1, "yes"])("refuses %s, naming the property and saying no null", async (v) => {
+      expect(await failuresFor({ kafkaReadCommitted: v })).toEqual([
+        { property: "kafkaReadCommitted", reason: "kafkaReadCommitted must be true or false (no null)" },
+      ]);
     });
   });
 

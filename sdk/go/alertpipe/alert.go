@@ -24,13 +24,17 @@ import (
 type Alert struct {
 	pulumi.CustomResourceState
 
-	// Where the alert notifies; a webhook is the only channel type.
+	// Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
 	Channel AlertChannelOutput `pulumi:"channel"`
+	// Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+	Channels AlertChannelArrayOutput `pulumi:"channels"`
 	// When the alert was made (ISO 8601, set by the service).
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId pulumi.StringPtrOutput `pulumi:"dashboardId"`
-	// The grouping of the alert, as the service returns it.
+	// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+	ExecutionErrors AlertExecutionErrorArrayOutput `pulumi:"executionErrors"`
+	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
 	GroupBy pulumi.StringPtrOutput `pulumi:"groupBy"`
 	// How often the alert is evaluated.
 	Interval AlertIntervalOutput `pulumi:"interval"`
@@ -38,19 +42,31 @@ type Alert struct {
 	Message pulumi.StringPtrOutput `pulumi:"message"`
 	// The alert's name (1 to 512 characters); leave it out for none.
 	Name pulumi.StringPtrOutput `pulumi:"name"`
+	// Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+	Note pulumi.StringPtrOutput `pulumi:"note"`
+	// How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+	NumConsecutiveWindows pulumi.IntPtrOutput `pulumi:"numConsecutiveWindows"`
 	// The saved search the alert watches, as the service returns it.
 	SavedSearch pulumi.StringPtrOutput `pulumi:"savedSearch"`
+	// The saved search a search alert watches (search alerts only; required by services since 2026).
+	SavedSearchId pulumi.StringPtrOutput `pulumi:"savedSearchId"`
+	// Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+	ScheduleOffsetMinutes pulumi.IntPtrOutput `pulumi:"scheduleOffsetMinutes"`
+	// When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+	ScheduleStartAt pulumi.StringPtrOutput `pulumi:"scheduleStartAt"`
 	// Whether, or until when, the alert is silenced, as the service returns it.
 	Silenced pulumi.AnyOutput `pulumi:"silenced"`
 	// What the alert watches: a dashboard tile ("tile") or a search ("search").
 	Source AlertSourceOutput `pulumi:"source"`
-	// Current state of the alert, e.g. "inactive".
+	// Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
 	State pulumi.StringPtrOutput `pulumi:"state"`
 	// Identifier of the owning team.
 	Team pulumi.StringPtrOutput `pulumi:"team"`
-	// The numeric threshold (a finite number >= 0).
+	// The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
 	Threshold pulumi.Float64Output `pulumi:"threshold"`
-	// Whether the alert fires above or below the threshold.
+	// The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+	ThresholdMax pulumi.Float64PtrOutput `pulumi:"thresholdMax"`
+	// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 	ThresholdType AlertThresholdTypeOutput `pulumi:"thresholdType"`
 	// The watched tile; required when source is "tile".
 	TileId pulumi.StringPtrOutput `pulumi:"tileId"`
@@ -65,9 +81,6 @@ func NewAlert(ctx *pulumi.Context,
 		return nil, errors.New("missing one or more required arguments")
 	}
 
-	if args.Channel == nil {
-		return nil, errors.New("invalid value for required argument 'Channel'")
-	}
 	if args.Interval == nil {
 		return nil, errors.New("invalid value for required argument 'Interval'")
 	}
@@ -113,10 +126,14 @@ func (AlertState) ElementType() reflect.Type {
 }
 
 type alertArgs struct {
-	// Where the alert notifies; a webhook is the only channel type.
-	Channel AlertChannel `pulumi:"channel"`
+	// Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
+	Channel *AlertChannel `pulumi:"channel"`
+	// Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+	Channels []AlertChannel `pulumi:"channels"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId *string `pulumi:"dashboardId"`
+	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
+	GroupBy *string `pulumi:"groupBy"`
 	// The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's values with one PUT only when they differ; it never creates an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy deletes it unless the resource has `retainOnDelete`.
 	ImportId *string `pulumi:"importId"`
 	// How often the alert is evaluated.
@@ -125,11 +142,23 @@ type alertArgs struct {
 	Message *string `pulumi:"message"`
 	// The alert's name (1 to 512 characters); leave it out for none.
 	Name *string `pulumi:"name"`
+	// Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+	Note *string `pulumi:"note"`
+	// How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+	NumConsecutiveWindows *int `pulumi:"numConsecutiveWindows"`
+	// The saved search a search alert watches (search alerts only; required by services since 2026).
+	SavedSearchId *string `pulumi:"savedSearchId"`
+	// Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+	ScheduleOffsetMinutes *int `pulumi:"scheduleOffsetMinutes"`
+	// When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+	ScheduleStartAt *string `pulumi:"scheduleStartAt"`
 	// What the alert watches: a dashboard tile ("tile") or a search ("search").
 	Source AlertSource `pulumi:"source"`
-	// The numeric threshold (a finite number >= 0).
+	// The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
 	Threshold float64 `pulumi:"threshold"`
-	// Whether the alert fires above or below the threshold.
+	// The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+	ThresholdMax *float64 `pulumi:"thresholdMax"`
+	// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 	ThresholdType AlertThresholdType `pulumi:"thresholdType"`
 	// The watched tile; required when source is "tile".
 	TileId *string `pulumi:"tileId"`
@@ -137,10 +166,14 @@ type alertArgs struct {
 
 // The set of arguments for constructing a Alert resource.
 type AlertArgs struct {
-	// Where the alert notifies; a webhook is the only channel type.
-	Channel AlertChannelInput
+	// Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
+	Channel AlertChannelPtrInput
+	// Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+	Channels AlertChannelArrayInput
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId pulumi.StringPtrInput
+	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
+	GroupBy pulumi.StringPtrInput
 	// The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's values with one PUT only when they differ; it never creates an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy deletes it unless the resource has `retainOnDelete`.
 	ImportId pulumi.StringPtrInput
 	// How often the alert is evaluated.
@@ -149,11 +182,23 @@ type AlertArgs struct {
 	Message pulumi.StringPtrInput
 	// The alert's name (1 to 512 characters); leave it out for none.
 	Name pulumi.StringPtrInput
+	// Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+	Note pulumi.StringPtrInput
+	// How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+	NumConsecutiveWindows pulumi.IntPtrInput
+	// The saved search a search alert watches (search alerts only; required by services since 2026).
+	SavedSearchId pulumi.StringPtrInput
+	// Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+	ScheduleOffsetMinutes pulumi.IntPtrInput
+	// When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+	ScheduleStartAt pulumi.StringPtrInput
 	// What the alert watches: a dashboard tile ("tile") or a search ("search").
 	Source AlertSourceInput
-	// The numeric threshold (a finite number >= 0).
+	// The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
 	Threshold pulumi.Float64Input
-	// Whether the alert fires above or below the threshold.
+	// The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+	ThresholdMax pulumi.Float64PtrInput
+	// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 	ThresholdType AlertThresholdTypeInput
 	// The watched tile; required when source is "tile".
 	TileId pulumi.StringPtrInput
@@ -246,9 +291,14 @@ func (o AlertOutput) ToAlertOutputWithContext(ctx context.Context) AlertOutput {
 	return o
 }
 
-// Where the alert notifies; a webhook is the only channel type.
+// Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
 func (o AlertOutput) Channel() AlertChannelOutput {
 	return o.ApplyT(func(v *Alert) AlertChannelOutput { return v.Channel }).(AlertChannelOutput)
+}
+
+// Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+func (o AlertOutput) Channels() AlertChannelArrayOutput {
+	return o.ApplyT(func(v *Alert) AlertChannelArrayOutput { return v.Channels }).(AlertChannelArrayOutput)
 }
 
 // When the alert was made (ISO 8601, set by the service).
@@ -261,7 +311,12 @@ func (o AlertOutput) DashboardId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.DashboardId }).(pulumi.StringPtrOutput)
 }
 
-// The grouping of the alert, as the service returns it.
+// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+func (o AlertOutput) ExecutionErrors() AlertExecutionErrorArrayOutput {
+	return o.ApplyT(func(v *Alert) AlertExecutionErrorArrayOutput { return v.ExecutionErrors }).(AlertExecutionErrorArrayOutput)
+}
+
+// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
 func (o AlertOutput) GroupBy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.GroupBy }).(pulumi.StringPtrOutput)
 }
@@ -281,9 +336,34 @@ func (o AlertOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.Name }).(pulumi.StringPtrOutput)
 }
 
+// Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+func (o AlertOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.Note }).(pulumi.StringPtrOutput)
+}
+
+// How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+func (o AlertOutput) NumConsecutiveWindows() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Alert) pulumi.IntPtrOutput { return v.NumConsecutiveWindows }).(pulumi.IntPtrOutput)
+}
+
 // The saved search the alert watches, as the service returns it.
 func (o AlertOutput) SavedSearch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.SavedSearch }).(pulumi.StringPtrOutput)
+}
+
+// The saved search a search alert watches (search alerts only; required by services since 2026).
+func (o AlertOutput) SavedSearchId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.SavedSearchId }).(pulumi.StringPtrOutput)
+}
+
+// Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+func (o AlertOutput) ScheduleOffsetMinutes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Alert) pulumi.IntPtrOutput { return v.ScheduleOffsetMinutes }).(pulumi.IntPtrOutput)
+}
+
+// When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+func (o AlertOutput) ScheduleStartAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.ScheduleStartAt }).(pulumi.StringPtrOutput)
 }
 
 // Whether, or until when, the alert is silenced, as the service returns it.
@@ -296,7 +376,7 @@ func (o AlertOutput) Source() AlertSourceOutput {
 	return o.ApplyT(func(v *Alert) AlertSourceOutput { return v.Source }).(AlertSourceOutput)
 }
 
-// Current state of the alert, e.g. "inactive".
+// Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
 func (o AlertOutput) State() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.State }).(pulumi.StringPtrOutput)
 }
@@ -306,12 +386,17 @@ func (o AlertOutput) Team() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.Team }).(pulumi.StringPtrOutput)
 }
 
-// The numeric threshold (a finite number >= 0).
+// The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
 func (o AlertOutput) Threshold() pulumi.Float64Output {
 	return o.ApplyT(func(v *Alert) pulumi.Float64Output { return v.Threshold }).(pulumi.Float64Output)
 }
 
-// Whether the alert fires above or below the threshold.
+// The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+func (o AlertOutput) ThresholdMax() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Alert) pulumi.Float64PtrOutput { return v.ThresholdMax }).(pulumi.Float64PtrOutput)
+}
+
+// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 func (o AlertOutput) ThresholdType() AlertThresholdTypeOutput {
 	return o.ApplyT(func(v *Alert) AlertThresholdTypeOutput { return v.ThresholdType }).(AlertThresholdTypeOutput)
 }

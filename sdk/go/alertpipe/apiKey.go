@@ -24,6 +24,10 @@ import (
 type ApiKey struct {
 	pulumi.CustomResourceState
 
+	// The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+	AssignedRoleIds pulumi.StringArrayOutput `pulumi:"assignedRoleIds"`
+	// The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+	AssignedRoles ApiKeyAssignedRoleArrayOutput `pulumi:"assignedRoles"`
 	// When the key was made (ISO 8601, set by the service).
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
@@ -48,7 +52,9 @@ type ApiKey struct {
 	Name pulumi.StringPtrOutput `pulumi:"name"`
 	// Organization that owns the key (uuid). Changing it makes a new key.
 	OrganizationId pulumi.StringOutput `pulumi:"organizationId"`
-	// The key's roles: at least one, none repeated.
+	// The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
+	//
+	// Deprecated: Use assignedRoleIds; the service reports a key's roles as assignedRoles.
 	Roles ApiKeyRoleArrayOutput `pulumi:"roles"`
 	// Whether the key can be used. Default "enabled".
 	State ApiKeyStateEnumPtrOutput `pulumi:"state"`
@@ -65,9 +71,6 @@ func NewApiKey(ctx *pulumi.Context,
 
 	if args.OrganizationId == nil {
 		return nil, errors.New("invalid value for required argument 'OrganizationId'")
-	}
-	if args.Roles == nil {
-		return nil, errors.New("invalid value for required argument 'Roles'")
 	}
 	if args.HashData != nil {
 		args.HashData = pulumi.ToSecret(args.HashData).(ApiKeyHashDataPtrInput)
@@ -110,6 +113,8 @@ func (ApiKeyState) ElementType() reflect.Type {
 }
 
 type apiKeyArgs struct {
+	// The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+	AssignedRoleIds []string `pulumi:"assignedRoleIds"`
 	// When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
 	ExpireAt *string `pulumi:"expireAt"`
 	// Pre-hashed credentials: the program's own pair, of which the service is sent only hashes. Secret. Changing it makes a new key. Cannot go with keyMaterial "local" or importId.
@@ -126,7 +131,9 @@ type apiKeyArgs struct {
 	Name *string `pulumi:"name"`
 	// Organization that owns the key (uuid). Changing it makes a new key.
 	OrganizationId string `pulumi:"organizationId"`
-	// The key's roles: at least one, none repeated.
+	// The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
+	//
+	// Deprecated: Use assignedRoleIds; the service reports a key's roles as assignedRoles.
 	Roles []ApiKeyRole `pulumi:"roles"`
 	// Whether the key can be used. Default "enabled".
 	State *ApiKeyStateEnum `pulumi:"state"`
@@ -134,6 +141,8 @@ type apiKeyArgs struct {
 
 // The set of arguments for constructing a ApiKey resource.
 type ApiKeyArgs struct {
+	// The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+	AssignedRoleIds pulumi.StringArrayInput
 	// When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
 	ExpireAt pulumi.StringPtrInput
 	// Pre-hashed credentials: the program's own pair, of which the service is sent only hashes. Secret. Changing it makes a new key. Cannot go with keyMaterial "local" or importId.
@@ -150,7 +159,9 @@ type ApiKeyArgs struct {
 	Name pulumi.StringPtrInput
 	// Organization that owns the key (uuid). Changing it makes a new key.
 	OrganizationId pulumi.StringInput
-	// The key's roles: at least one, none repeated.
+	// The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
+	//
+	// Deprecated: Use assignedRoleIds; the service reports a key's roles as assignedRoles.
 	Roles ApiKeyRoleArrayInput
 	// Whether the key can be used. Default "enabled".
 	State ApiKeyStateEnumPtrInput
@@ -243,6 +254,16 @@ func (o ApiKeyOutput) ToApiKeyOutputWithContext(ctx context.Context) ApiKeyOutpu
 	return o
 }
 
+// The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+func (o ApiKeyOutput) AssignedRoleIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ApiKey) pulumi.StringArrayOutput { return v.AssignedRoleIds }).(pulumi.StringArrayOutput)
+}
+
+// The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+func (o ApiKeyOutput) AssignedRoles() ApiKeyAssignedRoleArrayOutput {
+	return o.ApplyT(func(v *ApiKey) ApiKeyAssignedRoleArrayOutput { return v.AssignedRoles }).(ApiKeyAssignedRoleArrayOutput)
+}
+
 // When the key was made (ISO 8601, set by the service).
 func (o ApiKeyOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ApiKey) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
@@ -303,7 +324,9 @@ func (o ApiKeyOutput) OrganizationId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ApiKey) pulumi.StringOutput { return v.OrganizationId }).(pulumi.StringOutput)
 }
 
-// The key's roles: at least one, none repeated.
+// The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
+//
+// Deprecated: Use assignedRoleIds; the service reports a key's roles as assignedRoles.
 func (o ApiKeyOutput) Roles() ApiKeyRoleArrayOutput {
 	return o.ApplyT(func(v *ApiKey) ApiKeyRoleArrayOutput { return v.Roles }).(ApiKeyRoleArrayOutput)
 }

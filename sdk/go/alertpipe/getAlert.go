@@ -28,13 +28,17 @@ type LookupAlertArgs struct {
 }
 
 type LookupAlertResult struct {
-	// Where the alert notifies; a webhook is the only channel type.
+	// Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
 	Channel *AlertChannel `pulumi:"channel"`
+	// Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+	Channels []AlertChannel `pulumi:"channels"`
 	// When the alert was made (ISO 8601, set by the service).
 	CreatedAt *string `pulumi:"createdAt"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId *string `pulumi:"dashboardId"`
-	// The grouping of the alert, as the service returns it.
+	// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+	ExecutionErrors []AlertExecutionError `pulumi:"executionErrors"`
+	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
 	GroupBy *string `pulumi:"groupBy"`
 	// The alert's id.
 	Id string `pulumi:"id"`
@@ -44,19 +48,31 @@ type LookupAlertResult struct {
 	Message *string `pulumi:"message"`
 	// The alert's name (1 to 512 characters); leave it out for none.
 	Name *string `pulumi:"name"`
+	// Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+	Note *string `pulumi:"note"`
+	// How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+	NumConsecutiveWindows *int `pulumi:"numConsecutiveWindows"`
 	// The saved search the alert watches, as the service returns it.
 	SavedSearch *string `pulumi:"savedSearch"`
+	// The saved search a search alert watches (search alerts only; required by services since 2026).
+	SavedSearchId *string `pulumi:"savedSearchId"`
+	// Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+	ScheduleOffsetMinutes *int `pulumi:"scheduleOffsetMinutes"`
+	// When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+	ScheduleStartAt *string `pulumi:"scheduleStartAt"`
 	// Whether, or until when, the alert is silenced, as the service returns it.
 	Silenced interface{} `pulumi:"silenced"`
 	// What the alert watches: a dashboard tile ("tile") or a search ("search").
 	Source *AlertSource `pulumi:"source"`
-	// Current state of the alert, e.g. "inactive".
+	// Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
 	State *string `pulumi:"state"`
 	// Identifier of the owning team.
 	Team *string `pulumi:"team"`
-	// The numeric threshold (a finite number >= 0).
+	// The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
 	Threshold *float64 `pulumi:"threshold"`
-	// Whether the alert fires above or below the threshold.
+	// The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+	ThresholdMax *float64 `pulumi:"thresholdMax"`
+	// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 	ThresholdType *AlertThresholdType `pulumi:"thresholdType"`
 	// The watched tile; required when source is "tile".
 	TileId *string `pulumi:"tileId"`
@@ -96,9 +112,14 @@ func (o LookupAlertResultOutput) ToLookupAlertResultOutputWithContext(ctx contex
 	return o
 }
 
-// Where the alert notifies; a webhook is the only channel type.
+// Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
 func (o LookupAlertResultOutput) Channel() AlertChannelPtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *AlertChannel { return v.Channel }).(AlertChannelPtrOutput)
+}
+
+// Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+func (o LookupAlertResultOutput) Channels() AlertChannelArrayOutput {
+	return o.ApplyT(func(v LookupAlertResult) []AlertChannel { return v.Channels }).(AlertChannelArrayOutput)
 }
 
 // When the alert was made (ISO 8601, set by the service).
@@ -111,7 +132,12 @@ func (o LookupAlertResultOutput) DashboardId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *string { return v.DashboardId }).(pulumi.StringPtrOutput)
 }
 
-// The grouping of the alert, as the service returns it.
+// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+func (o LookupAlertResultOutput) ExecutionErrors() AlertExecutionErrorArrayOutput {
+	return o.ApplyT(func(v LookupAlertResult) []AlertExecutionError { return v.ExecutionErrors }).(AlertExecutionErrorArrayOutput)
+}
+
+// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
 func (o LookupAlertResultOutput) GroupBy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *string { return v.GroupBy }).(pulumi.StringPtrOutput)
 }
@@ -136,9 +162,34 @@ func (o LookupAlertResultOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
+// Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+func (o LookupAlertResultOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupAlertResult) *string { return v.Note }).(pulumi.StringPtrOutput)
+}
+
+// How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+func (o LookupAlertResultOutput) NumConsecutiveWindows() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v LookupAlertResult) *int { return v.NumConsecutiveWindows }).(pulumi.IntPtrOutput)
+}
+
 // The saved search the alert watches, as the service returns it.
 func (o LookupAlertResultOutput) SavedSearch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *string { return v.SavedSearch }).(pulumi.StringPtrOutput)
+}
+
+// The saved search a search alert watches (search alerts only; required by services since 2026).
+func (o LookupAlertResultOutput) SavedSearchId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupAlertResult) *string { return v.SavedSearchId }).(pulumi.StringPtrOutput)
+}
+
+// Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+func (o LookupAlertResultOutput) ScheduleOffsetMinutes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v LookupAlertResult) *int { return v.ScheduleOffsetMinutes }).(pulumi.IntPtrOutput)
+}
+
+// When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+func (o LookupAlertResultOutput) ScheduleStartAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupAlertResult) *string { return v.ScheduleStartAt }).(pulumi.StringPtrOutput)
 }
 
 // Whether, or until when, the alert is silenced, as the service returns it.
@@ -151,7 +202,7 @@ func (o LookupAlertResultOutput) Source() AlertSourcePtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *AlertSource { return v.Source }).(AlertSourcePtrOutput)
 }
 
-// Current state of the alert, e.g. "inactive".
+// Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
 func (o LookupAlertResultOutput) State() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *string { return v.State }).(pulumi.StringPtrOutput)
 }
@@ -161,12 +212,17 @@ func (o LookupAlertResultOutput) Team() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *string { return v.Team }).(pulumi.StringPtrOutput)
 }
 
-// The numeric threshold (a finite number >= 0).
+// The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
 func (o LookupAlertResultOutput) Threshold() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *float64 { return v.Threshold }).(pulumi.Float64PtrOutput)
 }
 
-// Whether the alert fires above or below the threshold.
+// The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+func (o LookupAlertResultOutput) ThresholdMax() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v LookupAlertResult) *float64 { return v.ThresholdMax }).(pulumi.Float64PtrOutput)
+}
+
+// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 func (o LookupAlertResultOutput) ThresholdType() AlertThresholdTypePtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *AlertThresholdType { return v.ThresholdType }).(AlertThresholdTypePtrOutput)
 }

@@ -32,6 +32,10 @@ type LookupApiKeyArgs struct {
 }
 
 type LookupApiKeyResult struct {
+	// The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+	AssignedRoleIds []string `pulumi:"assignedRoleIds"`
+	// The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+	AssignedRoles []ApiKeyAssignedRole `pulumi:"assignedRoles"`
 	// When the key was made (ISO 8601, set by the service).
 	CreatedAt *string `pulumi:"createdAt"`
 	// When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
@@ -46,7 +50,7 @@ type LookupApiKeyResult struct {
 	Name *string `pulumi:"name"`
 	// Organization that owns the key (uuid). Changing it makes a new key.
 	OrganizationId *string `pulumi:"organizationId"`
-	// The key's roles: at least one, none repeated.
+	// The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
 	Roles []ApiKeyRole `pulumi:"roles"`
 	// Whether the key can be used. Default "enabled".
 	State *ApiKeyStateEnum `pulumi:"state"`
@@ -90,6 +94,16 @@ func (o LookupApiKeyResultOutput) ToLookupApiKeyResultOutputWithContext(ctx cont
 	return o
 }
 
+// The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+func (o LookupApiKeyResultOutput) AssignedRoleIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LookupApiKeyResult) []string { return v.AssignedRoleIds }).(pulumi.StringArrayOutput)
+}
+
+// The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+func (o LookupApiKeyResultOutput) AssignedRoles() ApiKeyAssignedRoleArrayOutput {
+	return o.ApplyT(func(v LookupApiKeyResult) []ApiKeyAssignedRole { return v.AssignedRoles }).(ApiKeyAssignedRoleArrayOutput)
+}
+
 // When the key was made (ISO 8601, set by the service).
 func (o LookupApiKeyResultOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupApiKeyResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
@@ -125,7 +139,7 @@ func (o LookupApiKeyResultOutput) OrganizationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupApiKeyResult) *string { return v.OrganizationId }).(pulumi.StringPtrOutput)
 }
 
-// The key's roles: at least one, none repeated.
+// The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
 func (o LookupApiKeyResultOutput) Roles() ApiKeyRoleArrayOutput {
 	return o.ApplyT(func(v LookupApiKeyResult) []ApiKeyRole { return v.Roles }).(ApiKeyRoleArrayOutput)
 }

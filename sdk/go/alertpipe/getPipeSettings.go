@@ -44,6 +44,8 @@ type LookupPipeSettingsResult struct {
 	DbParallelDistributedInsertSelect *int `pulumi:"dbParallelDistributedInsertSelect"`
 	// Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
 	DbParallelViewProcessing *bool `pulumi:"dbParallelViewProcessing"`
+	// Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+	KafkaReadCommitted *bool `pulumi:"kafkaReadCommitted"`
 	// Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
 	ObjectStorageConcurrency *int `pulumi:"objectStorageConcurrency"`
 	// Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
@@ -128,6 +130,11 @@ func (o LookupPipeSettingsResultOutput) DbParallelDistributedInsertSelect() pulu
 // Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
 func (o LookupPipeSettingsResultOutput) DbParallelViewProcessing() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LookupPipeSettingsResult) *bool { return v.DbParallelViewProcessing }).(pulumi.BoolPtrOutput)
+}
+
+// Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+func (o LookupPipeSettingsResultOutput) KafkaReadCommitted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v LookupPipeSettingsResult) *bool { return v.KafkaReadCommitted }).(pulumi.BoolPtrOutput)
 }
 
 // Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.

@@ -27,6 +27,10 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ApiKey{}
 	case "alertpipe:index:PipeSettings":
 		r = &PipeSettings{}
+	case "alertpipe:index:SavedSearch":
+		r = &SavedSearch{}
+	case "alertpipe:index:Webhook":
+		r = &Webhook{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

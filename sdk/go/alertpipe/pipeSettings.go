@@ -36,6 +36,8 @@ type PipeSettings struct {
 	DbParallelDistributedInsertSelect pulumi.IntPtrOutput `pulumi:"dbParallelDistributedInsertSelect"`
 	// Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
 	DbParallelViewProcessing pulumi.BoolPtrOutput `pulumi:"dbParallelViewProcessing"`
+	// Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+	KafkaReadCommitted pulumi.BoolPtrOutput `pulumi:"kafkaReadCommitted"`
 	// Names of the settings this program sets; drift, update and delete act on these alone.
 	ManagedSettings pulumi.StringArrayOutput `pulumi:"managedSettings"`
 	// Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
@@ -121,6 +123,8 @@ type pipeSettingsArgs struct {
 	DbParallelDistributedInsertSelect *int `pulumi:"dbParallelDistributedInsertSelect"`
 	// Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
 	DbParallelViewProcessing *bool `pulumi:"dbParallelViewProcessing"`
+	// Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+	KafkaReadCommitted *bool `pulumi:"kafkaReadCommitted"`
 	// Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
 	ObjectStorageConcurrency *int `pulumi:"objectStorageConcurrency"`
 	// Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
@@ -157,6 +161,8 @@ type PipeSettingsArgs struct {
 	DbParallelDistributedInsertSelect pulumi.IntPtrInput
 	// Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
 	DbParallelViewProcessing pulumi.BoolPtrInput
+	// Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+	KafkaReadCommitted pulumi.BoolPtrInput
 	// Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
 	ObjectStorageConcurrency pulumi.IntPtrInput
 	// Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
@@ -294,6 +300,11 @@ func (o PipeSettingsOutput) DbParallelDistributedInsertSelect() pulumi.IntPtrOut
 // Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
 func (o PipeSettingsOutput) DbParallelViewProcessing() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *PipeSettings) pulumi.BoolPtrOutput { return v.DbParallelViewProcessing }).(pulumi.BoolPtrOutput)
+}
+
+// Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+func (o PipeSettingsOutput) KafkaReadCommitted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *PipeSettings) pulumi.BoolPtrOutput { return v.KafkaReadCommitted }).(pulumi.BoolPtrOutput)
 }
 
 // Names of the settings this program sets; drift, update and delete act on these alone.

@@ -520,12 +520,26 @@ func (in *alertSourcePtr) ToAlertSourcePtrOutputWithContext(ctx context.Context)
 	return pulumi.ToOutputWithContext(ctx, in).(AlertSourcePtrOutput)
 }
 
-// Which side of the threshold fires the alert.
+// How the value is compared with the threshold (and thresholdMax) to fire the alert.
 type AlertThresholdType string
 
 const (
+	// Fires when the value is at or above the threshold.
 	AlertThresholdTypeAbove = AlertThresholdType("above")
+	// Fires when the value is below the threshold.
 	AlertThresholdTypeBelow = AlertThresholdType("below")
+	// Fires when the value is above the threshold.
+	AlertThresholdTypeAboveExclusive = AlertThresholdType("above_exclusive")
+	// Fires when the value is at or below the threshold.
+	AlertThresholdTypeBelowOrEqual = AlertThresholdType("below_or_equal")
+	// Fires when the value equals the threshold.
+	AlertThresholdTypeEqual = AlertThresholdType("equal")
+	// Fires when the value differs from the threshold.
+	AlertThresholdTypeNotEqual = AlertThresholdType("not_equal")
+	// Fires when the value is from threshold to thresholdMax, both included.
+	AlertThresholdTypeBetween = AlertThresholdType("between")
+	// Fires when the value is below threshold or above thresholdMax.
+	AlertThresholdTypeNotBetween = AlertThresholdType("not_between")
 )
 
 func (AlertThresholdType) ElementType() reflect.Type {
@@ -652,6 +666,12 @@ func (o AlertThresholdTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Co
 //
 //	AlertThresholdTypeAbove
 //	AlertThresholdTypeBelow
+//	AlertThresholdTypeAboveExclusive
+//	AlertThresholdTypeBelowOrEqual
+//	AlertThresholdTypeEqual
+//	AlertThresholdTypeNotEqual
+//	AlertThresholdTypeBetween
+//	AlertThresholdTypeNotBetween
 type AlertThresholdTypeInput interface {
 	pulumi.Input
 
@@ -1067,6 +1087,99 @@ func (o ApiKeyRoleArrayOutput) Index(i pulumi.IntInput) ApiKeyRoleOutput {
 	}).(ApiKeyRoleOutput)
 }
 
+// Whether a role is predefined or the organization's own.
+type ApiKeyRoleType string
+
+const (
+	// A predefined role.
+	ApiKeyRoleTypeSystem = ApiKeyRoleType("system")
+	// A role the organization defined.
+	ApiKeyRoleTypeCustom = ApiKeyRoleType("custom")
+)
+
+type ApiKeyRoleTypeOutput struct{ *pulumi.OutputState }
+
+func (ApiKeyRoleTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ApiKeyRoleType)(nil)).Elem()
+}
+
+func (o ApiKeyRoleTypeOutput) ToApiKeyRoleTypeOutput() ApiKeyRoleTypeOutput {
+	return o
+}
+
+func (o ApiKeyRoleTypeOutput) ToApiKeyRoleTypeOutputWithContext(ctx context.Context) ApiKeyRoleTypeOutput {
+	return o
+}
+
+func (o ApiKeyRoleTypeOutput) ToApiKeyRoleTypePtrOutput() ApiKeyRoleTypePtrOutput {
+	return o.ToApiKeyRoleTypePtrOutputWithContext(context.Background())
+}
+
+func (o ApiKeyRoleTypeOutput) ToApiKeyRoleTypePtrOutputWithContext(ctx context.Context) ApiKeyRoleTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ApiKeyRoleType) *ApiKeyRoleType {
+		return &v
+	}).(ApiKeyRoleTypePtrOutput)
+}
+
+func (o ApiKeyRoleTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ApiKeyRoleTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ApiKeyRoleType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ApiKeyRoleTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ApiKeyRoleTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ApiKeyRoleType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ApiKeyRoleTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ApiKeyRoleTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ApiKeyRoleType)(nil)).Elem()
+}
+
+func (o ApiKeyRoleTypePtrOutput) ToApiKeyRoleTypePtrOutput() ApiKeyRoleTypePtrOutput {
+	return o
+}
+
+func (o ApiKeyRoleTypePtrOutput) ToApiKeyRoleTypePtrOutputWithContext(ctx context.Context) ApiKeyRoleTypePtrOutput {
+	return o
+}
+
+func (o ApiKeyRoleTypePtrOutput) Elem() ApiKeyRoleTypeOutput {
+	return o.ApplyT(func(v *ApiKeyRoleType) ApiKeyRoleType {
+		if v != nil {
+			return *v
+		}
+		var ret ApiKeyRoleType
+		return ret
+	}).(ApiKeyRoleTypeOutput)
+}
+
+func (o ApiKeyRoleTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ApiKeyRoleTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ApiKeyRoleType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
 // Whether an API key can be used.
 type ApiKeyStateEnum string
 
@@ -1233,6 +1346,511 @@ func (in *apiKeyStateEnumPtr) ToApiKeyStateEnumPtrOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, in).(ApiKeyStateEnumPtrOutput)
 }
 
+// A pinned filter's kind.
+type SavedSearchFilterType string
+
+const (
+	SavedSearchFilterTypeSql    = SavedSearchFilterType("sql")
+	SavedSearchFilterTypeLucene = SavedSearchFilterType("lucene")
+	SavedSearchFilterTypeSqlAst = SavedSearchFilterType("sql_ast")
+)
+
+func (SavedSearchFilterType) ElementType() reflect.Type {
+	return reflect.TypeOf((*SavedSearchFilterType)(nil)).Elem()
+}
+
+func (e SavedSearchFilterType) ToSavedSearchFilterTypeOutput() SavedSearchFilterTypeOutput {
+	return pulumi.ToOutput(e).(SavedSearchFilterTypeOutput)
+}
+
+func (e SavedSearchFilterType) ToSavedSearchFilterTypeOutputWithContext(ctx context.Context) SavedSearchFilterTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SavedSearchFilterTypeOutput)
+}
+
+func (e SavedSearchFilterType) ToSavedSearchFilterTypePtrOutput() SavedSearchFilterTypePtrOutput {
+	return e.ToSavedSearchFilterTypePtrOutputWithContext(context.Background())
+}
+
+func (e SavedSearchFilterType) ToSavedSearchFilterTypePtrOutputWithContext(ctx context.Context) SavedSearchFilterTypePtrOutput {
+	return SavedSearchFilterType(e).ToSavedSearchFilterTypeOutputWithContext(ctx).ToSavedSearchFilterTypePtrOutputWithContext(ctx)
+}
+
+func (e SavedSearchFilterType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SavedSearchFilterType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SavedSearchFilterType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SavedSearchFilterType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SavedSearchFilterTypeOutput struct{ *pulumi.OutputState }
+
+func (SavedSearchFilterTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SavedSearchFilterType)(nil)).Elem()
+}
+
+func (o SavedSearchFilterTypeOutput) ToSavedSearchFilterTypeOutput() SavedSearchFilterTypeOutput {
+	return o
+}
+
+func (o SavedSearchFilterTypeOutput) ToSavedSearchFilterTypeOutputWithContext(ctx context.Context) SavedSearchFilterTypeOutput {
+	return o
+}
+
+func (o SavedSearchFilterTypeOutput) ToSavedSearchFilterTypePtrOutput() SavedSearchFilterTypePtrOutput {
+	return o.ToSavedSearchFilterTypePtrOutputWithContext(context.Background())
+}
+
+func (o SavedSearchFilterTypeOutput) ToSavedSearchFilterTypePtrOutputWithContext(ctx context.Context) SavedSearchFilterTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SavedSearchFilterType) *SavedSearchFilterType {
+		return &v
+	}).(SavedSearchFilterTypePtrOutput)
+}
+
+func (o SavedSearchFilterTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SavedSearchFilterTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SavedSearchFilterType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SavedSearchFilterTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SavedSearchFilterTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SavedSearchFilterType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SavedSearchFilterTypePtrOutput struct{ *pulumi.OutputState }
+
+func (SavedSearchFilterTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SavedSearchFilterType)(nil)).Elem()
+}
+
+func (o SavedSearchFilterTypePtrOutput) ToSavedSearchFilterTypePtrOutput() SavedSearchFilterTypePtrOutput {
+	return o
+}
+
+func (o SavedSearchFilterTypePtrOutput) ToSavedSearchFilterTypePtrOutputWithContext(ctx context.Context) SavedSearchFilterTypePtrOutput {
+	return o
+}
+
+func (o SavedSearchFilterTypePtrOutput) Elem() SavedSearchFilterTypeOutput {
+	return o.ApplyT(func(v *SavedSearchFilterType) SavedSearchFilterType {
+		if v != nil {
+			return *v
+		}
+		var ret SavedSearchFilterType
+		return ret
+	}).(SavedSearchFilterTypeOutput)
+}
+
+func (o SavedSearchFilterTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SavedSearchFilterTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SavedSearchFilterType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SavedSearchFilterTypeInput is an input type that accepts values of the SavedSearchFilterType enum
+// A concrete instance of `SavedSearchFilterTypeInput` can be one of the following:
+//
+//	SavedSearchFilterTypeSql
+//	SavedSearchFilterTypeLucene
+//	SavedSearchFilterTypeSqlAst
+type SavedSearchFilterTypeInput interface {
+	pulumi.Input
+
+	ToSavedSearchFilterTypeOutput() SavedSearchFilterTypeOutput
+	ToSavedSearchFilterTypeOutputWithContext(context.Context) SavedSearchFilterTypeOutput
+}
+
+var savedSearchFilterTypePtrType = reflect.TypeOf((**SavedSearchFilterType)(nil)).Elem()
+
+type SavedSearchFilterTypePtrInput interface {
+	pulumi.Input
+
+	ToSavedSearchFilterTypePtrOutput() SavedSearchFilterTypePtrOutput
+	ToSavedSearchFilterTypePtrOutputWithContext(context.Context) SavedSearchFilterTypePtrOutput
+}
+
+type savedSearchFilterTypePtr string
+
+func SavedSearchFilterTypePtr(v string) SavedSearchFilterTypePtrInput {
+	return (*savedSearchFilterTypePtr)(&v)
+}
+
+func (*savedSearchFilterTypePtr) ElementType() reflect.Type {
+	return savedSearchFilterTypePtrType
+}
+
+func (in *savedSearchFilterTypePtr) ToSavedSearchFilterTypePtrOutput() SavedSearchFilterTypePtrOutput {
+	return pulumi.ToOutput(in).(SavedSearchFilterTypePtrOutput)
+}
+
+func (in *savedSearchFilterTypePtr) ToSavedSearchFilterTypePtrOutputWithContext(ctx context.Context) SavedSearchFilterTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SavedSearchFilterTypePtrOutput)
+}
+
+// The language of a saved search's where.
+type SavedSearchWhereLanguage string
+
+const (
+	SavedSearchWhereLanguageLucene = SavedSearchWhereLanguage("lucene")
+	SavedSearchWhereLanguageSql    = SavedSearchWhereLanguage("sql")
+)
+
+func (SavedSearchWhereLanguage) ElementType() reflect.Type {
+	return reflect.TypeOf((*SavedSearchWhereLanguage)(nil)).Elem()
+}
+
+func (e SavedSearchWhereLanguage) ToSavedSearchWhereLanguageOutput() SavedSearchWhereLanguageOutput {
+	return pulumi.ToOutput(e).(SavedSearchWhereLanguageOutput)
+}
+
+func (e SavedSearchWhereLanguage) ToSavedSearchWhereLanguageOutputWithContext(ctx context.Context) SavedSearchWhereLanguageOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SavedSearchWhereLanguageOutput)
+}
+
+func (e SavedSearchWhereLanguage) ToSavedSearchWhereLanguagePtrOutput() SavedSearchWhereLanguagePtrOutput {
+	return e.ToSavedSearchWhereLanguagePtrOutputWithContext(context.Background())
+}
+
+func (e SavedSearchWhereLanguage) ToSavedSearchWhereLanguagePtrOutputWithContext(ctx context.Context) SavedSearchWhereLanguagePtrOutput {
+	return SavedSearchWhereLanguage(e).ToSavedSearchWhereLanguageOutputWithContext(ctx).ToSavedSearchWhereLanguagePtrOutputWithContext(ctx)
+}
+
+func (e SavedSearchWhereLanguage) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SavedSearchWhereLanguage) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SavedSearchWhereLanguage) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SavedSearchWhereLanguage) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SavedSearchWhereLanguageOutput struct{ *pulumi.OutputState }
+
+func (SavedSearchWhereLanguageOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SavedSearchWhereLanguage)(nil)).Elem()
+}
+
+func (o SavedSearchWhereLanguageOutput) ToSavedSearchWhereLanguageOutput() SavedSearchWhereLanguageOutput {
+	return o
+}
+
+func (o SavedSearchWhereLanguageOutput) ToSavedSearchWhereLanguageOutputWithContext(ctx context.Context) SavedSearchWhereLanguageOutput {
+	return o
+}
+
+func (o SavedSearchWhereLanguageOutput) ToSavedSearchWhereLanguagePtrOutput() SavedSearchWhereLanguagePtrOutput {
+	return o.ToSavedSearchWhereLanguagePtrOutputWithContext(context.Background())
+}
+
+func (o SavedSearchWhereLanguageOutput) ToSavedSearchWhereLanguagePtrOutputWithContext(ctx context.Context) SavedSearchWhereLanguagePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SavedSearchWhereLanguage) *SavedSearchWhereLanguage {
+		return &v
+	}).(SavedSearchWhereLanguagePtrOutput)
+}
+
+func (o SavedSearchWhereLanguageOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SavedSearchWhereLanguageOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SavedSearchWhereLanguage) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SavedSearchWhereLanguageOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SavedSearchWhereLanguageOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SavedSearchWhereLanguage) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SavedSearchWhereLanguagePtrOutput struct{ *pulumi.OutputState }
+
+func (SavedSearchWhereLanguagePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SavedSearchWhereLanguage)(nil)).Elem()
+}
+
+func (o SavedSearchWhereLanguagePtrOutput) ToSavedSearchWhereLanguagePtrOutput() SavedSearchWhereLanguagePtrOutput {
+	return o
+}
+
+func (o SavedSearchWhereLanguagePtrOutput) ToSavedSearchWhereLanguagePtrOutputWithContext(ctx context.Context) SavedSearchWhereLanguagePtrOutput {
+	return o
+}
+
+func (o SavedSearchWhereLanguagePtrOutput) Elem() SavedSearchWhereLanguageOutput {
+	return o.ApplyT(func(v *SavedSearchWhereLanguage) SavedSearchWhereLanguage {
+		if v != nil {
+			return *v
+		}
+		var ret SavedSearchWhereLanguage
+		return ret
+	}).(SavedSearchWhereLanguageOutput)
+}
+
+func (o SavedSearchWhereLanguagePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SavedSearchWhereLanguagePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SavedSearchWhereLanguage) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SavedSearchWhereLanguageInput is an input type that accepts values of the SavedSearchWhereLanguage enum
+// A concrete instance of `SavedSearchWhereLanguageInput` can be one of the following:
+//
+//	SavedSearchWhereLanguageLucene
+//	SavedSearchWhereLanguageSql
+type SavedSearchWhereLanguageInput interface {
+	pulumi.Input
+
+	ToSavedSearchWhereLanguageOutput() SavedSearchWhereLanguageOutput
+	ToSavedSearchWhereLanguageOutputWithContext(context.Context) SavedSearchWhereLanguageOutput
+}
+
+var savedSearchWhereLanguagePtrType = reflect.TypeOf((**SavedSearchWhereLanguage)(nil)).Elem()
+
+type SavedSearchWhereLanguagePtrInput interface {
+	pulumi.Input
+
+	ToSavedSearchWhereLanguagePtrOutput() SavedSearchWhereLanguagePtrOutput
+	ToSavedSearchWhereLanguagePtrOutputWithContext(context.Context) SavedSearchWhereLanguagePtrOutput
+}
+
+type savedSearchWhereLanguagePtr string
+
+func SavedSearchWhereLanguagePtr(v string) SavedSearchWhereLanguagePtrInput {
+	return (*savedSearchWhereLanguagePtr)(&v)
+}
+
+func (*savedSearchWhereLanguagePtr) ElementType() reflect.Type {
+	return savedSearchWhereLanguagePtrType
+}
+
+func (in *savedSearchWhereLanguagePtr) ToSavedSearchWhereLanguagePtrOutput() SavedSearchWhereLanguagePtrOutput {
+	return pulumi.ToOutput(in).(SavedSearchWhereLanguagePtrOutput)
+}
+
+func (in *savedSearchWhereLanguagePtr) ToSavedSearchWhereLanguagePtrOutputWithContext(ctx context.Context) SavedSearchWhereLanguagePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SavedSearchWhereLanguagePtrOutput)
+}
+
+// Where a webhook delivers.
+type WebhookService string
+
+const (
+	// A Slack incoming webhook (its host ends in slack.com).
+	WebhookServiceSlack = WebhookService("slack")
+	// Any HTTP(S) receiver.
+	WebhookServiceGeneric = WebhookService("generic")
+	// An incident.io alert source.
+	WebhookServiceIncidentio = WebhookService("incidentio")
+)
+
+func (WebhookService) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookService)(nil)).Elem()
+}
+
+func (e WebhookService) ToWebhookServiceOutput() WebhookServiceOutput {
+	return pulumi.ToOutput(e).(WebhookServiceOutput)
+}
+
+func (e WebhookService) ToWebhookServiceOutputWithContext(ctx context.Context) WebhookServiceOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(WebhookServiceOutput)
+}
+
+func (e WebhookService) ToWebhookServicePtrOutput() WebhookServicePtrOutput {
+	return e.ToWebhookServicePtrOutputWithContext(context.Background())
+}
+
+func (e WebhookService) ToWebhookServicePtrOutputWithContext(ctx context.Context) WebhookServicePtrOutput {
+	return WebhookService(e).ToWebhookServiceOutputWithContext(ctx).ToWebhookServicePtrOutputWithContext(ctx)
+}
+
+func (e WebhookService) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WebhookService) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WebhookService) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e WebhookService) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type WebhookServiceOutput struct{ *pulumi.OutputState }
+
+func (WebhookServiceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookService)(nil)).Elem()
+}
+
+func (o WebhookServiceOutput) ToWebhookServiceOutput() WebhookServiceOutput {
+	return o
+}
+
+func (o WebhookServiceOutput) ToWebhookServiceOutputWithContext(ctx context.Context) WebhookServiceOutput {
+	return o
+}
+
+func (o WebhookServiceOutput) ToWebhookServicePtrOutput() WebhookServicePtrOutput {
+	return o.ToWebhookServicePtrOutputWithContext(context.Background())
+}
+
+func (o WebhookServiceOutput) ToWebhookServicePtrOutputWithContext(ctx context.Context) WebhookServicePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v WebhookService) *WebhookService {
+		return &v
+	}).(WebhookServicePtrOutput)
+}
+
+func (o WebhookServiceOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o WebhookServiceOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WebhookService) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o WebhookServiceOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WebhookServiceOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WebhookService) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type WebhookServicePtrOutput struct{ *pulumi.OutputState }
+
+func (WebhookServicePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**WebhookService)(nil)).Elem()
+}
+
+func (o WebhookServicePtrOutput) ToWebhookServicePtrOutput() WebhookServicePtrOutput {
+	return o
+}
+
+func (o WebhookServicePtrOutput) ToWebhookServicePtrOutputWithContext(ctx context.Context) WebhookServicePtrOutput {
+	return o
+}
+
+func (o WebhookServicePtrOutput) Elem() WebhookServiceOutput {
+	return o.ApplyT(func(v *WebhookService) WebhookService {
+		if v != nil {
+			return *v
+		}
+		var ret WebhookService
+		return ret
+	}).(WebhookServiceOutput)
+}
+
+func (o WebhookServicePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WebhookServicePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *WebhookService) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// WebhookServiceInput is an input type that accepts values of the WebhookService enum
+// A concrete instance of `WebhookServiceInput` can be one of the following:
+//
+//	WebhookServiceSlack
+//	WebhookServiceGeneric
+//	WebhookServiceIncidentio
+type WebhookServiceInput interface {
+	pulumi.Input
+
+	ToWebhookServiceOutput() WebhookServiceOutput
+	ToWebhookServiceOutputWithContext(context.Context) WebhookServiceOutput
+}
+
+var webhookServicePtrType = reflect.TypeOf((**WebhookService)(nil)).Elem()
+
+type WebhookServicePtrInput interface {
+	pulumi.Input
+
+	ToWebhookServicePtrOutput() WebhookServicePtrOutput
+	ToWebhookServicePtrOutputWithContext(context.Context) WebhookServicePtrOutput
+}
+
+type webhookServicePtr string
+
+func WebhookServicePtr(v string) WebhookServicePtrInput {
+	return (*webhookServicePtr)(&v)
+}
+
+func (*webhookServicePtr) ElementType() reflect.Type {
+	return webhookServicePtrType
+}
+
+func (in *webhookServicePtr) ToWebhookServicePtrOutput() WebhookServicePtrOutput {
+	return pulumi.ToOutput(in).(WebhookServicePtrOutput)
+}
+
+func (in *webhookServicePtr) ToWebhookServicePtrOutputWithContext(ctx context.Context) WebhookServicePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(WebhookServicePtrOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelTypeInput)(nil)).Elem(), AlertChannelType("webhook"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelTypePtrInput)(nil)).Elem(), AlertChannelType("webhook"))
@@ -1249,6 +1867,12 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyRoleArrayInput)(nil)).Elem(), ApiKeyRoleArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyStateEnumInput)(nil)).Elem(), ApiKeyStateEnum("enabled"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyStateEnumPtrInput)(nil)).Elem(), ApiKeyStateEnum("enabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchFilterTypeInput)(nil)).Elem(), SavedSearchFilterType("sql"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchFilterTypePtrInput)(nil)).Elem(), SavedSearchFilterType("sql"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchWhereLanguageInput)(nil)).Elem(), SavedSearchWhereLanguage("lucene"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchWhereLanguagePtrInput)(nil)).Elem(), SavedSearchWhereLanguage("lucene"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookServiceInput)(nil)).Elem(), WebhookService("slack"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookServicePtrInput)(nil)).Elem(), WebhookService("slack"))
 	pulumi.RegisterOutputType(AlertChannelTypeOutput{})
 	pulumi.RegisterOutputType(AlertChannelTypePtrOutput{})
 	pulumi.RegisterOutputType(AlertIntervalOutput{})
@@ -1262,6 +1886,14 @@ func init() {
 	pulumi.RegisterOutputType(ApiKeyRoleOutput{})
 	pulumi.RegisterOutputType(ApiKeyRolePtrOutput{})
 	pulumi.RegisterOutputType(ApiKeyRoleArrayOutput{})
+	pulumi.RegisterOutputType(ApiKeyRoleTypeOutput{})
+	pulumi.RegisterOutputType(ApiKeyRoleTypePtrOutput{})
 	pulumi.RegisterOutputType(ApiKeyStateEnumOutput{})
 	pulumi.RegisterOutputType(ApiKeyStateEnumPtrOutput{})
+	pulumi.RegisterOutputType(SavedSearchFilterTypeOutput{})
+	pulumi.RegisterOutputType(SavedSearchFilterTypePtrOutput{})
+	pulumi.RegisterOutputType(SavedSearchWhereLanguageOutput{})
+	pulumi.RegisterOutputType(SavedSearchWhereLanguagePtrOutput{})
+	pulumi.RegisterOutputType(WebhookServiceOutput{})
+	pulumi.RegisterOutputType(WebhookServicePtrOutput{})
 }

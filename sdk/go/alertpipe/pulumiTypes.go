@@ -52,6 +52,72 @@ func (i AlertChannelArgs) ToAlertChannelOutputWithContext(ctx context.Context) A
 	return pulumi.ToOutputWithContext(ctx, i).(AlertChannelOutput)
 }
 
+func (i AlertChannelArgs) ToAlertChannelPtrOutput() AlertChannelPtrOutput {
+	return i.ToAlertChannelPtrOutputWithContext(context.Background())
+}
+
+func (i AlertChannelArgs) ToAlertChannelPtrOutputWithContext(ctx context.Context) AlertChannelPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AlertChannelOutput).ToAlertChannelPtrOutputWithContext(ctx)
+}
+
+// AlertChannelPtrInput is an input type that accepts AlertChannelArgs, AlertChannelPtr and AlertChannelPtrOutput values.
+// You can construct a concrete instance of `AlertChannelPtrInput` via:
+//
+//	        AlertChannelArgs{...}
+//
+//	or:
+//
+//	        nil
+type AlertChannelPtrInput interface {
+	pulumi.Input
+
+	ToAlertChannelPtrOutput() AlertChannelPtrOutput
+	ToAlertChannelPtrOutputWithContext(context.Context) AlertChannelPtrOutput
+}
+
+type alertChannelPtrType AlertChannelArgs
+
+func AlertChannelPtr(v *AlertChannelArgs) AlertChannelPtrInput {
+	return (*alertChannelPtrType)(v)
+}
+
+func (*alertChannelPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AlertChannel)(nil)).Elem()
+}
+
+func (i *alertChannelPtrType) ToAlertChannelPtrOutput() AlertChannelPtrOutput {
+	return i.ToAlertChannelPtrOutputWithContext(context.Background())
+}
+
+func (i *alertChannelPtrType) ToAlertChannelPtrOutputWithContext(ctx context.Context) AlertChannelPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AlertChannelPtrOutput)
+}
+
+// AlertChannelArrayInput is an input type that accepts AlertChannelArray and AlertChannelArrayOutput values.
+// You can construct a concrete instance of `AlertChannelArrayInput` via:
+//
+//	AlertChannelArray{ AlertChannelArgs{...} }
+type AlertChannelArrayInput interface {
+	pulumi.Input
+
+	ToAlertChannelArrayOutput() AlertChannelArrayOutput
+	ToAlertChannelArrayOutputWithContext(context.Context) AlertChannelArrayOutput
+}
+
+type AlertChannelArray []AlertChannelInput
+
+func (AlertChannelArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AlertChannel)(nil)).Elem()
+}
+
+func (i AlertChannelArray) ToAlertChannelArrayOutput() AlertChannelArrayOutput {
+	return i.ToAlertChannelArrayOutputWithContext(context.Background())
+}
+
+func (i AlertChannelArray) ToAlertChannelArrayOutputWithContext(ctx context.Context) AlertChannelArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AlertChannelArrayOutput)
+}
+
 // Where the alert notifies; a webhook is the only channel type.
 type AlertChannelOutput struct{ *pulumi.OutputState }
 
@@ -65,6 +131,16 @@ func (o AlertChannelOutput) ToAlertChannelOutput() AlertChannelOutput {
 
 func (o AlertChannelOutput) ToAlertChannelOutputWithContext(ctx context.Context) AlertChannelOutput {
 	return o
+}
+
+func (o AlertChannelOutput) ToAlertChannelPtrOutput() AlertChannelPtrOutput {
+	return o.ToAlertChannelPtrOutputWithContext(context.Background())
+}
+
+func (o AlertChannelOutput) ToAlertChannelPtrOutputWithContext(ctx context.Context) AlertChannelPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AlertChannel) *AlertChannel {
+		return &v
+	}).(AlertChannelPtrOutput)
 }
 
 // The channel type: "webhook".
@@ -119,6 +195,146 @@ func (o AlertChannelPtrOutput) WebhookId() pulumi.StringPtrOutput {
 		}
 		return &v.WebhookId
 	}).(pulumi.StringPtrOutput)
+}
+
+type AlertChannelArrayOutput struct{ *pulumi.OutputState }
+
+func (AlertChannelArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AlertChannel)(nil)).Elem()
+}
+
+func (o AlertChannelArrayOutput) ToAlertChannelArrayOutput() AlertChannelArrayOutput {
+	return o
+}
+
+func (o AlertChannelArrayOutput) ToAlertChannelArrayOutputWithContext(ctx context.Context) AlertChannelArrayOutput {
+	return o
+}
+
+func (o AlertChannelArrayOutput) Index(i pulumi.IntInput) AlertChannelOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AlertChannel {
+		return vs[0].([]AlertChannel)[vs[1].(int)]
+	}).(AlertChannelOutput)
+}
+
+// An error the last evaluation of an alert recorded.
+type AlertExecutionError struct {
+	// The service's words.
+	Message string `pulumi:"message"`
+	// When it happened (ISO 8601).
+	Timestamp string `pulumi:"timestamp"`
+	// What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN.
+	Type string `pulumi:"type"`
+}
+
+// An error the last evaluation of an alert recorded.
+type AlertExecutionErrorOutput struct{ *pulumi.OutputState }
+
+func (AlertExecutionErrorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AlertExecutionError)(nil)).Elem()
+}
+
+func (o AlertExecutionErrorOutput) ToAlertExecutionErrorOutput() AlertExecutionErrorOutput {
+	return o
+}
+
+func (o AlertExecutionErrorOutput) ToAlertExecutionErrorOutputWithContext(ctx context.Context) AlertExecutionErrorOutput {
+	return o
+}
+
+// The service's words.
+func (o AlertExecutionErrorOutput) Message() pulumi.StringOutput {
+	return o.ApplyT(func(v AlertExecutionError) string { return v.Message }).(pulumi.StringOutput)
+}
+
+// When it happened (ISO 8601).
+func (o AlertExecutionErrorOutput) Timestamp() pulumi.StringOutput {
+	return o.ApplyT(func(v AlertExecutionError) string { return v.Timestamp }).(pulumi.StringOutput)
+}
+
+// What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN.
+func (o AlertExecutionErrorOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v AlertExecutionError) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type AlertExecutionErrorArrayOutput struct{ *pulumi.OutputState }
+
+func (AlertExecutionErrorArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AlertExecutionError)(nil)).Elem()
+}
+
+func (o AlertExecutionErrorArrayOutput) ToAlertExecutionErrorArrayOutput() AlertExecutionErrorArrayOutput {
+	return o
+}
+
+func (o AlertExecutionErrorArrayOutput) ToAlertExecutionErrorArrayOutputWithContext(ctx context.Context) AlertExecutionErrorArrayOutput {
+	return o
+}
+
+func (o AlertExecutionErrorArrayOutput) Index(i pulumi.IntInput) AlertExecutionErrorOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AlertExecutionError {
+		return vs[0].([]AlertExecutionError)[vs[1].(int)]
+	}).(AlertExecutionErrorOutput)
+}
+
+// A role an API key is assigned, as the service reports it.
+type ApiKeyAssignedRole struct {
+	// The role's uuid.
+	RoleId string `pulumi:"roleId"`
+	// The role's name, for people.
+	RoleName string `pulumi:"roleName"`
+	// "system" (predefined) or "custom" (the organization's own).
+	RoleType ApiKeyRoleType `pulumi:"roleType"`
+}
+
+// A role an API key is assigned, as the service reports it.
+type ApiKeyAssignedRoleOutput struct{ *pulumi.OutputState }
+
+func (ApiKeyAssignedRoleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ApiKeyAssignedRole)(nil)).Elem()
+}
+
+func (o ApiKeyAssignedRoleOutput) ToApiKeyAssignedRoleOutput() ApiKeyAssignedRoleOutput {
+	return o
+}
+
+func (o ApiKeyAssignedRoleOutput) ToApiKeyAssignedRoleOutputWithContext(ctx context.Context) ApiKeyAssignedRoleOutput {
+	return o
+}
+
+// The role's uuid.
+func (o ApiKeyAssignedRoleOutput) RoleId() pulumi.StringOutput {
+	return o.ApplyT(func(v ApiKeyAssignedRole) string { return v.RoleId }).(pulumi.StringOutput)
+}
+
+// The role's name, for people.
+func (o ApiKeyAssignedRoleOutput) RoleName() pulumi.StringOutput {
+	return o.ApplyT(func(v ApiKeyAssignedRole) string { return v.RoleName }).(pulumi.StringOutput)
+}
+
+// "system" (predefined) or "custom" (the organization's own).
+func (o ApiKeyAssignedRoleOutput) RoleType() ApiKeyRoleTypeOutput {
+	return o.ApplyT(func(v ApiKeyAssignedRole) ApiKeyRoleType { return v.RoleType }).(ApiKeyRoleTypeOutput)
+}
+
+type ApiKeyAssignedRoleArrayOutput struct{ *pulumi.OutputState }
+
+func (ApiKeyAssignedRoleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ApiKeyAssignedRole)(nil)).Elem()
+}
+
+func (o ApiKeyAssignedRoleArrayOutput) ToApiKeyAssignedRoleArrayOutput() ApiKeyAssignedRoleArrayOutput {
+	return o
+}
+
+func (o ApiKeyAssignedRoleArrayOutput) ToApiKeyAssignedRoleArrayOutputWithContext(ctx context.Context) ApiKeyAssignedRoleArrayOutput {
+	return o
+}
+
+func (o ApiKeyAssignedRoleArrayOutput) Index(i pulumi.IntInput) ApiKeyAssignedRoleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ApiKeyAssignedRole {
+		return vs[0].([]ApiKeyAssignedRole)[vs[1].(int)]
+	}).(ApiKeyAssignedRoleOutput)
 }
 
 // Pre-hashed credentials: the program's own pair, of which the service is sent only hashes. Secret. Changing it makes a new key. Cannot go with keyMaterial "local" or importId.
@@ -301,13 +517,17 @@ func (o ApiKeyHashDataPtrOutput) KeySecretHash() pulumi.StringPtrOutput {
 
 // An alert as the service holds it.
 type GetAlertsAlert struct {
-	// Where the alert notifies; a webhook is the only channel type.
+	// Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
 	Channel *AlertChannel `pulumi:"channel"`
+	// Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+	Channels []AlertChannel `pulumi:"channels"`
 	// When the alert was made (ISO 8601, set by the service).
 	CreatedAt *string `pulumi:"createdAt"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId *string `pulumi:"dashboardId"`
-	// The grouping of the alert, as the service returns it.
+	// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+	ExecutionErrors []AlertExecutionError `pulumi:"executionErrors"`
+	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
 	GroupBy *string `pulumi:"groupBy"`
 	// The alert's id.
 	Id string `pulumi:"id"`
@@ -317,19 +537,31 @@ type GetAlertsAlert struct {
 	Message *string `pulumi:"message"`
 	// The alert's name (1 to 512 characters); leave it out for none.
 	Name *string `pulumi:"name"`
+	// Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+	Note *string `pulumi:"note"`
+	// How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+	NumConsecutiveWindows *int `pulumi:"numConsecutiveWindows"`
 	// The saved search the alert watches, as the service returns it.
 	SavedSearch *string `pulumi:"savedSearch"`
+	// The saved search a search alert watches (search alerts only; required by services since 2026).
+	SavedSearchId *string `pulumi:"savedSearchId"`
+	// Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+	ScheduleOffsetMinutes *int `pulumi:"scheduleOffsetMinutes"`
+	// When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+	ScheduleStartAt *string `pulumi:"scheduleStartAt"`
 	// Whether, or until when, the alert is silenced, as the service returns it.
 	Silenced interface{} `pulumi:"silenced"`
 	// What the alert watches: a dashboard tile ("tile") or a search ("search").
 	Source *AlertSource `pulumi:"source"`
-	// Current state of the alert, e.g. "inactive".
+	// Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
 	State *string `pulumi:"state"`
 	// Identifier of the owning team.
 	Team *string `pulumi:"team"`
-	// The numeric threshold (a finite number >= 0).
+	// The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
 	Threshold *float64 `pulumi:"threshold"`
-	// Whether the alert fires above or below the threshold.
+	// The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+	ThresholdMax *float64 `pulumi:"thresholdMax"`
+	// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 	ThresholdType *AlertThresholdType `pulumi:"thresholdType"`
 	// The watched tile; required when source is "tile".
 	TileId *string `pulumi:"tileId"`
@@ -352,9 +584,14 @@ func (o GetAlertsAlertOutput) ToGetAlertsAlertOutputWithContext(ctx context.Cont
 	return o
 }
 
-// Where the alert notifies; a webhook is the only channel type.
+// Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
 func (o GetAlertsAlertOutput) Channel() AlertChannelPtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *AlertChannel { return v.Channel }).(AlertChannelPtrOutput)
+}
+
+// Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+func (o GetAlertsAlertOutput) Channels() AlertChannelArrayOutput {
+	return o.ApplyT(func(v GetAlertsAlert) []AlertChannel { return v.Channels }).(AlertChannelArrayOutput)
 }
 
 // When the alert was made (ISO 8601, set by the service).
@@ -367,7 +604,12 @@ func (o GetAlertsAlertOutput) DashboardId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *string { return v.DashboardId }).(pulumi.StringPtrOutput)
 }
 
-// The grouping of the alert, as the service returns it.
+// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+func (o GetAlertsAlertOutput) ExecutionErrors() AlertExecutionErrorArrayOutput {
+	return o.ApplyT(func(v GetAlertsAlert) []AlertExecutionError { return v.ExecutionErrors }).(AlertExecutionErrorArrayOutput)
+}
+
+// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
 func (o GetAlertsAlertOutput) GroupBy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *string { return v.GroupBy }).(pulumi.StringPtrOutput)
 }
@@ -392,9 +634,34 @@ func (o GetAlertsAlertOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
+// Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+func (o GetAlertsAlertOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.Note }).(pulumi.StringPtrOutput)
+}
+
+// How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+func (o GetAlertsAlertOutput) NumConsecutiveWindows() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *int { return v.NumConsecutiveWindows }).(pulumi.IntPtrOutput)
+}
+
 // The saved search the alert watches, as the service returns it.
 func (o GetAlertsAlertOutput) SavedSearch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *string { return v.SavedSearch }).(pulumi.StringPtrOutput)
+}
+
+// The saved search a search alert watches (search alerts only; required by services since 2026).
+func (o GetAlertsAlertOutput) SavedSearchId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.SavedSearchId }).(pulumi.StringPtrOutput)
+}
+
+// Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+func (o GetAlertsAlertOutput) ScheduleOffsetMinutes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *int { return v.ScheduleOffsetMinutes }).(pulumi.IntPtrOutput)
+}
+
+// When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+func (o GetAlertsAlertOutput) ScheduleStartAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *string { return v.ScheduleStartAt }).(pulumi.StringPtrOutput)
 }
 
 // Whether, or until when, the alert is silenced, as the service returns it.
@@ -407,7 +674,7 @@ func (o GetAlertsAlertOutput) Source() AlertSourcePtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *AlertSource { return v.Source }).(AlertSourcePtrOutput)
 }
 
-// Current state of the alert, e.g. "inactive".
+// Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
 func (o GetAlertsAlertOutput) State() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *string { return v.State }).(pulumi.StringPtrOutput)
 }
@@ -417,12 +684,17 @@ func (o GetAlertsAlertOutput) Team() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *string { return v.Team }).(pulumi.StringPtrOutput)
 }
 
-// The numeric threshold (a finite number >= 0).
+// The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
 func (o GetAlertsAlertOutput) Threshold() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *float64 { return v.Threshold }).(pulumi.Float64PtrOutput)
 }
 
-// Whether the alert fires above or below the threshold.
+// The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+func (o GetAlertsAlertOutput) ThresholdMax() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetAlertsAlert) *float64 { return v.ThresholdMax }).(pulumi.Float64PtrOutput)
+}
+
+// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 func (o GetAlertsAlertOutput) ThresholdType() AlertThresholdTypePtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *AlertThresholdType { return v.ThresholdType }).(AlertThresholdTypePtrOutput)
 }
@@ -459,6 +731,10 @@ func (o GetAlertsAlertArrayOutput) Index(i pulumi.IntInput) GetAlertsAlertOutput
 
 // An API key as the service holds it.
 type GetApiKeysKey struct {
+	// The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+	AssignedRoleIds []string `pulumi:"assignedRoleIds"`
+	// The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+	AssignedRoles []ApiKeyAssignedRole `pulumi:"assignedRoles"`
 	// When the key was made (ISO 8601, set by the service).
 	CreatedAt *string `pulumi:"createdAt"`
 	// When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
@@ -473,7 +749,7 @@ type GetApiKeysKey struct {
 	Name *string `pulumi:"name"`
 	// Organization that owns the key (uuid). Changing it makes a new key.
 	OrganizationId *string `pulumi:"organizationId"`
-	// The key's roles: at least one, none repeated.
+	// The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
 	Roles []ApiKeyRole `pulumi:"roles"`
 	// Whether the key can be used. Default "enabled".
 	State *ApiKeyStateEnum `pulumi:"state"`
@@ -494,6 +770,16 @@ func (o GetApiKeysKeyOutput) ToGetApiKeysKeyOutput() GetApiKeysKeyOutput {
 
 func (o GetApiKeysKeyOutput) ToGetApiKeysKeyOutputWithContext(ctx context.Context) GetApiKeysKeyOutput {
 	return o
+}
+
+// The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+func (o GetApiKeysKeyOutput) AssignedRoleIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetApiKeysKey) []string { return v.AssignedRoleIds }).(pulumi.StringArrayOutput)
+}
+
+// The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+func (o GetApiKeysKeyOutput) AssignedRoles() ApiKeyAssignedRoleArrayOutput {
+	return o.ApplyT(func(v GetApiKeysKey) []ApiKeyAssignedRole { return v.AssignedRoles }).(ApiKeyAssignedRoleArrayOutput)
 }
 
 // When the key was made (ISO 8601, set by the service).
@@ -531,7 +817,7 @@ func (o GetApiKeysKeyOutput) OrganizationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetApiKeysKey) *string { return v.OrganizationId }).(pulumi.StringPtrOutput)
 }
 
-// The key's roles: at least one, none repeated.
+// The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
 func (o GetApiKeysKeyOutput) Roles() ApiKeyRoleArrayOutput {
 	return o.ApplyT(func(v GetApiKeysKey) []ApiKeyRole { return v.Roles }).(ApiKeyRoleArrayOutput)
 }
@@ -675,14 +961,159 @@ func (o IpAccessEntryArrayOutput) Index(i pulumi.IntInput) IpAccessEntryOutput {
 	}).(IpAccessEntryOutput)
 }
 
+// A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+type SavedSearchFilter struct {
+	// The condition (at most 8192 characters).
+	Condition *string `pulumi:"condition"`
+	// An sql_ast filter's left side, as answered.
+	Left *string `pulumi:"left"`
+	// An sql_ast filter's operator (= < > != <= >=), as answered.
+	Operator *string `pulumi:"operator"`
+	// An sql_ast filter's right side, as answered.
+	Right *string `pulumi:"right"`
+	// The kind: "sql" (the default, and the only kind a program can write).
+	Type *SavedSearchFilterType `pulumi:"type"`
+}
+
+// SavedSearchFilterInput is an input type that accepts SavedSearchFilterArgs and SavedSearchFilterOutput values.
+// You can construct a concrete instance of `SavedSearchFilterInput` via:
+//
+//	SavedSearchFilterArgs{...}
+type SavedSearchFilterInput interface {
+	pulumi.Input
+
+	ToSavedSearchFilterOutput() SavedSearchFilterOutput
+	ToSavedSearchFilterOutputWithContext(context.Context) SavedSearchFilterOutput
+}
+
+// A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+type SavedSearchFilterArgs struct {
+	// The condition (at most 8192 characters).
+	Condition pulumi.StringPtrInput `pulumi:"condition"`
+	// An sql_ast filter's left side, as answered.
+	Left pulumi.StringPtrInput `pulumi:"left"`
+	// An sql_ast filter's operator (= < > != <= >=), as answered.
+	Operator pulumi.StringPtrInput `pulumi:"operator"`
+	// An sql_ast filter's right side, as answered.
+	Right pulumi.StringPtrInput `pulumi:"right"`
+	// The kind: "sql" (the default, and the only kind a program can write).
+	Type SavedSearchFilterTypePtrInput `pulumi:"type"`
+}
+
+func (SavedSearchFilterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SavedSearchFilter)(nil)).Elem()
+}
+
+func (i SavedSearchFilterArgs) ToSavedSearchFilterOutput() SavedSearchFilterOutput {
+	return i.ToSavedSearchFilterOutputWithContext(context.Background())
+}
+
+func (i SavedSearchFilterArgs) ToSavedSearchFilterOutputWithContext(ctx context.Context) SavedSearchFilterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SavedSearchFilterOutput)
+}
+
+// SavedSearchFilterArrayInput is an input type that accepts SavedSearchFilterArray and SavedSearchFilterArrayOutput values.
+// You can construct a concrete instance of `SavedSearchFilterArrayInput` via:
+//
+//	SavedSearchFilterArray{ SavedSearchFilterArgs{...} }
+type SavedSearchFilterArrayInput interface {
+	pulumi.Input
+
+	ToSavedSearchFilterArrayOutput() SavedSearchFilterArrayOutput
+	ToSavedSearchFilterArrayOutputWithContext(context.Context) SavedSearchFilterArrayOutput
+}
+
+type SavedSearchFilterArray []SavedSearchFilterInput
+
+func (SavedSearchFilterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SavedSearchFilter)(nil)).Elem()
+}
+
+func (i SavedSearchFilterArray) ToSavedSearchFilterArrayOutput() SavedSearchFilterArrayOutput {
+	return i.ToSavedSearchFilterArrayOutputWithContext(context.Background())
+}
+
+func (i SavedSearchFilterArray) ToSavedSearchFilterArrayOutputWithContext(ctx context.Context) SavedSearchFilterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SavedSearchFilterArrayOutput)
+}
+
+// A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+type SavedSearchFilterOutput struct{ *pulumi.OutputState }
+
+func (SavedSearchFilterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SavedSearchFilter)(nil)).Elem()
+}
+
+func (o SavedSearchFilterOutput) ToSavedSearchFilterOutput() SavedSearchFilterOutput {
+	return o
+}
+
+func (o SavedSearchFilterOutput) ToSavedSearchFilterOutputWithContext(ctx context.Context) SavedSearchFilterOutput {
+	return o
+}
+
+// The condition (at most 8192 characters).
+func (o SavedSearchFilterOutput) Condition() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SavedSearchFilter) *string { return v.Condition }).(pulumi.StringPtrOutput)
+}
+
+// An sql_ast filter's left side, as answered.
+func (o SavedSearchFilterOutput) Left() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SavedSearchFilter) *string { return v.Left }).(pulumi.StringPtrOutput)
+}
+
+// An sql_ast filter's operator (= < > != <= >=), as answered.
+func (o SavedSearchFilterOutput) Operator() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SavedSearchFilter) *string { return v.Operator }).(pulumi.StringPtrOutput)
+}
+
+// An sql_ast filter's right side, as answered.
+func (o SavedSearchFilterOutput) Right() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SavedSearchFilter) *string { return v.Right }).(pulumi.StringPtrOutput)
+}
+
+// The kind: "sql" (the default, and the only kind a program can write).
+func (o SavedSearchFilterOutput) Type() SavedSearchFilterTypePtrOutput {
+	return o.ApplyT(func(v SavedSearchFilter) *SavedSearchFilterType { return v.Type }).(SavedSearchFilterTypePtrOutput)
+}
+
+type SavedSearchFilterArrayOutput struct{ *pulumi.OutputState }
+
+func (SavedSearchFilterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SavedSearchFilter)(nil)).Elem()
+}
+
+func (o SavedSearchFilterArrayOutput) ToSavedSearchFilterArrayOutput() SavedSearchFilterArrayOutput {
+	return o
+}
+
+func (o SavedSearchFilterArrayOutput) ToSavedSearchFilterArrayOutputWithContext(ctx context.Context) SavedSearchFilterArrayOutput {
+	return o
+}
+
+func (o SavedSearchFilterArrayOutput) Index(i pulumi.IntInput) SavedSearchFilterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SavedSearchFilter {
+		return vs[0].([]SavedSearchFilter)[vs[1].(int)]
+	}).(SavedSearchFilterOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelInput)(nil)).Elem(), AlertChannelArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelPtrInput)(nil)).Elem(), AlertChannelArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelArrayInput)(nil)).Elem(), AlertChannelArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyHashDataInput)(nil)).Elem(), ApiKeyHashDataArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyHashDataPtrInput)(nil)).Elem(), ApiKeyHashDataArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryInput)(nil)).Elem(), IpAccessEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryArrayInput)(nil)).Elem(), IpAccessEntryArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchFilterInput)(nil)).Elem(), SavedSearchFilterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchFilterArrayInput)(nil)).Elem(), SavedSearchFilterArray{})
 	pulumi.RegisterOutputType(AlertChannelOutput{})
 	pulumi.RegisterOutputType(AlertChannelPtrOutput{})
+	pulumi.RegisterOutputType(AlertChannelArrayOutput{})
+	pulumi.RegisterOutputType(AlertExecutionErrorOutput{})
+	pulumi.RegisterOutputType(AlertExecutionErrorArrayOutput{})
+	pulumi.RegisterOutputType(ApiKeyAssignedRoleOutput{})
+	pulumi.RegisterOutputType(ApiKeyAssignedRoleArrayOutput{})
 	pulumi.RegisterOutputType(ApiKeyHashDataOutput{})
 	pulumi.RegisterOutputType(ApiKeyHashDataPtrOutput{})
 	pulumi.RegisterOutputType(GetAlertsAlertOutput{})
@@ -691,4 +1122,6 @@ func init() {
 	pulumi.RegisterOutputType(GetApiKeysKeyArrayOutput{})
 	pulumi.RegisterOutputType(IpAccessEntryOutput{})
 	pulumi.RegisterOutputType(IpAccessEntryArrayOutput{})
+	pulumi.RegisterOutputType(SavedSearchFilterOutput{})
+	pulumi.RegisterOutputType(SavedSearchFilterArrayOutput{})
 }

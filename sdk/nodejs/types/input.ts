@@ -51,3 +51,29 @@ export interface IpAccessEntryArgs {
      */
     source: pulumi.Input<string>;
 }
+
+/**
+ * A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+ */
+export interface SavedSearchFilterArgs {
+    /**
+     * The condition (at most 8192 characters).
+     */
+    condition?: pulumi.Input<string | undefined>;
+    /**
+     * An sql_ast filter's left side, as answered.
+     */
+    left?: pulumi.Input<string | undefined>;
+    /**
+     * An sql_ast filter's operator (= < > != <= >=), as answered.
+     */
+    operator?: pulumi.Input<string | undefined>;
+    /**
+     * An sql_ast filter's right side, as answered.
+     */
+    right?: pulumi.Input<string | undefined>;
+    /**
+     * The kind: "sql" (the default, and the only kind a program can write).
+     */
+    type?: pulumi.Input<enums.SavedSearchFilterType | undefined>;
+}

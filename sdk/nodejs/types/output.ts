@@ -21,6 +21,42 @@ export interface AlertChannel {
 }
 
 /**
+ * An error the last evaluation of an alert recorded.
+ */
+export interface AlertExecutionError {
+    /**
+     * The service's words.
+     */
+    message: string;
+    /**
+     * When it happened (ISO 8601).
+     */
+    timestamp: string;
+    /**
+     * What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN.
+     */
+    type: string;
+}
+
+/**
+ * A role an API key is assigned, as the service reports it.
+ */
+export interface ApiKeyAssignedRole {
+    /**
+     * The role's uuid.
+     */
+    roleId: string;
+    /**
+     * The role's name, for people.
+     */
+    roleName: string;
+    /**
+     * "system" (predefined) or "custom" (the organization's own).
+     */
+    roleType: enums.ApiKeyRoleType;
+}
+
+/**
  * Pre-hashed credentials: the program's own pair, of which the service is sent only hashes. Secret. Changing it makes a new key. Cannot go with keyMaterial "local" or importId.
  */
 export interface ApiKeyHashData {
@@ -43,9 +79,13 @@ export interface ApiKeyHashData {
  */
 export interface GetAlertsAlert {
     /**
-     * Where the alert notifies; a webhook is the only channel type.
+     * Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
      */
     channel?: outputs.AlertChannel;
+    /**
+     * Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+     */
+    channels?: outputs.AlertChannel[];
     /**
      * When the alert was made (ISO 8601, set by the service).
      */
@@ -55,7 +95,11 @@ export interface GetAlertsAlert {
      */
     dashboardId?: string;
     /**
-     * The grouping of the alert, as the service returns it.
+     * Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+     */
+    executionErrors?: outputs.AlertExecutionError[];
+    /**
+     * What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
      */
     groupBy?: string;
     /**
@@ -75,9 +119,29 @@ export interface GetAlertsAlert {
      */
     name?: string;
     /**
+     * Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+     */
+    note?: string;
+    /**
+     * How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+     */
+    numConsecutiveWindows?: number;
+    /**
      * The saved search the alert watches, as the service returns it.
      */
     savedSearch?: string;
+    /**
+     * The saved search a search alert watches (search alerts only; required by services since 2026).
+     */
+    savedSearchId?: string;
+    /**
+     * Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+     */
+    scheduleOffsetMinutes?: number;
+    /**
+     * When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+     */
+    scheduleStartAt?: string;
     /**
      * Whether, or until when, the alert is silenced, as the service returns it.
      */
@@ -87,7 +151,7 @@ export interface GetAlertsAlert {
      */
     source?: enums.AlertSource;
     /**
-     * Current state of the alert, e.g. "inactive".
+     * Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
      */
     state?: string;
     /**
@@ -95,11 +159,15 @@ export interface GetAlertsAlert {
      */
     team?: string;
     /**
-     * The numeric threshold (a finite number >= 0).
+     * The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
      */
     threshold?: number;
     /**
-     * Whether the alert fires above or below the threshold.
+     * The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+     */
+    thresholdMax?: number;
+    /**
+     * How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
      */
     thresholdType?: enums.AlertThresholdType;
     /**
@@ -116,6 +184,14 @@ export interface GetAlertsAlert {
  * An API key as the service holds it.
  */
 export interface GetApiKeysKey {
+    /**
+     * The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+     */
+    assignedRoleIds?: string[];
+    /**
+     * The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+     */
+    assignedRoles?: outputs.ApiKeyAssignedRole[];
     /**
      * When the key was made (ISO 8601, set by the service).
      */
@@ -145,7 +221,7 @@ export interface GetApiKeysKey {
      */
     organizationId?: string;
     /**
-     * The key's roles: at least one, none repeated.
+     * The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
      */
     roles?: enums.ApiKeyRole[];
     /**
@@ -170,5 +246,31 @@ export interface IpAccessEntry {
      * An IPv4 address or CIDR range, e.g. "203.0.113.7" or "10.0.0.0/8".
      */
     source: string;
+}
+
+/**
+ * A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+ */
+export interface SavedSearchFilter {
+    /**
+     * The condition (at most 8192 characters).
+     */
+    condition?: string;
+    /**
+     * An sql_ast filter's left side, as answered.
+     */
+    left?: string;
+    /**
+     * An sql_ast filter's operator (= < > != <= >=), as answered.
+     */
+    operator?: string;
+    /**
+     * An sql_ast filter's right side, as answered.
+     */
+    right?: string;
+    /**
+     * The kind: "sql" (the default, and the only kind a program can write).
+     */
+    type?: enums.SavedSearchFilterType;
 }
 

@@ -16,6 +16,8 @@ from .get_api_keys import *
 from .get_pipe_settings import *
 from .pipe_settings import *
 from .provider import *
+from .saved_search import *
+from .webhook import *
 from ._inputs import *
 from . import outputs
 
@@ -36,7 +38,9 @@ _utilities.register(
   "classes": {
    "alertpipe:index:Alert": "Alert",
    "alertpipe:index:ApiKey": "ApiKey",
-   "alertpipe:index:PipeSettings": "PipeSettings"
+   "alertpipe:index:PipeSettings": "PipeSettings",
+   "alertpipe:index:SavedSearch": "SavedSearch",
+   "alertpipe:index:Webhook": "Webhook"
   }
  }
 ]

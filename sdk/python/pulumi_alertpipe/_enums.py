@@ -13,7 +13,11 @@ __all__ = [
     'AlertThresholdType',
     'ApiKeyMaterial',
     'ApiKeyRole',
+    'ApiKeyRoleType',
     'ApiKeyState',
+    'SavedSearchFilterType',
+    'SavedSearchWhereLanguage',
+    'WebhookService',
 ]
 
 
@@ -58,10 +62,40 @@ class AlertSource(_builtins.str, Enum):
 @pulumi.type_token("alertpipe:index:AlertThresholdType")
 class AlertThresholdType(_builtins.str, Enum):
     """
-    Which side of the threshold fires the alert.
+    How the value is compared with the threshold (and thresholdMax) to fire the alert.
     """
     ABOVE = "above"
+    """
+    Fires when the value is at or above the threshold.
+    """
     BELOW = "below"
+    """
+    Fires when the value is below the threshold.
+    """
+    ABOVE_EXCLUSIVE = "above_exclusive"
+    """
+    Fires when the value is above the threshold.
+    """
+    BELOW_OR_EQUAL = "below_or_equal"
+    """
+    Fires when the value is at or below the threshold.
+    """
+    EQUAL = "equal"
+    """
+    Fires when the value equals the threshold.
+    """
+    NOT_EQUAL = "not_equal"
+    """
+    Fires when the value differs from the threshold.
+    """
+    BETWEEN = "between"
+    """
+    Fires when the value is from threshold to thresholdMax, both included.
+    """
+    NOT_BETWEEN = "not_between"
+    """
+    Fires when the value is below threshold or above thresholdMax.
+    """
 
 
 @pulumi.type_token("alertpipe:index:ApiKeyMaterial")
@@ -89,6 +123,21 @@ class ApiKeyRole(_builtins.str, Enum):
     QUERY_ENDPOINTS = "query_endpoints"
 
 
+@pulumi.type_token("alertpipe:index:ApiKeyRoleType")
+class ApiKeyRoleType(_builtins.str, Enum):
+    """
+    Whether a role is predefined or the organization's own.
+    """
+    SYSTEM = "system"
+    """
+    A predefined role.
+    """
+    CUSTOM = "custom"
+    """
+    A role the organization defined.
+    """
+
+
 @pulumi.type_token("alertpipe:index:ApiKeyState")
 class ApiKeyState(_builtins.str, Enum):
     """
@@ -96,3 +145,41 @@ class ApiKeyState(_builtins.str, Enum):
     """
     ENABLED = "enabled"
     DISABLED = "disabled"
+
+
+@pulumi.type_token("alertpipe:index:SavedSearchFilterType")
+class SavedSearchFilterType(_builtins.str, Enum):
+    """
+    A pinned filter's kind.
+    """
+    SQL = "sql"
+    LUCENE = "lucene"
+    SQL_AST = "sql_ast"
+
+
+@pulumi.type_token("alertpipe:index:SavedSearchWhereLanguage")
+class SavedSearchWhereLanguage(_builtins.str, Enum):
+    """
+    The language of a saved search's where.
+    """
+    LUCENE = "lucene"
+    SQL = "sql"
+
+
+@pulumi.type_token("alertpipe:index:WebhookService")
+class WebhookService(_builtins.str, Enum):
+    """
+    Where a webhook delivers.
+    """
+    SLACK = "slack"
+    """
+    A Slack incoming webhook (its host ends in slack.com).
+    """
+    GENERIC = "generic"
+    """
+    Any HTTP(S) receiver.
+    """
+    INCIDENTIO = "incidentio"
+    """
+    An incident.io alert source.
+    """

@@ -22,6 +22,8 @@ __all__ = [
     'ApiKeyHashDataArgsDict',
     'IpAccessEntryArgs',
     'IpAccessEntryArgsDict',
+    'SavedSearchFilterArgs',
+    'SavedSearchFilterArgsDict',
 ]
 
 class AlertChannelArgsDict(TypedDict):
@@ -197,5 +199,119 @@ class IpAccessEntryArgs:
     @source.setter
     def source(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "source", value)
+
+
+class SavedSearchFilterArgsDict(TypedDict):
+    """
+    A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+    """
+    condition: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The condition (at most 8192 characters).
+    """
+    left: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    An sql_ast filter's left side, as answered.
+    """
+    operator: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    An sql_ast filter's operator (= < > != <= >=), as answered.
+    """
+    right: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    An sql_ast filter's right side, as answered.
+    """
+    type: NotRequired[pulumi.Input[Optional['SavedSearchFilterType']]]
+    """
+    The kind: "sql" (the default, and the only kind a program can write).
+    """
+
+@pulumi.input_type
+class SavedSearchFilterArgs:
+    def __init__(__self__, *,
+                 condition: pulumi.Input[Optional[_builtins.str]] = None,
+                 left: pulumi.Input[Optional[_builtins.str]] = None,
+                 operator: pulumi.Input[Optional[_builtins.str]] = None,
+                 right: pulumi.Input[Optional[_builtins.str]] = None,
+                 type: pulumi.Input[Optional['SavedSearchFilterType']] = None):
+        """
+        A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+
+        :param pulumi.Input[_builtins.str] condition: The condition (at most 8192 characters).
+        :param pulumi.Input[_builtins.str] left: An sql_ast filter's left side, as answered.
+        :param pulumi.Input[_builtins.str] operator: An sql_ast filter's operator (= < > != <= >=), as answered.
+        :param pulumi.Input[_builtins.str] right: An sql_ast filter's right side, as answered.
+        :param pulumi.Input['SavedSearchFilterType'] type: The kind: "sql" (the default, and the only kind a program can write).
+        """
+        if condition is not None:
+            pulumi.set(__self__, "condition", condition)
+        if left is not None:
+            pulumi.set(__self__, "left", left)
+        if operator is not None:
+            pulumi.set(__self__, "operator", operator)
+        if right is not None:
+            pulumi.set(__self__, "right", right)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def condition(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The condition (at most 8192 characters).
+        """
+        return pulumi.get(self, "condition")
+
+    @condition.setter
+    def condition(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "condition", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def left(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        An sql_ast filter's left side, as answered.
+        """
+        return pulumi.get(self, "left")
+
+    @left.setter
+    def left(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "left", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def operator(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        An sql_ast filter's operator (= < > != <= >=), as answered.
+        """
+        return pulumi.get(self, "operator")
+
+    @operator.setter
+    def operator(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "operator", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def right(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        An sql_ast filter's right side, as answered.
+        """
+        return pulumi.get(self, "right")
+
+    @right.setter
+    def right(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "right", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Optional['SavedSearchFilterType']]:
+        """
+        The kind: "sql" (the default, and the only kind a program can write).
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Optional['SavedSearchFilterType']]):
+        pulumi.set(self, "type", value)
 
 

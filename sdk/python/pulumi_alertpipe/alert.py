@@ -22,57 +22,78 @@ __all__ = ['AlertArgs', 'Alert']
 @pulumi.input_type
 class AlertArgs:
     def __init__(__self__, *,
-                 channel: pulumi.Input['AlertChannelArgs'],
                  interval: pulumi.Input['AlertInterval'],
                  source: pulumi.Input['AlertSource'],
                  threshold: pulumi.Input[_builtins.float],
                  threshold_type: pulumi.Input['AlertThresholdType'],
+                 channel: pulumi.Input[Optional['AlertChannelArgs']] = None,
+                 channels: pulumi.Input[Optional[Sequence[pulumi.Input['AlertChannelArgs']]]] = None,
                  dashboard_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 group_by: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  message: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 note: pulumi.Input[Optional[_builtins.str]] = None,
+                 num_consecutive_windows: pulumi.Input[Optional[_builtins.int]] = None,
+                 saved_search_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 schedule_offset_minutes: pulumi.Input[Optional[_builtins.int]] = None,
+                 schedule_start_at: pulumi.Input[Optional[_builtins.str]] = None,
+                 threshold_max: pulumi.Input[Optional[_builtins.float]] = None,
                  tile_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Alert resource.
 
-        :param pulumi.Input['AlertChannelArgs'] channel: Where the alert notifies; a webhook is the only channel type.
         :param pulumi.Input['AlertInterval'] interval: How often the alert is evaluated.
         :param pulumi.Input['AlertSource'] source: What the alert watches: a dashboard tile ("tile") or a search ("search").
-        :param pulumi.Input[_builtins.float] threshold: The numeric threshold (a finite number >= 0).
-        :param pulumi.Input['AlertThresholdType'] threshold_type: Whether the alert fires above or below the threshold.
+        :param pulumi.Input[_builtins.float] threshold: The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
+        :param pulumi.Input['AlertThresholdType'] threshold_type: How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
+        :param pulumi.Input['AlertChannelArgs'] channel: Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
+        :param pulumi.Input[Sequence[pulumi.Input['AlertChannelArgs']]] channels: Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
         :param pulumi.Input[_builtins.str] dashboard_id: Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
+        :param pulumi.Input[_builtins.str] group_by: What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         :param pulumi.Input[_builtins.str] import_id: The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's values with one PUT only when they differ; it never creates an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input[_builtins.str] message: The alert's message (1 to 4096 characters); leave it out for none.
         :param pulumi.Input[_builtins.str] name: The alert's name (1 to 512 characters); leave it out for none.
+        :param pulumi.Input[_builtins.str] note: Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+        :param pulumi.Input[_builtins.int] num_consecutive_windows: How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+        :param pulumi.Input[_builtins.str] saved_search_id: The saved search a search alert watches (search alerts only; required by services since 2026).
+        :param pulumi.Input[_builtins.int] schedule_offset_minutes: Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+        :param pulumi.Input[_builtins.str] schedule_start_at: When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+        :param pulumi.Input[_builtins.float] threshold_max: The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
         :param pulumi.Input[_builtins.str] tile_id: The watched tile; required when source is "tile".
         """
-        pulumi.set(__self__, "channel", channel)
         pulumi.set(__self__, "interval", interval)
         pulumi.set(__self__, "source", source)
         pulumi.set(__self__, "threshold", threshold)
         pulumi.set(__self__, "threshold_type", threshold_type)
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if channels is not None:
+            pulumi.set(__self__, "channels", channels)
         if dashboard_id is not None:
             pulumi.set(__self__, "dashboard_id", dashboard_id)
+        if group_by is not None:
+            pulumi.set(__self__, "group_by", group_by)
         if import_id is not None:
             pulumi.set(__self__, "import_id", import_id)
         if message is not None:
             pulumi.set(__self__, "message", message)
         if name is not None:
             pulumi.set(__self__, "name", name)
+        if note is not None:
+            pulumi.set(__self__, "note", note)
+        if num_consecutive_windows is not None:
+            pulumi.set(__self__, "num_consecutive_windows", num_consecutive_windows)
+        if saved_search_id is not None:
+            pulumi.set(__self__, "saved_search_id", saved_search_id)
+        if schedule_offset_minutes is not None:
+            pulumi.set(__self__, "schedule_offset_minutes", schedule_offset_minutes)
+        if schedule_start_at is not None:
+            pulumi.set(__self__, "schedule_start_at", schedule_start_at)
+        if threshold_max is not None:
+            pulumi.set(__self__, "threshold_max", threshold_max)
         if tile_id is not None:
             pulumi.set(__self__, "tile_id", tile_id)
-
-    @_builtins.property
-    @pulumi.getter
-    def channel(self) -> pulumi.Input['AlertChannelArgs']:
-        """
-        Where the alert notifies; a webhook is the only channel type.
-        """
-        return pulumi.get(self, "channel")
-
-    @channel.setter
-    def channel(self, value: pulumi.Input['AlertChannelArgs']):
-        pulumi.set(self, "channel", value)
 
     @_builtins.property
     @pulumi.getter
@@ -102,7 +123,7 @@ class AlertArgs:
     @pulumi.getter
     def threshold(self) -> pulumi.Input[_builtins.float]:
         """
-        The numeric threshold (a finite number >= 0).
+        The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
         """
         return pulumi.get(self, "threshold")
 
@@ -114,13 +135,37 @@ class AlertArgs:
     @pulumi.getter(name="thresholdType")
     def threshold_type(self) -> pulumi.Input['AlertThresholdType']:
         """
-        Whether the alert fires above or below the threshold.
+        How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
         """
         return pulumi.get(self, "threshold_type")
 
     @threshold_type.setter
     def threshold_type(self, value: pulumi.Input['AlertThresholdType']):
         pulumi.set(self, "threshold_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> pulumi.Input[Optional['AlertChannelArgs']]:
+        """
+        Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
+        """
+        return pulumi.get(self, "channel")
+
+    @channel.setter
+    def channel(self, value: pulumi.Input[Optional['AlertChannelArgs']]):
+        pulumi.set(self, "channel", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def channels(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['AlertChannelArgs']]]]:
+        """
+        Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+        """
+        return pulumi.get(self, "channels")
+
+    @channels.setter
+    def channels(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['AlertChannelArgs']]]]):
+        pulumi.set(self, "channels", value)
 
     @_builtins.property
     @pulumi.getter(name="dashboardId")
@@ -133,6 +178,18 @@ class AlertArgs:
     @dashboard_id.setter
     def dashboard_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "dashboard_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupBy")
+    def group_by(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
+        """
+        return pulumi.get(self, "group_by")
+
+    @group_by.setter
+    def group_by(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "group_by", value)
 
     @_builtins.property
     @pulumi.getter(name="importId")
@@ -171,6 +228,78 @@ class AlertArgs:
         pulumi.set(self, "name", value)
 
     @_builtins.property
+    @pulumi.getter
+    def note(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+        """
+        return pulumi.get(self, "note")
+
+    @note.setter
+    def note(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "note", value)
+
+    @_builtins.property
+    @pulumi.getter(name="numConsecutiveWindows")
+    def num_consecutive_windows(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+        """
+        return pulumi.get(self, "num_consecutive_windows")
+
+    @num_consecutive_windows.setter
+    def num_consecutive_windows(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "num_consecutive_windows", value)
+
+    @_builtins.property
+    @pulumi.getter(name="savedSearchId")
+    def saved_search_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The saved search a search alert watches (search alerts only; required by services since 2026).
+        """
+        return pulumi.get(self, "saved_search_id")
+
+    @saved_search_id.setter
+    def saved_search_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "saved_search_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="scheduleOffsetMinutes")
+    def schedule_offset_minutes(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+        """
+        return pulumi.get(self, "schedule_offset_minutes")
+
+    @schedule_offset_minutes.setter
+    def schedule_offset_minutes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "schedule_offset_minutes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="scheduleStartAt")
+    def schedule_start_at(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+        """
+        return pulumi.get(self, "schedule_start_at")
+
+    @schedule_start_at.setter
+    def schedule_start_at(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "schedule_start_at", value)
+
+    @_builtins.property
+    @pulumi.getter(name="thresholdMax")
+    def threshold_max(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+        """
+        return pulumi.get(self, "threshold_max")
+
+    @threshold_max.setter
+    def threshold_max(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "threshold_max", value)
+
+    @_builtins.property
     @pulumi.getter(name="tileId")
     def tile_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -190,13 +319,21 @@ class Alert(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  channel: pulumi.Input[Optional[Union['AlertChannelArgs', 'AlertChannelArgsDict']]] = None,
+                 channels: pulumi.Input[Optional[Sequence[pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']]]]] = None,
                  dashboard_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 group_by: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  interval: pulumi.Input[Optional['AlertInterval']] = None,
                  message: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 note: pulumi.Input[Optional[_builtins.str]] = None,
+                 num_consecutive_windows: pulumi.Input[Optional[_builtins.int]] = None,
+                 saved_search_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 schedule_offset_minutes: pulumi.Input[Optional[_builtins.int]] = None,
+                 schedule_start_at: pulumi.Input[Optional[_builtins.str]] = None,
                  source: pulumi.Input[Optional['AlertSource']] = None,
                  threshold: pulumi.Input[Optional[_builtins.float]] = None,
+                 threshold_max: pulumi.Input[Optional[_builtins.float]] = None,
                  threshold_type: pulumi.Input[Optional['AlertThresholdType']] = None,
                  tile_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -214,15 +351,23 @@ class Alert(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']] channel: Where the alert notifies; a webhook is the only channel type.
+        :param pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']] channel: Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']]]] channels: Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
         :param pulumi.Input[_builtins.str] dashboard_id: Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
+        :param pulumi.Input[_builtins.str] group_by: What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         :param pulumi.Input[_builtins.str] import_id: The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's values with one PUT only when they differ; it never creates an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input['AlertInterval'] interval: How often the alert is evaluated.
         :param pulumi.Input[_builtins.str] message: The alert's message (1 to 4096 characters); leave it out for none.
         :param pulumi.Input[_builtins.str] name: The alert's name (1 to 512 characters); leave it out for none.
+        :param pulumi.Input[_builtins.str] note: Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+        :param pulumi.Input[_builtins.int] num_consecutive_windows: How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+        :param pulumi.Input[_builtins.str] saved_search_id: The saved search a search alert watches (search alerts only; required by services since 2026).
+        :param pulumi.Input[_builtins.int] schedule_offset_minutes: Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+        :param pulumi.Input[_builtins.str] schedule_start_at: When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
         :param pulumi.Input['AlertSource'] source: What the alert watches: a dashboard tile ("tile") or a search ("search").
-        :param pulumi.Input[_builtins.float] threshold: The numeric threshold (a finite number >= 0).
-        :param pulumi.Input['AlertThresholdType'] threshold_type: Whether the alert fires above or below the threshold.
+        :param pulumi.Input[_builtins.float] threshold: The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
+        :param pulumi.Input[_builtins.float] threshold_max: The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+        :param pulumi.Input['AlertThresholdType'] threshold_type: How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
         :param pulumi.Input[_builtins.str] tile_id: The watched tile; required when source is "tile".
         """
         ...
@@ -259,13 +404,21 @@ class Alert(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  channel: pulumi.Input[Optional[Union['AlertChannelArgs', 'AlertChannelArgsDict']]] = None,
+                 channels: pulumi.Input[Optional[Sequence[pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']]]]] = None,
                  dashboard_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 group_by: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  interval: pulumi.Input[Optional['AlertInterval']] = None,
                  message: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 note: pulumi.Input[Optional[_builtins.str]] = None,
+                 num_consecutive_windows: pulumi.Input[Optional[_builtins.int]] = None,
+                 saved_search_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 schedule_offset_minutes: pulumi.Input[Optional[_builtins.int]] = None,
+                 schedule_start_at: pulumi.Input[Optional[_builtins.str]] = None,
                  source: pulumi.Input[Optional['AlertSource']] = None,
                  threshold: pulumi.Input[Optional[_builtins.float]] = None,
+                 threshold_max: pulumi.Input[Optional[_builtins.float]] = None,
                  threshold_type: pulumi.Input[Optional['AlertThresholdType']] = None,
                  tile_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -277,28 +430,34 @@ class Alert(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = AlertArgs.__new__(AlertArgs)
 
-            if channel is None and not opts.urn:
-                raise TypeError("Missing required property 'channel'")
             __props__.__dict__["channel"] = channel
+            __props__.__dict__["channels"] = channels
             __props__.__dict__["dashboard_id"] = dashboard_id
+            __props__.__dict__["group_by"] = group_by
             __props__.__dict__["import_id"] = import_id
             if interval is None and not opts.urn:
                 raise TypeError("Missing required property 'interval'")
             __props__.__dict__["interval"] = interval
             __props__.__dict__["message"] = message
             __props__.__dict__["name"] = name
+            __props__.__dict__["note"] = note
+            __props__.__dict__["num_consecutive_windows"] = num_consecutive_windows
+            __props__.__dict__["saved_search_id"] = saved_search_id
+            __props__.__dict__["schedule_offset_minutes"] = schedule_offset_minutes
+            __props__.__dict__["schedule_start_at"] = schedule_start_at
             if source is None and not opts.urn:
                 raise TypeError("Missing required property 'source'")
             __props__.__dict__["source"] = source
             if threshold is None and not opts.urn:
                 raise TypeError("Missing required property 'threshold'")
             __props__.__dict__["threshold"] = threshold
+            __props__.__dict__["threshold_max"] = threshold_max
             if threshold_type is None and not opts.urn:
                 raise TypeError("Missing required property 'threshold_type'")
             __props__.__dict__["threshold_type"] = threshold_type
             __props__.__dict__["tile_id"] = tile_id
             __props__.__dict__["created_at"] = None
-            __props__.__dict__["group_by"] = None
+            __props__.__dict__["execution_errors"] = None
             __props__.__dict__["saved_search"] = None
             __props__.__dict__["silenced"] = None
             __props__.__dict__["state"] = None
@@ -327,18 +486,26 @@ class Alert(pulumi.CustomResource):
         __props__ = AlertArgs.__new__(AlertArgs)
 
         __props__.__dict__["channel"] = None
+        __props__.__dict__["channels"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["dashboard_id"] = None
+        __props__.__dict__["execution_errors"] = None
         __props__.__dict__["group_by"] = None
         __props__.__dict__["interval"] = None
         __props__.__dict__["message"] = None
         __props__.__dict__["name"] = None
+        __props__.__dict__["note"] = None
+        __props__.__dict__["num_consecutive_windows"] = None
         __props__.__dict__["saved_search"] = None
+        __props__.__dict__["saved_search_id"] = None
+        __props__.__dict__["schedule_offset_minutes"] = None
+        __props__.__dict__["schedule_start_at"] = None
         __props__.__dict__["silenced"] = None
         __props__.__dict__["source"] = None
         __props__.__dict__["state"] = None
         __props__.__dict__["team"] = None
         __props__.__dict__["threshold"] = None
+        __props__.__dict__["threshold_max"] = None
         __props__.__dict__["threshold_type"] = None
         __props__.__dict__["tile_id"] = None
         __props__.__dict__["updated_at"] = None
@@ -348,9 +515,17 @@ class Alert(pulumi.CustomResource):
     @pulumi.getter
     def channel(self) -> pulumi.Output['outputs.AlertChannel']:
         """
-        Where the alert notifies; a webhook is the only channel type.
+        Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
         """
         return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter
+    def channels(self) -> pulumi.Output[Optional[Sequence['outputs.AlertChannel']]]:
+        """
+        Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+        """
+        return pulumi.get(self, "channels")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
@@ -369,10 +544,18 @@ class Alert(pulumi.CustomResource):
         return pulumi.get(self, "dashboard_id")
 
     @_builtins.property
+    @pulumi.getter(name="executionErrors")
+    def execution_errors(self) -> pulumi.Output[Optional[Sequence['outputs.AlertExecutionError']]]:
+        """
+        Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+        """
+        return pulumi.get(self, "execution_errors")
+
+    @_builtins.property
     @pulumi.getter(name="groupBy")
     def group_by(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The grouping of the alert, as the service returns it.
+        What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         """
         return pulumi.get(self, "group_by")
 
@@ -401,12 +584,52 @@ class Alert(pulumi.CustomResource):
         return pulumi.get(self, "name")
 
     @_builtins.property
+    @pulumi.getter
+    def note(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+        """
+        return pulumi.get(self, "note")
+
+    @_builtins.property
+    @pulumi.getter(name="numConsecutiveWindows")
+    def num_consecutive_windows(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+        """
+        return pulumi.get(self, "num_consecutive_windows")
+
+    @_builtins.property
     @pulumi.getter(name="savedSearch")
     def saved_search(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The saved search the alert watches, as the service returns it.
         """
         return pulumi.get(self, "saved_search")
+
+    @_builtins.property
+    @pulumi.getter(name="savedSearchId")
+    def saved_search_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The saved search a search alert watches (search alerts only; required by services since 2026).
+        """
+        return pulumi.get(self, "saved_search_id")
+
+    @_builtins.property
+    @pulumi.getter(name="scheduleOffsetMinutes")
+    def schedule_offset_minutes(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+        """
+        return pulumi.get(self, "schedule_offset_minutes")
+
+    @_builtins.property
+    @pulumi.getter(name="scheduleStartAt")
+    def schedule_start_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+        """
+        return pulumi.get(self, "schedule_start_at")
 
     @_builtins.property
     @pulumi.getter
@@ -428,7 +651,7 @@ class Alert(pulumi.CustomResource):
     @pulumi.getter
     def state(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Current state of the alert, e.g. "inactive".
+        Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
         """
         return pulumi.get(self, "state")
 
@@ -444,15 +667,23 @@ class Alert(pulumi.CustomResource):
     @pulumi.getter
     def threshold(self) -> pulumi.Output[_builtins.float]:
         """
-        The numeric threshold (a finite number >= 0).
+        The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
         """
         return pulumi.get(self, "threshold")
+
+    @_builtins.property
+    @pulumi.getter(name="thresholdMax")
+    def threshold_max(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+        """
+        return pulumi.get(self, "threshold_max")
 
     @_builtins.property
     @pulumi.getter(name="thresholdType")
     def threshold_type(self) -> pulumi.Output['AlertThresholdType']:
         """
-        Whether the alert fires above or below the threshold.
+        How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
         """
         return pulumi.get(self, "threshold_type")
 

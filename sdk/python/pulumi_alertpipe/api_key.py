@@ -23,7 +23,7 @@ __all__ = ['ApiKeyArgs', 'ApiKey']
 class ApiKeyArgs:
     def __init__(__self__, *,
                  organization_id: pulumi.Input[_builtins.str],
-                 roles: pulumi.Input[Sequence[pulumi.Input['ApiKeyRole']]],
+                 assigned_role_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  expire_at: pulumi.Input[Optional[_builtins.str]] = None,
                  hash_data: pulumi.Input[Optional['ApiKeyHashDataArgs']] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -31,12 +31,13 @@ class ApiKeyArgs:
                  keepers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  key_material: pulumi.Input[Optional['ApiKeyMaterial']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 roles: pulumi.Input[Optional[Sequence[pulumi.Input['ApiKeyRole']]]] = None,
                  state: pulumi.Input[Optional['ApiKeyState']] = None):
         """
         The set of arguments for constructing a ApiKey resource.
 
         :param pulumi.Input[_builtins.str] organization_id: Organization that owns the key (uuid). Changing it makes a new key.
-        :param pulumi.Input[Sequence[pulumi.Input['ApiKeyRole']]] roles: The key's roles: at least one, none repeated.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] assigned_role_ids: The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
         :param pulumi.Input[_builtins.str] expire_at: When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
         :param pulumi.Input['ApiKeyHashDataArgs'] hash_data: Pre-hashed credentials: the program's own pair, of which the service is sent only hashes. Secret. Changing it makes a new key. Cannot go with keyMaterial "local" or importId.
         :param pulumi.Input[_builtins.str] import_id: The id (uuid, the `/keys/{id}` one, not the key ID) of an existing key to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and PATCHes the arguments the program sets only when they differ; it never creates a key. The service showed the key's secret only to whoever made it, so `keyId` and `keySecret` are null. Cannot go with hashData or keyMaterial "local".
@@ -44,10 +45,12 @@ class ApiKeyArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] keepers: Names mapped to strings, never sent to the service: any change (a value, a name added or removed) makes a new key, created before the old one is deleted, so what uses the key's outputs moves to the new key in the same `pulumi up` while the old one still works. Give it a value that changes on a schedule (e.g. the current quarter) to rotate the key. No keepers and `{}` are the same.
         :param pulumi.Input['ApiKeyMaterial'] key_material: Who makes the key ID and secret. "service" (default): the service, which returns them once. "local": the provider, with a CSPRNG (a 20-character key ID of A-Z and 0-9, a 43-character URL-safe secret), sending only their hashes, so the secret never crosses the network. Changing it makes a new key. Cannot go with hashData or importId.
         :param pulumi.Input[_builtins.str] name: The key's name; null when the service answers none.
+        :param pulumi.Input[Sequence[pulumi.Input['ApiKeyRole']]] roles: The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
         :param pulumi.Input['ApiKeyState'] state: Whether the key can be used. Default "enabled".
         """
         pulumi.set(__self__, "organization_id", organization_id)
-        pulumi.set(__self__, "roles", roles)
+        if assigned_role_ids is not None:
+            pulumi.set(__self__, "assigned_role_ids", assigned_role_ids)
         if expire_at is not None:
             pulumi.set(__self__, "expire_at", expire_at)
         if hash_data is not None:
@@ -62,6 +65,11 @@ class ApiKeyArgs:
             pulumi.set(__self__, "key_material", key_material)
         if name is not None:
             pulumi.set(__self__, "name", name)
+        if roles is not None:
+            warnings.warn("""Use assignedRoleIds; the service reports a key's roles as assignedRoles.""", DeprecationWarning)
+            pulumi.log.warn("""roles is deprecated: Use assignedRoleIds; the service reports a key's roles as assignedRoles.""")
+        if roles is not None:
+            pulumi.set(__self__, "roles", roles)
         if state is not None:
             pulumi.set(__self__, "state", state)
 
@@ -78,16 +86,16 @@ class ApiKeyArgs:
         pulumi.set(self, "organization_id", value)
 
     @_builtins.property
-    @pulumi.getter
-    def roles(self) -> pulumi.Input[Sequence[pulumi.Input['ApiKeyRole']]]:
+    @pulumi.getter(name="assignedRoleIds")
+    def assigned_role_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        The key's roles: at least one, none repeated.
+        The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
         """
-        return pulumi.get(self, "roles")
+        return pulumi.get(self, "assigned_role_ids")
 
-    @roles.setter
-    def roles(self, value: pulumi.Input[Sequence[pulumi.Input['ApiKeyRole']]]):
-        pulumi.set(self, "roles", value)
+    @assigned_role_ids.setter
+    def assigned_role_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "assigned_role_ids", value)
 
     @_builtins.property
     @pulumi.getter(name="expireAt")
@@ -175,6 +183,19 @@ class ApiKeyArgs:
 
     @_builtins.property
     @pulumi.getter
+    @_utilities.deprecated("""Use assignedRoleIds; the service reports a key's roles as assignedRoles.""")
+    def roles(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ApiKeyRole']]]]:
+        """
+        The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
+        """
+        return pulumi.get(self, "roles")
+
+    @roles.setter
+    def roles(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ApiKeyRole']]]]):
+        pulumi.set(self, "roles", value)
+
+    @_builtins.property
+    @pulumi.getter
     def state(self) -> pulumi.Input[Optional['ApiKeyState']]:
         """
         Whether the key can be used. Default "enabled".
@@ -192,6 +213,7 @@ class ApiKey(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 assigned_role_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  expire_at: pulumi.Input[Optional[_builtins.str]] = None,
                  hash_data: pulumi.Input[Optional[Union['ApiKeyHashDataArgs', 'ApiKeyHashDataArgsDict']]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -217,6 +239,7 @@ class ApiKey(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] assigned_role_ids: The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
         :param pulumi.Input[_builtins.str] expire_at: When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
         :param pulumi.Input[Union['ApiKeyHashDataArgs', 'ApiKeyHashDataArgsDict']] hash_data: Pre-hashed credentials: the program's own pair, of which the service is sent only hashes. Secret. Changing it makes a new key. Cannot go with keyMaterial "local" or importId.
         :param pulumi.Input[_builtins.str] import_id: The id (uuid, the `/keys/{id}` one, not the key ID) of an existing key to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and PATCHes the arguments the program sets only when they differ; it never creates a key. The service showed the key's secret only to whoever made it, so `keyId` and `keySecret` are null. Cannot go with hashData or keyMaterial "local".
@@ -225,7 +248,7 @@ class ApiKey(pulumi.CustomResource):
         :param pulumi.Input['ApiKeyMaterial'] key_material: Who makes the key ID and secret. "service" (default): the service, which returns them once. "local": the provider, with a CSPRNG (a 20-character key ID of A-Z and 0-9, a 43-character URL-safe secret), sending only their hashes, so the secret never crosses the network. Changing it makes a new key. Cannot go with hashData or importId.
         :param pulumi.Input[_builtins.str] name: The key's name; null when the service answers none.
         :param pulumi.Input[_builtins.str] organization_id: Organization that owns the key (uuid). Changing it makes a new key.
-        :param pulumi.Input[Sequence[pulumi.Input['ApiKeyRole']]] roles: The key's roles: at least one, none repeated.
+        :param pulumi.Input[Sequence[pulumi.Input['ApiKeyRole']]] roles: The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
         :param pulumi.Input['ApiKeyState'] state: Whether the key can be used. Default "enabled".
         """
         ...
@@ -261,6 +284,7 @@ class ApiKey(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 assigned_role_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  expire_at: pulumi.Input[Optional[_builtins.str]] = None,
                  hash_data: pulumi.Input[Optional[Union['ApiKeyHashDataArgs', 'ApiKeyHashDataArgsDict']]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -280,6 +304,7 @@ class ApiKey(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ApiKeyArgs.__new__(ApiKeyArgs)
 
+            __props__.__dict__["assigned_role_ids"] = assigned_role_ids
             __props__.__dict__["expire_at"] = expire_at
             __props__.__dict__["hash_data"] = None if hash_data is None else pulumi.Output.secret(hash_data)
             __props__.__dict__["import_id"] = import_id
@@ -290,10 +315,9 @@ class ApiKey(pulumi.CustomResource):
             if organization_id is None and not opts.urn:
                 raise TypeError("Missing required property 'organization_id'")
             __props__.__dict__["organization_id"] = organization_id
-            if roles is None and not opts.urn:
-                raise TypeError("Missing required property 'roles'")
             __props__.__dict__["roles"] = roles
             __props__.__dict__["state"] = state
+            __props__.__dict__["assigned_roles"] = None
             __props__.__dict__["created_at"] = None
             __props__.__dict__["key_id"] = None
             __props__.__dict__["key_secret"] = None
@@ -324,6 +348,8 @@ class ApiKey(pulumi.CustomResource):
 
         __props__ = ApiKeyArgs.__new__(ApiKeyArgs)
 
+        __props__.__dict__["assigned_role_ids"] = None
+        __props__.__dict__["assigned_roles"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["expire_at"] = None
         __props__.__dict__["hash_data"] = None
@@ -340,6 +366,22 @@ class ApiKey(pulumi.CustomResource):
         __props__.__dict__["state"] = None
         __props__.__dict__["used_at"] = None
         return ApiKey(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="assignedRoleIds")
+    def assigned_role_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+        """
+        return pulumi.get(self, "assigned_role_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="assignedRoles")
+    def assigned_roles(self) -> pulumi.Output[Optional[Sequence['outputs.ApiKeyAssignedRole']]]:
+        """
+        The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+        """
+        return pulumi.get(self, "assigned_roles")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
@@ -439,9 +481,10 @@ class ApiKey(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    @_utilities.deprecated("""Use assignedRoleIds; the service reports a key's roles as assignedRoles.""")
     def roles(self) -> pulumi.Output[Sequence['ApiKeyRole']]:
         """
-        The key's roles: at least one, none repeated.
+        The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
         """
         return pulumi.get(self, "roles")
 

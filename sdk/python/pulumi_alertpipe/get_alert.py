@@ -25,16 +25,22 @@ __all__ = [
 
 @pulumi.output_type
 class GetAlertResult:
-    def __init__(__self__, channel=None, created_at=None, dashboard_id=None, group_by=None, id=None, interval=None, message=None, name=None, saved_search=None, silenced=None, source=None, state=None, team=None, threshold=None, threshold_type=None, tile_id=None, updated_at=None):
+    def __init__(__self__, channel=None, channels=None, created_at=None, dashboard_id=None, execution_errors=None, group_by=None, id=None, interval=None, message=None, name=None, note=None, num_consecutive_windows=None, saved_search=None, saved_search_id=None, schedule_offset_minutes=None, schedule_start_at=None, silenced=None, source=None, state=None, team=None, threshold=None, threshold_max=None, threshold_type=None, tile_id=None, updated_at=None):
         if channel and not isinstance(channel, dict):
             raise TypeError("Expected argument 'channel' to be a dict")
         pulumi.set(__self__, "channel", channel)
+        if channels and not isinstance(channels, list):
+            raise TypeError("Expected argument 'channels' to be a list")
+        pulumi.set(__self__, "channels", channels)
         if created_at and not isinstance(created_at, str):
             raise TypeError("Expected argument 'created_at' to be a str")
         pulumi.set(__self__, "created_at", created_at)
         if dashboard_id and not isinstance(dashboard_id, str):
             raise TypeError("Expected argument 'dashboard_id' to be a str")
         pulumi.set(__self__, "dashboard_id", dashboard_id)
+        if execution_errors and not isinstance(execution_errors, list):
+            raise TypeError("Expected argument 'execution_errors' to be a list")
+        pulumi.set(__self__, "execution_errors", execution_errors)
         if group_by and not isinstance(group_by, str):
             raise TypeError("Expected argument 'group_by' to be a str")
         pulumi.set(__self__, "group_by", group_by)
@@ -50,9 +56,24 @@ class GetAlertResult:
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
+        if note and not isinstance(note, str):
+            raise TypeError("Expected argument 'note' to be a str")
+        pulumi.set(__self__, "note", note)
+        if num_consecutive_windows and not isinstance(num_consecutive_windows, int):
+            raise TypeError("Expected argument 'num_consecutive_windows' to be a int")
+        pulumi.set(__self__, "num_consecutive_windows", num_consecutive_windows)
         if saved_search and not isinstance(saved_search, str):
             raise TypeError("Expected argument 'saved_search' to be a str")
         pulumi.set(__self__, "saved_search", saved_search)
+        if saved_search_id and not isinstance(saved_search_id, str):
+            raise TypeError("Expected argument 'saved_search_id' to be a str")
+        pulumi.set(__self__, "saved_search_id", saved_search_id)
+        if schedule_offset_minutes and not isinstance(schedule_offset_minutes, int):
+            raise TypeError("Expected argument 'schedule_offset_minutes' to be a int")
+        pulumi.set(__self__, "schedule_offset_minutes", schedule_offset_minutes)
+        if schedule_start_at and not isinstance(schedule_start_at, str):
+            raise TypeError("Expected argument 'schedule_start_at' to be a str")
+        pulumi.set(__self__, "schedule_start_at", schedule_start_at)
         if silenced and not isinstance(silenced, dict):
             raise TypeError("Expected argument 'silenced' to be a dict")
         pulumi.set(__self__, "silenced", silenced)
@@ -68,6 +89,9 @@ class GetAlertResult:
         if threshold and not isinstance(threshold, float):
             raise TypeError("Expected argument 'threshold' to be a float")
         pulumi.set(__self__, "threshold", threshold)
+        if threshold_max and not isinstance(threshold_max, float):
+            raise TypeError("Expected argument 'threshold_max' to be a float")
+        pulumi.set(__self__, "threshold_max", threshold_max)
         if threshold_type and not isinstance(threshold_type, str):
             raise TypeError("Expected argument 'threshold_type' to be a str")
         pulumi.set(__self__, "threshold_type", threshold_type)
@@ -82,9 +106,17 @@ class GetAlertResult:
     @pulumi.getter
     def channel(self) -> Optional['outputs.AlertChannel']:
         """
-        Where the alert notifies; a webhook is the only channel type.
+        Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
         """
         return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter
+    def channels(self) -> Optional[Sequence['outputs.AlertChannel']]:
+        """
+        Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+        """
+        return pulumi.get(self, "channels")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
@@ -103,10 +135,18 @@ class GetAlertResult:
         return pulumi.get(self, "dashboard_id")
 
     @_builtins.property
+    @pulumi.getter(name="executionErrors")
+    def execution_errors(self) -> Optional[Sequence['outputs.AlertExecutionError']]:
+        """
+        Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+        """
+        return pulumi.get(self, "execution_errors")
+
+    @_builtins.property
     @pulumi.getter(name="groupBy")
     def group_by(self) -> Optional[_builtins.str]:
         """
-        The grouping of the alert, as the service returns it.
+        What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         """
         return pulumi.get(self, "group_by")
 
@@ -143,12 +183,52 @@ class GetAlertResult:
         return pulumi.get(self, "name")
 
     @_builtins.property
+    @pulumi.getter
+    def note(self) -> Optional[_builtins.str]:
+        """
+        Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+        """
+        return pulumi.get(self, "note")
+
+    @_builtins.property
+    @pulumi.getter(name="numConsecutiveWindows")
+    def num_consecutive_windows(self) -> Optional[_builtins.int]:
+        """
+        How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+        """
+        return pulumi.get(self, "num_consecutive_windows")
+
+    @_builtins.property
     @pulumi.getter(name="savedSearch")
     def saved_search(self) -> Optional[_builtins.str]:
         """
         The saved search the alert watches, as the service returns it.
         """
         return pulumi.get(self, "saved_search")
+
+    @_builtins.property
+    @pulumi.getter(name="savedSearchId")
+    def saved_search_id(self) -> Optional[_builtins.str]:
+        """
+        The saved search a search alert watches (search alerts only; required by services since 2026).
+        """
+        return pulumi.get(self, "saved_search_id")
+
+    @_builtins.property
+    @pulumi.getter(name="scheduleOffsetMinutes")
+    def schedule_offset_minutes(self) -> Optional[_builtins.int]:
+        """
+        Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+        """
+        return pulumi.get(self, "schedule_offset_minutes")
+
+    @_builtins.property
+    @pulumi.getter(name="scheduleStartAt")
+    def schedule_start_at(self) -> Optional[_builtins.str]:
+        """
+        When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+        """
+        return pulumi.get(self, "schedule_start_at")
 
     @_builtins.property
     @pulumi.getter
@@ -170,7 +250,7 @@ class GetAlertResult:
     @pulumi.getter
     def state(self) -> Optional[_builtins.str]:
         """
-        Current state of the alert, e.g. "inactive".
+        Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
         """
         return pulumi.get(self, "state")
 
@@ -186,15 +266,23 @@ class GetAlertResult:
     @pulumi.getter
     def threshold(self) -> Optional[_builtins.float]:
         """
-        The numeric threshold (a finite number >= 0).
+        The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
         """
         return pulumi.get(self, "threshold")
+
+    @_builtins.property
+    @pulumi.getter(name="thresholdMax")
+    def threshold_max(self) -> Optional[_builtins.float]:
+        """
+        The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+        """
+        return pulumi.get(self, "threshold_max")
 
     @_builtins.property
     @pulumi.getter(name="thresholdType")
     def threshold_type(self) -> Optional['AlertThresholdType']:
         """
-        Whether the alert fires above or below the threshold.
+        How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
         """
         return pulumi.get(self, "threshold_type")
 
@@ -222,19 +310,27 @@ class AwaitableGetAlertResult(GetAlertResult):
             yield self
         return GetAlertResult(
             channel=self.channel,
+            channels=self.channels,
             created_at=self.created_at,
             dashboard_id=self.dashboard_id,
+            execution_errors=self.execution_errors,
             group_by=self.group_by,
             id=self.id,
             interval=self.interval,
             message=self.message,
             name=self.name,
+            note=self.note,
+            num_consecutive_windows=self.num_consecutive_windows,
             saved_search=self.saved_search,
+            saved_search_id=self.saved_search_id,
+            schedule_offset_minutes=self.schedule_offset_minutes,
+            schedule_start_at=self.schedule_start_at,
             silenced=self.silenced,
             source=self.source,
             state=self.state,
             team=self.team,
             threshold=self.threshold,
+            threshold_max=self.threshold_max,
             threshold_type=self.threshold_type,
             tile_id=self.tile_id,
             updated_at=self.updated_at)
@@ -254,19 +350,27 @@ def get_alert(id: Optional[_builtins.str] = None,
 
     return AwaitableGetAlertResult(
         channel=pulumi.get(__ret__, 'channel'),
+        channels=pulumi.get(__ret__, 'channels'),
         created_at=pulumi.get(__ret__, 'created_at'),
         dashboard_id=pulumi.get(__ret__, 'dashboard_id'),
+        execution_errors=pulumi.get(__ret__, 'execution_errors'),
         group_by=pulumi.get(__ret__, 'group_by'),
         id=pulumi.get(__ret__, 'id'),
         interval=pulumi.get(__ret__, 'interval'),
         message=pulumi.get(__ret__, 'message'),
         name=pulumi.get(__ret__, 'name'),
+        note=pulumi.get(__ret__, 'note'),
+        num_consecutive_windows=pulumi.get(__ret__, 'num_consecutive_windows'),
         saved_search=pulumi.get(__ret__, 'saved_search'),
+        saved_search_id=pulumi.get(__ret__, 'saved_search_id'),
+        schedule_offset_minutes=pulumi.get(__ret__, 'schedule_offset_minutes'),
+        schedule_start_at=pulumi.get(__ret__, 'schedule_start_at'),
         silenced=pulumi.get(__ret__, 'silenced'),
         source=pulumi.get(__ret__, 'source'),
         state=pulumi.get(__ret__, 'state'),
         team=pulumi.get(__ret__, 'team'),
         threshold=pulumi.get(__ret__, 'threshold'),
+        threshold_max=pulumi.get(__ret__, 'threshold_max'),
         threshold_type=pulumi.get(__ret__, 'threshold_type'),
         tile_id=pulumi.get(__ret__, 'tile_id'),
         updated_at=pulumi.get(__ret__, 'updated_at'))
@@ -283,19 +387,27 @@ def get_alert_output(id: pulumi.Input[Optional[_builtins.str]] = None,
     __ret__ = pulumi.runtime.invoke_output('alertpipe:index:getAlert', __args__, opts=opts, typ=GetAlertResult)
     return __ret__.apply(lambda __response__: GetAlertResult(
         channel=pulumi.get(__response__, 'channel'),
+        channels=pulumi.get(__response__, 'channels'),
         created_at=pulumi.get(__response__, 'created_at'),
         dashboard_id=pulumi.get(__response__, 'dashboard_id'),
+        execution_errors=pulumi.get(__response__, 'execution_errors'),
         group_by=pulumi.get(__response__, 'group_by'),
         id=pulumi.get(__response__, 'id'),
         interval=pulumi.get(__response__, 'interval'),
         message=pulumi.get(__response__, 'message'),
         name=pulumi.get(__response__, 'name'),
+        note=pulumi.get(__response__, 'note'),
+        num_consecutive_windows=pulumi.get(__response__, 'num_consecutive_windows'),
         saved_search=pulumi.get(__response__, 'saved_search'),
+        saved_search_id=pulumi.get(__response__, 'saved_search_id'),
+        schedule_offset_minutes=pulumi.get(__response__, 'schedule_offset_minutes'),
+        schedule_start_at=pulumi.get(__response__, 'schedule_start_at'),
         silenced=pulumi.get(__response__, 'silenced'),
         source=pulumi.get(__response__, 'source'),
         state=pulumi.get(__response__, 'state'),
         team=pulumi.get(__response__, 'team'),
         threshold=pulumi.get(__response__, 'threshold'),
+        threshold_max=pulumi.get(__response__, 'threshold_max'),
         threshold_type=pulumi.get(__response__, 'threshold_type'),
         tile_id=pulumi.get(__response__, 'tile_id'),
         updated_at=pulumi.get(__response__, 'updated_at')))

@@ -25,7 +25,13 @@ __all__ = [
 
 @pulumi.output_type
 class GetApiKeyResult:
-    def __init__(__self__, created_at=None, expire_at=None, id=None, ip_access_list=None, key_suffix=None, name=None, organization_id=None, roles=None, state=None, used_at=None):
+    def __init__(__self__, assigned_role_ids=None, assigned_roles=None, created_at=None, expire_at=None, id=None, ip_access_list=None, key_suffix=None, name=None, organization_id=None, roles=None, state=None, used_at=None):
+        if assigned_role_ids and not isinstance(assigned_role_ids, list):
+            raise TypeError("Expected argument 'assigned_role_ids' to be a list")
+        pulumi.set(__self__, "assigned_role_ids", assigned_role_ids)
+        if assigned_roles and not isinstance(assigned_roles, list):
+            raise TypeError("Expected argument 'assigned_roles' to be a list")
+        pulumi.set(__self__, "assigned_roles", assigned_roles)
         if created_at and not isinstance(created_at, str):
             raise TypeError("Expected argument 'created_at' to be a str")
         pulumi.set(__self__, "created_at", created_at)
@@ -56,6 +62,22 @@ class GetApiKeyResult:
         if used_at and not isinstance(used_at, str):
             raise TypeError("Expected argument 'used_at' to be a str")
         pulumi.set(__self__, "used_at", used_at)
+
+    @_builtins.property
+    @pulumi.getter(name="assignedRoleIds")
+    def assigned_role_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+        """
+        return pulumi.get(self, "assigned_role_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="assignedRoles")
+    def assigned_roles(self) -> Optional[Sequence['outputs.ApiKeyAssignedRole']]:
+        """
+        The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+        """
+        return pulumi.get(self, "assigned_roles")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
@@ -117,7 +139,7 @@ class GetApiKeyResult:
     @pulumi.getter
     def roles(self) -> Optional[Sequence['ApiKeyRole']]:
         """
-        The key's roles: at least one, none repeated.
+        The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
         """
         return pulumi.get(self, "roles")
 
@@ -144,6 +166,8 @@ class AwaitableGetApiKeyResult(GetApiKeyResult):
         if False:
             yield self
         return GetApiKeyResult(
+            assigned_role_ids=self.assigned_role_ids,
+            assigned_roles=self.assigned_roles,
             created_at=self.created_at,
             expire_at=self.expire_at,
             id=self.id,
@@ -175,6 +199,8 @@ def get_api_key(id: Optional[_builtins.str] = None,
     __ret__ = pulumi.runtime.invoke('alertpipe:index:getApiKey', __args__, opts=opts, typ=GetApiKeyResult).value
 
     return AwaitableGetApiKeyResult(
+        assigned_role_ids=pulumi.get(__ret__, 'assigned_role_ids'),
+        assigned_roles=pulumi.get(__ret__, 'assigned_roles'),
         created_at=pulumi.get(__ret__, 'created_at'),
         expire_at=pulumi.get(__ret__, 'expire_at'),
         id=pulumi.get(__ret__, 'id'),
@@ -203,6 +229,8 @@ def get_api_key_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = Non
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('alertpipe:index:getApiKey', __args__, opts=opts, typ=GetApiKeyResult)
     return __ret__.apply(lambda __response__: GetApiKeyResult(
+        assigned_role_ids=pulumi.get(__response__, 'assigned_role_ids'),
+        assigned_roles=pulumi.get(__response__, 'assigned_roles'),
         created_at=pulumi.get(__response__, 'created_at'),
         expire_at=pulumi.get(__response__, 'expire_at'),
         id=pulumi.get(__response__, 'id'),

@@ -23,7 +23,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetPipeSettingsResult:
-    def __init__(__self__, db_max_download_threads=None, db_max_insert_threads=None, db_max_threads=None, db_min_insert_block_size_bytes=None, db_parallel_distributed_insert_select=None, db_parallel_view_processing=None, object_storage_concurrency=None, object_storage_max_file_count=None, object_storage_max_insert_bytes=None, object_storage_polling_interval_ms=None, object_storage_use_cluster_function=None, organization_id=None, pipe_id=None, service_id=None, streaming_max_insert_wait_ms=None):
+    def __init__(__self__, db_max_download_threads=None, db_max_insert_threads=None, db_max_threads=None, db_min_insert_block_size_bytes=None, db_parallel_distributed_insert_select=None, db_parallel_view_processing=None, kafka_read_committed=None, object_storage_concurrency=None, object_storage_max_file_count=None, object_storage_max_insert_bytes=None, object_storage_polling_interval_ms=None, object_storage_use_cluster_function=None, organization_id=None, pipe_id=None, service_id=None, streaming_max_insert_wait_ms=None):
         if db_max_download_threads and not isinstance(db_max_download_threads, int):
             raise TypeError("Expected argument 'db_max_download_threads' to be a int")
         pulumi.set(__self__, "db_max_download_threads", db_max_download_threads)
@@ -42,6 +42,9 @@ class GetPipeSettingsResult:
         if db_parallel_view_processing and not isinstance(db_parallel_view_processing, bool):
             raise TypeError("Expected argument 'db_parallel_view_processing' to be a bool")
         pulumi.set(__self__, "db_parallel_view_processing", db_parallel_view_processing)
+        if kafka_read_committed and not isinstance(kafka_read_committed, bool):
+            raise TypeError("Expected argument 'kafka_read_committed' to be a bool")
+        pulumi.set(__self__, "kafka_read_committed", kafka_read_committed)
         if object_storage_concurrency and not isinstance(object_storage_concurrency, int):
             raise TypeError("Expected argument 'object_storage_concurrency' to be a int")
         pulumi.set(__self__, "object_storage_concurrency", object_storage_concurrency)
@@ -117,6 +120,14 @@ class GetPipeSettingsResult:
         Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
         """
         return pulumi.get(self, "db_parallel_view_processing")
+
+    @_builtins.property
+    @pulumi.getter(name="kafkaReadCommitted")
+    def kafka_read_committed(self) -> Optional[_builtins.bool]:
+        """
+        Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+        """
+        return pulumi.get(self, "kafka_read_committed")
 
     @_builtins.property
     @pulumi.getter(name="objectStorageConcurrency")
@@ -203,6 +214,7 @@ class AwaitableGetPipeSettingsResult(GetPipeSettingsResult):
             db_min_insert_block_size_bytes=self.db_min_insert_block_size_bytes,
             db_parallel_distributed_insert_select=self.db_parallel_distributed_insert_select,
             db_parallel_view_processing=self.db_parallel_view_processing,
+            kafka_read_committed=self.kafka_read_committed,
             object_storage_concurrency=self.object_storage_concurrency,
             object_storage_max_file_count=self.object_storage_max_file_count,
             object_storage_max_insert_bytes=self.object_storage_max_insert_bytes,
@@ -239,6 +251,7 @@ def get_pipe_settings(organization_id: Optional[_builtins.str] = None,
         db_min_insert_block_size_bytes=pulumi.get(__ret__, 'db_min_insert_block_size_bytes'),
         db_parallel_distributed_insert_select=pulumi.get(__ret__, 'db_parallel_distributed_insert_select'),
         db_parallel_view_processing=pulumi.get(__ret__, 'db_parallel_view_processing'),
+        kafka_read_committed=pulumi.get(__ret__, 'kafka_read_committed'),
         object_storage_concurrency=pulumi.get(__ret__, 'object_storage_concurrency'),
         object_storage_max_file_count=pulumi.get(__ret__, 'object_storage_max_file_count'),
         object_storage_max_insert_bytes=pulumi.get(__ret__, 'object_storage_max_insert_bytes'),
@@ -272,6 +285,7 @@ def get_pipe_settings_output(organization_id: pulumi.Input[Optional[_builtins.st
         db_min_insert_block_size_bytes=pulumi.get(__response__, 'db_min_insert_block_size_bytes'),
         db_parallel_distributed_insert_select=pulumi.get(__response__, 'db_parallel_distributed_insert_select'),
         db_parallel_view_processing=pulumi.get(__response__, 'db_parallel_view_processing'),
+        kafka_read_committed=pulumi.get(__response__, 'kafka_read_committed'),
         object_storage_concurrency=pulumi.get(__response__, 'object_storage_concurrency'),
         object_storage_max_file_count=pulumi.get(__response__, 'object_storage_max_file_count'),
         object_storage_max_insert_bytes=pulumi.get(__response__, 'object_storage_max_insert_bytes'),

@@ -18,10 +18,13 @@ from ._enums import *
 
 __all__ = [
     'AlertChannel',
+    'AlertExecutionError',
+    'ApiKeyAssignedRole',
     'ApiKeyHashData',
     'GetAlertsAlert',
     'GetApiKeysKey',
     'IpAccessEntry',
+    'SavedSearchFilter',
 ]
 
 @pulumi.output_type
@@ -73,6 +76,117 @@ class AlertChannel(dict):
         Identifier of the webhook to notify (non-empty).
         """
         return pulumi.get(self, "webhook_id")
+
+
+@pulumi.output_type
+class AlertExecutionError(dict):
+    """
+    An error the last evaluation of an alert recorded.
+    """
+    def __init__(__self__, *,
+                 message: _builtins.str,
+                 timestamp: _builtins.str,
+                 type: _builtins.str):
+        """
+        An error the last evaluation of an alert recorded.
+
+        :param _builtins.str message: The service's words.
+        :param _builtins.str timestamp: When it happened (ISO 8601).
+        :param _builtins.str type: What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN.
+        """
+        pulumi.set(__self__, "message", message)
+        pulumi.set(__self__, "timestamp", timestamp)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def message(self) -> _builtins.str:
+        """
+        The service's words.
+        """
+        return pulumi.get(self, "message")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        When it happened (ISO 8601).
+        """
+        return pulumi.get(self, "timestamp")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        What failed: QUERY_ERROR, QUERY_TIMEOUT, WEBHOOK_ERROR, INVALID_ALERT, UNKNOWN.
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class ApiKeyAssignedRole(dict):
+    """
+    A role an API key is assigned, as the service reports it.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "roleId":
+            suggest = "role_id"
+        elif key == "roleName":
+            suggest = "role_name"
+        elif key == "roleType":
+            suggest = "role_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ApiKeyAssignedRole. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ApiKeyAssignedRole.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ApiKeyAssignedRole.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 role_id: _builtins.str,
+                 role_name: _builtins.str,
+                 role_type: 'ApiKeyRoleType'):
+        """
+        A role an API key is assigned, as the service reports it.
+
+        :param _builtins.str role_id: The role's uuid.
+        :param _builtins.str role_name: The role's name, for people.
+        :param 'ApiKeyRoleType' role_type: "system" (predefined) or "custom" (the organization's own).
+        """
+        pulumi.set(__self__, "role_id", role_id)
+        pulumi.set(__self__, "role_name", role_name)
+        pulumi.set(__self__, "role_type", role_type)
+
+    @_builtins.property
+    @pulumi.getter(name="roleId")
+    def role_id(self) -> _builtins.str:
+        """
+        The role's uuid.
+        """
+        return pulumi.get(self, "role_id")
+
+    @_builtins.property
+    @pulumi.getter(name="roleName")
+    def role_name(self) -> _builtins.str:
+        """
+        The role's name, for people.
+        """
+        return pulumi.get(self, "role_name")
+
+    @_builtins.property
+    @pulumi.getter(name="roleType")
+    def role_type(self) -> 'ApiKeyRoleType':
+        """
+        "system" (predefined) or "custom" (the organization's own).
+        """
+        return pulumi.get(self, "role_type")
 
 
 @pulumi.output_type
@@ -149,18 +263,26 @@ class GetAlertsAlert(dict):
     def __init__(__self__, *,
                  id: _builtins.str,
                  channel: Optional['outputs.AlertChannel'] = None,
+                 channels: Optional[Sequence['outputs.AlertChannel']] = None,
                  created_at: Optional[_builtins.str] = None,
                  dashboard_id: Optional[_builtins.str] = None,
+                 execution_errors: Optional[Sequence['outputs.AlertExecutionError']] = None,
                  group_by: Optional[_builtins.str] = None,
                  interval: Optional['AlertInterval'] = None,
                  message: Optional[_builtins.str] = None,
                  name: Optional[_builtins.str] = None,
+                 note: Optional[_builtins.str] = None,
+                 num_consecutive_windows: Optional[_builtins.int] = None,
                  saved_search: Optional[_builtins.str] = None,
+                 saved_search_id: Optional[_builtins.str] = None,
+                 schedule_offset_minutes: Optional[_builtins.int] = None,
+                 schedule_start_at: Optional[_builtins.str] = None,
                  silenced: Optional[Any] = None,
                  source: Optional['AlertSource'] = None,
                  state: Optional[_builtins.str] = None,
                  team: Optional[_builtins.str] = None,
                  threshold: Optional[_builtins.float] = None,
+                 threshold_max: Optional[_builtins.float] = None,
                  threshold_type: Optional['AlertThresholdType'] = None,
                  tile_id: Optional[_builtins.str] = None,
                  updated_at: Optional[_builtins.str] = None):
@@ -168,30 +290,42 @@ class GetAlertsAlert(dict):
         An alert as the service holds it.
 
         :param _builtins.str id: The alert's id.
-        :param 'AlertChannel' channel: Where the alert notifies; a webhook is the only channel type.
+        :param 'AlertChannel' channel: Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
+        :param Sequence['AlertChannel'] channels: Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
         :param _builtins.str created_at: When the alert was made (ISO 8601, set by the service).
         :param _builtins.str dashboard_id: Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
-        :param _builtins.str group_by: The grouping of the alert, as the service returns it.
+        :param Sequence['AlertExecutionError'] execution_errors: Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+        :param _builtins.str group_by: What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         :param 'AlertInterval' interval: How often the alert is evaluated.
         :param _builtins.str message: The alert's message (1 to 4096 characters); leave it out for none.
         :param _builtins.str name: The alert's name (1 to 512 characters); leave it out for none.
+        :param _builtins.str note: Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+        :param _builtins.int num_consecutive_windows: How many windows in a row the condition must hold before the alert fires (an integer >= 1).
         :param _builtins.str saved_search: The saved search the alert watches, as the service returns it.
+        :param _builtins.str saved_search_id: The saved search a search alert watches (search alerts only; required by services since 2026).
+        :param _builtins.int schedule_offset_minutes: Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+        :param _builtins.str schedule_start_at: When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
         :param Any silenced: Whether, or until when, the alert is silenced, as the service returns it.
         :param 'AlertSource' source: What the alert watches: a dashboard tile ("tile") or a search ("search").
-        :param _builtins.str state: Current state of the alert, e.g. "inactive".
+        :param _builtins.str state: Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
         :param _builtins.str team: Identifier of the owning team.
-        :param _builtins.float threshold: The numeric threshold (a finite number >= 0).
-        :param 'AlertThresholdType' threshold_type: Whether the alert fires above or below the threshold.
+        :param _builtins.float threshold: The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
+        :param _builtins.float threshold_max: The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+        :param 'AlertThresholdType' threshold_type: How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
         :param _builtins.str tile_id: The watched tile; required when source is "tile".
         :param _builtins.str updated_at: When the alert last changed (ISO 8601, set by the service).
         """
         pulumi.set(__self__, "id", id)
         if channel is not None:
             pulumi.set(__self__, "channel", channel)
+        if channels is not None:
+            pulumi.set(__self__, "channels", channels)
         if created_at is not None:
             pulumi.set(__self__, "created_at", created_at)
         if dashboard_id is not None:
             pulumi.set(__self__, "dashboard_id", dashboard_id)
+        if execution_errors is not None:
+            pulumi.set(__self__, "execution_errors", execution_errors)
         if group_by is not None:
             pulumi.set(__self__, "group_by", group_by)
         if interval is not None:
@@ -200,8 +334,18 @@ class GetAlertsAlert(dict):
             pulumi.set(__self__, "message", message)
         if name is not None:
             pulumi.set(__self__, "name", name)
+        if note is not None:
+            pulumi.set(__self__, "note", note)
+        if num_consecutive_windows is not None:
+            pulumi.set(__self__, "num_consecutive_windows", num_consecutive_windows)
         if saved_search is not None:
             pulumi.set(__self__, "saved_search", saved_search)
+        if saved_search_id is not None:
+            pulumi.set(__self__, "saved_search_id", saved_search_id)
+        if schedule_offset_minutes is not None:
+            pulumi.set(__self__, "schedule_offset_minutes", schedule_offset_minutes)
+        if schedule_start_at is not None:
+            pulumi.set(__self__, "schedule_start_at", schedule_start_at)
         if silenced is not None:
             pulumi.set(__self__, "silenced", silenced)
         if source is not None:
@@ -212,6 +356,8 @@ class GetAlertsAlert(dict):
             pulumi.set(__self__, "team", team)
         if threshold is not None:
             pulumi.set(__self__, "threshold", threshold)
+        if threshold_max is not None:
+            pulumi.set(__self__, "threshold_max", threshold_max)
         if threshold_type is not None:
             pulumi.set(__self__, "threshold_type", threshold_type)
         if tile_id is not None:
@@ -231,9 +377,17 @@ class GetAlertsAlert(dict):
     @pulumi.getter
     def channel(self) -> Optional['outputs.AlertChannel']:
         """
-        Where the alert notifies; a webhook is the only channel type.
+        Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
         """
         return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter
+    def channels(self) -> Optional[Sequence['outputs.AlertChannel']]:
+        """
+        Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
+        """
+        return pulumi.get(self, "channels")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
@@ -252,10 +406,18 @@ class GetAlertsAlert(dict):
         return pulumi.get(self, "dashboard_id")
 
     @_builtins.property
+    @pulumi.getter(name="executionErrors")
+    def execution_errors(self) -> Optional[Sequence['outputs.AlertExecutionError']]:
+        """
+        Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
+        """
+        return pulumi.get(self, "execution_errors")
+
+    @_builtins.property
     @pulumi.getter(name="groupBy")
     def group_by(self) -> Optional[_builtins.str]:
         """
-        The grouping of the alert, as the service returns it.
+        What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         """
         return pulumi.get(self, "group_by")
 
@@ -284,12 +446,52 @@ class GetAlertsAlert(dict):
         return pulumi.get(self, "name")
 
     @_builtins.property
+    @pulumi.getter
+    def note(self) -> Optional[_builtins.str]:
+        """
+        Notes for whoever answers the alert, in markdown (1 to 4096 characters); leave it out for none.
+        """
+        return pulumi.get(self, "note")
+
+    @_builtins.property
+    @pulumi.getter(name="numConsecutiveWindows")
+    def num_consecutive_windows(self) -> Optional[_builtins.int]:
+        """
+        How many windows in a row the condition must hold before the alert fires (an integer >= 1).
+        """
+        return pulumi.get(self, "num_consecutive_windows")
+
+    @_builtins.property
     @pulumi.getter(name="savedSearch")
     def saved_search(self) -> Optional[_builtins.str]:
         """
         The saved search the alert watches, as the service returns it.
         """
         return pulumi.get(self, "saved_search")
+
+    @_builtins.property
+    @pulumi.getter(name="savedSearchId")
+    def saved_search_id(self) -> Optional[_builtins.str]:
+        """
+        The saved search a search alert watches (search alerts only; required by services since 2026).
+        """
+        return pulumi.get(self, "saved_search_id")
+
+    @_builtins.property
+    @pulumi.getter(name="scheduleOffsetMinutes")
+    def schedule_offset_minutes(self) -> Optional[_builtins.int]:
+        """
+        Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
+        """
+        return pulumi.get(self, "schedule_offset_minutes")
+
+    @_builtins.property
+    @pulumi.getter(name="scheduleStartAt")
+    def schedule_start_at(self) -> Optional[_builtins.str]:
+        """
+        When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
+        """
+        return pulumi.get(self, "schedule_start_at")
 
     @_builtins.property
     @pulumi.getter
@@ -311,7 +513,7 @@ class GetAlertsAlert(dict):
     @pulumi.getter
     def state(self) -> Optional[_builtins.str]:
         """
-        Current state of the alert, e.g. "inactive".
+        Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
         """
         return pulumi.get(self, "state")
 
@@ -327,15 +529,23 @@ class GetAlertsAlert(dict):
     @pulumi.getter
     def threshold(self) -> Optional[_builtins.float]:
         """
-        The numeric threshold (a finite number >= 0).
+        The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
         """
         return pulumi.get(self, "threshold")
+
+    @_builtins.property
+    @pulumi.getter(name="thresholdMax")
+    def threshold_max(self) -> Optional[_builtins.float]:
+        """
+        The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
+        """
+        return pulumi.get(self, "threshold_max")
 
     @_builtins.property
     @pulumi.getter(name="thresholdType")
     def threshold_type(self) -> Optional['AlertThresholdType']:
         """
-        Whether the alert fires above or below the threshold.
+        How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
         """
         return pulumi.get(self, "threshold_type")
 
@@ -363,6 +573,8 @@ class GetApiKeysKey(dict):
     """
     def __init__(__self__, *,
                  id: _builtins.str,
+                 assigned_role_ids: Optional[Sequence[_builtins.str]] = None,
+                 assigned_roles: Optional[Sequence['outputs.ApiKeyAssignedRole']] = None,
                  created_at: Optional[_builtins.str] = None,
                  expire_at: Optional[_builtins.str] = None,
                  ip_access_list: Optional[Sequence['outputs.IpAccessEntry']] = None,
@@ -376,17 +588,23 @@ class GetApiKeysKey(dict):
         An API key as the service holds it.
 
         :param _builtins.str id: The key's id (uuid).
+        :param Sequence[_builtins.str] assigned_role_ids: The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+        :param Sequence['ApiKeyAssignedRole'] assigned_roles: The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
         :param _builtins.str created_at: When the key was made (ISO 8601, set by the service).
         :param _builtins.str expire_at: When the key expires: an ISO 8601 date-time with a time zone; null or "" (or unset) for a key that never expires.
         :param Sequence['IpAccessEntry'] ip_access_list: Addresses allowed to use the key; unset allows any. An empty list is refused (it would lock every caller out).
         :param _builtins.str key_suffix: The last characters of the key ID, as the service shows them.
         :param _builtins.str name: The key's name; null when the service answers none.
         :param _builtins.str organization_id: Organization that owns the key (uuid). Changing it makes a new key.
-        :param Sequence['ApiKeyRole'] roles: The key's roles: at least one, none repeated.
+        :param Sequence['ApiKeyRole'] roles: The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
         :param 'ApiKeyState' state: Whether the key can be used. Default "enabled".
         :param _builtins.str used_at: When the key was last used (ISO 8601, set by the service); null when never.
         """
         pulumi.set(__self__, "id", id)
+        if assigned_role_ids is not None:
+            pulumi.set(__self__, "assigned_role_ids", assigned_role_ids)
+        if assigned_roles is not None:
+            pulumi.set(__self__, "assigned_roles", assigned_roles)
         if created_at is not None:
             pulumi.set(__self__, "created_at", created_at)
         if expire_at is not None:
@@ -413,6 +631,22 @@ class GetApiKeysKey(dict):
         The key's id (uuid).
         """
         return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="assignedRoleIds")
+    def assigned_role_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The uuids of the organization's roles (system or custom) the key is assigned: at least one, none repeated. Give roles, assignedRoleIds or both.
+        """
+        return pulumi.get(self, "assigned_role_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="assignedRoles")
+    def assigned_roles(self) -> Optional[Sequence['outputs.ApiKeyAssignedRole']]:
+        """
+        The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).
+        """
+        return pulumi.get(self, "assigned_roles")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
@@ -466,7 +700,7 @@ class GetApiKeysKey(dict):
     @pulumi.getter
     def roles(self) -> Optional[Sequence['ApiKeyRole']]:
         """
-        The key's roles: at least one, none repeated.
+        The key's roles: at least one, none repeated. Give roles, assignedRoleIds or both. The service freezes it for organizations that moved to custom roles.
         """
         return pulumi.get(self, "roles")
 
@@ -519,5 +753,77 @@ class IpAccessEntry(dict):
         An IPv4 address or CIDR range, e.g. "203.0.113.7" or "10.0.0.0/8".
         """
         return pulumi.get(self, "source")
+
+
+@pulumi.output_type
+class SavedSearchFilter(dict):
+    """
+    A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+    """
+    def __init__(__self__, *,
+                 condition: Optional[_builtins.str] = None,
+                 left: Optional[_builtins.str] = None,
+                 operator: Optional[_builtins.str] = None,
+                 right: Optional[_builtins.str] = None,
+                 type: Optional['SavedSearchFilterType'] = None):
+        """
+        A pinned filter. The service takes new ones only as a sidebar-renderable SQL condition: `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`; it answers the other kinds a search made elsewhere may hold.
+
+        :param _builtins.str condition: The condition (at most 8192 characters).
+        :param _builtins.str left: An sql_ast filter's left side, as answered.
+        :param _builtins.str operator: An sql_ast filter's operator (= < > != <= >=), as answered.
+        :param _builtins.str right: An sql_ast filter's right side, as answered.
+        :param 'SavedSearchFilterType' type: The kind: "sql" (the default, and the only kind a program can write).
+        """
+        if condition is not None:
+            pulumi.set(__self__, "condition", condition)
+        if left is not None:
+            pulumi.set(__self__, "left", left)
+        if operator is not None:
+            pulumi.set(__self__, "operator", operator)
+        if right is not None:
+            pulumi.set(__self__, "right", right)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def condition(self) -> Optional[_builtins.str]:
+        """
+        The condition (at most 8192 characters).
+        """
+        return pulumi.get(self, "condition")
+
+    @_builtins.property
+    @pulumi.getter
+    def left(self) -> Optional[_builtins.str]:
+        """
+        An sql_ast filter's left side, as answered.
+        """
+        return pulumi.get(self, "left")
+
+    @_builtins.property
+    @pulumi.getter
+    def operator(self) -> Optional[_builtins.str]:
+        """
+        An sql_ast filter's operator (= < > != <= >=), as answered.
+        """
+        return pulumi.get(self, "operator")
+
+    @_builtins.property
+    @pulumi.getter
+    def right(self) -> Optional[_builtins.str]:
+        """
+        An sql_ast filter's right side, as answered.
+        """
+        return pulumi.get(self, "right")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional['SavedSearchFilterType']:
+        """
+        The kind: "sql" (the default, and the only kind a program can write).
+        """
+        return pulumi.get(self, "type")
 
 

@@ -28,6 +28,7 @@ class PipeSettingsArgs:
                  db_min_insert_block_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  db_parallel_distributed_insert_select: pulumi.Input[Optional[_builtins.int]] = None,
                  db_parallel_view_processing: pulumi.Input[Optional[_builtins.bool]] = None,
+                 kafka_read_committed: pulumi.Input[Optional[_builtins.bool]] = None,
                  object_storage_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
                  object_storage_max_file_count: pulumi.Input[Optional[_builtins.int]] = None,
                  object_storage_max_insert_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -47,6 +48,7 @@ class PipeSettingsArgs:
         :param pulumi.Input[_builtins.int] db_min_insert_block_size_bytes: Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
         :param pulumi.Input[_builtins.int] db_parallel_distributed_insert_select: Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
         :param pulumi.Input[_builtins.bool] db_parallel_view_processing: Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+        :param pulumi.Input[_builtins.bool] kafka_read_committed: Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
         :param pulumi.Input[_builtins.int] object_storage_concurrency: Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
         :param pulumi.Input[_builtins.int] object_storage_max_file_count: Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
         :param pulumi.Input[_builtins.int] object_storage_max_insert_bytes: Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
@@ -70,6 +72,8 @@ class PipeSettingsArgs:
             pulumi.set(__self__, "db_parallel_distributed_insert_select", db_parallel_distributed_insert_select)
         if db_parallel_view_processing is not None:
             pulumi.set(__self__, "db_parallel_view_processing", db_parallel_view_processing)
+        if kafka_read_committed is not None:
+            pulumi.set(__self__, "kafka_read_committed", kafka_read_committed)
         if object_storage_concurrency is not None:
             pulumi.set(__self__, "object_storage_concurrency", object_storage_concurrency)
         if object_storage_max_file_count is not None:
@@ -194,6 +198,18 @@ class PipeSettingsArgs:
         pulumi.set(self, "db_parallel_view_processing", value)
 
     @_builtins.property
+    @pulumi.getter(name="kafkaReadCommitted")
+    def kafka_read_committed(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+        """
+        return pulumi.get(self, "kafka_read_committed")
+
+    @kafka_read_committed.setter
+    def kafka_read_committed(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "kafka_read_committed", value)
+
+    @_builtins.property
     @pulumi.getter(name="objectStorageConcurrency")
     def object_storage_concurrency(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -290,6 +306,7 @@ class PipeSettings(pulumi.CustomResource):
                  db_min_insert_block_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  db_parallel_distributed_insert_select: pulumi.Input[Optional[_builtins.int]] = None,
                  db_parallel_view_processing: pulumi.Input[Optional[_builtins.bool]] = None,
+                 kafka_read_committed: pulumi.Input[Optional[_builtins.bool]] = None,
                  object_storage_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
                  object_storage_max_file_count: pulumi.Input[Optional[_builtins.int]] = None,
                  object_storage_max_insert_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -321,6 +338,7 @@ class PipeSettings(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] db_min_insert_block_size_bytes: Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
         :param pulumi.Input[_builtins.int] db_parallel_distributed_insert_select: Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
         :param pulumi.Input[_builtins.bool] db_parallel_view_processing: Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+        :param pulumi.Input[_builtins.bool] kafka_read_committed: Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
         :param pulumi.Input[_builtins.int] object_storage_concurrency: Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
         :param pulumi.Input[_builtins.int] object_storage_max_file_count: Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
         :param pulumi.Input[_builtins.int] object_storage_max_insert_bytes: Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
@@ -371,6 +389,7 @@ class PipeSettings(pulumi.CustomResource):
                  db_min_insert_block_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  db_parallel_distributed_insert_select: pulumi.Input[Optional[_builtins.int]] = None,
                  db_parallel_view_processing: pulumi.Input[Optional[_builtins.bool]] = None,
+                 kafka_read_committed: pulumi.Input[Optional[_builtins.bool]] = None,
                  object_storage_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
                  object_storage_max_file_count: pulumi.Input[Optional[_builtins.int]] = None,
                  object_storage_max_insert_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -396,6 +415,7 @@ class PipeSettings(pulumi.CustomResource):
             __props__.__dict__["db_min_insert_block_size_bytes"] = db_min_insert_block_size_bytes
             __props__.__dict__["db_parallel_distributed_insert_select"] = db_parallel_distributed_insert_select
             __props__.__dict__["db_parallel_view_processing"] = db_parallel_view_processing
+            __props__.__dict__["kafka_read_committed"] = kafka_read_committed
             __props__.__dict__["object_storage_concurrency"] = object_storage_concurrency
             __props__.__dict__["object_storage_max_file_count"] = object_storage_max_file_count
             __props__.__dict__["object_storage_max_insert_bytes"] = object_storage_max_insert_bytes
@@ -441,6 +461,7 @@ class PipeSettings(pulumi.CustomResource):
         __props__.__dict__["db_min_insert_block_size_bytes"] = None
         __props__.__dict__["db_parallel_distributed_insert_select"] = None
         __props__.__dict__["db_parallel_view_processing"] = None
+        __props__.__dict__["kafka_read_committed"] = None
         __props__.__dict__["managed_settings"] = None
         __props__.__dict__["object_storage_concurrency"] = None
         __props__.__dict__["object_storage_max_file_count"] = None
@@ -501,6 +522,14 @@ class PipeSettings(pulumi.CustomResource):
         Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
         """
         return pulumi.get(self, "db_parallel_view_processing")
+
+    @_builtins.property
+    @pulumi.getter(name="kafkaReadCommitted")
+    def kafka_read_committed(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+        """
+        return pulumi.get(self, "kafka_read_committed")
 
     @_builtins.property
     @pulumi.getter(name="managedSettings")

@@ -92,7 +92,7 @@ describe("area A validation (400 {message})", () => {
 
   it.each([
     ["source", "dashboard"],
-    ["thresholdType", "equal"],
+    ["thresholdType", "over"],
   ])("rejects %s outside its enum (%s)", async (field, value) => {
     const emu = await start();
     expect((await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, [field]: value })).status).toBe(400);

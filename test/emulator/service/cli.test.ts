@@ -152,6 +152,23 @@ describe("alertpipe-emulator CLI", () => {
     );
   });
 
+  it("--mode 2026 speaks area A as HyperDX's external API does, and says so", async () => {
+    const cli = run(["--port", "0", "--mode", "2026"]);
+    const url = FIRST_LINE.exec((await cli.firstLines(5))[0] ?? "")?.[1] ?? "";
+    expect(cli.lines.join("\n")).toContain("area A speaks: HyperDX's external API as in 2026");
+    const answer = await fetch(`${url}/api/v2/alerts`, { headers: { authorization: "Bearer emulator-token" } });
+    expect(await answer.json()).toEqual({ data: [], meta: { total: 0, limit: 1000, offset: 0 } });
+    expect(answer.headers.get("ratelimit-remaining")).toBe("99");
+  });
+
+  it("refuses a --mode other than contract or 2026, with exit code 2", async () => {
+    const cli = run(["--mode", "2025"]);
+    let stderr = "";
+    cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await cli.exit).toBe(2);
+    expect(stderr).toContain('--mode must be contract or 2026, got "2025"');
+  });
+
   it("refuses a malformed --random-faults in words, with exit code 2", async () => {
     for (const value of ["7", "7:1.5", "x:0.3"]) {
       const cli = run(["--random-faults", value]);

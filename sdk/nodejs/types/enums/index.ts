@@ -44,12 +44,42 @@ export const AlertSource = {
 export type AlertSource = (typeof AlertSource)[keyof typeof AlertSource];
 
 export const AlertThresholdType = {
+    /**
+     * Fires when the value is at or above the threshold.
+     */
     Above: "above",
+    /**
+     * Fires when the value is below the threshold.
+     */
     Below: "below",
+    /**
+     * Fires when the value is above the threshold.
+     */
+    AboveExclusive: "above_exclusive",
+    /**
+     * Fires when the value is at or below the threshold.
+     */
+    BelowOrEqual: "below_or_equal",
+    /**
+     * Fires when the value equals the threshold.
+     */
+    Equal: "equal",
+    /**
+     * Fires when the value differs from the threshold.
+     */
+    NotEqual: "not_equal",
+    /**
+     * Fires when the value is from threshold to thresholdMax, both included.
+     */
+    Between: "between",
+    /**
+     * Fires when the value is below threshold or above thresholdMax.
+     */
+    NotBetween: "not_between",
 } as const;
 
 /**
- * Which side of the threshold fires the alert.
+ * How the value is compared with the threshold (and thresholdMax) to fire the alert.
  */
 export type AlertThresholdType = (typeof AlertThresholdType)[keyof typeof AlertThresholdType];
 
@@ -80,6 +110,22 @@ export const ApiKeyRole = {
  */
 export type ApiKeyRole = (typeof ApiKeyRole)[keyof typeof ApiKeyRole];
 
+export const ApiKeyRoleType = {
+    /**
+     * A predefined role.
+     */
+    System: "system",
+    /**
+     * A role the organization defined.
+     */
+    Custom: "custom",
+} as const;
+
+/**
+ * Whether a role is predefined or the organization's own.
+ */
+export type ApiKeyRoleType = (typeof ApiKeyRoleType)[keyof typeof ApiKeyRoleType];
+
 export const ApiKeyState = {
     Enabled: "enabled",
     Disabled: "disabled",
@@ -89,3 +135,44 @@ export const ApiKeyState = {
  * Whether an API key can be used.
  */
 export type ApiKeyState = (typeof ApiKeyState)[keyof typeof ApiKeyState];
+
+export const SavedSearchFilterType = {
+    Sql: "sql",
+    Lucene: "lucene",
+    SqlAst: "sql_ast",
+} as const;
+
+/**
+ * A pinned filter's kind.
+ */
+export type SavedSearchFilterType = (typeof SavedSearchFilterType)[keyof typeof SavedSearchFilterType];
+
+export const SavedSearchWhereLanguage = {
+    Lucene: "lucene",
+    Sql: "sql",
+} as const;
+
+/**
+ * The language of a saved search's where.
+ */
+export type SavedSearchWhereLanguage = (typeof SavedSearchWhereLanguage)[keyof typeof SavedSearchWhereLanguage];
+
+export const WebhookService = {
+    /**
+     * A Slack incoming webhook (its host ends in slack.com).
+     */
+    Slack: "slack",
+    /**
+     * Any HTTP(S) receiver.
+     */
+    Generic: "generic",
+    /**
+     * An incident.io alert source.
+     */
+    Incidentio: "incidentio",
+} as const;
+
+/**
+ * Where a webhook delivers.
+ */
+export type WebhookService = (typeof WebhookService)[keyof typeof WebhookService];

@@ -1,0 +1,51 @@
+// Every object of a paged collection of the alerting service (alerts, webhooks, saved searches:
+// `?limit&offset`, `{data: [...]}`), said once for each resource's listing.
+
+import { z } from "../protocol/zod";
+import type { AreaConnection } from "../runtime/connection";
+import { decode, send } from "../http/client";
+import { listedId } from "../protocol/properties";
+
+const listAnswer = z.object({ data: z.array(z.unknown()) });
+
+export type Listed = Record<string, unknown>;
+
+/**
+ * Every object under `path` by id, page by page. Stops at a short page, or where the answer shows an
+ * older service, which ignores the parameters and answers the whole list for every offset: a page
+ * longer than asked for, or one that brings nothing not seen before. An item without a usable id is
+ * skipped, since it could never be recorded.
+ */
+export async function listPaged(
+  conn: AreaConnection,
+  path: string,
+  pageMax: number,
+  secrets: readonly unknown[] = [],
+): Promise<Map<string, Listed>> {
+  const found = new Map<string, Listed>();
+  for (let offset = 0; ; offset += pageMax) {
+    const res = await send(conn, { method: "GET", path: `${path}?limit=${pageMax}&offset=${offset}`, secrets });
+    const page = decode(listAnswer, res).data;
+    let fresh = 0;
+    for (const item of page) {
+      const id = listedId(item);
+      if (id === undefined || found.has(id)) continue;
+      found.set(id, item as Listed);
+      fresh += 1;
+    }
+    if (page.length !== pageMax || fresh === 0) return found;
+  }
+}
+
+/** The alerts whose answer names `id` where `refersTo` looks, as "name (id)" or "id", for words naming them. */
+export async function alertsReferring(
+  conn: AreaConnection,
+  alertsPath: string,
+  pageMax: number,
+  refersTo: (alert: Listed) => boolean,
+): Promise<string[]> {
+  const alerts = await listPaged(conn, alertsPath, pageMax);
+  return [...alerts]
+    .filter(([, alert]) => refersTo(alert))
+    .map(([id, alert]) => (typeof alert.name === "string" && alert.name !== "" ? `"${alert.name}" (${id})` : id));
+}

@@ -1,0 +1,100 @@
+// The SavedSearch's behaviour: POST, GET, a whole PUT and DELETE under /api/v2/saved-searches.
+// The service's DELETE also deletes every alert watching the search, so the delete first looks
+// for them: alerts of this stack are deleted or moved before it (the engine's order), and any
+// left are outside the stack, which the delete refuses to take along (docs/design/webhooks-and-saved-searches.md).
+
+import { connectionFailures, connectionFor } from "../runtime/connection";
+import { decode, send } from "../http/client";
+import { unlessGone } from "../http/gone";
+import { StillReferencedError, UnexpectedResponseError } from "../errors";
+import { createRecovering, createdAfterSend, createdWithoutId } from "../creation/recovery";
+import { readListed } from "../reading/listedReads";
+import { alertsReferring, type Listed } from "../reading/pagedList";
+import type { Behaviour, Created, Found } from "../protocol/behaviour";
+import { checkArgs } from "../protocol/check";
+import { importIdParts } from "../creation/importing";
+import type { ArgsOf, StateOf } from "../protocol/definition";
+import type { PropertyMap } from "../protocol/properties";
+import { wholeObject } from "../protocol/wholeObject";
+import { ALERTS_PATH, LIST_PAGE_MAX } from "../serviceFacts/alertRules";
+import { SAVED_SEARCH } from "./definition";
+import { createdSearch, listSearches, searchCollection, searchIn, searchesPath, toWire } from "./wire";
+
+type Args = ArgsOf<typeof SAVED_SEARCH>;
+type State = StateOf<typeof SAVED_SEARCH>;
+
+const WHOLE = wholeObject(SAVED_SEARCH, () => false);
+
+async function check(_olds: PropertyMap, news: PropertyMap) {
+  return checkArgs<Args>(SAVED_SEARCH, news, () => [], connectionFailures("alerting"));
+}
+
+const describe = (args: Args) => `the saved search "${String(args.name)}"`;
+
+async function create(args: Args): Promise<Created<State>> {
+  const conn = connectionFor("alerting");
+  const description = describe(args);
+  return createRecovering<Created<State>, { id: string; search: Listed }>({
+    description,
+    post: async () => {
+      const res = await send(conn, { method: "POST", path: searchesPath(), body: toWire(args), creates: description });
+      let id: string;
+      try {
+        id = decode(createdSearch, res).data.id;
+      } catch (err) {
+        if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, description, err);
+        throw err;
+      }
+      return { id, outputs: WHOLE.outputs(searchIn(res.body), args, {}) };
+    },
+    look: async (sentAt) =>
+      [...(await listSearches(conn))]
+        .filter(
+          ([, s]) =>
+            s.name === String(args.name).trim() &&
+            s.sourceId === args.sourceId &&
+            createdAfterSend(s.createdAt, sentAt),
+        )
+        .map(([id, search]) => ({ id, search })),
+    adopt: async (found) => ({ id: found.id, outputs: WHOLE.outputs(found.search, args, {}) }),
+  });
+}
+
+async function read(id: string, stored: State): Promise<Found<typeof SAVED_SEARCH> | undefined> {
+  const conn = connectionFor("alerting");
+  const res = await readListed(conn, searchCollection(conn), id, { method: "GET", path: searchesPath(id) });
+  if (res === undefined) return undefined;
+  const outputs = WHOLE.outputs(searchIn(res.body), stored, stored);
+  return { id, outputs, inputs: WHOLE.inputs(outputs) };
+}
+
+async function update(id: string, olds: State, news: Args): Promise<State> {
+  // The whole body: a field the program leaves out returns to the service's default.
+  const res = await send(connectionFor("alerting"), { method: "PUT", path: searchesPath(id), body: toWire(news) });
+  return WHOLE.outputs(searchIn(res.body), news, olds);
+}
+
+const watches = (id: string) => (alert: Listed) => alert.savedSearch === id || alert.savedSearchId === id;
+
+async function del(id: string): Promise<void> {
+  const conn = connectionFor("alerting");
+  const path = searchesPath(id);
+  // The service would delete these alerts with it, saying nothing: refuse instead, naming them.
+  const alerts = await alertsReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, watches(id));
+  if (alerts.length > 0) throw new StillReferencedError({ method: "DELETE", path }, "saved search", alerts);
+  await unlessGone(() => send(conn, { method: "DELETE", path }));
+}
+
+export const behaviour: Behaviour<typeof SAVED_SEARCH> = {
+  definition: SAVED_SEARCH,
+  check,
+  diff: async (_id, olds, news) => WHOLE.diff(olds, news),
+  create,
+  read,
+  readImported: async (importId) =>
+    read(importIdParts("saved search", importId, SAVED_SEARCH.importIdForm, "opaque")[0] ?? "", {}),
+  update,
+  delete: del,
+  previewCreate: (args) => WHOLE.previewCreate(args),
+  previewUpdate: (_id, olds, news) => WHOLE.previewUpdate(olds, news),
+};

@@ -1,0 +1,185 @@
+// The Webhook's behaviour. Created with POST, changed with a whole PUT, deleted with DELETE under
+// /api/v2/webhooks; read through the list, since the service has no GET of one. headers and
+// queryParams (and an incidentio body) are never returned: every PUT sends them again, since a PUT
+// that changes url or service drops those it does not carry.
+
+import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { decode, send, type ApiResponse } from "../http/client";
+import { unlessGone } from "../http/gone";
+import { ApiError, StillReferencedError, UnexpectedResponseError } from "../errors";
+import { createRecovering, createdAfterSend, createdWithoutId } from "../creation/recovery";
+import { readListed } from "../reading/listedReads";
+import { importIdParts } from "../creation/importing";
+import { alertsReferring, type Listed } from "../reading/pagedList";
+import { notify } from "../runtime/notices";
+import type { Behaviour, Created, Found } from "../protocol/behaviour";
+import { checkArgs, type CheckFailure } from "../protocol/check";
+import type { ArgsOf, StateOf } from "../protocol/definition";
+import type { PropertyMap } from "../protocol/properties";
+import { wholeObject } from "../protocol/wholeObject";
+import { ALERTS_PATH, LIST_PAGE_MAX } from "../serviceFacts/alertRules";
+import { NOT_FOR_SLACK, isSlackHost } from "../serviceFacts/webhooks";
+import { WEBHOOK } from "./definition";
+import { createdWebhook, listWebhooks, toWire, webhookCollection, webhookIn, webhooksPath } from "./wire";
+
+type Args = ArgsOf<typeof WEBHOOK>;
+type State = StateOf<typeof WEBHOOK>;
+
+/** Never in an answer: headers, queryParams, an incidentio webhook's body, and the trigger that is never sent. */
+const writeOnly = (name: string, values: PropertyMap) =>
+  name === "headers" ||
+  name === "queryParams" ||
+  name === "writeOnlyRevision" ||
+  (name === "body" && values.service === "incidentio");
+const WHOLE = wholeObject(WEBHOOK, writeOnly);
+
+/** The values of the secrets a request carries, for the HTTP layer to scrub from errors. */
+export function secretsOf(args: PropertyMap): unknown[] {
+  const values = (m: unknown): unknown[] =>
+    typeof m === "object" && m !== null ? Object.values(m as Record<string, unknown>) : [];
+  return [...values(args.headers), ...values(args.queryParams)].filter((v) => typeof v === "string" && v !== "");
+}
+
+const set = (v: unknown) => v !== undefined && v !== null;
+
+/** The rules that need the service: what a slack webhook refuses, and its host. Unknown in preview demands nothing. */
+function crossFieldFailures(inputs: PropertyMap): CheckFailure[] {
+  if (inputs.service !== "slack") return [];
+  const failures: CheckFailure[] = NOT_FOR_SLACK.filter((p) => set(inputs[p])).map((property) => ({
+    property,
+    reason: `${property} is not supported for a slack webhook: leave it out, or use service "generic" or "incidentio"`,
+  }));
+  const url = inputs.url;
+  if (typeof url === "string") {
+    let host: string | undefined;
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      host = undefined; // the url's own check says what is wrong
+    }
+    if (host !== undefined && !isSlackHost(host))
+      failures.push({
+        property: "url",
+        reason: `url of a slack webhook must have a host ending in slack.com, not "${host}"`,
+      });
+  }
+  return failures;
+}
+
+async function check(_olds: PropertyMap, news: PropertyMap) {
+  return checkArgs<Args>(WEBHOOK, news, crossFieldFailures, connectionFailures("alerting"));
+}
+
+function describe(args: Args): string {
+  return `the ${String(args.service)} webhook "${String(args.name)}"`;
+}
+
+function outputsAfterWrite(args: Args, res: ApiResponse, before: PropertyMap = {}): State {
+  return WHOLE.outputs(webhookIn(res.body), args, before);
+}
+
+async function create(args: Args): Promise<Created<State>> {
+  const conn = connectionFor("alerting");
+  const description = describe(args);
+  return createRecovering<Created<State>, { id: string; webhook: Listed }>({
+    description,
+    post: async () => {
+      const res = await send(conn, {
+        method: "POST",
+        path: webhooksPath(),
+        body: toWire(args),
+        creates: description,
+        secrets: secretsOf(args),
+      });
+      let id: string;
+      try {
+        id = decode(createdWebhook, res).data.id;
+      } catch (err) {
+        if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, description, err);
+        throw err;
+      }
+      return { id, outputs: outputsAfterWrite(args, res) };
+    },
+    // Service and trimmed name are unique: the one listed with both is the one the lost POST made.
+    look: async (sentAt) =>
+      [...(await listWebhooks(conn))]
+        .filter(
+          ([, w]) =>
+            w.service === args.service && w.name === String(args.name).trim() && createdAfterSend(w.createdAt, sentAt),
+        )
+        .map(([id, webhook]) => ({ id, webhook })),
+    adopt: async (found) => ({ id: found.id, outputs: WHOLE.outputs(found.webhook, args, {}) }),
+  });
+}
+
+async function read(id: string, stored: State): Promise<Found<typeof WEBHOOK> | undefined> {
+  const conn = connectionFor("alerting");
+  // No GET of one webhook: the list is the read; the path is still made, to refuse an id no path could hold.
+  webhooksPath(id);
+  const res = await readListed(conn, webhookCollection(conn), id, undefined);
+  if (res === undefined) return undefined;
+  const outputs = WHOLE.outputs(webhookIn(res.body), stored, stored);
+  return { id, outputs, inputs: WHOLE.inputs(outputs) };
+}
+
+/** An import knows no write-only value: the program sets them, and the first update sends them. */
+const readImported = async (importId: string) => {
+  const [id = ""] = importIdParts("webhook", importId, WEBHOOK.importIdForm, "opaque");
+  return read(id, {});
+};
+
+/**
+ * The fresh read a PUT answered 409 needs: someone changed the webhook's url or service while the
+ * service wrote ours. The program's values are absolute, so the PUT is sent again as it was.
+ */
+async function conflicted(conn: AreaConnection, id: string, description: string): Promise<void> {
+  const live = (await listWebhooks(conn)).get(id);
+  notify(
+    `pulumi-alertpipe: ${description} (id ${id}) was changed by another writer while this update was written` +
+      (live === undefined ? " and is gone now" : "; sending the program's values again"),
+  );
+}
+
+async function update(id: string, olds: State, news: Args): Promise<State> {
+  const conn = connectionFor("alerting");
+  const res = await send(conn, {
+    method: "PUT",
+    path: webhooksPath(id),
+    // Every write-only field the program holds: a PUT changing url or service drops what it omits.
+    body: toWire(news),
+    secrets: secretsOf(news),
+    readOnConflict: () => conflicted(conn, id, describe(news)),
+  });
+  return outputsAfterWrite(news, res, olds);
+}
+
+const usesWebhook = (id: string) => (alert: Listed) => {
+  const named = (c: unknown) => typeof c === "object" && c !== null && (c as { webhookId?: unknown }).webhookId === id;
+  return named(alert.channel) || (Array.isArray(alert.channels) && alert.channels.some(named));
+};
+
+async function del(id: string): Promise<void> {
+  const conn = connectionFor("alerting");
+  try {
+    await unlessGone(() => send(conn, { method: "DELETE", path: webhooksPath(id) }));
+  } catch (err) {
+    // The service says only how many alerts use it; the words name them.
+    if (!(err instanceof ApiError) || err.status !== 409) throw err;
+    const alerts = await alertsReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, usesWebhook(id));
+    if (alerts.length === 0) throw err;
+    throw new StillReferencedError(err, "webhook", alerts, err);
+  }
+}
+
+export const behaviour: Behaviour<typeof WEBHOOK> = {
+  definition: WEBHOOK,
+  check,
+  diff: async (_id, olds, news) => WHOLE.diff(olds, news),
+  create,
+  read,
+  readImported,
+  update,
+  delete: del,
+  previewCreate: (args) => WHOLE.previewCreate(args),
+  previewUpdate: (_id, olds, news) => WHOLE.previewUpdate(olds, news),
+};
