@@ -145,7 +145,9 @@ export async function builtGoProgram(release?: GoModule): Promise<string> {
   }
   await run(go, ["build", "-o", out, "."], {
     cwd: dir,
-    env: { ...env, GOPROXY: `file://${release.proxy},https://proxy.golang.org`, GONOSUMDB: "*" },
+    // Go indexes a module-cache folder once per path@version (GOCACHE's modindex) and trusts it after:
+    // a folder made again from a newer release of the same version would be read with the old file list.
+    env: { ...env, GOPROXY: `file://${release.proxy},https://proxy.golang.org`, GONOSUMDB: "*", GODEBUG: "goindex=0" },
   });
   return out;
 }
