@@ -10,7 +10,7 @@ import { UnexpectedResponseError } from "../errors";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering, createdWithoutId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
-import type { Behaviour, Created, Found } from "../protocol/behaviour";
+import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
 import { comparedForm, namesWith, type ArgsOf, type StateOf, outputNames, outputRules } from "../protocol/definition";
 import { changeOf, diffProperties, hasChanged, type Diff } from "../protocol/diff";
@@ -330,15 +330,5 @@ async function del(id: string): Promise<void> {
   await unlessGone(() => send(connectionFor("alerting"), { method: "DELETE", path: alertsPath(id) }));
 }
 
-export const behaviour: Behaviour<typeof ALERT> = {
-  definition: ALERT,
-  check,
-  diff,
-  create,
-  read,
-  readImported,
-  update,
-  delete: del,
-  previewCreate,
-  previewUpdate,
-};
+const verbs = { check, diff, create, read, readImported, update, delete: del, previewCreate, previewUpdate };
+export const behaviour = behaviourOf(ALERT, verbs);

@@ -11,7 +11,7 @@ import { importIdParts, keptByReplacement, readForImport } from "../creation/imp
 import { createRecovering } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { notify } from "../runtime/notices";
-import type { Behaviour, Created, Found } from "../protocol/behaviour";
+import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
 import { comparedForm, namesWith, type ArgsOf, type StateOf } from "../protocol/definition";
 import { changeOf, deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
@@ -531,15 +531,5 @@ async function del(id: string, props: State): Promise<void> {
   );
 }
 
-export const behaviour: Behaviour<typeof API_KEY> = {
-  definition: API_KEY,
-  check,
-  diff,
-  create,
-  read,
-  readImported,
-  update,
-  delete: del,
-  previewCreate,
-  previewUpdate,
-};
+const verbs = { check, diff, create, read, readImported, update, delete: del, previewCreate, previewUpdate };
+export const behaviour = behaviourOf(API_KEY, verbs);

@@ -4,7 +4,7 @@
 import { connectionFailures, connectionFor } from "../runtime/connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
-import type { Behaviour, Found } from "../protocol/behaviour";
+import { behaviourOf, type Found } from "../protocol/behaviour";
 import { checkArgs } from "../protocol/check";
 import { comparedForm, namesWith, type ArgsOf, type StateOf } from "../protocol/definition";
 import { deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
@@ -209,15 +209,5 @@ async function del(id: string, stored: State): Promise<void> {
   });
 }
 
-export const behaviour: Behaviour<typeof DEF> = {
-  definition: DEF,
-  check,
-  diff,
-  create,
-  read,
-  readImported,
-  update,
-  delete: del,
-  previewCreate,
-  previewUpdate,
-};
+const verbs = { check, diff, create, read, readImported, update, delete: del, previewCreate, previewUpdate };
+export const behaviour = behaviourOf(DEF, verbs);

@@ -34,3 +34,11 @@ export interface Behaviour<D extends ResourceDefinition> {
   previewCreate(args: ArgsOf<D>): StateOf<D>;
   previewUpdate(id: string, olds: StateOf<D>, news: ArgsOf<D>): StateOf<D>;
 }
+
+/** A resource's behaviour: its definition and its verbs, their types read from the definition. */
+export function behaviourOf<D extends ResourceDefinition>(
+  definition: D,
+  verbs: Omit<Behaviour<D>, "definition">,
+): Behaviour<D> {
+  return { definition, ...verbs };
+}

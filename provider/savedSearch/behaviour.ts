@@ -10,7 +10,7 @@ import { StillReferencedError, UnexpectedResponseError } from "../errors";
 import { createRecovering, createdAfterSend, createdWithoutId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { alertsReferring, type Listed } from "../reading/pagedList";
-import type { Behaviour, Created, Found } from "../protocol/behaviour";
+import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs } from "../protocol/check";
 import { importIdParts } from "../creation/importing";
 import type { ArgsOf, StateOf } from "../protocol/definition";
@@ -85,8 +85,7 @@ async function del(id: string): Promise<void> {
   await unlessGone(() => send(conn, { method: "DELETE", path }));
 }
 
-export const behaviour: Behaviour<typeof SAVED_SEARCH> = {
-  definition: SAVED_SEARCH,
+export const behaviour = behaviourOf(SAVED_SEARCH, {
   check,
   diff: async (_id, olds, news) => WHOLE.diff(olds, news),
   create,
@@ -97,4 +96,4 @@ export const behaviour: Behaviour<typeof SAVED_SEARCH> = {
   delete: del,
   previewCreate: (args) => WHOLE.previewCreate(args),
   previewUpdate: (_id, olds, news) => WHOLE.previewUpdate(olds, news),
-};
+});

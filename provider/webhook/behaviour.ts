@@ -12,7 +12,7 @@ import { readListed } from "../reading/listedReads";
 import { importIdParts } from "../creation/importing";
 import { alertsReferring, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
-import type { Behaviour, Created, Found } from "../protocol/behaviour";
+import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
 import type { ArgsOf, StateOf } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
@@ -171,8 +171,7 @@ async function del(id: string): Promise<void> {
   }
 }
 
-export const behaviour: Behaviour<typeof WEBHOOK> = {
-  definition: WEBHOOK,
+export const behaviour = behaviourOf(WEBHOOK, {
   check,
   diff: async (_id, olds, news) => WHOLE.diff(olds, news),
   create,
@@ -182,4 +181,4 @@ export const behaviour: Behaviour<typeof WEBHOOK> = {
   delete: del,
   previewCreate: (args) => WHOLE.previewCreate(args),
   previewUpdate: (_id, olds, news) => WHOLE.previewUpdate(olds, news),
-};
+});
