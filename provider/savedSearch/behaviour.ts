@@ -18,7 +18,7 @@ import type { PropertyMap } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
 import { ALERTS_PATH, LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { SAVED_SEARCH } from "./definition";
-import { createdSearch, listSearches, searchCollection, searchIn, searchesPath, toWire } from "./wire";
+import { SEARCHES } from "./wire";
 
 type Args = ArgsOf<typeof SAVED_SEARCH>;
 type State = StateOf<typeof SAVED_SEARCH>;
@@ -37,18 +37,23 @@ async function create(args: Args): Promise<Created<State>> {
   return createRecovering<Created<State>, { id: string; search: Listed }>({
     description,
     post: async () => {
-      const res = await send(conn, { method: "POST", path: searchesPath(), body: toWire(args), creates: description });
+      const res = await send(conn, {
+        method: "POST",
+        path: SEARCHES.path(),
+        body: SEARCHES.toWire(args),
+        creates: description,
+      });
       let id: string;
       try {
-        id = decode(createdSearch, res).data.id;
+        id = decode(SEARCHES.created, res).data.id;
       } catch (err) {
         if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, description, err);
         throw err;
       }
-      return { id, outputs: WHOLE.outputs(searchIn(res.body), args, {}) };
+      return { id, outputs: WHOLE.outputs(SEARCHES.objectIn(res.body), args, {}) };
     },
     look: async (sentAt) =>
-      [...(await listSearches(conn))]
+      [...(await SEARCHES.list(conn))]
         .filter(
           ([, s]) =>
             s.name === String(args.name).trim() &&
@@ -62,23 +67,27 @@ async function create(args: Args): Promise<Created<State>> {
 
 async function read(id: string, stored: State): Promise<Found<typeof SAVED_SEARCH> | undefined> {
   const conn = connectionFor("alerting");
-  const res = await readListed(conn, searchCollection(conn), id, { method: "GET", path: searchesPath(id) });
+  const res = await readListed(conn, SEARCHES.collection(conn), id, { method: "GET", path: SEARCHES.path(id) });
   if (res === undefined) return undefined;
-  const outputs = WHOLE.outputs(searchIn(res.body), stored, stored);
+  const outputs = WHOLE.outputs(SEARCHES.objectIn(res.body), stored, stored);
   return { id, outputs, inputs: WHOLE.inputs(outputs) };
 }
 
 async function update(id: string, olds: State, news: Args): Promise<State> {
   // The whole body: a field the program leaves out returns to the service's default.
-  const res = await send(connectionFor("alerting"), { method: "PUT", path: searchesPath(id), body: toWire(news) });
-  return WHOLE.outputs(searchIn(res.body), news, olds);
+  const res = await send(connectionFor("alerting"), {
+    method: "PUT",
+    path: SEARCHES.path(id),
+    body: SEARCHES.toWire(news),
+  });
+  return WHOLE.outputs(SEARCHES.objectIn(res.body), news, olds);
 }
 
 const watches = (id: string) => (alert: Listed) => alert.savedSearch === id || alert.savedSearchId === id;
 
 async function del(id: string): Promise<void> {
   const conn = connectionFor("alerting");
-  const path = searchesPath(id);
+  const path = SEARCHES.path(id);
   // The service would delete these alerts with it, saying nothing: refuse instead, naming them.
   const alerts = await alertsReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, watches(id));
   if (alerts.length > 0) throw new StillReferencedError({ method: "DELETE", path }, "saved search", alerts);

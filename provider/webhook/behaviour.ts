@@ -20,7 +20,7 @@ import { wholeObject } from "../protocol/wholeObject";
 import { ALERTS_PATH, LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { NOT_FOR_SLACK, isSlackHost } from "../serviceFacts/webhooks";
 import { WEBHOOK } from "./definition";
-import { createdWebhook, listWebhooks, toWire, webhookCollection, webhookIn, webhooksPath } from "./wire";
+import { WEBHOOKS } from "./wire";
 
 type Args = ArgsOf<typeof WEBHOOK>;
 type State = StateOf<typeof WEBHOOK>;
@@ -75,7 +75,7 @@ function describe(args: Args): string {
 }
 
 function outputsAfterWrite(args: Args, res: ApiResponse, before: PropertyMap = {}): State {
-  return WHOLE.outputs(webhookIn(res.body), args, before);
+  return WHOLE.outputs(WEBHOOKS.objectIn(res.body), args, before);
 }
 
 async function create(args: Args): Promise<Created<State>> {
@@ -86,14 +86,14 @@ async function create(args: Args): Promise<Created<State>> {
     post: async () => {
       const res = await send(conn, {
         method: "POST",
-        path: webhooksPath(),
-        body: toWire(args),
+        path: WEBHOOKS.path(),
+        body: WEBHOOKS.toWire(args),
         creates: description,
         secrets: secretsOf(args),
       });
       let id: string;
       try {
-        id = decode(createdWebhook, res).data.id;
+        id = decode(WEBHOOKS.created, res).data.id;
       } catch (err) {
         if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, description, err);
         throw err;
@@ -102,7 +102,7 @@ async function create(args: Args): Promise<Created<State>> {
     },
     // Service and trimmed name are unique: the one listed with both is the one the lost POST made.
     look: async (sentAt) =>
-      [...(await listWebhooks(conn))]
+      [...(await WEBHOOKS.list(conn))]
         .filter(
           ([, w]) =>
             w.service === args.service && w.name === String(args.name).trim() && createdAfterSend(w.createdAt, sentAt),
@@ -115,10 +115,10 @@ async function create(args: Args): Promise<Created<State>> {
 async function read(id: string, stored: State): Promise<Found<typeof WEBHOOK> | undefined> {
   const conn = connectionFor("alerting");
   // No GET of one webhook: the list is the read; the path is still made, to refuse an id no path could hold.
-  webhooksPath(id);
-  const res = await readListed(conn, webhookCollection(conn), id, undefined);
+  WEBHOOKS.path(id);
+  const res = await readListed(conn, WEBHOOKS.collection(conn), id, undefined);
   if (res === undefined) return undefined;
-  const outputs = WHOLE.outputs(webhookIn(res.body), stored, stored);
+  const outputs = WHOLE.outputs(WEBHOOKS.objectIn(res.body), stored, stored);
   return { id, outputs, inputs: WHOLE.inputs(outputs) };
 }
 
@@ -133,7 +133,7 @@ const readImported = async (importId: string) => {
  * service wrote ours. The program's values are absolute, so the PUT is sent again as it was.
  */
 async function conflicted(conn: AreaConnection, id: string, description: string): Promise<void> {
-  const live = (await listWebhooks(conn)).get(id);
+  const live = (await WEBHOOKS.list(conn)).get(id);
   notify(
     `pulumi-alertpipe: ${description} (id ${id}) was changed by another writer while this update was written` +
       (live === undefined ? " and is gone now" : "; sending the program's values again"),
@@ -144,9 +144,9 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
   const conn = connectionFor("alerting");
   const res = await send(conn, {
     method: "PUT",
-    path: webhooksPath(id),
+    path: WEBHOOKS.path(id),
     // Every write-only field the program holds: a PUT changing url or service drops what it omits.
-    body: toWire(news),
+    body: WEBHOOKS.toWire(news),
     secrets: secretsOf(news),
     readOnConflict: () => conflicted(conn, id, describe(news)),
   });
@@ -161,7 +161,7 @@ const usesWebhook = (id: string) => (alert: Listed) => {
 async function del(id: string): Promise<void> {
   const conn = connectionFor("alerting");
   try {
-    await unlessGone(() => send(conn, { method: "DELETE", path: webhooksPath(id) }));
+    await unlessGone(() => send(conn, { method: "DELETE", path: WEBHOOKS.path(id) }));
   } catch (err) {
     // The service says only how many alerts use it; the words name them.
     if (!(err instanceof ApiError) || err.status !== 409) throw err;
