@@ -5,6 +5,7 @@ import { MockAgent, errors as undiciErrors } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { CONNECTION_SETTINGS } from "../../provider/runtime/connection";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
+import { SETTINGS_PATH } from "./fixtures";
 
 export const ALERTING_ORIGIN = "https://alerts.example.test";
 export const CLOUD_ORIGIN = "https://cloud.example.test";
@@ -137,6 +138,14 @@ export function answerOnce(
     const type = typeof data === "string" ? "text/plain" : "application/json";
     return { statusCode: status, data: text, responseOptions: { headers: { "content-type": type, ...headers } } };
   });
+}
+
+/** Answers one GET of the fixtures' pipe's settings with `settings` (wire names), as the cloud API does. */
+export function settingsAnsweredOnce(
+  mock: { readonly api: MockApi; readonly seen: SeenRequest[] },
+  settings: Record<string, unknown>,
+): void {
+  answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: SETTINGS_PATH }, 200, cloudAnswer(settings));
 }
 
 /**

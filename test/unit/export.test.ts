@@ -11,7 +11,7 @@ import { EXPORT_KINDS } from "../../provider/export/kinds";
 import { CONNECTION_SETTINGS } from "../../provider/runtime/connection";
 import { NATIVE_RESOURCES } from "../../provider/native/resources";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
-import { CANARY, answerOnce, cloudAnswer, mockApiPerTest } from "../support/mockApi";
+import { CANARY, answerOnce, cloudAnswer, mockApiPerTest, settingsAnsweredOnce } from "../support/mockApi";
 
 const mock = mockApiPerTest();
 
@@ -137,13 +137,7 @@ describe("what an export leaves out", () => {
   });
 
   it("reads a pipe's settings once, as its import does, and exports the pipe with a setting set", async () => {
-    answerOnce(
-      mock.api.cloud,
-      mock.seen,
-      { method: "GET", path: SETTINGS_PATH },
-      200,
-      cloudAnswer({ db_max_threads: 8 }),
-    );
+    settingsAnsweredOnce(mock, { db_max_threads: 8 });
     const pipe = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/${PIPE_IDS.pipeId}`;
     const result = await exportEstate({ ...ALL, types: ["PipeSettings"], pipes: [pipe] });
     expect(result.document.resources).toEqual([

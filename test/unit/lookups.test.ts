@@ -7,7 +7,7 @@ import { LOOKUPS, type LookupField } from "../../provider/lookups/definition";
 import { namesWith } from "../../provider/protocol/definition";
 import { RESOURCES } from "../../provider/resources";
 import { runLookup, lookupNamed } from "../../provider/lookups/run";
-import { answerOnce, cloudAnswer, mockApiPerTest } from "../support/mockApi";
+import { answerOnce, cloudAnswer, mockApiPerTest, settingsAnsweredOnce } from "../support/mockApi";
 import { ALERTS_PATH, ALERT_ID, KEYS_PATH, KEY_UUID, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
 
 const mock = mockApiPerTest();
@@ -152,13 +152,7 @@ describe("a lookup's result", () => {
   });
 
   it("getPipeSettings gives every setting, null when unset", async () => {
-    answerOnce(
-      mock.api.cloud,
-      mock.seen,
-      { method: "GET", path: SETTINGS_PATH },
-      200,
-      cloudAnswer({ db_max_threads: 8 }),
-    );
+    settingsAnsweredOnce(mock, { db_max_threads: 8 });
     const settings = await run("getPipeSettings", PIPE_IDS);
     expect(settings).toMatchObject({ ...PIPE_IDS, dbMaxThreads: 8, dbMaxInsertThreads: null });
     expect(Object.keys(settings)).toEqual(Object.keys(LOOKUPS[4].outputs));
