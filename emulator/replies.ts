@@ -2,6 +2,7 @@
 // `{status, error, requestId}` and wraps successes in `{requestId, status, result}`.
 
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import type { z } from "zod";
 import type { FixedWindowLimiter } from "./limits";
 import type { EmulatorState } from "./store";
 
@@ -55,6 +56,21 @@ export function parseJson(raw: string): JsonBody {
   } catch {
     return { ok: false, message: "the request body is not valid JSON" };
   }
+}
+
+/** The request's JSON body checked by `schema`, or the alerting service's 400 in its words. */
+export function alertingBody<S extends z.ZodType>(
+  req: Incoming,
+  schema: S,
+): { ok: true; value: z.output<S> } | { ok: false; reply: Reply } {
+  const json = parseJson(req.rawBody);
+  if (!json.ok) return { ok: false, reply: alertingError(400, json.message) };
+  const parsed = schema.safeParse(json.value);
+  if (!parsed.success) {
+    const words = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    return { ok: false, reply: alertingError(400, `Body validation failed: ${words}`) };
+  }
+  return { ok: true, value: parsed.data };
 }
 
 /** Constant-time string comparison (hashing first makes the lengths equal), so a wrong guess leaks no prefix. */

@@ -13,7 +13,7 @@ import {
   unrenderableFilterWords,
 } from "../provider/serviceFacts/savedSearches";
 import { pageOf } from "./paging";
-import { alertingError, isoNow, parseJson, type Incoming, type Reply, type Services } from "./replies";
+import { alertingBody, alertingError, isoNow, type Incoming, type Reply, type Services } from "./replies";
 import type { StoredSearch } from "./store";
 import { newId } from "./webhooks";
 
@@ -90,17 +90,12 @@ type Read =
 
 /** The body checked in the service's order: schema, then the source, then (on PUT) the lookup. */
 function readBody(req: Incoming): Read {
-  const json = parseJson(req.rawBody);
-  if (!json.ok) return { ok: false, reply: alertingError(400, json.message) };
-  const parsed = bodySchema.safeParse(json.value);
-  if (!parsed.success) {
-    const words = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    return { ok: false, reply: alertingError(400, `Body validation failed: ${words}`) };
-  }
-  if (!SEEDED_SOURCES.some((s) => s.id === parsed.data.sourceId))
+  const parsed = alertingBody(req, bodySchema);
+  if (!parsed.ok) return parsed;
+  if (!SEEDED_SOURCES.some((s) => s.id === parsed.value.sourceId))
     return { ok: false, reply: alertingError(400, UNKNOWN_SOURCE) };
-  const filters = parsed.data.filters.map((f): Record<string, unknown> => ({ ...f }));
-  return { ok: true, search: { ...parsed.data, filters } };
+  const filters = parsed.value.filters.map((f): Record<string, unknown> => ({ ...f }));
+  return { ok: true, search: { ...parsed.value, filters } };
 }
 
 /** The first filter the sidebar cannot render and the stored search does not already hold, as a 400. */

@@ -17,7 +17,7 @@ import {
   webhookUrlProblem,
 } from "../provider/serviceFacts/webhooks";
 import { pageOf } from "./paging";
-import { alertingError, isoNow, parseJson, type Incoming, type Reply, type Services } from "./replies";
+import { alertingBody, alertingError, isoNow, type Incoming, type Reply, type Services } from "./replies";
 import type { StoredWebhook } from "./store";
 
 const at = (max: number) => ({ error: `String must contain at most ${max} character(s)` });
@@ -74,22 +74,17 @@ function readBody(
   req: Incoming,
   lookup: () => Reply | undefined = () => undefined,
 ): { ok: true; body: WebhookBody } | { ok: false; reply: Reply } {
-  const json = parseJson(req.rawBody);
-  if (!json.ok) return { ok: false, reply: alertingError(400, json.message) };
-  const parsed = bodySchema.safeParse(json.value);
-  if (!parsed.success) {
-    const words = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    return { ok: false, reply: alertingError(400, `Body validation failed: ${words}`) };
-  }
+  const parsed = alertingBody(req, bodySchema);
+  if (!parsed.ok) return parsed;
   const missing = lookup();
   if (missing !== undefined) return { ok: false, reply: missing };
-  const url = webhookUrlProblem(parsed.data.service, parsed.data.url);
+  const url = webhookUrlProblem(parsed.value.service, parsed.value.url);
   if (url !== undefined)
     return {
       ok: false,
       reply: alertingError(400, url === "Invalid url" ? "Body validation failed: url: Invalid url" : url),
     };
-  return { ok: true, body: parsed.data };
+  return { ok: true, body: parsed.value };
 }
 
 function nameTaken(services: Services, body: WebhookBody, except?: string): boolean {
