@@ -113,3 +113,11 @@ export function run(
     );
   });
 }
+
+/** A fresh venv at `venv`, made by `python`, with `packages` pip-installed; gives the venv's python. */
+export async function venvWith(python: string, venv: string, packages: readonly string[]): Promise<string> {
+  await run(python, ["-m", "venv", venv]);
+  const venvPython = join(venv, "bin", "python");
+  await run(venvPython, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...packages]);
+  return venvPython;
+}

@@ -24,7 +24,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { writeGoModule, type GoModule } from "./goModule";
-import { packPackage, repoRoot, run } from "./packedPackage";
+import { packPackage, repoRoot, run, venvWith } from "./packedPackage";
 import { buildPluginArchive, packageVersion, type PluginArchive, type Platform } from "./pluginArchive";
 import { sdkDir } from "./sdk";
 
@@ -90,19 +90,7 @@ async function pythonSdk(out: string, work: string): Promise<{ sdist: string; wh
   // pyproject.toml names README.md beside it; the generator writes it into the package folder only.
   copyFileSync(join(dir, "pulumi_alertpipe", "README.md"), join(dir, "README.md"));
   copyFileSync(join(repoRoot(), "LICENSE"), join(dir, "LICENSE"));
-  const venv = join(work, "venv");
-  await exec("python3", ["-m", "venv", venv]);
-  const python = join(venv, "bin", "python");
-  await exec(python, [
-    "-m",
-    "pip",
-    "install",
-    "--quiet",
-    "--disable-pip-version-check",
-    "build",
-    "setuptools>=61",
-    "wheel",
-  ]);
+  const python = await venvWith("python3", join(work, "venv"), ["build", "setuptools>=61", "wheel"]);
   // No isolation: the venv already holds the backend, so no second venv is made and filled.
   await exec(python, ["-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", out, dir]);
   const version = packageVersion();

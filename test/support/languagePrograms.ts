@@ -11,7 +11,7 @@ import { afterAll } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { lockedSdkVersion, pulumiCli } from "../../scripts/engine/pulumiCli";
 import { emulatorConfig, type StackConfig } from "../../scripts/exampleStack";
-import { repoRoot, run } from "../../scripts/packedPackage";
+import { repoRoot, run, venvWith } from "../../scripts/packedPackage";
 import type { GoModule } from "../../scripts/goModule";
 import { buildPluginArchive, type PluginArchive } from "../../scripts/pluginArchive";
 import { sdkDir } from "../../scripts/sdk";
@@ -83,24 +83,12 @@ export function installedPluginDir(plugin: InstalledPlugin): string {
  */
 export async function pythonWithSdk(wheel?: string): Promise<string> {
   const python = required("python3", "for the Python program");
-  const venv = join(scratch("venv"), "venv");
-  await run(python, ["-m", "venv", venv]);
   let sdkCopy = wheel;
   if (sdkCopy === undefined) {
     sdkCopy = join(scratch("python-sdk"), "python");
     cpSync(join(sdkDir(), "python"), sdkCopy, { recursive: true });
   }
-  const venvPython = join(venv, "bin", "python");
-  await run(venvPython, [
-    "-m",
-    "pip",
-    "install",
-    "--quiet",
-    "--disable-pip-version-check",
-    `pulumi==${lockedSdkVersion().slice(1)}`,
-    sdkCopy,
-  ]);
-  return venvPython;
+  return venvWith(python, join(scratch("venv"), "venv"), [`pulumi==${lockedSdkVersion().slice(1)}`, sdkCopy]);
 }
 
 /** test/engine/fixtures/<name>, a program of another language. */
