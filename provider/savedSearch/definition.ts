@@ -2,8 +2,9 @@
 // left out returns to the service's default, so each is compared in its default form: a value the
 // program leaves out is the default, and drift from it shows.
 
-import type { CheckRules, ResourceDefinition } from "../protocol/definition";
+import type { ResourceDefinition } from "../protocol/definition";
 import type { OutputRule } from "../protocol/outputRules";
+import { limited, trimmedName } from "../protocol/commonProperties";
 import {
   FILTER_TYPES,
   SAVED_SEARCH_DEFAULTS,
@@ -19,13 +20,6 @@ const STRING = { kind: "string" } as const;
 const AS_ANSWERED: OutputRule = { nullMeans: "absent", whenAbsent: [] };
 const FROM_STATE: OutputRule = { nullMeans: "absent", whenAbsent: ["stored"] };
 const orDefault = (fallback: unknown) => (v: unknown) => (v === undefined || v === null ? fallback : v);
-
-const limited =
-  (property: string, max: number) =>
-  ({ z }: CheckRules) =>
-    z
-      .string({ error: `${property} must be a string` })
-      .max(max, { error: `${property} must be at most ${max} characters` });
 
 /** A filter in the one form the service stores for it: its type written out. */
 function filterForm(v: unknown): unknown {
@@ -45,20 +39,10 @@ export const SAVED_SEARCH = {
   importIdForm: ["savedSearchId"],
   notAnObject: "the saved search's arguments must be an object",
   properties: {
-    name: {
-      type: STRING,
-      description: "The search's name (1 to 1024 characters once trimmed); not unique.",
-      role: "both",
-      required: true,
-      whenAbsent: { nullMeans: "absent", whenAbsent: ["program"] },
-      compared: (v) => (typeof v === "string" ? v.trim() : v),
-      check: ({ z }) =>
-        z.string({ error: "name is required: a string of 1 to 1024 characters" }).superRefine((value, ctx) => {
-          const n = value.trim().length;
-          if (n < 1 || n > SAVED_SEARCH_LIMITS.name)
-            ctx.addIssue({ code: "custom", message: "name must be 1 to 1024 characters once trimmed" });
-        }),
-    },
+    name: trimmedName("The search's name (1 to 1024 characters once trimmed); not unique.", (value) => {
+      const n = value.trim().length;
+      return n < 1 || n > SAVED_SEARCH_LIMITS.name ? "name must be 1 to 1024 characters once trimmed" : undefined;
+    }),
     sourceId: {
       type: STRING,
       description: "The source searched: the id of a source of the team (GET /api/v2/sources lists them).",

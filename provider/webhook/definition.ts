@@ -3,6 +3,7 @@
 
 import type { CheckRules, ResourceDefinition } from "../protocol/definition";
 import type { OutputRule } from "../protocol/outputRules";
+import { limited, trimmedName } from "../protocol/commonProperties";
 import {
   WEBHOOK_LIMITS,
   WEBHOOK_SERVICES,
@@ -20,14 +21,6 @@ const AS_ANSWERED: OutputRule = { nullMeans: "absent", whenAbsent: [] };
 /** What the service fills in: as it came, else as stored. */
 const FROM_STATE: OutputRule = { nullMeans: "absent", whenAbsent: ["stored"] };
 const unset = (v: unknown) => v === undefined || v === null || v === "";
-
-/** A string the service limits to `max` characters. */
-const limited =
-  (property: string, max: number) =>
-  ({ z }: CheckRules) =>
-    z
-      .string({ error: `${property} must be a string` })
-      .max(max, { error: `${property} must be at most ${max} characters` });
 
 /** A map of strings checked by the service's rule, each problem naming the property and the key. */
 const stringMap =
@@ -48,21 +41,13 @@ export const WEBHOOK = {
   importIdForm: ["webhookId"],
   notAnObject: "the webhook's arguments must be an object",
   properties: {
-    name: {
-      type: STRING,
-      description:
-        "The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.",
-      role: "both",
-      required: true,
-      whenAbsent: { nullMeans: "absent", whenAbsent: ["program"] },
-      // The service stores it trimmed.
-      compared: (v) => (typeof v === "string" ? v.trim() : v),
-      check: ({ z }) =>
-        z.string({ error: "name is required: a string of 1 to 1024 characters" }).superRefine((value, ctx) => {
-          const problem = webhookNameProblem(value);
-          if (problem !== undefined) ctx.addIssue({ code: "custom", message: `name: ${problem} once trimmed` });
-        }),
-    },
+    name: trimmedName(
+      "The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.",
+      (value) => {
+        const problem = webhookNameProblem(value);
+        return problem === undefined ? undefined : `name: ${problem} once trimmed`;
+      },
+    ),
     service: {
       type: {
         kind: "enum",
