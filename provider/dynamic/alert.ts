@@ -3,25 +3,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ALERT } from "../alert/definition";
 import type { AlertArgs, AlertOutputs } from "./generated";
-import { constructorProps } from "./resource";
-import { warnPlainTextInProgram } from "./plainTextConfig";
+import { ReadByIdResource } from "./resource";
 import shim = require("../alert/shim");
 
 export interface Alert extends AlertOutputs {}
 
 /** An alert of the alerting API. Every argument changes in place; nothing forces a replacement. */
-export class Alert extends pulumi.dynamic.Resource {
+export class Alert extends ReadByIdResource {
   constructor(name: string, args: AlertArgs, opts?: pulumi.CustomResourceOptions) {
-    const made = constructorProps(ALERT, args, opts);
-    super(shim, name, made.props, made.opts, "alertpipe", "Alert");
-    warnPlainTextInProgram();
-  }
-
-  /**
-   * An existing alert, read by its id and never created, changed or deleted by this stack. The
-   * arguments of a read are not sent anywhere: the id is all the provider needs.
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Alert {
-    return new Alert(name, {} as AlertArgs, { ...opts, id });
+    super({ def: ALERT, shim, type: "Alert", warnsPlainText: true }, name, args, opts);
   }
 }

@@ -3,18 +3,15 @@
 import * as pulumi from "@pulumi/pulumi";
 import { API_KEY } from "../apiKey/definition";
 import type { ApiKeyArgs, ApiKeyOutputs } from "./generated";
-import { constructorProps } from "./resource";
-import { warnPlainTextInProgram } from "./plainTextConfig";
+import { DefinedResource } from "./resource";
 import shim = require("../apiKey/shim");
 
 export interface ApiKey extends ApiKeyOutputs {}
 
 /** An organization API key. Its secret is returned once, at creation, and kept as a Pulumi secret. */
-export class ApiKey extends pulumi.dynamic.Resource {
+export class ApiKey extends DefinedResource {
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    const made = constructorProps(API_KEY, args, opts);
-    super(shim, name, made.props, made.opts, "alertpipe", "ApiKey");
-    warnPlainTextInProgram();
+    super({ def: API_KEY, shim, type: "ApiKey", warnsPlainText: true }, name, args, opts);
   }
 
   /**

@@ -1,8 +1,9 @@
-// What the three resource classes share: every output named for the constructor, the secret ones
+// What the resource classes share: every output named for the constructor, the secret ones
 // made secret, inputs included.
 
 import * as pulumi from "@pulumi/pulumi";
 import { inputNames, namesWith, outputNames, type ResourceDefinition } from "../protocol/definition";
+import { warnPlainTextInProgram } from "./plainTextConfig";
 
 /**
  * The props and options a class passes its constructor. Pulumi exposes on an instance only the
@@ -23,4 +24,38 @@ export function constructorProps(
   for (const n of inputNames(def))
     if (secrets.includes(n) && props[n] !== undefined) props[n] = pulumi.secret(props[n]);
   return { props, opts: pulumi.mergeOptions(opts, { additionalSecretOutputs: secrets }) };
+}
+
+/** What a class hands the SDK: its definition, its resource's shim (the provider), its type's name. */
+export interface ResourceClass {
+  readonly def: ResourceDefinition;
+  readonly shim: pulumi.dynamic.ResourceProvider;
+  readonly type: string;
+  /** Says which credentials the stack config holds in plain text (plainTextConfig.ts). */
+  readonly warnsPlainText?: true;
+}
+
+/** A resource class of the package: the SDK gets the definition's props and the shim as its provider. */
+export abstract class DefinedResource extends pulumi.dynamic.Resource {
+  protected constructor(of: ResourceClass, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    const made = constructorProps(of.def, args, opts);
+    super(of.shim, name, made.props, made.opts, "alertpipe", of.type);
+    if (of.warnsPlainText === true) warnPlainTextInProgram();
+  }
+}
+
+/** A class whose existing objects are read by their id alone. */
+export abstract class ReadByIdResource extends DefinedResource {
+  /**
+   * An existing object, read by its id and never created, changed or deleted by this stack. The
+   * arguments of a read are not sent anywhere: the id is all the provider needs.
+   */
+  static get<T>(
+    this: new (name: string, args: never, opts?: pulumi.CustomResourceOptions) => T,
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    opts?: pulumi.CustomResourceOptions,
+  ): T {
+    return new this(name, {} as never, { ...opts, id });
+  }
 }
