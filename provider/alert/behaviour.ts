@@ -4,11 +4,10 @@
 // over an existing alert instead.
 
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
-import { decode, send } from "../http/client";
+import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
-import { UnexpectedResponseError } from "../errors";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
-import { createRecovering, createdWithoutId } from "../creation/recovery";
+import { createRecovering, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
@@ -226,13 +225,7 @@ async function create(args: Args): Promise<Created<State>> {
 async function post(conn: AreaConnection, args: Args, description: string): Promise<Created<State>> {
   const res = await send(conn, { method: "POST", path: alertsPath(), body: toWire(args), creates: description });
   // Only the id is needed: without it Pulumi cannot record the alert the service made.
-  let id: string;
-  try {
-    id = decode(createdAlert, res).data.id;
-  } catch (err) {
-    if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, description, err);
-    throw err;
-  }
+  const id = createdId(res, description, createdAlert);
   return { id, outputs: outputsAfterWrite(args, res.body) };
 }
 

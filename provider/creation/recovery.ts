@@ -7,9 +7,11 @@ import {
   AmbiguousCreateError,
   HttpError,
   OutcomeUnknownError,
+  UnexpectedResponseError,
   type RequestRef,
-  type UnexpectedResponseError,
 } from "../errors";
+import { decode, type ApiResponse } from "../http/client";
+import type { z } from "../protocol/zod";
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
 
@@ -204,4 +206,14 @@ export function createdWithoutId(
       requestId: cause.requestId,
     },
   );
+}
+
+/** The new object's id in a create's answer, read by `schema`; an answer without a usable one is createdWithoutId. */
+export function createdId(res: ApiResponse, what: string, schema: z.ZodType<{ data: { id: string } }>): string {
+  try {
+    return decode(schema, res).data.id;
+  } catch (err) {
+    if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, what, err);
+    throw err;
+  }
 }

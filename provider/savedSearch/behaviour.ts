@@ -4,10 +4,10 @@
 // left are outside the stack, which the delete refuses to take along (docs/design/webhooks-and-saved-searches.md).
 
 import { connectionFailures, connectionFor } from "../runtime/connection";
-import { decode, send } from "../http/client";
+import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
-import { StillReferencedError, UnexpectedResponseError } from "../errors";
-import { createRecovering, createdAfterSend, createdWithoutId } from "../creation/recovery";
+import { StillReferencedError } from "../errors";
+import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { alertsReferring, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
@@ -43,13 +43,7 @@ async function create(args: Args): Promise<Created<State>> {
         body: SEARCHES.toWire(args),
         creates: description,
       });
-      let id: string;
-      try {
-        id = decode(SEARCHES.created, res).data.id;
-      } catch (err) {
-        if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, description, err);
-        throw err;
-      }
+      const id = createdId(res, description, SEARCHES.created);
       return { id, outputs: WHOLE.outputs(SEARCHES.objectIn(res.body), args, {}) };
     },
     look: async (sentAt) =>

@@ -4,10 +4,10 @@
 // that changes url or service drops those it does not carry.
 
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
-import { decode, send, type ApiResponse } from "../http/client";
+import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
-import { ApiError, StillReferencedError, UnexpectedResponseError } from "../errors";
-import { createRecovering, createdAfterSend, createdWithoutId } from "../creation/recovery";
+import { ApiError, StillReferencedError } from "../errors";
+import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { importIdParts } from "../creation/importing";
 import { alertsReferring, type Listed } from "../reading/pagedList";
@@ -91,13 +91,7 @@ async function create(args: Args): Promise<Created<State>> {
         creates: description,
         secrets: secretsOf(args),
       });
-      let id: string;
-      try {
-        id = decode(WEBHOOKS.created, res).data.id;
-      } catch (err) {
-        if (err instanceof UnexpectedResponseError) throw createdWithoutId(res, description, err);
-        throw err;
-      }
+      const id = createdId(res, description, WEBHOOKS.created);
       return { id, outputs: outputsAfterWrite(args, res) };
     },
     // Service and trimmed name are unique: the one listed with both is the one the lost POST made.
