@@ -2,16 +2,7 @@
 // settings table it imports), so this test does not depend on an earlier `npm run build`.
 
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -20,6 +11,7 @@ import { startEmulator, urlFor } from "../../../emulator";
 import { connectionFor } from "../../../provider/runtime/connection";
 import { setEnv } from "../../support/emulatorPerTest";
 import { compiledBin } from "../../support/compiledBin";
+import { groupMembers, until } from "../../support/newcomer";
 
 let bin: ReturnType<typeof compiledBin>;
 let cliPath: string;
@@ -73,25 +65,6 @@ function run(args: string[]): Started {
       check();
     });
   return { child, lines, firstLines, exit };
-}
-
-/** The processes of a process group that have not ended, from /proc (a zombie has ended). */
-function groupMembers(group: number): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-        return fields[0] !== "Z" && Number(fields[2]) === group;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-async function until(done: () => boolean, ms: number): Promise<void> {
-  for (const end = Date.now() + ms; !done() && Date.now() < end;) await new Promise((r) => setTimeout(r, 50));
 }
 
 /**
