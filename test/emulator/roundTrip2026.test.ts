@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import * as alert from "../../provider/alert/provider";
 import * as apiKey from "../../provider/apiKey/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
-import { ORGANIZATION_ROLES } from "../../emulator/cloud";
+import { SYSTEM_ROLES } from "../../emulator/roles";
 import { emulatorPerTest, envFor, setEnv } from "../support/emulatorPerTest";
 import { ORG_ID, PIPE_IDS } from "../support/fixtures";
 import { afterEach, beforeEach } from "vitest";
@@ -23,7 +23,7 @@ afterEach(() => restoreCloud());
 
 const host = { __provider: "serialized" };
 const hook = (webhookId: string) => ({ type: "webhook", webhookId });
-const [ADMIN = "", DEVELOPER = ""] = Object.keys(ORGANIZATION_ROLES);
+const [ADMIN = "", DEVELOPER = ""] = Object.keys(SYSTEM_ROLES);
 
 type Provider = typeof alert;
 

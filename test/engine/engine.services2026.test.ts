@@ -5,7 +5,7 @@
 // back by up.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import { ORGANIZATION_ROLES } from "../../emulator/cloud";
+import { SYSTEM_ROLES } from "../../emulator/roles";
 import type { RunningEmulator } from "../../emulator";
 import type { AlertArgs, ApiKeyArgs } from "../../provider";
 import type { CliRun, CliStack } from "../support/cliStack";
@@ -22,7 +22,7 @@ import { ALERTS_PATH, KEYS_PATH, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../supp
 import { yamlProgram, yamlStack, type YamlStack } from "../support/yamlStack";
 
 const isWrite = (method: string) => method !== "GET";
-const [ADMIN = "", DEVELOPER = ""] = Object.keys(ORGANIZATION_ROLES);
+const [ADMIN = "", DEVELOPER = ""] = Object.keys(SYSTEM_ROLES);
 const hook = (webhookId: string) => ({ type: "webhook" as const, webhookId });
 /** A day back, on the hour, as the service writes a date: inside the allowed window whenever the test runs. */
 const START = new Date(Math.floor((Date.now() - 86_400_000) / 3_600_000) * 3_600_000).toISOString();

@@ -3,12 +3,15 @@
 // service keeps; a key's role uuids answered as assignedRoles; kafka_read_committed a plain boolean.
 
 import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ORGANIZATION_ROLES } from "../../../emulator/cloud";
+import { SYSTEM_ROLES, customRoleId } from "../../../emulator/roles";
 import { alerting, cloud, createKey, data, result, settingsPath, start, validAlert } from "./helpers";
 
 const hook = (webhookId: string) => ({ type: "webhook", webhookId });
-const ADMIN = Object.keys(ORGANIZATION_ROLES)[0] ?? "";
+const ADMIN = Object.keys(SYSTEM_ROLES)[0] ?? "";
 
 describe("alerts: the 2026 fields", () => {
   it.each([
@@ -86,6 +89,75 @@ describe("keys: assignedRoleIds", () => {
     expect(String(answer.json.error)).toContain(missing);
   });
 });
+
+describe("roles: system, and custom ones seeded", () => {
+  const org = randomUUID();
+  const auditor = customRoleId(org, "Auditor");
+  const seeded = () => start({ customRoles: [{ organizationId: org, name: "Auditor" }] });
+
+  it("lists the three system roles and the organization's custom ones, each key holding one as an actor", async () => {
+    const emu = await seeded();
+    const made = await createKey(emu, org, { roles: undefined, assignedRoleIds: [auditor] });
+    const roles = result<Record<string, unknown>[]>(await cloud(emu, "GET", `/v1/organizations/${org}/roles`));
+    expect(roles.map((r) => [r.id, r.name, r.type])).toEqual([
+      ...Object.entries(SYSTEM_ROLES).map(([id, r]) => [id, r.roleName, "system"]),
+      [auditor, "Auditor", "custom"],
+    ]);
+    expect(roles.at(-1)?.actors).toEqual([`apiKey/${made.key.id}`]);
+  });
+
+  it("answers a custom role in assignedRoles by its name and type", async () => {
+    const emu = await seeded();
+    const made = await createKey(emu, org, { roles: undefined, assignedRoleIds: [auditor, ADMIN] });
+    expect((made.key as unknown as Record<string, unknown>).assignedRoles).toEqual([
+      { roleId: auditor, roleName: "Auditor", roleType: "custom" },
+      { roleId: ADMIN, roleName: "Admin", roleType: "system" },
+    ]);
+  });
+
+  it("refuses another organization's custom role as unknown", async () => {
+    const emu = await seeded();
+    const answer = await cloud(emu, "POST", `/v1/organizations/${randomUUID()}/keys`, { assignedRoleIds: [auditor] });
+    expect(answer.status).toBe(400);
+    expect(String(answer.json.error)).toContain(`no role ${auditor}`);
+  });
+
+  it("freezes roles in an organization with custom roles: a create or a change of them is refused", async () => {
+    const emu = await seeded();
+    const create = await cloud(emu, "POST", `/v1/organizations/${org}/keys`, { roles: ["admin"] });
+    expect([create.status, String(create.json.error)]).toEqual([400, expect.stringContaining("roles: frozen")]);
+    const made = await createKey(emu, org, { roles: undefined, assignedRoleIds: [auditor] });
+    const path = `/v1/organizations/${org}/keys/${made.key.id}`;
+    const change = await cloud(emu, "PATCH", path, { roles: ["developer"] });
+    expect([change.status, String(change.json.error)]).toEqual([400, expect.stringContaining("roles: frozen")]);
+  });
+
+  it("leaves roles free in an organization with none", async () => {
+    const emu = await seeded();
+    const made = await createKey(emu, randomUUID(), { roles: ["admin"] });
+    expect(made.key.roles).toEqual(["admin"]);
+  });
+
+  it("keeps its custom roles in the data file, and a restart with the same seed adds none", async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), "roles-")), "state.json");
+    const first = await start({ dataFile, customRoles: [{ organizationId: org, name: "Auditor" }] });
+    await first.close();
+    const again = await start({ dataFile, customRoles: [{ organizationId: org, name: "Auditor" }] });
+    expect(Object.keys(again.snapshot().customRoles ?? {})).toEqual([auditor]);
+    const restarted = await start({ dataFile });
+    expect(roleNames(result(await cloud(restarted, "GET", `/v1/organizations/${org}/roles`)))).toContain("Auditor");
+  });
+
+  it("refuses a seed whose organization is not a uuid", async () => {
+    await expect(start({ customRoles: [{ organizationId: "acme", name: "Auditor" }] })).rejects.toThrow(
+      /organization must be a uuid/,
+    );
+  });
+});
+
+function roleNames(roles: unknown): unknown[] {
+  return (roles as Record<string, unknown>[]).map((r) => r.name);
+}
 
 describe("pipe settings: kafka_read_committed", () => {
   it("round-trips true and false", async () => {
