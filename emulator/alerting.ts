@@ -276,7 +276,7 @@ function toAlert(
  * An alert as an answer carries it: as stored in the contract's mode; in 2026 mode as HyperDX's
  * `translateAlertDocumentToExternalAlert` (packages/api/src/utils/externalApi.ts) makes it: `teamId`,
  * `dashboardId`, `savedSearchId`, `channels` beside `channel`, null for an unset name, message,
- * note and numConsecutiveWindows.
+ * note and numConsecutiveWindows; thresholdMax, the schedule and groupBy only when set.
  */
 function render(services: Services, alert: StoredAlert): unknown {
   if (services.mode !== "2026") return alert;
@@ -284,19 +284,23 @@ function render(services: Services, alert: StoredAlert): unknown {
     id: alert.id,
     name: alert.name ?? null,
     message: alert.message ?? null,
-    note: null,
+    note: alert.note ?? null,
     threshold: alert.threshold,
+    ...(alert.thresholdMax !== undefined ? { thresholdMax: alert.thresholdMax } : {}),
     interval: alert.interval,
-    numConsecutiveWindows: null,
+    ...(alert.scheduleOffsetMinutes !== undefined ? { scheduleOffsetMinutes: alert.scheduleOffsetMinutes } : {}),
+    ...(alert.scheduleStartAt !== undefined ? { scheduleStartAt: alert.scheduleStartAt } : {}),
+    numConsecutiveWindows: alert.numConsecutiveWindows ?? null,
     thresholdType: alert.thresholdType,
     source: alert.source,
     state: alert.state,
     channel: alert.channel,
-    channels: [alert.channel],
+    channels: alert.channels ?? [alert.channel],
     teamId: alert.team,
     ...(alert.tileId !== undefined ? { tileId: alert.tileId } : {}),
     ...(alert.dashboard !== undefined ? { dashboardId: alert.dashboard } : {}),
     ...(alert.savedSearch !== undefined ? { savedSearchId: alert.savedSearch } : {}),
+    ...(alert.groupBy !== undefined ? { groupBy: alert.groupBy } : {}),
     ...(alert.silenced !== undefined ? { silenced: alert.silenced } : {}),
     createdAt: alert.createdAt,
     updatedAt: alert.updatedAt,

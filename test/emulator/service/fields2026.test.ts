@@ -13,29 +13,38 @@ import { alerting, cloud, createKey, data, result, settingsPath, start, validAle
 const hook = (webhookId: string) => ({ type: "webhook", webhookId });
 const ADMIN = Object.keys(SYSTEM_ROLES)[0] ?? "";
 
-describe("alerts: the 2026 fields", () => {
+describe.each(["contract", "2026"] as const)("alerts in the %s mode: the 2026 fields", (mode) => {
+  const search = mode === "2026" ? "saved_search" : "search";
+  const startIn = () => start({ mode });
+
   it.each([
     [{ thresholdType: "between" }, "thresholdMax: thresholdMax is required for between/not_between threshold types"],
     [{ thresholdType: "between", thresholdMax: 4 }, "thresholdMax must be greater than or equal to threshold"],
     [{ channel: undefined }, 'Provide either "channel" or "channels"'],
     [{ channels: [] }, "At least one notification channel is required"],
+    [{ channels: Array.from({ length: 11 }, (_, i) => hook(`w${i}`)), channel: undefined }, "at most 10"],
     [{ channels: [hook("a"), hook("a")], channel: hook("a") }, "Duplicate notification channels are not allowed"],
     [{ channels: [hook("b")] }, '"channel" must match the first entry of "channels"'],
-    [{ scheduleOffsetMinutes: 5 }, "scheduleOffsetMinutes must be less than 5 minutes"],
+    [{ scheduleOffsetMinutes: 5 }, "scheduleOffsetMinutes: scheduleOffsetMinutes must be less than 5 minutes"],
+    [{ scheduleOffsetMinutes: 1440, interval: "1d" }, "scheduleOffsetMinutes"],
+    [{ scheduleOffsetMinutes: 1, scheduleStartAt: "2026-02-08T10:00Z" }, "must be 0 when scheduleStartAt is provided"],
     [{ scheduleStartAt: "2026-02-08T10:00:00+01:00" }, "Invalid datetime"],
+    [{ scheduleStartAt: "2001-01-01T00:00:00Z" }, "scheduleStartAt must be within 10 years in the past"],
     [{ numConsecutiveWindows: 0 }, "numConsecutiveWindows"],
+    [{ note: "" }, "note"],
+    [{ note: "x".repeat(4097) }, "note"],
   ])("refuses %j with the service's words", async (change, words) => {
-    const emu = await start();
+    const emu = await startIn();
     const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, ...change });
     expect(answer.status).toBe(400);
     expect(String(answer.json.message)).toContain(words);
   });
 
   it("stores and answers every new field; thresholdMax equal to threshold is allowed", async () => {
-    const emu = await start();
+    const emu = await startIn();
     const sent = {
       ...validAlert,
-      source: "search",
+      source: search,
       dashboardId: undefined,
       tileId: undefined,
       thresholdType: "between",
@@ -47,8 +56,8 @@ describe("alerts: the 2026 fields", () => {
       groupBy: "host",
       savedSearchId: "ss-1",
     };
-    const alert = data(await alerting(emu, "POST", "/api/v2/alerts", sent));
-    expect(alert).toMatchObject({
+    const made = data(await alerting(emu, "POST", "/api/v2/alerts", sent));
+    const expected = {
       thresholdMax: 5,
       channel: hook("wh-1"),
       channels: [hook("wh-1"), hook("wh-2")],
@@ -58,17 +67,35 @@ describe("alerts: the 2026 fields", () => {
       note: "see the runbook",
       groupBy: "host",
       savedSearchId: "ss-1",
-    });
+    };
+    expect(made).toMatchObject(expected);
+    expect(data(await alerting(emu, "GET", `/api/v2/alerts/${made.id}`))).toMatchObject(expected);
   });
 
   it("keeps thresholdMax and the schedule on a PUT that leaves them out; a null start clears it", async () => {
-    const emu = await start();
+    const emu = await startIn();
     const made = { ...validAlert, thresholdType: "between", thresholdMax: 9, scheduleOffsetMinutes: 3 };
     const { id } = data(await alerting(emu, "POST", "/api/v2/alerts", made));
     const kept = data(await alerting(emu, "PUT", `/api/v2/alerts/${id}`, validAlert));
     expect(kept).toMatchObject({ thresholdMax: 9, scheduleOffsetMinutes: 3 });
     const cleared = data(await alerting(emu, "PUT", `/api/v2/alerts/${id}`, { ...validAlert, scheduleStartAt: null }));
     expect(cleared).toMatchObject({ scheduleStartAt: null, scheduleOffsetMinutes: 0 });
+  });
+
+  it("drops groupBy from a tile alert, as the service does", async () => {
+    const emu = await startIn();
+    const made = data(await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, groupBy: "host" }));
+    expect(made).not.toHaveProperty("groupBy");
+  });
+});
+
+describe("alerts in the 2026 mode: what an alert without the new fields answers", () => {
+  it("null note and numConsecutiveWindows, channels beside channel, no thresholdMax, schedule or groupBy", async () => {
+    const emu = await start({ mode: "2026" });
+    const made = (await alerting(emu, "POST", "/api/v2/alerts", validAlert)).json.data as Record<string, unknown>;
+    expect(made).toMatchObject({ note: null, numConsecutiveWindows: null, channels: [validAlert.channel] });
+    for (const member of ["thresholdMax", "scheduleOffsetMinutes", "scheduleStartAt", "groupBy"])
+      expect(made).not.toHaveProperty(member);
   });
 });
 
