@@ -9,6 +9,8 @@ import type { ResourceDefinition, TypeSpec, ValueOf } from "../protocol/definiti
 import { ALERT } from "../alert/definition";
 import { API_KEY } from "../apiKey/definition";
 import { PIPE_SETTINGS_RESOURCE } from "../pipeSettings/definition";
+import { WEBHOOK } from "../webhook/definition";
+import { SAVED_SEARCH } from "../savedSearch/definition";
 
 /** A list of objects of the one shape, named for the schema's `types`. */
 export interface RecordsType {
@@ -75,6 +77,15 @@ const keyFields = {
   ...held(API_KEY),
 } as const;
 const pipeFields = held(PIPE_SETTINGS_RESOURCE);
+// headers and queryParams are secret, so never held; an incidentio webhook's body the run leaves out.
+const webhookFields = {
+  id: { type: STRING, description: "The webhook's id.", required: true },
+  ...held(WEBHOOK),
+} as const;
+const searchFields = {
+  id: { type: STRING, description: "The saved search's id.", required: true },
+  ...held(SAVED_SEARCH),
+} as const;
 const pipeIds = Object.fromEntries(
   PIPE_SETTINGS_RESOURCE.importIdForm.map((n) => [
     n,
@@ -149,8 +160,86 @@ export const GET_PIPE_SETTINGS = {
   outputs: pipeFields,
 } as const satisfies LookupDefinition;
 
+export const GET_WEBHOOK = {
+  name: "getWebhook",
+  description:
+    "A webhook of the alerting API by its id or its name, as the service holds it: never its headers or queryParams, nor an " +
+    "incidentio webhook's body, which the service never returns.",
+  inputs: {
+    id: { type: STRING, description: "The webhook's id; give this or name.", form: "opaque" },
+    name: {
+      type: STRING,
+      description:
+        "The webhook's name (exactly); give this or id. Webhooks of several services sharing it are an error.",
+    },
+  },
+  outputs: webhookFields,
+  oneOf: ["id", "name"],
+} as const satisfies LookupDefinition;
+
+export const GET_WEBHOOKS = {
+  name: "getWebhooks",
+  description:
+    "The caller's webhooks, every page of the list; with `name`, those of that name alone. Never a write-only field.",
+  inputs: { name: { type: STRING, description: "Only the webhooks of this name (exactly)." } },
+  outputs: {
+    webhooks: {
+      type: {
+        kind: "records",
+        name: "GetWebhooksWebhook",
+        description: "A webhook as the service holds it.",
+        fields: webhookFields,
+      },
+      description: "The webhooks, in the order the service lists them.",
+      required: true,
+    },
+  },
+} as const satisfies LookupDefinition;
+
+export const GET_SAVED_SEARCH = {
+  name: "getSavedSearch",
+  description: "A saved search of the alerting API by its id or its name, as the service holds it.",
+  inputs: {
+    id: { type: STRING, description: "The saved search's id; give this or name.", form: "opaque" },
+    name: {
+      type: STRING,
+      description: "The saved search's name (exactly); give this or id. Several searches of the name are an error.",
+    },
+  },
+  outputs: searchFields,
+  oneOf: ["id", "name"],
+} as const satisfies LookupDefinition;
+
+export const GET_SAVED_SEARCHES = {
+  name: "getSavedSearches",
+  description: "The caller's saved searches, every page of the list; with `name`, those of that name alone.",
+  inputs: { name: { type: STRING, description: "Only the saved searches of this name (exactly)." } },
+  outputs: {
+    savedSearches: {
+      type: {
+        kind: "records",
+        name: "GetSavedSearchesSavedSearch",
+        description: "A saved search as the service holds it.",
+        fields: searchFields,
+      },
+      description: "The saved searches, in the order the service lists them.",
+      required: true,
+    },
+  },
+} as const satisfies LookupDefinition;
+
 /** Every lookup, in the order the schema lists them. */
-export const LOOKUPS = [GET_ALERT, GET_ALERTS, GET_API_KEY, GET_API_KEYS, GET_PIPE_SETTINGS] as const;
+export const LOOKUPS = [
+  GET_ALERT,
+  GET_ALERTS,
+  GET_API_KEY,
+  GET_API_KEYS,
+  GET_PIPE_SETTINGS,
+  GET_WEBHOOK,
+  GET_WEBHOOKS,
+  GET_SAVED_SEARCH,
+  GET_SAVED_SEARCHES,
+] as const;
 
 export type LookupName = (typeof LOOKUPS)[number]["name"];
 
