@@ -1,9 +1,10 @@
-// A webhook with secret headers, a saved search and an alert notifying the webhook, wired by
-// reference, on the real engine through both doors: the dynamic classes (Automation API, inline
-// program) and Pulumi YAML through the native plugin. One up makes all three; a second up writes
-// nothing; drift of the url is found by refresh and put back, headers included; destroy deletes the
-// alert before the webhook; the header value is never in the exported state; a slack webhook with
-// headers fails preview naming the property, before any request.
+// A webhook with secret headers, a saved search and an alert notifying the webhook and watching the
+// search, wired by reference, on the real engine through both doors: the dynamic classes
+// (Automation API, inline program) and Pulumi YAML through the native plugin. One up makes all
+// three; a second up writes nothing; drift of the url is found by refresh and put back, headers
+// included; destroy deletes the alert before the webhook and the search; the header value is never
+// in the exported state; a slack webhook with headers fails preview naming the property, before any
+// request.
 
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
@@ -44,8 +45,9 @@ async function dynamicDoor(): Promise<Door> {
         return;
       }
       const hook = new pkg.Webhook("ops", HOOK as never);
-      new pkg.SavedSearch("errors", SEARCH);
-      new pkg.Alert("errorRate", { ...ALERT, channel: { type: "webhook", webhookId: hook.id } } as never);
+      const search = new pkg.SavedSearch("errors", SEARCH);
+      const channel = { type: "webhook", webhookId: hook.id };
+      new pkg.Alert("errorRate", { ...ALERT, channel, savedSearchId: search.id } as never);
     },
     { emulator: NO_LIMITS },
   );
@@ -69,7 +71,7 @@ async function yamlDoor(): Promise<Door> {
     errors: { type: "alertpipe:index:SavedSearch", properties: SEARCH },
     errorRate: {
       type: "alertpipe:index:Alert",
-      properties: { ...ALERT, channel: { type: "webhook", webhookId: "${ops.id}" } },
+      properties: { ...ALERT, channel: { type: "webhook", webhookId: "${ops.id}" }, savedSearchId: "${errors.id}" },
     },
   };
   const yaml = await yamlStack(emu, yamlProgram({ resources }));
@@ -97,6 +99,7 @@ describe.each([
 ])("a webhook, a saved search and an alert, through %s", (_door, open) => {
   let door: Door;
   const hookId = () => Object.keys(door.emu.snapshot().webhooks ?? {})[0] ?? "";
+  const searchId = () => Object.keys(door.emu.snapshot().savedSearches ?? {})[0] ?? "";
   const run = async (kind: Parameters<Door["run"]>[0]) => {
     const t0 = Date.now();
     const r = await door.run(kind);
@@ -109,14 +112,14 @@ describe.each([
     door = await open();
   }, 300_000);
 
-  it("makes all three in one up, the alert notifying the webhook, the headers sent", async () => {
+  it("makes all three in one up, the alert notifying the webhook and watching the search, the headers sent", async () => {
     const up = await run("up");
     expect(changes(up)).toEqual(["create errorRate", "create errors", "create ops"]);
     const snap = door.emu.snapshot();
     expect(Object.values(snap.webhooks ?? {})).toEqual([expect.objectContaining({ url: URL, headers: HOOK.headers })]);
     expect(Object.values(snap.savedSearches ?? {})).toEqual([expect.objectContaining({ where: SEARCH.where })]);
     expect(Object.values(snap.alerts)).toEqual([
-      expect.objectContaining({ channel: { type: "webhook", webhookId: hookId() } }),
+      expect.objectContaining({ channel: { type: "webhook", webhookId: hookId() }, savedSearch: searchId() }),
     ]);
   });
 
@@ -150,14 +153,15 @@ describe.each([
     expect(door.emu.snapshot().webhooks?.[id]).toMatchObject({ url: URL, headers: HOOK.headers });
   });
 
-  it("deletes the alert before the webhook it notifies, and leaves nothing", async () => {
-    const id = hookId();
+  it("deletes the alert before the webhook it notifies and the search it watches, and leaves nothing", async () => {
+    const [hook, search] = [hookId(), searchId()];
     door.emu.resetRequestLog();
     await run("destroy");
     const writes = requestLog(door.emu, isWrite);
     const alertDeleted = writes.findIndex((w) => w.startsWith("DELETE /api/v2/alerts/"));
     expect(alertDeleted).toBeGreaterThanOrEqual(0);
-    expect(writes.indexOf(`DELETE /api/v2/webhooks/${id}`)).toBeGreaterThan(alertDeleted);
+    expect(writes.indexOf(`DELETE /api/v2/webhooks/${hook}`)).toBeGreaterThan(alertDeleted);
+    expect(writes.indexOf(`DELETE /api/v2/saved-searches/${search}`)).toBeGreaterThan(alertDeleted);
     const snap = door.emu.snapshot();
     expect([snap.alerts, snap.webhooks, snap.savedSearches]).toEqual([{}, {}, {}]);
   });
