@@ -6,12 +6,16 @@
 // in the exported state; a slack webhook with headers fails preview naming the property, before any
 // request.
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { SEEDED_SOURCES } from "../../emulator";
 import type { Step } from "../../scripts/engine/stack";
 import { byHand, changes, emulator as startEmulator, newStack, ourState, requestLog, told } from "../support/engine";
-import { yamlProgram, yamlStack } from "../support/yamlStack";
+import { yamlHeader, yamlProgram, yamlStack } from "../support/yamlStack";
+import { exportEnv, installedCommand, seedTeamObjects, type TeamObjects } from "../support/exportRuns";
+import { run as runCommand } from "../support/languagePrograms";
 
 const SECRET = "hdr-CANARY-7d41-never-in-plain-text";
 const URL = "https://hooks.example.com/ops";
@@ -211,5 +215,61 @@ describe("pulumi import of a webhook and a saved search made by hand, through th
       id: made.data.id,
       outputs: { name: SEARCH.name, sourceId: SEARCH.sourceId, where: SEARCH.where },
     });
+  });
+});
+
+describe("alertpipe export and pulumi import --file: the generated program refers to the webhook and search", () => {
+  let emu: RunningEmulator;
+  let team: TeamObjects;
+  let yaml: Awaited<ReturnType<typeof yamlStack>>;
+  let generated = "";
+
+  beforeAll(async () => {
+    emu = await startEmulator(NO_LIMITS);
+    team = await seedTeamObjects(emu);
+    yaml = await yamlStack(emu, yamlHeader("adopted"));
+    const importFile = join(yaml.stack.projectDir, "import.json");
+    const generatedFile = join(yaml.stack.projectDir, "adopted.yaml");
+    const types = ["Alert", "Webhook", "SavedSearch"].flatMap((t) => ["--type", t]);
+    await runCommand(process.execPath, [installedCommand(), "export", ...types, "--out", importFile], {
+      env: { PATH: process.env.PATH ?? "", ...exportEnv(emu) },
+    });
+    const t0 = Date.now();
+    const imported = await yaml.stack.run([
+      "import",
+      "--file",
+      importFile,
+      "--yes",
+      "--protect=false",
+      "--generate-code",
+      "--out",
+      generatedFile,
+    ]);
+    expect(imported.code, imported.output).toBe(0);
+    console.log(`import --file of 4 objects with code generation: ${Date.now() - t0} ms`);
+    generated = readFileSync(generatedFile, "utf8");
+  }, 600_000);
+
+  /** The generated YAML of one resource: its lines from its name to the next resource's. */
+  const block = (name: string): string =>
+    new RegExp(`\\n  ${name}:\\n[\\s\\S]*?(?=\\n  \\S|$)`).exec(generated)?.[0] ?? "";
+
+  it("has the alert notify the webhook by reference, not by its id", () => {
+    expect(block("errorRate"), generated).toMatch(/webhookId: \$\{ops\.id\}/);
+    expect(block("errorRate")).not.toContain(team.ops);
+  });
+
+  it("has the alert watch the saved search by reference, not by its id", () => {
+    expect(block("errorRate"), generated).toMatch(/savedSearchId: \$\{errors\.id\}/);
+    expect(block("errorRate")).not.toContain(team.errors);
+  });
+
+  it("previews the generated program with nothing to do, the references resolved", async () => {
+    yaml.write(`${yamlHeader("adopted")}${generated}`);
+    emu.resetRequestLog();
+    const preview = await yaml.stack.runLogged("preview", ["preview"]);
+    expect(preview.code, preview.output).toBe(0);
+    expect(changes(preview)).toEqual([]);
+    expect(requestLog(emu, isWrite)).toEqual([]);
   });
 });
