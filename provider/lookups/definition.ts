@@ -95,6 +95,48 @@ const pipeIds = Object.fromEntries(
 
 const ORGANIZATION = ID("The organization (uuid).", "uuid");
 
+/** A result's one field listing records of `fields`, under `key`. */
+type Listing<K extends string, F extends Fields> = {
+  readonly [P in K]: {
+    readonly type: {
+      readonly kind: "records";
+      readonly name: string;
+      readonly description: string;
+      readonly fields: F;
+    };
+    readonly description: string;
+    readonly required: true;
+  };
+};
+
+/**
+ * A lookup of the caller's objects of one kind on the alerting API, every page of its list, or those
+ * of one name: its result holds them under `key`, each of type `record` (the schema's name for it).
+ */
+function callersObjects<const N extends string, const K extends string, F extends Fields>(
+  name: N,
+  key: K,
+  words: { readonly plural: string; readonly one: string; readonly record: string; readonly more?: string },
+  fields: F,
+) {
+  const listing = {
+    type: {
+      kind: "records",
+      name: words.record,
+      description: `${words.one} as the service holds it.`,
+      fields,
+    },
+    description: `The ${words.plural}, in the order the service lists them.`,
+    required: true,
+  } as const;
+  return {
+    name,
+    description: `The caller's ${words.plural}, every page of the list; with \`name\`, those of that name alone.${words.more ?? ""}`,
+    inputs: { name: { type: STRING, description: `Only the ${words.plural} of this name (exactly).` } },
+    outputs: { [key]: listing } as Listing<K, F>,
+  } as const satisfies LookupDefinition;
+}
+
 export const GET_ALERT = {
   name: "getAlert",
   description: "An alert of the alerting API by its id, as the service holds it.",
@@ -102,23 +144,12 @@ export const GET_ALERT = {
   outputs: alertFields,
 } as const satisfies LookupDefinition;
 
-export const GET_ALERTS = {
-  name: "getAlerts",
-  description: "The caller's alerts, every page of the list; with `name`, those of that name alone.",
-  inputs: { name: { type: STRING, description: "Only the alerts of this name (exactly)." } },
-  outputs: {
-    alerts: {
-      type: {
-        kind: "records",
-        name: "GetAlertsAlert",
-        description: "An alert as the service holds it.",
-        fields: alertFields,
-      },
-      description: "The alerts, in the order the service lists them.",
-      required: true,
-    },
-  },
-} as const satisfies LookupDefinition;
+export const GET_ALERTS = callersObjects(
+  "getAlerts",
+  "alerts",
+  { plural: "alerts", one: "An alert", record: "GetAlertsAlert" },
+  alertFields,
+);
 
 export const GET_API_KEY = {
   name: "getApiKey",
@@ -177,24 +208,12 @@ export const GET_WEBHOOK = {
   oneOf: ["id", "name"],
 } as const satisfies LookupDefinition;
 
-export const GET_WEBHOOKS = {
-  name: "getWebhooks",
-  description:
-    "The caller's webhooks, every page of the list; with `name`, those of that name alone. Never a write-only field.",
-  inputs: { name: { type: STRING, description: "Only the webhooks of this name (exactly)." } },
-  outputs: {
-    webhooks: {
-      type: {
-        kind: "records",
-        name: "GetWebhooksWebhook",
-        description: "A webhook as the service holds it.",
-        fields: webhookFields,
-      },
-      description: "The webhooks, in the order the service lists them.",
-      required: true,
-    },
-  },
-} as const satisfies LookupDefinition;
+export const GET_WEBHOOKS = callersObjects(
+  "getWebhooks",
+  "webhooks",
+  { plural: "webhooks", one: "A webhook", record: "GetWebhooksWebhook", more: " Never a write-only field." },
+  webhookFields,
+);
 
 export const GET_SAVED_SEARCH = {
   name: "getSavedSearch",
@@ -210,23 +229,12 @@ export const GET_SAVED_SEARCH = {
   oneOf: ["id", "name"],
 } as const satisfies LookupDefinition;
 
-export const GET_SAVED_SEARCHES = {
-  name: "getSavedSearches",
-  description: "The caller's saved searches, every page of the list; with `name`, those of that name alone.",
-  inputs: { name: { type: STRING, description: "Only the saved searches of this name (exactly)." } },
-  outputs: {
-    savedSearches: {
-      type: {
-        kind: "records",
-        name: "GetSavedSearchesSavedSearch",
-        description: "A saved search as the service holds it.",
-        fields: searchFields,
-      },
-      description: "The saved searches, in the order the service lists them.",
-      required: true,
-    },
-  },
-} as const satisfies LookupDefinition;
+export const GET_SAVED_SEARCHES = callersObjects(
+  "getSavedSearches",
+  "savedSearches",
+  { plural: "saved searches", one: "A saved search", record: "GetSavedSearchesSavedSearch" },
+  searchFields,
+);
 
 /** Every lookup, in the order the schema lists them. */
 export const LOOKUPS = [
