@@ -69,18 +69,7 @@ describe("adopting an estate: alertpipe export, pulumi import --file with code g
 
   it("imports every object with pulumi import --file, unprotected, sending no write", async () => {
     emu.resetRequestLog();
-    ok(
-      await stack.run([
-        "import",
-        "--file",
-        importFile,
-        "--yes",
-        "--protect=false",
-        "--generate-code",
-        "--out",
-        generatedFile,
-      ]),
-    );
+    ok(await stack.importFile(importFile, generatedFile));
     expect(requestLog(emu, isWrite)).toEqual([]);
     const ids = [...ourState(stack).values()].map((r) => r.id).sort();
     const keyIds = estate.keys.map((k) => k.split("/")[1] ?? "");

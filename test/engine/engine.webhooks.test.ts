@@ -235,16 +235,7 @@ describe("alertpipe export and pulumi import --file: the generated program refer
       env: { PATH: process.env.PATH ?? "", ...exportEnv(emu) },
     });
     const t0 = Date.now();
-    const imported = await yaml.stack.run([
-      "import",
-      "--file",
-      importFile,
-      "--yes",
-      "--protect=false",
-      "--generate-code",
-      "--out",
-      generatedFile,
-    ]);
+    const imported = await yaml.stack.importFile(importFile, generatedFile);
     expect(imported.code, imported.output).toBe(0);
     console.log(`import --file of 4 objects with code generation: ${Date.now() - t0} ms`);
     generated = readFileSync(generatedFile, "utf8");
