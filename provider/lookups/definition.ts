@@ -129,11 +129,13 @@ function callersObjects<const N extends string, const K extends string, F extend
     description: `The ${words.plural}, in the order the service lists them.`,
     required: true,
   } as const;
+  // A computed key widens to string: the result names its one field.
+  const outputs = { [key]: listing } as Listing<K, F>;
   return {
     name,
     description: `The caller's ${words.plural}, every page of the list; with \`name\`, those of that name alone.${words.more ?? ""}`,
     inputs: { name: { type: STRING, description: `Only the ${words.plural} of this name (exactly).` } },
-    outputs: { [key]: listing } as Listing<K, F>,
+    outputs,
   } as const satisfies LookupDefinition;
 }
 
