@@ -16,9 +16,9 @@ import { behaviour as apiKey } from "../apiKey/behaviour";
 import { keyCollection } from "../apiKey/lookup";
 import { behaviour as pipeSettings } from "../pipeSettings/behaviour";
 import { behaviour as webhook } from "../webhook/behaviour";
-import { webhookCollection } from "../webhook/wire";
+import { WEBHOOKS } from "../webhook/wire";
 import { behaviour as savedSearch } from "../savedSearch/behaviour";
-import { searchCollection } from "../savedSearch/wire";
+import { SEARCHES } from "../savedSearch/wire";
 import type { ExportType } from "./filters";
 
 /** What an import of an object records: the inputs the generated program will hold. */
@@ -176,7 +176,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     typeWord: "webhook",
     plural: "webhooks",
     named: true,
-    collections: () => [listedCollection("webhooks", "alerting", webhookCollection, (id) => id)],
+    collections: () => [listedCollection("webhooks", "alerting", WEBHOOKS.collection, (id) => id)],
     needs: undefined,
     behaviour: webhook,
     caveat:
@@ -189,7 +189,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     typeWord: "savedSearch",
     plural: "saved searches",
     named: true,
-    collections: () => [listedCollection("saved searches", "alerting", searchCollection, (id) => id)],
+    collections: () => [listedCollection("saved searches", "alerting", SEARCHES.collection, (id) => id)],
     needs: undefined,
     behaviour: savedSearch,
     caveat: undefined,

@@ -6,5 +6,3 @@ import { WEBHOOKS_PATH } from "../serviceFacts/webhooks";
 import { WEBHOOK } from "./definition";
 
 export const WEBHOOKS = alertingCollection(WEBHOOK, "webhook", WEBHOOKS_PATH);
-
-export const webhookCollection = WEBHOOKS.collection;
