@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `alertpipe-emulator`: runs the emulator until SIGINT/SIGTERM or until the process that started it
-// exits. The first stdout line is fixed (`alertpipe-emulator listening on URL`) so scripts can wait
-// for it and read the URL from it; `--pid-file` is the other way to wait, and to stop it.
+// `alertpipe-emulator`: runs the emulator until SIGINT/SIGTERM/SIGHUP or until the processes that
+// started it exit (lifeline.ts). The first stdout line is fixed (`alertpipe-emulator listening on
+// URL`) so scripts can wait for it and read the URL from it; `--pid-file` is the other way to wait,
+// and to stop it.
 
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -12,6 +13,7 @@ import {
   type RateLimit,
 } from "../provider/serviceFacts/rateLimits";
 import { DEFAULT_CREDENTIALS, isLoopbackHost, startEmulator, type EmulatorOptions, type RandomFaults } from "./index";
+import { watchStarters } from "./lifeline";
 
 const USAGE = `usage: alertpipe-emulator [options]
 
@@ -221,12 +223,9 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
-  // `npx alertpipe-emulator` runs this under npm and a shell; killing npx leaves this process to
-  // another parent, still listening. A new parent means the one that started it is gone.
-  const parentPid = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parentPid) stop(`its parent process ${parentPid} exited`);
-  }, 500).unref();
+  // A closed terminal: without a handler, node would end at once, leaving the pid file behind.
+  process.on("SIGHUP", () => stop("SIGHUP"));
+  watchStarters(stop);
   if (pidFile !== undefined) {
     try {
       // Whole or absent: a script waiting for the file never reads half a number.

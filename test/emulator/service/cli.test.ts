@@ -1,16 +1,17 @@
 // Runs the real bin, compiled here alone (test/support/compiledBin.ts: only the emulator and the
 // settings table it imports), so this test does not depend on an earlier `npm run build`.
 
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, urlFor } from "../../../emulator";
 import { connectionFor } from "../../../provider/runtime/connection";
 import { setEnv } from "../../support/emulatorPerTest";
 import { compiledBin } from "../../support/compiledBin";
+import { groupMembers, until } from "../../support/newcomer";
 
 let bin: ReturnType<typeof compiledBin>;
 let cliPath: string;
@@ -23,8 +24,17 @@ beforeAll(() => {
 
 afterAll(() => bin.remove());
 
+const groups: number[] = [];
+
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  for (const group of groups.splice(0)) {
+    try {
+      process.kill(-group, "SIGKILL");
+    } catch {
+      // The group has ended: nothing was left.
+    }
+  }
 });
 
 interface Started {
@@ -55,6 +65,35 @@ function run(args: string[]): Started {
       check();
     });
   return { child, lines, firstLines, exit };
+}
+
+/**
+ * `sh -c 'npx alertpipe-emulator …'` as a user's terminal runs it: the shell leads a session and
+ * process group of its own, npx finds the bin in the folder's node_modules/.bin (this compiled one).
+ */
+async function npxUnderShell(): Promise<{ shell: ChildProcess; emulatorPid: number; url: string; pidFile: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "alertpipe-npx-"));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true }));
+  mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
+  chmodSync(cliPath, 0o755);
+  symlinkSync(cliPath, join(dir, "node_modules", ".bin", "alertpipe-emulator"));
+  const shell = spawn(
+    "sh",
+    ["-c", "npx --no-install alertpipe-emulator --port 0 --quiet --pid-file emulator.pid > out"],
+    {
+      cwd: dir,
+      detached: true,
+      stdio: "ignore",
+      env: { ...process.env, PATH: [dirname(process.execPath), process.env.PATH ?? ""].join(delimiter) },
+    },
+  );
+  if (shell.pid !== undefined) groups.push(shell.pid);
+  const pidFile = join(dir, "emulator.pid");
+  await until(() => existsSync(pidFile), 30_000);
+  const emulatorPid = Number(readFileSync(pidFile, "utf8"));
+  const url = FIRST_LINE.exec(readFileSync(join(dir, "out"), "utf8").split("\n")[0] ?? "")?.[1] ?? "";
+  expect(url).not.toBe("");
+  return { shell, emulatorPid, url, pidFile };
 }
 
 const FIRST_LINE = /^alertpipe-emulator listening on (http:\/\/127\.0\.0\.1:(\d+))$/;
@@ -121,6 +160,28 @@ describe("alertpipe-emulator CLI", () => {
     };
     for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
     expect(alive()).toBe(false);
+    expect(existsSync(pidFile)).toBe(false);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it("exits, with npx, when the shell that ran `npx alertpipe-emulator` is killed outright", async () => {
+    const { shell, emulatorPid, url, pidFile } = await npxUnderShell();
+    const group = shell.pid ?? 0;
+    // npx, npm's own shell and the emulator stay in the group; the killed shell is reaped by us.
+    expect(groupMembers(group)).toContain(emulatorPid);
+    shell.kill("SIGKILL");
+    await until(() => groupMembers(group).length === 0, 5_000);
+    expect(groupMembers(group)).toEqual([]);
+    expect(existsSync(pidFile)).toBe(false);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it("stops cleanly, its pid file removed, on the SIGHUP of a closed terminal", async () => {
+    const { shell, emulatorPid, url, pidFile } = await npxUnderShell();
+    const group = shell.pid ?? 0;
+    process.kill(-group, "SIGHUP");
+    await until(() => groupMembers(group).length === 0, 5_000);
+    expect(groupMembers(group)).not.toContain(emulatorPid);
     expect(existsSync(pidFile)).toBe(false);
     await expect(fetch(url)).rejects.toThrow();
   });
