@@ -27,7 +27,7 @@ async function ask(conn: AreaConnection): Promise<AlertingDialect> {
 /** The dialect `conn`'s service speaks; a failed question is asked again by the next write. */
 export function dialectOf(conn: AreaConnection): Promise<AlertingDialect> {
   if (conn.dialect !== undefined) return Promise.resolve(conn.dialect);
-  const asked = (runtime().dialects ??= new Map());
+  const asked = (runtime().dialects ??= new Map<string, Promise<AlertingDialect>>());
   const known = asked.get(conn.credentialId);
   if (known !== undefined) return known;
   const answer = ask(conn);

@@ -40,7 +40,7 @@ describe("the service's dialect, asked", () => {
       "saved_search",
       "saved_search",
     ]);
-    expect(made.map((m) => m.outs.source)).toEqual(["search", "search"]);
+    expect(made.map((m) => (m.outs as { source?: unknown }).source)).toEqual(["search", "search"]);
   });
 
   it("a refused question (401) fails the write naming GET /api/v2, sends no POST, and is asked again by the next write", async () => {
