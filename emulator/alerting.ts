@@ -183,8 +183,9 @@ function readBody(services: Services, req: Incoming): { ok: true; body: AlertFie
 
 /**
  * The caller's alerts (every alert: the one token is the one team) in creation order, wrapped in
- * `data` like every answer. `limit` and `offset` page as the newer service does; without them, all
- * (in 2026 mode, at most 1000, with the total in `meta` and `X-Total-Count`, as the real service).
+ * `data` like every answer. `limit` and `offset` page as the newer service does, and a paged answer
+ * carries the total in `meta` and `X-Total-Count` as it does; without them, all (in 2026 mode, at
+ * most 1000 and always with the total, as the real service; in the contract's, as the contract has it).
  */
 function list(services: Services, req: Incoming): Reply {
   const limit = queryInteger(req.query, "limit", 1, ALERT_LIST_PAGE_MAX);
@@ -194,7 +195,13 @@ function list(services: Services, req: Incoming): Reply {
   const all = Object.values(services.state.alerts);
   const from = offset.value ?? 0;
   if (services.mode !== "2026") {
-    return { status: 200, body: { data: all.slice(from, limit.value === undefined ? undefined : from + limit.value) } };
+    const data = all.slice(from, limit.value === undefined ? undefined : from + limit.value);
+    if (limit.value === undefined && offset.value === undefined) return { status: 200, body: { data } };
+    return {
+      status: 200,
+      body: { data, meta: { total: all.length, limit: limit.value ?? all.length, offset: from } },
+      headers: { "X-Total-Count": String(all.length) },
+    };
   }
   const size = limit.value ?? ALERT_LIST_PAGE_MAX;
   return {
@@ -295,7 +302,7 @@ function toAlert(
  * An alert as an answer carries it: as stored in the contract's mode; in 2026 mode as HyperDX's
  * `translateAlertDocumentToExternalAlert` (packages/api/src/utils/externalApi.ts) makes it: `teamId`,
  * `dashboardId`, `savedSearchId`, `channels` beside `channel`, null for an unset name, message,
- * note and numConsecutiveWindows.
+ * note and numConsecutiveWindows; thresholdMax, the schedule and groupBy only when set.
  */
 function render(services: Services, alert: StoredAlert): unknown {
   if (services.mode !== "2026") return alert;
@@ -303,19 +310,23 @@ function render(services: Services, alert: StoredAlert): unknown {
     id: alert.id,
     name: alert.name ?? null,
     message: alert.message ?? null,
-    note: null,
+    note: alert.note ?? null,
     threshold: alert.threshold,
+    ...(alert.thresholdMax !== undefined ? { thresholdMax: alert.thresholdMax } : {}),
     interval: alert.interval,
-    numConsecutiveWindows: null,
+    ...(alert.scheduleOffsetMinutes !== undefined ? { scheduleOffsetMinutes: alert.scheduleOffsetMinutes } : {}),
+    ...(alert.scheduleStartAt !== undefined ? { scheduleStartAt: alert.scheduleStartAt } : {}),
+    numConsecutiveWindows: alert.numConsecutiveWindows ?? null,
     thresholdType: alert.thresholdType,
     source: alert.source,
     state: alert.state,
     channel: alert.channel,
-    channels: [alert.channel],
+    channels: alert.channels ?? [alert.channel],
     teamId: alert.team,
     ...(alert.tileId !== undefined ? { tileId: alert.tileId } : {}),
     ...(alert.dashboard !== undefined ? { dashboardId: alert.dashboard } : {}),
     ...(alert.savedSearch !== undefined ? { savedSearchId: alert.savedSearch } : {}),
+    ...(alert.groupBy !== undefined ? { groupBy: alert.groupBy } : {}),
     ...(alert.silenced !== undefined ? { silenced: alert.silenced } : {}),
     createdAt: alert.createdAt,
     updatedAt: alert.updatedAt,

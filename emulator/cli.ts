@@ -12,7 +12,15 @@ import {
   rateLimitText,
   type RateLimit,
 } from "../provider/serviceFacts/rateLimits";
-import { DEFAULT_CREDENTIALS, isLoopbackHost, startEmulator, type EmulatorOptions, type RandomFaults } from "./index";
+import {
+  DEFAULT_CREDENTIALS,
+  customRoleId,
+  isLoopbackHost,
+  startEmulator,
+  type CustomRoleSeed,
+  type EmulatorOptions,
+  type RandomFaults,
+} from "./index";
 import { watchStarters } from "./lifeline";
 
 const USAGE = `usage: alertpipe-emulator [options]
@@ -28,6 +36,8 @@ const USAGE = `usage: alertpipe-emulator [options]
   --alerting-rate-limit R/S|off  area A limit per token (default ${rateLimitText(DEFAULT_RATE_LIMITS.alerting)})
   --mode contract|2026           area A as the contract has it (default), or as HyperDX's
                                  external API answers in 2026 (saved_search, teamId, ...)
+  --custom-role ORG:NAME         seed area B's organization ORG (a uuid) with a custom role NAME, beside
+                                 the three system roles; repeat for more (its uuid is printed below)
   --latency-ms N                 delay added before every answer (default 0)
   --fail-first N                 answer the first N requests 503 (default 0)
   --random-faults SEED:RATE      fault each write with probability RATE (0-1), one of: 503 before the
@@ -99,6 +109,18 @@ function randomFaults(raw: string | undefined): RandomFaults | undefined {
   return { seed, rate };
 }
 
+/** `ORG:NAME`, the organization's uuid and the role's name (which may hold colons). */
+function customRole(raw: string): CustomRoleSeed {
+  const colon = raw.indexOf(":");
+  const organizationId = raw.slice(0, colon);
+  const name = raw.slice(colon + 1);
+  if (colon < 0 || !/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(organizationId) || name.trim() === "")
+    throw new UsageError(
+      `--custom-role must look like ORG:NAME, an organization uuid and a role name (e.g. ${"0".repeat(8)}-0000-4000-8000-${"0".repeat(12)}:Auditor), got "${raw}"`,
+    );
+  return { organizationId, name };
+}
+
 function rateLimit(flag: string, raw: string | undefined): RateLimit | false | undefined {
   if (raw === undefined) return undefined;
   const limit = parseRateLimit(raw);
@@ -127,6 +149,7 @@ async function main(): Promise<void> {
         "fail-first": { type: "string" },
         "random-faults": { type: "string" },
         mode: { type: "string" },
+        "custom-role": { type: "string", multiple: true },
         "pid-file": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
@@ -150,6 +173,7 @@ async function main(): Promise<void> {
   const random = randomFaults(values["random-faults"]);
   const port = wholeNumber("--port", values.port, DEFAULT_PORT);
   const mode = values.mode ?? "contract";
+  const customRoles = (values["custom-role"] ?? []).map(customRole);
   if (mode !== "contract" && mode !== "2026") throw new UsageError(`--mode must be contract or 2026, got "${mode}"`);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
 
@@ -177,6 +201,7 @@ async function main(): Promise<void> {
     },
     latencyMs,
     mode,
+    ...(customRoles.length > 0 ? { customRoles } : {}),
     // Method, path and status only: bodies and headers are never printed.
     ...(values.quiet
       ? {}
@@ -245,6 +270,10 @@ async function main(): Promise<void> {
     `  alerting (area A) base URL: ${emulator.url}   token: ${emulator.token}`,
     `  cloud (area B) base URL:    ${emulator.url}   key id: ${emulator.keyId}   key secret: ${emulator.keySecret}`,
     `  cloud rate limit: ${describeLimit(cloudLimit ?? DEFAULT_RATE_LIMITS.cloud)}; alerting rate limit: ${describeLimit(alertingLimit ?? DEFAULT_RATE_LIMITS.alerting)}`,
+    ...customRoles.map(
+      (role) =>
+        `  custom role "${role.name}" of organization ${role.organizationId}: ${customRoleId(role.organizationId, role.name)}`,
+    ),
     ...(isLoopbackHost(values.host ?? "127.0.0.1") ||
     emulator.url.includes("//127.0.0.1:") ||
     emulator.url.includes("//[::1]:")

@@ -4,6 +4,7 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { BlockList, isIPv4 } from "node:net";
 import { SETTING_NAMES, wireName } from "../provider/serviceFacts/pipeSettings";
+import { hasCustomRoles, listRoles, roleOf } from "./roles";
 import { keyCreateBodySchema, keyPatchBodySchema, parseWith, pipeSettingsBodySchema } from "./schemas";
 import {
   cloudError,
@@ -47,6 +48,12 @@ const ROUTES: Route[] = [
     params: ["organizationId"],
     run: (services, req, [org]) =>
       req.method === "GET" ? listKeys(services, org ?? "") : createKey(services, req, org ?? ""),
+  },
+  {
+    pattern: /^\/v1\/organizations\/([^/]+)\/roles$/,
+    allow: ["GET"],
+    params: ["organizationId"],
+    run: (services, _req, [org]) => cloudOk(listRoles(services.state, org ?? "")),
   },
   {
     pattern: /^\/v1\/organizations\/([^/]+)\/keys\/([^/]+)$/,
@@ -180,24 +187,32 @@ function putSettings(services: Services, req: Incoming, ids: string[]): Reply {
 
 // ---- API keys -----------------------------------------------------------------------------------
 
-/**
- * Every organization's roles: the three system roles, with uuids of the emulator's choosing (the real
- * list and uuids were not found, docs/design/cloud-api-2026.md). Custom roles are not modelled yet.
- */
-export const ORGANIZATION_ROLES: Readonly<Record<string, { roleName: string; roleType: "system" | "custom" }>> = {
-  "00000000-0000-4000-8000-00000000a001": { roleName: "Admin", roleType: "system" },
-  "00000000-0000-4000-8000-00000000a002": { roleName: "Developer", roleType: "system" },
-  "00000000-0000-4000-8000-00000000a003": { roleName: "Member", roleType: "system" },
-};
-
-/** The role uuids an organization does not have, in the words the emulator answers (ours). */
-function unknownRoles(ids: readonly string[] | undefined): string | undefined {
-  const unknown = (ids ?? []).filter((id) => ORGANIZATION_ROLES[id.toLowerCase()] === undefined);
+/** The role uuids the organization does not have, in the words the emulator answers (ours). */
+function unknownRoles(services: Services, org: string, ids: readonly string[] | undefined): string | undefined {
+  const unknown = (ids ?? []).filter((id) => roleOf(services.state, org, id) === undefined);
   return unknown.length === 0 ? undefined : `assignedRoleIds: no role ${unknown.join(", ")} in this organization`;
 }
 
+/**
+ * The service freezes `roles` for an organization that moved to custom roles (cloud-api-2026.md);
+ * whether it refuses or ignores a write was not found: the emulator refuses one that would change
+ * it, in its own words, so a program never meets a change the service silently drops.
+ */
+function frozenRoles(
+  services: Services,
+  org: string,
+  held: readonly string[],
+  sent: readonly string[] | undefined,
+): string | undefined {
+  if (sent === undefined || !hasCustomRoles(services.state, org)) return undefined;
+  const same = sent.length === held.length && sent.every((role) => held.includes(role));
+  return same
+    ? undefined
+    : "roles: frozen, as this organization moved to custom roles; assign roles with assignedRoleIds";
+}
+
 /** The key as area B returns it: never the secret, the keyId or the hashData. */
-function publicKey(key: StoredKey) {
+function publicKey(services: Services, key: StoredKey) {
   return {
     id: key.id,
     name: key.name,
@@ -208,7 +223,7 @@ function publicKey(key: StoredKey) {
       : {
           assignedRoles: key.assignedRoleIds.map((roleId) => ({
             roleId,
-            ...(ORGANIZATION_ROLES[roleId] ?? { roleName: "", roleType: "custom" }),
+            ...(roleOf(services.state, key.organizationId, roleId) ?? { roleName: "", roleType: "custom" }),
           })),
         }),
     expireAt: key.expireAt,
@@ -224,7 +239,7 @@ function listKeys(services: Services, org: string): Reply {
   return cloudOk(
     Object.values(services.state.keys)
       .filter((key) => key.organizationId === org)
-      .map(publicKey),
+      .map((key) => publicKey(services, key)),
   );
 }
 
@@ -234,8 +249,8 @@ function createKey(services: Services, req: Incoming, org: string): Reply {
   const parsed = parseWith(keyCreateBodySchema, json.value);
   if (!parsed.ok) return cloudError(400, parsed.message);
   const body = parsed.value;
-  const unknown = unknownRoles(body.assignedRoleIds);
-  if (unknown !== undefined) return cloudError(400, unknown);
+  const refused = unknownRoles(services, org, body.assignedRoleIds) ?? frozenRoles(services, org, [], body.roles);
+  if (refused !== undefined) return cloudError(400, refused);
 
   // With hashData the caller made the pair and sends only hashes: the service never knows the
   // secret, so it returns no credentials, and the key authenticates by its hashes.
@@ -263,7 +278,7 @@ function createKey(services: Services, req: Incoming, org: string): Reply {
   };
   services.state.keys[key.id] = key;
   services.persist();
-  return cloudOk(hashed ? { key: publicKey(key) } : { key: publicKey(key), keyId, keySecret });
+  return cloudOk(hashed ? { key: publicKey(services, key) } : { key: publicKey(services, key), keyId, keySecret });
 }
 
 function keyItem(services: Services, req: Incoming, org: string, id: string): Reply {
@@ -271,7 +286,7 @@ function keyItem(services: Services, req: Incoming, org: string, id: string): Re
   // A key of another organization is reported exactly like a missing one, so ids do not leak across organizations.
   if (key === undefined || key.organizationId !== org)
     return cloudError(404, `no API key with id ${id} in this organization`);
-  if (req.method === "GET") return cloudOk(publicKey(key));
+  if (req.method === "GET") return cloudOk(publicKey(services, key));
   if (req.method === "DELETE") {
     delete services.state.keys[id];
     services.persist();
@@ -282,8 +297,9 @@ function keyItem(services: Services, req: Incoming, org: string, id: string): Re
   const parsed = parseWith(keyPatchBodySchema, json.value);
   if (!parsed.ok) return cloudError(400, parsed.message);
   const patch = parsed.value;
-  const unknown = unknownRoles(patch.assignedRoleIds);
-  if (unknown !== undefined) return cloudError(400, unknown);
+  const refused =
+    unknownRoles(services, org, patch.assignedRoleIds) ?? frozenRoles(services, org, key.roles, patch.roles);
+  if (refused !== undefined) return cloudError(400, refused);
   if (patch.assignedRoleIds !== undefined) key.assignedRoleIds = patch.assignedRoleIds.map((id) => id.toLowerCase());
   if (patch.name !== undefined) key.name = patch.name;
   if (patch.roles !== undefined) key.roles = patch.roles;
@@ -291,7 +307,7 @@ function keyItem(services: Services, req: Incoming, org: string, id: string): Re
   if (patch.state !== undefined) key.state = patch.state;
   if (patch.ipAccessList !== undefined) key.ipAccessList = patch.ipAccessList;
   services.persist();
-  return cloudOk(publicKey(key));
+  return cloudOk(publicKey(services, key));
 }
 
 /** 20 characters of A-Z0-9, unique among the keys and distinct from the bootstrap key ID. */

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimit } from "./limits";
 import { createListener, randomDraws, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
 import type { EmulatorMode, Services } from "./replies";
+import { seedCustomRoles, type CustomRoleSeed } from "./roles";
 import { pendingRaces } from "./webhooks";
 import { copyState, emptyState, loadState, saveState, type EmulatorState, type Silenced } from "./store";
 
@@ -15,11 +16,13 @@ export type { RateLimit } from "./limits";
 export type { EmulatorMode } from "./replies";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export { SEEDED_SOURCES } from "./savedSearches";
+export { SYSTEM_ROLES, customRoleId, type CustomRoleSeed } from "./roles";
 export type {
   EmulatorState,
   StoredAlert,
   StoredKey,
   StoredSearch,
+  StoredRole,
   StoredWebhook,
   PipeSettingsWire,
   IpAccessEntry,
@@ -61,6 +64,12 @@ export interface EmulatorOptions {
    * answer, unknown members dropped, any threshold (docs/design/real-alerting-service.md).
    */
   mode?: EmulatorMode;
+  /**
+   * Custom roles of area B's organizations (beside the three system roles every one has, SYSTEM_ROLES);
+   * an organization with one has moved to custom roles, which freezes its keys' deprecated `roles`.
+   * A role without `id` gets `customRoleId(organizationId, name)`. Kept in the data file.
+   */
+  customRoles?: readonly CustomRoleSeed[];
 }
 
 export interface RunningEmulator {
@@ -129,6 +138,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const dataFile = options.dataFile;
   const state = dataFile === undefined ? emptyState() : loadState(dataFile);
   const persist = dataFile === undefined ? () => {} : () => saveState(dataFile, state);
+  seedCustomRoles(state, options.customRoles ?? [], new Date().toISOString());
   // Written once at start so the team id (and the file's existence) is settled before the first request.
   persist();
 

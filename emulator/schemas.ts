@@ -71,20 +71,76 @@ const CHANNEL_WORDS = {
     'When both "channel" and "channels" are provided, "channel" must match the first entry of "channels"',
 } as const;
 
+/** The members issue 27 adds, as the 2026 service checks each by itself (types.ts, zod.ts at b52a6fa). */
+const fields2026 = {
+  thresholdMax: z.number().optional(),
+  channels: z.array(z.object(channelMembers)).optional(),
+  scheduleOffsetMinutes: z.number().int().min(0).max(SCHEDULE_OFFSET_MAX).optional(),
+  scheduleStartAt: z.string().regex(SCHEDULE_START_AT, { error: "Invalid datetime" }).nullable().optional(),
+  numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
+  note: freeText("note"),
+  groupBy: z.string().nullable().optional(),
+};
+
+/**
+ * The 2026 service's rules between members (validateAlertChannelSelection, validateAlertThresholdMax,
+ * validateAlertScheduleOffsetMinutes, scheduleStartAtSchema), each on its path and in its words.
+ */
+function rules2026(
+  body: {
+    interval: string;
+    threshold: number;
+    thresholdType: (typeof THRESHOLD_TYPES)[number];
+    thresholdMax?: number | undefined;
+    channel?: { type: string; webhookId: string } | undefined;
+    channels?: { type: string; webhookId: string }[] | undefined;
+    scheduleOffsetMinutes?: number | undefined;
+    scheduleStartAt?: string | null | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const channels = channelsProblem(body.channel, body.channels);
+  if (channels !== undefined) ctx.addIssue({ code: "custom", path: ["channels"], message: CHANNEL_WORDS[channels] });
+  const max = thresholdMaxProblem(body.thresholdType, body.threshold, body.thresholdMax);
+  if (max !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["thresholdMax"],
+      message:
+        max === "required"
+          ? "thresholdMax is required for between/not_between threshold types"
+          : "thresholdMax must be greater than or equal to threshold",
+    });
+  const offset = body.scheduleOffsetMinutes;
+  const minutes = intervalMinutes(body.interval) ?? Infinity;
+  const path = ["scheduleOffsetMinutes"];
+  if (offset !== undefined && offset !== 0 && typeof body.scheduleStartAt === "string")
+    ctx.addIssue({ code: "custom", path, message: "scheduleOffsetMinutes must be 0 when scheduleStartAt is provided" });
+  if (offset !== undefined && offset >= minutes)
+    ctx.addIssue({
+      code: "custom",
+      path,
+      message: `scheduleOffsetMinutes must be less than ${minutes} minute${minutes === 1 ? "" : "s"}`,
+    });
+  if (typeof body.scheduleStartAt === "string") {
+    const start = scheduleStartProblem(body.scheduleStartAt, Date.now());
+    const at = ["scheduleStartAt"];
+    if (start === "ahead")
+      ctx.addIssue({ code: "custom", path: at, message: "scheduleStartAt must be within 1 year from now" });
+    if (start === "back")
+      ctx.addIssue({ code: "custom", path: at, message: "scheduleStartAt must be within 10 years in the past" });
+  }
+}
+
 export const alertBodySchema = z
   .strictObject({
     threshold: z.number().superRefine(rule(thresholdProblem)),
     interval: z.string().superRefine(rule(intervalProblem)),
     source: z.enum(ALERT_SOURCES),
     thresholdType: z.enum(THRESHOLD_TYPES),
-    thresholdMax: z.number().optional(),
     channel: channel.optional(),
+    ...fields2026,
     channels: z.array(channel).optional(),
-    scheduleOffsetMinutes: z.number().int().min(0).max(SCHEDULE_OFFSET_MAX).optional(),
-    scheduleStartAt: z.string().regex(SCHEDULE_START_AT, { error: "Invalid datetime" }).nullable().optional(),
-    numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
-    note: freeText("note"),
-    groupBy: z.string().nullable().optional(),
     savedSearchId: z.string().min(1).optional(),
     dashboardId: id().optional(),
     tileId: id().optional(),
@@ -92,34 +148,7 @@ export const alertBodySchema = z
     message: freeText("message"),
   })
   .superRefine((body, ctx) => {
-    const channels = channelsProblem(body.channel, body.channels);
-    if (channels !== undefined) ctx.addIssue({ code: "custom", path: ["channels"], message: CHANNEL_WORDS[channels] });
-    const max = thresholdMaxProblem(body.thresholdType, body.threshold, body.thresholdMax);
-    if (max !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["thresholdMax"],
-        message:
-          max === "required"
-            ? "thresholdMax is required for between/not_between threshold types"
-            : "thresholdMax must be greater than or equal to threshold",
-      });
-    const offset = body.scheduleOffsetMinutes;
-    const minutes = intervalMinutes(body.interval) ?? Infinity;
-    if (offset !== undefined && offset >= minutes)
-      ctx.addIssue({
-        code: "custom",
-        message: `scheduleOffsetMinutes must be less than ${minutes} minute${minutes === 1 ? "" : "s"}`,
-      });
-    if (offset !== undefined && offset !== 0 && typeof body.scheduleStartAt === "string")
-      ctx.addIssue({ code: "custom", message: "scheduleOffsetMinutes must be 0 when scheduleStartAt is provided" });
-    if (typeof body.scheduleStartAt === "string") {
-      const start = scheduleStartProblem(body.scheduleStartAt, Date.now());
-      if (start === "ahead")
-        ctx.addIssue({ code: "custom", message: "scheduleStartAt must be within 1 year from now" });
-      if (start === "back")
-        ctx.addIssue({ code: "custom", message: "scheduleStartAt must be within 10 years in the past" });
-    }
+    rules2026(body, ctx);
     // A tile alert watches one tile on one dashboard, so it needs both ids.
     if (body.source !== "tile") return;
     for (const field of ["dashboardId", "tileId"] as const) {
@@ -136,7 +165,7 @@ export type AlertBody = z.infer<typeof alertBodySchema>;
  * `alertSchema`): unknown members are dropped, not refused; `threshold` is any number; `source` is
  * `saved_search` or `tile`; a saved-search alert names its saved search. The ids of
  * the other kind of source are dropped, as the real service's union keeps only its branch's members.
- * Newer members (`channels`, `thresholdMax`, `note`, schedules) are issue 27's, not modelled yet.
+ * Issue 27's members (`channels`, `thresholdMax`, `note`, schedules, …) by the same rules as the contract's mode.
  */
 export const alertBody2026Schema = z
   .object({
@@ -146,7 +175,8 @@ export const alertBody2026Schema = z
     // branches has seen the raw body, so a body without `source` fails there.
     source: z.enum(SERVICE_ALERT_SOURCES),
     thresholdType: z.enum(THRESHOLD_TYPES),
-    channel: z.object(channelMembers),
+    channel: z.object(channelMembers).optional(),
+    ...fields2026,
     dashboardId: id().optional(),
     tileId: id().optional(),
     savedSearchId: id().optional(),
@@ -154,6 +184,7 @@ export const alertBody2026Schema = z
     message: freeText("message"),
   })
   .superRefine((body, ctx) => {
+    rules2026(body, ctx);
     const needs = body.source === "tile" ? (["dashboardId", "tileId"] as const) : (["savedSearchId"] as const);
     for (const field of needs) {
       if (body[field] === undefined) {
@@ -161,8 +192,8 @@ export const alertBody2026Schema = z
       }
     }
   })
-  .transform(({ dashboardId, tileId, savedSearchId, ...rest }) =>
-    rest.source === "tile" ? { ...rest, dashboardId, tileId } : { ...rest, savedSearchId },
+  .transform(({ dashboardId, tileId, savedSearchId, groupBy, ...rest }) =>
+    rest.source === "tile" ? { ...rest, dashboardId, tileId } : { ...rest, savedSearchId, groupBy },
   );
 
 export type AlertBody2026 = z.infer<typeof alertBody2026Schema>;

@@ -74,7 +74,7 @@ export interface StoredKey {
   name: string;
   state: KeyState;
   roles: KeyRole[];
-  /** Role uuids (emulator/cloud.ts ORGANIZATION_ROLES); absent for a key made with roles alone. */
+  /** Role uuids (system or the organization's custom ones, roles.ts); absent for a key made with roles alone. */
   assignedRoleIds?: string[];
   expireAt: string | null;
   usedAt: string | null;
@@ -118,6 +118,14 @@ export interface StoredSearch {
   updatedAt: string;
 }
 
+/** A custom role the emulator was seeded with (roles.ts); the system roles are not stored. */
+export interface StoredRole {
+  id: string;
+  organizationId: string;
+  name: string;
+  createdAt: string;
+}
+
 /** Wire names of the pipe settings to their value; null means unset. */
 export type PipeSettingsWire = Record<string, number | boolean | null>;
 
@@ -135,6 +143,8 @@ export interface EmulatorState {
   webhooks?: Record<string, StoredWebhook>;
   /** By saved search id; absent in files written before saved searches existed. */
   savedSearches?: Record<string, StoredSearch>;
+  /** Custom roles by uuid (lowercase); absent in files written before roles existed and when none was seeded. */
+  customRoles?: Record<string, StoredRole>;
 }
 
 export function emptyState(): EmulatorState {
@@ -184,6 +194,12 @@ const stateShape = z.object({
     .optional(),
   savedSearches: z
     .record(z.string(), z.looseObject({ id: z.string(), name: z.string(), sourceId: z.string() }))
+    .optional(),
+  customRoles: z
+    .record(
+      z.string(),
+      z.object({ id: z.string(), organizationId: z.string(), name: z.string(), createdAt: z.string() }),
+    )
     .optional(),
 });
 

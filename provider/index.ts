@@ -10,6 +10,10 @@ export {
   getApiKey,
   getApiKeys,
   getPipeSettings,
+  getSavedSearch,
+  getSavedSearches,
+  getWebhook,
+  getWebhooks,
   type GetAlertArgs,
   type GetAlertResult,
   type GetAlertsArgs,
@@ -20,6 +24,14 @@ export {
   type GetApiKeysResult,
   type GetPipeSettingsArgs,
   type GetPipeSettingsResult,
+  type GetSavedSearchArgs,
+  type GetSavedSearchResult,
+  type GetSavedSearchesArgs,
+  type GetSavedSearchesResult,
+  type GetWebhookArgs,
+  type GetWebhookResult,
+  type GetWebhooksArgs,
+  type GetWebhooksResult,
 } from "./dynamic/lookups";
 export { SavedSearch } from "./dynamic/savedSearch";
 export { Webhook } from "./dynamic/webhook";

@@ -11,6 +11,10 @@ import {
   GET_API_KEY,
   GET_API_KEYS,
   GET_PIPE_SETTINGS,
+  GET_SAVED_SEARCH,
+  GET_SAVED_SEARCHES,
+  GET_WEBHOOK,
+  GET_WEBHOOKS,
   type ArgsOfLookup,
   type LookupDefinition,
   type ResultOf,
@@ -41,6 +45,14 @@ export const getApiKey = lookup(GET_API_KEY);
 export const getApiKeys = lookup(GET_API_KEYS);
 /** One pipe's settings as the service holds them, null when unset. */
 export const getPipeSettings = lookup(GET_PIPE_SETTINGS);
+/** A webhook by `id` or by `name`, never its headers, queryParams or an incidentio body (write-only). */
+export const getWebhook = lookup(GET_WEBHOOK);
+/** The caller's webhooks (every page); with `name`, those of that name alone. */
+export const getWebhooks = lookup(GET_WEBHOOKS);
+/** A saved search by `id` or by `name`. */
+export const getSavedSearch = lookup(GET_SAVED_SEARCH);
+/** The caller's saved searches (every page); with `name`, those of that name alone. */
+export const getSavedSearches = lookup(GET_SAVED_SEARCHES);
 
 export type GetAlertArgs = ArgsOfLookup<typeof GET_ALERT>;
 export type GetAlertResult = ResultOf<(typeof GET_ALERT)["outputs"]>;
@@ -52,3 +64,11 @@ export type GetApiKeysArgs = ArgsOfLookup<typeof GET_API_KEYS>;
 export type GetApiKeysResult = ResultOf<(typeof GET_API_KEYS)["outputs"]>;
 export type GetPipeSettingsArgs = ArgsOfLookup<typeof GET_PIPE_SETTINGS>;
 export type GetPipeSettingsResult = ResultOf<(typeof GET_PIPE_SETTINGS)["outputs"]>;
+export type GetWebhookArgs = ArgsOfLookup<typeof GET_WEBHOOK>;
+export type GetWebhookResult = ResultOf<(typeof GET_WEBHOOK)["outputs"]>;
+export type GetWebhooksArgs = ArgsOfLookup<typeof GET_WEBHOOKS>;
+export type GetWebhooksResult = ResultOf<(typeof GET_WEBHOOKS)["outputs"]>;
+export type GetSavedSearchArgs = ArgsOfLookup<typeof GET_SAVED_SEARCH>;
+export type GetSavedSearchResult = ResultOf<(typeof GET_SAVED_SEARCH)["outputs"]>;
+export type GetSavedSearchesArgs = ArgsOfLookup<typeof GET_SAVED_SEARCHES>;
+export type GetSavedSearchesResult = ResultOf<(typeof GET_SAVED_SEARCHES)["outputs"]>;

@@ -9,6 +9,8 @@ import type { ResourceDefinition, TypeSpec, ValueOf } from "../protocol/definiti
 import { ALERT } from "../alert/definition";
 import { API_KEY } from "../apiKey/definition";
 import { PIPE_SETTINGS_RESOURCE } from "../pipeSettings/definition";
+import { WEBHOOK } from "../webhook/definition";
+import { SAVED_SEARCH } from "../savedSearch/definition";
 
 /** A list of objects of the one shape, named for the schema's `types`. */
 export interface RecordsType {
@@ -75,6 +77,15 @@ const keyFields = {
   ...held(API_KEY),
 } as const;
 const pipeFields = held(PIPE_SETTINGS_RESOURCE);
+// headers and queryParams are secret, so never held; an incidentio webhook's body the run leaves out.
+const webhookFields = {
+  id: { type: STRING, description: "The webhook's id.", required: true },
+  ...held(WEBHOOK),
+} as const;
+const searchFields = {
+  id: { type: STRING, description: "The saved search's id.", required: true },
+  ...held(SAVED_SEARCH),
+} as const;
 const pipeIds = Object.fromEntries(
   PIPE_SETTINGS_RESOURCE.importIdForm.map((n) => [
     n,
@@ -84,6 +95,50 @@ const pipeIds = Object.fromEntries(
 
 const ORGANIZATION = ID("The organization (uuid).", "uuid");
 
+/** A result's one field listing records of `fields`, under `key`. */
+type Listing<K extends string, F extends Fields> = {
+  readonly [P in K]: {
+    readonly type: {
+      readonly kind: "records";
+      readonly name: string;
+      readonly description: string;
+      readonly fields: F;
+    };
+    readonly description: string;
+    readonly required: true;
+  };
+};
+
+/**
+ * A lookup of the caller's objects of one kind on the alerting API, every page of its list, or those
+ * of one name: its result holds them under `key`, each of type `record` (the schema's name for it).
+ */
+function callersObjects<const N extends string, const K extends string, F extends Fields>(
+  name: N,
+  key: K,
+  words: { readonly plural: string; readonly one: string; readonly record: string; readonly more?: string },
+  fields: F,
+) {
+  const listing = {
+    type: {
+      kind: "records",
+      name: words.record,
+      description: `${words.one} as the service holds it.`,
+      fields,
+    },
+    description: `The ${words.plural}, in the order the service lists them.`,
+    required: true,
+  } as const;
+  // A computed key widens to string: the result names its one field.
+  const outputs = { [key]: listing } as Listing<K, F>;
+  return {
+    name,
+    description: `The caller's ${words.plural}, every page of the list; with \`name\`, those of that name alone.${words.more ?? ""}`,
+    inputs: { name: { type: STRING, description: `Only the ${words.plural} of this name (exactly).` } },
+    outputs,
+  } as const satisfies LookupDefinition;
+}
+
 export const GET_ALERT = {
   name: "getAlert",
   description: "An alert of the alerting API by its id, as the service holds it.",
@@ -91,23 +146,12 @@ export const GET_ALERT = {
   outputs: alertFields,
 } as const satisfies LookupDefinition;
 
-export const GET_ALERTS = {
-  name: "getAlerts",
-  description: "The caller's alerts, every page of the list; with `name`, those of that name alone.",
-  inputs: { name: { type: STRING, description: "Only the alerts of this name (exactly)." } },
-  outputs: {
-    alerts: {
-      type: {
-        kind: "records",
-        name: "GetAlertsAlert",
-        description: "An alert as the service holds it.",
-        fields: alertFields,
-      },
-      description: "The alerts, in the order the service lists them.",
-      required: true,
-    },
-  },
-} as const satisfies LookupDefinition;
+export const GET_ALERTS = callersObjects(
+  "getAlerts",
+  "alerts",
+  { plural: "alerts", one: "An alert", record: "GetAlertsAlert" },
+  alertFields,
+);
 
 export const GET_API_KEY = {
   name: "getApiKey",
@@ -149,8 +193,63 @@ export const GET_PIPE_SETTINGS = {
   outputs: pipeFields,
 } as const satisfies LookupDefinition;
 
+export const GET_WEBHOOK = {
+  name: "getWebhook",
+  description:
+    "A webhook of the alerting API by its id or its name, as the service holds it: never its headers or queryParams, nor an " +
+    "incidentio webhook's body, which the service never returns.",
+  inputs: {
+    id: { type: STRING, description: "The webhook's id; give this or name.", form: "opaque" },
+    name: {
+      type: STRING,
+      description:
+        "The webhook's name (exactly); give this or id. Webhooks of several services sharing it are an error.",
+    },
+  },
+  outputs: webhookFields,
+  oneOf: ["id", "name"],
+} as const satisfies LookupDefinition;
+
+export const GET_WEBHOOKS = callersObjects(
+  "getWebhooks",
+  "webhooks",
+  { plural: "webhooks", one: "A webhook", record: "GetWebhooksWebhook", more: " Never a write-only field." },
+  webhookFields,
+);
+
+export const GET_SAVED_SEARCH = {
+  name: "getSavedSearch",
+  description: "A saved search of the alerting API by its id or its name, as the service holds it.",
+  inputs: {
+    id: { type: STRING, description: "The saved search's id; give this or name.", form: "opaque" },
+    name: {
+      type: STRING,
+      description: "The saved search's name (exactly); give this or id. Several searches of the name are an error.",
+    },
+  },
+  outputs: searchFields,
+  oneOf: ["id", "name"],
+} as const satisfies LookupDefinition;
+
+export const GET_SAVED_SEARCHES = callersObjects(
+  "getSavedSearches",
+  "savedSearches",
+  { plural: "saved searches", one: "A saved search", record: "GetSavedSearchesSavedSearch" },
+  searchFields,
+);
+
 /** Every lookup, in the order the schema lists them. */
-export const LOOKUPS = [GET_ALERT, GET_ALERTS, GET_API_KEY, GET_API_KEYS, GET_PIPE_SETTINGS] as const;
+export const LOOKUPS = [
+  GET_ALERT,
+  GET_ALERTS,
+  GET_API_KEY,
+  GET_API_KEYS,
+  GET_PIPE_SETTINGS,
+  GET_WEBHOOK,
+  GET_WEBHOOKS,
+  GET_SAVED_SEARCH,
+  GET_SAVED_SEARCHES,
+] as const;
 
 export type LookupName = (typeof LOOKUPS)[number]["name"];
 

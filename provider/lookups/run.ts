@@ -1,8 +1,9 @@
 // The lookups' one implementation, whichever door calls: the plugin's Invoke and the TypeScript
-// functions. Arguments are checked first (nothing is sent for a bad one); alerts and keys are read
-// through the listing that serves reads (reading/listedReads.ts), so a run lists a collection once
-// however many lookups and reads it makes; settings have no list, so one GET. Results hold only
-// the fields the lookup's definition names: never a secret.
+// functions. Arguments are checked first (nothing is sent for a bad one); alerts, keys, webhooks and
+// saved searches are read through the listing that serves reads (reading/listedReads.ts), so a run
+// lists a collection once however many lookups and reads it makes; settings have no list, so one
+// GET. Results hold only the fields the lookup's definition names: never a secret, nor a webhook's
+// write-only field.
 
 import { z } from "../protocol/zod";
 import { idProblem, quotedId } from "../protocol/ids";
@@ -20,12 +21,20 @@ import { keyIn, keysPath } from "../apiKey/wire";
 import { API_KEY } from "../apiKey/definition";
 import { PIPE_SETTINGS_RESOURCE } from "../pipeSettings/definition";
 import { fromWire as settingsFromWire, settingsIn, settingsPath } from "../pipeSettings/wire";
+import { WEBHOOK, isWriteOnly } from "../webhook/definition";
+import { webhookCollection, webhookIn } from "../webhook/wire";
+import { SAVED_SEARCH } from "../savedSearch/definition";
+import { searchCollection, searchIn, searchesPath } from "../savedSearch/wire";
 import {
   GET_ALERT,
   GET_ALERTS,
   GET_API_KEY,
   GET_API_KEYS,
   GET_PIPE_SETTINGS,
+  GET_SAVED_SEARCH,
+  GET_SAVED_SEARCHES,
+  GET_WEBHOOK,
+  GET_WEBHOOKS,
   LOOKUPS,
   type LookupDefinition,
   type LookupName,
@@ -89,6 +98,21 @@ const keyResult = (organizationId: string, id: string, key: unknown): Result => 
   id,
 });
 
+const WEBHOOK_FIELDS = Object.keys(GET_WEBHOOK.outputs);
+const SEARCH_FIELDS = Object.keys(GET_SAVED_SEARCH.outputs);
+
+/** A webhook's readable fields: what the service never returns is left out, even when an answer holds it. */
+function webhookResult(id: string, webhook: unknown): Result {
+  const wire = asObject(webhook);
+  const fields = fieldsOf(WEBHOOK, WEBHOOK_FIELDS, wire);
+  for (const n of Object.keys(fields)) if (isWriteOnly(n, fields)) delete fields[n];
+  return { ...fields, id };
+}
+const searchResult = (id: string, search: unknown): Result => ({
+  ...fieldsOf(SAVED_SEARCH, SEARCH_FIELDS, asObject(search)),
+  id,
+});
+
 function asObject(value: unknown): Readonly<Record<string, unknown>> {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
@@ -111,6 +135,37 @@ async function everyOne(
 
 const nameOf = (item: unknown) => asObject(item).name;
 
+/**
+ * The one object of `all` named `name`: LOOKUP_NOT_FOUND when none is, LOOKUP_AMBIGUOUS listing
+ * their ids (each as `idOf` words it) when several are. `where` and `noun` word the message.
+ */
+function oneNamed(
+  lookup: string,
+  all: ReadonlyMap<string, unknown>,
+  name: string,
+  words: { where: string; noun: string; nouns: string },
+  idOf: (id: string, item: unknown) => string = (id) => id,
+): [string, unknown] {
+  const named = [...all].filter(([, item]) => nameOf(item) === name);
+  const [first] = named;
+  if (first === undefined)
+    throw new LookupNotFoundError(lookup, `${words.where} has no ${words.noun} named ${quotedId(name)}`);
+  if (named.length > 1)
+    throw new LookupAmbiguousError(
+      lookup,
+      `${words.where} has ${named.length} ${words.nouns} named ${quotedId(name)}`,
+      named.map(([id, item]) => idOf(id, item)),
+    );
+  return first;
+}
+
+/** The objects of `all` of this name, or every one when no name is given. */
+const ofName = (all: ReadonlyMap<string, unknown>, name: string | undefined) =>
+  [...all].filter(([, item]) => name === undefined || nameOf(item) === name);
+
+const NO_WEBHOOK_LIST = "the service has no list of webhooks";
+const NO_SEARCH_LIST = "the service has no list of saved searches";
+
 const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
   async getAlert(args) {
     const id = args.id ?? "";
@@ -122,9 +177,7 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
 
   async getAlerts(args) {
     const all = await everyOne(GET_ALERTS.name, "alerting", alertCollection, "the service has no list of alerts");
-    const alerts = [...all]
-      .filter(([, alert]) => args.name === undefined || nameOf(alert) === args.name)
-      .map(([id, alert]) => alertResult(id, alert));
+    const alerts = ofName(all, args.name).map(([id, alert]) => alertResult(id, alert));
     return { alerts };
   },
 
@@ -147,17 +200,8 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
       (c) => keyCollection(c, organizationId),
       `there is no ${where}`,
     );
-    const named = [...all].filter(([, key]) => nameOf(key) === name);
-    const [first] = named;
-    if (first === undefined)
-      throw new LookupNotFoundError(GET_API_KEY.name, `${where} has no API key named ${quotedId(name)}`);
-    if (named.length > 1)
-      throw new LookupAmbiguousError(
-        GET_API_KEY.name,
-        `${where} has ${named.length} API keys named ${quotedId(name)}`,
-        named.map(([id]) => id),
-      );
-    return keyResult(organizationId, first[0], first[1]);
+    const [id, key] = oneNamed(GET_API_KEY.name, all, name, { where, noun: "API key", nouns: "API keys" });
+    return keyResult(organizationId, id, key);
   },
 
   async getApiKeys(args) {
@@ -186,6 +230,55 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
     const out: Result = {};
     for (const n of SETTINGS_FIELDS) out[n] = (form as readonly string[]).includes(n) ? args[n] : (settings[n] ?? null);
     return out;
+  },
+
+  async getWebhook(args) {
+    if (args.id !== undefined) {
+      const id = args.id;
+      const conn = connectionFor("alerting");
+      // No GET of one webhook: the list is the read.
+      const res = await readListed(conn, webhookCollection(conn), id, undefined);
+      if (res === undefined)
+        throw new LookupNotFoundError(GET_WEBHOOK.name, `there is no webhook with id ${quotedId(id)}`);
+      return webhookResult(id, webhookIn(res.body));
+    }
+    const all = await everyOne(GET_WEBHOOK.name, "alerting", webhookCollection, NO_WEBHOOK_LIST);
+    const words = { where: "the caller", noun: "webhook", nouns: "webhooks" };
+    // Names are unique per service: the ambiguous ones differ in service, which each id is shown with.
+    const [id, webhook] = oneNamed(
+      GET_WEBHOOK.name,
+      all,
+      args.name ?? "",
+      words,
+      (i, w) => `${i} (${String(asObject(w).service)})`,
+    );
+    return webhookResult(id, webhook);
+  },
+
+  async getWebhooks(args) {
+    const all = await everyOne(GET_WEBHOOKS.name, "alerting", webhookCollection, NO_WEBHOOK_LIST);
+    return { webhooks: ofName(all, args.name).map(([id, webhook]) => webhookResult(id, webhook)) };
+  },
+
+  async getSavedSearch(args) {
+    if (args.id !== undefined) {
+      const id = args.id;
+      const conn = connectionFor("alerting");
+      const get = { method: "GET", path: searchesPath(id) } as const;
+      const res = await readListed(conn, searchCollection(conn), id, get);
+      if (res === undefined)
+        throw new LookupNotFoundError(GET_SAVED_SEARCH.name, `there is no saved search with id ${quotedId(id)}`);
+      return searchResult(id, searchIn(res.body));
+    }
+    const all = await everyOne(GET_SAVED_SEARCH.name, "alerting", searchCollection, NO_SEARCH_LIST);
+    const words = { where: "the caller", noun: "saved search", nouns: "saved searches" };
+    const [id, search] = oneNamed(GET_SAVED_SEARCH.name, all, args.name ?? "", words);
+    return searchResult(id, search);
+  },
+
+  async getSavedSearches(args) {
+    const all = await everyOne(GET_SAVED_SEARCHES.name, "alerting", searchCollection, NO_SEARCH_LIST);
+    return { savedSearches: ofName(all, args.name).map(([id, search]) => searchResult(id, search)) };
   },
 };
 

@@ -6,15 +6,26 @@ import type { AreaConnection } from "../runtime/connection";
 import { decode, send } from "../http/client";
 import { listedId } from "../protocol/properties";
 
-const listAnswer = z.object({ data: z.array(z.unknown()) });
+// The 2026 service says how many objects the list holds and how many a page covers (`meta`; the
+// total also in `X-Total-Count`); the seed contract's answers carry no `meta`.
+const listAnswer = z.object({
+  data: z.array(z.unknown()),
+  meta: z
+    .object({ total: z.number().int().nonnegative(), limit: z.number().int().positive().optional() })
+    .optional()
+    .catch(undefined),
+});
 
 export type Listed = Record<string, unknown>;
 
 /**
- * Every object under `path` by id, page by page. Stops at a short page, or where the answer shows an
- * older service, which ignores the parameters and answers the whole list for every offset: a page
- * longer than asked for, or one that brings nothing not seen before. An item without a usable id is
- * skipped, since it could never be recorded.
+ * Every object under `path` by id, page by page. Where the answer gives `meta.total`, the offsets
+ * step by the page's `meta.limit` until they cover the total: a full last page needs no empty one
+ * after it, and a page short of rows the service could not render (docs/design/webhooks-and-saved-searches.md)
+ * or capped below what was asked ends nothing. Without it: stops at a short page, or where the
+ * answer shows an older service, which ignores the parameters and answers the whole list for every
+ * offset: a page longer than asked for, or one that brings nothing not seen before. An item without
+ * a usable id is skipped, since it could never be recorded.
  */
 export async function listPaged(
   conn: AreaConnection,
@@ -23,9 +34,9 @@ export async function listPaged(
   secrets: readonly unknown[] = [],
 ): Promise<Map<string, Listed>> {
   const found = new Map<string, Listed>();
-  for (let offset = 0; ; offset += pageMax) {
+  for (let offset = 0; ;) {
     const res = await send(conn, { method: "GET", path: `${path}?limit=${pageMax}&offset=${offset}`, secrets });
-    const page = decode(listAnswer, res).data;
+    const { data: page, meta } = decode(listAnswer, res);
     let fresh = 0;
     for (const item of page) {
       const id = listedId(item);
@@ -33,7 +44,13 @@ export async function listPaged(
       found.set(id, item as Listed);
       fresh += 1;
     }
-    if (page.length !== pageMax || fresh === 0) return found;
+    if (meta === undefined) {
+      if (page.length !== pageMax || fresh === 0) return found;
+      offset += pageMax;
+    } else {
+      offset += Math.min(meta.limit ?? pageMax, pageMax);
+      if (offset >= meta.total) return found;
+    }
   }
 }
 

@@ -19,19 +19,13 @@ import type { PropertyMap } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
 import { ALERTS_PATH, LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { NOT_FOR_SLACK, isSlackHost } from "../serviceFacts/webhooks";
-import { WEBHOOK } from "./definition";
+import { WEBHOOK, isWriteOnly } from "./definition";
 import { createdWebhook, listWebhooks, toWire, webhookCollection, webhookIn, webhooksPath } from "./wire";
 
 type Args = ArgsOf<typeof WEBHOOK>;
 type State = StateOf<typeof WEBHOOK>;
 
-/** Never in an answer: headers, queryParams, an incidentio webhook's body, and the trigger that is never sent. */
-const writeOnly = (name: string, values: PropertyMap) =>
-  name === "headers" ||
-  name === "queryParams" ||
-  name === "writeOnlyRevision" ||
-  (name === "body" && values.service === "incidentio");
-const WHOLE = wholeObject(WEBHOOK, writeOnly);
+const WHOLE = wholeObject(WEBHOOK, isWriteOnly);
 
 /** The values of the secrets a request carries, for the HTTP layer to scrub from errors. */
 export function secretsOf(args: PropertyMap): unknown[] {

@@ -159,3 +159,13 @@ export const WEBHOOK = {
     },
   },
 } as const satisfies ResourceDefinition;
+
+/** Never in an answer: headers, queryParams, an incidentio webhook's body, and the trigger that is never sent. */
+export function isWriteOnly(name: string, values: Readonly<Record<string, unknown>>): boolean {
+  return (
+    name === "headers" ||
+    name === "queryParams" ||
+    name === "writeOnlyRevision" ||
+    (name === "body" && values.service === "incidentio")
+  );
+}

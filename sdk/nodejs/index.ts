@@ -40,6 +40,26 @@ export const getPipeSettings: typeof import("./getPipeSettings").getPipeSettings
 export const getPipeSettingsOutput: typeof import("./getPipeSettings").getPipeSettingsOutput = null as any;
 utilities.lazyLoad(exports, ["getPipeSettings","getPipeSettingsOutput"], () => require("./getPipeSettings"));
 
+export { GetSavedSearchArgs, GetSavedSearchResult, GetSavedSearchOutputArgs } from "./getSavedSearch";
+export const getSavedSearch: typeof import("./getSavedSearch").getSavedSearch = null as any;
+export const getSavedSearchOutput: typeof import("./getSavedSearch").getSavedSearchOutput = null as any;
+utilities.lazyLoad(exports, ["getSavedSearch","getSavedSearchOutput"], () => require("./getSavedSearch"));
+
+export { GetSavedSearchesArgs, GetSavedSearchesResult, GetSavedSearchesOutputArgs } from "./getSavedSearches";
+export const getSavedSearches: typeof import("./getSavedSearches").getSavedSearches = null as any;
+export const getSavedSearchesOutput: typeof import("./getSavedSearches").getSavedSearchesOutput = null as any;
+utilities.lazyLoad(exports, ["getSavedSearches","getSavedSearchesOutput"], () => require("./getSavedSearches"));
+
+export { GetWebhookArgs, GetWebhookResult, GetWebhookOutputArgs } from "./getWebhook";
+export const getWebhook: typeof import("./getWebhook").getWebhook = null as any;
+export const getWebhookOutput: typeof import("./getWebhook").getWebhookOutput = null as any;
+utilities.lazyLoad(exports, ["getWebhook","getWebhookOutput"], () => require("./getWebhook"));
+
+export { GetWebhooksArgs, GetWebhooksResult, GetWebhooksOutputArgs } from "./getWebhooks";
+export const getWebhooks: typeof import("./getWebhooks").getWebhooks = null as any;
+export const getWebhooksOutput: typeof import("./getWebhooks").getWebhooksOutput = null as any;
+utilities.lazyLoad(exports, ["getWebhooks","getWebhooksOutput"], () => require("./getWebhooks"));
+
 export { PipeSettingsArgs } from "./pipeSettings";
 export type PipeSettings = import("./pipeSettings").PipeSettings;
 export const PipeSettings: typeof import("./pipeSettings").PipeSettings = null as any;

@@ -159,4 +159,12 @@ describe("reads of alerts served by the paged list", () => {
     // Three pages: two full, one short.
     expect(emu.requests()).toEqual([`GET ${ALERTS_PATH}`, `GET ${ALERTS_PATH}`, `GET ${ALERTS_PATH}`]);
   });
+
+  it(`reads ${ALERT_LIST_PAGE_MAX} alerts in one GET: the answer's meta.total says the page was the last`, async () => {
+    let last = "";
+    for (let i = 0; i < ALERT_LIST_PAGE_MAX; i++) last = await emu.byHand(body(i));
+    emu.emulator.resetRequestLog();
+    expect((await alert.read(last, body(0))).props?.threshold).toBe(ALERT_LIST_PAGE_MAX - 1);
+    expect(emu.requests()).toEqual([`GET ${ALERTS_PATH}`]);
+  });
 });

@@ -4,9 +4,26 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { getAlert, getAlerts, getApiKey, getApiKeys, getPipeSettings } from "../../provider/dynamic/lookups";
+import {
+  getAlert,
+  getAlerts,
+  getApiKey,
+  getApiKeys,
+  getPipeSettings,
+  getSavedSearch,
+  getSavedSearches,
+  getWebhook,
+  getWebhooks,
+} from "../../provider/dynamic/lookups";
 import { resetRuntime } from "../../provider/runtime/runtime";
-import { exportEnv, seedEstate, type Estate } from "../support/exportRuns";
+import {
+  TEAM_SECRET,
+  exportEnv,
+  seedEstate,
+  seedTeamObjects,
+  type Estate,
+  type TeamObjects,
+} from "../support/exportRuns";
 import { setEnv } from "../support/emulatorPerTest";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
 import { nativeCalls, nativeProviderPerFile, pluginConfig, rejection } from "../support/nativeProvider";
@@ -110,5 +127,53 @@ describe("the plugin's Invoke", () => {
   it("refuses a token it does not serve, naming those it does", async () => {
     const err = await rejection(native.invoke("alertpipe:index:getNope", {}));
     expect(err.details).toMatch(/\[UNKNOWN_FUNCTION\] .*"alertpipe:index:getNope".*alertpipe:index:getAlert/);
+  });
+});
+
+describe("the webhook and saved search lookups, through both doors", () => {
+  let team: TeamObjects;
+
+  beforeAll(async () => {
+    team = await seedTeamObjects(emu);
+    resetRuntime();
+    emu.resetRequestLog();
+  });
+
+  it("getWebhook finds a webhook by its name, with its readable fields alone", async () => {
+    const ops = await getWebhook({ name: "ops" });
+    expect(ops).toMatchObject({ id: team.ops, service: "generic", url: "https://hooks.example.com/ops" });
+    expect(ops.body).toBe('{"text": "{{title}}"}');
+    expect(Object.keys(ops)).not.toContain("headers");
+  });
+
+  it("getWebhooks gives an incidentio webhook without its body, nor any header or parameter", async () => {
+    const found = await getWebhooks({});
+    expect(found.webhooks.map((w) => w.id).sort()).toEqual([team.ops, team.pager].sort());
+    const pager = found.webhooks.find((w) => w.id === team.pager);
+    expect(pager).toMatchObject({ name: "pager", service: "incidentio" });
+    expect(pager?.body).toBeUndefined();
+    expect(JSON.stringify(found)).not.toContain(TEAM_SECRET);
+  });
+
+  it("getSavedSearch finds the search by its id and by its name", async () => {
+    const byId = await getSavedSearch({ id: team.errors });
+    expect(byId).toMatchObject({ id: team.errors, name: "errors", where: "level:error" });
+    expect(await getSavedSearch({ name: "errors" })).toEqual(byId);
+    expect((await getSavedSearches({ name: "errors" })).savedSearches).toEqual([byId]);
+  });
+
+  it("listed webhooks and saved searches once each, sending nothing but GETs", () => {
+    expect(sent()).toEqual(["GET /api/v2/webhooks", "GET /api/v2/saved-searches"]);
+  });
+
+  it("serves getWebhook by its token, by id, read through the list", async () => {
+    const ops = await native.invoke("alertpipe:index:getWebhook", { id: team.ops });
+    expect(ops).toMatchObject({ id: team.ops, name: "ops", service: "generic" });
+    expect(JSON.stringify(ops)).not.toContain(TEAM_SECRET);
+  });
+
+  it("serves getSavedSearches by its token", async () => {
+    const found = await native.invoke("alertpipe:index:getSavedSearches", {});
+    expect((found.savedSearches as Array<{ id: string }>).map((s) => s.id)).toEqual([team.errors]);
   });
 });

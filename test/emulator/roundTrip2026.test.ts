@@ -6,9 +6,11 @@ import { describe, expect, it } from "vitest";
 import * as alert from "../../provider/alert/provider";
 import * as apiKey from "../../provider/apiKey/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
-import { ORGANIZATION_ROLES } from "../../emulator/cloud";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { SYSTEM_ROLES, customRoleId } from "../../emulator/roles";
 import { emulatorPerTest, envFor, setEnv } from "../support/emulatorPerTest";
 import { ORG_ID, PIPE_IDS } from "../support/fixtures";
+import { errorText } from "../support/mockApi";
 import { afterEach, beforeEach } from "vitest";
 import { useRuntime } from "../../provider/runtime/runtime";
 
@@ -23,7 +25,7 @@ afterEach(() => restoreCloud());
 
 const host = { __provider: "serialized" };
 const hook = (webhookId: string) => ({ type: "webhook", webhookId });
-const [ADMIN = "", DEVELOPER = ""] = Object.keys(ORGANIZATION_ROLES);
+const [ADMIN = "", DEVELOPER = ""] = Object.keys(SYSTEM_ROLES);
 
 type Provider = typeof alert;
 
@@ -95,5 +97,38 @@ describe("the 2026 properties round-trip and their drift is put back", () => {
     const args = { ...PIPE_IDS, kafkaReadCommitted: true };
     const path = `/v1/organizations/${PIPE_IDS.organizationId}/services/${PIPE_IDS.serviceId}/pipes/${PIPE_IDS.pipeId}/settings`;
     await roundTrip(pipeSettings, args, () => put(path, { kafka_read_committed: false }, basic()));
+  });
+});
+
+describe("an organization with a custom role", () => {
+  const AUDITOR = customRoleId(ORG_ID, "Auditor");
+  let seeded: RunningEmulator | undefined;
+  let restore = (): void => {};
+  beforeEach(async () => {
+    seeded = await startEmulator({
+      rateLimits: { cloud: false, alerting: false },
+      customRoles: [{ organizationId: ORG_ID, name: "Auditor" }],
+    });
+    restore = setEnv(envFor("cloud", seeded));
+  });
+  afterEach(async () => {
+    restore();
+    await seeded?.close();
+  });
+
+  it("gives a key its custom role, read back as the service names it, with nothing to do", async () => {
+    const args = { organizationId: ORG_ID, name: "k", assignedRoleIds: [AUDITOR] };
+    const made = await apiKey.create({ ...args, ...host });
+    expect(made.outs.assignedRoles).toEqual([{ roleId: AUDITOR, roleName: "Auditor", roleType: "custom" }]);
+    const read = await apiKey.read(made.id, { ...made.outs, ...host });
+    expect((await apiKey.diff(made.id, { ...read.props, ...host }, { ...args, ...host })).changes).toBe(false);
+  });
+
+  it("fails a key given the frozen roles with the service's words, naming roles", async () => {
+    const failure = await apiKey.create({ organizationId: ORG_ID, name: "k", roles: ["admin"], ...host }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(errorText(failure)).toContain("roles: frozen");
   });
 });

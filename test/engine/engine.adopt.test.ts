@@ -13,18 +13,12 @@ import type { CliRun, CliStack } from "../support/cliStack";
 import { ORG_ID } from "../support/fixtures";
 import { exportEnv, installedCommand, seedEstate, type Estate } from "../support/exportRuns";
 import { run } from "../support/languagePrograms";
-import { yamlStack, type YamlStack } from "../support/yamlStack";
+import { yamlHeader, yamlStack, type YamlStack } from "../support/yamlStack";
 
 const isWrite = (method: string) => method !== "GET";
 
 /** The project's Pulumi.yaml before anything is adopted, as the guide shows it: the plugin named, no resources yet. */
-const HEADER = `name: adopted
-runtime: yaml
-plugins:
-  providers:
-    - name: alertpipe
-      path: ./node_modules/.bin
-`;
+const HEADER = yamlHeader("adopted");
 
 /** A value of `pulumi stack export --show-secrets`: a secret's plaintext (JSON) read, anything else as it is; absent is null. */
 function revealed(value: unknown): unknown {
@@ -75,18 +69,7 @@ describe("adopting an estate: alertpipe export, pulumi import --file with code g
 
   it("imports every object with pulumi import --file, unprotected, sending no write", async () => {
     emu.resetRequestLog();
-    ok(
-      await stack.run([
-        "import",
-        "--file",
-        importFile,
-        "--yes",
-        "--protect=false",
-        "--generate-code",
-        "--out",
-        generatedFile,
-      ]),
-    );
+    ok(await stack.importFile(importFile, generatedFile));
     expect(requestLog(emu, isWrite)).toEqual([]);
     const ids = [...ourState(stack).values()].map((r) => r.id).sort();
     const keyIds = estate.keys.map((k) => k.split("/")[1] ?? "");

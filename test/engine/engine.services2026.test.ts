@@ -1,11 +1,11 @@
 // The 2026 properties (issue 27) on the real engine, through both front doors: bad input fails YAML's
 // preview naming the property before any request; an alert with `between` and two channels, a
 // scheduled alert, a key with assignedRoleIds and pipe settings with kafkaReadCommitted round-trip
-// (a second up writes nothing); a change made by hand on the service is found by refresh and put
-// back by up.
+// (a second up writes nothing); a change made by hand on the service to each new property is found
+// by refresh (the state holds the service's value) and put back by up.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import { ORGANIZATION_ROLES } from "../../emulator/cloud";
+import { SYSTEM_ROLES } from "../../emulator/roles";
 import type { RunningEmulator } from "../../emulator";
 import type { AlertArgs, ApiKeyArgs } from "../../provider";
 import type { CliRun, CliStack } from "../support/cliStack";
@@ -22,7 +22,7 @@ import { ALERTS_PATH, KEYS_PATH, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../supp
 import { yamlProgram, yamlStack, type YamlStack } from "../support/yamlStack";
 
 const isWrite = (method: string) => method !== "GET";
-const [ADMIN = "", DEVELOPER = ""] = Object.keys(ORGANIZATION_ROLES);
+const [ADMIN = "", DEVELOPER = ""] = Object.keys(SYSTEM_ROLES);
 const hook = (webhookId: string) => ({ type: "webhook" as const, webhookId });
 /** A day back, on the hour, as the service writes a date: inside the allowed window whenever the test runs. */
 const START = new Date(Math.floor((Date.now() - 86_400_000) / 3_600_000) * 3_600_000).toISOString();
@@ -40,6 +40,7 @@ const BETWEEN: AlertArgs = {
   thresholdType: "between",
   interval: "5m",
   channels: [hook("ops-oncall"), hook("ops-chat")],
+  groupBy: "host",
 };
 const SCHEDULED: AlertArgs = {
   name: "nightly",
@@ -119,22 +120,30 @@ describe("the 2026 properties in Pulumi YAML, through the native plugin", () => 
     expect(requestLog(emu, isWrite)).toEqual([]);
   });
 
-  it("finds a channel and a start changed by hand on refresh, and puts them back on up", async () => {
+  it("finds channels, thresholdMax, a start, a note and windows changed by hand on refresh, and puts them back on up", async () => {
     const band = ourState(stack).get("band")?.id ?? "";
     const nightly = ourState(stack).get("nightly")?.id ?? "";
-    await byHand(emu, "PUT", `${ALERTS_PATH}/${band}`, { ...BETWEEN, channels: [hook("ops-oncall"), hook("other")] });
+    const bandByHand = { channels: [hook("ops-oncall"), hook("other")], thresholdMax: 30 };
+    await byHand(emu, "PUT", `${ALERTS_PATH}/${band}`, { ...BETWEEN, ...bandByHand });
     const moved = new Date(Date.parse(START) - 86_400_000).toISOString();
-    await byHand(emu, "PUT", `${ALERTS_PATH}/${nightly}`, { ...SCHEDULED, scheduleStartAt: moved });
+    const nightlyByHand = { scheduleStartAt: moved, note: "changed by hand", numConsecutiveWindows: 5 };
+    await byHand(emu, "PUT", `${ALERTS_PATH}/${nightly}`, { ...SCHEDULED, ...nightlyByHand });
     const refresh = ok(await stack.runLogged("refresh", ["refresh", "--yes"]));
     expect(changes(refresh)).toEqual(["refresh-update band", "refresh-update nightly"]);
+    expect(ourState(stack).get("band")?.outputs).toMatchObject(bandByHand);
+    expect(ourState(stack).get("nightly")?.outputs).toMatchObject(nightlyByHand);
     emu.resetRequestLog();
     const up = ok(await stack.runLogged("up", ["up", "--yes"]));
     expect(changes(up)).toEqual(["update band", "update nightly"]);
     expect(requestLog(emu, isWrite).sort()).toEqual(
       [`PUT ${ALERTS_PATH}/${band}`, `PUT ${ALERTS_PATH}/${nightly}`].sort(),
     );
-    expect(emu.snapshot().alerts[band]?.channels).toEqual(BETWEEN.channels);
-    expect(emu.snapshot().alerts[nightly]?.scheduleStartAt).toBe(START);
+    expect(emu.snapshot().alerts[band]).toMatchObject({ channels: BETWEEN.channels, thresholdMax: 20 });
+    expect(emu.snapshot().alerts[nightly]).toMatchObject({
+      scheduleStartAt: START,
+      note: SCHEDULED.note,
+      numConsecutiveWindows: 2,
+    });
   });
 });
 
@@ -169,5 +178,25 @@ describe("the 2026 properties through the dynamic classes", () => {
     expect(changes(succeeded(await t.stack.up()))).toEqual(["update ci", "update ingest"]);
     expect(requestLog(t.emu, isWrite).sort()).toEqual([`PATCH ${KEYS_PATH}/${key}`, `PUT ${SETTINGS_PATH}`]);
     expect(t.emu.snapshot().keys[key]?.assignedRoleIds).toEqual([ADMIN]);
+  });
+
+  it("finds thresholdMax, groupBy and a schedule offset changed by hand on refresh, and puts them back on up", async () => {
+    const band = ourState(t.stack).get("band")?.id ?? "";
+    const offset = ourState(t.stack).get("offset")?.id ?? "";
+    const bandByHand = { thresholdMax: 25, groupBy: "region" };
+    await byHand(t.emu, "PUT", `${ALERTS_PATH}/${band}`, { ...BETWEEN, ...bandByHand });
+    const { scheduleStartAt: _start, ...unstarted } = SCHEDULED;
+    await byHand(t.emu, "PUT", `${ALERTS_PATH}/${offset}`, { ...unstarted, scheduleOffsetMinutes: 40 });
+    const refresh = succeeded(await t.stack.refresh());
+    expect(changes(refresh)).toEqual(["refresh-update band", "refresh-update offset"]);
+    expect(ourState(t.stack).get("band")?.outputs).toMatchObject(bandByHand);
+    expect(ourState(t.stack).get("offset")?.outputs).toMatchObject({ scheduleOffsetMinutes: 40 });
+    t.emu.resetRequestLog();
+    expect(changes(succeeded(await t.stack.up()))).toEqual(["update band", "update offset"]);
+    expect(requestLog(t.emu, isWrite).sort()).toEqual(
+      [`PUT ${ALERTS_PATH}/${band}`, `PUT ${ALERTS_PATH}/${offset}`].sort(),
+    );
+    expect(t.emu.snapshot().alerts[band]).toMatchObject({ thresholdMax: 20, groupBy: "host" });
+    expect(t.emu.snapshot().alerts[offset]?.scheduleOffsetMinutes).toBe(15);
   });
 });

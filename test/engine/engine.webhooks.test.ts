@@ -1,16 +1,21 @@
-// A webhook with secret headers, a saved search and an alert notifying the webhook, wired by
-// reference, on the real engine through both doors: the dynamic classes (Automation API, inline
-// program) and Pulumi YAML through the native plugin. One up makes all three; a second up writes
-// nothing; drift of the url is found by refresh and put back, headers included; destroy deletes the
-// alert before the webhook; the header value is never in the exported state; a slack webhook with
-// headers fails preview naming the property, before any request.
+// A webhook with secret headers, a saved search and an alert notifying the webhook and watching the
+// search, wired by reference, on the real engine through both doors: the dynamic classes
+// (Automation API, inline program) and Pulumi YAML through the native plugin. One up makes all
+// three; a second up writes nothing; drift of the url is found by refresh and put back, headers
+// included; destroy deletes the alert before the webhook and the search; the header value is never
+// in the exported state; a slack webhook with headers fails preview naming the property, before any
+// request.
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { SEEDED_SOURCES } from "../../emulator";
 import type { Step } from "../../scripts/engine/stack";
 import { byHand, changes, emulator as startEmulator, newStack, ourState, requestLog, told } from "../support/engine";
-import { yamlProgram, yamlStack } from "../support/yamlStack";
+import { yamlHeader, yamlProgram, yamlStack } from "../support/yamlStack";
+import { exportEnv, installedCommand, seedTeamObjects, type TeamObjects } from "../support/exportRuns";
+import { run as runCommand } from "../support/languagePrograms";
 
 const SECRET = "hdr-CANARY-7d41-never-in-plain-text";
 const URL = "https://hooks.example.com/ops";
@@ -44,8 +49,9 @@ async function dynamicDoor(): Promise<Door> {
         return;
       }
       const hook = new pkg.Webhook("ops", HOOK as never);
-      new pkg.SavedSearch("errors", SEARCH);
-      new pkg.Alert("errorRate", { ...ALERT, channel: { type: "webhook", webhookId: hook.id } } as never);
+      const search = new pkg.SavedSearch("errors", SEARCH);
+      const channel = { type: "webhook", webhookId: hook.id };
+      new pkg.Alert("errorRate", { ...ALERT, channel, savedSearchId: search.id } as never);
     },
     { emulator: NO_LIMITS },
   );
@@ -69,7 +75,7 @@ async function yamlDoor(): Promise<Door> {
     errors: { type: "alertpipe:index:SavedSearch", properties: SEARCH },
     errorRate: {
       type: "alertpipe:index:Alert",
-      properties: { ...ALERT, channel: { type: "webhook", webhookId: "${ops.id}" } },
+      properties: { ...ALERT, channel: { type: "webhook", webhookId: "${ops.id}" }, savedSearchId: "${errors.id}" },
     },
   };
   const yaml = await yamlStack(emu, yamlProgram({ resources }));
@@ -97,6 +103,7 @@ describe.each([
 ])("a webhook, a saved search and an alert, through %s", (_door, open) => {
   let door: Door;
   const hookId = () => Object.keys(door.emu.snapshot().webhooks ?? {})[0] ?? "";
+  const searchId = () => Object.keys(door.emu.snapshot().savedSearches ?? {})[0] ?? "";
   const run = async (kind: Parameters<Door["run"]>[0]) => {
     const t0 = Date.now();
     const r = await door.run(kind);
@@ -109,14 +116,14 @@ describe.each([
     door = await open();
   }, 300_000);
 
-  it("makes all three in one up, the alert notifying the webhook, the headers sent", async () => {
+  it("makes all three in one up, the alert notifying the webhook and watching the search, the headers sent", async () => {
     const up = await run("up");
     expect(changes(up)).toEqual(["create errorRate", "create errors", "create ops"]);
     const snap = door.emu.snapshot();
     expect(Object.values(snap.webhooks ?? {})).toEqual([expect.objectContaining({ url: URL, headers: HOOK.headers })]);
     expect(Object.values(snap.savedSearches ?? {})).toEqual([expect.objectContaining({ where: SEARCH.where })]);
     expect(Object.values(snap.alerts)).toEqual([
-      expect.objectContaining({ channel: { type: "webhook", webhookId: hookId() } }),
+      expect.objectContaining({ channel: { type: "webhook", webhookId: hookId() }, savedSearch: searchId() }),
     ]);
   });
 
@@ -150,14 +157,15 @@ describe.each([
     expect(door.emu.snapshot().webhooks?.[id]).toMatchObject({ url: URL, headers: HOOK.headers });
   });
 
-  it("deletes the alert before the webhook it notifies, and leaves nothing", async () => {
-    const id = hookId();
+  it("deletes the alert before the webhook it notifies and the search it watches, and leaves nothing", async () => {
+    const [hook, search] = [hookId(), searchId()];
     door.emu.resetRequestLog();
     await run("destroy");
     const writes = requestLog(door.emu, isWrite);
     const alertDeleted = writes.findIndex((w) => w.startsWith("DELETE /api/v2/alerts/"));
     expect(alertDeleted).toBeGreaterThanOrEqual(0);
-    expect(writes.indexOf(`DELETE /api/v2/webhooks/${id}`)).toBeGreaterThan(alertDeleted);
+    expect(writes.indexOf(`DELETE /api/v2/webhooks/${hook}`)).toBeGreaterThan(alertDeleted);
+    expect(writes.indexOf(`DELETE /api/v2/saved-searches/${search}`)).toBeGreaterThan(alertDeleted);
     const snap = door.emu.snapshot();
     expect([snap.alerts, snap.webhooks, snap.savedSearches]).toEqual([{}, {}, {}]);
   });
@@ -207,5 +215,52 @@ describe("pulumi import of a webhook and a saved search made by hand, through th
       id: made.data.id,
       outputs: { name: SEARCH.name, sourceId: SEARCH.sourceId, where: SEARCH.where },
     });
+  });
+});
+
+describe("alertpipe export and pulumi import --file: the generated program refers to the webhook and search", () => {
+  let emu: RunningEmulator;
+  let team: TeamObjects;
+  let yaml: Awaited<ReturnType<typeof yamlStack>>;
+  let generated = "";
+
+  beforeAll(async () => {
+    emu = await startEmulator(NO_LIMITS);
+    team = await seedTeamObjects(emu);
+    yaml = await yamlStack(emu, yamlHeader("adopted"));
+    const importFile = join(yaml.stack.projectDir, "import.json");
+    const generatedFile = join(yaml.stack.projectDir, "adopted.yaml");
+    const types = ["Alert", "Webhook", "SavedSearch"].flatMap((t) => ["--type", t]);
+    await runCommand(process.execPath, [installedCommand(), "export", ...types, "--out", importFile], {
+      env: { PATH: process.env.PATH ?? "", ...exportEnv(emu) },
+    });
+    const t0 = Date.now();
+    const imported = await yaml.stack.importFile(importFile, generatedFile);
+    expect(imported.code, imported.output).toBe(0);
+    console.log(`import --file of 4 objects with code generation: ${Date.now() - t0} ms`);
+    generated = readFileSync(generatedFile, "utf8");
+  }, 600_000);
+
+  /** The generated YAML of one resource: its lines from its name to the next resource's. */
+  const block = (name: string): string =>
+    new RegExp(`\\n  ${name}:\\n[\\s\\S]*?(?=\\n  \\S|$)`).exec(generated)?.[0] ?? "";
+
+  it("has the alert notify the webhook by reference, not by its id", () => {
+    expect(block("errorRate"), generated).toMatch(/webhookId: \$\{ops\.id\}/);
+    expect(block("errorRate")).not.toContain(team.ops);
+  });
+
+  it("has the alert watch the saved search by reference, not by its id", () => {
+    expect(block("errorRate"), generated).toMatch(/savedSearchId: \$\{errors\.id\}/);
+    expect(block("errorRate")).not.toContain(team.errors);
+  });
+
+  it("previews the generated program with nothing to do, the references resolved", async () => {
+    yaml.write(`${yamlHeader("adopted")}${generated}`);
+    emu.resetRequestLog();
+    const preview = await yaml.stack.runLogged("preview", ["preview"]);
+    expect(preview.code, preview.output).toBe(0);
+    expect(changes(preview)).toEqual([]);
+    expect(requestLog(emu, isWrite)).toEqual([]);
   });
 });

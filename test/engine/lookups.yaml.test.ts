@@ -1,13 +1,14 @@
-// The lookups in a Pulumi YAML program on the real engine: `fn::invoke` of getAlert and getApiKeys
-// through the native plugin's Invoke, against an emulator holding an estate made by hand. The
-// stack's outputs are what the service holds; no secret reaches them; only GETs are sent, each
-// collection listed once.
+// The lookups in a Pulumi YAML program on the real engine: `fn::invoke` of getAlert, getApiKeys,
+// getWebhook and getSavedSearches through the native plugin's Invoke, against an emulator holding an
+// estate made by hand. The stack's outputs are what the service holds; no secret or write-only
+// value reaches them; only GETs are sent, each collection listed once. Then an alert wired to a
+// webhook and a saved search found by name, as the lookups guide shows it.
 
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { emulator as startEmulator, requestLog } from "../support/engine";
 import type { CliStack } from "../support/cliStack";
-import { seedEstate, type Estate } from "../support/exportRuns";
+import { TEAM_SECRET, seedEstate, seedTeamObjects, type Estate, type TeamObjects } from "../support/exportRuns";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID } from "../support/fixtures";
 import { yamlProgram, yamlStack } from "../support/yamlStack";
 
@@ -18,19 +19,51 @@ const program = (alertId: string) =>
     variables: {
       alert: { "fn::invoke": { function: "alertpipe:index:getAlert", arguments: { id: alertId } } },
       found: { "fn::invoke": { function: "alertpipe:index:getApiKeys", arguments: { organizationId: ORG_ID } } },
+      pager: { "fn::invoke": { function: "alertpipe:index:getWebhook", arguments: { name: "pager" } } },
+      searches: { "fn::invoke": { function: "alertpipe:index:getSavedSearches", arguments: {} } },
     },
-    outputs: { alertName: "${alert.name}", alertThreshold: "${alert.threshold}", keys: "${found.keys}" },
+    outputs: {
+      alertName: "${alert.name}",
+      alertThreshold: "${alert.threshold}",
+      keys: "${found.keys}",
+      pager: "${pager}",
+      searches: "${searches.savedSearches}",
+    },
   });
+
+/** An alert notifying the webhook "ops" and watching the search "errors", each found by its name. */
+const wiredByLookup = yamlProgram({
+  variables: {
+    ops: { "fn::invoke": { function: "alertpipe:index:getWebhook", arguments: { name: "ops" } } },
+    errors: { "fn::invoke": { function: "alertpipe:index:getSavedSearch", arguments: { name: "errors" } } },
+  },
+  resources: {
+    warnRate: {
+      type: "alertpipe:index:Alert",
+      properties: {
+        name: "Warn rate",
+        source: "search",
+        threshold: 50,
+        thresholdType: "above",
+        interval: "5m",
+        channel: { type: "webhook", webhookId: "${ops.id}" },
+        savedSearchId: "${errors.id}",
+      },
+    },
+  },
+});
 
 describe("fn::invoke of the lookups in Pulumi YAML", () => {
   let emu: RunningEmulator;
   let estate: Estate;
+  let team: TeamObjects;
   let stack: CliStack;
   let outputs: Record<string, unknown>;
 
   beforeAll(async () => {
     emu = await startEmulator({ rateLimits: { cloud: false, alerting: false } });
     estate = await seedEstate(emu);
+    team = await seedTeamObjects(emu);
     const yaml = await yamlStack(emu, program(estate.alerts[0] ?? ""), {
       config: { "alertpipe:cloudRateLimit": { value: "off" }, "alertpipe:alertingRateLimit": { value: "off" } },
     });
@@ -55,7 +88,31 @@ describe("fn::invoke of the lookups in Pulumi YAML", () => {
     expect(JSON.stringify(keys)).not.toMatch(/keySecret|hashData/);
   });
 
+  it("outputs the webhook getWebhook found by name, without its body, headers or parameters", () => {
+    expect(outputs.pager).toMatchObject({ id: team.pager, name: "pager", service: "incidentio" });
+    expect(Object.keys(outputs.pager as object)).not.toContain("body");
+    expect(JSON.stringify(outputs.pager)).not.toContain(TEAM_SECRET);
+  });
+
+  it("outputs the saved searches getSavedSearches found", () => {
+    expect(outputs.searches).toEqual([expect.objectContaining({ id: team.errors, where: "level:error" })]);
+  });
+
   it("sent only GETs, each collection once", () => {
-    expect(requestLog(emu).map((r) => r.split("?")[0])).toEqual([`GET ${ALERTS_PATH}`, `GET ${KEYS_PATH}`]);
+    expect(
+      requestLog(emu)
+        .map((r) => r.split("?")[0])
+        .sort(),
+    ).toEqual([`GET ${ALERTS_PATH}`, `GET ${KEYS_PATH}`, "GET /api/v2/saved-searches", "GET /api/v2/webhooks"].sort());
+  });
+
+  it("makes an alert notifying the webhook and watching the search that lookups found by name", async () => {
+    stack = (await yamlStack(emu, wiredByLookup)).stack;
+    const up = await stack.runLogged("up", ["up", "--yes"]);
+    expect(up.code, up.output).toBe(0);
+    const made = Object.values(emu.snapshot().alerts).filter((a) => a.name === "Warn rate");
+    expect(made).toEqual([
+      expect.objectContaining({ channel: { type: "webhook", webhookId: team.ops }, savedSearch: team.errors }),
+    ]);
   });
 });

@@ -4,7 +4,7 @@
 // the language (Python: pip-installed next to PyPI's `pulumi` at our lock file's version; Go: a
 // program built against sdk/go, minutes with empty Go caches, a second or two with them), and an
 // Automation API inline program (test/engine/fixtures/<language>-program) making one of each
-// resource. Both languages meet the same specification.
+// resource, and a lookup of the alert made. Both languages meet the same specification.
 
 import { join } from "node:path";
 import { CONNECTION_SETTINGS } from "../../provider/runtime/connection";
@@ -67,6 +67,10 @@ describe.each(LANGUAGES)("a $name program using the generated SDK and the instal
     expect(Object.keys(snap.keys)).toHaveLength(1);
     expect(Object.keys(snap.alerts)).toEqual([up.outputs.alertId?.value]);
     expect(snap.pipes[PIPE_RESOURCE_ID]?.db_max_threads).toBe(8);
+  });
+
+  it("looks the alert up through the SDK's lookup function", () => {
+    expect(up.outputs.foundAlertName).toEqual({ secret: false, value: "Ingest lag" });
   });
 
   it("gets keySecret as a secret output", () => {

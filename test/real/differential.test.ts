@@ -13,8 +13,17 @@ const service = realServicePerFile();
 let referents: Referents;
 let emulator: RunningEmulator;
 
+/** A second webhook of the real service, for an alert of two channels (the emulator checks none). */
+let secondHook = "";
+
 beforeAll(async () => {
   referents = await makeReferents(service());
+  const hook = await call(service(), "POST", "/api/v2/webhooks", {
+    name: "second-hook",
+    service: "generic",
+    url: "https://example.com/hooks/second",
+  });
+  secondHook = (hook.body as { data: { id: string } }).data.id;
   emulator = await startEmulator({ mode: "2026", rateLimits: { cloud: false } });
 });
 afterAll(async () => {
@@ -66,6 +75,8 @@ const createWith =
       ),
     ),
   });
+
+const hook = (webhookId: string) => ({ type: "webhook", webhookId });
 
 /** A search alert as the real service spells it. */
 const searchAlert = (r: Referents): Record<string, unknown> => ({
@@ -122,6 +133,47 @@ const ROWS: Row[] = [
     what: "read an import id of 12 characters (an ObjectId to the service)",
     make: () => ({ method: "GET", path: "/api/v2/alerts/twelve-chars" }),
   },
+  // Issue 27's members, as the Alert resource sends them.
+  { what: "create a between alert with thresholdMax", make: createWith({ thresholdType: "between", thresholdMax: 9 }) },
+  {
+    what: "create an alert of two channels",
+    make: createWith((r) => ({ channels: [hook(r.webhookId), hook(secondHook)] })),
+  },
+  { what: "create an alert with a schedule offset", make: createWith({ scheduleOffsetMinutes: 2 }) },
+  { what: "create an alert with a schedule start", make: createWith({ scheduleStartAt: "2026-01-15T10:00:00Z" }) },
+  {
+    what: "create an alert with a note and consecutive windows",
+    make: createWith({ note: "**see** the runbook", numConsecutiveWindows: 3 }),
+  },
+  {
+    what: "create a search alert grouped by a column",
+    make: createWith((r) => ({ ...searchAlert(r), groupBy: "ServiceName" })),
+  },
+  { what: "create a tile alert with groupBy (dropped)", make: createWith({ groupBy: "ServiceName" }) },
+  {
+    what: "update an alert to a range with a schedule start",
+    needs: "alert",
+    make: (r, id) => ({
+      method: "PUT",
+      path: `/api/v2/alerts/${id}`,
+      body: { ...tile(r), thresholdType: "not_between", thresholdMax: 7, scheduleStartAt: "2026-01-15T10:00:00Z" },
+    }),
+  },
+  { what: "a between alert without thresholdMax", make: createWith({ thresholdType: "between" }) },
+  { what: "a thresholdMax below the threshold", make: createWith({ thresholdType: "not_between", thresholdMax: 1 }) },
+  { what: "channels whose first is not channel", make: createWith({ channels: [hook(secondHook)] }) },
+  { what: "a channel twice", make: createWith((r) => ({ channels: [hook(r.webhookId), hook(r.webhookId)] })) },
+  { what: "a schedule offset as long as the interval", make: createWith({ scheduleOffsetMinutes: 5 }) },
+  {
+    what: "a schedule offset beside a schedule start",
+    make: createWith({ scheduleOffsetMinutes: 1, scheduleStartAt: "2026-01-15T10:00:00Z" }),
+  },
+  {
+    what: "a schedule start with an offset, not Z",
+    make: createWith({ scheduleStartAt: "2026-01-15T10:00:00+01:00" }),
+  },
+  { what: "zero consecutive windows", make: createWith({ numConsecutiveWindows: 0 }) },
+  { what: "an empty note", make: createWith({ note: "" }) },
   // What the check refuses before any request, sent anyway: the service must refuse it too.
   { what: "an interval not in the list", make: createWith({ interval: "2m" }) },
   { what: "a thresholdType other than above or below", make: createWith({ thresholdType: "sideways" }) },
@@ -185,6 +237,12 @@ const ECHOED = [
   "tileId",
   "savedSearchId",
   "state",
+  "thresholdMax",
+  "scheduleOffsetMinutes",
+  "scheduleStartAt",
+  "numConsecutiveWindows",
+  "note",
+  "groupBy",
 ];
 
 const HEADERS = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "x-total-count"];

@@ -176,6 +176,11 @@ export class CliStack {
     return this.run(["import", token, name, id, "--yes", "--protect=false", "--generate-code=false"]);
   }
 
+  /** `pulumi import --file <file>` as the adopting guide shows it: unprotected, the program written to `out`. */
+  importFile(file: string, out: string): Promise<CliRun> {
+    return this.run(["import", "--file", file, "--yes", "--protect=false", "--generate-code", "--out", out]);
+  }
+
   /** The stack's outputs, secret ones in plain text (`pulumi stack output --json --show-secrets`): never print them. */
   async outputs(): Promise<Record<string, unknown>> {
     const shown = await this.run(["stack", "output", "--json", "--show-secrets"]);

@@ -4,7 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunningEmulator } from "../../emulator";
+import { SEEDED_SOURCES, type RunningEmulator } from "../../emulator";
 import { runCli } from "../../provider/export/cli";
 import { resetRuntime } from "../../provider/runtime/runtime";
 import { examplesDir } from "../../scripts/exampleStack";
@@ -105,4 +105,55 @@ export async function seedEstate(emu: RunningEmulator): Promise<Estate> {
   const pipe = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/${PIPE_IDS.pipeId}`;
   const emptyPipe = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bee`;
   return { alerts, keys, pipe, emptyPipe };
+}
+
+/** The value of every header and parameter `seedTeamObjects` sets: it must never come back. */
+export const TEAM_SECRET = "team-hdr-CANARY-3e9b";
+
+/** What `seedTeamObjects` made, by id. */
+export interface TeamObjects {
+  /** A generic webhook "ops" with secret headers and parameters and a body template. */
+  readonly ops: string;
+  /** An incidentio webhook "pager", whose body the service never returns either. */
+  readonly pager: string;
+  /** A saved search "errors". */
+  readonly errors: string;
+  /** A search alert "Error rate" notifying `ops` and watching `errors`. */
+  readonly errorRate: string;
+}
+
+/** An alert's channel and saved search made by hand, and the alert wired to both, as a team would have them. */
+export async function seedTeamObjects(emu: RunningEmulator): Promise<TeamObjects> {
+  const made = async (path: string, body: unknown) =>
+    ((await byHand(emu, "POST", path, body)) as { data: { id: string } }).data.id;
+  const secrets = { headers: { "X-Token": TEAM_SECRET }, queryParams: { token: TEAM_SECRET } };
+  const ops = await made("/api/v2/webhooks", {
+    name: "ops",
+    service: "generic",
+    url: "https://hooks.example.com/ops",
+    body: '{"text": "{{title}}"}',
+    ...secrets,
+  });
+  const pager = await made("/api/v2/webhooks", {
+    name: "pager",
+    service: "incidentio",
+    url: "https://api.incident.io/v2/alert_events/http/x",
+    body: `{"token": "${TEAM_SECRET}"}`,
+    ...secrets,
+  });
+  const errors = await made("/api/v2/saved-searches", {
+    name: "errors",
+    sourceId: SEEDED_SOURCES[0].id,
+    where: "level:error",
+  });
+  const errorRate = await made(ALERTS_PATH, {
+    name: "Error rate",
+    source: "search",
+    threshold: 10,
+    thresholdType: "above",
+    interval: "5m",
+    channel: { type: "webhook", webhookId: ops },
+    savedSearchId: errors,
+  });
+  return { ops, pager, errors, errorRate };
 }

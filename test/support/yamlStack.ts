@@ -37,6 +37,17 @@ export function yamlProgram(program: {
   return `${JSON.stringify({ name: "alertpipe-yaml", runtime: "yaml", plugins: PLUGINS, ...program }, null, 2)}\n`;
 }
 
+/** A Pulumi.yaml in YAML itself naming the plugin and no resources: what a team adopting an estate starts from. */
+export function yamlHeader(project: string): string {
+  return `name: ${project}
+runtime: yaml
+plugins:
+  providers:
+    - name: alertpipe
+      path: ./node_modules/.bin
+`;
+}
+
 /** A YAML project on the real engine, against an emulator. */
 export interface YamlStack {
   stack: CliStack;

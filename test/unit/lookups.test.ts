@@ -40,6 +40,33 @@ const keysListed = (...keys: unknown[]) =>
 const alertsListed = (...alerts: unknown[]) =>
   answerOnce(mock.api.alerting, mock.seen, { method: "GET", path: FIRST_PAGE }, 200, { data: alerts });
 
+const HOOKS_PAGE = "/api/v2/webhooks?limit=1000&offset=0";
+const SEARCHES_PAGE = "/api/v2/saved-searches?limit=1000&offset=0";
+const HOOK_ID = "65f0c1a2b3c4d5e6f7a8b9d1";
+const SEARCH_ID = "65f0c1a2b3c4d5e6f7a8b9e2";
+const SOURCE_ID = "65a000000000000000000001";
+
+/** A webhook as a careless service might answer it: with the write-only fields a real one never returns. */
+const wireHook = (id: string, name: string, service: string) => ({
+  id,
+  name,
+  service,
+  url: "https://hooks.example.com/ops",
+  body: `{"text": "${SECRET}"}`,
+  headers: { "X-Token": SECRET },
+  queryParams: { token: SECRET },
+  createdAt: "2026-08-21T10:00:00.000Z",
+  updatedAt: "2026-08-21T10:00:00.000Z",
+});
+
+const hooksListed = (...hooks: unknown[]) =>
+  answerOnce(mock.api.alerting, mock.seen, { method: "GET", path: HOOKS_PAGE }, 200, { data: hooks });
+
+const wireSearch = (id: string, name: string) => ({ id, name, sourceId: SOURCE_ID, where: "level:error", tags: [] });
+
+const searchesListed = (...searches: unknown[]) =>
+  answerOnce(mock.api.alerting, mock.seen, { method: "GET", path: SEARCHES_PAGE }, 200, { data: searches });
+
 describe("a lookup's arguments", () => {
   const cases: ReadonlyArray<[string, unknown, RegExp]> = [
     ["getAlert", {}, /^\[LOOKUP_ARGUMENT\] getAlert: id is required/],
@@ -51,6 +78,11 @@ describe("a lookup's arguments", () => {
     ["getApiKey", { organizationId: ORG_ID, id: KEY_UUID, name: "ci" }, /id or name must be given/],
     ["getApiKeys", {}, /getApiKeys: organizationId is required/],
     ["getPipeSettings", { ...PIPE_IDS, pipeId: "p/1" }, /getPipeSettings: pipeId "p\/1" cannot be used: .*holds a \//],
+    ["getWebhook", {}, /^\[LOOKUP_ARGUMENT\] getWebhook: id or name must be given, one of them and not both/],
+    ["getWebhook", { id: "a/b" }, /^\[LOOKUP_ARGUMENT\] getWebhook: id "a\/b" cannot be used/],
+    ["getWebhooks", { service: "slack" }, /getWebhooks: service is not an argument of getWebhooks; it takes name/],
+    ["getSavedSearch", { id: HOOK_ID, name: "errors" }, /getSavedSearch: id or name must be given/],
+    ["getSavedSearches", { name: 3 }, /getSavedSearches: name must be a string/],
   ];
   for (const [name, args, words] of cases) {
     it(`${name}(${JSON.stringify(args)}) fails naming the argument, sending nothing`, async () => {
@@ -107,6 +139,37 @@ describe("what a lookup did not find", () => {
   });
 });
 
+describe("what a webhook or saved search lookup did not find", () => {
+  it("getWebhook by id names the id, having read the list (there is no GET of one webhook)", async () => {
+    hooksListed(wireHook("other", "ops", "generic"));
+    await expect(run("getWebhook", { id: HOOK_ID })).rejects.toThrow(
+      `[LOOKUP_NOT_FOUND] getWebhook: there is no webhook with id "${HOOK_ID}"`,
+    );
+    expect(mock.seen.map((r) => r.path)).toEqual([HOOKS_PAGE]);
+  });
+
+  it("getWebhook by a name webhooks of two services share lists their ids with their services", async () => {
+    hooksListed(wireHook(HOOK_ID, "ops", "generic"), wireHook("h-2", "ops", "slack"));
+    await expect(run("getWebhook", { name: "ops" })).rejects.toThrow(
+      `[LOOKUP_AMBIGUOUS] getWebhook: the caller has 2 webhooks named "ops": ${HOOK_ID} (generic), h-2 (slack)`,
+    );
+  });
+
+  it("getSavedSearch by name names the name", async () => {
+    searchesListed(wireSearch(SEARCH_ID, "errors"));
+    await expect(run("getSavedSearch", { name: "warnings" })).rejects.toThrow(
+      '[LOOKUP_NOT_FOUND] getSavedSearch: the caller has no saved search named "warnings"',
+    );
+  });
+
+  it("getSavedSearches names a list the service does not have", async () => {
+    answerOnce(mock.api.alerting, mock.seen, { method: "GET", path: SEARCHES_PAGE }, 404, { message: "Not found" });
+    await expect(run("getSavedSearches", {})).rejects.toThrow(
+      "[LOOKUP_NOT_FOUND] getSavedSearches: the service has no list of saved searches (GET /api/v2/saved-searches",
+    );
+  });
+});
+
 describe("a lookup's result", () => {
   it("names no property any resource holds secret, in any lookup or the records of its lists", () => {
     const secrets = RESOURCES.flatMap((r) => namesWith(r.definition, "secret"));
@@ -149,6 +212,36 @@ describe("a lookup's result", () => {
     expect(one).toMatchObject({ id: ALERT_ID, name: "High CPU", threshold: 90 });
     expect(named).toEqual({ alerts: [{ id: "a-2", name: "Other", threshold: 1 }] });
     expect(mock.seen.map((r) => r.path)).toEqual([FIRST_PAGE]);
+  });
+
+  it("getWebhook holds the webhook's readable fields, never a write-only one, even when the service answers them", async () => {
+    hooksListed(wireHook(HOOK_ID, "ops", "incidentio"));
+    const hook = await run("getWebhook", { name: "ops" });
+    expect(hook).toEqual({
+      id: HOOK_ID,
+      name: "ops",
+      service: "incidentio",
+      url: "https://hooks.example.com/ops",
+      createdAt: "2026-08-21T10:00:00.000Z",
+      updatedAt: "2026-08-21T10:00:00.000Z",
+    });
+    expect(JSON.stringify(hook)).not.toContain(SECRET);
+  });
+
+  it("getWebhooks keeps a generic webhook's body, which the service returns, and no header or parameter", async () => {
+    hooksListed(wireHook(HOOK_ID, "ops", "generic"), wireHook("h-2", "chat", "slack"));
+    const found = await run("getWebhooks", { name: "ops" });
+    expect(found).toEqual({ webhooks: [expect.objectContaining({ id: HOOK_ID, body: `{"text": "${SECRET}"}` })] });
+    expect(JSON.stringify(found)).not.toMatch(/headers|queryParams|X-Token/);
+  });
+
+  it("getSavedSearch by id and getSavedSearches of one run list the searches once", async () => {
+    searchesListed(wireSearch(SEARCH_ID, "errors"), wireSearch("s-2", "errors"));
+    const one = await run("getSavedSearch", { id: SEARCH_ID });
+    const named = await run("getSavedSearches", { name: "errors" });
+    expect(one).toEqual({ id: SEARCH_ID, name: "errors", sourceId: SOURCE_ID, where: "level:error", tags: [] });
+    expect((named.savedSearches as Array<{ id: string }>).map((s) => s.id)).toEqual([SEARCH_ID, "s-2"]);
+    expect(mock.seen.map((r) => r.path)).toEqual([SEARCHES_PAGE]);
   });
 
   it("getPipeSettings gives every setting, null when unset", async () => {

@@ -852,6 +852,224 @@ func (o GetApiKeysKeyArrayOutput) Index(i pulumi.IntInput) GetApiKeysKeyOutput {
 	}).(GetApiKeysKeyOutput)
 }
 
+// A saved search as the service holds it.
+type GetSavedSearchesSavedSearch struct {
+	// When the search was made (ISO 8601, set by the service).
+	CreatedAt *string `pulumi:"createdAt"`
+	// Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
+	Filters []SavedSearchFilter `pulumi:"filters"`
+	// The saved search's id.
+	Id string `pulumi:"id"`
+	// The search's name (1 to 1024 characters once trimmed); not unique.
+	Name *string `pulumi:"name"`
+	// The order of results (at most 1024 characters); default "".
+	OrderBy *string `pulumi:"orderBy"`
+	// The columns shown (at most 4096 characters); default "".
+	Select *string `pulumi:"select"`
+	// The source searched: the id of a source of the team (GET /api/v2/sources lists them).
+	SourceId *string `pulumi:"sourceId"`
+	// Tags (at most 50, each at most 32 characters); default none.
+	Tags []string `pulumi:"tags"`
+	// Identifier of the owning team.
+	TeamId *string `pulumi:"teamId"`
+	// When the search last changed (ISO 8601, set by the service).
+	UpdatedAt *string `pulumi:"updatedAt"`
+	// The query (at most 8192 characters), in whereLanguage; default "".
+	Where *string `pulumi:"where"`
+	// The language of where: "lucene" (default) or "sql".
+	WhereLanguage *SavedSearchWhereLanguage `pulumi:"whereLanguage"`
+}
+
+// A saved search as the service holds it.
+type GetSavedSearchesSavedSearchOutput struct{ *pulumi.OutputState }
+
+func (GetSavedSearchesSavedSearchOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetSavedSearchesSavedSearch)(nil)).Elem()
+}
+
+func (o GetSavedSearchesSavedSearchOutput) ToGetSavedSearchesSavedSearchOutput() GetSavedSearchesSavedSearchOutput {
+	return o
+}
+
+func (o GetSavedSearchesSavedSearchOutput) ToGetSavedSearchesSavedSearchOutputWithContext(ctx context.Context) GetSavedSearchesSavedSearchOutput {
+	return o
+}
+
+// When the search was made (ISO 8601, set by the service).
+func (o GetSavedSearchesSavedSearchOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
+func (o GetSavedSearchesSavedSearchOutput) Filters() SavedSearchFilterArrayOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) []SavedSearchFilter { return v.Filters }).(SavedSearchFilterArrayOutput)
+}
+
+// The saved search's id.
+func (o GetSavedSearchesSavedSearchOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The search's name (1 to 1024 characters once trimmed); not unique.
+func (o GetSavedSearchesSavedSearchOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// The order of results (at most 1024 characters); default "".
+func (o GetSavedSearchesSavedSearchOutput) OrderBy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) *string { return v.OrderBy }).(pulumi.StringPtrOutput)
+}
+
+// The columns shown (at most 4096 characters); default "".
+func (o GetSavedSearchesSavedSearchOutput) Select() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) *string { return v.Select }).(pulumi.StringPtrOutput)
+}
+
+// The source searched: the id of a source of the team (GET /api/v2/sources lists them).
+func (o GetSavedSearchesSavedSearchOutput) SourceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) *string { return v.SourceId }).(pulumi.StringPtrOutput)
+}
+
+// Tags (at most 50, each at most 32 characters); default none.
+func (o GetSavedSearchesSavedSearchOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) []string { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+// Identifier of the owning team.
+func (o GetSavedSearchesSavedSearchOutput) TeamId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) *string { return v.TeamId }).(pulumi.StringPtrOutput)
+}
+
+// When the search last changed (ISO 8601, set by the service).
+func (o GetSavedSearchesSavedSearchOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The query (at most 8192 characters), in whereLanguage; default "".
+func (o GetSavedSearchesSavedSearchOutput) Where() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) *string { return v.Where }).(pulumi.StringPtrOutput)
+}
+
+// The language of where: "lucene" (default) or "sql".
+func (o GetSavedSearchesSavedSearchOutput) WhereLanguage() SavedSearchWhereLanguagePtrOutput {
+	return o.ApplyT(func(v GetSavedSearchesSavedSearch) *SavedSearchWhereLanguage { return v.WhereLanguage }).(SavedSearchWhereLanguagePtrOutput)
+}
+
+type GetSavedSearchesSavedSearchArrayOutput struct{ *pulumi.OutputState }
+
+func (GetSavedSearchesSavedSearchArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetSavedSearchesSavedSearch)(nil)).Elem()
+}
+
+func (o GetSavedSearchesSavedSearchArrayOutput) ToGetSavedSearchesSavedSearchArrayOutput() GetSavedSearchesSavedSearchArrayOutput {
+	return o
+}
+
+func (o GetSavedSearchesSavedSearchArrayOutput) ToGetSavedSearchesSavedSearchArrayOutputWithContext(ctx context.Context) GetSavedSearchesSavedSearchArrayOutput {
+	return o
+}
+
+func (o GetSavedSearchesSavedSearchArrayOutput) Index(i pulumi.IntInput) GetSavedSearchesSavedSearchOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetSavedSearchesSavedSearch {
+		return vs[0].([]GetSavedSearchesSavedSearch)[vs[1].(int)]
+	}).(GetSavedSearchesSavedSearchOutput)
+}
+
+// A webhook as the service holds it.
+type GetWebhooksWebhook struct {
+	// The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is write-only, as headers.
+	Body *string `pulumi:"body"`
+	// When the webhook was made (ISO 8601, set by the service).
+	CreatedAt *string `pulumi:"createdAt"`
+	// What the webhook is for (at most 2048 characters); leave it out for none.
+	Description *string `pulumi:"description"`
+	// The webhook's id.
+	Id string `pulumi:"id"`
+	// The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
+	Name *string `pulumi:"name"`
+	// The receiving service: "slack", "generic" or "incidentio". Changes in place.
+	Service *WebhookService `pulumi:"service"`
+	// When the webhook last changed (ISO 8601, set by the service).
+	UpdatedAt *string `pulumi:"updatedAt"`
+	// Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack webhook's host ends in slack.com. The service returns it in plain text.
+	Url *string `pulumi:"url"`
+}
+
+// A webhook as the service holds it.
+type GetWebhooksWebhookOutput struct{ *pulumi.OutputState }
+
+func (GetWebhooksWebhookOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetWebhooksWebhook)(nil)).Elem()
+}
+
+func (o GetWebhooksWebhookOutput) ToGetWebhooksWebhookOutput() GetWebhooksWebhookOutput {
+	return o
+}
+
+func (o GetWebhooksWebhookOutput) ToGetWebhooksWebhookOutputWithContext(ctx context.Context) GetWebhooksWebhookOutput {
+	return o
+}
+
+// The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is write-only, as headers.
+func (o GetWebhooksWebhookOutput) Body() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetWebhooksWebhook) *string { return v.Body }).(pulumi.StringPtrOutput)
+}
+
+// When the webhook was made (ISO 8601, set by the service).
+func (o GetWebhooksWebhookOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetWebhooksWebhook) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// What the webhook is for (at most 2048 characters); leave it out for none.
+func (o GetWebhooksWebhookOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetWebhooksWebhook) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// The webhook's id.
+func (o GetWebhooksWebhookOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetWebhooksWebhook) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
+func (o GetWebhooksWebhookOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetWebhooksWebhook) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// The receiving service: "slack", "generic" or "incidentio". Changes in place.
+func (o GetWebhooksWebhookOutput) Service() WebhookServicePtrOutput {
+	return o.ApplyT(func(v GetWebhooksWebhook) *WebhookService { return v.Service }).(WebhookServicePtrOutput)
+}
+
+// When the webhook last changed (ISO 8601, set by the service).
+func (o GetWebhooksWebhookOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetWebhooksWebhook) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack webhook's host ends in slack.com. The service returns it in plain text.
+func (o GetWebhooksWebhookOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetWebhooksWebhook) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+type GetWebhooksWebhookArrayOutput struct{ *pulumi.OutputState }
+
+func (GetWebhooksWebhookArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetWebhooksWebhook)(nil)).Elem()
+}
+
+func (o GetWebhooksWebhookArrayOutput) ToGetWebhooksWebhookArrayOutput() GetWebhooksWebhookArrayOutput {
+	return o
+}
+
+func (o GetWebhooksWebhookArrayOutput) ToGetWebhooksWebhookArrayOutputWithContext(ctx context.Context) GetWebhooksWebhookArrayOutput {
+	return o
+}
+
+func (o GetWebhooksWebhookArrayOutput) Index(i pulumi.IntInput) GetWebhooksWebhookOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetWebhooksWebhook {
+		return vs[0].([]GetWebhooksWebhook)[vs[1].(int)]
+	}).(GetWebhooksWebhookOutput)
+}
+
 // An address allowed to use an API key.
 type IpAccessEntry struct {
 	// What the address is, for people.
@@ -1120,6 +1338,10 @@ func init() {
 	pulumi.RegisterOutputType(GetAlertsAlertArrayOutput{})
 	pulumi.RegisterOutputType(GetApiKeysKeyOutput{})
 	pulumi.RegisterOutputType(GetApiKeysKeyArrayOutput{})
+	pulumi.RegisterOutputType(GetSavedSearchesSavedSearchOutput{})
+	pulumi.RegisterOutputType(GetSavedSearchesSavedSearchArrayOutput{})
+	pulumi.RegisterOutputType(GetWebhooksWebhookOutput{})
+	pulumi.RegisterOutputType(GetWebhooksWebhookArrayOutput{})
 	pulumi.RegisterOutputType(IpAccessEntryOutput{})
 	pulumi.RegisterOutputType(IpAccessEntryArrayOutput{})
 	pulumi.RegisterOutputType(SavedSearchFilterOutput{})

@@ -235,6 +235,98 @@ export interface GetApiKeysKey {
 }
 
 /**
+ * A saved search as the service holds it.
+ */
+export interface GetSavedSearchesSavedSearch {
+    /**
+     * When the search was made (ISO 8601, set by the service).
+     */
+    createdAt?: string;
+    /**
+     * Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
+     */
+    filters?: outputs.SavedSearchFilter[];
+    /**
+     * The saved search's id.
+     */
+    id: string;
+    /**
+     * The search's name (1 to 1024 characters once trimmed); not unique.
+     */
+    name?: string;
+    /**
+     * The order of results (at most 1024 characters); default "".
+     */
+    orderBy?: string;
+    /**
+     * The columns shown (at most 4096 characters); default "".
+     */
+    select?: string;
+    /**
+     * The source searched: the id of a source of the team (GET /api/v2/sources lists them).
+     */
+    sourceId?: string;
+    /**
+     * Tags (at most 50, each at most 32 characters); default none.
+     */
+    tags?: string[];
+    /**
+     * Identifier of the owning team.
+     */
+    teamId?: string;
+    /**
+     * When the search last changed (ISO 8601, set by the service).
+     */
+    updatedAt?: string;
+    /**
+     * The query (at most 8192 characters), in whereLanguage; default "".
+     */
+    where?: string;
+    /**
+     * The language of where: "lucene" (default) or "sql".
+     */
+    whereLanguage?: enums.SavedSearchWhereLanguage;
+}
+
+/**
+ * A webhook as the service holds it.
+ */
+export interface GetWebhooksWebhook {
+    /**
+     * The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is write-only, as headers.
+     */
+    body?: string;
+    /**
+     * When the webhook was made (ISO 8601, set by the service).
+     */
+    createdAt?: string;
+    /**
+     * What the webhook is for (at most 2048 characters); leave it out for none.
+     */
+    description?: string;
+    /**
+     * The webhook's id.
+     */
+    id: string;
+    /**
+     * The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
+     */
+    name?: string;
+    /**
+     * The receiving service: "slack", "generic" or "incidentio". Changes in place.
+     */
+    service?: enums.WebhookService;
+    /**
+     * When the webhook last changed (ISO 8601, set by the service).
+     */
+    updatedAt?: string;
+    /**
+     * Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack webhook's host ends in slack.com. The service returns it in plain text.
+     */
+    url?: string;
+}
+
+/**
  * An address allowed to use an API key.
  */
 export interface IpAccessEntry {

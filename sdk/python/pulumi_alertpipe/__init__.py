@@ -14,6 +14,10 @@ from .get_alerts import *
 from .get_api_key import *
 from .get_api_keys import *
 from .get_pipe_settings import *
+from .get_saved_search import *
+from .get_saved_searches import *
+from .get_webhook import *
+from .get_webhooks import *
 from .pipe_settings import *
 from .provider import *
 from .saved_search import *

@@ -23,6 +23,8 @@ __all__ = [
     'ApiKeyHashData',
     'GetAlertsAlert',
     'GetApiKeysKey',
+    'GetSavedSearchesSavedSearch',
+    'GetWebhooksWebhook',
     'IpAccessEntry',
     'SavedSearchFilter',
 ]
@@ -719,6 +721,268 @@ class GetApiKeysKey(dict):
         When the key was last used (ISO 8601, set by the service); null when never.
         """
         return pulumi.get(self, "used_at")
+
+
+@pulumi.output_type
+class GetSavedSearchesSavedSearch(dict):
+    """
+    A saved search as the service holds it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 filters: Optional[Sequence['outputs.SavedSearchFilter']] = None,
+                 name: Optional[_builtins.str] = None,
+                 order_by: Optional[_builtins.str] = None,
+                 select: Optional[_builtins.str] = None,
+                 source_id: Optional[_builtins.str] = None,
+                 tags: Optional[Sequence[_builtins.str]] = None,
+                 team_id: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None,
+                 where: Optional[_builtins.str] = None,
+                 where_language: Optional['SavedSearchWhereLanguage'] = None):
+        """
+        A saved search as the service holds it.
+
+        :param _builtins.str id: The saved search's id.
+        :param _builtins.str created_at: When the search was made (ISO 8601, set by the service).
+        :param Sequence['SavedSearchFilter'] filters: Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
+        :param _builtins.str name: The search's name (1 to 1024 characters once trimmed); not unique.
+        :param _builtins.str order_by: The order of results (at most 1024 characters); default "".
+        :param _builtins.str select: The columns shown (at most 4096 characters); default "".
+        :param _builtins.str source_id: The source searched: the id of a source of the team (GET /api/v2/sources lists them).
+        :param Sequence[_builtins.str] tags: Tags (at most 50, each at most 32 characters); default none.
+        :param _builtins.str team_id: Identifier of the owning team.
+        :param _builtins.str updated_at: When the search last changed (ISO 8601, set by the service).
+        :param _builtins.str where: The query (at most 8192 characters), in whereLanguage; default "".
+        :param 'SavedSearchWhereLanguage' where_language: The language of where: "lucene" (default) or "sql".
+        """
+        pulumi.set(__self__, "id", id)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if filters is not None:
+            pulumi.set(__self__, "filters", filters)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if order_by is not None:
+            pulumi.set(__self__, "order_by", order_by)
+        if select is not None:
+            pulumi.set(__self__, "select", select)
+        if source_id is not None:
+            pulumi.set(__self__, "source_id", source_id)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+        if team_id is not None:
+            pulumi.set(__self__, "team_id", team_id)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+        if where is not None:
+            pulumi.set(__self__, "where", where)
+        if where_language is not None:
+            pulumi.set(__self__, "where_language", where_language)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The saved search's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the search was made (ISO 8601, set by the service).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> Optional[Sequence['outputs.SavedSearchFilter']]:
+        """
+        Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
+        """
+        return pulumi.get(self, "filters")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The search's name (1 to 1024 characters once trimmed); not unique.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="orderBy")
+    def order_by(self) -> Optional[_builtins.str]:
+        """
+        The order of results (at most 1024 characters); default "".
+        """
+        return pulumi.get(self, "order_by")
+
+    @_builtins.property
+    @pulumi.getter
+    def select(self) -> Optional[_builtins.str]:
+        """
+        The columns shown (at most 4096 characters); default "".
+        """
+        return pulumi.get(self, "select")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceId")
+    def source_id(self) -> Optional[_builtins.str]:
+        """
+        The source searched: the id of a source of the team (GET /api/v2/sources lists them).
+        """
+        return pulumi.get(self, "source_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Tags (at most 50, each at most 32 characters); default none.
+        """
+        return pulumi.get(self, "tags")
+
+    @_builtins.property
+    @pulumi.getter(name="teamId")
+    def team_id(self) -> Optional[_builtins.str]:
+        """
+        Identifier of the owning team.
+        """
+        return pulumi.get(self, "team_id")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the search last changed (ISO 8601, set by the service).
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def where(self) -> Optional[_builtins.str]:
+        """
+        The query (at most 8192 characters), in whereLanguage; default "".
+        """
+        return pulumi.get(self, "where")
+
+    @_builtins.property
+    @pulumi.getter(name="whereLanguage")
+    def where_language(self) -> Optional['SavedSearchWhereLanguage']:
+        """
+        The language of where: "lucene" (default) or "sql".
+        """
+        return pulumi.get(self, "where_language")
+
+
+@pulumi.output_type
+class GetWebhooksWebhook(dict):
+    """
+    A webhook as the service holds it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 body: Optional[_builtins.str] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 description: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 service: Optional['WebhookService'] = None,
+                 updated_at: Optional[_builtins.str] = None,
+                 url: Optional[_builtins.str] = None):
+        """
+        A webhook as the service holds it.
+
+        :param _builtins.str id: The webhook's id.
+        :param _builtins.str body: The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is write-only, as headers.
+        :param _builtins.str created_at: When the webhook was made (ISO 8601, set by the service).
+        :param _builtins.str description: What the webhook is for (at most 2048 characters); leave it out for none.
+        :param _builtins.str name: The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
+        :param 'WebhookService' service: The receiving service: "slack", "generic" or "incidentio". Changes in place.
+        :param _builtins.str updated_at: When the webhook last changed (ISO 8601, set by the service).
+        :param _builtins.str url: Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack webhook's host ends in slack.com. The service returns it in plain text.
+        """
+        pulumi.set(__self__, "id", id)
+        if body is not None:
+            pulumi.set(__self__, "body", body)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if service is not None:
+            pulumi.set(__self__, "service", service)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The webhook's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def body(self) -> Optional[_builtins.str]:
+        """
+        The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is write-only, as headers.
+        """
+        return pulumi.get(self, "body")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the webhook was made (ISO 8601, set by the service).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What the webhook is for (at most 2048 characters); leave it out for none.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def service(self) -> Optional['WebhookService']:
+        """
+        The receiving service: "slack", "generic" or "incidentio". Changes in place.
+        """
+        return pulumi.get(self, "service")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the webhook last changed (ISO 8601, set by the service).
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack webhook's host ends in slack.com. The service returns it in plain text.
+        """
+        return pulumi.get(self, "url")
 
 
 @pulumi.output_type

@@ -222,6 +222,19 @@ describe("alertpipe-emulator CLI", () => {
     expect(answer.headers.get("ratelimit-remaining")).toBe("99");
   });
 
+  it("--custom-role ORG:NAME seeds the organization's role and prints its uuid", async () => {
+    const org = "0f0f0f0f-0000-4000-8000-000000000001";
+    const cli = run(["--port", "0", "--quiet", "--custom-role", `${org}:Read: only`]);
+    const lines = await cli.firstLines(6);
+    const url = FIRST_LINE.exec(lines[0] ?? "")?.[1] ?? "";
+    const id = /custom role "Read: only" of organization [-\w]+: ([-\w]+)$/m.exec(lines.join("\n"))?.[1];
+    const answer = await fetch(`${url}/v1/organizations/${org}/roles`, {
+      headers: { authorization: `Basic ${Buffer.from("emulator-key-id:emulator-key-secret").toString("base64")}` },
+    });
+    const roles = ((await answer.json()) as { result: { id: string; name: string }[] }).result;
+    expect(roles.find((r) => r.name === "Read: only")?.id).toBe(id);
+  });
+
   it("refuses a --mode other than contract or 2026, with exit code 2", async () => {
     const cli = run(["--mode", "2025"]);
     let stderr = "";

@@ -74,16 +74,35 @@ describe("alert list (GET /api/v2/alerts)", () => {
     expect(await page("offset=4&limit=2")).toEqual(ids.slice(4));
   });
 
+  it("gives a paged answer the total, in meta and X-Total-Count", async () => {
+    const emu = await start();
+    await createAlerts(emu, 3);
+    const answer = await alerting(emu, "GET", "/api/v2/alerts?limit=2&offset=2");
+    expect(answer.json.meta).toEqual({ total: 3, limit: 2, offset: 2 });
+    expect(answer.headers.get("x-total-count")).toBe("3");
+  });
+
+  it("answers an unpaged list as the contract has it, without meta", async () => {
+    const emu = await start();
+    await createAlerts(emu, 1);
+    const answer = await alerting(emu, "GET", "/api/v2/alerts");
+    expect(Object.keys(answer.json)).toEqual(["data"]);
+    expect(answer.headers.get("x-total-count")).toBeNull();
+  });
+
   it("answers everything from offset when limit is left out", async () => {
     const emu = await start();
     const ids = (await createAlerts(emu, 3)).map((a) => a.id);
     expect(list(await alerting(emu, "GET", "/api/v2/alerts?offset=1")).map((a) => a.id)).toEqual(ids.slice(1));
   });
 
-  it("answers [] for an offset past the end", async () => {
+  it("answers [] for an offset past the end, with the total", async () => {
     const emu = await start();
     await createAlerts(emu, 2);
-    expect((await alerting(emu, "GET", "/api/v2/alerts?offset=2&limit=10")).json).toEqual({ data: [] });
+    expect((await alerting(emu, "GET", "/api/v2/alerts?offset=2&limit=10")).json).toEqual({
+      data: [],
+      meta: { total: 2, limit: 10, offset: 2 },
+    });
   });
 
   it("accepts limit 1000, the largest page", async () => {
