@@ -19,7 +19,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "real", include: ["test/real/**/*.test.ts"], globalSetup: ["test/support/realGlobalSetup.ts"] },
+        test: {
+          name: "real",
+          include: ["test/real/**/*.test.ts"],
+          // The real service, and the engine for the programs run against it (test/real/engine.test.ts).
+          globalSetup: ["test/support/realGlobalSetup.ts", "test/support/globalSetup.ts"],
+        },
       },
       // Not a tier: `npm run baseline:record` alone turns it on, to record a release's upgrade baselines.
       ...(process.env.ALERTPIPE_RECORD_BASELINE === "1"

@@ -12,6 +12,7 @@ import { teamObjectRoute } from "./teamObjects";
 
 const COLLECTION = /^\/api\/v2\/alerts$/;
 const ITEM = /^\/api\/v2\/alerts\/([^/]+)$/;
+const API_ROOT = /^\/api\/v2\/?$/;
 
 /** What a create or PUT body holds, in either mode, once checked. */
 interface AlertFields {
@@ -47,6 +48,7 @@ export function handleAlerting(services: Services, req: Incoming): Reply {
 }
 
 function route(services: Services, req: Incoming, counted: { headers?: Record<string, string> }): Reply {
+  if (services.mode === "2026" && API_ROOT.test(req.path)) return apiRoot(services, req);
   const item = ITEM.exec(req.path);
   const objects = teamObjectRoute(req.path);
   const route = COLLECTION.test(req.path)
@@ -134,6 +136,30 @@ function admit(
   const words = "Too many requests, please try again later.";
   if (services.mode === "2026") return { status: 429, body: words, text: "text/html", headers };
   return alertingError(429, words, headers);
+}
+
+/**
+ * `GET /api/v2` as HyperDX answers it (packages/api/src/routers/external-api/v2/index.ts at b52a6fa):
+ * the version and the key's user, the key checked, no rate limit counted. The contract has no such
+ * path; the provider asks it to learn which spelling of `source` a service speaks.
+ */
+function apiRoot(services: Services, req: Incoming): Reply {
+  if (req.method !== "GET") return alertingError(404, `no endpoint at ${req.path}`);
+  const denied = authenticate(services, req.authorization);
+  if (denied) return denied;
+  // The user as Mongoose's toJSON gives it; the emulator has one user, made with its team.
+  const at = isoNow();
+  const user = {
+    _id: services.state.team.split("").reverse().join(""),
+    email: "emulator@example.test",
+    name: "Emulator",
+    team: services.state.team,
+    accessKey: services.token,
+    createdAt: at,
+    updatedAt: at,
+    __v: 0,
+  };
+  return { status: 200, body: { version: "v2", user } };
 }
 
 function authenticate(services: Services, authorization: string | undefined): Reply | undefined {

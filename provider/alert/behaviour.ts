@@ -32,6 +32,7 @@ type Args = ArgsOf<typeof ALERT>;
 type State = StateOf<typeof ALERT>;
 import { alertCollection, alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
 import { alertIn, alertsPath, createdAlert, fromWire, toWire } from "./wire";
+import { dialectFor } from "./dialect";
 
 const both = (n: string) => ALERT.properties[n as keyof typeof ALERT.properties].role === "both";
 /** Arguments the program must set; always managed. */
@@ -223,7 +224,8 @@ async function create(args: Args): Promise<Created<State>> {
 }
 
 async function post(conn: AreaConnection, args: Args, description: string): Promise<Created<State>> {
-  const res = await send(conn, { method: "POST", path: alertsPath(), body: toWire(args), creates: description });
+  const body = toWire(args, await dialectFor(conn, args));
+  const res = await send(conn, { method: "POST", path: alertsPath(), body, creates: description });
   // Only the id is needed: without it Pulumi cannot record the alert the service made.
   const id = createdId(res, description, createdAlert);
   return { id, outputs: outputsAfterWrite(args, res.body) };
@@ -238,7 +240,8 @@ async function takeOver(conn: AreaConnection, importId: string, args: Args): Pro
   const live = alertIn(got.body);
   if (live !== undefined && matchesWhatIsSent(args, live))
     return { id: importId, outputs: outputsAfterWrite(args, got.body) };
-  const res = await send(conn, { method: "PUT", path: alertsPath(importId), body: toWire(args) });
+  const body = toWire(args, await dialectFor(conn, args));
+  const res = await send(conn, { method: "PUT", path: alertsPath(importId), body });
   return { id: importId, outputs: outputsAfterWrite(args, res.body, live === undefined ? {} : fromWire(live)) };
 }
 
@@ -312,8 +315,9 @@ function previewUpdate(_id: string, olds: State, news: Args): State {
 
 async function update(id: string, olds: State, news: Args): Promise<State> {
   // The whole body, so an optional argument removed from the program is cleared live.
-  const body = { ...toWire(news), ...clears(olds, news) };
-  const res = await send(connectionFor("alerting"), { method: "PUT", path: alertsPath(id), body });
+  const conn = connectionFor("alerting");
+  const body = { ...toWire(news, await dialectFor(conn, news)), ...clears(olds, news) };
+  const res = await send(conn, { method: "PUT", path: alertsPath(id), body });
   return outputsAfterWrite(news, res.body, olds);
 }
 

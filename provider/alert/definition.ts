@@ -128,7 +128,9 @@ export const ALERT = {
         values: ALERT_SOURCES,
         meanings: { tile: "A tile on a dashboard.", search: "A search." },
       },
-      description: 'What the alert watches: a dashboard tile ("tile") or a search ("search").',
+      description:
+        'What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that ' +
+        "spells it so, such as HyperDX's: `alertpipe:alertingDialect`).",
       role: "both",
       required: true,
       whenAbsent: FROM_PROGRAM,

@@ -5,7 +5,7 @@
 import { z } from "../protocol/zod";
 import { fromWire as mapped, inputNames, toWire as mapping } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
-import { ALERTS_PATH } from "../serviceFacts/alertRules";
+import { ALERTS_PATH, sourceFromWire, sourceOnWire, type AlertingDialect } from "../serviceFacts/alertRules";
 import { ALERT } from "./definition";
 import { memberPath } from "../http/paths";
 
@@ -27,14 +27,19 @@ export function alertIn(body: unknown): WireAlert | undefined {
 
 const SENT = inputNames(ALERT);
 
-/** The request body: the whole alert, absent or null optionals left out. */
-export function toWire(args: PropertyMap): Record<string, unknown> {
-  return mapping(ALERT, args, SENT, "drop");
+/**
+ * The request body: the whole alert, absent or null optionals left out, `source` as `dialect` spells
+ * it (alert/dialect.ts); the contract's spelling, the properties' own, by default.
+ */
+export function toWire(args: PropertyMap, dialect: AlertingDialect = "contract"): Record<string, unknown> {
+  const body = mapping(ALERT, args, SENT, "drop");
+  return body.source === undefined ? body : { ...body, source: sourceOnWire(body.source, dialect) };
 }
 
-/** The returned alert under the properties' names, each value as it came; null reads as absent. */
+/** The returned alert under the properties' names, each value as it came (`source` as a program spells it); null reads as absent. */
 export function fromWire(alert: WireAlert): PropertyMap {
-  return mapped(ALERT, alert, "drop");
+  const props = mapped(ALERT, alert, "drop");
+  return props.source === undefined ? props : { ...props, source: sourceFromWire(props.source) };
 }
 
 /** The alerts' path, or one alert's: its id is opaque (the service publishes no form), so only the path rules apply. */

@@ -192,7 +192,10 @@ export interface AlertArgs {
   threshold: pulumi.Input<number>;
   /** How often the alert is evaluated. */
   interval: pulumi.Input<AlertInterval>;
-  /** What the alert watches: a dashboard tile ("tile") or a search ("search"). */
+  /**
+   * What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that
+   * spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
+   */
   source: pulumi.Input<AlertSource>;
   /**
    * How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal",
@@ -255,7 +258,10 @@ export interface AlertOutputs {
   readonly threshold: pulumi.Output<number>;
   /** How often the alert is evaluated. */
   readonly interval: pulumi.Output<AlertInterval>;
-  /** What the alert watches: a dashboard tile ("tile") or a search ("search"). */
+  /**
+   * What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that
+   * spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
+   */
   readonly source: pulumi.Output<AlertSource>;
   /**
    * How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal",

@@ -4,6 +4,7 @@
 // was set still sees it).
 
 import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../serviceFacts/rateLimits";
+import { ALERTING_DIALECTS, type AlertingDialect } from "../serviceFacts/alertRules";
 import { ConfigError } from "../errors";
 import { runtime, type ConfigSource } from "./runtime";
 
@@ -71,6 +72,15 @@ export const CONNECTION_SETTINGS = {
     required: false,
     description: `client-side pacing for area B as "requests/seconds" (default "${rateLimitText(DEFAULT_RATE_LIMITS.cloud)}"; "off" disables)`,
   },
+  alertingDialect: {
+    configKey: "alertpipe:alertingDialect",
+    envVar: "ALERTPIPE_ALERTING_DIALECT",
+    secret: false,
+    required: false,
+    description:
+      'how the alerting API spells a search alert\'s source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); ' +
+      "unset: asked of the service once per process, when a search alert is first written",
+  },
 } as const satisfies Record<string, Setting>;
 
 export type ConnectionSettingName = keyof typeof CONNECTION_SETTINGS;
@@ -87,6 +97,8 @@ export interface AreaConnection {
   readonly rateLimit: RateLimit | undefined;
   /** Every credential string, so the HTTP layer can scrub them from anything it reports. */
   readonly secrets: readonly string[];
+  /** The alerting API's spelling of `source`, when the config says it; undefined: ask the service (alert/dialect.ts). */
+  readonly dialect?: AlertingDialect;
 }
 
 /** Called from the provider's `configure`; keeps the stack config for this host process (runtime.ts). */
@@ -182,9 +194,20 @@ function rateLimit(name: ConnectionSettingName, area: Area): RateLimit | undefin
   return limit === "off" ? undefined : limit;
 }
 
+function dialect(): AlertingDialect | undefined {
+  const raw = lookup("alertingDialect")?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  if ((ALERTING_DIALECTS as readonly string[]).includes(raw)) return raw as AlertingDialect;
+  throw new ConfigError(
+    "alertingDialect",
+    CONNECTION_SETTINGS.alertingDialect,
+    `${CONNECTION_SETTINGS.alertingDialect.configKey} must be one of ${ALERTING_DIALECTS.map((d) => `"${d}"`).join(", ")}, or unset to ask the service`,
+  );
+}
+
 /** The settings each area's requests read; a resource of one area is never held back by the other's. */
 const AREA_SETTINGS: Record<Area, readonly ConnectionSettingName[]> = {
-  alerting: ["alertingUrl", "alertingToken", "alertingRateLimit"],
+  alerting: ["alertingUrl", "alertingToken", "alertingRateLimit", "alertingDialect"],
   cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit"],
 };
 
@@ -192,6 +215,7 @@ function validate(name: ConnectionSettingName, area: Area): void {
   if (name === "alertingUrl" || name === "cloudUrl") baseUrl(name);
   else if (name === "alertingRateLimit" || name === "cloudRateLimit") rateLimit(name, area);
   else if (name === "alertingToken") headerSafe(name);
+  else if (name === "alertingDialect") dialect();
   else required(name);
 }
 
@@ -232,6 +256,7 @@ export function connectionFor(area: Area): AreaConnection {
   if (area === "alerting") {
     const url = baseUrl("alertingUrl");
     const authorization = `Bearer ${headerSafe("alertingToken")}`;
+    const spoken = dialect();
     return {
       area,
       baseUrl: url,
@@ -239,6 +264,7 @@ export function connectionFor(area: Area): AreaConnection {
       credentialId: fingerprint(area, `${url} ${authorization}`),
       rateLimit: rateLimit("alertingRateLimit", area),
       secrets: [authorization, authorization.slice("Bearer ".length)],
+      ...(spoken === undefined ? {} : { dialect: spoken }),
     };
   }
   const url = baseUrl("cloudUrl");

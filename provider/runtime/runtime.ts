@@ -123,6 +123,11 @@ export interface Runtime extends Settable {
    * when first needed, so a context made by an older copy of the package, without it, still serves.
    */
   saidOnce?: Set<string>;
+  /**
+   * The alerting API's spelling of `source` as each credential's service answered it (alert/dialect.ts), asked once
+   * per process. Optional, as saidOnce.
+   */
+  dialects?: Map<string, Promise<"contract" | "2026">>;
 }
 
 /** What `useRuntime` takes: any of the settable parts, and any of the timings alone. */
@@ -184,6 +189,7 @@ export function resetRuntime(): void {
   rt.runClaims.clear();
   rt.listings.clear();
   rt.saidOnce?.clear();
+  rt.dialects?.clear();
 }
 
 /**

@@ -16,6 +16,27 @@ export const SERVICE_ALERT_SOURCES = ["saved_search", "tile"] as const;
 export type ServiceAlertSource = (typeof SERVICE_ALERT_SOURCES)[number];
 
 /**
+ * Which spelling of `source` a service speaks: the seed contract's (`search`), or HyperDX's since
+ * 2026 (`saved_search`). Programs always say `search`; only the wire differs
+ * (docs/design/real-alerting-service.md, "Which spelling a service speaks").
+ */
+export const ALERTING_DIALECTS = ["contract", "2026"] as const;
+export type AlertingDialect = (typeof ALERTING_DIALECTS)[number];
+
+/** The external API's root: HyperDX answers `GET` there with `{version: "v2", user}`; the contract has no such path. */
+export const API_ROOT_PATH = "/api/v2";
+
+/** A program's source as `dialect` spells it on the wire. */
+export function sourceOnWire(source: unknown, dialect: AlertingDialect): unknown {
+  return dialect === "2026" && source === "search" ? "saved_search" : source;
+}
+
+/** An answer's source as a program spells it: the 2026 spelling read back, so a refresh shows no diff. */
+export function sourceFromWire(source: unknown): unknown {
+  return source === "saved_search" ? "search" : source;
+}
+
+/**
  * How the value is compared with the threshold (docs/design/alerting-service-2026.md): `above` fires
  * at value >= threshold, `below` at value < threshold; the range types also read thresholdMax.
  */

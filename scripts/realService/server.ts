@@ -123,12 +123,14 @@ export async function startFerretdb(build: RealServiceBuild, dir: string): Promi
 /**
  * HyperDX's API on database `database` of the FerretDB at `mongo`, ready (`GET /ready` 200; about
  * 2 s). No ClickHouse, no Redis: creating, reading and deleting through /api/v2 needs neither.
+ * `logLevel` "info" logs every request it answers (pino-http), "warn" (the default) each 4xx and 5xx.
  */
 export async function startHyperdxApi(
   build: RealServiceBuild,
   mongo: string,
   database: string,
   dir: string,
+  logLevel: "info" | "warn" = "warn",
 ): Promise<RunningProcess> {
   const [port, opampPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
@@ -144,7 +146,7 @@ export async function startHyperdxApi(
     EXPRESS_SESSION_SECRET: randomBytes(16).toString("hex"),
     FRONTEND_URL: `http://127.0.0.1:${port}`,
     USAGE_STATS_ENABLED: "false",
-    HYPERDX_LOG_LEVEL: "warn",
+    HYPERDX_LOG_LEVEL: logLevel,
   };
   const { child, stop } = startLogged(build.node, ["build/index.js"], { cwd: build.apiDir, env, logFile });
   const ready = async (): Promise<boolean> => {

@@ -110,7 +110,7 @@ export class Alert extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly silenced: pulumi.Output<any | undefined>;
     /**
-     * What the alert watches: a dashboard tile ("tile") or a search ("search").
+     * What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
      */
     declare public readonly source: pulumi.Output<enums.AlertSource>;
     /**
@@ -278,7 +278,7 @@ export interface AlertArgs {
      */
     scheduleStartAt?: pulumi.Input<string | undefined>;
     /**
-     * What the alert watches: a dashboard tile ("tile") or a search ("search").
+     * What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
      */
     source: pulumi.Input<enums.AlertSource>;
     /**

@@ -94,7 +94,7 @@ export interface GetAlertResult {
      */
     readonly silenced?: any;
     /**
-     * What the alert watches: a dashboard tile ("tile") or a search ("search").
+     * What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
      */
     readonly source?: enums.AlertSource;
     /**

@@ -34,6 +34,7 @@ export class Provider extends pulumi.ProviderResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         {
+            resourceInputs["alertingDialect"] = args?.alertingDialect;
             resourceInputs["alertingRateLimit"] = args?.alertingRateLimit;
             resourceInputs["alertingToken"] = args?.alertingToken ? pulumi.secret(args.alertingToken) : undefined;
             resourceInputs["alertingUrl"] = args?.alertingUrl;
@@ -51,6 +52,10 @@ export class Provider extends pulumi.ProviderResource {
  * The set of arguments for constructing a Provider resource.
  */
 export interface ProviderArgs {
+    /**
+     * The how the alerting API spells a search alert's source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); unset: asked of the service once per process, when a search alert is first written; else the environment variable ALERTPIPE_ALERTING_DIALECT.
+     */
+    alertingDialect?: pulumi.Input<string | undefined>;
     /**
      * The client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables); else the environment variable ALERTPIPE_ALERTING_RATE_LIMIT.
      */

@@ -40,13 +40,14 @@ describe("the example stack on the real engine", () => {
       expect(t.emu.requests).toEqual([]);
     });
 
-    it("creates the pipe settings, the key and the alert with one request each", async () => {
+    it("creates the pipe settings, the key and the alert with one request each, the alert's spelling asked first", async () => {
       const result = await t.stack.up();
       expect(result.ok, result.error).toBe(true);
       expectExampleMade(t.emu);
-      expect(t.emu.requests.map((r) => `${r.method} ${r.status}`).sort()).toEqual(
-        ["POST 200", "POST 200", "PUT 200"].sort(),
-      );
+      // The search alert's create first asks the service's spelling of `source` (alert/dialect.ts): a 404, the contract's.
+      expect(
+        t.emu.requests.map((r) => `${r.method} ${r.path === "/api/v2" ? "/api/v2 " : ""}${r.status}`).sort(),
+      ).toEqual(["GET /api/v2 404", "POST 200", "POST 200", "PUT 200"].sort());
     });
 
     it("keeps the key secret encrypted in state and shows the alert built from other outputs", async () => {

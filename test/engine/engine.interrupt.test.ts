@@ -125,6 +125,12 @@ function cliPid(s: EngineStack): number {
 }
 
 /**
+ * The emulator speaks the contract, said so: an alert's create is its one request, in flight as long
+ * as the key's (unasked, the provider would first ask the service's spelling of `source`, alert/dialect.ts).
+ */
+const CONTRACT = { "alertpipe:alertingDialect": { value: "contract" } };
+
+/**
  * An up of the program, Ctrl-C'd twice once the key and the first alert reached the service
  * (answers take 3 s, so both creates are in flight): the first through the Automation API's
  * signal, the second straight to the CLI, since the signal sends only one.
@@ -132,7 +138,7 @@ function cliPid(s: EngineStack): number {
 async function upInterruptedTwice(
   name: string,
 ): Promise<{ emu: RunningEmulator; s: EngineStack; interrupted: RunResult }> {
-  const { emu, stack: s } = await newStack(name, program, { emulator: { latencyMs: 3_000 } });
+  const { emu, stack: s } = await newStack(name, program, { emulator: { latencyMs: 3_000 }, config: CONTRACT });
   const controller = new AbortController();
   const running = s.up({ signal: controller.signal });
   await until("the key and the first alert to reach the service", () => objectCount(emu) === 2);
@@ -148,7 +154,10 @@ describe("Ctrl-C during an up, on the real engine", () => {
   it("once: in-flight creates finish and are recorded, nothing new starts, no pending operation; the next up creates only the rest", async () => {
     // The emulator stores an object when the request arrives and answers 2 s later: objects on
     // the service are creates in flight.
-    const { emu, stack: s } = await newStack("ctrl-c-once", program, { emulator: { latencyMs: 2_000 } });
+    const { emu, stack: s } = await newStack("ctrl-c-once", program, {
+      emulator: { latencyMs: 2_000 },
+      config: CONTRACT,
+    });
     const controller = new AbortController();
     const running = s.up({ signal: controller.signal });
     await until("the key and the first alert to reach the service", () => objectCount(emu) === 2);

@@ -123,6 +123,8 @@ const ROWS: Row[] = [
     make: (_r, id) => ({ method: "DELETE", path: `/api/v2/alerts/${id}` }),
   },
   { what: "read an alert that is gone", make: () => ({ method: "GET", path: `/api/v2/alerts/${NOT_AN_ALERT}` }) },
+  // What the provider asks to learn the spelling of `source` (provider/alert/dialect.ts).
+  { what: "ask the API's version and the key's user", make: () => ({ method: "GET", path: "/api/v2" }) },
   {
     what: "read an import id that is not an ObjectId",
     make: () => ({ method: "GET", path: "/api/v2/alerts/not-an-object-id" }),

@@ -57,9 +57,18 @@ export async function stackOn(
   name: string,
   options: TestStackOptions = {},
 ): Promise<EngineStack> {
+  return stackWith(emulatorConfig(running), name, options);
+}
+
+/** A stack of a program on the real engine with `config` (where its services are), removed after the file's tests. */
+export async function stackWith(
+  config: StackConfig,
+  name: string,
+  options: TestStackOptions = {},
+): Promise<EngineStack> {
   const stack = await openStack({
     stack: name,
-    config: { ...emulatorConfig(running), ...options.config },
+    config: { ...config, ...options.config },
     ...(options.program !== undefined ? { program: options.program } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.project !== undefined ? { project: options.project } : {}),

@@ -26,6 +26,8 @@ const ENV = {
   ALERTPIPE_CLOUD_KEY_SECRET: CANARY.keySecret,
   ALERTPIPE_CLOUD_RATE_LIMIT: "off",
   ALERTPIPE_ALERTING_RATE_LIMIT: "off",
+  // The mocked alerting service speaks the contract, said so: a search alert asks nothing first (alert/dialect.ts).
+  ALERTPIPE_ALERTING_DIALECT: "contract",
 };
 
 export interface MockApi {

@@ -8,6 +8,7 @@ import { request } from "undici";
 import { afterAll, beforeAll, inject } from "vitest";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { registerUser, startHyperdxApi, type RunningProcess } from "../../scripts/realService/server";
+import type { StackConfig } from "../../scripts/exampleStack";
 import { setEnv } from "./emulatorPerTest";
 
 export interface RealService {
@@ -68,6 +69,8 @@ async function created(service: RealService, path: string, body: unknown): Promi
 /** What alerts on the real service refer to, made through its API: it checks each exists. */
 export interface Referents {
   readonly webhookId: string;
+  /** The log source the saved search reads (a connection's, never contacted). */
+  readonly sourceId: string;
   readonly savedSearchId: string;
   readonly dashboardId: string;
   readonly tileId: string;
@@ -124,19 +127,20 @@ export async function makeReferents(service: RealService): Promise<Referents> {
   if (dashboard.status !== 200 || typeof dashboardId !== "string" || typeof tileId !== "string") {
     throw new Error(`POST /api/v2/dashboards answered ${dashboard.status}: ${JSON.stringify(dashboard.body)}`);
   }
-  return { webhookId, savedSearchId, dashboardId, tileId };
+  return { webhookId, sourceId, savedSearchId, dashboardId, tileId };
 }
 
 /**
  * The real service for this test file: HyperDX's API started before its first test on a database of
  * its own, a user registered; stopped after its last. Read `service()` inside tests and hooks.
  */
-export function realServicePerFile(): () => RealService {
+export function realServicePerFile(options: { logRequests?: boolean } = {}): () => RealService {
   let current: RealService | undefined;
   let api: RunningProcess | undefined;
   beforeAll(async () => {
     const { build, mongo, dir } = inject("realService");
-    api = await startHyperdxApi(build, mongo, `t${randomBytes(6).toString("hex")}`, dir);
+    const level = options.logRequests === true ? "info" : "warn";
+    api = await startHyperdxApi(build, mongo, `t${randomBytes(6).toString("hex")}`, dir, level);
     const user = await registerUser(api.url);
     current = { url: api.url, accessKey: user.accessKey, logFile: api.logFile };
   });
@@ -168,6 +172,50 @@ export function providerOn(service: RealService): { notices: string[]; restore: 
       resetRuntime();
     },
   };
+}
+
+/** The stack config that points a program's provider at the real service: the alerting area alone. */
+export function realConfig(service: RealService): StackConfig {
+  return {
+    "alertpipe:alertingUrl": { value: service.url },
+    "alertpipe:alertingToken": { value: service.accessKey, secret: true },
+  };
+}
+
+/** A request the server answers and logs at once, its `mark` in the log's line: where a stretch of the log begins or ends. */
+async function mark(service: RealService): Promise<string> {
+  const tag = `mark=${randomBytes(6).toString("hex")}`;
+  // The API's root: the key checked, no rate limit counted.
+  await call(service, "GET", `/api/v2?${tag}`);
+  return tag;
+}
+
+/** The log's lines up to and including the one holding `tag`, once it is written (the log is flushed after the answer). */
+async function linesThrough(service: RealService, tag: string): Promise<string[]> {
+  for (let waited = 0; ; waited += 50) {
+    const lines = readFileSync(service.logFile, "utf8").split("\n");
+    const at = lines.findIndex((line) => line.includes(tag));
+    if (at >= 0) return lines.slice(0, at + 1);
+    if (waited > 10_000) throw new Error(`the server's log has no line of ${tag} after 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * "METHOD path" of every request to the external API the server answered while `work` ran, in
+ * order, as its own log records them (the server started with `logRequests`: pino-http logs each).
+ */
+export async function requestsDuring<T>(service: RealService, work: () => Promise<T>): Promise<[T, string[]]> {
+  const before = await mark(service);
+  const done = await work();
+  const after = await mark(service);
+  const from = (await linesThrough(service, before)).length;
+  const found: string[] = [];
+  for (const line of (await linesThrough(service, after)).slice(from, -1)) {
+    const m = /"method":"([A-Z]+)","url":"(\/api\/v2[^"?]*)/.exec(line);
+    if (m !== null) found.push(`${m[1]} ${m[2]}`);
+  }
+  return [done, found];
 }
 
 /** How many answers of `status` the server's log records (HyperDX logs every 4xx and 5xx at warn). */

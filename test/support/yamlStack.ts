@@ -72,11 +72,11 @@ export interface YamlStackOptions {
 
 /**
  * A project folder holding `pulumiYaml`, and a stack of it logged in to a temporary file backend,
- * configured for `emu`; removed after the file's tests. Fails when the CLI or the YAML host is
- * missing and cannot be built: never a skip.
+ * configured for `emu` (undefined: the options' config alone); removed after the file's tests.
+ * Fails when the CLI or the YAML host is missing and cannot be built: never a skip.
  */
 export async function yamlStack(
-  emu: Pick<RunningEmulator, "url" | "token" | "keyId" | "keySecret">,
+  emu: Pick<RunningEmulator, "url" | "token" | "keyId" | "keySecret"> | undefined,
   pulumiYaml: string,
   options: YamlStackOptions = {},
 ): Promise<YamlStack> {
@@ -94,6 +94,7 @@ export async function yamlStack(
     ...(options.env !== undefined ? { env: options.env } : {}),
   });
   afterFile(() => stack.dispose());
-  await stack.setConfig({ ...(options.defaultProvider === false ? {} : emulatorConfig(emu)), ...options.config });
+  const target = options.defaultProvider === false || emu === undefined ? {} : emulatorConfig(emu);
+  await stack.setConfig({ ...target, ...options.config });
   return { stack, write };
 }

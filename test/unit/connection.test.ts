@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   CONNECTION_SETTINGS,
   configure,
+  connectionFailures,
   connectionFor,
   type ConnectionSettingName,
 } from "../../provider/runtime/connection";
@@ -20,6 +21,7 @@ const VALUES: Record<ConnectionSettingName, string> = {
   cloudKeySecret: "secret-CANARY-conn",
   alertingRateLimit: "100/60",
   cloudRateLimit: "10/10",
+  alertingDialect: "2026",
 };
 
 function setEnv(values: Partial<Record<ConnectionSettingName, string>>): void {
@@ -266,4 +268,27 @@ describe("rate-limit settings", () => {
       expect(err.message).toContain('"off"');
     });
   }
+});
+
+describe("the alerting dialect", () => {
+  it("is unset by default, so the service is asked (alert/dialect.ts)", () => {
+    setEnv({ ...VALUES, alertingDialect: "" });
+    expect(connectionFor("alerting").dialect).toBeUndefined();
+  });
+
+  it('"contract" and "2026" are taken from the stack config before the environment', () => {
+    setEnv({ ...VALUES, alertingDialect: "contract" });
+    configure(stackConfig({ alertingDialect: "2026" }));
+    expect(connectionFor("alerting").dialect).toBe("2026");
+  });
+
+  it("anything else fails the alerting check naming the key, its variable and the allowed values, and no request is made", () => {
+    setEnv({ ...VALUES, alertingDialect: "hyperdx" });
+    const failures = connectionFailures("alerting").map((f) => f.reason);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toContain('alertpipe:alertingDialect must be one of "contract", "2026", or unset');
+    expect(failures[0]).toContain("ALERTPIPE_ALERTING_DIALECT");
+    expect(connectionFailures("cloud")).toEqual([]);
+    expect(thrown(() => connectionFor("alerting"))).toBeInstanceOf(ConfigError);
+  });
 });

@@ -56,7 +56,7 @@ type Alert struct {
 	ScheduleStartAt pulumi.StringPtrOutput `pulumi:"scheduleStartAt"`
 	// Whether, or until when, the alert is silenced, as the service returns it.
 	Silenced pulumi.AnyOutput `pulumi:"silenced"`
-	// What the alert watches: a dashboard tile ("tile") or a search ("search").
+	// What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
 	Source AlertSourceOutput `pulumi:"source"`
 	// Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
 	State pulumi.StringPtrOutput `pulumi:"state"`
@@ -152,7 +152,7 @@ type alertArgs struct {
 	ScheduleOffsetMinutes *int `pulumi:"scheduleOffsetMinutes"`
 	// When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
 	ScheduleStartAt *string `pulumi:"scheduleStartAt"`
-	// What the alert watches: a dashboard tile ("tile") or a search ("search").
+	// What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
 	Source AlertSource `pulumi:"source"`
 	// The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
 	Threshold float64 `pulumi:"threshold"`
@@ -192,7 +192,7 @@ type AlertArgs struct {
 	ScheduleOffsetMinutes pulumi.IntPtrInput
 	// When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
 	ScheduleStartAt pulumi.StringPtrInput
-	// What the alert watches: a dashboard tile ("tile") or a search ("search").
+	// What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
 	Source AlertSourceInput
 	// The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
 	Threshold pulumi.Float64Input
@@ -371,7 +371,7 @@ func (o AlertOutput) Silenced() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Alert) pulumi.AnyOutput { return v.Silenced }).(pulumi.AnyOutput)
 }
 
-// What the alert watches: a dashboard tile ("tile") or a search ("search").
+// What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
 func (o AlertOutput) Source() AlertSourceOutput {
 	return o.ApplyT(func(v *Alert) AlertSourceOutput { return v.Source }).(AlertSourceOutput)
 }

@@ -39,6 +39,8 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
+	// The how the alerting API spells a search alert's source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); unset: asked of the service once per process, when a search alert is first written; else the environment variable ALERTPIPE_ALERTING_DIALECT.
+	AlertingDialect *string `pulumi:"alertingDialect"`
 	// The client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables); else the environment variable ALERTPIPE_ALERTING_RATE_LIMIT.
 	AlertingRateLimit *string `pulumi:"alertingRateLimit"`
 	// The Bearer token for the alerting API; else the environment variable ALERTPIPE_ALERTING_TOKEN.
@@ -57,6 +59,8 @@ type providerArgs struct {
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
+	// The how the alerting API spells a search alert's source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); unset: asked of the service once per process, when a search alert is first written; else the environment variable ALERTPIPE_ALERTING_DIALECT.
+	AlertingDialect pulumi.StringPtrInput
 	// The client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables); else the environment variable ALERTPIPE_ALERTING_RATE_LIMIT.
 	AlertingRateLimit pulumi.StringPtrInput
 	// The Bearer token for the alerting API; else the environment variable ALERTPIPE_ALERTING_TOKEN.

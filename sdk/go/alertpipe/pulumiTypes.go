@@ -551,7 +551,7 @@ type GetAlertsAlert struct {
 	ScheduleStartAt *string `pulumi:"scheduleStartAt"`
 	// Whether, or until when, the alert is silenced, as the service returns it.
 	Silenced interface{} `pulumi:"silenced"`
-	// What the alert watches: a dashboard tile ("tile") or a search ("search").
+	// What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
 	Source *AlertSource `pulumi:"source"`
 	// Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
 	State *string `pulumi:"state"`
@@ -669,7 +669,7 @@ func (o GetAlertsAlertOutput) Silenced() pulumi.AnyOutput {
 	return o.ApplyT(func(v GetAlertsAlert) interface{} { return v.Silenced }).(pulumi.AnyOutput)
 }
 
-// What the alert watches: a dashboard tile ("tile") or a search ("search").
+// What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
 func (o GetAlertsAlertOutput) Source() AlertSourcePtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *AlertSource { return v.Source }).(AlertSourcePtrOutput)
 }

@@ -8,6 +8,17 @@ declare var exports: any;
 const __config = new pulumi.Config("alertpipe");
 
 /**
+ * The how the alerting API spells a search alert's source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); unset: asked of the service once per process, when a search alert is first written; else the environment variable ALERTPIPE_ALERTING_DIALECT.
+ */
+export declare const alertingDialect: string | undefined;
+Object.defineProperty(exports, "alertingDialect", {
+    get() {
+        return __config.get("alertingDialect");
+    },
+    enumerable: true,
+});
+
+/**
  * The client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables); else the environment variable ALERTPIPE_ALERTING_RATE_LIMIT.
  */
 export declare const alertingRateLimit: string | undefined;

@@ -147,7 +147,7 @@ export interface GetAlertsAlert {
      */
     silenced?: any;
     /**
-     * What the alert watches: a dashboard tile ("tile") or a search ("search").
+     * What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
      */
     source?: enums.AlertSource;
     /**

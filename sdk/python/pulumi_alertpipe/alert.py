@@ -44,7 +44,7 @@ class AlertArgs:
         The set of arguments for constructing a Alert resource.
 
         :param pulumi.Input['AlertInterval'] interval: How often the alert is evaluated.
-        :param pulumi.Input['AlertSource'] source: What the alert watches: a dashboard tile ("tile") or a search ("search").
+        :param pulumi.Input['AlertSource'] source: What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
         :param pulumi.Input[_builtins.float] threshold: The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
         :param pulumi.Input['AlertThresholdType'] threshold_type: How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
         :param pulumi.Input['AlertChannelArgs'] channel: Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
@@ -111,7 +111,7 @@ class AlertArgs:
     @pulumi.getter
     def source(self) -> pulumi.Input['AlertSource']:
         """
-        What the alert watches: a dashboard tile ("tile") or a search ("search").
+        What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
         """
         return pulumi.get(self, "source")
 
@@ -364,7 +364,7 @@ class Alert(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] saved_search_id: The saved search a search alert watches (search alerts only; required by services since 2026).
         :param pulumi.Input[_builtins.int] schedule_offset_minutes: Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
         :param pulumi.Input[_builtins.str] schedule_start_at: When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
-        :param pulumi.Input['AlertSource'] source: What the alert watches: a dashboard tile ("tile") or a search ("search").
+        :param pulumi.Input['AlertSource'] source: What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
         :param pulumi.Input[_builtins.float] threshold: The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
         :param pulumi.Input[_builtins.float] threshold_max: The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
         :param pulumi.Input['AlertThresholdType'] threshold_type: How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
@@ -643,7 +643,7 @@ class Alert(pulumi.CustomResource):
     @pulumi.getter
     def source(self) -> pulumi.Output['AlertSource']:
         """
-        What the alert watches: a dashboard tile ("tile") or a search ("search").
+        What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
         """
         return pulumi.get(self, "source")
 

@@ -242,7 +242,7 @@ class GetAlertResult:
     @pulumi.getter
     def source(self) -> Optional['AlertSource']:
         """
-        What the alert watches: a dashboard tile ("tile") or a search ("search").
+        What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
         """
         return pulumi.get(self, "source")
 

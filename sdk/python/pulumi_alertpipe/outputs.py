@@ -308,7 +308,7 @@ class GetAlertsAlert(dict):
         :param _builtins.int schedule_offset_minutes: Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
         :param _builtins.str schedule_start_at: When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
         :param Any silenced: Whether, or until when, the alert is silenced, as the service returns it.
-        :param 'AlertSource' source: What the alert watches: a dashboard tile ("tile") or a search ("search").
+        :param 'AlertSource' source: What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
         :param _builtins.str state: Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING (older services also "inactive"); a string, so a new value breaks nothing.
         :param _builtins.str team: Identifier of the owning team.
         :param _builtins.float threshold: The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
@@ -507,7 +507,7 @@ class GetAlertsAlert(dict):
     @pulumi.getter
     def source(self) -> Optional['AlertSource']:
         """
-        What the alert watches: a dashboard tile ("tile") or a search ("search").
+        What the alert watches: a dashboard tile ("tile") or a search ("search"; sent as "saved_search" to a service that spells it so, such as HyperDX's: `alertpipe:alertingDialect`).
         """
         return pulumi.get(self, "source")
 

@@ -19,6 +19,7 @@ __all__ = ['ProviderArgs', 'Provider']
 @pulumi.input_type
 class ProviderArgs:
     def __init__(__self__, *,
+                 alerting_dialect: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_token: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_url: pulumi.Input[Optional[_builtins.str]] = None,
@@ -29,6 +30,7 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
+        :param pulumi.Input[_builtins.str] alerting_dialect: The how the alerting API spells a search alert's source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); unset: asked of the service once per process, when a search alert is first written; else the environment variable ALERTPIPE_ALERTING_DIALECT.
         :param pulumi.Input[_builtins.str] alerting_rate_limit: The client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables); else the environment variable ALERTPIPE_ALERTING_RATE_LIMIT.
         :param pulumi.Input[_builtins.str] alerting_token: The Bearer token for the alerting API; else the environment variable ALERTPIPE_ALERTING_TOKEN.
         :param pulumi.Input[_builtins.str] alerting_url: The base URL of the alerting API (area A); else the environment variable ALERTPIPE_ALERTING_URL.
@@ -37,6 +39,8 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] cloud_rate_limit: The client-side pacing for area B as "requests/seconds" (default "10/10"; "off" disables); else the environment variable ALERTPIPE_CLOUD_RATE_LIMIT.
         :param pulumi.Input[_builtins.str] cloud_url: The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
         """
+        if alerting_dialect is not None:
+            pulumi.set(__self__, "alerting_dialect", alerting_dialect)
         if alerting_rate_limit is not None:
             pulumi.set(__self__, "alerting_rate_limit", alerting_rate_limit)
         if alerting_token is not None:
@@ -51,6 +55,18 @@ class ProviderArgs:
             pulumi.set(__self__, "cloud_rate_limit", cloud_rate_limit)
         if cloud_url is not None:
             pulumi.set(__self__, "cloud_url", cloud_url)
+
+    @_builtins.property
+    @pulumi.getter(name="alertingDialect")
+    def alerting_dialect(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The how the alerting API spells a search alert's source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); unset: asked of the service once per process, when a search alert is first written; else the environment variable ALERTPIPE_ALERTING_DIALECT.
+        """
+        return pulumi.get(self, "alerting_dialect")
+
+    @alerting_dialect.setter
+    def alerting_dialect(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "alerting_dialect", value)
 
     @_builtins.property
     @pulumi.getter(name="alertingRateLimit")
@@ -143,6 +159,7 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 alerting_dialect: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_token: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_url: pulumi.Input[Optional[_builtins.str]] = None,
@@ -156,6 +173,7 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] alerting_dialect: The how the alerting API spells a search alert's source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); unset: asked of the service once per process, when a search alert is first written; else the environment variable ALERTPIPE_ALERTING_DIALECT.
         :param pulumi.Input[_builtins.str] alerting_rate_limit: The client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables); else the environment variable ALERTPIPE_ALERTING_RATE_LIMIT.
         :param pulumi.Input[_builtins.str] alerting_token: The Bearer token for the alerting API; else the environment variable ALERTPIPE_ALERTING_TOKEN.
         :param pulumi.Input[_builtins.str] alerting_url: The base URL of the alerting API (area A); else the environment variable ALERTPIPE_ALERTING_URL.
@@ -188,6 +206,7 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 alerting_dialect: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_token: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_url: pulumi.Input[Optional[_builtins.str]] = None,
@@ -204,6 +223,7 @@ class Provider(pulumi.ProviderResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
+            __props__.__dict__["alerting_dialect"] = alerting_dialect
             __props__.__dict__["alerting_rate_limit"] = alerting_rate_limit
             __props__.__dict__["alerting_token"] = None if alerting_token is None else pulumi.Output.secret(alerting_token)
             __props__.__dict__["alerting_url"] = alerting_url

@@ -11,6 +11,11 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// The how the alerting API spells a search alert's source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); unset: asked of the service once per process, when a search alert is first written; else the environment variable ALERTPIPE_ALERTING_DIALECT.
+func GetAlertingDialect(ctx *pulumi.Context) string {
+	return config.Get(ctx, "alertpipe:alertingDialect")
+}
+
 // The client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables); else the environment variable ALERTPIPE_ALERTING_RATE_LIMIT.
 func GetAlertingRateLimit(ctx *pulumi.Context) string {
 	return config.Get(ctx, "alertpipe:alertingRateLimit")

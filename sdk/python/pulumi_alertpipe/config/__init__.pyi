@@ -14,6 +14,11 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
 
+alertingDialect: Optional[str]
+"""
+The how the alerting API spells a search alert's source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); unset: asked of the service once per process, when a search alert is first written; else the environment variable ALERTPIPE_ALERTING_DIALECT.
+"""
+
 alertingRateLimit: Optional[str]
 """
 The client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables); else the environment variable ALERTPIPE_ALERTING_RATE_LIMIT.

@@ -21,6 +21,13 @@ __config__ = pulumi.Config('alertpipe')
 
 class _ExportableConfig(types.ModuleType):
     @_builtins.property
+    def alerting_dialect(self) -> Optional[str]:
+        """
+        The how the alerting API spells a search alert's source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); unset: asked of the service once per process, when a search alert is first written; else the environment variable ALERTPIPE_ALERTING_DIALECT.
+        """
+        return __config__.get('alertingDialect')
+
+    @_builtins.property
     def alerting_rate_limit(self) -> Optional[str]:
         """
         The client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables); else the environment variable ALERTPIPE_ALERTING_RATE_LIMIT.

@@ -1,0 +1,103 @@
+// How the provider spells a search alert's `source` (provider/alert/dialect.ts): programs say
+// `search`; a service that answers `GET /api/v2` as HyperDX does (the emulator's 2026 mode) is sent
+// `saved_search` and read back as `search`, so a read finds nothing to do; the contract's service
+// (the default mode, which has no such path) is sent `search` as before. Asked once per process, and
+// only for a search alert; `alertpipe:alertingDialect` says it instead of asking.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { startEmulator, type EmulatorMode, type RunningEmulator } from "../../emulator";
+import * as alert from "../../provider/alert/provider";
+import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
+import { envFor, FAST_RETRIES, setEnv } from "../support/emulatorPerTest";
+
+const host = { __provider: "serialized" };
+const channel = { type: "webhook", webhookId: "0123456789abcdef01234567" };
+const search = {
+  name: "errors",
+  source: "search",
+  threshold: 3,
+  thresholdType: "above",
+  interval: "5m",
+  channel,
+  savedSearchId: "89abcdef0123456789abcdef",
+};
+const tile = { ...search, source: "tile", savedSearchId: undefined, dashboardId: "d1", tileId: "t1" };
+
+let emu: RunningEmulator | undefined;
+let restoreEnv = (): void => {};
+
+/** A fresh emulator in `mode` and a fresh provider process pointed at it, `dialect` in its config when given. */
+async function serviceIn(mode: EmulatorMode, dialect?: string): Promise<RunningEmulator> {
+  emu = await startEmulator({ port: 0, mode, rateLimits: { cloud: false, alerting: false } });
+  restoreEnv = setEnv({
+    ...envFor("alerting", emu),
+    ...(dialect === undefined ? {} : { ALERTPIPE_ALERTING_DIALECT: dialect }),
+  });
+  resetRuntime();
+  useRuntime({ retryPolicy: FAST_RETRIES });
+  return emu;
+}
+
+afterEach(async () => {
+  restoreEnv();
+  resetRuntime();
+  await emu?.close();
+  emu = undefined;
+});
+
+const log = (e: RunningEmulator) => e.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
+const stored = (e: RunningEmulator, id: string) => e.snapshot().alerts[id];
+
+describe("against the contract's service (the emulator's default mode)", () => {
+  it("asks GET /api/v2 once, meets a 404, and sends source search, as before", async () => {
+    const e = await serviceIn("contract");
+    const first = await alert.create({ ...search, ...host });
+    await alert.create({ ...search, name: "errors 2", ...host });
+    expect(log(e)).toEqual(["GET /api/v2 404", "POST /api/v2/alerts 200", "POST /api/v2/alerts 200"]);
+    expect(stored(e, first.id)?.source).toBe("search");
+  });
+
+  it("asks nothing for a tile alert, whose body both spell alike", async () => {
+    const e = await serviceIn("contract");
+    await alert.create({ ...tile, ...host });
+    expect(log(e)).toEqual(["POST /api/v2/alerts 200"]);
+  });
+});
+
+describe("against a service that answers GET /api/v2 as HyperDX does (the emulator's 2026 mode)", () => {
+  it("sends saved_search, records search, and a read finds nothing to do", async () => {
+    const e = await serviceIn("2026");
+    const made = await alert.create({ ...search, ...host });
+    expect(log(e)).toEqual(["GET /api/v2 200", "POST /api/v2/alerts 200"]);
+    expect(stored(e, made.id)?.source).toBe("saved_search");
+    expect(made.outs.source).toBe("search");
+    const read = await alert.read(made.id, { ...made.outs, ...host });
+    expect(read.props.source).toBe("search");
+    expect((await alert.diff(made.id, { ...read.props, ...host }, { ...search, ...host })).changes).toBe(false);
+  });
+
+  it("sends saved_search in an update's whole body too, without asking again", async () => {
+    const e = await serviceIn("2026");
+    const made = await alert.create({ ...search, ...host });
+    e.resetRequestLog();
+    const after = await alert.update(made.id, { ...made.outs, ...host }, { ...search, threshold: 9, ...host });
+    expect(log(e)).toEqual([`PUT /api/v2/alerts/${made.id} 200`]);
+    expect(stored(e, made.id)).toMatchObject({ source: "saved_search", threshold: 9 });
+    expect(after.outs.source).toBe("search");
+  });
+});
+
+describe("alertpipe:alertingDialect", () => {
+  it('"2026" is taken as said: saved_search sent, nothing asked', async () => {
+    const e = await serviceIn("2026", "2026");
+    const made = await alert.create({ ...search, ...host });
+    expect(log(e)).toEqual(["POST /api/v2/alerts 200"]);
+    expect(stored(e, made.id)?.source).toBe("saved_search");
+  });
+
+  it('"contract" is taken as said, even against a 2026 service, which refuses search', async () => {
+    const e = await serviceIn("2026", "contract");
+    await expect(alert.create({ ...search, ...host })).rejects.toThrow(/POST \/api\/v2\/alerts failed with status 400/);
+    expect(log(e)).toEqual(["POST /api/v2/alerts 400"]);
+  });
+});
