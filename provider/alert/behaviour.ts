@@ -56,7 +56,7 @@ const STABLE_OUTPUTS = namesWith(ALERT, "stable");
 const RULES = outputRules(ALERT);
 const compared = comparedForm(ALERT);
 
-/** The outputs an alert records: its required arguments and channels, the optional ones managed, and what the service fills in. */
+/** What an alert records: required arguments, channels, the optional ones managed, what the service fills in. */
 function recorded(props: PropertyMap) {
   return [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, props), ...OUTPUT_ONLY];
 }

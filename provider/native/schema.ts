@@ -83,7 +83,7 @@ export interface PackageSchema {
 /** The npm name of the generated Node.js SDK; `pulumi-alertpipe` itself is the dynamic providers' package. */
 export const NODEJS_SDK_PACKAGE = "@alertpipe/pulumi";
 export const PYTHON_SDK_PACKAGE = "pulumi_alertpipe";
-/** The project's canonical repository, the one home of its address: the Go module path, package.json's links, the docs. */
+/** The canonical repository, its address's one home: the Go module path, package.json's links, the docs. */
 export const REPOSITORY = "github.com/alertpipe/pulumi-alertpipe";
 export const GO_IMPORT_BASE_PATH = `${REPOSITORY}/sdk/go/alertpipe`;
 

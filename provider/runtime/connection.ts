@@ -97,7 +97,7 @@ export interface AreaConnection {
   readonly rateLimit: RateLimit | undefined;
   /** Every credential string, so the HTTP layer can scrub them from anything it reports. */
   readonly secrets: readonly string[];
-  /** The alerting API's spelling of `source`, when the config says it; undefined: ask the service (alert/dialect.ts). */
+  /** The alerting API's spelling of `source` when configured; undefined: ask the service (alert/dialect.ts). */
   readonly dialect?: AlertingDialect;
 }
 

@@ -66,7 +66,7 @@ export const ALERTS_PATH = "/api/v2/alerts";
 /** The only intervals the service accepts. */
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"] as const;
 
-/** Length bounds of the free texts, in UTF-16 units (see serviceLength); an empty text is refused, not read as "none". */
+/** Length bounds of the free texts in UTF-16 units (serviceLength); an empty text is refused, not read as "none". */
 const TEXT_LIMITS = {
   name: { min: 1, max: 512 },
   message: { min: 1, max: 4096 },
