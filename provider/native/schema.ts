@@ -7,6 +7,7 @@
 import { CONNECTION_SETTINGS } from "../runtime/connection";
 import { PACKAGE_VERSION } from "../http/userAgent";
 import {
+  importIdFormOf,
   inputNames,
   namesWith,
   outputNames,
@@ -166,7 +167,7 @@ function resourceSpec(def: ResourceDefinition, types: PackageSchema["types"]): R
   const outputs = outputNames(def);
   const required = namesWith(def, "required");
   return {
-    description: withImport(def.description, def.name, def.importIdForm),
+    description: withImport(def.description, def.name, importIdFormOf(def)),
     properties: specs(outputs),
     required: outputs.filter((n) => required.includes(n) || def.properties[n]?.required === "output"),
     inputProperties: specs(inputs),
