@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RESOURCES } from "../../provider/resources";
-import { GENERATED_TYPES, renderDynamicTypes } from "../../scripts/generate";
+import { GENERATED_LOOKUP_TYPES, GENERATED_TYPES, renderDynamicTypes, renderLookupTypes } from "../../scripts/generate";
 
 const root = resolve(__dirname, "..", "..");
 
@@ -29,12 +29,18 @@ const COMMON = new Set([
   "savedSearch",
 ]);
 
+/** The files the definitions render, and how. */
+const RENDERED = [
+  [GENERATED_TYPES, renderDynamicTypes],
+  [GENERATED_LOOKUP_TYPES, renderLookupTypes],
+] as const;
+
 /** The most files besides the behaviour that may name a property: its definition, and one that treats it specially. */
 const MOST = 2;
 
 /** Left out: what `npm run generate` writes, and the adapters 0.1.0's states require (`<kind>/shim.ts`, `provider.ts`). */
 const NOT_HAND_WRITTEN = new Set([
-  GENERATED_TYPES.split("\\").join("/"),
+  ...RENDERED.map(([path]) => path.split("\\").join("/")),
   ...RESOURCES.flatMap((r) => [`provider/${r.kind}/shim.ts`, `provider/${r.kind}/provider.ts`]),
 ]);
 
@@ -111,7 +117,7 @@ describe("one definition per resource", () => {
 });
 
 describe("what the definitions render", () => {
-  it(`${GENERATED_TYPES} is a fresh rendering (npm run generate)`, () => {
-    expect(readFileSync(join(root, GENERATED_TYPES), "utf8")).toBe(renderDynamicTypes());
+  it.each(RENDERED)("%s is a fresh rendering (npm run generate)", (path, render) => {
+    expect(readFileSync(join(root, path), "utf8")).toBe(render());
   });
 });
