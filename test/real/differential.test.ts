@@ -177,6 +177,11 @@ const anAlertOfAGoneSearch = async (t: Target) => {
   return alert;
 };
 
+/** A request to the object the row's setup made. */
+const at =
+  (method: Request["method"], path: string) =>
+  (_r: Refs, id: string): Request => ({ method, path: `${path}/${id}` });
+
 /** Deletes `id` under `path`, and answers it. */
 async function gone(t: Target, path: string, id: string): Promise<string> {
   await paced(t, "DELETE", `${path}/${id}`);
@@ -394,23 +399,23 @@ function webhookRows(): Row[] {
       make: (_r, id) => ({ method: "PUT", path: `${WEBHOOKS}/${id}`, body: { name: "second-hook", ...generic } }),
       words: true,
     },
-    { what: "delete a webhook", needs: aWebhook, make: (_r, id) => ({ method: "DELETE", path: `${WEBHOOKS}/${id}` }) },
+    { what: "delete a webhook", needs: aWebhook, make: at("DELETE", WEBHOOKS) },
     {
       what: "delete a webhook already gone",
       needs: aGoneWebhook,
-      make: (_r, id) => ({ method: "DELETE", path: `${WEBHOOKS}/${id}` }),
+      make: at("DELETE", WEBHOOKS),
       words: true,
     },
     {
       what: "delete a webhook an alert still references",
       needs: aWebhookInUse,
-      make: (_r, id) => ({ method: "DELETE", path: `${WEBHOOKS}/${id}` }),
+      make: at("DELETE", WEBHOOKS),
       words: true,
     },
     {
       what: "read one webhook (there is no such path)",
       needs: aWebhook,
-      make: (_r, id) => ({ method: "GET", path: `${WEBHOOKS}/${id}` }),
+      make: at("GET", WEBHOOKS),
     },
     {
       what: "a second webhook of the same service and name",
@@ -470,7 +475,7 @@ function savedSearchRows(): Row[] {
         filters: [{ condition: "Duration BETWEEN 1 AND 5" }],
       }),
     },
-    { what: "read a saved search", needs: aSearch, make: (_r, id) => ({ method: "GET", path: `${SEARCHES}/${id}` }) },
+    { what: "read a saved search", needs: aSearch, make: at("GET", SEARCHES) },
     { what: "list a page of saved searches", make: () => ({ method: "GET", path: `${SEARCHES}?limit=1000&offset=0` }) },
     {
       what: "update a saved search with its whole body",
@@ -490,18 +495,18 @@ function savedSearchRows(): Row[] {
     {
       what: "read a saved search that is gone",
       needs: aGoneSearch,
-      make: (_r, id) => ({ method: "GET", path: `${SEARCHES}/${id}` }),
+      make: at("GET", SEARCHES),
       words: true,
     },
     {
       what: "delete a saved search",
       needs: aSearch,
-      make: (_r, id) => ({ method: "DELETE", path: `${SEARCHES}/${id}` }),
+      make: at("DELETE", SEARCHES),
     },
     {
       what: "delete a saved search an alert watches",
       needs: aWatchedSearch,
-      make: (_r, id) => ({ method: "DELETE", path: `${SEARCHES}/${id}` }),
+      make: at("DELETE", SEARCHES),
     },
     {
       what: "read an alert whose saved search was deleted (it went with it)",
@@ -511,7 +516,7 @@ function savedSearchRows(): Row[] {
     {
       what: "delete a saved search already gone",
       needs: aGoneSearch,
-      make: (_r, id) => ({ method: "DELETE", path: `${SEARCHES}/${id}` }),
+      make: at("DELETE", SEARCHES),
       words: true,
     },
     refused("a sourceId the team does not have", { sourceId: NOT_AN_ALERT }),
