@@ -9,7 +9,7 @@ import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
-import { alertsReferring, type Listed } from "../reading/pagedList";
+import { alertsStillReferring, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs } from "../protocol/check";
 import { importIdParts } from "../creation/importing";
@@ -83,7 +83,7 @@ async function del(id: string): Promise<void> {
   const conn = connectionFor("alerting");
   const path = SEARCHES.path(id);
   // The service would delete these alerts with it, saying nothing: refuse instead, naming them.
-  const alerts = await alertsReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, watches(id));
+  const alerts = await alertsStillReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, watches(id));
   if (alerts.length > 0) throw new StillReferencedError({ method: "DELETE", path }, "saved search", alerts);
   await unlessGone(() => send(conn, { method: "DELETE", path }));
 }

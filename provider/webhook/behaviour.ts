@@ -10,7 +10,7 @@ import { ApiError, StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { importIdParts } from "../creation/importing";
-import { alertsReferring, type Listed } from "../reading/pagedList";
+import { alertsStillReferring, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
@@ -148,14 +148,15 @@ const usesWebhook = (id: string) => (alert: Listed) => {
 
 async function del(id: string): Promise<void> {
   const conn = connectionFor("alerting");
+  const once = () => unlessGone(() => send(conn, { method: "DELETE", path: WEBHOOKS.path(id) }));
   try {
-    await unlessGone(() => send(conn, { method: "DELETE", path: WEBHOOKS.path(id) }));
+    await once();
   } catch (err) {
-    // The service says only how many alerts use it; the words name them.
+    // The service says only how many alerts use it; the words name them. Once none does, again.
     if (!(err instanceof ApiError) || err.status !== 409) throw err;
-    const alerts = await alertsReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, usesWebhook(id));
-    if (alerts.length === 0) throw err;
-    throw new StillReferencedError(err, "webhook", alerts, err);
+    const alerts = await alertsStillReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, usesWebhook(id));
+    if (alerts.length > 0) throw new StillReferencedError(err, "webhook", alerts, err);
+    await once();
   }
 }
 

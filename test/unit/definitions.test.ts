@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RESOURCES } from "../../provider/resources";
-import { GENERATED_TYPES, renderDynamicTypes } from "../../scripts/generate";
+import { GENERATED_LOOKUP_TYPES, GENERATED_TYPES, renderDynamicTypes, renderLookupTypes } from "../../scripts/generate";
 
 const root = resolve(__dirname, "..", "..");
 
@@ -41,6 +41,12 @@ const COMMON = new Set([
   "savedSearch",
 ]);
 
+/** The files the definitions render, and how. */
+const RENDERED = [
+  [GENERATED_TYPES, renderDynamicTypes],
+  [GENERATED_LOOKUP_TYPES, renderLookupTypes],
+] as const;
+
 /** The most files besides the behaviour that may name a property: its definition, and one that treats it specially. */
 const MOST = 2;
 
@@ -48,7 +54,7 @@ function providerFiles(): string[] {
   return readdirSync(join(root, "provider"), { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && e.name.endsWith(".ts"))
     .map((e) => relative(root, join(e.parentPath, e.name)).split("\\").join("/"))
-    .filter((f) => f !== GENERATED_TYPES.split("\\").join("/"));
+    .filter((f) => !RENDERED.some(([path]) => f === path.split("\\").join("/")));
 }
 
 /**
@@ -117,7 +123,7 @@ describe("one definition per resource", () => {
 });
 
 describe("what the definitions render", () => {
-  it(`${GENERATED_TYPES} is a fresh rendering (npm run generate)`, () => {
-    expect(readFileSync(join(root, GENERATED_TYPES), "utf8")).toBe(renderDynamicTypes());
+  it.each(RENDERED)("%s is a fresh rendering (npm run generate)", (path, render) => {
+    expect(readFileSync(join(root, path), "utf8")).toBe(render());
   });
 });
