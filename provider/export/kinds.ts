@@ -78,7 +78,7 @@ export interface ExportKind {
   readonly caveat: string | undefined;
 }
 
-/** The words of a list the service does not have, or answers in a shape this export cannot read; anything else fails. */
+/** Words for a list the service lacks or answers in a shape we cannot read; anything else fails. */
 function missingBecause(err: unknown): string | undefined {
   if (isNotFound(err)) return `the service has no such list (404 on GET ${err.path})`;
   if (err instanceof UnexpectedResponseError)

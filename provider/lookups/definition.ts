@@ -1,8 +1,9 @@
 // The lookup functions, each written once: its arguments and its result's fields, with their types
 // and words. The schema's `functions` (native/schema.ts), the plugin's Invoke, the TypeScript
-// functions' types (rendered by scripts/generate.ts) and the argument check are all read from here. A result's fields are the
-// resource's own, read from its definition: what the service holds of an object (an argument or an
-// output an answer gives), never a secret and never what only a stack records (keepers, managed names).
+// functions' types (rendered by scripts/generate.ts) and the argument check are all read from here.
+// A result's fields are the resource's own, read from its definition: what the service holds of an
+// object (an argument or an output an answer gives), never a secret and never what only a stack
+// records (keepers, managed names).
 
 import type { IdForm } from "../protocol/ids";
 import type { ResourceDefinition, TypeSpec } from "../protocol/definition";

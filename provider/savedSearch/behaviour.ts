@@ -13,10 +13,10 @@ import { alertsStillReferring, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs } from "../protocol/check";
 import { importIdParts } from "../creation/importing";
-import type { ArgsOf, StateOf } from "../protocol/definition";
+import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
-import { ALERTS_PATH, LIST_PAGE_MAX } from "../serviceFacts/alertRules";
+import { ALERTS_PATH, LIST_PAGE_MAX, watchesSearch } from "../serviceFacts/alertRules";
 import { SAVED_SEARCH } from "./definition";
 import { SEARCHES } from "./wire";
 
@@ -77,13 +77,11 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
   return WHOLE.outputs(SEARCHES.objectIn(res.body), news, olds);
 }
 
-const watches = (id: string) => (alert: Listed) => alert.savedSearch === id || alert.savedSearchId === id;
-
 async function del(id: string): Promise<void> {
   const conn = connectionFor("alerting");
   const path = SEARCHES.path(id);
   // The service would delete these alerts with it, saying nothing: refuse instead, naming them.
-  const alerts = await alertsStillReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, watches(id));
+  const alerts = await alertsStillReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, (alert) => watchesSearch(alert, id));
   if (alerts.length > 0) throw new StillReferencedError({ method: "DELETE", path }, "saved search", alerts);
   await unlessGone(() => send(conn, { method: "DELETE", path }));
 }
@@ -94,7 +92,7 @@ export const behaviour = behaviourOf(SAVED_SEARCH, {
   create,
   read,
   readImported: async (importId) =>
-    read(importIdParts("saved search", importId, SAVED_SEARCH.importIdForm, "opaque")[0] ?? "", {}),
+    read(importIdParts("saved search", importId, importIdFormOf(SAVED_SEARCH), "opaque")[0] ?? "", {}),
   update,
   delete: del,
   previewCreate: (args) => WHOLE.previewCreate(args),
