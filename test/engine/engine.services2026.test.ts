@@ -1,12 +1,12 @@
 // The 2026 properties (issue 27) on the real engine, through both front doors: bad input fails YAML's
 // preview naming the property before any request; an alert with `between` and two channels, a
 // scheduled alert, a key with assignedRoleIds and pipe settings with kafkaReadCommitted round-trip
-// (a second up writes nothing); a change made by hand on the service to each new property is found
-// by refresh (the state holds the service's value) and put back by up.
+// (a second up writes nothing); a change made by hand on the service to each new property, through each
+// door, is found by refresh (the state holds the service's value) and put back by up.
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ROLES } from "../../emulator/roles";
-import type { RunningEmulator } from "../../emulator";
+import { SEEDED_SOURCES, type RunningEmulator } from "../../emulator";
 import type { AlertArgs, ApiKeyArgs } from "../../provider";
 import type { CliRun, CliStack } from "../support/cliStack";
 import {
@@ -18,7 +18,7 @@ import {
   sharedStack,
   succeeded,
 } from "../support/engine";
-import { ALERTS_PATH, KEYS_PATH, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
+import { ALERTS_PATH, KEYS_PATH, ORG_ID, PIPE_IDS, PIPE_RESOURCE_ID, SETTINGS_PATH } from "../support/fixtures";
 import { yamlProgram, yamlStack, type YamlStack } from "../support/yamlStack";
 
 const isWrite = (method: string) => method !== "GET";
@@ -42,6 +42,8 @@ const BETWEEN: AlertArgs = {
   channels: [hook("ops-oncall"), hook("ops-chat")],
   groupBy: "host",
 };
+/** The band alert watching a saved search made by hand (the emulator gives its id). */
+const band = (savedSearchId: string): AlertArgs => ({ ...BETWEEN, savedSearchId });
 const SCHEDULED: AlertArgs = {
   name: "nightly",
   source: "search",
@@ -53,6 +55,8 @@ const SCHEDULED: AlertArgs = {
   numConsecutiveWindows: 2,
   note: "see the **runbook**",
 };
+const { scheduleStartAt: _start, ...unstarted } = SCHEDULED;
+const OFFSET: AlertArgs = { ...unstarted, scheduleOffsetMinutes: 15 };
 const KEY: ApiKeyArgs = { organizationId: ORG_ID, name: "ci", assignedRoleIds: [ADMIN] };
 const PIPE = { ...PIPE_IDS, kafkaReadCommitted: true };
 
@@ -62,19 +66,95 @@ function ok<T extends CliRun>(run: T): T {
   return run;
 }
 
+/** Two saved searches made by hand on the service: the one the band alert watches, and another. */
+async function twoSearches(emu: RunningEmulator): Promise<{ watched: string; other: string }> {
+  const made = async (name: string) =>
+    (
+      (await byHand(emu, "POST", "/api/v2/saved-searches", { name, sourceId: SEEDED_SOURCES[0].id })) as {
+        data: { id: string };
+      }
+    ).data.id;
+  return { watched: await made("lag"), other: await made("lag, by hand") };
+}
+
+type Made = Pick<CliStack, "readStateFile">;
+const idOf = (stack: Made, name: string) => ourState(stack).get(name)?.id ?? "";
+const CHANGED = ["band", "ci", "ingest", "nightly", "offset"];
+
+const BAND_BY_HAND = { channels: [hook("ops-oncall"), hook("other")], thresholdMax: 30, groupBy: "region" };
+const NIGHTLY_BY_HAND = {
+  scheduleStartAt: new Date(Date.parse(START) - 86_400_000).toISOString(),
+  note: "changed by hand",
+  numConsecutiveWindows: 5,
+};
+const OFFSET_BY_HAND = { scheduleOffsetMinutes: 40 };
+
+/**
+ * Each new property changed by hand on the service, in one step: the band's channels, thresholdMax,
+ * groupBy and saved search; the nightly's start, note and windows; the offset; the key's roles; the
+ * Kafka setting. Returns the writes that put them back.
+ */
+async function changeEachByHand(emu: RunningEmulator, stack: Made, other: string): Promise<string[]> {
+  const [bandId, nightly, offset, key] = [
+    idOf(stack, "band"),
+    idOf(stack, "nightly"),
+    idOf(stack, "offset"),
+    idOf(stack, "ci"),
+  ];
+  const was = emu.snapshot().alerts[bandId]?.savedSearchId ?? "";
+  await byHand(emu, "PUT", `${ALERTS_PATH}/${bandId}`, { ...band(was), ...BAND_BY_HAND, savedSearchId: other });
+  await byHand(emu, "PUT", `${ALERTS_PATH}/${nightly}`, { ...SCHEDULED, ...NIGHTLY_BY_HAND });
+  await byHand(emu, "PUT", `${ALERTS_PATH}/${offset}`, { ...OFFSET, ...OFFSET_BY_HAND });
+  await byHand(emu, "PATCH", `${KEYS_PATH}/${key}`, { assignedRoleIds: [DEVELOPER] });
+  await byHand(emu, "PUT", SETTINGS_PATH, { kafka_read_committed: false });
+  return [
+    `PUT ${ALERTS_PATH}/${bandId}`,
+    `PUT ${ALERTS_PATH}/${nightly}`,
+    `PUT ${ALERTS_PATH}/${offset}`,
+    `PATCH ${KEYS_PATH}/${key}`,
+    `PUT ${SETTINGS_PATH}`,
+  ].sort();
+}
+/** The state after refresh holds what each hand change left on the service. */
+function expectRefreshed(stack: Made, other: string): void {
+  const state = ourState(stack);
+  expect(state.get("band")?.outputs).toMatchObject({ ...BAND_BY_HAND, savedSearchId: other });
+  expect(state.get("nightly")?.outputs).toMatchObject(NIGHTLY_BY_HAND);
+  expect(state.get("offset")?.outputs).toMatchObject(OFFSET_BY_HAND);
+  expect(state.get("ci")?.outputs).toMatchObject({ assignedRoleIds: [DEVELOPER] });
+  expect(state.get("ingest")?.outputs).toMatchObject({ kafkaReadCommitted: false });
+}
+
+/** The service holds the program's values again after up. */
+function expectPutBack(emu: RunningEmulator, stack: Made, watched: string): void {
+  const snap = emu.snapshot();
+  const { channels, thresholdMax, groupBy } = BETWEEN;
+  expect(snap.alerts[idOf(stack, "band")]).toMatchObject({ channels, thresholdMax, groupBy, savedSearchId: watched });
+  const { scheduleStartAt, note, numConsecutiveWindows } = SCHEDULED;
+  expect(snap.alerts[idOf(stack, "nightly")]).toMatchObject({ scheduleStartAt, note, numConsecutiveWindows });
+  expect(snap.alerts[idOf(stack, "offset")]?.scheduleOffsetMinutes).toBe(OFFSET.scheduleOffsetMinutes);
+  expect(snap.keys[idOf(stack, "ci")]?.assignedRoleIds).toEqual([ADMIN]);
+  expect(snap.pipes[PIPE_RESOURCE_ID]?.kafka_read_committed).toBe(true);
+}
+
 describe("the 2026 properties in Pulumi YAML, through the native plugin", () => {
-  const resources = {
-    band: { type: "alertpipe:index:Alert", properties: BETWEEN },
+  const resourcesWith = (search: string) => ({
+    band: { type: "alertpipe:index:Alert", properties: band(search) },
     nightly: { type: "alertpipe:index:Alert", properties: SCHEDULED },
+    offset: { type: "alertpipe:index:Alert", properties: OFFSET },
     ci: { type: "alertpipe:index:ApiKey", properties: KEY },
     ingest: { type: "alertpipe:index:PipeSettings", properties: PIPE },
-  };
+  });
+  let resources: ReturnType<typeof resourcesWith>;
+  let searches: { watched: string; other: string };
   let emu: RunningEmulator;
   let stack: CliStack;
   let yaml: YamlStack;
 
   beforeAll(async () => {
     emu = await startEmulator({ rateLimits: OFF });
+    searches = await twoSearches(emu);
+    resources = resourcesWith(searches.watched);
     yaml = await yamlStack(emu, yamlProgram({ resources }), { config: LIMITS_OFF });
     stack = yaml.stack;
   }, 900_000);
@@ -111,92 +191,62 @@ describe("the 2026 properties in Pulumi YAML, through the native plugin", () => 
     expect(emu.requests).toEqual([]);
   });
 
-  it("creates the four, and a second up writes nothing", async () => {
+  it("creates the five, and a second up writes nothing", async () => {
     const up = ok(await stack.runLogged("up", ["up", "--yes"]));
-    expect(changes(up)).toEqual(["create band", "create ci", "create ingest", "create nightly"]);
+    expect(changes(up)).toEqual(CHANGED.map((n) => `create ${n}`));
     emu.resetRequestLog();
     const again = ok(await stack.runLogged("up", ["up", "--yes"]));
     expect(changes(again)).toEqual([]);
     expect(requestLog(emu, isWrite)).toEqual([]);
   });
 
-  it("finds channels, thresholdMax, a start, a note and windows changed by hand on refresh, and puts them back on up", async () => {
-    const band = ourState(stack).get("band")?.id ?? "";
-    const nightly = ourState(stack).get("nightly")?.id ?? "";
-    const bandByHand = { channels: [hook("ops-oncall"), hook("other")], thresholdMax: 30 };
-    await byHand(emu, "PUT", `${ALERTS_PATH}/${band}`, { ...BETWEEN, ...bandByHand });
-    const moved = new Date(Date.parse(START) - 86_400_000).toISOString();
-    const nightlyByHand = { scheduleStartAt: moved, note: "changed by hand", numConsecutiveWindows: 5 };
-    await byHand(emu, "PUT", `${ALERTS_PATH}/${nightly}`, { ...SCHEDULED, ...nightlyByHand });
+  it("finds each new property changed by hand on refresh, and puts it back on up", async () => {
+    const writes = await changeEachByHand(emu, stack, searches.other);
     const refresh = ok(await stack.runLogged("refresh", ["refresh", "--yes"]));
-    expect(changes(refresh)).toEqual(["refresh-update band", "refresh-update nightly"]);
-    expect(ourState(stack).get("band")?.outputs).toMatchObject(bandByHand);
-    expect(ourState(stack).get("nightly")?.outputs).toMatchObject(nightlyByHand);
+    expect(changes(refresh)).toEqual(CHANGED.map((n) => `refresh-update ${n}`));
+    expectRefreshed(stack, searches.other);
     emu.resetRequestLog();
     const up = ok(await stack.runLogged("up", ["up", "--yes"]));
-    expect(changes(up)).toEqual(["update band", "update nightly"]);
-    expect(requestLog(emu, isWrite).sort()).toEqual(
-      [`PUT ${ALERTS_PATH}/${band}`, `PUT ${ALERTS_PATH}/${nightly}`].sort(),
-    );
-    expect(emu.snapshot().alerts[band]).toMatchObject({ channels: BETWEEN.channels, thresholdMax: 20 });
-    expect(emu.snapshot().alerts[nightly]).toMatchObject({
-      scheduleStartAt: START,
-      note: SCHEDULED.note,
-      numConsecutiveWindows: 2,
-    });
+    expect(changes(up)).toEqual(CHANGED.map((n) => `update ${n}`));
+    expect(requestLog(emu, isWrite).sort()).toEqual(writes);
+    expectPutBack(emu, stack, searches.watched);
   });
 });
 
 describe("the 2026 properties through the dynamic classes", () => {
+  let searches = { watched: "", other: "" };
   const t = sharedStack(
     "services-2026",
     async ({ Alert, ApiKey, PipeSettings }) => {
-      new Alert("band", BETWEEN);
-      const { scheduleStartAt: _start, ...unstarted } = SCHEDULED;
-      new Alert("offset", { ...unstarted, scheduleOffsetMinutes: 15 });
+      new Alert("band", band(searches.watched));
+      new Alert("nightly", SCHEDULED);
+      new Alert("offset", OFFSET);
       new ApiKey("ci", KEY);
       new PipeSettings("ingest", PIPE);
     },
     { emulator: { rateLimits: OFF }, config: LIMITS_OFF },
   );
+  // After sharedStack's beforeAll: the program runs at up, once the searches exist.
+  beforeAll(async () => {
+    searches = await twoSearches(t.emu);
+  });
 
-  it("creates the four, and a second up writes nothing", async () => {
+  it("creates the five, and a second up writes nothing", async () => {
     const up = succeeded(await t.stack.up());
-    expect(changes(up)).toEqual(["create band", "create ci", "create ingest", "create offset"]);
+    expect(changes(up)).toEqual(CHANGED.map((n) => `create ${n}`));
     t.emu.resetRequestLog();
     expect(changes(succeeded(await t.stack.up()))).toEqual([]);
     expect(requestLog(t.emu, isWrite)).toEqual([]);
   });
 
-  it("finds a key's roles and Kafka setting changed by hand on refresh, and puts them back on up", async () => {
-    const key = ourState(t.stack).get("ci")?.id ?? "";
-    await byHand(t.emu, "PATCH", `${KEYS_PATH}/${key}`, { assignedRoleIds: [DEVELOPER] });
-    await byHand(t.emu, "PUT", SETTINGS_PATH, { kafka_read_committed: false });
+  it("finds each new property changed by hand on refresh, and puts it back on up", async () => {
+    const writes = await changeEachByHand(t.emu, t.stack, searches.other);
     const refresh = succeeded(await t.stack.refresh());
-    expect(changes(refresh)).toEqual(["refresh-update ci", "refresh-update ingest"]);
+    expect(changes(refresh)).toEqual(CHANGED.map((n) => `refresh-update ${n}`));
+    expectRefreshed(t.stack, searches.other);
     t.emu.resetRequestLog();
-    expect(changes(succeeded(await t.stack.up()))).toEqual(["update ci", "update ingest"]);
-    expect(requestLog(t.emu, isWrite).sort()).toEqual([`PATCH ${KEYS_PATH}/${key}`, `PUT ${SETTINGS_PATH}`]);
-    expect(t.emu.snapshot().keys[key]?.assignedRoleIds).toEqual([ADMIN]);
-  });
-
-  it("finds thresholdMax, groupBy and a schedule offset changed by hand on refresh, and puts them back on up", async () => {
-    const band = ourState(t.stack).get("band")?.id ?? "";
-    const offset = ourState(t.stack).get("offset")?.id ?? "";
-    const bandByHand = { thresholdMax: 25, groupBy: "region" };
-    await byHand(t.emu, "PUT", `${ALERTS_PATH}/${band}`, { ...BETWEEN, ...bandByHand });
-    const { scheduleStartAt: _start, ...unstarted } = SCHEDULED;
-    await byHand(t.emu, "PUT", `${ALERTS_PATH}/${offset}`, { ...unstarted, scheduleOffsetMinutes: 40 });
-    const refresh = succeeded(await t.stack.refresh());
-    expect(changes(refresh)).toEqual(["refresh-update band", "refresh-update offset"]);
-    expect(ourState(t.stack).get("band")?.outputs).toMatchObject(bandByHand);
-    expect(ourState(t.stack).get("offset")?.outputs).toMatchObject({ scheduleOffsetMinutes: 40 });
-    t.emu.resetRequestLog();
-    expect(changes(succeeded(await t.stack.up()))).toEqual(["update band", "update offset"]);
-    expect(requestLog(t.emu, isWrite).sort()).toEqual(
-      [`PUT ${ALERTS_PATH}/${band}`, `PUT ${ALERTS_PATH}/${offset}`].sort(),
-    );
-    expect(t.emu.snapshot().alerts[band]).toMatchObject({ thresholdMax: 20, groupBy: "host" });
-    expect(t.emu.snapshot().alerts[offset]?.scheduleOffsetMinutes).toBe(15);
+    expect(changes(succeeded(await t.stack.up()))).toEqual(CHANGED.map((n) => `update ${n}`));
+    expect(requestLog(t.emu, isWrite).sort()).toEqual(writes);
+    expectPutBack(t.emu, t.stack, searches.watched);
   });
 });
