@@ -13,6 +13,7 @@ import { failure } from "../support/failures";
 import { armLostAnswer, lostAnswers, type LostAnswer } from "../support/lostAnswers";
 import { ORG_ID } from "../support/fixtures";
 import { hashDataFor } from "../support/hashData";
+import { SYSTEM_ROLES } from "../../emulator/roles";
 import { KEYS, keyEmulatorPerTest } from "../support/keyEmulator";
 
 const serviceKey = {
@@ -22,6 +23,9 @@ const serviceKey = {
   __provider: "serialized",
 };
 const localKey = { ...serviceKey, keyMaterial: "local" };
+const [ADMIN = "", DEVELOPER = ""] = Object.keys(SYSTEM_ROLES);
+/** A key given role uuids only: recovery knows it by its name and assignedRoleIds. */
+const roleIdKey = { organizationId: ORG_ID, name: "deployer", assignedRoleIds: [ADMIN], __provider: "serialized" };
 const POST_KEY = { method: "POST", pathPattern: /\/keys$/, count: 1 };
 
 /** The faults after which the POST's outcome is unknown though the key was made. */
@@ -188,6 +192,21 @@ describe("ApiKey create made by the service whose answer is lost, against the em
     const { id } = await provider.create(serviceKey);
     expect(service.keyIds()).toEqual([other.id, id]);
   });
+
+  for (const fault of AFTER_COMMIT) {
+    it(`after ${fault.name}, takes the key of the assignedRoleIds sent, not one of the same name with others`, async () => {
+      const other = await service.byHand({ name: "deployer", assignedRoleIds: [DEVELOPER] });
+      service.emulator.resetRequestLog();
+      armLostAnswer(service.emulator, fault);
+      const { id } = await provider.create(roleIdKey);
+      // The one DELETE is of the key the lost POST made: the other key is left, and the new one recorded.
+      const deleted = service.requests().filter((r) => r.startsWith("DELETE"));
+      expect(deleted).toHaveLength(1);
+      expect(deleted[0]).not.toContain(other.id);
+      expect(service.keyIds()).toEqual([other.id, id]);
+      expect(service.emulator.snapshot().keys[id]?.assignedRoleIds).toEqual([ADMIN]);
+    });
+  }
 });
 
 describe("ApiKey create of local material whose answer is lost, against the emulator", () => {
