@@ -304,13 +304,15 @@ export class ImportNotFoundError extends HttpError<"IMPORT_NOT_FOUND"> {
   /** The id the program gave as importId. */
   readonly importId: string;
 
-  constructor(notFound: ApiError, what: string, importId: string) {
+  /** `notFound`: the GET answered 404, or the list read (a webhook has no GET of one) that does not hold the id. */
+  constructor(notFound: ApiError | RequestRef, what: string, importId: string) {
+    const answered = notFound instanceof ApiError ? "answered 404" : "does not list it";
     super(
       notFound,
       "IMPORT_NOT_FOUND",
-      `importId "${importId}": ${notFound.method} ${notFound.path} answered 404, so there is no ${what} with that id to take over. ` +
+      `importId "${importId}": ${notFound.method} ${notFound.path} ${answered}, so there is no ${what} with that id to take over. ` +
         `Nothing was created. Correct the id, or remove importId to create a new one.`,
-      carriedFrom(notFound),
+      notFound instanceof ApiError ? carriedFrom(notFound) : {},
     );
     this.name = "ImportNotFoundError";
     this.importId = importId;

@@ -3,7 +3,7 @@
 // for them: alerts of this stack are deleted or moved before it (the engine's order), and any
 // left are outside the stack, which the delete refuses to take along (docs/design/webhooks-and-saved-searches.md).
 
-import { connectionFailures, connectionFor } from "../runtime/connection";
+import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
@@ -12,7 +12,7 @@ import { readListed } from "../reading/listedReads";
 import { alertsReferring, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs } from "../protocol/check";
-import { importIdParts } from "../creation/importing";
+import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import type { ArgsOf, StateOf } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
@@ -33,6 +33,7 @@ const describe = (args: Args) => `the saved search "${String(args.name)}"`;
 
 async function create(args: Args): Promise<Created<State>> {
   const conn = connectionFor("alerting");
+  if (typeof args.importId === "string") return takeOver(conn, args.importId.trim(), args);
   const description = describe(args);
   return createRecovering<Created<State>, { id: string; search: Listed }>({
     description,
@@ -59,6 +60,17 @@ async function create(args: Args): Promise<Created<State>> {
   });
 }
 
+/** Makes an existing search the resource's (importId): one GET; one PUT of the whole body only when it differs; never a POST. */
+async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
+  const path = SEARCHES.path(importId);
+  const got = await readForImport("saved search", importId, () => send(conn, { method: "GET", path }));
+  const answer = SEARCHES.objectIn(got.body);
+  const live = WHOLE.outputs(answer, {}, {});
+  if (!WHOLE.diff(live, args).changes) return { id: importId, outputs: WHOLE.outputs(answer, args, {}) };
+  const res = await send(conn, { method: "PUT", path, body: SEARCHES.toWire(args) });
+  return { id: importId, outputs: WHOLE.outputs(SEARCHES.objectIn(res.body), args, live) };
+}
+
 async function read(id: string, stored: State): Promise<Found<typeof SAVED_SEARCH> | undefined> {
   const conn = connectionFor("alerting");
   const res = await readListed(conn, SEARCHES.collection(conn), id, { method: "GET", path: SEARCHES.path(id) });
@@ -80,6 +92,7 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
 const watches = (id: string) => (alert: Listed) => alert.savedSearch === id || alert.savedSearchId === id;
 
 async function del(id: string): Promise<void> {
+  if (keptByReplacement("saved search", id)) return;
   const conn = connectionFor("alerting");
   const path = SEARCHES.path(id);
   // The service would delete these alerts with it, saying nothing: refuse instead, naming them.
