@@ -96,6 +96,7 @@ export {
   LookupAmbiguousError,
   UnknownFunctionError,
   StillReferencedError,
+  UsageError,
   ERROR_CODES,
   TRANSPORT_CODES_ADVICE,
   type AlertpipeErrorCode,
