@@ -13,7 +13,9 @@ import { alertsReferring, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs } from "../protocol/check";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
-import type { ArgsOf, StateOf } from "../protocol/definition";
+import { claimForThisRun, partsClaimedThisRun } from "../creation/runClaims";
+import { notify } from "../runtime/notices";
+import { comparedForm, type ArgsOf, type StateOf } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
 import { ALERTS_PATH, LIST_PAGE_MAX } from "../serviceFacts/alertRules";
@@ -25,8 +27,34 @@ type State = StateOf<typeof SAVED_SEARCH>;
 
 const WHOLE = wholeObject(SAVED_SEARCH, () => false);
 
-async function check(_olds: PropertyMap, news: PropertyMap) {
-  return checkArgs<Args>(SAVED_SEARCH, news, () => [], connectionFailures("alerting"));
+const compared = comparedForm(SAVED_SEARCH);
+
+/**
+ * The run's note of a search diffed with these arguments. The engine checks a replacement's
+ * arguments again, without the stored ones, after its diff: a check without olds of arguments a
+ * diff of this run saw is that search being replaced (`replaceOnChanges`). `--replace` and a changed
+ * provider call no diff, so they are not seen here; the delete still refuses (docs/design/webhooks-and-saved-searches.md).
+ */
+const diffedKey = (args: PropertyMap) =>
+  `saved search diffed\u0000${JSON.stringify(WHOLE.args.map((n) => compared(n, args[n])))}`;
+
+/** Says, in preview and again in up, which alerts watch a search about to be replaced: the service deletes them with it. */
+async function sayReplaced(news: PropertyMap): Promise<void> {
+  for (const id of partsClaimedThisRun(diffedKey(news))) {
+    const alerts = await alertsReferring(connectionFor("alerting"), ALERTS_PATH, LIST_PAGE_MAX, watches(id));
+    if (alerts.length === 0) continue;
+    notify(
+      `pulumi-alertpipe: the saved search ${id} is to be replaced, and ${alerts.length} alert(s) watch it: ${alerts.join(", ")}. ` +
+        "The service deletes the alerts that watch a search with it, so the old search's delete is refused (STILL_REFERENCED) " +
+        "while any still does; this stack's alerts that take savedSearchId from it are moved to the new search first.",
+    );
+  }
+}
+
+async function check(olds: PropertyMap, news: PropertyMap) {
+  const checked = checkArgs<Args>(SAVED_SEARCH, news, () => [], connectionFailures("alerting"));
+  if (checked.ok && Object.keys(olds).length === 0) await sayReplaced(news);
+  return checked;
 }
 
 const describe = (args: Args) => `the saved search "${String(args.name)}"`;
@@ -103,7 +131,10 @@ async function del(id: string): Promise<void> {
 
 export const behaviour = behaviourOf(SAVED_SEARCH, {
   check,
-  diff: async (_id, olds, news) => WHOLE.diff(olds, news),
+  diff: async (id, olds, news) => {
+    claimForThisRun(diffedKey(news), [id]);
+    return WHOLE.diff(olds, news);
+  },
   create,
   read,
   readImported: async (importId) =>
