@@ -159,7 +159,7 @@ function allows(list: IpAccessEntry[], clientIp: string): boolean {
 
 // ---- Pipe settings ------------------------------------------------------------------------------
 
-/** Every pipe exists and starts with all twelve settings unset, so GET never needs a prior PUT. */
+/** Every pipe exists and starts with all thirteen settings unset, so GET never needs a prior PUT. */
 function unsetSettings(): PipeSettingsWire {
   return Object.fromEntries(SETTING_NAMES.map((name) => [wireName(name), null]));
 }
@@ -169,7 +169,7 @@ function getSettings(services: Services, ids: string[]): Reply {
   return cloudOk({ ...(services.state.pipes[ids.join("/")] ?? {}) });
 }
 
-/** Merges: an omitted setting keeps its value, null unsets it. The answer holds all twelve, as the contract shows. */
+/** Merges: an omitted setting keeps its value, null unsets it. The answer holds every setting (thirteen). */
 function putSettings(services: Services, req: Incoming, ids: string[]): Reply {
   const json = parseJson(req.rawBody);
   if (!json.ok) return cloudError(400, json.message);

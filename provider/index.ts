@@ -4,35 +4,8 @@
 export { Alert } from "./dynamic/alert";
 export { ApiKey } from "./dynamic/apiKey";
 export { PipeSettings } from "./dynamic/pipeSettings";
-export {
-  getAlert,
-  getAlerts,
-  getApiKey,
-  getApiKeys,
-  getPipeSettings,
-  getSavedSearch,
-  getSavedSearches,
-  getWebhook,
-  getWebhooks,
-  type GetAlertArgs,
-  type GetAlertResult,
-  type GetAlertsArgs,
-  type GetAlertsResult,
-  type GetApiKeyArgs,
-  type GetApiKeyResult,
-  type GetApiKeysArgs,
-  type GetApiKeysResult,
-  type GetPipeSettingsArgs,
-  type GetPipeSettingsResult,
-  type GetSavedSearchArgs,
-  type GetSavedSearchResult,
-  type GetSavedSearchesArgs,
-  type GetSavedSearchesResult,
-  type GetWebhookArgs,
-  type GetWebhookResult,
-  type GetWebhooksArgs,
-  type GetWebhooksResult,
-} from "./dynamic/lookups";
+// The lookup functions and their types (GetAlertArgs, GetAlertResult, ...), each lookup's definition rendered.
+export * from "./dynamic/lookups";
 export { SavedSearch } from "./dynamic/savedSearch";
 export { Webhook } from "./dynamic/webhook";
 export type {

@@ -12,6 +12,7 @@ import { readListed } from "../reading/listedReads";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
 import { comparedForm, namesWith, type ArgsOf, type StateOf, outputNames, outputRules } from "../protocol/definition";
+import { importIdFormOf } from "../protocol/definition";
 import { changeOf, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn } from "../protocol/managed";
 import { outputsFrom } from "../protocol/outputRules";
@@ -56,7 +57,7 @@ const STABLE_OUTPUTS = namesWith(ALERT, "stable");
 const RULES = outputRules(ALERT);
 const compared = comparedForm(ALERT);
 
-/** The outputs an alert records: its required arguments and channels, the optional ones managed, and what the service fills in. */
+/** What an alert records: required arguments, channels, the optional ones managed, what the service fills in. */
 function recorded(props: PropertyMap) {
   return [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, props), ...OUTPUT_ONLY];
 }
@@ -285,7 +286,7 @@ function channelInputs(outputs: PropertyMap): PropertyMap {
 
 /** An import records as managed the optional arguments the live alert holds: no program says which. */
 async function readImported(importId: string): Promise<Found<typeof ALERT> | undefined> {
-  const [id = ""] = importIdParts("alert", importId, ALERT.importIdForm, "opaque");
+  const [id = ""] = importIdParts("alert", importId, importIdFormOf(ALERT), "opaque");
   // Every optional argument is asked for; a read records each, the live value or null.
   const found = await read(id, Object.fromEntries(OPTIONAL_ARGS.map((n) => [n, null])));
   if (found === undefined) return found;

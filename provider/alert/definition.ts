@@ -85,7 +85,6 @@ const asInstant = (v: unknown) => {
 export const ALERT = {
   name: "Alert",
   description: "An alert of the alerting API. Every argument changes in place; nothing forces a replacement.",
-  importIdForm: ["alertId"],
   notAnObject: "the alert's arguments must be an object",
   properties: {
     threshold: {

@@ -36,7 +36,7 @@ export function toWire(args: PropertyMap, dialect: AlertingDialect = "contract")
   return body.source === undefined ? body : { ...body, source: sourceOnWire(body.source, dialect) };
 }
 
-/** The returned alert under the properties' names, each value as it came (`source` as a program spells it); null reads as absent. */
+/** The answer under the properties' names, values as they came (`source` in a program's spelling); null is absent. */
 export function fromWire(alert: WireAlert): PropertyMap {
   const props = mapped(ALERT, alert, "drop");
   return props.source === undefined ? props : { ...props, source: sourceFromWire(props.source) };

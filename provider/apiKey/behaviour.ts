@@ -26,7 +26,7 @@ import { API_KEY } from "./definition";
 type Args = ArgsOf<typeof API_KEY>;
 type State = StateOf<typeof API_KEY>;
 import { keyCollection, keysMadeBy, type KeyCandidate } from "./lookup";
-import { makeLocalMaterial } from "./material";
+import { makeLocalMaterial, type LocalMaterial } from "./material";
 import {
   KEY_FIELDS,
   PATCHABLE_ARGS,
@@ -307,7 +307,7 @@ interface NewKeyPlan extends PlanBase {
   /** Sent instead of a pair: the program's, or made from `local`; undefined when the service makes the pair. */
   readonly hashData: HashData | undefined;
   /** The pair the provider made ("local"): the key's credentials, which the service never sees. */
-  readonly local: { readonly keyId: string; readonly keySecret: string } | undefined;
+  readonly local: LocalMaterial | undefined;
   /** The POST, the same each time it is sent. */
   readonly request: ApiRequest;
   /** For the HTTP layer to scrub from errors. */
@@ -343,7 +343,7 @@ function planCreate(args: Args): CreatePlan {
   const body = { ...toWire(args, PATCHABLE_ARGS), ...(hashData === undefined ? {} : { hashData }) };
   const secrets = [
     ...programSecrets,
-    ...(local === undefined ? [] : [local.keySecret, local.hashes.keyIdHash, local.hashes.keySecretHash]),
+    ...(local === undefined ? [] : [local.secret, local.hashes.keyIdHash, local.hashes.keySecretHash]),
   ];
   return {
     kind: "new",

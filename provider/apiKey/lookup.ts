@@ -1,6 +1,6 @@
 // Finding the keys a lost POST may have made (recovery): the organization's keys, listed, kept
 // when created after the POST was sent and matching what it sent. What matches is the plan's
-// (provider.ts, by args.ts's matchesSent); this module only lists and filters. The same listing
+// (behaviour.ts, by its matchesSent); this module only lists and filters. The same listing
 // serves reads (keyCollection, reading/listedReads.ts).
 
 import { z } from "../protocol/zod";

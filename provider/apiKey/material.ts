@@ -11,8 +11,8 @@ const KEY_ID_LENGTH = 20;
 const SECRET_BYTES = 32;
 
 export interface LocalMaterial {
-  readonly keyId: string;
-  readonly keySecret: string;
+  readonly id: string;
+  readonly secret: string;
   /** What the service is sent instead of the pair (provider/serviceFacts/hashData.ts states the rules). */
   readonly hashes: HashData;
 }
@@ -23,19 +23,17 @@ function sha256Base64(text: string): string {
 }
 
 /** The hashes and suffix of a pair, as the service takes them in hashData. */
-export function hashDataOf(keyId: string, keySecret: string): HashData {
+export function hashDataOf(id: string, secret: string): HashData {
   return {
-    keyIdHash: sha256Base64(keyId),
-    keyIdSuffix: keyId.slice(-KEY_ID_SUFFIX_LENGTH),
-    keySecretHash: sha256Base64(keySecret),
+    keyIdHash: sha256Base64(id),
+    keyIdSuffix: id.slice(-KEY_ID_SUFFIX_LENGTH),
+    keySecretHash: sha256Base64(secret),
   };
 }
 
 /** A new pair. randomInt draws each character uniformly (it rejects the modulo bias). */
 export function makeLocalMaterial(): LocalMaterial {
-  const keyId = Array.from({ length: KEY_ID_LENGTH }, () => KEY_ID_ALPHABET[randomInt(KEY_ID_ALPHABET.length)]).join(
-    "",
-  );
-  const keySecret = randomBytes(SECRET_BYTES).toString("base64url");
-  return { keyId, keySecret, hashes: hashDataOf(keyId, keySecret) };
+  const id = Array.from({ length: KEY_ID_LENGTH }, () => KEY_ID_ALPHABET[randomInt(KEY_ID_ALPHABET.length)]).join("");
+  const secret = randomBytes(SECRET_BYTES).toString("base64url");
+  return { id, secret, hashes: hashDataOf(id, secret) };
 }

@@ -13,6 +13,7 @@ import { compact, type PropertyMap } from "../protocol/properties";
 import type { HashData } from "../serviceFacts/hashData";
 import { inputNames, outputRules, toWire as mapping, type PropertyDef } from "../protocol/definition";
 import { API_KEY } from "./definition";
+import type { LocalMaterial } from "./material";
 
 // What the service answers, read liberally: members may be missing or null, unknown members are
 // ignored, and each value is kept as it came. Only a create answer without the key's id is broken.
@@ -148,7 +149,7 @@ export interface CreatedKey {
   /** The hashData a POST sent (the program's, or made from `local`); none on a take-over. */
   readonly hashData?: HashData | undefined;
   /** The pair the provider made ("local"): the key's credentials, which the service never sees. */
-  readonly local?: { readonly keyId: string; readonly keySecret: string } | undefined;
+  readonly local?: LocalMaterial | undefined;
 }
 
 /**
@@ -187,7 +188,7 @@ function readCreateAnswer(
   answer: CreateAnswer,
 ): { id: string; key: WireKey; credentials: { keyId: unknown; keySecret: unknown }; before: PropertyMap } {
   // The pair the provider made is the one the service holds hashes of; else the answer's, if any.
-  const ours = { keyId: plan.local?.keyId, keySecret: plan.local?.keySecret };
+  const ours = { keyId: plan.local?.id, keySecret: plan.local?.secret };
   if (answer.kind === "found") return { id: answer.id, key: answer.key, credentials: ours, before: {} };
   if (answer.kind === "takenOver") {
     // What the PATCH answered leaves out, the live key it changed stands for.

@@ -1,7 +1,7 @@
 // What a create does when the answer to its POST is lost (the connection cut after sending, a
 // timeout, a 5xx): the service may or may not have made the object. Running again blindly makes a
 // second one; stopping leaves one nobody manages. So look for it, on what was sent, and decide.
-// Each resource says how to list and match (its provider.ts); the steps and their order live here.
+// Each resource says how to list and match (its behaviour.ts); the steps and their order live here.
 
 import {
   AmbiguousCreateError,

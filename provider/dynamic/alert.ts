@@ -11,6 +11,6 @@ export interface Alert extends AlertOutputs {}
 /** An alert of the alerting API. Every argument changes in place; nothing forces a replacement. */
 export class Alert extends ReadByIdResource {
   constructor(name: string, args: AlertArgs, opts?: pulumi.CustomResourceOptions) {
-    super({ def: ALERT, shim, type: "Alert", warnsPlainText: true }, name, args, opts);
+    super({ def: ALERT, shim, type: "Alert" }, name, args, opts);
   }
 }

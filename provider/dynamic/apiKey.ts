@@ -11,7 +11,7 @@ export interface ApiKey extends ApiKeyOutputs {}
 /** An organization API key. Its secret is returned once, at creation, and kept as a Pulumi secret. */
 export class ApiKey extends DefinedResource {
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super({ def: API_KEY, shim, type: "ApiKey", warnsPlainText: true }, name, args, opts);
+    super({ def: API_KEY, shim, type: "ApiKey" }, name, args, opts);
   }
 
   /**

@@ -14,6 +14,6 @@ export interface PipeSettings extends PipeSettingsOutputs {}
  */
 export class PipeSettings extends ReadByIdResource {
   constructor(name: string, args: PipeSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super({ def: PIPE_SETTINGS_RESOURCE, shim, type: "PipeSettings", warnsPlainText: true }, name, args, opts);
+    super({ def: PIPE_SETTINGS_RESOURCE, shim, type: "PipeSettings" }, name, args, opts);
   }
 }

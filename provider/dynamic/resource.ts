@@ -31,16 +31,17 @@ export interface ResourceClass {
   readonly def: ResourceDefinition;
   readonly shim: pulumi.dynamic.ResourceProvider;
   readonly type: string;
-  /** Says which credentials the stack config holds in plain text (plainTextConfig.ts). */
-  readonly warnsPlainText?: true;
 }
 
-/** A resource class of the package: the SDK gets the definition's props and the shim as its provider. */
+/**
+ * A resource class of the package: the SDK gets the definition's props and the shim as its provider.
+ * Each class says which credentials the stack config holds in plain text (plainTextConfig.ts), once a run.
+ */
 export abstract class DefinedResource extends pulumi.dynamic.Resource {
   protected constructor(of: ResourceClass, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     const made = constructorProps(of.def, args, opts);
     super(of.shim, name, made.props, made.opts, "alertpipe", of.type);
-    if (of.warnsPlainText === true) warnPlainTextInProgram();
+    warnPlainTextInProgram();
   }
 }
 

@@ -77,7 +77,10 @@ interface Kept {
   readonly listed: Listed;
 }
 
-/** Lists, filters, checks and names, as the options say; rejects only on what no export could go past (configuration, a refused or failed request). */
+/**
+ * Lists, filters, checks and names, as the options say; rejects only on what no export could go
+ * past (configuration, a refused or failed request).
+ */
 export async function exportEstate(options: ExportOptions): Promise<ExportResult> {
   const patterns = options.names.map(namePattern);
   const kinds = EXPORT_KINDS.filter((k) => options.types.includes(k.type));

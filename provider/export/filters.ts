@@ -18,7 +18,10 @@ export function namePattern(glob: string): (name: string) => boolean {
   return (name) => re.test(name);
 }
 
-/** Whether an object of this name is kept by the patterns given: any of them matches (none given: all kept). An object without a name matches only a pattern matching "". */
+/**
+ * Whether an object of this name is kept: any pattern matches (none given: all kept). An object
+ * without a name matches only a pattern matching "".
+ */
 export function keptByName(patterns: readonly ((name: string) => boolean)[], name: string | undefined): boolean {
   return patterns.length === 0 || patterns.some((matches) => matches(name ?? ""));
 }

@@ -78,7 +78,7 @@ export interface ExportKind {
   readonly caveat: string | undefined;
 }
 
-/** The words of a list the service does not have, or answers in a shape this export cannot read; anything else fails. */
+/** Words for a list the service lacks or answers in a shape we cannot read; anything else fails. */
 function missingBecause(err: unknown): string | undefined {
   if (isNotFound(err)) return `the service has no such list (404 on GET ${err.path})`;
   if (err instanceof UnexpectedResponseError)
@@ -116,7 +116,34 @@ function nameOf(item: unknown): string | undefined {
   return typeof name === "string" && name.trim() !== "" ? name : undefined;
 }
 
+// What an alert points at comes first, so the import file and the program generated from it read
+// in the order the objects depend on each other. It orders nothing the engine does: an import records
+// no dependencies, so a destroy before the first up deletes them all at once (the deletes wait).
 export const EXPORT_KINDS: readonly ExportKind[] = [
+  {
+    type: "Webhook",
+    token: "alertpipe:index:Webhook",
+    typeWord: "webhook",
+    plural: "webhooks",
+    named: true,
+    collections: () => [listedCollection("webhooks", "alerting", WEBHOOKS.collection, (id) => id)],
+    needs: undefined,
+    behaviour: webhook,
+    caveat:
+      "Webhooks are adopted without their headers and queryParams (nor an incidentio webhook's body): the service never " +
+      "returns them; set them in the program, and its first update sends them.",
+  },
+  {
+    type: "SavedSearch",
+    token: "alertpipe:index:SavedSearch",
+    typeWord: "savedSearch",
+    plural: "saved searches",
+    named: true,
+    collections: () => [listedCollection("saved searches", "alerting", SEARCHES.collection, (id) => id)],
+    needs: undefined,
+    behaviour: savedSearch,
+    caveat: undefined,
+  },
   {
     type: "Alert",
     token: "alertpipe:index:Alert",
@@ -168,30 +195,6 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
       })),
     needs: "--pipe <organizationId>/<serviceId>/<pipeId>",
     behaviour: pipeSettings,
-    caveat: undefined,
-  },
-  {
-    type: "Webhook",
-    token: "alertpipe:index:Webhook",
-    typeWord: "webhook",
-    plural: "webhooks",
-    named: true,
-    collections: () => [listedCollection("webhooks", "alerting", WEBHOOKS.collection, (id) => id)],
-    needs: undefined,
-    behaviour: webhook,
-    caveat:
-      "Webhooks are adopted without their headers and queryParams (nor an incidentio webhook's body): the service never " +
-      "returns them; set them in the program, and its first update sends them.",
-  },
-  {
-    type: "SavedSearch",
-    token: "alertpipe:index:SavedSearch",
-    typeWord: "savedSearch",
-    plural: "saved searches",
-    named: true,
-    collections: () => [listedCollection("saved searches", "alerting", SEARCHES.collection, (id) => id)],
-    needs: undefined,
-    behaviour: savedSearch,
     caveat: undefined,
   },
 ];

@@ -29,7 +29,7 @@ const KEYWORDS = new Set(
 
 /** An object to name: its type's word (e.g. "alert"), its own name when it has one, and its id. */
 export interface Nameable {
-  /** The type's word, a valid name itself ("alert", "apiKey", "pipeSettings"): the base when the object's name gives none. */
+  /** The type's word, a valid name itself ("alert", "apiKey"): the base when the object's name gives none. */
   readonly typeWord: string;
   readonly name: string | undefined;
   readonly id: string;

@@ -29,7 +29,7 @@ export function apiPath(what: string, ...pieces: ReadonlyArray<string | IdPart>)
   return pieces.map((p) => (typeof p === "string" ? p : segment(what, p))).join("");
 }
 
-/** A collection's path, or one member's under it by its opaque id (the alerting API's alerts, webhooks, saved searches). */
+/** A collection's path, or one member's by its opaque id (the alerting API's alerts, webhooks, saved searches). */
 export function memberPath(what: string, collection: string, id?: string): string {
   return id === undefined ? collection : apiPath(what, collection, "/", { name: "id", value: id, form: "opaque" });
 }

@@ -14,7 +14,8 @@ function asciiJson(s: string): string {
 /**
  * Every form of these secrets that could show up in text: as is, URL- and form-encoded,
  * JSON-escaped (also with "\/" and \uXXXX), HTML-escaped, upper- and lower-cased, and each
- * with its white space folded as error words fold it; longest first, so a whole header value is replaced before the token inside it.
+ * with its white space folded as error words fold it; longest first, so a whole header value is
+ * replaced before the token inside it.
  */
 function secretForms(secrets: readonly unknown[]): string[] {
   const forms = new Set<string>();
@@ -43,7 +44,7 @@ function secretForms(secrets: readonly unknown[]): string[] {
 
 const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
 
-/** What a match is widened over: the rest of the word or token it sits in (letters, digits, and URL and base64 marks). */
+/** What a match widens over: the rest of its word or token (letters, digits, URL and base64 marks). */
 const TOKEN_CHAR = /[\p{L}\p{N}\p{M}_\-.~+/=%]/u;
 
 /**

@@ -1,11 +1,12 @@
 // The lookup functions, each written once: its arguments and its result's fields, with their types
 // and words. The schema's `functions` (native/schema.ts), the plugin's Invoke, the TypeScript
-// functions' types and the argument check are all read from here. A result's fields are the
-// resource's own, read from its definition: what the service holds of an object (an argument or an
-// output an answer gives), never a secret and never what only a stack records (keepers, managed names).
+// functions' types (rendered by scripts/generate.ts) and the argument check are all read from here.
+// A result's fields are the resource's own, read from its definition: what the service holds of an
+// object (an argument or an output an answer gives), never a secret and never what only a stack
+// records (keepers, managed names).
 
 import type { IdForm } from "../protocol/ids";
-import type { ResourceDefinition, TypeSpec, ValueOf } from "../protocol/definition";
+import type { ResourceDefinition, TypeSpec } from "../protocol/definition";
 import { ALERT } from "../alert/definition";
 import { API_KEY } from "../apiKey/definition";
 import { PIPE_SETTINGS_RESOURCE } from "../pipeSettings/definition";
@@ -41,31 +42,14 @@ export interface LookupDefinition {
   readonly oneOf?: readonly string[];
 }
 
-type Props<D extends ResourceDefinition> = D["properties"];
-
-/** The properties the service holds of an object: a lookup returns these, by the definition's rule. */
-type Held<D extends ResourceDefinition> = {
-  [K in keyof Props<D>]: Props<D>[K] extends
-    { readonly role: "input" } | { readonly secret: true } | { readonly wire: false }
-    ? never
-    : Props<D>[K] extends { readonly role: "both" } | { readonly whenAbsent: object }
-      ? K
-      : never;
-}[keyof Props<D>] &
-  string;
-
-type HeldFields<D extends ResourceDefinition> = {
-  readonly [K in Held<D>]: { readonly type: Props<D>[K]["type"]; readonly description: string };
-};
-
 /** The fields of `def` the service holds, in the definition's order, none required (an answer may leave any out). */
-function held<D extends ResourceDefinition>(def: D): HeldFields<D> {
+function held(def: ResourceDefinition): Fields {
   const fields: Record<string, LookupField> = {};
   for (const [n, p] of Object.entries(def.properties)) {
     if (p.role === "input" || p.secret === true || p.wire === false) continue;
     if (p.role === "both" || p.whenAbsent !== undefined) fields[n] = { type: p.type, description: p.description };
   }
-  return fields as HeldFields<D>;
+  return fields;
 }
 
 const STRING = { kind: "string" } as const;
@@ -95,29 +79,15 @@ const pipeIds = Object.fromEntries(
 
 const ORGANIZATION = ID("The organization (uuid).", "uuid");
 
-/** A result's one field listing records of `fields`, under `key`. */
-type Listing<K extends string, F extends Fields> = {
-  readonly [P in K]: {
-    readonly type: {
-      readonly kind: "records";
-      readonly name: string;
-      readonly description: string;
-      readonly fields: F;
-    };
-    readonly description: string;
-    readonly required: true;
-  };
-};
-
 /**
  * A lookup of the caller's objects of one kind on the alerting API, every page of its list, or those
  * of one name: its result holds them under `key`, each of type `record` (the schema's name for it).
  */
-function callersObjects<const N extends string, const K extends string, F extends Fields>(
+function callersObjects<const N extends string>(
   name: N,
-  key: K,
+  key: string,
   words: { readonly plural: string; readonly one: string; readonly record: string; readonly more?: string },
-  fields: F,
+  fields: Fields,
 ) {
   const listing = {
     type: {
@@ -129,14 +99,52 @@ function callersObjects<const N extends string, const K extends string, F extend
     description: `The ${words.plural}, in the order the service lists them.`,
     required: true,
   } as const;
-  // A computed key widens to string: the result names its one field.
-  const outputs = { [key]: listing } as Listing<K, F>;
   return {
     name,
     description: `The caller's ${words.plural}, every page of the list; with \`name\`, those of that name alone.${words.more ?? ""}`,
     inputs: { name: { type: STRING, description: `Only the ${words.plural} of this name (exactly).` } },
-    outputs,
+    outputs: { [key]: listing },
   } as const satisfies LookupDefinition;
+}
+
+/** A lookup of one object by its id or by its name, one of them, after the arguments of `scope`. */
+function byIdOrName<const N extends string>(
+  name: N,
+  words: { readonly description: string; readonly id: string; readonly name: string },
+  form: IdForm,
+  outputs: Fields,
+  scope: Fields = {},
+) {
+  return {
+    name,
+    description: words.description,
+    inputs: {
+      ...scope,
+      id: { type: STRING, description: words.id, form },
+      name: { type: STRING, description: words.name },
+    },
+    outputs,
+    oneOf: ["id", "name"],
+  } as const satisfies LookupDefinition;
+}
+
+/** One of the caller's objects on the alerting API by its id or name; `more` says what it never gives. */
+function callersObject<const N extends string>(
+  name: N,
+  words: { readonly one: string; readonly more?: string; readonly several: string },
+  fields: Fields,
+) {
+  const { one, more = "", several } = words;
+  return byIdOrName(
+    name,
+    {
+      description: `A ${one} of the alerting API by its id or its name, as the service holds it${more}.`,
+      id: `The ${one}'s id; give this or name.`,
+      name: `The ${one}'s name (exactly); give this or id. ${several}`,
+    },
+    "opaque",
+    fields,
+  );
 }
 
 export const GET_ALERT = {
@@ -153,18 +161,18 @@ export const GET_ALERTS = callersObjects(
   alertFields,
 );
 
-export const GET_API_KEY = {
-  name: "getApiKey",
-  description:
-    "An organization's API key by its id or by its name, as the service holds it: never its secret, which the service shows once.",
-  inputs: {
-    organizationId: ORGANIZATION,
-    id: { type: STRING, description: "The key's id (uuid); give this or name.", form: "uuid" },
-    name: { type: STRING, description: "The key's name; give this or id. Several keys of the name are an error." },
+export const GET_API_KEY = byIdOrName(
+  "getApiKey",
+  {
+    description:
+      "An organization's API key by its id or by its name, as the service holds it: never its secret, which the service shows once.",
+    id: "The key's id (uuid); give this or name.",
+    name: "The key's name; give this or id. Several keys of the name are an error.",
   },
-  outputs: keyFields,
-  oneOf: ["id", "name"],
-} as const satisfies LookupDefinition;
+  "uuid",
+  keyFields,
+  { organizationId: ORGANIZATION },
+);
 
 export const GET_API_KEYS = {
   name: "getApiKeys",
@@ -193,22 +201,15 @@ export const GET_PIPE_SETTINGS = {
   outputs: pipeFields,
 } as const satisfies LookupDefinition;
 
-export const GET_WEBHOOK = {
-  name: "getWebhook",
-  description:
-    "A webhook of the alerting API by its id or its name, as the service holds it: never its headers or queryParams, nor an " +
-    "incidentio webhook's body, which the service never returns.",
-  inputs: {
-    id: { type: STRING, description: "The webhook's id; give this or name.", form: "opaque" },
-    name: {
-      type: STRING,
-      description:
-        "The webhook's name (exactly); give this or id. Webhooks of several services sharing it are an error.",
-    },
+export const GET_WEBHOOK = callersObject(
+  "getWebhook",
+  {
+    one: "webhook",
+    more: ": never its headers or queryParams, nor an incidentio webhook's body, which the service never returns",
+    several: "Webhooks of several services sharing it are an error.",
   },
-  outputs: webhookFields,
-  oneOf: ["id", "name"],
-} as const satisfies LookupDefinition;
+  webhookFields,
+);
 
 export const GET_WEBHOOKS = callersObjects(
   "getWebhooks",
@@ -217,19 +218,11 @@ export const GET_WEBHOOKS = callersObjects(
   webhookFields,
 );
 
-export const GET_SAVED_SEARCH = {
-  name: "getSavedSearch",
-  description: "A saved search of the alerting API by its id or its name, as the service holds it.",
-  inputs: {
-    id: { type: STRING, description: "The saved search's id; give this or name.", form: "opaque" },
-    name: {
-      type: STRING,
-      description: "The saved search's name (exactly); give this or id. Several searches of the name are an error.",
-    },
-  },
-  outputs: searchFields,
-  oneOf: ["id", "name"],
-} as const satisfies LookupDefinition;
+export const GET_SAVED_SEARCH = callersObject(
+  "getSavedSearch",
+  { one: "saved search", several: "Several searches of the name are an error." },
+  searchFields,
+);
 
 export const GET_SAVED_SEARCHES = callersObjects(
   "getSavedSearches",
@@ -253,21 +246,7 @@ export const LOOKUPS = [
 
 export type LookupName = (typeof LOOKUPS)[number]["name"];
 
-type ValueOfField<F extends LookupField> = F["type"] extends RecordsType
-  ? Array<ResultOf<F["type"]["fields"]>>
-  : F["type"] extends TypeSpec
-    ? ValueOf<F["type"]>
-    : never;
-
-type RequiredNames<F extends Fields> = {
-  [K in keyof F]: F[K] extends { readonly required: true } ? K : never;
-}[keyof F];
-
-/** A lookup's arguments (or result) as TypeScript sees them: required fields, and the others optional. */
-export type ResultOf<F extends Fields> = { -readonly [K in RequiredNames<F>]: ValueOfField<F[K]> } & {
-  -readonly [K in Exclude<keyof F, RequiredNames<F>>]?: ValueOfField<F[K]> | null;
-};
-
-export type ArgsOfLookup<L extends LookupDefinition> = {
-  -readonly [K in RequiredNames<L["inputs"]>]: string;
-} & { -readonly [K in Exclude<keyof L["inputs"], RequiredNames<L["inputs"]>>]?: string };
+/** Each lookup by its name. */
+export const LOOKUP_NAMED = Object.fromEntries(LOOKUPS.map((l): [string, LookupDefinition] => [l.name, l])) as Readonly<
+  Record<LookupName, LookupDefinition>
+>;

@@ -30,7 +30,7 @@ function parentAlive(pid: number): boolean {
 
 /** Starts watching; answers a function that stops it. The timer never keeps the process alive by itself. */
 export function watchEngine(line: Lifeline): () => void {
-  const channel =
+  const grpcChannel =
     line.engineAddress === undefined
       ? undefined
       : new grpc.Channel(line.engineAddress, grpc.credentials.createInsecure(), {});
@@ -39,7 +39,7 @@ export function watchEngine(line: Lifeline): () => void {
   const stop = () => {
     done = true;
     clearInterval(timer);
-    channel?.close();
+    grpcChannel?.close();
   };
   const gone = (why: string) => {
     if (done) return;
@@ -48,9 +48,9 @@ export function watchEngine(line: Lifeline): () => void {
   };
   const timer = setInterval(() => {
     if (!parentAlive(line.parentPid)) return gone(`its parent process ${line.parentPid} is gone`);
-    if (channel === undefined) return;
+    if (grpcChannel === undefined) return;
     // Asking for the state also connects an idle channel, so a closed engine port is found.
-    const state = channel.getConnectivityState(true);
+    const state = grpcChannel.getConnectivityState(true);
     if (state === grpc.connectivityState.READY) reached = true;
     else if (reached && state === grpc.connectivityState.TRANSIENT_FAILURE)
       gone(`the engine at ${line.engineAddress} no longer answers`);

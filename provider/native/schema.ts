@@ -7,6 +7,7 @@
 import { CONNECTION_SETTINGS } from "../runtime/connection";
 import { PACKAGE_VERSION } from "../http/userAgent";
 import {
+  importIdFormOf,
   inputNames,
   namesWith,
   outputNames,
@@ -83,7 +84,7 @@ export interface PackageSchema {
 /** The npm name of the generated Node.js SDK; `pulumi-alertpipe` itself is the dynamic providers' package. */
 export const NODEJS_SDK_PACKAGE = "@alertpipe/pulumi";
 export const PYTHON_SDK_PACKAGE = "pulumi_alertpipe";
-/** The project's canonical repository, the one home of its address: the Go module path, package.json's links, the docs. */
+/** The canonical repository, its address's one home: the Go module path, package.json's links, the docs. */
 export const REPOSITORY = "github.com/alertpipe/pulumi-alertpipe";
 export const GO_IMPORT_BASE_PATH = `${REPOSITORY}/sdk/go/alertpipe`;
 
@@ -166,7 +167,7 @@ function resourceSpec(def: ResourceDefinition, types: PackageSchema["types"]): R
   const outputs = outputNames(def);
   const required = namesWith(def, "required");
   return {
-    description: withImport(def.description, def.name, def.importIdForm),
+    description: withImport(def.description, def.name, importIdFormOf(def)),
     properties: specs(outputs),
     required: outputs.filter((n) => required.includes(n) || def.properties[n]?.required === "output"),
     inputProperties: specs(inputs),

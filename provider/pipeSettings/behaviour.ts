@@ -182,9 +182,9 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
 }
 
 /**
- * With resetOnDelete, unsets (serviceFacts' unsetValue) only what is still this resource's doing: a setting whose live value
- * is the one state records, and that no resource of this run manages on the same pipe. One GET,
- * then one PUT of just those; a value someone changed since is theirs, and is left.
+ * With resetOnDelete, unsets (serviceFacts' unsetValue) only what is still this resource's doing: a
+ * setting whose live value is the one state records, and that no resource of this run manages on
+ * the same pipe. One GET, then one PUT of just those; a value someone changed since is theirs.
  */
 async function del(id: string, stored: State): Promise<void> {
   if (stored.resetOnDelete !== true) return;

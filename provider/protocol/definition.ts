@@ -78,8 +78,8 @@ export interface ResourceDefinition {
   /** The schema's and the class's name: the type token is `alertpipe:index:<name>`. */
   readonly name: string;
   readonly description: string;
-  /** The parts of the id an import names it by, joined by "/". */
-  readonly importIdForm: readonly string[];
+  /** The parts of the id an import names it by, joined by "/"; left out, the one part `<name>Id` (importIdFormOf). */
+  readonly importIdForm?: readonly string[];
   readonly properties: Readonly<Record<string, PropertyDef>>;
   /** What the check says when the arguments are not an object (zod's words when left out). */
   readonly notAnObject?: string;
@@ -140,6 +140,11 @@ export type StateOf<D extends ResourceDefinition> = { [K in Named<D, "output" | 
 const entries = (def: ResourceDefinition) => Object.entries(def.properties);
 
 /** The properties a program may set, in the definition's order. */
+/** The parts of an import id: the definition's, else its own id alone, named for its kind (`alertId`). */
+export function importIdFormOf(def: ResourceDefinition): readonly string[] {
+  return def.importIdForm ?? [`${def.name.charAt(0).toLowerCase()}${def.name.slice(1)}Id`];
+}
+
 export function inputNames(def: ResourceDefinition): string[] {
   return entries(def)
     .filter(([, p]) => p.role !== "output")

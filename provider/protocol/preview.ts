@@ -1,5 +1,5 @@
 // What a preview of a create or an update can say of the outputs before any request is sent. The
-// dynamic host cannot ask a provider this (see carryStableOutputs in diff.ts); the native plugin
+// dynamic host cannot ask a provider this (see carryStableOutputs in dynamic/carry.ts); the native plugin
 // can, and what each resource answers is stated beside its create and update.
 
 import { UNKNOWN, type PropertyMap } from "./properties";

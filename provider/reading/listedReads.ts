@@ -1,6 +1,6 @@
-// Reads served by a list. A refresh reads every resource; one GET each is 100 s for 100 keys under
-// area B's 10 requests per 10 s. Both services list a collection at once (an organization's keys;
-// the caller's alerts, paged by 1000), so a provider process lists a collection once and answers
+// Reads served by a list. A refresh reads every resource, and one GET each is slow under the rate
+// limits. Both services list a collection at once (an organization's keys; the caller's alerts,
+// paged), so a provider process lists a collection once and answers
 // every read of it from that listing: reads arriving together wait on the same listing, later ones
 // of the same run reuse it. A write to the collection drops it (forgetListingsUnder, called by the
 // HTTP layer for every write), so a read after a write lists again. Settings have no list.
@@ -12,9 +12,8 @@
 // asked (a service may find an object by an id it lists in lower case). Recovery after a lost
 // create never comes here: it must see what is there now, so it lists afresh (creation/recovery.ts).
 //
-// A simple rule, always list: a run with 3 alerts in an account of 5000 pays 6 pages (5 full, an
-// empty one saying the end) for 3 GETs, once per run (a provider never knows how many reads will
-// come). docs/design/reading.md says why.
+// Always list, however few objects a run reads: a provider never knows how many reads will come
+// (the cost: docs/design/reading.md, "Few objects in a large account").
 
 import { ApiError, UnexpectedResponseError } from "../errors";
 import { unlessGone } from "../http/gone";

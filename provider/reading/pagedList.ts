@@ -1,9 +1,12 @@
 // Every object of a paged collection of the alerting service (alerts, webhooks, saved searches:
 // `?limit&offset`, `{data: [...]}`), said once for each resource's listing.
 
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "../protocol/zod";
 import type { AreaConnection } from "../runtime/connection";
+import { runtime } from "../runtime/runtime";
 import { decode, send } from "../http/client";
+import { retryDelayMs } from "../http/retry";
 import { listedId } from "../protocol/properties";
 
 // The 2026 service says how many objects the list holds and how many a page covers (`meta`; the
@@ -65,4 +68,27 @@ export async function alertsReferring(
   return [...alerts]
     .filter(([, alert]) => refersTo(alert))
     .map(([id, alert]) => (typeof alert.name === "string" && alert.name !== "" ? `"${alert.name}" (${id})` : id));
+}
+
+/**
+ * The alerts that still refer to an object, looked for again after the retry policy's waits while
+ * some do: a destroy deletes at once what it knows no dependency between (an import records none),
+ * so an alert of the same run may be on its way out.
+ */
+export async function alertsStillReferring(
+  conn: AreaConnection,
+  alertsPath: string,
+  pageMax: number,
+  refersTo: (alert: Listed) => boolean,
+): Promise<string[]> {
+  const policy = runtime().retryPolicy;
+  const started = Date.now();
+  let alerts = await alertsReferring(conn, alertsPath, pageMax, refersTo);
+  for (let look = 1; alerts.length > 0 && look < policy.maxAttempts; look++) {
+    const delay = retryDelayMs(look, undefined, policy);
+    if (Date.now() - started + delay > policy.maxTotalMs) break;
+    await sleep(delay);
+    alerts = await alertsReferring(conn, alertsPath, pageMax, refersTo);
+  }
+  return alerts;
 }

@@ -97,7 +97,7 @@ export interface AreaConnection {
   readonly rateLimit: RateLimit | undefined;
   /** Every credential string, so the HTTP layer can scrub them from anything it reports. */
   readonly secrets: readonly string[];
-  /** The alerting API's spelling of `source`, when the config says it; undefined: ask the service (alert/dialect.ts). */
+  /** The alerting API's spelling of `source` when configured; undefined: ask the service (alert/dialect.ts). */
   readonly dialect?: AlertingDialect;
 }
 
@@ -278,9 +278,9 @@ export function connectionFor(area: Area): AreaConnection {
     };
   }
   const url = baseUrl("cloudUrl");
-  const keyId = required("cloudKeyId");
-  const keySecret = required("cloudKeySecret");
-  const authorization = `Basic ${Buffer.from(`${keyId}:${keySecret}`, "utf8").toString("base64")}`;
+  const cloudKeyId = required("cloudKeyId");
+  const cloudKeySecret = required("cloudKeySecret");
+  const authorization = `Basic ${Buffer.from(`${cloudKeyId}:${cloudKeySecret}`, "utf8").toString("base64")}`;
   return {
     area,
     baseUrl: url,
@@ -288,7 +288,7 @@ export function connectionFor(area: Area): AreaConnection {
     credentialId: fingerprint(area, `${url} ${authorization}`),
     rateLimit: rateLimit("cloudRateLimit", area),
     // Every form of the secret we send; the key ID alone is no secret (it names the key, as a user name does).
-    secrets: [authorization, authorization.slice("Basic ".length), `${keyId}:${keySecret}`, keySecret],
+    secrets: [authorization, authorization.slice("Basic ".length), `${cloudKeyId}:${cloudKeySecret}`, cloudKeySecret],
   };
 }
 

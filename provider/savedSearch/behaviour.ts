@@ -9,16 +9,16 @@ import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
-import { alertsReferring, type Listed } from "../reading/pagedList";
+import { alertsReferring, alertsStillReferring, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs } from "../protocol/check";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { claimForThisRun, partsClaimedThisRun } from "../creation/runClaims";
 import { notify } from "../runtime/notices";
-import { comparedForm, type ArgsOf, type StateOf } from "../protocol/definition";
+import { comparedForm, importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
-import { ALERTS_PATH, LIST_PAGE_MAX } from "../serviceFacts/alertRules";
+import { ALERTS_PATH, LIST_PAGE_MAX, watchesSearch } from "../serviceFacts/alertRules";
 import { SAVED_SEARCH } from "./definition";
 import { SEARCHES } from "./wire";
 
@@ -41,7 +41,9 @@ const diffedKey = (args: PropertyMap) =>
 /** Says, in preview and again in up, which alerts watch a search about to be replaced: the service deletes them with it. */
 async function sayReplaced(news: PropertyMap): Promise<void> {
   for (const id of partsClaimedThisRun(diffedKey(news))) {
-    const alerts = await alertsReferring(connectionFor("alerting"), ALERTS_PATH, LIST_PAGE_MAX, watches(id));
+    const alerts = await alertsReferring(connectionFor("alerting"), ALERTS_PATH, LIST_PAGE_MAX, (alert) =>
+      watchesSearch(alert, id),
+    );
     if (alerts.length === 0) continue;
     notify(
       `pulumi-alertpipe: the saved search ${id} is to be replaced, and ${alerts.length} alert(s) watch it: ${alerts.join(", ")}. ` +
@@ -117,14 +119,12 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
   return WHOLE.outputs(SEARCHES.objectIn(res.body), news, olds);
 }
 
-const watches = (id: string) => (alert: Listed) => alert.savedSearch === id || alert.savedSearchId === id;
-
 async function del(id: string): Promise<void> {
   if (keptByReplacement("saved search", id)) return;
   const conn = connectionFor("alerting");
   const path = SEARCHES.path(id);
   // The service would delete these alerts with it, saying nothing: refuse instead, naming them.
-  const alerts = await alertsReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, watches(id));
+  const alerts = await alertsStillReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, (alert) => watchesSearch(alert, id));
   if (alerts.length > 0) throw new StillReferencedError({ method: "DELETE", path }, "saved search", alerts);
   await unlessGone(() => send(conn, { method: "DELETE", path }));
 }
@@ -138,7 +138,7 @@ export const behaviour = behaviourOf(SAVED_SEARCH, {
   create,
   read,
   readImported: async (importId) =>
-    read(importIdParts("saved search", importId, SAVED_SEARCH.importIdForm, "opaque")[0] ?? "", {}),
+    read(importIdParts("saved search", importId, importIdFormOf(SAVED_SEARCH), "opaque")[0] ?? "", {}),
   update,
   delete: del,
   previewCreate: (args) => WHOLE.previewCreate(args),

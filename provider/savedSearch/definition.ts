@@ -36,7 +36,6 @@ export const SAVED_SEARCH = {
   description:
     "A saved search of the alerting API: what a search alert watches. Every argument changes in place. Deleting it on the service " +
     "deletes the alerts that watch it, so the provider refuses a delete while alerts outside the stack still watch it.",
-  importIdForm: ["savedSearchId"],
   notAnObject: "the saved search's arguments must be an object",
   properties: {
     name: trimmedName("The search's name (1 to 1024 characters once trimmed); not unique.", (value) => {

@@ -66,7 +66,7 @@ export const ALERTS_PATH = "/api/v2/alerts";
 /** The only intervals the service accepts. */
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"] as const;
 
-/** Length bounds of the free texts, in UTF-16 units (see serviceLength); an empty text is refused, not read as "none". */
+/** Length bounds of the free texts in UTF-16 units (serviceLength); an empty text is refused, not read as "none". */
 const TEXT_LIMITS = {
   name: { min: 1, max: 512 },
   message: { min: 1, max: 4096 },
@@ -136,15 +136,29 @@ export const channelKey = (one: { readonly type?: unknown; readonly webhookId?: 
 /** What is wrong between `channel` and `channels`, by the service's rules, or undefined. */
 export function channelsProblem(
   single: { readonly type?: unknown; readonly webhookId?: unknown } | undefined,
-  channels: readonly { readonly type?: unknown; readonly webhookId?: unknown }[] | undefined,
+  list: readonly { readonly type?: unknown; readonly webhookId?: unknown }[] | undefined,
 ): "neither" | "empty" | "too many" | "duplicate" | "channel differs" | undefined {
-  if (channels === undefined) return single === undefined ? "neither" : undefined;
-  if (channels.length === 0) return "empty";
-  if (channels.length > MAX_CHANNELS) return "too many";
-  if (new Set(channels.map(channelKey)).size !== channels.length) return "duplicate";
-  const first = channels[0];
+  if (list === undefined) return single === undefined ? "neither" : undefined;
+  if (list.length === 0) return "empty";
+  if (list.length > MAX_CHANNELS) return "too many";
+  if (new Set(list.map(channelKey)).size !== list.length) return "duplicate";
+  const first = list[0];
   if (single !== undefined && first !== undefined && channelKey(single) !== channelKey(first)) return "channel differs";
   return undefined;
+}
+
+/** An alert as a list answers it: its members, read by name. */
+export type AlertAnswer = Readonly<Record<string, unknown>>;
+
+/** Whether an alert's answer notifies the webhook `id`, in `channel` or any of `channels`. */
+export function notifiesWebhook(alert: AlertAnswer, id: string): boolean {
+  const named = (c: unknown) => typeof c === "object" && c !== null && (c as { webhookId?: unknown }).webhookId === id;
+  return named(alert.channel) || (Array.isArray(alert.channels) && alert.channels.some(named));
+}
+
+/** Whether an alert's answer watches the saved search `id`: the contract's `savedSearch`, HyperDX's `savedSearchId`. */
+export function watchesSearch(alert: AlertAnswer, id: string): boolean {
+  return alert.savedSearch === id || alert.savedSearchId === id;
 }
 
 /** The largest schedule offset, in minutes (one day less a minute). */

@@ -10,14 +10,14 @@ import { ApiError, StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { importIdParts, keptByReplacement, listedForImport } from "../creation/importing";
-import { alertsReferring, type Listed } from "../reading/pagedList";
+import { alertsStillReferring, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
-import type { ArgsOf, StateOf } from "../protocol/definition";
+import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
-import { ALERTS_PATH, LIST_PAGE_MAX } from "../serviceFacts/alertRules";
+import { ALERTS_PATH, LIST_PAGE_MAX, notifiesWebhook } from "../serviceFacts/alertRules";
 import { NOT_FOR_SLACK, isSlackHost } from "../serviceFacts/webhooks";
 import { WEBHOOK, isWriteOnly } from "./definition";
 import { WEBHOOKS } from "./wire";
@@ -136,7 +136,7 @@ async function read(id: string, stored: State): Promise<Found<typeof WEBHOOK> | 
 
 /** An import knows no write-only value: the program sets them, and the first update sends them. */
 const readImported = async (importId: string) => {
-  const [id = ""] = importIdParts("webhook", importId, WEBHOOK.importIdForm, "opaque");
+  const [id = ""] = importIdParts("webhook", importId, importIdFormOf(WEBHOOK), "opaque");
   return read(id, {});
 };
 
@@ -165,22 +165,18 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
   return outputsAfterWrite(news, res, olds);
 }
 
-const usesWebhook = (id: string) => (alert: Listed) => {
-  const named = (c: unknown) => typeof c === "object" && c !== null && (c as { webhookId?: unknown }).webhookId === id;
-  return named(alert.channel) || (Array.isArray(alert.channels) && alert.channels.some(named));
-};
-
 async function del(id: string): Promise<void> {
   if (keptByReplacement("webhook", id)) return;
   const conn = connectionFor("alerting");
+  const once = () => unlessGone(() => send(conn, { method: "DELETE", path: WEBHOOKS.path(id) }));
   try {
-    await unlessGone(() => send(conn, { method: "DELETE", path: WEBHOOKS.path(id) }));
+    await once();
   } catch (err) {
-    // The service says only how many alerts use it; the words name them.
+    // The service says only how many alerts use it; the words name them. Once none does, again.
     if (!(err instanceof ApiError) || err.status !== 409) throw err;
-    const alerts = await alertsReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, usesWebhook(id));
-    if (alerts.length === 0) throw err;
-    throw new StillReferencedError(err, "webhook", alerts, err);
+    const alerts = await alertsStillReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, (alert) => notifiesWebhook(alert, id));
+    if (alerts.length > 0) throw new StillReferencedError(err, "webhook", alerts, err);
+    await once();
   }
 }
 

@@ -38,7 +38,6 @@ export const WEBHOOK = {
   description:
     "A webhook of the alerting API: where an alert notifies. headers and queryParams are write-only on the service: kept in the " +
     "state as secrets, sent on every update, and never read back, so a refresh cannot see their drift.",
-  importIdForm: ["webhookId"],
   notAnObject: "the webhook's arguments must be an object",
   properties: {
     name: trimmedName(

@@ -10,7 +10,14 @@ import { SEEDED_SOURCES, startEmulator, type RunningEmulator } from "../../emula
 import { NAME_PATTERN } from "../../provider/export/naming";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID, SETTINGS_PATH } from "../support/fixtures";
 import { byHand } from "../support/engine";
-import { exportEnv, exportInProcess, seedEstate, type Estate, type ExportRun } from "../support/exportRuns";
+import {
+  exportEnv,
+  exportInProcess,
+  seedEstate,
+  seedTeamObjects,
+  type Estate,
+  type ExportRun,
+} from "../support/exportRuns";
 
 describe("alertpipe export against the emulator", () => {
   let emu: RunningEmulator;
@@ -131,5 +138,17 @@ describe("alertpipe export of webhooks and saved searches", () => {
       "GET /api/v2/saved-searches",
       "GET /api/v2/webhooks",
     ]);
+  });
+
+  it("writes the webhooks and the saved search before the alert that uses them", async () => {
+    const team = await startEmulator({ rateLimits: { cloud: false, alerting: false } });
+    await seedTeamObjects(team);
+    const run = await exportInProcess(["export"], exportEnv(team)).finally(() => team.close());
+    expect(run.code, run.stderr).toBe(0);
+    const types = (JSON.parse(run.stdout) as { resources: Array<{ type: string }> }).resources.map((r) => r.type);
+    const last = (t: string) => types.lastIndexOf(`alertpipe:index:${t}`);
+    expect(types.indexOf("alertpipe:index:Alert"), types.join(", ")).toBeGreaterThan(
+      Math.max(last("Webhook"), last("SavedSearch")),
+    );
   });
 });

@@ -4,17 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import {
-  getAlert,
-  getAlerts,
-  getApiKey,
-  getApiKeys,
-  getPipeSettings,
-  getSavedSearch,
-  getSavedSearches,
-  getWebhook,
-  getWebhooks,
-} from "../../provider/dynamic/lookups";
+import * as lookups from "../../provider/dynamic/lookups";
 import { resetRuntime } from "../../provider/runtime/runtime";
 import {
   TEAM_SECRET,
@@ -56,37 +46,37 @@ describe("the TypeScript lookups, one run", () => {
   });
 
   it("getAlert finds an alert by its id, with its fields", async () => {
-    const alert = await getAlert({ id: estate.alerts[0] ?? "" });
+    const alert = await lookups.getAlert({ id: estate.alerts[0] ?? "" });
     expect(alert).toMatchObject({ id: estate.alerts[0], name: "Ingest lag", threshold: 300, source: "search" });
   });
 
   it("getAlerts finds every alert, or those of a name", async () => {
-    expect((await getAlerts({})).alerts.map((a) => a.id).sort()).toEqual([...estate.alerts].sort());
-    const named = await getAlerts({ name: "High CPU" });
+    expect((await lookups.getAlerts({})).alerts.map((a) => a.id).sort()).toEqual([...estate.alerts].sort());
+    const named = await lookups.getAlerts({ name: "High CPU" });
     expect(named.alerts.map((a) => a.threshold).sort()).toEqual([90, 95]);
   });
 
   it("getApiKey finds a key by id and by name, without its secret", async () => {
-    const byName = await getApiKey({ organizationId: ORG_ID, name: "deployer" });
+    const byName = await lookups.getApiKey({ organizationId: ORG_ID, name: "deployer" });
     expect(byName).toMatchObject({ organizationId: ORG_ID, name: "deployer", roles: ["developer"] });
-    expect(await getApiKey({ organizationId: ORG_ID, id: byName.id })).toEqual(byName);
+    expect(await lookups.getApiKey({ organizationId: ORG_ID, id: byName.id })).toEqual(byName);
     expect(Object.keys(byName)).not.toContain("keySecret");
     expect(Object.keys(byName)).not.toContain("hashData");
   });
 
   it("getApiKey by a name two keys share names both", async () => {
-    await expect(getApiKey({ organizationId: ORG_ID, name: "ci" })).rejects.toThrow(
+    await expect(lookups.getApiKey({ organizationId: ORG_ID, name: "ci" })).rejects.toThrow(
       /LOOKUP_AMBIGUOUS.*2 API keys named "ci"/,
     );
   });
 
   it("getApiKeys finds every key of the organization", async () => {
-    const found = await getApiKeys({ organizationId: ORG_ID });
+    const found = await lookups.getApiKeys({ organizationId: ORG_ID });
     expect(found.keys.map((k) => k.id).sort()).toEqual(keyIds().sort());
   });
 
   it("getPipeSettings gives the pipe's settings as the service holds them", async () => {
-    const settings = await getPipeSettings(PIPE_IDS);
+    const settings = await lookups.getPipeSettings(PIPE_IDS);
     expect(settings).toMatchObject({ ...PIPE_IDS, dbMaxThreads: 12, objectStorageUseClusterFunction: true });
     expect(settings.dbMaxInsertThreads).toBeNull();
   });
@@ -140,14 +130,14 @@ describe("the webhook and saved search lookups, through both doors", () => {
   });
 
   it("getWebhook finds a webhook by its name, with its readable fields alone", async () => {
-    const ops = await getWebhook({ name: "ops" });
+    const ops = await lookups.getWebhook({ name: "ops" });
     expect(ops).toMatchObject({ id: team.ops, service: "generic", url: "https://hooks.example.com/ops" });
     expect(ops.body).toBe('{"text": "{{title}}"}');
     expect(Object.keys(ops)).not.toContain("headers");
   });
 
   it("getWebhooks gives an incidentio webhook without its body, nor any header or parameter", async () => {
-    const found = await getWebhooks({});
+    const found = await lookups.getWebhooks({});
     expect(found.webhooks.map((w) => w.id).sort()).toEqual([team.ops, team.pager].sort());
     const pager = found.webhooks.find((w) => w.id === team.pager);
     expect(pager).toMatchObject({ name: "pager", service: "incidentio" });
@@ -156,10 +146,10 @@ describe("the webhook and saved search lookups, through both doors", () => {
   });
 
   it("getSavedSearch finds the search by its id and by its name", async () => {
-    const byId = await getSavedSearch({ id: team.errors });
+    const byId = await lookups.getSavedSearch({ id: team.errors });
     expect(byId).toMatchObject({ id: team.errors, name: "errors", where: "level:error" });
-    expect(await getSavedSearch({ name: "errors" })).toEqual(byId);
-    expect((await getSavedSearches({ name: "errors" })).savedSearches).toEqual([byId]);
+    expect(await lookups.getSavedSearch({ name: "errors" })).toEqual(byId);
+    expect((await lookups.getSavedSearches({ name: "errors" })).savedSearches).toEqual([byId]);
   });
 
   it("listed webhooks and saved searches once each, sending nothing but GETs", () => {

@@ -1,14 +1,16 @@
 // Webhook and SavedSearch against the emulator over real HTTP, through the dynamic door's methods:
 // the lifecycle, write-only secrets kept and sent again, the 409 paths, and a saved search's delete
-// that would take alerts along.
+// that would take alerts along. A destroy deletes at once what it knows no dependency between (an
+// import records none): a delete waits, within the retry policy, for an alert on its way out.
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SEEDED_SOURCES } from "../../emulator";
 import * as webhook from "../../provider/webhook/provider";
 import * as search from "../../provider/savedSearch/provider";
 import * as alert from "../../provider/alert/provider";
 import { StillReferencedError } from "../../provider/errors";
-import { emulatorPerTest } from "../support/emulatorPerTest";
+import { FAST_RETRIES, emulatorPerTest } from "../support/emulatorPerTest";
+import { useRuntime } from "../../provider/runtime/runtime";
 import { searchAlert } from "../support/fixtures";
 
 const SECRET = "tok-3f9a-very-secret";
@@ -20,6 +22,23 @@ const hook = {
   queryParams: { key: SECRET },
 };
 const errors = { name: "errors", sourceId: SEEDED_SOURCES[0].id, where: "level:error" };
+
+/**
+ * Runs `deleting` and deletes the alert once that delete has looked at the alerts and found it, as a
+ * destroy deleting both at once may: the delete's next look is 100 to 200 ms later.
+ */
+async function alertDeletedMeanwhile(
+  requests: () => string[],
+  alertId: string,
+  deleting: () => Promise<void>,
+): Promise<void> {
+  useRuntime({ retryPolicy: { ...FAST_RETRIES, maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 400 } });
+  const alertGone = async () => {
+    await vi.waitFor(() => expect(requests()).toContain("GET /api/v2/alerts"), { interval: 2, timeout: 2_000 });
+    await alert.delete(alertId, {});
+  };
+  await Promise.all([deleting(), alertGone()]);
+}
 
 describe("Webhook against the emulator", () => {
   const service = emulatorPerTest({ service: "alerting", helper: "webhook test" });
@@ -97,6 +116,19 @@ describe("Webhook against the emulator", () => {
     expect(stored(id)).toBeDefined();
   });
 
+  it("deletes a webhook once the alert using it is deleted meanwhile", async () => {
+    const { id } = await webhook.create(hook);
+    const made = await alert.create({ ...searchAlert, name: "cpu high", channel: { type: "webhook", webhookId: id } });
+    service.emulator.resetRequestLog();
+    await alertDeletedMeanwhile(
+      () => service.requests(),
+      made.id,
+      () => webhook.delete(id, {}),
+    );
+    expect(stored(id)).toBeUndefined();
+    expect(service.requests().filter((r) => r.startsWith("DELETE /api/v2/webhooks"))).toHaveLength(2);
+  });
+
   it("never puts a secret value in an error", async () => {
     const { id } = await webhook.create(hook);
     const failure = await webhook.create(hook).then(
@@ -139,6 +171,19 @@ describe("SavedSearch against the emulator", () => {
     });
     const read = await search.read(id, outs);
     expect((await search.diff(id, read.props ?? {}, errors)).detailedDiff).toHaveProperty("orderBy");
+  });
+
+  it("deletes a saved search once the alert watching it is deleted meanwhile", async () => {
+    const { id } = await search.create(errors);
+    const made = await alert.create({ ...searchAlert, name: "errors up" });
+    service.emulator.watchSearch(made.id, id);
+    service.emulator.resetRequestLog();
+    await alertDeletedMeanwhile(
+      () => service.requests(),
+      made.id,
+      () => search.delete(id, {}),
+    );
+    expect(service.emulator.snapshot().savedSearches?.[id]).toBeUndefined();
   });
 
   it("refuses to delete a saved search alerts outside the stack watch, naming them, and deletes nothing", async () => {

@@ -263,4 +263,13 @@ describe("alertpipe export and pulumi import --file: the generated program refer
     expect(changes(preview)).toEqual([]);
     expect(requestLog(emu, isWrite)).toEqual([]);
   });
+
+  // The import records no dependencies: the engine deletes all four at once, in no set order, so the
+  // webhook's and the search's deletes wait for the alert's.
+  it("destroys what it imported before any up, and leaves nothing", async () => {
+    const destroyed = await yaml.stack.runLogged("destroy", ["destroy", "--yes"]);
+    expect(destroyed.code, destroyed.output).toBe(0);
+    const snap = emu.snapshot();
+    expect([snap.alerts, snap.webhooks, snap.savedSearches]).toEqual([{}, {}, {}]);
+  });
 });

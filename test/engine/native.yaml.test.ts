@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { byHand, changes, emulator as startEmulator, ourState, requestLog } from "../support/engine";
-import type { CliRun, CliStack } from "../support/cliStack";
+import type { CliRun, CliStack, LoggedCliRun } from "../support/cliStack";
 import { KEYS_PATH, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
 import { HAND_MADE_ALERT } from "../support/programs";
 import { documentedYamlProgram, GUIDE, yamlStack, type YamlStack } from "../support/yamlStack";
@@ -224,21 +224,56 @@ describe("a Pulumi YAML program naming alertpipe resources when the engine finds
 });
 
 describe("the README's Pulumi YAML quick start", () => {
-  it("makes the webhook, the saved search and the alert notifying the webhook, and destroys them", async () => {
+  let emu: RunningEmulator;
+  let stack: CliStack;
+  let up: LoggedCliRun;
+
+  beforeAll(async () => {
     const readme = readFileSync(join(repoRoot(), "README.md"), "utf8");
     const program = /```yaml\n(name: alertpipe-yaml\n[\s\S]*?)```/.exec(readme)?.[1];
     expect(program, "README.md has a ```yaml block starting name: alertpipe-yaml").toBeDefined();
-    const emu = await startEmulator();
-    const { stack } = await yamlStack(emu, program ?? "");
-    const up = ok(await stack.runLogged("up", ["up", "--yes"]));
-    expect(changes(up)).toEqual(["create errorRate", "create errors", "create ops"]);
+    emu = await startEmulator();
+    stack = (await yamlStack(emu, program ?? "")).stack;
+    up = await stack.runLogged("up", ["up", "--yes"]);
+  }, 900_000);
+
+  /** The id the stack holds for the README's resource `name`. */
+  const idOf = (name: string) => ourState(stack).get(name)?.id ?? "";
+
+  it("makes the two webhooks, the saved search and the two alerts in one up, one write each", () => {
+    expect(changes(ok(up))).toEqual([
+      "create chat",
+      "create errorBand",
+      "create errorRate",
+      "create errors",
+      "create ops",
+    ]);
     expect(requestLog(emu, isWrite).sort()).toEqual([
+      "POST /api/v2/alerts",
       "POST /api/v2/alerts",
       "POST /api/v2/saved-searches",
       "POST /api/v2/webhooks",
+      "POST /api/v2/webhooks",
     ]);
-    const hookId = Object.keys(emu.snapshot().webhooks ?? {})[0];
-    expect(Object.values(emu.snapshot().alerts)[0]?.channel).toEqual({ type: "webhook", webhookId: hookId });
+  });
+
+  it("points errorRate at the saved search errors and notifies the webhook ops", () => {
+    const alert = emu.snapshot().alerts[idOf("errorRate")];
+    expect(alert?.savedSearchId).toBe(idOf("errors"));
+    expect(alert?.channel).toEqual({ type: "webhook", webhookId: idOf("ops") });
+  });
+
+  it("makes errorBand a between alert on the saved search, notifying both webhooks", () => {
+    const alert = emu.snapshot().alerts[idOf("errorBand")];
+    expect([alert?.thresholdType, alert?.threshold, alert?.thresholdMax]).toEqual(["between", 2, 10]);
+    expect(alert?.savedSearchId).toBe(idOf("errors"));
+    expect(alert?.channels).toEqual([
+      { type: "webhook", webhookId: idOf("ops") },
+      { type: "webhook", webhookId: idOf("chat") },
+    ]);
+  });
+
+  it("destroys them all", async () => {
     ok(await stack.run(["destroy", "--yes"]));
     const after = emu.snapshot();
     expect([after.alerts, after.webhooks, after.savedSearches]).toEqual([{}, {}, {}]);

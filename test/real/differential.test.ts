@@ -180,7 +180,7 @@ const ROWS: Row[] = [
   { what: "no source", make: createWith({ source: undefined }) },
   { what: "a source other than tile or search", make: createWith({ source: "metric" }) },
   { what: "a threshold that is not a number", make: createWith({ threshold: "5" }) },
-  { what: "a negative threshold (the check refuses it; the service does not)", make: createWith({ threshold: -1 }) },
+  { what: "a negative threshold (the check and the service both take it)", make: createWith({ threshold: -1 }) },
   { what: "a tile alert without dashboardId", make: createWith({ dashboardId: undefined }) },
   { what: "a tile alert without tileId", make: createWith({ tileId: undefined }) },
   { what: "an empty name", make: createWith({ name: "" }) },

@@ -2,33 +2,15 @@
 // (serialization of inputs, options and the provider) but no provider code. The mock monitor's
 // registerResource request is what the engine would receive.
 
-import { readFileSync } from "node:fs";
-import Module, { createRequire } from "node:module";
-import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as ResourceModule from "../../provider/dynamic/apiKey";
 import type * as IndexModule from "../../provider/index";
+import { providerModule } from "../support/dynamicClasses";
 import { ORG_ID } from "../support/fixtures";
 
-// resource.ts loads its provider with a plain `require("./shim")`, which vitest's module runner does
-// not see; so the class is loaded here with Node's own require, TypeScript compiled on the fly.
-const extensions = (
-  Module as unknown as {
-    _extensions: Record<string, (m: { _compile(code: string, file: string): void }, file: string) => void>;
-  }
-)._extensions;
-extensions[".ts"] ??= (m, file) => {
-  const out = ts.transpileModule(readFileSync(file, "utf8"), {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-    fileName: file,
-  });
-  m._compile(out.outputText, file);
-};
-const nodeRequire = createRequire(join(__dirname, "apiKey.resource.test.ts"));
-const { ApiKey } = nodeRequire("../../provider/dynamic/apiKey") as typeof ResourceModule;
-const index = nodeRequire("../../provider/index") as typeof IndexModule;
+const { ApiKey } = providerModule("./provider/dynamic/apiKey") as typeof ResourceModule;
+const index = providerModule("./provider/index") as typeof IndexModule;
 
 interface Registered {
   type: string;

@@ -137,3 +137,20 @@ describe("package boundaries", () => {
     expect(direct).toEqual([]);
   });
 });
+
+/** The code width (printWidth); prettier wraps code to it, but never a comment. */
+const CODE_WIDTH = 120;
+
+describe("comments", () => {
+  it(`in provider/ stay within the code width (${CODE_WIDTH}), the 0.1.0 shims aside (states hold their bytes)`, () => {
+    const long = tsFiles("provider")
+      .map((f) => f.split(sep).join("/"))
+      .filter((f) => !(STATE_COMPATIBILITY.test(f) && f.endsWith("/shim.ts")))
+      .flatMap((f) =>
+        readFileSync(join(root, f), "utf8")
+          .split("\n")
+          .flatMap((line, i) => (/^\s*(\/\/|\/\*|\*)/.test(line) && line.length > CODE_WIDTH ? [`${f}:${i + 1}`] : [])),
+      );
+    expect(long).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ import { LOOKUPS, type LookupField } from "../../provider/lookups/definition";
 import { namesWith } from "../../provider/protocol/definition";
 import { RESOURCES } from "../../provider/resources";
 import { runLookup, lookupNamed } from "../../provider/lookups/run";
+import { providerModule } from "../support/dynamicClasses";
 import { answerOnce, cloudAnswer, mockApiPerTest, settingsAnsweredOnce } from "../support/mockApi";
 import { ALERTS_PATH, ALERT_ID, KEYS_PATH, KEY_UUID, ORG_ID, PIPE_IDS, SETTINGS_PATH } from "../support/fixtures";
 
@@ -167,6 +168,14 @@ describe("what a webhook or saved search lookup did not find", () => {
     await expect(run("getSavedSearches", {})).rejects.toThrow(
       "[LOOKUP_NOT_FOUND] getSavedSearches: the service has no list of saved searches (GET /api/v2/saved-searches",
     );
+  });
+});
+
+describe("the TypeScript functions", () => {
+  it("are one per lookup of the registry, exported by the package under the lookup's name", () => {
+    const pkg = providerModule("./provider/index") as Record<string, unknown>;
+    const functions = Object.keys(pkg).filter((n) => /^get[A-Z]/.test(n) && typeof pkg[n] === "function");
+    expect(functions.sort()).toEqual(LOOKUPS.map((l) => l.name).sort());
   });
 });
 
