@@ -529,7 +529,7 @@ export class UnknownFunctionError extends AlertpipeError<"UNKNOWN_FUNCTION"> {
   }
 }
 
-/** A command line the `alertpipe` command cannot run (an unknown flag or type, a malformed --pipe): it exits 2, sending nothing. */
+/** A command line `alertpipe` cannot run (an unknown flag or type, a malformed --pipe): it exits 2, sending nothing. */
 export class UsageError extends AlertpipeError<"USAGE"> {
   constructor(problem: string) {
     super("USAGE", problem);

@@ -205,7 +205,7 @@ function dialect(): AlertingDialect | undefined {
   );
 }
 
-/** The dialect the config says, for checks that depend on it; undefined when unset (asked at write time) or invalid (a failure of its own). */
+/** The dialect the config says, for checks; undefined when unset (asked at write time) or invalid (its own failure). */
 export function configuredDialect(): AlertingDialect | undefined {
   try {
     return dialect();

@@ -33,12 +33,13 @@ const compared = comparedForm(SAVED_SEARCH);
  * The run's note of a search diffed with these arguments. The engine checks a replacement's
  * arguments again, without the stored ones, after its diff: a check without olds of arguments a
  * diff of this run saw is that search being replaced (`replaceOnChanges`). `--replace` and a changed
- * provider call no diff, so they are not seen here; the delete still refuses (docs/design/webhooks-and-saved-searches.md).
+ * provider call no diff, so they are not seen here; the delete still refuses
+ * (docs/design/webhooks-and-saved-searches.md).
  */
 const diffedKey = (args: PropertyMap) =>
   `saved search diffed\u0000${JSON.stringify(WHOLE.args.map((n) => compared(n, args[n])))}`;
 
-/** Says, in preview and again in up, which alerts watch a search about to be replaced: the service deletes them with it. */
+/** Says in preview and up which alerts watch a search about to be replaced (the service deletes them with it). */
 async function sayReplaced(news: PropertyMap): Promise<void> {
   for (const id of partsClaimedThisRun(diffedKey(news))) {
     const alerts = await alertsReferring(connectionFor("alerting"), ALERTS_PATH, LIST_PAGE_MAX, (alert) =>
@@ -90,7 +91,7 @@ async function create(args: Args): Promise<Created<State>> {
   });
 }
 
-/** Makes an existing search the resource's (importId): one GET; one PUT of the whole body only when it differs; never a POST. */
+/** Makes an existing search the resource's (importId): one GET; one PUT of the whole body only when it differs. */
 async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
   const path = SEARCHES.path(importId);
   const got = await readForImport("saved search", importId, () => send(conn, { method: "GET", path }));
