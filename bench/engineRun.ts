@@ -62,6 +62,8 @@ export interface EngineUp {
   readonly timedSinceEpochMs: number;
   /** Each warm-up step's registration to its outputs back in the program. */
   readonly warmUpMs: number[];
+  /** The timed part's constructors alone: the SDK's work on them, before any registration is sent. */
+  readonly buildMs: number;
   /** Each resource's outputs back in the program, ms after the program started, in arrival order. */
   readonly resolvedMs: number[];
   readonly created: number;
@@ -118,6 +120,7 @@ const REGISTER_TIMEOUT_MS = 120_000;
 export async function engineUp(folder: BenchFolder, options: EngineUpOptions): Promise<EngineUp> {
   let started = NaN;
   let timedSinceEpochMs = NaN;
+  let buildMs = NaN;
   const resolvedMs: number[] = [];
   const warmUpMs: number[] = [];
   let watch: HostMemoryWatch | undefined;
@@ -132,6 +135,7 @@ export async function engineUp(folder: BenchFolder, options: EngineUpOptions): P
     started = performance.now();
     timedSinceEpochMs = Date.now();
     const resources = options.build(folder);
+    buildMs = performance.now() - started;
     let left = resources.length;
     for (const r of resources) {
       r.id.apply(() => {
@@ -168,6 +172,7 @@ export async function engineUp(folder: BenchFolder, options: EngineUpOptions): P
       ms: Math.max(...resolvedMs),
       resolvedMs,
       warmUpMs,
+      buildMs,
       timedSinceEpochMs,
       created: result.steps.filter((s) => s.op === "create").length,
       ...(memory !== undefined ? { memory } : {}),

@@ -6,6 +6,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { BenchFolder } from "./benchFolder";
 import type { Build } from "./engineRun";
+import { ALERT } from "../provider/alert/definition";
+import { API_KEY } from "../provider/apiKey/definition";
+import { constructorProps } from "../provider/dynamic/resource";
+import { PIPE_SETTINGS_RESOURCE } from "../provider/pipeSettings/definition";
 import { ARGS, range, type Kind } from "./inputs";
 
 function ours(folder: BenchFolder, kind: Kind, name: string, i: number): pulumi.CustomResource {
@@ -36,6 +40,21 @@ export function oursBuild(count: number, kindAt: (i: number) => Kind, prefix: st
 export function referenceBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
   return (folder) =>
     range(count).map((i) => new Reference(folder.reference, `${prefix}-${i}`, { ...ARGS[kindAt(i)](i) }));
+}
+
+const DEFINITIONS = { PipeSettings: PIPE_SETTINGS_RESOURCE, Alert: ALERT, ApiKey: API_KEY } as const;
+
+/**
+ * The same resources of the do-nothing provider, handed to the SDK with the props our classes hand
+ * it (every output named, unset): the SDK's own work per declared property, apart from our code.
+ */
+export function referenceDeclaringBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
+  return (folder) =>
+    range(count).map((i) => {
+      const kind = kindAt(i);
+      const { props } = constructorProps(DEFINITIONS[kind], { ...ARGS[kind](i) }, undefined);
+      return new Reference(folder.reference, `${prefix}-${i}`, props);
+    });
 }
 
 /** A resource of the native plugin, `alertpipe:index:<kind>`. */

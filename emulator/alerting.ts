@@ -57,7 +57,8 @@ function route(services: Services, req: Incoming, counted: { headers?: Record<st
       ? { allow: ["GET", "PUT", "DELETE"] }
       : objects;
   if (route === undefined) return alertingError(404, `no endpoint at ${req.path}`);
-  if (!route.allow.includes(req.method)) {
+  const allowed = route.allow.includes(req.method);
+  if (!allowed && services.mode !== "2026") {
     return alertingError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
   }
 
@@ -72,17 +73,23 @@ function route(services: Services, req: Incoming, counted: { headers?: Record<st
     const limited = admit(services, "bearer", {});
     if (limited) return limited;
   }
+  // Express has no 405: a method its router lacks (a GET of one webhook) falls through to its HTML 404.
+  if (!allowed) return expressNotFound(req);
 
   if (objects !== undefined) return objects.handle(services, req);
   if (item === null) return req.method === "GET" ? list(services, req) : create(services, req);
   const id = item[1] ?? "";
   // The real service takes only what Mongoose calls an ObjectId in the path (24 hex digits, or any
   // 12 characters): any other id is a 400.
-  if (services.mode === "2026" && !/^[0-9a-f]{24}$/i.test(id) && decoded(id).length !== 12) {
+  if (services.mode === "2026" && !isObjectId(decoded(id))) {
     return alertingError(400, `id: must be an ObjectId (24 hexadecimal digits), not ${JSON.stringify(id)}`);
   }
   const existing = services.state.alerts[id];
-  if (existing === undefined) return alertingError(404, `no alert with id ${id}`);
+  if (existing === undefined) {
+    // The real service checks a PUT's body, and what it names, before it looks the alert up.
+    const read = services.mode === "2026" && req.method === "PUT" ? readBody(services, req) : undefined;
+    return read !== undefined && !read.ok ? read.reply : alertingError(404, `no alert with id ${id}`);
+  }
   switch (req.method) {
     case "GET":
       return { status: 200, body: { data: render(services, existing) } };
@@ -102,6 +109,34 @@ function decoded(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/** What Mongoose's ObjectId.isValid takes: 24 hex digits, or any 12 characters. */
+function isObjectId(id: string): boolean {
+  return /^[0-9a-f]{24}$/i.test(id) || id.length === 12;
+}
+
+/** Express's answer to a path or method no route has, as HyperDX's server sends it. */
+function expressNotFound(req: Incoming): Reply {
+  const page = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${req.method} ${encodeURI(req.path)}</pre>\n</body>\n</html>\n`;
+  return { status: 404, body: page, text: "text/html" };
+}
+
+/**
+ * What a 2026 alert names, looked up as HyperDX's `validateAlertInput` does (controllers/alerts.ts
+ * at b52a6fa): a saved-search alert's saved search, then every channel's webhook, in the team.
+ * Dashboards and tiles are not checked: the emulator keeps none.
+ */
+function referenceProblem(services: Services, body: AlertFields): Reply | undefined {
+  if (body.source === "saved_search") {
+    const search = body.savedSearchId ?? "";
+    if (!isObjectId(search)) return alertingError(400, "Invalid saved search ID");
+    if (services.state.savedSearches?.[search] === undefined) return alertingError(400, "Saved search not found");
+  }
+  const hooks = (body.channels ?? (body.channel === undefined ? [] : [body.channel])).map((c) => c.webhookId);
+  if (hooks.some((h) => !isObjectId(h))) return alertingError(400, "Invalid webhook ID");
+  if (hooks.some((h) => services.state.webhooks?.[h] === undefined)) return alertingError(400, "Webhook not found");
+  return undefined;
 }
 
 function bearer(authorization: string | undefined): string | undefined {
@@ -178,6 +213,8 @@ function readBody(services: Services, req: Incoming): { ok: true; body: AlertFie
       ? parseWith<AlertFields>(alertBody2026Schema, json.value)
       : parseWith<AlertFields>(alertBodySchema, json.value);
   if (!parsed.ok) return { ok: false, reply: alertingError(400, parsed.message) };
+  const missing = services.mode === "2026" ? referenceProblem(services, parsed.value) : undefined;
+  if (missing !== undefined) return { ok: false, reply: missing };
   return { ok: true, body: parsed.value };
 }
 

@@ -9,19 +9,13 @@ import { startEmulator, type EmulatorMode, type RunningEmulator } from "../../em
 import * as alert from "../../provider/alert/provider";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { envFor, FAST_RETRIES, setEnv } from "../support/emulatorPerTest";
+import { makeReferents } from "./service/helpers";
 
 const host = { __provider: "serialized" };
-const channel = { type: "webhook", webhookId: "0123456789abcdef01234567" };
-const search = {
-  name: "errors",
-  source: "search",
-  threshold: 3,
-  thresholdType: "above",
-  interval: "5m",
-  channel,
-  savedSearchId: "89abcdef0123456789abcdef",
-};
-const tile = { ...search, source: "tile", savedSearchId: undefined, dashboardId: "d1", tileId: "t1" };
+const base = { name: "errors", threshold: 3, thresholdType: "above", interval: "5m" };
+/** A search alert and a tile alert on the webhook and saved search made in the current emulator. */
+let search: Record<string, unknown> = {};
+let tile: Record<string, unknown> = {};
 
 let emu: RunningEmulator | undefined;
 let restoreEnv = (): void => {};
@@ -29,6 +23,12 @@ let restoreEnv = (): void => {};
 /** A fresh emulator in `mode` and a fresh provider process pointed at it, `dialect` in its config when given. */
 async function serviceIn(mode: EmulatorMode, dialect?: string): Promise<RunningEmulator> {
   emu = await startEmulator({ port: 0, mode, rateLimits: { cloud: false, alerting: false } });
+  // What the alerts name, made first (the 2026 mode checks each exists), out of the request log.
+  const refs = await makeReferents(emu);
+  emu.resetRequestLog();
+  const channel = { type: "webhook", webhookId: refs.hooks[0] };
+  search = { ...base, source: "search", channel, savedSearchId: refs.savedSearchId };
+  tile = { ...base, source: "tile", channel, dashboardId: "d1", tileId: "t1" };
   restoreEnv = setEnv({
     ...envFor("alerting", emu),
     ...(dialect === undefined ? {} : { ALERTPIPE_ALERTING_DIALECT: dialect }),

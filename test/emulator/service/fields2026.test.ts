@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SYSTEM_ROLES, customRoleId } from "../../../emulator/roles";
-import { alerting, cloud, createKey, data, result, settingsPath, start, validAlert } from "./helpers";
+import { alerting, cloud, createKey, data, makeReferents, result, settingsPath, start, validAlert } from "./helpers";
 
 const hook = (webhookId: string) => ({ type: "webhook", webhookId });
 const ADMIN = Object.keys(SYSTEM_ROLES)[0] ?? "";
@@ -16,6 +16,12 @@ const ADMIN = Object.keys(SYSTEM_ROLES)[0] ?? "";
 describe.each(["contract", "2026"] as const)("alerts in the %s mode: the 2026 fields", (mode) => {
   const search = mode === "2026" ? "saved_search" : "search";
   const startIn = () => start({ mode });
+  /** An emulator in this mode, the webhooks and saved search an alert names made in it, and a tile alert on them. */
+  const withReferents = async () => {
+    const emu = await startIn();
+    const refs = await makeReferents(emu);
+    return { emu, refs, alert: { ...validAlert, channel: hook(refs.hooks[0]) } };
+  };
 
   it.each([
     [{ thresholdType: "between" }, "thresholdMax: thresholdMax is required for between/not_between threshold types"],
@@ -41,50 +47,51 @@ describe.each(["contract", "2026"] as const)("alerts in the %s mode: the 2026 fi
   });
 
   it("stores and answers every new field; thresholdMax equal to threshold is allowed", async () => {
-    const emu = await startIn();
+    const { emu, refs, alert } = await withReferents();
+    const [wh1, wh2] = refs.hooks;
     const sent = {
-      ...validAlert,
+      ...alert,
       source: search,
       dashboardId: undefined,
       tileId: undefined,
       thresholdType: "between",
       thresholdMax: 5,
-      channels: [hook("wh-1"), hook("wh-2")],
+      channels: [hook(wh1), hook(wh2)],
       scheduleStartAt: "2026-02-08T10:00Z",
       numConsecutiveWindows: 2,
       note: "see the runbook",
       groupBy: "host",
-      savedSearchId: "ss-1",
+      savedSearchId: refs.savedSearchId,
     };
     const made = data(await alerting(emu, "POST", "/api/v2/alerts", sent));
     const expected = {
       thresholdMax: 5,
-      channel: hook("wh-1"),
-      channels: [hook("wh-1"), hook("wh-2")],
+      channel: hook(wh1),
+      channels: [hook(wh1), hook(wh2)],
       scheduleStartAt: "2026-02-08T10:00:00.000Z",
       scheduleOffsetMinutes: 0,
       numConsecutiveWindows: 2,
       note: "see the runbook",
       groupBy: "host",
-      savedSearchId: "ss-1",
+      savedSearchId: refs.savedSearchId,
     };
     expect(made).toMatchObject(expected);
     expect(data(await alerting(emu, "GET", `/api/v2/alerts/${made.id}`))).toMatchObject(expected);
   });
 
   it("keeps thresholdMax and the schedule on a PUT that leaves them out; a null start clears it", async () => {
-    const emu = await startIn();
-    const made = { ...validAlert, thresholdType: "between", thresholdMax: 9, scheduleOffsetMinutes: 3 };
+    const { emu, alert } = await withReferents();
+    const made = { ...alert, thresholdType: "between", thresholdMax: 9, scheduleOffsetMinutes: 3 };
     const { id } = data(await alerting(emu, "POST", "/api/v2/alerts", made));
-    const kept = data(await alerting(emu, "PUT", `/api/v2/alerts/${id}`, validAlert));
+    const kept = data(await alerting(emu, "PUT", `/api/v2/alerts/${id}`, alert));
     expect(kept).toMatchObject({ thresholdMax: 9, scheduleOffsetMinutes: 3 });
-    const cleared = data(await alerting(emu, "PUT", `/api/v2/alerts/${id}`, { ...validAlert, scheduleStartAt: null }));
+    const cleared = data(await alerting(emu, "PUT", `/api/v2/alerts/${id}`, { ...alert, scheduleStartAt: null }));
     expect(cleared).toMatchObject({ scheduleStartAt: null, scheduleOffsetMinutes: 0 });
   });
 
   it("drops groupBy from a tile alert, as the service does", async () => {
-    const emu = await startIn();
-    const made = data(await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, groupBy: "host" }));
+    const { emu, alert } = await withReferents();
+    const made = data(await alerting(emu, "POST", "/api/v2/alerts", { ...alert, groupBy: "host" }));
     expect(made).not.toHaveProperty("groupBy");
   });
 });
@@ -92,10 +99,75 @@ describe.each(["contract", "2026"] as const)("alerts in the %s mode: the 2026 fi
 describe("alerts in the 2026 mode: what an alert without the new fields answers", () => {
   it("null note and numConsecutiveWindows, channels beside channel, no thresholdMax, schedule or groupBy", async () => {
     const emu = await start({ mode: "2026" });
-    const made = (await alerting(emu, "POST", "/api/v2/alerts", validAlert)).json.data as Record<string, unknown>;
-    expect(made).toMatchObject({ note: null, numConsecutiveWindows: null, channels: [validAlert.channel] });
+    const alert = { ...validAlert, channel: hook((await makeReferents(emu)).hooks[0]) };
+    const made = (await alerting(emu, "POST", "/api/v2/alerts", alert)).json.data as Record<string, unknown>;
+    expect(made).toMatchObject({ note: null, numConsecutiveWindows: null, channels: [alert.channel] });
     for (const member of ["thresholdMax", "scheduleOffsetMinutes", "scheduleStartAt", "groupBy"])
       expect(made).not.toHaveProperty(member);
+  });
+});
+
+describe("alerts in the 2026 mode: what an alert names is looked up, as the service's validateAlertInput", () => {
+  const NOT_MADE = "0123456789abcdef01234567";
+
+  it.each([
+    [{ channel: hook(NOT_MADE) }, "Webhook not found"],
+    [{ channel: hook("ops-hook") }, "Invalid webhook ID"],
+    [
+      { source: "saved_search", dashboardId: undefined, tileId: undefined, savedSearchId: NOT_MADE },
+      "Saved search not found",
+    ],
+    [
+      { source: "saved_search", dashboardId: undefined, tileId: undefined, savedSearchId: "errors" },
+      "Invalid saved search ID",
+    ],
+  ])("refuses %j with 400 and the service's words", async (change, words) => {
+    const emu = await start({ mode: "2026" });
+    const { hooks } = await makeReferents(emu);
+    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, channel: hook(hooks[0]), ...change });
+    expect([answer.status, answer.json.message]).toEqual([400, words]);
+  });
+
+  it("refuses a second channel whose webhook is not made", async () => {
+    const emu = await start({ mode: "2026" });
+    const { hooks } = await makeReferents(emu);
+    const channels = [hook(hooks[0]), hook(NOT_MADE)];
+    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, channel: hook(hooks[0]), channels });
+    expect([answer.status, answer.json.message]).toEqual([400, "Webhook not found"]);
+  });
+
+  it("checks a PUT's body before it looks the alert up: a 400, not a 404", async () => {
+    const emu = await start({ mode: "2026" });
+    const answer = await alerting(emu, "PUT", `/api/v2/alerts/${NOT_MADE}`, { ...validAlert, channel: hook(NOT_MADE) });
+    expect([answer.status, answer.json.message]).toEqual([400, "Webhook not found"]);
+  });
+
+  it("the contract's mode takes any id, as before", async () => {
+    const emu = await start();
+    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, channel: hook(NOT_MADE) });
+    expect(answer.status).toBe(200);
+  });
+});
+
+describe("a method a route lacks (a GET of one webhook)", () => {
+  it("is Express's HTML 404 in the 2026 mode, the key checked first", async () => {
+    const emu = await start({ mode: "2026" });
+    const { hooks } = await makeReferents(emu);
+    const res = await fetch(`${emu.url}/api/v2/webhooks/${hooks[0]}`, {
+      headers: { authorization: `Bearer ${emu.token}` },
+    });
+    expect([res.status, res.headers.get("content-type")]).toEqual([404, "text/html; charset=utf-8"]);
+    expect(await res.text()).toContain(`Cannot GET /api/v2/webhooks/${hooks[0]}`);
+    const unknownKey = await fetch(`${emu.url}/api/v2/webhooks/${hooks[0]}`, {
+      headers: { authorization: "Bearer x" },
+    });
+    expect(unknownKey.status).toBe(401);
+  });
+
+  it("is a 405 naming the allowed methods in the contract's mode", async () => {
+    const emu = await start();
+    const answer = await alerting(emu, "GET", `/api/v2/webhooks/0123456789abcdef01234567`);
+    expect([answer.status, answer.headers.get("allow")]).toEqual([405, "PUT, DELETE"]);
   });
 });
 

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach } from "vitest";
 import { tileAlert } from "../../support/fixtures";
 import {
+  SEEDED_SOURCES,
   startEmulator,
   type EmulatorOptions,
   type RunningEmulator,
@@ -123,6 +124,23 @@ export const validAlert = {
   name: "errors high",
   message: "too many errors",
 } as const;
+
+/** What an alert may name, made through the emulator's API (the 2026 mode checks each exists). */
+export interface Referents {
+  readonly hooks: readonly [string, string];
+  readonly savedSearchId: string;
+}
+
+/** Two webhooks and a saved search on a seeded source, made through the emulator's API. */
+export async function makeReferents(emulator: RunningEmulator): Promise<Referents> {
+  const made = async (path: string, body: unknown) => data(await alerting(emulator, "POST", path, body)).id;
+  const hook = (name: string) =>
+    made("/api/v2/webhooks", { name, service: "generic", url: `https://example.com/${name}` });
+  return {
+    hooks: [await hook("wh-1"), await hook("wh-2")],
+    savedSearchId: await made("/api/v2/saved-searches", { name: "errors", sourceId: SEEDED_SOURCES[0].id }),
+  };
+}
 
 /** Creates a key in `org` with the bootstrap credentials; returns the answer's result. */
 export async function createKey(
