@@ -2,21 +2,20 @@
 // never a cause of a diff. Against the emulator's 2026 mode, whose test hook records them as an
 // evaluation would: a refresh (read) records them, and the preview after it (diff) has nothing to do.
 
-import { describe, expect, it } from "vitest";
-import type { ExecutionError } from "../../emulator";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { ExecutionError, RunningEmulator } from "../../emulator";
 import * as alert from "../../provider/alert/provider";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { emulatorPerTest, FAST_RETRIES } from "../support/emulatorPerTest";
+import { makeReferents } from "./service/helpers";
 
 const host = { __provider: "serialized" };
-const program = {
-  name: "errors",
-  source: "search",
-  threshold: 3,
-  thresholdType: "above",
-  interval: "5m",
-  channel: { type: "webhook", webhookId: "0123456789abcdef01234567" },
-  savedSearchId: "89abcdef0123456789abcdef",
+const base = { name: "errors", source: "search", threshold: 3, thresholdType: "above", interval: "5m" };
+/** The program's alert, on a webhook and saved search made first (the 2026 mode checks each exists). */
+let program: Record<string, unknown> = {};
+const programOn = async (emulator: RunningEmulator) => {
+  const refs = await makeReferents(emulator);
+  return { ...base, channel: { type: "webhook", webhookId: refs.hooks[0] }, savedSearchId: refs.savedSearchId };
 };
 const failed: ExecutionError[] = [
   { timestamp: "2026-11-24T10:00:00.000Z", type: "QUERY_TIMEOUT", message: "query took longer than 30s" },
@@ -24,6 +23,9 @@ const failed: ExecutionError[] = [
 
 describe("Alert executionErrors, against the emulator's 2026 mode", () => {
   const service = emulatorPerTest({ service: "alerting", helper: "executionErrors test", mode: "2026" });
+  beforeEach(async () => {
+    program = await programOn(service.emulator);
+  });
 
   /** An alert of the program, made, whose evaluation then recorded `failed`; answers its id and outputs. */
   async function failing() {
@@ -68,6 +70,9 @@ describe("Alert executionErrors, against the emulator's 2026 mode", () => {
 
 describe("Alert executionErrors, against the emulator's contract mode", () => {
   const service = emulatorPerTest({ service: "alerting", helper: "executionErrors contract test" });
+  beforeEach(async () => {
+    program = await programOn(service.emulator);
+  });
 
   it("is never answered: the contract has no such member", async () => {
     const made = await alert.create({ ...program, ...host });
