@@ -232,7 +232,9 @@ function list(services: Services, req: Incoming): Reply {
   const all = Object.values(services.state.alerts);
   const from = offset.value ?? 0;
   if (services.mode !== "2026") {
-    const data = all.slice(from, limit.value === undefined ? undefined : from + limit.value);
+    const data = all
+      .slice(from, limit.value === undefined ? undefined : from + limit.value)
+      .map((a) => render(services, a));
     if (limit.value === undefined && offset.value === undefined) return { status: 200, body: { data } };
     return {
       status: 200,
@@ -281,7 +283,7 @@ function replace(services: Services, req: Incoming, existing: StoredAlert): Repl
 
 /**
  * The stored object, in the contract's member order; members without a value are left out, never
- * null. What the body does not hold (state, silenced) survives a PUT, as the UI's silencing does live.
+ * null. What the body does not hold (state, silenced, executionErrors) survives a PUT, as the UI's silencing does live.
  */
 function toAlert(
   body: AlertFields,
@@ -330,6 +332,7 @@ function toAlert(
     ...(body.dashboardId !== undefined ? { dashboard: body.dashboardId } : {}),
     ...(body.savedSearchId !== undefined ? { savedSearch: body.savedSearchId } : {}),
     ...(existing?.silenced !== undefined ? { silenced: existing.silenced } : {}),
+    ...(existing?.executionErrors !== undefined ? { executionErrors: existing.executionErrors } : {}),
     createdAt,
     updatedAt,
   };
@@ -342,7 +345,11 @@ function toAlert(
  * note and numConsecutiveWindows; thresholdMax, the schedule and groupBy only when set.
  */
 function render(services: Services, alert: StoredAlert): unknown {
-  if (services.mode !== "2026") return alert;
+  if (services.mode !== "2026") {
+    // The contract has no executionErrors: an evaluation's errors are the 2026 service's output.
+    const { executionErrors: _errors, ...contract } = alert;
+    return contract;
+  }
   return {
     id: alert.id,
     name: alert.name ?? null,
@@ -365,6 +372,7 @@ function render(services: Services, alert: StoredAlert): unknown {
     ...(alert.savedSearch !== undefined ? { savedSearchId: alert.savedSearch } : {}),
     ...(alert.groupBy !== undefined ? { groupBy: alert.groupBy } : {}),
     ...(alert.silenced !== undefined ? { silenced: alert.silenced } : {}),
+    ...(alert.executionErrors !== undefined ? { executionErrors: alert.executionErrors } : {}),
     createdAt: alert.createdAt,
     updatedAt: alert.updatedAt,
   };

@@ -8,7 +8,15 @@ import { createListener, randomDraws, type FaultPlan, type RecordedRequest, type
 import type { EmulatorMode, Services } from "./replies";
 import { seedCustomRoles, type CustomRoleSeed } from "./roles";
 import { pendingRaces } from "./webhooks";
-import { copyState, emptyState, loadState, saveState, type EmulatorState, type Silenced } from "./store";
+import {
+  copyState,
+  emptyState,
+  loadState,
+  saveState,
+  type EmulatorState,
+  type ExecutionError,
+  type Silenced,
+} from "./store";
 
 export type { AfterCommitFault, FaultKind, FaultPlan, RandomFaults, RecordedRequest } from "./router";
 export { DEFAULT_RANDOM_DELAY_MS, FAULT_KINDS } from "./router";
@@ -28,6 +36,7 @@ export type {
   IpAccessEntry,
   HashData,
   Silenced,
+  ExecutionError,
   KeyRole,
   KeyState,
 } from "./store";
@@ -94,6 +103,11 @@ export interface RunningEmulator {
    * between the service's read and its write, and answers 409 (the real service's race).
    */
   raceWebhookPut(webhookId: string, url: string): void;
+  /**
+   * Test hook: the alert's last evaluation recorded these errors (2026 mode answers them as
+   * `executionErrors`), or with undefined none. False when there is no such alert.
+   */
+  recordExecutionErrors(alertId: string, errors: readonly ExecutionError[] | undefined): boolean;
   /** Test hook: the alert watches this saved search (so the search's DELETE takes it along). False when no alert. */
   watchSearch(alertId: string, savedSearchId: string): boolean;
   /** Deep copy of all state as plain JSON; key secrets appear only as SHA-256 hashes. */
@@ -202,6 +216,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const races = pendingRaces.get(services) ?? new Map<string, string>();
       races.set(webhookId, url);
       pendingRaces.set(services, races);
+    },
+    recordExecutionErrors: (alertId, errors) => {
+      const alert = state.alerts[alertId];
+      if (alert === undefined) return false;
+      if (errors === undefined) delete alert.executionErrors;
+      else alert.executionErrors = errors.map((e) => ({ ...e }));
+      persist();
+      return true;
     },
     watchSearch: (alertId, savedSearchId) => {
       const alert = state.alerts[alertId];

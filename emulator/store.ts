@@ -7,6 +7,7 @@ import { dirname, basename, join } from "node:path";
 import { z } from "zod";
 import {
   ALERT_SOURCES,
+  EXECUTION_ERROR_TYPES,
   SERVICE_ALERT_SOURCES,
   THRESHOLD_TYPES,
   type AlertSource,
@@ -23,6 +24,13 @@ export interface Silenced {
   by: string;
   at: string;
   until: string | null;
+}
+
+/** An error an alert's last evaluation recorded, as the 2026 service answers `executionErrors`. */
+export interface ExecutionError {
+  timestamp: string;
+  type: (typeof EXECUTION_ERROR_TYPES)[number];
+  message: string;
 }
 
 /**
@@ -58,6 +66,8 @@ export interface StoredAlert {
   savedSearch?: string;
   /** Absent until someone silences the alert (the test hook `silence`), then an object. */
   silenced?: Silenced;
+  /** Absent until an evaluation fails (the test hook `recordExecutionErrors`); answered in 2026 mode only. */
+  executionErrors?: ExecutionError[];
   createdAt: string;
   updatedAt: string;
 }

@@ -57,6 +57,8 @@ export const ERROR_CODES = {
     "The native plugin has no function of that token: check the token (alertpipe:index:getAlert, …) and the plugin's version.",
   STILL_REFERENCED:
     "A webhook or saved search is not deleted because alerts outside this stack still use it: reassign or delete the alerts the message names, then run again.",
+  USAGE:
+    "The `alertpipe` command was given a command, flag or value it cannot use (the message names it): nothing was sent, and it exits 2. Correct the command line; `alertpipe export --help` lists what it takes.",
 } as const satisfies Record<string, string>;
 
 /** Every code of this package's own making; a program or test branches on these. */
@@ -304,13 +306,15 @@ export class ImportNotFoundError extends HttpError<"IMPORT_NOT_FOUND"> {
   /** The id the program gave as importId. */
   readonly importId: string;
 
-  constructor(notFound: ApiError, what: string, importId: string) {
+  /** `notFound`: the GET answered 404, or the list read (a webhook has no GET of one) that does not hold the id. */
+  constructor(notFound: ApiError | RequestRef, what: string, importId: string) {
+    const answered = notFound instanceof ApiError ? "answered 404" : "does not list it";
     super(
       notFound,
       "IMPORT_NOT_FOUND",
-      `importId "${importId}": ${notFound.method} ${notFound.path} answered 404, so there is no ${what} with that id to take over. ` +
+      `importId "${importId}": ${notFound.method} ${notFound.path} ${answered}, so there is no ${what} with that id to take over. ` +
         `Nothing was created. Correct the id, or remove importId to create a new one.`,
-      carriedFrom(notFound),
+      notFound instanceof ApiError ? carriedFrom(notFound) : {},
     );
     this.name = "ImportNotFoundError";
     this.importId = importId;
@@ -522,5 +526,13 @@ export class UnknownFunctionError extends AlertpipeError<"UNKNOWN_FUNCTION"> {
   ) {
     super("UNKNOWN_FUNCTION", `the ${packageName} provider has no function "${token}"; it serves ${served.join(", ")}`);
     this.name = "UnknownFunctionError";
+  }
+}
+
+/** A command line `alertpipe` cannot run (an unknown flag or type, a malformed --pipe): it exits 2, sending nothing. */
+export class UsageError extends AlertpipeError<"USAGE"> {
+  constructor(problem: string) {
+    super("USAGE", problem);
+    this.name = "UsageError";
   }
 }

@@ -69,6 +69,7 @@ export {
   LookupAmbiguousError,
   UnknownFunctionError,
   StillReferencedError,
+  UsageError,
   ERROR_CODES,
   TRANSPORT_CODES_ADVICE,
   type AlertpipeErrorCode,

@@ -3,7 +3,7 @@
 // is lost finds what it made by listing (creation/recovery.ts, lookup.ts); one with importId takes
 // over an existing alert instead.
 
-import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { configuredDialect, connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
@@ -121,6 +121,14 @@ function crossFieldFailures(inputs: PropertyMap, olds: PropertyMap = {}): CheckF
       if (set(property))
         failures.push({ property, reason: `${property} is for search alerts only; leave it out of a "tile" alert` });
   }
+  // The 2026 service refuses a search alert without its saved search; said in preview only when the
+  // config names the dialect, since otherwise it is asked of the service at write time (dialect.ts).
+  if (inputs.source === "search" && !set("savedSearchId") && configuredDialect() === "2026")
+    failures.push({
+      property: "savedSearchId",
+      reason:
+        'savedSearchId is required for a search alert when alertpipe:alertingDialect is "2026": the id of the saved search it watches',
+    });
   if (!unknown("channel", "channels")) {
     const words = {
       neither: [

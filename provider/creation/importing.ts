@@ -1,6 +1,7 @@
-// Taking over an object that already exists (`importId`) instead of creating one: what Alert and
-// ApiKey share. Pulumi cannot import a dynamic provider's resource, so the create itself reads the
-// object by the id the program names and makes it the resource's, never posting a new one.
+// Taking over an object that already exists (`importId`) instead of creating one: what Alert,
+// ApiKey, Webhook and SavedSearch share. Pulumi cannot import a dynamic provider's resource, so the
+// create itself reads the object by the id the program names and makes it the resource's, never
+// posting a new one.
 
 import type { ApiResponse } from "../http/client";
 import { ImportNotFoundError } from "../errors";
@@ -38,6 +39,22 @@ export async function readForImport(
     if (isNotFound(err)) throw new ImportNotFoundError(err, kind, importId);
     throw err;
   }
+}
+
+/**
+ * The object to take over as a listing holds it, for an object with no GET of its own (a webhook):
+ * `find` reads it; none found becomes ImportNotFoundError naming the list's path.
+ */
+export async function listedForImport<T>(
+  kind: string,
+  importId: string,
+  listPath: string,
+  find: () => Promise<T | undefined>,
+): Promise<T> {
+  const found = await find();
+  if (found === undefined) throw new ImportNotFoundError({ method: "GET", path: listPath }, kind, importId);
+  claimForThisRun(objectKey(kind, importId), [WHOLE_OBJECT]);
+  return found;
 }
 
 /**

@@ -579,6 +579,15 @@ export interface WebhookArgs {
    * refresh cannot see their drift, since the service never returns them).
    */
   writeOnlyRevision?: pulumi.Input<string>;
+  /**
+   * The id of an existing webhook to take over instead of creating one. The create finds it in the list (the service
+   * has no GET of one webhook; failing, with nothing created, when the list does not hold it) and writes the program's
+   * whole body with one PUT when the readable fields differ or the program sets any write-only field (headers,
+   * queryParams, an incidentio body: they cannot be read, so they are sent); it never creates a webhook. Once taken
+   * over, changing or removing importId changes nothing, and a destroy deletes the webhook unless the resource has
+   * `retainOnDelete`.
+   */
+  importId?: pulumi.Input<string>;
 }
 
 /** The outputs of Webhook. */
@@ -645,6 +654,13 @@ export interface SavedSearchArgs {
    * (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
    */
   filters?: pulumi.Input<pulumi.Input<SavedSearchFilterArgs>[]>;
+  /**
+   * The id of an existing saved search to take over instead of creating one. The create reads it (failing, with nothing
+   * created, when there is none) and writes the program's whole body with one PUT only when it differs; it never
+   * creates a search. Once taken over, changing or removing importId changes nothing, and a destroy deletes the search
+   * unless the resource has `retainOnDelete`.
+   */
+  importId?: pulumi.Input<string>;
 }
 
 /** The outputs of SavedSearch. */

@@ -4,7 +4,7 @@
 
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { AlertpipeError } from "../errors";
+import { AlertpipeError, UsageError } from "../errors";
 import { CONNECTION_SETTINGS, configure, type ConnectionSettingName } from "../runtime/connection";
 import { EXPORT_TYPES, isExportType, type ExportType } from "./filters";
 import { exportEstate, reportLines } from "./export";
@@ -68,8 +68,6 @@ Then: pulumi import --file <file> --protect=false --generate-code --out <program
 (see docs/guides/adopting.md in the pulumi-alertpipe package).
 `;
 }
-
-class UsageError extends Error {}
 
 interface Parsed {
   readonly types: ExportType[];
@@ -145,9 +143,8 @@ export async function runCli(args: readonly string[], io: Io): Promise<number> {
     return EXIT.written;
   }
   if (command !== "export") {
-    io.err(
-      `alertpipe: ${command === undefined ? "no command given" : `unknown command "${command}"`}\n\n${helpText()}`,
-    );
+    const usage = new UsageError(command === undefined ? "no command given" : `unknown command "${command}"`);
+    io.err(`alertpipe: ${usage.message}\n\n${helpText()}`);
     return EXIT.usage;
   }
   let parsed: Parsed | "help";

@@ -205,6 +205,16 @@ function dialect(): AlertingDialect | undefined {
   );
 }
 
+/** The dialect the config says, for checks; undefined when unset (asked at write time) or invalid (its own failure). */
+export function configuredDialect(): AlertingDialect | undefined {
+  try {
+    return dialect();
+  } catch (err) {
+    if (err instanceof ConfigError) return undefined;
+    throw err;
+  }
+}
+
 /** The settings each area's requests read; a resource of one area is never held back by the other's. */
 const AREA_SETTINGS: Record<Area, readonly ConnectionSettingName[]> = {
   alerting: ["alertingUrl", "alertingToken", "alertingRateLimit", "alertingDialect"],

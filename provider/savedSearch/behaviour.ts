@@ -3,17 +3,19 @@
 // for them: alerts of this stack are deleted or moved before it (the engine's order), and any
 // left are outside the stack, which the delete refuses to take along (docs/design/webhooks-and-saved-searches.md).
 
-import { connectionFailures, connectionFor } from "../runtime/connection";
+import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
-import { alertsStillReferring, type Listed } from "../reading/pagedList";
+import { alertsReferring, alertsStillReferring, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs } from "../protocol/check";
-import { importIdParts } from "../creation/importing";
-import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
+import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
+import { claimForThisRun, partsClaimedThisRun } from "../creation/runClaims";
+import { notify } from "../runtime/notices";
+import { comparedForm, importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
 import { ALERTS_PATH, LIST_PAGE_MAX, watchesSearch } from "../serviceFacts/alertRules";
@@ -25,14 +27,44 @@ type State = StateOf<typeof SAVED_SEARCH>;
 
 const WHOLE = wholeObject(SAVED_SEARCH, () => false);
 
-async function check(_olds: PropertyMap, news: PropertyMap) {
-  return checkArgs<Args>(SAVED_SEARCH, news, () => [], connectionFailures("alerting"));
+const compared = comparedForm(SAVED_SEARCH);
+
+/**
+ * The run's note of a search diffed with these arguments. The engine checks a replacement's
+ * arguments again, without the stored ones, after its diff: a check without olds of arguments a
+ * diff of this run saw is that search being replaced (`replaceOnChanges`). `--replace` and a changed
+ * provider call no diff, so they are not seen here; the delete still refuses
+ * (docs/design/webhooks-and-saved-searches.md).
+ */
+const diffedKey = (args: PropertyMap) =>
+  `saved search diffed\u0000${JSON.stringify(WHOLE.args.map((n) => compared(n, args[n])))}`;
+
+/** Says in preview and up which alerts watch a search about to be replaced (the service deletes them with it). */
+async function sayReplaced(news: PropertyMap): Promise<void> {
+  for (const id of partsClaimedThisRun(diffedKey(news))) {
+    const alerts = await alertsReferring(connectionFor("alerting"), ALERTS_PATH, LIST_PAGE_MAX, (alert) =>
+      watchesSearch(alert, id),
+    );
+    if (alerts.length === 0) continue;
+    notify(
+      `pulumi-alertpipe: the saved search ${id} is to be replaced, and ${alerts.length} alert(s) watch it: ${alerts.join(", ")}. ` +
+        "The service deletes the alerts that watch a search with it, so the old search's delete is refused (STILL_REFERENCED) " +
+        "while any still does; this stack's alerts that take savedSearchId from it are moved to the new search first.",
+    );
+  }
+}
+
+async function check(olds: PropertyMap, news: PropertyMap) {
+  const checked = checkArgs<Args>(SAVED_SEARCH, news, () => [], connectionFailures("alerting"));
+  if (checked.ok && Object.keys(olds).length === 0) await sayReplaced(news);
+  return checked;
 }
 
 const describe = (args: Args) => `the saved search "${String(args.name)}"`;
 
 async function create(args: Args): Promise<Created<State>> {
   const conn = connectionFor("alerting");
+  if (typeof args.importId === "string") return takeOver(conn, args.importId.trim(), args);
   const description = describe(args);
   return createRecovering<Created<State>, { id: string; search: Listed }>({
     description,
@@ -59,6 +91,17 @@ async function create(args: Args): Promise<Created<State>> {
   });
 }
 
+/** Makes an existing search the resource's (importId): one GET; one PUT of the whole body only when it differs. */
+async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
+  const path = SEARCHES.path(importId);
+  const got = await readForImport("saved search", importId, () => send(conn, { method: "GET", path }));
+  const answer = SEARCHES.objectIn(got.body);
+  const live = WHOLE.outputs(answer, {}, {});
+  if (!WHOLE.diff(live, args).changes) return { id: importId, outputs: WHOLE.outputs(answer, args, {}) };
+  const res = await send(conn, { method: "PUT", path, body: SEARCHES.toWire(args) });
+  return { id: importId, outputs: WHOLE.outputs(SEARCHES.objectIn(res.body), args, live) };
+}
+
 async function read(id: string, stored: State): Promise<Found<typeof SAVED_SEARCH> | undefined> {
   const conn = connectionFor("alerting");
   const res = await readListed(conn, SEARCHES.collection(conn), id, { method: "GET", path: SEARCHES.path(id) });
@@ -78,6 +121,7 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
 }
 
 async function del(id: string): Promise<void> {
+  if (keptByReplacement("saved search", id)) return;
   const conn = connectionFor("alerting");
   const path = SEARCHES.path(id);
   // The service would delete these alerts with it, saying nothing: refuse instead, naming them.
@@ -88,7 +132,10 @@ async function del(id: string): Promise<void> {
 
 export const behaviour = behaviourOf(SAVED_SEARCH, {
   check,
-  diff: async (_id, olds, news) => WHOLE.diff(olds, news),
+  diff: async (id, olds, news) => {
+    claimForThisRun(diffedKey(news), [id]);
+    return WHOLE.diff(olds, news);
+  },
   create,
   read,
   readImported: async (importId) =>

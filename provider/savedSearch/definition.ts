@@ -175,6 +175,17 @@ export const SAVED_SEARCH = {
             });
           }),
     },
+    importId: {
+      type: STRING,
+      description:
+        "The id of an existing saved search to take over instead of creating one. The create reads it (failing, with nothing created, " +
+        "when there is none) and writes the program's whole body with one PUT only when it differs; it never creates a search. Once " +
+        "taken over, changing or removing importId changes nothing, and a destroy deletes the search unless the resource has " +
+        "`retainOnDelete`.",
+      role: "input",
+      wire: false,
+      check: ({ opaquePathId }) => opaquePathId("importId"),
+    },
     teamId: {
       type: STRING,
       description: "Identifier of the owning team.",

@@ -9,7 +9,7 @@ import { unlessGone } from "../http/gone";
 import { ApiError, StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
-import { importIdParts } from "../creation/importing";
+import { importIdParts, keptByReplacement, listedForImport } from "../creation/importing";
 import { alertsStillReferring, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
@@ -74,6 +74,7 @@ function outputsAfterWrite(args: Args, res: ApiResponse, before: PropertyMap = {
 
 async function create(args: Args): Promise<Created<State>> {
   const conn = connectionFor("alerting");
+  if (typeof args.importId === "string") return takeOver(conn, args.importId.trim(), args);
   const description = describe(args);
   return createRecovering<Created<State>, { id: string; webhook: Listed }>({
     description,
@@ -98,6 +99,29 @@ async function create(args: Args): Promise<Created<State>> {
         .map(([id, webhook]) => ({ id, webhook })),
     adopt: async (found) => ({ id: found.id, outputs: WHOLE.outputs(found.webhook, args, {}) }),
   });
+}
+
+/**
+ * Makes an existing webhook the resource's (importId): found in the list, and one PUT of the whole
+ * body only when it differs. The write-only fields the program sets cannot be compared, so they
+ * count as differing: the PUT makes the service hold the program's values. Never a POST.
+ */
+async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
+  const path = WEBHOOKS.path(importId);
+  const got = await listedForImport("webhook", importId, WEBHOOKS.path(), () =>
+    readListed(conn, WEBHOOKS.collection(conn), importId, undefined),
+  );
+  const answer = WEBHOOKS.objectIn(got.body);
+  const live = WHOLE.outputs(answer, {}, {});
+  if (!WHOLE.diff(live, args).changes) return { id: importId, outputs: WHOLE.outputs(answer, args, {}) };
+  const res = await send(conn, {
+    method: "PUT",
+    path,
+    body: WEBHOOKS.toWire(args),
+    secrets: secretsOf(args),
+    readOnConflict: () => conflicted(conn, importId, describe(args)),
+  });
+  return { id: importId, outputs: outputsAfterWrite(args, res, live) };
 }
 
 async function read(id: string, stored: State): Promise<Found<typeof WEBHOOK> | undefined> {
@@ -142,6 +166,7 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
 }
 
 async function del(id: string): Promise<void> {
+  if (keptByReplacement("webhook", id)) return;
   const conn = connectionFor("alerting");
   const once = () => unlessGone(() => send(conn, { method: "DELETE", path: WEBHOOKS.path(id) }));
   try {

@@ -128,6 +128,18 @@ export const WEBHOOK = {
       whenAbsent: AS_ANSWERED,
       check: limited("writeOnlyRevision", 1024),
     },
+    importId: {
+      type: STRING,
+      description:
+        "The id of an existing webhook to take over instead of creating one. The create finds it in the list (the service has no GET of " +
+        "one webhook; failing, with nothing created, when the list does not hold it) and writes the program's whole body with one PUT " +
+        "when the readable fields differ or the program sets any write-only field (headers, queryParams, an incidentio body: they " +
+        "cannot be read, so they are sent); it never creates a webhook. Once taken over, changing or removing importId changes " +
+        "nothing, and a destroy deletes the webhook unless the resource has `retainOnDelete`.",
+      role: "input",
+      wire: false,
+      check: ({ opaquePathId }) => opaquePathId("importId"),
+    },
     createdAt: {
       type: STRING,
       description: "When the webhook was made (ISO 8601, set by the service).",

@@ -108,6 +108,7 @@ export class SavedSearch extends pulumi.CustomResource {
                 throw new Error("Missing required property 'sourceId'");
             }
             resourceInputs["filters"] = args?.filters;
+            resourceInputs["importId"] = args?.importId;
             resourceInputs["name"] = args?.name;
             resourceInputs["orderBy"] = args?.orderBy;
             resourceInputs["select"] = args?.select;
@@ -144,6 +145,10 @@ export interface SavedSearchArgs {
      * Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
      */
     filters?: pulumi.Input<pulumi.Input<inputs.SavedSearchFilterArgs>[] | undefined>;
+    /**
+     * The id of an existing saved search to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole body with one PUT only when it differs; it never creates a search. Once taken over, changing or removing importId changes nothing, and a destroy deletes the search unless the resource has `retainOnDelete`.
+     */
+    importId?: pulumi.Input<string | undefined>;
     /**
      * The search's name (1 to 1024 characters once trimmed); not unique.
      */

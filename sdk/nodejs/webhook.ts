@@ -109,6 +109,7 @@ export class Webhook extends pulumi.CustomResource {
             resourceInputs["body"] = args?.body;
             resourceInputs["description"] = args?.description;
             resourceInputs["headers"] = args?.headers ? pulumi.secret(args.headers) : undefined;
+            resourceInputs["importId"] = args?.importId;
             resourceInputs["name"] = args?.name;
             resourceInputs["queryParams"] = args?.queryParams ? pulumi.secret(args.queryParams) : undefined;
             resourceInputs["service"] = args?.service;
@@ -151,6 +152,10 @@ export interface WebhookArgs {
      * Headers sent with each delivery (at most 100; names HTTP tokens of 1 to 256 characters, not starting with a digit; values at most 4096 characters without control characters); generic and incidentio only. Secret and write-only.
      */
     headers?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * The id of an existing webhook to take over instead of creating one. The create finds it in the list (the service has no GET of one webhook; failing, with nothing created, when the list does not hold it) and writes the program's whole body with one PUT when the readable fields differ or the program sets any write-only field (headers, queryParams, an incidentio body: they cannot be read, so they are sent); it never creates a webhook. Once taken over, changing or removing importId changes nothing, and a destroy deletes the webhook unless the resource has `retainOnDelete`.
+     */
+    importId?: pulumi.Input<string | undefined>;
     /**
      * The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
      */

@@ -4,7 +4,7 @@
 
 import type { Dispatcher } from "undici";
 import { afterEach, beforeEach } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import { startEmulator, type EmulatorMode, type RunningEmulator } from "../../emulator";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 
 /** Short waits, so a test never sits out the real backoff. */
@@ -47,6 +47,8 @@ export interface PerTestOptions {
   readonly service: "alerting" | "cloud";
   /** Names the helper in the error when the emulator is used outside a test. */
   readonly helper: string;
+  /** Which alerting service the emulator speaks (default: the contract's). */
+  readonly mode?: EmulatorMode;
   /** The dispatcher the provider sends with during each test, closed after it (default: the provider's own). */
   readonly dispatcher?: () => Dispatcher;
 }
@@ -62,7 +64,11 @@ export function emulatorPerTest(options: PerTestOptions): EmulatorPerTest {
   };
 
   beforeEach(async () => {
-    current = await startEmulator({ port: 0, rateLimits: { cloud: false, alerting: false } });
+    current = await startEmulator({
+      port: 0,
+      rateLimits: { cloud: false, alerting: false },
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+    });
     restoreEnv = setEnv(envFor(options.service, current));
     agent = options.dispatcher?.();
     notices.length = 0;

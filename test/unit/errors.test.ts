@@ -24,6 +24,7 @@ import {
   UnexpectedResponseError,
   UnknownResourceTypeError,
   StillReferencedError,
+  UsageError,
   UnusableKeyLeftError,
   LookupArgumentError,
   LookupNotFoundError,
@@ -62,6 +63,7 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new LookupAmbiguousError("getApiKey", 'several keys are named "ci"', ["k-1", "k-2"]),
   new UnknownFunctionError("alertpipe", "alertpipe:index:getNope", ["alertpipe:index:getAlert"]),
   new StillReferencedError({ method: "DELETE", path: "/api/v2/webhooks/w1" }, "webhook", ['"cpu" (a1)']),
+  new UsageError("--pipe org/svc: give <organizationId>/<serviceId>/<pipeId>"),
 ];
 
 describe("error codes", () => {
@@ -94,7 +96,8 @@ describe("error codes", () => {
       | LookupNotFoundError
       | LookupAmbiguousError
       | UnknownFunctionError
-      | StillReferencedError;
+      | StillReferencedError
+      | UsageError;
     expectTypeOf<OwnKinds["code"]>().toEqualTypeOf<AlertpipeErrorCode>();
   });
 

@@ -201,6 +201,11 @@ describe("the alertpipe command", () => {
     expect(mock.seen).toEqual([]);
   });
 
+  it("says a usage error with its stable code", async () => {
+    const run = await cli(["export", "--type", "Dashboard"]);
+    expect(run.err).toContain("alertpipe export: [USAGE] --type Dashboard");
+  });
+
   it("says in --help every flag, every environment variable and every exit code", async () => {
     const run = await cli(["export", "--help"]);
     expect(run.code).toBe(EXIT.written);

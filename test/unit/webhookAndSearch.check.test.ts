@@ -44,8 +44,14 @@ describe("Webhook check", () => {
     ["headers", { headers: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`h${i}`, "v"])) }],
     ["queryParams", { queryParams: { "": "x" } }],
     ["queryParams", { queryParams: { k: "\u0000" } }],
+    ["importId", { importId: "" }],
+    ["importId", { importId: "../alerts" }],
   ])("fails naming %s for %j", async (property, change) => {
     expect(await properties(hookFailures({ ...hook, ...change }))).toEqual([property]);
+  });
+
+  it("accepts an importId, the id of a webhook to take over", async () => {
+    expect(await hookFailures({ ...hook, importId: "65a0000000000000000000aa" })).toEqual([]);
   });
 
   it.each(["headers", "queryParams", "body"])("refuses %s on a slack webhook, naming it", async (property) => {
@@ -97,8 +103,14 @@ describe("SavedSearch check", () => {
     ["filters", { filters: [{ condition: "a IN ('x') AND b = 1" }] }],
     ["filters", { filters: [{ condition: "a IN ('x') AND b IN ('y')" }] }],
     ["filters", { filters: [{ condition: "t BETWEEN '2024-01-01' AND '2024-02-01'" }] }],
+    ["importId", { importId: "" }],
+    ["importId", { importId: "a/b" }],
   ])("fails naming %s for %j", async (property, change) => {
     expect(await properties(searchFailures({ ...saved, ...change }))).toEqual([property]);
+  });
+
+  it("accepts an importId, the id of a search to take over", async () => {
+    expect(await searchFailures({ ...saved, importId: "65a0000000000000000000bb" })).toEqual([]);
   });
 
   it.each([

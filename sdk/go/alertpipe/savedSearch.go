@@ -96,6 +96,8 @@ func (SavedSearchState) ElementType() reflect.Type {
 type savedSearchArgs struct {
 	// Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
 	Filters []SavedSearchFilter `pulumi:"filters"`
+	// The id of an existing saved search to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole body with one PUT only when it differs; it never creates a search. Once taken over, changing or removing importId changes nothing, and a destroy deletes the search unless the resource has `retainOnDelete`.
+	ImportId *string `pulumi:"importId"`
 	// The search's name (1 to 1024 characters once trimmed); not unique.
 	Name string `pulumi:"name"`
 	// The order of results (at most 1024 characters); default "".
@@ -116,6 +118,8 @@ type savedSearchArgs struct {
 type SavedSearchArgs struct {
 	// Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
 	Filters SavedSearchFilterArrayInput
+	// The id of an existing saved search to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole body with one PUT only when it differs; it never creates a search. Once taken over, changing or removing importId changes nothing, and a destroy deletes the search unless the resource has `retainOnDelete`.
+	ImportId pulumi.StringPtrInput
 	// The search's name (1 to 1024 characters once trimmed); not unique.
 	Name pulumi.StringInput
 	// The order of results (at most 1024 characters); default "".

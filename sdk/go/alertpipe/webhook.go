@@ -112,6 +112,8 @@ type webhookArgs struct {
 	Description *string `pulumi:"description"`
 	// Headers sent with each delivery (at most 100; names HTTP tokens of 1 to 256 characters, not starting with a digit; values at most 4096 characters without control characters); generic and incidentio only. Secret and write-only.
 	Headers map[string]string `pulumi:"headers"`
+	// The id of an existing webhook to take over instead of creating one. The create finds it in the list (the service has no GET of one webhook; failing, with nothing created, when the list does not hold it) and writes the program's whole body with one PUT when the readable fields differ or the program sets any write-only field (headers, queryParams, an incidentio body: they cannot be read, so they are sent); it never creates a webhook. Once taken over, changing or removing importId changes nothing, and a destroy deletes the webhook unless the resource has `retainOnDelete`.
+	ImportId *string `pulumi:"importId"`
 	// The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
 	Name string `pulumi:"name"`
 	// Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control characters); generic and incidentio only. Secret and write-only.
@@ -132,6 +134,8 @@ type WebhookArgs struct {
 	Description pulumi.StringPtrInput
 	// Headers sent with each delivery (at most 100; names HTTP tokens of 1 to 256 characters, not starting with a digit; values at most 4096 characters without control characters); generic and incidentio only. Secret and write-only.
 	Headers pulumi.StringMapInput
+	// The id of an existing webhook to take over instead of creating one. The create finds it in the list (the service has no GET of one webhook; failing, with nothing created, when the list does not hold it) and writes the program's whole body with one PUT when the readable fields differ or the program sets any write-only field (headers, queryParams, an incidentio body: they cannot be read, so they are sent); it never creates a webhook. Once taken over, changing or removing importId changes nothing, and a destroy deletes the webhook unless the resource has `retainOnDelete`.
+	ImportId pulumi.StringPtrInput
 	// The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
 	Name pulumi.StringInput
 	// Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control characters); generic and incidentio only. Secret and write-only.

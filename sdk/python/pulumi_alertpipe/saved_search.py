@@ -25,6 +25,7 @@ class SavedSearchArgs:
                  name: pulumi.Input[_builtins.str],
                  source_id: pulumi.Input[_builtins.str],
                  filters: pulumi.Input[Optional[Sequence[pulumi.Input['SavedSearchFilterArgs']]]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  order_by: pulumi.Input[Optional[_builtins.str]] = None,
                  select: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -36,6 +37,7 @@ class SavedSearchArgs:
         :param pulumi.Input[_builtins.str] name: The search's name (1 to 1024 characters once trimmed); not unique.
         :param pulumi.Input[_builtins.str] source_id: The source searched: the id of a source of the team (GET /api/v2/sources lists them).
         :param pulumi.Input[Sequence[pulumi.Input['SavedSearchFilterArgs']]] filters: Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
+        :param pulumi.Input[_builtins.str] import_id: The id of an existing saved search to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole body with one PUT only when it differs; it never creates a search. Once taken over, changing or removing importId changes nothing, and a destroy deletes the search unless the resource has `retainOnDelete`.
         :param pulumi.Input[_builtins.str] order_by: The order of results (at most 1024 characters); default "".
         :param pulumi.Input[_builtins.str] select: The columns shown (at most 4096 characters); default "".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags (at most 50, each at most 32 characters); default none.
@@ -46,6 +48,8 @@ class SavedSearchArgs:
         pulumi.set(__self__, "source_id", source_id)
         if filters is not None:
             pulumi.set(__self__, "filters", filters)
+        if import_id is not None:
+            pulumi.set(__self__, "import_id", import_id)
         if order_by is not None:
             pulumi.set(__self__, "order_by", order_by)
         if select is not None:
@@ -92,6 +96,18 @@ class SavedSearchArgs:
     @filters.setter
     def filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SavedSearchFilterArgs']]]]):
         pulumi.set(self, "filters", value)
+
+    @_builtins.property
+    @pulumi.getter(name="importId")
+    def import_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The id of an existing saved search to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole body with one PUT only when it differs; it never creates a search. Once taken over, changing or removing importId changes nothing, and a destroy deletes the search unless the resource has `retainOnDelete`.
+        """
+        return pulumi.get(self, "import_id")
+
+    @import_id.setter
+    def import_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "import_id", value)
 
     @_builtins.property
     @pulumi.getter(name="orderBy")
@@ -161,6 +177,7 @@ class SavedSearch(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SavedSearchFilterArgs', 'SavedSearchFilterArgsDict']]]]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  order_by: pulumi.Input[Optional[_builtins.str]] = None,
                  select: pulumi.Input[Optional[_builtins.str]] = None,
@@ -184,6 +201,7 @@ class SavedSearch(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['SavedSearchFilterArgs', 'SavedSearchFilterArgsDict']]]] filters: Pinned filters (at most 100), each `{condition}` (type "sql") of the forms `<column> IN (...)`, `<column> NOT IN (...)` or `<column> BETWEEN <n> AND <n>`, the only ones the service accepts new; default none.
+        :param pulumi.Input[_builtins.str] import_id: The id of an existing saved search to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole body with one PUT only when it differs; it never creates a search. Once taken over, changing or removing importId changes nothing, and a destroy deletes the search unless the resource has `retainOnDelete`.
         :param pulumi.Input[_builtins.str] name: The search's name (1 to 1024 characters once trimmed); not unique.
         :param pulumi.Input[_builtins.str] order_by: The order of results (at most 1024 characters); default "".
         :param pulumi.Input[_builtins.str] select: The columns shown (at most 4096 characters); default "".
@@ -226,6 +244,7 @@ class SavedSearch(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SavedSearchFilterArgs', 'SavedSearchFilterArgsDict']]]]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  order_by: pulumi.Input[Optional[_builtins.str]] = None,
                  select: pulumi.Input[Optional[_builtins.str]] = None,
@@ -243,6 +262,7 @@ class SavedSearch(pulumi.CustomResource):
             __props__ = SavedSearchArgs.__new__(SavedSearchArgs)
 
             __props__.__dict__["filters"] = filters
+            __props__.__dict__["import_id"] = import_id
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name

@@ -26,6 +26,7 @@ class WebhookArgs:
                  body: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  query_params: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  write_only_revision: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -37,6 +38,7 @@ class WebhookArgs:
         :param pulumi.Input[_builtins.str] body: The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is write-only, as headers.
         :param pulumi.Input[_builtins.str] description: What the webhook is for (at most 2048 characters); leave it out for none.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Headers sent with each delivery (at most 100; names HTTP tokens of 1 to 256 characters, not starting with a digit; values at most 4096 characters without control characters); generic and incidentio only. Secret and write-only.
+        :param pulumi.Input[_builtins.str] import_id: The id of an existing webhook to take over instead of creating one. The create finds it in the list (the service has no GET of one webhook; failing, with nothing created, when the list does not hold it) and writes the program's whole body with one PUT when the readable fields differ or the program sets any write-only field (headers, queryParams, an incidentio body: they cannot be read, so they are sent); it never creates a webhook. Once taken over, changing or removing importId changes nothing, and a destroy deletes the webhook unless the resource has `retainOnDelete`.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] query_params: Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control characters); generic and incidentio only. Secret and write-only.
         :param pulumi.Input[_builtins.str] write_only_revision: Any text, never sent: changing it updates the webhook in place, which sends headers, queryParams and body again (a refresh cannot see their drift, since the service never returns them).
         """
@@ -49,6 +51,8 @@ class WebhookArgs:
             pulumi.set(__self__, "description", description)
         if headers is not None:
             pulumi.set(__self__, "headers", headers)
+        if import_id is not None:
+            pulumi.set(__self__, "import_id", import_id)
         if query_params is not None:
             pulumi.set(__self__, "query_params", query_params)
         if write_only_revision is not None:
@@ -127,6 +131,18 @@ class WebhookArgs:
         pulumi.set(self, "headers", value)
 
     @_builtins.property
+    @pulumi.getter(name="importId")
+    def import_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The id of an existing webhook to take over instead of creating one. The create finds it in the list (the service has no GET of one webhook; failing, with nothing created, when the list does not hold it) and writes the program's whole body with one PUT when the readable fields differ or the program sets any write-only field (headers, queryParams, an incidentio body: they cannot be read, so they are sent); it never creates a webhook. Once taken over, changing or removing importId changes nothing, and a destroy deletes the webhook unless the resource has `retainOnDelete`.
+        """
+        return pulumi.get(self, "import_id")
+
+    @import_id.setter
+    def import_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "import_id", value)
+
+    @_builtins.property
     @pulumi.getter(name="queryParams")
     def query_params(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
@@ -160,6 +176,7 @@ class Webhook(pulumi.CustomResource):
                  body: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  query_params: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  service: pulumi.Input[Optional['WebhookService']] = None,
@@ -183,6 +200,7 @@ class Webhook(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] body: The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is write-only, as headers.
         :param pulumi.Input[_builtins.str] description: What the webhook is for (at most 2048 characters); leave it out for none.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Headers sent with each delivery (at most 100; names HTTP tokens of 1 to 256 characters, not starting with a digit; values at most 4096 characters without control characters); generic and incidentio only. Secret and write-only.
+        :param pulumi.Input[_builtins.str] import_id: The id of an existing webhook to take over instead of creating one. The create finds it in the list (the service has no GET of one webhook; failing, with nothing created, when the list does not hold it) and writes the program's whole body with one PUT when the readable fields differ or the program sets any write-only field (headers, queryParams, an incidentio body: they cannot be read, so they are sent); it never creates a webhook. Once taken over, changing or removing importId changes nothing, and a destroy deletes the webhook unless the resource has `retainOnDelete`.
         :param pulumi.Input[_builtins.str] name: The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] query_params: Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control characters); generic and incidentio only. Secret and write-only.
         :param pulumi.Input['WebhookService'] service: The receiving service: "slack", "generic" or "incidentio". Changes in place.
@@ -225,6 +243,7 @@ class Webhook(pulumi.CustomResource):
                  body: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  query_params: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  service: pulumi.Input[Optional['WebhookService']] = None,
@@ -242,6 +261,7 @@ class Webhook(pulumi.CustomResource):
             __props__.__dict__["body"] = body
             __props__.__dict__["description"] = description
             __props__.__dict__["headers"] = None if headers is None else pulumi.Output.secret(headers)
+            __props__.__dict__["import_id"] = import_id
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
