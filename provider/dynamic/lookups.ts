@@ -18,12 +18,15 @@ function programConfig(): void {
   held.config = { get: (key) => pulumi.runtime.getConfig(key) };
 }
 
+/** A lookup whose arguments are all optional may be called with none: `getAlerts()`. */
+type Params<A> = object extends A ? [args?: A] : [args: A];
+
 /** The lookup of this name as a function, typed as its definition renders it (lookupTypes.ts). */
 function lookup<N extends LookupName>(name: N) {
   const def = LOOKUP_NAMED[name];
-  return async (args: LookupTypes[N]["args"]): Promise<LookupTypes[N]["result"]> => {
+  return async (...[args]: Params<LookupTypes[N]["args"]>): Promise<LookupTypes[N]["result"]> => {
     programConfig();
-    return runLookup(def, args);
+    return runLookup(def, args ?? {});
   };
 }
 

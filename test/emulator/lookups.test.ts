@@ -50,8 +50,8 @@ describe("the TypeScript lookups, one run", () => {
     expect(alert).toMatchObject({ id: estate.alerts[0], name: "Ingest lag", threshold: 300, source: "search" });
   });
 
-  it("getAlerts finds every alert, or those of a name", async () => {
-    expect((await lookups.getAlerts({})).alerts.map((a) => a.id).sort()).toEqual([...estate.alerts].sort());
+  it("getAlerts, called with no arguments, finds every alert; with a name, those of it", async () => {
+    expect((await lookups.getAlerts()).alerts.map((a) => a.id).sort()).toEqual([...estate.alerts].sort());
     const named = await lookups.getAlerts({ name: "High CPU" });
     expect(named.alerts.map((a) => a.threshold).sort()).toEqual([90, 95]);
   });

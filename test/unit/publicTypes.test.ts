@@ -6,6 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type { Alert, AlertArgs, AlertInterval, AlertSilence, ApiKey } from "../../provider/index";
+import type { getAlert, getAlerts, getSavedSearches, getWebhooks } from "../../provider/index";
 import { INTERVALS } from "../../provider/serviceFacts/alertRules";
 
 /** What an Output holds once known. */
@@ -34,5 +35,12 @@ describe("the public types", () => {
     expectTypeOf<"5m">().toExtend<AlertArgs["interval"]>();
     expectTypeOf<"7m">().not.toExtend<AlertArgs["interval"]>();
     expectTypeOf<string>().not.toExtend<AlertArgs["interval"]>();
+  });
+
+  it("let the list lookups, whose arguments are all optional, be called with none; the others not", () => {
+    expectTypeOf<Parameters<typeof getAlerts>>().toEqualTypeOf<[args?: { name?: string }]>();
+    expectTypeOf<[]>().toExtend<Parameters<typeof getWebhooks>>();
+    expectTypeOf<[]>().toExtend<Parameters<typeof getSavedSearches>>();
+    expectTypeOf<[]>().not.toExtend<Parameters<typeof getAlert>>();
   });
 });
