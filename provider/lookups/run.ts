@@ -235,9 +235,7 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
   async getWebhook(args) {
     if (args.id !== undefined) {
       const id = args.id;
-      const conn = connectionFor("alerting");
-      // No GET of one webhook: the list is the read.
-      const res = await readListed(conn, WEBHOOKS.collection(conn), id, undefined);
+      const res = await WEBHOOKS.read(connectionFor("alerting"), id);
       if (res === undefined)
         throw new LookupNotFoundError(GET_WEBHOOK.name, `there is no webhook with id ${quotedId(id)}`);
       return webhookResult(id, WEBHOOKS.objectIn(res.body));
@@ -263,9 +261,7 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
   async getSavedSearch(args) {
     if (args.id !== undefined) {
       const id = args.id;
-      const conn = connectionFor("alerting");
-      const get = { method: "GET", path: SEARCHES.path(id) } as const;
-      const res = await readListed(conn, SEARCHES.collection(conn), id, get);
+      const res = await SEARCHES.read(connectionFor("alerting"), id);
       if (res === undefined)
         throw new LookupNotFoundError(GET_SAVED_SEARCH.name, `there is no saved search with id ${quotedId(id)}`);
       return searchResult(id, SEARCHES.objectIn(res.body));

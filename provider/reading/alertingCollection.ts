@@ -8,7 +8,7 @@ import type { PropertyMap } from "../protocol/properties";
 import type { AreaConnection } from "../runtime/connection";
 import { memberPath } from "../http/paths";
 import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
-import type { Collection } from "./listedReads";
+import { readListed, type Collection, type ReadAnswer } from "./listedReads";
 import { listPaged, type Listed } from "./pagedList";
 
 const answer = z.object({ data: z.record(z.string(), z.unknown()) });
@@ -32,12 +32,27 @@ export interface AlertingCollection {
   readonly list: (conn: AreaConnection) => Promise<Map<string, Listed>>;
   /** The caller's objects as a collection whose listing serves reads, each as a write answers it. */
   readonly collection: (conn: AreaConnection) => Collection;
+  /** One member's answer, undefined when it is gone: by the listing, or its own GET where it has one. */
+  readonly read: (conn: AreaConnection, id: string) => Promise<ReadAnswer | undefined>;
 }
 
-/** The collection at `path` of the resource `def`, whose members `what` names in errors ("webhook"). */
-export function alertingCollection(def: ResourceDefinition, what: string, path: string): AlertingCollection {
+/**
+ * The collection at `path` of the resource `def`, whose members `what` names in errors ("webhook");
+ * `getOfOne` says whether the service has a GET of one member (it has none for webhooks).
+ */
+export function alertingCollection(
+  def: ResourceDefinition,
+  what: string,
+  path: string,
+  getOfOne: boolean,
+): AlertingCollection {
   const sent = inputNames(def);
   const list = (conn: AreaConnection) => listPaged(conn, path, LIST_PAGE_MAX);
+  const collection = (conn: AreaConnection): Collection => ({
+    path,
+    list: () => list(conn),
+    asAnswer: (member) => ({ data: member }),
+  });
   return {
     created,
     objectIn: (body) => {
@@ -47,6 +62,11 @@ export function alertingCollection(def: ResourceDefinition, what: string, path: 
     toWire: (args) => toWire(def, args, sent, "drop"),
     path: (id) => memberPath(what, path, id),
     list,
-    collection: (conn) => ({ path, list: () => list(conn), asAnswer: (member) => ({ data: member }) }),
+    collection,
+    read: (conn, id) => {
+      // The path is made even without a GET: an id no path could hold is refused before any request.
+      const member = memberPath(what, path, id);
+      return readListed(conn, collection(conn), id, getOfOne ? { method: "GET", path: member } : undefined);
+    },
   };
 }

@@ -8,7 +8,6 @@ import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
-import { readListed } from "../reading/listedReads";
 import { alertsReferring, alertsStillReferring, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs } from "../protocol/check";
@@ -104,7 +103,7 @@ async function takeOver(conn: AreaConnection, importId: string, args: Args): Pro
 
 async function read(id: string, stored: State): Promise<Found<typeof SAVED_SEARCH> | undefined> {
   const conn = connectionFor("alerting");
-  const res = await readListed(conn, SEARCHES.collection(conn), id, { method: "GET", path: SEARCHES.path(id) });
+  const res = await SEARCHES.read(conn, id);
   if (res === undefined) return undefined;
   const outputs = WHOLE.outputs(SEARCHES.objectIn(res.body), stored, stored);
   return { id, outputs, inputs: WHOLE.inputs(outputs) };

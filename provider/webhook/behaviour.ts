@@ -8,7 +8,6 @@ import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { ApiError, StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
-import { readListed } from "../reading/listedReads";
 import { importIdParts, keptByReplacement, listedForImport } from "../creation/importing";
 import { alertsStillReferring, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
@@ -108,9 +107,7 @@ async function create(args: Args): Promise<Created<State>> {
  */
 async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
   const path = WEBHOOKS.path(importId);
-  const got = await listedForImport("webhook", importId, WEBHOOKS.path(), () =>
-    readListed(conn, WEBHOOKS.collection(conn), importId, undefined),
-  );
+  const got = await listedForImport("webhook", importId, WEBHOOKS.path(), () => WEBHOOKS.read(conn, importId));
   const answer = WEBHOOKS.objectIn(got.body);
   const live = WHOLE.outputs(answer, {}, {});
   if (!WHOLE.diff(live, args).changes) return { id: importId, outputs: WHOLE.outputs(answer, args, {}) };
@@ -126,9 +123,7 @@ async function takeOver(conn: AreaConnection, importId: string, args: Args): Pro
 
 async function read(id: string, stored: State): Promise<Found<typeof WEBHOOK> | undefined> {
   const conn = connectionFor("alerting");
-  // No GET of one webhook: the list is the read; the path is still made, to refuse an id no path could hold.
-  WEBHOOKS.path(id);
-  const res = await readListed(conn, WEBHOOKS.collection(conn), id, undefined);
+  const res = await WEBHOOKS.read(conn, id);
   if (res === undefined) return undefined;
   const outputs = WHOLE.outputs(WEBHOOKS.objectIn(res.body), stored, stored);
   return { id, outputs, inputs: WHOLE.inputs(outputs) };

@@ -5,4 +5,4 @@ import { alertingCollection } from "../reading/alertingCollection";
 import { WEBHOOKS_PATH } from "../serviceFacts/webhooks";
 import { WEBHOOK } from "./definition";
 
-export const WEBHOOKS = alertingCollection(WEBHOOK, "webhook", WEBHOOKS_PATH);
+export const WEBHOOKS = alertingCollection(WEBHOOK, "webhook", WEBHOOKS_PATH, false);
