@@ -106,19 +106,11 @@ async function create(args: Args): Promise<Created<State>> {
  * count as differing: the PUT makes the service hold the program's values. Never a POST.
  */
 async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
-  const path = WEBHOOKS.path(importId);
   const got = await listedForImport("webhook", importId, WEBHOOKS.path(), () => WEBHOOKS.read(conn, importId));
   const answer = WEBHOOKS.objectIn(got.body);
   const live = WHOLE.outputs(answer, {}, {});
   if (!WHOLE.diff(live, args).changes) return { id: importId, outputs: WHOLE.outputs(answer, args, {}) };
-  const res = await send(conn, {
-    method: "PUT",
-    path,
-    body: WEBHOOKS.toWire(args),
-    secrets: secretsOf(args),
-    readOnConflict: () => conflicted(conn, importId, describe(args)),
-  });
-  return { id: importId, outputs: outputsAfterWrite(args, res, live) };
+  return { id: importId, outputs: outputsAfterWrite(args, await put(conn, importId, args), live) };
 }
 
 async function read(id: string, stored: State): Promise<Found<typeof WEBHOOK> | undefined> {
@@ -147,17 +139,19 @@ async function conflicted(conn: AreaConnection, id: string, description: string)
   );
 }
 
-async function update(id: string, olds: State, news: Args): Promise<State> {
-  const conn = connectionFor("alerting");
-  const res = await send(conn, {
+/** The whole webhook, every write-only field the program holds: a PUT changing url or service drops what it omits. */
+function put(conn: AreaConnection, id: string, args: Args): Promise<ApiResponse> {
+  return send(conn, {
     method: "PUT",
     path: WEBHOOKS.path(id),
-    // Every write-only field the program holds: a PUT changing url or service drops what it omits.
-    body: WEBHOOKS.toWire(news),
-    secrets: secretsOf(news),
-    readOnConflict: () => conflicted(conn, id, describe(news)),
+    body: WEBHOOKS.toWire(args),
+    secrets: secretsOf(args),
+    readOnConflict: () => conflicted(conn, id, describe(args)),
   });
-  return outputsAfterWrite(news, res, olds);
+}
+
+async function update(id: string, olds: State, news: Args): Promise<State> {
+  return outputsAfterWrite(news, await put(connectionFor("alerting"), id, news), olds);
 }
 
 async function del(id: string): Promise<void> {
