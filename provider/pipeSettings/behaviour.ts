@@ -75,12 +75,13 @@ async function putSettings(ref: PipeRef, values: PropertyMap, before: PropertyMa
 }
 
 function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingName[], resetOnDelete: unknown): State {
-  return {
+  const state: PropertyMap = {
     ...ref,
     ...effective,
     managedSettings: managed,
     ...(typeof resetOnDelete === "boolean" ? { resetOnDelete } : {}),
   };
+  return state;
 }
 
 async function check(_olds: PropertyMap, news: PropertyMap) {

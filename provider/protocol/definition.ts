@@ -135,7 +135,9 @@ export type ArgsOf<D extends ResourceDefinition> = {
 };
 
 /** What a state records: each output by name, its value as the service gave it. */
-export type StateOf<D extends ResourceDefinition> = { [K in Named<D, "output" | "both">]?: unknown };
+export type StateOf<D extends ResourceDefinition> = {
+  [K in Named<D, "output" | "both">]?: ValueOf<Props<D>[K]["type"]> | null;
+};
 
 const entries = (def: ResourceDefinition) => Object.entries(def.properties);
 
