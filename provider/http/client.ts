@@ -1,7 +1,5 @@
-// The one way the provider talks HTTP: one keep-alive undici dispatcher per process, timeouts,
-// JSON in and out, the area's auth header, a User-Agent, client-side pacing, retries (retry.ts)
-// and typed errors (errors.ts) that never carry a credential. What an answer says in the
-// service's own words (and its requestId) is read by serviceWords.ts.
+// The one way the provider talks HTTP: one keep-alive dispatcher per process, pacing, retries, and
+// typed errors that never carry a credential.
 
 import type { Dispatcher } from "undici";
 import { CONNECTION_SETTINGS, type AreaConnection, type ConnectionSettingName } from "../runtime/connection";
@@ -46,21 +44,13 @@ export interface ApiRequest {
   /** Path below the area's base URL, starting with "/"; segments already encoded. */
   readonly path: string;
   readonly body?: unknown;
-  /**
-   * For a POST: words naming what it creates, e.g. `the API key "deployer"`, for the error when its outcome is unknown.
-   */
+  /** For a POST: what it creates, e.g. `the API key "deployer"`, for the error when its outcome is unknown. */
   readonly creates?: string;
-  /**
-   * The resource's own secrets (a key's secret, its hashData), scrubbed here from every error and
-   * requestId as the connection's credentials are: this layer is the one place secrets leave errors.
-   */
+  /** The resource's own secrets, scrubbed here from every error, the one place secrets leave errors. */
   readonly secrets?: readonly unknown[];
-  /**
-   * Secrets a 2xx answer brings itself (a created key's secret), scrubbed from that answer's requestId, which errors
-   * quote.
-   */
+  /** Secrets a 2xx answer brings (a new key's), scrubbed from its requestId, which errors quote. */
   readonly secretsInAnswer?: (body: unknown) => readonly unknown[];
-  /** For a PUT the service may answer 409 for a concurrent change: the fresh read before it is sent again. */
+  /** For a PUT the service may refuse 409 on a concurrent change: the fresh read before sending again. */
   readonly readOnConflict?: () => Promise<void>;
 }
 
@@ -72,10 +62,7 @@ export interface ApiResponse {
   readonly requestId: string | undefined;
 }
 
-/**
- * The dispatcher of this process (runtime.ts): a test's replacement, else the one keep-alive pool, made on the first
- * send.
- */
+/** A test's dispatcher, else the process's keep-alive pool, made on the first send. */
 function currentDispatcher(): Dispatcher {
   const rt = runtime();
   if (rt.dispatcher) return rt.dispatcher;
@@ -90,7 +77,7 @@ function currentDispatcher(): Dispatcher {
   return rt.ownDispatcher;
 }
 
-/** Says a long wait (over the runtime's waitNoticeAfterMs) as every notice is said (provider/runtime/notices.ts). */
+/** Says a wait over the runtime's waitNoticeAfterMs. */
 function noticeLongWait(ref: RequestRef, ms: number, why: string): void {
   if (ms > runtime().timings.waitNoticeAfterMs)
     notify(`pulumi-alertpipe: ${ref.method} ${ref.path} waits ${formatSeconds(ms)}: ${why}`);
@@ -108,10 +95,7 @@ function errorCode(err: unknown): string {
   return "UNKNOWN";
 }
 
-/**
- * What to fix when no answer came for a reason the URL setting explains: TLS against plain HTTP and back, a port not
- * HTTP.
- */
+/** What to fix when the URL setting explains a failure: TLS against plain HTTP and back, a port not HTTP. */
 function transportAdvice(conn: AreaConnection, code: string): string {
   const setting = settingWords(conn.area === "alerting" ? "alertingUrl" : "cloudUrl");
   const origin = new URL(conn.baseUrl).origin;
@@ -148,7 +132,7 @@ function secretsOf(conn: AreaConnection, req: ApiRequest): unknown[] {
   return [...conn.secrets, ...(req.secrets ?? [])];
 }
 
-/** One attempt's end; `count`: the service's count of the credential's requests, when the answer stated it. */
+/** One attempt's end; `count`: the service's count, when the answer stated it. */
 type Attempt = { count?: ServiceCount } & (
   | { ok: true; response: ApiResponse }
   | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined }
@@ -182,8 +166,7 @@ async function attemptOnce(
       onWritten,
     );
     const text = await res.body.text();
-    // Taken once the answer is in: a listing shared by many reads has their secrets added as they join
-    // (reading/listedReads.ts).
+    // Taken once the answer is in: a shared listing adds its readers' secrets as they join.
     const secrets = secretsOf(conn, req);
     const header = headerLookup(res.headers);
     const count = serviceCountIn(header, Date.now());
@@ -221,7 +204,7 @@ async function attemptOnce(
   } catch (err) {
     const code = errorCode(err);
     const secrets = secretsOf(conn, req);
-    // detailOf: our own abort reason (AttemptTimeout) is quoted without its code; the TransportError says its own.
+    // Our own abort reason is quoted without its code; the TransportError says its own.
     const words = AlertpipeError.detailOf(err);
     const reason = err instanceof Error && words !== "" ? redact(words, secrets) : "request failed";
     // The undici error itself is not kept as the cause: it is not ours to vouch for.
@@ -248,9 +231,8 @@ function outcomeReason(failure: ApiError | TransportError): string {
 }
 
 /**
- * Sends one API request, pacing and retrying as the policy says. Resolves with the 2xx answer (or,
- * for a DELETE retried after an attempt that may have done it, the 404 that says it is gone); rejects with ApiError,
- * TransportError or OutcomeUnknownError.
+ * Sends one API request, paced and retried. Resolves with the 2xx answer (or a retried DELETE's 404:
+ * gone); rejects with ApiError, TransportError or OutcomeUnknownError.
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
   // Resources build paths with paths.ts, which refuses such ids by name; this is the last guard.
@@ -262,8 +244,8 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
       "it holds an empty, . or .. segment, which would address another path",
     );
   if (req.method === "GET") return sendPaced(conn, req);
-  // A write makes the listings of its collection stale from when it may land until it has: before
-  // it is sent and after it ends, whatever the outcome (a lost answer may have written).
+  // A write makes its collection's listings stale from before it is sent until after it ends,
+  // whatever the outcome (a lost answer may have written).
   forgetListingsUnder(conn.credentialId, req.path);
   try {
     return await sendPaced(conn, req);
@@ -302,7 +284,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
         ),
     });
     budget ??= new RetryBudget(policy);
-    // The limiter decides from when this send counts; it is only told when it was written and ended.
+    // The limiter decides when this send counts; it is told only when it was written and ended.
     const result = await attemptOnce(
       conn,
       req,
@@ -341,8 +323,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
     // A 429 means the credential is spent, maybe by another process: hold every caller of it.
     if (rateLimited) limiter?.pauseFor(requested ?? delay);
     if (rateLimited && requested !== undefined && failure instanceof ApiError && requested > policy.maxTotalMs) {
-      // Waiting minutes with nothing on the screen helps no one: stop this request and every one of
-      // the credential waiting behind it now, saying how long the service asked for.
+      // Minutes with nothing on the screen help no one: fail every request of the credential now.
       const until = monotonicNow() + requested;
       const resumesAt = new Date(Date.now() + requested);
       block.blockUntil(
@@ -363,7 +344,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
   }
 }
 
-/** The body of a 2xx answer, checked against the schema the spec gives it. Never echoes the body itself. */
+/** A 2xx answer's body, checked against its schema; errors never echo the body. */
 export function decode<S extends z.ZodType>(schema: S, res: ApiResponse): z.infer<S> {
   const parsed = schema.safeParse(res.body);
   if (parsed.success) return parsed.data;

@@ -1,43 +1,31 @@
-// Client-side pacing. The services limit each credential (area B: 10 requests per 10 s), and the
-// engine runs many resource operations at once in one provider host; without pacing a large stack
-// spends its time in 429s and backoff. One limiter per credential and area, shared by every
-// resource in the host process (kept in runtime.ts). It counts this process's requests; where the
-// service's answers state its own count (area A's), it paces by that instead, which knows the
-// requests of other processes and earlier runs on the same key.
+// Client-side pacing, one limiter per credential and area for the host process, so a big stack does
+// not spend its time in 429s. Where answers state the service's count (area A), that count paces
+// instead of ours: it knows other processes' requests on the key too.
 
 import type { AreaConnection } from "../runtime/connection";
 import { COUNTS_IN_ANSWERS, type RateLimit } from "../serviceFacts/rateLimits";
 import { monotonicNow, type HeaderLookup } from "./retry";
 import { runtime } from "../runtime/runtime";
 
-/**
- * How long after we wrote a request the service may still count it: a tenth of the window, wide
- * enough for a lost packet and a busy machine (docs/design/http-client.md). Only an answer slower
- * than this counts from the margin; a faster one counts from itself.
- */
+/** How long after our write the service may still count a request (docs/design/http-client.md). */
 export function arrivalMarginMs(windowMs: number): number {
   return windowMs * 0.1;
 }
 
-/**
- * Slack for the two clocks: the service's timestamps may be whole milliseconds, and its clock may
- * run up to 0.1% apart from ours (NTP slews by at most 0.05%) over a window.
- */
+/** Slack for the service's whole-millisecond timestamps and a clock up to 0.1% apart from ours. */
 export function clockSlackMs(windowMs: number): number {
   return 1 + windowMs * 0.001;
 }
 
 /**
- * How long after the reset an answer stated the next send of an exhausted window waits: the service
- * resets on a timer that may fire late (HyperDX's express-rate-limit: a `setInterval`), and a send
- * that still falls in the old window is refused with a wait of a whole window. A tenth of our own
- * window, at most 1 s; `RateLimit-Reset` is rounded up to whole seconds, which adds up to 1 s more.
+ * Wait after a stated reset before the next send of a spent window: the service's reset timer may
+ * fire late, and a send still in the old window is refused for a whole window.
  */
 export function resetMarginMs(windowMs: number): number {
   return Math.min(1000, windowMs * 0.1);
 }
 
-/** While the service's count is unknown, how often a waiter looks whether the send that asks has been answered. */
+/** How often a waiter looks whether the send asking the service's count has been answered. */
 export const ASKING_POLL_MS = 20;
 
 /** The service's own count of a credential's requests, as one answer states it. */
@@ -54,10 +42,7 @@ function headerNumber(raw: string | undefined): number | undefined {
   return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
 }
 
-/**
- * The count an answer states in `RateLimit-Remaining` and `RateLimit-Reset` (seconds; an epoch
- * second when it is that large), or undefined when it states none.
- */
+/** The count in `RateLimit-Remaining` and `RateLimit-Reset` (seconds, or an epoch second when that large). */
 export function serviceCountIn(header: HeaderLookup, nowWall: number): ServiceCount | undefined {
   const remaining = headerNumber(header("ratelimit-remaining"));
   const reset = headerNumber(header("ratelimit-reset"));
@@ -99,15 +84,10 @@ export interface SendTimes {
 }
 
 /**
- * A sliding-window log: never more than `requests` sends counted in any span of `perSeconds`. Any
- * fixed window the service counts in is such a span, so a paced caller sees no 429 from its own
- * traffic. Slots are reserved synchronously in call order, so waiters are served first come, first
- * served.
- *
- * The service counts a request when it arrives. We cannot see that moment, so each send counts
- * from the latest time it can have arrived (see `countedFrom`), and the next send of a window goes
- * no earlier than a full window after it: then no two sends N apart can arrive within one window,
- * whatever the service's window edges are.
+ * A sliding-window log: never more than `requests` sends counted in any span of `perSeconds`, so no
+ * fixed window of the service's holds more either. Slots are reserved in call order: first come,
+ * first served. The service counts on arrival, which we cannot see, so a send counts from the latest
+ * time it can have arrived (`countedFrom`): no two sends N apart then arrive within one window.
  */
 export class SlidingWindowLimiter {
   private readonly windowMs: number;
@@ -116,15 +96,12 @@ export class SlidingWindowLimiter {
   private readonly sends: Send[] = [];
   private nextTicket = 1;
   private pausedUntil = 0;
-  /**
-   * Whether the service's answers state its count: true once one did, false once the send that
-   * asked was answered without it; undefined (expected, not heard yet) lets one send ask first.
-   */
+  /** Whether answers state the service's count; undefined until heard, while one send asks. */
   private counting: boolean | undefined;
   private serviceWindow: ServiceWindow | undefined;
   private readonly resetMarginMs: number;
 
-  /** `countsInAnswers`: the service is expected to state its count, so the first send goes alone to hear it. */
+  /** `countsInAnswers`: the first send goes alone to hear the service's count. */
   constructor(
     readonly limit: RateLimit,
     private readonly now: () => number = monotonicNow,
@@ -142,10 +119,8 @@ export class SlidingWindowLimiter {
   }
 
   /**
-   * Resolves when the caller may send, with the ticket of its send: the caller says `written`
-   * when the request went onto the socket and `settle` when its attempt ended. `options.sleep`
-   * replaces the limiter's own (a caller's sleep may throw to stop waiting; the slot is then given
-   * back); `options.onWait` hears how long the caller is about to wait each time its slot is planned.
+   * Resolves with a ticket when the caller may send; it then calls `written` and `settle`. A throwing
+   * `options.sleep` gives the slot back; `options.onWait` hears each planned wait.
    */
   async acquire(
     options: { sleep?: (ms: number) => Promise<void>; onWait?: (ms: number) => void } = {},
@@ -161,9 +136,8 @@ export class SlidingWindowLimiter {
         this.forget(send);
         throw err;
       }
-      // The slot was planned on the hope that the sends before it would be answered at once; a 429
-      // seen meanwhile (another process shares the credential) or a send that counts later than
-      // hoped (written late, answered late) moves it back, keeping its place in the queue.
+      // The slot hoped earlier sends would be answered at once; a 429 meanwhile (another process on
+      // the key) or a later count moves it back, keeping its place in the queue.
       const service = this.serviceAdmits(send);
       if (this.now() >= this.pausedUntil && this.windowHasRoom(send) && service !== "no") {
         send.granted = true;
@@ -176,18 +150,14 @@ export class SlidingWindowLimiter {
     }
   }
 
-  /** The request of this ticket was written to the socket now: the service sees it from now on. */
+  /** The ticket's request reached the socket: the service may count it from now. */
   written(ticket: number): void {
     const send = this.find(ticket);
     if (send !== undefined && send.writtenAt === undefined && send.countedFrom === undefined)
       send.writtenAt = this.now();
   }
 
-  /**
-   * The attempt of this ticket ended now: `answered` when an answer (any status) came back, not
-   * when the connection failed or the attempt timed out, with the service's count when the answer
-   * stated it. From then on the send counts from a fixed time (see `countedFrom`).
-   */
+  /** The ticket's attempt ended; `answered` unless the connection failed or timed out. */
   settle(ticket: number, answered = true, count?: ServiceCount): void {
     const send = this.find(ticket);
     if (send === undefined || send.countedFrom !== undefined) return;
@@ -197,9 +167,8 @@ export class SlidingWindowLimiter {
       // It arrived before its answer, and within the margin after we wrote it.
       send.countedFrom = answered ? Math.min(now, send.writtenAt + this.marginMs) : send.writtenAt + this.marginMs;
     } else {
-      // Answered with no write seen (a dispatcher that does not say, a mock): the answer is the
-      // one bound we have. Never written and no answer: it never reached the service, but it
-      // keeps the slot it was given, from when it was tried.
+      // No write seen (a mock dispatcher): the answer is the one bound. Neither written nor
+      // answered: it never reached the service, but keeps its slot.
       send.countedFrom = answered ? now : send.at;
     }
   }
@@ -221,11 +190,9 @@ export class SlidingWindowLimiter {
   }
 
   /**
-   * What an answer said of the service's count. The service counted this send and every send it
-   * took before; any other send still in flight may be counted after it, so the answer allows
-   * `remaining` less those. The least any answer of the window allowed stands (less the sends let
-   * through since). An answer to a send let through before the known window ended, heard after it
-   * ended, may tell of either window and is not used: the next send asks.
+   * Takes an answer's count. Sends still in flight may be counted after this one, so it allows
+   * `remaining` less those; the least of the window stands. An answer heard after the known window
+   * ended to a send let through within it may tell of either window: unused, the next send asks.
    */
   private hear(send: Send, count: ServiceCount | undefined, now: number): void {
     if (count === undefined) {
@@ -245,10 +212,8 @@ export class SlidingWindowLimiter {
   }
 
   /**
-   * Whether the service's own count lets `send` go: "yes" (it does not state one, or its window
-   * has room for this send after the earlier waiters), "no", or "asking": its count is unknown (not
-   * heard yet, or the window it told of has ended), so this send goes alone, the earliest waiting,
-   * with nothing else in flight, and its answer tells the count.
+   * Whether the service's count lets `send` go. "asking" while the count is unknown (not heard, or
+   * its window ended): the earliest waiter goes alone, nothing in flight, and its answer tells it.
    */
   private serviceAdmits(send: Send): "yes" | "no" | "asking" {
     if (this.counting === false) return "yes";
@@ -259,7 +224,7 @@ export class SlidingWindowLimiter {
     return ahead === 0 && !inFlight ? "asking" : "no";
   }
 
-  /** When a waiter held back by the service's count may look again: its window's reset, or soon while one send asks. */
+  /** A waiter held back by the service looks again at its window's reset, or soon while one send asks. */
   private serviceRetryAt(send: Send, now: number): number {
     if (this.serviceAdmits(send) !== "no") return now;
     const w = this.serviceWindow;
@@ -275,13 +240,9 @@ export class SlidingWindowLimiter {
   }
 
   /**
-   * The latest time the service can have counted a send (`bound`), or the earliest it may yet turn
-   * out to be (`hope`, to plan a waiter's slot by; the slot is checked against the bound when it
-   * comes). A send that ended counts from its fixed time (see `settle`). One in flight that was
-   * written counts from its answer if that comes first, else from the write plus the margin: the
-   * service counts a request on arrival, which is after we wrote it and before it answers; a new
-   * connection's set-up comes before the write, so it delays neither. One let through but not
-   * written yet may still arrive any time. A waiting one counts from its slot.
+   * The latest time the service can have counted a send (`bound`), or the earliest (`hope`, to plan
+   * slots by; a slot is checked against the bound). It counts on arrival: after our write (a new
+   * connection's set-up comes before it) and before the answer. Not written yet: any time.
    */
   private countOf(send: Send, now: number, as: "bound" | "hope"): number {
     if (send.countedFrom !== undefined) return send.countedFrom;
@@ -301,10 +262,7 @@ export class SlidingWindowLimiter {
     return send;
   }
 
-  /**
-   * When `send` may hope to go: a window after the N-th latest of the sends let through or queued
-   * before it; where the service states its count (or is expected to), when that allows it instead.
-   */
+  /** When `send` may hope to go: a window after the N-th latest earlier send, or as the service's count allows. */
   private plan(send: Send): number {
     const n = this.limit.requests;
     const now = this.now();
@@ -318,10 +276,7 @@ export class SlidingWindowLimiter {
     return Math.max(now, this.pausedUntil, after, this.serviceRetryAt(send, now));
   }
 
-  /**
-   * Whether fewer than N other sends let through can have been counted within one window before now.
-   * Where the service states its count, that is the count, and ours is not asked.
-   */
+  /** Whether fewer than N other sends can have been counted in the last window; the service's count overrides. */
   private windowHasRoom(own: Send): boolean {
     if (this.counting === true) return true;
     const now = this.now();
@@ -351,10 +306,8 @@ export class SlidingWindowLimiter {
 }
 
 /**
- * What every request of one credential shares beyond pacing, whether pacing is on or off: a stop.
- * When the service asks for a wait longer than the retry budget, nothing of that credential should
- * sit paused for minutes: `blockUntil` wakes every request waiting (in the limiter's queue or before a
- * retry) and fails it, and fails new ones at once, until the service's wait is over.
+ * A credential's stop, paced or not: when the service asks for a wait beyond the retry budget, every
+ * waiting and new request fails at once until it is over, rather than sit paused for minutes.
  */
 export class CredentialBlock {
   private current: { until: number; make: (ref: { method: string; path: string }) => Error } | undefined;
@@ -379,7 +332,7 @@ export class CredentialBlock {
     throw current.make(ref);
   }
 
-  /** Sleeps at least `ms` (a timer may fire a little early), unless a block comes first: then throws it at once. */
+  /** Sleeps at least `ms` (timers fire early), unless a block comes first: then throws it. */
   async wait(ms: number, ref: { method: string; path: string }): Promise<void> {
     this.throwIfBlocked(ref);
     const until = this.now() + ms;
@@ -415,10 +368,7 @@ export function blockFor(conn: AreaConnection): CredentialBlock {
   return block;
 }
 
-/**
- * The process-wide limiter of a credential (the runtime's, so every copy of the package shares it), or undefined when
- * pacing is off.
- */
+/** The process-wide limiter of a credential, or undefined when pacing is off. */
 export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefined {
   if (!conn.rateLimit) return undefined;
   const limiters = runtime().limiters;

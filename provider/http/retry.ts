@@ -1,6 +1,4 @@
-// Which failed attempts are tried again, and after how long. Every request of every resource goes
-// through `send` in client.ts, which asks this module; 429s, 5xx and a DELETE's 404 on a retry are
-// decided here and nowhere else.
+// Which failed attempts are tried again, and after how long: decided here and nowhere else.
 
 import { performance } from "node:perf_hooks";
 import type { RetryPolicy } from "../runtime/runtime";
@@ -23,7 +21,7 @@ const NOT_SENT_TRANSIENT: ReadonlySet<string> = new Set([
 /** Our code for an answer that is not HTTP at all (undici's parser error on its first bytes). */
 export const NOT_HTTP = "NOT_HTTP";
 
-/** Failures before anything was sent that another try will not cure: bad name, bad certificate, bad request. */
+/** Failures before anything was sent that another try will not cure. */
 function notSentPermanent(code: string): boolean {
   return (
     code === "ENOTFOUND" ||
@@ -55,26 +53,16 @@ const MAYBE_SENT_TRANSIENT: ReadonlySet<string> = new Set([
 
 export type AttemptOutcome = { kind: "status"; status: number } | { kind: "transport"; code: string };
 
-/**
- * What to do after a failed attempt:
- * - "retry": try again (after `retryDelayMs`);
- * - "fail": report the error as it is;
- * - "outcome-unknown": a POST that may have been processed; never retried, reported in words.
- */
+/** After a failed attempt; "outcome-unknown": a POST that may have been processed, never retried. */
 export type RetryDecision = "retry" | "fail" | "outcome-unknown";
 
 /**
- * The writes whose repetition does what the first did: a PUT or PATCH sends absolute values (the
- * settings, a key's fields, an alert's whole body), a DELETE of what is gone is done. A 500 may
- * come after the change was stored; sending the same again is safe, so these are retried on it.
+ * Writes whose repetition does what the first did (absolute values; a DELETE of what is gone is
+ * done), so they are retried on a 500 that may come after the change was stored.
  */
 export const IDEMPOTENT_WRITES: ReadonlySet<string> = new Set(["PUT", "PATCH", "DELETE"]);
 
-/**
- * `readsOnConflict`: the request has a fresh read to make before it is sent again after a 409 (a
- * webhook's PUT that raced a change of its url or service: the service asks to retry with the current
- * state). A 409 is otherwise a refusal.
- */
+/** `readsOnConflict`: a 409 is retried after a fresh read (a raced webhook PUT), else a refusal. */
 export function retryDecision(method: string, outcome: AttemptOutcome, readsOnConflict = false): RetryDecision {
   // POST creates; repeating one whose outcome is unknown could create a duplicate.
   const repeatable = method !== "POST";
@@ -83,8 +71,7 @@ export function retryDecision(method: string, outcome: AttemptOutcome, readsOnCo
     if (outcome.status === 409 && method === "PUT" && readsOnConflict) return "retry";
     if (RETRYABLE_STATUSES.has(outcome.status)) return repeatable ? "retry" : "outcome-unknown";
     if (outcome.status === 500 && IDEMPOTENT_WRITES.has(method)) return "retry";
-    // A server error, 500 or any other, may come after the object was stored: for a POST say so,
-    // rather than a plain refusal that invites running it again.
+    // A 5xx may come after the object was stored: for a POST say so, not invite a re-run.
     if (!repeatable && outcome.status >= 500) return "outcome-unknown";
     return "fail";
   }
@@ -92,16 +79,11 @@ export function retryDecision(method: string, outcome: AttemptOutcome, readsOnCo
   if (NOT_SENT_TRANSIENT.has(code)) return "retry";
   if (notSentPermanent(code)) return "fail";
   if (repeatable) return MAYBE_SENT_TRANSIENT.has(code) ? "retry" : "fail";
-  // A POST that failed in a way we cannot place may have reached the service: say so, never
-  // a plain transport error that invites a blind re-run.
+  // A POST failed in a way we cannot place may have landed: never invite a blind re-run.
   return "outcome-unknown";
 }
 
-/**
- * Whether a failed attempt is the request's success after all: a DELETE answered 404 on a retry
- * (`attempt` counts from 1). An earlier attempt may have deleted the object before its answer was
- * lost (a 500, a cut connection), so the 404 says the work is done, not that it failed.
- */
+/** A DELETE's 404 on a retry is its success: an earlier attempt may have deleted before its answer was lost. */
 export function doneOnRetry(method: string, attempt: number, outcome: AttemptOutcome): boolean {
   return method === "DELETE" && attempt > 1 && outcome.kind === "status" && outcome.status === 404;
 }
@@ -114,11 +96,7 @@ function seconds(raw: string): number | undefined {
   return /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
 }
 
-/**
- * The wait the service asked for, in ms, from `Retry-After` (seconds or an HTTP date),
- * `X-RateLimit-Reset` (seconds; epoch seconds when it is that large) or `RateLimit-Reset` (seconds).
- * The longest wins, since every one of them must have passed. `now` is the wall clock (for dates).
- */
+/** The wait the service asked for, in ms; the longest of its headers wins. `now`: the wall clock. */
 export function serverRequestedDelayMs(header: HeaderLookup, now: number): number | undefined {
   const waits: number[] = [];
   const retryAfter = header("retry-after");
@@ -142,9 +120,8 @@ export function serverRequestedDelayMs(header: HeaderLookup, now: number): numbe
 }
 
 /**
- * Delay before attempt `attempt + 1` (attempt counts from 1). Capped exponential backoff with
- * jitter (between half and all of the cap), or the service's own wait plus a little jitter so
- * that parallel callers do not all return at the same instant; never less than the service asked.
+ * Delay before attempt `attempt + 1`: capped exponential backoff, or the service's wait; jittered so
+ * parallel callers do not return at once, never less than the service asked.
  */
 export function retryDelayMs(
   attempt: number,
@@ -157,13 +134,10 @@ export function retryDelayMs(
   return ceiling / 2 + (random() * ceiling) / 2;
 }
 
-/** A clock that never goes back (the wall clock may, and a limiter or a budget would then overrun). */
+/** A clock that never goes back, unlike the wall clock, or a limiter or a budget would overrun. */
 export const monotonicNow = (): number => performance.timeOrigin + performance.now();
 
-/**
- * A retry policy's budget from its start: its attempts and its total time. The sends, a lost
- * create's chase and a delete's looks for alerts on their way out all spend theirs through this.
- */
+/** A retry policy's attempts and total time, counted from its start. */
 export class RetryBudget {
   private readonly started = monotonicNow();
 

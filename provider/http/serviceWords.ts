@@ -1,11 +1,9 @@
-// What an answer says in the service's own words: the reason an error body gives, whatever its
-// shape (area A's and B's JSON, validation lists, plain text, a proxy's HTML page), and the
-// requestId to quote. Kept apart from client.ts, which sends; this module only reads what came back.
-// Every text is scrubbed of secrets (redact.ts) before it is clipped, so an excerpt never keeps part of one.
+// An answer in the service's own words: an error body's reason, whatever its shape, and the requestId.
+// Texts are scrubbed before they are clipped, so an excerpt never keeps part of a secret.
 
 import { redact } from "./redact";
 
-/** About this many characters of the service's words go into an error: enough to act on, never a page. */
+/** Enough of the service's words to act on, never a page. */
 export const EXCERPT_CHARS = 500;
 
 function clip(text: string, max = EXCERPT_CHARS): string {
@@ -47,12 +45,7 @@ const WORD_MEMBERS = ["error", "message", "detail", "error_description", "title"
 const LIST_MEMBERS = ["errors", "issues", "details", "validationErrors"];
 const WHERE_MEMBERS = ["path", "field", "property", "loc", "param", "instancePath"];
 
-/**
- * The service's own words from an error body of any shape: an object with `error` or `message`
- * (area B's `{status, error, requestId}`, area A's `{message}`, or such words nested), an array of
- * validation issues (each named by its path), plain text, an HTML page; else the JSON itself.
- * Undefined for an empty body.
- */
+/** The service's words from an error body of any shape (JSON, validation issues, text, HTML). */
 export function serviceWordsIn(body: unknown, depth = 0): string | undefined {
   if (body === undefined || body === null) return undefined;
   if (typeof body === "string") {
@@ -90,21 +83,14 @@ export function serviceWordsIn(body: unknown, depth = 0): string | undefined {
   return Object.keys(body).length === 0 ? undefined : JSON.stringify(body);
 }
 
-/**
- * The service's words for an error: a bounded excerpt (EXCERPT_CHARS), credentials scrubbed first
- * so that clipping can never leave part of one behind.
- */
+/** The service's words for an error, clipped after scrubbing, so no part of a secret stays. */
 export function serviceMessage(body: unknown, secrets: readonly unknown[]): string {
-  // The body was read from text already scrubbed (client.ts); its words are scrubbed again once
-  // unescaped and folded, in case the service escaped a secret in a way only that undoes.
+  // Scrubbed again once unescaped and folded: the service may have escaped a secret.
   const words = serviceWordsIn(body);
   return words === undefined ? "the service gave no reason (the answer had no body)" : clip(redact(words, secrets));
 }
 
-/**
- * The requestId an answer names, in its body (area B's envelope) or a header, as an error quotes it:
- * scrubbed of `secrets` whole, then clipped to 100 characters.
- */
+/** The requestId an answer names in its body or a header, scrubbed whole, then clipped. */
 export function requestIdOf(
   body: unknown,
   header: (n: string) => string | undefined,
@@ -116,7 +102,7 @@ export function requestIdOf(
   return raw === undefined || raw === "" ? undefined : clip(redact(raw, secrets), 100);
 }
 
-/** A header's value as its sender wrote it: undici reads the bytes as Latin-1, and most services write UTF-8. */
+/** A header as sent: undici reads Latin-1, most services write UTF-8. */
 function asUtf8(value: string): string {
   const text = Buffer.from(value, "latin1").toString("utf8");
   return text.includes("\uFFFD") ? value : text;
