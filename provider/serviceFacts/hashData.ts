@@ -1,9 +1,6 @@
-// The cloud service's rules for hashData, where the contract says "not shown"
-// (docs/design/real-services.md). Stated once: the provider's check and the emulator both
-// read this module. It imports nothing but Node's Buffer, so the emulator can use it without the
-// provider ever importing the emulator.
+// The cloud service's hashData rules the contract leaves out (docs/design/real-services.md).
 
-/** What a caller that made its own pair sends instead of it, by the service's member names. */
+/** What a caller that made its own key pair sends instead of it. */
 export interface HashData {
   readonly keyIdHash: string;
   readonly keyIdSuffix: string;
