@@ -1,8 +1,5 @@
-// `alertpipe export`'s work, without its command line: list what the table (kinds.ts) says for the
-// scope given, keep what the filters keep, leave out what an import could not adopt (saying why),
-// name the rest (naming.ts) and answer the `pulumi import --file` document. It only reads: every
-// request is a GET through the one HTTP layer, paced; the reads of each object are served by the
-// listing (reading/listedReads.ts), so alerts and keys cost their list pages and nothing more.
+// `alertpipe export`'s work: list, filter, leave out what an import could not adopt (saying why), name
+// the rest. Only GETs; each object's read is served by its listing, so it costs no request of its own.
 
 import { AlertpipeError } from "../errors";
 import { inputNames } from "../protocol/definition";
@@ -14,7 +11,7 @@ import { assignNames } from "./naming";
 export interface ExportOptions extends Scope {
   /** The types to export, in any order; the table's order is the document's. */
   readonly types: readonly ExportType[];
-  /** Name patterns (`*`, `?`); an object is kept when any matches its name. Types without names ignore them. */
+  /** Name patterns (`*`, `?`); types without names ignore them. */
   readonly names: readonly string[];
 }
 
@@ -50,13 +47,13 @@ export interface ExportResult {
   readonly document: { readonly resources: ImportEntry[] };
   readonly collections: CollectionReport[];
   readonly skipped: SkippedObject[];
-  /** A type asked for by default that the scope gave nothing to list: which flag would. */
+  /** Types asked for by default that the scope gave nothing to list, and which flag would. */
   readonly notListed: Array<{ readonly type: ExportType; readonly needs: string }>;
   /** The types' notes (e.g. keys come without their secret), for the types exported. */
   readonly notes: string[];
 }
 
-/** Why an import of this object would not give a program that previews, or undefined when it would. */
+/** Why an import of this object would not give a program that previews, or undefined. */
 async function whyNotAdoptable(kind: ExportKind, listed: Listed): Promise<string | undefined> {
   let recorded;
   try {
@@ -77,10 +74,7 @@ interface Kept {
   readonly listed: Listed;
 }
 
-/**
- * Lists, filters, checks and names, as the options say; rejects only on what no export could go
- * past (configuration, a refused or failed request).
- */
+/** Rejects only on what no export could go past (configuration, a refused or failed request). */
 export async function exportEstate(options: ExportOptions): Promise<ExportResult> {
   const patterns = options.names.map(namePattern);
   const kinds = EXPORT_KINDS.filter((k) => options.types.includes(k.type));
@@ -149,7 +143,7 @@ export async function exportEstate(options: ExportOptions): Promise<ExportResult
   return { document: { resources }, collections, skipped, notListed, notes };
 }
 
-/** The report as lines for a person (stderr): what was listed where, what was left out and why, what is missing. */
+/** The report as lines for a person (stderr). */
 export function reportLines(result: ExportResult): string[] {
   const lines: string[] = [];
   for (const c of result.collections) {

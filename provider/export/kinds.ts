@@ -1,7 +1,5 @@
-// The export's table, one row per type it adopts: how to list the type's objects (every page, one
-// request per page, through the HTTP layer and the listing that serves reads), how to name them,
-// each one's import id (the form its resource's readImported reads), why one is left out, and what
-// the report says of the type. A new type (Webhook, SavedSearch) is one more row.
+// The export's table, one row per type: how to list, name and import its objects, and what the report
+// says of it. A new type is one more row.
 
 import { ApiError, UnexpectedResponseError } from "../errors";
 import { isNotFound } from "../http/gone";
@@ -26,7 +24,7 @@ export interface Recorded {
   readonly inputs: Readonly<Record<string, unknown>>;
 }
 
-/** What an export needs of a resource's behaviour: the import's own read, and the check a program's preview runs. */
+/** A resource's behaviour as an export needs it: the import's read and the preview's check. */
 export interface Adoptable {
   readonly definition: ResourceDefinition;
   /** Undefined when the object is gone. */
@@ -34,9 +32,9 @@ export interface Adoptable {
   check(olds: PropertyMap, news: PropertyMap): Promise<Checked<unknown>>;
 }
 
-/** What an export is asked to cover besides the types: the organizations whose keys, the pipes whose settings. */
+/** What an export covers besides the types: the organizations whose keys, the pipes whose settings. */
 export interface Scope {
-  /** Organization ids, lower case (a uuid's case is no difference at the service). */
+  /** Organization ids, lower case, as the service does not tell a uuid's case. */
   readonly organizations: readonly string[];
   /** Pipes as `<organizationId>/<serviceId>/<pipeId>`, lower case. */
   readonly pipes: readonly string[];
@@ -47,14 +45,14 @@ export interface Listed {
   readonly id: string;
   readonly importId: string;
   readonly name: string | undefined;
-  /** The import's read of it, when listing it was that read (settings have no list): no second request. */
+  /** The import's read of it, when listing was that read (settings have no list): no second request. */
   readonly recorded?: Recorded;
 }
 
-/** One collection to list: the words the report names it by, and its objects, or why there are none to be had. */
+/** One collection to list, named as the report names it. */
 export interface ToList {
   readonly where: string;
-  /** The objects; `missing` when the service has no such collection (a 404, or an answer of another shape). */
+  /** The objects, or `missing` when the service has no such collection. */
   list(): Promise<Listed[] | { readonly missing: string }>;
 }
 
@@ -68,7 +66,7 @@ export interface ExportKind {
   readonly plural: string;
   /** Whether --name filters it: only objects with a name of their own. */
   readonly named: boolean;
-  /** What the scope asks of this type: the collections to list, none when the scope names none of them. */
+  /** The collections the scope asks to list of this type. */
   collections(scope: Scope): ToList[];
   /** Says, when the scope gives this type nothing to list, which flag would. */
   readonly needs: string | undefined;
@@ -78,7 +76,7 @@ export interface ExportKind {
   readonly caveat: string | undefined;
 }
 
-/** Words for a list the service lacks or answers in a shape we cannot read; anything else fails. */
+/** Words for a list the service lacks or answers in a shape we cannot read; anything else throws. */
 function missingBecause(err: unknown): string | undefined {
   if (isNotFound(err)) return `the service has no such list (404 on GET ${err.path})`;
   if (err instanceof UnexpectedResponseError)
@@ -87,7 +85,7 @@ function missingBecause(err: unknown): string | undefined {
   return undefined;
 }
 
-/** A collection whose listing serves the reads of its objects: one listing, every page, then nothing per object. */
+/** A collection whose one listing also serves its objects' reads. */
 function listedCollection(
   where: string,
   area: Area,
@@ -116,9 +114,8 @@ function nameOf(item: unknown): string | undefined {
   return typeof name === "string" && name.trim() !== "" ? name : undefined;
 }
 
-// What an alert points at comes first, so the import file and the program generated from it read
-// in the order the objects depend on each other. It orders nothing the engine does: an import records
-// no dependencies, so a destroy before the first up deletes them all at once (the deletes wait).
+// What an alert points at comes first, so the import file and generated program read in dependency
+// order. The engine ignores it: an import records no dependencies.
 export const EXPORT_KINDS: readonly ExportKind[] = [
   {
     type: "Webhook",

@@ -1,22 +1,17 @@
-// The names an export gives the objects it lists: `pulumi import --file` makes each a resource
-// name and, with --generate-code, a variable of the program in its language. So a name is a
-// camelCase identifier every generator takes as it is (ASCII letters and digits, a letter first,
-// no keyword of the languages Pulumi generates), readable (the object's own name) and stable: it
-// depends only on the set of objects named, never on the order they were listed in.
+// Export names become resource names and generated programs' variables: so a camelCase identifier
+// every generator takes as it is, the object's own name where it can, and stable: it depends only on
+// the set of objects named, never on listing order.
 
 /** What every name given matches. */
 export const NAME_PATTERN = /^[a-z][A-Za-z0-9]*$/;
 
-/** The object's own name is cut to this many characters, so a suffix still leaves a short name. */
+/** Cut so a suffix still leaves a short name. */
 const MAX_BASE = 48;
 
-/** The suffix taken from an object's id starts this long and grows only where two would meet. */
+/** The id suffix's first length; it grows only where two names would meet. */
 const SUFFIX_LENGTH = 6;
 
-/**
- * Words a generated program cannot use as a variable (TypeScript, Python, Go, C#, Java, YAML's own
- * keys of a resource): such a name takes the type's word before it, e.g. "alertImport".
- */
+/** Words no generated program can use as a variable: such a name takes the type's word before it. */
 const KEYWORDS = new Set(
   (
     "abstract and as assert async await break case catch chan class const continue def default defer del delete do " +
@@ -29,13 +24,13 @@ const KEYWORDS = new Set(
 
 /** An object to name: its type's word (e.g. "alert"), its own name when it has one, and its id. */
 export interface Nameable {
-  /** The type's word, a valid name itself ("alert", "apiKey"): the base when the object's name gives none. */
+  /** A valid name itself ("alert", "apiKey"): the base when the object's name gives none. */
   readonly typeWord: string;
   readonly name: string | undefined;
   readonly id: string;
 }
 
-/** `text` as camelCase ASCII words, accents dropped, cut to MAX_BASE; "" when it holds no letter or digit. */
+/** `text` as camelCase ASCII words, accents dropped, cut to MAX_BASE. */
 export function camelWords(text: string): string {
   const words = text
     .normalize("NFKD")
@@ -49,10 +44,7 @@ export function camelWords(text: string): string {
 
 const capitalized = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
 
-/**
- * The object's name as a valid name, or undefined when it gives none (no name, or no letter or
- * digit in it). A name starting with a digit, or a keyword, takes the type's word before it.
- */
+/** The object's name made valid, or undefined; a leading digit or a keyword takes the type's word before. */
 export function baseName(typeWord: string, name: string | undefined): string | undefined {
   const words = camelWords(name ?? "");
   if (words === "") return undefined;
@@ -60,7 +52,7 @@ export function baseName(typeWord: string, name: string | undefined): string | u
   return words;
 }
 
-/** The id's letters and digits, lower case, the last `length` of them (ids end in their most varied part). */
+/** The last `length` letters and digits of the id, lower case: ids end in their most varied part. */
 export function idSuffix(id: string, length: number): string {
   const chars = id.toLowerCase().replace(/[^a-z0-9]/g, "");
   return chars.slice(Math.max(0, chars.length - length));
@@ -82,10 +74,8 @@ function spelled(d: Draft): string {
 }
 
 /**
- * A name for each object, by the key `keyOf` gives it: its own name made valid where that name is
- * its alone; where it has none, or shares it with another object (case aside), the base then the
- * last characters of its id, as many as make it unique. Names are unique case aside, since some
- * languages' code and some file systems tell names apart by case alone.
+ * A name per object, by `keyOf`: its own where unique, else with as much of its id's end as makes it
+ * so. Unique case aside: some languages and file systems tell names apart by case alone.
  */
 export function assignNames<T extends Nameable>(objects: readonly T[], keyOf: (o: T) => string): Map<string, string> {
   const drafts: Draft[] = objects
@@ -100,8 +90,7 @@ export function assignNames<T extends Nameable>(objects: readonly T[], keyOf: (o
   for (const d of drafts)
     if (d.suffix === 0 && (sharedBase.get(d.base.toLowerCase()) ?? 0) > 1) d.suffix = SUFFIX_LENGTH;
 
-  // Two names alike: each suffixed one among them grows by one character of its id; one with the
-  // whole id already (ids alike once letters and digits alone are kept) takes an ordinal instead.
+  // Two names alike: each suffixed one grows by one character of its id, or, with the whole id, takes an ordinal.
   for (;;) {
     const groups = groupBy(drafts, (d) => spelled(d).toLowerCase());
     const clashing = [...groups.values()].filter((g) => g.length > 1);
@@ -112,8 +101,7 @@ export function assignNames<T extends Nameable>(objects: readonly T[], keyOf: (o
         for (const d of growable) d.suffix += 1;
         continue;
       }
-      // Nothing left to grow (ids alike once letters and digits alone are kept): the members after
-      // the first, in their sorted order, count on; ordinals only grow, so this ends.
+      // Nothing left to grow: the members after the first count on; ordinals only grow, so this ends.
       group.forEach((d, i) => (d.ordinal += i));
     }
   }
