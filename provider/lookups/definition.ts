@@ -1,8 +1,5 @@
-// The lookup functions, each written once: its arguments and its result's fields, with their types
-// and words. The schema's `functions` (native/schema.ts), the plugin's Invoke, the TypeScript
-// functions' types (rendered by scripts/generate.ts) and the argument check are all read from here.
-// A result's fields are the resource's own, read from its definition: what the service holds of an
-// object (an argument or an output an answer gives), never a secret and never what only a stack
+// Each lookup written once: schema, Invoke, TypeScript types and check all read it. A result's fields
+// come from the resource's definition: what the service holds, never a secret or what only a stack
 // records (keepers, managed names).
 
 import type { IdForm } from "../protocol/ids";
@@ -26,7 +23,7 @@ export interface LookupField {
   readonly description: string;
   /** An argument the call must give; a field every result holds. */
   readonly required?: true;
-  /** An id's form, checked before it is a path segment (protocol/ids.ts). */
+  /** An id's form, checked before it is a path segment. */
   readonly form?: IdForm;
 }
 
@@ -42,7 +39,7 @@ export interface LookupDefinition {
   readonly oneOf?: readonly string[];
 }
 
-/** The fields of `def` the service holds, in the definition's order, none required (an answer may leave any out). */
+/** The fields of `def` the service holds, none required: an answer may leave any out. */
 function held(def: ResourceDefinition): Fields {
   const fields: Record<string, LookupField> = {};
   for (const [n, p] of Object.entries(def.properties)) {
@@ -79,10 +76,7 @@ const pipeIds = Object.fromEntries(
 
 const ORGANIZATION = ID("The organization (uuid).", "uuid");
 
-/**
- * A lookup of the caller's objects of one kind on the alerting API, every page of its list, or those
- * of one name: its result holds them under `key`, each of type `record` (the schema's name for it).
- */
+/** A lookup of the caller's objects of one kind on the alerting API, all or of one name, under `key`. */
 function callersObjects<const N extends string>(
   name: N,
   key: string,
@@ -128,7 +122,7 @@ function byIdOrName<const N extends string>(
   } as const satisfies LookupDefinition;
 }
 
-/** One of the caller's objects on the alerting API by its id or name; `more` says what it never gives. */
+/** One of the caller's objects on the alerting API by id or name; `more` says what it never gives. */
 function callersObject<const N extends string>(
   name: N,
   words: { readonly one: string; readonly more?: string; readonly several: string },

@@ -1,9 +1,6 @@
-// The lookups' one implementation, whichever door calls: the plugin's Invoke and the TypeScript
-// functions. Arguments are checked first (nothing is sent for a bad one); alerts, keys, webhooks and
-// saved searches are read through the listing that serves reads (reading/listedReads.ts), so a run
-// lists a collection once however many lookups and reads it makes; settings have no list, so one
-// GET. Results hold only the fields the lookup's definition names: never a secret, nor a webhook's
-// write-only field.
+// The lookups' one implementation for both doors. Arguments are checked before anything is sent;
+// reads go through the shared listing, so a run lists a collection once however many lookups it makes.
+// Results hold only the fields the definition names: never a secret or a write-only field.
 
 import { z } from "../protocol/zod";
 import { idProblem, quotedId } from "../protocol/ids";
@@ -43,7 +40,7 @@ import {
 type Args = Readonly<Record<string, string | undefined>>;
 type Result = Record<string, unknown>;
 
-/** The zod check of a lookup's arguments: each a string of its form, none unknown, the oneOf rule. */
+/** Each argument a string of its form, none unknown, the oneOf rule kept. */
 function argsSchema(def: LookupDefinition) {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, field] of Object.entries(def.inputs)) {
@@ -63,7 +60,7 @@ function argsSchema(def: LookupDefinition) {
   });
 }
 
-/** The arguments, checked: a LookupArgumentError naming the first one that cannot be used. */
+/** The arguments checked, or a LookupArgumentError naming the first that cannot be used. */
 export function checkLookupArgs(def: LookupDefinition, args: unknown): Args {
   const parsed = argsSchema(def).safeParse(args ?? {});
   if (!parsed.success) {
@@ -79,7 +76,7 @@ export function checkLookupArgs(def: LookupDefinition, args: unknown): Args {
   return given;
 }
 
-/** What the service holds of an object, under the lookup's field names; never a field the lookup does not name. */
+/** What the service holds of an object, under the lookup's field names and only those. */
 function fieldsOf(def: ResourceDefinition, names: readonly string[], wire: Readonly<Record<string, unknown>>): Result {
   const mapped = fromWire(def, wire, "keep");
   const out: Result = {};
@@ -101,7 +98,7 @@ const keyResult = (organizationId: string, id: string, key: unknown): Result => 
 const WEBHOOK_FIELDS = Object.keys(GET_WEBHOOK.outputs);
 const SEARCH_FIELDS = Object.keys(GET_SAVED_SEARCH.outputs);
 
-/** A webhook's readable fields: what the service never returns is left out, even when an answer holds it. */
+/** A webhook's readable fields: what the service never returns is left out even if an answer holds it. */
 function webhookResult(id: string, webhook: unknown): Result {
   const wire = asObject(webhook);
   const fields = fieldsOf(WEBHOOK, WEBHOOK_FIELDS, wire);
@@ -135,10 +132,7 @@ async function everyOne(
 
 const nameOf = (item: unknown) => asObject(item).name;
 
-/**
- * The one object of `all` named `name`: LOOKUP_NOT_FOUND when none is, LOOKUP_AMBIGUOUS listing
- * their ids (each as `idOf` words it) when several are. `where` and `noun` word the message.
- */
+/** The one object of `all` named `name`, else LOOKUP_NOT_FOUND or LOOKUP_AMBIGUOUS listing their ids. */
 function oneNamed(
   lookup: string,
   all: ReadonlyMap<string, unknown>,
@@ -283,7 +277,7 @@ export function lookupNamed(name: string): LookupDefinition | undefined {
   return LOOKUPS.find((l) => l.name === name);
 }
 
-/** Every lookup's token under the package's name, for an error naming what is served. */
+/** Every lookup's token, for an error naming what is served. */
 export function lookupTokens(packageName: string): string[] {
   return LOOKUPS.map((l) => `${packageName}:index:${l.name}`);
 }
