@@ -1,5 +1,5 @@
-// Every error kind the provider raises, classes only: a stable code to branch on, HTTP kinds under
-// HttpError, each subclass adding its own fields. What a user needs to act, never a header or secret.
+// Every error kind the provider raises, classes only: a stable code each, what a user needs to act,
+// never a header or secret.
 
 import type { PropertyMap } from "./protocol/properties";
 import { quotedId } from "./protocol/ids";
@@ -57,10 +57,10 @@ export const ERROR_CODES = {
     "The `alertpipe` command was given a command, flag or value it cannot use (the message names it): nothing was sent, and it exits 2. Correct the command line; `alertpipe export --help` lists what it takes.",
 } as const satisfies Record<string, string>;
 
-/** Every code of this package's own making; a program or test branches on these. */
+/** The codes of our own making, to branch on. */
 export type AlertpipeErrorCode = keyof typeof ERROR_CODES;
 
-/** What to do on a TransportError, whose code is the socket's or undici's, not ours. */
+/** What to do on a TransportError, whose code is not ours. */
 export const TRANSPORT_CODES_ADVICE =
   "No answer came after the retries (connection refused, reset, timeout): check the URL, the network and the service, then run again.";
 
@@ -70,7 +70,7 @@ export const TRANSPORT_CODES_ADVICE =
  */
 export abstract class AlertpipeError<C extends string = string> extends Error {
   readonly code: C;
-  /** The message without its code, for quoting in another error's message. */
+  /** The message without its code, for quoting. */
   readonly detail: string;
 
   protected constructor(code: C, detail: string, options?: ErrorOptions) {
@@ -79,7 +79,7 @@ export abstract class AlertpipeError<C extends string = string> extends Error {
     this.detail = detail;
   }
 
-  /** An error's words for quoting, without our code, so each message shows one. */
+  /** An error's words for quoting, so each message shows one code. */
   static detailOf(err: unknown): string {
     if (err instanceof AlertpipeError) return err.detail;
     return err instanceof Error ? err.message : String(err);
@@ -95,7 +95,7 @@ export interface RequestRef {
 /** What an ApiError means for the user, stable across versions. */
 export type ApiErrorCode = "SERVICE_IDLE" | "RATE_LIMITED" | "NOT_FOUND" | "API_ERROR";
 
-/** The real service's answer for an idle or stopped service: nothing changed, no retry helps. */
+/** An idle or stopped service: nothing changed, no retry helps. */
 const SERVICE_IDLE_STATUS = 424;
 
 function codeOf(status: number): ApiErrorCode {
@@ -105,7 +105,7 @@ function codeOf(status: number): ApiErrorCode {
   return "API_ERROR";
 }
 
-/** An error of the HTTP layer: the request, and the answer's status and requestId. */
+/** An error of the HTTP layer, naming the request and the answer. */
 export abstract class HttpError<C extends string = string> extends AlertpipeError<C> {
   readonly method: string;
   readonly path: string;
@@ -127,7 +127,7 @@ export abstract class HttpError<C extends string = string> extends AlertpipeErro
     this.requestId = fields.requestId;
   }
 
-  /** The status and requestId of the answer behind `err`, when it is one of these errors. */
+  /** The status and requestId behind `err`, when it is one of ours. */
   static answerOf(err: unknown): { status?: number; requestId?: string } {
     if (!(err instanceof HttpError)) return {};
     return {
@@ -137,7 +137,7 @@ export abstract class HttpError<C extends string = string> extends AlertpipeErro
   }
 }
 
-/** The fields of an error wrapping `cause`: the cause and its answer's status and requestId. */
+/** The fields of an error wrapping `cause`, its answer's included. */
 function carriedFrom(cause: unknown): { status?: number; requestId?: string | undefined; cause?: unknown } {
   return { ...HttpError.answerOf(cause), cause };
 }
@@ -147,7 +147,7 @@ export class ApiError extends HttpError<ApiErrorCode> {
   declare readonly status: number;
   readonly serviceMessage: string;
 
-  /** `advice`: what to do, when the caller knows more than the status (which credential a 401 is about). */
+  /** `advice`: what to do, when the caller knows more than the status (a 401's credential). */
   constructor(
     ref: RequestRef,
     status: number,
@@ -171,10 +171,7 @@ export class ApiError extends HttpError<ApiErrorCode> {
   }
 }
 
-/**
- * A 429 asked for a wait beyond the retry budget: this request and every one of its credential fail
- * at once, rather than sit paused for minutes with nothing on the screen.
- */
+/** A 429's wait exceeds the retry budget: every request of the credential fails now, not in minutes. */
 export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
   /** The wait the service asked for, in ms. */
   readonly waitMs: number;
@@ -200,11 +197,11 @@ export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
   }
 }
 
-/** No answer could be had (connection refused, reset, timeout) after the allowed retries. */
+/** No answer could be had after the allowed retries. */
 export class TransportError extends HttpError {
-  /** The socket's or undici's code (e.g. ECONNREFUSED, UND_ERR_SOCKET, ATTEMPT_TIMEOUT). */
+  /** The socket's or undici's code, e.g. ECONNREFUSED. */
   declare readonly code: string;
-  /** Why no answer came, secrets scrubbed; so nobody parses the message for it. */
+  /** Why no answer came, so nobody parses the message for it. */
   readonly reason: string;
 
   constructor(ref: RequestRef, reason: string, code: string, options?: { cause?: unknown }) {
@@ -214,10 +211,10 @@ export class TransportError extends HttpError {
   }
 }
 
-/** A create may have been processed but its answer was lost: a blind retry could duplicate it. */
+/** A create's answer was lost: a blind retry could duplicate it. */
 export class OutcomeUnknownError extends HttpError<"OUTCOME_UNKNOWN"> {
   readonly what: string;
-  /** Why the outcome is open, secrets scrubbed, without the advice around it. */
+  /** Why the outcome is open, without the advice around it. */
   readonly reason: string;
 
   constructor(
@@ -232,7 +229,7 @@ export class OutcomeUnknownError extends HttpError<"OUTCOME_UNKNOWN"> {
       "OUTCOME_UNKNOWN",
       `${ref.method} ${ref.path}: ${reason.replace(/\.+$/, "")}${rid}. The request may have been processed, so ${what} may have been created ` +
         `on the service even though Pulumi did not record it. Check for it before running again, and delete it if it is there.`,
-      // status: of the answer that left the outcome open (502, 503, 504), if there was an answer.
+      // The status of the answer that left the outcome open, if any.
       { status: options?.status, requestId: options?.requestId, cause: options?.cause },
     );
     this.name = "OutcomeUnknownError";
@@ -241,7 +238,7 @@ export class OutcomeUnknownError extends HttpError<"OUTCOME_UNKNOWN"> {
   }
 }
 
-/** A lost create matches several objects, any of which it may have made: the user decides; nothing recorded. */
+/** A lost create matches several objects: the user picks; nothing recorded. */
 export class AmbiguousCreateError extends HttpError<"CREATE_AMBIGUOUS"> {
   /** The ids of the objects that match, in the service's order. */
   readonly candidates: readonly string[];
@@ -275,12 +272,12 @@ export class UnexpectedResponseError extends HttpError<"UNEXPECTED_RESPONSE"> {
   }
 }
 
-/** The object to take over does not exist; apart from a 404 so the user knows nothing was made in its place. */
+/** The object to take over does not exist; not a 404, so the user knows nothing was made. */
 export class ImportNotFoundError extends HttpError<"IMPORT_NOT_FOUND"> {
   /** The id the program gave as importId. */
   readonly importId: string;
 
-  /** `notFound`: the GET's 404, or the list (a webhook has no GET of one) without the id. */
+  /** `notFound`: the GET's 404, or a list without the id (webhooks have no GET). */
   constructor(notFound: ApiError | RequestRef, what: string, importId: string) {
     const answered = notFound instanceof ApiError ? "answered 404" : "does not list it";
     super(
@@ -295,10 +292,7 @@ export class ImportNotFoundError extends HttpError<"IMPORT_NOT_FOUND"> {
   }
 }
 
-/**
- * A create's answer was lost with the new key's secret, and deleting that unusable key failed. It
- * names the key: no later run finds it, only the user can delete it.
- */
+/** A key made unusable by a lost answer could not be deleted: only the user can, by its name. */
 export class UnusableKeyLeftError extends HttpError<"UNUSABLE_KEY_LEFT"> {
   /** The uuid of the key that may be left. */
   readonly keyUuid: string;
@@ -318,7 +312,7 @@ export class UnusableKeyLeftError extends HttpError<"UNUSABLE_KEY_LEFT"> {
   }
 }
 
-/** A delete refused because alerts still use the object; names them, which the service's words do not. */
+/** A delete refused because alerts use the object; names them, as the service does not. */
 export class StillReferencedError extends HttpError<"STILL_REFERENCED"> {
   /** The alerts found using the object, as "name (id)" or "id". */
   readonly alerts: readonly string[];
@@ -345,12 +339,12 @@ export class AttemptTimeout extends AlertpipeError<"ATTEMPT_TIMEOUT"> {
   }
 }
 
-/** A connection setting that is missing or malformed. Names the config key and env var, never the value. */
+/** A missing or malformed connection setting; never repeats the value. */
 export class ConfigError extends AlertpipeError<"CONFIG"> {
   constructor(
     /** A name of CONNECTION_SETTINGS (runtime/connection.ts). */
     readonly setting: string,
-    /** The setting's row of CONNECTION_SETTINGS (runtime/connection.ts). */
+    /** The setting's row of CONNECTION_SETTINGS. */
     s: { readonly configKey: string; readonly envVar: string; readonly description: string },
     problem: string,
   ) {
@@ -362,7 +356,7 @@ export class ConfigError extends AlertpipeError<"CONFIG"> {
   }
 }
 
-/** A create/update error after the object exists: the host keeps it in state (ErrorResourceInitFailed). */
+/** An error after the object exists: the host keeps it in state (ErrorResourceInitFailed). */
 export class PartialFailure extends AlertpipeError<"KEPT_AFTER_FAILURE"> {
   constructor(
     readonly id: string,
@@ -378,10 +372,7 @@ export class PartialFailure extends AlertpipeError<"KEPT_AFTER_FAILURE"> {
   }
 }
 
-/**
- * A replace of an object whose program still says importId: the replacement would take over the same
- * object and the old one's delete remove it. Raised in preview.
- */
+/** A replace under importId would adopt the same object, then delete it; raised in preview. */
 export class ImportIdOnReplaceError extends AlertpipeError<"IMPORT_ID_ON_REPLACE"> {
   constructor(what: string, id: string, replacedBy: readonly string[]) {
     super(
@@ -394,7 +385,7 @@ export class ImportIdOnReplaceError extends AlertpipeError<"IMPORT_ID_ON_REPLACE
   }
 }
 
-/** An import id that is not of the form the resource's kind is imported by, e.g. `<organizationId>/<id>`. */
+/** An import id not of its kind's form, e.g. `<organizationId>/<id>`. */
 export class ImportIdFormError extends AlertpipeError<"IMPORT_ID_FORM"> {
   /** The import id as given, whole (the message shortens a long one). */
   readonly id: string;
@@ -410,7 +401,7 @@ export class ImportIdFormError extends AlertpipeError<"IMPORT_ID_FORM"> {
   }
 }
 
-/** An id that cannot be a segment of a request's path (provider/http/paths.ts); raised before any send. */
+/** An id that cannot be a path segment; raised before any send. */
 export class IdFormError extends AlertpipeError<"ID_FORM"> {
   /** The id as given, whole (the message shortens a long one). */
   readonly id: string;
@@ -444,7 +435,7 @@ export class UnknownResourceTypeError extends AlertpipeError<"UNKNOWN_RESOURCE_T
   }
 }
 
-/** A lookup's argument it cannot use (missing, of the wrong type or form); raised before any request. */
+/** A lookup argument it cannot use; raised before any request. */
 export class LookupArgumentError extends AlertpipeError<"LOOKUP_ARGUMENT"> {
   constructor(
     readonly lookup: string,
@@ -467,7 +458,7 @@ export class LookupNotFoundError extends AlertpipeError<"LOOKUP_NOT_FOUND"> {
   }
 }
 
-/** A lookup by name found several: the message lists their ids, to look one up by. */
+/** A lookup by name found several: their ids, to look one up by. */
 export class LookupAmbiguousError extends AlertpipeError<"LOOKUP_AMBIGUOUS"> {
   constructor(
     readonly lookup: string,

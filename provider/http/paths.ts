@@ -1,5 +1,4 @@
-// Every id in a request's path goes through here: one that would move the request elsewhere is
-// refused before anything is sent.
+// Every id in a path goes through here: one that would move the request elsewhere is refused.
 
 import { IdFormError } from "../errors";
 import { decoded, idProblem, type IdForm } from "../protocol/ids";
@@ -20,7 +19,7 @@ export function segment(what: string, part: IdPart): string {
   return encodeURIComponent(part.value);
 }
 
-/** The one way a resource's path is made; `what` names the resource for the error, e.g. "API key". */
+/** The one way a resource's path is made; `what` (e.g. "API key") words the error. */
 export function apiPath(what: string, ...pieces: ReadonlyArray<string | IdPart>): string {
   return pieces.map((p) => (typeof p === "string" ? p : segment(what, p))).join("");
 }
@@ -30,7 +29,7 @@ export function memberPath(what: string, collection: string, id?: string): strin
   return id === undefined ? collection : apiPath(what, collection, "/", { name: "id", value: id, form: "opaque" });
 }
 
-/** Whether a built path (no query) holds an empty, "." or ".." segment: what `send` never sends. */
+/** Whether a path holds an empty, "." or ".." segment, which `send` never sends. */
 export function hasDotOrEmptySegment(path: string): boolean {
   const bare = path.split("?")[0] ?? "";
   return bare

@@ -1,36 +1,32 @@
-// Client-side pacing, one limiter per credential and area for the host process, so a big stack does
-// not spend its time in 429s. Where answers state the service's count (area A), that count paces
-// instead of ours: it knows other processes' requests on the key too.
+// Pacing per credential and area, so a big stack does not spend its time in 429s. Where answers
+// state the service's count (area A), that paces instead: it also sees other processes' requests.
 
 import type { AreaConnection } from "../runtime/connection";
 import { COUNTS_IN_ANSWERS, type RateLimit } from "../serviceFacts/rateLimits";
 import { monotonicNow, type HeaderLookup } from "./retry";
 import { runtime } from "../runtime/runtime";
 
-/** How long after our write the service may still count a request (docs/design/http-client.md). */
+/** How late after our write a request may arrive (docs/design/http-client.md). */
 export function arrivalMarginMs(windowMs: number): number {
   return windowMs * 0.1;
 }
 
-/** Slack for the service's whole-millisecond timestamps and a clock up to 0.1% apart from ours. */
+/** Slack for whole-millisecond timestamps and a clock 0.1% off ours. */
 export function clockSlackMs(windowMs: number): number {
   return 1 + windowMs * 0.001;
 }
 
-/**
- * Wait after a stated reset before the next send of a spent window: the service's reset timer may
- * fire late, and a send still in the old window is refused for a whole window.
- */
+/** Wait past a stated reset: a late reset timer refuses a send for a whole window. */
 export function resetMarginMs(windowMs: number): number {
   return Math.min(1000, windowMs * 0.1);
 }
 
-/** How often a waiter looks whether the send asking the service's count has been answered. */
+/** How often a waiter looks whether the asking send was answered. */
 export const ASKING_POLL_MS = 20;
 
 /** The service's own count of a credential's requests, as one answer states it. */
 export interface ServiceCount {
-  /** How many more requests the service admits in its current window, this one counted. */
+  /** Requests the service still admits in its window, this one counted. */
   readonly remaining: number;
   /** How long until that window resets, in ms. */
   readonly resetMs: number;
@@ -42,7 +38,7 @@ function headerNumber(raw: string | undefined): number | undefined {
   return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
 }
 
-/** The count in `RateLimit-Remaining` and `RateLimit-Reset` (seconds, or an epoch second when that large). */
+/** The count an answer's `RateLimit-*` headers state. */
 export function serviceCountIn(header: HeaderLookup, nowWall: number): ServiceCount | undefined {
   const remaining = headerNumber(header("ratelimit-remaining"));
   const reset = headerNumber(header("ratelimit-reset"));
@@ -61,7 +57,7 @@ interface Send {
   /** Let through by acquire: it is ours to count now. */
   granted: boolean;
   writtenAt?: number;
-  /** Once its attempt ended: the latest time the service can have counted it, for good. */
+  /** Once its attempt ended: the latest the service can have counted it. */
   countedFrom?: number;
   /** Let through alone to learn the service's count (see `serviceAdmits`). */
   asking?: boolean;
@@ -71,7 +67,7 @@ interface Send {
 interface ServiceWindow {
   /** When it resets at the latest (our clock, margin included). */
   readonly endsAt: number;
-  /** How many more sends it admits: the least any answer allowed, less the sends let through since. */
+  /** Sends it still admits: the least any answer allowed, less those let through since. */
   allowance: number;
 }
 
@@ -79,15 +75,13 @@ interface ServiceWindow {
 export interface SendTimes {
   readonly grantedAt: number | undefined;
   readonly writtenAt: number | undefined;
-  /** The latest time the service can have counted it, once its attempt ended. */
+  /** The latest the service can have counted it, once its attempt ended. */
   readonly countedFrom: number | undefined;
 }
 
 /**
- * A sliding-window log: never more than `requests` sends counted in any span of `perSeconds`, so no
- * fixed window of the service's holds more either. Slots are reserved in call order: first come,
- * first served. The service counts on arrival, which we cannot see, so a send counts from the latest
- * time it can have arrived (`countedFrom`): no two sends N apart then arrive within one window.
+ * A sliding-window log: at most `requests` sends in any `perSeconds`, so in any fixed window too;
+ * first come, first served. A send counts from the latest time it can have arrived.
  */
 export class SlidingWindowLimiter {
   private readonly windowMs: number;
@@ -96,7 +90,7 @@ export class SlidingWindowLimiter {
   private readonly sends: Send[] = [];
   private nextTicket = 1;
   private pausedUntil = 0;
-  /** Whether answers state the service's count; undefined until heard, while one send asks. */
+  /** Whether answers state the service's count; undefined while the first send asks. */
   private counting: boolean | undefined;
   private serviceWindow: ServiceWindow | undefined;
   private readonly resetMarginMs: number;
@@ -118,10 +112,7 @@ export class SlidingWindowLimiter {
     this.counting = countsInAnswers ? undefined : false;
   }
 
-  /**
-   * Resolves with a ticket when the caller may send; it then calls `written` and `settle`. A throwing
-   * `options.sleep` gives the slot back; `options.onWait` hears each planned wait.
-   */
+  /** Resolves when the caller may send, with a ticket for `written` and `settle`. */
   async acquire(
     options: { sleep?: (ms: number) => Promise<void>; onWait?: (ms: number) => void } = {},
   ): Promise<number> {
@@ -136,8 +127,7 @@ export class SlidingWindowLimiter {
         this.forget(send);
         throw err;
       }
-      // The slot hoped earlier sends would be answered at once; a 429 meanwhile (another process on
-      // the key) or a later count moves it back, keeping its place in the queue.
+      // A 429 meanwhile or a later count moves the slot back, keeping its place.
       const service = this.serviceAdmits(send);
       if (this.now() >= this.pausedUntil && this.windowHasRoom(send) && service !== "no") {
         send.granted = true;
@@ -167,36 +157,34 @@ export class SlidingWindowLimiter {
       // It arrived before its answer, and within the margin after we wrote it.
       send.countedFrom = answered ? Math.min(now, send.writtenAt + this.marginMs) : send.writtenAt + this.marginMs;
     } else {
-      // No write seen (a mock dispatcher): the answer is the one bound. Neither written nor
-      // answered: it never reached the service, but keeps its slot.
+      // No write seen (a mock): the answer bounds it. Neither written nor answered: it keeps its slot.
       send.countedFrom = answered ? now : send.at;
     }
   }
 
-  /** The service said "not before"; hold every caller of this credential until then. */
+  /** The service said "not before": hold the credential's callers until then. */
   pauseFor(ms: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + Math.max(0, ms));
   }
 
-  /** When the limiter lets callers through again after a pause (0 when never paused). */
+  /** When a pause ends (0 when never paused). */
   get resumesAt(): number {
     return this.pausedUntil;
   }
 
-  /** Until when the service's own count holds callers back (0 when it does not): its window is spent. */
+  /** Until when the service's spent window holds callers back (0 when it does not). */
   get serviceHoldsUntil(): number {
     const w = this.serviceWindow;
     return this.counting === true && w !== undefined && w.allowance <= 0 && this.now() < w.endsAt ? w.endsAt : 0;
   }
 
   /**
-   * Takes an answer's count. Sends still in flight may be counted after this one, so it allows
-   * `remaining` less those; the least of the window stands. An answer heard after the known window
-   * ended to a send let through within it may tell of either window: unused, the next send asks.
+   * Takes an answer's count, less the sends still in flight; the least of a window stands. An answer
+   * heard after the window to a send from within it may tell of either: the next send asks.
    */
   private hear(send: Send, count: ServiceCount | undefined, now: number): void {
     if (count === undefined) {
-      // The send that asked was answered without a count: this service (or this path) states none.
+      // The asking send got no count: this service (or path) states none.
       if (send.asking === true || this.counting === undefined) this.counting = false;
       return;
     }
@@ -211,10 +199,7 @@ export class SlidingWindowLimiter {
     this.serviceWindow = { endsAt: now + count.resetMs + this.resetMarginMs, allowance };
   }
 
-  /**
-   * Whether the service's count lets `send` go. "asking" while the count is unknown (not heard, or
-   * its window ended): the earliest waiter goes alone, nothing in flight, and its answer tells it.
-   */
+  /** "asking" while the count is unknown: the earliest waiter goes alone, and its answer tells it. */
   private serviceAdmits(send: Send): "yes" | "no" | "asking" {
     if (this.counting === false) return "yes";
     const ahead = this.sends.filter((s) => !s.granted && s.ticket < send.ticket).length;
@@ -224,7 +209,7 @@ export class SlidingWindowLimiter {
     return ahead === 0 && !inFlight ? "asking" : "no";
   }
 
-  /** A waiter held back by the service looks again at its window's reset, or soon while one send asks. */
+  /** When a held-back waiter looks again: the window's reset, or soon while one send asks. */
   private serviceRetryAt(send: Send, now: number): number {
     if (this.serviceAdmits(send) !== "no") return now;
     const w = this.serviceWindow;
@@ -232,7 +217,7 @@ export class SlidingWindowLimiter {
     return now + ASKING_POLL_MS;
   }
 
-  /** The sends let through that still count within a window, oldest first (for tests). */
+  /** The sends let through that still count, oldest first (for tests). */
   recent(): SendTimes[] {
     return this.sends
       .filter((s) => s.granted)
@@ -240,9 +225,8 @@ export class SlidingWindowLimiter {
   }
 
   /**
-   * The latest time the service can have counted a send (`bound`), or the earliest (`hope`, to plan
-   * slots by; a slot is checked against the bound). It counts on arrival: after our write (a new
-   * connection's set-up comes before it) and before the answer. Not written yet: any time.
+   * When the service counted a send, at the latest (`bound`) or earliest (`hope`, to plan by). It
+   * counts on arrival: after our write, before the answer; unwritten, any time.
    */
   private countOf(send: Send, now: number, as: "bound" | "hope"): number {
     if (send.countedFrom !== undefined) return send.countedFrom;
@@ -262,11 +246,11 @@ export class SlidingWindowLimiter {
     return send;
   }
 
-  /** When `send` may hope to go: a window after the N-th latest earlier send, or as the service's count allows. */
+  /** A window after the N-th latest earlier send, or as the service's count allows. */
   private plan(send: Send): number {
     const n = this.limit.requests;
     const now = this.now();
-    // Not `=== true`: while one send asks, the others look again soon rather than plan by our count.
+    // Not `=== true`: while one send asks, the others poll rather than plan by our count.
     if (this.counting !== false) return Math.max(now, this.pausedUntil, this.serviceRetryAt(send, now));
     const counts = this.sends
       .filter((s) => s !== send && (s.granted || s.ticket < send.ticket))
@@ -276,7 +260,7 @@ export class SlidingWindowLimiter {
     return Math.max(now, this.pausedUntil, after, this.serviceRetryAt(send, now));
   }
 
-  /** Whether fewer than N other sends can have been counted in the last window; the service's count overrides. */
+  /** Whether our count has room now; a stated service count overrides it. */
   private windowHasRoom(own: Send): boolean {
     if (this.counting === true) return true;
     const now = this.now();
@@ -305,17 +289,14 @@ export class SlidingWindowLimiter {
   }
 }
 
-/**
- * A credential's stop, paced or not: when the service asks for a wait beyond the retry budget, every
- * waiting and new request fails at once until it is over, rather than sit paused for minutes.
- */
+/** A credential's stop: every request fails at once until a wait too long to sit out is over. */
 export class CredentialBlock {
   private current: { until: number; make: (ref: { method: string; path: string }) => Error } | undefined;
   private readonly wakers = new Set<() => void>();
 
   constructor(private readonly now: () => number = monotonicNow) {}
 
-  /** Until `until` (this module's clock), every waiting and new request fails with `make(ref)`. */
+  /** Until `until`, every waiting and new request fails with `make(ref)`. */
   blockUntil(until: number, make: (ref: { method: string; path: string }) => Error): void {
     if (this.current === undefined || until > this.current.until) this.current = { until, make };
     for (const wake of [...this.wakers]) wake();
@@ -356,10 +337,10 @@ export class CredentialBlock {
   }
 }
 
-/** The process-wide block of a credential (the runtime's, so every copy of the package shares it). */
+/** The process-wide block of a credential, shared by every copy of the package. */
 export function blockFor(conn: AreaConnection): CredentialBlock {
   const blocks = runtime().credentialBlocks;
-  // Only this module puts blocks there; a second copy's class is another, so no instanceof.
+  // A second copy's class is another, so no instanceof.
   let block = blocks.get(conn.credentialId) as CredentialBlock | undefined;
   if (!block) {
     block = new CredentialBlock();

@@ -1,16 +1,16 @@
-// Secrets out of text that may reach a user, in every form a service could echo. It runs on the raw
-// text before anything cuts, folds or parses it, so no step can leave part of one behind.
+// Secrets out of text, in every form a service could echo; run on raw text before anything cuts or
+// parses it, so no step leaves part of one.
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** The secret JSON-escaped with non-ASCII as \uXXXX, as many encoders write it. */
+/** The secret JSON-escaped as many encoders write it, non-ASCII as \uXXXX. */
 function asciiJson(s: string): string {
   return JSON.stringify(s)
     .slice(1, -1)
     .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** Every form of the secrets that could show up in text; longest first, so a header goes before its token. */
+/** Every form of the secrets, longest first, so a header goes before its token. */
 function secretForms(secrets: readonly unknown[]): string[] {
   const forms = new Set<string>();
   for (const s of secrets) {
@@ -26,7 +26,7 @@ function secretForms(secrets: readonly unknown[]): string[] {
       .add(asciiJson(s))
       .add(s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c))
       .add(s.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c] ?? c))
-      // Matching ignores case letter by letter; these catch what changes length when cased (ß, İ).
+      // For letters whose case changes length (ß, İ).
       .add(s.toUpperCase())
       .add(s.toLowerCase());
   }
@@ -38,13 +38,10 @@ function secretForms(secrets: readonly unknown[]): string[] {
 
 const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
 
-/** What a match widens over: the rest of its word or token (letters, digits, URL and base64 marks). */
+/** What a match widens over: the rest of its word or token. */
 const TOKEN_CHAR = /[\p{L}\p{N}\p{M}_\-.~+/=%]/u;
 
-/**
- * `text` with each secret's forms "[redacted]" in any case, with the word around them: blanking only
- * the letters would give a short secret away (`no[redacted] ma[redacted]ch`).
- */
+/** Redacts whole words: blanking only the letters gives a short secret away (`no[redacted] ma[redacted]ch`). */
 export function redact(text: string, secrets: readonly unknown[]): string {
   const forms = secretForms(secrets);
   if (forms.length === 0 || text === "") return text;

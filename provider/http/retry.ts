@@ -1,4 +1,4 @@
-// Which failed attempts are tried again, and after how long: decided here and nowhere else.
+// Which failed attempts are tried again, and when: decided here alone.
 
 import { performance } from "node:perf_hooks";
 import type { RetryPolicy } from "../runtime/runtime";
@@ -7,7 +7,7 @@ export { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_POLICY, type RetryPolicy } fr
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
-/** Transport failures where the request surely never reached the service, and that may pass. */
+/** Transient failures before the request reached the service. */
 const NOT_SENT_TRANSIENT: ReadonlySet<string> = new Set([
   "ECONNREFUSED",
   "UND_ERR_CONNECT_TIMEOUT",
@@ -18,14 +18,14 @@ const NOT_SENT_TRANSIENT: ReadonlySet<string> = new Set([
   "EAI_AGAIN",
 ]);
 
-/** Our code for an answer that is not HTTP at all (undici's parser error on its first bytes). */
+/** Our code for an answer that is not HTTP at all: undici's parser error has none. */
 export const NOT_HTTP = "NOT_HTTP";
 
 /** Failures before anything was sent that another try will not cure. */
 function notSentPermanent(code: string): boolean {
   return (
     code === "ENOTFOUND" ||
-    // The server's first bytes were not HTTP: not the service, which never read our request as one.
+    // Not HTTP: not the service, which never read our request.
     code === NOT_HTTP ||
     code === "UND_ERR_INVALID_ARG" ||
     code === "UND_ERR_NOT_SUPPORTED" ||
@@ -38,7 +38,7 @@ function notSentPermanent(code: string): boolean {
   );
 }
 
-/** Failures after the request may have been sent, worth another try when repeating it is safe. */
+/** Failures after the request may have been sent: retried when repeating is safe. */
 const MAYBE_SENT_TRANSIENT: ReadonlySet<string> = new Set([
   "ECONNRESET",
   "ECONNABORTED",
@@ -53,16 +53,13 @@ const MAYBE_SENT_TRANSIENT: ReadonlySet<string> = new Set([
 
 export type AttemptOutcome = { kind: "status"; status: number } | { kind: "transport"; code: string };
 
-/** After a failed attempt; "outcome-unknown": a POST that may have been processed, never retried. */
+/** "outcome-unknown": a POST that may have been processed, never retried. */
 export type RetryDecision = "retry" | "fail" | "outcome-unknown";
 
-/**
- * Writes whose repetition does what the first did (absolute values; a DELETE of what is gone is
- * done), so they are retried on a 500 that may come after the change was stored.
- */
+/** Writes safe to repeat, so retried on a 500 even if the change was stored. */
 export const IDEMPOTENT_WRITES: ReadonlySet<string> = new Set(["PUT", "PATCH", "DELETE"]);
 
-/** `readsOnConflict`: a 409 is retried after a fresh read (a raced webhook PUT), else a refusal. */
+/** `readsOnConflict`: a 409 is retried after a fresh read, not refused. */
 export function retryDecision(method: string, outcome: AttemptOutcome, readsOnConflict = false): RetryDecision {
   // POST creates; repeating one whose outcome is unknown could create a duplicate.
   const repeatable = method !== "POST";
@@ -71,7 +68,7 @@ export function retryDecision(method: string, outcome: AttemptOutcome, readsOnCo
     if (outcome.status === 409 && method === "PUT" && readsOnConflict) return "retry";
     if (RETRYABLE_STATUSES.has(outcome.status)) return repeatable ? "retry" : "outcome-unknown";
     if (outcome.status === 500 && IDEMPOTENT_WRITES.has(method)) return "retry";
-    // A 5xx may come after the object was stored: for a POST say so, not invite a re-run.
+    // A 5xx may follow the store: for a POST say so, not invite a re-run.
     if (!repeatable && outcome.status >= 500) return "outcome-unknown";
     return "fail";
   }
@@ -79,24 +76,24 @@ export function retryDecision(method: string, outcome: AttemptOutcome, readsOnCo
   if (NOT_SENT_TRANSIENT.has(code)) return "retry";
   if (notSentPermanent(code)) return "fail";
   if (repeatable) return MAYBE_SENT_TRANSIENT.has(code) ? "retry" : "fail";
-  // A POST failed in a way we cannot place may have landed: never invite a blind re-run.
+  // A POST that failed in a way we cannot place may have landed.
   return "outcome-unknown";
 }
 
-/** A DELETE's 404 on a retry is its success: an earlier attempt may have deleted before its answer was lost. */
+/** A retried DELETE's 404 is its success: an earlier attempt may have deleted, its answer lost. */
 export function doneOnRetry(method: string, attempt: number, outcome: AttemptOutcome): boolean {
   return method === "DELETE" && attempt > 1 && outcome.kind === "status" && outcome.status === 404;
 }
 
 export type HeaderLookup = (name: string) => string | undefined;
 
-/** Seconds as a header gives them: a plain non-negative decimal number, nothing else. */
+/** A header's seconds: a plain non-negative decimal, nothing else. */
 function seconds(raw: string): number | undefined {
   const text = raw.trim();
   return /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
 }
 
-/** The wait the service asked for, in ms; the longest of its headers wins. `now`: the wall clock. */
+/** The wait the service asked for, in ms: the longest its headers say. */
 export function serverRequestedDelayMs(header: HeaderLookup, now: number): number | undefined {
   const waits: number[] = [];
   const retryAfter = header("retry-after");
@@ -112,17 +109,14 @@ export function serverRequestedDelayMs(header: HeaderLookup, now: number): numbe
     const raw = header(name);
     const s = raw === undefined ? undefined : seconds(raw);
     if (s === undefined) continue;
-    // Some services send the epoch second of the reset rather than the seconds until it.
+    // Some services send the reset's epoch second, not the seconds until it.
     waits.push(s > 1_000_000_000 ? s * 1000 - now : s * 1000);
   }
   if (waits.length === 0) return undefined;
   return Math.max(0, ...waits);
 }
 
-/**
- * Delay before attempt `attempt + 1`: capped exponential backoff, or the service's wait; jittered so
- * parallel callers do not return at once, never less than the service asked.
- */
+/** Backoff before attempt `attempt + 1`, jittered so callers spread, never below the service's wait. */
 export function retryDelayMs(
   attempt: number,
   requested: number | undefined,
@@ -134,7 +128,7 @@ export function retryDelayMs(
   return ceiling / 2 + (random() * ceiling) / 2;
 }
 
-/** A clock that never goes back, unlike the wall clock, or a limiter or a budget would overrun. */
+/** Never goes back, unlike the wall clock: limiters and budgets would overrun. */
 export const monotonicNow = (): number => performance.timeOrigin + performance.now();
 
 /** A retry policy's attempts and total time, counted from its start. */
@@ -143,7 +137,7 @@ export class RetryBudget {
 
   constructor(private readonly policy: RetryPolicy) {}
 
-  /** Whether one more attempt, after `made` and a wait of `delayMs`, stays within the budget. */
+  /** Whether one more attempt after `made` and `delayMs` stays within the budget. */
   allowsAnother(made: number, delayMs = 0): boolean {
     return made < this.policy.maxAttempts && monotonicNow() - this.started + delayMs <= this.policy.maxTotalMs;
   }

@@ -1,5 +1,5 @@
-// An answer in the service's own words: an error body's reason, whatever its shape, and the requestId.
-// Texts are scrubbed before they are clipped, so an excerpt never keeps part of a secret.
+// The service's own words and requestId from an answer; scrubbed before clipped, so no part of a
+// secret stays.
 
 import { redact } from "./redact";
 
@@ -11,7 +11,7 @@ function clip(text: string, max = EXCERPT_CHARS): string {
   return t.length > max ? `${t.slice(0, max)}…` : t;
 }
 
-/** An answer's body as JSON, or as the text it is when it is not JSON; undefined when empty. */
+/** An answer's body as JSON, else as text; undefined when empty. */
 export function parseBody(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
@@ -27,7 +27,7 @@ function field(body: unknown, name: string): unknown {
 
 const HTML = /^\s*<(?:!doctype|html|head|body|\?xml)|<\/(?:html|body|title|h1|p|div)>/i;
 
-/** The readable text of an HTML page (a proxy's or gateway's error page): its title and its words. */
+/** The title and words of an HTML page (a proxy's error page). */
 function htmlText(page: string): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1]?.trim();
   const body = page
@@ -45,7 +45,7 @@ const WORD_MEMBERS = ["error", "message", "detail", "error_description", "title"
 const LIST_MEMBERS = ["errors", "issues", "details", "validationErrors"];
 const WHERE_MEMBERS = ["path", "field", "property", "loc", "param", "instancePath"];
 
-/** The service's words from an error body of any shape (JSON, validation issues, text, HTML). */
+/** The service's words from an error body of any shape. */
 export function serviceWordsIn(body: unknown, depth = 0): string | undefined {
   if (body === undefined || body === null) return undefined;
   if (typeof body === "string") {
@@ -83,14 +83,14 @@ export function serviceWordsIn(body: unknown, depth = 0): string | undefined {
   return Object.keys(body).length === 0 ? undefined : JSON.stringify(body);
 }
 
-/** The service's words for an error, clipped after scrubbing, so no part of a secret stays. */
+/** The service's words for an error, scrubbed, then clipped. */
 export function serviceMessage(body: unknown, secrets: readonly unknown[]): string {
   // Scrubbed again once unescaped and folded: the service may have escaped a secret.
   const words = serviceWordsIn(body);
   return words === undefined ? "the service gave no reason (the answer had no body)" : clip(redact(words, secrets));
 }
 
-/** The requestId an answer names in its body or a header, scrubbed whole, then clipped. */
+/** The requestId in an answer's body or header, scrubbed, then clipped. */
 export function requestIdOf(
   body: unknown,
   header: (n: string) => string | undefined,

@@ -1,6 +1,6 @@
-// undici's Agent and request, loaded without the rest of its entry point for a short cold start; the
-// entry point stays the fallback (test/unit/http.undiciParts.test.ts fails when the fast path is
-// lost). `request` tells when a request was written: pacing counts from then. Why: docs/design/http-client.md.
+// undici's Agent and request without the rest of its entry point, for a short cold start; the entry
+// point is the fallback (docs/design/http-client.md; held by test/unit/http.undiciParts.test.ts).
+// `request` tells when a request was written: pacing counts from then.
 
 import { setFlagsFromString } from "node:v8";
 import type * as Undici from "undici";
@@ -10,7 +10,7 @@ type ResponseData = Undici.Dispatcher.ResponseData;
 
 export interface UndiciParts {
   readonly Agent: typeof Undici.Agent;
-  /** Sends one request through `dispatcher` (any undici Dispatcher, a MockAgent included). */
+  /** Sends one request through any undici Dispatcher, a MockAgent included. */
   request(
     dispatcher: Undici.Dispatcher,
     url: string,
@@ -50,7 +50,7 @@ function reportingWrites(dispatcher: Undici.Dispatcher, onWritten: () => void): 
   return reporting as unknown as Undici.Dispatcher;
 }
 
-/** The origin and path of `url` as written: `new URL()` folds dot segments, and errors name the path built. */
+/** The origin and path of `url` unfolded, as errors name it; `new URL()` folds dot segments. */
 export function originAndPath(url: string): { origin: string; path: string } {
   const origin = new URL(url).origin;
   if (!url.toLowerCase().startsWith(origin.toLowerCase()))
@@ -82,7 +82,7 @@ export function fromEntryPoint(): UndiciParts {
   const undici = require("undici") as typeof Undici;
   return {
     Agent: undici.Agent,
-    // undici.request(url) folds dot segments; Dispatcher's own request takes the path as it is.
+    // undici.request(url) folds dot segments; Dispatcher's request does not.
     request: (dispatcher, url, opts, onWritten) => {
       // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its `this`, a dispatcher.
       const send: ApiRequest = undici.Dispatcher.prototype.request;
@@ -95,10 +95,7 @@ export function fromEntryPoint(): UndiciParts {
   };
 }
 
-/**
- * Keeps undici's WebAssembly parser in V8's baseline tier: optimizing costs memory, buys no speed
- * (docs/design/http-client.md). Process-wide; no other WebAssembly runs in a provider host.
- */
+/** Optimizing undici's WebAssembly parser costs memory, buys no speed; process-wide (docs/design/http-client.md). */
 function keepWasmInBaselineTier(): void {
   setFlagsFromString("--liftoff-only");
 }

@@ -1,4 +1,4 @@
-// The compiled file and its source sit at different depths, so walk up to our package.json.
+// Compiled file and source sit at different depths: walk up to our package.json.
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -14,7 +14,7 @@ function ownVersion(): string {
   }
 }
 
-/** Set by the plugin archive's bundler (no package.json above it); undeclared, hence `typeof`, elsewhere. */
+/** Set by the plugin bundler, having no package.json; elsewhere undeclared, hence `typeof`. */
 declare const __ALERTPIPE_VERSION__: string | undefined;
 
 /** The package's version, in the User-Agent and the native plugin's. */
