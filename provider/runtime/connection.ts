@@ -1,5 +1,5 @@
-// Which services to talk to, with which credentials: the stack config, else environment variables
-// read at call time, never at import, so a host started before the env was set still sees them.
+// Services and credentials: the stack config, else environment variables read at call time, so a
+// host started before the env was set still sees them.
 
 import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../serviceFacts/rateLimits";
 import { ALERTING_DIALECTS, type AlertingDialect } from "../serviceFacts/alertRules";
@@ -19,7 +19,7 @@ interface Setting {
   readonly description: string;
 }
 
-/** The one table of connection settings; README's configuration table mirrors it. */
+/** The one table of connection settings; the README's mirrors it. */
 export const CONNECTION_SETTINGS = {
   alertingUrl: {
     configKey: "alertpipe:alertingUrl",
@@ -95,7 +95,7 @@ export interface AreaConnection {
   readonly rateLimit: RateLimit | undefined;
   /** Every credential string, for the HTTP layer to scrub. */
   readonly secrets: readonly string[];
-  /** The alerting API's spelling of `source` when configured; undefined: ask the service. */
+  /** The alerting API's spelling of `source`; undefined: ask the service. */
   readonly dialect?: AlertingDialect;
 }
 
@@ -104,7 +104,7 @@ export function configure(config: ConfigSource): void {
   runtime().config = config;
 }
 
-/** Every resource's `configure`: the engine's ConfigureRequest carries the stack config. */
+/** Every resource's `configure`, which carries the stack config. */
 export async function configureProvider(req: { readonly config: ConfigSource }): Promise<void> {
   configure(req.config);
 }
@@ -117,7 +117,7 @@ function lookup(name: ConnectionSettingName): string | undefined {
   return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
 }
 
-/** A credential fit for the Authorization header, which carries only ASCII faithfully; never repeated. */
+/** A credential fit for the Authorization header (ASCII only); never repeated. */
 function headerSafe(name: ConnectionSettingName): string {
   const value = required(name);
   if (/[^\t\x20-\x7e]/.test(value)) {
@@ -152,7 +152,7 @@ function baseUrl(name: ConnectionSettingName): string {
   try {
     url = new URL(raw);
   } catch {
-    // The value is not repeated: a secret pasted into the wrong setting must not end up in a log.
+    // Not repeated: a secret pasted into the wrong setting must not reach a log.
     throw new ConfigError(name, CONNECTION_SETTINGS[name], `${key} is not a URL`);
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
@@ -200,7 +200,7 @@ function dialect(): AlertingDialect | undefined {
   );
 }
 
-/** The configured dialect, for checks; undefined when unset (asked at write time) or invalid. */
+/** The configured dialect, for checks; undefined when unset or invalid. */
 export function configuredDialect(): AlertingDialect | undefined {
   try {
     return dialect();
@@ -210,7 +210,7 @@ export function configuredDialect(): AlertingDialect | undefined {
   }
 }
 
-/** The settings each area's requests read; a resource of one area is never held back by the other's. */
+/** Each area's settings, so one area is never held back by the other's. */
 const AREA_SETTINGS: Record<Area, readonly ConnectionSettingName[]> = {
   alerting: ["alertingUrl", "alertingToken", "alertingRateLimit", "alertingDialect"],
   cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit"],
@@ -224,7 +224,7 @@ function validate(name: ConnectionSettingName, area: Area): void {
   else required(name);
 }
 
-/** Every setting an area's requests would fail on, all at once, so preview shows them before `up`. */
+/** Every setting an area would fail on, at once, so preview shows them all. */
 function connectionProblems(area: Area): ConfigError[] {
   const problems: ConfigError[] = [];
   for (const name of AREA_SETTINGS[area]) {
@@ -275,15 +275,12 @@ export function connectionFor(area: Area): AreaConnection {
     authorization,
     credentialId: fingerprint(area, `${url} ${authorization}`),
     rateLimit: rateLimit("cloudRateLimit", area),
-    // Every form of the secret we send; the key ID alone names the key, as a user name does.
+    // Every form of the secret sent; the key ID alone is a name, not a secret.
     secrets: [authorization, authorization.slice("Basic ".length), `${cloudKeyId}:${cloudKeySecret}`, cloudKeySecret],
   };
 }
 
-/**
- * Says once which credentials the config holds in plain text (so in the config file and the state),
- * naming the fixing command. `isPlainText`: each front door sees secretness in its own place.
- */
+/** Says once which credentials are in plain text; `isPlainText` because each door sees secretness its own way. */
 export function warnPlainTextCredentials(
   isPlainText: (configKey: string) => boolean,
   say: (line: string) => void,

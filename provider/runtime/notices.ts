@@ -1,6 +1,5 @@
-// What the user is told that is not an error. The dynamic host gives no logger, so notices go to
-// stderr, which `pulumi up` shows; the native plugin names a writer per call, so each line shows
-// under its own resource.
+// What the user is told that is not an error: stderr in the dynamic host, which has no logger; the
+// native plugin's writer per call, so each line shows under its resource.
 
 import { runtime, type NoticeWriter } from "./runtime";
 
@@ -13,7 +12,7 @@ export function notify(line: string): void {
   (rt.noticesPerCall.getStore() ?? rt.notices)(line);
 }
 
-/** Runs `call` with its notices (and those of everything it awaits) going to `to`. */
+/** Runs `call` with its notices, and those of all it awaits, going to `to`. */
 export function noticesTo<T>(to: NoticeWriter, call: () => Promise<T>): Promise<T> {
   return runtime().noticesPerCall.run(to, call);
 }

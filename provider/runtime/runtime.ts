@@ -1,9 +1,7 @@
-// All process memory of the provider, in one object, so its users keep no state of their own and a
-// test sets parts with `useRuntime` and puts all back with `resetRuntime`.
+// All the provider's process memory in one place: tests set it with `useRuntime`, reset it in one call.
 //
-// A second copy of the package in the process (a nested install) shares it through a Symbol.for key:
-// pacing and blocks are per credential at the service, the run's claims must reach the copy that
-// deletes, and the stack config a copy the host never configured. A new shape needs a new key.
+// A second copy of the package (a nested install) shares it via a Symbol.for key: pacing is per
+// credential at the service, and claims and config must reach every copy. A new shape needs a new key.
 //
 // Only types of undici and zod are imported, for a short cold start.
 
@@ -21,7 +19,7 @@ export type NoticeWriter = (line: string) => void;
 export interface Timings {
   /** A wait (pacing, a retry's backoff) longer than this is said to the user. */
   readonly waitNoticeAfterMs: number;
-  /** Before the second look for what a lost create made: a service may store after it answers. */
+  /** Before a lost create's second look: a service may store after it answers. */
   readonly secondLookMs: number;
 }
 
@@ -34,7 +32,7 @@ export const toStderr: NoticeWriter = (line) => {
 
 /** The parts a test (or a host) sets; a fresh process has `defaults()`. */
 interface Settable {
-  /** The stack config `configure` was given; until then the environment alone serves. */
+  /** The stack config `configure` was given; before it, the environment alone. */
   config: ConfigSource | undefined;
   /** A dispatcher in place of the process's own (tests: an undici MockAgent). */
   dispatcher: Dispatcher | undefined;
@@ -42,14 +40,11 @@ interface Settable {
   /** Where notices go when no call named its own writer. */
   notices: NoticeWriter;
   timings: Timings;
-  /** Whether reads of alerts and keys are served by a listing; false (one GET each) is the bench's baseline. */
+  /** Whether listings serve reads; false (a GET each) is the bench's baseline. */
   readByList: boolean;
 }
 
-/**
- * A collection listed once for this process's reads, or "unlistable" (each read GETs). `secrets`
- * grows with every read waiting on it, so the listing's errors scrub them all.
- */
+/** A collection listed once for this process's reads; `secrets` gathers its readers', for its errors. */
 export interface Listing {
   readonly credentialId: string;
   /** The list's path, the prefix of every path of its objects. */
@@ -58,15 +53,15 @@ export interface Listing {
   readonly items: Promise<ReadonlyMap<string, unknown> | "unlistable">;
 }
 
-/** How many attempts a request gets and how long they may take; http/retry.ts decides with it. */
+/** How many attempts a request gets and how long they may take. */
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
   readonly maxAttempts: number;
-  /** No retry is started once this much time has passed since the first attempt was sent. */
+  /** No retry starts after this long since the first attempt. */
   readonly maxTotalMs: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
-  /** Time one attempt may take, from sending to the last byte of the answer (default 60 s). */
+  /** From sending to the answer's last byte. */
   readonly attemptTimeoutMs?: number;
 }
 
@@ -81,9 +76,9 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 export interface Runtime extends Settable {
-  /** The keep-alive pool, made on the first send; a reset keeps it: its sockets are only a cache. */
+  /** Made on the first send; a reset keeps it, its sockets being only a cache. */
   ownDispatcher: Dispatcher | undefined;
-  /** The writer a call named (native: the engine's log under its URN), for all the call awaits. */
+  /** The writer a call named, for all the call awaits. */
   readonly noticesPerCall: AsyncLocalStorage<NoticeWriter>;
   /** The pacing of each credential and limit. */
   readonly limiters: Map<string, object>;
@@ -91,15 +86,15 @@ export interface Runtime extends Settable {
   readonly credentialBlocks: Map<string, object>;
   /** The parts of each service object a resource of this run holds. */
   readonly runClaims: Map<string, Set<string>>;
-  /** The listings reads reuse, per credential and collection; a write drops its collection's. */
+  /** Per credential and collection; a write drops its collection's. */
   readonly listings: Map<string, Listing>;
-  /** What was said once per process. Optional, so an older copy's context without it still serves. */
+  /** Optional, so an older copy's context without it still serves. */
   saidOnce?: Set<string>;
-  /** The alerting API's spelling of `source`, per credential, asked once. Optional, as saidOnce. */
+  /** The alerting API's spelling of `source` per credential. Optional, as saidOnce. */
   dialects?: Map<string, Promise<"contract" | "2026">>;
 }
 
-/** What `useRuntime` takes: any of the settable parts, and any of the timings alone. */
+/** Any settable part, and any timing alone. */
 export type RuntimeSettings = Partial<Omit<Settable, "timings">> & { readonly timings?: Partial<Timings> };
 
 // A new shape needs a new key, so a copy expecting another keeps its own.
@@ -117,7 +112,7 @@ function defaults(): Settable {
   };
 }
 
-/** The process's one context, shared by every copy of the package loaded in it. */
+/** The process's one context, shared by every copy of the package. */
 export function runtime(): Runtime {
   const global = globalThis as Record<symbol, unknown>;
   let found = global[KEY] as Runtime | undefined;
@@ -136,7 +131,7 @@ export function runtime(): Runtime {
   return found;
 }
 
-/** Sets the parts named (tests: a MockAgent, short waits, notices collected); the others stay. */
+/** Sets the parts named; the others stay. */
 export function useRuntime(settings: RuntimeSettings): void {
   const rt = runtime();
   const { timings, ...rest } = settings;
@@ -144,10 +139,7 @@ export function useRuntime(settings: RuntimeSettings): void {
   if (timings !== undefined) rt.timings = { ...rt.timings, ...timings };
 }
 
-/**
- * Back to a fresh process (tests: around each test, and between two runs they play). Maps are
- * emptied in place and the pool and per-call store kept: a call in flight may still hold them.
- */
+/** Back to a fresh process; maps emptied in place, pool kept: a call in flight may hold them. */
 export function resetRuntime(): void {
   const rt = runtime();
   Object.assign(rt, defaults());
@@ -159,10 +151,7 @@ export function resetRuntime(): void {
   rt.dialects?.clear();
 }
 
-/**
- * A write to `path` is under way or done: drop the listings it may make stale. Here, not in reading/,
- * because the HTTP layer calls it and must not import what is built on it.
- */
+/** Drops the listings a write to `path` may stale; here because http/ must not import reading/. */
 export function forgetListingsUnder(credentialId: string, path: string): void {
   const listings = runtime().listings;
   for (const [key, listing] of listings)

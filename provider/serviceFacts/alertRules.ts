@@ -1,10 +1,10 @@
-// The alerting service's alert rules the contract leaves out (docs/design/real-services.md).
+// Alert rules the contract leaves out (docs/design/real-services.md).
 
 /** What an alert watches: a tile on a dashboard, or a search. */
 export const ALERT_SOURCES = ["tile", "search"] as const;
 export type AlertSource = (typeof ALERT_SOURCES)[number];
 
-/** The sources as the 2026 service spells them (docs/design/alerting-service-2026.md). */
+/** The sources as the 2026 service spells them. */
 export const SERVICE_ALERT_SOURCES = ["saved_search", "tile"] as const;
 export type ServiceAlertSource = (typeof SERVICE_ALERT_SOURCES)[number];
 
@@ -38,7 +38,7 @@ export const THRESHOLD_TYPES = [
 ] as const;
 export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
 
-/** The largest page of `GET /api/v2/alerts`; older services ignore paging (docs/design/reading.md). */
+/** The largest page of `GET /api/v2/alerts`; older services ignore paging. */
 export const ALERT_LIST_PAGE_MAX = 1000;
 
 /** The largest page of every paged list of the v2 API. */
@@ -50,7 +50,7 @@ export const ALERTS_PATH = "/api/v2/alerts";
 /** The only intervals the service accepts. */
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"] as const;
 
-/** Length bounds of the free texts; an empty text is refused, not read as "none". */
+/** Length bounds; an empty text is refused, not read as "none". */
 const TEXT_LIMITS = {
   name: { min: 1, max: 512 },
   message: { min: 1, max: 4096 },
@@ -65,7 +65,7 @@ export function intervalProblem(value: string): string | undefined {
   return (INTERVALS as readonly string[]).includes(value) ? undefined : `must be one of ${quoted(INTERVALS)}`;
 }
 
-/** What is wrong with a threshold, or undefined; older services' refusal below 0 is theirs to say. */
+/** What is wrong with a threshold; older services' refusal below 0 is theirs to say. */
 export function thresholdProblem(value: number): string | undefined {
   return Number.isFinite(value) ? undefined : "must be a finite number";
 }
@@ -87,12 +87,12 @@ export function textProblem(field: TextField, value: string): string | undefined
   return undefined;
 }
 
-// ---- The 2026 fields (docs/design/alerting-service-2026.md) -------------------------------------
+// ---- The 2026 fields (docs/design/alerting-service-2026.md)
 
 /** The threshold types that compare with a range, and so need thresholdMax. */
 export const RANGE_THRESHOLD_TYPES: readonly string[] = ["between", "not_between"];
 
-/** What is wrong between thresholdType, threshold and thresholdMax, or undefined. */
+/** What is wrong between thresholdType, threshold and thresholdMax. */
 export function thresholdMaxProblem(
   thresholdType: string,
   threshold: number,
@@ -110,7 +110,7 @@ export const MAX_CHANNELS = 10;
 export const channelKey = (one: { readonly type?: unknown; readonly webhookId?: unknown }): string =>
   JSON.stringify([one.type, one.webhookId]);
 
-/** What is wrong between `channel` and `channels`, by the service's rules, or undefined. */
+/** What is wrong between `channel` and `channels`. */
 export function channelsProblem(
   single: { readonly type?: unknown; readonly webhookId?: unknown } | undefined,
   list: readonly { readonly type?: unknown; readonly webhookId?: unknown }[] | undefined,
@@ -127,13 +127,13 @@ export function channelsProblem(
 /** An alert as a list answers it: its members, read by name. */
 export type AlertAnswer = Readonly<Record<string, unknown>>;
 
-/** Whether an alert's answer notifies the webhook `id`, in `channel` or any of `channels`. */
+/** Whether an alert's answer notifies the webhook `id` in any channel. */
 export function notifiesWebhook(alert: AlertAnswer, id: string): boolean {
   const named = (c: unknown) => typeof c === "object" && c !== null && (c as { webhookId?: unknown }).webhookId === id;
   return named(alert.channel) || (Array.isArray(alert.channels) && alert.channels.some(named));
 }
 
-/** Whether an alert's answer watches the saved search `id`, in either dialect's member. */
+/** Whether an alert's answer watches the saved search `id`, in either dialect. */
 export function watchesSearch(alert: AlertAnswer, id: string): boolean {
   return alert.savedSearch === id || alert.savedSearchId === id;
 }
@@ -148,13 +148,13 @@ export function intervalMinutes(interval: string): number | undefined {
   return Number(m[1]) * { m: 1, h: 60, d: 1440 }[m[2] as "m" | "h" | "d"];
 }
 
-/** How far a schedule's start may be ahead and back, in days, by the service's clock. */
+/** How far a schedule's start may be ahead and back, in days. */
 export const SCHEDULE_START_WINDOW_DAYS = { ahead: 365, back: 3650 } as const;
 
 /** An ISO 8601 UTC date-time as the service takes it. */
 export const SCHEDULE_START_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
 
-/** Where a schedule start falls outside its window at `now` (ms), or undefined. */
+/** Where a schedule start falls outside its window at `now` (ms). */
 export function scheduleStartProblem(startAt: string, now: number): "ahead" | "back" | "invalid" | undefined {
   const at = Date.parse(startAt);
   if (!SCHEDULE_START_AT.test(startAt) || Number.isNaN(at)) return "invalid";
@@ -164,7 +164,7 @@ export function scheduleStartProblem(startAt: string, now: number): "ahead" | "b
   return undefined;
 }
 
-/** An alert's evaluation states (a string, not an enum: a new value breaks nothing). */
+/** A string, not an enum: a new state breaks nothing. */
 export const ALERT_STATES = ["ALERT", "OK", "INSUFFICIENT_DATA", "DISABLED", "PENDING"] as const;
 
 /** What kind of error an evaluation recorded. */

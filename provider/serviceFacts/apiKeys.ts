@@ -10,6 +10,6 @@ export type KeyState = (typeof KEY_STATES)[number];
 /** The state of a key whose create names none. */
 export const NEW_KEY_STATE: KeyState = "enabled";
 
-/** A key's role: predefined, or the organization's own (docs/design/cloud-api-2026.md). */
+/** A key's role: predefined, or the organization's own. */
 export const ROLE_TYPES = ["system", "custom"] as const;
 export type RoleType = (typeof ROLE_TYPES)[number];

@@ -1,4 +1,4 @@
-// The cloud service's hashData rules the contract leaves out (docs/design/real-services.md).
+// hashData rules the contract leaves out (docs/design/real-services.md).
 
 /** What a caller that made its own key pair sends instead of it. */
 export interface HashData {
@@ -13,7 +13,7 @@ export const KEY_ID_SUFFIX_LENGTH = 4;
 /** What a hash must be, in words for messages. */
 export const SHA256_BASE64_RULE = "the standard base64 (padded, 44 characters) of a SHA-256 digest";
 
-/** The standard, padded base64 of exactly 32 bytes: what the service takes as a SHA-256. */
+/** Padded standard base64 of 32 bytes, as the service takes a SHA-256. */
 export function isSha256Base64(value: string): boolean {
   return /^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, "base64").length === 32;
 }

@@ -1,4 +1,4 @@
-// The one table of pipe settings; every schema, wire mapping and doc of them is built from it.
+// The one table of pipe settings; their schemas, wire mapping and docs are built from it.
 
 export interface IntegerSetting {
   readonly kind: "integer";
@@ -12,7 +12,7 @@ export interface BooleanSetting {
   readonly kind: "boolean";
   readonly wire: string;
   readonly meaning: string;
-  /** The value that unsets it where the published type is not nullable: what resetOnDelete sends. */
+  /** What unsets it where its type is not nullable, as resetOnDelete sends. */
   readonly unsetAs?: boolean;
 }
 
@@ -112,7 +112,7 @@ export type SettingName = keyof typeof PIPE_SETTINGS;
 
 export const SETTING_NAMES = Object.keys(PIPE_SETTINGS) as SettingName[];
 
-/** The value type of one setting as the program and the wire see it (null means "unset"). */
+/** A setting's value type; null means "unset". */
 export type SettingValue<N extends SettingName> = (typeof PIPE_SETTINGS)[N] extends BooleanSetting
   ? boolean | null
   : number | null;
@@ -127,7 +127,7 @@ export function takesNull(name: SettingName): boolean {
   return fact.kind !== "boolean" || fact.unsetAs === undefined;
 }
 
-/** What a reset sends for a setting: null, or the value that stands for unset. */
+/** What a reset sends: null, or `unsetAs`. */
 export function unsetValue(name: SettingName): boolean | null {
   const fact: SettingFact = PIPE_SETTINGS[name];
   return fact.kind === "boolean" && fact.unsetAs !== undefined ? fact.unsetAs : null;

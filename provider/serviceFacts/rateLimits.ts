@@ -1,17 +1,17 @@
-// The services' rate limits, which the contract does not show, and the one reading of a limit's text.
+// The services' rate limits, which the contract does not show, and the one parser of a limit.
 
 export interface RateLimit {
   readonly requests: number;
   readonly perSeconds: number;
 }
 
-/** Per credential: area A (alerting) 100 requests per minute, area B (cloud) 10 per 10 seconds. */
+/** Per credential. */
 export const DEFAULT_RATE_LIMITS = {
   alerting: { requests: 100, perSeconds: 60 },
   cloud: { requests: 10, perSeconds: 10 },
 } as const satisfies Record<"alerting" | "cloud", RateLimit>;
 
-/** Whether answers state the service's count (`RateLimit-*`; docs/design/alerting-service-2026.md). */
+/** Whether answers state the service's count (`RateLimit-*`). */
 export const COUNTS_IN_ANSWERS = {
   alerting: true,
   cloud: false,

@@ -1,4 +1,4 @@
-// The alerting service's webhook rules (docs/design/webhooks-and-saved-searches.md).
+// Webhook rules (docs/design/webhooks-and-saved-searches.md).
 
 /** Where a webhook delivers. */
 export const WEBHOOK_SERVICES = ["slack", "generic", "incidentio"] as const;
@@ -28,7 +28,7 @@ export function webhookInUseWords(count: number): string {
   return `Cannot delete webhook: ${count} alert(s) still reference it. Reassign or remove those alerts first.`;
 }
 
-/** One problem: where (a top-level field, or `field.key`) and the service's words. */
+/** Where (a field, or `field.key`) and the service's words. */
 export interface FieldProblem {
   readonly field: string;
   readonly key?: string;
@@ -161,7 +161,7 @@ function v6Refused(g: readonly number[]): boolean {
   return false;
 }
 
-/** Whether a parsed URL's hostname is localhost or a private or reserved address. */
+/** Whether a hostname is localhost or a private or reserved address. */
 export function isPrivateHost(hostname: string): boolean {
   const host = hostname.replace(/\.$/, "").toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) return true;
@@ -178,7 +178,7 @@ export function isSlackHost(hostname: string): boolean {
   return hostname.toLowerCase().split(".").slice(-2).join(".") === "slack.com";
 }
 
-/** What the service says of a webhook's url, or undefined; names are not resolved, as there. */
+/** What the service says of a webhook's url; names are not resolved, as there. */
 export function webhookUrlProblem(service: string, url: string): string | undefined {
   if (url.length > WEBHOOK_LIMITS.url) return `String must contain at most ${WEBHOOK_LIMITS.url} character(s)`;
   let parsed: URL;
