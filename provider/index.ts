@@ -40,9 +40,8 @@ export type {
   WebhookService,
 } from "./dynamic/generated";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./serviceFacts/pipeSettings";
-// The error kinds and codes. A program sees only an error's message (thrown in the provider host),
-// which starts with its code; these serve in-process drivers and readers of the engine's output, so a
-// code they branch on is one the compiler knows.
+// The error kinds and codes. A program sees only the message, thrown in the host; these let in-process
+// drivers and readers of the engine's output branch on codes the compiler knows.
 export {
   AlertpipeError,
   HttpError,
@@ -72,5 +71,4 @@ export {
   type AlertpipeErrorCode,
   type ApiErrorCode,
 } from "./errors";
-// The emulator is its own entry point, `pulumi-alertpipe/emulator`, so a program that imports the
-// resources never loads it.
+// The emulator is its own entry point, `pulumi-alertpipe/emulator`, so a program never loads it.

@@ -1,5 +1,5 @@
-// Every resource the package serves, one line each; behaviours load on first use, so a front door
-// starts without zod or undici.
+// Every resource the package serves, one line each; behaviours load on first use, for a cold start
+// without zod or undici.
 
 import type { Behaviour } from "./protocol/behaviour";
 import type { ResourceDefinition } from "./protocol/definition";
@@ -17,8 +17,8 @@ export interface Resource<K extends string = string> {
 }
 
 /**
- * A module loaded on first use. Compiled, it is `require`d: `import()` of CommonJS costs a cold start
- * Node's ES loader. The sources (tests) have no .js, so `import()`. Both name the file, for the bundler.
+ * `require` when compiled: `import()` of CommonJS would load Node's ES loader on a cold start. The
+ * sources (tests) have no .js to require. Both name the file literally, for the bundler.
  */
 export async function loaded<T extends object>(
   required: () => unknown,

@@ -1,5 +1,4 @@
-// `alertpipe export`'s command line: flags in, the `pulumi import --file` document out, the report on
-// stderr. Each connection setting has a flag, else its ALERTPIPE_* variable, as the provider reads.
+// `alertpipe export`'s command line: flags in, the import document out, the report on stderr.
 
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -134,7 +133,7 @@ function parse(args: readonly string[]): Parsed | "help" {
   };
 }
 
-/** Runs `alertpipe <args>`, writing only through `io` (and --out); answers the exit code. */
+/** Runs `alertpipe <args>`, writing only through `io` and --out. */
 export async function runCli(args: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = args;
   if (command === "--help" || command === "-h" || command === "help") {
@@ -173,7 +172,7 @@ export async function runCli(args: readonly string[], io: Io): Promise<number> {
     io.err(`alertpipe export: ${result.document.resources.length} resources written to ${where} in ${seconds} s\n`);
     return EXIT.written;
   } catch (err) {
-    // Our errors name the request, the status and the service's words, never a credential.
+    // Ours never carry a credential.
     const words = err instanceof AlertpipeError ? err.message : AlertpipeError.detailOf(err);
     io.err(`alertpipe export: nothing written: ${words}\n`);
     return EXIT.failed;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `alertpipe` command. Exits once its output is flushed: the keep-alive pool would hold it open.
+// The `alertpipe` command. Exits once flushed: the keep-alive pool would hold it open.
 
 import { runCli } from "./cli";
 

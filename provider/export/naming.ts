@@ -1,6 +1,5 @@
-// Export names become resource names and generated programs' variables: so a camelCase identifier
-// every generator takes as it is, the object's own name where it can, and stable: it depends only on
-// the set of objects named, never on listing order.
+// Export names become generated programs' variables: camelCase every generator takes, the object's
+// own name where it can, and stable whatever the listing order.
 
 /** What every name given matches. */
 export const NAME_PATTERN = /^[a-z][A-Za-z0-9]*$/;
@@ -8,10 +7,10 @@ export const NAME_PATTERN = /^[a-z][A-Za-z0-9]*$/;
 /** Cut so a suffix still leaves a short name. */
 const MAX_BASE = 48;
 
-/** The id suffix's first length; it grows only where two names would meet. */
+/** It grows only where two names would meet. */
 const SUFFIX_LENGTH = 6;
 
-/** Words no generated program can use as a variable: such a name takes the type's word before it. */
+/** No generated program can use these as a variable. */
 const KEYWORDS = new Set(
   (
     "abstract and as assert async await break case catch chan class const continue def default defer del delete do " +
@@ -22,9 +21,9 @@ const KEYWORDS = new Set(
   ).split(" "),
 );
 
-/** An object to name: its type's word (e.g. "alert"), its own name when it has one, and its id. */
+/** An object to name: its type's word, its own name if any, and its id. */
 export interface Nameable {
-  /** A valid name itself ("alert", "apiKey"): the base when the object's name gives none. */
+  /** A valid name itself ("alert"): the base when the object's name gives none. */
   readonly typeWord: string;
   readonly name: string | undefined;
   readonly id: string;
@@ -44,7 +43,7 @@ export function camelWords(text: string): string {
 
 const capitalized = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
 
-/** The object's name made valid, or undefined; a leading digit or a keyword takes the type's word before. */
+/** The name made valid; a leading digit or a keyword takes the type's word before it. */
 export function baseName(typeWord: string, name: string | undefined): string | undefined {
   const words = camelWords(name ?? "");
   if (words === "") return undefined;
@@ -52,7 +51,7 @@ export function baseName(typeWord: string, name: string | undefined): string | u
   return words;
 }
 
-/** The last `length` letters and digits of the id, lower case: ids end in their most varied part. */
+/** The id's end, lower case: ids end in their most varied part. */
 export function idSuffix(id: string, length: number): string {
   const chars = id.toLowerCase().replace(/[^a-z0-9]/g, "");
   return chars.slice(Math.max(0, chars.length - length));
@@ -64,7 +63,7 @@ interface Draft {
   readonly id: string;
   /** 0: the base alone; else how many characters of the id's suffix follow it. */
   suffix: number;
-  /** Set only when even the whole id leaves two alike: an ordinal among them, by id. */
+  /** An ordinal, when even the whole id leaves two alike. */
   ordinal: number;
 }
 
@@ -73,24 +72,21 @@ function spelled(d: Draft): string {
   return `${d.base}${tail}${d.ordinal === 0 ? "" : `x${d.ordinal}`}`;
 }
 
-/**
- * A name per object, by `keyOf`: its own where unique, else with as much of its id's end as makes it
- * so. Unique case aside: some languages and file systems tell names apart by case alone.
- */
+/** Unique case aside: some languages and file systems tell names apart by case alone. */
 export function assignNames<T extends Nameable>(objects: readonly T[], keyOf: (o: T) => string): Map<string, string> {
   const drafts: Draft[] = objects
     .map((o) => {
       const own = baseName(o.typeWord, o.name);
       return { key: keyOf(o), base: own ?? o.typeWord, id: o.id, suffix: own === undefined ? SUFFIX_LENGTH : 0 };
     })
-    // Sorted by what is named, never by listing order: the same objects always get the same names.
+    // Never by listing order: the same objects always get the same names.
     .sort((a, b) => compare(a.base.toLowerCase(), b.base.toLowerCase()) || compare(a.id, b.id) || compare(a.key, b.key))
     .map((d) => ({ ...d, ordinal: 0 }));
   const sharedBase = countBy(drafts, (d) => d.base.toLowerCase());
   for (const d of drafts)
     if (d.suffix === 0 && (sharedBase.get(d.base.toLowerCase()) ?? 0) > 1) d.suffix = SUFFIX_LENGTH;
 
-  // Two names alike: each suffixed one grows by one character of its id, or, with the whole id, takes an ordinal.
+  // Two alike: each suffixed one grows by a character of its id, or, the id spent, takes an ordinal.
   for (;;) {
     const groups = groupBy(drafts, (d) => spelled(d).toLowerCase());
     const clashing = [...groups.values()].filter((g) => g.length > 1);
@@ -101,7 +97,7 @@ export function assignNames<T extends Nameable>(objects: readonly T[], keyOf: (o
         for (const d of growable) d.suffix += 1;
         continue;
       }
-      // Nothing left to grow: the members after the first count on; ordinals only grow, so this ends.
+      // Ordinals only grow, so this ends.
       group.forEach((d, i) => (d.ordinal += i));
     }
   }

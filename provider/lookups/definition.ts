@@ -1,6 +1,5 @@
-// Each lookup written once: schema, Invoke, TypeScript types and check all read it. A result's fields
-// come from the resource's definition: what the service holds, never a secret or what only a stack
-// records (keepers, managed names).
+// Each lookup written once, for schema, Invoke, types and check. Results hold what the service holds,
+// never a secret or what only a stack records (keepers, managed names).
 
 import type { IdForm } from "../protocol/ids";
 import type { ResourceDefinition, TypeSpec } from "../protocol/definition";
@@ -30,7 +29,7 @@ export interface LookupField {
 type Fields = Readonly<Record<string, LookupField>>;
 
 export interface LookupDefinition {
-  /** The function's name: its token is `alertpipe:index:<name>`, its TypeScript function the same. */
+  /** Its token is `alertpipe:index:<name>`; its TypeScript function has the same name. */
   readonly name: string;
   readonly description: string;
   readonly inputs: Fields;
@@ -39,7 +38,7 @@ export interface LookupDefinition {
   readonly oneOf?: readonly string[];
 }
 
-/** The fields of `def` the service holds, none required: an answer may leave any out. */
+/** None required: an answer may leave any out. */
 function held(def: ResourceDefinition): Fields {
   const fields: Record<string, LookupField> = {};
   for (const [n, p] of Object.entries(def.properties)) {
@@ -58,7 +57,7 @@ const keyFields = {
   ...held(API_KEY),
 } as const;
 const pipeFields = held(PIPE_SETTINGS_RESOURCE);
-// headers and queryParams are secret, so never held; an incidentio webhook's body the run leaves out.
+// headers and queryParams are secret; an incidentio webhook's body is left out.
 const webhookFields = {
   id: { type: STRING, description: "The webhook's id.", required: true },
   ...held(WEBHOOK),
@@ -76,7 +75,7 @@ const pipeIds = Object.fromEntries(
 
 const ORGANIZATION = ID("The organization (uuid).", "uuid");
 
-/** A lookup of the caller's objects of one kind on the alerting API, all or of one name, under `key`. */
+/** The caller's alerting objects of one kind, all or of one name, under `key`. */
 function callersObjects<const N extends string>(
   name: N,
   key: string,
@@ -101,7 +100,7 @@ function callersObjects<const N extends string>(
   } as const satisfies LookupDefinition;
 }
 
-/** A lookup of one object by its id or by its name, one of them, after the arguments of `scope`. */
+/** One object by id or name, after the arguments of `scope`. */
 function byIdOrName<const N extends string>(
   name: N,
   words: { readonly description: string; readonly id: string; readonly name: string },
@@ -122,7 +121,7 @@ function byIdOrName<const N extends string>(
   } as const satisfies LookupDefinition;
 }
 
-/** One of the caller's objects on the alerting API by id or name; `more` says what it never gives. */
+/** One alerting object by id or name; `more` says what it never gives. */
 function callersObject<const N extends string>(
   name: N,
   words: { readonly one: string; readonly more?: string; readonly several: string },
