@@ -171,7 +171,7 @@ export class ApiError extends HttpError<ApiErrorCode> {
   }
 }
 
-/** A 429's wait exceeds the retry budget: every request of the credential fails now, not in minutes. */
+/** A 429 asked for a wait beyond the retry budget: the credential's requests fail now. */
 export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
   /** The wait the service asked for, in ms. */
   readonly waitMs: number;

@@ -41,7 +41,7 @@ const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
 /** What a match widens over: the rest of its word or token. */
 const TOKEN_CHAR = /[\p{L}\p{N}\p{M}_\-.~+/=%]/u;
 
-/** Redacts whole words: blanking only the letters gives a short secret away (`no[redacted] ma[redacted]ch`). */
+/** Whole words go: `no[redacted] ma[redacted]ch` would give a short secret away. */
 export function redact(text: string, secrets: readonly unknown[]): string {
   const forms = secretForms(secrets);
   if (forms.length === 0 || text === "") return text;

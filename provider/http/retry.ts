@@ -116,7 +116,7 @@ export function serverRequestedDelayMs(header: HeaderLookup, now: number): numbe
   return Math.max(0, ...waits);
 }
 
-/** Backoff before attempt `attempt + 1`, jittered so callers spread, never below the service's wait. */
+/** Jittered backoff before attempt `attempt + 1`, never below the service's wait. */
 export function retryDelayMs(
   attempt: number,
   requested: number | undefined,

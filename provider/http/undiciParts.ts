@@ -95,7 +95,7 @@ export function fromEntryPoint(): UndiciParts {
   };
 }
 
-/** Optimizing undici's WebAssembly parser costs memory, buys no speed; process-wide (docs/design/http-client.md). */
+/** Optimizing the WebAssembly parser costs memory for no speed (docs/design/http-client.md). */
 function keepWasmInBaselineTier(): void {
   setFlagsFromString("--liftoff-only");
 }
