@@ -19,11 +19,13 @@ import {
   type RequestRef,
 } from "../errors";
 import { formatSeconds } from "../words";
-import { blockFor, limiterFor, monotonicNow, serviceCountIn, type ServiceCount } from "./rateLimit";
+import { blockFor, limiterFor, serviceCountIn, type ServiceCount } from "./rateLimit";
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
   NOT_HTTP,
+  RetryBudget,
   doneOnRetry,
+  monotonicNow,
   retryDecision,
   retryDelayMs,
   serverRequestedDelayMs,
@@ -282,7 +284,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
   const timeoutMs = policy.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
   // The time budget runs from the first send: waiting in the limiter's queue behind other
   // resources is pacing, not a failure, and must not eat the retries.
-  let started: number | undefined;
+  let budget: RetryBudget | undefined;
 
   for (let attempt = 1; ; attempt++) {
     block.throwIfBlocked(ref);
@@ -299,7 +301,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
               : `client-side pacing of this credential (${pacing})`,
         ),
     });
-    started ??= monotonicNow();
+    budget ??= new RetryBudget(policy);
     // The limiter decides from when this send counts; it is only told when it was written and ended.
     const result = await attemptOnce(
       conn,
@@ -349,8 +351,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
       );
       throw new RateLimitWaitError(ref, requested, policy.maxTotalMs, resumesAt, failure);
     }
-    if (decision === "fail" || attempt >= policy.maxAttempts) throw failure;
-    if (monotonicNow() - started + delay > policy.maxTotalMs) throw failure;
+    if (decision === "fail" || !budget.allowsAnother(attempt, delay)) throw failure;
     const asked = requested === undefined ? "backing off" : "as the service asked";
     noticeLongWait(
       ref,

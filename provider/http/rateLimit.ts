@@ -5,10 +5,9 @@
 // service's answers state its own count (area A's), it paces by that instead, which knows the
 // requests of other processes and earlier runs on the same key.
 
-import { performance } from "node:perf_hooks";
 import type { AreaConnection } from "../runtime/connection";
 import { COUNTS_IN_ANSWERS, type RateLimit } from "../serviceFacts/rateLimits";
-import type { HeaderLookup } from "./retry";
+import { monotonicNow, type HeaderLookup } from "./retry";
 import { runtime } from "../runtime/runtime";
 
 /**
@@ -66,9 +65,6 @@ export function serviceCountIn(header: HeaderLookup, nowWall: number): ServiceCo
   const resetMs = reset > 1_000_000_000 ? Math.max(0, reset * 1000 - nowWall) : reset * 1000;
   return { remaining: Math.floor(remaining), resetMs };
 }
-
-/** A clock that never goes back (the wall clock may, and the limiter would then overrun). */
-export const monotonicNow = (): number => performance.timeOrigin + performance.now();
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

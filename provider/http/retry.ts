@@ -2,6 +2,7 @@
 // through `send` in client.ts, which asks this module; 429s, 5xx and a DELETE's 404 on a retry are
 // decided here and nowhere else.
 
+import { performance } from "node:perf_hooks";
 import type { RetryPolicy } from "../runtime/runtime";
 
 export { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_POLICY, type RetryPolicy } from "../runtime/runtime";
@@ -154,4 +155,22 @@ export function retryDelayMs(
   if (requested !== undefined) return requested + random() * Math.min(policy.baseDelayMs, requested * 0.1 + 50);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return ceiling / 2 + (random() * ceiling) / 2;
+}
+
+/** A clock that never goes back (the wall clock may, and a limiter or a budget would then overrun). */
+export const monotonicNow = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * A retry policy's budget from its start: its attempts and its total time. The sends, a lost
+ * create's chase and a delete's looks for alerts on their way out all spend theirs through this.
+ */
+export class RetryBudget {
+  private readonly started = monotonicNow();
+
+  constructor(private readonly policy: RetryPolicy) {}
+
+  /** Whether one more attempt, after `made` and a wait of `delayMs`, stays within the budget. */
+  allowsAnother(made: number, delayMs = 0): boolean {
+    return made < this.policy.maxAttempts && monotonicNow() - this.started + delayMs <= this.policy.maxTotalMs;
+  }
 }
