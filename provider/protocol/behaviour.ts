@@ -4,7 +4,7 @@
 import type { Checked } from "./check";
 import type { ArgsOf, ResourceDefinition, StateOf } from "./definition";
 import type { Diff } from "./diff";
-import type { PropertyMap } from "./properties";
+import type { RawInputs } from "./properties";
 
 export interface Created<S> {
   readonly id: string;
@@ -21,7 +21,7 @@ export interface Found<D extends ResourceDefinition> {
 export interface Behaviour<D extends ResourceDefinition> {
   readonly definition: D;
   /** The program's inputs against the definition, before any request; `olds`, the inputs stored, if any. */
-  check(olds: PropertyMap, news: PropertyMap): Promise<Checked<ArgsOf<D>>>;
+  check(olds: RawInputs, news: RawInputs): Promise<Checked<ArgsOf<D>>>;
   diff(id: string, olds: StateOf<D>, news: ArgsOf<D>): Promise<Diff>;
   create(args: ArgsOf<D>): Promise<Created<StateOf<D>>>;
   /** Undefined when the object is gone. */

@@ -4,7 +4,7 @@
 
 import { z } from "../protocol/zod";
 import { inputNames, toWire, type ResourceDefinition } from "../protocol/definition";
-import type { PropertyMap } from "../protocol/properties";
+import type { Values } from "../protocol/properties";
 import type { AreaConnection } from "../runtime/connection";
 import { memberPath } from "../http/paths";
 import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
@@ -26,7 +26,7 @@ export interface AlertingCollection {
    * The request body: every argument the program sets, write-only ones included. The whole object, since
    * a PUT returns a field it omits to the service's default.
    */
-  readonly toWire: (args: PropertyMap) => Record<string, unknown>;
+  readonly toWire: (args: Values) => Record<string, unknown>;
   /** The list's path, or one member's: its id is opaque (ObjectId.isValid also takes any 12 characters). */
   readonly path: (id?: string) => string;
   readonly list: (conn: AreaConnection) => Promise<Map<string, Listed>>;
