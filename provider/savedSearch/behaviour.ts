@@ -59,7 +59,7 @@ async function check(olds: RawInputs, news: RawInputs) {
   return checked;
 }
 
-const describe = (args: Args) => `the saved search "${String(args.name)}"`;
+const describe = (args: Args) => `the saved search "${args.name}"`;
 
 async function create(args: Args): Promise<Created<State>> {
   const conn = connectionFor("alerting");
@@ -81,9 +81,7 @@ async function create(args: Args): Promise<Created<State>> {
       [...(await SEARCHES.list(conn))]
         .filter(
           ([, s]) =>
-            s.name === String(args.name).trim() &&
-            s.sourceId === args.sourceId &&
-            createdAfterSend(s.createdAt, sentAt),
+            s.name === args.name.trim() && s.sourceId === args.sourceId && createdAfterSend(s.createdAt, sentAt),
         )
         .map(([id, search]) => ({ id, search })),
     adopt: async (found) => ({ id: found.id, outputs: WHOLE.outputs(found.search, args, {}) }),

@@ -63,7 +63,7 @@ async function check(_olds: RawInputs, news: RawInputs) {
 }
 
 function describe(args: Args): string {
-  return `the ${String(args.service)} webhook "${String(args.name)}"`;
+  return `the ${args.service} webhook "${args.name}"`;
 }
 
 function outputsAfterWrite(args: Args, res: ApiResponse, before: State = {}): State {
@@ -91,8 +91,7 @@ async function create(args: Args): Promise<Created<State>> {
     look: async (sentAt) =>
       [...(await WEBHOOKS.list(conn))]
         .filter(
-          ([, w]) =>
-            w.service === args.service && w.name === String(args.name).trim() && createdAfterSend(w.createdAt, sentAt),
+          ([, w]) => w.service === args.service && w.name === args.name.trim() && createdAfterSend(w.createdAt, sentAt),
         )
         .map(([id, webhook]) => ({ id, webhook })),
     adopt: async (found) => ({ id: found.id, outputs: WHOLE.outputs(found.webhook, args, {}) }),
