@@ -11,11 +11,14 @@ export interface Created<S> {
   readonly outputs: S;
 }
 
-/** What a read found: the outputs, and the inputs as the live object holds what the program manages. */
+/**
+ * What a read found: the outputs, and the inputs as the live object holds what the program manages
+ * (null where it holds none, even of an argument the program must set).
+ */
 export interface Found<D extends ResourceDefinition> {
   readonly id: string;
   readonly outputs: StateOf<D>;
-  readonly inputs: { readonly [K in keyof ArgsOf<D>]?: unknown };
+  readonly inputs: { readonly [K in keyof ArgsOf<D>]?: ArgsOf<D>[K] | null };
 }
 
 export interface Behaviour<D extends ResourceDefinition> {

@@ -41,8 +41,9 @@ export function wholeObject<D extends ResourceDefinition>(
   const stable = namesWith(def, "stable");
   const rules = outputRules(def);
   const compared = comparedForm(def);
-  // Each is D's own outputs by name, built over plain values: a generic D hides that from the types.
+  // Each is D's own outputs (or arguments) by name, built over plain values: a generic D hides that.
   const state = (values: Values) => values as StateOf<D>;
+  const found = (values: Values) => values as Found<D>["inputs"];
   return {
     args,
     outputs(answer, kept: Values, stored: Values) {
@@ -61,7 +62,7 @@ export function wholeObject<D extends ResourceDefinition>(
     },
     inputs(outs: Values) {
       const live = args.filter((n) => !writeOnly(n, outs) && !deepEqual(compared(n, outs[n]), compared(n, undefined)));
-      return pick(outs, live);
+      return found(pick(outs, live));
     },
     diff: (olds, news) => diffProperties(olds, news, args, namesWith(def, "replaces"), compared, stable),
     previewCreate: (a: Values) => state(previewOutputs(pick(a, args), serviceOutputs)),
