@@ -208,7 +208,7 @@ function describeAlert(args: Args): string {
   const known = (v: unknown): v is string => typeof v === "string" && v !== "" && v !== UNKNOWN;
   if (known(args.name)) return `the alert "${args.name}"`;
   if (known(args.dashboardId) && known(args.tileId)) return `the alert "${args.dashboardId}/${args.tileId}"`;
-  return `the ${String(args.source)} alert "${String(args.thresholdType)} ${String(args.threshold)} every ${String(args.interval)}"`;
+  return `the ${args.source} alert "${args.thresholdType} ${args.threshold} every ${args.interval}"`;
 }
 
 async function check(olds: RawInputs, news: RawInputs) {

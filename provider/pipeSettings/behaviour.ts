@@ -38,7 +38,7 @@ interface PipeRef {
 }
 
 /** The pipe a resource names: its recorded path, else the id's parts (a read by id). */
-function pipeRef(id: string, props: Partial<PipeRef> | State): PipeRef {
+function pipeRef(id: string, props: Pick<State, keyof PipeRef>): PipeRef {
   const [organizationId = "", serviceId = "", pipeId = ""] = id.split("/");
   return {
     organizationId: props.organizationId ?? organizationId,

@@ -146,7 +146,7 @@ export type StateOf<D extends ResourceDefinition> = {
 
 const entries = (def: ResourceDefinition) => Object.entries(def.properties);
 
-/** The names of the properties `keep` holds, in the definition's order: N is what `keep` tests. */
+/** The names of the properties `keep` selects, in the definition's order; N says which names those are. */
 function namesWhere<N extends string>(def: ResourceDefinition, keep: (p: PropertyDef) => boolean): N[] {
   return entries(def)
     .filter(([, p]) => keep(p))
