@@ -4,6 +4,7 @@
 
 import type { AreaConnection } from "../runtime/connection";
 import { deepEqual } from "../protocol/diff";
+import { memberOf } from "../protocol/properties";
 import { listPaged } from "../reading/pagedList";
 import { ALERT_LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { createdAfterSend, type Candidate } from "../creation/recovery";
@@ -32,7 +33,7 @@ export async function listAlerts(conn: AreaConnection): Promise<AlertCandidate[]
 function sameAsSentValue(name: string, sent: unknown, live: unknown): boolean {
   if (typeof sent === "object" && sent !== null && !Array.isArray(sent)) {
     if (typeof live !== "object" || live === null || Array.isArray(live)) return false;
-    return Object.entries(sent).every(([k, v]) => deepEqual(v, (live as Record<string, unknown>)[k]));
+    return Object.entries(sent).every(([k, v]) => deepEqual(v, memberOf(live, k)));
   }
   return deepEqual(compared(name, sent), compared(name, live));
 }

@@ -3,7 +3,7 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { UNKNOWN, containsUnknown, withoutProvider, type RawInputs } from "./properties";
+import { UNKNOWN, containsUnknown, memberOf, withoutProvider, type RawInputs } from "./properties";
 import * as rules from "./validation";
 import { canonicalInputs, inputNames, namesWith, type ResourceDefinition, type TypeSpec } from "./definition";
 
@@ -21,7 +21,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v = root;
   for (const part of path) {
     if (typeof v !== "object" || v === null) return undefined;
-    v = (v as Record<PropertyKey, unknown>)[part];
+    v = memberOf(v, part);
   }
   return v;
 }

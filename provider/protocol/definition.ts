@@ -5,6 +5,7 @@
 import type * as Rules from "./validation";
 import type { z } from "zod";
 import type { OutputRule, OutputRules } from "./outputRules";
+import { memberOf } from "./properties";
 
 /** A value's type, as the schema, the classes' types and the default check see it. */
 export type TypeSpec =
@@ -208,8 +209,10 @@ export function toWire(
     let value = values[n];
     if (p === undefined || p.wire === false || value === undefined) continue;
     if (value === null && nulls === "drop") continue;
-    if (p.type.kind === "object" && typeof value === "object" && value !== null)
-      value = Object.fromEntries(Object.keys(p.type.fields).map((f) => [f, (value as Record<string, unknown>)[f]]));
+    if (p.type.kind === "object" && typeof value === "object" && value !== null) {
+      const object = value;
+      value = Object.fromEntries(Object.keys(p.type.fields).map((f) => [f, memberOf(object, f)]));
+    }
     body[p.wire ?? n] = p.sent === undefined ? value : p.sent(value);
   }
   return body;

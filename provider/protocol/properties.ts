@@ -51,6 +51,11 @@ export function pick<T extends Values, const N extends string>(
 /** A listed item's id, or undefined when it has none that could be recorded (not a non-blank string). */
 export function listedId(item: unknown): string | undefined {
   if (typeof item !== "object" || item === null) return undefined;
-  const id = (item as Record<string, unknown>).id;
+  const id = memberOf(item, "id");
   return typeof id === "string" && id.trim() !== "" ? id : undefined;
+}
+
+/** A member of an object nothing types (an answer, a raw input): what it holds under `key`, if anything. */
+export function memberOf(obj: object, key: PropertyKey): unknown {
+  return Reflect.get(obj, key);
 }
