@@ -17,7 +17,7 @@ import { comparedForm, namesWith } from "../protocol/definition";
 import { changeOf, deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn, managedInState } from "../protocol/managed";
 import { previewOutputs } from "../protocol/preview";
-import { compact, containsUnknown } from "../protocol/properties";
+import { compact, containsUnknown, pick } from "../protocol/properties";
 import { NEW_KEY_STATE } from "../serviceFacts/apiKeys";
 import { quotedId } from "../protocol/ids";
 import type { KeyRole } from "../serviceFacts/apiKeys";
@@ -435,8 +435,7 @@ async function read(id: string, stored: State): Promise<Found<typeof API_KEY> | 
   const live = keyOutputs(args, key, { keyId: stored.keyId, keySecret: stored.keySecret }, { before: stored });
   // Inputs carry the live value of what the program manages, so drift shows there and only there.
   const inputs: Inputs = { organizationId: stored.organizationId };
-  for (const n of CARRIED) if (stored[n] !== undefined) inputs[n] = stored[n];
-  for (const n of managed) inputs[n] = live[n];
+  Object.assign(inputs, pick(stored, CARRIED), pick(live, managed));
   return { id, outputs: live, inputs };
 }
 
@@ -480,7 +479,7 @@ function previewCreate(args: Args): State {
   const pair: Credentials = args.importId !== undefined ? { keyId: null, keySecret: null } : {};
   const decided = [...KEY_FIELDS.filter((n) => !sent.includes(n)), ...(args.hashData === undefined ? PAIR : [])];
   const known = { ...kept(args, managed), keySuffix: hashedSuffix(args.hashData), ...pair };
-  return previewed(known, decided);
+  return previewOutputs<State>(known, decided);
 }
 
 /** What an update records, as far as a preview knows: as a create, and the key's identity and pair as stored. */
@@ -494,15 +493,13 @@ function previewUpdate(_id: string, before: State, args: Args): State {
     createdAt: before.createdAt,
   };
   const decided = KEY_FIELDS.filter((n) => !sent.includes(n) && !(n in stable));
-  return previewed({ ...stable, ...kept({ ...args, hashData: args.hashData ?? before.hashData }, managed) }, decided);
+  return previewOutputs<State>(
+    { ...stable, ...kept({ ...args, hashData: args.hashData ?? before.hashData }, managed) },
+    decided,
+  );
 }
 
 /** The outputs a preview promises (protocol/preview.ts): those it cannot know yet are Pulumi's unknown. */
-function previewed(known: State, decided: readonly (keyof State)[]): State {
-  // `known` as it is, the rest unknown; previewOutputs answers a property map.
-  return previewOutputs(known, decided);
-}
-
 /**
  * The outputs that are the program's own: its organization, the managed arguments as sent, and what only a create
  * takes.

@@ -144,7 +144,7 @@ export type Credentials = Pick<State, "keyId" | "keySecret">;
  */
 function answered(key: WireKey, program: WireKey, stored: WireKey): State {
   // Unchecked: an answered value is recorded as it came (issue 8), whatever type State gives it.
-  return outputsFrom<string>(KEY_OUTPUTS, KEY_FIELDS, keyAsRead(key), { program, stored });
+  return outputsFrom(KEY_OUTPUTS, KEY_FIELDS, keyAsRead(key), { program, stored }) as State;
 }
 
 /** What stands for a member an answer leaves out, and the hashData a create sent. */
