@@ -21,8 +21,9 @@ export type Listed = Record<string, unknown>;
 
 /**
  * With `meta`, pages step by its limit until they cover the total: a page short of rows the service
- * cannot render ends nothing (docs/design/webhooks-and-saved-searches.md). Without it, a short page ends, and so does one longer than asked or bringing nothing
- * new: an older service ignores the parameters. An item without a usable id could never be recorded.
+ * cannot render ends nothing (docs/design/webhooks-and-saved-searches.md). Without it, a short page
+ * ends, and so does one longer than asked or bringing nothing new: an older service ignores the
+ * parameters. An item without a usable id could never be recorded.
  */
 export async function listPaged(
   conn: AreaConnection,
