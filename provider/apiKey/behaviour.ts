@@ -50,7 +50,7 @@ type Unchecked = { readonly [K in keyof Args]?: unknown };
 const REPLACE_ON = namesWith(API_KEY, "replaces");
 const compared = comparedForm(API_KEY);
 
-/** Who makes the pair is one choice: the service (importId), the provider ("local") or the program (hashData). */
+/** Who makes the pair is one choice: the service (also for importId), the provider ("local") or hashData. */
 function crossFieldFailures(inputs: Unchecked): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const given = (name: keyof Args) => inputs[name] !== undefined && inputs[name] !== null;

@@ -1,4 +1,4 @@
-// The ApiKey, each property once. The order is the state's: `managedArgs` lists in it.
+// The ApiKey, each property once, in the state's order, which `managedArgs` follows.
 
 import type { OutputRule } from "../protocol/outputRules";
 import type { ResourceDefinition } from "../protocol/definition";
