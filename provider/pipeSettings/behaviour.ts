@@ -27,7 +27,7 @@ import {
   type State,
 } from "./wire";
 
-/** Another path names another pipe. */
+/** Another path names another pipe: a new resource. */
 const REPLACE_ON = namesWith(DEF, "replaces");
 const compared = comparedForm(DEF);
 
@@ -96,7 +96,7 @@ async function check(_olds: RawInputs, news: RawInputs) {
 async function diff(id: string, olds: State, news: Args): Promise<Diff> {
   const managed = managedIn(SETTING_NAMES, news);
   // Not in check, which may see inputs never applied. In time: the engine diffs every resource
-  // before any delete, and an unchanged one is never updated, so only this claim protects it.
+  // before any delete, and an unchanged one is never updated: only this claim keeps another's reset off.
   claimSettings(pipeRef(id, news), managed);
   // A PUT of the managed settings leaves the others as they are.
   const unmanaged = SETTING_NAMES.filter((n) => !managed.includes(n));

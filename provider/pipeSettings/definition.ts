@@ -10,7 +10,7 @@ import {
   type SettingName,
 } from "../serviceFacts/pipeSettings";
 
-/** Another path names another pipe. */
+/** Another path names another pipe: a new resource. */
 const pathPart = (name: string, description: string) =>
   ({
     type: { kind: "string" },
