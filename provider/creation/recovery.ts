@@ -23,7 +23,7 @@ export interface Candidate {
 
 interface StepsBase<T, C extends Candidate> {
   readonly post: () => Promise<T>;
-  /** Those matching what the POST sent at `sentAt` (our clock) sent. */
+  /** Objects matching what was sent by the POST sent at `sentAt` (our clock). */
   readonly look: (sentAt: number) => Promise<readonly C[]>;
   /** Words for the notice, e.g. `the alert "cpu high"`. */
   readonly description: string;
@@ -101,7 +101,7 @@ export async function createRecovering<T, C extends Candidate>(steps: LostAnswer
   }
 }
 
-/** Two looks apart: a service may store after it answers. */
+/** Undefined when two looks find none; the second waits, as a service may store after it answers. */
 async function lookTwice<C extends Candidate>(
   lost: OutcomeUnknownError,
   steps: StepsBase<unknown, C>,
