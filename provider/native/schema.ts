@@ -81,7 +81,7 @@ export interface PackageSchema {
 /** `pulumi-alertpipe` itself is the dynamic providers' package. */
 export const NODEJS_SDK_PACKAGE = "@alertpipe/pulumi";
 export const PYTHON_SDK_PACKAGE = "pulumi_alertpipe";
-/** The address's one home. */
+/** The canonical repository: its address's one home. */
 export const REPOSITORY = "github.com/alertpipe/pulumi-alertpipe";
 export const GO_IMPORT_BASE_PATH = `${REPOSITORY}/sdk/go/alertpipe`;
 
