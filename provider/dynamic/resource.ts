@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { inputNames, namesWith, outputNames, type ResourceDefinition } from "../protocol/definition";
 import { warnPlainTextInProgram } from "./plainTextConfig";
+import { pauseStackCapture, restoreStackCapture } from "./stackCapture";
 
 /**
  * The props and options a class passes its constructor. Pulumi exposes on an instance only the
@@ -40,7 +41,14 @@ export interface ResourceClass {
 export abstract class DefinedResource extends pulumi.dynamic.Resource {
   protected constructor(of: ResourceClass, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     const made = constructorProps(of.def, args, opts);
-    super(of.shim, name, made.props, made.opts, "alertpipe", of.type);
+    const limit = pauseStackCapture();
+    try {
+      super(of.shim, name, made.props, made.opts, "alertpipe", of.type);
+    } catch (err) {
+      restoreStackCapture(limit, err, new.target);
+      throw err;
+    }
+    restoreStackCapture(limit);
     warnPlainTextInProgram();
   }
 }
