@@ -19,7 +19,7 @@ import type { BenchFolder } from "./benchFolder";
 import { REFERENCE_SLEEP_ENV } from "./benchFolder";
 import { oursBuild, referenceBuild, referenceDeclaringBuild } from "./programs";
 import { ratioOf, type ScenarioResult } from "./report";
-import { maxInAnyWindow, median, statusCounts } from "./stats";
+import { maxInAnyWindow, median, pairedRatios, statusCounts } from "./stats";
 
 export interface Timed {
   /** Per run: the timed part, from its start to the last resource's outputs (see engineRun.ts). */
@@ -219,16 +219,6 @@ export const NATIVE_RATE_LIMITED_TITLE = `${RATE_LIMITED_TITLE}, through the nat
 
 /** Alternated pairs the latency-bound apply takes: enough that a median of pairs outlasts a load spike. */
 export const LATENCY_BOUND = { resources: 200, latencyMs: 50, runs: 9, target: 1.2 } as const;
-
-/**
- * The statistics of alternated runs against a reference: the ratio of the medians, and the median of
- * each run's own ratio (ours to the reference taken beside it), which a load that drifts over the row
- * moves less. The row's target holds both, so neither can pass it alone.
- */
-export function pairedRatios(ours: readonly number[], reference: readonly number[]) {
-  const perRun = ours.map((ms, i) => ms / (reference[i] ?? NaN));
-  return { ofMedians: ratioOf(median(ours), median(reference)), perRun, medianOfPairs: median(perRun) };
-}
 
 /** The three programs of a latency-bound run, in the order run `run` takes them: the order turns each run. */
 export function turned<T>(items: readonly T[], run: number): T[] {
