@@ -1,17 +1,13 @@
-// Every error kind the provider raises, one hierarchy in one module in the manner of undici's
-// lib/core/errors.js: a base class carrying the stable code a user or program may branch on, the
-// HTTP layer's kinds under HttpError (method, path, status, requestId), each kind a small subclass
-// adding only its own fields. They carry what a user needs to act and never a header or secret.
+// Every error kind the provider raises, classes only: a stable code each, what a user needs to act,
+// never a header or secret.
 
 import type { PropertyMap } from "./protocol/properties";
 import { quotedId } from "./protocol/ids";
 import { formatSeconds } from "./words";
 
 /**
- * Every code of this package's own making, with what to do on seeing it. The table of docs/errors.md
- * (which the README links) is this one, and every error kind's code is one of these keys; both are
- * held by test/unit/errors.test.ts, so neither can drift from the code. A TransportError's code is not
- * ours: it is the socket's or undici's (TRANSPORT_CODES_ADVICE).
+ * Every code of our own making, with what to do on seeing it: docs/errors.md's table and every error
+ * kind's code match it (test/unit/errors.test.ts).
  */
 export const ERROR_CODES = {
   CONFIG:
@@ -61,25 +57,20 @@ export const ERROR_CODES = {
     "The `alertpipe` command was given a command, flag or value it cannot use (the message names it): nothing was sent, and it exits 2. Correct the command line; `alertpipe export --help` lists what it takes.",
 } as const satisfies Record<string, string>;
 
-/** Every code of this package's own making; a program or test branches on these. */
+/** The codes of our own making, to branch on. */
 export type AlertpipeErrorCode = keyof typeof ERROR_CODES;
 
-/**
- * What to do on a TransportError, whose code is the socket's or undici's (ECONNREFUSED, UND_ERR_SOCKET,
- * ATTEMPT_TIMEOUT, …).
- */
+/** What to do on a TransportError, whose code is not ours. */
 export const TRANSPORT_CODES_ADVICE =
   "No answer came after the retries (connection refused, reset, timeout): check the URL, the network and the service, then run again.";
 
 /**
- * What every error of this package carries: `code` is stable across versions, the message is for
- * people. The message starts with the code in brackets, e.g. `[RATE_LIMITED] GET /… failed`,
- * because the engine prints only the message: that is where a user sees the code docs/errors.md
- * explains. Said here once, so no kind can leave it out.
+ * `code` is stable across versions. The message starts with `[CODE]` because the engine prints only
+ * the message; said here once, so no kind can leave it out.
  */
 export abstract class AlertpipeError<C extends string = string> extends Error {
   readonly code: C;
-  /** The message without its code, for another error that quotes this one (which says its own code). */
+  /** The message without its code, for quoting. */
   readonly detail: string;
 
   protected constructor(code: C, detail: string, options?: ErrorOptions) {
@@ -88,7 +79,7 @@ export abstract class AlertpipeError<C extends string = string> extends Error {
     this.detail = detail;
   }
 
-  /** An error's words for quoting inside another's message: ours without its code, so each message shows one. */
+  /** An error's words for quoting, so each message shows one code. */
   static detailOf(err: unknown): string {
     if (err instanceof AlertpipeError) return err.detail;
     return err instanceof Error ? err.message : String(err);
@@ -101,14 +92,10 @@ export interface RequestRef {
   readonly path: string;
 }
 
-/** What an ApiError means for the user, stable across versions; tests and programs may branch on it. */
+/** What an ApiError means for the user, stable across versions. */
 export type ApiErrorCode = "SERVICE_IDLE" | "RATE_LIMITED" | "NOT_FOUND" | "API_ERROR";
 
-/**
- * The status the real service answers when the service a call addresses is idle or stopped
- * (`FAILED_DEPENDENCY: … Current state: idle`). Nothing was changed; no retry can help until
- * someone starts the service.
- */
+/** An idle or stopped service: nothing changed, no retry helps. */
 const SERVICE_IDLE_STATUS = 424;
 
 function codeOf(status: number): ApiErrorCode {
@@ -118,7 +105,7 @@ function codeOf(status: number): ApiErrorCode {
   return "API_ERROR";
 }
 
-/** What every error of the HTTP layer carries besides its code: the request, and the answer's status and requestId. */
+/** An error of the HTTP layer, naming the request and the answer. */
 export abstract class HttpError<C extends string = string> extends AlertpipeError<C> {
   readonly method: string;
   readonly path: string;
@@ -140,7 +127,7 @@ export abstract class HttpError<C extends string = string> extends AlertpipeErro
     this.requestId = fields.requestId;
   }
 
-  /** The status and requestId of the answer behind `err`, when it is one of these errors. */
+  /** The status and requestId behind `err`, when it is one of ours. */
   static answerOf(err: unknown): { status?: number; requestId?: string } {
     if (!(err instanceof HttpError)) return {};
     return {
@@ -150,10 +137,7 @@ export abstract class HttpError<C extends string = string> extends AlertpipeErro
   }
 }
 
-/**
- * What an error that says more about `cause` carries: the cause, and its status and requestId when it is one of these
- * errors.
- */
+/** The fields of an error wrapping `cause`, its answer's included. */
 function carriedFrom(cause: unknown): { status?: number; requestId?: string | undefined; cause?: unknown } {
   return { ...HttpError.answerOf(cause), cause };
 }
@@ -163,7 +147,7 @@ export class ApiError extends HttpError<ApiErrorCode> {
   declare readonly status: number;
   readonly serviceMessage: string;
 
-  /** `advice`: what to do, when the caller knows more than the status says (which credential a 401 is about). */
+  /** `advice`: what to do, when the caller knows more than the status (a 401's credential). */
   constructor(
     ref: RequestRef,
     status: number,
@@ -187,11 +171,7 @@ export class ApiError extends HttpError<ApiErrorCode> {
   }
 }
 
-/**
- * The service rate-limited this credential and asked for a wait longer than the retry budget. The
- * request that drew the 429 and every request of the same credential waiting behind it fail at
- * once with this, rather than sit paused for minutes with nothing on the screen.
- */
+/** A 429 asked for a wait beyond the retry budget: the credential's requests fail now. */
 export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
   /** The wait the service asked for, in ms. */
   readonly waitMs: number;
@@ -217,11 +197,11 @@ export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
   }
 }
 
-/** No answer could be had (connection refused, reset, timeout) after the allowed retries. */
+/** No answer could be had after the allowed retries. */
 export class TransportError extends HttpError {
-  /** The socket or undici error code (e.g. ECONNREFUSED, UND_ERR_SOCKET, ATTEMPT_TIMEOUT), stable as undici's own. */
+  /** The socket's or undici's code, e.g. ECONNREFUSED. */
   declare readonly code: string;
-  /** Why no answer came, in words (secrets already scrubbed); kept so nobody parses the message for it. */
+  /** Why no answer came, so nobody parses the message for it. */
   readonly reason: string;
 
   constructor(ref: RequestRef, reason: string, code: string, options?: { cause?: unknown }) {
@@ -231,13 +211,10 @@ export class TransportError extends HttpError {
   }
 }
 
-/**
- * A request that creates something may have been processed, but we never saw the answer.
- * Retrying blindly could create a duplicate, so we stop and say so in words.
- */
+/** A create's answer was lost: a blind retry could duplicate it. */
 export class OutcomeUnknownError extends HttpError<"OUTCOME_UNKNOWN"> {
   readonly what: string;
-  /** Why the outcome is open, in words (secrets already scrubbed), without the advice around it. */
+  /** Why the outcome is open, without the advice around it. */
   readonly reason: string;
 
   constructor(
@@ -252,7 +229,7 @@ export class OutcomeUnknownError extends HttpError<"OUTCOME_UNKNOWN"> {
       "OUTCOME_UNKNOWN",
       `${ref.method} ${ref.path}: ${reason.replace(/\.+$/, "")}${rid}. The request may have been processed, so ${what} may have been created ` +
         `on the service even though Pulumi did not record it. Check for it before running again, and delete it if it is there.`,
-      // status: of the answer that left the outcome open (502, 503, 504), if there was an answer.
+      // The status of the answer that left the outcome open, if any.
       { status: options?.status, requestId: options?.requestId, cause: options?.cause },
     );
     this.name = "OutcomeUnknownError";
@@ -261,10 +238,7 @@ export class OutcomeUnknownError extends HttpError<"OUTCOME_UNKNOWN"> {
   }
 }
 
-/**
- * A create's answer was lost and more than one object on the service matches what it sent: any of
- * them may be the one it made. Nothing is recorded; the user decides which to keep.
- */
+/** A lost create matches several objects: the user picks; nothing recorded. */
 export class AmbiguousCreateError extends HttpError<"CREATE_AMBIGUOUS"> {
   /** The ids of the objects that match, in the service's order. */
   readonly candidates: readonly string[];
@@ -298,15 +272,12 @@ export class UnexpectedResponseError extends HttpError<"UNEXPECTED_RESPONSE"> {
   }
 }
 
-/**
- * The object a program asked to take over does not exist. Said apart from a plain 404 because the
- * user must know nothing was made: the run stops rather than creating a new object in its place.
- */
+/** The object to take over does not exist; not a 404, so the user knows nothing was made. */
 export class ImportNotFoundError extends HttpError<"IMPORT_NOT_FOUND"> {
   /** The id the program gave as importId. */
   readonly importId: string;
 
-  /** `notFound`: the GET answered 404, or the list read (a webhook has no GET of one) that does not hold the id. */
+  /** `notFound`: the GET's 404, or a list without the id (webhooks have no GET). */
   constructor(notFound: ApiError | RequestRef, what: string, importId: string) {
     const answered = notFound instanceof ApiError ? "answered 404" : "does not list it";
     super(
@@ -321,11 +292,7 @@ export class ImportNotFoundError extends HttpError<"IMPORT_NOT_FOUND"> {
   }
 }
 
-/**
- * A create's answer was lost with the new key's secret, so the key it made is unusable, and deleting
- * that key failed. Said apart, naming the key, because no later run finds it again: only the user
- * can delete it. Nothing was recorded in the stack.
- */
+/** A key made unusable by a lost answer could not be deleted: only the user can, by its name. */
 export class UnusableKeyLeftError extends HttpError<"UNUSABLE_KEY_LEFT"> {
   /** The uuid of the key that may be left. */
   readonly keyUuid: string;
@@ -345,10 +312,7 @@ export class UnusableKeyLeftError extends HttpError<"UNUSABLE_KEY_LEFT"> {
   }
 }
 
-/**
- * A delete refused because alerts still use the object: a webhook's 409, or a saved search whose
- * delete would take its alerts with it. Names those alerts, which the service's own words do not.
- */
+/** A delete refused because alerts use the object; names them, as the service does not. */
 export class StillReferencedError extends HttpError<"STILL_REFERENCED"> {
   /** The alerts found using the object, as "name (id)" or "id". */
   readonly alerts: readonly string[];
@@ -375,12 +339,12 @@ export class AttemptTimeout extends AlertpipeError<"ATTEMPT_TIMEOUT"> {
   }
 }
 
-/** A connection setting that is missing or malformed. Names the config key and env var, never the value. */
+/** A missing or malformed connection setting; never repeats the value. */
 export class ConfigError extends AlertpipeError<"CONFIG"> {
   constructor(
     /** A name of CONNECTION_SETTINGS (runtime/connection.ts). */
     readonly setting: string,
-    /** The setting's row of CONNECTION_SETTINGS (runtime/connection.ts). */
+    /** The setting's row of CONNECTION_SETTINGS. */
     s: { readonly configKey: string; readonly envVar: string; readonly description: string },
     problem: string,
   ) {
@@ -392,10 +356,7 @@ export class ConfigError extends AlertpipeError<"CONFIG"> {
   }
 }
 
-/**
- * An error from create/update after the object exists. The host turns `id` and `properties` into
- * ErrorResourceInitFailed, so the engine keeps the object in state instead of orphaning it.
- */
+/** An error after the object exists: the host keeps it in state (ErrorResourceInitFailed). */
 export class PartialFailure extends AlertpipeError<"KEPT_AFTER_FAILURE"> {
   constructor(
     readonly id: string,
@@ -411,12 +372,7 @@ export class PartialFailure extends AlertpipeError<"KEPT_AFTER_FAILURE"> {
   }
 }
 
-/**
- * A change replaces an object whose program still says importId. The engine creates a replacement
- * with the program's inputs as they are (it checks them again without the stored ones), so the
- * create would take over the same object and the delete of the replaced one would remove it. Said
- * in preview, before anything is sent.
- */
+/** A replace under importId would adopt the same object, then delete it; raised in preview. */
 export class ImportIdOnReplaceError extends AlertpipeError<"IMPORT_ID_ON_REPLACE"> {
   constructor(what: string, id: string, replacedBy: readonly string[]) {
     super(
@@ -429,7 +385,7 @@ export class ImportIdOnReplaceError extends AlertpipeError<"IMPORT_ID_ON_REPLACE
   }
 }
 
-/** An import id that is not of the form the resource's kind is imported by, e.g. `<organizationId>/<id>`. */
+/** An import id not of its kind's form, e.g. `<organizationId>/<id>`. */
 export class ImportIdFormError extends AlertpipeError<"IMPORT_ID_FORM"> {
   /** The import id as given, whole (the message shortens a long one). */
   readonly id: string;
@@ -445,10 +401,7 @@ export class ImportIdFormError extends AlertpipeError<"IMPORT_ID_FORM"> {
   }
 }
 
-/**
- * An id that cannot be a segment of a request's path (provider/http/paths.ts): empty, `.` or `..`,
- * holding `/`, too long, or not of its kind's form. Raised before anything is sent.
- */
+/** An id that cannot be a path segment; raised before any send. */
 export class IdFormError extends AlertpipeError<"ID_FORM"> {
   /** The id as given, whole (the message shortens a long one). */
   readonly id: string;
@@ -467,7 +420,7 @@ export class IdFormError extends AlertpipeError<"ID_FORM"> {
   }
 }
 
-/** A request for a resource type the native plugin does not serve (a type token of another package or version). */
+/** A resource type token the native plugin does not serve. */
 export class UnknownResourceTypeError extends AlertpipeError<"UNKNOWN_RESOURCE_TYPE"> {
   constructor(
     packageName: string,
@@ -482,7 +435,7 @@ export class UnknownResourceTypeError extends AlertpipeError<"UNKNOWN_RESOURCE_T
   }
 }
 
-/** A lookup's argument it cannot use (missing, of the wrong type or form); raised before any request. */
+/** A lookup argument it cannot use; raised before any request. */
 export class LookupArgumentError extends AlertpipeError<"LOOKUP_ARGUMENT"> {
   constructor(
     readonly lookup: string,
@@ -494,7 +447,7 @@ export class LookupArgumentError extends AlertpipeError<"LOOKUP_ARGUMENT"> {
   }
 }
 
-/** A lookup found nothing: the message names what it looked for and where. */
+/** A lookup found nothing. */
 export class LookupNotFoundError extends AlertpipeError<"LOOKUP_NOT_FOUND"> {
   constructor(
     readonly lookup: string,
@@ -505,7 +458,7 @@ export class LookupNotFoundError extends AlertpipeError<"LOOKUP_NOT_FOUND"> {
   }
 }
 
-/** A lookup by name that found several objects: the message lists their ids, by which one is looked up. */
+/** A lookup by name found several: their ids, to look one up by. */
 export class LookupAmbiguousError extends AlertpipeError<"LOOKUP_AMBIGUOUS"> {
   constructor(
     readonly lookup: string,
@@ -529,7 +482,7 @@ export class UnknownFunctionError extends AlertpipeError<"UNKNOWN_FUNCTION"> {
   }
 }
 
-/** A command line `alertpipe` cannot run (an unknown flag or type, a malformed --pipe): it exits 2, sending nothing. */
+/** A command line `alertpipe` cannot run: it exits 2, sending nothing. */
 export class UsageError extends AlertpipeError<"USAGE"> {
   constructor(problem: string) {
     super("USAGE", problem);

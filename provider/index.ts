@@ -4,7 +4,7 @@
 export { Alert } from "./dynamic/alert";
 export { ApiKey } from "./dynamic/apiKey";
 export { PipeSettings } from "./dynamic/pipeSettings";
-// The lookup functions and their types (GetAlertArgs, GetAlertResult, ...), each lookup's definition rendered.
+// The lookup functions and their types (GetAlertArgs, GetAlertResult, ...).
 export * from "./dynamic/lookups";
 export { SavedSearch } from "./dynamic/savedSearch";
 export { Webhook } from "./dynamic/webhook";
@@ -40,12 +40,8 @@ export type {
   WebhookService,
 } from "./dynamic/generated";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./serviceFacts/pipeSettings";
-// The error kinds, their codes and the table of what to do on each (the README's). An error is
-// thrown in Pulumi's provider host, not in the program, so a program sees only its message, which
-// starts with the code (`[RATE_LIMITED] …`); the classes and the code type serve what drives the
-// providers in-process (tests, tools) and what reads the engine's output (Automation API), so a
-// code they branch on is one the compiler knows. Not exported: the connection settings' table,
-// read in the host from the stack config the README lists.
+// The error kinds and codes. A program sees only the message, thrown in the host; these let in-process
+// drivers and readers of the engine's output branch on codes the compiler knows.
 export {
   AlertpipeError,
   HttpError,
@@ -75,5 +71,4 @@ export {
   type AlertpipeErrorCode,
   type ApiErrorCode,
 } from "./errors";
-// The emulator is its own entry point, `pulumi-alertpipe/emulator`, so a program that imports the
-// resources never loads it.
+// The emulator is its own entry point, `pulumi-alertpipe/emulator`, so a program never loads it.

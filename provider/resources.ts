@@ -1,5 +1,5 @@
-// Every resource the package serves, one line each: its kind (the folder, and the shim's path), its
-// definition, and its behaviour, loaded on first use so a front door starts without zod or undici.
+// Every resource the package serves, one line each; behaviours load on first use, for a cold start
+// without zod or undici.
 
 import type { Behaviour } from "./protocol/behaviour";
 import type { ResourceDefinition } from "./protocol/definition";
@@ -17,10 +17,8 @@ export interface Resource<K extends string = string> {
 }
 
 /**
- * A module loaded on first use. Compiled, it is `require`d: Node's `import()` of a CommonJS file
- * goes through its ES module loader, a cost on every cold start. The TypeScript sources, as the
- * test runner loads them, have no .js file to `require`, so there `import()` runs, which hands a
- * CommonJS module's exports over as `default`. Both name the file literally, for the bundler.
+ * `require` when compiled: `import()` of CommonJS would load Node's ES loader on a cold start. The
+ * sources (tests) have no .js to require. Both name the file literally, for the bundler.
  */
 export async function loaded<T extends object>(
   required: () => unknown,

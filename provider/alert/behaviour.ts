@@ -11,13 +11,13 @@ import { createRecovering, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
-import { comparedForm, namesWith, type ArgsOf, type StateOf, outputNames, outputRules } from "../protocol/definition";
+import { comparedForm, namesWith, outputNames, outputRules, type PropertyDef } from "../protocol/definition";
 import { importIdFormOf } from "../protocol/definition";
 import { changeOf, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn } from "../protocol/managed";
 import { outputsFrom } from "../protocol/outputRules";
 import { previewOutputs } from "../protocol/preview";
-import { UNKNOWN, containsUnknown, pick, type PropertyMap } from "../protocol/properties";
+import { UNKNOWN, containsUnknown, pick, type RawInputs, type Values } from "../protocol/properties";
 import {
   RANGE_THRESHOLD_TYPES,
   SCHEDULE_START_WINDOW_DAYS,
@@ -28,25 +28,29 @@ import {
   thresholdMaxProblem,
 } from "../serviceFacts/alertRules";
 import { ALERT } from "./definition";
-
-type Args = ArgsOf<typeof ALERT>;
-type State = StateOf<typeof ALERT>;
 import { alertCollection, alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
-import { alertIn, alertsPath, createdAlert, fromWire, toWire } from "./wire";
+import { alertIn, alertsPath, createdAlert, fromWire, toWire, type Args, type State } from "./wire";
 import { dialectFor } from "./dialect";
 
-const both = (n: string) => ALERT.properties[n as keyof typeof ALERT.properties].role === "both";
+/** An output's name: what a state records. */
+type Output = keyof State;
+/** An argument a state records: every argument but importId. */
+type Argument = Output & keyof Args;
+const property = (n: Output): PropertyDef => ALERT.properties[n];
+const both = (n: Output): n is Argument => property(n).role === "both";
 /** Arguments the program must set; always managed. */
-const REQUIRED_ARGS = namesWith(ALERT, "required");
+const REQUIRED_ARGS = outputNames(ALERT)
+  .filter(both)
+  .filter((n) => property(n).required === true);
 /**
  * The alert's channels, set as `channel`, `channels` or both: recorded whenever the service answers
  * them (a 2026 service answers both) and compared as one list of channels (channelsDiffer).
  */
-const CHANNEL_ARGS = ["channel", "channels"] as const;
+const CHANNEL_ARGS: readonly Output[] = ["channel", "channels"];
 /** Arguments the program may set; managed only when it does. */
-const OPTIONAL_ARGS = outputNames(ALERT).filter(
-  (n) => both(n) && !REQUIRED_ARGS.includes(n) && !(CHANNEL_ARGS as readonly string[]).includes(n),
-);
+const OPTIONAL_ARGS = outputNames(ALERT)
+  .filter(both)
+  .filter((n) => !REQUIRED_ARGS.includes(n) && !CHANNEL_ARGS.includes(n));
 const ARG_NAMES = [...REQUIRED_ARGS, ...OPTIONAL_ARGS];
 /** What the service fills in; never set by the program. */
 const OUTPUT_ONLY = outputNames(ALERT).filter((n) => !both(n));
@@ -58,19 +62,25 @@ const RULES = outputRules(ALERT);
 const compared = comparedForm(ALERT);
 
 /** What an alert records: required arguments, channels, the optional ones managed, what the service fills in. */
-function recorded(props: PropertyMap) {
+function recorded(props: Values): Output[] {
   return [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, props), ...OUTPUT_ONLY];
 }
 
-/** The channels an alert notifies, from `channels`, else the one `channel`: what a PUT of these makes. */
-function channelList(props: PropertyMap): unknown[] | undefined {
-  if (Array.isArray(props.channels)) return props.channels as unknown[];
+/** An alert's channels, as its arguments or its state hold them. */
+type Channels = Pick<State, "channel" | "channels">;
+
+/**
+ * The channels an alert notifies, from `channels`, else the one `channel`: what a PUT of these makes.
+ * In preview either may still be Pulumi's unknown, a string.
+ */
+function channelList(props: Channels): readonly unknown[] | undefined {
+  if (Array.isArray(props.channels)) return props.channels;
   return props.channel === undefined || props.channel === null ? undefined : [props.channel];
 }
 
 /** Whether the program's channels differ from the recorded ones, as lists; unknown ones differ. */
-function channelsDiffer(olds: PropertyMap, news: PropertyMap): boolean {
-  const keyed = (list: unknown[] | undefined) =>
+function channelsDiffer(olds: Channels, news: Channels): boolean {
+  const keyed = (list: readonly unknown[] | undefined) =>
     list?.map((c) => (typeof c === "object" && c !== null ? channelKey(c) : String(c)));
   return hasChanged("channels", keyed(channelList(olds)), keyed(channelList(news)));
 }
@@ -80,8 +90,8 @@ function channelsDiffer(olds: PropertyMap, news: PropertyMap): boolean {
  * schedule the program no longer sets is cleared (scheduleStartAt null, scheduleOffsetMinutes 0).
  * thresholdMax has no clear; one left on an alert no longer of a range type is unused and unmanaged.
  */
-function clears(olds: PropertyMap, news: PropertyMap): PropertyMap {
-  const out: PropertyMap = {};
+function clears(olds: State, news: Args): { scheduleStartAt?: null; scheduleOffsetMinutes?: 0 } {
+  const out: { scheduleStartAt?: null; scheduleOffsetMinutes?: 0 } = {};
   if (olds.scheduleStartAt !== undefined && news.scheduleStartAt === undefined) out.scheduleStartAt = null;
   if (olds.scheduleOffsetMinutes !== undefined && news.scheduleOffsetMinutes === undefined)
     out.scheduleOffsetMinutes = 0;
@@ -93,10 +103,10 @@ function clears(olds: PropertyMap, news: PropertyMap): PropertyMap {
  * where the answer leaves one out) and what the service fills in, as it came. An optional
  * argument the program leaves out is not recorded, so the service's choice never shows as drift.
  */
-function outputsAfterWrite(args: Args, body: unknown, before: PropertyMap = {}): State {
+function outputsAfterWrite(args: Args, body: unknown, before: State = {}): State {
   const alert = alertIn(body);
   // An empty 2xx tells nothing new: what the service filled in before stands.
-  return outputsFrom(RULES, recorded(args), alert === undefined ? {} : fromWire(alert), {
+  return outputsFrom<State, Output>(RULES, recorded(args), alert === undefined ? {} : fromWire(alert), {
     program: args,
     stored: alert === undefined ? before : {},
   });
@@ -106,7 +116,7 @@ function outputsAfterWrite(args: Args, body: unknown, before: PropertyMap = {}):
  * Rules between properties, apart from the zod check so they run whatever else is wrong. A source
  * still unknown in preview demands nothing; it is checked again once known.
  */
-function crossFieldFailures(inputs: PropertyMap, olds: PropertyMap = {}): CheckFailure[] {
+function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const set = (n: string) => inputs[n] !== undefined && inputs[n] !== null;
   const unknown = (...names: string[]) => names.some((n) => containsUnknown(inputs[n]));
@@ -198,10 +208,10 @@ function describeAlert(args: Args): string {
   const known = (v: unknown): v is string => typeof v === "string" && v !== "" && v !== UNKNOWN;
   if (known(args.name)) return `the alert "${args.name}"`;
   if (known(args.dashboardId) && known(args.tileId)) return `the alert "${args.dashboardId}/${args.tileId}"`;
-  return `the ${String(args.source)} alert "${String(args.thresholdType)} ${String(args.threshold)} every ${String(args.interval)}"`;
+  return `the ${args.source} alert "${args.thresholdType} ${args.threshold} every ${args.interval}"`;
 }
 
-async function check(olds: PropertyMap, news: PropertyMap) {
+async function check(olds: RawInputs, news: RawInputs) {
   return checkArgs<Args>(ALERT, news, (inputs) => crossFieldFailures(inputs, olds), connectionFailures("alerting"));
 }
 
@@ -262,7 +272,7 @@ async function read(id: string, stored: State): Promise<Found<typeof ALERT> | un
   const names = recorded(stored);
   // A 2xx without an alert tells nothing: what is stored stands. A managed optional cleared live
   // stays recorded as null, so it is still known to be managed.
-  const outputs = alert === undefined ? pick(stored, names) : outputsFrom(RULES, names, fromWire(alert));
+  const outputs: State = alert === undefined ? pick(stored, names) : outputsFrom(RULES, names, fromWire(alert));
   // Inputs are the managed arguments' live values: a preview proposes to put drift back and never
   // reports what the program leaves to the service.
   return {
@@ -276,8 +286,8 @@ async function read(id: string, stored: State): Promise<Found<typeof ALERT> | un
  * The channels as a read's inputs: `channel`, and `channels` only where it says more than
  * `channel` does, so a read never turns a program's one channel into a list.
  */
-function channelInputs(outputs: PropertyMap): PropertyMap {
-  const inputs: PropertyMap = pick(outputs, ["channel"]);
+function channelInputs(outputs: State): Channels {
+  const inputs: Channels = pick(outputs, ["channel"]);
   const list = outputs.channels;
   if (Array.isArray(list) && !(list.length === 1 && !channelsDiffer({ channels: list }, { channel: outputs.channel })))
     inputs.channels = list;
@@ -290,10 +300,10 @@ async function readImported(importId: string): Promise<Found<typeof ALERT> | und
   // Every optional argument is asked for; a read records each, the live value or null.
   const found = await read(id, Object.fromEntries(OPTIONAL_ARGS.map((n) => [n, null])));
   if (found === undefined) return found;
-  const outputs: PropertyMap = { ...found.outputs };
-  const inputs: PropertyMap = { ...found.inputs };
+  const outputs: State = { ...found.outputs };
+  const inputs = { ...found.inputs };
   // A thresholdMax left on an alert of another type is unused: the program would be refused it.
-  const unused = (n: string) => n === "thresholdMax" && !RANGE_THRESHOLD_TYPES.includes(String(outputs.thresholdType));
+  const unused = (n: Output) => n === "thresholdMax" && !RANGE_THRESHOLD_TYPES.includes(String(outputs.thresholdType));
   for (const n of OPTIONAL_ARGS) {
     const held = compared(n, outputs[n]);
     if (held !== undefined && held !== null && held !== "" && !unused(n)) continue;
@@ -305,7 +315,7 @@ async function readImported(importId: string): Promise<Found<typeof ALERT> | und
 
 /** A create's outputs as a preview knows them: the program's arguments, not what the service fills in. */
 function previewCreate(args: Args): State {
-  return previewOutputs(pick(args, [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, args)]), [
+  return previewOutputs<State>(pick(args, [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, args)]), [
     ...CHANNEL_ARGS,
     ...OUTPUT_ONLY,
   ]);
@@ -313,7 +323,7 @@ function previewCreate(args: Args): State {
 
 /** An update's outputs as a preview knows them: as a create's, and what a PUT cannot change as stored. */
 function previewUpdate(_id: string, olds: State, news: Args): State {
-  return previewOutputs(
+  return previewOutputs<State>(
     {
       ...pick(olds, STABLE_OUTPUTS),
       ...pick(news, [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, news)]),

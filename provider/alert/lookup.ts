@@ -4,14 +4,14 @@
 
 import type { AreaConnection } from "../runtime/connection";
 import { deepEqual } from "../protocol/diff";
+import { memberOf } from "../protocol/properties";
 import { listPaged } from "../reading/pagedList";
 import { ALERT_LIST_PAGE_MAX } from "../serviceFacts/alertRules";
-import type { PropertyMap } from "../protocol/properties";
 import { createdAfterSend, type Candidate } from "../creation/recovery";
 import type { Collection } from "../reading/listedReads";
 import { comparedForm } from "../protocol/definition";
 import { ALERT } from "./definition";
-import { alertsPath, fromWire, toWire, type WireAlert } from "./wire";
+import { alertsPath, fromWire, toWire, type Args, type WireAlert } from "./wire";
 
 const compared = comparedForm(ALERT);
 
@@ -33,19 +33,19 @@ export async function listAlerts(conn: AreaConnection): Promise<AlertCandidate[]
 function sameAsSentValue(name: string, sent: unknown, live: unknown): boolean {
   if (typeof sent === "object" && sent !== null && !Array.isArray(sent)) {
     if (typeof live !== "object" || live === null || Array.isArray(live)) return false;
-    return Object.entries(sent).every(([k, v]) => deepEqual(v, (live as Record<string, unknown>)[k]));
+    return Object.entries(sent).every(([k, v]) => deepEqual(v, memberOf(live, k)));
   }
   return deepEqual(compared(name, sent), compared(name, live));
 }
 
 /** Whether a live alert holds every field the program's body sends, with the value it sends. */
-export function matchesWhatIsSent(args: PropertyMap, alert: WireAlert): boolean {
-  const live = fromWire(alert);
+export function matchesWhatIsSent(args: Args, alert: WireAlert): boolean {
+  const live: Readonly<Record<string, unknown>> = fromWire(alert);
   return Object.entries(toWire(args)).every(([name, sent]) => sameAsSentValue(name, sent, live[name]));
 }
 
 /** The listed alerts a POST of `args` sent at `sentAt` (our clock) may have made. */
-export async function alertsMadeBy(conn: AreaConnection, args: PropertyMap, sentAt: number): Promise<AlertCandidate[]> {
+export async function alertsMadeBy(conn: AreaConnection, args: Args, sentAt: number): Promise<AlertCandidate[]> {
   const all = await listAlerts(conn);
   return all.filter((c) => createdAfterSend(c.alert.createdAt, sentAt) && matchesWhatIsSent(args, c.alert));
 }

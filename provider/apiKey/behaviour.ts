@@ -13,23 +13,22 @@ import { readListed } from "../reading/listedReads";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
-import { comparedForm, namesWith, type ArgsOf, type StateOf } from "../protocol/definition";
+import { comparedForm, namesWith } from "../protocol/definition";
 import { changeOf, deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn, managedInState } from "../protocol/managed";
 import { previewOutputs } from "../protocol/preview";
-import { compact, containsUnknown, type PropertyMap } from "../protocol/properties";
+import { compact, containsUnknown, pick } from "../protocol/properties";
 import { NEW_KEY_STATE } from "../serviceFacts/apiKeys";
 import { quotedId } from "../protocol/ids";
+import type { KeyRole } from "../serviceFacts/apiKeys";
 import type { HashData } from "../serviceFacts/hashData";
 import { API_KEY } from "./definition";
-
-type Args = ArgsOf<typeof API_KEY>;
-type State = StateOf<typeof API_KEY>;
 import { keyCollection, keysMadeBy, type KeyCandidate } from "./lookup";
 import { makeLocalMaterial, type LocalMaterial } from "./material";
 import {
   KEY_FIELDS,
   PATCHABLE_ARGS,
+  asSent,
   createResult,
   credentialsIn,
   hashedSuffix,
@@ -38,9 +37,16 @@ import {
   keyOutputs,
   keysPath,
   toWire,
+  type Args,
   type CreateAnswer,
+  type Credentials,
+  type Patchable,
+  type State,
   type WireKey,
 } from "./wire";
+
+/** The program's inputs as the engine hands them to check: the names known, the values not checked yet. */
+type Unchecked = { readonly [K in keyof Args]?: unknown };
 
 /** Changing one makes a new key: what only the create takes, and `keepers`, never sent, to rotate it. */
 const REPLACE_ON = namesWith(API_KEY, "replaces");
@@ -51,9 +57,9 @@ const compared = comparedForm(API_KEY);
  * material is one choice. A taken-over key's pair is the service's; "local" is the provider's;
  * hashData is the program's own.
  */
-function crossFieldFailures(inputs: PropertyMap): CheckFailure[] {
+function crossFieldFailures(inputs: Unchecked): CheckFailure[] {
   const failures: CheckFailure[] = [];
-  const given = (name: string) => inputs[name] !== undefined && inputs[name] !== null;
+  const given = (name: keyof Args) => inputs[name] !== undefined && inputs[name] !== null;
   const local = inputs.keyMaterial === "local";
   if (local && given("hashData")) {
     failures.push({
@@ -83,7 +89,7 @@ function crossFieldFailures(inputs: PropertyMap): CheckFailure[] {
 }
 
 /** Whether a live key already holds the program's value of every argument it manages (`names`). */
-function matchesManaged(args: PropertyMap, names: readonly string[], key: PropertyMap): boolean {
+function matchesManaged(args: Args, names: readonly Patchable[], key: WireKey): boolean {
   const live = keyAsRead(key);
   return names.every((n) => !hasChanged(n, live[n], args[n], compared));
 }
@@ -96,7 +102,7 @@ interface SentKey {
   /** The name sent; undefined when none was (the service names it, so any name matches). */
   readonly name?: string | undefined;
   /** The roles sent, compared as a set; undefined when the suffix decides or none were sent. */
-  readonly roles?: readonly string[] | undefined;
+  readonly roles?: readonly KeyRole[] | undefined;
   /** The role uuids sent, compared as a set; likewise. */
   readonly assignedRoleIds?: readonly string[] | undefined;
   /** The keyIdSuffix sent in hashData. */
@@ -104,7 +110,7 @@ interface SentKey {
 }
 
 /** Whether a listed key is one a POST of `sent` may have made. */
-function matchesSent(sent: SentKey, key: PropertyMap): boolean {
+function matchesSent(sent: SentKey, key: WireKey): boolean {
   const live = keyAsRead(key);
   if (sent.name !== undefined && (key.name ?? "") !== sent.name) return false;
   if (sent.roles !== undefined && hasChanged("roles", key.roles, sent.roles, compared)) return false;
@@ -124,7 +130,7 @@ function matchesSent(sent: SentKey, key: PropertyMap): boolean {
  * Whether a live value is the one a key has when its program leaves the argument out. An import
  * records as managed only the arguments whose live value is not this.
  */
-function asIfLeftOut(name: string, value: unknown): boolean {
+function asIfLeftOut(name: Patchable, value: unknown): boolean {
   if (name === "roles") return Array.isArray(value) && value.length === 0;
   if (name === "state") return value === NEW_KEY_STATE || value === undefined || value === null;
   return value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0);
@@ -132,31 +138,28 @@ function asIfLeftOut(name: string, value: unknown): boolean {
 
 /** Words naming the key in an error whose outcome is unknown: its name, else its roles and organization. */
 function describeKey(args: Args): string {
-  if (typeof args.name === "string" && args.name !== "") return `the API key "${args.name}"`;
+  if ((args.name ?? "") !== "") return `the API key "${args.name}"`;
   const roles = [...(args.roles ?? []), ...(args.assignedRoleIds ?? [])].join(", ");
-  return `an unnamed API key (roles ${roles}) in organization ${String(args.organizationId)}`;
+  return `an unnamed API key (roles ${roles}) in organization ${args.organizationId}`;
 }
 
 /** What a PATCH cannot change: the key's identity. */
 const STABLE_OUTPUTS = namesWith(API_KEY, "stable");
 
-function organizationOf(props: PropertyMap): string {
-  return typeof props.organizationId === "string" ? props.organizationId : "";
+function organizationOf(props: Pick<State, "organizationId">): string {
+  return props.organizationId ?? "";
 }
 
 /**
  * What this resource holds as secret, besides the connection's credentials: the key secret and hashData. The HTTP layer
  * scrubs them from errors.
  */
-function secretsOf(props: PropertyMap): unknown[] {
-  const hashData = props.hashData;
+function secretsOf(props: Pick<State, "keySecret" | "hashData">): unknown[] {
   // The suffix is no secret: the service lists it, and it is an output in plain text (keySuffix).
-  const { keyIdHash, keySecretHash } =
-    typeof hashData === "object" && hashData !== null ? (hashData as Record<string, unknown>) : {};
-  return [props.keySecret, keyIdHash, keySecretHash];
+  return [props.keySecret, props.hashData?.keyIdHash, props.hashData?.keySecretHash];
 }
 
-function organizationOrFail(id: string, props: PropertyMap): string {
+function organizationOrFail(id: string, props: Pick<State, "organizationId">): string {
   const organizationId = organizationOf(props);
   if (organizationId === "") {
     throw new IdFormError(
@@ -169,7 +172,7 @@ function organizationOrFail(id: string, props: PropertyMap): string {
   return organizationId;
 }
 
-async function check(olds: PropertyMap, news: PropertyMap) {
+async function check(olds: Unchecked, news: Unchecked) {
   return checkArgs<Args>(API_KEY, news, crossFieldFailures, [
     ...expiredOnArrival(olds, news),
     ...connectionFailures("cloud"),
@@ -187,7 +190,7 @@ function expiryOf(value: unknown): number | undefined {
  * An expireAt already past, on a key created with it or changed to it: the key would be born
  * expired. A key that has expired since (the same expireAt as stored) is no failure; diff says so.
  */
-function expiredOnArrival(olds: PropertyMap, news: PropertyMap): CheckFailure[] {
+function expiredOnArrival(olds: Unchecked, news: Unchecked): CheckFailure[] {
   const at = expiryOf(news.expireAt);
   const now = Date.now();
   if (at === undefined || at > now || expiryOf(olds.expireAt) === at) return [];
@@ -202,7 +205,7 @@ function expiredOnArrival(olds: PropertyMap, news: PropertyMap): CheckFailure[] 
 }
 
 /** Says, in a preview or an up, that a key's expiry has passed since it was set. */
-function noticeExpired(id: string, olds: PropertyMap, news: PropertyMap): void {
+function noticeExpired(id: string, olds: State, news: Args): void {
   const at = expiryOf(olds.expireAt);
   if (at === undefined || at > Date.now() || expiryOf(news.expireAt) !== at) return;
   notify(
@@ -216,7 +219,7 @@ function noticeExpired(id: string, olds: PropertyMap, news: PropertyMap): void {
  * though the program made no pair (no hashData; "local" keys always hold theirs). Keys taken over
  * (importId) or imported hold null, the pair being unknown by design: not this.
  */
-function madeWithoutPair(olds: PropertyMap): boolean {
+function madeWithoutPair(olds: State): boolean {
   return (
     olds.hashData === undefined &&
     olds.keyMaterial !== "local" &&
@@ -284,8 +287,8 @@ type CreatePlan = TakeOverPlan | NewKeyPlan;
 
 interface PlanBase {
   /** The program's inputs as given, kept whole in the state of a key nobody can use (createResult). */
-  readonly inputs: PropertyMap;
-  readonly args: PropertyMap;
+  readonly inputs: Args;
+  readonly args: Args;
   readonly description: string;
   /** The key's path: the existing key's for a take-over, the organization's keys for a POST. */
   readonly path: string;
@@ -296,7 +299,7 @@ interface TakeOverPlan extends PlanBase {
   readonly kind: "takeOver";
   readonly importId: string;
   /** Whether the live key already holds every argument the program manages: then no PATCH. */
-  readonly holdsManaged: (key: PropertyMap) => boolean;
+  readonly holdsManaged: (key: WireKey) => boolean;
   /** The PATCH of the arguments the program manages. */
   readonly patch: Record<string, unknown>;
 }
@@ -313,11 +316,11 @@ interface NewKeyPlan extends PlanBase {
   /** For the HTTP layer to scrub from errors. */
   readonly secrets: readonly unknown[];
   /** Whether a listed key is one the POST may have made (lookup.ts filters by it). */
-  readonly matches: (key: PropertyMap) => boolean;
+  readonly matches: (key: WireKey) => boolean;
 }
 
 function planCreate(args: Args): CreatePlan {
-  const inputs: PropertyMap = args;
+  const inputs = args;
   const organizationId = organizationOf(args);
   const programSecrets = secretsOf(args);
   // Who makes the pair comes first: what is sent and how a key a lost POST made is told apart
@@ -325,18 +328,18 @@ function planCreate(args: Args): CreatePlan {
   // "local"), so a take-over sends and keeps none of it.
   const local = args.keyMaterial === "local" ? makeLocalMaterial() : undefined;
   // The program's pair (hashData) or the provider's (local): either way the service is sent only hashes.
-  const hashData = (args.hashData as HashData | undefined) ?? local?.hashes;
+  const hashData: HashData | undefined = args.hashData ?? local?.hashes;
   const description = describeKey(args);
-  const importId = typeof args.importId === "string" ? args.importId : undefined;
+  const importId = args.importId ?? undefined;
   const managed = managedIn(PATCHABLE_ARGS, args);
-  const name = typeof args.name === "string" ? args.name : undefined;
+  const name = args.name ?? undefined;
   // The listing shows neither key IDs nor hashes: a key whose pair we hold is told by its suffix.
   const sent: SentKey =
     hashData === undefined
       ? { name, roles: args.roles ?? undefined, assignedRoleIds: args.assignedRoleIds ?? undefined }
       : { name, keySuffix: hashData.keyIdSuffix };
-  const matches = (key: PropertyMap) => matchesSent(sent, key);
-  const holdsManaged = (key: PropertyMap) => matchesManaged(args, managed, key);
+  const matches = (key: WireKey) => matchesSent(sent, key);
+  const holdsManaged = (key: WireKey) => matchesManaged(args, managed, key);
   const path = keysPath(organizationId, importId);
   if (importId !== undefined)
     return { kind: "takeOver", inputs, args, description, path, importId, holdsManaged, patch: toWire(args, managed) };
@@ -412,28 +415,38 @@ function postRecovering(conn: AreaConnection, plan: NewKeyPlan): Promise<CreateA
   });
 }
 
+/** What a read carries of the stored inputs besides the organization: what only a create takes. */
+const CARRIED: readonly (keyof Args & keyof State)[] = ["hashData", "keepers", "keyMaterial"];
+
 async function read(id: string, stored: State): Promise<Found<typeof API_KEY> | undefined> {
-  const props: PropertyMap = stored;
   const conn = connectionFor("cloud");
-  const organizationId = organizationOrFail(id, props);
+  const organizationId = organizationOrFail(id, stored);
   const res = await readListed(conn, keyCollection(conn, organizationId), id, {
     method: "GET",
     path: keysPath(organizationId, id),
-    secrets: secretsOf(props),
+    secrets: secretsOf(stored),
   });
   if (res === undefined) return undefined;
   // A 2xx without a key in it tells nothing: what is stored stands.
-  const key: WireKey = keyIn(res.body) ?? props;
-  const managed = managedInState(PATCHABLE_ARGS, props, "managedArgs");
-  const args: PropertyMap = { organizationId: props.organizationId };
-  for (const n of managed) args[n] = props[n];
+  const key: WireKey = keyIn(res.body) ?? stored;
+  const managed = managedInState(PATCHABLE_ARGS, stored, "managedArgs");
+  const args: Args = { organizationId, ...valuesOf(stored, managed) };
   // The secret is never returned again: keep the stored credentials.
-  const live = keyOutputs(args, key, { keyId: props.keyId, keySecret: props.keySecret }, props);
+  const live = keyOutputs(args, key, { keyId: stored.keyId, keySecret: stored.keySecret }, { before: stored });
   // Inputs carry the live value of what the program manages, so drift shows there and only there.
-  const inputs: PropertyMap = { organizationId: props.organizationId };
-  for (const n of ["hashData", "keepers", "keyMaterial"]) if (props[n] !== undefined) inputs[n] = props[n];
-  for (const n of managed) inputs[n] = live[n];
+  const inputs: Inputs = { organizationId: stored.organizationId };
+  Object.assign(inputs, pick(stored, CARRIED), pick(live, managed));
   return { id, outputs: live, inputs };
+}
+
+/** The inputs a read gives the engine: what the live object holds of each argument. */
+type Inputs = { -readonly [K in keyof Found<typeof API_KEY>["inputs"]]: Found<typeof API_KEY>["inputs"][K] };
+
+/** The values `from` holds under `names`. */
+function valuesOf<T, K extends keyof T>(from: T, names: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const n of names) out[n] = from[n];
+  return out;
 }
 
 /**
@@ -446,52 +459,55 @@ async function readImported(importId: string): Promise<Found<typeof API_KEY> | u
   const [organizationId = "", id = ""] = importIdParts("API key", importId, API_KEY.importIdForm, "uuid");
   const found = await read(id, { organizationId: organizationId.toLowerCase(), managedArgs: [...PATCHABLE_ARGS] });
   if (found === undefined) return found;
-  const props: PropertyMap = found.outputs;
-  const inputs: PropertyMap = { ...found.inputs };
-  const managed = PATCHABLE_ARGS.filter((n) => !asIfLeftOut(n, props[n]));
+  const { outputs } = found;
+  const inputs: Inputs = { ...found.inputs };
+  const managed = PATCHABLE_ARGS.filter((n) => !asIfLeftOut(n, outputs[n]));
   for (const n of PATCHABLE_ARGS) if (!managed.includes(n)) delete inputs[n];
-  return { id, outputs: { ...props, keyId: null, keySecret: null, managedArgs: managed }, inputs };
+  return { id, outputs: { ...outputs, keyId: null, keySecret: null, managedArgs: managed }, inputs };
 }
+
+/** The pair a key records, which a preview knows only as the service's or the program's. */
+const PAIR: readonly (keyof State)[] = ["keyId", "keySecret"];
 
 /**
  * What a create records, as far as a preview knows: the program's arguments as sent; the key as
  * the service makes it and the pair, not yet (none with the program's hashData; null on a take-over).
  */
 function previewCreate(args: Args): State {
-  const managed: readonly string[] = managedIn(PATCHABLE_ARGS, args);
-  const pair = args.importId !== undefined ? { keyId: null, keySecret: null } : {};
-  const decided = [
-    ...KEY_FIELDS.filter((n) => !managed.includes(n)),
-    ...(args.hashData === undefined ? ["keyId", "keySecret"] : []),
-  ];
+  const managed = managedIn(PATCHABLE_ARGS, args);
+  const sent: readonly string[] = managed;
+  const pair: Credentials = args.importId !== undefined ? { keyId: null, keySecret: null } : {};
+  const decided = [...KEY_FIELDS.filter((n) => !sent.includes(n)), ...(args.hashData === undefined ? PAIR : [])];
   const known = { ...kept(args, managed), keySuffix: hashedSuffix(args.hashData), ...pair };
-  return previewOutputs(known, decided);
+  return previewOutputs<State>(known, decided);
 }
 
 /** What an update records, as far as a preview knows: as a create, and the key's identity and pair as stored. */
 function previewUpdate(_id: string, before: State, args: Args): State {
-  const managed: readonly string[] = managedIn(PATCHABLE_ARGS, args);
-  const stable = {
+  const managed = managedIn(PATCHABLE_ARGS, args);
+  const sent: readonly string[] = managed;
+  const stable: State = {
     keyId: before.keyId,
     keySecret: before.keySecret,
     keySuffix: before.keySuffix,
     createdAt: before.createdAt,
   };
-  const decided = KEY_FIELDS.filter((n) => !managed.includes(n) && !(n in stable));
-  return previewOutputs(
+  const decided = KEY_FIELDS.filter((n) => !sent.includes(n) && !(n in stable));
+  return previewOutputs<State>(
     { ...stable, ...kept({ ...args, hashData: args.hashData ?? before.hashData }, managed) },
     decided,
   );
 }
 
+/** The outputs a preview promises (protocol/preview.ts): those it cannot know yet are Pulumi's unknown. */
 /**
  * The outputs that are the program's own: its organization, the managed arguments as sent, and what only a create
  * takes.
  */
-function kept(args: PropertyMap, managed: readonly string[]): PropertyMap {
+function kept(args: Args, managed: Patchable[]): State {
   return compact({
     organizationId: args.organizationId,
-    ...toWire(args, managed),
+    ...asSent(args, managed),
     managedArgs: managed,
     hashData: args.hashData,
     keepers: args.keepers,
@@ -502,8 +518,8 @@ function kept(args: PropertyMap, managed: readonly string[]): PropertyMap {
 async function update(id: string, olds: State, args: Args): Promise<State> {
   const before = olds;
   const managed = managedIn(PATCHABLE_ARGS, args);
-  const changed = managed.filter((n) => hasChanged(n, (olds as PropertyMap)[n], (args as PropertyMap)[n], compared));
-  const credentials = { keyId: olds.keyId, keySecret: olds.keySecret };
+  const changed = managed.filter((n) => hasChanged(n, olds[n], args[n], compared));
+  const credentials: Credentials = { keyId: olds.keyId, keySecret: olds.keySecret };
   if (changed.length === 0) {
     // Only the set of managed arguments changed: nothing to send.
     return { ...before, managedArgs: managed, ...(args.hashData !== undefined ? { hashData: args.hashData } : {}) };
@@ -516,7 +532,7 @@ async function update(id: string, olds: State, args: Args): Promise<State> {
     body: toWire(args, managed),
     secrets: secretsOf({ ...olds, ...args }),
   });
-  return keyOutputs(args, keyIn(res.body) ?? {}, credentials, before);
+  return keyOutputs(args, keyIn(res.body) ?? {}, credentials, { before });
 }
 
 async function del(id: string, props: State): Promise<void> {

@@ -8,7 +8,7 @@ import type { AreaConnection } from "../runtime/connection";
 import { decode, send } from "../http/client";
 import { createdAfterSend, listedId } from "../creation/recovery";
 import type { Collection } from "../reading/listedReads";
-import { keysPath, type WireKey } from "./wire";
+import { isWireKey, keysPath, type WireKey } from "./wire";
 
 /**
  * A list answer: the organization's keys in `result` (at most 100, so the service does not page), each read as
@@ -44,7 +44,7 @@ export async function listKeys(
   const found: KeyCandidate[] = [];
   for (const item of decode(keyList, res).result) {
     const id = listedId(item);
-    if (id !== undefined && !found.some((c) => c.id === id)) found.push({ id, key: item as WireKey });
+    if (id !== undefined && isWireKey(item) && !found.some((c) => c.id === id)) found.push({ id, key: item });
   }
   return found;
 }

@@ -11,6 +11,7 @@ import {
   type RequestRef,
 } from "../errors";
 import { decode, type ApiResponse } from "../http/client";
+import { RetryBudget } from "../http/retry";
 import type { z } from "../protocol/zod";
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
@@ -85,7 +86,7 @@ export function createdAfterSend(createdAt: unknown, sentAt: number): boolean {
  */
 export async function createRecovering<T, C extends Candidate>(steps: LostAnswerSteps<T, C>): Promise<T> {
   const policy = runtime().retryPolicy;
-  const started = Date.now();
+  const budget = new RetryBudget(policy);
   for (let posts = 1; ; posts++) {
     // Taken before each POST: what a lost one made was created after it.
     const sentAt = Date.now();
@@ -97,7 +98,7 @@ export async function createRecovering<T, C extends Candidate>(steps: LostAnswer
       lost = err;
     }
     const only = await lookTwice(lost, steps, sentAt);
-    const spent = posts >= policy.maxAttempts || Date.now() - started >= policy.maxTotalMs;
+    const spent = !budget.allowsAnother(posts);
     if (only !== undefined && "adopt" in steps) {
       notify(
         `pulumi-alertpipe: ${lost.method} ${lost.path} lost its answer (${lost.reason}); found ${steps.description} it made (id ${only.id}) and recorded it.`,

@@ -1,6 +1,4 @@
-// `alertpipe export`'s command line: flags in, the `pulumi import --file` document out (stdout, or
-// --out), the report on stderr, an exit code a script can branch on. Configured as the provider
-// is (connection.ts): each connection setting by its flag, else its ALERTPIPE_* variable.
+// `alertpipe export`'s command line: flags in, the import document out, the report on stderr.
 
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -135,7 +133,7 @@ function parse(args: readonly string[]): Parsed | "help" {
   };
 }
 
-/** `alertpipe <args>`: runs the command and answers its exit code; writes only through `io` (and --out). */
+/** Runs `alertpipe <args>`, writing only through `io` and --out. */
 export async function runCli(args: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = args;
   if (command === "--help" || command === "-h" || command === "help") {
@@ -160,7 +158,7 @@ export async function runCli(args: readonly string[], io: Io): Promise<number> {
     return EXIT.written;
   }
   const { settings } = parsed;
-  // The flags are the stack config of this run: the provider reads a setting there, then in the environment.
+  // The flags are this run's stack config, read before the environment.
   configure({ get: (key) => settings.get(key) });
   const started = Date.now();
   try {
@@ -174,7 +172,7 @@ export async function runCli(args: readonly string[], io: Io): Promise<number> {
     io.err(`alertpipe export: ${result.document.resources.length} resources written to ${where} in ${seconds} s\n`);
     return EXIT.written;
   } catch (err) {
-    // Our errors name the request, the status and the service's words, never a credential.
+    // Ours never carry a credential.
     const words = err instanceof AlertpipeError ? err.message : AlertpipeError.detailOf(err);
     io.err(`alertpipe export: nothing written: ${words}\n`);
     return EXIT.failed;

@@ -1,8 +1,5 @@
-// `alertpipe export`'s work, without its command line: list what the table (kinds.ts) says for the
-// scope given, keep what the filters keep, leave out what an import could not adopt (saying why),
-// name the rest (naming.ts) and answer the `pulumi import --file` document. It only reads: every
-// request is a GET through the one HTTP layer, paced; the reads of each object are served by the
-// listing (reading/listedReads.ts), so alerts and keys cost their list pages and nothing more.
+// `alertpipe export`'s work: list, filter, leave out what an import could not adopt, name the rest.
+// Only GETs; an object's read is served by its listing, at no request of its own.
 
 import { AlertpipeError } from "../errors";
 import { inputNames } from "../protocol/definition";
@@ -12,9 +9,9 @@ import { EXPORT_KINDS, type ExportKind, type Listed, type Scope } from "./kinds"
 import { assignNames } from "./naming";
 
 export interface ExportOptions extends Scope {
-  /** The types to export, in any order; the table's order is the document's. */
+  /** In any order; the table's order is the document's. */
   readonly types: readonly ExportType[];
-  /** Name patterns (`*`, `?`); an object is kept when any matches its name. Types without names ignore them. */
+  /** Name patterns (`*`, `?`); types without names ignore them. */
   readonly names: readonly string[];
 }
 
@@ -33,7 +30,7 @@ export interface CollectionReport {
   readonly exported: number;
   readonly leftOutByName: number;
   readonly skipped: number;
-  /** Why the service had nothing to list there; the export goes on without it. */
+  /** Why the service had nothing to list there; the export goes on. */
   readonly missing?: string;
 }
 
@@ -50,13 +47,13 @@ export interface ExportResult {
   readonly document: { readonly resources: ImportEntry[] };
   readonly collections: CollectionReport[];
   readonly skipped: SkippedObject[];
-  /** A type asked for by default that the scope gave nothing to list: which flag would. */
+  /** Default types the scope gave nothing to list, and which flag would. */
   readonly notListed: Array<{ readonly type: ExportType; readonly needs: string }>;
-  /** The types' notes (e.g. keys come without their secret), for the types exported. */
+  /** The exported types' notes (e.g. keys come without their secret). */
   readonly notes: string[];
 }
 
-/** Why an import of this object would not give a program that previews, or undefined when it would. */
+/** Why an import of this object would give a program that fails preview. */
 async function whyNotAdoptable(kind: ExportKind, listed: Listed): Promise<string | undefined> {
   let recorded;
   try {
@@ -65,7 +62,7 @@ async function whyNotAdoptable(kind: ExportKind, listed: Listed): Promise<string
     return `its import fails: ${AlertpipeError.detailOf(err)}`;
   }
   if (recorded === undefined) return "it was gone when its import read it";
-  // The inputs the import records, checked as the generated program's preview will check them.
+  // Checked as the generated program's preview will check them.
   const inputs = pick(recorded.inputs, inputNames(kind.behaviour.definition));
   const checked = await kind.behaviour.check({}, inputs);
   if (checked.ok) return undefined;
@@ -77,17 +74,14 @@ interface Kept {
   readonly listed: Listed;
 }
 
-/**
- * Lists, filters, checks and names, as the options say; rejects only on what no export could go
- * past (configuration, a refused or failed request).
- */
+/** Rejects only on configuration or a refused or failed request. */
 export async function exportEstate(options: ExportOptions): Promise<ExportResult> {
   const patterns = options.names.map(namePattern);
   const kinds = EXPORT_KINDS.filter((k) => options.types.includes(k.type));
   const notListed = kinds
     .filter((k) => k.collections(options).length === 0 && k.needs !== undefined)
     .map((k) => ({ type: k.type, needs: k.needs ?? "" }));
-  // Each collection's listing at once: each credential's pacing orders their requests.
+  // All listings at once: each credential's pacing orders their requests.
   const perCollection = await Promise.all(
     kinds.flatMap((kind) =>
       kind.collections(options).map(async (c) => ({ kind, where: c.where, got: await c.list() })),
@@ -149,7 +143,7 @@ export async function exportEstate(options: ExportOptions): Promise<ExportResult
   return { document: { resources }, collections, skipped, notListed, notes };
 }
 
-/** The report as lines for a person (stderr): what was listed where, what was left out and why, what is missing. */
+/** The report as lines for a person (stderr). */
 export function reportLines(result: ExportResult): string[] {
   const lines: string[] = [];
   for (const c of result.collections) {

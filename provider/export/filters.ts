@@ -1,7 +1,6 @@
-// What an export keeps of what it lists: the types asked for, and the objects whose name matches
-// a pattern, as a shell matches file names (`*` any run of characters, `?` one), case aside.
+// What an export keeps: the types asked for, and names matching a shell-like pattern.
 
-/** The types an export knows, by the schema's names (the token is `alertpipe:index:<type>`). */
+/** The types an export knows, by the schema's names. */
 export const EXPORT_TYPES = ["Alert", "ApiKey", "PipeSettings", "Webhook", "SavedSearch"] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
 
@@ -9,7 +8,7 @@ export function isExportType(text: string): text is ExportType {
   return (EXPORT_TYPES as readonly string[]).includes(text);
 }
 
-/** A name pattern as a test of a whole name: `*` any run of characters, `?` one, everything else itself, case aside. */
+/** `*` any run of characters, `?` one, case aside, matching a whole name. */
 export function namePattern(glob: string): (name: string) => boolean {
   const source = [...glob]
     .map((c) => (c === "*" ? "[\\s\\S]*" : c === "?" ? "[\\s\\S]" : c.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")))
@@ -18,10 +17,7 @@ export function namePattern(glob: string): (name: string) => boolean {
   return (name) => re.test(name);
 }
 
-/**
- * Whether an object of this name is kept: any pattern matches (none given: all kept). An object
- * without a name matches only a pattern matching "".
- */
+/** Whether any pattern, or none given, keeps this name; no name is "". */
 export function keptByName(patterns: readonly ((name: string) => boolean)[], name: string | undefined): boolean {
   return patterns.length === 0 || patterns.some((matches) => matches(name ?? ""));
 }

@@ -1,7 +1,4 @@
-// The export's table, one row per type it adopts: how to list the type's objects (every page, one
-// request per page, through the HTTP layer and the listing that serves reads), how to name them,
-// each one's import id (the form its resource's readImported reads), why one is left out, and what
-// the report says of the type. A new type (Webhook, SavedSearch) is one more row.
+// The export's table: a new type is one more row.
 
 import { ApiError, UnexpectedResponseError } from "../errors";
 import { isNotFound } from "../http/gone";
@@ -21,12 +18,12 @@ import { behaviour as savedSearch } from "../savedSearch/behaviour";
 import { SEARCHES } from "../savedSearch/wire";
 import type { ExportType } from "./filters";
 
-/** What an import of an object records: the inputs the generated program will hold. */
+/** The inputs an import records, which the generated program holds. */
 export interface Recorded {
   readonly inputs: Readonly<Record<string, unknown>>;
 }
 
-/** What an export needs of a resource's behaviour: the import's own read, and the check a program's preview runs. */
+/** A resource's behaviour: the import's read and the preview's check. */
 export interface Adoptable {
   readonly definition: ResourceDefinition;
   /** Undefined when the object is gone. */
@@ -34,27 +31,27 @@ export interface Adoptable {
   check(olds: PropertyMap, news: PropertyMap): Promise<Checked<unknown>>;
 }
 
-/** What an export is asked to cover besides the types: the organizations whose keys, the pipes whose settings. */
+/** The organizations whose keys, and the pipes whose settings, to export. */
 export interface Scope {
-  /** Organization ids, lower case (a uuid's case is no difference at the service). */
+  /** Lower case: the service does not tell a uuid's case. */
   readonly organizations: readonly string[];
   /** Pipes as `<organizationId>/<serviceId>/<pipeId>`, lower case. */
   readonly pipes: readonly string[];
 }
 
-/** An object as listed: its id, the id `pulumi import` is given, and its own name. */
+/** An object as listed. */
 export interface Listed {
   readonly id: string;
   readonly importId: string;
   readonly name: string | undefined;
-  /** The import's read of it, when listing it was that read (settings have no list): no second request. */
+  /** The import's read, when listing was that read (settings): no second request. */
   readonly recorded?: Recorded;
 }
 
-/** One collection to list: the words the report names it by, and its objects, or why there are none to be had. */
+/** One collection to list, named as the report names it. */
 export interface ToList {
   readonly where: string;
-  /** The objects; `missing` when the service has no such collection (a 404, or an answer of another shape). */
+  /** The objects, or `missing` when the service has no such collection. */
   list(): Promise<Listed[] | { readonly missing: string }>;
 }
 
@@ -62,15 +59,15 @@ export interface ExportKind {
   readonly type: ExportType;
   /** The type token `pulumi import` is given. */
   readonly token: string;
-  /** The base of a name when the object's own gives none, e.g. "alert" + its id's last characters. */
+  /** The base of a name when the object's own gives none, e.g. "alert". */
   readonly typeWord: string;
   /** The type in the report's words, plural. */
   readonly plural: string;
   /** Whether --name filters it: only objects with a name of their own. */
   readonly named: boolean;
-  /** What the scope asks of this type: the collections to list, none when the scope names none of them. */
+  /** The collections the scope asks to list of this type. */
   collections(scope: Scope): ToList[];
-  /** Says, when the scope gives this type nothing to list, which flag would. */
+  /** Which flag would give this type something to list. */
   readonly needs: string | undefined;
   /** The behaviour an import of it runs. */
   readonly behaviour: Adoptable;
@@ -78,7 +75,7 @@ export interface ExportKind {
   readonly caveat: string | undefined;
 }
 
-/** Words for a list the service lacks or answers in a shape we cannot read; anything else fails. */
+/** Words for a list the service lacks or answers unreadably; anything else throws. */
 function missingBecause(err: unknown): string | undefined {
   if (isNotFound(err)) return `the service has no such list (404 on GET ${err.path})`;
   if (err instanceof UnexpectedResponseError)
@@ -87,7 +84,7 @@ function missingBecause(err: unknown): string | undefined {
   return undefined;
 }
 
-/** A collection whose listing serves the reads of its objects: one listing, every page, then nothing per object. */
+/** A collection whose one listing also serves its objects' reads. */
 function listedCollection(
   where: string,
   area: Area,
@@ -116,9 +113,7 @@ function nameOf(item: unknown): string | undefined {
   return typeof name === "string" && name.trim() !== "" ? name : undefined;
 }
 
-// What an alert points at comes first, so the import file and the program generated from it read
-// in the order the objects depend on each other. It orders nothing the engine does: an import records
-// no dependencies, so a destroy before the first up deletes them all at once (the deletes wait).
+// What an alert points at comes first, for readers; an import records no dependencies.
 export const EXPORT_KINDS: readonly ExportKind[] = [
   {
     type: "Webhook",
@@ -150,7 +145,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     typeWord: "alert",
     plural: "alerts",
     named: true,
-    // The caller's alerts, all of them: the alerting API lists what the token may see.
+    // All the alerts the token may see.
     collections: () => [listedCollection("alerts", "alerting", alertCollection, (id) => id)],
     needs: undefined,
     behaviour: alert,
@@ -183,7 +178,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     typeWord: "pipeSettings",
     plural: "pipe settings",
     named: false,
-    // Settings have no list: each pipe named is read as its import reads it, one GET each.
+    // Settings have no list: one GET per pipe named.
     collections: (scope) =>
       scope.pipes.map((pipe) => ({
         where: `settings of pipe ${pipe}`,

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// `alertpipe`, the package's command (`alertpipe export`, cli.ts); in the plugin archive beside the
-// plugin. Exits once its output is flushed: the HTTP layer's keep-alive pool would hold it open.
+// The `alertpipe` command. Exits once flushed: the keep-alive pool would hold it open.
 
 import { runCli } from "./cli";
 

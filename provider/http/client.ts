@@ -1,7 +1,4 @@
-// The one way the provider talks HTTP: one keep-alive undici dispatcher per process, timeouts,
-// JSON in and out, the area's auth header, a User-Agent, client-side pacing, retries (retry.ts)
-// and typed errors (errors.ts) that never carry a credential. What an answer says in the
-// service's own words (and its requestId) is read by serviceWords.ts.
+// The one way the provider talks HTTP: paced, retried, with errors that never carry a credential.
 
 import type { Dispatcher } from "undici";
 import { CONNECTION_SETTINGS, type AreaConnection, type ConnectionSettingName } from "../runtime/connection";
@@ -19,11 +16,13 @@ import {
   type RequestRef,
 } from "../errors";
 import { formatSeconds } from "../words";
-import { blockFor, limiterFor, monotonicNow, serviceCountIn, type ServiceCount } from "./rateLimit";
+import { blockFor, limiterFor, serviceCountIn, type ServiceCount } from "./rateLimit";
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
   NOT_HTTP,
+  RetryBudget,
   doneOnRetry,
+  monotonicNow,
   retryDecision,
   retryDelayMs,
   serverRequestedDelayMs,
@@ -41,24 +40,16 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface ApiRequest {
   readonly method: Method;
-  /** Path below the area's base URL, starting with "/"; segments already encoded. */
+  /** Below the area's base URL, starting with "/", segments encoded. */
   readonly path: string;
   readonly body?: unknown;
-  /**
-   * For a POST: words naming what it creates, e.g. `the API key "deployer"`, for the error when its outcome is unknown.
-   */
+  /** For a POST: what it creates, e.g. `the API key "deployer"`, for an outcome-unknown error. */
   readonly creates?: string;
-  /**
-   * The resource's own secrets (a key's secret, its hashData), scrubbed here from every error and
-   * requestId as the connection's credentials are: this layer is the one place secrets leave errors.
-   */
+  /** The resource's own secrets, scrubbed from every error. */
   readonly secrets?: readonly unknown[];
-  /**
-   * Secrets a 2xx answer brings itself (a created key's secret), scrubbed from that answer's requestId, which errors
-   * quote.
-   */
+  /** Secrets a 2xx answer brings, scrubbed from its requestId, which errors quote. */
   readonly secretsInAnswer?: (body: unknown) => readonly unknown[];
-  /** For a PUT the service may answer 409 for a concurrent change: the fresh read before it is sent again. */
+  /** The fresh read before a PUT is resent after a 409 (a concurrent change). */
   readonly readOnConflict?: () => Promise<void>;
 }
 
@@ -70,10 +61,7 @@ export interface ApiResponse {
   readonly requestId: string | undefined;
 }
 
-/**
- * The dispatcher of this process (runtime.ts): a test's replacement, else the one keep-alive pool, made on the first
- * send.
- */
+/** A test's dispatcher, else the process's keep-alive pool, made on the first send. */
 function currentDispatcher(): Dispatcher {
   const rt = runtime();
   if (rt.dispatcher) return rt.dispatcher;
@@ -81,35 +69,32 @@ function currentDispatcher(): Dispatcher {
     keepAliveTimeout: 30_000,
     connections: 64,
     connect: { timeout: 10_000 },
-    // Backstops; the attempt timeout of the retry policy is the one that normally fires.
+    // Backstops; the retry policy's attempt timeout normally fires first.
     headersTimeout: 120_000,
     bodyTimeout: 120_000,
   });
   return rt.ownDispatcher;
 }
 
-/** Says a long wait (over the runtime's waitNoticeAfterMs) as every notice is said (provider/runtime/notices.ts). */
+/** Says a wait over the runtime's waitNoticeAfterMs. */
 function noticeLongWait(ref: RequestRef, ms: number, why: string): void {
   if (ms > runtime().timings.waitNoticeAfterMs)
     notify(`pulumi-alertpipe: ${ref.method} ${ref.path} waits ${formatSeconds(ms)}: ${why}`);
 }
 
 function errorCode(err: unknown): string {
-  // undici wraps the socket error; its code says whether the request was sent at all.
+  // undici wraps the socket error, whose code says whether anything was sent.
   for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string") return code;
-    // undici's parser error has no code when the answer's first bytes are not HTTP at all.
+    // undici's parser error has no code when the answer is not HTTP at all.
     if ((e as { name?: unknown }).name === "HTTPParserError" && /Expected HTTP/i.test(String((e as Error).message)))
       return NOT_HTTP;
   }
   return "UNKNOWN";
 }
 
-/**
- * What to fix when no answer came for a reason the URL setting explains: TLS against plain HTTP and back, a port not
- * HTTP.
- */
+/** What to fix when the URL explains a failure (TLS against plain HTTP, a port not HTTP). */
 function transportAdvice(conn: AreaConnection, code: string): string {
   const setting = settingWords(conn.area === "alerting" ? "alertingUrl" : "cloudUrl");
   const origin = new URL(conn.baseUrl).origin;
@@ -123,12 +108,12 @@ function transportAdvice(conn: AreaConnection, code: string): string {
   return "";
 }
 
-/** A setting as a user sets it: the stack config key, or the environment variable. */
+/** A setting's config key or environment variable. */
 function settingWords(name: ConnectionSettingName): string {
   return `${CONNECTION_SETTINGS[name].configKey} (or ${CONNECTION_SETTINGS[name].envVar})`;
 }
 
-/** What a 401 or 403 asks the user to fix: which credential, in which setting. */
+/** Which credential, in which setting, a 401 or 403 asks to fix. */
 function authAdvice(conn: AreaConnection, status: number): string | undefined {
   if (status !== 401 && status !== 403) return undefined;
   if (conn.area === "alerting") {
@@ -141,12 +126,12 @@ function authAdvice(conn: AreaConnection, status: number): string | undefined {
     : ` The cloud API accepted the API key ${settingWords("cloudKeyId")} but refuses it this: it needs a role that may do it (admin to manage keys) and this machine's address on its IP access list.`;
 }
 
-/** The connection's credentials and the request's own secrets: what errors must never carry. */
+/** What errors must never carry: the credentials and the request's own secrets. */
 function secretsOf(conn: AreaConnection, req: ApiRequest): unknown[] {
   return [...conn.secrets, ...(req.secrets ?? [])];
 }
 
-/** One attempt's end; `count`: the service's count of the credential's requests, when the answer stated it. */
+/** One attempt's end, with the service's count if stated. */
 type Attempt = { count?: ServiceCount } & (
   | { ok: true; response: ApiResponse }
   | { ok: false; outcome: AttemptOutcome; failure: ApiError | TransportError; requested: number | undefined }
@@ -180,13 +165,12 @@ async function attemptOnce(
       onWritten,
     );
     const text = await res.body.text();
-    // Taken once the answer is in: a listing shared by many reads has their secrets added as they join
-    // (reading/listedReads.ts).
+    // Taken late: a shared listing adds its readers' secrets as they join.
     const secrets = secretsOf(conn, req);
     const header = headerLookup(res.headers);
     const count = serviceCountIn(header, Date.now());
     if (res.statusCode >= 200 && res.statusCode < 300) {
-      // A success's body is data (a created key's secret among it); only its requestId is ever quoted.
+      // A success's body may hold a new key's secret; only its requestId is ever quoted.
       const body = parseBody(text);
       const answerSecrets = [...secrets, ...(req.secretsInAnswer?.(body) ?? [])];
       return {
@@ -201,7 +185,7 @@ async function attemptOnce(
         },
       };
     }
-    // A failure's body is only ever quoted: scrubbed as raw text, before it is parsed, unescaped or cut.
+    // A failure's body is only quoted: scrubbed as raw text, before it is parsed or cut.
     const body = parseBody(redact(text, secrets));
     return {
       ok: false,
@@ -219,10 +203,10 @@ async function attemptOnce(
   } catch (err) {
     const code = errorCode(err);
     const secrets = secretsOf(conn, req);
-    // detailOf: our own abort reason (AttemptTimeout) is quoted without its code; the TransportError says its own.
+    // Our abort reason is quoted without its code; the TransportError says its own.
     const words = AlertpipeError.detailOf(err);
     const reason = err instanceof Error && words !== "" ? redact(words, secrets) : "request failed";
-    // The undici error itself is not kept as the cause: it is not ours to vouch for.
+    // undici's error is not kept as the cause: not ours to vouch for.
     return {
       ok: false,
       outcome: { kind: "transport", code },
@@ -239,19 +223,18 @@ function outcomeWords(failure: ApiError | TransportError): string {
   return failure instanceof ApiError ? `answered ${failure.status}` : `no answer (${failure.code})`;
 }
 
-/** The failure in words for OutcomeUnknownError, without the method and path it repeats. */
+/** The failure in words for OutcomeUnknownError, which names the request itself. */
 function outcomeReason(failure: ApiError | TransportError): string {
   if (failure instanceof ApiError) return `the service answered ${failure.status}: ${failure.serviceMessage}`;
   return `no answer came: ${failure.reason}`;
 }
 
 /**
- * Sends one API request, pacing and retrying as the policy says. Resolves with the 2xx answer (or,
- * for a DELETE retried after an attempt that may have done it, the 404 that says it is gone); rejects with ApiError,
- * TransportError or OutcomeUnknownError.
+ * Sends one API request, paced and retried. Resolves with the 2xx answer (or a retried DELETE's 404:
+ * gone); rejects with ApiError, TransportError or OutcomeUnknownError.
  */
 export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
-  // Resources build paths with paths.ts, which refuses such ids by name; this is the last guard.
+  // paths.ts refuses such ids by name; this is the last guard.
   if (hasDotOrEmptySegment(req.path))
     throw new IdFormError(
       "request",
@@ -260,8 +243,7 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
       "it holds an empty, . or .. segment, which would address another path",
     );
   if (req.method === "GET") return sendPaced(conn, req);
-  // A write makes the listings of its collection stale from when it may land until it has: before
-  // it is sent and after it ends, whatever the outcome (a lost answer may have written).
+  // A write stales its collection's listings from before it is sent until it ends, whatever the outcome.
   forgetListingsUnder(conn.credentialId, req.path);
   try {
     return await sendPaced(conn, req);
@@ -275,14 +257,13 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
   const ref: RequestRef = { method: req.method, path: req.path };
   const limiter = limiterFor(conn);
   const block = blockFor(conn);
-  // Every wait (the limiter's queue, a retry's backoff) ends at once if the credential is blocked.
+  // Every wait, queued or backing off, ends at once if the credential is blocked.
   const wait = (ms: number) => block.wait(ms, ref);
   const pacing = limiter === undefined ? "" : `${limiter.limit.requests} per ${limiter.limit.perSeconds} s`;
   const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
   const timeoutMs = policy.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
-  // The time budget runs from the first send: waiting in the limiter's queue behind other
-  // resources is pacing, not a failure, and must not eat the retries.
-  let started: number | undefined;
+  // The budget runs from the first send: queueing behind other resources must not eat the retries.
+  let budget: RetryBudget | undefined;
 
   for (let attempt = 1; ; attempt++) {
     block.throwIfBlocked(ref);
@@ -299,8 +280,8 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
               : `client-side pacing of this credential (${pacing})`,
         ),
     });
-    started ??= monotonicNow();
-    // The limiter decides from when this send counts; it is only told when it was written and ended.
+    budget ??= new RetryBudget(policy);
+    // The limiter is told when the send was written and ended; it decides when it counts.
     const result = await attemptOnce(
       conn,
       req,
@@ -311,7 +292,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
     if (ticket !== undefined) limiter?.settle(ticket, result.ok || result.outcome.kind === "status", result.count);
     if (result.ok) return result.response;
     const { outcome, failure, requested } = result;
-    // A DELETE retried after an attempt that may have done it: its 404 is the deletion, done.
+    // A retried DELETE's 404: an earlier attempt did it.
     if (doneOnRetry(req.method, attempt, outcome) && failure instanceof ApiError) {
       return {
         method: req.method,
@@ -336,11 +317,10 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
     }
     const delay = retryDelayMs(attempt, requested, policy);
     const rateLimited = outcome.kind === "status" && outcome.status === 429;
-    // A 429 means the credential is spent, maybe by another process: hold every caller of it.
+    // The credential is spent, maybe by another process: hold all its callers.
     if (rateLimited) limiter?.pauseFor(requested ?? delay);
     if (rateLimited && requested !== undefined && failure instanceof ApiError && requested > policy.maxTotalMs) {
-      // Waiting minutes with nothing on the screen helps no one: stop this request and every one of
-      // the credential waiting behind it now, saying how long the service asked for.
+      // Minutes with nothing on the screen help no one: fail now.
       const until = monotonicNow() + requested;
       const resumesAt = new Date(Date.now() + requested);
       block.blockUntil(
@@ -349,8 +329,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
       );
       throw new RateLimitWaitError(ref, requested, policy.maxTotalMs, resumesAt, failure);
     }
-    if (decision === "fail" || attempt >= policy.maxAttempts) throw failure;
-    if (monotonicNow() - started + delay > policy.maxTotalMs) throw failure;
+    if (decision === "fail" || !budget.allowsAnother(attempt, delay)) throw failure;
     const asked = requested === undefined ? "backing off" : "as the service asked";
     noticeLongWait(
       ref,
@@ -362,7 +341,7 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
   }
 }
 
-/** The body of a 2xx answer, checked against the schema the spec gives it. Never echoes the body itself. */
+/** A 2xx answer's body, checked; errors never echo it. */
 export function decode<S extends z.ZodType>(schema: S, res: ApiResponse): z.infer<S> {
   const parsed = schema.safeParse(res.body);
   if (parsed.success) return parsed.data;

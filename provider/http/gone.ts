@@ -2,12 +2,12 @@
 
 import { ApiError } from "../errors";
 
-/** The service says the object does not exist (any more): a read sees it gone, a delete is done. */
+/** The service says the object does not exist (any more). */
 export function isNotFound(err: unknown): err is ApiError {
   return err instanceof ApiError && err.status === 404;
 }
 
-/** What `work` resolves to, or undefined when the service answers 404: the one place "404 means gone" is said. */
+/** What `work` resolves to, or undefined on a 404. */
 export async function unlessGone<T>(work: () => Promise<T>): Promise<T | undefined> {
   try {
     return await work();

@@ -1,6 +1,4 @@
-// Every id the provider puts in a request's path goes through here, whatever the resource and the
-// verb: an id that would move the request to another path (protocol/ids.ts says which) is refused
-// before anything is sent.
+// Every id in a path goes through here: one that would move the request elsewhere is refused.
 
 import { IdFormError } from "../errors";
 import { decoded, idProblem, type IdForm } from "../protocol/ids";
@@ -14,27 +12,24 @@ export interface IdPart {
   readonly form: IdForm;
 }
 
-/** `part`'s value encoded as one path segment; IdFormError, naming `what` and the id, when it cannot be one. */
+/** `part`'s value as one path segment, or IdFormError. */
 export function segment(what: string, part: IdPart): string {
   const problem = idProblem(part.value, part.form);
   if (problem !== undefined) throw new IdFormError(what, part.name, part.value, problem);
   return encodeURIComponent(part.value);
 }
 
-/**
- * A request path from literal pieces and ids, each id checked and encoded (segment). `what` names
- * the resource for the error, e.g. "API key". The one way a resource's path is made.
- */
+/** The one way a resource's path is made; `what` (e.g. "API key") words the error. */
 export function apiPath(what: string, ...pieces: ReadonlyArray<string | IdPart>): string {
   return pieces.map((p) => (typeof p === "string" ? p : segment(what, p))).join("");
 }
 
-/** A collection's path, or one member's by its opaque id (the alerting API's alerts, webhooks, saved searches). */
+/** A collection's path, or one member's by its opaque id. */
 export function memberPath(what: string, collection: string, id?: string): string {
   return id === undefined ? collection : apiPath(what, collection, "/", { name: "id", value: id, form: "opaque" });
 }
 
-/** Whether a built path (no query) holds an empty, "." or ".." segment: what `send` never sends. */
+/** Whether a path holds an empty, "." or ".." segment, which `send` never sends. */
 export function hasDotOrEmptySegment(path: string): boolean {
   const bare = path.split("?")[0] ?? "";
   return bare

@@ -1,49 +1,32 @@
-// Client-side pacing. The services limit each credential (area B: 10 requests per 10 s), and the
-// engine runs many resource operations at once in one provider host; without pacing a large stack
-// spends its time in 429s and backoff. One limiter per credential and area, shared by every
-// resource in the host process (kept in runtime.ts). It counts this process's requests; where the
-// service's answers state its own count (area A's), it paces by that instead, which knows the
-// requests of other processes and earlier runs on the same key.
+// Pacing per credential and area, so a big stack does not spend its time in 429s. Where answers
+// state the service's count (area A), that paces instead: it also sees other processes' requests.
 
-import { performance } from "node:perf_hooks";
 import type { AreaConnection } from "../runtime/connection";
 import { COUNTS_IN_ANSWERS, type RateLimit } from "../serviceFacts/rateLimits";
-import type { HeaderLookup } from "./retry";
+import { monotonicNow, type HeaderLookup } from "./retry";
 import { runtime } from "../runtime/runtime";
 
-/**
- * How long after we wrote a request the service may still count it: a tenth of the window, wide
- * enough for a lost packet and a busy machine (docs/design/http-client.md). Only an answer slower
- * than this counts from the margin; a faster one counts from itself.
- */
+/** How late after our write a request may arrive (docs/design/http-client.md). */
 export function arrivalMarginMs(windowMs: number): number {
   return windowMs * 0.1;
 }
 
-/**
- * Slack for the two clocks: the service's timestamps may be whole milliseconds, and its clock may
- * run up to 0.1% apart from ours (NTP slews by at most 0.05%) over a window.
- */
+/** Slack for whole-millisecond timestamps and a clock 0.1% off ours. */
 export function clockSlackMs(windowMs: number): number {
   return 1 + windowMs * 0.001;
 }
 
-/**
- * How long after the reset an answer stated the next send of an exhausted window waits: the service
- * resets on a timer that may fire late (HyperDX's express-rate-limit: a `setInterval`), and a send
- * that still falls in the old window is refused with a wait of a whole window. A tenth of our own
- * window, at most 1 s; `RateLimit-Reset` is rounded up to whole seconds, which adds up to 1 s more.
- */
+/** Wait past a stated reset: a late reset timer refuses a send for a whole window. */
 export function resetMarginMs(windowMs: number): number {
   return Math.min(1000, windowMs * 0.1);
 }
 
-/** While the service's count is unknown, how often a waiter looks whether the send that asks has been answered. */
+/** How often a waiter looks whether the asking send was answered. */
 export const ASKING_POLL_MS = 20;
 
 /** The service's own count of a credential's requests, as one answer states it. */
 export interface ServiceCount {
-  /** How many more requests the service admits in its current window, this one counted. */
+  /** Requests the service still admits in its window, this one counted. */
   readonly remaining: number;
   /** How long until that window resets, in ms. */
   readonly resetMs: number;
@@ -55,10 +38,7 @@ function headerNumber(raw: string | undefined): number | undefined {
   return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
 }
 
-/**
- * The count an answer states in `RateLimit-Remaining` and `RateLimit-Reset` (seconds; an epoch
- * second when it is that large), or undefined when it states none.
- */
+/** The count an answer's `RateLimit-*` headers state. */
 export function serviceCountIn(header: HeaderLookup, nowWall: number): ServiceCount | undefined {
   const remaining = headerNumber(header("ratelimit-remaining"));
   const reset = headerNumber(header("ratelimit-reset"));
@@ -66,9 +46,6 @@ export function serviceCountIn(header: HeaderLookup, nowWall: number): ServiceCo
   const resetMs = reset > 1_000_000_000 ? Math.max(0, reset * 1000 - nowWall) : reset * 1000;
   return { remaining: Math.floor(remaining), resetMs };
 }
-
-/** A clock that never goes back (the wall clock may, and the limiter would then overrun). */
-export const monotonicNow = (): number => performance.timeOrigin + performance.now();
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -80,7 +57,7 @@ interface Send {
   /** Let through by acquire: it is ours to count now. */
   granted: boolean;
   writtenAt?: number;
-  /** Once its attempt ended: the latest time the service can have counted it, for good. */
+  /** Once its attempt ended: the latest the service can have counted it. */
   countedFrom?: number;
   /** Let through alone to learn the service's count (see `serviceAdmits`). */
   asking?: boolean;
@@ -90,7 +67,7 @@ interface Send {
 interface ServiceWindow {
   /** When it resets at the latest (our clock, margin included). */
   readonly endsAt: number;
-  /** How many more sends it admits: the least any answer allowed, less the sends let through since. */
+  /** Sends it still admits: the least any answer allowed, less those let through since. */
   allowance: number;
 }
 
@@ -98,20 +75,13 @@ interface ServiceWindow {
 export interface SendTimes {
   readonly grantedAt: number | undefined;
   readonly writtenAt: number | undefined;
-  /** The latest time the service can have counted it, once its attempt ended. */
+  /** The latest the service can have counted it, once its attempt ended. */
   readonly countedFrom: number | undefined;
 }
 
 /**
- * A sliding-window log: never more than `requests` sends counted in any span of `perSeconds`. Any
- * fixed window the service counts in is such a span, so a paced caller sees no 429 from its own
- * traffic. Slots are reserved synchronously in call order, so waiters are served first come, first
- * served.
- *
- * The service counts a request when it arrives. We cannot see that moment, so each send counts
- * from the latest time it can have arrived (see `countedFrom`), and the next send of a window goes
- * no earlier than a full window after it: then no two sends N apart can arrive within one window,
- * whatever the service's window edges are.
+ * A sliding-window log: at most `requests` sends in any `perSeconds`, so in any fixed window too;
+ * first come, first served. A send counts from the latest time it can have arrived.
  */
 export class SlidingWindowLimiter {
   private readonly windowMs: number;
@@ -120,15 +90,12 @@ export class SlidingWindowLimiter {
   private readonly sends: Send[] = [];
   private nextTicket = 1;
   private pausedUntil = 0;
-  /**
-   * Whether the service's answers state its count: true once one did, false once the send that
-   * asked was answered without it; undefined (expected, not heard yet) lets one send ask first.
-   */
+  /** Whether answers state the service's count; undefined while the first send asks. */
   private counting: boolean | undefined;
   private serviceWindow: ServiceWindow | undefined;
   private readonly resetMarginMs: number;
 
-  /** `countsInAnswers`: the service is expected to state its count, so the first send goes alone to hear it. */
+  /** `countsInAnswers`: the first send goes alone to hear the service's count. */
   constructor(
     readonly limit: RateLimit,
     private readonly now: () => number = monotonicNow,
@@ -145,12 +112,7 @@ export class SlidingWindowLimiter {
     this.counting = countsInAnswers ? undefined : false;
   }
 
-  /**
-   * Resolves when the caller may send, with the ticket of its send: the caller says `written`
-   * when the request went onto the socket and `settle` when its attempt ended. `options.sleep`
-   * replaces the limiter's own (a caller's sleep may throw to stop waiting; the slot is then given
-   * back); `options.onWait` hears how long the caller is about to wait each time its slot is planned.
-   */
+  /** Resolves when the caller may send, with a ticket for `written` and `settle`. */
   async acquire(
     options: { sleep?: (ms: number) => Promise<void>; onWait?: (ms: number) => void } = {},
   ): Promise<number> {
@@ -165,9 +127,7 @@ export class SlidingWindowLimiter {
         this.forget(send);
         throw err;
       }
-      // The slot was planned on the hope that the sends before it would be answered at once; a 429
-      // seen meanwhile (another process shares the credential) or a send that counts later than
-      // hoped (written late, answered late) moves it back, keeping its place in the queue.
+      // A 429 meanwhile or a later count moves the slot back, keeping its place.
       const service = this.serviceAdmits(send);
       if (this.now() >= this.pausedUntil && this.windowHasRoom(send) && service !== "no") {
         send.granted = true;
@@ -180,18 +140,14 @@ export class SlidingWindowLimiter {
     }
   }
 
-  /** The request of this ticket was written to the socket now: the service sees it from now on. */
+  /** The ticket's request reached the socket: the service may count it from now. */
   written(ticket: number): void {
     const send = this.find(ticket);
     if (send !== undefined && send.writtenAt === undefined && send.countedFrom === undefined)
       send.writtenAt = this.now();
   }
 
-  /**
-   * The attempt of this ticket ended now: `answered` when an answer (any status) came back, not
-   * when the connection failed or the attempt timed out, with the service's count when the answer
-   * stated it. From then on the send counts from a fixed time (see `countedFrom`).
-   */
+  /** The ticket's attempt ended; `answered` unless the connection failed or timed out. */
   settle(ticket: number, answered = true, count?: ServiceCount): void {
     const send = this.find(ticket);
     if (send === undefined || send.countedFrom !== undefined) return;
@@ -201,39 +157,34 @@ export class SlidingWindowLimiter {
       // It arrived before its answer, and within the margin after we wrote it.
       send.countedFrom = answered ? Math.min(now, send.writtenAt + this.marginMs) : send.writtenAt + this.marginMs;
     } else {
-      // Answered with no write seen (a dispatcher that does not say, a mock): the answer is the
-      // one bound we have. Never written and no answer: it never reached the service, but it
-      // keeps the slot it was given, from when it was tried.
+      // No write seen (a mock): the answer bounds it. Neither written nor answered: it keeps its slot.
       send.countedFrom = answered ? now : send.at;
     }
   }
 
-  /** The service said "not before"; hold every caller of this credential until then. */
+  /** The service said "not before": hold the credential's callers until then. */
   pauseFor(ms: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + Math.max(0, ms));
   }
 
-  /** When the limiter lets callers through again after a pause (0 when never paused). */
+  /** When a pause ends (0 when never paused). */
   get resumesAt(): number {
     return this.pausedUntil;
   }
 
-  /** Until when the service's own count holds callers back (0 when it does not): its window is spent. */
+  /** Until when the service's spent window holds callers back (0 when it does not). */
   get serviceHoldsUntil(): number {
     const w = this.serviceWindow;
     return this.counting === true && w !== undefined && w.allowance <= 0 && this.now() < w.endsAt ? w.endsAt : 0;
   }
 
   /**
-   * What an answer said of the service's count. The service counted this send and every send it
-   * took before; any other send still in flight may be counted after it, so the answer allows
-   * `remaining` less those. The least any answer of the window allowed stands (less the sends let
-   * through since). An answer to a send let through before the known window ended, heard after it
-   * ended, may tell of either window and is not used: the next send asks.
+   * Takes an answer's count, less the sends still in flight; the least of a window stands. An answer
+   * heard after the window to a send from within it may tell of either: the next send asks.
    */
   private hear(send: Send, count: ServiceCount | undefined, now: number): void {
     if (count === undefined) {
-      // The send that asked was answered without a count: this service (or this path) states none.
+      // The asking send got no count: this service (or path) states none.
       if (send.asking === true || this.counting === undefined) this.counting = false;
       return;
     }
@@ -248,12 +199,7 @@ export class SlidingWindowLimiter {
     this.serviceWindow = { endsAt: now + count.resetMs + this.resetMarginMs, allowance };
   }
 
-  /**
-   * Whether the service's own count lets `send` go: "yes" (it does not state one, or its window
-   * has room for this send after the earlier waiters), "no", or "asking": its count is unknown (not
-   * heard yet, or the window it told of has ended), so this send goes alone, the earliest waiting,
-   * with nothing else in flight, and its answer tells the count.
-   */
+  /** "asking" while the count is unknown: the earliest waiter goes alone, and its answer tells it. */
   private serviceAdmits(send: Send): "yes" | "no" | "asking" {
     if (this.counting === false) return "yes";
     const ahead = this.sends.filter((s) => !s.granted && s.ticket < send.ticket).length;
@@ -263,7 +209,7 @@ export class SlidingWindowLimiter {
     return ahead === 0 && !inFlight ? "asking" : "no";
   }
 
-  /** When a waiter held back by the service's count may look again: its window's reset, or soon while one send asks. */
+  /** When a held-back waiter looks again: the window's reset, or soon while one send asks. */
   private serviceRetryAt(send: Send, now: number): number {
     if (this.serviceAdmits(send) !== "no") return now;
     const w = this.serviceWindow;
@@ -271,7 +217,7 @@ export class SlidingWindowLimiter {
     return now + ASKING_POLL_MS;
   }
 
-  /** The sends let through that still count within a window, oldest first (for tests). */
+  /** The sends let through that still count, oldest first (for tests). */
   recent(): SendTimes[] {
     return this.sends
       .filter((s) => s.granted)
@@ -279,13 +225,8 @@ export class SlidingWindowLimiter {
   }
 
   /**
-   * The latest time the service can have counted a send (`bound`), or the earliest it may yet turn
-   * out to be (`hope`, to plan a waiter's slot by; the slot is checked against the bound when it
-   * comes). A send that ended counts from its fixed time (see `settle`). One in flight that was
-   * written counts from its answer if that comes first, else from the write plus the margin: the
-   * service counts a request on arrival, which is after we wrote it and before it answers; a new
-   * connection's set-up comes before the write, so it delays neither. One let through but not
-   * written yet may still arrive any time. A waiting one counts from its slot.
+   * When the service counted a send, at the latest (`bound`) or earliest (`hope`, to plan by). It
+   * counts on arrival: after our write, before the answer; unwritten, any time.
    */
   private countOf(send: Send, now: number, as: "bound" | "hope"): number {
     if (send.countedFrom !== undefined) return send.countedFrom;
@@ -305,14 +246,11 @@ export class SlidingWindowLimiter {
     return send;
   }
 
-  /**
-   * When `send` may hope to go: a window after the N-th latest of the sends let through or queued
-   * before it; where the service states its count (or is expected to), when that allows it instead.
-   */
+  /** A window after the N-th latest earlier send, or as the service's count allows. */
   private plan(send: Send): number {
     const n = this.limit.requests;
     const now = this.now();
-    // Not `=== true`: while one send asks, the others look again soon rather than plan by our count.
+    // Not `=== true`: while one send asks, the others poll rather than plan by our count.
     if (this.counting !== false) return Math.max(now, this.pausedUntil, this.serviceRetryAt(send, now));
     const counts = this.sends
       .filter((s) => s !== send && (s.granted || s.ticket < send.ticket))
@@ -322,10 +260,7 @@ export class SlidingWindowLimiter {
     return Math.max(now, this.pausedUntil, after, this.serviceRetryAt(send, now));
   }
 
-  /**
-   * Whether fewer than N other sends let through can have been counted within one window before now.
-   * Where the service states its count, that is the count, and ours is not asked.
-   */
+  /** Whether our count has room now; a stated service count overrides it. */
   private windowHasRoom(own: Send): boolean {
     if (this.counting === true) return true;
     const now = this.now();
@@ -354,19 +289,14 @@ export class SlidingWindowLimiter {
   }
 }
 
-/**
- * What every request of one credential shares beyond pacing, whether pacing is on or off: a stop.
- * When the service asks for a wait longer than the retry budget, nothing of that credential should
- * sit paused for minutes: `blockUntil` wakes every request waiting (in the limiter's queue or before a
- * retry) and fails it, and fails new ones at once, until the service's wait is over.
- */
+/** A credential's stop: every request fails at once until a wait too long to sit out is over. */
 export class CredentialBlock {
   private current: { until: number; make: (ref: { method: string; path: string }) => Error } | undefined;
   private readonly wakers = new Set<() => void>();
 
   constructor(private readonly now: () => number = monotonicNow) {}
 
-  /** Until `until` (this module's clock), every waiting and new request fails with `make(ref)`. */
+  /** Until `until`, every waiting and new request fails with `make(ref)`. */
   blockUntil(until: number, make: (ref: { method: string; path: string }) => Error): void {
     if (this.current === undefined || until > this.current.until) this.current = { until, make };
     for (const wake of [...this.wakers]) wake();
@@ -383,7 +313,7 @@ export class CredentialBlock {
     throw current.make(ref);
   }
 
-  /** Sleeps at least `ms` (a timer may fire a little early), unless a block comes first: then throws it at once. */
+  /** Sleeps at least `ms` (timers fire early), unless a block comes first: then throws it. */
   async wait(ms: number, ref: { method: string; path: string }): Promise<void> {
     this.throwIfBlocked(ref);
     const until = this.now() + ms;
@@ -407,10 +337,10 @@ export class CredentialBlock {
   }
 }
 
-/** The process-wide block of a credential (the runtime's, so every copy of the package shares it). */
+/** The process-wide block of a credential, shared by every copy of the package. */
 export function blockFor(conn: AreaConnection): CredentialBlock {
   const blocks = runtime().credentialBlocks;
-  // Only this module puts blocks there; a second copy's class is another, so no instanceof.
+  // A second copy's class is another, so no instanceof.
   let block = blocks.get(conn.credentialId) as CredentialBlock | undefined;
   if (!block) {
     block = new CredentialBlock();
@@ -419,10 +349,7 @@ export function blockFor(conn: AreaConnection): CredentialBlock {
   return block;
 }
 
-/**
- * The process-wide limiter of a credential (the runtime's, so every copy of the package shares it), or undefined when
- * pacing is off.
- */
+/** The process-wide limiter of a credential, or undefined when pacing is off. */
 export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefined {
   if (!conn.rateLimit) return undefined;
   const limiters = runtime().limiters;

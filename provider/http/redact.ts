@@ -1,22 +1,16 @@
-// Removing secrets from text that may reach a user: every form in which a service could echo one,
-// in any letter case. It runs on the raw text first, before anything cuts, folds or parses it
-// (client.ts, serviceWords.ts), so no step can leave part of a secret behind.
+// Secrets out of text, in every form a service could echo; run on raw text before anything cuts or
+// parses it, so no step leaves part of one.
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** The secret as a JSON string's inside, with every non-ASCII character as \uXXXX (as many encoders write it). */
+/** The secret JSON-escaped as many encoders write it, non-ASCII as \uXXXX. */
 function asciiJson(s: string): string {
   return JSON.stringify(s)
     .slice(1, -1)
     .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/**
- * Every form of these secrets that could show up in text: as is, URL- and form-encoded,
- * JSON-escaped (also with "\/" and \uXXXX), HTML-escaped, upper- and lower-cased, and each
- * with its white space folded as error words fold it; longest first, so a whole header value is
- * replaced before the token inside it.
- */
+/** Every form of the secrets, longest first, so a header goes before its token. */
 function secretForms(secrets: readonly unknown[]): string[] {
   const forms = new Set<string>();
   for (const s of secrets) {
@@ -32,11 +26,11 @@ function secretForms(secrets: readonly unknown[]): string[] {
       .add(asciiJson(s))
       .add(s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c))
       .add(s.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c] ?? c))
-      // Matching ignores case letter by letter; these catch what changes length when cased (ß, İ).
+      // For letters whose case changes length (ß, İ).
       .add(s.toUpperCase())
       .add(s.toLowerCase());
   }
-  // Each as error words fold white space too (serviceWords.ts folds the words of an escaped echo).
+  // As error words fold white space too.
   for (const f of [...forms]) forms.add(f.replace(/\s+/g, " ").trim());
   forms.delete("");
   return [...forms].sort((a, b) => b.length - a.length);
@@ -44,14 +38,10 @@ function secretForms(secrets: readonly unknown[]): string[] {
 
 const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
 
-/** What a match widens over: the rest of its word or token (letters, digits, URL and base64 marks). */
+/** What a match widens over: the rest of its word or token. */
 const TOKEN_CHAR = /[\p{L}\p{N}\p{M}_\-.~+/=%]/u;
 
-/**
- * `text` with every form of each secret replaced by "[redacted]", matched in any letter case. The
- * whole word or token around a match goes with it: blanking only the matched letters would give a
- * short secret away (`no[redacted] ma[redacted]ch` says which letter it is).
- */
+/** Whole words go: `no[redacted] ma[redacted]ch` would give a short secret away. */
 export function redact(text: string, secrets: readonly unknown[]): string {
   const forms = secretForms(secrets);
   if (forms.length === 0 || text === "") return text;

@@ -1,11 +1,9 @@
-// What an answer says in the service's own words: the reason an error body gives, whatever its
-// shape (area A's and B's JSON, validation lists, plain text, a proxy's HTML page), and the
-// requestId to quote. Kept apart from client.ts, which sends; this module only reads what came back.
-// Every text is scrubbed of secrets (redact.ts) before it is clipped, so an excerpt never keeps part of one.
+// The service's own words and requestId from an answer; scrubbed before clipped, so no part of a
+// secret stays.
 
 import { redact } from "./redact";
 
-/** About this many characters of the service's words go into an error: enough to act on, never a page. */
+/** Enough of the service's words to act on, never a page. */
 export const EXCERPT_CHARS = 500;
 
 function clip(text: string, max = EXCERPT_CHARS): string {
@@ -13,7 +11,7 @@ function clip(text: string, max = EXCERPT_CHARS): string {
   return t.length > max ? `${t.slice(0, max)}…` : t;
 }
 
-/** An answer's body as JSON, or as the text it is when it is not JSON; undefined when empty. */
+/** An answer's body as JSON, else as text; undefined when empty. */
 export function parseBody(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
@@ -29,7 +27,7 @@ function field(body: unknown, name: string): unknown {
 
 const HTML = /^\s*<(?:!doctype|html|head|body|\?xml)|<\/(?:html|body|title|h1|p|div)>/i;
 
-/** The readable text of an HTML page (a proxy's or gateway's error page): its title and its words. */
+/** The title and words of an HTML page (a proxy's error page). */
 function htmlText(page: string): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1]?.trim();
   const body = page
@@ -47,12 +45,7 @@ const WORD_MEMBERS = ["error", "message", "detail", "error_description", "title"
 const LIST_MEMBERS = ["errors", "issues", "details", "validationErrors"];
 const WHERE_MEMBERS = ["path", "field", "property", "loc", "param", "instancePath"];
 
-/**
- * The service's own words from an error body of any shape: an object with `error` or `message`
- * (area B's `{status, error, requestId}`, area A's `{message}`, or such words nested), an array of
- * validation issues (each named by its path), plain text, an HTML page; else the JSON itself.
- * Undefined for an empty body.
- */
+/** The service's words from an error body of any shape. */
 export function serviceWordsIn(body: unknown, depth = 0): string | undefined {
   if (body === undefined || body === null) return undefined;
   if (typeof body === "string") {
@@ -90,21 +83,14 @@ export function serviceWordsIn(body: unknown, depth = 0): string | undefined {
   return Object.keys(body).length === 0 ? undefined : JSON.stringify(body);
 }
 
-/**
- * The service's words for an error: a bounded excerpt (EXCERPT_CHARS), credentials scrubbed first
- * so that clipping can never leave part of one behind.
- */
+/** The service's words for an error, scrubbed, then clipped. */
 export function serviceMessage(body: unknown, secrets: readonly unknown[]): string {
-  // The body was read from text already scrubbed (client.ts); its words are scrubbed again once
-  // unescaped and folded, in case the service escaped a secret in a way only that undoes.
+  // Scrubbed again once unescaped and folded: the service may have escaped a secret.
   const words = serviceWordsIn(body);
   return words === undefined ? "the service gave no reason (the answer had no body)" : clip(redact(words, secrets));
 }
 
-/**
- * The requestId an answer names, in its body (area B's envelope) or a header, as an error quotes it:
- * scrubbed of `secrets` whole, then clipped to 100 characters.
- */
+/** The requestId in an answer's body or header, scrubbed, then clipped. */
 export function requestIdOf(
   body: unknown,
   header: (n: string) => string | undefined,
@@ -116,7 +102,7 @@ export function requestIdOf(
   return raw === undefined || raw === "" ? undefined : clip(redact(raw, secrets), 100);
 }
 
-/** A header's value as its sender wrote it: undici reads the bytes as Latin-1, and most services write UTF-8. */
+/** A header as sent: undici reads Latin-1, most services write UTF-8. */
 function asUtf8(value: string): string {
   const text = Buffer.from(value, "latin1").toString("utf8");
   return text.includes("\uFFFD") ? value : text;

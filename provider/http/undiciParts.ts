@@ -1,9 +1,6 @@
-// The two pieces of undici the client uses, its Agent and its request, loaded without the rest
-// (the entry point also loads fetch, WebSocket, caches, mocks: a slower cold start). The paths are
-// undici's internals, so the entry point stays the fallback; test/unit/http.undiciParts.test.ts
-// fails when the fast path is lost. `request` also says when a request went onto the socket, by
-// wrapping its handler's `onRequestSent`: pacing counts a send from then (rateLimit.ts). Why not
-// the public ways, and the figures: docs/design/http-client.md.
+// undici's Agent and request without the rest of its entry point, for a short cold start; the entry
+// point is the fallback (docs/design/http-client.md; held by test/unit/http.undiciParts.test.ts).
+// `request` tells when a request was written: pacing counts from then.
 
 import { setFlagsFromString } from "node:v8";
 import type * as Undici from "undici";
@@ -13,7 +10,7 @@ type ResponseData = Undici.Dispatcher.ResponseData;
 
 export interface UndiciParts {
   readonly Agent: typeof Undici.Agent;
-  /** Sends one request through `dispatcher` (any undici Dispatcher, a MockAgent included). */
+  /** Sends one request through any undici Dispatcher, a MockAgent included. */
   request(
     dispatcher: Undici.Dispatcher,
     url: string,
@@ -27,7 +24,7 @@ export interface UndiciParts {
 type ApiRequest = (this: Undici.Dispatcher, opts: RequestOptions) => Promise<ResponseData>;
 type Handler = Undici.Dispatcher.DispatchHandler;
 
-/** The handler, with `onWritten` heard once when undici says the request was written. */
+/** The handler, calling `onWritten` once the request was written. */
 function hearingWrite(handler: Handler, onWritten: () => void): Handler {
   return new Proxy(handler, {
     get(target, property) {
@@ -53,11 +50,7 @@ function reportingWrites(dispatcher: Undici.Dispatcher, onWritten: () => void): 
   return reporting as unknown as Undici.Dispatcher;
 }
 
-/**
- * The origin and the path of `url` as written. `new URL()` (and undici's own request, which uses it)
- * folds "." and ".." segments, so the path sent would not be the one errors name; paths.ts refuses
- * such ids, and this keeps the path sent the path built whatever it holds.
- */
+/** The origin and path of `url` unfolded, as errors name it; `new URL()` folds dot segments. */
 export function originAndPath(url: string): { origin: string; path: string } {
   const origin = new URL(url).origin;
   if (!url.toLowerCase().startsWith(origin.toLowerCase()))
@@ -89,8 +82,7 @@ export function fromEntryPoint(): UndiciParts {
   const undici = require("undici") as typeof Undici;
   return {
     Agent: undici.Agent,
-    // undici.request(url) parses the URL as the fast path's old code did, folding dot segments:
-    // Dispatcher's own request takes origin and path as they are.
+    // undici.request(url) folds dot segments; Dispatcher's request does not.
     request: (dispatcher, url, opts, onWritten) => {
       // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its `this`, a dispatcher.
       const send: ApiRequest = undici.Dispatcher.prototype.request;
@@ -103,11 +95,7 @@ export function fromEntryPoint(): UndiciParts {
   };
 }
 
-/**
- * Keeps undici's WebAssembly HTTP parser in V8's baseline tier: its optimizing recompile costs
- * memory and buys no speed here (docs/design/http-client.md). Set before undici first compiles
- * it; process-wide, and no other WebAssembly runs in a provider host.
- */
+/** Optimizing the WebAssembly parser costs memory for no speed (docs/design/http-client.md). */
 function keepWasmInBaselineTier(): void {
   setFlagsFromString("--liftoff-only");
 }

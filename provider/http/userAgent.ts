@@ -1,5 +1,4 @@
-// The User-Agent names the package and its version, read from our own package.json. The compiled
-// file and its TypeScript source sit at different depths, so walk up to find it.
+// Compiled file and source sit at different depths: walk up to our package.json.
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -15,13 +14,10 @@ function ownVersion(): string {
   }
 }
 
-/**
- * Set by the bundler of the plugin archive (scripts/pluginArchive.ts), whose one JavaScript file has
- * no package.json above it; undeclared, hence `typeof`, everywhere else.
- */
+/** Set by the plugin bundler, having no package.json; elsewhere undeclared, hence `typeof`. */
 declare const __ALERTPIPE_VERSION__: string | undefined;
 
-/** The package's version: the User-Agent's, and the one the native plugin reports to the engine. */
+/** The package's version, in the User-Agent and the native plugin's. */
 export const PACKAGE_VERSION = typeof __ALERTPIPE_VERSION__ === "string" ? __ALERTPIPE_VERSION__ : ownVersion();
 
 export const USER_AGENT = `pulumi-alertpipe/${PACKAGE_VERSION} (node ${process.version})`;

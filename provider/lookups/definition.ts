@@ -1,9 +1,5 @@
-// The lookup functions, each written once: its arguments and its result's fields, with their types
-// and words. The schema's `functions` (native/schema.ts), the plugin's Invoke, the TypeScript
-// functions' types (rendered by scripts/generate.ts) and the argument check are all read from here.
-// A result's fields are the resource's own, read from its definition: what the service holds of an
-// object (an argument or an output an answer gives), never a secret and never what only a stack
-// records (keepers, managed names).
+// Each lookup written once, for schema, Invoke, types and check. Results hold what the service holds,
+// never a secret or what only a stack records (keepers, managed names).
 
 import type { IdForm } from "../protocol/ids";
 import type { ResourceDefinition, TypeSpec } from "../protocol/definition";
@@ -26,14 +22,14 @@ export interface LookupField {
   readonly description: string;
   /** An argument the call must give; a field every result holds. */
   readonly required?: true;
-  /** An id's form, checked before it is a path segment (protocol/ids.ts). */
+  /** An id's form, checked before it is a path segment. */
   readonly form?: IdForm;
 }
 
 type Fields = Readonly<Record<string, LookupField>>;
 
 export interface LookupDefinition {
-  /** The function's name: its token is `alertpipe:index:<name>`, its TypeScript function the same. */
+  /** Its token is `alertpipe:index:<name>`; its TypeScript function has the same name. */
   readonly name: string;
   readonly description: string;
   readonly inputs: Fields;
@@ -42,7 +38,7 @@ export interface LookupDefinition {
   readonly oneOf?: readonly string[];
 }
 
-/** The fields of `def` the service holds, in the definition's order, none required (an answer may leave any out). */
+/** None required: an answer may leave any out. */
 function held(def: ResourceDefinition): Fields {
   const fields: Record<string, LookupField> = {};
   for (const [n, p] of Object.entries(def.properties)) {
@@ -61,7 +57,7 @@ const keyFields = {
   ...held(API_KEY),
 } as const;
 const pipeFields = held(PIPE_SETTINGS_RESOURCE);
-// headers and queryParams are secret, so never held; an incidentio webhook's body the run leaves out.
+// headers and queryParams are secret; an incidentio webhook's body is left out.
 const webhookFields = {
   id: { type: STRING, description: "The webhook's id.", required: true },
   ...held(WEBHOOK),
@@ -79,10 +75,7 @@ const pipeIds = Object.fromEntries(
 
 const ORGANIZATION = ID("The organization (uuid).", "uuid");
 
-/**
- * A lookup of the caller's objects of one kind on the alerting API, every page of its list, or those
- * of one name: its result holds them under `key`, each of type `record` (the schema's name for it).
- */
+/** The caller's alerting objects of one kind, all or of one name, under `key`. */
 function callersObjects<const N extends string>(
   name: N,
   key: string,
@@ -107,7 +100,7 @@ function callersObjects<const N extends string>(
   } as const satisfies LookupDefinition;
 }
 
-/** A lookup of one object by its id or by its name, one of them, after the arguments of `scope`. */
+/** One object by id or name, after the arguments of `scope`. */
 function byIdOrName<const N extends string>(
   name: N,
   words: { readonly description: string; readonly id: string; readonly name: string },
@@ -128,7 +121,7 @@ function byIdOrName<const N extends string>(
   } as const satisfies LookupDefinition;
 }
 
-/** One of the caller's objects on the alerting API by its id or name; `more` says what it never gives. */
+/** One alerting object by id or name; `more` says what it never gives. */
 function callersObject<const N extends string>(
   name: N,
   words: { readonly one: string; readonly more?: string; readonly several: string },

@@ -1,9 +1,5 @@
-// The lookups' one implementation, whichever door calls: the plugin's Invoke and the TypeScript
-// functions. Arguments are checked first (nothing is sent for a bad one); alerts, keys, webhooks and
-// saved searches are read through the listing that serves reads (reading/listedReads.ts), so a run
-// lists a collection once however many lookups and reads it makes; settings have no list, so one
-// GET. Results hold only the fields the lookup's definition names: never a secret, nor a webhook's
-// write-only field.
+// The lookups for both doors: arguments checked before any send, reads through the shared listing
+// (a collection listed once per run), results holding only the fields the definition names.
 
 import { z } from "../protocol/zod";
 import { idProblem, quotedId } from "../protocol/ids";
@@ -43,7 +39,7 @@ import {
 type Args = Readonly<Record<string, string | undefined>>;
 type Result = Record<string, unknown>;
 
-/** The zod check of a lookup's arguments: each a string of its form, none unknown, the oneOf rule. */
+/** Each argument a string of its form, none unknown, the oneOf rule kept. */
 function argsSchema(def: LookupDefinition) {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, field] of Object.entries(def.inputs)) {
@@ -63,7 +59,7 @@ function argsSchema(def: LookupDefinition) {
   });
 }
 
-/** The arguments, checked: a LookupArgumentError naming the first one that cannot be used. */
+/** The arguments, or a LookupArgumentError naming the first bad one. */
 export function checkLookupArgs(def: LookupDefinition, args: unknown): Args {
   const parsed = argsSchema(def).safeParse(args ?? {});
   if (!parsed.success) {
@@ -79,7 +75,7 @@ export function checkLookupArgs(def: LookupDefinition, args: unknown): Args {
   return given;
 }
 
-/** What the service holds of an object, under the lookup's field names; never a field the lookup does not name. */
+/** The object's fields the lookup names, and only those. */
 function fieldsOf(def: ResourceDefinition, names: readonly string[], wire: Readonly<Record<string, unknown>>): Result {
   const mapped = fromWire(def, wire, "keep");
   const out: Result = {};
@@ -101,7 +97,7 @@ const keyResult = (organizationId: string, id: string, key: unknown): Result => 
 const WEBHOOK_FIELDS = Object.keys(GET_WEBHOOK.outputs);
 const SEARCH_FIELDS = Object.keys(GET_SAVED_SEARCH.outputs);
 
-/** A webhook's readable fields: what the service never returns is left out, even when an answer holds it. */
+/** A webhook's fields, less what the service never returns even if an answer holds it. */
 function webhookResult(id: string, webhook: unknown): Result {
   const wire = asObject(webhook);
   const fields = fieldsOf(WEBHOOK, WEBHOOK_FIELDS, wire);
@@ -135,10 +131,7 @@ async function everyOne(
 
 const nameOf = (item: unknown) => asObject(item).name;
 
-/**
- * The one object of `all` named `name`: LOOKUP_NOT_FOUND when none is, LOOKUP_AMBIGUOUS listing
- * their ids (each as `idOf` words it) when several are. `where` and `noun` word the message.
- */
+/** The one object named `name`, else LOOKUP_NOT_FOUND or LOOKUP_AMBIGUOUS. */
 function oneNamed(
   lookup: string,
   all: ReadonlyMap<string, unknown>,
@@ -216,7 +209,7 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
   },
 
   async getPipeSettings(args) {
-    // The pipe's three ids, in the order its import names them and its path holds them.
+    // The pipe's three ids, in its import's and its path's order.
     const form = PIPE_SETTINGS_RESOURCE.importIdForm;
     const [organization = "", service = "", pipe = ""] = form.map((n) => args[n] ?? "");
     const path = settingsPath(organization, service, pipe);
@@ -242,7 +235,7 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
     }
     const all = await everyOne(GET_WEBHOOK.name, "alerting", WEBHOOKS.collection, NO_WEBHOOK_LIST);
     const words = { where: "the caller", noun: "webhook", nouns: "webhooks" };
-    // Names are unique per service: the ambiguous ones differ in service, which each id is shown with.
+    // Names are unique per service, so each id is shown with its service.
     const [id, webhook] = oneNamed(
       GET_WEBHOOK.name,
       all,
@@ -283,12 +276,12 @@ export function lookupNamed(name: string): LookupDefinition | undefined {
   return LOOKUPS.find((l) => l.name === name);
 }
 
-/** Every lookup's token under the package's name, for an error naming what is served. */
+/** Every lookup's token, for an error naming what is served. */
 export function lookupTokens(packageName: string): string[] {
   return LOOKUPS.map((l) => `${packageName}:index:${l.name}`);
 }
 
-/** Runs a lookup: its arguments checked before any request, then its reads. */
+/** Checks the arguments before any request, then reads. */
 export async function runLookup(def: LookupDefinition, args: unknown): Promise<Result> {
   const checked = checkLookupArgs(def, args);
   const run = RUNS[def.name as LookupName];

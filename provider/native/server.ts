@@ -30,7 +30,7 @@ import {
 import { NATIVE_RESOURCES, PACKAGE, typeOfUrn, type NativeResource } from "./resources";
 import { fromStruct, toStruct } from "./values";
 import { loaded } from "../resources";
-import type { ArgsOf, ResourceDefinition, StateOf } from "../protocol/definition";
+import type { RawInputs, Values } from "../protocol/properties";
 import { PartialFailure, UnknownFunctionError, UnknownResourceTypeError } from "../errors";
 
 /** Loaded on the first Invoke only: a plugin that serves resources alone never loads the lookups. */
@@ -58,9 +58,15 @@ function schemaModule(): Promise<typeof import("./schema")> {
   );
 }
 
-/** What the engine sends as a resource's checked inputs or stored outputs, as the behaviour types them. */
-const argsOf = (struct: Struct | undefined) => fromStruct(struct) as ArgsOf<ResourceDefinition>;
-const stateOf = (struct: Struct | undefined) => fromStruct(struct) as StateOf<ResourceDefinition>;
+/**
+ * Engine to core: a Struct's plain values. The engine sends back what Check and the verbs returned;
+ * the registry types each behaviour over ResourceDefinition, whose arguments and state are any
+ * object, so each behaviour's own types stand without a cast here. Check's inputs are raw.
+ */
+const fromEngine = (struct: Struct | undefined): RawInputs => fromStruct(struct);
+
+/** Core to engine: values as a Struct, the definition's always-secret outputs marked secret. */
+const toEngine = (values: Values, resource: NativeResource): Struct => toStruct(values, resource.secretOutputs);
 
 /** The gRPC error for what the behaviour threw: our message, and a half-made object kept in state. */
 function grpcError(err: unknown, resource?: NativeResource): GrpcJs.ServerErrorResponse {
@@ -217,8 +223,8 @@ export function resourceProvider(
 
     check: forResource(async (resource, request: ProviderPb.CheckRequest) => {
       const behaviour = await resource.behaviour();
-      const checked = await behaviour.check(fromStruct(request.getOlds()), fromStruct(request.getNews()));
-      const response = new providerPb.CheckResponse().setInputs(toStruct(checked.inputs, resource.secretOutputs));
+      const checked = await behaviour.check(fromEngine(request.getOlds()), fromEngine(request.getNews()));
+      const response = new providerPb.CheckResponse().setInputs(toEngine(checked.inputs, resource));
       if (checked.ok) return response;
       const failures = checked.failures.map((f) =>
         new providerPb.CheckFailure().setProperty(f.property).setReason(f.reason),
@@ -229,7 +235,7 @@ export function resourceProvider(
     diff: forResource(async (resource, request: ProviderPb.DiffRequest) => {
       const result = await (
         await resource.behaviour()
-      ).diff(request.getId(), stateOf(request.getOlds()), argsOf(request.getNews()));
+      ).diff(request.getId(), fromEngine(request.getOlds()), fromEngine(request.getNews()));
       const response = new providerPb.DiffResponse()
         .setChanges(
           result.changes
@@ -244,20 +250,16 @@ export function resourceProvider(
     }),
 
     create: forResource(async (resource, request: ProviderPb.CreateRequest) => {
-      const args = argsOf(request.getProperties());
+      const args = fromEngine(request.getProperties());
       const behaviour = await resource.behaviour();
       if (request.getPreview())
-        return new providerPb.CreateResponse().setProperties(
-          toStruct(behaviour.previewCreate(args), resource.secretOutputs),
-        );
+        return new providerPb.CreateResponse().setProperties(toEngine(behaviour.previewCreate(args), resource));
       const created = await behaviour.create(args);
-      return new providerPb.CreateResponse()
-        .setId(created.id)
-        .setProperties(toStruct(created.outputs, resource.secretOutputs));
+      return new providerPb.CreateResponse().setId(created.id).setProperties(toEngine(created.outputs, resource));
     }),
 
     read: forResource(async (resource, request: ProviderPb.ReadRequest) => {
-      const stored = stateOf(request.getProperties());
+      const stored = fromEngine(request.getProperties());
       // An import sends the id alone: no stored outputs to read with.
       const imported = Object.keys(stored).length === 0;
       const behaviour = await resource.behaviour();
@@ -269,22 +271,22 @@ export function resourceProvider(
       if (found === undefined) return response;
       return response
         .setId(found.id)
-        .setProperties(toStruct(found.outputs, resource.secretOutputs))
-        .setInputs(toStruct(found.inputs, resource.secretOutputs));
+        .setProperties(toEngine(found.outputs, resource))
+        .setInputs(toEngine(found.inputs, resource));
     }),
 
     update: forResource(async (resource, request: ProviderPb.UpdateRequest) => {
-      const olds = stateOf(request.getOlds());
-      const news = argsOf(request.getNews());
+      const olds = fromEngine(request.getOlds());
+      const news = fromEngine(request.getNews());
       const behaviour = await resource.behaviour();
       const outputs = request.getPreview()
         ? behaviour.previewUpdate(request.getId(), olds, news)
         : await behaviour.update(request.getId(), olds, news);
-      return new providerPb.UpdateResponse().setProperties(toStruct(outputs, resource.secretOutputs));
+      return new providerPb.UpdateResponse().setProperties(toEngine(outputs, resource));
     }),
 
     delete: forResource(async (resource, request: ProviderPb.DeleteRequest) => {
-      await (await resource.behaviour()).delete(request.getId(), stateOf(request.getProperties()));
+      await (await resource.behaviour()).delete(request.getId(), fromEngine(request.getProperties()));
       return new emptyPb.Empty();
     }),
 

@@ -1,7 +1,7 @@
 // Property values between the protocol's Structs and the plain values the resources' behaviour
 // takes: secrets unwrapped on the way in, output-only secrets wrapped on the way out.
 
-import type { PropertyMap } from "../protocol/properties";
+import { memberOf, type Values } from "../protocol/properties";
 import { structPb, type Struct } from "./protocol";
 
 /** The key and value that mark an object as a secret (Pulumi's `specialSigKey` and `specialSecretSig`). */
@@ -9,7 +9,7 @@ const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 function isSecret(value: unknown): value is { readonly value?: unknown } {
-  return typeof value === "object" && value !== null && (value as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
+  return typeof value === "object" && value !== null && memberOf(value, SIG_KEY) === SECRET_SIG;
 }
 
 /**
@@ -37,15 +37,16 @@ function defined(value: unknown): unknown {
   return value;
 }
 
-export function fromStruct(struct: Struct | undefined): PropertyMap {
-  return struct === undefined ? {} : (plain(struct.toJavaScript()) as PropertyMap);
+export function fromStruct(struct: Struct | undefined): Values {
+  if (struct === undefined) return {};
+  return Object.fromEntries(Object.entries(struct.toJavaScript()).map(([k, v]) => [k, plain(v)]));
 }
 
 /**
  * A Struct of `props`, each of `secrets` marked secret. The engine re-marks an output that shares
  * its name with a secret input, but only the provider knows an output-only one (`keySecret`).
  */
-export function toStruct(props: PropertyMap, secrets: readonly string[] = []): Struct {
+export function toStruct(props: Values, secrets: readonly string[] = []): Struct {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(props)) {
     // Absent stays absent: Struct has no undefined.

@@ -6,19 +6,26 @@ import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { behaviourOf, type Found } from "../protocol/behaviour";
 import { checkArgs } from "../protocol/check";
-import { comparedForm, namesWith, type ArgsOf, type StateOf } from "../protocol/definition";
+import { comparedForm, namesWith } from "../protocol/definition";
 import { deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn, managedInState } from "../protocol/managed";
 import { importIdParts } from "../creation/importing";
 import { previewOutputs } from "../protocol/preview";
-import { UNKNOWN, pick, type PropertyMap } from "../protocol/properties";
+import { UNKNOWN, pick, type RawInputs, type Values } from "../protocol/properties";
 import { claimForThisRun, partsClaimedThisRun } from "../creation/runClaims";
 import { SETTING_NAMES, unsetValue, type SettingName } from "../serviceFacts/pipeSettings";
 import { PIPE_SETTINGS_RESOURCE as DEF } from "./definition";
-
-type Args = ArgsOf<typeof DEF>;
-type State = StateOf<typeof DEF>;
-import { effectiveSettings, fromWire, settingsIn, settingsPath, toWire, type EffectiveSettings } from "./wire";
+import {
+  effectiveSettings,
+  fromWire,
+  settingsIn,
+  settingsPath,
+  toWire,
+  type Args,
+  type EffectiveSettings,
+  type Settings,
+  type State,
+} from "./wire";
 
 /** The pipe's path: changing any part names another pipe, so a new resource. */
 const REPLACE_ON = namesWith(DEF, "replaces");
@@ -31,12 +38,12 @@ interface PipeRef {
 }
 
 /** The pipe a resource names: its recorded path, else the id's parts (a read by id). */
-function pipeRef(id: string, props: PropertyMap): PipeRef {
+function pipeRef(id: string, props: Pick<State, keyof PipeRef>): PipeRef {
   const [organizationId = "", serviceId = "", pipeId = ""] = id.split("/");
   return {
-    organizationId: typeof props.organizationId === "string" ? props.organizationId : organizationId,
-    serviceId: typeof props.serviceId === "string" ? props.serviceId : serviceId,
-    pipeId: typeof props.pipeId === "string" ? props.pipeId : pipeId,
+    organizationId: props.organizationId ?? organizationId,
+    serviceId: props.serviceId ?? serviceId,
+    pipeId: props.pipeId ?? pipeId,
   };
 }
 
@@ -56,35 +63,40 @@ function claimSettings(ref: PipeRef, names: readonly SettingName[]): void {
 }
 
 /** The settings the stored outputs record as managed. */
-function managedOf(props: PropertyMap): SettingName[] {
+function managedOf(props: State): SettingName[] {
   return managedInState(SETTING_NAMES, props, "managedSettings");
+}
+
+/** PUTs `values`, under their Pulumi names; the answer's settings object, if it has one. */
+async function put(ref: PipeRef, values: Values): Promise<Record<string, unknown> | undefined> {
+  const res = await send(connectionFor("cloud"), {
+    method: "PUT",
+    path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId),
+    body: toWire(values),
+  });
+  return settingsIn(res.body);
 }
 
 /**
  * PUTs `values` and returns the effective settings. A 2xx without a settings object (an empty body)
  * says the values were taken: they are laid over what was known before (`before`, stored outputs).
  */
-async function putSettings(ref: PipeRef, values: PropertyMap, before: PropertyMap = {}): Promise<EffectiveSettings> {
-  const res = await send(connectionFor("cloud"), {
-    method: "PUT",
-    path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId),
-    body: toWire(values),
-  });
-  const result = settingsIn(res.body);
+async function putSettings(ref: PipeRef, values: Settings, before: State = {}): Promise<EffectiveSettings> {
+  const result = await put(ref, values);
   return result === undefined ? { ...effectiveSettings(before), ...values } : fromWire(result);
 }
 
+/** In preview `resetOnDelete` may still be Pulumi's unknown: recorded only once it is a boolean. */
 function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingName[], resetOnDelete: unknown): State {
-  const state: PropertyMap = {
+  return {
     ...ref,
     ...effective,
     managedSettings: managed,
     ...(typeof resetOnDelete === "boolean" ? { resetOnDelete } : {}),
   };
-  return state;
 }
 
-async function check(_olds: PropertyMap, news: PropertyMap) {
+async function check(_olds: RawInputs, news: RawInputs) {
   return checkArgs<Args>(DEF, news, () => [], connectionFailures("cloud"));
 }
 
@@ -130,8 +142,12 @@ async function read(id: string, stored: State): Promise<Found<typeof DEF> | unde
   const managed = managedOf(stored);
   // Inputs hold the live value of what the program manages, so a preview proposes to put drift
   // back; settings the program does not manage never show as drift.
-  const inputs: PropertyMap = { ...ref, ...pick(effective, managed) };
-  if (typeof stored.resetOnDelete === "boolean") inputs.resetOnDelete = stored.resetOnDelete;
+  const reset = stored.resetOnDelete;
+  const inputs = {
+    ...ref,
+    ...pick(effective, managed),
+    ...(reset === undefined || reset === null ? {} : { resetOnDelete: reset }),
+  };
   return { id: idOf(ref), outputs: outputs(ref, effective, managed, stored.resetOnDelete), inputs };
 }
 
@@ -150,25 +166,24 @@ async function readImported(importId: string): Promise<Found<typeof DEF> | undef
     managedSettings: [...SETTING_NAMES],
   });
   if (found === undefined) return found;
-  const props: PropertyMap = found.outputs;
-  const inputs: PropertyMap = { ...found.inputs };
-  const managed = SETTING_NAMES.filter((n) => props[n] !== null && props[n] !== undefined);
+  const inputs = { ...found.inputs };
+  const managed = SETTING_NAMES.filter((n) => found.outputs[n] !== null && found.outputs[n] !== undefined);
   for (const n of SETTING_NAMES) if (!managed.includes(n)) delete inputs[n];
-  return { ...found, outputs: { ...props, managedSettings: managed }, inputs };
+  return { ...found, outputs: { ...found.outputs, managedSettings: managed }, inputs };
 }
 
 /** A create's outputs as a preview knows them: the program's settings; the others not yet. */
 function previewCreate(args: Args): State {
   const managed = managedIn(SETTING_NAMES, args);
-  const known = outputs(pipeRef("", args), pick(args, managed) as EffectiveSettings, managed, args.resetOnDelete);
-  return previewOutputs(known, SETTING_NAMES);
+  const known = outputs(pipeRef("", args), pick(args, managed), managed, args.resetOnDelete);
+  return previewOutputs<State>(known, SETTING_NAMES);
 }
 
 /** An update's outputs as a preview knows them: the program's settings, the others as stored. */
 function previewUpdate(id: string, olds: State, news: Args): State {
   const managed = managedIn(SETTING_NAMES, news);
   const effective = { ...effectiveSettings(olds), ...pick(news, managed) };
-  return previewOutputs(outputs(pipeRef(id, news), effective, managed, news.resetOnDelete), []);
+  return previewOutputs<State>(outputs(pipeRef(id, news), effective, managed, news.resetOnDelete), []);
 }
 
 async function update(id: string, olds: State, news: Args): Promise<State> {
@@ -206,7 +221,7 @@ async function del(id: string, stored: State): Promise<void> {
     const ours = candidates.filter((n) => deepEqual(live[n], stored[n]));
     if (ours.length === 0) return;
     // Unset: null, or for a setting that takes none (kafkaReadCommitted) the value that stands for unset.
-    await putSettings(ref, Object.fromEntries(ours.map((n) => [n, unsetValue(n)])));
+    await put(ref, Object.fromEntries(ours.map((n) => [n, unsetValue(n)])));
   });
 }
 

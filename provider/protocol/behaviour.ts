@@ -4,24 +4,27 @@
 import type { Checked } from "./check";
 import type { ArgsOf, ResourceDefinition, StateOf } from "./definition";
 import type { Diff } from "./diff";
-import type { PropertyMap } from "./properties";
+import type { RawInputs } from "./properties";
 
 export interface Created<S> {
   readonly id: string;
   readonly outputs: S;
 }
 
-/** What a read found: the outputs, and the inputs as the live object holds what the program manages. */
+/**
+ * What a read found: the outputs, and the inputs as the live object holds what the program manages
+ * (null where it holds none, even of an argument the program must set).
+ */
 export interface Found<D extends ResourceDefinition> {
   readonly id: string;
   readonly outputs: StateOf<D>;
-  readonly inputs: { readonly [K in keyof ArgsOf<D>]?: unknown };
+  readonly inputs: { readonly [K in keyof ArgsOf<D>]?: ArgsOf<D>[K] | null };
 }
 
 export interface Behaviour<D extends ResourceDefinition> {
   readonly definition: D;
   /** The program's inputs against the definition, before any request; `olds`, the inputs stored, if any. */
-  check(olds: PropertyMap, news: PropertyMap): Promise<Checked<ArgsOf<D>>>;
+  check(olds: RawInputs, news: RawInputs): Promise<Checked<ArgsOf<D>>>;
   diff(id: string, olds: StateOf<D>, news: ArgsOf<D>): Promise<Diff>;
   create(args: ArgsOf<D>): Promise<Created<StateOf<D>>>;
   /** Undefined when the object is gone. */

@@ -3,7 +3,7 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { UNKNOWN, containsUnknown, withoutProvider, type PropertyMap } from "./properties";
+import { UNKNOWN, containsUnknown, memberOf, withoutProvider, type RawInputs } from "./properties";
 import * as rules from "./validation";
 import { canonicalInputs, inputNames, namesWith, type ResourceDefinition, type TypeSpec } from "./definition";
 
@@ -21,7 +21,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v = root;
   for (const part of path) {
     if (typeof v !== "object" || v === null) return undefined;
-    v = (v as Record<PropertyKey, unknown>)[part];
+    v = memberOf(v, part);
   }
   return v;
 }
@@ -92,9 +92,9 @@ export function argumentNames(schema: z.ZodObject): string[] {
  */
 export function checkInputs(
   schema: z.ZodType,
-  news: PropertyMap,
+  news: RawInputs,
   secretInputs: readonly string[] = [],
-): Required<pulumi.dynamic.CheckResult<PropertyMap>> {
+): Required<pulumi.dynamic.CheckResult<RawInputs>> {
   const inputs = withoutProvider(news);
   const parsed = schema.safeParse(inputs);
   const failures: pulumi.dynamic.CheckFailure[] = [];
@@ -130,7 +130,7 @@ export interface CheckFailure {
 /** A check's outcome: the arguments typed, or the program's inputs as given with what is wrong. */
 export type Checked<A> =
   | { readonly ok: true; readonly inputs: A }
-  | { readonly ok: false; readonly inputs: PropertyMap; readonly failures: readonly CheckFailure[] };
+  | { readonly ok: false; readonly inputs: RawInputs; readonly failures: readonly CheckFailure[] };
 
 function typeCheck(name: string, type: TypeSpec): z.ZodType {
   if (type.kind === "string") return rules.z.string({ error: `${name} must be a string` });
@@ -173,8 +173,8 @@ export function argsSchema(def: ResourceDefinition): z.ZodType {
  */
 export function checkArgs<A>(
   def: ResourceDefinition,
-  news: PropertyMap,
-  crossField: (inputs: PropertyMap) => readonly CheckFailure[],
+  news: RawInputs,
+  crossField: (inputs: RawInputs) => readonly CheckFailure[],
   more: readonly CheckFailure[],
 ): Checked<A> {
   const secret = namesWith(def, "secret");
@@ -190,5 +190,6 @@ export function checkArgs<A>(
     if (!failing(f.property)) failures.push(secret.includes(f.property) ? atSecret(f) : f);
   failures.push(...more);
   if (failures.length > 0) return { ok: false, inputs: news, failures };
+  // Parsed by the definition's schema: past here the inputs are its typed arguments.
   return { ok: true, inputs: canonicalInputs(def, news) as A };
 }

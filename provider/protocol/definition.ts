@@ -4,7 +4,8 @@
 
 import type * as Rules from "./validation";
 import type { z } from "zod";
-import type { OutputRule } from "./outputRules";
+import type { OutputRule, OutputRules } from "./outputRules";
+import { memberOf } from "./properties";
 
 /** A value's type, as the schema, the classes' types and the default check see it. */
 export type TypeSpec =
@@ -99,6 +100,11 @@ type Named<D extends ResourceDefinition, Role extends string> = {
   [K in keyof Props<D>]: Props<D>[K]["role"] extends Role ? K : never;
 }[keyof Props<D>] &
   string;
+/** A property's name; one a program may set; one a state records. Any string of ResourceDefinition's. */
+export type NameOf<D extends ResourceDefinition> = keyof Props<D> & string;
+export type InputNameOf<D extends ResourceDefinition> = AnyOf<D, Named<D, "input" | "both">>;
+export type OutputNameOf<D extends ResourceDefinition> = AnyOf<D, Named<D, "output" | "both">>;
+type AnyOf<D extends ResourceDefinition, N> = string extends NameOf<D> ? string : N;
 type RequiredOf<D extends ResourceDefinition> = {
   [K in keyof Props<D>]: Props<D>[K] extends { readonly required: true } ? K : never;
 }[keyof Props<D>] &
@@ -141,33 +147,34 @@ export type StateOf<D extends ResourceDefinition> = {
 
 const entries = (def: ResourceDefinition) => Object.entries(def.properties);
 
-/** The properties a program may set, in the definition's order. */
+/** The names of the properties `keep` selects, in the definition's order; N says which names those are. */
+function namesWhere<N extends string>(def: ResourceDefinition, keep: (p: PropertyDef) => boolean): N[] {
+  return entries(def)
+    .filter(([, p]) => keep(p))
+    .map(([n]) => n as N);
+}
+
 /** The parts of an import id: the definition's, else its own id alone, named for its kind (`alertId`). */
 export function importIdFormOf(def: ResourceDefinition): readonly string[] {
   return def.importIdForm ?? [`${def.name.charAt(0).toLowerCase()}${def.name.slice(1)}Id`];
 }
 
-export function inputNames(def: ResourceDefinition): string[] {
-  return entries(def)
-    .filter(([, p]) => p.role !== "output")
-    .map(([n]) => n);
+/** The properties a program may set, in the definition's order. */
+export function inputNames<D extends ResourceDefinition>(def: D): InputNameOf<D>[] {
+  return namesWhere(def, (p) => p.role !== "output");
 }
 
 /** The properties a state records, in the definition's order. */
-export function outputNames(def: ResourceDefinition): string[] {
-  return entries(def)
-    .filter(([, p]) => p.role !== "input")
-    .map(([n]) => n);
+export function outputNames<D extends ResourceDefinition>(def: D): OutputNameOf<D>[] {
+  return namesWhere(def, (p) => p.role !== "input");
 }
 
 /** The names of the properties that have a flag. */
-export function namesWith(
-  def: ResourceDefinition,
+export function namesWith<D extends ResourceDefinition>(
+  def: D,
   flag: "required" | "secret" | "replaces" | "caseless" | "stable",
-): string[] {
-  return entries(def)
-    .filter(([, p]) => p[flag] === true)
-    .map(([n]) => n);
+): NameOf<D>[] {
+  return namesWhere(def, (p) => p[flag] === true);
 }
 
 /** The form diff compares a property's values in. */
@@ -202,8 +209,10 @@ export function toWire(
     let value = values[n];
     if (p === undefined || p.wire === false || value === undefined) continue;
     if (value === null && nulls === "drop") continue;
-    if (p.type.kind === "object" && typeof value === "object" && value !== null)
-      value = Object.fromEntries(Object.keys(p.type.fields).map((f) => [f, (value as Record<string, unknown>)[f]]));
+    if (p.type.kind === "object" && typeof value === "object" && value !== null) {
+      const object = value;
+      value = Object.fromEntries(Object.keys(p.type.fields).map((f) => [f, memberOf(object, f)]));
+    }
     body[p.wire ?? n] = p.sent === undefined ? value : p.sent(value);
   }
   return body;
@@ -211,13 +220,14 @@ export function toWire(
 
 /**
  * An answer's members under the outputs' names: the first of its answer names not null; else null
- * when one is and `nulls` keeps them (null says "unset"), else absent.
+ * when one is and `nulls` keeps them (null says "unset"), else absent. The one place an answer is
+ * taken as the definition types its outputs: read liberally, a value is recorded as the service gave it.
  */
-export function fromWire(
-  def: ResourceDefinition,
+export function fromWire<D extends ResourceDefinition>(
+  def: D,
   answer: Readonly<Record<string, unknown>>,
   nulls: "keep" | "drop",
-): Record<string, unknown> {
+): StateOf<D> & Readonly<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [n, p] of entries(def)) {
     if (p.role === "input") continue;
@@ -228,11 +238,11 @@ export function fromWire(
       (nulls === "keep" && values.includes(null) ? null : undefined);
     if (found !== undefined) out[n] = found;
   }
-  return out;
+  return out as StateOf<D> & Readonly<Record<string, unknown>>;
 }
 
 /** Each output's rule for an answer that nulls or leaves it out. */
-export function outputRules(def: ResourceDefinition): Record<string, OutputRule> {
+export function outputRules(def: ResourceDefinition): OutputRules<string> {
   const rules: Record<string, OutputRule> = {};
   for (const [n, p] of entries(def)) if (p.whenAbsent !== undefined) rules[n] = p.whenAbsent;
   return rules;

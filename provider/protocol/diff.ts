@@ -1,7 +1,7 @@
 // How a provider's diff compares stored outputs with the program's inputs, and how outputs an
 // update cannot change stay known in preview.
 
-import { containsUnknown, type PropertyMap } from "./properties";
+import { containsUnknown, memberOf, type Values } from "./properties";
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -17,7 +17,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     !Array.isArray(b)
   ) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) if (!deepEqual((a as PropertyMap)[k], (b as PropertyMap)[k])) return false;
+    for (const k of keys) if (!deepEqual(memberOf(a, k), memberOf(b, k))) return false;
     return true;
   }
   return false;
@@ -78,8 +78,8 @@ export function changeOf(before: unknown, after: unknown, replaces: boolean): Pr
  * unknown in preview counts as changed, so preview never claims "no change" it cannot know.
  */
 export function diffProperties(
-  olds: PropertyMap,
-  news: PropertyMap,
+  olds: Values,
+  news: Values,
   properties: readonly string[],
   replaceOn: readonly string[],
   comparedForm: ComparedForm = asIs,

@@ -3,8 +3,7 @@
 // object. Said once for both resources' wires.
 
 import { z } from "../protocol/zod";
-import { inputNames, toWire, type ResourceDefinition } from "../protocol/definition";
-import type { PropertyMap } from "../protocol/properties";
+import { inputNames, toWire, type ArgsOf, type ResourceDefinition } from "../protocol/definition";
 import type { AreaConnection } from "../runtime/connection";
 import { memberPath } from "../http/paths";
 import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
@@ -17,7 +16,7 @@ const created = z.object({
   data: z.object({ id: z.string().refine((id) => id.trim() !== "", { error: "the id is empty" }) }),
 });
 
-export interface AlertingCollection {
+export interface AlertingCollection<D extends ResourceDefinition> {
   /** The id of the object in a create's answer. */
   readonly created: typeof created;
   /** The object of a 2xx answer, or undefined when its body holds none. */
@@ -26,7 +25,7 @@ export interface AlertingCollection {
    * The request body: every argument the program sets, write-only ones included. The whole object, since
    * a PUT returns a field it omits to the service's default.
    */
-  readonly toWire: (args: PropertyMap) => Record<string, unknown>;
+  readonly toWire: (args: ArgsOf<D>) => Record<string, unknown>;
   /** The list's path, or one member's: its id is opaque (ObjectId.isValid also takes any 12 characters). */
   readonly path: (id?: string) => string;
   readonly list: (conn: AreaConnection) => Promise<Map<string, Listed>>;
@@ -40,12 +39,12 @@ export interface AlertingCollection {
  * The collection at `path` of the resource `def`, whose members `what` names in errors ("webhook");
  * `getOfOne` says whether the service has a GET of one member (it has none for webhooks).
  */
-export function alertingCollection(
-  def: ResourceDefinition,
+export function alertingCollection<D extends ResourceDefinition>(
+  def: D,
   what: string,
   path: string,
   getOfOne: boolean,
-): AlertingCollection {
+): AlertingCollection<D> {
   const sent = inputNames(def);
   const list = (conn: AreaConnection) => listPaged(conn, path, LIST_PAGE_MAX);
   const collection = (conn: AreaConnection): Collection => ({

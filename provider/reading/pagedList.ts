@@ -6,7 +6,7 @@ import { z } from "../protocol/zod";
 import type { AreaConnection } from "../runtime/connection";
 import { runtime } from "../runtime/runtime";
 import { decode, send } from "../http/client";
-import { retryDelayMs } from "../http/retry";
+import { RetryBudget, retryDelayMs } from "../http/retry";
 import { listedId } from "../protocol/properties";
 
 // The 2026 service says how many objects the list holds and how many a page covers (`meta`; the
@@ -82,11 +82,11 @@ export async function alertsStillReferring(
   refersTo: (alert: Listed) => boolean,
 ): Promise<string[]> {
   const policy = runtime().retryPolicy;
-  const started = Date.now();
+  const budget = new RetryBudget(policy);
   let alerts = await alertsReferring(conn, alertsPath, pageMax, refersTo);
-  for (let look = 1; alerts.length > 0 && look < policy.maxAttempts; look++) {
+  for (let look = 1; alerts.length > 0; look++) {
     const delay = retryDelayMs(look, undefined, policy);
-    if (Date.now() - started + delay > policy.maxTotalMs) break;
+    if (!budget.allowsAnother(look, delay)) break;
     await sleep(delay);
     alerts = await alertsReferring(conn, alertsPath, pageMax, refersTo);
   }

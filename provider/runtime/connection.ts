@@ -1,7 +1,5 @@
-// Where the provider learns which services to talk to and with which credentials.
-// Values come from the stack config handed to `configure`, falling back to environment
-// variables read at call time (never at import time, so a host started before the env
-// was set still sees it).
+// Services and credentials: the stack config, else environment variables read at call time, so a
+// host started before the env was set still sees them.
 
 import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../serviceFacts/rateLimits";
 import { ALERTING_DIALECTS, type AlertingDialect } from "../serviceFacts/alertRules";
@@ -21,7 +19,7 @@ interface Setting {
   readonly description: string;
 }
 
-/** The one table of connection settings; README's configuration table mirrors it. */
+/** The one table of connection settings; the README's mirrors it. */
 export const CONNECTION_SETTINGS = {
   alertingUrl: {
     configKey: "alertpipe:alertingUrl",
@@ -91,22 +89,22 @@ export interface AreaConnection {
   readonly baseUrl: string;
   /** Complete value of the Authorization header. Never log or echo it. */
   readonly authorization: string;
-  /** Stable, non-reversible name of the credential; keys client-side rate limiters. */
+  /** A non-reversible name of the credential; keys the limiters. */
   readonly credentialId: string;
   /** Client-side pacing; undefined when disabled. */
   readonly rateLimit: RateLimit | undefined;
-  /** Every credential string, so the HTTP layer can scrub them from anything it reports. */
+  /** Every credential string, for the HTTP layer to scrub. */
   readonly secrets: readonly string[];
-  /** The alerting API's spelling of `source` when configured; undefined: ask the service (alert/dialect.ts). */
+  /** The alerting API's spelling of `source`; undefined: ask the service. */
   readonly dialect?: AlertingDialect;
 }
 
-/** Called from the provider's `configure`; keeps the stack config for this host process (runtime.ts). */
+/** Keeps the stack config `configure` was given for this host process. */
 export function configure(config: ConfigSource): void {
   runtime().config = config;
 }
 
-/** Every resource's `configure`, one for all three: the engine's ConfigureRequest carries the stack config. */
+/** Every resource's `configure`, which carries the stack config. */
 export async function configureProvider(req: { readonly config: ConfigSource }): Promise<void> {
   configure(req.config);
 }
@@ -119,10 +117,7 @@ function lookup(name: ConnectionSettingName): string | undefined {
   return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
 }
 
-/**
- * A credential sent as it is in the Authorization header: HTTP refuses line breaks and control
- * characters there, and carries no more than ASCII faithfully. The value is not repeated.
- */
+/** A credential fit for the Authorization header (ASCII only); never repeated. */
 function headerSafe(name: ConnectionSettingName): string {
   const value = required(name);
   if (/[^\t\x20-\x7e]/.test(value)) {
@@ -157,7 +152,7 @@ function baseUrl(name: ConnectionSettingName): string {
   try {
     url = new URL(raw);
   } catch {
-    // The value is not repeated: a secret pasted into the wrong setting must not end up in a log.
+    // Not repeated: a secret pasted into the wrong setting must not reach a log.
     throw new ConfigError(name, CONNECTION_SETTINGS[name], `${key} is not a URL`);
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
@@ -205,7 +200,7 @@ function dialect(): AlertingDialect | undefined {
   );
 }
 
-/** The dialect the config says, for checks; undefined when unset (asked at write time) or invalid (its own failure). */
+/** The configured dialect, for checks; undefined when unset or invalid. */
 export function configuredDialect(): AlertingDialect | undefined {
   try {
     return dialect();
@@ -215,7 +210,7 @@ export function configuredDialect(): AlertingDialect | undefined {
   }
 }
 
-/** The settings each area's requests read; a resource of one area is never held back by the other's. */
+/** Each area's settings, so one area is never held back by the other's. */
 const AREA_SETTINGS: Record<Area, readonly ConnectionSettingName[]> = {
   alerting: ["alertingUrl", "alertingToken", "alertingRateLimit", "alertingDialect"],
   cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit"],
@@ -229,11 +224,7 @@ function validate(name: ConnectionSettingName, area: Area): void {
   else required(name);
 }
 
-/**
- * Every missing or invalid setting an area's requests would fail on, all at once, with the same
- * words a request would fail with. Resources' `check` reports them, so `pulumi preview` shows them
- * before `up` meets them one at a time.
- */
+/** Every setting an area would fail on, at once, so preview shows them all. */
 function connectionProblems(area: Area): ConfigError[] {
   const problems: ConfigError[] = [];
   for (const name of AREA_SETTINGS[area]) {
@@ -247,15 +238,12 @@ function connectionProblems(area: Area): ConfigError[] {
   return problems;
 }
 
-/**
- * The problems above as check failures. They name no property (none of the resource's inputs is at
- * fault); each names its config key and environment variable.
- */
+/** The problems as check failures, naming no property: no input is at fault. */
 export function connectionFailures(area: Area): Array<{ property: string; reason: string }> {
   return connectionProblems(area).map((p) => ({ property: "", reason: p.message }));
 }
 
-/** A short fingerprint so limiters can be keyed per credential without keeping the credential. */
+/** Keys limiters per credential without keeping the credential. */
 function fingerprint(area: Area, authorization: string): string {
   // Lazily required: crypto is only needed when a method runs.
   const { createHash } = require("node:crypto") as typeof import("node:crypto");
@@ -287,16 +275,12 @@ export function connectionFor(area: Area): AreaConnection {
     authorization,
     credentialId: fingerprint(area, `${url} ${authorization}`),
     rateLimit: rateLimit("cloudRateLimit", area),
-    // Every form of the secret we send; the key ID alone is no secret (it names the key, as a user name does).
+    // Every form of the secret sent; the key ID alone is a name, not a secret.
     secrets: [authorization, authorization.slice("Basic ".length), `${cloudKeyId}:${cloudKeySecret}`, cloudKeySecret],
   };
 }
 
-/**
- * Says, once per process, which credentials the provider's configuration holds in plain text: kept
- * so in the stack's config file and in its state, unencrypted. `isPlainText` tells it of a config
- * key (each front door sees secretness in its own place); the line names the command that fixes it.
- */
+/** Says once which credentials are in plain text; `isPlainText` because each door sees secretness its own way. */
 export function warnPlainTextCredentials(
   isPlainText: (configKey: string) => boolean,
   say: (line: string) => void,

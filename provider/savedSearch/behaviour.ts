@@ -15,7 +15,7 @@ import { importIdParts, keptByReplacement, readForImport } from "../creation/imp
 import { claimForThisRun, partsClaimedThisRun } from "../creation/runClaims";
 import { notify } from "../runtime/notices";
 import { comparedForm, importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
-import type { PropertyMap } from "../protocol/properties";
+import type { RawInputs, Values } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
 import { ALERTS_PATH, LIST_PAGE_MAX, watchesSearch } from "../serviceFacts/alertRules";
 import { SAVED_SEARCH } from "./definition";
@@ -35,11 +35,11 @@ const compared = comparedForm(SAVED_SEARCH);
  * provider call no diff, so they are not seen here; the delete still refuses
  * (docs/design/webhooks-and-saved-searches.md).
  */
-const diffedKey = (args: PropertyMap) =>
+const diffedKey = (args: Values) =>
   `saved search diffed\u0000${JSON.stringify(WHOLE.args.map((n) => compared(n, args[n])))}`;
 
 /** Says in preview and up which alerts watch a search about to be replaced (the service deletes them with it). */
-async function sayReplaced(news: PropertyMap): Promise<void> {
+async function sayReplaced(news: RawInputs): Promise<void> {
   for (const id of partsClaimedThisRun(diffedKey(news))) {
     const alerts = await alertsReferring(connectionFor("alerting"), ALERTS_PATH, LIST_PAGE_MAX, (alert) =>
       watchesSearch(alert, id),
@@ -53,13 +53,13 @@ async function sayReplaced(news: PropertyMap): Promise<void> {
   }
 }
 
-async function check(olds: PropertyMap, news: PropertyMap) {
+async function check(olds: RawInputs, news: RawInputs) {
   const checked = checkArgs<Args>(SAVED_SEARCH, news, () => [], connectionFailures("alerting"));
   if (checked.ok && Object.keys(olds).length === 0) await sayReplaced(news);
   return checked;
 }
 
-const describe = (args: Args) => `the saved search "${String(args.name)}"`;
+const describe = (args: Args) => `the saved search "${args.name}"`;
 
 async function create(args: Args): Promise<Created<State>> {
   const conn = connectionFor("alerting");
@@ -81,9 +81,7 @@ async function create(args: Args): Promise<Created<State>> {
       [...(await SEARCHES.list(conn))]
         .filter(
           ([, s]) =>
-            s.name === String(args.name).trim() &&
-            s.sourceId === args.sourceId &&
-            createdAfterSend(s.createdAt, sentAt),
+            s.name === args.name.trim() && s.sourceId === args.sourceId && createdAfterSend(s.createdAt, sentAt),
         )
         .map(([id, search]) => ({ id, search })),
     adopt: async (found) => ({ id: found.id, outputs: WHOLE.outputs(found.search, args, {}) }),

@@ -1,29 +1,18 @@
-// The alerting service's own validation rules, where the contract says "not shown"
-// (docs/design/real-services.md). Stated once: the provider's check and the
-// emulator both read this module, each in its own schema and wording. It imports nothing (no zod),
-// so the emulator can use it without the provider ever importing the emulator.
+// Alert rules the contract leaves out (docs/design/real-services.md).
 
 /** What an alert watches: a tile on a dashboard, or a search. */
 export const ALERT_SOURCES = ["tile", "search"] as const;
 export type AlertSource = (typeof ALERT_SOURCES)[number];
 
-/**
- * The sources as the real service spells them (HyperDX's `AlertSource` at b52a6fa,
- * packages/api/src/models/alert.ts): the contract's `search` is `saved_search`, and names the saved
- * search it watches by `savedSearchId`. The emulator's 2026 mode speaks these.
- */
+/** The sources as the 2026 service spells them. */
 export const SERVICE_ALERT_SOURCES = ["saved_search", "tile"] as const;
 export type ServiceAlertSource = (typeof SERVICE_ALERT_SOURCES)[number];
 
-/**
- * Which spelling of `source` a service speaks: the seed contract's (`search`), or HyperDX's since
- * 2026 (`saved_search`). Programs always say `search`; only the wire differs
- * (docs/design/real-alerting-service.md, "Which spelling a service speaks").
- */
+/** Which spelling of `source` a service speaks; programs always say `search`. */
 export const ALERTING_DIALECTS = ["contract", "2026"] as const;
 export type AlertingDialect = (typeof ALERTING_DIALECTS)[number];
 
-/** The external API's root: HyperDX answers `GET` there with `{version: "v2", user}`; the contract has no such path. */
+/** The external API's root, which only the 2026 service answers. */
 export const API_ROOT_PATH = "/api/v2";
 
 /** A program's source as `dialect` spells it on the wire. */
@@ -31,15 +20,12 @@ export function sourceOnWire(source: unknown, dialect: AlertingDialect): unknown
   return dialect === "2026" && source === "search" ? "saved_search" : source;
 }
 
-/** An answer's source as a program spells it: the 2026 spelling read back, so a refresh shows no diff. */
+/** An answer's source as a program spells it, so a refresh shows no diff. */
 export function sourceFromWire(source: unknown): unknown {
   return source === "saved_search" ? "search" : source;
 }
 
-/**
- * How the value is compared with the threshold (docs/design/alerting-service-2026.md): `above` fires
- * at value >= threshold, `below` at value < threshold; the range types also read thresholdMax.
- */
+/** `above` fires at value >= threshold, `below` at value < threshold. */
 export const THRESHOLD_TYPES = [
   "above",
   "below",
@@ -52,12 +38,10 @@ export const THRESHOLD_TYPES = [
 ] as const;
 export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
 
-/**
- * The largest page of `GET /api/v2/alerts` (newer versions; older ones ignore limit and offset and answer every alert).
- */
+/** The largest page of `GET /api/v2/alerts`; older services ignore paging. */
 export const ALERT_LIST_PAGE_MAX = 1000;
 
-/** The largest page of every paged list of the v2 API (alerts, webhooks, saved searches: one pagination.ts). */
+/** The largest page of every paged list of the v2 API. */
 export const LIST_PAGE_MAX = ALERT_LIST_PAGE_MAX;
 
 /** Where the alerts are. */
@@ -66,7 +50,7 @@ export const ALERTS_PATH = "/api/v2/alerts";
 /** The only intervals the service accepts. */
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"] as const;
 
-/** Length bounds of the free texts in UTF-16 units (serviceLength); an empty text is refused, not read as "none". */
+/** Length bounds; an empty text is refused, not read as "none". */
 const TEXT_LIMITS = {
   name: { min: 1, max: 512 },
   message: { min: 1, max: 4096 },
@@ -76,24 +60,17 @@ export type TextField = keyof typeof TEXT_LIMITS;
 
 const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(", ");
 
-/** What is wrong with an interval, as "must …", or undefined when the service accepts it. */
+/** What is wrong with an interval, as "must …", or undefined. */
 export function intervalProblem(value: string): string | undefined {
   return (INTERVALS as readonly string[]).includes(value) ? undefined : `must be one of ${quoted(INTERVALS)}`;
 }
 
-/**
- * What is wrong with a threshold, as "must …", or undefined. The 2026 service takes any number
- * (negative too); versions before it refused one below 0, which a program against them meets there.
- */
+/** What is wrong with a threshold; older services' refusal below 0 is theirs to say. */
 export function thresholdProblem(value: number): string | undefined {
   return Number.isFinite(value) ? undefined : "must be a finite number";
 }
 
-/**
- * A text's length as the service counts it: UTF-16 units, JavaScript's `length` (HyperDX checks
- * `z.string().min(1).max(512)` with zod 3, packages/api/src/utils/zod.ts `alertSchema` at b52a6fa),
- * so a character outside the Basic Multilingual Plane, most emoji among them, counts as 2.
- */
+/** A text's length as the service counts it, in UTF-16 units: an emoji is 2. */
 function serviceLength(text: string): number {
   return text.length;
 }
@@ -110,12 +87,12 @@ export function textProblem(field: TextField, value: string): string | undefined
   return undefined;
 }
 
-// ---- The 2026 fields (docs/design/alerting-service-2026.md, HyperDX b52a6fa) -------------------
+// ---- The 2026 fields (docs/design/alerting-service-2026.md)
 
 /** The threshold types that compare with a range, and so need thresholdMax. */
 export const RANGE_THRESHOLD_TYPES: readonly string[] = ["between", "not_between"];
 
-/** What is wrong between thresholdType, threshold and thresholdMax, by the service's rules, or undefined. */
+/** What is wrong between thresholdType, threshold and thresholdMax. */
 export function thresholdMaxProblem(
   thresholdType: string,
   threshold: number,
@@ -133,7 +110,7 @@ export const MAX_CHANNELS = 10;
 export const channelKey = (one: { readonly type?: unknown; readonly webhookId?: unknown }): string =>
   JSON.stringify([one.type, one.webhookId]);
 
-/** What is wrong between `channel` and `channels`, by the service's rules, or undefined. */
+/** What is wrong between `channel` and `channels`. */
 export function channelsProblem(
   single: { readonly type?: unknown; readonly webhookId?: unknown } | undefined,
   list: readonly { readonly type?: unknown; readonly webhookId?: unknown }[] | undefined,
@@ -150,13 +127,13 @@ export function channelsProblem(
 /** An alert as a list answers it: its members, read by name. */
 export type AlertAnswer = Readonly<Record<string, unknown>>;
 
-/** Whether an alert's answer notifies the webhook `id`, in `channel` or any of `channels`. */
+/** Whether an alert's answer notifies the webhook `id` in any channel. */
 export function notifiesWebhook(alert: AlertAnswer, id: string): boolean {
   const named = (c: unknown) => typeof c === "object" && c !== null && (c as { webhookId?: unknown }).webhookId === id;
   return named(alert.channel) || (Array.isArray(alert.channels) && alert.channels.some(named));
 }
 
-/** Whether an alert's answer watches the saved search `id`: the contract's `savedSearch`, HyperDX's `savedSearchId`. */
+/** Whether an alert's answer watches the saved search `id`, in either dialect. */
 export function watchesSearch(alert: AlertAnswer, id: string): boolean {
   return alert.savedSearch === id || alert.savedSearchId === id;
 }
@@ -171,13 +148,13 @@ export function intervalMinutes(interval: string): number | undefined {
   return Number(m[1]) * { m: 1, h: 60, d: 1440 }[m[2] as "m" | "h" | "d"];
 }
 
-/** How far ahead and back a schedule's start may be, in days, from the service's clock at each write. */
+/** How far a schedule's start may be ahead and back, in days. */
 export const SCHEDULE_START_WINDOW_DAYS = { ahead: 365, back: 3650 } as const;
 
-/** An ISO 8601 UTC date-time ending in Z, seconds and fractions optional, as the service's zod takes it. */
+/** An ISO 8601 UTC date-time as the service takes it. */
 export const SCHEDULE_START_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
 
-/** Where a schedule start falls outside its window at `now` (ms), or undefined. */
+/** Where a schedule start falls outside its window at `now` (ms). */
 export function scheduleStartProblem(startAt: string, now: number): "ahead" | "back" | "invalid" | undefined {
   const at = Date.parse(startAt);
   if (!SCHEDULE_START_AT.test(startAt) || Number.isNaN(at)) return "invalid";
@@ -187,7 +164,7 @@ export function scheduleStartProblem(startAt: string, now: number): "ahead" | "b
   return undefined;
 }
 
-/** What an alert's evaluation state may be (a string, not an enum: a new value breaks nothing). */
+/** A string, not an enum: a new state breaks nothing. */
 export const ALERT_STATES = ["ALERT", "OK", "INSUFFICIENT_DATA", "DISABLED", "PENDING"] as const;
 
 /** What kind of error an evaluation recorded. */

@@ -1,6 +1,4 @@
-// What an organization API key can be, as the cloud service names it: its roles and its states.
-// The provider's check and the emulator's request and data-file schemas read these lists; neither
-// restates them.
+// An organization API key's roles and states, as the cloud service names them.
 
 export const KEY_ROLES = ["admin", "developer", "query_endpoints"] as const;
 export type KeyRole = (typeof KEY_ROLES)[number];
@@ -12,6 +10,6 @@ export type KeyState = (typeof KEY_STATES)[number];
 /** The state of a key whose create names none. */
 export const NEW_KEY_STATE: KeyState = "enabled";
 
-/** What kind of role a key is assigned (docs/design/cloud-api-2026.md): predefined, or the organization's own. */
+/** A key's role: predefined, or the organization's own. */
 export const ROLE_TYPES = ["system", "custom"] as const;
 export type RoleType = (typeof ROLE_TYPES)[number];

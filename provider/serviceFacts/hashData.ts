@@ -1,9 +1,6 @@
-// The cloud service's rules for hashData, where the contract says "not shown"
-// (docs/design/real-services.md). Stated once: the provider's check and the emulator both
-// read this module. It imports nothing but Node's Buffer, so the emulator can use it without the
-// provider ever importing the emulator.
+// hashData rules the contract leaves out (docs/design/real-services.md).
 
-/** What a caller that made its own pair sends instead of it, by the service's member names. */
+/** What a caller that made its own key pair sends instead of it. */
 export interface HashData {
   readonly keyIdHash: string;
   readonly keyIdSuffix: string;
@@ -16,7 +13,7 @@ export const KEY_ID_SUFFIX_LENGTH = 4;
 /** What a hash must be, in words for messages. */
 export const SHA256_BASE64_RULE = "the standard base64 (padded, 44 characters) of a SHA-256 digest";
 
-/** The standard, padded base64 of exactly 32 bytes: what the service takes as a SHA-256. */
+/** Padded standard base64 of 32 bytes, as the service takes a SHA-256. */
 export function isSha256Base64(value: string): boolean {
   return /^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, "base64").length === 32;
 }

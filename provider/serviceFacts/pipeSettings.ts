@@ -1,7 +1,4 @@
-// The one table of pipe-setting facts: Pulumi name, wire name, kind, inclusive range and meaning.
-// The provider's check and wire mapping, the emulator's validation and the README all read it; each
-// builds its own schema from it (no zod here), so the emulator can read it without the provider
-// ever importing the emulator.
+// The one table of pipe settings; their schemas, wire mapping and docs are built from it.
 
 export interface IntegerSetting {
   readonly kind: "integer";
@@ -15,10 +12,7 @@ export interface BooleanSetting {
   readonly kind: "boolean";
   readonly wire: string;
   readonly meaning: string;
-  /**
-   * The value that unsets it, when null cannot (its published type is not nullable): what
-   * resetOnDelete sends, and what the program gives instead of null.
-   */
+  /** What unsets it where its type is not nullable, as resetOnDelete sends. */
   readonly unsetAs?: boolean;
 }
 
@@ -105,8 +99,7 @@ export const PIPE_SETTINGS = {
     wire: "db_parallel_view_processing",
     meaning: "whether pushing to attached views happens concurrently instead of sequentially",
   },
-  // ClickHouse Cloud OpenAPI ClickPipeSettings (docs/design/cloud-api-2026.md): a plain boolean,
-  // Kafka pipes only. Not nullable, so it is unset as false, Kafka's own default (read_uncommitted).
+  // Not nullable (docs/design/cloud-api-2026.md): unset as false, Kafka's own default.
   kafkaReadCommitted: {
     kind: "boolean",
     wire: "kafka_read_committed",
@@ -119,7 +112,7 @@ export type SettingName = keyof typeof PIPE_SETTINGS;
 
 export const SETTING_NAMES = Object.keys(PIPE_SETTINGS) as SettingName[];
 
-/** The value type of one setting as the program and the wire see it (null means "unset"). */
+/** A setting's value type; null means "unset". */
 export type SettingValue<N extends SettingName> = (typeof PIPE_SETTINGS)[N] extends BooleanSetting
   ? boolean | null
   : number | null;
@@ -128,19 +121,19 @@ export function wireName(name: SettingName): string {
   return PIPE_SETTINGS[name].wire;
 }
 
-/** Whether the service takes null for a setting (unset); else it is unset as its `unsetAs`. */
+/** Whether the service takes null to unset a setting; else `unsetAs` does. */
 export function takesNull(name: SettingName): boolean {
   const fact: SettingFact = PIPE_SETTINGS[name];
   return fact.kind !== "boolean" || fact.unsetAs === undefined;
 }
 
-/** What a reset sends for a setting: null, or the value that stands for unset. */
+/** What a reset sends: null, or `unsetAs`. */
 export function unsetValue(name: SettingName): boolean | null {
   const fact: SettingFact = PIPE_SETTINGS[name];
   return fact.kind === "boolean" && fact.unsetAs !== undefined ? fact.unsetAs : null;
 }
 
-/** Human wording of what a setting accepts, used in every validation message. */
+/** What a setting accepts, in the words of every validation message. */
 export function allowedValues(name: SettingName): string {
   const fact: SettingFact = PIPE_SETTINGS[name];
   if (fact.kind === "boolean") return takesNull(name) ? "true, false or null" : "true or false (no null)";

@@ -1,11 +1,9 @@
-// The alerting service's rules for a saved search and the sources it points at (HyperDX external
-// API v2, savedSearches.ts and common-utils' filters.ts at b52a6fa; docs/design/webhooks-and-saved-searches.md).
-// Stated once: the provider's check and the emulator both read them. Imports nothing.
+// Saved-search rules (docs/design/webhooks-and-saved-searches.md).
 
 export const WHERE_LANGUAGES = ["lucene", "sql"] as const;
 export type WhereLanguage = (typeof WHERE_LANGUAGES)[number];
 
-/** The filter types a stored saved search may hold; only renderable `sql` ones can be written new. */
+/** Types a stored search may hold; only renderable `sql` ones can be written new. */
 export const FILTER_TYPES = ["sql", "lucene", "sql_ast"] as const;
 export const SQL_AST_OPERATORS = ["=", "<", ">", "!=", "<=", ">="] as const;
 
@@ -20,7 +18,7 @@ export const SAVED_SEARCH_LIMITS = {
   condition: 8192,
 } as const;
 
-/** What a PUT (a whole replace) or a create leaves each optional field at when the body omits it. */
+/** What a create or a PUT (a whole replace) leaves an omitted field at. */
 export const SAVED_SEARCH_DEFAULTS = {
   select: "",
   where: "",
@@ -33,7 +31,7 @@ export const SAVED_SEARCH_DEFAULTS = {
 /** The service's words for a sourceId that names no source of the team. */
 export const UNKNOWN_SOURCE = "sourceId must be an existing source id";
 
-/** The service's words for filter `index` that the search sidebar could not render. */
+/** The service's words for a filter the search sidebar cannot render. */
 export function unrenderableFilterWords(index: number): string {
   return (
     `filters[${index}] must be a sidebar-renderable SQL predicate (e.g. "<column> IN ('<value>', ...)", ` +
@@ -46,7 +44,7 @@ export function isObjectId(value: string): boolean {
   return /^[0-9a-f]{24}$/i.test(value);
 }
 
-/** Where `text` holds a top-level close before its end, or unbalanced parentheses, quotes aside. */
+/** Whether parentheses balance, never closing more than opened, and quotes close. */
 function balanced(text: string): boolean {
   let depth = 0;
   let quote: string | undefined;
@@ -67,11 +65,7 @@ const IN = new RegExp(String.raw`^\s*${COLUMN}\s+(?:NOT\s+)?IN\s*\((.*)\)\s*$`, 
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
 const BETWEEN = new RegExp(String.raw`^\s*${COLUMN}\s+BETWEEN\s+${NUMBER}\s+AND\s+${NUMBER}\s*$`, "i");
 
-/**
- * Whether the search sidebar renders a filter (`isRenderablePinnedFilter`): `type` "sql" (the
- * default) and a condition that is exactly one `<col> IN (…)`, `<col> NOT IN (…)` or
- * `<col> BETWEEN <n> AND <n>`. Our reading of the rule, as docs/design/ states it.
- */
+/** Whether the search sidebar renders a filter, by our reading of its rule. */
 export function isRenderableFilter(filter: { readonly type?: unknown; readonly condition?: unknown }): boolean {
   if ((filter.type ?? "sql") !== "sql" || typeof filter.condition !== "string") return false;
   const condition = filter.condition;

@@ -1,6 +1,4 @@
-// The alerting service's rules for a webhook (HyperDX external API v2, webhooks.ts, zod.ts and
-// validators.ts at b52a6fa; docs/design/webhooks-and-saved-searches.md). Stated once: the provider's
-// check and the emulator both read them. Imports nothing.
+// Webhook rules (docs/design/webhooks-and-saved-searches.md).
 
 /** Where a webhook delivers. */
 export const WEBHOOK_SERVICES = ["slack", "generic", "incidentio"] as const;
@@ -30,7 +28,7 @@ export function webhookInUseWords(count: number): string {
   return `Cannot delete webhook: ${count} alert(s) still reference it. Reassign or remove those alerts first.`;
 }
 
-/** One problem: where (a top-level field, or `field.key`) and the service's words. */
+/** Where (a field, or `field.key`) and the service's words. */
 export interface FieldProblem {
   readonly field: string;
   readonly key?: string;
@@ -138,7 +136,7 @@ function v4Refused(n: number): boolean {
   });
 }
 
-/** An IPv6 literal (WHATWG's compressed form, brackets removed) as 8 numbers, or undefined. */
+/** An IPv6 literal as WHATWG writes it, without brackets, as 8 numbers. */
 function v6Groups(text: string): number[] | undefined {
   const halves = text.split("::");
   if (halves.length > 2) return undefined;
@@ -163,7 +161,7 @@ function v6Refused(g: readonly number[]): boolean {
   return false;
 }
 
-/** Whether a URL's hostname (as WHATWG parses it) is localhost or a private or reserved literal address. */
+/** Whether a hostname is localhost or a private or reserved address. */
 export function isPrivateHost(hostname: string): boolean {
   const host = hostname.replace(/\.$/, "").toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) return true;
@@ -180,10 +178,7 @@ export function isSlackHost(hostname: string): boolean {
   return hostname.toLowerCase().split(".").slice(-2).join(".") === "slack.com";
 }
 
-/**
- * What the service says of a webhook's url, the schema's words first, then its URL rules in its
- * order (validateWebhookUrl), or undefined. Names are not resolved, as the service does not.
- */
+/** What the service says of a webhook's url; names are not resolved, as there. */
 export function webhookUrlProblem(service: string, url: string): string | undefined {
   if (url.length > WEBHOOK_LIMITS.url) return `String must contain at most ${WEBHOOK_LIMITS.url} character(s)`;
   let parsed: URL;

@@ -14,7 +14,7 @@ import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
 import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
-import type { PropertyMap } from "../protocol/properties";
+import type { RawInputs } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
 import { ALERTS_PATH, LIST_PAGE_MAX, notifiesWebhook } from "../serviceFacts/alertRules";
 import { NOT_FOR_SLACK, isSlackHost } from "../serviceFacts/webhooks";
@@ -27,16 +27,15 @@ type State = StateOf<typeof WEBHOOK>;
 const WHOLE = wholeObject(WEBHOOK, isWriteOnly);
 
 /** The values of the secrets a request carries, for the HTTP layer to scrub from errors. */
-export function secretsOf(args: PropertyMap): unknown[] {
-  const values = (m: unknown): unknown[] =>
-    typeof m === "object" && m !== null ? Object.values(m as Record<string, unknown>) : [];
-  return [...values(args.headers), ...values(args.queryParams)].filter((v) => typeof v === "string" && v !== "");
+export function secretsOf(args: Args): string[] {
+  const values = (m: Readonly<Record<string, string>> | null | undefined) => Object.values(m ?? {});
+  return [...values(args.headers), ...values(args.queryParams)].filter((v) => v !== "");
 }
 
 const set = (v: unknown) => v !== undefined && v !== null;
 
 /** The rules that need the service: what a slack webhook refuses, and its host. Unknown in preview demands nothing. */
-function crossFieldFailures(inputs: PropertyMap): CheckFailure[] {
+function crossFieldFailures(inputs: RawInputs): CheckFailure[] {
   if (inputs.service !== "slack") return [];
   const failures: CheckFailure[] = NOT_FOR_SLACK.filter((p) => set(inputs[p])).map((property) => ({
     property,
@@ -59,15 +58,15 @@ function crossFieldFailures(inputs: PropertyMap): CheckFailure[] {
   return failures;
 }
 
-async function check(_olds: PropertyMap, news: PropertyMap) {
+async function check(_olds: RawInputs, news: RawInputs) {
   return checkArgs<Args>(WEBHOOK, news, crossFieldFailures, connectionFailures("alerting"));
 }
 
 function describe(args: Args): string {
-  return `the ${String(args.service)} webhook "${String(args.name)}"`;
+  return `the ${args.service} webhook "${args.name}"`;
 }
 
-function outputsAfterWrite(args: Args, res: ApiResponse, before: PropertyMap = {}): State {
+function outputsAfterWrite(args: Args, res: ApiResponse, before: State = {}): State {
   return WHOLE.outputs(WEBHOOKS.objectIn(res.body), args, before);
 }
 
@@ -92,8 +91,7 @@ async function create(args: Args): Promise<Created<State>> {
     look: async (sentAt) =>
       [...(await WEBHOOKS.list(conn))]
         .filter(
-          ([, w]) =>
-            w.service === args.service && w.name === String(args.name).trim() && createdAfterSend(w.createdAt, sentAt),
+          ([, w]) => w.service === args.service && w.name === args.name.trim() && createdAfterSend(w.createdAt, sentAt),
         )
         .map(([id, webhook]) => ({ id, webhook })),
     adopt: async (found) => ({ id: found.id, outputs: WHOLE.outputs(found.webhook, args, {}) }),

@@ -12,26 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pulumiCli } from "../../scripts/engine/pulumiCli";
 import { repoRoot } from "../../scripts/packedPackage";
 import { groupMembers, portFree, runAsNewcomer, stopGroup } from "../support/newcomer";
+import { readmeCommands } from "../support/readmeBlocks";
 
-const README = join(repoRoot(), "README.md");
 /** The canonical repository, as package.json names it (its homepage, without the anchor). */
 const REPOSITORY = (
   JSON.parse(readFileSync(join(repoRoot(), "package.json"), "utf8")) as { homepage: string }
 ).homepage.replace(/#.*$/, "");
-
-/** The body of the first fenced sh block under the `## <heading>` section. */
-function firstShBlock(markdown: string, heading: string): string {
-  const section = markdown.split(/^## /m).find((s) => s.startsWith(`${heading}\n`)) ?? "";
-  return /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
-}
-
-/** A block's command lines, each without its trailing `# comment`. */
-function commands(block: string): string[] {
-  return block
-    .split("\n")
-    .map((line) => line.replace(/\s+#.*$/, "").trim())
-    .filter((line) => line !== "");
-}
 
 let path = "";
 let root = "";
@@ -48,13 +34,12 @@ afterAll(() => {
 
 describe("the README's quick start, on a fresh clone", () => {
   it("clones, runs `npm ci && npm run demo` through up and destroy, and leaves its emulator stopped", async () => {
-    const markdown = readFileSync(README, "utf8");
     // The install line's clone and cd; its `npm run release` makes the release, another test's matter.
-    const install = commands(firstShBlock(markdown, "Install")).find((line) => line.startsWith("git clone "));
+    const install = readmeCommands("Install").find((line) => line.startsWith("git clone "));
     expect(install, "README's Install block has no `git clone` line").toBeDefined();
     const clone = (install ?? "").split(" && ").slice(0, 2);
     expect(clone[0]).toBe(`git clone ${REPOSITORY}`);
-    const demo = commands(firstShBlock(markdown, "Quick start")).find((line) => line.includes("npm run demo"));
+    const demo = readmeCommands("Quick start").find((line) => line.includes("npm run demo"));
     expect(demo, "README's Quick start block has no `npm run demo` line").toBeDefined();
 
     root = mkdtempSync(join(tmpdir(), "alertpipe-quick-start-"));

@@ -1,6 +1,6 @@
 // A release (`npm run release`, made here into a temporary folder) installed the way each artifact's
-// users install it, in fresh folders with nothing of this repository on PATH: `npm install` of the two
-// tarballs, `pip install` of the wheel in a venv, a `go build` of a program requiring the Go module at
+// users install it, in fresh folders with nothing of this repository on PATH: the README's `npm install`
+// line and the Node SDK's tarball, `pip install` of the wheel in a venv, a `go build` of a program requiring the Go module at
 // its tag from the release's proxy folder, `pulumi plugin install --file` of this machine's archive.
 // Each then runs one small program through the engine against the bundled emulator (the Automation API
 // with an inline program: the fixtures of native.languages.test.ts, and a JavaScript one for Node).
@@ -13,6 +13,7 @@ import { buildRelease, RELEASE_PLATFORMS, type Release } from "../../scripts/rel
 import { lockedSdkVersion } from "../../scripts/engine/pulumiCli";
 import { packageVersion, thisPlatform } from "../../scripts/pluginArchive";
 import { emulator } from "../support/engine";
+import { readmeCommands } from "../support/readmeBlocks";
 import { PIPE_RESOURCE_ID } from "../support/fixtures";
 import {
   builtGoProgram,
@@ -30,25 +31,38 @@ const t0 = Date.now();
 let release: Release;
 let plugin: InstalledPlugin;
 let emu: RunningEmulator;
-const commands: Partial<Record<"node" | "python" | "go", string[]>> = {};
+const commands: Partial<Record<"node" | "python" | "go" | "npmInstall", string[]>> = {};
 
-/** A fresh folder outside the repository with the release's two npm tarballs installed by npm. */
+/**
+ * The README's `npm install` line, its release folder mapped onto the one made here. Its bare
+ * `@pulumi/pulumi` is pinned to the SDK these tests run, the version the install page says goes with it.
+ */
+function readmeNpmInstall(): string[] {
+  const line = readmeCommands("Install").find((l) => l.startsWith("npm install "));
+  expect(line, "README's Install block has no `npm install` line").toBeDefined();
+  const releaseDir = `/path/to/pulumi-alertpipe/dist/release/${version}/`;
+  return (line ?? "")
+    .split(/\s+/)
+    .slice(2)
+    .map((arg) =>
+      arg.startsWith(releaseDir)
+        ? join(release.dir, arg.slice(releaseDir.length))
+        : arg === "@pulumi/pulumi"
+          ? `@pulumi/pulumi@${lockedSdkVersion().slice(1)}`
+          : arg,
+    );
+}
+
+/** A fresh folder outside the repository, set up by the README's install line and the Node SDK's tarball. */
 async function nodeProject(): Promise<string> {
   const dir = scratch("npm-user");
   const program = join(dir, "inline_program.js");
   await run("cp", [join(fixture("node-program"), "inline_program.js"), program]);
   await run("npm", ["init", "-y"], { cwd: dir });
+  commands.npmInstall = readmeNpmInstall();
   await run(
     "npm",
-    [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--prefer-offline",
-      release.npmPackage,
-      release.nodeSdk,
-      `@pulumi/pulumi@${lockedSdkVersion().slice(1)}`,
-    ],
+    ["install", "--no-audit", "--no-fund", "--prefer-offline", ...commands.npmInstall, release.nodeSdk],
     { cwd: dir },
   );
   return program;
@@ -132,6 +146,10 @@ describe("the release folder", () => {
 });
 
 describe("the npm tarballs, installed by npm in a fresh project", () => {
+  it("are installed by the README's `npm install` line, which names the package's tarball the release makes", () => {
+    expect(commands.npmInstall).toContain(release.npmPackage);
+  });
+
   it("run a key through the dynamic classes and one through the Node.js SDK and the plugin", async () => {
     const stack = await languageStack(commands.node ?? [], { project: "alertpipe-node", stack: "node", emu, plugin });
     const up = await stack.run("up");

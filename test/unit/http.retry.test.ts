@@ -8,7 +8,13 @@ import { connectionFor } from "../../provider/runtime/connection";
 import { send } from "../../provider/http/client";
 import { useRuntime } from "../../provider/runtime/runtime";
 import { ApiError, OutcomeUnknownError, RateLimitWaitError } from "../../provider/errors";
-import { retryDecision, retryDelayMs, serverRequestedDelayMs, DEFAULT_RETRY_POLICY } from "../../provider/http/retry";
+import {
+  RetryBudget,
+  retryDecision,
+  retryDelayMs,
+  serverRequestedDelayMs,
+  DEFAULT_RETRY_POLICY,
+} from "../../provider/http/retry";
 import { CANARY, errorText, mockApiPerTest, requestId } from "../support/mockApi";
 import { failure } from "../support/failures";
 
@@ -319,5 +325,21 @@ describe("the retry rules on their own", () => {
     expect(retryDelayMs(10, undefined, policy, () => 0)).toBe(500);
     expect(retryDelayMs(1, 2_000, policy, () => 0)).toBe(2_000);
     expect(retryDelayMs(1, 2_000, policy, () => 1)).toBeGreaterThan(2_000);
+  });
+
+  it("allow another attempt while both the attempts and the total time last", () => {
+    const budget = new RetryBudget({ ...DEFAULT_RETRY_POLICY, maxAttempts: 3, maxTotalMs: 60_000 });
+    expect(budget.allowsAnother(1, 1_000)).toBe(true);
+    expect(budget.allowsAnother(2, 59_000)).toBe(true);
+  });
+
+  it("allow none once the attempts are made, whatever time is left", () => {
+    const budget = new RetryBudget({ ...DEFAULT_RETRY_POLICY, maxAttempts: 3, maxTotalMs: 60_000 });
+    expect(budget.allowsAnother(3)).toBe(false);
+  });
+
+  it("allow none whose wait would end past the total time", () => {
+    const budget = new RetryBudget({ ...DEFAULT_RETRY_POLICY, maxAttempts: 10, maxTotalMs: 60_000 });
+    expect(budget.allowsAnother(1, 60_001)).toBe(false);
   });
 });
