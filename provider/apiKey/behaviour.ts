@@ -1,7 +1,5 @@
-// The ApiKey's behaviour. The key's secret comes back once, from POST; it is kept in state (a
-// Pulumi secret) because no later call returns it. With keyMaterial "local" the provider makes the
-// pair and sends only its hashes (material.ts). A create whose answer is lost finds what it made
-// by listing (creation/recovery.ts, lookup.ts); one with importId takes over an existing key.
+// The secret comes back once, from POST, so state keeps it (a Pulumi secret). "local" material sends
+// only hashes. A lost create answer is found by listing; importId takes over an existing key.
 
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { send, type ApiRequest } from "../http/client";
@@ -45,18 +43,14 @@ import {
   type WireKey,
 } from "./wire";
 
-/** The program's inputs as the engine hands them to check: the names known, the values not checked yet. */
+/** Inputs as check gets them: names known, values unchecked. */
 type Unchecked = { readonly [K in keyof Args]?: unknown };
 
-/** Changing one makes a new key: what only the create takes, and `keepers`, never sent, to rotate it. */
+/** What only a create takes, and `keepers` (never sent) to rotate the key. */
 const REPLACE_ON = namesWith(API_KEY, "replaces");
 const compared = comparedForm(API_KEY);
 
-/**
- * Arguments that cannot go together, each failure at the property to change: who made a key's
- * material is one choice. A taken-over key's pair is the service's; "local" is the provider's;
- * hashData is the program's own.
- */
+/** Who makes the pair is one choice: the service (also for importId), the provider ("local") or hashData. */
 function crossFieldFailures(inputs: Unchecked): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const given = (name: keyof Args) => inputs[name] !== undefined && inputs[name] !== null;
@@ -88,24 +82,19 @@ function crossFieldFailures(inputs: Unchecked): CheckFailure[] {
   return failures;
 }
 
-/** Whether a live key already holds the program's value of every argument it manages (`names`). */
+/** Whether a live key already holds every managed value. */
 function matchesManaged(args: Args, names: readonly Patchable[], key: WireKey): boolean {
   const live = keyAsRead(key);
   return names.every((n) => !hasChanged(n, live[n], args[n], compared));
 }
 
-/**
- * What tells the key a POST made from the others. The service lists neither key IDs nor hashes:
- * a key it made is known by its name and roles, one whose pair the program made by its suffix.
- */
+/** The service lists neither key IDs nor hashes: a key is told by name and roles, or by its suffix. */
 interface SentKey {
-  /** The name sent; undefined when none was (the service names it, so any name matches). */
+  /** Undefined when none was sent: the service names it, so any name matches. */
   readonly name?: string | undefined;
-  /** The roles sent, compared as a set; undefined when the suffix decides or none were sent. */
+  /** Compared as a set; undefined when the suffix decides. */
   readonly roles?: readonly KeyRole[] | undefined;
-  /** The role uuids sent, compared as a set; likewise. */
   readonly assignedRoleIds?: readonly string[] | undefined;
-  /** The keyIdSuffix sent in hashData. */
   readonly keySuffix?: string;
 }
 
@@ -115,28 +104,25 @@ function matchesSent(sent: SentKey, key: WireKey): boolean {
   if (sent.name !== undefined && (key.name ?? "") !== sent.name) return false;
   if (sent.roles !== undefined && hasChanged("roles", key.roles, sent.roles, compared)) return false;
   const ids = sent.assignedRoleIds;
-  // The listing may name more roles than were sent (given from the role's side): each sent one must be there.
+  // A role may be added from its own side, so the listing holds at least the sent ones.
   const liveIds = new Set(
     (Array.isArray(live.assignedRoleIds) ? live.assignedRoleIds : []).map((id) => String(id).toLowerCase()),
   );
   if (ids !== undefined && !ids.every((id) => liveIds.has(id.toLowerCase()))) return false;
-  // A key made for a lost answer was never used: its secret was only in that answer.
+  // A key whose answer was lost was never used: its secret was only in that answer.
   const byRoles = sent.roles !== undefined || ids !== undefined;
   if (byRoles && key.usedAt !== undefined && key.usedAt !== null) return false;
   return sent.keySuffix === undefined || key.keySuffix === sent.keySuffix;
 }
 
-/**
- * Whether a live value is the one a key has when its program leaves the argument out. An import
- * records as managed only the arguments whose live value is not this.
- */
+/** The live value when the program leaves the argument out; an import manages only the others. */
 function asIfLeftOut(name: Patchable, value: unknown): boolean {
   if (name === "roles") return Array.isArray(value) && value.length === 0;
   if (name === "state") return value === NEW_KEY_STATE || value === undefined || value === null;
   return value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0);
 }
 
-/** Words naming the key in an error whose outcome is unknown: its name, else its roles and organization. */
+/** Names the key in an error whose outcome is unknown. */
 function describeKey(args: Args): string {
   if ((args.name ?? "") !== "") return `the API key "${args.name}"`;
   const roles = [...(args.roles ?? []), ...(args.assignedRoleIds ?? [])].join(", ");
@@ -150,12 +136,9 @@ function organizationOf(props: Pick<State, "organizationId">): string {
   return props.organizationId ?? "";
 }
 
-/**
- * What this resource holds as secret, besides the connection's credentials: the key secret and hashData. The HTTP layer
- * scrubs them from errors.
- */
+/** Besides the credentials; the HTTP layer scrubs them from errors. */
 function secretsOf(props: Pick<State, "keySecret" | "hashData">): unknown[] {
-  // The suffix is no secret: the service lists it, and it is an output in plain text (keySuffix).
+  // Not the suffix: the service lists it, and keySuffix is a plain output.
   return [props.keySecret, props.hashData?.keyIdHash, props.hashData?.keySecretHash];
 }
 
@@ -179,17 +162,14 @@ async function check(olds: Unchecked, news: Unchecked) {
   ]);
 }
 
-/** An expiry as an instant (ms), or undefined when there is none or it is not a date-time (the check says why). */
+/** Undefined when none or not a date-time (the check says why). */
 function expiryOf(value: unknown): number | undefined {
   if (typeof value !== "string") return undefined;
   const at = compared("expireAt", value);
   return typeof at === "number" ? at : undefined;
 }
 
-/**
- * An expireAt already past, on a key created with it or changed to it: the key would be born
- * expired. A key that has expired since (the same expireAt as stored) is no failure; diff says so.
- */
+/** A key born expired fails; one expired since (same expireAt as stored) does not: diff says so. */
 function expiredOnArrival(olds: Unchecked, news: Unchecked): CheckFailure[] {
   const at = expiryOf(news.expireAt);
   const now = Date.now();
@@ -204,7 +184,6 @@ function expiredOnArrival(olds: Unchecked, news: Unchecked): CheckFailure[] {
   ];
 }
 
-/** Says, in a preview or an up, that a key's expiry has passed since it was set. */
 function noticeExpired(id: string, olds: State, news: Args): void {
   const at = expiryOf(olds.expireAt);
   if (at === undefined || at > Date.now() || expiryOf(news.expireAt) !== at) return;
@@ -214,11 +193,7 @@ function noticeExpired(id: string, olds: State, news: Args): void {
   );
 }
 
-/**
- * A key whose create answer lacked its key ID or secret (createResult, wire.ts): kept in state without them,
- * though the program made no pair (no hashData; "local" keys always hold theirs). Keys taken over
- * (importId) or imported hold null, the pair being unknown by design: not this.
- */
+/** A create answer lacked the pair the service made. Taken-over or imported keys hold null by design. */
 function madeWithoutPair(olds: State): boolean {
   return (
     olds.hashData === undefined &&
@@ -230,15 +205,14 @@ function madeWithoutPair(olds: State): boolean {
 async function diff(id: string, olds: State, news: Args): Promise<Diff> {
   noticeExpired(id, olds, news);
   const managed = managedIn(PATCHABLE_ARGS, news);
-  // A patchable argument dropped from the program is simply no longer managed: not a change.
+  // A patchable argument dropped is no longer managed: not a change.
   const found = diffProperties(olds, news, [...REPLACE_ON, ...managed], REPLACE_ON, compared, STABLE_OUTPUTS);
   const result = madeWithoutPair(olds) ? replacedForItsPair(id, found) : found;
-  // importId is never compared: after the take-over, changing or removing it is no change. But a
-  // replacement's create sees it again (the engine checks the program's inputs afresh, without the
-  // stored ones) and would take over this same key, which the delete of the replaced one removes.
+  // importId is never compared, but a replacement's create would take over this same key again,
+  // which the replaced one's delete then removes.
   if (result.replaces.length > 0 && news.importId !== undefined)
     throw new ImportIdOnReplaceError("API key", id, result.replaces);
-  // Which arguments are managed is itself state: a change to the set alone is an (empty) update.
+  // The managed set is state: a change to it alone is an (empty) update.
   if (!deepEqual(olds.managedArgs ?? [], managed)) {
     return {
       ...result,
@@ -250,10 +224,8 @@ async function diff(id: string, olds: State, news: Args): Promise<Diff> {
 }
 
 /**
- * The diff of a key nobody can use, whatever else changed: a replacement, the new key (with its pair)
- * created before this one is deleted, said as a change of keySecret and in a line naming why. An
- * update could not help (the secret is never returned again), and the error of its create is
- * cleared by the next run: without this, that run would keep the key silently.
+ * A key nobody can use is replaced, create before delete: no update returns the secret again, and
+ * without this the next run would keep the key silently.
  */
 function replacedForItsPair(id: string, found: Diff): Diff {
   notify(
@@ -270,11 +242,7 @@ function replacedForItsPair(id: string, found: Diff): Diff {
   };
 }
 
-/**
- * A create is one pipeline, each step once and in this order: plan what to send and what to keep
- * (planCreate), send it (a take-over's GET and PATCH, or a POST that finds what a lost answer
- * made), then read the answer and build the outputs from it (createResult, wire.ts).
- */
+/** Plan, send, build the outputs: each step once, in this order. */
 async function create(args: Args): Promise<Created<State>> {
   const conn = connectionFor("cloud");
   const plan = planCreate(args);
@@ -282,40 +250,34 @@ async function create(args: Args): Promise<Created<State>> {
   return createResult(plan, answer);
 }
 
-/** What one create sends and keeps, decided before any request: the same for its first POST and any other. */
+/** Decided before any request, so every POST of one create is the same. */
 type CreatePlan = TakeOverPlan | NewKeyPlan;
 
 interface PlanBase {
-  /** The program's inputs as given, kept whole in the state of a key nobody can use (createResult). */
+  /** Kept whole in the state of a key nobody can use. */
   readonly inputs: Args;
   readonly args: Args;
   readonly description: string;
-  /** The key's path: the existing key's for a take-over, the organization's keys for a POST. */
   readonly path: string;
 }
 
-/** An existing key made the resource's (importId) instead of a new one. */
 interface TakeOverPlan extends PlanBase {
   readonly kind: "takeOver";
   readonly importId: string;
-  /** Whether the live key already holds every argument the program manages: then no PATCH. */
+  /** Then no PATCH. */
   readonly holdsManaged: (key: WireKey) => boolean;
-  /** The PATCH of the arguments the program manages. */
   readonly patch: Record<string, unknown>;
 }
 
 interface NewKeyPlan extends PlanBase {
   readonly kind: "new";
   readonly organizationId: string;
-  /** Sent instead of a pair: the program's, or made from `local`; undefined when the service makes the pair. */
+  /** Undefined when the service makes the pair. */
   readonly hashData: HashData | undefined;
-  /** The pair the provider made ("local"): the key's credentials, which the service never sees. */
+  /** The service never sees it. */
   readonly local: LocalMaterial | undefined;
-  /** The POST, the same each time it is sent. */
   readonly request: ApiRequest;
-  /** For the HTTP layer to scrub from errors. */
   readonly secrets: readonly unknown[];
-  /** Whether a listed key is one the POST may have made (lookup.ts filters by it). */
   readonly matches: (key: WireKey) => boolean;
 }
 
@@ -323,17 +285,14 @@ function planCreate(args: Args): CreatePlan {
   const inputs = args;
   const organizationId = organizationOf(args);
   const programSecrets = secretsOf(args);
-  // Who makes the pair comes first: what is sent and how a key a lost POST made is told apart
-  // follow from it. A taken-over key's pair is the service's (check refuses importId with
-  // "local"), so a take-over sends and keeps none of it.
+  // Who makes the pair decides what is sent and how a lost POST's key is told apart.
   const local = args.keyMaterial === "local" ? makeLocalMaterial() : undefined;
-  // The program's pair (hashData) or the provider's (local): either way the service is sent only hashes.
+  // Either way the service gets only hashes.
   const hashData: HashData | undefined = args.hashData ?? local?.hashes;
   const description = describeKey(args);
   const importId = args.importId ?? undefined;
   const managed = managedIn(PATCHABLE_ARGS, args);
   const name = args.name ?? undefined;
-  // The listing shows neither key IDs nor hashes: a key whose pair we hold is told by its suffix.
   const sent: SentKey =
     hashData === undefined
       ? { name, roles: args.roles ?? undefined, assignedRoleIds: args.assignedRoleIds ?? undefined }
@@ -357,7 +316,7 @@ function planCreate(args: Args): CreatePlan {
     organizationId,
     hashData,
     local,
-    // The answer carries the new key's secret, which its requestId (quoted by errors) must not.
+    // Errors quote the answer's requestId; the new key's secret must not go with it.
     request: {
       method: "POST",
       path,
@@ -371,10 +330,7 @@ function planCreate(args: Args): CreatePlan {
   };
 }
 
-/**
- * Makes an existing key the resource's (importId): one GET; one PATCH of the arguments the program
- * manages only when the live key does not already hold them; never a POST. The id is the one given.
- */
+/** One GET, a PATCH only when the live key differs, never a POST. */
 async function takeOver(conn: AreaConnection, plan: TakeOverPlan): Promise<CreateAnswer> {
   const got = await readForImport("API key", plan.importId, () => send(conn, { method: "GET", path: plan.path }));
   const live = keyIn(got.body);
@@ -384,12 +340,11 @@ async function takeOver(conn: AreaConnection, plan: TakeOverPlan): Promise<Creat
   return { kind: "takenOver", id: plan.importId, live, patched };
 }
 
-/** The POST, and when its answer is lost, the key it made found by what was sent (recovery.ts). */
 function postRecovering(conn: AreaConnection, plan: NewKeyPlan): Promise<CreateAnswer> {
   const look = (sentAt: number) => keysMadeBy(conn, plan.organizationId, plan.matches, sentAt, plan.secrets);
   const post = async (): Promise<CreateAnswer> => ({ kind: "posted", res: await send(conn, plan.request) });
   if (plan.hashData === undefined) {
-    // Its secret was only in the lost answer, so nobody can use it: deleted, and the POST sent again.
+    // Its secret was only in the lost answer: delete it and POST again.
     return createRecovering<CreateAnswer, KeyCandidate>({
       description: plan.description,
       post,
@@ -415,7 +370,7 @@ function postRecovering(conn: AreaConnection, plan: NewKeyPlan): Promise<CreateA
   });
 }
 
-/** What a read carries of the stored inputs besides the organization: what only a create takes. */
+/** Only a create takes these, so a read carries them over. */
 const CARRIED: readonly (keyof Args & keyof State)[] = ["hashData", "keepers", "keyMaterial"];
 
 async function read(id: string, stored: State): Promise<Found<typeof API_KEY> | undefined> {
@@ -427,22 +382,20 @@ async function read(id: string, stored: State): Promise<Found<typeof API_KEY> | 
     secrets: secretsOf(stored),
   });
   if (res === undefined) return undefined;
-  // A 2xx without a key in it tells nothing: what is stored stands.
+  // A 2xx without a key tells nothing.
   const key: WireKey = keyIn(res.body) ?? stored;
   const managed = managedInState(PATCHABLE_ARGS, stored, "managedArgs");
   const args: Args = { organizationId, ...valuesOf(stored, managed) };
-  // The secret is never returned again: keep the stored credentials.
+  // The secret is never returned again.
   const live = keyOutputs(args, key, { keyId: stored.keyId, keySecret: stored.keySecret }, { before: stored });
-  // Inputs carry the live value of what the program manages, so drift shows there and only there.
+  // Only managed inputs carry live values, so drift shows there alone.
   const inputs: Inputs = { organizationId: stored.organizationId };
   Object.assign(inputs, pick(stored, CARRIED), pick(live, managed));
   return { id, outputs: live, inputs };
 }
 
-/** The inputs a read gives the engine: what the live object holds of each argument. */
 type Inputs = { -readonly [K in keyof Found<typeof API_KEY>["inputs"]]: Found<typeof API_KEY>["inputs"][K] };
 
-/** The values `from` holds under `names`. */
 function valuesOf<T, K extends keyof T>(from: T, names: readonly K[]): Partial<Pick<T, K>> {
   const out: Partial<Pick<T, K>> = {};
   for (const n of names) out[n] = from[n];
@@ -450,10 +403,8 @@ function valuesOf<T, K extends keyof T>(from: T, names: readonly K[]): Partial<P
 }
 
 /**
- * An existing key by `<organizationId>/<id>` alone, as an import reads it. The resource id is the
- * key's own id, as for a key this provider made. With no program to say which arguments it
- * manages, those whose live value is not what leaving them out gives are recorded as managed. Its
- * key ID and secret were shown once, to whoever made it: null, as for a take-over.
+ * With no program, the arguments whose live value differs from leaving them out are managed. The pair
+ * was shown once, to whoever made the key: null, as for a take-over.
  */
 async function readImported(importId: string): Promise<Found<typeof API_KEY> | undefined> {
   const [organizationId = "", id = ""] = importIdParts("API key", importId, API_KEY.importIdForm, "uuid");
@@ -466,13 +417,9 @@ async function readImported(importId: string): Promise<Found<typeof API_KEY> | u
   return { id, outputs: { ...outputs, keyId: null, keySecret: null, managedArgs: managed }, inputs };
 }
 
-/** The pair a key records, which a preview knows only as the service's or the program's. */
 const PAIR: readonly (keyof State)[] = ["keyId", "keySecret"];
 
-/**
- * What a create records, as far as a preview knows: the program's arguments as sent; the key as
- * the service makes it and the pair, not yet (none with the program's hashData; null on a take-over).
- */
+/** The service's parts are unknown; the pair too, unless hashData (none) or a take-over (null). */
 function previewCreate(args: Args): State {
   const managed = managedIn(PATCHABLE_ARGS, args);
   const sent: readonly string[] = managed;
@@ -482,7 +429,7 @@ function previewCreate(args: Args): State {
   return previewOutputs<State>(known, decided);
 }
 
-/** What an update records, as far as a preview knows: as a create, and the key's identity and pair as stored. */
+/** As a create, with the key's identity and pair as stored. */
 function previewUpdate(_id: string, before: State, args: Args): State {
   const managed = managedIn(PATCHABLE_ARGS, args);
   const sent: readonly string[] = managed;
@@ -499,11 +446,7 @@ function previewUpdate(_id: string, before: State, args: Args): State {
   );
 }
 
-/** The outputs a preview promises (protocol/preview.ts): those it cannot know yet are Pulumi's unknown. */
-/**
- * The outputs that are the program's own: its organization, the managed arguments as sent, and what only a create
- * takes.
- */
+/** The outputs that are the program's own. */
 function kept(args: Args, managed: Patchable[]): State {
   return compact({
     organizationId: args.organizationId,
@@ -521,11 +464,10 @@ async function update(id: string, olds: State, args: Args): Promise<State> {
   const changed = managed.filter((n) => hasChanged(n, olds[n], args[n], compared));
   const credentials: Credentials = { keyId: olds.keyId, keySecret: olds.keySecret };
   if (changed.length === 0) {
-    // Only the set of managed arguments changed: nothing to send.
+    // Only the managed set changed.
     return { ...before, managedArgs: managed, ...(args.hashData !== undefined ? { hashData: args.hashData } : {}) };
   }
-  // Every managed field, not only the changed ones: one out-of-band change the state has not
-  // seen yet (a key disabled by hand) is put back too, as the program says.
+  // Every managed field, so a change by hand the state has not seen yet is put back too.
   const res = await send(connectionFor("cloud"), {
     method: "PATCH",
     path: keysPath(organizationOrFail(id, args), id),
@@ -537,7 +479,6 @@ async function update(id: string, olds: State, args: Args): Promise<State> {
 
 async function del(id: string, props: State): Promise<void> {
   if (keptByReplacement("API key", id)) return;
-  // Already gone is done.
   await unlessGone(() =>
     send(connectionFor("cloud"), {
       method: "DELETE",

@@ -1,12 +1,11 @@
-// The ApiKey, each property once: what the check, the schema, the class's types, the docs and the
-// wire mapping read. The order is the state's: `managedArgs` lists the managed ones in it.
+// The ApiKey, each property once, in the state's order, which `managedArgs` follows.
 
 import type { OutputRule } from "../protocol/outputRules";
 import type { ResourceDefinition } from "../protocol/definition";
 import { KEY_ROLES, KEY_STATES, NEW_KEY_STATE, ROLE_TYPES } from "../serviceFacts/apiKeys";
 import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../serviceFacts/hashData";
 
-/** Who makes the key ID and secret: the service (default, returned once by POST) or the provider ("local"). */
+/** Who makes the key ID and secret; the service returns its pair once, from POST. */
 export const KEY_MATERIALS = ["service", "local"] as const;
 
 const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
@@ -18,10 +17,10 @@ const EXPIRE_AT_RULE =
 
 const quotedRoles = KEY_ROLES.map((r) => `"${r}"`).join(", ");
 
-/** Kept by the service across calls: when the answer nulls or leaves it out, the state's value stands, else null. */
+/** The service keeps it across calls, so a missing value is the stored one. */
 const FROM_STATE_ELSE_NULL: OutputRule = { nullMeans: "absent", whenAbsent: ["stored", { value: null }] };
 
-/** A list compared as a set: the service may answer it in another order. */
+/** The service may answer another order. */
 const asSet = (value: unknown, item: (v: unknown) => string) =>
   Array.isArray(value) ? (value as unknown[]).map(item).sort() : value;
 
@@ -94,13 +93,13 @@ export const API_KEY = {
       whenAbsent: { nullMeans: "cleared", whenAbsent: ["program", "stored", { value: null }] },
       outputMay: ["null"],
       sent: (v) => (v === "" ? null : v),
-      // Compared as instants: the service may answer another form of the same time.
+      // The service may answer another form of the same instant.
       compared: (v) => {
         if (v === undefined || v === null || v === "") return null;
         const at = typeof v === "string" ? Date.parse(v) : NaN;
         return Number.isNaN(at) ? v : at;
       },
-      // RFC 3339, the spec's "date-time": seconds, an upper-case T and Z, a real calendar date.
+      // RFC 3339 "date-time": seconds, upper-case T and Z, a real calendar date.
       check: ({ z }) =>
         z.union(
           [z.null(), z.literal(""), z.iso.datetime({ offset: true, error: `expireAt must be ${EXPIRE_AT_RULE}` })],
@@ -195,7 +194,7 @@ export const API_KEY = {
       check: ({ z, strictObject }) =>
         strictObject(
           {
-            // The service refuses anything else at create (400 "Not a sha256sum"): refuse it in preview.
+            // The service refuses anything else at create (400): refuse it in preview.
             keyIdHash: z
               .string({ error: "keyIdHash must be a string" })
               .refine(isSha256Base64, { error: `keyIdHash must be ${SHA256_BASE64_RULE} of the key ID` }),
@@ -227,7 +226,7 @@ export const API_KEY = {
       check: ({ z }) =>
         z.record(
           z.string(),
-          // Zod's path names the keeper, so the failure reads "keepers.quarter is 3: ...".
+          // Zod's path names the keeper: "keepers.quarter is 3: ...".
           z.string({ error: "a keeper's value must be a string (turn a number or date into text, e.g. String(n))" }),
           { error: 'keepers must be a map of names to strings, e.g. { rotation: "2025-Q1" }' },
         ),

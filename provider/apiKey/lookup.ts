@@ -1,7 +1,4 @@
-// Finding the keys a lost POST may have made (recovery): the organization's keys, listed, kept
-// when created after the POST was sent and matching what it sent. What matches is the plan's
-// (behaviour.ts, by its matchesSent); this module only lists and filters. The same listing
-// serves reads (keyCollection, reading/listedReads.ts).
+// Keys a lost POST may have made; the plan decides what matches, this only lists and filters.
 
 import { z } from "../protocol/zod";
 import type { AreaConnection } from "../runtime/connection";
@@ -10,19 +7,15 @@ import { createdAfterSend, listedId } from "../creation/recovery";
 import type { Collection } from "../reading/listedReads";
 import { isWireKey, keysPath, type WireKey } from "./wire";
 
-/**
- * A list answer: the organization's keys in `result` (at most 100, so the service does not page), each read as
- * liberally as a single one.
- */
+/** At most 100 keys, so the service does not page. */
 const keyList = z.object({ result: z.array(z.unknown()) });
 
-/** A key the lost POST may have made, as listed: a recovery Candidate with the key. */
 export interface KeyCandidate {
   readonly id: string;
   readonly key: WireKey;
 }
 
-/** The listed keys a POST sent at `sentAt` (our clock) may have made: created after it and `matches` what it sent. */
+/** `sentAt` is our clock. */
 export async function keysMadeBy(
   conn: AreaConnection,
   organizationId: string,
@@ -34,7 +27,7 @@ export async function keysMadeBy(
   return all.filter((c) => createdAfterSend(c.key.createdAt, sentAt) && matches(c.key));
 }
 
-/** Every key of the organization; an item without a usable id is skipped, since it could never be recorded. */
+/** An item without a usable id is skipped: it could never be recorded. */
 export async function listKeys(
   conn: AreaConnection,
   organizationId: string,
@@ -49,9 +42,7 @@ export async function listKeys(
   return found;
 }
 
-/**
- * The organization's keys as a collection whose listing serves reads: each listed as its GET answers it, in `result`.
- */
+/** The same listing serves reads. */
 export function keyCollection(conn: AreaConnection, organizationId: string): Collection {
   return {
     path: keysPath(organizationId),

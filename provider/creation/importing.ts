@@ -1,7 +1,5 @@
-// Taking over an object that already exists (`importId`) instead of creating one: what Alert,
-// ApiKey, Webhook and SavedSearch share. Pulumi cannot import a dynamic provider's resource, so the
-// create itself reads the object by the id the program names and makes it the resource's, never
-// posting a new one.
+// Taking over an existing object (`importId`). Pulumi cannot import a dynamic provider's resource,
+// so the create itself reads the object by the program's id, never posting a new one.
 
 import type { ApiResponse } from "../http/client";
 import { ImportNotFoundError } from "../errors";
@@ -12,10 +10,8 @@ import { ImportIdFormError } from "../errors";
 import { idProblem, quotedId, type IdForm } from "../protocol/ids";
 
 /**
- * A forced replacement (`pulumi up --replace`) of a resource whose program still says importId
- * creates the replacement by taking over the same object again; the delete of the replaced one, in
- * the same run, must then leave it alone, or nothing would be left. So a take-over is a claim of
- * the whole object for this run.
+ * A claim of the whole object for this run: a forced replacement still saying importId takes over
+ * the same object again, and the replaced one's delete must leave it alone.
  */
 const WHOLE_OBJECT = "taken over";
 
@@ -23,9 +19,7 @@ function objectKey(kind: string, id: string): string {
   return `${kind}\u0000${id}`;
 }
 
-/**
- * The answer to the GET of the object to take over; a 404 becomes ImportNotFoundError. `kind` names it, e.g. "alert".
- */
+/** A 404 becomes ImportNotFoundError. */
 export async function readForImport(
   kind: string,
   importId: string,
@@ -41,10 +35,7 @@ export async function readForImport(
   }
 }
 
-/**
- * The object to take over as a listing holds it, for an object with no GET of its own (a webhook):
- * `find` reads it; none found becomes ImportNotFoundError naming the list's path.
- */
+/** For an object with no GET of its own (a webhook); none found is ImportNotFoundError. */
 export async function listedForImport<T>(
   kind: string,
   importId: string,
@@ -57,9 +48,7 @@ export async function listedForImport<T>(
   return found;
 }
 
-/**
- * Whether a delete of this object must be skipped because a replacement took it over in this run; says so when it does.
- */
+/** True when a replacement took the object over in this run; says so. */
 export function keptByReplacement(kind: string, id: string): boolean {
   if (!partsClaimedThisRun(objectKey(kind, id)).has(WHOLE_OBJECT)) return false;
   notify(
@@ -68,11 +57,7 @@ export function keptByReplacement(kind: string, id: string): boolean {
   return true;
 }
 
-/**
- * The parts of an import id of the form `a/b/…`, one per name in `form`, each of the form `idForm`
- * (paths.ts says what a path segment may be). An import gives a provider nothing but this id
- * (`pulumi import`, or the `import` resource option), so it must name the object alone, its path included.
- */
+/** An import gives nothing but this id, so it must name the object alone, its path included. */
 export function importIdParts(kind: string, id: string, form: readonly string[], idForm: IdForm): string[] {
   const parts = id.split("/").map((p) => p.trim());
   if (parts.length !== form.length || parts.some((p) => p === "")) throw new ImportIdFormError(kind, id, form);

@@ -1,7 +1,5 @@
-// What a create does when the answer to its POST is lost (the connection cut after sending, a
-// timeout, a 5xx): the service may or may not have made the object. Running again blindly makes a
-// second one; stopping leaves one nobody manages. So look for it, on what was sent, and decide.
-// Each resource says how to list and match (its behaviour.ts); the steps and their order live here.
+// A POST's answer lost (cut, timeout, 5xx): the object may exist. Sending again blindly makes a
+// second; stopping leaves one unmanaged. So look for it by what was sent, then decide.
 
 import {
   AmbiguousCreateError,
@@ -24,50 +22,36 @@ export interface Candidate {
 }
 
 interface StepsBase<T, C extends Candidate> {
-  /** Sends the POST and resolves with what it made. */
   readonly post: () => Promise<T>;
-  /**
-   * Lists the service's objects and keeps those that match what was sent by the POST sent at `sentAt` (our clock, ms).
-   */
+  /** Objects matching what was sent by the POST sent at `sentAt` (our clock). */
   readonly look: (sentAt: number) => Promise<readonly C[]>;
   /** Words for the notice, e.g. `the alert "cpu high"`. */
   readonly description: string;
 }
 
-/** The object found is the create's: it is recorded. */
 interface AdoptingSteps<T, C extends Candidate> extends StepsBase<T, C> {
-  /** Makes the create's result from the one object found. */
   readonly adopt: (found: C) => Promise<T>;
 }
 
-/**
- * The object found cannot be used (a key whose secret was in the lost answer): it is removed and the POST sent again.
- */
+/** The object found cannot be used (its secret was in the lost answer): removed, and POST again. */
 interface DiscardingSteps<T, C extends Candidate> extends StepsBase<T, C> {
-  /** Removes the one object found; a failure is the create's. */
+  /** A failure is the create's. */
   readonly discard: (found: C) => Promise<void>;
-  /** Why it is removed, for the notice, e.g. "but its secret was in the lost answer, so nobody can use it". */
+  /** For the notice. */
   readonly discarding: string;
-  /** What sending the POST again does, for the notice, e.g. "making the key again". */
+  /** For the notice. */
   readonly remaking: string;
 }
 
 export type LostAnswerSteps<T, C extends Candidate> = AdoptingSteps<T, C> | DiscardingSteps<T, C>;
 
 /**
- * How far the service's clock may be behind ours. A candidate must have been created after the
- * send; but its creation time is the service's clock and the send time ours, and an object made by
- * the lost POST must never be passed over because the two clocks disagree. Five minutes covers an
- * unsynchronised machine by a wide margin, while an identical object made long before (a
- * hand-made copy, a stray of an earlier run) is still told apart.
+ * How far the service's clock may lag ours: the lost POST's object must never be passed over for it,
+ * while an identical one made long before (a hand-made copy) is still told apart.
  */
 export const CLOCK_SKEW_MS = 5 * 60_000;
 
-/**
- * Whether an object the service lists may have been made by a POST sent at `sentAt` (our clock,
- * ms): its creation time, when it has a readable one, is no earlier than the send less the skew.
- * An object without one cannot be ruled out on time, so it stays a candidate.
- */
+/** One without a readable creation time cannot be ruled out on time. */
 export function createdAfterSend(createdAt: unknown, sentAt: number): boolean {
   if (typeof createdAt !== "string") return true;
   const at = Date.parse(createdAt);
@@ -75,20 +59,15 @@ export function createdAfterSend(createdAt: unknown, sentAt: number): boolean {
 }
 
 /**
- * Sends the POST; when its outcome is unknown, looks for what it may have made (on what was sent,
- * created after that POST's own send). Exactly one match: adopted, or, when it cannot be used,
- * discarded and the POST sent again. Several: fails naming each. None, twice, a couple of seconds
- * apart: the POST is sent again. Every POST sent again whose answer is lost too is chased the same
- * way, so the create ends with the one object it made or fails surely having made none that is
- * left, within the retry budget (the policy's attempts and total time, counted in POSTs from the
- * first send); once that is spent, the last lost answer is reported, saying what the looks found.
- * A 2xx without an id is not a lost answer and is reported as it is.
+ * After a lost answer: one match is adopted (or discarded and POSTed again), several fail naming each,
+ * none in two looks sends the POST again. So a create ends with the one object it made, or fails
+ * having left none, within the retry budget. A 2xx without an id is no lost answer.
  */
 export async function createRecovering<T, C extends Candidate>(steps: LostAnswerSteps<T, C>): Promise<T> {
   const policy = runtime().retryPolicy;
   const budget = new RetryBudget(policy);
   for (let posts = 1; ; posts++) {
-    // Taken before each POST: what a lost one made was created after it.
+    // Before each POST: what a lost one made was created after it.
     const sentAt = Date.now();
     let lost: OutcomeUnknownError;
     try {
@@ -122,17 +101,14 @@ export async function createRecovering<T, C extends Candidate>(steps: LostAnswer
   }
 }
 
-/**
- * The one object the lost POST made, undefined when two looks a couple of seconds apart find none; several fail naming
- * each.
- */
+/** Undefined when two looks find none; the second waits, as a service may store after it answers. */
 async function lookTwice<C extends Candidate>(
   lost: OutcomeUnknownError,
   steps: StepsBase<unknown, C>,
   sentAt: number,
 ): Promise<C | undefined> {
   for (const look of ["first", "second"] as const) {
-    // The wait before the second look is the runtime's (timings.secondLookMs), so tests shorten it there.
+    // The runtime's wait, so tests shorten it.
     if (look === "second") await sleep(runtime().timings.secondLookMs);
     const found = await lookOnce(lost, steps, sentAt);
     if (found.length > 1)
@@ -145,7 +121,7 @@ async function lookTwice<C extends Candidate>(
   return undefined;
 }
 
-/** The last lost answer, once the budget for sending again is spent, with what the looks found. */
+/** Once the budget is spent: the last lost answer, with what the looks found. */
 function budgetSpent(lost: OutcomeUnknownError, posts: number, found: string): OutcomeUnknownError {
   return new OutcomeUnknownError(
     lost,
@@ -158,15 +134,12 @@ function budgetSpent(lost: OutcomeUnknownError, posts: number, found: string): O
   );
 }
 
-/**
- * A 2xx whose body has no id we can read (createdWithoutId): the answer was not lost, the object
- * surely exists and the service would not say which it is. Looking would guess; the error says so.
- */
+/** The object surely exists but the service would not say which: looking would guess. */
 function answered(err: OutcomeUnknownError): boolean {
   return err.status !== undefined && err.status >= 200 && err.status < 300;
 }
 
-/** One look: the matches, or the lost answer's own error (saying the object may exist) with why the look failed. */
+/** A failed look throws the lost answer's error (the object may exist), with why. */
 async function lookOnce<C extends Candidate>(
   lost: OutcomeUnknownError,
   steps: StepsBase<unknown, C>,
@@ -188,9 +161,8 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
- * A create answered 2xx, but without an id we can read: the object surely exists and Pulumi cannot
- * record it. Said as an unknown outcome, whose advice (find it, delete it) is the way out; a plain
- * error would invite a re-run that makes a second one.
+ * A 2xx without a readable id: Pulumi cannot record the object. An unknown outcome, whose advice is
+ * the way out; a plain error would invite a re-run that makes a second one.
  */
 export function createdWithoutId(
   res: RequestRef & { status: number },
@@ -209,7 +181,7 @@ export function createdWithoutId(
   );
 }
 
-/** The new object's id in a create's answer, read by `schema`; an answer without a usable one is createdWithoutId. */
+/** Without a usable id: createdWithoutId. */
 export function createdId(res: ApiResponse, what: string, schema: z.ZodType<{ data: { id: string } }>): string {
   try {
     return decode(schema, res).data.id;

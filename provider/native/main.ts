@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// `pulumi-resource-alertpipe`, the native plugin the engine starts: it serves the provider on a
-// loopback port and prints the port, which is how the engine learns where to call. The engine's
-// address is the first argument that is not a flag (logging flags may come before it). Nothing but
-// the gRPC runtime and the protocol loads here; each resource's behaviour loads on its first call.
-// It exits when the engine is gone (lifeline.ts).
+// `pulumi-resource-alertpipe`: prints its loopback port, which is how the engine learns where to
+// call. Logging flags may precede the engine's address. Only gRPC and the protocol load here, for a
+// short start; each behaviour loads on its first call.
 
 import { watchEngine } from "./lifeline";
 import { serveProvider } from "./server";
@@ -14,7 +12,7 @@ const parentPid = process.ppid;
 serveProvider(engineAddress === undefined ? {} : { engineAddress }).then(
   ({ port }) => {
     process.stdout.write(`${port}\n`);
-    // An engine killed outright cannot end its plugins: this one ends itself (lifeline.ts).
+    // An engine killed outright cannot end its plugins.
     watchEngine({
       parentPid,
       ...(engineAddress === undefined ? {} : { engineAddress }),

@@ -1,7 +1,5 @@
-// The gRPC runtime and the protocol's messages, as @pulumi/pulumi resolves them. Its generated
-// stubs (`@pulumi/pulumi/proto/*_pb`) were built against its own @grpc/grpc-js and google-protobuf,
-// and a message made with another copy does not serialize, so those two are required from where
-// @pulumi/pulumi sits, never from ours (they are not our dependencies).
+// @pulumi/pulumi's stubs serialize only messages of its own @grpc/grpc-js and google-protobuf, so
+// both are required from where it sits (they are not our dependencies).
 
 import { createRequire } from "node:module";
 import type * as GrpcJs from "@grpc/grpc-js";
@@ -26,7 +24,7 @@ export const providerGrpc = fromPulumi("./provider_grpc_pb") as typeof ProviderG
 export const pluginPb = fromPulumi("./plugin_pb") as typeof PluginPb;
 export const statusPb = fromPulumi("./status_pb") as typeof StatusPb;
 
-/** The engine's own service (its log), loaded only when the plugin has an engine to talk to. */
+/** Loaded only when there is an engine to talk to. */
 export function engineProtocol(): { engineGrpc: typeof EngineGrpcPb; enginePb: typeof EnginePb } {
   return {
     engineGrpc: fromPulumi("./engine_grpc_pb") as typeof EngineGrpcPb,

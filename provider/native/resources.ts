@@ -1,5 +1,4 @@
-// The native plugin's names for the resources of the registry (provider/resources.ts): each by its
-// type token, `alertpipe:index:<name>`.
+// The registry's resources by type token, `alertpipe:index:<name>`.
 
 import { namesWith } from "../protocol/definition";
 import { RESOURCES, type Resource } from "../resources";
@@ -7,7 +6,7 @@ import { RESOURCES, type Resource } from "../resources";
 export const PACKAGE = "alertpipe";
 
 export interface NativeResource extends Resource {
-  /** Outputs sent as secrets whatever the program said: the engine cannot know them secret otherwise. */
+  /** Otherwise the engine cannot know them secret. */
   readonly secretOutputs: readonly string[];
 }
 
@@ -19,7 +18,7 @@ export const NATIVE_RESOURCES: ReadonlyMap<string, NativeResource> = new Map(
   RESOURCES.map((r) => [tokenOf(r), { ...r, secretOutputs: namesWith(r.definition, "secret") }]),
 );
 
-/** The type token of a URN (`urn:pulumi:stack::project::type::name`, the type possibly `parent$type`). */
+/** The type may be `parent$type`. */
 export function typeOfUrn(urn: string): string {
   const qualified = urn.split("::")[2] ?? "";
   return qualified.split("$").pop() ?? "";

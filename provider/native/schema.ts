@@ -1,8 +1,5 @@
-// The native plugin's Pulumi package schema: what `pulumi package get-schema` prints, what a YAML
-// program is checked against and what the SDK generators read. Nothing here is stated anew: the
-// properties a program may set and which are required come from the same zod schemas `check`
-// validates with, the fixed values from provider/serviceFacts/ and the args, each description from the
-// resource's docs table, the config from CONNECTION_SETTINGS, the version from package.json.
+// The package schema YAML programs and the SDK generators read. Nothing is stated anew: it comes from
+// the definitions, CONNECTION_SETTINGS and package.json.
 
 import { CONNECTION_SETTINGS } from "../runtime/connection";
 import { PACKAGE_VERSION } from "../http/userAgent";
@@ -19,7 +16,7 @@ import { RESOURCES } from "../resources";
 import { LOOKUPS, type LookupDefinition, type LookupField } from "../lookups/definition";
 import { PACKAGE, tokenOf } from "./resources";
 
-/** A property as the schema states it (a subset of Pulumi's property spec). */
+/** A subset of Pulumi's property spec. */
 export interface PropertySpec {
   type?: "string" | "number" | "integer" | "boolean" | "array" | "object";
   $ref?: string;
@@ -81,16 +78,16 @@ export interface PackageSchema {
   language: Record<string, Record<string, unknown>>;
 }
 
-/** The npm name of the generated Node.js SDK; `pulumi-alertpipe` itself is the dynamic providers' package. */
+/** `pulumi-alertpipe` itself is the dynamic providers' package. */
 export const NODEJS_SDK_PACKAGE = "@alertpipe/pulumi";
 export const PYTHON_SDK_PACKAGE = "pulumi_alertpipe";
-/** The canonical repository, its address's one home: the Go module path, package.json's links, the docs. */
+/** The canonical repository: its address's one home. */
 export const REPOSITORY = "github.com/alertpipe/pulumi-alertpipe";
 export const GO_IMPORT_BASE_PATH = `${REPOSITORY}/sdk/go/alertpipe`;
 
 const typeRef = (name: string): PropertySpec => ({ $ref: `#/types/${PACKAGE}:index:${name}` });
 
-/** An enum's member name from its value: "query_endpoints" → "QueryEndpoints", "5m" → "Every5m". */
+/** "query_endpoints" → "QueryEndpoints", "5m" → "Every5m". */
 function memberName(value: string): string {
   const pascal = value
     .split(/[^A-Za-z0-9]+/)
@@ -116,7 +113,7 @@ function enumType(
   };
 }
 
-/** A value's type as the schema states it; an enum or object type is named, and stated once in `types`. */
+/** An enum or object type is named, and stated once in `types`. */
 function specOf(type: TypeSpec, types: PackageSchema["types"]): PropertySpec {
   switch (type.kind) {
     case "string":
@@ -175,16 +172,13 @@ function resourceSpec(def: ResourceDefinition, types: PackageSchema["types"]): R
   };
 }
 
-/**
- * The resource's description with the `## Import` section Pulumi's docs and SDK generators show:
- * the `pulumi import` command and the id's form, from the form the resource's import reads.
- */
+/** With the `## Import` section docs and SDK generators show, from the form the import reads. */
 function withImport(description: string, name: string, form: readonly string[]): string {
   const id = form.map((part) => `<${part}>`).join("/");
   return `${description}\n\n## Import\n\nAn existing object is imported by its id, \`${id}\`:\n\n\`\`\`sh\n$ pulumi import ${PACKAGE}:index:${name} <name> ${id}\n\`\`\`\n`;
 }
 
-/** A lookup's fields as an object's properties; a list of records names its item type in `types`. */
+/** A list of records names its item type in `types`. */
 function fieldsSpec(fields: Readonly<Record<string, LookupField>>, types: PackageSchema["types"]): ObjectSpec {
   const properties: Record<string, PropertySpec> = {};
   for (const [name, field] of Object.entries(fields)) {
@@ -212,7 +206,6 @@ function functionSpec(def: LookupDefinition, types: PackageSchema["types"]): Fun
 
 let built: Pick<PackageSchema, "types" | "resources" | "functions"> | undefined;
 
-/** Every resource of the registry and every lookup, and the named types their properties use. */
 function resourcesAndTypes(): Pick<PackageSchema, "types" | "resources" | "functions"> {
   if (built !== undefined) return built;
   const types: PackageSchema["types"] = {};
@@ -253,13 +246,12 @@ export function packageSchema(): PackageSchema {
       inputProperties: variables,
     },
     ...resourcesAndTypes(),
-    // The Go SDK gets its own go.mod (module: GO_IMPORT_BASE_PATH less its last part), so a Go
-    // program can require it, or `replace` it with a folder, like any module.
+    // Its own go.mod, so a Go program can require it, or `replace` it with a folder.
     meta: { supportPack: true },
     language: {
       // The SDKs ask the engine for exactly this plugin version.
       nodejs: { packageName: NODEJS_SDK_PACKAGE, respectSchemaVersion: true },
-      // pyproject.toml rather than setup.py: `pip install` of the folder needs nothing but pip.
+      // Not setup.py: `pip install` of the folder then needs nothing but pip.
       python: { packageName: PYTHON_SDK_PACKAGE, respectSchemaVersion: true, pyproject: { enabled: true } },
       go: { importBasePath: GO_IMPORT_BASE_PATH, respectSchemaVersion: true, generateResourceContainerTypes: true },
     },

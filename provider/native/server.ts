@@ -1,8 +1,4 @@
-// Front door 2: Pulumi's ResourceProvider gRPC service over the resources' behaviour. It translates
-// only: Structs to plain values and back (secrets wrapped), the behaviour's results to the
-// protocol's answers (detailed diffs, preview outputs, import reads, check failures), its errors
-// to gRPC errors, its notices to the engine's log. Every rule, request and message is the
-// behaviour's, the same the dynamic shim runs.
+// Front door 2 translates only; every rule, request and message is the behaviour's, as for the shim.
 
 import type * as ProviderGrpcPb from "@pulumi/pulumi/proto/provider_grpc_pb";
 import {
@@ -33,7 +29,7 @@ import { loaded } from "../resources";
 import type { RawInputs, Values } from "../protocol/properties";
 import { PartialFailure, UnknownFunctionError, UnknownResourceTypeError } from "../errors";
 
-/** Loaded on the first Invoke only: a plugin that serves resources alone never loads the lookups. */
+/** On the first Invoke only: a plugin serving resources alone never loads the lookups. */
 function lookupsModule(): Promise<typeof import("../lookups/run")> {
   return loaded(
     () => require("../lookups/run.js"),
@@ -50,7 +46,7 @@ function resourceOf(urn: string): NativeResource {
   return found;
 }
 
-/** Loaded for GetSchema only: it pulls in every resource's zod schema and docs. */
+/** For GetSchema only: it pulls in every definition. */
 function schemaModule(): Promise<typeof import("./schema")> {
   return loaded(
     () => require("./schema.js"),
@@ -59,16 +55,15 @@ function schemaModule(): Promise<typeof import("./schema")> {
 }
 
 /**
- * Engine to core: a Struct's plain values. The engine sends back what Check and the verbs returned;
- * the registry types each behaviour over ResourceDefinition, whose arguments and state are any
- * object, so each behaviour's own types stand without a cast here. Check's inputs are raw.
+ * The engine sends back what Check and the verbs returned, and a registry behaviour's arguments and
+ * state are any object, so no cast is needed here. Check's inputs are raw.
  */
 const fromEngine = (struct: Struct | undefined): RawInputs => fromStruct(struct);
 
-/** Core to engine: values as a Struct, the definition's always-secret outputs marked secret. */
+/** The definition's always-secret outputs marked secret. */
 const toEngine = (values: Values, resource: NativeResource): Struct => toStruct(values, resource.secretOutputs);
 
-/** The gRPC error for what the behaviour threw: our message, and a half-made object kept in state. */
+/** A half-made object is kept in state. */
 function grpcError(err: unknown, resource?: NativeResource): GrpcJs.ServerErrorResponse {
   const message = err instanceof Error ? err.message : String(err);
   if (!(err instanceof PartialFailure)) return { name: "Error", message, code: grpc.status.UNKNOWN, details: message };
@@ -79,7 +74,7 @@ function grpcError(err: unknown, resource?: NativeResource): GrpcJs.ServerErrorR
   const packed = new anyPb.Any();
   packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
   const status = new statusPb.Status().setCode(grpc.status.UNKNOWN).setMessage(message).setDetailsList([packed]);
-  // The engine reads the details from this trailer, as Go's gRPC puts them there.
+  // The engine reads details from this trailer, where Go's gRPC puts them.
   const metadata = new grpc.Metadata();
   metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
   return { name: "Error", message, code: grpc.status.UNKNOWN, details: message, metadata };
@@ -107,7 +102,7 @@ function detailedDiffInto(response: ProviderPb.DiffResponse, detailed: Readonly<
   response.setHasdetaileddiff(true).setDiffsList(Object.keys(detailed));
 }
 
-/** The stack's `alertpipe:*` config as connection.ts reads it; what it lacks, the environment gives there. */
+/** What it lacks, the environment gives. */
 function configSource(request: ProviderPb.ConfigureRequest): ConfigSource {
   const args = fromStruct(request.getArgs());
   const variables = request.getVariablesMap();
@@ -123,17 +118,16 @@ function configSource(request: ProviderPb.ConfigureRequest): ConfigSource {
 }
 
 export interface ProviderServerOptions {
-  /** The engine's address, for its log; without one (tests), notices go where notices.ts sends them by default. */
+  /** Without one (tests), notices go to the default writer. */
   readonly engineAddress?: string;
 }
 
-/** The service's handlers. */
 export function resourceProvider(
   options: ProviderServerOptions = {},
 ): ProviderGrpcPb.IResourceProviderServer & { close(): void } {
   const log: EngineLog | undefined = options.engineAddress === undefined ? undefined : engineLog(options.engineAddress);
 
-  /** Runs one resource call with its notices shown under its URN, all of them sent before it answers. */
+  /** Every notice is sent before the call answers. */
   async function underUrn<T>(urn: string, call: () => Promise<T>): Promise<T> {
     if (log === undefined) return call();
     const sent: Array<Promise<void>> = [];
@@ -144,7 +138,6 @@ export function resourceProvider(
     }
   }
 
-  /** A handler of one resource's call: its resource found by URN, its errors answered as gRPC errors. */
   function forResource<Req extends { getUrn(): string }, Res>(
     run: (resource: NativeResource, request: Req) => Promise<Res>,
   ): Unary<Req, Res> {
@@ -180,8 +173,7 @@ export function resourceProvider(
       new providerPb.GetSchemaResponse().setSchema(JSON.stringify((await schemaModule()).packageSchema())),
     ),
 
-    // Config errors are found by each resource's check, which names the config key and the
-    // environment variable; the provider's own inputs are taken as they come.
+    // Each resource's check names a bad config key and its variable; here inputs pass as they come.
     checkConfig: plainCall(async (request: ProviderPb.CheckRequest) => {
       const news = request.getNews();
       const response = new providerPb.CheckResponse();
@@ -207,13 +199,13 @@ export function resourceProvider(
 
     configure: plainCall(async (request: ProviderPb.ConfigureRequest) => {
       await configureProvider({ config: configSource(request) });
-      // The engine sends the config with its secrets still marked: a credential without the mark is plain text.
+      // The engine keeps secrets marked here: a credential without the mark is plain text.
       const args = request.getArgs()?.toJavaScript() ?? {};
       warnPlainTextCredentials(
         (key) => typeof args[key.slice(PACKAGE.length + 1)] === "string",
         (line) => void (log === undefined ? notify(line) : log.warn(line)),
       );
-      // Plain inputs (the engine re-marks secret ones), and preview calls to Create and Update.
+      // Plain inputs (the engine re-marks secret ones); Create and Update also serve previews.
       return new providerPb.ConfigureResponse()
         .setAcceptsecrets(false)
         .setSupportspreview(true)
@@ -260,14 +252,14 @@ export function resourceProvider(
 
     read: forResource(async (resource, request: ProviderPb.ReadRequest) => {
       const stored = fromEngine(request.getProperties());
-      // An import sends the id alone: no stored outputs to read with.
+      // An import sends the id alone.
       const imported = Object.keys(stored).length === 0;
       const behaviour = await resource.behaviour();
       const found = imported
         ? await behaviour.readImported(request.getId())
         : await behaviour.read(request.getId(), stored);
       const response = new providerPb.ReadResponse();
-      // No properties: the object is gone, and the engine drops it from state.
+      // Gone: the engine drops it from state.
       if (found === undefined) return response;
       return response
         .setId(found.id)
@@ -290,12 +282,12 @@ export function resourceProvider(
       return new emptyPb.Empty();
     }),
 
-    // Nothing to stop: every call ends on its own within the HTTP layer's time budget.
+    // Every call ends within the HTTP layer's time budget.
     cancel: plainCall(async () => new emptyPb.Empty()),
 
     handshake: unimplemented("Handshake"),
     parameterize: unimplemented("Parameterize"),
-    // A lookup: its arguments checked before any request, its result holding no secret (lookups/run.ts).
+    // Arguments checked before any request; the result holds no secret.
     invoke: plainCall(async (request: ProviderPb.InvokeRequest) => {
       const lookups = await lookupsModule();
       const token = request.getTok();
@@ -324,13 +316,12 @@ export function resourceProvider(
 
 export interface RunningProvider {
   readonly port: number;
-  /** Stops serving and closes the engine client. */
   close(): Promise<void>;
 }
 
-/** Serves the provider on a free loopback port; nothing off this machine can call it. */
+/** Loopback only: nothing off this machine can call it. */
 export async function serveProvider(options: ProviderServerOptions = {}): Promise<RunningProvider> {
-  // Up to the engine's own limit: a Struct of many settings or a long list is still one message.
+  // The engine's own limit: many settings or a long list is still one message.
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   const handlers = resourceProvider(options);
   server.addService(providerGrpc.ResourceProviderService, handlers);

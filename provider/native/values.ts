@@ -1,10 +1,9 @@
-// Property values between the protocol's Structs and the plain values the resources' behaviour
-// takes: secrets unwrapped on the way in, output-only secrets wrapped on the way out.
+// Secrets unwrapped on the way in, output-only secrets wrapped on the way out.
 
 import { memberOf, type Values } from "../protocol/properties";
 import { structPb, type Struct } from "./protocol";
 
-/** The key and value that mark an object as a secret (Pulumi's `specialSigKey` and `specialSecretSig`). */
+/** Pulumi's `specialSigKey` and `specialSecretSig`. */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
@@ -12,10 +11,7 @@ function isSecret(value: unknown): value is { readonly value?: unknown } {
   return typeof value === "object" && value !== null && memberOf(value, SIG_KEY) === SECRET_SIG;
 }
 
-/**
- * A value without its secret markers. With acceptSecrets false the engine sends none to resource
- * calls; the config a Configure or CheckConfig carries may still hold some.
- */
+/** Resource calls carry no markers (acceptSecrets false); Configure and CheckConfig may. */
 export function plain(value: unknown): unknown {
   if (isSecret(value)) return plain(value.value);
   if (Array.isArray(value)) return value.map(plain);
@@ -24,7 +20,7 @@ export function plain(value: unknown): unknown {
   return value;
 }
 
-/** The value with every undefined member left out, at any depth (Struct cannot say undefined). */
+/** At any depth: Struct cannot say undefined. */
 function defined(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : defined(v)));
   if (typeof value === "object" && value !== null) {
@@ -42,14 +38,10 @@ export function fromStruct(struct: Struct | undefined): Values {
   return Object.fromEntries(Object.entries(struct.toJavaScript()).map(([k, v]) => [k, plain(v)]));
 }
 
-/**
- * A Struct of `props`, each of `secrets` marked secret. The engine re-marks an output that shares
- * its name with a secret input, but only the provider knows an output-only one (`keySecret`).
- */
+/** The engine re-marks outputs named as secret inputs; only we know output-only ones (`keySecret`). */
 export function toStruct(props: Values, secrets: readonly string[] = []): Struct {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(props)) {
-    // Absent stays absent: Struct has no undefined.
     if (value === undefined) continue;
     out[name] = secrets.includes(name) ? { [SIG_KEY]: SECRET_SIG, value: defined(value) } : defined(value);
   }

@@ -1,5 +1,5 @@
-// The PipeSettings' behaviour. A pipe is never created or deleted here: "create" puts the
-// settings the program manages, "delete" leaves them live unless resetOnDelete asks to unset them.
+// A pipe is never created or deleted here: "create" puts the managed settings, "delete" leaves
+// them live unless resetOnDelete asks to unset them.
 
 import { connectionFailures, connectionFor } from "../runtime/connection";
 import { send } from "../http/client";
@@ -27,7 +27,7 @@ import {
   type State,
 } from "./wire";
 
-/** The pipe's path: changing any part names another pipe, so a new resource. */
+/** Another path names another pipe: a new resource. */
 const REPLACE_ON = namesWith(DEF, "replaces");
 const compared = comparedForm(DEF);
 
@@ -37,7 +37,7 @@ interface PipeRef {
   pipeId: string;
 }
 
-/** The pipe a resource names: its recorded path, else the id's parts (a read by id). */
+/** The recorded path, else the id's parts (a read by id). */
 function pipeRef(id: string, props: Pick<State, keyof PipeRef>): PipeRef {
   const [organizationId = "", serviceId = "", pipeId = ""] = id.split("/");
   return {
@@ -52,22 +52,18 @@ function pipeKey(ref: PipeRef): string {
 }
 
 /**
- * Claims for this run (creation/runClaims.ts) the settings of a pipe that a resource of it manages (seen in
- * diff) or writes (create, update): a delete with resetOnDelete never unsets one of these. That is
- * what keeps a rename without an alias (create the new resource, then delete the old) from wiping
- * the new resource's settings.
+ * A delete with resetOnDelete never unsets a setting claimed in this run, so a rename without an
+ * alias (create the new, delete the old) keeps the new resource's settings.
  */
 function claimSettings(ref: PipeRef, names: readonly SettingName[]): void {
   if ([ref.organizationId, ref.serviceId, ref.pipeId].some((v) => v === UNKNOWN || v === "")) return;
   claimForThisRun(pipeKey(ref), names);
 }
 
-/** The settings the stored outputs record as managed. */
 function managedOf(props: State): SettingName[] {
   return managedInState(SETTING_NAMES, props, "managedSettings");
 }
 
-/** PUTs `values`, under their Pulumi names; the answer's settings object, if it has one. */
 async function put(ref: PipeRef, values: Values): Promise<Record<string, unknown> | undefined> {
   const res = await send(connectionFor("cloud"), {
     method: "PUT",
@@ -77,16 +73,13 @@ async function put(ref: PipeRef, values: Values): Promise<Record<string, unknown
   return settingsIn(res.body);
 }
 
-/**
- * PUTs `values` and returns the effective settings. A 2xx without a settings object (an empty body)
- * says the values were taken: they are laid over what was known before (`before`, stored outputs).
- */
+/** An empty 2xx says the values were taken: they are laid over `before`. */
 async function putSettings(ref: PipeRef, values: Settings, before: State = {}): Promise<EffectiveSettings> {
   const result = await put(ref, values);
   return result === undefined ? { ...effectiveSettings(before), ...values } : fromWire(result);
 }
 
-/** In preview `resetOnDelete` may still be Pulumi's unknown: recorded only once it is a boolean. */
+/** In preview `resetOnDelete` may be unknown: recorded once it is a boolean. */
 function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingName[], resetOnDelete: unknown): State {
   return {
     ...ref,
@@ -102,12 +95,10 @@ async function check(_olds: RawInputs, news: RawInputs) {
 
 async function diff(id: string, olds: State, news: Args): Promise<Diff> {
   const managed = managedIn(SETTING_NAMES, news);
-  // The claim is made here, not in check, which the engine may call on inputs it never applies.
-  // Still in time: the engine diffs every resource in the state before it deletes a removed or
-  // replaced one, and a resource new to the state claims in its create. An unchanged resource is
-  // never updated, so only this claim keeps an old resource's reset off its pipe's settings.
+  // Not in check, which may see inputs never applied. In time: the engine diffs every resource
+  // before any delete, and an unchanged one is never updated: only this claim keeps another's reset off.
   claimSettings(pipeRef(id, news), managed);
-  // A PUT of the managed settings leaves the others as they are: stable.
+  // A PUT of the managed settings leaves the others as they are.
   const unmanaged = SETTING_NAMES.filter((n) => !managed.includes(n));
   return diffProperties(
     olds,
@@ -122,7 +113,7 @@ async function diff(id: string, olds: State, news: Args): Promise<Diff> {
 async function create(args: Args) {
   const ref = pipeRef("", args);
   const managed = managedIn(SETTING_NAMES, args);
-  // Claimed before sending: a PUT whose answer is lost may still have been applied.
+  // Before sending: a PUT whose answer is lost may still apply.
   claimSettings(ref, managed);
   const effective = await putSettings(ref, pick(args, managed));
   return { id: idOf(ref), outputs: outputs(ref, effective, managed, args.resetOnDelete) };
@@ -136,12 +127,11 @@ async function read(id: string, stored: State): Promise<Found<typeof DEF> | unde
     send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) }),
   );
   if (res === undefined) return undefined;
-  // A 2xx without settings in it tells nothing: what is stored stands.
+  // A 2xx without settings tells nothing.
   const result = settingsIn(res.body);
   const effective: EffectiveSettings = result === undefined ? effectiveSettings(stored) : fromWire(result);
   const managed = managedOf(stored);
-  // Inputs hold the live value of what the program manages, so a preview proposes to put drift
-  // back; settings the program does not manage never show as drift.
+  // Only managed inputs carry live values: their drift is put back, others never show as drift.
   const reset = stored.resetOnDelete;
   const inputs = {
     ...ref,
@@ -151,7 +141,7 @@ async function read(id: string, stored: State): Promise<Found<typeof DEF> | unde
   return { id: idOf(ref), outputs: outputs(ref, effective, managed, stored.resetOnDelete), inputs };
 }
 
-/** An import records as managed the settings set live, the unset ones not: no program says which. */
+/** No program says which are managed: those set live are. */
 async function readImported(importId: string): Promise<Found<typeof DEF> | undefined> {
   const [organizationId = "", serviceId = "", pipeId = ""] = importIdParts(
     "pipe settings",
@@ -172,14 +162,12 @@ async function readImported(importId: string): Promise<Found<typeof DEF> | undef
   return { ...found, outputs: { ...found.outputs, managedSettings: managed }, inputs };
 }
 
-/** A create's outputs as a preview knows them: the program's settings; the others not yet. */
 function previewCreate(args: Args): State {
   const managed = managedIn(SETTING_NAMES, args);
   const known = outputs(pipeRef("", args), pick(args, managed), managed, args.resetOnDelete);
   return previewOutputs<State>(known, SETTING_NAMES);
 }
 
-/** An update's outputs as a preview knows them: the program's settings, the others as stored. */
 function previewUpdate(id: string, olds: State, news: Args): State {
   const managed = managedIn(SETTING_NAMES, news);
   const effective = { ...effectiveSettings(olds), ...pick(news, managed) };
@@ -190,7 +178,7 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
   const ref = pipeRef(id, news);
   const before = managedOf(olds);
   const managed = managedIn(SETTING_NAMES, news);
-  // Only what the program changes is sent; a setting dropped from the program is left as it is live.
+  // A setting dropped from the program is left as it is live.
   const changed = managed.filter((n) => !before.includes(n) || hasChanged(n, olds[n], news[n]));
   claimSettings(ref, managed);
   const effective = changed.length > 0 ? await putSettings(ref, pick(news, changed), olds) : effectiveSettings(olds);
@@ -198,9 +186,8 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
 }
 
 /**
- * With resetOnDelete, unsets (serviceFacts' unsetValue) only what is still this resource's doing: a
- * setting whose live value is the one state records, and that no resource of this run manages on
- * the same pipe. One GET, then one PUT of just those; a value someone changed since is theirs.
+ * Unsets only what is still this resource's doing: live as recorded, and claimed by no resource of
+ * this run. A value someone changed since is theirs.
  */
 async function del(id: string, stored: State): Promise<void> {
   if (stored.resetOnDelete !== true) return;
@@ -208,19 +195,18 @@ async function del(id: string, stored: State): Promise<void> {
   const claimed = partsClaimedThisRun(pipeKey(ref));
   const candidates = managedOf(stored).filter((n) => !claimed.has(n) && stored[n] !== null && stored[n] !== undefined);
   if (candidates.length === 0) return;
-  // A pipe gone (404 on the GET or the PUT) has nothing left to reset.
   await unlessGone(async () => {
     const res = await send(connectionFor("cloud"), {
       method: "GET",
       path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId),
     });
     const result = settingsIn(res.body);
-    // An answer without settings tells nothing of what is live: nothing is known to be ours.
+    // Without settings nothing is known to be ours.
     if (result === undefined) return;
     const live = fromWire(result);
     const ours = candidates.filter((n) => deepEqual(live[n], stored[n]));
     if (ours.length === 0) return;
-    // Unset: null, or for a setting that takes none (kafkaReadCommitted) the value that stands for unset.
+    // Null, or the value that stands for unset where null is refused (kafkaReadCommitted).
     await put(ref, Object.fromEntries(ours.map((n) => [n, unsetValue(n)])));
   });
 }

@@ -1,5 +1,4 @@
-// The PipeSettings, each property once: the pipe's path, resetOnDelete and what is recorded; the
-// thirteen settings come from their table of facts (serviceFacts/pipeSettings.ts).
+// The PipeSettings, each property once; the settings come from their table of facts.
 
 import type { PropertyDef, ResourceDefinition } from "../protocol/definition";
 import {
@@ -11,7 +10,7 @@ import {
   type SettingName,
 } from "../serviceFacts/pipeSettings";
 
-/** A part of the pipe's path: changing it names another pipe, so a new resource. */
+/** Another path names another pipe: a new resource. */
 const pathPart = (name: string, description: string) =>
   ({
     type: { kind: "string" },
@@ -25,7 +24,7 @@ const pathPart = (name: string, description: string) =>
 
 const meaning = (fact: SettingFact) => `${fact.meaning[0]?.toUpperCase() ?? ""}${fact.meaning.slice(1)}`;
 
-/** A setting: its range is checked here; null is "unset", and so is one the answer leaves out. */
+/** Null is "unset", and so is one the answer leaves out. */
 function setting(name: SettingName) {
   const fact: SettingFact = PIPE_SETTINGS[name];
   const message = `${name} must be ${allowedValues(name)}`;

@@ -1,5 +1,4 @@
-// How a provider's check turns zod issues into failures that name the property, leaving alone
-// what preview does not know yet.
+// Zod issues become failures naming the property; what preview does not know yet is left alone.
 
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
@@ -26,7 +25,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-/** True when the value at this path, or any value it sits inside, is not known yet. */
+/** Also when a value it sits inside is unknown. */
 function unknownAlong(root: unknown, path: readonly PropertyKey[]): boolean {
   for (let i = 0; i <= path.length; i++) {
     if (valueAt(root, path.slice(0, i)) === UNKNOWN) return true;
@@ -34,21 +33,19 @@ function unknownAlong(root: unknown, path: readonly PropertyKey[]): boolean {
   return containsUnknown(valueAt(root, path));
 }
 
-/** A value as a check failure shows it: NaN and the infinities by name, long text cut short. */
+/** NaN and the infinities by name, long text cut short. */
 function shown(value: unknown): string {
   if (value === undefined) return "missing";
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  // JSON has no text for a function or a symbol; those show as String() shows them.
+  // JSON has no text for a function or a symbol.
   const asGiven: unknown = value;
   const text = JSON.stringify(value) ?? String(asGiven);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /**
- * The failure the engine shows for one zod issue. The engine prints `property P value {V}` by
- * looking P up among the top-level inputs, so a nested path would show as `{<nil>}`: a nested
- * failure names no property and says itself where it is and what it holds. A value under one of
- * `secretInputs` is never shown; the engine cannot tell us which others the program made secret.
+ * The engine prints `property P value {V}` looking P up among top-level inputs, so a nested failure
+ * names no property and says itself where it is. Values of `secretInputs` are never shown.
  */
 function failureOf(
   path: readonly PropertyKey[],
@@ -61,7 +58,7 @@ function failureOf(
   const secret = secretInputs.includes(String(path[0]));
   if (path.length <= 1) {
     if (secret) return atSecret({ property, reason: message });
-    // The engine shows NaN and Infinity as {NaN} and {+Inf}; the reason says which it was, in words.
+    // The engine shows {NaN} and {+Inf}; the reason says which, in words.
     const nonFinite = typeof value === "number" && !Number.isFinite(value) && !secret;
     return { property, reason: nonFinite ? `${property} is ${shown(value)}: ${message}` : message };
   }
@@ -70,26 +67,17 @@ function failureOf(
   return { property: "", reason: `${property} is ${valueText}: ${message}` };
 }
 
-/**
- * A failure at a secret input, with no property for the engine to look up: it prints the value of
- * the property a failure names, secret or not. The reason names the property itself.
- */
+/** No property for the engine to look up, since it prints that property's value, secret or not. */
 function atSecret(f: CheckFailure): pulumi.dynamic.CheckFailure {
   return { property: "", reason: f.reason.startsWith(`${f.property} `) ? f.reason : `${f.property}: ${f.reason}` };
 }
 
-/**
- * The properties a program may set: the keys of the zod schema the check validates with. The native
- * plugin's schema states these as a resource's inputs, and its Check keeps only these in the state.
- */
+/** The native schema's inputs, and all that its Check keeps in the state. */
 export function argumentNames(schema: z.ZodObject): string[] {
   return Object.keys(schema.shape);
 }
 
-/**
- * Validates the program's inputs with a resource's zod schema. Issues about values that are still
- * unknown in preview are dropped: they are checked again once known. No request is ever sent.
- */
+/** Issues about values unknown in preview are dropped: checked again once known. */
 export function checkInputs(
   schema: z.ZodType,
   news: RawInputs,
@@ -101,7 +89,7 @@ export function checkInputs(
   if (!parsed.success) {
     const seen = new Set<string>();
     for (const issue of parsed.error.issues) {
-      // An unknown property is reported at its own name, not at the object holding it.
+      // At its own name, not at the object holding it.
       const paths = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
       for (const path of paths) {
         if (unknownAlong(inputs, path)) continue;
@@ -121,13 +109,11 @@ export function checkInputs(
   return { inputs: news, failures };
 }
 
-/** What a check says of one property, as both front doors report it. */
 export interface CheckFailure {
   readonly property: string;
   readonly reason: string;
 }
 
-/** A check's outcome: the arguments typed, or the program's inputs as given with what is wrong. */
 export type Checked<A> =
   | { readonly ok: true; readonly inputs: A }
   | { readonly ok: false; readonly inputs: RawInputs; readonly failures: readonly CheckFailure[] };
@@ -141,7 +127,7 @@ function typeCheck(name: string, type: TypeSpec): z.ZodType {
 
 const schemas = new WeakMap<ResourceDefinition, z.ZodType>();
 
-/** The zod check of a resource's arguments, built from its definition once. */
+/** Built once per definition. */
 export function argsSchema(def: ResourceDefinition): z.ZodType {
   const known = schemas.get(def);
   if (known !== undefined) return known;
@@ -167,9 +153,8 @@ export function argsSchema(def: ResourceDefinition): z.ZodType {
 }
 
 /**
- * A resource's check: its arguments against the definition, then the rules between them (none
- * repeating a property already failing) and what else must hold (the connection's settings).
- * Passed, caseless values are kept in lower case.
+ * The definition, then rules across arguments (none repeating a failing property), then `extra`
+ * (the connection's settings). Caseless values are kept in lower case.
  */
 export function checkArgs<A>(
   def: ResourceDefinition,
@@ -190,6 +175,6 @@ export function checkArgs<A>(
     if (!failing(f.property)) failures.push(secret.includes(f.property) ? atSecret(f) : f);
   failures.push(...more);
   if (failures.length > 0) return { ok: false, inputs: news, failures };
-  // Parsed by the definition's schema: past here the inputs are its typed arguments.
+  // Past here the inputs are typed arguments.
   return { ok: true, inputs: canonicalInputs(def, news) as A };
 }

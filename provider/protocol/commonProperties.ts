@@ -1,5 +1,4 @@
-// Properties more than one definition writes alike (Webhook, SavedSearch). Like the definitions,
-// loads no zod: the checks are functions of the rules.
+// Properties several definitions share. Loads no zod, like the definitions.
 
 import type { CheckRules } from "./definition";
 
@@ -11,10 +10,7 @@ export const limited =
       .string({ error: `${property} must be a string` })
       .max(max, { error: `${property} must be at most ${max} characters` });
 
-/**
- * The required `name` of an object the service stores trimmed, 1 to 1024 characters once trimmed:
- * compared trimmed; `problem` words what is wrong with a name (undefined for none).
- */
+/** The service stores it trimmed, so it is compared trimmed. */
 export function trimmedName<Description extends string>(
   description: Description,
   problem: (name: string) => string | undefined,

@@ -1,5 +1,4 @@
-// How a provider's diff compares stored outputs with the program's inputs, and how outputs an
-// update cannot change stay known in preview.
+// Stored outputs against the program's inputs; outputs an update cannot change stay known in preview.
 
 import { containsUnknown, memberOf, type Values } from "./properties";
 
@@ -23,16 +22,12 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** The form two values of a property are compared in, where the service may store one differently. */
+/** Where the service may store a value in another form. */
 export type ComparedForm = (property: string, value: unknown) => unknown;
 
 const asIs: ComparedForm = (_p, value) => value;
 
-/**
- * Whether a property changed between its stored value and the program's: the one definition that
- * diff, check and update share. A value still unknown in preview counts as changed, so preview
- * never claims "no change" it cannot know.
- */
+/** The one test diff, check and update share. Unknown counts as changed: preview never claims "no change". */
 export function hasChanged(
   property: string,
   before: unknown,
@@ -42,20 +37,14 @@ export function hasChanged(
   return containsUnknown(after) || !deepEqual(comparedForm(property, before), comparedForm(property, after));
 }
 
-/** How one property changes: set where it was not, unset where it was, or another value. */
 export type ChangeKind = "add" | "delete" | "update";
 
 export interface PropertyChange {
   readonly kind: ChangeKind;
-  /** Whether this change alone replaces the object. */
   readonly replaces: boolean;
 }
 
-/**
- * A diff as both front doors need it. The dynamic host reads `changes`, `replaces` and
- * `deleteBeforeReplace`; the native plugin also sends `detailedDiff`, without which the engine
- * silently ignores `replaceOnChanges` and `--diff` names no property.
- */
+/** Without `detailedDiff` (native only) the engine ignores `replaceOnChanges` and `--diff` names nothing. */
 export interface Diff {
   readonly changes: boolean;
   readonly replaces: string[];
@@ -73,17 +62,13 @@ export function changeOf(before: unknown, after: unknown, replaces: boolean): Pr
   };
 }
 
-/**
- * Compares the program's inputs with the stored outputs, property by property. A property still
- * unknown in preview counts as changed, so preview never claims "no change" it cannot know.
- */
 export function diffProperties(
   olds: Values,
   news: Values,
   properties: readonly string[],
   replaceOn: readonly string[],
   comparedForm: ComparedForm = asIs,
-  /** Outputs an update cannot change: stable unless the object is replaced. */
+  /** Stable unless the object is replaced. */
   stableOutputs: readonly string[] = [],
 ): Diff {
   const changed: string[] = [];
@@ -96,7 +81,7 @@ export function diffProperties(
   return {
     changes: changed.length > 0,
     replaces,
-    // Declared for an engine that honours them; 3.248 does not (see dynamic/carry.ts).
+    // For an engine that honours them; the dynamic host does not (dynamic/carry.ts).
     stables: replaces.length > 0 ? [] : [...stables, ...stableOutputs],
     deleteBeforeReplace: false,
     detailedDiff: Object.fromEntries(changed.map((p) => [p, changeOf(olds[p], news[p], replaceOn.includes(p))])),

@@ -1,15 +1,13 @@
-// What an id may be before a request puts it in its path (http/paths.ts builds the paths), and how
-// a message quotes one: below the HTTP layer, so that a check can refuse such an id in preview too.
-// `encodeURIComponent` leaves "." and ".." as they are, and URL parsers and servers fold such
-// segments ("/alerts/.." is "/"); a server that decodes before routing would split on a "/", and
-// WHATWG URL parsers read "\" as "/".
+// Below the HTTP layer, so a check refuses a bad id in preview too. `encodeURIComponent` keeps "."
+// and "..", which URLs fold ("/alerts/.." is "/"); a server decoding before routing splits on "/";
+// WHATWG parsers read "\" as "/".
 
-/** How an id is known to look: the cloud API's ids are uuids; the alerting API's are opaque strings. */
+/** The cloud API's ids are uuids; the alerting API's are opaque. */
 export type IdForm = "uuid" | "opaque";
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** No id of either service comes near this; a longer one is a mistake, and would fill an error line. */
+/** No real id comes near this; a longer one is a mistake and would fill an error line. */
 export const MAX_ID_CHARS = 256;
 
 export function decoded(value: string): string {
@@ -20,7 +18,7 @@ export function decoded(value: string): string {
   }
 }
 
-/** Why `value` cannot be a path segment of its form, in words; undefined when it can. */
+/** Undefined when it can be a path segment. */
 export function idProblem(value: string, form: IdForm): string | undefined {
   if (value.length > MAX_ID_CHARS) return `it is ${value.length} characters long; no id is longer than ${MAX_ID_CHARS}`;
   for (const v of new Set([value, decoded(value)])) {
@@ -32,10 +30,10 @@ export function idProblem(value: string, form: IdForm): string | undefined {
   return undefined;
 }
 
-/** Characters of an id quoted in a message; the whole id is on the error's `id`. */
+/** The whole id is on the error's `id`. */
 const QUOTED_ID_CHARS = 64;
 
-/** An id as a message quotes it: in quotes, escaped, shortened when long (saying its length). */
+/** Escaped, and shortened when long (saying its length). */
 export function quotedId(id: string): string {
   if (id.length <= QUOTED_ID_CHARS) return JSON.stringify(id);
   return `${JSON.stringify(id.slice(0, QUOTED_ID_CHARS - 16))}… (${id.length} characters)`;

@@ -1,6 +1,5 @@
-// What a resource shares whose every argument is sent in each write and a PUT replaces the whole
-// object (Webhook, SavedSearch): every argument is managed, an omitted one is its compared form's
-// default, and what the service never returns (write-only) is kept as the program set it.
+// For resources a whole PUT replaces: every argument is managed, an omitted one is its default,
+// and write-only ones are kept as the program set them.
 
 import type { Found } from "./behaviour";
 import {
@@ -19,18 +18,17 @@ import { previewOutputs } from "./preview";
 import { pick, type Values } from "./properties";
 
 export interface WholeObject<D extends ResourceDefinition> {
-  /** The arguments, all managed, in the definition's order. */
   readonly args: readonly string[];
-  /** Outputs after a write (`kept`: the program's arguments) or a read (`kept`: the stored outputs). */
+  /** `kept`: the program's arguments after a write, the stored outputs after a read. */
   outputs(answer: Values | undefined, kept: Partial<StateOf<D>>, stored: StateOf<D>): StateOf<D>;
-  /** The live values of the arguments a read reports as inputs: neither write-only nor at their default. */
+  /** Neither write-only nor at their default. */
   inputs(outputs: StateOf<D>): Found<D>["inputs"];
   diff(olds: StateOf<D>, news: ArgsOf<D>): Diff;
   previewCreate(args: ArgsOf<D>): StateOf<D>;
   previewUpdate(olds: StateOf<D>, news: ArgsOf<D>): StateOf<D>;
 }
 
-/** `writeOnly(name, values)`: whether the service never returns the argument, for an object of these values. */
+/** `writeOnly` may depend on the object's values (an incidentio body). */
 export function wholeObject<D extends ResourceDefinition>(
   def: D,
   writeOnly: (name: string, values: Values) => boolean,
@@ -41,13 +39,13 @@ export function wholeObject<D extends ResourceDefinition>(
   const stable = namesWith(def, "stable");
   const rules = outputRules(def);
   const compared = comparedForm(def);
-  // Each is D's own outputs (or arguments) by name, built over plain values: a generic D hides that.
+  // Built over plain values: a generic D hides that they are D's own.
   const state = (values: Values) => values as StateOf<D>;
   const found = (values: Values) => values as Found<D>["inputs"];
   return {
     args,
     outputs(answer, kept: Values, stored: Values) {
-      // An empty 2xx tells nothing new: what was kept and stored stands.
+      // An empty 2xx tells nothing new.
       if (answer === undefined) return state({ ...pick(stored, serviceOutputs), ...pick(kept, args) });
       const out: Record<string, unknown> = outputsFrom(rules, outputs, fromWire(def, answer, "drop"), {
         program: kept,

@@ -1,5 +1,4 @@
-// The one zod the provider's code loads at run time (a test holds provider/ to it). The build
-// replaces the compiled file with zod bundled into one file without its other languages
-// (scripts/bundleZod.ts), for a short first Check; same zod, same English messages.
+// The one zod provider/ loads (a test holds it). The build bundles it into one file without other
+// languages (scripts/bundleZod.ts), for a short first Check; same messages.
 
 export { z } from "zod";

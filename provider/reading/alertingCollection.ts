@@ -1,6 +1,5 @@
-// A collection of the alerting service's v2 API (webhooks, saved searches): every answer holds one
-// object under `data`, ids are opaque, the paged list serves each read, and a write sends the whole
-// object. Said once for both resources' wires.
+// An alerting v2 collection: one object under `data`, opaque ids, reads served by the paged list,
+// and a write sends the whole object.
 
 import { z } from "../protocol/zod";
 import { inputNames, toWire, type ArgsOf, type ResourceDefinition } from "../protocol/definition";
@@ -17,28 +16,19 @@ const created = z.object({
 });
 
 export interface AlertingCollection<D extends ResourceDefinition> {
-  /** The id of the object in a create's answer. */
   readonly created: typeof created;
-  /** The object of a 2xx answer, or undefined when its body holds none. */
   readonly objectIn: (body: unknown) => Listed | undefined;
-  /**
-   * The request body: every argument the program sets, write-only ones included. The whole object, since
-   * a PUT returns a field it omits to the service's default.
-   */
+  /** Whole, write-only ones included: a PUT returns an omitted field to its default. */
   readonly toWire: (args: ArgsOf<D>) => Record<string, unknown>;
-  /** The list's path, or one member's: its id is opaque (ObjectId.isValid also takes any 12 characters). */
+  /** Ids are opaque: ObjectId.isValid also takes any 12 characters. */
   readonly path: (id?: string) => string;
   readonly list: (conn: AreaConnection) => Promise<Map<string, Listed>>;
-  /** The caller's objects as a collection whose listing serves reads, each as a write answers it. */
   readonly collection: (conn: AreaConnection) => Collection;
-  /** One member's answer, undefined when it is gone: by the listing, or its own GET where it has one. */
+  /** Undefined when gone. */
   readonly read: (conn: AreaConnection, id: string) => Promise<ReadAnswer | undefined>;
 }
 
-/**
- * The collection at `path` of the resource `def`, whose members `what` names in errors ("webhook");
- * `getOfOne` says whether the service has a GET of one member (it has none for webhooks).
- */
+/** `what` names a member in errors; `getOfOne` is false where the service has no GET of one (webhooks). */
 export function alertingCollection<D extends ResourceDefinition>(
   def: D,
   what: string,
@@ -63,7 +53,7 @@ export function alertingCollection<D extends ResourceDefinition>(
     list,
     collection,
     read: (conn, id) => {
-      // The path is made even without a GET: an id no path could hold is refused before any request.
+      // Even without a GET: an id no path could hold is refused before any request.
       const member = memberPath(what, path, id);
       return readListed(conn, collection(conn), id, getOfOne ? { method: "GET", path: member } : undefined);
     },

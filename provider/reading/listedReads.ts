@@ -1,19 +1,6 @@
-// Reads served by a list. A refresh reads every resource, and one GET each is slow under the rate
-// limits. Both services list a collection at once (an organization's keys; the caller's alerts,
-// paged), so a provider process lists a collection once and answers
-// every read of it from that listing: reads arriving together wait on the same listing, later ones
-// of the same run reuse it. A write to the collection drops it (forgetListingsUnder, called by the
-// HTTP layer for every write), so a read after a write lists again. Settings have no list.
-//
-// A listed object is answered as its GET answers it (each resource's `asAnswer`), so the read's
-// outputs are the GET path's; an object the complete list does not hold is gone, as a 404 says.
-// Where the list cannot say what a GET would, the read sends that GET: a service with no usable
-// list (a 404 or an answer of another shape), and an id the list does not hold in the letter case
-// asked (a service may find an object by an id it lists in lower case). Recovery after a lost
-// create never comes here: it must see what is there now, so it lists afresh (creation/recovery.ts).
-//
-// Always list, however few objects a run reads: a provider never knows how many reads will come
-// (the cost: docs/design/reading.md, "Few objects in a large account").
+// Reads served by one listing per collection: a GET each is slow under the rate limits. Any write
+// drops the listing. Where the list cannot say what a GET would, the read sends the GET. Recovery
+// never comes here: it must see what is there now. Why and when: docs/design/reading.md.
 
 import { ApiError, UnexpectedResponseError } from "../errors";
 import { unlessGone } from "../http/gone";
@@ -21,17 +8,15 @@ import { send, type ApiRequest } from "../http/client";
 import type { AreaConnection } from "../runtime/connection";
 import { runtime, type Listing } from "../runtime/runtime";
 
-/** What a resource tells of its collection, for its reads to be served by listing it. */
 export interface Collection {
-  /** The list's path, also the start of every path of its objects (whose writes make the listing stale). */
+  /** The prefix of its objects' paths, whose writes make the listing stale. */
   readonly path: string;
-  /** Every object of the collection by id, through `send`; `secrets` grows as reads join, for errors to scrub. */
+  /** `secrets` grows as reads join, for errors to scrub. */
   readonly list: (secrets: readonly unknown[]) => Promise<ReadonlyMap<string, unknown>>;
-  /** A listed object as the body of its GET's answer (the answer's envelope around it). */
+  /** As its GET answers it, so a read's outputs are the same either way. */
   readonly asAnswer: (item: unknown) => unknown;
 }
 
-/** The one listing of the collection this process holds, started now when there is none. */
 function listingOf(conn: AreaConnection, collection: Collection, secrets: readonly unknown[]): Listing {
   const listings = runtime().listings;
   const key = listingKey(conn, collection);
@@ -46,7 +31,7 @@ function listingOf(conn: AreaConnection, collection: Collection, secrets: readon
     path: collection.path,
     secrets: joined,
     items: collection.list(joined).catch((err: unknown) => {
-      // No list to be had: every read of the run sends its GET, without asking for the list again.
+      // Every read of the run sends its GET, without asking for the list again.
       if (unlistable(err)) return "unlistable" as const;
       // A failure is the reads waiting now; the next read tries again.
       if (listings.get(key) === listing) listings.delete(key);
@@ -61,12 +46,7 @@ function listingKey(conn: AreaConnection, collection: Collection): string {
   return `${conn.credentialId} ${collection.path}`;
 }
 
-/**
- * Every object of the collection, from the listing this process holds for its reads, or listed now
- * and held from then on, so the reads that follow (an export's of each object) send nothing. Unlike
- * a read it rejects as the list does, a 404 included: a caller wanting the whole collection cannot
- * GET its way around a missing list.
- */
+/** Held, so the reads that follow send nothing. A 404 rejects: no GET replaces a missing list. */
 export async function listedObjects(
   conn: AreaConnection,
   collection: Collection,
@@ -85,21 +65,19 @@ export async function listedObjects(
   return items;
 }
 
-/** The list itself is missing (404) or answers in a shape we cannot read: only a GET can tell. */
+/** Only a GET can tell. */
 function unlistable(err: unknown): boolean {
   return (err instanceof ApiError && err.status === 404) || err instanceof UnexpectedResponseError;
 }
 
-/** A 2xx answer's body (which may hold no object at all), as the read of one object gets it. */
+/** A 2xx body, which may hold no object. */
 export interface ReadAnswer {
   readonly body: unknown;
 }
 
 /**
- * The object's GET answer, or undefined when it is gone: served by the collection's listing when
- * this process reads by list (runtime.readByList), else, or when the list cannot tell, by `get`
- * itself. An object with no GET of its own (`get` undefined: a webhook) is always read by listing,
- * and a list that cannot tell is an error. Rejects as the listing or the GET does.
+ * Undefined when gone. With no GET of its own (a webhook) only the list can tell; else an id the list
+ * lacks in the case asked is read by GET (a service may list it in lower case).
  */
 export async function readListed(
   conn: AreaConnection,

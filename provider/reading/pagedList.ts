@@ -1,5 +1,4 @@
-// Every object of a paged collection of the alerting service (alerts, webhooks, saved searches:
-// `?limit&offset`, `{data: [...]}`), said once for each resource's listing.
+// The alerting service's paged lists: `?limit&offset`, `{data: [...]}`.
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "../protocol/zod";
@@ -9,8 +8,7 @@ import { decode, send } from "../http/client";
 import { RetryBudget, retryDelayMs } from "../http/retry";
 import { listedId } from "../protocol/properties";
 
-// The 2026 service says how many objects the list holds and how many a page covers (`meta`; the
-// total also in `X-Total-Count`); the seed contract's answers carry no `meta`.
+// The 2026 service answers `meta` (total and page size); the seed contract's answers carry none.
 const listAnswer = z.object({
   data: z.array(z.unknown()),
   meta: z
@@ -22,13 +20,10 @@ const listAnswer = z.object({
 export type Listed = Record<string, unknown>;
 
 /**
- * Every object under `path` by id, page by page. Where the answer gives `meta.total`, the offsets
- * step by the page's `meta.limit` until they cover the total: a full last page needs no empty one
- * after it, and a page short of rows the service could not render (docs/design/webhooks-and-saved-searches.md)
- * or capped below what was asked ends nothing. Without it: stops at a short page, or where the
- * answer shows an older service, which ignores the parameters and answers the whole list for every
- * offset: a page longer than asked for, or one that brings nothing not seen before. An item without
- * a usable id is skipped, since it could never be recorded.
+ * With `meta`, pages step by its limit until they cover the total: a page short of rows the service
+ * cannot render ends nothing (docs/design/webhooks-and-saved-searches.md). Without it, a short page
+ * ends, and so does one longer than asked or bringing nothing new: an older service ignores the
+ * parameters. An item without a usable id could never be recorded.
  */
 export async function listPaged(
   conn: AreaConnection,
@@ -57,7 +52,7 @@ export async function listPaged(
   }
 }
 
-/** The alerts whose answer names `id` where `refersTo` looks, as "name (id)" or "id", for words naming them. */
+/** As "name (id)" or "id", for words naming them. */
 export async function alertsReferring(
   conn: AreaConnection,
   alertsPath: string,
@@ -71,9 +66,8 @@ export async function alertsReferring(
 }
 
 /**
- * The alerts that still refer to an object, looked for again after the retry policy's waits while
- * some do: a destroy deletes at once what it knows no dependency between (an import records none),
- * so an alert of the same run may be on its way out.
+ * Looked for again, after the retry policy's waits, while some do: a destroy deletes unrelated
+ * resources at once (an import records no dependency), so an alert may be on its way out.
  */
 export async function alertsStillReferring(
   conn: AreaConnection,

@@ -1,7 +1,5 @@
-// The SavedSearch's behaviour: POST, GET, a whole PUT and DELETE under /api/v2/saved-searches.
-// The service's DELETE also deletes every alert watching the search, so the delete first looks
-// for them: alerts of this stack are deleted or moved before it (the engine's order), and any
-// left are outside the stack, which the delete refuses to take along (docs/design/webhooks-and-saved-searches.md).
+// The service's DELETE also deletes every alert watching the search. The engine deletes or moves
+// this stack's alerts first, so any left are outside it: the delete refuses to take them along.
 
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { send } from "../http/client";
@@ -29,16 +27,13 @@ const WHOLE = wholeObject(SAVED_SEARCH, () => false);
 const compared = comparedForm(SAVED_SEARCH);
 
 /**
- * The run's note of a search diffed with these arguments. The engine checks a replacement's
- * arguments again, without the stored ones, after its diff: a check without olds of arguments a
- * diff of this run saw is that search being replaced (`replaceOnChanges`). `--replace` and a changed
- * provider call no diff, so they are not seen here; the delete still refuses
- * (docs/design/webhooks-and-saved-searches.md).
+ * The engine checks a replacement's arguments again without olds, after its diff: such a check of
+ * arguments this run diffed is a replacement. `--replace` calls no diff; the delete still refuses.
  */
 const diffedKey = (args: Values) =>
   `saved search diffed\u0000${JSON.stringify(WHOLE.args.map((n) => compared(n, args[n])))}`;
 
-/** Says in preview and up which alerts watch a search about to be replaced (the service deletes them with it). */
+/** The service deletes the alerts watching a replaced search: say which, in preview and up. */
 async function sayReplaced(news: RawInputs): Promise<void> {
   for (const id of partsClaimedThisRun(diffedKey(news))) {
     const alerts = await alertsReferring(connectionFor("alerting"), ALERTS_PATH, LIST_PAGE_MAX, (alert) =>
@@ -88,7 +83,7 @@ async function create(args: Args): Promise<Created<State>> {
   });
 }
 
-/** Makes an existing search the resource's (importId): one GET; one PUT of the whole body only when it differs. */
+/** One GET; a PUT only when it differs. */
 async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
   const path = SEARCHES.path(importId);
   const got = await readForImport("saved search", importId, () => send(conn, { method: "GET", path }));
@@ -108,7 +103,7 @@ async function read(id: string, stored: State): Promise<Found<typeof SAVED_SEARC
 }
 
 async function update(id: string, olds: State, news: Args): Promise<State> {
-  // The whole body: a field the program leaves out returns to the service's default.
+  // A field left out returns to the service's default.
   const res = await send(connectionFor("alerting"), {
     method: "PUT",
     path: SEARCHES.path(id),
@@ -121,7 +116,7 @@ async function del(id: string): Promise<void> {
   if (keptByReplacement("saved search", id)) return;
   const conn = connectionFor("alerting");
   const path = SEARCHES.path(id);
-  // The service would delete these alerts with it, saying nothing: refuse instead, naming them.
+  // The service would silently delete them with it.
   const alerts = await alertsStillReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, (alert) => watchesSearch(alert, id));
   if (alerts.length > 0) throw new StillReferencedError({ method: "DELETE", path }, "saved search", alerts);
   await unlessGone(() => send(conn, { method: "DELETE", path }));

@@ -1,6 +1,5 @@
-// The SavedSearch, each property once. A PUT replaces the whole search and every optional field
-// left out returns to the service's default, so each is compared in its default form: a value the
-// program leaves out is the default, and drift from it shows.
+// The SavedSearch, each property once. A whole PUT returns a field left out to its default, so
+// each is compared in its default form and drift from the default shows.
 
 import type { ResourceDefinition } from "../protocol/definition";
 import type { OutputRule } from "../protocol/outputRules";
@@ -21,7 +20,7 @@ const AS_ANSWERED: OutputRule = { nullMeans: "absent", whenAbsent: [] };
 const FROM_STATE: OutputRule = { nullMeans: "absent", whenAbsent: ["stored"] };
 const orDefault = (fallback: unknown) => (v: unknown) => (v === undefined || v === null ? fallback : v);
 
-/** A filter in the one form the service stores for it: its type written out. */
+/** The service stores a filter with its type written out. */
 function filterForm(v: unknown): unknown {
   if (!Array.isArray(v)) return orDefault([])(v);
   return v.map((f: unknown) =>

@@ -1,5 +1,3 @@
-// The SavedSearch's wire: its paths, the search an answer holds, the request body, its listing.
-
 import { alertingCollection } from "../reading/alertingCollection";
 import { SAVED_SEARCHES_PATH } from "../serviceFacts/savedSearches";
 import { SAVED_SEARCH } from "./definition";

@@ -1,7 +1,5 @@
-// The Webhook's behaviour. Created with POST, changed with a whole PUT, deleted with DELETE under
-// /api/v2/webhooks; read through the list, since the service has no GET of one. headers and
-// queryParams (and an incidentio body) are never returned: every PUT sends them again, since a PUT
-// that changes url or service drops those it does not carry.
+// Read through the list: there is no GET of one. Write-only fields go in every PUT, since a PUT
+// changing url or service drops those it does not carry.
 
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { send, type ApiResponse } from "../http/client";
@@ -26,7 +24,7 @@ type State = StateOf<typeof WEBHOOK>;
 
 const WHOLE = wholeObject(WEBHOOK, isWriteOnly);
 
-/** The values of the secrets a request carries, for the HTTP layer to scrub from errors. */
+/** For the HTTP layer to scrub from errors. */
 export function secretsOf(args: Args): string[] {
   const values = (m: Readonly<Record<string, string>> | null | undefined) => Object.values(m ?? {});
   return [...values(args.headers), ...values(args.queryParams)].filter((v) => v !== "");
@@ -34,7 +32,7 @@ export function secretsOf(args: Args): string[] {
 
 const set = (v: unknown) => v !== undefined && v !== null;
 
-/** The rules that need the service: what a slack webhook refuses, and its host. Unknown in preview demands nothing. */
+/** Rules of slack webhooks; unknown in preview demands nothing. */
 function crossFieldFailures(inputs: RawInputs): CheckFailure[] {
   if (inputs.service !== "slack") return [];
   const failures: CheckFailure[] = NOT_FOR_SLACK.filter((p) => set(inputs[p])).map((property) => ({
@@ -87,7 +85,7 @@ async function create(args: Args): Promise<Created<State>> {
       const id = createdId(res, description, WEBHOOKS.created);
       return { id, outputs: outputsAfterWrite(args, res) };
     },
-    // Service and trimmed name are unique: the one listed with both is the one the lost POST made.
+    // Service and trimmed name are unique, so a match is what the lost POST made.
     look: async (sentAt) =>
       [...(await WEBHOOKS.list(conn))]
         .filter(
@@ -98,11 +96,7 @@ async function create(args: Args): Promise<Created<State>> {
   });
 }
 
-/**
- * Makes an existing webhook the resource's (importId): found in the list, and one PUT of the whole
- * body only when it differs. The write-only fields the program sets cannot be compared, so they
- * count as differing: the PUT makes the service hold the program's values. Never a POST.
- */
+/** Write-only fields cannot be compared, so set ones count as differing: one PUT, never a POST. */
 async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
   const got = await listedForImport("webhook", importId, WEBHOOKS.path(), () => WEBHOOKS.read(conn, importId));
   const answer = WEBHOOKS.objectIn(got.body);
@@ -119,16 +113,13 @@ async function read(id: string, stored: State): Promise<Found<typeof WEBHOOK> | 
   return { id, outputs, inputs: WHOLE.inputs(outputs) };
 }
 
-/** An import knows no write-only value: the program sets them, and the first update sends them. */
+/** No write-only value is known: the first update sends the program's. */
 const readImported = async (importId: string) => {
   const [id = ""] = importIdParts("webhook", importId, importIdFormOf(WEBHOOK), "opaque");
   return read(id, {});
 };
 
-/**
- * The fresh read a PUT answered 409 needs: someone changed the webhook's url or service while the
- * service wrote ours. The program's values are absolute, so the PUT is sent again as it was.
- */
+/** A 409: url or service changed meanwhile. The program's values are absolute: the PUT goes again. */
 async function conflicted(conn: AreaConnection, id: string, description: string): Promise<void> {
   const live = (await WEBHOOKS.list(conn)).get(id);
   notify(
@@ -137,7 +128,7 @@ async function conflicted(conn: AreaConnection, id: string, description: string)
   );
 }
 
-/** The whole webhook, every write-only field the program holds: a PUT changing url or service drops what it omits. */
+/** With every write-only field: a PUT changing url or service drops what it omits. */
 function put(conn: AreaConnection, id: string, args: Args): Promise<ApiResponse> {
   return send(conn, {
     method: "PUT",
@@ -159,7 +150,7 @@ async function del(id: string): Promise<void> {
   try {
     await once();
   } catch (err) {
-    // The service says only how many alerts use it; the words name them. Once none does, again.
+    // A 409 only counts the alerts using it: name them, or if none is left, try again.
     if (!(err instanceof ApiError) || err.status !== 409) throw err;
     const alerts = await alertsStillReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, (alert) => notifiesWebhook(alert, id));
     if (alerts.length > 0) throw new StillReferencedError(err, "webhook", alerts, err);

@@ -1,5 +1,5 @@
-// The Webhook, each property once. The service never returns headers and queryParams (nor an
-// incidentio webhook's body): they are kept as the program set them (behaviour.ts), secret.
+// The Webhook, each property once. headers, queryParams and an incidentio body are never returned:
+// they are kept secret, as the program set them.
 
 import type { CheckRules, ResourceDefinition } from "../protocol/definition";
 import type { OutputRule } from "../protocol/outputRules";
@@ -18,11 +18,11 @@ const STRING = { kind: "string" } as const;
 const STRING_MAP = { kind: "map", values: STRING } as const;
 /** As the answer has it; absent when it has none. */
 const AS_ANSWERED: OutputRule = { nullMeans: "absent", whenAbsent: [] };
-/** What the service fills in: as it came, else as stored. */
+/** Filled in by the service: as it came, else as stored. */
 const FROM_STATE: OutputRule = { nullMeans: "absent", whenAbsent: ["stored"] };
 const unset = (v: unknown) => v === undefined || v === null || v === "";
 
-/** A map of strings checked by the service's rule, each problem naming the property and the key. */
+/** Each problem names the property and the key. */
 const stringMap =
   (property: string, problems: (map: Record<string, unknown>) => FieldProblem[]) =>
   ({ z }: CheckRules) =>
@@ -74,7 +74,7 @@ export const WEBHOOK = {
       whenAbsent: { nullMeans: "absent", whenAbsent: ["program"] },
       check: ({ z }) =>
         z.string({ error: "url is required: an http or https URL" }).superRefine((value, ctx) => {
-          // The slack host rule needs the service: crossFieldFailures (behaviour.ts) checks it.
+          // The slack host rule needs the service: behaviour's crossFieldFailures checks it.
           const problem = webhookUrlProblem("generic", value);
           if (problem !== undefined) ctx.addIssue({ code: "custom", message: `url: ${problem}` });
         }),
@@ -156,7 +156,7 @@ export const WEBHOOK = {
   },
 } as const satisfies ResourceDefinition;
 
-/** Never in an answer: headers, queryParams, an incidentio webhook's body, and the trigger that is never sent. */
+/** Never in an answer, or never sent. */
 export function isWriteOnly(name: string, values: Readonly<Record<string, unknown>>): boolean {
   return (
     name === "headers" ||
