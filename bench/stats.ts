@@ -9,6 +9,19 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
+/**
+ * Alternated runs against a reference: the ratio of the medians, and the median of each run's own
+ * ratio (ours to the reference taken in the same run), which a load drifting over the runs moves less.
+ */
+export function pairedRatios(
+  ours: readonly number[],
+  reference: readonly number[],
+): { ofMedians: number | null; perRun: number[]; medianOfPairs: number } {
+  const ideal = median(reference);
+  const perRun = ours.map((ms, i) => ms / (reference[i] ?? NaN));
+  return { ofMedians: ideal === 0 ? null : median(ours) / ideal, perRun, medianOfPairs: median(perRun) };
+}
+
 export function statusCounts(requests: readonly RecordedRequest[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const r of requests) counts[String(r.status)] = (counts[String(r.status)] ?? 0) + 1;
