@@ -39,7 +39,7 @@ const both = (n: Output): n is Argument => property(n).role === "both";
 const REQUIRED_ARGS = outputNames(ALERT)
   .filter(both)
   .filter((n) => property(n).required === true);
-/** Recorded whenever answered (a 2026 service answers both); compared as one list (channelsDiffer). */
+/** Recorded whenever answered (a 2026 service answers both), compared as one list. */
 const CHANNEL_ARGS: readonly Output[] = ["channel", "channels"];
 /** Managed only when the program sets them. */
 const OPTIONAL_ARGS = outputNames(ALERT)
@@ -95,7 +95,7 @@ function outputsAfterWrite(args: Args, body: unknown, before: State = {}): State
   });
 }
 
-/** Apart from the zod check so they run whatever else is wrong; an unknown source demands nothing yet. */
+/** Apart from zod, so they run whatever else fails; an unknown value is checked once known. */
 function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const set = (n: string) => inputs[n] !== undefined && inputs[n] !== null;
@@ -111,7 +111,7 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
       if (set(property))
         failures.push({ property, reason: `${property} is for search alerts only; leave it out of a "tile" alert` });
   }
-  // The 2026 service refuses it; said in preview only when the config names the dialect (dialect.ts).
+  // Refused by the 2026 service; in preview only when the config names the dialect.
   if (inputs.source === "search" && !set("savedSearchId") && configuredDialect() === "2026")
     failures.push({
       property: "savedSearchId",
@@ -246,9 +246,9 @@ async function read(id: string, stored: State): Promise<Found<typeof ALERT> | un
   if (res === undefined) return undefined;
   const alert = alertIn(res.body);
   const names = recorded(stored);
-  // A 2xx without an alert tells nothing. A managed optional cleared live stays null, so still managed.
+  // A 2xx without an alert tells nothing. A managed optional cleared live stays, as null.
   const outputs: State = alert === undefined ? pick(stored, names) : outputsFrom(RULES, names, fromWire(alert));
-  // Managed arguments only: preview puts drift back, never reports what the program leaves to the service.
+  // Managed arguments only: what the program leaves to the service is never drift.
   return {
     id,
     outputs,

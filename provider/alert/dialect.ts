@@ -7,7 +7,7 @@ import type { AreaConnection } from "../runtime/connection";
 import { runtime } from "../runtime/runtime";
 import { API_ROOT_PATH, type AlertingDialect } from "../serviceFacts/alertRules";
 
-/** HyperDX answers `{version: "v2", user}`; the contract has no such path. Other failures are the write's own. */
+/** HyperDX answers `{version: "v2"}`; the contract has no such path. Other failures are the write's own. */
 async function ask(conn: AreaConnection): Promise<AlertingDialect> {
   try {
     const res = await send(conn, { method: "GET", path: API_ROOT_PATH });

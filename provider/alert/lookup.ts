@@ -23,7 +23,7 @@ export async function listAlerts(conn: AreaConnection): Promise<AlertCandidate[]
   return [...found].map(([id, alert]) => ({ id, alert }));
 }
 
-/** An object's members each as sent: a member the service adds to a channel is not a difference. */
+/** A member the service adds to a channel is no difference. */
 function sameAsSentValue(name: string, sent: unknown, live: unknown): boolean {
   if (typeof sent === "object" && sent !== null && !Array.isArray(sent)) {
     if (typeof live !== "object" || live === null || Array.isArray(live)) return false;

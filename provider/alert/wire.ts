@@ -27,7 +27,7 @@ export function alertIn(body: unknown): WireAlert | undefined {
 
 const SENT = inputNames(ALERT);
 
-/** The whole alert, absent or null optionals left out; `source` as `dialect` spells it (dialect.ts). */
+/** Absent or null optionals left out; `source` as `dialect` spells it. */
 export function toWire(args: Args, dialect: AlertingDialect = "contract"): Record<string, unknown> {
   const body = mapping(ALERT, args, SENT, "drop");
   return body.source === undefined ? body : { ...body, source: sourceOnWire(body.source, dialect) };
