@@ -1,7 +1,5 @@
-// The Alert's behaviour. An alert is created with POST, read with GET, replaced whole with PUT and
-// removed with DELETE under /api/v2/alerts; every argument changes in place. A create whose answer
-// is lost finds what it made by listing (creation/recovery.ts, lookup.ts); one with importId takes
-// over an existing alert instead.
+// Every argument changes in place: PUT replaces the whole body. A create whose answer is lost
+// finds what it made by listing (lookup.ts); one with importId takes over an existing alert.
 
 import { configuredDialect, connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
 import { send } from "../http/client";
@@ -32,53 +30,43 @@ import { alertCollection, alertsMadeBy, matchesWhatIsSent, type AlertCandidate }
 import { alertIn, alertsPath, createdAlert, fromWire, toWire, type Args, type State } from "./wire";
 import { dialectFor } from "./dialect";
 
-/** An output's name: what a state records. */
 type Output = keyof State;
-/** An argument a state records: every argument but importId. */
+/** Every argument but importId. */
 type Argument = Output & keyof Args;
 const property = (n: Output): PropertyDef => ALERT.properties[n];
 const both = (n: Output): n is Argument => property(n).role === "both";
-/** Arguments the program must set; always managed. */
+/** Always managed. */
 const REQUIRED_ARGS = outputNames(ALERT)
   .filter(both)
   .filter((n) => property(n).required === true);
-/**
- * The alert's channels, set as `channel`, `channels` or both: recorded whenever the service answers
- * them (a 2026 service answers both) and compared as one list of channels (channelsDiffer).
- */
+/** Recorded whenever answered (a 2026 service answers both), compared as one list. */
 const CHANNEL_ARGS: readonly Output[] = ["channel", "channels"];
-/** Arguments the program may set; managed only when it does. */
+/** Managed only when the program sets them. */
 const OPTIONAL_ARGS = outputNames(ALERT)
   .filter(both)
   .filter((n) => !REQUIRED_ARGS.includes(n) && !CHANNEL_ARGS.includes(n));
 const ARG_NAMES = [...REQUIRED_ARGS, ...OPTIONAL_ARGS];
-/** What the service fills in; never set by the program. */
 const OUTPUT_ONLY = outputNames(ALERT).filter((n) => !both(n));
-/** Nothing forces a new alert: the service replaces the whole body in place with PUT. */
+/** Empty: PUT replaces the whole body in place. */
 const REPLACE_ON = namesWith(ALERT, "replaces");
-/** What a PUT of the whole body cannot change: when the alert was made, and whose it is. */
+/** What a PUT cannot change: when the alert was made, and whose it is. */
 const STABLE_OUTPUTS = namesWith(ALERT, "stable");
 const RULES = outputRules(ALERT);
 const compared = comparedForm(ALERT);
 
-/** What an alert records: required arguments, channels, the optional ones managed, what the service fills in. */
 function recorded(props: Values): Output[] {
   return [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, props), ...OUTPUT_ONLY];
 }
 
-/** An alert's channels, as its arguments or its state hold them. */
 type Channels = Pick<State, "channel" | "channels">;
 
-/**
- * The channels an alert notifies, from `channels`, else the one `channel`: what a PUT of these makes.
- * In preview either may still be Pulumi's unknown, a string.
- */
+/** `channels`, else `channel`. In preview either may still be Pulumi's unknown, a string. */
 function channelList(props: Channels): readonly unknown[] | undefined {
   if (Array.isArray(props.channels)) return props.channels;
   return props.channel === undefined || props.channel === null ? undefined : [props.channel];
 }
 
-/** Whether the program's channels differ from the recorded ones, as lists; unknown ones differ. */
+/** Compared as lists; unknown ones differ. */
 function channelsDiffer(olds: Channels, news: Channels): boolean {
   const keyed = (list: readonly unknown[] | undefined) =>
     list?.map((c) => (typeof c === "object" && c !== null ? channelKey(c) : String(c)));
@@ -86,8 +74,7 @@ function channelsDiffer(olds: Channels, news: Channels): boolean {
 }
 
 /**
- * What a PUT must say outright, since the service keeps these when the body leaves them out: a
- * schedule the program no longer sets is cleared (scheduleStartAt null, scheduleOffsetMinutes 0).
+ * The service keeps these when a PUT leaves them out, so a dropped schedule is cleared outright.
  * thresholdMax has no clear; one left on an alert no longer of a range type is unused and unmanaged.
  */
 function clears(olds: State, news: Args): { scheduleStartAt?: null; scheduleOffsetMinutes?: 0 } {
@@ -98,24 +85,17 @@ function clears(olds: State, news: Args): { scheduleStartAt?: null; scheduleOffs
   return out;
 }
 
-/**
- * Outputs after a write: the returned values of the arguments the program sets (the program's
- * where the answer leaves one out) and what the service fills in, as it came. An optional
- * argument the program leaves out is not recorded, so the service's choice never shows as drift.
- */
+/** An optional argument the program leaves out is not recorded: the service's choice is not drift. */
 function outputsAfterWrite(args: Args, body: unknown, before: State = {}): State {
   const alert = alertIn(body);
-  // An empty 2xx tells nothing new: what the service filled in before stands.
+  // An empty 2xx tells nothing new.
   return outputsFrom<State, Output>(RULES, recorded(args), alert === undefined ? {} : fromWire(alert), {
     program: args,
     stored: alert === undefined ? before : {},
   });
 }
 
-/**
- * Rules between properties, apart from the zod check so they run whatever else is wrong. A source
- * still unknown in preview demands nothing; it is checked again once known.
- */
+/** Apart from zod, so they run whatever else fails; an unknown value is checked once known. */
 function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const set = (n: string) => inputs[n] !== undefined && inputs[n] !== null;
@@ -131,8 +111,7 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
       if (set(property))
         failures.push({ property, reason: `${property} is for search alerts only; leave it out of a "tile" alert` });
   }
-  // The 2026 service refuses a search alert without its saved search; said in preview only when the
-  // config names the dialect, since otherwise it is asked of the service at write time (dialect.ts).
+  // Refused by the 2026 service; in preview only when the config names the dialect.
   if (inputs.source === "search" && !set("savedSearchId") && configuredDialect() === "2026")
     failures.push({
       property: "savedSearchId",
@@ -165,7 +144,7 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
     else if (problem === "below threshold")
       failures.push({ property: "thresholdMax", reason: "thresholdMax must be at least threshold" });
     else if (max !== undefined && !RANGE_THRESHOLD_TYPES.includes(inputs.thresholdType))
-      // Stricter than the service, which stores it and never reads it: setting it here is a mistake.
+      // Stricter than the service, which stores it and never reads it.
       failures.push({
         property: "thresholdMax",
         reason: `thresholdMax is only for thresholdType "between" or "not_between", not "${inputs.thresholdType}"`,
@@ -185,7 +164,7 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
         reason: `scheduleOffsetMinutes must be less than the interval's ${minutes} minutes`,
       });
   }
-  // The window is checked when the start is set or changed: one that falls out of it later stays valid.
+  // Checked only when set or changed: a start that falls out of the window later stays valid.
   const startAt = inputs.scheduleStartAt;
   if (
     typeof startAt === "string" &&
@@ -203,7 +182,7 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
   return failures;
 }
 
-/** Words naming the alert for an error whose outcome is unknown. */
+/** For an error whose outcome is unknown. */
 function describeAlert(args: Args): string {
   const known = (v: unknown): v is string => typeof v === "string" && v !== "" && v !== UNKNOWN;
   if (known(args.name)) return `the alert "${args.name}"`;
@@ -218,7 +197,7 @@ async function check(olds: RawInputs, news: RawInputs) {
 async function diff(_id: string, olds: State, news: Args): Promise<Diff> {
   const found = diffProperties(olds, news, ARG_NAMES, REPLACE_ON, compared, STABLE_OUTPUTS);
   if (!channelsDiffer(olds, news)) return found;
-  // The change is named at what the program sets: channels when it does, else channel.
+  // Named at what the program sets.
   const at = news.channels !== undefined ? "channels" : "channel";
   return {
     ...found,
@@ -235,9 +214,9 @@ async function create(args: Args): Promise<Created<State>> {
   return createRecovering<Created<State>, AlertCandidate>({
     description,
     post: () => post(conn, args, description),
-    // sentAt: the lost POST's own send, each one's (recovery.ts).
+    // sentAt: each lost POST's own send (recovery.ts).
     look: (sentAt) => alertsMadeBy(conn, args, sentAt),
-    // The alert as listed is the alert as a create answers it.
+    // Listed as a create answers it.
     adopt: async (found) => ({ id: found.id, outputs: outputsAfterWrite(args, { data: found.alert }) }),
   });
 }
@@ -245,15 +224,12 @@ async function create(args: Args): Promise<Created<State>> {
 async function post(conn: AreaConnection, args: Args, description: string): Promise<Created<State>> {
   const body = toWire(args, await dialectFor(conn, args));
   const res = await send(conn, { method: "POST", path: alertsPath(), body, creates: description });
-  // Only the id is needed: without it Pulumi cannot record the alert the service made.
+  // Without the id Pulumi cannot record the alert the service made.
   const id = createdId(res, description, createdAlert);
   return { id, outputs: outputsAfterWrite(args, res.body) };
 }
 
-/**
- * Makes an existing alert the resource's (importId): one GET; one PUT of the whole body only when
- * the live alert does not already hold what the program sends; never a POST.
- */
+/** One GET; a PUT only when the live alert differs from what the program sends; never a POST. */
 async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
   const got = await readForImport("alert", importId, () => send(conn, { method: "GET", path: alertsPath(importId) }));
   const live = alertIn(got.body);
@@ -270,11 +246,9 @@ async function read(id: string, stored: State): Promise<Found<typeof ALERT> | un
   if (res === undefined) return undefined;
   const alert = alertIn(res.body);
   const names = recorded(stored);
-  // A 2xx without an alert tells nothing: what is stored stands. A managed optional cleared live
-  // stays recorded as null, so it is still known to be managed.
+  // A 2xx without an alert tells nothing. A managed optional cleared live stays, as null.
   const outputs: State = alert === undefined ? pick(stored, names) : outputsFrom(RULES, names, fromWire(alert));
-  // Inputs are the managed arguments' live values: a preview proposes to put drift back and never
-  // reports what the program leaves to the service.
+  // Managed arguments only: what the program leaves to the service is never drift.
   return {
     id,
     outputs,
@@ -282,10 +256,7 @@ async function read(id: string, stored: State): Promise<Found<typeof ALERT> | un
   };
 }
 
-/**
- * The channels as a read's inputs: `channel`, and `channels` only where it says more than
- * `channel` does, so a read never turns a program's one channel into a list.
- */
+/** `channels` only where it says more than `channel`: a read never turns one channel into a list. */
 function channelInputs(outputs: State): Channels {
   const inputs: Channels = pick(outputs, ["channel"]);
   const list = outputs.channels;
@@ -294,15 +265,15 @@ function channelInputs(outputs: State): Channels {
   return inputs;
 }
 
-/** An import records as managed the optional arguments the live alert holds: no program says which. */
+/** Managed: the optional arguments the live alert holds, since no program says which. */
 async function readImported(importId: string): Promise<Found<typeof ALERT> | undefined> {
   const [id = ""] = importIdParts("alert", importId, importIdFormOf(ALERT), "opaque");
-  // Every optional argument is asked for; a read records each, the live value or null.
+  // Every optional argument is asked for: a read records each, live value or null.
   const found = await read(id, Object.fromEntries(OPTIONAL_ARGS.map((n) => [n, null])));
   if (found === undefined) return found;
   const outputs: State = { ...found.outputs };
   const inputs = { ...found.inputs };
-  // A thresholdMax left on an alert of another type is unused: the program would be refused it.
+  // Unused on an alert of another type, and the program would be refused it.
   const unused = (n: Output) => n === "thresholdMax" && !RANGE_THRESHOLD_TYPES.includes(String(outputs.thresholdType));
   for (const n of OPTIONAL_ARGS) {
     const held = compared(n, outputs[n]);
@@ -313,7 +284,6 @@ async function readImported(importId: string): Promise<Found<typeof ALERT> | und
   return { id, outputs, inputs };
 }
 
-/** A create's outputs as a preview knows them: the program's arguments, not what the service fills in. */
 function previewCreate(args: Args): State {
   return previewOutputs<State>(pick(args, [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, args)]), [
     ...CHANNEL_ARGS,
@@ -321,7 +291,6 @@ function previewCreate(args: Args): State {
   ]);
 }
 
-/** An update's outputs as a preview knows them: as a create's, and what a PUT cannot change as stored. */
 function previewUpdate(_id: string, olds: State, news: Args): State {
   return previewOutputs<State>(
     {
@@ -333,7 +302,7 @@ function previewUpdate(_id: string, olds: State, news: Args): State {
 }
 
 async function update(id: string, olds: State, news: Args): Promise<State> {
-  // The whole body, so an optional argument removed from the program is cleared live.
+  // The whole body, so an argument removed from the program is cleared live.
   const conn = connectionFor("alerting");
   const body = { ...toWire(news, await dialectFor(conn, news)), ...clears(olds, news) };
   const res = await send(conn, { method: "PUT", path: alertsPath(id), body });
@@ -342,7 +311,6 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
 
 async function del(id: string): Promise<void> {
   if (keptByReplacement("alert", id)) return;
-  // Already gone is done.
   await unlessGone(() => send(connectionFor("alerting"), { method: "DELETE", path: alertsPath(id) }));
 }
 

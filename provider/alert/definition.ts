@@ -21,7 +21,7 @@ import {
 const missingOr = (property: string, rule: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `${property} is required: ${rule}` : `${property} must be ${rule}`;
 
-/** The service's own rule for a text (serviceFacts/alertRules.ts), worded with the property's name. */
+/** The service's own rule, worded with the property's name. */
 const text =
   (property: TextField) =>
   ({ z }: CheckRules) =>
@@ -30,7 +30,7 @@ const text =
       if (problem !== undefined) ctx.addIssue({ code: "custom", message: `${property} ${problem}` });
     });
 
-/** An argument the answer nulls or leaves out: the program's value, so a refresh compares like with like. */
+/** Left out of an answer: the program's value, so a refresh compares like with like. */
 const FROM_PROGRAM: OutputRule = { nullMeans: "absent", whenAbsent: ["program"] };
 /** An optional argument: as a required one, but null in a read (no program), so it stays managed. */
 const FROM_PROGRAM_ELSE_NULL: OutputRule = { nullMeans: "absent", whenAbsent: ["program", { value: null }] };

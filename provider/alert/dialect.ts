@@ -1,7 +1,5 @@
-// Which spelling of a search alert's `source` the alerting service speaks: the config's
-// `alertpipe:alertingDialect` when set, else the service's own answer to `GET /api/v2`, asked once
-// per process and credential, and only when a search alert is written (a tile alert is spelled
-// alike by both). Why asked and not guessed: docs/design/real-alerting-service.md.
+// The spelling of a search alert's `source`: `alertpipe:alertingDialect`, else asked of the service
+// once per process and credential. Why asked: docs/design/real-alerting-service.md.
 
 import { send } from "../http/client";
 import { isNotFound } from "../http/gone";
@@ -9,10 +7,7 @@ import type { AreaConnection } from "../runtime/connection";
 import { runtime } from "../runtime/runtime";
 import { API_ROOT_PATH, type AlertingDialect } from "../serviceFacts/alertRules";
 
-/**
- * HyperDX answers `{version: "v2", user}`; the contract has no such path (404). Any other failure
- * (a 401, the network) is the request's own error, as the write after it would meet.
- */
+/** HyperDX answers `{version: "v2"}`; the contract has no such path. Other failures are the write's own. */
 async function ask(conn: AreaConnection): Promise<AlertingDialect> {
   try {
     const res = await send(conn, { method: "GET", path: API_ROOT_PATH });
@@ -24,7 +19,7 @@ async function ask(conn: AreaConnection): Promise<AlertingDialect> {
   }
 }
 
-/** The dialect `conn`'s service speaks; a failed question is asked again by the next write. */
+/** A failed question is asked again by the next write. */
 export function dialectOf(conn: AreaConnection): Promise<AlertingDialect> {
   if (conn.dialect !== undefined) return Promise.resolve(conn.dialect);
   const asked = (runtime().dialects ??= new Map<string, Promise<AlertingDialect>>());
@@ -38,7 +33,7 @@ export function dialectOf(conn: AreaConnection): Promise<AlertingDialect> {
   return answer;
 }
 
-/** The dialect a write of `args` must be spelled in: a tile alert's body is the same in both, so none is asked. */
+/** A tile alert is spelled alike in both, so none is asked. */
 export async function dialectFor(conn: AreaConnection, args: { readonly source?: unknown }): Promise<AlertingDialect> {
   return args.source === "search" ? dialectOf(conn) : "contract";
 }

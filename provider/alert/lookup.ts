@@ -1,6 +1,4 @@
-// Finding an alert on the service by what a program sends: the alerts a lost POST may have made
-// (recovery) and whether a live alert already is what the program asks for (importId); and the
-// listing that serves reads (reading/listedReads.ts).
+// Alerts found by what a program sends: for a lost POST (recovery) and for importId.
 
 import type { AreaConnection } from "../runtime/connection";
 import { deepEqual } from "../protocol/diff";
@@ -15,21 +13,17 @@ import { alertsPath, fromWire, toWire, type Args, type WireAlert } from "./wire"
 
 const compared = comparedForm(ALERT);
 
-/** An alert the lost POST may have made, as listed (no second request is needed to adopt it). */
+/** As listed: adopting it needs no second request. */
 export interface AlertCandidate extends Candidate {
   readonly alert: WireAlert;
 }
 
-/** Every alert of the caller (reading/pagedList.ts). */
 export async function listAlerts(conn: AreaConnection): Promise<AlertCandidate[]> {
   const found = await listPaged(conn, alertsPath(), ALERT_LIST_PAGE_MAX);
   return [...found].map(([id, alert]) => ({ id, alert }));
 }
 
-/**
- * The sent value equals the live one: an object's members each as sent (a member the service adds
- * to a channel is not a difference), anything else in the form diff compares.
- */
+/** A member the service adds to a channel is no difference. */
 function sameAsSentValue(name: string, sent: unknown, live: unknown): boolean {
   if (typeof sent === "object" && sent !== null && !Array.isArray(sent)) {
     if (typeof live !== "object" || live === null || Array.isArray(live)) return false;
@@ -38,19 +32,18 @@ function sameAsSentValue(name: string, sent: unknown, live: unknown): boolean {
   return deepEqual(compared(name, sent), compared(name, live));
 }
 
-/** Whether a live alert holds every field the program's body sends, with the value it sends. */
 export function matchesWhatIsSent(args: Args, alert: WireAlert): boolean {
   const live: Readonly<Record<string, unknown>> = fromWire(alert);
   return Object.entries(toWire(args)).every(([name, sent]) => sameAsSentValue(name, sent, live[name]));
 }
 
-/** The listed alerts a POST of `args` sent at `sentAt` (our clock) may have made. */
+/** `sentAt` on our clock. */
 export async function alertsMadeBy(conn: AreaConnection, args: Args, sentAt: number): Promise<AlertCandidate[]> {
   const all = await listAlerts(conn);
   return all.filter((c) => createdAfterSend(c.alert.createdAt, sentAt) && matchesWhatIsSent(args, c.alert));
 }
 
-/** The caller's alerts as a collection whose listing serves reads: each listed as its GET answers it, in `data`. */
+/** Each listed as its GET answers it, in `data`. */
 export function alertCollection(conn: AreaConnection): Collection {
   return {
     path: alertsPath(),

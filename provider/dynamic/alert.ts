@@ -1,5 +1,3 @@
-// The Alert class that programs instantiate; its argument and output types are its definition's.
-
 import * as pulumi from "@pulumi/pulumi";
 import { ALERT } from "../alert/definition";
 import type { AlertArgs, AlertOutputs } from "./generated";

@@ -1,5 +1,3 @@
-// The ApiKey class that programs instantiate; its argument and output types are its definition's.
-
 import * as pulumi from "@pulumi/pulumi";
 import { API_KEY } from "../apiKey/definition";
 import type { ApiKeyArgs, ApiKeyOutputs } from "./generated";
@@ -16,8 +14,7 @@ export class ApiKey extends DefinedResource {
 
   /**
    * An existing key, read by its uuid (`result.key.id`, not the key ID used to log in) and never
-   * created, changed or deleted by this stack. Its path needs the organization. The secret is never
-   * returned again, so a key read this way has none.
+   * written by this stack. Its path needs the organization. The secret is never returned again.
    */
   static get(
     name: string,

@@ -1,21 +1,13 @@
-// The dynamic host's one workaround: outputs an update cannot change, carried in the inputs so
-// that its previews keep them known. The native plugin answers previews itself and needs none.
+// The dynamic host's one workaround; the native plugin answers previews itself and needs none.
 
 import { hasChanged, type ComparedForm } from "../protocol/diff";
 import { containsUnknown, type PropertyMap } from "../protocol/properties";
 
 /**
- * Outputs an update cannot change (an ApiKey's keySuffix), carried in the checked inputs so that
- * preview keeps them known.
- *
- * In preview the engine cannot ask a dynamic provider what an update will return (the Node host
- * does not support provider previews), so it takes the checked inputs as the outputs; and in
- * @pulumi/pulumi 3.248 neither the host nor the engine passes a diff's `stables` on. An output that
- * is not among the inputs is then unknown in every preview of an update, and whatever the program
- * builds from it (an alert whose message names the key's suffix) previews as a change that `up`
- * never makes. So `check` copies these outputs from the stored inputs, unless the change replaces
- * the object (a new object has new values), and `read` writes them into the inputs. The engine
- * stores no inputs from a create, so the carry starts with the first refresh.
+ * Outputs an update cannot change (an ApiKey's keySuffix), carried in the checked inputs: the Node host
+ * has no provider previews, so preview takes the checked inputs as an update's outputs, and an output
+ * outside them would preview a change `up` never makes. Not across a replace. The carry starts with the
+ * first refresh: the engine stores no inputs from a create. Details: docs/design/preview.md.
  */
 export function carryStableOutputs(
   olds: PropertyMap,
@@ -34,7 +26,7 @@ export function carryStableOutputs(
   return carried;
 }
 
-/** The outputs `read` adds to the inputs it returns, so the carry above has them to copy. */
+/** `read` adds these to its inputs, so the carry has them to copy. */
 export function stableOutputsOf(outputs: PropertyMap, stable: readonly string[]): PropertyMap {
   const out: PropertyMap = {};
   for (const name of stable) if (outputs[name] !== undefined && outputs[name] !== null) out[name] = outputs[name];

@@ -1,6 +1,5 @@
-// The lookups as plain async functions, for TypeScript programs of the dynamic classes: they run in
-// the program's own process, so the stack's `alertpipe:*` config is read here (else the same
-// ALERTPIPE_* variables), and each runs the one implementation the plugin's Invoke runs.
+// They run in the program's own process, so the stack's `alertpipe:*` config is read here (else the
+// ALERTPIPE_* variables); each runs the implementation the plugin's Invoke runs.
 
 import * as pulumi from "@pulumi/pulumi";
 import { runtime } from "../runtime/runtime";
@@ -10,7 +9,7 @@ import type { LookupTypes } from "./lookupTypes";
 
 export type * from "./lookupTypes";
 
-/** The program's stack config, unless a provider in this process was configured by its engine already. */
+/** Unless a provider in this process has its engine's config already. */
 function programConfig(): void {
   const held = runtime();
   if (held.config !== undefined) return;
@@ -21,7 +20,7 @@ function programConfig(): void {
 /** A lookup whose arguments are all optional may be called with none: `getAlerts()`. */
 type Params<A> = object extends A ? [args?: A] : [args: A];
 
-/** The lookup of this name as a function, typed as its definition renders it (lookupTypes.ts). */
+/** Typed as its definition renders it (lookupTypes.ts). */
 function lookup<N extends LookupName>(name: N) {
   const def = LOOKUP_NAMED[name];
   return async (...[args]: Params<LookupTypes[N]["args"]>): Promise<LookupTypes[N]["result"]> => {

@@ -1,5 +1,3 @@
-// The PipeSettings class that programs instantiate; its argument and output types are its definition's.
-
 import * as pulumi from "@pulumi/pulumi";
 import { PIPE_SETTINGS_RESOURCE } from "../pipeSettings/definition";
 import type { PipeSettingsArgs, PipeSettingsOutputs } from "./generated";

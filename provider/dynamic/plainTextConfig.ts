@@ -1,18 +1,16 @@
-// The dynamic front door's half of the plain-text credential warning (runtime/connection.ts). The
-// provider host gets the stack config with its secrets already unwrapped, so it cannot tell a
-// secret from plain text (docs/design/ids-and-secrets.md); the program can: its runtime
-// knows which config keys are secret. So the resource classes say it, when a program makes one.
+// The provider host gets the config with secrets unwrapped and cannot tell them from plain text
+// (docs/design/ids-and-secrets.md); the program's runtime can, so the classes warn from here.
 
 import * as pulumi from "@pulumi/pulumi";
 import { warnPlainTextCredentials } from "../runtime/connection";
 
-/** The SDK's own test of a config key's secretness: marked internal, so looked up, and absent means "cannot tell". */
+/** The SDK marks it internal, so it is looked up; undefined means "cannot tell". */
 function secretnessTest(): ((key: string) => boolean) | undefined {
   const test = (pulumi.runtime as unknown as { isConfigSecret?: unknown }).isConfigSecret;
   return typeof test === "function" ? (key) => (test as (k: string) => boolean)(key) === true : undefined;
 }
 
-/** Says once per program run which credentials the stack config holds in plain text. */
+/** Once per program run. */
 export function warnPlainTextInProgram(say: (line: string) => void = (line) => void pulumi.log.warn(line)): void {
   const isSecret = secretnessTest();
   if (isSecret === undefined) return;

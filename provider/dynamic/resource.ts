@@ -1,5 +1,4 @@
-// What the resource classes share: every output named for the constructor, the secret ones
-// made secret, inputs included.
+// What the resource classes share.
 
 import * as pulumi from "@pulumi/pulumi";
 import { inputNames, namesWith, outputNames, type ResourceDefinition } from "../protocol/definition";
@@ -7,11 +6,9 @@ import { warnPlainTextInProgram } from "./plainTextConfig";
 import { pauseStackCapture, restoreStackCapture } from "./stackCapture";
 
 /**
- * The props and options a class passes its constructor. Pulumi exposes on an instance only the
- * properties the constructor passes, so every output is named, unset, even when the program gives
- * no argument (a read by id); the secret ones must be named too, or the host would store them in
- * plain text. additionalSecretOutputs covers outputs only: the engine stores inputs as they come,
- * so a secret input is made secret here, or it would sit in the state's inputs in plain text.
+ * Pulumi exposes on an instance only the properties its constructor passes, so every output is named,
+ * even in a read by id. additionalSecretOutputs covers outputs only and the engine stores inputs as they
+ * come, so a secret input is made secret here, or it would sit in the state in plain text.
  */
 export function constructorProps(
   def: ResourceDefinition,
@@ -27,17 +24,14 @@ export function constructorProps(
   return { props, opts: pulumi.mergeOptions(opts, { additionalSecretOutputs: secrets }) };
 }
 
-/** What a class hands the SDK: its definition, its resource's shim (the provider), its type's name. */
+/** `shim` is the provider the SDK serializes. */
 export interface ResourceClass {
   readonly def: ResourceDefinition;
   readonly shim: pulumi.dynamic.ResourceProvider;
   readonly type: string;
 }
 
-/**
- * A resource class of the package: the SDK gets the definition's props and the shim as its provider.
- * Each class says which credentials the stack config holds in plain text (plainTextConfig.ts), once a run.
- */
+/** Warns, once a run, of credentials the stack config holds in plain text (plainTextConfig.ts). */
 export abstract class DefinedResource extends pulumi.dynamic.Resource {
   protected constructor(of: ResourceClass, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     const made = constructorProps(of.def, args, opts);

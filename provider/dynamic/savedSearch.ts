@@ -1,5 +1,3 @@
-// The SavedSearch class that programs instantiate; its argument and output types are its definition's.
-
 import * as pulumi from "@pulumi/pulumi";
 import { SAVED_SEARCH } from "../savedSearch/definition";
 import type { SavedSearchArgs, SavedSearchOutputs } from "./generated";

@@ -1,9 +1,7 @@
-// The SDK stamps a captured stack on four promises of every declared output (only for its
-// promise-leak report); with all of a class's outputs declared, that capture is most of a
-// constructor's time. Our constructors turn it off around the SDK's, and give a thrown error
-// the caller's stack back.
+// The SDK stamps a captured stack on four promises of every declared output, only for its
+// promise-leak report; with every output declared that is most of a constructor's time.
 
-/** Whether the SDK's promise-leak report, which prints those stacks, is asked for. */
+/** The report prints those stacks. */
 const leakReportAsked = (): boolean => (process.env.PULUMI_DEBUG_PROMISE_LEAKS ?? "") !== "";
 
 /** The function whose caller a recaptured stack starts at. */

@@ -1,5 +1,3 @@
-// The Webhook class that programs instantiate; its argument and output types are its definition's.
-
 import * as pulumi from "@pulumi/pulumi";
 import { WEBHOOK } from "../webhook/definition";
 import type { WebhookArgs, WebhookOutputs } from "./generated";
