@@ -6,6 +6,7 @@
 
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { RESOURCES } from "../../provider/resources";
 import { GENERATED_LOOKUP_TYPES, GENERATED_TYPES, renderDynamicTypes, renderLookupTypes } from "../../scripts/generate";
@@ -23,8 +24,9 @@ const COMMON = new Set([
   ...["service", "where"],
   // Held by several definitions and read by the shared layers for each: the id a create takes over
   // (creation/importing.ts), the organization of every cloud path (ApiKey, PipeSettings, the
-  // lookups), the time the service stamps on every object (creation/recovery.ts reads it).
-  ...["importId", "organizationId", "createdAt"],
+  // lookups), the times the service stamps on every object (creation/recovery.ts reads createdAt;
+  // updatedAt is a member every alerting object answers: Alert, Webhook and SavedSearch hold it).
+  ...["importId", "organizationId", "createdAt", "updatedAt"],
   // A resource's kind, which the registry and the export name: Alert's output `savedSearch` is SavedSearch's.
   "savedSearch",
 ]);
@@ -52,50 +54,23 @@ function providerFiles(): string[] {
 }
 
 /**
- * The code of a file as words: comments and the text of strings dropped; a string that is one
- * identifier alone kept as that word (`"hashData"` names the property as surely as `.hashData`).
+ * The code of a file as words, read from its syntax tree: identifiers and property names, and a
+ * string that is one identifier alone (`"hashData"` names the property as surely as `.hashData`);
+ * comments and the other strings' text left out.
  */
-function codeWords(text: string): Set<string> {
-  const out: string[] = [];
-  let i = 0;
-  let code = "";
-  const flush = () => {
-    out.push(...(code.match(/[A-Za-z_$][\w$]*/g) ?? []));
-    code = "";
+function codeWords(file: string, text: string): Set<string> {
+  const out = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) out.add(node.text);
+    else if (ts.isStringLiteralLike(node) && /^[A-Za-z_$][\w$]*$/.test(node.text)) out.add(node.text);
+    ts.forEachChild(node, visit);
   };
-  while (i < text.length) {
-    const c = text[i];
-    if (c === "/" && text[i + 1] === "/") {
-      i = text.indexOf("\n", i);
-      if (i < 0) break;
-    } else if (c === "/" && text[i + 1] === "*") {
-      i = text.indexOf("*/", i) + 2;
-    } else if (c === '"' || c === "'" || c === "`") {
-      flush();
-      let j = i + 1;
-      let literal = "";
-      while (j < text.length && text[j] !== c) {
-        if (text[j] === "\\") j++;
-        else if (c === "`" && text[j] === "$" && text[j + 1] === "{") {
-          const end = text.indexOf("}", j);
-          code += ` ${text.slice(j + 2, end)} `;
-          j = end;
-        } else literal += text[j];
-        j++;
-      }
-      if (/^[A-Za-z_$][\w$]*$/.test(literal)) out.push(literal);
-      i = j + 1;
-    } else {
-      code += c;
-      i++;
-    }
-  }
-  flush();
-  return new Set(out);
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
+  return out;
 }
 
 describe("one definition per resource", () => {
-  const files = new Map(providerFiles().map((f) => [f, codeWords(readFileSync(join(root, f), "utf8"))]));
+  const files = new Map(providerFiles().map((f) => [f, codeWords(f, readFileSync(join(root, f), "utf8"))]));
 
   for (const resource of RESOURCES) {
     const behaviour = `provider/${resource.kind}/behaviour.ts`;
