@@ -106,6 +106,18 @@ describe("provider/'s layers", () => {
   });
 });
 
+/** The files of provider/ that load a package (or a file of it) as a value: type imports, which vanish, aside. */
+function valueImporters(pkg: string): string[] {
+  const from = `["']${pkg}(?:/[^"']*)?["']`;
+  const load = new RegExp(
+    `^(?:import|export)\\s+(?!type\\b)(?:[^;]*?\\bfrom\\s+)?${from}|\\b(?:require|import)\\(\\s*${from}`,
+    "m",
+  );
+  return tsFiles("provider")
+    .map((f) => f.split(sep).join("/"))
+    .filter((f) => load.test(readFileSync(join(root, f), "utf8")));
+}
+
 describe("package boundaries", () => {
   it("provider/ imports nothing from emulator/, scripts/, bench/ or test/", () => {
     const upward = tsFiles("provider").flatMap((f) =>
@@ -129,12 +141,11 @@ describe("package boundaries", () => {
   });
 
   it("provider/ loads zod only through provider/protocol/zod.ts, which the build makes one light file (cold start)", () => {
-    const direct = tsFiles("provider")
-      .filter((f) => f !== join("provider", "protocol", "zod.ts"))
-      .filter((f) =>
-        /^import\s+(?!type\b)[^;]*\bfrom\s+["']zod(\/[^"']*)?["']/m.test(readFileSync(join(root, f), "utf8")),
-      );
-    expect(direct).toEqual([]);
+    expect(valueImporters("zod").filter((f) => f !== "provider/protocol/zod.ts")).toEqual([]);
+  });
+
+  it("provider/ loads undici only in provider/http/, so every request goes through send", () => {
+    expect(valueImporters("undici").filter((f) => !f.startsWith("provider/http/"))).toEqual([]);
   });
 });
 
