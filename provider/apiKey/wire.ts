@@ -125,7 +125,7 @@ export function hashedSuffix(hashData: HashData | null | undefined): string | un
 export type Credentials = Pick<State, "keyId" | "keySecret">;
 
 function answered(key: WireKey, program: WireKey, stored: WireKey): State {
-  // Unchecked: answered values are recorded as they came (issue 8), whatever type State says.
+  // Unchecked: an odd answered value is recorded as it came, whatever type State says.
   return outputsFrom(KEY_OUTPUTS, KEY_FIELDS, keyAsRead(key), { program, stored }) as State;
 }
 

@@ -173,11 +173,7 @@ export function createdWithoutId(
     res,
     what,
     `the service answered ${res.status} without the new object's id (${cause.problem})`,
-    {
-      cause,
-      status: res.status,
-      requestId: cause.requestId,
-    },
+    { cause, status: res.status, requestId: cause.requestId },
   );
 }
 

@@ -13,7 +13,7 @@ import {
   type StateOf,
 } from "../protocol/definition";
 import type { Diff } from "../protocol/diff";
-import { withoutProvider, type PropertyMap } from "../protocol/properties";
+import type { PropertyMap } from "../protocol/properties";
 import { configureProvider } from "../runtime/connection";
 import { carryStableOutputs, stableOutputsOf } from "./carry";
 
@@ -29,6 +29,12 @@ export interface DynamicProvider {
 }
 
 const PROVIDER_KEY = "__provider";
+
+/** The program's values without the serialized provider the host adds to them. */
+function withoutProvider(props: PropertyMap): PropertyMap {
+  const { [PROVIDER_KEY]: _provider, ...rest } = props;
+  return rest;
+}
 
 /** A half-made object kept in state keeps the serialized provider too: later calls load it from there. */
 function withProvider(err: unknown, inputs: PropertyMap): unknown {

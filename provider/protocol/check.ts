@@ -1,8 +1,7 @@
 // Zod issues become failures naming the property; what preview does not know yet is left alone.
 
-import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { UNKNOWN, containsUnknown, memberOf, withoutProvider, type RawInputs } from "./properties";
+import { UNKNOWN, containsUnknown, memberOf, type RawInputs } from "./properties";
 import * as rules from "./validation";
 import { canonicalInputs, inputNames, namesWith, type ResourceDefinition, type TypeSpec } from "./definition";
 
@@ -53,7 +52,7 @@ function failureOf(
   value: unknown,
   listsValue: boolean,
   secretInputs: readonly string[],
-): pulumi.dynamic.CheckFailure {
+): CheckFailure {
   const property = propertyPath(path);
   const secret = secretInputs.includes(String(path[0]));
   if (path.length <= 1) {
@@ -68,24 +67,18 @@ function failureOf(
 }
 
 /** No property for the engine to look up, since it prints that property's value, secret or not. */
-function atSecret(f: CheckFailure): pulumi.dynamic.CheckFailure {
+function atSecret(f: CheckFailure): CheckFailure {
   return { property: "", reason: f.reason.startsWith(`${f.property} `) ? f.reason : `${f.property}: ${f.reason}` };
 }
 
-/** The native schema's inputs, and all that its Check keeps in the state. */
-export function argumentNames(schema: z.ZodObject): string[] {
-  return Object.keys(schema.shape);
-}
-
 /** Issues about values unknown in preview are dropped: checked again once known. */
-export function checkInputs(
+function checkInputs(
   schema: z.ZodType,
-  news: RawInputs,
+  inputs: RawInputs,
   secretInputs: readonly string[] = [],
-): Required<pulumi.dynamic.CheckResult<RawInputs>> {
-  const inputs = withoutProvider(news);
+): { inputs: RawInputs; failures: CheckFailure[] } {
   const parsed = schema.safeParse(inputs);
-  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const failures: CheckFailure[] = [];
   if (!parsed.success) {
     const seen = new Set<string>();
     for (const issue of parsed.error.issues) {
@@ -106,7 +99,7 @@ export function checkInputs(
       }
     }
   }
-  return { inputs: news, failures };
+  return { inputs, failures };
 }
 
 export interface CheckFailure {

@@ -10,18 +10,11 @@ export type Values = Readonly<Record<string, unknown>>;
 /** Pulumi's value for an input not known yet in preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-const PROVIDER_KEY = "__provider";
-
 export function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
   if (Array.isArray(value)) return value.some(containsUnknown);
   if (typeof value === "object" && value !== null) return Object.values(value).some(containsUnknown);
   return false;
-}
-
-export function withoutProvider(props: PropertyMap): PropertyMap {
-  const { [PROVIDER_KEY]: _provider, ...rest } = props;
-  return rest;
 }
 
 /** The wire and Pulumi's Struct encoding reject undefined. */
