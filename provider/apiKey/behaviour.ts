@@ -385,7 +385,7 @@ async function read(id: string, stored: State): Promise<Found<typeof API_KEY> | 
   // A 2xx without a key tells nothing.
   const key: WireKey = keyIn(res.body) ?? stored;
   const managed = managedInState(PATCHABLE_ARGS, stored, "managedArgs");
-  const args: Args = { organizationId, ...valuesOf(stored, managed) };
+  const args: Args = { organizationId, ...pick(stored, managed) };
   // The secret is never returned again.
   const live = keyOutputs(args, key, { keyId: stored.keyId, keySecret: stored.keySecret }, { before: stored });
   // Only managed inputs carry live values, so drift shows there alone.
@@ -395,12 +395,6 @@ async function read(id: string, stored: State): Promise<Found<typeof API_KEY> | 
 }
 
 type Inputs = { -readonly [K in keyof Found<typeof API_KEY>["inputs"]]: Found<typeof API_KEY>["inputs"][K] };
-
-function valuesOf<T, K extends keyof T>(from: T, names: readonly K[]): Partial<Pick<T, K>> {
-  const out: Partial<Pick<T, K>> = {};
-  for (const n of names) out[n] = from[n];
-  return out;
-}
 
 /**
  * With no program, the arguments whose live value differs from leaving them out are managed. The pair
