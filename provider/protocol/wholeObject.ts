@@ -37,6 +37,7 @@ export function wholeObject<D extends ResourceDefinition>(
   const args = outputs.filter((n) => def.properties[n]?.role === "both");
   const serviceOutputs = outputs.filter((n) => !args.includes(n));
   const stable = namesWith(def, "stable");
+  const replaces = namesWith(def, "replaces");
   const rules = outputRules(def);
   const compared = comparedForm(def);
   // Built over plain values: a generic D hides that they are D's own.
@@ -62,7 +63,7 @@ export function wholeObject<D extends ResourceDefinition>(
       const live = args.filter((n) => !writeOnly(n, outs) && !deepEqual(compared(n, outs[n]), compared(n, undefined)));
       return found(pick(outs, live));
     },
-    diff: (olds, news) => diffProperties(olds, news, args, namesWith(def, "replaces"), compared, stable),
+    diff: (olds, news) => diffProperties(olds, news, args, replaces, compared, stable),
     previewCreate: (a: Values) => state(previewOutputs(pick(a, args), serviceOutputs)),
     previewUpdate: (olds: Values, news: Values) =>
       state(previewOutputs({ ...pick(olds, stable), ...pick(news, args) }, serviceOutputs)),
