@@ -52,7 +52,7 @@ export async function listPaged(
   }
 }
 
-/** As "name (id)" or "id", for words naming them. */
+/** The alerts that refer to an object, each as "name (id)" or "id". */
 export async function alertsReferring(
   conn: AreaConnection,
   alertsPath: string,

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "../../scripts/packedPackage";
 
-export const README = join(repoRoot(), "README.md");
+const README = join(repoRoot(), "README.md");
 
 /** The command lines of the first fenced sh block under `## <heading>`, each without its `# comment`. */
 export function readmeCommands(heading: string): string[] {
