@@ -122,7 +122,7 @@ describe("what an export leaves out", () => {
     const result = await exportEstate({ ...ALL, types: ["Alert"], names: ["ingest*"] });
     expect(result.document.resources.map((r) => r.id)).toEqual(["a1"]);
     expect(result.collections).toEqual([
-      { type: "Alert", where: "alerts", listed: 3, exported: 1, leftOutByName: 2, skipped: 0 },
+      { type: "Alert", where: "alerts", listed: 3, exported: 1, leftOutByName: 2, keptAsReferent: 0, skipped: 0 },
     ]);
   });
 
@@ -173,6 +173,21 @@ describe("the alertpipe command", () => {
     expect(JSON.parse(run.out)).toEqual({ resources: [{ type: "alertpipe:index:Alert", name: "lag", id: "a1" }] });
     expect(run.err).toContain("alertpipe export: alerts: 1 listed, 1 exported");
     expect(run.err).toContain("ApiKey: not listed, since none was named (give --organization <id>)");
+  });
+
+  it("keeps keys by a --name holding a hyphen, as issue 38 replayed it: 'ci-*'", async () => {
+    keys([keyOf(KEY_ONE, { name: "ci-deploy" }), keyOf(KEY_TWO, { name: "ci deploy" })]);
+    const run = await cli(["export", "--type", "ApiKey", "--organization", ORG_ID, "--name", "ci-*"]);
+    expect(run.code, run.err).toBe(EXIT.written);
+    expect(JSON.parse(run.out)).toEqual({
+      resources: [{ type: "alertpipe:index:ApiKey", name: "ciDeploy", id: `${ORG_ID}/${KEY_ONE}` }],
+    });
+  });
+
+  it("refuses an unknown --format, naming the formats", async () => {
+    const run = await cli(["export", "--format", "hcl"]);
+    expect(run.code).toBe(EXIT.usage);
+    expect(run.err).toContain("--format hcl: the formats are import, yaml, typescript");
   });
 
   it("exits 1 writing nothing when a list is refused, naming the request and never the credentials", async () => {
