@@ -226,9 +226,15 @@ describe("the alertpipe command", () => {
     expect(run.code).toBe(EXIT.written);
     expect(run.out).toBe(helpText());
     for (const s of Object.values(CONNECTION_SETTINGS)) expect(run.out).toContain(s.envVar);
-    for (const flag of ["--type", "--organization", "--pipe", "--name", "--out", "--cloud-key-secret"])
+    for (const flag of ["--type", "--organization", "--pipe", "--name", "--format", "--out", "--cloud-key-secret"])
       expect(run.out).toContain(flag);
     for (const code of Object.values(EXIT)) expect(run.out).toMatch(new RegExp(`^  ${code}  `, "m"));
+  });
+
+  it("says in --help that --name keeps what a kept object refers to, and what each format writes", () => {
+    const help = helpText().replace(/\s+/g, " ");
+    expect(help).toContain("and with them the webhooks and saved searches they refer to, whatever those are named");
+    for (const format of ["import (default)", "yaml:", "typescript:"]) expect(help).toContain(format);
   });
 
   it("takes a connection setting from its flag before the environment", async () => {
