@@ -8,6 +8,7 @@
 //   package and @pulumi/pulumi installed and run with only connection config; its first `up` takes
 //   every object over by importId, sending one write alone (the pipe's settings, which have no
 //   importId: one PUT of the values it holds); the second preview has nothing to do.
+// Each then destroys what it adopted.
 //
 // `pulumi import --file` of the same estate gives no reference at all (its own code generation,
 // CLI 3.248 importer/language.go); engine.adopt.test.ts runs that route on an estate without it.
@@ -120,6 +121,16 @@ describe("adopting an estate whose names meet with alertpipe export --format yam
     },
     COMMAND_TIMEOUT_MS,
   );
+
+  it(
+    "destroys every object it adopted",
+    async () => {
+      ok(await yaml.stack.runLogged("destroy", ["destroy", "--yes"]));
+      const snap = emu.snapshot();
+      expect([snap.alerts, snap.webhooks, snap.savedSearches, snap.keys]).toEqual([{}, {}, {}, {}]);
+    },
+    COMMAND_TIMEOUT_MS,
+  );
 });
 
 describe("adopting an estate whose names meet with alertpipe export --format typescript, the dynamic classes", () => {
@@ -200,6 +211,16 @@ describe("adopting an estate whose names meet with alertpipe export --format typ
       const preview = ok(await stack.runLogged("preview", ["preview"]));
       expect(changes(preview)).toEqual([]);
       expect(requestLog(emu, isWrite)).toEqual([]);
+    },
+    COMMAND_TIMEOUT_MS,
+  );
+
+  it(
+    "destroys every object it adopted",
+    async () => {
+      ok(await stack.runLogged("destroy", ["destroy", "--yes"]));
+      const snap = emu.snapshot();
+      expect([snap.alerts, snap.webhooks, snap.savedSearches, snap.keys]).toEqual([{}, {}, {}, {}]);
     },
     COMMAND_TIMEOUT_MS,
   );
