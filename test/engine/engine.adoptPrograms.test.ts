@@ -12,6 +12,8 @@
 //
 // `pulumi import --file` of the same estate gives no reference at all (its own code generation,
 // CLI 3.248 importer/language.go); engine.adopt.test.ts runs that route on an estate without it.
+// In a TypeScript project its `--generate-code` fails after the import (finding 4), and the guide's
+// way out (`pulumi state delete`, then `--format typescript`) is run to the end.
 
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -24,7 +26,15 @@ import { pulumiLanguageHost } from "../../scripts/engine/pulumiCli";
 import { emulatorConfig, examplesDir } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/packedPackage";
 import { CliStack, COMMAND_TIMEOUT_MS, type CliRun, type LoggedCliRun } from "../support/cliStack";
-import { afterFile, changes, emulator as startEmulator, ourExported, requestLog } from "../support/engine";
+import {
+  afterFile,
+  changes,
+  emulator as startEmulator,
+  ourExported,
+  ourState,
+  pluginFolder,
+  requestLog,
+} from "../support/engine";
 import { ORG_ID, SETTINGS_PATH } from "../support/fixtures";
 import { exportEnv, installedCommand, seedDuplicateEstate, type DuplicateEstate } from "../support/exportRuns";
 import { run } from "../support/languagePrograms";
@@ -71,6 +81,38 @@ async function wiredInState(stack: CliStack): Promise<number> {
         wired += 1;
     }
   return wired;
+}
+
+/**
+ * A TypeScript project as a user makes one, on the emulator with only connection config: the packed
+ * package (the one examples/ holds) and @pulumi/pulumi installed in its node_modules, the plugin
+ * linked in node_modules/.bin as npm links it (named in Pulumi.yaml, for `pulumi import`), and an
+ * index.ts that declares nothing yet.
+ */
+async function typescriptProject(emu: RunningEmulator): Promise<{ projectDir: string; stack: CliStack }> {
+  const host = await pulumiLanguageHost();
+  const projectDir = mkdtempSync(join(tmpdir(), "alertpipe-adopt-ts-"));
+  afterFile(() => rmSync(projectDir, { recursive: true, force: true }));
+  mkdirSync(join(projectDir, "node_modules"));
+  const installed = [
+    join(examplesDir(), "node_modules", "pulumi-alertpipe"),
+    join(repoRoot(), "node_modules", "@pulumi"),
+    join(repoRoot(), "node_modules", "@types"),
+  ];
+  for (const folder of installed) symlinkSync(folder, join(projectDir, "node_modules", basename(folder)), "dir");
+  pluginFolder(join(projectDir, "node_modules", ".bin"));
+  copyFileSync(join(examplesDir(), "tsconfig.json"), join(projectDir, "tsconfig.json"));
+  writeFileSync(join(projectDir, "package.json"), JSON.stringify({ name: "adopted", private: true, main: "index.ts" }));
+  writeFileSync(
+    join(projectDir, "Pulumi.yaml"),
+    "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n" +
+      "plugins:\n  providers:\n    - name: alertpipe\n      path: ./node_modules/.bin\n",
+  );
+  writeFileSync(join(projectDir, "index.ts"), "export {};\n");
+  const stack = await CliStack.open({ projectDir, pathFirst: [dirname(host.path)] });
+  afterFile(() => stack.dispose());
+  await stack.setConfig({ ...emulatorConfig(emu), ...NO_PACING });
+  return { projectDir, stack };
 }
 
 describe("adopting an estate whose names meet with alertpipe export --format yaml, through the plugin", () => {
@@ -141,35 +183,12 @@ describe("adopting an estate whose names meet with alertpipe export --format typ
   let program = "";
 
   beforeAll(async () => {
-    const host = await pulumiLanguageHost();
     emu = await startEmulator({ rateLimits: { cloud: false, alerting: false } });
     estate = await seedDuplicateEstate(emu);
-    // A TypeScript project as a user makes one: the packed package (the one examples/ holds) and
-    // @pulumi/pulumi installed in its node_modules, the written program as index.ts.
-    projectDir = mkdtempSync(join(tmpdir(), "alertpipe-adopt-ts-"));
-    afterFile(() => rmSync(projectDir, { recursive: true, force: true }));
-    mkdirSync(join(projectDir, "node_modules"));
-    const installed = [
-      join(examplesDir(), "node_modules", "pulumi-alertpipe"),
-      join(repoRoot(), "node_modules", "@pulumi"),
-      join(repoRoot(), "node_modules", "@types"),
-    ];
-    for (const folder of installed) symlinkSync(folder, join(projectDir, "node_modules", basename(folder)), "dir");
-    copyFileSync(join(examplesDir(), "tsconfig.json"), join(projectDir, "tsconfig.json"));
-    writeFileSync(
-      join(projectDir, "package.json"),
-      JSON.stringify({ name: "adopted", private: true, main: "index.ts" }),
-    );
-    writeFileSync(
-      join(projectDir, "Pulumi.yaml"),
-      "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
-    );
+    ({ projectDir, stack } = await typescriptProject(emu));
     emu.resetRequestLog();
     await exportProgram(emu, estate, "typescript", join(projectDir, "index.ts"));
     program = readFileSync(join(projectDir, "index.ts"), "utf8");
-    stack = await CliStack.open({ projectDir, pathFirst: [dirname(host.path)] });
-    afterFile(() => stack.dispose());
-    await stack.setConfig({ ...emulatorConfig(emu), ...NO_PACING });
   }, 900_000);
 
   it("writes every reference of the estate as a variable's id", () => {
@@ -244,4 +263,63 @@ describe("pulumi import --file of the same estate: the documented limit of its c
     console.log(`pulumi import --file of ${estate.objects} objects: ${references.length} references generated`);
     expect(references).toHaveLength(0);
   }, 600_000);
+});
+
+// Issue 38, finding 4, replayed as written: in a TypeScript project, `pulumi import --file
+// --generate-code --out adopted.ts` imports every object, then the Node.js host fails to write the
+// code, and the next preview plans to delete every object from the service. The guide's way out:
+// `pulumi state delete`, then the program `--format typescript` writes.
+describe("a failed pulumi import --generate-code in a TypeScript project, and the guide's way out", () => {
+  let emu: RunningEmulator;
+  let estate: DuplicateEstate;
+  let stack: CliStack;
+  let projectDir = "";
+
+  beforeAll(async () => {
+    emu = await startEmulator({ rateLimits: { cloud: false, alerting: false } });
+    estate = await seedDuplicateEstate(emu);
+    ({ projectDir, stack } = await typescriptProject(emu));
+  }, 900_000);
+
+  it(
+    "imports every object before the code generation fails, so a preview would delete them all",
+    async () => {
+      const importFile = join(projectDir, "import.json");
+      await exportProgram(emu, estate, "import", importFile);
+      const imported = await stack.importFile(importFile, join(projectDir, "adopted.ts"));
+      expect(imported.code, imported.output).not.toBe(0);
+      expect(imported.output).toMatch(/GenerateProgram/);
+      const inState = [...ourState(stack).values()].filter((r) => r.type.startsWith("alertpipe:index:"));
+      expect(inState).toHaveLength(estate.objects);
+      const preview = ok(await stack.runLogged("preview", ["preview"]));
+      expect(changes(preview).filter((c) => c.startsWith("delete "))).toHaveLength(estate.objects);
+    },
+    COMMAND_TIMEOUT_MS,
+  );
+
+  it(
+    "forgets the import with pulumi state delete, leaving every object on the service",
+    async () => {
+      emu.resetRequestLog();
+      ok(await stack.run(["state", "delete", "--all", "--yes", "--force"]));
+      const preview = ok(await stack.runLogged("preview", ["preview"]));
+      expect(changes(preview).filter((c) => c.startsWith("delete "))).toEqual([]);
+      expect(requestLog(emu, isWrite)).toEqual([]);
+      expect(Object.keys(emu.snapshot().alerts)).toHaveLength(estate.alerts.length);
+    },
+    COMMAND_TIMEOUT_MS,
+  );
+
+  it(
+    "then adopts them with the program --format typescript writes, its first up writing only the pipe's PUT",
+    async () => {
+      await exportProgram(emu, estate, "typescript", join(projectDir, "index.ts"));
+      emu.resetRequestLog();
+      ok(await stack.runLogged("up", ["up", "--yes"]));
+      expect(requestLog(emu, isWrite)).toEqual([`PUT ${SETTINGS_PATH}`]);
+      const preview = ok(await stack.runLogged("preview", ["preview"]));
+      expect(changes(preview)).toEqual([]);
+    },
+    COMMAND_TIMEOUT_MS,
+  );
 });
