@@ -10,6 +10,8 @@ import { formatSeconds } from "./words";
  * kind's code match it (test/unit/errors.test.ts).
  */
 export const ERROR_CODES = {
+  INVALID_INPUT:
+    "A property of the program has a value the resource cannot take (the message names the property and what it accepts): nothing was sent. Correct the program.",
   CONFIG:
     "A connection setting is missing or malformed: set the stack config key or the environment variable the message names.",
   API_ERROR:
@@ -31,8 +33,10 @@ export const ERROR_CODES = {
   IMPORT_NOT_FOUND:
     "There is no object with the importId given, and nothing was created: correct the id, or remove importId to create one.",
   UNUSABLE_KEY_LEFT: "An API key nobody can use may be left on the service: delete the key the message names by hand.",
+  TRANSPORT:
+    "No answer came after the retries (connection refused, reset, timeout; the message names the socket's or undici's code, e.g. ECONNREFUSED): check the URL, the network and the service, then run again.",
   ATTEMPT_TIMEOUT:
-    "An attempt got no complete answer in time (said as a TransportError's code): check the network and the service's health.",
+    "An attempt got no complete answer in time (said in a TRANSPORT error, as its transportCode): check the network and the service's health.",
   KEPT_AFTER_FAILURE:
     "The object was made and is kept in the stack, but what followed failed: do what the message says (e.g. replace it).",
   IMPORT_ID_ON_REPLACE:
@@ -60,9 +64,8 @@ export const ERROR_CODES = {
 /** The codes of our own making, to branch on. */
 export type AlertpipeErrorCode = keyof typeof ERROR_CODES;
 
-/** What to do on a TransportError, whose code is not ours. */
-export const TRANSPORT_CODES_ADVICE =
-  "No answer came after the retries (connection refused, reset, timeout): check the URL, the network and the service, then run again.";
+/** What to do on a TransportError: ERROR_CODES.TRANSPORT, kept by its earlier name for importers. */
+export const TRANSPORT_CODES_ADVICE = ERROR_CODES.TRANSPORT;
 
 /**
  * `code` is stable across versions. The message starts with `[CODE]` because the engine prints only
@@ -198,15 +201,16 @@ export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
 }
 
 /** No answer could be had after the allowed retries. */
-export class TransportError extends HttpError {
-  /** The socket's or undici's code, e.g. ECONNREFUSED. */
-  declare readonly code: string;
+export class TransportError extends HttpError<"TRANSPORT"> {
+  /** The socket's or undici's code, e.g. ECONNREFUSED (our own: NOT_HTTP, ATTEMPT_TIMEOUT). */
+  readonly transportCode: string;
   /** Why no answer came, so nobody parses the message for it. */
   readonly reason: string;
 
-  constructor(ref: RequestRef, reason: string, code: string, options?: { cause?: unknown }) {
-    super(ref, code, `${ref.method} ${ref.path} got no answer: ${reason}`, { cause: options?.cause });
+  constructor(ref: RequestRef, reason: string, transportCode: string, options?: { cause?: unknown }) {
+    super(ref, "TRANSPORT", `${ref.method} ${ref.path} got no answer: ${reason}`, { cause: options?.cause });
     this.name = "TransportError";
+    this.transportCode = transportCode;
     this.reason = reason;
   }
 }
