@@ -57,6 +57,8 @@ export const ERROR_CODES = {
     "The native plugin has no function of that token: check the token (alertpipe:index:getAlert, …) and the plugin's version.",
   STILL_REFERENCED:
     "A webhook or saved search is not deleted because alerts outside this stack still use it: reassign or delete the alerts the message names, then run again.",
+  INTERNAL:
+    "Something failed that the provider does not expect (a bug of ours, or a library's error): the message keeps its words. Report it with them and the step that failed.",
   USAGE:
     "The `alertpipe` command was given a command, flag or value it cannot use (the message names it): nothing was sent, and it exits 2. Correct the command line; `alertpipe export --help` lists what it takes.",
 } as const satisfies Record<string, string>;
@@ -483,6 +485,19 @@ export class UnknownFunctionError extends AlertpipeError<"UNKNOWN_FUNCTION"> {
   ) {
     super("UNKNOWN_FUNCTION", `the ${packageName} provider has no function "${token}"; it serves ${served.join(", ")}`);
     this.name = "UnknownFunctionError";
+  }
+}
+
+/** An error not of our making reaching a front door: its words kept, behind a code like every other. */
+export class InternalError extends AlertpipeError<"INTERNAL"> {
+  constructor(cause: unknown) {
+    super("INTERNAL", cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = "InternalError";
+  }
+
+  /** `err` itself when it is ours, else wrapped. */
+  static of(err: unknown): AlertpipeError {
+    return err instanceof AlertpipeError ? (err as AlertpipeError) : new InternalError(err);
   }
 }
 

@@ -27,6 +27,7 @@ import {
   UnknownResourceTypeError,
   StillReferencedError,
   UsageError,
+  InternalError,
   UnusableKeyLeftError,
   LookupArgumentError,
   LookupNotFoundError,
@@ -37,6 +38,8 @@ import {
 // Type-only: the entry loads the resource classes, whose shims a unit test cannot require.
 import type * as entry from "../../provider/index";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
+import { behaviour as pipeSettingsBehaviour } from "../../provider/pipeSettings/behaviour";
+import { dynamicProvider } from "../../provider/dynamic/provider";
 import { PIPE_IDS } from "../support/fixtures";
 import { connectionEnvPerFile } from "../support/mockApi";
 
@@ -72,6 +75,7 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new StillReferencedError({ method: "DELETE", path: "/api/v2/webhooks/w1" }, "webhook", ['"cpu" (a1)']),
   new UsageError("--pipe org/svc: give <organizationId>/<serviceId>/<pipeId>"),
   new TransportError(ref, "socket hang up (UND_ERR_SOCKET)", "UND_ERR_SOCKET"),
+  new InternalError(new TypeError("cannot read properties of undefined")),
 ];
 
 /** The code a check failure's reason starts with, as the engine prints it after "has a problem:". */
@@ -113,7 +117,8 @@ describe("error codes", () => {
       | UnknownFunctionError
       | StillReferencedError
       | UsageError
-      | TransportError;
+      | TransportError
+      | InternalError;
     // INVALID_INPUT is a check failure's, never thrown.
     expectTypeOf<OwnKinds["code"]>().toEqualTypeOf<Exclude<AlertpipeErrorCode, "INVALID_INPUT">>();
   });
@@ -170,6 +175,25 @@ describe("a transport failure", () => {
       "[TRANSPORT] POST /v1/things got no answer: connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED)",
     );
     expect(err).toMatchObject({ code: "TRANSPORT", transportCode: "ECONNREFUSED" });
+  });
+});
+
+describe("an error not of our making", () => {
+  it("leaves the dynamic door starting with INTERNAL, its words and cause kept; ours pass unchanged", async () => {
+    const boom = new TypeError("cannot read properties of undefined (reading 'x')");
+    const door = dynamicProvider({
+      ...pipeSettingsBehaviour,
+      diff: () => Promise.reject(boom),
+      delete: () => Promise.reject(new UsageError("ours")),
+    });
+    const err = await door.diff("id", {}, {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InternalError);
+    expect(err).toMatchObject({
+      message: "[INTERNAL] cannot read properties of undefined (reading 'x')",
+      code: "INTERNAL",
+      cause: boom,
+    });
+    expect(await door.delete("id", {}).catch((e: unknown) => e)).toMatchObject({ message: "[USAGE] ours" });
   });
 });
 
