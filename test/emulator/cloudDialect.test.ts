@@ -12,6 +12,7 @@ import { lookupNamed, runLookup } from "../../provider/lookups/run";
 import { startEmulator } from "../../emulator";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { emulatorPerTest, envFor, FAST_RETRIES, setEnv } from "../support/emulatorPerTest";
+import { exportEnv, exportInProcess } from "../support/exportRuns";
 import { ORG_ID, PIPE_IDS, PIPE_RESOURCE_ID } from "../support/fixtures";
 
 const emu = emulatorPerTest({ service: "cloud", helper: "cloudDialect", cloudDialect: "clickhouse" });
@@ -79,6 +80,21 @@ describe("PipeSettings on the Cloud's area B", () => {
     const def = lookupNamed("getPipeSettings");
     if (def === undefined) throw new Error("no getPipeSettings");
     expect(await runLookup(def, { ...PIPE_IDS })).toMatchObject({ dbMaxInsertThreads: 2, dbMaxThreads: null });
+  });
+});
+
+describe("alertpipe export on the Cloud's area B", () => {
+  it("writes a set pipe's settings by the same import id as in the contract dialect, from one GET at /clickpipes/", async () => {
+    await byHand("PUT", CLICKPIPE, { clickhouse_max_threads: 2 });
+    emu.emulator.resetRequestLog();
+    const env = { ...exportEnv(emu.emulator), ALERTPIPE_CLOUD_DIALECT: "clickhouse" };
+    const run = await exportInProcess(["export", "--pipe", PIPE_RESOURCE_ID], env);
+    expect(run.code, run.stderr).toBe(0);
+    const doc = JSON.parse(run.stdout) as { resources: Array<{ type: string; id: string }> };
+    const pipes = doc.resources.filter((r) => r.type === "alertpipe:index:PipeSettings");
+    expect(pipes).toEqual([expect.objectContaining({ id: PIPE_RESOURCE_ID })]);
+    const cloudRequests = emu.emulator.requests.filter((r) => r.area === "cloud");
+    expect(cloudRequests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET ${CLICKPIPE} 200`]);
   });
 });
 
