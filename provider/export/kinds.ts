@@ -8,6 +8,7 @@ import type { Checked } from "../protocol/check";
 import type { ResourceDefinition } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
 import { behaviour as alert } from "../alert/behaviour";
+import { ALERT_REFERENCES } from "../alert/definition";
 import { alertCollection } from "../alert/lookup";
 import { behaviour as apiKey } from "../apiKey/behaviour";
 import { keyCollection } from "../apiKey/lookup";
@@ -173,11 +174,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     needs: undefined,
     behaviour: alert,
     caveat: undefined,
-    references: [
-      { path: ["channel", "webhookId"], to: "Webhook" },
-      { path: ["channels", "[]", "webhookId"], to: "Webhook" },
-      { path: ["savedSearchId"], to: "SavedSearch" },
-    ],
+    references: ALERT_REFERENCES,
     dynamicImportId: (listed) => listed.id,
     programNote: undefined,
   },
