@@ -353,3 +353,10 @@ export const ALERT = {
     updatedAt: { ...SERVICE_STRING, description: "When the alert last changed (ISO 8601, set by the service)." },
   },
 } as const satisfies ResourceDefinition;
+
+/** The inputs that hold another resource's id ("[]": each element): an export writes them as references. */
+export const ALERT_REFERENCES = [
+  { path: ["channel", "webhookId"], to: "Webhook" },
+  { path: ["channels", "[]", "webhookId"], to: "Webhook" },
+  { path: ["savedSearchId"], to: "SavedSearch" },
+] as const;
