@@ -32,7 +32,7 @@ export interface Exchange {
   readonly kept?: string;
   /** Sent with another key than the recorder's: that key, normalized. */
   readonly key?: string;
-  /** Its RateLimit-Remaining and -Reset are kept as answered (another key's, or a row about them). */
+  /** Its RateLimit-Remaining is kept as answered (another key's, or a row about it); -Reset never is (a clock's). */
   readonly counted?: true;
   /** Sent once the key's window was spent to its last request (by unrecorded requests). */
   readonly spent?: true;
@@ -127,7 +127,10 @@ export function normalize(
       ...(x.request.body === undefined ? {} : { body: walk(x.request.body, none, false) }),
     };
     const headers = Object.fromEntries(
-      Object.entries(x.answer.headers).map(([k, v]) => [k, COUNTERS.has(k) && x.counted !== true ? FIXED.counter : v]),
+      Object.entries(x.answer.headers).map(([k, v]) => [
+        k,
+        k === "ratelimit-reset" || (COUNTERS.has(k) && x.counted !== true) ? FIXED.counter : v,
+      ]),
     );
     return {
       n: i + 1,

@@ -16,7 +16,7 @@ export interface RowOptions {
   readonly kept?: string;
   /** Another key than the recorder's (its answers are never waited out; its counters kept). */
   readonly key?: string;
-  /** Keep RateLimit-Remaining and -Reset as answered: a row about the key's count. */
+  /** Keep RateLimit-Remaining as answered: a row about the key's count. */
   readonly counted?: boolean;
   /** Spend the key's window to its last request first (unrecorded), then send this one, 429 and all. */
   readonly spent?: boolean;
