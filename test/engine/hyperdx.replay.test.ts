@@ -37,8 +37,9 @@ describe.each(DOORS.map((door) => [door] as const))("the recorded lifecycle thro
   }, 300_000);
 
   it.each(RUNS.map((run) => [run.label, run] as const))("%s sends only recorded requests", async (label, run) => {
+    const before = replay.offRecording.length;
     const result = await stack.run(run.kind);
-    expect(replay.offRecording, "requests the recording has no answer for").toEqual([]);
+    expect(replay.offRecording.slice(before), "requests the recording has no answer for").toEqual([]);
     expect(result.ok, result.told).toBe(true);
     const done = changes(result);
     expect(run.kind === "refresh" ? done.filter((c) => c.startsWith("refresh-")) : done).toEqual(EXPECTED[label]);
