@@ -32,7 +32,10 @@ export interface Exchange {
   readonly kept?: string;
   /** Sent with another key than the recorder's: that key, normalized. */
   readonly key?: string;
-  /** Its RateLimit-Remaining is kept as answered (another key's, or a row about it); -Reset never is (a clock's). */
+  /**
+   * A row about the key's count: its RateLimit-Remaining kept, another key's as answered, the shared
+   * key's as `<n-k>`, k below the scenario's first counted row (`<n>`); -Reset never (a clock's).
+   */
   readonly counted?: true;
   /** Sent once the key's window was spent to its last request (by unrecorded requests). */
   readonly spent?: true;
@@ -119,6 +122,14 @@ export function normalize(
     return value;
   };
   const none = new Set<number>();
+  // The shared key's count on a counted row: how far below the scenario's first counted row it is.
+  let firstCount: number | undefined;
+  const counted = (x: RawExchange, value: string): string => {
+    if (x.key !== undefined || x.spent === true) return value;
+    firstCount ??= Number(value);
+    const below = firstCount - Number(value);
+    return below === 0 ? FIXED.counter : `<n-${below}>`;
+  };
   const exchanges = raw.map((x, i): Exchange => {
     const sent = sentTimes(x.request.body);
     const request: RecordedRequest = {
@@ -129,7 +140,11 @@ export function normalize(
     const headers = Object.fromEntries(
       Object.entries(x.answer.headers).map(([k, v]) => [
         k,
-        k === "ratelimit-reset" || (COUNTERS.has(k) && x.counted !== true) ? FIXED.counter : v,
+        k === "ratelimit-reset" || (COUNTERS.has(k) && x.counted !== true)
+          ? FIXED.counter
+          : k === "ratelimit-remaining"
+            ? counted(x, v)
+            : v,
       ]),
     );
     return {

@@ -98,7 +98,10 @@ function counters(rec: Recording, answers: (x: Exchange) => RecordedAnswer | und
   for (const x of rec.exchanges) {
     const answer = answers(x);
     if (x.counted !== true || answer === undefined) continue;
-    const remaining = Number(answer.headers["ratelimit-remaining"]);
+    // The recorder writes the shared key's count as `<n>`, `<n-1>`, …: relative to its first counted row.
+    const written = answer.headers["ratelimit-remaining"] ?? "";
+    const relative = /^<n(?:-(\d+))?>$/.exec(written);
+    const remaining = relative === null ? Number(written) : -Number(relative[1] ?? 0);
     const key = x.key ?? "";
     const before = last.get(key);
     out.set(

@@ -28,7 +28,7 @@ function resourceOf(method: string, path: string, body: unknown): string {
 function headersOf(x: Exchange): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(x.answer.headers)) {
-    if (value !== FIXED.counter) out[name] = value;
+    if (!value.startsWith(FIXED.counter.slice(0, 2))) out[name] = value;
     else out[name] = name === "ratelimit-remaining" ? "99" : "60";
   }
   return out;
