@@ -82,6 +82,67 @@ export const ordinalId = (n: number): string => n.toString(16).padStart(24, "0")
 export interface RawExchange extends Omit<Exchange, "n" | "request" | "answer"> {
   readonly request: RecordedRequest;
   readonly answer: RecordedAnswer;
+  /** Sent by a client through the recording proxy, beside others of its phase: when (ms). */
+  readonly timing?: { readonly sentAt: number; readonly answeredAt: number };
+}
+
+/** Which queue a replay matches a request in: a create by its collection and body, anything else by its path. */
+export function resourceOf(method: string, path: string, body: unknown): string {
+  const bare = path.split("?")[0] ?? path;
+  return method === "POST" ? `POST ${bare} ${JSON.stringify(body)}` : bare;
+}
+
+/** The collection a path is under (`alerts`), and whether it is the collection itself (a list). */
+function collectionOf(x: RawExchange): { name: string; list: boolean } {
+  const parts = (x.request.path.split("?")[0] ?? "").split("/").filter((p) => p !== "");
+  return { name: parts[2] ?? "", list: x.request.method === "GET" && parts.length === 3 };
+}
+
+/**
+ * A concurrent client's requests in an order that does not depend on how they interleaved. A
+ * request stays after: the earlier ones of its resource; the create whose id it names; and, for a
+ * list and a write of one collection, the one answered before the other was sent (a list sees the
+ * writes before it). Otherwise the first resource (ids masked, then as numbered) goes first; so
+ * ids number alike on every recording.
+ */
+export function canonicalOrder(
+  raw: readonly RawExchange[],
+  rename: (id: string) => string = (id) => id,
+): RawExchange[] {
+  const resource = (x: RawExchange) => resourceOf(x.request.method, x.request.path, x.request.body);
+  const key = (x: RawExchange) => `${resource(x).replace(OBJECT_ID, "*")}\n${resource(x).replace(OBJECT_ID, rename)}`;
+  const madeId = (x: RawExchange) => (x.answer.body as { data?: { id?: unknown } } | undefined)?.data?.id;
+  const waitsOn = (y: RawExchange, x: RawExchange, group: readonly RawExchange[]): boolean => {
+    if (resource(x) === resource(y)) return group.indexOf(x) < group.indexOf(y);
+    const made = madeId(x);
+    if (typeof made === "string" && `${y.request.path} ${JSON.stringify(y.request.body ?? null)}`.includes(made))
+      return true;
+    const [cx, cy] = [collectionOf(x), collectionOf(y)];
+    return cx.name === cy.name && (cx.list || cy.list) && x.timing!.answeredAt <= y.timing!.sentAt;
+  };
+  const out: RawExchange[] = [];
+  for (let i = 0; i < raw.length;) {
+    const first = raw[i]!;
+    let end = i + 1;
+    while (
+      first.timing !== undefined &&
+      end < raw.length &&
+      raw[end]!.timing !== undefined &&
+      raw[end]!.what === first.what
+    )
+      end++;
+    const group = raw.slice(i, end);
+    const left = [...group];
+    while (left.length > 0) {
+      const free = left.filter((y) => !left.some((x) => x !== y && waitsOn(y, x, group)));
+      const pool = free.length > 0 ? free : left;
+      const next = pool.reduce((a, b) => (key(b) < key(a) ? b : a));
+      out.push(next);
+      left.splice(left.indexOf(next), 1);
+    }
+    i = end;
+  }
+  return out;
 }
 
 /** The times a request sent (its body's, in ms), so an echoed time is kept as the server spelt it. */
@@ -92,16 +153,39 @@ function sentTimes(value: unknown, into = new Set<number>()): Set<number> {
   return into;
 }
 
+/** A list's objects by id: objects made at once come back in the order the server made them. */
+function byId(body: unknown): unknown {
+  const data = (body as { data?: unknown } | undefined)?.data;
+  if (!Array.isArray(data) || !data.every((o) => typeof (o as { id?: unknown } | null)?.id === "string")) return body;
+  const sorted = [...(data as Array<{ id: string }>)].sort((a, b) => a.id.localeCompare(b.id));
+  return { ...(body as object), data: sorted };
+}
+
 /**
  * Rewrites a scenario's exchanges: every 24-hex id to its ordinal in order of first appearance
- * (request before answer), times the request did not send to FIXED_TIME, `secrets` (the key, the
- * user's email: the raw string and its placeholder) to placeholders, the key's counters to "<n>".
+ * (request before answer; a proxy's requests in canonical order), times the request did not send to
+ * FIXED_TIME, `secrets` (the key, the user's email) to placeholders, the key's counters to "<n>",
+ * a list's objects in id order.
  */
 export function normalize(
   raw: readonly RawExchange[],
   secrets: ReadonlyMap<string, string>,
   named: Record<string, string>,
 ): { exchanges: Exchange[]; ids: Record<string, string> } {
+  // Twice: the first numbers the ids, the second orders requests that differ only by id by their numbers.
+  const first = normalizeIn(canonicalOrder(raw), secrets, named);
+  return normalizeIn(
+    canonicalOrder(raw, (id) => first.numbered.get(id) ?? id),
+    secrets,
+    named,
+  );
+}
+
+function normalizeIn(
+  raw: readonly RawExchange[],
+  secrets: ReadonlyMap<string, string>,
+  named: Record<string, string>,
+): { exchanges: Exchange[]; ids: Record<string, string>; numbered: ReadonlyMap<string, string> } {
   const ids = new Map<string, string>();
   const idOf = (id: string) => {
     let ordinal = ids.get(id);
@@ -161,10 +245,10 @@ export function normalize(
       answer: {
         status: x.answer.status,
         headers,
-        ...(x.answer.body === undefined ? {} : { body: walk(x.answer.body, sent, true) }),
+        ...(x.answer.body === undefined ? {} : { body: byId(walk(x.answer.body, sent, true)) }),
       },
     };
   });
   const namedIds = Object.fromEntries(Object.entries(named).map(([name, id]) => [name, text(id, none, false)]));
-  return { exchanges, ids: namedIds };
+  return { exchanges, ids: namedIds, numbered: ids };
 }

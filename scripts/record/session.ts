@@ -4,6 +4,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
 import { request } from "undici";
 import { HEADERS_KEPT, type RawExchange, type RecordedAnswer, type Role } from "./recording";
 
@@ -20,6 +21,10 @@ export interface RowOptions {
   readonly counted?: boolean;
   /** Spend the key's window to its last request first (unrecorded), then send this one, 429 and all. */
   readonly spent?: boolean;
+  /** Sent through the proxy, beside others of its phase: ordered canonically (recording.ts). */
+  readonly concurrent?: boolean;
+  /** When it was sent (ms; set by the session). */
+  readonly sentAt?: number;
 }
 
 const OBJECT_ID = /\b[0-9a-f]{24}\b/g;
@@ -123,6 +128,9 @@ export class Session {
       ...(options.key === undefined ? {} : { key: options.key }),
       ...(options.counted === true || options.key !== undefined ? { counted: true } : {}),
       ...(options.spent === true ? { spent: true } : {}),
+      ...(options.concurrent === true
+        ? { timing: { sentAt: options.sentAt ?? 0, answeredAt: performance.now() } }
+        : {}),
       request: { method, path, ...(body === undefined ? {} : { body }) },
       answer: shown,
     });
@@ -130,11 +138,12 @@ export class Session {
 
   private async exchange(role: Role, what: string, method: string, path: string, body: unknown, options: RowOptions) {
     if (options.spent === true) await this.spend();
+    const sentAt = performance.now();
     const answer = await this.send(method, path, body, options.key, options.spent !== true);
     const id = (answer.body as { data?: { id?: unknown } } | undefined)?.data?.id;
     if (method === "POST" && answer.status === 200 && typeof id === "string")
       this.made.push(`${path.split("?")[0]}/${id}`);
-    this.record(role, what, method, path, body, answer, options);
+    this.record(role, what, method, path, body, answer, { ...options, sentAt });
     return answer;
   }
 
@@ -188,7 +197,7 @@ export class Session {
         const method = req.method ?? "GET";
         const path = req.url ?? "/";
         const body = chunks.length === 0 ? undefined : parse(Buffer.concat(chunks).toString("utf8"));
-        const answer = await this.exchange("row", phase(), method, path, body, {});
+        const answer = await this.exchange("row", phase(), method, path, body, { concurrent: true });
         res.writeHead(answer.status, answer.headers);
         res.end(
           answer.body === undefined ? "" : typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body),

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { isDeepStrictEqual } from "node:util";
 import type { Exchange, Recording } from "../../scripts/record/recording";
-import { FIXED } from "../../scripts/record/recording";
+import { FIXED, resourceOf } from "../../scripts/record/recording";
 import { afterFile } from "./engine";
 
 export interface ReplayServer {
@@ -16,12 +16,6 @@ export interface ReplayServer {
   readonly offRecording: string[];
   /** The recorded requests not asked for yet. */
   left(): Exchange[];
-}
-
-/** Which queue a request waits in: a create by its collection and body, anything else by its path. */
-function resourceOf(method: string, path: string, body: unknown): string {
-  const bare = path.split("?")[0] ?? path;
-  return method === "POST" ? `POST ${bare} ${JSON.stringify(body)}` : bare;
 }
 
 /** The recorded headers, a counter normalized away answered as a key with room to spare. */

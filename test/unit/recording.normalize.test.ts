@@ -79,3 +79,42 @@ describe("normalize", () => {
     expect(JSON.stringify(exchanges)).not.toContain(KEY);
   });
 });
+
+describe("a proxy's concurrent requests", () => {
+  /** Two creates in flight together, then a list answered after both: in the order given. */
+  function phase(order: "hook first" | "search first"): RawExchange[] {
+    const create = (path: string, name: string, id: string, at: number): RawExchange => ({
+      role: "row",
+      what: "up",
+      timing: { sentAt: at, answeredAt: at + 5 },
+      request: { method: "POST", path, body: { name } },
+      answer: { status: 200, headers: {}, body: { data: { id, name } } },
+    });
+    const hook = create("/api/v2/webhooks", "ops", "aaaaaaaaaaaaaaaaaaaaaaaa", order === "hook first" ? 0 : 1);
+    const search = create(
+      "/api/v2/saved-searches",
+      "errors",
+      "bbbbbbbbbbbbbbbbbbbbbbbb",
+      order === "hook first" ? 1 : 0,
+    );
+    const list: RawExchange = {
+      role: "row",
+      what: "up",
+      timing: { sentAt: 10, answeredAt: 11 },
+      request: { method: "GET", path: "/api/v2/webhooks?limit=1000" },
+      answer: { status: 200, headers: {}, body: { data: [{ id: "aaaaaaaaaaaaaaaaaaaaaaaa" }] } },
+    };
+    return order === "hook first" ? [hook, search, list] : [search, hook, list];
+  }
+
+  it("number and order alike however they interleaved, a list still after the write it saw", () => {
+    const a = normalize(phase("hook first"), secrets, {});
+    const b = normalize(phase("search first"), secrets, {});
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    expect(a.exchanges.map((x) => x.request.path)).toEqual([
+      "/api/v2/saved-searches",
+      "/api/v2/webhooks",
+      "/api/v2/webhooks?limit=1000",
+    ]);
+  });
+});
