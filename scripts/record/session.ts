@@ -117,8 +117,8 @@ export class Session {
     }
     idsIn(shown.body, this.seen);
     if (options.key !== undefined) this.otherKeys.add(options.key);
-    // A body the server refused as invalid was sent wrong on purpose: replays tag it so.
-    const deliberate = options.deliberate ?? (answer.status === 400 && body !== undefined);
+    // A request the server refused as invalid was sent wrong on purpose: replays tag it so.
+    const deliberate = options.deliberate ?? answer.status === 400;
     this.raw.push({
       role,
       what,

@@ -59,6 +59,7 @@ const ROWS: Row[] = [
   {
     what: "read an import id of 12 characters (an ObjectId to the service)",
     make: () => ({ method: "GET", path: `${ALERTS}/twelve-chars` }),
+    deliberate: true,
   },
   { what: "create a between alert with thresholdMax", make: createWith({ thresholdType: "between", thresholdMax: 9 }) },
   {

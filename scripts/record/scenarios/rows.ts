@@ -17,6 +17,8 @@ export interface Row {
   readonly make: (r: Refs, made: string) => Request;
   readonly words?: true;
   readonly kept?: string;
+  /** Sent wrong on purpose though the server does not answer 400 (a path it has no route or id for). */
+  readonly deliberate?: true;
 }
 
 export const NOT_AN_ALERT = "0123456789abcdef01234567";
@@ -36,6 +38,7 @@ export async function runRows(s: Session, r: Refs, rows: readonly Row[]): Promis
     await s.row(row.what, q.method, q.path, q.body === undefined ? undefined : defined(q.body), {
       ...(row.words === undefined ? {} : { words: true }),
       ...(row.kept === undefined ? {} : { kept: row.kept }),
+      ...(row.deliberate === undefined ? {} : { deliberate: true }),
     });
   }
 }

@@ -24,6 +24,7 @@ export const service: Scenario = {
     );
     await s.row("a key the server does not know: 401, counted against that key", "GET", ALERTS, undefined, {
       key: `not-a-key-${randomBytes(6).toString("hex")}`,
+      deliberate: true,
     });
   },
 };
