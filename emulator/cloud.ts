@@ -9,6 +9,7 @@ import { keyCreateBodySchema, keyPatchBodySchema, parseWith, pipeSettingsBodySch
 import {
   cloudError,
   cloudOk,
+  gatewayNotFound,
   isoNow,
   parseJson,
   sameSecret,
@@ -74,7 +75,10 @@ export function handleCloud(services: Services, req: Incoming): Reply {
       break;
     }
   }
-  if (route === undefined) return cloudError(404, `no endpoint at ${req.path}`);
+  if (route === undefined)
+    return services.cloudDialect === "clickhouse"
+      ? gatewayNotFound(req)
+      : cloudError(404, `no endpoint at ${req.path}`);
   if (!route.allow.includes(req.method)) {
     return cloudError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
   }
@@ -102,7 +106,7 @@ export function handleCloud(services: Services, req: Incoming): Reply {
 
 // ---- Authentication -----------------------------------------------------------------------------
 
-type Caller =
+export type Caller =
   | {
       ok: true;
       keyId: string;
@@ -110,7 +114,8 @@ type Caller =
     }
   | { ok: false; reply: Reply };
 
-function authenticate(services: Services, req: Incoming): Caller {
+/** The caller's key (an organization's, or the bootstrap pair), checked as every /v1 route does. */
+export function authenticate(services: Services, req: Incoming): Caller {
   const unauthorized: Caller = { ok: false, reply: cloudError(401, "missing or invalid credentials") };
   const match = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(req.authorization ?? "");
   if (!match) return unauthorized;

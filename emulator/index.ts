@@ -5,7 +5,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimit } from "./limits";
 import { createListener, randomDraws, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
-import type { EmulatorMode, Services } from "./replies";
+import type { CloudDialect, EmulatorMode, Services } from "./replies";
 import { seedCustomRoles, type CustomRoleSeed } from "./roles";
 import { pendingRaces } from "./webhooks";
 import {
@@ -21,7 +21,7 @@ import {
 export type { AfterCommitFault, FaultKind, FaultPlan, RandomFaults, RecordedRequest } from "./router";
 export { DEFAULT_RANDOM_DELAY_MS, FAULT_KINDS } from "./router";
 export type { RateLimit } from "./limits";
-export type { EmulatorMode } from "./replies";
+export type { CloudDialect, EmulatorMode } from "./replies";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export { SEEDED_SOURCES } from "./savedSearches";
 export { SYSTEM_ROLES, customRoleId, type CustomRoleSeed } from "./roles";
@@ -73,6 +73,12 @@ export interface EmulatorOptions {
    * answer, unknown members dropped, any threshold (docs/design/real-alerting-service.md).
    */
   mode?: EmulatorMode;
+  /**
+   * Which cloud API area B speaks: "contract" (the default) or "clickhouse", ClickHouse Cloud's, which
+   * also serves managed ClickStack under `/v1/organizations/{org}/services/{svc}/clickstack/…`
+   * (emulator/clickstack.ts; docs/design/managed-clickstack.md).
+   */
+  cloudDialect?: CloudDialect;
   /**
    * Custom roles of area B's organizations (beside the three system roles every one has, SYSTEM_ROLES);
    * an organization with one has moved to custom roles, which freezes its keys' deprecated `roles`.
@@ -168,6 +174,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     keySecret,
     limiters: { cloud: new FixedWindowLimiter(limit("cloud")), alerting: new FixedWindowLimiter(limit("alerting")) },
     mode: options.mode ?? "contract",
+    cloudDialect: options.cloudDialect ?? "contract",
   };
   const router: RouterState = {
     services,

@@ -1,7 +1,13 @@
 // Every argument changes in place: PUT replaces the whole body. A create whose answer is lost
 // finds what it made by listing (lookup.ts); one with importId takes over an existing alert.
 
-import { configuredDialect, connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import {
+  configuredDialect,
+  connectionFailures,
+  connectionFor,
+  isManagedClickStack,
+  type AreaConnection,
+} from "../runtime/connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
@@ -27,7 +33,7 @@ import {
 } from "../serviceFacts/alertRules";
 import { ALERT } from "./definition";
 import { alertCollection, alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
-import { alertIn, alertsPath, createdAlert, fromWire, toWire, type Args, type State } from "./wire";
+import { alertIn, alertsPath, createdAlert, fromWire, takesOneChannel, toWire, type Args, type State } from "./wire";
 import { dialectFor } from "./dialect";
 
 type Output = keyof State;
@@ -116,7 +122,8 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
     failures.push({
       property: "savedSearchId",
       reason:
-        'savedSearchId is required for a search alert when alertpipe:alertingDialect is "2026": the id of the saved search it watches',
+        'savedSearchId is required for a search alert when alertpipe:alertingDialect is "2026" or on managed ClickStack: the id of ' +
+        "the saved search it watches",
     });
   if (!unknown("channel", "channels")) {
     const words = {
@@ -133,6 +140,14 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
     const problem = channelsProblem(set("channel") ? (inputs.channel as { type?: unknown }) : undefined, list);
     if (problem !== undefined) failures.push({ property: words[problem][0], reason: words[problem][1] });
   }
+  // Managed ClickStack's alert has one `channel` and no `channels`: never a list cut short.
+  if (isManagedClickStack() && Array.isArray(inputs.channels) && inputs.channels.length > 1)
+    failures.push({
+      property: "channels",
+      reason:
+        `channels holds ${inputs.channels.length} channels, but managed ClickStack (alertpipe:clickstackOrganizationId and ` +
+        "alertpipe:clickstackServiceId) takes one channel per alert: set one, or one alert per channel",
+    });
   if (!unknown("thresholdType", "threshold", "thresholdMax") && typeof inputs.thresholdType === "string") {
     const max = typeof inputs.thresholdMax === "number" ? inputs.thresholdMax : undefined;
     const problem = thresholdMaxProblem(inputs.thresholdType, Number(inputs.threshold), max);
@@ -222,7 +237,7 @@ async function create(args: Args): Promise<Created<State>> {
 }
 
 async function post(conn: AreaConnection, args: Args, description: string): Promise<Created<State>> {
-  const body = toWire(args, await dialectFor(conn, args));
+  const body = toWire(args, await dialectFor(conn, args), takesOneChannel(conn));
   const res = await send(conn, { method: "POST", path: alertsPath(), body, creates: description });
   // Without the id Pulumi cannot record the alert the service made.
   const id = createdId(res, description, createdAlert);
@@ -233,9 +248,9 @@ async function post(conn: AreaConnection, args: Args, description: string): Prom
 async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
   const got = await readForImport("alert", importId, () => send(conn, { method: "GET", path: alertsPath(importId) }));
   const live = alertIn(got.body);
-  if (live !== undefined && matchesWhatIsSent(args, live))
+  if (live !== undefined && matchesWhatIsSent(args, live, takesOneChannel(conn)))
     return { id: importId, outputs: outputsAfterWrite(args, got.body) };
-  const body = toWire(args, await dialectFor(conn, args));
+  const body = toWire(args, await dialectFor(conn, args), takesOneChannel(conn));
   const res = await send(conn, { method: "PUT", path: alertsPath(importId), body });
   return { id: importId, outputs: outputsAfterWrite(args, res.body, live === undefined ? {} : fromWire(live)) };
 }
@@ -304,7 +319,7 @@ function previewUpdate(_id: string, olds: State, news: Args): State {
 async function update(id: string, olds: State, news: Args): Promise<State> {
   // The whole body, so an argument removed from the program is cleared live.
   const conn = connectionFor("alerting");
-  const body = { ...toWire(news, await dialectFor(conn, news)), ...clears(olds, news) };
+  const body = { ...toWire(news, await dialectFor(conn, news), takesOneChannel(conn)), ...clears(olds, news) };
   const res = await send(conn, { method: "PUT", path: alertsPath(id), body });
   return outputsAfterWrite(news, res.body, olds);
 }

@@ -27,10 +27,21 @@ export function alertIn(body: unknown): WireAlert | undefined {
 
 const SENT = inputNames(ALERT);
 
-/** Absent or null optionals left out; `source` as `dialect` spells it. */
-export function toWire(args: Args, dialect: AlertingDialect = "contract"): Record<string, unknown> {
+/**
+ * Absent or null optionals left out; `source` as `dialect` spells it. `oneChannel`: a service with no
+ * `channels` (managed ClickStack), sent its one channel as `channel` (the check refuses more).
+ */
+export function toWire(args: Args, dialect: AlertingDialect = "contract", oneChannel = false): Record<string, unknown> {
   const body = mapping(ALERT, args, SENT, "drop");
-  return body.source === undefined ? body : { ...body, source: sourceOnWire(body.source, dialect) };
+  const spelled = body.source === undefined ? body : { ...body, source: sourceOnWire(body.source, dialect) };
+  if (!oneChannel || spelled.channels === undefined) return spelled;
+  const { channels, ...rest } = spelled;
+  return rest.channel !== undefined || !Array.isArray(channels) ? rest : { ...rest, channel: channels[0] };
+}
+
+/** Whether the connection's service takes one `channel` only (managed ClickStack's schema). */
+export function takesOneChannel(conn: { readonly gateway?: unknown }): boolean {
+  return conn.gateway !== undefined;
 }
 
 /** `source` in a program's spelling; null is absent. */
