@@ -3,7 +3,13 @@
 
 import { z } from "../protocol/zod";
 import { fromWire as mapped, inputNames, toWire as mapping, type ArgsOf, type StateOf } from "../protocol/definition";
-import { ALERTS_PATH, sourceFromWire, sourceOnWire, type AlertingDialect } from "../serviceFacts/alertRules";
+import {
+  ALERTS_PATH,
+  sourceFromWire,
+  sourceOnWire,
+  withOneChannel,
+  type AlertingDialect,
+} from "../serviceFacts/alertRules";
 import { ALERT } from "./definition";
 import { memberPath } from "../http/paths";
 
@@ -34,9 +40,7 @@ const SENT = inputNames(ALERT);
 export function toWire(args: Args, dialect: AlertingDialect = "contract", oneChannel = false): Record<string, unknown> {
   const body = mapping(ALERT, args, SENT, "drop");
   const spelled = body.source === undefined ? body : { ...body, source: sourceOnWire(body.source, dialect) };
-  if (!oneChannel || spelled.channels === undefined) return spelled;
-  const { channels, ...rest } = spelled;
-  return rest.channel !== undefined || !Array.isArray(channels) ? rest : { ...rest, channel: channels[0] };
+  return oneChannel ? withOneChannel(spelled) : spelled;
 }
 
 /** Whether the connection's service takes one `channel` only (managed ClickStack's schema). */

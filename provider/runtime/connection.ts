@@ -354,8 +354,8 @@ function cloudKey(): { authorization: string; secrets: string[] } {
  */
 function managedConnection(): AreaConnection {
   selfHostedToo();
-  const organizationId = managedId("clickstackOrganizationId");
-  const serviceId = managedId("clickstackServiceId");
+  const org = encodeURIComponent(managedId("clickstackOrganizationId"));
+  const svc = encodeURIComponent(managedId("clickstackServiceId"));
   const root = cloudRoot();
   const { authorization, secrets } = cloudKey();
   return {
@@ -368,7 +368,7 @@ function managedConnection(): AreaConnection {
     dialect: "2026",
     gateway: {
       kind: "clickstack",
-      pathPrefix: `/v1/organizations/${encodeURIComponent(organizationId)}/services/${encodeURIComponent(serviceId)}/clickstack`,
+      pathPrefix: `/v1/organizations/${org}/services/${svc}/clickstack`,
     },
   };
 }

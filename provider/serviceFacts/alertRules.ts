@@ -124,6 +124,16 @@ export function channelsProblem(
   return undefined;
 }
 
+/**
+ * An alert's body for a service with one `channel` and no `channels` (managed ClickStack's schema):
+ * its one channel as `channel`; the check refuses more than one.
+ */
+export function withOneChannel(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { channels, ...rest } = body;
+  if (channels === undefined || rest.channel !== undefined || !Array.isArray(channels)) return rest;
+  return { ...rest, channel: channels[0] };
+}
+
 /** An alert as a list answers it: its members, read by name. */
 export type AlertAnswer = Readonly<Record<string, unknown>>;
 
