@@ -58,44 +58,86 @@ export function handleClickStack(services: Services, req: Incoming): Reply {
   if (caller.organizationId !== undefined && caller.organizationId !== org.toLowerCase())
     return cloudError(403, "this API key belongs to another organization");
 
-  const refused = cloudSchemaProblem(req, rest);
-  if (refused !== undefined) return cloudError(400, refused);
+  const write = alertWrite(req, rest);
+  if (write.problem !== undefined) return cloudError(400, write.problem);
   const inner = handleAlerting(asTeam(services), {
-    ...req,
+    ...(write.forwarded ?? req),
     path: `/api/v2${rest}`,
     authorization: `Bearer ${services.token}`,
   });
-  return inCloudEnvelope(inner, rest);
+  if (/^\/alerts(\/|$)/.test(rest) && (req.method === "POST" || req.method === "PUT") && inner.status === 200)
+    keepChannel(services, inner, write.channel);
+  return inCloudEnvelope(services, inner, rest);
 }
 
-/** What the Cloud schemas refuse that HyperDX's take: an alert's `channels` (it has `channel` alone). */
-function cloudSchemaProblem(req: Incoming, rest: string): string | undefined {
-  if (!/^\/alerts(\/|$)/.test(rest) || (req.method !== "POST" && req.method !== "PUT")) return undefined;
+const SEVERITIES: readonly unknown[] = ["critical", "error", "warning", "info", null];
+const WEBHOOK_EXTRAS = ["webhookService", "slackChannelId", "severity"] as const;
+
+/** An alert write's body, when it is one: what HyperDX's handlers take, and the channel as written. */
+interface AlertWrite {
+  readonly problem?: string;
+  readonly forwarded?: Incoming;
+  readonly channel?: Record<string, unknown>;
+}
+
+/**
+ * What the Cloud schemas refuse that HyperDX's take (an alert's `channels`: it has `channel` alone), and
+ * their webhook channel's members HyperDX's lack (kept beside the alert). Email channels are not emulated.
+ */
+function alertWrite(req: Incoming, rest: string): AlertWrite {
+  if (!/^\/alerts(\/|$)/.test(rest) || (req.method !== "POST" && req.method !== "PUT")) return {};
   const json = parseJson(req.rawBody);
-  if (!json.ok || typeof json.value !== "object" || json.value === null) return undefined;
+  if (!json.ok || !isRecord(json.value)) return {};
   if ("channels" in json.value)
-    return "Body validation failed: channels: not a field of ClickStackCreateAlertRequest; send one channel as `channel`";
-  return undefined;
+    return {
+      problem:
+        "Body validation failed: channels: not a field of ClickStackCreateAlertRequest; send one channel as `channel`",
+    };
+  const channel = json.value.channel;
+  if (!isRecord(channel)) return {};
+  if (channel.type === "email")
+    return { problem: "channel: email channels are not emulated (the emulator notifies webhooks only)" };
+  for (const member of ["webhookService", "slackChannelId"] as const)
+    if (channel[member] !== undefined && channel[member] !== null && typeof channel[member] !== "string")
+      return { problem: `Body validation failed: channel.${member}: Expected string` };
+  if (channel.severity !== undefined && !SEVERITIES.includes(channel.severity))
+    return { problem: "Body validation failed: channel.severity: must be one of critical, error, warning, info" };
+  if (!WEBHOOK_EXTRAS.some((m) => channel[m] !== undefined && channel[m] !== null)) return {};
+  const { webhookService: _s, slackChannelId: _c, severity: _v, ...plain } = channel;
+  return { forwarded: { ...req, rawBody: JSON.stringify({ ...json.value, channel: plain }) }, channel };
+}
+
+/** Keeps (or clears) the channel as written beside the alert HyperDX's handlers stored. */
+function keepChannel(services: Services, inner: Reply, channel: Record<string, unknown> | undefined): void {
+  const id = isRecord(inner.body) && isRecord(inner.body.data) ? inner.body.data.id : undefined;
+  const stored = typeof id === "string" ? services.state.alerts[id] : undefined;
+  if (stored === undefined) return;
+  if (channel === undefined) delete stored.cloudChannel;
+  else stored.cloudChannel = { ...channel };
+  services.persist();
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** An object as the Cloud schemas have it: an alert has no `channels`. */
-function cloudObject(rest: string, object: unknown): unknown {
+/** An object as the Cloud schemas have it: an alert has no `channels`, and its channel as written. */
+function cloudObject(services: Services, rest: string, object: unknown): unknown {
   if (!/^\/alerts(\/|$)/.test(rest) || !isRecord(object)) return object;
   const { channels: _channels, ...alert } = object;
-  return alert;
+  const written = typeof alert.id === "string" ? services.state.alerts[alert.id]?.cloudChannel : undefined;
+  return written === undefined ? alert : { ...alert, channel: { ...written } };
 }
 
 /** `{data}` as `{status, requestId, result}` (a list's bare array, no `meta`); `{message}` as `{status, error, requestId}`. */
-function inCloudEnvelope(inner: Reply, rest: string): Reply {
+function inCloudEnvelope(services: Services, inner: Reply, rest: string): Reply {
   const requestId = randomUUID();
   if (inner.status >= 200 && inner.status < 300) {
     const data = isRecord(inner.body) ? inner.body.data : undefined;
     if (data === undefined) return { status: 200, body: { status: 200, requestId } };
-    const result = Array.isArray(data) ? data.map((o) => cloudObject(rest, o)) : cloudObject(rest, data);
+    const result = Array.isArray(data)
+      ? data.map((o) => cloudObject(services, rest, o))
+      : cloudObject(services, rest, data);
     return { status: 200, body: { status: 200, requestId, result } };
   }
   const words = isRecord(inner.body) && typeof inner.body.message === "string" ? inner.body.message : "";

@@ -23,6 +23,7 @@ import { outputsFrom } from "../protocol/outputRules";
 import { previewOutputs } from "../protocol/preview";
 import { UNKNOWN, containsUnknown, pick, type RawInputs, type Values } from "../protocol/properties";
 import {
+  MANAGED_CHANNEL_MEMBERS,
   RANGE_THRESHOLD_TYPES,
   SCHEDULE_START_WINDOW_DAYS,
   channelKey,
@@ -125,7 +126,15 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
         'savedSearchId is required for a search alert when alertpipe:alertingDialect is "2026" or on managed ClickStack: the id of ' +
         "the saved search it watches",
     });
-  if (!unknown("channel", "channels")) {
+  const email = set("emailRecipients");
+  if (email && (set("channel") || set("channels")))
+    failures.push({
+      property: "emailRecipients",
+      reason:
+        "emailRecipients is the alert's one channel on managed ClickStack: leave channel and channels out, or emailRecipients",
+    });
+  failures.push(...managedOnlyFailures(inputs));
+  if (!email && !unknown("channel", "channels")) {
     const words = {
       neither: [
         "channel",
@@ -193,6 +202,33 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
         property: "scheduleStartAt",
         reason: `scheduleStartAt must be within ${ahead} days ahead and ${back} days back (10 years) of now`,
       });
+  }
+  return failures;
+}
+
+/** What only managed ClickStack takes, refused on a self-hosted alerting API: nothing it would drop. */
+function managedOnlyFailures(inputs: RawInputs): CheckFailure[] {
+  if (isManagedClickStack()) return [];
+  const only = "is for managed ClickStack only (alertpipe:clickstackOrganizationId and alertpipe:clickstackServiceId)";
+  const failures: CheckFailure[] = [];
+  if (inputs.emailRecipients !== undefined && inputs.emailRecipients !== null)
+    failures.push({
+      property: "emailRecipients",
+      reason: `emailRecipients ${only}: a self-hosted service notifies webhooks`,
+    });
+  const listed = Array.isArray(inputs.channels) ? inputs.channels : [];
+  const channels: [string, unknown][] = [
+    ["channel", inputs.channel],
+    ...listed.map((c, i): [string, unknown] => [`channels[${i}]`, c]),
+  ];
+  for (const [at, channel] of channels) {
+    if (typeof channel !== "object" || channel === null) continue;
+    for (const member of MANAGED_CHANNEL_MEMBERS)
+      if (
+        (channel as Record<string, unknown>)[member] !== undefined &&
+        (channel as Record<string, unknown>)[member] !== null
+      )
+        failures.push({ property: `${at}.${member}`, reason: `${at}.${member} ${only}` });
   }
   return failures;
 }

@@ -5,6 +5,7 @@ import { z } from "../protocol/zod";
 import { fromWire as mapped, inputNames, toWire as mapping, type ArgsOf, type StateOf } from "../protocol/definition";
 import {
   ALERTS_PATH,
+  emailChannelFromWire,
   sourceFromWire,
   sourceOnWire,
   withOneChannel,
@@ -50,7 +51,8 @@ export function takesOneChannel(conn: { readonly gateway?: unknown }): boolean {
 
 /** `source` in a program's spelling; null is absent. */
 export function fromWire(alert: WireAlert): State {
-  return mapped(ALERT, alert.source === undefined ? alert : { ...alert, source: sourceFromWire(alert.source) }, "drop");
+  const read = emailChannelFromWire(alert);
+  return mapped(ALERT, read.source === undefined ? read : { ...read, source: sourceFromWire(read.source) }, "drop");
 }
 
 /** The id is opaque (the service publishes no form): only the path rules apply. */

@@ -9,7 +9,7 @@ import { isNotFound, unlessGone } from "../../provider/http/gone";
 import { listPaged } from "../../provider/reading/pagedList";
 import { connectionFor, type AreaConnection } from "../../provider/runtime/connection";
 import { ApiError, RouteNotServedError } from "../../provider/errors";
-import { toWire } from "../../provider/alert/wire";
+import { fromWire, toWire } from "../../provider/alert/wire";
 import * as alert from "../../provider/alert/provider";
 import { CLOUD_AUTH, cloudAnswer, mockApiPerTest, requestId, type SeenRequest } from "../support/mockApi";
 import { checkFailures } from "../support/failures";
@@ -191,5 +191,62 @@ describe("an alert's channels on managed ClickStack", () => {
     const failures = await checkFailures(alert.check)(searchAlert);
     expect(failures.map((f) => f.property)).toEqual(["savedSearchId"]);
     expect(failures[0]?.reason).toContain("managed ClickStack");
+  });
+});
+
+describe("managed ClickStack's channel shapes", () => {
+  const email = ["oncall@example.com", "sre@example.com"];
+  const managedAlert = { ...searchAlert, savedSearchId: "ss-1" };
+
+  it("sends emailRecipients as the one channel {type: email, emailRecipients}", () => {
+    const body = toWire({ ...managedAlert, channel: undefined, emailRecipients: email } as never, "2026", true);
+    expect(body.channel).toEqual({ type: "email", emailRecipients: email });
+    expect(body).not.toHaveProperty("emailRecipients");
+  });
+
+  it("reads an email channel back as emailRecipients, with no channel", () => {
+    const state = fromWire({ ...managedAlert, channel: { type: "email", emailRecipients: email } });
+    expect(state.emailRecipients).toEqual(email);
+    expect(state.channel).toBeUndefined();
+  });
+
+  it("sends a webhook channel's webhookService, slackChannelId and severity as they are", () => {
+    const channel = {
+      type: "webhook",
+      webhookId: "65f5e4a3b9e77c001a789012",
+      webhookService: "pagerduty_api",
+      severity: "critical",
+    };
+    expect(toWire({ ...managedAlert, channel } as never, "2026", true).channel).toEqual(channel);
+  });
+
+  it("sees a changed severity as a change", async () => {
+    const olds = { ...managedAlert, channel: { type: "webhook", webhookId: "h1", severity: "critical" } };
+    const news = { ...managedAlert, channel: { type: "webhook", webhookId: "h1", severity: "info" } };
+    expect((await alert.diff("a1", olds, news)).changes).toBe(true);
+  });
+
+  it("takes emailRecipients alone, and refuses it beside channel, naming emailRecipients", async () => {
+    expect(await checkFailures(alert.check)({ ...managedAlert, channel: undefined, emailRecipients: email })).toEqual(
+      [],
+    );
+    const both = await checkFailures(alert.check)({ ...managedAlert, emailRecipients: email });
+    expect(both.map((f) => f.property)).toEqual(["emailRecipients"]);
+  });
+
+  it("refuses them on a self-hosted connection, naming each property", async () => {
+    delete process.env.ALERTPIPE_CLICKSTACK_ORGANIZATION_ID;
+    delete process.env.ALERTPIPE_CLICKSTACK_SERVICE_ID;
+    process.env.ALERTPIPE_ALERTING_URL = "https://alerts.example.test";
+    process.env.ALERTPIPE_ALERTING_TOKEN = "tok-CANARY-self";
+    const failures = await checkFailures(alert.check)({
+      ...searchAlert,
+      channel: undefined,
+      channels: [{ type: "webhook", webhookId: "h1", severity: "critical", slackChannelId: "C01" }],
+    });
+    expect(failures.map((f) => f.property)).toEqual(["channels[0].slackChannelId", "channels[0].severity"]);
+    expect(failures[0]?.reason).toContain("managed ClickStack only");
+    const mailed = await checkFailures(alert.check)({ ...searchAlert, channel: undefined, emailRecipients: email });
+    expect(mailed.map((f) => f.property)).toEqual(["emailRecipients"]);
   });
 });

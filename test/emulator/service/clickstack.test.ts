@@ -89,6 +89,31 @@ describe("managed ClickStack in the emulator's ClickHouse Cloud mode", () => {
     expect(Object.keys(emu.snapshot().alerts)).toEqual([]);
   });
 
+  it("keeps a webhook channel's webhookService, slackChannelId and severity, and answers them", async () => {
+    const emu = await cloudMode();
+    const r = await referents(emu);
+    const channel = { type: "webhook", webhookId: r.hook, webhookService: "pagerduty_api", severity: "critical" };
+    const id = await made(emu, "/alerts", { ...searchAlert(r), channel });
+    expect(result(await cloud(emu, "GET", `${BASE}/alerts/${id}`)).channel).toEqual(channel);
+    const plain = { type: "webhook", webhookId: r.hook };
+    const put = await cloud(emu, "PUT", `${BASE}/alerts/${id}`, { ...searchAlert(r), channel: plain });
+    expect(result(put).channel).toEqual(plain);
+    const bad = await cloud(emu, "PUT", `${BASE}/alerts/${id}`, {
+      ...searchAlert(r),
+      channel: { ...plain, severity: "p1" },
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it("refuses an email channel, which it does not emulate, with 400", async () => {
+    const emu = await cloudMode();
+    const r = await referents(emu);
+    const channel = { type: "email", emailRecipients: ["oncall@example.com"] };
+    const answer = await cloud(emu, "POST", `${BASE}/alerts`, { ...searchAlert(r), channel });
+    expect(answer.status).toBe(400);
+    expect(String(answer.json.error)).toContain("email channels are not emulated");
+  });
+
   it("takes the organization's own keys and refuses another organization's with 403, none with 401", async () => {
     const emu = await cloudMode();
     const own = await createKey(emu, ORG);
