@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as webhook from "../../provider/webhook/provider";
 import { lookupNamed, runLookup } from "../../provider/lookups/run";
+import { exportEstate } from "../../provider/export/export";
 import { checkFailures } from "../support/failures";
 import { cloudAnswer, mockApiPerTest } from "../support/mockApi";
 
@@ -59,6 +60,22 @@ describe("console-made webhooks on managed ClickStack", () => {
     const failures = await checkFailures(webhook.check)({ name: "x", service: "teams", url: "https://example.com/x" });
     expect(failures).toEqual([
       { property: "service", reason: 'service must be one of "slack", "generic", "incidentio"' },
+    ]);
+  });
+
+  it("alertpipe export leaves one out of the import document, saying to read it with getWebhook", async () => {
+    const generic = {
+      ...slackApi,
+      id: "65f5e4a3b9e77c001a789013",
+      name: "ops",
+      service: "generic",
+      url: "https://example.com/ops",
+    };
+    mock.api.cloud.intercept({ method: "GET", path: LIST }).reply(200, cloudAnswer([slackApi, generic]));
+    const result = await exportEstate({ types: ["Webhook"], organizations: [], pipes: [], names: [] });
+    expect(result.document.resources).toEqual([{ type: "alertpipe:index:Webhook", name: "ops", id: generic.id }]);
+    expect(result.skipped).toEqual([
+      expect.objectContaining({ type: "Webhook", id: slackApi.id, why: expect.stringContaining("getWebhook") }),
     ]);
   });
 });
