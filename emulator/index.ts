@@ -5,7 +5,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimit } from "./limits";
 import { createListener, randomDraws, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
-import type { CloudDialect, EmulatorMode, Services } from "./replies";
+import type { EmulatorMode, Services } from "./replies";
+import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 import { seedCustomRoles, type CustomRoleSeed } from "./roles";
 import { pendingRaces } from "./webhooks";
 import {
@@ -21,7 +22,8 @@ import {
 export type { AfterCommitFault, FaultKind, FaultPlan, RandomFaults, RecordedRequest } from "./router";
 export { DEFAULT_RANDOM_DELAY_MS, FAULT_KINDS } from "./router";
 export type { RateLimit } from "./limits";
-export type { CloudDialect, EmulatorMode } from "./replies";
+export type { EmulatorMode } from "./replies";
+export type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export { SEEDED_SOURCES } from "./savedSearches";
 export { SYSTEM_ROLES, customRoleId, type CustomRoleSeed } from "./roles";
@@ -74,9 +76,11 @@ export interface EmulatorOptions {
    */
   mode?: EmulatorMode;
   /**
-   * Which cloud API area B speaks: "contract" (the default) or "clickhouse", ClickHouse Cloud's, which
-   * also serves managed ClickStack under `/v1/organizations/{org}/services/{svc}/clickstack/…`
-   * (emulator/clickstack.ts; docs/design/managed-clickstack.md).
+   * Which cloud management API area B speaks: "contract" (the default), the seed contract's; or
+   * "clickhouse", ClickHouse Cloud's OpenAPI document: pipe settings at `…/clickpipes/{clickPipeId}/settings`
+   * with six settings named `clickhouse_*` (docs/design/cloud-api-clickhouse.md), and managed ClickStack's
+   * alerts, webhooks and saved searches under `/v1/organizations/{org}/services/{svc}/clickstack/…`
+   * (emulator/clickstack.ts). `mode` still governs area A.
    */
   cloudDialect?: CloudDialect;
   /**

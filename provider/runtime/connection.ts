@@ -3,6 +3,7 @@
 
 import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../serviceFacts/rateLimits";
 import { ALERTING_DIALECTS, type AlertingDialect } from "../serviceFacts/alertRules";
+import { CLOUD_DIALECTS, cloudDialectOfHost, type CloudDialect } from "../serviceFacts/cloudDialects";
 import { ConfigError } from "../errors";
 import { idProblem } from "../protocol/ids";
 import { runtime, type ConfigSource } from "./runtime";
@@ -41,7 +42,8 @@ export const CONNECTION_SETTINGS = {
     envVar: "ALERTPIPE_CLOUD_URL",
     secret: false,
     required: true,
-    description: "base URL of the cloud management API (area B)",
+    description:
+      'base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"',
   },
   cloudKeyId: {
     configKey: "alertpipe:cloudKeyId",
@@ -80,6 +82,15 @@ export const CONNECTION_SETTINGS = {
       'how the alerting API spells a search alert\'s source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); ' +
       "unset: asked of the service once per process, when a search alert is first written",
   },
+  cloudDialect: {
+    configKey: "alertpipe:cloudDialect",
+    envVar: "ALERTPIPE_CLOUD_DIALECT",
+    secret: false,
+    required: false,
+    description:
+      'how the cloud management API spells pipe settings\' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: ' +
+      '`/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl\'s host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"',
+  },
   clickstackOrganizationId: {
     configKey: "alertpipe:clickstackOrganizationId",
     envVar: "ALERTPIPE_CLICKSTACK_ORGANIZATION_ID",
@@ -115,6 +126,8 @@ export interface AreaConnection {
   readonly secrets: readonly string[];
   /** The alerting API's spelling of `source`; undefined: ask the service. */
   readonly dialect?: AlertingDialect;
+  /** Area B's spelling of paths and names; set for the cloud area. */
+  readonly cloudDialect?: CloudDialect;
   /**
    * Managed ClickStack: area A through the cloud API's gateway (`area` is then "cloud", the service that
    * answers): `/api/v2/…` sent as `{pathPrefix}/…`, answers in the cloud envelope (provider/http/gateway.ts).
@@ -195,7 +208,9 @@ function baseUrl(name: ConnectionSettingName): string {
   if (url.search !== "" || url.hash !== "") {
     throw new ConfigError(name, CONNECTION_SETTINGS[name], `${key} must be a base URL without a query or fragment`);
   }
-  return url.toString().replace(/\/+$/, "");
+  const base = url.toString().replace(/\/+$/, "");
+  // Paths start with /v1 (http/paths.ts); the peer's convention names it in the URL.
+  return name === "cloudUrl" ? base.replace(/\/v1$/, "") : base;
 }
 
 function rateLimit(name: ConnectionSettingName, area: Area): RateLimit | undefined {
@@ -223,6 +238,22 @@ function dialect(): AlertingDialect | undefined {
   );
 }
 
+/** The set dialect, else the one of cloudUrl's host (`contract` when that is not a URL either). */
+function cloudDialect(): CloudDialect {
+  const raw = lookup("cloudDialect")?.trim();
+  if (raw === undefined || raw === "") {
+    const url = lookup("cloudUrl")?.trim();
+    return URL.canParse(url ?? "") ? cloudDialectOfHost(new URL(url ?? "").hostname) : "contract";
+  }
+  if ((CLOUD_DIALECTS as readonly string[]).includes(raw)) return raw as CloudDialect;
+  throw new ConfigError(
+    "cloudDialect",
+    CONNECTION_SETTINGS.cloudDialect,
+    `${CONNECTION_SETTINGS.cloudDialect.configKey} must be one of ${CLOUD_DIALECTS.map((d) => `"${d}"`).join(", ")}, ` +
+      'or unset ("clickhouse" for a host api.clickhouse.cloud or *.clickhouse.cloud, else "contract")',
+  );
+}
+
 /** The configured dialect, for checks; undefined when unset or invalid. Managed ClickStack speaks "2026". */
 export function configuredDialect(): AlertingDialect | undefined {
   try {
@@ -236,7 +267,7 @@ export function configuredDialect(): AlertingDialect | undefined {
 /** Each area's settings, so one area is never held back by the other's. */
 const AREA_SETTINGS: Record<Area, readonly ConnectionSettingName[]> = {
   alerting: ["alertingUrl", "alertingToken", "alertingRateLimit", "alertingDialect"],
-  cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit"],
+  cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit", "cloudDialect"],
 };
 
 /** Area A's settings when it is managed ClickStack: the cloud API's, and the two ids. */
@@ -293,6 +324,7 @@ function validate(name: ConnectionSettingName, area: Area): void {
   else if (name === "alertingRateLimit" || name === "cloudRateLimit") rateLimit(name, area);
   else if (name === "alertingToken") headerSafe(name);
   else if (name === "alertingDialect") dialect();
+  else if (name === "cloudDialect") cloudDialect();
   else required(name);
 }
 
@@ -324,16 +356,15 @@ export function connectionFailures(area: Area): Array<{ property: string; reason
   return connectionProblems(area).map((p) => ({ property: "", reason: p.message }));
 }
 
-/** Keys limiters per credential without keeping the credential. */
-function fingerprint(area: Area, authorization: string): string {
+/**
+ * Keys limiters per credential without keeping the credential: one key at one origin is one budget,
+ * whichever area or path spends it (managed ClickStack spends the Cloud key's).
+ */
+export function credentialFingerprint(baseUrl: string, authorization: string): string {
   // Lazily required: crypto is only needed when a method runs.
   const { createHash } = require("node:crypto") as typeof import("node:crypto");
-  return `${area}:${createHash("sha256").update(authorization).digest("hex").slice(0, 16)}`;
-}
-
-/** The cloud API's root: `cloudUrl` taken with or without its trailing `/v1`. */
-function cloudRoot(): string {
-  return baseUrl("cloudUrl").replace(/\/v1$/i, "");
+  const origin = new URL(baseUrl).origin;
+  return `key:${createHash("sha256").update(`${origin} ${authorization}`).digest("hex").slice(0, 16)}`;
 }
 
 /** The cloud key's Authorization header and every form of its secret. */
@@ -356,13 +387,14 @@ function managedConnection(): AreaConnection {
   selfHostedToo();
   const org = encodeURIComponent(managedId("clickstackOrganizationId"));
   const svc = encodeURIComponent(managedId("clickstackServiceId"));
-  const root = cloudRoot();
+  // Without its trailing /v1 (baseUrl), so never /v1/v1.
+  const root = baseUrl("cloudUrl");
   const { authorization, secrets } = cloudKey();
   return {
     area: "cloud",
     baseUrl: root,
     authorization,
-    credentialId: fingerprint("cloud", `${baseUrl("cloudUrl")} ${authorization}`),
+    credentialId: credentialFingerprint(root, authorization),
     rateLimit: rateLimit("cloudRateLimit", "cloud"),
     secrets,
     dialect: "2026",
@@ -383,7 +415,7 @@ export function connectionFor(area: Area): AreaConnection {
       area,
       baseUrl: url,
       authorization,
-      credentialId: fingerprint(area, `${url} ${authorization}`),
+      credentialId: credentialFingerprint(url, authorization),
       rateLimit: rateLimit("alertingRateLimit", area),
       secrets: [authorization, authorization.slice("Bearer ".length)],
       ...(spoken === undefined ? {} : { dialect: spoken }),
@@ -397,8 +429,9 @@ export function connectionFor(area: Area): AreaConnection {
     area,
     baseUrl: url,
     authorization,
-    credentialId: fingerprint(area, `${url} ${authorization}`),
+    credentialId: credentialFingerprint(url, authorization),
     rateLimit: rateLimit("cloudRateLimit", area),
+    cloudDialect: cloudDialect(),
     // Every form of the secret sent; the key ID alone is a name, not a secret.
     secrets: [authorization, authorization.slice("Basic ".length), `${cloudKeyId}:${cloudKeySecret}`, cloudKeySecret],
   };
