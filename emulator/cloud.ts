@@ -11,6 +11,7 @@ import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 import {
   cloudError,
   cloudOk,
+  gatewayNotFound,
   isoNow,
   parseJson,
   sameSecret,
@@ -89,7 +90,10 @@ export function handleCloud(services: Services, req: Incoming): Reply {
       break;
     }
   }
-  if (route === undefined) return cloudError(404, `no endpoint at ${req.path}`);
+  if (route === undefined)
+    return services.cloudDialect === "clickhouse"
+      ? gatewayNotFound(req)
+      : cloudError(404, `no endpoint at ${req.path}`);
   if (!route.allow.includes(req.method)) {
     return cloudError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
   }
@@ -117,7 +121,7 @@ export function handleCloud(services: Services, req: Incoming): Reply {
 
 // ---- Authentication -----------------------------------------------------------------------------
 
-type Caller =
+export type Caller =
   | {
       ok: true;
       keyId: string;
@@ -125,7 +129,8 @@ type Caller =
     }
   | { ok: false; reply: Reply };
 
-function authenticate(services: Services, req: Incoming): Caller {
+/** The caller's key (an organization's, or the bootstrap pair), checked as every /v1 route does. */
+export function authenticate(services: Services, req: Incoming): Caller {
   const unauthorized: Caller = { ok: false, reply: cloudError(401, "missing or invalid credentials") };
   const match = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(req.authorization ?? "");
   if (!match) return unauthorized;

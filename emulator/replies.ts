@@ -40,6 +40,12 @@ export function cloudError(status: number, error: string, headers?: Record<strin
   return { status, body: { status, error, requestId: randomUUID() }, ...(headers ? { headers } : {}) };
 }
 
+/** ClickHouse Cloud's gateway's page for a route it does not serve: HTML, never the cloud API's JSON. */
+export function gatewayNotFound(req: Incoming): Reply {
+  const page = `<!DOCTYPE html>\n<html>\n<head><title>404 Not Found</title></head>\n<body>\n<h1>404 Not Found</h1>\n<p>No route for ${req.method} ${encodeURI(req.path)}</p>\n</body>\n</html>\n`;
+  return { status: 404, body: page, text: "text/html" };
+}
+
 export function cloudOk(result: unknown): Reply {
   return { status: 200, body: { requestId: randomUUID(), status: 200, result } };
 }
@@ -100,7 +106,7 @@ export interface Services {
   readonly limiters: Readonly<Record<Area, FixedWindowLimiter>>;
   /** Which alerting service area A speaks: the contract's, or HyperDX's as it answers in 2026 (index.ts). */
   readonly mode: EmulatorMode;
-  /** Which cloud management API area B speaks: the contract's, or ClickHouse Cloud's (index.ts). */
+  /** Which cloud management API area B speaks: the contract's, or ClickHouse Cloud's with managed ClickStack (index.ts). */
   readonly cloudDialect: CloudDialect;
 }
 

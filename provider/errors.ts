@@ -176,6 +176,14 @@ export class ApiError extends HttpError<ApiErrorCode> {
   }
 }
 
+/** A gateway's HTML 404: a route it does not serve, never "the object is gone" (provider/http/gone.ts). */
+export class RouteNotServedError extends ApiError {
+  constructor(ref: RequestRef, serviceMessage: string, requestId: string | undefined, advice: string) {
+    super(ref, 404, serviceMessage, requestId, advice);
+    this.name = "RouteNotServedError";
+  }
+}
+
 /** A 429 asked for a wait beyond the retry budget: the credential's requests fail now. */
 export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
   /** The wait the service asked for, in ms. */

@@ -38,6 +38,8 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["alertingRateLimit"] = args?.alertingRateLimit;
             resourceInputs["alertingToken"] = args?.alertingToken ? pulumi.secret(args.alertingToken) : undefined;
             resourceInputs["alertingUrl"] = args?.alertingUrl;
+            resourceInputs["clickstackOrganizationId"] = args?.clickstackOrganizationId;
+            resourceInputs["clickstackServiceId"] = args?.clickstackServiceId;
             resourceInputs["cloudDialect"] = args?.cloudDialect;
             resourceInputs["cloudKeyId"] = args?.cloudKeyId;
             resourceInputs["cloudKeySecret"] = args?.cloudKeySecret ? pulumi.secret(args.cloudKeySecret) : undefined;
@@ -69,6 +71,14 @@ export interface ProviderArgs {
      * The base URL of the alerting API (area A); else the environment variable ALERTPIPE_ALERTING_URL.
      */
     alertingUrl?: pulumi.Input<string | undefined>;
+    /**
+     * The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+     */
+    clickstackOrganizationId?: pulumi.Input<string | undefined>;
+    /**
+     * The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+     */
+    clickstackServiceId?: pulumi.Input<string | undefined>;
     /**
      * The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
      */

@@ -13,7 +13,10 @@ import {
 import { noConnectionPerTest } from "../support/mockApi";
 import { ConfigError } from "../../provider/errors";
 
-const VALUES: Record<ConnectionSettingName, string> = {
+/** A self-hosted alerting API: managed ClickStack's ids are connection.managed.test.ts's. */
+type SelfHostedSetting = Exclude<ConnectionSettingName, "clickstackOrganizationId" | "clickstackServiceId">;
+
+const VALUES: Record<SelfHostedSetting, string> = {
   alertingUrl: "https://alerts.example.test",
   alertingToken: "tok-CANARY-conn",
   cloudUrl: "https://cloud.example.test",
@@ -103,7 +106,7 @@ describe("where settings come from", () => {
 });
 
 describe("a missing setting", () => {
-  const required: [ConnectionSettingName, "alerting" | "cloud"][] = [
+  const required: [SelfHostedSetting, "alerting" | "cloud"][] = [
     ["alertingUrl", "alerting"],
     ["alertingToken", "alerting"],
     ["cloudUrl", "cloud"],

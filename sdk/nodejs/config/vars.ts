@@ -52,6 +52,28 @@ Object.defineProperty(exports, "alertingUrl", {
 });
 
 /**
+ * The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+ */
+export declare const clickstackOrganizationId: string | undefined;
+Object.defineProperty(exports, "clickstackOrganizationId", {
+    get() {
+        return __config.get("clickstackOrganizationId");
+    },
+    enumerable: true,
+});
+
+/**
+ * The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+ */
+export declare const clickstackServiceId: string | undefined;
+Object.defineProperty(exports, "clickstackServiceId", {
+    get() {
+        return __config.get("clickstackServiceId");
+    },
+    enumerable: true,
+});
+
+/**
  * The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
  */
 export declare const cloudDialect: string | undefined;

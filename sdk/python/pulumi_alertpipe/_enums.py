@@ -7,6 +7,7 @@ import pulumi
 from enum import Enum
 
 __all__ = [
+    'AlertChannelSeverity',
     'AlertChannelType',
     'AlertInterval',
     'AlertSource',
@@ -19,6 +20,17 @@ __all__ = [
     'SavedSearchWhereLanguage',
     'WebhookService',
 ]
+
+
+@pulumi.type_token("alertpipe:index:AlertChannelSeverity")
+class AlertChannelSeverity(_builtins.str, Enum):
+    """
+    The severity a pagerduty_api webhook is sent with.
+    """
+    CRITICAL = "critical"
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
 
 
 @pulumi.type_token("alertpipe:index:AlertChannelType")

@@ -49,6 +49,20 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('alertingUrl')
 
     @_builtins.property
+    def clickstack_organization_id(self) -> Optional[str]:
+        """
+        The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+        """
+        return __config__.get('clickstackOrganizationId')
+
+    @_builtins.property
+    def clickstack_service_id(self) -> Optional[str]:
+        """
+        The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+        """
+        return __config__.get('clickstackServiceId')
+
+    @_builtins.property
     def cloud_dialect(self) -> Optional[str]:
         """
         The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
