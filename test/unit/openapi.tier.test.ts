@@ -72,7 +72,15 @@ const cloud: OpenApiDocument = {
             },
           },
         },
-        responses: { "200": { content: { "application/json": { schema: { type: "object" } } } } },
+        responses: {
+          "200": {
+            content: {
+              "application/json": {
+                schema: { type: "object", properties: { clickhouse_max_threads: { type: ["integer", "null"] } } },
+              },
+            },
+          },
+        },
       },
     },
   },
@@ -175,6 +183,15 @@ describe("answer validation", () => {
     expect(findings(exchange("POST", "/api/v2/alerts", alert, { answer: { data: alert } }))).toEqual([]);
     expect(findings(exchange("POST", "/api/v2/alerts", alert, { answer: { data: { ...alert, team: "t" } } }))).toEqual([
       'POST /api/v2/alerts (hyperdx) | answer 200 | /data: member "team" not declared',
+    ]);
+  });
+
+  it("validates the ClickHouse Cloud mode's answers, known by their path", () => {
+    const path = SETTINGS.replace("/pipes/", "/clickpipes/");
+    const put = exchange("PUT", path, { clickhouse_max_threads: 8 }, { answer: { clickhouse_max_threads: 8 } });
+    expect(validator.check(put)).toEqual({ findings: [], requestValidated: true, answerValidated: true });
+    expect(findings({ ...put, answer: { status: 200, headers: {}, body: "8" } })).toEqual([
+      `PUT /v1/organizations/{organizationId}/services/{serviceId}/clickpipes/{clickPipeId}/settings (cloud) | answer 200 | /: must be object`,
     ]);
   });
 
