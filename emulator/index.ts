@@ -7,6 +7,7 @@ import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimit } from "./limit
 import { EXCHANGE_LOG_ENV, exchangeWriter } from "./exchangeLog";
 import { createListener, randomDraws, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
 import type { EmulatorMode, Services } from "./replies";
+import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 import { seedCustomRoles, type CustomRoleSeed } from "./roles";
 import { pendingRaces } from "./webhooks";
 import {
@@ -23,6 +24,7 @@ export type { AfterCommitFault, FaultKind, FaultPlan, RandomFaults, RecordedRequ
 export { DEFAULT_RANDOM_DELAY_MS, FAULT_KINDS } from "./router";
 export type { RateLimit } from "./limits";
 export type { EmulatorMode } from "./replies";
+export type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export { SEEDED_SOURCES } from "./savedSearches";
 export { SYSTEM_ROLES, customRoleId, type CustomRoleSeed } from "./roles";
@@ -74,6 +76,12 @@ export interface EmulatorOptions {
    * answer, unknown members dropped, any threshold (docs/design/real-alerting-service.md).
    */
   mode?: EmulatorMode;
+  /**
+   * Which cloud management API area B speaks: "contract" (the default), the seed contract's; or
+   * "clickhouse", ClickHouse Cloud's OpenAPI document: pipe settings at `…/clickpipes/{clickPipeId}/settings`
+   * with six settings named `clickhouse_*` (docs/design/cloud-api-clickhouse.md). `mode` still governs area A.
+   */
+  cloudDialect?: CloudDialect;
   /**
    * Custom roles of area B's organizations (beside the three system roles every one has, SYSTEM_ROLES);
    * an organization with one has moved to custom roles, which freezes its keys' deprecated `roles`.
@@ -174,6 +182,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     keySecret,
     limiters: { cloud: new FixedWindowLimiter(limit("cloud")), alerting: new FixedWindowLimiter(limit("alerting")) },
     mode: options.mode ?? "contract",
+    cloudDialect: options.cloudDialect ?? "contract",
   };
   const exchanges = exchangeWriter(options.exchangeLog ?? process.env[EXCHANGE_LOG_ENV]);
   const router: RouterState = {

@@ -5,6 +5,7 @@ import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import type { FixedWindowLimiter } from "./limits";
 import type { EmulatorState } from "./store";
+import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 
 export type Area = "alerting" | "cloud";
 
@@ -99,6 +100,8 @@ export interface Services {
   readonly limiters: Readonly<Record<Area, FixedWindowLimiter>>;
   /** Which alerting service area A speaks: the contract's, or HyperDX's as it answers in 2026 (index.ts). */
   readonly mode: EmulatorMode;
+  /** Which cloud management API area B speaks: the contract's, or ClickHouse Cloud's (index.ts). */
+  readonly cloudDialect: CloudDialect;
 }
 
 export type EmulatorMode = "contract" | "2026";

@@ -190,8 +190,7 @@ function exchangeOf(
   const contentType = header("content-type");
   const deliberate = header(DELIBERATE_HEADER);
   const tag = process.env[EXCHANGE_TAG_ENV];
-  // cloudDialect: the ClickHouse Cloud mode's option, where the emulator has one.
-  const cloud = (services as Services & { readonly cloudDialect?: string }).cloudDialect ?? "contract";
+  const cloud = services.cloudDialect;
   return {
     at: seen.at,
     dialects: { alerting: services.mode, cloud },

@@ -220,7 +220,7 @@ async function attemptOnce(
 
 /** A failed attempt in a few words, for a wait notice. */
 function outcomeWords(failure: ApiError | TransportError): string {
-  return failure instanceof ApiError ? `answered ${failure.status}` : `no answer (${failure.code})`;
+  return failure instanceof ApiError ? `answered ${failure.status}` : `no answer (${failure.transportCode})`;
 }
 
 /** The failure in words for OutcomeUnknownError, which names the request itself. */

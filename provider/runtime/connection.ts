@@ -3,6 +3,7 @@
 
 import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../serviceFacts/rateLimits";
 import { ALERTING_DIALECTS, type AlertingDialect } from "../serviceFacts/alertRules";
+import { CLOUD_DIALECTS, cloudDialectOfHost, type CloudDialect } from "../serviceFacts/cloudDialects";
 import { ConfigError } from "../errors";
 import { runtime, type ConfigSource } from "./runtime";
 
@@ -40,7 +41,8 @@ export const CONNECTION_SETTINGS = {
     envVar: "ALERTPIPE_CLOUD_URL",
     secret: false,
     required: true,
-    description: "base URL of the cloud management API (area B)",
+    description:
+      'base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"',
   },
   cloudKeyId: {
     configKey: "alertpipe:cloudKeyId",
@@ -79,6 +81,15 @@ export const CONNECTION_SETTINGS = {
       'how the alerting API spells a search alert\'s source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); ' +
       "unset: asked of the service once per process, when a search alert is first written",
   },
+  cloudDialect: {
+    configKey: "alertpipe:cloudDialect",
+    envVar: "ALERTPIPE_CLOUD_DIALECT",
+    secret: false,
+    required: false,
+    description:
+      'how the cloud management API spells pipe settings\' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: ' +
+      '`/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl\'s host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"',
+  },
 } as const satisfies Record<string, Setting>;
 
 export type ConnectionSettingName = keyof typeof CONNECTION_SETTINGS;
@@ -97,6 +108,8 @@ export interface AreaConnection {
   readonly secrets: readonly string[];
   /** The alerting API's spelling of `source`; undefined: ask the service. */
   readonly dialect?: AlertingDialect;
+  /** Area B's spelling of paths and names; set for the cloud area. */
+  readonly cloudDialect?: CloudDialect;
 }
 
 /** Keeps the stack config `configure` was given for this host process. */
@@ -172,7 +185,9 @@ function baseUrl(name: ConnectionSettingName): string {
   if (url.search !== "" || url.hash !== "") {
     throw new ConfigError(name, CONNECTION_SETTINGS[name], `${key} must be a base URL without a query or fragment`);
   }
-  return url.toString().replace(/\/+$/, "");
+  const base = url.toString().replace(/\/+$/, "");
+  // Paths start with /v1 (http/paths.ts); the peer's convention names it in the URL.
+  return name === "cloudUrl" ? base.replace(/\/v1$/, "") : base;
 }
 
 function rateLimit(name: ConnectionSettingName, area: Area): RateLimit | undefined {
@@ -200,6 +215,22 @@ function dialect(): AlertingDialect | undefined {
   );
 }
 
+/** The set dialect, else the one of cloudUrl's host (`contract` when that is not a URL either). */
+function cloudDialect(): CloudDialect {
+  const raw = lookup("cloudDialect")?.trim();
+  if (raw === undefined || raw === "") {
+    const url = lookup("cloudUrl")?.trim();
+    return URL.canParse(url ?? "") ? cloudDialectOfHost(new URL(url ?? "").hostname) : "contract";
+  }
+  if ((CLOUD_DIALECTS as readonly string[]).includes(raw)) return raw as CloudDialect;
+  throw new ConfigError(
+    "cloudDialect",
+    CONNECTION_SETTINGS.cloudDialect,
+    `${CONNECTION_SETTINGS.cloudDialect.configKey} must be one of ${CLOUD_DIALECTS.map((d) => `"${d}"`).join(", ")}, ` +
+      'or unset ("clickhouse" for a host api.clickhouse.cloud or *.clickhouse.cloud, else "contract")',
+  );
+}
+
 /** The configured dialect, for checks; undefined when unset or invalid. */
 export function configuredDialect(): AlertingDialect | undefined {
   try {
@@ -213,7 +244,7 @@ export function configuredDialect(): AlertingDialect | undefined {
 /** Each area's settings, so one area is never held back by the other's. */
 const AREA_SETTINGS: Record<Area, readonly ConnectionSettingName[]> = {
   alerting: ["alertingUrl", "alertingToken", "alertingRateLimit", "alertingDialect"],
-  cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit"],
+  cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit", "cloudDialect"],
 };
 
 function validate(name: ConnectionSettingName, area: Area): void {
@@ -221,6 +252,7 @@ function validate(name: ConnectionSettingName, area: Area): void {
   else if (name === "alertingRateLimit" || name === "cloudRateLimit") rateLimit(name, area);
   else if (name === "alertingToken") headerSafe(name);
   else if (name === "alertingDialect") dialect();
+  else if (name === "cloudDialect") cloudDialect();
   else required(name);
 }
 
@@ -243,11 +275,15 @@ export function connectionFailures(area: Area): Array<{ property: string; reason
   return connectionProblems(area).map((p) => ({ property: "", reason: p.message }));
 }
 
-/** Keys limiters per credential without keeping the credential. */
-function fingerprint(area: Area, authorization: string): string {
+/**
+ * Keys limiters per credential without keeping the credential: one key at one origin is one budget,
+ * whichever area or path spends it (managed ClickStack spends the Cloud key's).
+ */
+export function credentialFingerprint(baseUrl: string, authorization: string): string {
   // Lazily required: crypto is only needed when a method runs.
   const { createHash } = require("node:crypto") as typeof import("node:crypto");
-  return `${area}:${createHash("sha256").update(authorization).digest("hex").slice(0, 16)}`;
+  const origin = new URL(baseUrl).origin;
+  return `key:${createHash("sha256").update(`${origin} ${authorization}`).digest("hex").slice(0, 16)}`;
 }
 
 export function connectionFor(area: Area): AreaConnection {
@@ -259,7 +295,7 @@ export function connectionFor(area: Area): AreaConnection {
       area,
       baseUrl: url,
       authorization,
-      credentialId: fingerprint(area, `${url} ${authorization}`),
+      credentialId: credentialFingerprint(url, authorization),
       rateLimit: rateLimit("alertingRateLimit", area),
       secrets: [authorization, authorization.slice("Bearer ".length)],
       ...(spoken === undefined ? {} : { dialect: spoken }),
@@ -273,8 +309,9 @@ export function connectionFor(area: Area): AreaConnection {
     area,
     baseUrl: url,
     authorization,
-    credentialId: fingerprint(area, `${url} ${authorization}`),
+    credentialId: credentialFingerprint(url, authorization),
     rateLimit: rateLimit("cloudRateLimit", area),
+    cloudDialect: cloudDialect(),
     // Every form of the secret sent; the key ID alone is a name, not a secret.
     secrets: [authorization, authorization.slice("Basic ".length), `${cloudKeyId}:${cloudKeySecret}`, cloudKeySecret],
   };

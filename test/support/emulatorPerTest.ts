@@ -4,7 +4,7 @@
 
 import type { Dispatcher } from "undici";
 import { afterEach, beforeEach } from "vitest";
-import { startEmulator, type EmulatorMode, type RunningEmulator } from "../../emulator";
+import { startEmulator, type CloudDialect, type EmulatorMode, type RunningEmulator } from "../../emulator";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 
 /** Short waits, so a test never sits out the real backoff. */
@@ -49,6 +49,8 @@ export interface PerTestOptions {
   readonly helper: string;
   /** Which alerting service the emulator speaks (default: the contract's). */
   readonly mode?: EmulatorMode;
+  /** Which cloud API area B speaks (default: the contract's); the provider is told it by ALERTPIPE_CLOUD_DIALECT. */
+  readonly cloudDialect?: CloudDialect;
   /** The dispatcher the provider sends with during each test, closed after it (default: the provider's own). */
   readonly dispatcher?: () => Dispatcher;
 }
@@ -68,8 +70,12 @@ export function emulatorPerTest(options: PerTestOptions): EmulatorPerTest {
       port: 0,
       rateLimits: { cloud: false, alerting: false },
       ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(options.cloudDialect === undefined ? {} : { cloudDialect: options.cloudDialect }),
     });
-    restoreEnv = setEnv(envFor(options.service, current));
+    restoreEnv = setEnv({
+      ...envFor(options.service, current),
+      ...(options.cloudDialect === undefined ? {} : { ALERTPIPE_CLOUD_DIALECT: options.cloudDialect }),
+    });
     agent = options.dispatcher?.();
     notices.length = 0;
     resetRuntime();

@@ -52,6 +52,17 @@ Object.defineProperty(exports, "alertingUrl", {
 });
 
 /**
+ * The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
+ */
+export declare const cloudDialect: string | undefined;
+Object.defineProperty(exports, "cloudDialect", {
+    get() {
+        return __config.get("cloudDialect");
+    },
+    enumerable: true,
+});
+
+/**
  * The key ID of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_ID.
  */
 export declare const cloudKeyId: string | undefined;
@@ -85,7 +96,7 @@ Object.defineProperty(exports, "cloudRateLimit", {
 });
 
 /**
- * The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
+ * The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
  */
 export declare const cloudUrl: string | undefined;
 Object.defineProperty(exports, "cloudUrl", {
