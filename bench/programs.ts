@@ -49,11 +49,16 @@ const DEFINITIONS = { PipeSettings: PIPE_SETTINGS_RESOURCE, Alert: ALERT, ApiKey
  * The same resources of the do-nothing provider, handed to the SDK with the props our classes hand
  * it (every output named, unset): the SDK's own work per declared property, apart from our code.
  */
-export function referenceDeclaringBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
+export function referenceDeclaringBuild(
+  count: number,
+  kindAt: (i: number) => Kind,
+  prefix: string,
+  args: Args = ARGS,
+): Build {
   return (folder) =>
     range(count).map((i) => {
       const kind = kindAt(i);
-      const { props } = constructorProps(DEFINITIONS[kind], { ...ARGS[kind](i) }, undefined);
+      const { props } = constructorProps(DEFINITIONS[kind], { ...args[kind](i) }, undefined);
       return new Reference(folder.reference, `${prefix}-${i}`, props);
     });
 }
