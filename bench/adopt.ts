@@ -238,6 +238,7 @@ export async function adoptAtScale(folder: BenchFolder, runs = 3): Promise<Scena
     return [
       {
         name: "adopt-export",
+        reference: "the same list pages fetched by the bench alone, no provider",
         title: `alertpipe export of ${ALERTS} Alerts and ${ORGANIZATIONS.length * KEYS_PER_ORGANIZATION} ApiKeys under the published limits`,
         measured: exportMs,
         ideal: idealMs,
@@ -258,6 +259,7 @@ export async function adoptAtScale(folder: BenchFolder, runs = 3): Promise<Scena
       },
       {
         name: "adopt-import",
+        reference: "the same list pages fetched by the bench alone, no provider",
         title: "pulumi import --file of that export through the native plugin, same limits",
         measured: importMs,
         ideal: idealMs,

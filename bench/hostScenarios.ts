@@ -220,6 +220,7 @@ async function pluginColdStart(folder: BenchFolder, dynamic: ScenarioResult, run
   const worst = Math.max(...KINDS.map((k) => medianOf(k, "firstCheckMs")));
   return {
     name: "native-cold-start",
+    reference: "the dynamic host's first Check (cold-start)",
     title: "the first Check in a freshly spawned plugin (worst kind), beside the dynamic host's",
     measured: worst,
     ideal: dynamic.measured,
@@ -271,6 +272,7 @@ async function coldStart(folder: BenchFolder, stored: Record<Variant, Stored>, r
   const worst = Math.max(...Object.values(added));
   return {
     name: "cold-start",
+    reference: "none: an absolute target",
     title: "our part of the first Check in a fresh host",
     measured: worst,
     ideal: 0,
@@ -317,6 +319,7 @@ export async function hostScenarios(
     const dialectAsked = runs.Alert.requests.create.some((r) => r.startsWith("GET /api/v2 "));
     results.push({
       name: "requests-per-op",
+      reference: "the requests each operation is meant to send",
       title: "check, diff / create, update, read, delete, each resource",
       measured: worst,
       ideal: 0,
@@ -341,6 +344,7 @@ export async function hostScenarios(
     const largest = Math.max(...KINDS.map((k) => Buffer.byteLength(stored[k].provider)));
     results.push({
       name: "state-weight",
+      reference: "none: an absolute target",
       title: "largest `__provider` in the engine's state",
       measured: largest,
       ideal: 0,

@@ -212,6 +212,7 @@ export async function nativeMemory(folder: BenchFolder, n = 500): Promise<Scenar
     const dynamic = figures(dynamicUp);
     return {
       name: "native-memory",
+      reference: "the dynamic host on the same 500 creates",
       title: `provider process peak RSS during ${n} creates, plugin (measured) beside dynamic host (ideal)`,
       measured: plugin.peakMB,
       ideal: dynamic.peakMB,

@@ -129,6 +129,7 @@ export function rateLimitedRow(
   const excess = many.arrivalsMs.map((a) => pacingExcessPerWindowMs(a, limit.requests, windowMs));
   return {
     name,
+    reference: "the limit's windows plus one warm create of the same door",
     title,
     measured,
     ideal,
