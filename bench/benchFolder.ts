@@ -11,11 +11,12 @@ import { join } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { installedPackage, type AlertpipePackage } from "../scripts/exampleStack";
 import { installPacked, workDir } from "../scripts/packedPackage";
+import { FETCH_TOKEN_ENV, FETCH_URL_ENV, REFERENCE_SLEEP_ENV, SHELL_PACKAGES, type ShellKind } from "./shellFacts";
+
+export { REFERENCE_SLEEP_ENV } from "./shellFacts";
 
 const REFERENCE_PACKAGE = "alertpipe-bench-reference";
-
-/** Env var the reference reads at create time, so its inputs can be exactly ours. */
-export const REFERENCE_SLEEP_ENV = "ALERTPIPE_BENCH_SLEEP_MS";
+const FETCHING_PACKAGE = "alertpipe-bench-fetching";
 
 // Plain CommonJS, as a published provider package would ship. Every method answers at once;
 // create first waits REFERENCE_SLEEP_ENV ms when set (the sleep-only reference of the latency run).
@@ -45,6 +46,28 @@ module.exports = {
 };
 `;
 
+// Plain CommonJS too: the dynamic provider a user without pulumi-alertpipe writes for the same
+// alerts. Its create POSTs the alert with fetch and returns the service's answer: no checks, no
+// retries, no pacing; every other method is the host's default. The service's address and token
+// come from the environment, as a provider that must not hold credentials in state reads them.
+const FETCHING_PROVIDER = `"use strict";
+// A hand-written dynamic provider: what the bench holds pulumi-alertpipe's Alert to.
+module.exports = {
+  async create(inputs) {
+    // The host hands the serialized provider among the inputs.
+    const { __provider, ...alert } = inputs;
+    const res = await fetch(process.env.${FETCH_URL_ENV} + "/api/v2/alerts", {
+      method: "POST",
+      headers: { authorization: "Bearer " + process.env.${FETCH_TOKEN_ENV}, "content-type": "application/json" },
+      body: JSON.stringify(alert),
+    });
+    const body = await res.json();
+    if (!res.ok) throw new Error("POST /api/v2/alerts answered " + res.status + ": " + JSON.stringify(body));
+    return { id: String(body.data.id), outs: { ...alert, ...body.data } };
+  },
+};
+`;
+
 export interface BenchFolder {
   /** The project's main folder: the provider host's working directory. */
   readonly dir: string;
@@ -52,8 +75,35 @@ export interface BenchFolder {
   readonly alertpipe: AlertpipePackage;
   /** The do-nothing provider as installed there (a module's exports, so it serializes as a require). */
   readonly reference: pulumi.dynamic.ResourceProvider;
+  /** The hand-written fetching provider as installed there, the same way. */
+  readonly fetching: pulumi.dynamic.ResourceProvider;
   /** node_modules/.bin there, holding `pulumi-resource-alertpipe` as npm's install of the package's bin would. */
   readonly pluginDir: string;
+}
+
+/** A package of one CommonJS file in the folder's node_modules, loaded from there. */
+function installProviderPackage(dir: string, name: string, source: string): pulumi.dynamic.ResourceProvider {
+  const packageDir = join(dir, "node_modules", name);
+  mkdirSync(packageDir, { recursive: true });
+  writeFileSync(
+    join(packageDir, "package.json"),
+    `${JSON.stringify({ name, version: "0.0.0", main: "index.js", private: true }, null, 2)}\n`,
+  );
+  writeFileSync(join(packageDir, "index.js"), source);
+  return createRequire(join(dir, "index.js"))(name) as pulumi.dynamic.ResourceProvider;
+}
+
+/** The native references (bench/nativeShells.ts), each a script on the same PATH as our plugin. */
+function linkShells(binDir: string): void {
+  const shells = require.resolve("./nativeShells");
+  for (const kind of Object.keys(SHELL_PACKAGES) as ShellKind[]) {
+    const file = join(binDir, `pulumi-resource-${SHELL_PACKAGES[kind]}`);
+    writeFileSync(
+      file,
+      `#!/usr/bin/env node\nrequire(${JSON.stringify(shells)}).serveShell(${JSON.stringify(kind)});\n`,
+    );
+    chmodSync(file, 0o755);
+  }
 }
 
 /** The package's bin as npm links it: the engine finds the native plugin on PATH from there. */
@@ -71,18 +121,13 @@ function linkPlugin(dir: string): string {
 export function prepareBenchFolder(): BenchFolder {
   const dir = workDir("bench");
   installPacked(dir);
-  const referenceDir = join(dir, "node_modules", REFERENCE_PACKAGE);
-  mkdirSync(referenceDir, { recursive: true });
-  writeFileSync(
-    join(referenceDir, "package.json"),
-    `${JSON.stringify({ name: REFERENCE_PACKAGE, version: "0.0.0", main: "index.js", private: true }, null, 2)}\n`,
-  );
-  writeFileSync(join(referenceDir, "index.js"), REFERENCE_PROVIDER);
-  const load = createRequire(join(dir, "index.js"));
+  const pluginDir = linkPlugin(dir);
+  linkShells(pluginDir);
   return {
     dir,
     alertpipe: installedPackage(dir),
-    reference: load(REFERENCE_PACKAGE) as pulumi.dynamic.ResourceProvider,
-    pluginDir: linkPlugin(dir),
+    reference: installProviderPackage(dir, REFERENCE_PACKAGE, REFERENCE_PROVIDER),
+    fetching: installProviderPackage(dir, FETCHING_PACKAGE, FETCHING_PROVIDER),
+    pluginDir,
   };
 }

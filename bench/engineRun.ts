@@ -148,7 +148,8 @@ export async function engineUp(folder: BenchFolder, options: EngineUpOptions): P
   };
   // The stack takes this process's PATH, behind its own folder, when it opens; the plugin's folder goes first.
   const savedPath = process.env.PATH;
-  if (options.provider === "plugin") process.env.PATH = `${folder.pluginDir}${delimiter}${savedPath ?? ""}`;
+  const onPluginPath = options.provider !== undefined && options.provider !== "dynamic-host";
+  if (onPluginPath) process.env.PATH = `${folder.pluginDir}${delimiter}${savedPath ?? ""}`;
   let stack: EngineStack;
   try {
     stack = await openStack({
@@ -160,7 +161,7 @@ export async function engineUp(folder: BenchFolder, options: EngineUpOptions): P
       ...(options.env !== undefined ? { env: options.env } : {}),
     });
   } finally {
-    if (options.provider === "plugin") process.env.PATH = savedPath;
+    if (onPluginPath) process.env.PATH = savedPath;
   }
   try {
     if (options.watchMemory) watch = new HostMemoryWatch(undefined, undefined, options.provider);

@@ -6,8 +6,8 @@
 
 import { readFileSync, readdirSync } from "node:fs";
 
-/** Which provider process to watch: Pulumi's dynamic-provider host, or our native plugin. */
-export type ProviderProcess = "dynamic-host" | "plugin";
+/** Which provider process to watch: Pulumi's dynamic-provider host, our native plugin, or the do-nothing native one (bench/nativeShells.ts). */
+export type ProviderProcess = "dynamic-host" | "plugin" | "plugin-nothing";
 
 // Each is run by its path; the dynamic host's plugin script's `node -e "…require.resolve(…cmd/dynamic-provider)"`,
 // which only finds that path, names it in code, hence the leading "/".
@@ -15,6 +15,7 @@ const MARKS: Record<ProviderProcess, (arg: string) => boolean> = {
   "dynamic-host": (arg) => arg.startsWith("/") && arg.includes("cmd/dynamic-provider"),
   plugin: (arg) =>
     arg.startsWith("/") && (arg.endsWith("/pulumi-resource-alertpipe") || arg.endsWith("/provider/native/main.js")),
+  "plugin-nothing": (arg) => arg.startsWith("/") && arg.endsWith("/pulumi-resource-benchnothing"),
 };
 const KIB = 1024;
 

@@ -18,7 +18,10 @@ export interface ArgsOf {
   ApiKey: ApiKeyArgs;
 }
 
-export const ARGS: { [K in Kind]: (i: number) => ArgsOf[K] } = {
+/** The i-th resource's inputs, for each kind. */
+export type Args = { readonly [K in Kind]: (i: number) => ArgsOf[K] };
+
+export const ARGS: Args = {
   PipeSettings: () => ({
     organizationId: ORGANIZATION,
     serviceId: SERVICE,

@@ -72,6 +72,7 @@ export async function memory(folder: BenchFolder, n = 500): Promise<ScenarioResu
     const ratio = ratioOf(ours.peakMB, reference.peakMB);
     return {
       name: "memory",
+      reference: "the do-nothing dynamic provider's host on the same 500 creates",
       title: "host peak RSS during 500 creates (200 pipes, 200 alerts, 100 keys)",
       measured: ours.peakMB,
       ideal: reference.peakMB,

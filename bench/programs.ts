@@ -10,17 +10,18 @@ import { ALERT } from "../provider/alert/definition";
 import { API_KEY } from "../provider/apiKey/definition";
 import { constructorProps } from "../provider/dynamic/resource";
 import { PIPE_SETTINGS_RESOURCE } from "../provider/pipeSettings/definition";
-import { ARGS, range, type Kind } from "./inputs";
+import { ARGS, range, type Args, type Kind } from "./inputs";
+import { SHELL_PACKAGES, type ShellKind } from "./shellFacts";
 
-function ours(folder: BenchFolder, kind: Kind, name: string, i: number): pulumi.CustomResource {
+function ours(folder: BenchFolder, kind: Kind, name: string, i: number, args: Args): pulumi.CustomResource {
   const { PipeSettings, Alert, ApiKey } = folder.alertpipe;
   switch (kind) {
     case "PipeSettings":
-      return new PipeSettings(name, ARGS.PipeSettings(i));
+      return new PipeSettings(name, args.PipeSettings(i));
     case "Alert":
-      return new Alert(name, ARGS.Alert(i));
+      return new Alert(name, args.Alert(i));
     case "ApiKey":
-      return new ApiKey(name, ARGS.ApiKey(i));
+      return new ApiKey(name, args.ApiKey(i));
   }
 }
 
@@ -32,14 +33,14 @@ class Reference extends pulumi.dynamic.Resource {
 }
 
 /** `count` resources of ours, the i-th of kind `kindAt(i)`. */
-export function oursBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
-  return (folder) => range(count).map((i) => ours(folder, kindAt(i), `${prefix}-${i}`, i));
+export function oursBuild(count: number, kindAt: (i: number) => Kind, prefix: string, args: Args = ARGS): Build {
+  return (folder) => range(count).map((i) => ours(folder, kindAt(i), `${prefix}-${i}`, i, args));
 }
 
 /** The same resources, each managed by the do-nothing provider instead of ours. */
-export function referenceBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
+export function referenceBuild(count: number, kindAt: (i: number) => Kind, prefix: string, args: Args = ARGS): Build {
   return (folder) =>
-    range(count).map((i) => new Reference(folder.reference, `${prefix}-${i}`, { ...ARGS[kindAt(i)](i) }));
+    range(count).map((i) => new Reference(folder.reference, `${prefix}-${i}`, { ...args[kindAt(i)](i) }));
 }
 
 const DEFINITIONS = { PipeSettings: PIPE_SETTINGS_RESOURCE, Alert: ALERT, ApiKey: API_KEY } as const;
@@ -48,23 +49,60 @@ const DEFINITIONS = { PipeSettings: PIPE_SETTINGS_RESOURCE, Alert: ALERT, ApiKey
  * The same resources of the do-nothing provider, handed to the SDK with the props our classes hand
  * it (every output named, unset): the SDK's own work per declared property, apart from our code.
  */
-export function referenceDeclaringBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
+export function referenceDeclaringBuild(
+  count: number,
+  kindAt: (i: number) => Kind,
+  prefix: string,
+  args: Args = ARGS,
+): Build {
   return (folder) =>
     range(count).map((i) => {
       const kind = kindAt(i);
-      const { props } = constructorProps(DEFINITIONS[kind], { ...ARGS[kind](i) }, undefined);
+      const { props } = constructorProps(DEFINITIONS[kind], { ...args[kind](i) }, undefined);
       return new Reference(folder.reference, `${prefix}-${i}`, props);
     });
 }
 
-/** A resource of the native plugin, `alertpipe:index:<kind>`. */
+/** A resource of the hand-written fetching provider: type pulumi-nodejs:dynamic/bench:Fetching. */
+class Fetching extends pulumi.dynamic.Resource {
+  constructor(provider: pulumi.dynamic.ResourceProvider, name: string, props: pulumi.Inputs) {
+    super(provider, name, props, undefined, "bench", "Fetching");
+  }
+}
+
+/**
+ * The same Alerts through the hand-written provider that POSTs them (benchFolder.ts), its class
+ * declaring every output ours declares, as a user's class exposing the same outputs would: the
+ * SDK's work per declared property weighs alike on both.
+ */
+export function fetchingBuild(count: number, prefix: string): Build {
+  return (folder) =>
+    range(count).map((i) => {
+      const { props } = constructorProps(ALERT, { ...ARGS.Alert(i) }, undefined);
+      return new Fetching(folder.fetching, `${prefix}-${i}`, props);
+    });
+}
+
+/** A resource of a native plugin, `<pkg>:index:<kind>`: ours (alertpipe) or a native reference's. */
 class Native extends pulumi.CustomResource {
-  constructor(kind: Kind, name: string, props: pulumi.Inputs) {
-    super(`alertpipe:index:${kind}`, name, props);
+  constructor(kind: Kind, name: string, props: pulumi.Inputs, pkg = "alertpipe") {
+    super(`${pkg}:index:${kind}`, name, props);
   }
 }
 
 /** The same resources as `oursBuild`, same inputs, created through the native plugin instead of the dynamic classes. */
-export function nativeBuild(count: number, kindAt: (i: number) => Kind, prefix: string): Build {
-  return () => range(count).map((i) => new Native(kindAt(i), `${prefix}-${i}`, { ...ARGS[kindAt(i)](i) }));
+export function nativeBuild(count: number, kindAt: (i: number) => Kind, prefix: string, args: Args = ARGS): Build {
+  return () => range(count).map((i) => new Native(kindAt(i), `${prefix}-${i}`, { ...args[kindAt(i)](i) }));
+}
+
+/** The same resources through a native reference (bench/nativeShells.ts): same inputs, its own package. */
+export function shellBuild(
+  shell: ShellKind,
+  count: number,
+  kindAt: (i: number) => Kind,
+  prefix: string,
+  args: Args = ARGS,
+): Build {
+  return () =>
+    range(count).map((i) => new Native(kindAt(i), `${prefix}-${i}`, { ...args[kindAt(i)](i) }, SHELL_PACKAGES[shell]));
 }

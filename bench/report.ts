@@ -12,6 +12,8 @@ export interface ScenarioResult {
   readonly name: string;
   /** What the row measures, in a few words, for the docs' table (bench/resultsDoc.ts). */
   readonly title?: string;
+  /** What the ideal is, in a few words: the reference the row holds the measured figure to. */
+  readonly reference?: string;
   readonly measured: number;
   readonly ideal: number;
   readonly unit: string;
@@ -109,6 +111,7 @@ function entry(r: ScenarioResult, extra: Record<string, unknown> = {}): Record<s
   return {
     name: r.name,
     ...(r.title === undefined ? {} : { title: r.title }),
+    ...(r.reference === undefined ? {} : { reference: r.reference }),
     measured: r.measured,
     ideal: r.ideal,
     unit: r.unit,

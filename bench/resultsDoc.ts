@@ -30,12 +30,20 @@ const Row = z.object({
   name: z.string(),
   /** What the row measures, in a few words (rows written before titles existed have none). */
   title: z.string().optional(),
+  /** What the ideal is: the reference the row holds its figure to (rows before issue 40 have none). */
+  reference: z.string().optional(),
   measured: z.number(),
   ideal: z.number(),
   unit: z.string(),
   ratio: z.number().nullable(),
   target: z.string(),
-  extra: z.looseObject({ pass: z.boolean(), run: RunFacts.optional(), http429: z.number().optional() }),
+  extra: z.looseObject({
+    pass: z.boolean(),
+    run: RunFacts.optional(),
+    http429: z.number().optional(),
+    /** The load while the row itself ran (its step of the bench), beside the run's. */
+    loadAverage: Load.optional(),
+  }),
 });
 type Row = z.infer<typeof Row>;
 
@@ -79,13 +87,23 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 
+/** The 1-minute load average the row's step started and ended at: "load 3.10 → 4.20". */
+export function rowLoadWords(load: { start: string; end: string } | undefined): string {
+  if (load === undefined) return "";
+  const oneMinute = (text: string) => text.split(",")[0]?.trim() ?? text;
+  return `load ${oneMinute(load.start)} → ${oneMinute(load.end)}`;
+}
+
 function tableRow(row: Row): string {
-  const scenario = row.title === undefined ? row.name : `${row.name}: ${row.title}`;
+  const named = row.title === undefined ? row.name : `${row.name}: ${row.title}`;
+  const load = rowLoadWords(row.extra.loadAverage);
+  const scenario = load === "" ? named : `${named} (${load})`;
   const noIdeal = row.ideal === 0 && row.ratio === null;
+  const ideal = `${formatFigure(row.ideal)} ${row.unit}`;
   const cells = [
     scenario,
     `${formatFigure(row.measured)} ${row.unit}${http429Words(row.extra)}`,
-    noIdeal ? "–" : `${formatFigure(row.ideal)} ${row.unit}`,
+    noIdeal ? "–" : row.reference === undefined ? ideal : `${ideal}: ${row.reference}`,
     formatFigure(row.ratio),
     row.target,
     row.extra.pass ? "pass" : "**FAIL**",

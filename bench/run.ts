@@ -19,6 +19,7 @@ import { adoptAtScale } from "./adopt";
 import { soakSweep } from "./soak";
 import { latencyBoundApply, rateLimitedApply } from "./throughput";
 import { writeTables } from "./resultsDoc";
+import { atAThousand, thousandRows } from "./thousand";
 
 function load(): string {
   return loadavg()
@@ -64,23 +65,28 @@ async function main(): Promise<void> {
     if (!names.some(wanted)) return;
     const t = performance.now();
     process.stdout.write(`running ${names.filter(wanted).join(", ")}… `);
+    const loadAtStart = load();
     const out = await run();
-    results.push(...(Array.isArray(out) ? out : [out]));
+    // Each row carries the load it was taken under: a part recorded alone, or a row of a full run.
+    const loadAverage = { start: loadAtStart, end: load() };
+    results.push(...(Array.isArray(out) ? out : [out]).map((r) => ({ ...r, extra: { ...r.extra, loadAverage } })));
     console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`);
   };
   await step(["rate-limited-apply"], () => rateLimitedApply(folder));
-  await step(["latency-bound-apply"], () => latencyBoundApply(folder));
+  await step(["latency-bound-apply", "latency-bound-apply-sleep-only"], () => latencyBoundApply(folder));
   await step(["requests-per-op", "state-weight", "cold-start", "native-cold-start"], () =>
     hostScenarios(folder, wanted),
   );
   await step(["memory"], () => memory(folder));
-  await step(["native-apply"], () => nativeApply(folder));
+  await step(["native-apply", "native-apply-do-nothing"], () => nativeApply(folder));
   await step(["native-memory"], () => nativeMemory(folder));
   await step(["native-rate-limited-apply"], () => nativeRateLimitedApply(folder));
   await step(["refresh-by-list", "refresh-one-get-each", "refresh-by-list-plugin"], () =>
     refreshByList(folder, 3, wanted("refresh-by-list-plugin")),
   );
   await step(["adopt-export", "adopt-import"], () => adoptAtScale(folder));
+  const doors = (["dynamic", "plugin"] as const).filter((door) => thousandRows(door).some(wanted));
+  await step([...thousandRows("dynamic"), ...thousandRows("plugin")], () => atAThousand(folder, doors));
   // Opt-in: the fault soak's sweep takes several minutes and measures correctness, not speed, so
   // a full run (no names) leaves it out; `npm run bench -- soak` runs it.
   if (only.includes("soak")) await step(["soak"], () => soakSweep(folder));
@@ -89,7 +95,7 @@ async function main(): Promise<void> {
   printTable(results);
   if (results.some((r) => r.name.startsWith("native-"))) {
     console.log(
-      "native-apply, native-memory: measured is the native plugin's figure, ideal the dynamic host's on the same work in the same run; native-rate-limited-apply: the plugin against the limit's ideal, the host's figures beside it in results.json",
+      "native-apply: the plugin against a minimal plugin of our gRPC shell making the same POST (native-apply-do-nothing: against the shell doing nothing); native-memory: the plugin's figure, ideal the dynamic host's on the same work in the same run; native-rate-limited-apply: the plugin against the limit's ideal, the host's figures beside it in results.json",
     );
   }
   const endLoad = load();

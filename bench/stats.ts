@@ -38,3 +38,11 @@ export function maxInAnyWindow(requests: readonly RecordedRequest[], windowMs: n
   }
   return best;
 }
+
+/**
+ * The pages a list of `count` items takes when the service states its total (`meta`, as the
+ * emulator does): one at least, an empty collection's included, and no empty page after a full one.
+ */
+export function listPages(count: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(count / pageSize));
+}

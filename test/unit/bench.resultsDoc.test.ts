@@ -77,6 +77,19 @@ describe("the rendered tables", () => {
       expect(line).toContain(fact);
   });
 
+  it("name the reference beside the ideal when the row states it", () => {
+    const tables = renderTables(
+      fileWith([{ ...row("latency-bound-apply", true), reference: "a hand-written provider" }]),
+    );
+    expect(tables).toContain("| 4811 ms | 4042 ms: a hand-written provider | 1.19 |");
+  });
+
+  it("say the 1-minute load the row's own step started and ended at", () => {
+    const loadAverage = { start: "3.10, 2.00, 1.00", end: "4.25, 2.50, 1.10" };
+    const tables = renderTables(fileWith([row("thousand-dynamic-up", true, { loadAverage })]));
+    expect(tables).toContain("| thousand-dynamic-up (load 3.10 → 4.25) |");
+  });
+
   it("put a part recorded on its own under its own run's line", () => {
     const { scenarios: _none, ...fullRun } = fileWith([]);
     const run = { ...fullRun, package: { ...fullRun.package, commit: "def5678" }, at: "2026-01-01T00:00:00.000Z" };

@@ -2,7 +2,7 @@
 // reference of the same run, and the row holds both the ratio of the medians and their median.
 
 import { describe, expect, it } from "vitest";
-import { pairedRatios } from "../../bench/stats";
+import { listPages, pairedRatios } from "../../bench/stats";
 
 describe("paired ratios of alternated runs", () => {
   it("take each run against the reference of the same run", () => {
@@ -18,5 +18,19 @@ describe("paired ratios of alternated runs", () => {
 
   it("say no ratio of medians against a reference of 0 ms", () => {
     expect(pairedRatios([10], [0]).ofMedians).toBeNull();
+  });
+});
+
+describe("list pages of a collection whose service states its total", () => {
+  it("take one page for an empty collection", () => {
+    expect(listPages(0, 1000)).toBe(1);
+  });
+
+  it("take one page for a collection that fills it exactly", () => {
+    expect(listPages(1000, 1000)).toBe(1);
+  });
+
+  it("take a page more for each started page", () => {
+    expect(listPages(1001, 1000)).toBe(2);
   });
 });

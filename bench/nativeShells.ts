@@ -1,0 +1,135 @@
+// The native door's references: two plugins built from our gRPC server's shell, the same gRPC,
+// protobuf and Struct conversion our plugin loads (provider/native/protocol.ts, values.ts), so
+// that what differs from ours is the resource code and nothing else.
+// - "nothing" (`pulumi-resource-benchnothing`): answers every call from its inputs; a create (not a
+//   preview) first waits REFERENCE_SLEEP_ENV ms, the server latency, and sends nothing.
+// - "post" (`pulumi-resource-benchpost`): what a user writes by hand: a create POSTs its inputs as
+//   JSON to the alerting service with `fetch` and returns the answer; no checks, retries or pacing.
+// Each is a script in the bench folder's node_modules/.bin that calls `serveShell` (benchFolder.ts).
+
+import { setTimeout as sleep } from "node:timers/promises";
+import type * as ProviderGrpcPb from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { watchEngine } from "../provider/native/lifeline";
+import {
+  emptyPb,
+  grpc,
+  pluginPb,
+  providerGrpc,
+  providerPb,
+  type GrpcJs,
+  type ProviderPb,
+} from "../provider/native/protocol";
+import { fromStruct, toStruct } from "../provider/native/values";
+import type { Values } from "../provider/protocol/properties";
+import { FETCH_TOKEN_ENV, FETCH_URL_ENV, REFERENCE_SLEEP_ENV, SHELL_PACKAGES, type ShellKind } from "./shellFacts";
+
+type Unary<Req, Res> = GrpcJs.handleUnaryCall<Req, Res>;
+
+function answer<Req, Res>(run: (request: Req) => Promise<Res>): Unary<Req, Res> {
+  return (call, callback) => {
+    run(call.request).then(
+      (response) => callback(null, response),
+      (err: unknown) =>
+        callback({ code: grpc.status.UNKNOWN, details: err instanceof Error ? err.message : String(err) }),
+    );
+  };
+}
+
+function unimplemented<Req, Res>(): Unary<Req, Res> {
+  return (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: "not implemented" });
+}
+
+let counter = 0;
+
+/** The POST a user's create makes: the inputs as they are, the answer's object as the outputs. */
+async function posted(inputs: Values): Promise<{ id: string; outputs: Values }> {
+  const res = await fetch(`${process.env[FETCH_URL_ENV] ?? ""}/api/v2/alerts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${process.env[FETCH_TOKEN_ENV] ?? ""}`, "content-type": "application/json" },
+    body: JSON.stringify(inputs),
+  });
+  const body = (await res.json()) as { data?: Values & { id?: unknown } };
+  if (!res.ok || body.data === undefined) throw new Error(`POST /api/v2/alerts answered ${res.status}`);
+  return { id: String(body.data.id), outputs: { ...inputs, ...body.data } };
+}
+
+async function slept(inputs: Values): Promise<{ id: string; outputs: Values }> {
+  const ms = Number(process.env[REFERENCE_SLEEP_ENV] ?? 0);
+  if (ms > 0) await sleep(ms);
+  counter += 1;
+  return { id: `shell-${process.pid}-${counter}`, outputs: inputs };
+}
+
+function handlers(kind: ShellKind): ProviderGrpcPb.IResourceProviderServer {
+  const create = kind === "post" ? posted : slept;
+  return {
+    getPluginInfo: answer(async () => new pluginPb.PluginInfo().setVersion("1.0.0")),
+    getSchema: unimplemented(),
+    checkConfig: answer(async (request: ProviderPb.CheckRequest) => {
+      const news = request.getNews();
+      const response = new providerPb.CheckResponse();
+      return news === undefined ? response : response.setInputs(news);
+    }),
+    diffConfig: answer(async () =>
+      new providerPb.DiffResponse().setChanges(providerPb.DiffResponse.DiffChanges.DIFF_NONE),
+    ),
+    configure: answer(async () =>
+      new providerPb.ConfigureResponse()
+        .setAcceptsecrets(false)
+        .setSupportspreview(true)
+        .setAcceptresources(false)
+        .setAcceptoutputs(false),
+    ),
+    check: answer(async (request: ProviderPb.CheckRequest) =>
+      new providerPb.CheckResponse().setInputs(toStruct(fromStruct(request.getNews()))),
+    ),
+    // Unknown: the engine compares the inputs itself, as it does for a dynamic provider without a diff.
+    diff: answer(async () => new providerPb.DiffResponse()),
+    create: answer(async (request: ProviderPb.CreateRequest) => {
+      const inputs = fromStruct(request.getProperties());
+      if (request.getPreview()) return new providerPb.CreateResponse().setProperties(toStruct(inputs));
+      const created = await create(inputs);
+      return new providerPb.CreateResponse().setId(created.id).setProperties(toStruct(created.outputs));
+    }),
+    read: answer(async (request: ProviderPb.ReadRequest) =>
+      new providerPb.ReadResponse()
+        .setId(request.getId())
+        .setProperties(toStruct(fromStruct(request.getProperties())))
+        .setInputs(toStruct(fromStruct(request.getInputs()))),
+    ),
+    update: answer(async (request: ProviderPb.UpdateRequest) =>
+      new providerPb.UpdateResponse().setProperties(toStruct(fromStruct(request.getNews()))),
+    ),
+    delete: answer(async () => new emptyPb.Empty()),
+    cancel: answer(async () => new emptyPb.Empty()),
+    handshake: unimplemented(),
+    parameterize: unimplemented(),
+    invoke: unimplemented(),
+    call: unimplemented(),
+    construct: unimplemented(),
+    attach: unimplemented(),
+    getMapping: unimplemented(),
+    getMappings: unimplemented(),
+    list: (call) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "not implemented" }),
+  };
+}
+
+/** The shell's main: serves on loopback, prints its port, and exits with the engine, as our plugin's main does. */
+export function serveShell(kind: ShellKind): void {
+  const engineAddress = process.argv.slice(2).find((arg) => !arg.startsWith("-"));
+  const parentPid = process.ppid;
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(providerGrpc.ResourceProviderService, handlers(kind));
+  server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+    if (err !== null) {
+      process.stderr.write(`pulumi-resource-${SHELL_PACKAGES[kind]}: cannot serve: ${err.message}\n`);
+      process.exit(1);
+    }
+    process.stdout.write(`${port}\n`);
+    watchEngine({
+      parentPid,
+      ...(engineAddress === undefined ? {} : { engineAddress }),
+      onGone: () => process.exit(0),
+    });
+  });
+}

@@ -1,0 +1,339 @@
+// At a thousand (issue 40): the stack a team adopting its estate ends with, 1,000 Alerts and 200
+// ApiKeys (100 in each of two organizations, the service's cap per organization), and what every
+// later run of the engine costs on it when nothing changed: `pulumi preview`, `pulumi up` and
+// `pulumi refresh`, at 50 ms server latency with the published limits on (area B 10 requests per
+// 10 s per key, area A 100 per minute) and the provider pacing at them, contract dialect. Each door
+// is held to the same operations on the same resources and inputs through that door's do-nothing
+// provider: the dynamic one of benchFolder.ts (Pulumi's dynamic-provider host), or the do-nothing
+// plugin of our gRPC shell (nativeShells.ts). Neither reference sends a request: their reads answer
+// from the state, so the time ours takes beyond them is the engine's and our code's work on its
+// larger state, and, for refresh, the list pages the reads are served by.
+//
+// The stacks are made once through the engine with the limits and the latency off (200 keys at 10
+// per 10 s would take 200 s); then the emulator restarts on the same port and data file with the
+// published limits and the latency, and each stack takes the published pacing with one untimed
+// `up` (which also warms what a first run meets cold). The operations are timed around the CLI's
+// run, as refresh-by-list's are, so the CLI's and the provider's start are in every figure alike;
+// ours and the reference are alternated, the order turning each run. The provider process's peak
+// RSS is polled during each operation (bench/hostMemory.ts).
+
+import { rmSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import type { RecordedRequest } from "../emulator";
+import { LIST_PAGE_MAX } from "../provider/serviceFacts/alertRules";
+import { openStack } from "../scripts/exampleStack";
+import { pulumiCli } from "../scripts/engine/pulumiCli";
+import type { EngineStack, RunResult } from "../scripts/engine/stack";
+import type { BenchFolder } from "./benchFolder";
+import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
+import { BENCH_PROJECT, emulatorStackConfig, engineName, type Build, type Pacing } from "./engineRun";
+import { HostMemoryWatch, type ProviderProcess } from "./hostMemory";
+import { ARGS, ORGANIZATION, type Args, type Kind } from "./inputs";
+import { nativeBuild, oursBuild, referenceDeclaringBuild, shellBuild } from "./programs";
+import { ratioOf, type ScenarioResult } from "./report";
+import { listPages, median, pairedRatios, statusCounts } from "./stats";
+import { engineFacts, turned } from "./throughput";
+
+const ALERTS = 1000;
+const KEYS_PER_ORGANIZATION = 100;
+const SECOND_ORGANIZATION = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";
+const ORGANIZATIONS = [ORGANIZATION, SECOND_ORGANIZATION] as const;
+const RESOURCES = ALERTS + ORGANIZATIONS.length * KEYS_PER_ORGANIZATION;
+const LATENCY_MS = 50;
+const PUBLISHED: Pacing = { cloud: "10/10", alerting: "100/60" };
+const OFF: Pacing = { cloud: "off", alerting: "off" };
+/** Issue 40: each operation, and the provider process's peak RSS, at most this many times the do-nothing provider's. */
+export const THOUSAND_TARGET = 1.15;
+const MB = 1_000_000;
+
+export type Door = "dynamic" | "plugin";
+export type Operation = "preview" | "up" | "refresh";
+const OPERATIONS: readonly Operation[] = ["preview", "up", "refresh"];
+
+/** The row names of a door, as `npm run bench -- <word>` picks them. */
+export function thousandRows(door: Door): string[] {
+  return [...OPERATIONS, "memory"].map((what) => `thousand-${door}-${what}`);
+}
+
+/** The alerts first, then the keys: the first hundred in one organization, the second in the other. */
+const kindAt = (i: number): Kind => (i < ALERTS ? "Alert" : "ApiKey");
+const ESTATE: Args = {
+  ...ARGS,
+  ApiKey: (i) => ({
+    ...ARGS.ApiKey(i),
+    organizationId: i < ALERTS + KEYS_PER_ORGANIZATION ? ORGANIZATION : SECOND_ORGANIZATION,
+  }),
+};
+
+interface Variant {
+  readonly door: Door;
+  readonly who: "ours" | "reference";
+  readonly build: Build;
+  readonly process: ProviderProcess;
+}
+
+function variants(door: Door): [Variant, Variant] {
+  if (door === "dynamic")
+    return [
+      { door, who: "ours", build: oursBuild(RESOURCES, kindAt, "t", ESTATE), process: "dynamic-host" },
+      // Declaring every output ours declares, as the latency row's reference does: the SDK's work per
+      // declared property, in the program, then weighs alike (our classes must declare them to expose them).
+      {
+        door,
+        who: "reference",
+        build: referenceDeclaringBuild(RESOURCES, kindAt, "t", ESTATE),
+        process: "dynamic-host",
+      },
+    ];
+  return [
+    { door, who: "ours", build: nativeBuild(RESOURCES, kindAt, "t", ESTATE), process: "plugin" },
+    {
+      door,
+      who: "reference",
+      build: shellBuild("nothing", RESOURCES, kindAt, "t", ESTATE),
+      process: "plugin-nothing",
+    },
+  ];
+}
+
+/** The requests an operation is allowed: none for preview and up, the list pages alone for refresh. */
+export function expectedRequests(op: Operation): { keyLists: number; alertPages: number; total: number } {
+  if (op !== "refresh") return { keyLists: 0, alertPages: 0, total: 0 };
+  const alertPages = listPages(ALERTS, LIST_PAGE_MAX);
+  return { keyLists: ORGANIZATIONS.length, alertPages, total: ORGANIZATIONS.length + alertPages };
+}
+
+function sentBy(requests: readonly RecordedRequest[]) {
+  const keyLists = requests.filter(
+    (r) => r.method === "GET" && ORGANIZATIONS.some((o) => r.path === `/v1/organizations/${o}/keys`),
+  ).length;
+  const alertPages = requests.filter((r) => r.method === "GET" && r.path === "/api/v2/alerts").length;
+  return {
+    keyLists,
+    alertPages,
+    total: requests.length,
+    http429: requests.filter((r) => r.status === 429).length,
+    statuses: statusCounts(requests),
+  };
+}
+type Sent = ReturnType<typeof sentBy>;
+
+interface Timed {
+  readonly ms: number;
+  readonly peakMB: number;
+  readonly sent: Sent;
+}
+
+/** A stack of the variant's resources; the plugins' folder first on PATH for the native door. */
+async function openVariant(folder: BenchFolder, variant: Variant, emulator: EmulatorProcess): Promise<EngineStack> {
+  const savedPath = process.env.PATH;
+  if (variant.door === "plugin") process.env.PATH = `${folder.pluginDir}${delimiter}${savedPath ?? ""}`;
+  try {
+    return await openStack({
+      stack: `thousand-${variant.door}-${variant.who}`,
+      project: BENCH_PROJECT,
+      programDir: folder.dir,
+      program: async () => {
+        variant.build(folder);
+      },
+      config: config(emulator, OFF),
+    });
+  } finally {
+    process.env.PATH = savedPath;
+  }
+}
+
+function config(emulator: EmulatorProcess, pacing: Pacing) {
+  return { ...emulatorStackConfig(emulator, pacing), "alertpipe:alertingDialect": { value: "contract" } };
+}
+
+/**
+ * Setup only, untimed: the file backend writes the whole state after each step, some 2 MB at this
+ * size, so 1,200 creates would write gigabytes (minutes on a busy machine). The CLI takes this
+ * process's environment, so the creating up alone skips the intermediate checkpoints.
+ */
+async function withoutCheckpoints<T>(run: () => Promise<T>): Promise<T> {
+  const saved = process.env.PULUMI_SKIP_CHECKPOINTS;
+  process.env.PULUMI_SKIP_CHECKPOINTS = "true";
+  try {
+    return await run();
+  } finally {
+    if (saved === undefined) delete process.env.PULUMI_SKIP_CHECKPOINTS;
+    else process.env.PULUMI_SKIP_CHECKPOINTS = saved;
+  }
+}
+
+/** Fails on a failed run, and on any change: nothing changed, so every step must be the same. */
+function unchanged(stack: EngineStack, op: Operation, result: RunResult): void {
+  if (!result.ok) throw new Error(`pulumi ${op} of ${stack.name} failed: ${result.error ?? "unknown"}`);
+  const changed = result.steps.filter((s) => s.op !== "same" && s.op !== "read" && !s.type.startsWith("pulumi:"));
+  if (changed.length > 0)
+    throw new Error(
+      `pulumi ${op} of ${stack.name} changed ${changed.length}: ${changed
+        .slice(0, 5)
+        .map((s) => `${s.op} ${s.name}`)
+        .join(", ")}`,
+    );
+}
+
+async function timedOperation(
+  stack: EngineStack,
+  variant: Variant,
+  op: Operation,
+  emulator: EmulatorProcess,
+): Promise<Timed> {
+  await emulator.resetRequestLog();
+  const watch = new HostMemoryWatch(20, 10, variant.process);
+  const started = performance.now();
+  let result: RunResult;
+  try {
+    result = await (op === "preview" ? stack.preview() : op === "up" ? stack.up() : stack.refresh());
+  } finally {
+    watch.stop();
+  }
+  const ms = performance.now() - started;
+  unchanged(stack, op, result);
+  const hosts = [...watch.hosts.values()];
+  if (hosts.length === 0) throw new Error(`no ${variant.process} process was seen during ${op} of ${stack.name}`);
+  return { ms, peakMB: Math.max(...hosts.map((h) => h.peakBytes)) / MB, sent: sentBy(await emulator.requests()) };
+}
+
+type Runs = Record<Operation, Timed[]>;
+const noRuns = (): Runs => ({ preview: [], up: [], refresh: [] });
+
+function operationRow(door: Door, op: Operation, ours: Timed[], reference: Timed[], runs: number): ScenarioResult {
+  const ratios = pairedRatios(
+    ours.map((t) => t.ms),
+    reference.map((t) => t.ms),
+  );
+  const expected = expectedRequests(op);
+  const asExpected = (s: Sent) =>
+    s.keyLists === expected.keyLists && s.alertPages === expected.alertPages && s.total === expected.total;
+  const requestsOk = ours.every((t) => asExpected(t.sent) && t.sent.http429 === 0);
+  const referenceQuiet = reference.every((t) => t.sent.total === 0);
+  const requestWords =
+    op === "refresh"
+      ? `reads: ${expected.keyLists} key lists (one per organization) and ${expected.alertPages} page(s) of alerts, nothing else, no 429`
+      : "0 requests";
+  const doorWords = door === "dynamic" ? "dynamic host" : "native plugin";
+  return {
+    name: `thousand-${door}-${op}`,
+    title: `pulumi ${op}${op === "refresh" ? "" : " with nothing changed"} of ${ALERTS} Alerts and ${RESOURCES - ALERTS} ApiKeys, ${LATENCY_MS} ms latency, published limits, ${doorWords}`,
+    reference: `the same ${op} through the ${door === "dynamic" ? "do-nothing dynamic provider, its class declaring our outputs" : "do-nothing native plugin (our gRPC shell)"}`,
+    measured: median(ours.map((t) => t.ms)),
+    ideal: median(reference.map((t) => t.ms)),
+    unit: "ms",
+    ratio: ratios.ofMedians,
+    target: `ratio <= ${THOUSAND_TARGET.toFixed(2)}; ${requestWords}`,
+    pass: ratios.ofMedians !== null && ratios.ofMedians <= THOUSAND_TARGET && requestsOk && referenceQuiet,
+    extra: {
+      measuredIs: `median of ${runs} runs of pulumi ${op} on our stack (${doorWords}), timed around the CLI's run`,
+      idealIs: `the same ${op} of the same resources and inputs through ${door === "dynamic" ? "the do-nothing dynamic provider (bench/benchFolder.ts), its class handed the props our classes hand the SDK (every output named), as the latency row's reference declares them" : "pulumi-resource-benchnothing (bench/nativeShells.ts)"}, whose reads answer from the state; runs alternated with ours, the order turning each run`,
+      medianOfPairedRatios: ratios.medianOfPairs,
+      pairedRatios: ratios.perRun,
+      runsMs: ours.map((t) => t.ms),
+      referenceRunsMs: reference.map((t) => t.ms),
+      expectedRequests: expected,
+      sentPerRun: ours.map((t) => t.sent),
+      referenceRequests: reference.map((t) => t.sent.total),
+      http429: Math.max(0, ...ours.map((t) => t.sent.http429)),
+    },
+  };
+}
+
+function memoryRow(door: Door, ours: Runs, reference: Runs): ScenarioResult {
+  const peak = (runs: Runs) => Math.max(...OPERATIONS.flatMap((op) => runs[op].map((t) => t.peakMB)));
+  const measured = peak(ours);
+  const ideal = peak(reference);
+  const ratio = ratioOf(measured, ideal);
+  const byOp = (runs: Runs) => Object.fromEntries(OPERATIONS.map((op) => [op, runs[op].map((t) => t.peakMB)]));
+  return {
+    name: `thousand-${door}-memory`,
+    title: `provider process peak RSS over those operations, ${door === "dynamic" ? "dynamic host" : "native plugin"}`,
+    reference: `the ${door === "dynamic" ? "do-nothing dynamic provider's host" : "do-nothing native plugin"} on the same operations`,
+    measured,
+    ideal,
+    unit: "MB",
+    ratio,
+    target: `peak RSS <= ${THOUSAND_TARGET} x the do-nothing provider's`,
+    pass: ratio !== null && ratio <= THOUSAND_TARGET,
+    extra: {
+      measuredIs: `the highest VmHWM of the ${door === "dynamic" ? "dynamic-provider host" : "native plugin's process"} over every preview, up and refresh above (polled from /proc every 20 ms; MB = 10^6 bytes)`,
+      idealIs: "the same for the do-nothing provider's process on the same operations",
+      peakMBPerRun: byOp(ours),
+      referencePeakMBPerRun: byOp(reference),
+    },
+  };
+}
+
+/** The rows of the doors asked for, each door in turn. */
+export async function atAThousand(folder: BenchFolder, doors: readonly Door[], runs = 3): Promise<ScenarioResult[]> {
+  const rows: ScenarioResult[] = [];
+  for (const door of doors) rows.push(...(await oneDoor(folder, door, runs)));
+  return rows;
+}
+
+/**
+ * One door's rows, on an emulator of its own: the service then holds that door's 1,000 alerts and
+ * 200 keys alone (the reference creates nothing there), as a team's estate would.
+ */
+async function oneDoor(folder: BenchFolder, door: Door, runs: number): Promise<ScenarioResult[]> {
+  const dataFile = join(folder.dir, `bench-thousand-${door}-emulator.json`);
+  rmSync(dataFile, { force: true });
+  const relaxed = await startEmulatorProcess({ dataFile, rateLimits: { cloud: false, alerting: false } });
+  let relaxedOpen = true;
+  const port = Number(new URL(relaxed.url).port);
+  const opened: Array<{ variant: Variant; stack: EngineStack }> = [];
+  let emulator: EmulatorProcess | undefined;
+  try {
+    const madeMs: Record<string, number> = {};
+    for (const variant of variants(door)) {
+      const stack = await openVariant(folder, variant, relaxed);
+      opened.push({ variant, stack });
+      const started = performance.now();
+      const made = await withoutCheckpoints(() => stack.up());
+      if (!made.ok) throw new Error(`pulumi up of ${stack.name} failed: ${made.error ?? "unknown"}`);
+      madeMs[stack.name] = performance.now() - started;
+    }
+    await relaxed.close();
+    relaxedOpen = false;
+
+    // The published limits from here on (the emulator's defaults), the latency, and the provider's pacing.
+    emulator = await startEmulatorProcess({ dataFile, port, latencyMs: LATENCY_MS });
+    for (const { stack } of opened) {
+      await stack.setConfig(config(emulator, PUBLISHED));
+      unchanged(stack, "up", await stack.up());
+    }
+    const timed = new Map(opened.map(({ variant }) => [variant, noRuns()]));
+    for (let run = 0; run < runs; run++)
+      for (const { variant, stack } of turned(opened, run))
+        for (const op of OPERATIONS) timed.get(variant)?.[op].push(await timedOperation(stack, variant, op, emulator));
+
+    const facts = {
+      ...engineFacts(undefined),
+      engine: engineName(await pulumiCli()),
+      resources: `${ALERTS} Alerts (search, contract dialect) and ${RESOURCES - ALERTS} ApiKeys (${KEYS_PER_ORGANIZATION} in each of ${ORGANIZATIONS.length} organizations)`,
+      serverLatencyMs: LATENCY_MS,
+      emulatorLimits: "published: area B 10 requests per 10 s per key, area A 100 per minute (fixed windows)",
+      providerPacing: `alertpipe:cloudRateLimit=${PUBLISHED.cloud}, alertpipe:alertingRateLimit=${PUBLISHED.alerting}, alertpipe:alertingDialect=contract`,
+      setup:
+        "the door's two stacks created once through the engine with the limits and latency off, on an emulator of the door's own, then the emulator restarted on the same data with the published limits and the latency, and one untimed up applies the published pacing",
+      madeMs,
+    };
+    const [ours, reference] = opened.map(({ variant }) => timed.get(variant) ?? noRuns());
+    const rows: ScenarioResult[] = [];
+    for (const op of OPERATIONS) {
+      const row = operationRow(door, op, ours?.[op] ?? [], reference?.[op] ?? [], runs);
+      rows.push({ ...row, extra: { ...facts, ...row.extra } });
+    }
+    const memory = memoryRow(door, ours ?? noRuns(), reference ?? noRuns());
+    rows.push({ ...memory, extra: { ...facts, ...memory.extra } });
+    return rows;
+  } finally {
+    for (const { stack } of opened) stack.dispose();
+    if (relaxedOpen) await relaxed.close();
+    await emulator?.close();
+    rmSync(dataFile, { force: true });
+  }
+}
