@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { SEEDED_SOURCES } from "../../../emulator/index";
-import { basic, call, cloud, createKey, result, start, type Answer } from "./helpers";
+import { alerting, basic, call, cloud, createKey, deliberately, result, start, type Answer } from "./helpers";
 import type { RunningEmulator } from "../../../emulator/index";
 
 const ORG = "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
@@ -105,14 +105,63 @@ describe("managed ClickStack in the emulator's ClickHouse Cloud mode", () => {
     expect(bad.status).toBe(400);
   });
 
-  it("refuses an email channel, which it does not emulate, with 400", async () => {
+  it("takes an email channel {type: email, emailRecipients}, as the Cloud document has it, and answers it", async () => {
     const emu = await cloudMode();
     const r = await referents(emu);
-    const channel = { type: "email", emailRecipients: ["oncall@example.com"] };
-    const answer = await cloud(emu, "POST", `${BASE}/alerts`, { ...searchAlert(r), channel });
-    expect(answer.status).toBe(400);
-    expect(String(answer.json.error)).toContain("email channels are not emulated");
+    const channel = { type: "email", emailRecipients: ["oncall@example.com", "sre@example.com"] };
+    const id = await made(emu, "/alerts", { ...searchAlert(r), channel });
+    const got = result(await cloud(emu, "GET", `${BASE}/alerts/${id}`));
+    expect(got.channel).toEqual(channel);
+    expect(got).not.toHaveProperty("channels");
+    const listed = result<Record<string, unknown>[]>(await cloud(emu, "GET", `${BASE}/alerts`));
+    expect(listed.map((a) => a.channel)).toEqual([channel]);
+    // An email channel names no webhook: the webhook is free to go.
+    expect((await cloud(emu, "DELETE", `${BASE}/webhooks/${r.hook}`)).status).toBe(200);
   });
+
+  it("replaces a webhook channel by an email channel on PUT, and back", async () => {
+    const emu = await cloudMode();
+    const r = await referents(emu);
+    const id = await made(emu, "/alerts", searchAlert(r));
+    const email = { type: "email", emailRecipients: ["oncall@example.com"] };
+    expect(
+      result(await cloud(emu, "PUT", `${BASE}/alerts/${id}`, { ...searchAlert(r), channel: email })).channel,
+    ).toEqual(email);
+    const back = await cloud(emu, "PUT", `${BASE}/alerts/${id}`, searchAlert(r));
+    expect(result(back).channel).toEqual({ type: "webhook", webhookId: r.hook });
+  });
+
+  it.each([
+    ["without emailRecipients", { type: "email" }],
+    ["with a recipient that is not a string", { type: "email", emailRecipients: [42] }],
+    ["with a webhookId beside its recipients", { type: "email", emailRecipients: ["a@example.com"], webhookId: "x" }],
+  ])(
+    "refuses an email channel %s with 400, naming channel",
+    deliberately(async (_: string, channel: Record<string, unknown>) => {
+      const emu = await cloudMode();
+      const r = await referents(emu);
+      const answer = await cloud(emu, "POST", `${BASE}/alerts`, { ...searchAlert(r), channel });
+      expect(answer.status).toBe(400);
+      expect(String(answer.json.error)).toContain("channel");
+      expect(Object.keys(emu.snapshot().alerts)).toEqual([]);
+    }),
+  );
+
+  it(
+    "keeps refusing an email channel on HyperDX's own /api/v2 (2026 mode), which has none",
+    deliberately(async () => {
+      const emu = await start({
+        mode: "2026",
+        cloudDialect: "clickhouse",
+        rateLimits: { cloud: false, alerting: false },
+      });
+      const r = await referents(emu);
+      const channel = { type: "email", emailRecipients: ["oncall@example.com"] };
+      const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...searchAlert(r), channel });
+      expect(answer.status).toBe(400);
+      expect(String(answer.json.message)).toContain("channel");
+    }),
+  );
 
   it("takes the organization's own keys and refuses another organization's with 403, none with 401", async () => {
     const emu = await cloudMode();
