@@ -4,9 +4,9 @@
 
 import { randomBytes } from "node:crypto";
 import { ALERT_LIST_PAGE_MAX } from "../provider/serviceFacts/alertRules";
-import { alertBody2026Schema, alertBodySchema, parseWith } from "./schemas";
+import { alertBody2026Schema, alertBodyCloudSchema, alertBodySchema, parseWith } from "./schemas";
 import { alertingError, isoNow, parseJson, sameSecret, type Incoming, type Reply, type Services } from "./replies";
-import type { StoredAlert } from "./store";
+import type { StoredAlert, StoredChannel } from "./store";
 import { queryInteger } from "./paging";
 import { teamObjectRoute } from "./teamObjects";
 
@@ -20,7 +20,7 @@ interface AlertFields {
   interval: string;
   source: StoredAlert["source"];
   thresholdType: StoredAlert["thresholdType"];
-  channel?: Channel | undefined;
+  channel?: StoredChannel | undefined;
   channels?: Channel[] | undefined;
   thresholdMax?: number | undefined;
   scheduleOffsetMinutes?: number | undefined;
@@ -133,7 +133,9 @@ function referenceProblem(services: Services, body: AlertFields): Reply | undefi
     if (!isObjectId(search)) return alertingError(400, "Invalid saved search ID");
     if (services.state.savedSearches?.[search] === undefined) return alertingError(400, "Saved search not found");
   }
-  const hooks = (body.channels ?? (body.channel === undefined ? [] : [body.channel])).map((c) => c.webhookId);
+  const hooks = (body.channels ?? (body.channel === undefined ? [] : [body.channel])).flatMap((c) =>
+    c.type === "webhook" ? [c.webhookId] : [],
+  );
   if (hooks.some((h) => !isObjectId(h))) return alertingError(400, "Invalid webhook ID");
   if (hooks.some((h) => services.state.webhooks?.[h] === undefined)) return alertingError(400, "Webhook not found");
   return undefined;
@@ -210,7 +212,7 @@ function readBody(services: Services, req: Incoming): { ok: true; body: AlertFie
   if (!json.ok) return { ok: false, reply: alertingError(400, json.message) };
   const parsed =
     services.mode === "2026"
-      ? parseWith<AlertFields>(alertBody2026Schema, json.value)
+      ? parseWith<AlertFields>(services.emailChannels === true ? alertBodyCloudSchema : alertBody2026Schema, json.value)
       : parseWith<AlertFields>(alertBodySchema, json.value);
   if (!parsed.ok) return { ok: false, reply: alertingError(400, parsed.message) };
   const missing = services.mode === "2026" ? referenceProblem(services, parsed.value) : undefined;
@@ -294,11 +296,12 @@ function toAlert(
   existing?: StoredAlert,
 ): StoredAlert {
   // The check made sure one of them is there, and that channel is channels[0] when both are.
-  const channels = (body.channels ?? (body.channel === undefined ? [] : [body.channel])).map((c) => ({
-    type: c.type,
-    webhookId: c.webhookId,
-  }));
-  const first = channels[0] ?? { type: "webhook" as const, webhookId: "" };
+  const channels = body.channels?.map((c) => ({ type: c.type, webhookId: c.webhookId }));
+  const one: StoredChannel | undefined =
+    body.channel?.type === "email"
+      ? { type: "email", emailRecipients: [...body.channel.emailRecipients] }
+      : body.channel && { type: body.channel.type, webhookId: body.channel.webhookId };
+  const first = channels?.[0] ?? one ?? { type: "webhook" as const, webhookId: "" };
   // As the service: a PUT that leaves these out keeps them; a start sent stores the offset as 0.
   const thresholdMax = body.thresholdMax ?? existing?.thresholdMax;
   const startAt =

@@ -36,7 +36,7 @@ const UNLIMITED = new FixedWindowLimiter(false);
 function asTeam(services: Services): Services {
   let team = teamServices.get(services);
   if (team === undefined) {
-    team = { ...services, mode: "2026", limiters: { ...services.limiters, alerting: UNLIMITED } };
+    team = { ...services, mode: "2026", emailChannels: true, limiters: { ...services.limiters, alerting: UNLIMITED } };
     teamServices.set(services, team);
   }
   return team;
@@ -82,7 +82,7 @@ interface AlertWrite {
 
 /**
  * What the Cloud schemas refuse that HyperDX's take (an alert's `channels`: it has `channel` alone), and
- * their webhook channel's members HyperDX's lack (kept beside the alert). Email channels are not emulated.
+ * their webhook channel's members HyperDX's lack (kept beside the alert).
  */
 function alertWrite(req: Incoming, rest: string): AlertWrite {
   if (!/^\/alerts(\/|$)/.test(rest) || (req.method !== "POST" && req.method !== "PUT")) return {};
@@ -95,8 +95,8 @@ function alertWrite(req: Incoming, rest: string): AlertWrite {
     };
   const channel = json.value.channel;
   if (!isRecord(channel)) return {};
-  if (channel.type === "email")
-    return { problem: "channel: email channels are not emulated (the emulator notifies webhooks only)" };
+  // An email channel is HyperDX's handlers' own on this gateway (alertBodyCloudSchema), stored as written.
+  if (channel.type === "email") return {};
   for (const member of ["webhookService", "slackChannelId"] as const)
     if (channel[member] !== undefined && channel[member] !== null && typeof channel[member] !== "string")
       return { problem: `Body validation failed: channel.${member}: Expected string` };

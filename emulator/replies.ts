@@ -108,6 +108,8 @@ export interface Services {
   readonly mode: EmulatorMode;
   /** Which cloud management API area B speaks: the contract's, or ClickHouse Cloud's with managed ClickStack (index.ts). */
   readonly cloudDialect: CloudDialect;
+  /** Whether an alert's channel may be an email channel: managed ClickStack's handlers alone (clickstack.ts). */
+  readonly emailChannels?: boolean;
 }
 
 export type EmulatorMode = "contract" | "2026";

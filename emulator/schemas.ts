@@ -93,8 +93,8 @@ function rules2026(
     threshold: number;
     thresholdType: (typeof THRESHOLD_TYPES)[number];
     thresholdMax?: number | undefined;
-    channel?: { type: string; webhookId: string } | undefined;
-    channels?: { type: string; webhookId: string }[] | undefined;
+    channel?: { type: string; webhookId?: string } | undefined;
+    channels?: { type: string; webhookId?: string }[] | undefined;
     scheduleOffsetMinutes?: number | undefined;
     scheduleStartAt?: string | null | undefined;
   },
@@ -168,36 +168,56 @@ export type AlertBody = z.infer<typeof alertBodySchema>;
  * the other kind of source are dropped, as the real service's union keeps only its branch's members.
  * Issue 27's members (`channels`, `thresholdMax`, `note`, schedules, …) by the same rules as the contract's mode.
  */
-export const alertBody2026Schema = z
-  .object({
-    threshold: z.number(),
-    interval: z.string().superRefine(rule(intervalProblem)),
-    // Required in effect: the schema's default (`saved_search`) comes after the union of the two
-    // branches has seen the raw body, so a body without `source` fails there.
-    source: z.enum(SERVICE_ALERT_SOURCES),
-    thresholdType: z.enum(THRESHOLD_TYPES),
-    channel: z.object(channelMembers).optional(),
-    ...fields2026,
-    dashboardId: id().optional(),
-    tileId: id().optional(),
-    savedSearchId: id().optional(),
-    name: freeText("name"),
-    message: freeText("message"),
-  })
-  .superRefine((body, ctx) => {
-    rules2026(body, ctx);
-    const needs = body.source === "tile" ? (["dashboardId", "tileId"] as const) : (["savedSearchId"] as const);
-    for (const field of needs) {
-      if (body[field] === undefined) {
-        ctx.addIssue({ code: "custom", path: [field], message: `is required when source is "${body.source}"` });
+const alertBody2026 = <C extends z.ZodType<{ type: string; webhookId?: string }>>(oneChannel: C) =>
+  z
+    .object({
+      threshold: z.number(),
+      interval: z.string().superRefine(rule(intervalProblem)),
+      // Required in effect: the schema's default (`saved_search`) comes after the union of the two
+      // branches has seen the raw body, so a body without `source` fails there.
+      source: z.enum(SERVICE_ALERT_SOURCES),
+      thresholdType: z.enum(THRESHOLD_TYPES),
+      channel: oneChannel.optional(),
+      ...fields2026,
+      dashboardId: id().optional(),
+      tileId: id().optional(),
+      savedSearchId: id().optional(),
+      name: freeText("name"),
+      message: freeText("message"),
+    })
+    .superRefine((body, ctx) => {
+      rules2026(body, ctx);
+      const needs = body.source === "tile" ? (["dashboardId", "tileId"] as const) : (["savedSearchId"] as const);
+      for (const field of needs) {
+        if (body[field] === undefined) {
+          ctx.addIssue({ code: "custom", path: [field], message: `is required when source is "${body.source}"` });
+        }
       }
-    }
-  })
-  .transform(({ dashboardId, tileId, savedSearchId, groupBy, ...rest }) =>
-    rest.source === "tile" ? { ...rest, dashboardId, tileId } : { ...rest, savedSearchId, groupBy },
-  );
+    })
+    .transform(({ dashboardId, tileId, savedSearchId, groupBy, ...rest }) =>
+      rest.source === "tile" ? { ...rest, dashboardId, tileId } : { ...rest, savedSearchId, groupBy },
+    );
 
-export type AlertBody2026 = z.infer<typeof alertBody2026Schema>;
+export const alertBody2026Schema = alertBody2026(z.object(channelMembers));
+
+/**
+ * Managed ClickStack's body, as the Cloud document's `ClickStackAlertChannel` has the one channel:
+ * `oneOf` HyperDX's webhook channel and an email channel `{type: "email", emailRecipients}` (an
+ * array of strings, required; the document says no more). HyperDX's own server has no email channel.
+ */
+export const alertBodyCloudSchema = alertBody2026(
+  z.union([
+    z.strictObject({
+      type: z.literal("email"),
+      emailRecipients: z.array(z.string({ error: "must be a list of strings" }), {
+        error: "is required for an email channel, a list of strings",
+      }),
+    }),
+    z.object(channelMembers),
+  ]),
+);
+
+export type AlertBody2026 = z.infer<typeof alertBodyCloudSchema>;
 
 // ---- Area B: pipe settings --------------------------------------------------------------------
 

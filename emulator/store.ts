@@ -39,6 +39,10 @@ export interface ExecutionError {
  * stores `saved_search` alerts with their `savedSearch` and answers them as the real service does
  * (alerting.ts renders them).
  */
+/** A webhook channel; an email channel only on managed ClickStack (the Cloud document's `ClickStackAlertChannel`). */
+export type StoredChannel =
+  { type: "webhook"; webhookId: string } | { type: "email"; emailRecipients: string[]; webhookId?: undefined };
+
 export interface StoredAlert {
   id: string;
   name?: string;
@@ -49,7 +53,7 @@ export interface StoredAlert {
   source: AlertSource | ServiceAlertSource;
   /** "OK" for a new alert, as the real service; nothing here moves it. */
   state: string;
-  channel: { type: "webhook"; webhookId: string };
+  channel: StoredChannel;
   /** Every channel, `channel` its first; answered beside it, as the 2026 service does. */
   channels?: { type: "webhook"; webhookId: string }[];
   /** Managed ClickStack's channel as written, when it says more than `channel` (webhookService, slackChannelId, severity). */
@@ -173,7 +177,10 @@ const alertShape = z.looseObject({
   thresholdType: z.enum(THRESHOLD_TYPES),
   source: z.enum([...ALERT_SOURCES, ...SERVICE_ALERT_SOURCES]),
   state: z.string(),
-  channel: z.object({ type: z.literal("webhook"), webhookId: z.string() }),
+  channel: z.union([
+    z.object({ type: z.literal("webhook"), webhookId: z.string() }),
+    z.object({ type: z.literal("email"), emailRecipients: z.array(z.string()) }),
+  ]),
   team: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -109,7 +109,9 @@ export function handleWebhooks(services: Services, req: Incoming, id?: string): 
   }
   if (req.method === "DELETE") {
     // The count comes first, and counts only an alert's first channel.
-    const using = Object.values(services.state.alerts).filter((a) => a.channel.webhookId === id).length;
+    const using = Object.values(services.state.alerts).filter(
+      (a) => a.channel.type === "webhook" && a.channel.webhookId === id,
+    ).length;
     if (using > 0) return alertingError(409, webhookInUseWords(using));
     if (hooks[id] === undefined) return alertingError(404, "Webhook not found");
     delete hooks[id];

@@ -54,6 +54,30 @@ describe("managed ClickStack against the emulator's ClickHouse Cloud mode", () =
     expect(read.props).toMatchObject({ source: "search", channel: { type: "webhook", webhookId: hookId } });
   });
 
+  it("sends emailRecipients as the one email channel, and reads it back as emailRecipients with no channel", async () => {
+    const found = await search.create(errors);
+    const mailed = {
+      threshold: 5,
+      interval: "5m",
+      source: "search",
+      thresholdType: "above",
+      savedSearchId: found.id,
+      emailRecipients: ["oncall@example.com", "sre@example.com"],
+    };
+    const made = await alert.create(mailed);
+    expect(service.requests()).toEqual([`POST ${BASE}/saved-searches`, `POST ${BASE}/alerts`]);
+    expect(service.emulator.snapshot().alerts[made.id]?.channel).toEqual({
+      type: "email",
+      emailRecipients: mailed.emailRecipients,
+    });
+    expect(made.outs).toMatchObject({ emailRecipients: mailed.emailRecipients });
+    expect(made.outs.channel).toBeUndefined();
+    const read = await alert.read(made.id, mailed);
+    expect(read.props).toMatchObject({ emailRecipients: mailed.emailRecipients });
+    expect(read.props?.channel).toBeUndefined();
+    expect(read.props?.channels).toBeUndefined();
+  });
+
   it("reads each kind through the bare-array lists of the Cloud envelope and sees a deletion by hand as gone", async () => {
     const { hookId, searchId, alertId } = await searchAlertOn();
     const hookRead = await webhook.read(hookId, { ...hook });

@@ -7,7 +7,18 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { SEEDED_SOURCES } from "../../../emulator/index";
-import { basic, call, cloud, createKey, result, start, type Answer } from "./helpers";
+import {
+  DELIBERATE,
+  alerting,
+  basic,
+  call,
+  cloud,
+  createKey,
+  deliberately,
+  result,
+  start,
+  type Answer,
+} from "./helpers";
 import type { RunningEmulator } from "../../../emulator/index";
 
 const ORG = "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
@@ -79,15 +90,18 @@ describe("managed ClickStack in the emulator's ClickHouse Cloud mode", () => {
     expect(answer.json).toEqual({ status: 404, error: expect.any(String), requestId: expect.any(String) });
   });
 
-  it("refuses an alert's `channels`, which the Cloud schema does not have", async () => {
-    const emu = await cloudMode();
-    const r = await referents(emu);
-    const { channel, ...rest } = searchAlert(r);
-    const answer = await cloud(emu, "POST", `${BASE}/alerts`, { ...rest, channels: [channel] });
-    expect(answer.status).toBe(400);
-    expect(String(answer.json.error)).toContain("channels");
-    expect(Object.keys(emu.snapshot().alerts)).toEqual([]);
-  });
+  it(
+    "refuses an alert's `channels`, which the Cloud schema does not have",
+    deliberately(async () => {
+      const emu = await cloudMode();
+      const r = await referents(emu);
+      const { channel, ...rest } = searchAlert(r);
+      const answer = await cloud(emu, "POST", `${BASE}/alerts`, { ...rest, channels: [channel] });
+      expect(answer.status).toBe(400);
+      expect(String(answer.json.error)).toContain("channels");
+      expect(Object.keys(emu.snapshot().alerts)).toEqual([]);
+    }),
+  );
 
   it("keeps a webhook channel's webhookService, slackChannelId and severity, and answers them", async () => {
     const emu = await cloudMode();
@@ -98,34 +112,95 @@ describe("managed ClickStack in the emulator's ClickHouse Cloud mode", () => {
     const plain = { type: "webhook", webhookId: r.hook };
     const put = await cloud(emu, "PUT", `${BASE}/alerts/${id}`, { ...searchAlert(r), channel: plain });
     expect(result(put).channel).toEqual(plain);
-    const bad = await cloud(emu, "PUT", `${BASE}/alerts/${id}`, {
-      ...searchAlert(r),
-      channel: { ...plain, severity: "p1" },
-    });
-    expect(bad.status).toBe(400);
   });
 
-  it("refuses an email channel, which it does not emulate, with 400", async () => {
+  it(
+    "refuses a webhook channel's severity the Cloud document does not list, with 400",
+    deliberately(async () => {
+      const emu = await cloudMode();
+      const r = await referents(emu);
+      const id = await made(emu, "/alerts", searchAlert(r));
+      const channel = { type: "webhook", webhookId: r.hook, severity: "p1" };
+      const bad = await cloud(emu, "PUT", `${BASE}/alerts/${id}`, { ...searchAlert(r), channel });
+      expect(bad.status).toBe(400);
+    }),
+  );
+
+  it("takes an email channel {type: email, emailRecipients}, as the Cloud document has it, and answers it", async () => {
     const emu = await cloudMode();
     const r = await referents(emu);
-    const channel = { type: "email", emailRecipients: ["oncall@example.com"] };
-    const answer = await cloud(emu, "POST", `${BASE}/alerts`, { ...searchAlert(r), channel });
-    expect(answer.status).toBe(400);
-    expect(String(answer.json.error)).toContain("email channels are not emulated");
+    const channel = { type: "email", emailRecipients: ["oncall@example.com", "sre@example.com"] };
+    const id = await made(emu, "/alerts", { ...searchAlert(r), channel });
+    const got = result(await cloud(emu, "GET", `${BASE}/alerts/${id}`));
+    expect(got.channel).toEqual(channel);
+    expect(got).not.toHaveProperty("channels");
+    const listed = result<Record<string, unknown>[]>(await cloud(emu, "GET", `${BASE}/alerts`));
+    expect(listed.map((a) => a.channel)).toEqual([channel]);
+    // An email channel names no webhook: the webhook is free to go.
+    expect((await cloud(emu, "DELETE", `${BASE}/webhooks/${r.hook}`)).status).toBe(200);
   });
 
-  it("takes the organization's own keys and refuses another organization's with 403, none with 401", async () => {
+  it("replaces a webhook channel by an email channel on PUT, and back", async () => {
     const emu = await cloudMode();
-    const own = await createKey(emu, ORG);
-    const other = await createKey(emu, randomUUID());
-    expect((await cloud(emu, "GET", `${BASE}/webhooks`, undefined, basic(own.keyId, own.keySecret))).status).toBe(200);
-    expect((await cloud(emu, "GET", `${BASE}/webhooks`, undefined, basic(other.keyId, other.keySecret))).status).toBe(
-      403,
-    );
-    expect((await call(emu, "GET", `${BASE}/webhooks`)).status).toBe(401);
-    // The alerting token is not a key of the cloud API.
-    expect((await call(emu, "GET", `${BASE}/webhooks`, { auth: `Bearer ${emu.token}` })).status).toBe(401);
+    const r = await referents(emu);
+    const id = await made(emu, "/alerts", searchAlert(r));
+    const email = { type: "email", emailRecipients: ["oncall@example.com"] };
+    expect(
+      result(await cloud(emu, "PUT", `${BASE}/alerts/${id}`, { ...searchAlert(r), channel: email })).channel,
+    ).toEqual(email);
+    const back = await cloud(emu, "PUT", `${BASE}/alerts/${id}`, searchAlert(r));
+    expect(result(back).channel).toEqual({ type: "webhook", webhookId: r.hook });
   });
+
+  it.each([
+    ["without emailRecipients", { type: "email" }],
+    ["with a recipient that is not a string", { type: "email", emailRecipients: [42] }],
+    ["with a webhookId beside its recipients", { type: "email", emailRecipients: ["a@example.com"], webhookId: "x" }],
+  ])(
+    "refuses an email channel %s with 400, naming channel",
+    deliberately(async (_: string, channel: Record<string, unknown>) => {
+      const emu = await cloudMode();
+      const r = await referents(emu);
+      const answer = await cloud(emu, "POST", `${BASE}/alerts`, { ...searchAlert(r), channel });
+      expect(answer.status).toBe(400);
+      expect(String(answer.json.error)).toContain("channel");
+      expect(Object.keys(emu.snapshot().alerts)).toEqual([]);
+    }),
+  );
+
+  it(
+    "keeps refusing an email channel on HyperDX's own /api/v2 (2026 mode), which has none",
+    deliberately(async () => {
+      const emu = await start({
+        mode: "2026",
+        cloudDialect: "clickhouse",
+        rateLimits: { cloud: false, alerting: false },
+      });
+      const r = await referents(emu);
+      const channel = { type: "email", emailRecipients: ["oncall@example.com"] };
+      const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...searchAlert(r), channel });
+      expect(answer.status).toBe(400);
+      expect(String(answer.json.message)).toContain("channel");
+    }),
+  );
+
+  it(
+    "takes the organization's own keys and refuses another organization's with 403, none with 401",
+    deliberately(async () => {
+      const emu = await cloudMode();
+      const own = await createKey(emu, ORG);
+      const other = await createKey(emu, randomUUID());
+      expect((await cloud(emu, "GET", `${BASE}/webhooks`, undefined, basic(own.keyId, own.keySecret))).status).toBe(
+        200,
+      );
+      expect((await cloud(emu, "GET", `${BASE}/webhooks`, undefined, basic(other.keyId, other.keySecret))).status).toBe(
+        403,
+      );
+      expect((await call(emu, "GET", `${BASE}/webhooks`)).status).toBe(401);
+      // The alerting token is not a key of the cloud API.
+      expect((await call(emu, "GET", `${BASE}/webhooks`, { auth: `Bearer ${emu.token}` })).status).toBe(401);
+    }),
+  );
 
   it("refuses to delete a webhook an alert still uses, with 409", async () => {
     const emu = await cloudMode();
@@ -153,16 +228,20 @@ describe("managed ClickStack in the emulator's ClickHouse Cloud mode", () => {
     ["GET", `/v1/organizations/${ORG}/nothing-here`],
   ])("answers %s %s, a route the gateway does not serve, with an HTML 404", async (method, path) => {
     const emu = await cloudMode();
-    const res = await fetch(emu.url + path, { method, headers: { authorization: basic(emu.keyId, emu.keySecret) } });
+    const headers = { authorization: basic(emu.keyId, emu.keySecret), ...DELIBERATE };
+    const res = await fetch(emu.url + path, { method, headers });
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     expect(await res.text()).toMatch(/^<!DOCTYPE html>/);
   });
 
-  it("serves none of it in the contract's cloud dialect", async () => {
-    const emu = await start({ rateLimits: { cloud: false, alerting: false } });
-    const answer = await cloud(emu, "GET", `${BASE}/alerts`);
-    expect(answer.status).toBe(404);
-    expect(answer.json).toMatchObject({ status: 404, error: expect.any(String) });
-  });
+  it(
+    "serves none of it in the contract's cloud dialect",
+    deliberately(async () => {
+      const emu = await start({ rateLimits: { cloud: false, alerting: false } });
+      const answer = await cloud(emu, "GET", `${BASE}/alerts`);
+      expect(answer.status).toBe(404);
+      expect(answer.json).toMatchObject({ status: 404, error: expect.any(String) });
+    }),
+  );
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator } from "../../../emulator/index";
+import { SEEDED_SOURCES, startEmulator } from "../../../emulator/index";
 import { alerting, basic, cloud, createKey, data, result, settingsPath, start, validAlert } from "./helpers";
 
 let dir: string;
@@ -30,6 +30,23 @@ describe("persistence with dataFile", () => {
     expect(data(await alerting(second, "GET", `/api/v2/alerts/${alert.id}`))).toEqual(alert);
     expect(result(await cloud(second, "GET", path))).toMatchObject({ db_max_threads: 8 });
     expect(second.snapshot().team).toBe(alert.team);
+  });
+
+  it("a managed ClickStack alert's email channel survives a restart", async () => {
+    const base =
+      "/v1/organizations/6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d/services/7b2c3d4e-5f60-4b7c-9d8e-0f1a2b3c4d5e/clickstack";
+    const options = { dataFile: file, cloudDialect: "clickhouse", rateLimits: { cloud: false } } as const;
+    const first = await start(options);
+    const search = result<{ id: string }>(
+      await cloud(first, "POST", `${base}/saved-searches`, { name: "errors", sourceId: SEEDED_SOURCES[0].id }),
+    );
+    const channel = { type: "email", emailRecipients: ["oncall@example.com"] };
+    const body = { ...validAlert, source: "saved_search", savedSearchId: search.id, channel };
+    const made = result<{ id: string }>(await cloud(first, "POST", `${base}/alerts`, body));
+    await first.close();
+
+    const second = await start(options);
+    expect(result(await cloud(second, "GET", `${base}/alerts/${made.id}`))).toMatchObject({ channel });
   });
 
   it("a created key still authenticates after a restart", async () => {
