@@ -24,7 +24,9 @@ import {
   intervalMinutes,
   scheduleStartProblem,
   thresholdMaxProblem,
+  ALERTS_DELETED_THIS_RUN,
 } from "../serviceFacts/alertRules";
+import { claimForThisRun } from "../creation/runClaims";
 import { ALERT } from "./definition";
 import { alertCollection, alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
 import { alertIn, alertsPath, createdAlert, fromWire, toWire, type Args, type State } from "./wire";
@@ -311,6 +313,7 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
 
 async function del(id: string): Promise<void> {
   if (keptByReplacement("alert", id)) return;
+  claimForThisRun(ALERTS_DELETED_THIS_RUN, [id]);
   await unlessGone(() => send(connectionFor("alerting"), { method: "DELETE", path: alertsPath(id) }));
 }
 
