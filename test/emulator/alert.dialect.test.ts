@@ -28,7 +28,7 @@ async function serviceIn(mode: EmulatorMode, dialect?: string): Promise<RunningE
   emu.resetRequestLog();
   const channel = { type: "webhook", webhookId: refs.hooks[0] };
   search = { ...base, source: "search", channel, savedSearchId: refs.savedSearchId };
-  tile = { ...base, source: "tile", channel, dashboardId: "d1", tileId: "t1" };
+  tile = { ...base, source: "tile", channel, dashboardId: refs.dashboardId, tileId: refs.tileId };
   restoreEnv = setEnv({
     ...envFor("alerting", emu),
     ...(dialect === undefined ? {} : { ALERTPIPE_ALERTING_DIALECT: dialect }),

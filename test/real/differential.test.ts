@@ -43,7 +43,7 @@ beforeAll(async () => {
   real = { ...service(), refs: { ...refs, secondHook }, ...fresh };
   emulator = await startEmulator({ mode: "2026", rateLimits: { cloud: false } });
   const target = { url: emulator.url, accessKey: emulator.token };
-  // The emulator's own webhook and saved search (on a seeded source); it keeps no dashboards, so the real ids do.
+  // The emulator's own webhook, saved search (on a seeded source) and dashboard with one line tile.
   const sourceId = SEEDED_SOURCES[0].id;
   const webhookId = idOf(
     await call(target, "POST", "/api/v2/webhooks", { name: "hook", service: "generic", url: "https://example.com/h" }),
@@ -51,6 +51,12 @@ beforeAll(async () => {
   const savedSearchId = idOf(
     await call(target, "POST", "/api/v2/saved-searches", { name: "errors", sourceId, where: "level:error" }),
   );
+  const line = { displayType: "line", sourceId, select: [{ aggFn: "count" }] };
+  const board = await call(target, "POST", "/api/v2/dashboards", {
+    name: "ops",
+    tiles: [{ name: "errors", x: 0, y: 0, w: 6, h: 3, config: line }],
+  });
+  const { id: dashboardId, tiles } = (board.body as { data: { id: string; tiles: { id: string }[] } }).data;
   emulated = {
     ...target,
     refs: {
@@ -58,6 +64,8 @@ beforeAll(async () => {
       webhookId,
       sourceId,
       savedSearchId,
+      dashboardId,
+      tileId: tiles[0]?.id ?? "",
       secondHook: idOf(await call(target, "POST", "/api/v2/webhooks", second)),
     },
     ...fresh,
@@ -331,12 +339,12 @@ const ROWS: Row[] = [
     }),
     words: true,
   },
-  // Kept on purpose: the emulator has no dashboards to look up.
   {
     what: "a dashboard that does not exist",
     make: createWith({ dashboardId: NOT_AN_ALERT }),
-    kept: "the emulator keeps no dashboards or tiles",
+    words: true,
   },
+  { what: "a tile that does not exist", make: createWith({ tileId: NOT_AN_ALERT }), words: true },
   ...webhookRows(),
   ...savedSearchRows(),
 ];
