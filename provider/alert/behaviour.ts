@@ -30,7 +30,7 @@ import { claimForThisRun } from "../creation/runClaims";
 import { ALERT } from "./definition";
 import { alertCollection, alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
 import { alertIn, alertsPath, createdAlert, fromWire, toWire, type Args, type State } from "./wire";
-import { dialectFor } from "./dialect";
+import { dialectFor, dialectOf } from "./dialect";
 
 type Output = keyof State;
 /** Every argument but importId. */
@@ -196,8 +196,20 @@ async function check(olds: RawInputs, news: RawInputs) {
   return checkArgs<Args>(ALERT, news, (inputs) => crossFieldFailures(inputs, olds), connectionFailures("alerting"));
 }
 
+/**
+ * HyperDX deletes a tile's alerts with a dashboard update that drops the tile, so an alert moved to
+ * another tile is made anew there before the old one's delete (a 404 counts as done). The contract
+ * has no such deletion: its alerts move in place, as before.
+ */
+async function movesTile(olds: State, news: Args): Promise<boolean> {
+  if (news.source !== "tile" || olds.source !== "tile") return false;
+  const moved = (["dashboardId", "tileId"] as const).some((n) => hasChanged(n, olds[n], news[n], compared));
+  return moved && (await dialectOf(connectionFor("alerting"))) !== "contract";
+}
+
 async function diff(_id: string, olds: State, news: Args): Promise<Diff> {
-  const found = diffProperties(olds, news, ARG_NAMES, REPLACE_ON, compared, STABLE_OUTPUTS);
+  const replaceOn = (await movesTile(olds, news)) ? [...REPLACE_ON, "dashboardId", "tileId"] : REPLACE_ON;
+  const found = diffProperties(olds, news, ARG_NAMES, replaceOn, compared, STABLE_OUTPUTS);
   if (!channelsDiffer(olds, news)) return found;
   // Named at what the program sets.
   const at = news.channels !== undefined ? "channels" : "channel";

@@ -101,3 +101,34 @@ describe("alertpipe:alertingDialect", () => {
     expect(log(e)).toEqual(["POST /api/v2/alerts 400"]);
   });
 });
+
+describe("a tile alert moved to another tile", () => {
+  it("is replaced against HyperDX, whose dashboard update may already have deleted it", async () => {
+    await serviceIn("2026");
+    const made = await alert.create({ ...tile, ...host });
+    const moved = { ...tile, tileId: "65b000000000000000000001", ...host };
+    const diff = await alert.diff(made.id, { ...made.outs, ...host }, moved);
+    expect(diff.replaces).toEqual(expect.arrayContaining(["tileId"]));
+    expect(diff.deleteBeforeReplace).toBe(false);
+  });
+
+  it("counts a 404 on the old one's delete as done", async () => {
+    const e = await serviceIn("2026");
+    const made = await alert.create({ ...tile, ...host });
+    // The dashboard's update took it along.
+    await fetch(`${e.url}/api/v2/alerts/${made.id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${e.token}` },
+    });
+    await alert.delete(made.id, { ...made.outs, ...host });
+    expect(log(e).at(-1)).toBe(`DELETE /api/v2/alerts/${made.id} 404`);
+  });
+
+  it("moves in place against the contract's service, its body as before", async () => {
+    await serviceIn("contract");
+    const made = await alert.create({ ...tile, ...host });
+    const diff = await alert.diff(made.id, { ...made.outs, ...host }, { ...tile, tileId: "t2", ...host });
+    expect(diff.replaces).not.toContain("tileId");
+    expect(diff.changes).toBe(true);
+  });
+});
