@@ -247,6 +247,7 @@ function storedConfig(config: Obj): Obj {
     );
   if (builder && (type === "line" || type === "stacked_bar")) return { asRatio: false, fillNulls: true, ...out };
   if (builder && type === "table") return { asRatio: false, ...out };
+  if (!builder && (type === "line" || type === "stacked_bar")) return { fillNulls: true, ...out };
   return out;
 }
 

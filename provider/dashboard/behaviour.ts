@@ -184,16 +184,22 @@ async function del(id: string): Promise<void> {
   await send(conn, { method: "DELETE", path });
 }
 
+/** The language the service answers with a savedQuery set and none said. */
+const withLanguage = (args: Args): Args =>
+  typeof args.savedQuery === "string" && (args.savedQueryLanguage ?? undefined) === undefined
+    ? { ...args, savedQueryLanguage: "lucene" }
+    : args;
+
 function previewUpdate(olds: State, news: Args): State {
   const kept = keptTileIds(olds.tiles ?? [], news.tiles);
   const tiles = news.tiles.map((t, i) => ({ ...t, id: kept[i] ?? UNKNOWN }));
-  const preview = WHOLE.previewUpdate(olds, { ...news, tiles });
+  const preview = WHOLE.previewUpdate(olds, { ...withLanguage(news), tiles });
   return { ...preview, tileIds: tileIdsOf(tiles) };
 }
 
 export const behaviour = behaviourOf(DASHBOARD, {
   check,
-  diff: async (_id, olds, news) => WHOLE.diff(olds, news),
+  diff: async (_id, olds, news) => WHOLE.diff(olds, withLanguage(news)),
   create,
   read,
   readImported: async (importId) =>

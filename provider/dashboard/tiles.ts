@@ -16,6 +16,14 @@ const isDisplayType = (v: unknown): v is DisplayType => (DISPLAY_TYPES as readon
 
 const SQL_FIELDS = ["displayType", "configType", "connectionId", "sqlTemplate", "sourceId", "numberFormat"];
 const SERIES = ["displayType", "sourceId", "select", "numberFormat"];
+const SQL_SERIES = ["alignDateRangeToGranularity", "fillNulls", "seriesLimit"];
+
+/** A Raw SQL variant's fields beside SQL_FIELDS (as the server answers them: convertToExternalTileChartConfig). */
+const SQL_EXTRA: Partial<Record<DisplayType, readonly string[]>> = {
+  line: [...SQL_SERIES, "fitYAxisToData", "compareToPreviousPeriod"],
+  stacked_bar: SQL_SERIES,
+  number: ["color"],
+};
 
 /** The builder variant's fields of each display type (OpenAPI's <Type>BuilderChartConfig). */
 const BUILDER_FIELDS: Readonly<Record<DisplayType, readonly string[]>> = {
@@ -63,13 +71,7 @@ const BUILDER_FIELDS: Readonly<Record<DisplayType, readonly string[]>> = {
 /** The fields of a config's variant, or undefined while its displayType is not known. */
 export function variantFields(config: Obj): readonly string[] | undefined {
   if (!isDisplayType(config.displayType)) return undefined;
-  if (config.configType === "sql") {
-    const extra =
-      config.displayType === "line"
-        ? ["compareToPreviousPeriod", "fillNulls", "alignDateRangeToGranularity", "fitYAxisToData"]
-        : [];
-    return [...SQL_FIELDS, ...extra, ...(config.displayType === "number" ? ["color"] : [])];
-  }
+  if (config.configType === "sql") return [...SQL_FIELDS, ...(SQL_EXTRA[config.displayType] ?? [])];
   return BUILDER_FIELDS[config.displayType];
 }
 
@@ -149,6 +151,8 @@ export function storedConfig(config: unknown): unknown {
   if (builder && (type === "line" || type === "stacked_bar"))
     Object.assign(out, { asRatio: false, fillNulls: true, ...out });
   if (builder && type === "table") Object.assign(out, { asRatio: false, ...out });
+  // A Raw SQL line or stacked_bar tile is answered with fillNulls too.
+  if (!builder && (type === "line" || type === "stacked_bar")) Object.assign(out, { fillNulls: true, ...out });
   return out;
 }
 

@@ -147,6 +147,23 @@ describe("Dashboard against the emulator", () => {
     expect((await dashboard.diff(id, read.props, ops)).changes).toBe(false);
   });
 
+  it("reads back a saved query without its language and a Raw SQL line tile as no change, as the real server answers them", async () => {
+    const sql = {
+      displayType: "line",
+      configType: "sql",
+      connectionId: "65a0000000000000000000c1",
+      sqlTemplate: "SELECT 1",
+    };
+    const args = { ...ops, savedQuery: "level:error", tiles: [...ops.tiles, { ...tile("SQL"), config: sql }] };
+    const { id, outs } = await dashboard.create(args);
+    expect(outs).toMatchObject({
+      savedQueryLanguage: "lucene",
+      tiles: expect.arrayContaining([expect.objectContaining({ config: { ...sql, fillNulls: true } })]),
+    });
+    const read = await dashboard.read(id, outs);
+    expect((await dashboard.diff(id, read.props, args)).changes).toBe(false);
+  });
+
   it("keeps the ids of a moved tile and of one renamed in place, and their alerts", async () => {
     const { id, outs } = await dashboard.create(ops);
     const errors = await onTile(id, outs.tileIds.Errors, "errors high");
