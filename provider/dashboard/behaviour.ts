@@ -197,6 +197,10 @@ function previewUpdate(olds: State, news: Args): State {
   return { ...preview, tileIds: tileIdsOf(tiles) };
 }
 
+/** A listed or read dashboard as its outputs: the program's spelling, with tileIds (the lookups'). */
+export const dashboardAsLookedUp = (dashboard: unknown): State =>
+  outputsOf(answered({ body: { data: dashboard } }), {}, {});
+
 export const behaviour = behaviourOf(DASHBOARD, {
   check,
   diff: async (_id, olds, news) => WHOLE.diff(olds, withLanguage(news)),
