@@ -30,6 +30,19 @@ export default defineConfig({
       ...(process.env.ALERTPIPE_RECORD_BASELINE === "1"
         ? [{ extends: true, test: { name: "record", include: ["test/engine/recordBaseline.ts"] } }]
         : []),
+      // Not a tier: `npm run record:hyperdx` alone turns it on, to record lifecycles from a HyperDX server.
+      ...(process.env.ALERTPIPE_RECORD_HYPERDX === "1"
+        ? [
+            {
+              extends: true,
+              test: {
+                name: "record-hyperdx",
+                include: ["test/engine/recordHyperdx.ts"],
+                globalSetup: ["test/support/globalSetup.ts"],
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

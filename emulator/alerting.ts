@@ -351,8 +351,8 @@ function toAlert(
  */
 function render(services: Services, alert: StoredAlert): unknown {
   if (services.mode !== "2026") {
-    // The contract has no executionErrors: an evaluation's errors are the 2026 service's output.
-    const { executionErrors: _errors, ...contract } = alert;
+    // The contract has no executionErrors (the 2026 service's output), nor managed ClickStack's channel as written.
+    const { executionErrors: _errors, cloudChannel: _cloud, ...contract } = alert;
     return contract;
   }
   return {

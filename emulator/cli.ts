@@ -36,6 +36,10 @@ const USAGE = `usage: alertpipe-emulator [options]
   --alerting-rate-limit R/S|off  area A limit per token (default ${rateLimitText(DEFAULT_RATE_LIMITS.alerting)})
   --mode contract|2026           area A as the contract has it (default), or as HyperDX's
                                  external API answers in 2026 (saved_search, teamId, ...)
+  --cloud-dialect contract|clickhouse
+                                 area B as the contract has it (default), or as ClickHouse Cloud's API
+                                 (pipe settings at /clickpipes/, named clickhouse_*); --mode still
+                                 governs area A
   --custom-role ORG:NAME         seed area B's organization ORG (a uuid) with a custom role NAME, beside
                                  the three system roles; repeat for more (its uuid is printed below)
   --latency-ms N                 delay added before every answer (default 0)
@@ -149,6 +153,7 @@ async function main(): Promise<void> {
         "fail-first": { type: "string" },
         "random-faults": { type: "string" },
         mode: { type: "string" },
+        "cloud-dialect": { type: "string" },
         "custom-role": { type: "string", multiple: true },
         "pid-file": { type: "string" },
         quiet: { type: "boolean" },
@@ -175,6 +180,9 @@ async function main(): Promise<void> {
   const mode = values.mode ?? "contract";
   const customRoles = (values["custom-role"] ?? []).map(customRole);
   if (mode !== "contract" && mode !== "2026") throw new UsageError(`--mode must be contract or 2026, got "${mode}"`);
+  const cloudDialect = values["cloud-dialect"] ?? "contract";
+  if (cloudDialect !== "contract" && cloudDialect !== "clickhouse")
+    throw new UsageError(`--cloud-dialect must be contract or clickhouse, got "${cloudDialect}"`);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
 
   if (
@@ -201,6 +209,7 @@ async function main(): Promise<void> {
     },
     latencyMs,
     mode,
+    cloudDialect,
     ...(customRoles.length > 0 ? { customRoles } : {}),
     // Method, path and status only: bodies and headers are never printed.
     ...(values.quiet
@@ -281,7 +290,7 @@ async function main(): Promise<void> {
       : [
           `  note: the provider takes plain http only from a loopback host, so ${emulator.url} serves other tools; for the provider on another machine, put an https proxy in front of it`,
         ]),
-    `  area A speaks: ${mode === "2026" ? "HyperDX's external API as in 2026" : "the contract"}; latency: ${latencyMs} ms; fail first: ${failFirst}; random faults: ${random === undefined ? "off" : `seed ${random.seed}, rate ${random.rate}`}; data file: ${values.data ?? "none (state is lost on exit)"}`,
+    `  area A speaks: ${mode === "2026" ? "HyperDX's external API as in 2026" : "the contract"}; area B speaks: ${cloudDialect === "clickhouse" ? "ClickHouse Cloud's API" : "the contract"}; latency: ${latencyMs} ms; fail first: ${failFirst}; random faults: ${random === undefined ? "off" : `seed ${random.seed}, rate ${random.rate}`}; data file: ${values.data ?? "none (state is lost on exit)"}`,
   ];
   process.stdout.write(lines.join("\n") + "\n");
 }

@@ -1,14 +1,17 @@
 // Area B: pipe settings and organization API keys under /v1, Basic auth with key ID and secret,
-// `{requestId, status, result}` envelopes and `{status, error, requestId}` errors.
+// `{requestId, status, result}` envelopes and `{status, error, requestId}` errors; pipe settings at
+// the contract's `/pipes/` and `db_*`, or ClickHouse Cloud's `/clickpipes/` and `clickhouse_*`.
 
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { BlockList, isIPv4 } from "node:net";
 import { SETTING_NAMES, wireName } from "../provider/serviceFacts/pipeSettings";
 import { hasCustomRoles, listRoles, roleOf } from "./roles";
-import { keyCreateBodySchema, keyPatchBodySchema, parseWith, pipeSettingsBodySchema } from "./schemas";
+import { PIPE_SETTINGS_BODIES, keyCreateBodySchema, keyPatchBodySchema, parseWith } from "./schemas";
+import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 import {
   cloudError,
   cloudOk,
+  gatewayNotFound,
   isoNow,
   parseJson,
   sameSecret,
@@ -23,25 +26,37 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Route {
   pattern: RegExp;
+  /** Served only where area B speaks this dialect; absent: in both. */
+  dialect?: CloudDialect;
   allow: string[];
   /** Names of the path parameters, in capture order; all must be uuids. */
   params: string[];
   run(services: Services, req: Incoming, ids: string[]): Reply;
 }
 
-const ROUTES: Route[] = [
-  {
-    pattern: /^\/v1\/organizations\/([^/]+)\/services\/([^/]+)\/pipes\/([^/]+)\/settings$/,
+/** A pipe's settings; the real service answers a settings call on a service that is not running with a 424. */
+function settingsRoute(dialect: CloudDialect, pattern: RegExp, pipeParam: string): Route {
+  return {
+    pattern,
+    dialect,
     allow: ["GET", "PUT"],
-    params: ["organizationId", "serviceId", "pipeId"],
+    params: ["organizationId", "serviceId", pipeParam],
     run: (services, req, ids) =>
-      // The real service answers a settings call on a service that is not running with a 424.
       req.servicesIdle
         ? cloudError(424, `FAILED_DEPENDENCY: Service ${ids[1] ?? ""} is not running. Current state: idle`)
         : req.method === "GET"
           ? getSettings(services, ids)
           : putSettings(services, req, ids),
-  },
+  };
+}
+
+const ROUTES: Route[] = [
+  settingsRoute("contract", /^\/v1\/organizations\/([^/]+)\/services\/([^/]+)\/pipes\/([^/]+)\/settings$/, "pipeId"),
+  settingsRoute(
+    "clickhouse",
+    /^\/v1\/organizations\/([^/]+)\/services\/([^/]+)\/clickpipes\/([^/]+)\/settings$/,
+    "clickPipeId",
+  ),
   {
     pattern: /^\/v1\/organizations\/([^/]+)\/keys$/,
     allow: ["GET", "POST"],
@@ -67,6 +82,7 @@ export function handleCloud(services: Services, req: Incoming): Reply {
   let route: Route | undefined;
   let captures: string[] = [];
   for (const candidate of ROUTES) {
+    if (candidate.dialect !== undefined && candidate.dialect !== services.cloudDialect) continue;
     const match = candidate.pattern.exec(req.path);
     if (match) {
       route = candidate;
@@ -74,7 +90,10 @@ export function handleCloud(services: Services, req: Incoming): Reply {
       break;
     }
   }
-  if (route === undefined) return cloudError(404, `no endpoint at ${req.path}`);
+  if (route === undefined)
+    return services.cloudDialect === "clickhouse"
+      ? gatewayNotFound(req)
+      : cloudError(404, `no endpoint at ${req.path}`);
   if (!route.allow.includes(req.method)) {
     return cloudError(405, `${req.method} is not supported on ${req.path}`, { Allow: route.allow.join(", ") });
   }
@@ -102,7 +121,7 @@ export function handleCloud(services: Services, req: Incoming): Reply {
 
 // ---- Authentication -----------------------------------------------------------------------------
 
-type Caller =
+export type Caller =
   | {
       ok: true;
       keyId: string;
@@ -110,7 +129,8 @@ type Caller =
     }
   | { ok: false; reply: Reply };
 
-function authenticate(services: Services, req: Incoming): Caller {
+/** The caller's key (an organization's, or the bootstrap pair), checked as every /v1 route does. */
+export function authenticate(services: Services, req: Incoming): Caller {
   const unauthorized: Caller = { ok: false, reply: cloudError(401, "missing or invalid credentials") };
   const match = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(req.authorization ?? "");
   if (!match) return unauthorized;
@@ -164,25 +184,42 @@ function unsetSettings(): PipeSettingsWire {
   return Object.fromEntries(SETTING_NAMES.map((name) => [wireName(name), null]));
 }
 
+/**
+ * The store keeps the contract's names, whatever the dialect, so a data file of any release loads
+ * and a pipe keeps its settings when the dialect changes; another dialect's names are its edge's.
+ */
+function spoken(services: Services, stored: PipeSettingsWire): PipeSettingsWire {
+  const dialect = services.cloudDialect;
+  if (dialect === "contract") return stored;
+  const out: PipeSettingsWire = {};
+  for (const name of SETTING_NAMES) {
+    const value = stored[wireName(name)];
+    if (value !== undefined) out[wireName(name, dialect)] = value;
+  }
+  return out;
+}
+
 /** GET leaves out the settings never set, as the real service may; a setting once set (even to null) is there. */
 function getSettings(services: Services, ids: string[]): Reply {
-  return cloudOk({ ...(services.state.pipes[ids.join("/")] ?? {}) });
+  return cloudOk(spoken(services, { ...(services.state.pipes[ids.join("/")] ?? {}) }));
 }
 
 /** Merges: an omitted setting keeps its value, null unsets it. The answer holds every setting (thirteen). */
 function putSettings(services: Services, req: Incoming, ids: string[]): Reply {
   const json = parseJson(req.rawBody);
   if (!json.ok) return cloudError(400, json.message);
-  const parsed = parseWith(pipeSettingsBodySchema, json.value);
+  const dialect = services.cloudDialect;
+  const parsed = parseWith(PIPE_SETTINGS_BODIES[dialect], json.value);
   if (!parsed.ok) return cloudError(400, parsed.message);
   const pipe = ids.join("/");
   const merged = { ...(services.state.pipes[pipe] ?? {}) };
-  for (const [wire, value] of Object.entries(parsed.value)) {
-    if (value !== undefined) merged[wire] = value;
+  for (const name of SETTING_NAMES) {
+    const value = parsed.value[wireName(name, dialect)];
+    if (value !== undefined) merged[wireName(name)] = value;
   }
   services.state.pipes[pipe] = merged;
   services.persist();
-  return cloudOk({ ...unsetSettings(), ...merged });
+  return cloudOk(spoken(services, { ...unsetSettings(), ...merged }));
 }
 
 // ---- API keys -----------------------------------------------------------------------------------

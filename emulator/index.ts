@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimit } from "./limits";
 import { createListener, randomDraws, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
 import type { EmulatorMode, Services } from "./replies";
+import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 import { seedCustomRoles, type CustomRoleSeed } from "./roles";
 import { pendingRaces } from "./webhooks";
 import {
@@ -22,6 +23,7 @@ export type { AfterCommitFault, FaultKind, FaultPlan, RandomFaults, RecordedRequ
 export { DEFAULT_RANDOM_DELAY_MS, FAULT_KINDS } from "./router";
 export type { RateLimit } from "./limits";
 export type { EmulatorMode } from "./replies";
+export type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export { SEEDED_SOURCES } from "./savedSearches";
 export { SYSTEM_ROLES, customRoleId, type CustomRoleSeed } from "./roles";
@@ -73,6 +75,14 @@ export interface EmulatorOptions {
    * answer, unknown members dropped, any threshold (docs/design/real-alerting-service.md).
    */
   mode?: EmulatorMode;
+  /**
+   * Which cloud management API area B speaks: "contract" (the default), the seed contract's; or
+   * "clickhouse", ClickHouse Cloud's OpenAPI document: pipe settings at `…/clickpipes/{clickPipeId}/settings`
+   * with six settings named `clickhouse_*` (docs/design/cloud-api-clickhouse.md), and managed ClickStack's
+   * alerts, webhooks and saved searches under `/v1/organizations/{org}/services/{svc}/clickstack/…`
+   * (emulator/clickstack.ts). `mode` still governs area A.
+   */
+  cloudDialect?: CloudDialect;
   /**
    * Custom roles of area B's organizations (beside the three system roles every one has, SYSTEM_ROLES);
    * an organization with one has moved to custom roles, which freezes its keys' deprecated `roles`.
@@ -168,6 +178,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     keySecret,
     limiters: { cloud: new FixedWindowLimiter(limit("cloud")), alerting: new FixedWindowLimiter(limit("alerting")) },
     mode: options.mode ?? "contract",
+    cloudDialect: options.cloudDialect ?? "contract",
   };
   const router: RouterState = {
     services,

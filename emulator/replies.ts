@@ -5,6 +5,7 @@ import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import type { FixedWindowLimiter } from "./limits";
 import type { EmulatorState } from "./store";
+import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 
 export type Area = "alerting" | "cloud";
 
@@ -37,6 +38,12 @@ export function alertingError(status: number, message: string, headers?: Record<
 
 export function cloudError(status: number, error: string, headers?: Record<string, string>): Reply {
   return { status, body: { status, error, requestId: randomUUID() }, ...(headers ? { headers } : {}) };
+}
+
+/** ClickHouse Cloud's gateway's page for a route it does not serve: HTML, never the cloud API's JSON. */
+export function gatewayNotFound(req: Incoming): Reply {
+  const page = `<!DOCTYPE html>\n<html>\n<head><title>404 Not Found</title></head>\n<body>\n<h1>404 Not Found</h1>\n<p>No route for ${req.method} ${encodeURI(req.path)}</p>\n</body>\n</html>\n`;
+  return { status: 404, body: page, text: "text/html" };
 }
 
 export function cloudOk(result: unknown): Reply {
@@ -99,6 +106,8 @@ export interface Services {
   readonly limiters: Readonly<Record<Area, FixedWindowLimiter>>;
   /** Which alerting service area A speaks: the contract's, or HyperDX's as it answers in 2026 (index.ts). */
   readonly mode: EmulatorMode;
+  /** Which cloud management API area B speaks: the contract's, or ClickHouse Cloud's with managed ClickStack (index.ts). */
+  readonly cloudDialect: CloudDialect;
 }
 
 export type EmulatorMode = "contract" | "2026";

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { handleAlerting } from "./alerting";
 import { handleCloud } from "./cloud";
+import { handleClickStack, isClickStackPath } from "./clickstack";
 import { errorFor, type Area, type Incoming, type Reply, type Services } from "./replies";
 
 export interface RecordedRequest {
@@ -159,6 +160,8 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
 
 function dispatch(services: Services, area: Area, req: Incoming): Reply {
   try {
+    if (area === "cloud" && services.cloudDialect === "clickhouse" && isClickStackPath(req.path))
+      return handleClickStack(services, req);
     return area === "cloud" ? handleCloud(services, req) : handleAlerting(services, req);
   } catch {
     // A bug or a failed data-file write: answer in the area's shape without internals.

@@ -19,6 +19,7 @@ import {
   thresholdProblem,
   type TextField,
 } from "../provider/serviceFacts/alertRules";
+import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 import { isSha256Base64 } from "../provider/serviceFacts/hashData";
 import { KEY_ROLES, KEY_STATES } from "../provider/serviceFacts/apiKeys";
 import {
@@ -222,9 +223,22 @@ function wireSetting(name: SettingName) {
   });
 }
 
-export const pipeSettingsBodySchema = z
-  .strictObject(Object.fromEntries(SETTING_NAMES.map((name) => [wireName(name), wireSetting(name).optional()])))
-  .refine((body) => Object.keys(body).length > 0, { error: "the body must set at least one setting" });
+function settingsBody(dialect: CloudDialect) {
+  return z
+    .strictObject(
+      Object.fromEntries(SETTING_NAMES.map((name) => [wireName(name, dialect), wireSetting(name).optional()])),
+    )
+    .refine((body) => Object.keys(body).length > 0, { error: "the body must set at least one setting" });
+}
+
+/** The contract's body (`db_*`). */
+export const pipeSettingsBodySchema = settingsBody("contract");
+
+/** Each dialect's body: ClickHouse Cloud's `ClickPipeSettingsPutRequest` names six settings `clickhouse_*`. */
+export const PIPE_SETTINGS_BODIES: Readonly<Record<CloudDialect, typeof pipeSettingsBodySchema>> = {
+  contract: pipeSettingsBodySchema,
+  clickhouse: settingsBody("clickhouse"),
+};
 
 // ---- Area B: API keys -------------------------------------------------------------------------
 

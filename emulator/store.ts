@@ -52,6 +52,8 @@ export interface StoredAlert {
   channel: { type: "webhook"; webhookId: string };
   /** Every channel, `channel` its first; answered beside it, as the 2026 service does. */
   channels?: { type: "webhook"; webhookId: string }[];
+  /** Managed ClickStack's channel as written, when it says more than `channel` (webhookService, slackChannelId, severity). */
+  cloudChannel?: Record<string, unknown>;
   thresholdMax?: number;
   scheduleOffsetMinutes?: number;
   scheduleStartAt?: string | null;

@@ -10,6 +10,8 @@ import { formatSeconds } from "./words";
  * kind's code match it (test/unit/errors.test.ts).
  */
 export const ERROR_CODES = {
+  INVALID_INPUT:
+    "A property of the program has a value the resource cannot take (the message names the property and what it accepts): nothing was sent. Correct the program.",
   CONFIG:
     "A connection setting is missing or malformed: set the stack config key or the environment variable the message names.",
   API_ERROR:
@@ -31,8 +33,10 @@ export const ERROR_CODES = {
   IMPORT_NOT_FOUND:
     "There is no object with the importId given, and nothing was created: correct the id, or remove importId to create one.",
   UNUSABLE_KEY_LEFT: "An API key nobody can use may be left on the service: delete the key the message names by hand.",
+  TRANSPORT:
+    "No answer came after the retries (connection refused, reset, timeout; the message names the socket's or undici's code, e.g. ECONNREFUSED): check the URL, the network and the service, then run again.",
   ATTEMPT_TIMEOUT:
-    "An attempt got no complete answer in time (said as a TransportError's code): check the network and the service's health.",
+    "An attempt got no complete answer in time (said in a TRANSPORT error, as its transportCode): check the network and the service's health.",
   KEPT_AFTER_FAILURE:
     "The object was made and is kept in the stack, but what followed failed: do what the message says (e.g. replace it).",
   IMPORT_ID_ON_REPLACE:
@@ -53,6 +57,8 @@ export const ERROR_CODES = {
     "The native plugin has no function of that token: check the token (alertpipe:index:getAlert, …) and the plugin's version.",
   STILL_REFERENCED:
     "A webhook or saved search is not deleted because alerts outside this stack still use it: reassign or delete the alerts the message names, then run again.",
+  INTERNAL:
+    "Something failed that the provider does not expect (a bug of ours, or a library's error): the message keeps its words. Report it with them and the step that failed.",
   USAGE:
     "The `alertpipe` command was given a command, flag or value it cannot use (the message names it): nothing was sent, and it exits 2. Correct the command line; `alertpipe export --help` lists what it takes.",
 } as const satisfies Record<string, string>;
@@ -60,9 +66,8 @@ export const ERROR_CODES = {
 /** The codes of our own making, to branch on. */
 export type AlertpipeErrorCode = keyof typeof ERROR_CODES;
 
-/** What to do on a TransportError, whose code is not ours. */
-export const TRANSPORT_CODES_ADVICE =
-  "No answer came after the retries (connection refused, reset, timeout): check the URL, the network and the service, then run again.";
+/** What to do on a TransportError: ERROR_CODES.TRANSPORT, kept by its earlier name for importers. */
+export const TRANSPORT_CODES_ADVICE = ERROR_CODES.TRANSPORT;
 
 /**
  * `code` is stable across versions. The message starts with `[CODE]` because the engine prints only
@@ -171,6 +176,14 @@ export class ApiError extends HttpError<ApiErrorCode> {
   }
 }
 
+/** A gateway's HTML 404: a route it does not serve, never "the object is gone" (provider/http/gone.ts). */
+export class RouteNotServedError extends ApiError {
+  constructor(ref: RequestRef, serviceMessage: string, requestId: string | undefined, advice: string) {
+    super(ref, 404, serviceMessage, requestId, advice);
+    this.name = "RouteNotServedError";
+  }
+}
+
 /** A 429 asked for a wait beyond the retry budget: the credential's requests fail now. */
 export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
   /** The wait the service asked for, in ms. */
@@ -198,15 +211,16 @@ export class RateLimitWaitError extends HttpError<"RATE_LIMIT_WAIT_TOO_LONG"> {
 }
 
 /** No answer could be had after the allowed retries. */
-export class TransportError extends HttpError {
-  /** The socket's or undici's code, e.g. ECONNREFUSED. */
-  declare readonly code: string;
+export class TransportError extends HttpError<"TRANSPORT"> {
+  /** The socket's or undici's code, e.g. ECONNREFUSED (our own: NOT_HTTP, ATTEMPT_TIMEOUT). */
+  readonly transportCode: string;
   /** Why no answer came, so nobody parses the message for it. */
   readonly reason: string;
 
-  constructor(ref: RequestRef, reason: string, code: string, options?: { cause?: unknown }) {
-    super(ref, code, `${ref.method} ${ref.path} got no answer: ${reason}`, { cause: options?.cause });
+  constructor(ref: RequestRef, reason: string, transportCode: string, options?: { cause?: unknown }) {
+    super(ref, "TRANSPORT", `${ref.method} ${ref.path} got no answer: ${reason}`, { cause: options?.cause });
     this.name = "TransportError";
+    this.transportCode = transportCode;
     this.reason = reason;
   }
 }
@@ -486,6 +500,19 @@ export class UnknownFunctionError extends AlertpipeError<"UNKNOWN_FUNCTION"> {
   ) {
     super("UNKNOWN_FUNCTION", `the ${packageName} provider has no function "${token}"; it serves ${served.join(", ")}`);
     this.name = "UnknownFunctionError";
+  }
+}
+
+/** An error not of our making reaching a front door: its words kept, behind a code like every other. */
+export class InternalError extends AlertpipeError<"INTERNAL"> {
+  constructor(cause: unknown) {
+    super("INTERNAL", cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = "InternalError";
+  }
+
+  /** `err` itself when it is ours, else wrapped. */
+  static of(err: unknown): AlertpipeError {
+    return err instanceof AlertpipeError ? (err as AlertpipeError) : new InternalError(err);
   }
 }
 

@@ -107,6 +107,7 @@ export {
   UnknownFunctionError,
   StillReferencedError,
   UsageError,
+  InternalError,
   ERROR_CODES,
   TRANSPORT_CODES_ADVICE,
   type AlertpipeErrorCode,

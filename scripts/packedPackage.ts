@@ -6,8 +6,8 @@
 
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 
 /** The repository root: the folder holding our package.json (two levels above dist/scripts or scripts). */
 export function repoRoot(): string {
@@ -43,23 +43,48 @@ function unique(): string {
   return `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/** Scripts npm runs when it installs a package: the repository keeps them, the packed manifest does not. */
+export const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"] as const;
+
+/** The manifest as packed: without install-time scripts (`prepare` sets a contributor's git hooks). */
+export function packedManifest(manifest: Record<string, unknown>): Record<string, unknown> {
+  const scripts = { ...(manifest.scripts as Record<string, string> | undefined) };
+  for (const name of INSTALL_SCRIPTS) delete scripts[name];
+  return { ...manifest, scripts };
+}
+
 /**
  * Packs the package (from the current dist/, which must be built) and returns the tarball's path.
- * Safe to call from parallel processes: each packs into its own folder and renames into place.
+ * The files `npm pack` would take are staged with the packed manifest and packed from there, so the
+ * repository's package.json is never touched. Safe to call from parallel processes: each packs into
+ * its own folder.
  */
 export function packPackage(): string {
   const root = repoRoot();
   if (!existsSync(join(root, "dist", "provider", "index.js"))) {
     throw new Error("dist/ is missing: run `npm run build` before packing");
   }
+  const npmPack = (cwd: string, ...args: string[]) =>
+    JSON.parse(
+      execFileSync("npm", ["pack", "--ignore-scripts", "--json", ...args], {
+        cwd,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    ) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const staging = workDir("pack", unique());
-  const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", staging], {
-    cwd: root,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const [info] = JSON.parse(out) as Array<{ filename: string }>;
+  const contents = join(staging, "package");
+  const [listed] = npmPack(root, "--dry-run");
+  if (!listed) throw new Error("npm pack reported no files");
+  for (const { path } of listed.files) {
+    mkdirSync(dirname(join(contents, path)), { recursive: true });
+    copyFileSync(join(root, path), join(contents, path));
+  }
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, unknown>;
+  writeFileSync(join(contents, "package.json"), `${JSON.stringify(packedManifest(manifest), null, 2)}\n`);
+  const [info] = npmPack(contents, "--pack-destination", staging);
   if (!info) throw new Error("npm pack reported no tarball");
+  rmSync(contents, { recursive: true, force: true });
   return join(staging, info.filename);
 }
 

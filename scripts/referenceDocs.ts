@@ -176,14 +176,14 @@ function wireNames(): string[] {
   return [
     "## Wire names",
     "",
-    "The name each setting has on the wire, in API errors and in the service's documentation",
-    "([where the public service names them differently](../design/cloud-api-2026.md)).",
+    "The name each setting has on the wire, in API errors and in the service's documentation: the contract's,",
+    "and ClickHouse Cloud's where `alertpipe:cloudDialect` is `clickhouse` ([why](../design/cloud-api-clickhouse.md)).",
     "",
-    "| Setting | Wire name | Range |",
-    "|---|---|---|",
+    "| Setting | Wire name | ClickHouse Cloud | Range |",
+    "|---|---|---|---|",
     ...Object.entries(PIPE_SETTINGS).map(([name, fact]) => {
       const range = fact.kind === "integer" ? `${fact.min} – ${fact.max}` : "`true`, `false`";
-      return `| \`${name}\` | \`${fact.wire}\` | ${range} |`;
+      return `| \`${name}\` | \`${fact.wire}\` | \`${fact.cloudWire}\` | ${range} |`;
     }),
   ];
 }

@@ -1,7 +1,13 @@
 // Every argument changes in place: PUT replaces the whole body. A create whose answer is lost
 // finds what it made by listing (lookup.ts); one with importId takes over an existing alert.
 
-import { configuredDialect, connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import {
+  configuredDialect,
+  connectionFailures,
+  connectionFor,
+  isManagedClickStack,
+  type AreaConnection,
+} from "../runtime/connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
@@ -17,6 +23,7 @@ import { outputsFrom } from "../protocol/outputRules";
 import { previewOutputs } from "../protocol/preview";
 import { UNKNOWN, containsUnknown, pick, type RawInputs, type Values } from "../protocol/properties";
 import {
+  MANAGED_CHANNEL_MEMBERS,
   RANGE_THRESHOLD_TYPES,
   SCHEDULE_START_WINDOW_DAYS,
   channelKey,
@@ -29,7 +36,7 @@ import {
 import { claimForThisRun } from "../creation/runClaims";
 import { ALERT } from "./definition";
 import { alertCollection, alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
-import { alertIn, alertsPath, createdAlert, fromWire, toWire, type Args, type State } from "./wire";
+import { alertIn, alertsPath, createdAlert, fromWire, takesOneChannel, toWire, type Args, type State } from "./wire";
 import { dialectFor, dialectOf } from "./dialect";
 
 type Output = keyof State;
@@ -118,9 +125,18 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
     failures.push({
       property: "savedSearchId",
       reason:
-        'savedSearchId is required for a search alert when alertpipe:alertingDialect is "2026": the id of the saved search it watches',
+        'savedSearchId is required for a search alert when alertpipe:alertingDialect is "2026" or on managed ClickStack: the id of ' +
+        "the saved search it watches",
     });
-  if (!unknown("channel", "channels")) {
+  const email = set("emailRecipients");
+  if (email && (set("channel") || set("channels")))
+    failures.push({
+      property: "emailRecipients",
+      reason:
+        "emailRecipients is the alert's one channel on managed ClickStack: leave channel and channels out, or emailRecipients",
+    });
+  failures.push(...managedOnlyFailures(inputs));
+  if (!email && !unknown("channel", "channels")) {
     const words = {
       neither: [
         "channel",
@@ -135,6 +151,14 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
     const problem = channelsProblem(set("channel") ? (inputs.channel as { type?: unknown }) : undefined, list);
     if (problem !== undefined) failures.push({ property: words[problem][0], reason: words[problem][1] });
   }
+  // Managed ClickStack's alert has one `channel` and no `channels`: never a list cut short.
+  if (isManagedClickStack() && Array.isArray(inputs.channels) && inputs.channels.length > 1)
+    failures.push({
+      property: "channels",
+      reason:
+        `channels holds ${inputs.channels.length} channels, but managed ClickStack (alertpipe:clickstackOrganizationId and ` +
+        "alertpipe:clickstackServiceId) takes one channel per alert: set one, or one alert per channel",
+    });
   if (!unknown("thresholdType", "threshold", "thresholdMax") && typeof inputs.thresholdType === "string") {
     const max = typeof inputs.thresholdMax === "number" ? inputs.thresholdMax : undefined;
     const problem = thresholdMaxProblem(inputs.thresholdType, Number(inputs.threshold), max);
@@ -184,6 +208,33 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
   return failures;
 }
 
+/** What only managed ClickStack takes, refused on a self-hosted alerting API: nothing it would drop. */
+function managedOnlyFailures(inputs: RawInputs): CheckFailure[] {
+  if (isManagedClickStack()) return [];
+  const only = "is for managed ClickStack only (alertpipe:clickstackOrganizationId and alertpipe:clickstackServiceId)";
+  const failures: CheckFailure[] = [];
+  if (inputs.emailRecipients !== undefined && inputs.emailRecipients !== null)
+    failures.push({
+      property: "emailRecipients",
+      reason: `emailRecipients ${only}: a self-hosted service notifies webhooks`,
+    });
+  const listed = Array.isArray(inputs.channels) ? inputs.channels : [];
+  const channels: [string, unknown][] = [
+    ["channel", inputs.channel],
+    ...listed.map((c, i): [string, unknown] => [`channels[${i}]`, c]),
+  ];
+  for (const [at, channel] of channels) {
+    if (typeof channel !== "object" || channel === null) continue;
+    for (const member of MANAGED_CHANNEL_MEMBERS)
+      if (
+        (channel as Record<string, unknown>)[member] !== undefined &&
+        (channel as Record<string, unknown>)[member] !== null
+      )
+        failures.push({ property: `${at}.${member}`, reason: `${at}.${member} ${only}` });
+  }
+  return failures;
+}
+
 /** For an error whose outcome is unknown. */
 function describeAlert(args: Args): string {
   const known = (v: unknown): v is string => typeof v === "string" && v !== "" && v !== UNKNOWN;
@@ -198,13 +249,15 @@ async function check(olds: RawInputs, news: RawInputs) {
 
 /**
  * HyperDX deletes a tile's alerts with a dashboard update that drops the tile, so an alert moved to
- * another tile is made anew there before the old one's delete (a 404 counts as done). The contract
+ * another tile is made anew there before the old one's delete (a 404 counts as done), managed
+ * ClickStack too. The contract
  * has no such deletion: its alerts move in place, as before.
  */
 async function movesTile(olds: State, news: Args): Promise<boolean> {
   if (news.source !== "tile" || olds.source !== "tile") return false;
   const moved = (["dashboardId", "tileId"] as const).some((n) => hasChanged(n, olds[n], news[n], compared));
-  return moved && (await dialectOf(connectionFor("alerting"))) !== "contract";
+  const conn = connectionFor("alerting");
+  return moved && (conn.gateway !== undefined || (await dialectOf(conn)) !== "contract");
 }
 
 async function diff(_id: string, olds: State, news: Args): Promise<Diff> {
@@ -236,7 +289,7 @@ async function create(args: Args): Promise<Created<State>> {
 }
 
 async function post(conn: AreaConnection, args: Args, description: string): Promise<Created<State>> {
-  const body = toWire(args, await dialectFor(conn, args));
+  const body = toWire(args, await dialectFor(conn, args), takesOneChannel(conn));
   const res = await send(conn, { method: "POST", path: alertsPath(), body, creates: description });
   // Without the id Pulumi cannot record the alert the service made.
   const id = createdId(res, description, createdAlert);
@@ -247,9 +300,9 @@ async function post(conn: AreaConnection, args: Args, description: string): Prom
 async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
   const got = await readForImport("alert", importId, () => send(conn, { method: "GET", path: alertsPath(importId) }));
   const live = alertIn(got.body);
-  if (live !== undefined && matchesWhatIsSent(args, live))
+  if (live !== undefined && matchesWhatIsSent(args, live, takesOneChannel(conn)))
     return { id: importId, outputs: outputsAfterWrite(args, got.body) };
-  const body = toWire(args, await dialectFor(conn, args));
+  const body = toWire(args, await dialectFor(conn, args), takesOneChannel(conn));
   const res = await send(conn, { method: "PUT", path: alertsPath(importId), body });
   return { id: importId, outputs: outputsAfterWrite(args, res.body, live === undefined ? {} : fromWire(live)) };
 }
@@ -318,7 +371,7 @@ function previewUpdate(_id: string, olds: State, news: Args): State {
 async function update(id: string, olds: State, news: Args): Promise<State> {
   // The whole body, so an argument removed from the program is cleared live.
   const conn = connectionFor("alerting");
-  const body = { ...toWire(news, await dialectFor(conn, news)), ...clears(olds, news) };
+  const body = { ...toWire(news, await dialectFor(conn, news), takesOneChannel(conn)), ...clears(olds, news) };
   const res = await send(conn, { method: "PUT", path: alertsPath(id), body });
   return outputsAfterWrite(news, res.body, olds);
 }

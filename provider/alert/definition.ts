@@ -6,6 +6,7 @@ import type { CheckRules, ResourceDefinition } from "../protocol/definition";
 import {
   ALERT_SOURCES,
   ALERT_STATES,
+  CHANNEL_SEVERITIES,
   EXECUTION_ERROR_TYPES,
   INTERVALS,
   MAX_CHANNELS,
@@ -52,15 +53,44 @@ const CHANNEL = {
       description: 'The channel type: "webhook".',
     },
     webhookId: { type: STRING, description: "Identifier of the webhook to notify (non-empty)." },
+    webhookService: {
+      type: STRING,
+      optional: true,
+      description:
+        'Managed ClickStack only: the webhook\'s service, e.g. "slack_api" for a webhook made in its console.',
+    },
+    slackChannelId: {
+      type: STRING,
+      optional: true,
+      description: "Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).",
+    },
+    severity: {
+      type: {
+        kind: "enum",
+        name: "AlertChannelSeverity",
+        description: "The severity a pagerduty_api webhook is sent with.",
+        values: CHANNEL_SEVERITIES,
+      },
+      optional: true,
+      description:
+        'Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".',
+    },
   },
 } as const;
 
 /** A channel's check, its failures named at `at` (e.g. "channels[]"). */
 const channelCheck = ({ oneOf, opaqueId, strictObject }: CheckRules, at: string) =>
   strictObject(
-    { type: oneOf(`${at}.type`, ["webhook"]), webhookId: opaqueId(`${at}.webhookId`) },
     {
-      unknownProperty: "a channel has only type and webhookId",
+      type: oneOf(`${at}.type`, ["webhook"]),
+      webhookId: opaqueId(`${at}.webhookId`),
+      webhookService: opaqueId(`${at}.webhookService`).optional(),
+      slackChannelId: opaqueId(`${at}.slackChannelId`).optional(),
+      severity: oneOf(`${at}.severity`, CHANNEL_SEVERITIES).optional(),
+    },
+    {
+      unknownProperty:
+        "a channel has type and webhookId, and on managed ClickStack webhookService, slackChannelId and severity",
       notAnObject: missingOr(at, 'an object {type: "webhook", webhookId}'),
     },
   );
@@ -280,6 +310,20 @@ export const ALERT = {
       answer: ["savedSearchId", "savedSearch"],
       check: ({ opaqueId }) => opaqueId("savedSearchId"),
     },
+    emailRecipients: {
+      type: { kind: "array", items: STRING },
+      description:
+        "Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel " +
+        '{type: "email", emailRecipients}); leave channel and channels out.',
+      role: "both",
+      whenAbsent: FROM_PROGRAM_ELSE_NULL,
+      check: ({ z }) =>
+        z
+          .array(z.string({ error: "emailRecipients must be a list of email addresses" }).min(3), {
+            error: "emailRecipients must be a list of email addresses",
+          })
+          .min(1, { error: "emailRecipients needs at least one address" }),
+    },
     importId: {
       type: STRING,
       description:
@@ -353,3 +397,10 @@ export const ALERT = {
     updatedAt: { ...SERVICE_STRING, description: "When the alert last changed (ISO 8601, set by the service)." },
   },
 } as const satisfies ResourceDefinition;
+
+/** The inputs that hold another resource's id ("[]": each element): an export writes them as references. */
+export const ALERT_REFERENCES = [
+  { path: ["channel", "webhookId"], to: "Webhook" },
+  { path: ["channels", "[]", "webhookId"], to: "Webhook" },
+  { path: ["savedSearchId"], to: "SavedSearch" },
+] as const;

@@ -9,7 +9,7 @@ import { createdAfterSend, type Candidate } from "../creation/recovery";
 import type { Collection } from "../reading/listedReads";
 import { comparedForm } from "../protocol/definition";
 import { ALERT } from "./definition";
-import { alertsPath, fromWire, toWire, type Args, type WireAlert } from "./wire";
+import { alertsPath, fromWire, takesOneChannel, toWire, type Args, type WireAlert } from "./wire";
 
 const compared = comparedForm(ALERT);
 
@@ -32,15 +32,20 @@ function sameAsSentValue(name: string, sent: unknown, live: unknown): boolean {
   return deepEqual(compared(name, sent), compared(name, live));
 }
 
-export function matchesWhatIsSent(args: Args, alert: WireAlert): boolean {
+/** `oneChannel`: compared as a service without `channels` holds it (wire.ts). */
+export function matchesWhatIsSent(args: Args, alert: WireAlert, oneChannel = false): boolean {
   const live: Readonly<Record<string, unknown>> = fromWire(alert);
-  return Object.entries(toWire(args)).every(([name, sent]) => sameAsSentValue(name, sent, live[name]));
+  return Object.entries(toWire(args, "contract", oneChannel)).every(([name, sent]) =>
+    sameAsSentValue(name, sent, live[name]),
+  );
 }
 
 /** `sentAt` on our clock. */
 export async function alertsMadeBy(conn: AreaConnection, args: Args, sentAt: number): Promise<AlertCandidate[]> {
   const all = await listAlerts(conn);
-  return all.filter((c) => createdAfterSend(c.alert.createdAt, sentAt) && matchesWhatIsSent(args, c.alert));
+  return all.filter(
+    (c) => createdAfterSend(c.alert.createdAt, sentAt) && matchesWhatIsSent(args, c.alert, takesOneChannel(conn)),
+  );
 }
 
 /** Each listed as its GET answers it, in `data`. */

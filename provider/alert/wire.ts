@@ -3,7 +3,14 @@
 
 import { z } from "../protocol/zod";
 import { fromWire as mapped, inputNames, toWire as mapping, type ArgsOf, type StateOf } from "../protocol/definition";
-import { ALERTS_PATH, sourceFromWire, sourceOnWire, type AlertingDialect } from "../serviceFacts/alertRules";
+import {
+  ALERTS_PATH,
+  emailChannelFromWire,
+  sourceFromWire,
+  sourceOnWire,
+  withOneChannel,
+  type AlertingDialect,
+} from "../serviceFacts/alertRules";
 import { ALERT } from "./definition";
 import { memberPath } from "../http/paths";
 
@@ -27,15 +34,25 @@ export function alertIn(body: unknown): WireAlert | undefined {
 
 const SENT = inputNames(ALERT);
 
-/** Absent or null optionals left out; `source` as `dialect` spells it. */
-export function toWire(args: Args, dialect: AlertingDialect = "contract"): Record<string, unknown> {
+/**
+ * Absent or null optionals left out; `source` as `dialect` spells it. `oneChannel`: a service with no
+ * `channels` (managed ClickStack), sent its one channel as `channel` (the check refuses more).
+ */
+export function toWire(args: Args, dialect: AlertingDialect = "contract", oneChannel = false): Record<string, unknown> {
   const body = mapping(ALERT, args, SENT, "drop");
-  return body.source === undefined ? body : { ...body, source: sourceOnWire(body.source, dialect) };
+  const spelled = body.source === undefined ? body : { ...body, source: sourceOnWire(body.source, dialect) };
+  return oneChannel ? withOneChannel(spelled) : spelled;
+}
+
+/** Whether the connection's service takes one `channel` only (managed ClickStack's schema). */
+export function takesOneChannel(conn: { readonly gateway?: unknown }): boolean {
+  return conn.gateway !== undefined;
 }
 
 /** `source` in a program's spelling; null is absent. */
 export function fromWire(alert: WireAlert): State {
-  return mapped(ALERT, alert.source === undefined ? alert : { ...alert, source: sourceFromWire(alert.source) }, "drop");
+  const read = emailChannelFromWire(alert);
+  return mapped(ALERT, read.source === undefined ? read : { ...read, source: sourceFromWire(read.source) }, "drop");
 }
 
 /** The id is opaque (the service publishes no form): only the path rules apply. */

@@ -156,10 +156,12 @@ function organizationOrFail(id: string, props: Pick<State, "organizationId">): s
 }
 
 async function check(olds: Unchecked, news: Unchecked) {
-  return checkArgs<Args>(API_KEY, news, crossFieldFailures, [
-    ...expiredOnArrival(olds, news),
-    ...connectionFailures("cloud"),
-  ]);
+  return checkArgs<Args>(
+    API_KEY,
+    news,
+    (inputs) => [...crossFieldFailures(inputs), ...expiredOnArrival(olds, inputs)],
+    connectionFailures("cloud"),
+  );
 }
 
 /** Undefined when none or not a date-time (the check says why). */

@@ -65,7 +65,9 @@ export const API_KEY = {
       check: ({ z, oneOf }) =>
         z
           .array(oneOf("roles[]", KEY_ROLES), { error: `roles must be a list of at least one of ${quotedRoles}` })
-          .min(1, { error: `roles needs at least one of ${quotedRoles}` })
+          .min(1, {
+            error: `roles needs at least one of ${quotedRoles}; or leave roles out and give assignedRoleIds (role uuids), which replaces the deprecated roles`,
+          })
           .refine((roles) => new Set(roles).size === roles.length, { error: "roles must not repeat a role" }),
     },
     assignedRoleIds: {

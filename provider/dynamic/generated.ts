@@ -16,12 +16,21 @@ export type AlertThresholdType =
 /** A channel's type. */
 export type AlertChannelType = "webhook";
 
+/** The severity a pagerduty_api webhook is sent with. */
+export type AlertChannelSeverity = "critical" | "error" | "warning" | "info";
+
 /** Where the alert notifies; a webhook is the only channel type. */
 export interface AlertChannel {
   /** The channel type: "webhook". */
   type: AlertChannelType;
   /** Identifier of the webhook to notify (non-empty). */
   webhookId: string;
+  /** Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console. */
+  webhookService?: string;
+  /** Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23). */
+  slackChannelId?: string;
+  /** Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info". */
+  severity?: AlertChannelSeverity;
 }
 
 /** Where the alert notifies; a webhook is the only channel type. As a program gives it. */
@@ -30,6 +39,12 @@ export interface AlertChannelArgs {
   type: pulumi.Input<AlertChannelType>;
   /** Identifier of the webhook to notify (non-empty). */
   webhookId: pulumi.Input<string>;
+  /** Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console. */
+  webhookService?: pulumi.Input<string>;
+  /** Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23). */
+  slackChannelId?: pulumi.Input<string>;
+  /** Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info". */
+  severity?: pulumi.Input<AlertChannelSeverity>;
 }
 
 /**
@@ -711,6 +726,11 @@ export interface AlertArgs {
   /** The saved search a search alert watches (search alerts only; required by services since 2026). */
   savedSearchId?: pulumi.Input<string>;
   /**
+   * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel
+   * {type: "email", emailRecipients}); leave channel and channels out.
+   */
+  emailRecipients?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
    * The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing
    * created, when there is none) and writes the program's values with one PUT only when they differ; it never creates
    * an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy
@@ -776,6 +796,11 @@ export interface AlertOutputs {
   readonly groupBy: pulumi.Output<string | undefined>;
   /** The saved search a search alert watches (search alerts only; required by services since 2026). */
   readonly savedSearchId: pulumi.Output<string | undefined>;
+  /**
+   * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel
+   * {type: "email", emailRecipients}); leave channel and channels out.
+   */
+  readonly emailRecipients: pulumi.Output<string[] | undefined>;
   /**
    * Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING
    * (older services also "inactive"); a string, so a new value breaks nothing.
@@ -1020,7 +1045,10 @@ export interface ApiKeyOutputs {
 export interface WebhookArgs {
   /** The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service. */
   name: pulumi.Input<string>;
-  /** The receiving service: "slack", "generic" or "incidentio". Changes in place. */
+  /**
+   * The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or
+   * "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
+   */
   service: pulumi.Input<WebhookService>;
   /**
    * Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack
@@ -1064,7 +1092,10 @@ export interface WebhookArgs {
 export interface WebhookOutputs {
   /** The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service. */
   readonly name: pulumi.Output<string>;
-  /** The receiving service: "slack", "generic" or "incidentio". Changes in place. */
+  /**
+   * The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or
+   * "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
+   */
   readonly service: pulumi.Output<WebhookService>;
   /**
    * Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack

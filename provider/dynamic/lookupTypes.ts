@@ -92,6 +92,11 @@ export interface GetAlertResult {
   /** The saved search a search alert watches (search alerts only; required by services since 2026). */
   savedSearchId?: string | null;
   /**
+   * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel
+   * {type: "email", emailRecipients}); leave channel and channels out.
+   */
+  emailRecipients?: string[] | null;
+  /**
    * Current state of the alert as the service evaluates it: one of ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING
    * (older services also "inactive"); a string, so a new value breaks nothing.
    */
@@ -262,7 +267,10 @@ export interface GetWebhookResult {
   id: string;
   /** The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service. */
   name?: string | null;
-  /** The receiving service: "slack", "generic" or "incidentio". Changes in place. */
+  /**
+   * The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or
+   * "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
+   */
   service?: WebhookService | null;
   /**
    * Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack

@@ -2,7 +2,7 @@
 // calls (through the serialized shim), in its shapes, and the workaround only that host needs.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { PartialFailure } from "../errors";
+import { InternalError, PartialFailure } from "../errors";
 import type { Behaviour } from "../protocol/behaviour";
 import {
   comparedForm,
@@ -36,9 +36,18 @@ function withoutProvider(props: PropertyMap): PropertyMap {
   return rest;
 }
 
+/** The host prints only the message: every error leaves this door starting with its code. */
+async function coded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw InternalError.of(err);
+  }
+}
+
 /** A half-made object kept in state keeps the serialized provider too: later calls load it from there. */
 function withProvider(err: unknown, inputs: PropertyMap): unknown {
-  if (!(err instanceof PartialFailure) || inputs[PROVIDER_KEY] === undefined) return err;
+  if (!(err instanceof PartialFailure) || inputs[PROVIDER_KEY] === undefined) return InternalError.of(err);
   const cause = err.cause instanceof Error ? err.cause : err;
   return new PartialFailure(err.id, { ...err.properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] }, cause);
 }
@@ -57,16 +66,17 @@ export function dynamicProvider<D extends ResourceDefinition>(core: Behaviour<D>
     return args as ArgsOf<D>;
   };
   return {
-    configure: configureProvider,
-    async check(olds, news) {
-      const checked = await core.check(withoutProvider(olds), withoutProvider(news));
-      if (!checked.ok) return { inputs: news, failures: [...checked.failures] };
-      const inputs = carryStableOutputs(olds, checked.inputs, stable, replaceOn, compared);
-      // The host keeps the serialized provider among the inputs.
-      if (news[PROVIDER_KEY] !== undefined) inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
-      return { inputs, failures: [] };
-    },
-    diff: (id, olds, news) => core.diff(id, stateOf(olds), argsOf(news)),
+    configure: (req) => coded(() => configureProvider(req)),
+    check: (olds, news) =>
+      coded(async () => {
+        const checked = await core.check(withoutProvider(olds), withoutProvider(news));
+        if (!checked.ok) return { inputs: news, failures: [...checked.failures] };
+        const inputs = carryStableOutputs(olds, checked.inputs, stable, replaceOn, compared);
+        // The host keeps the serialized provider among the inputs.
+        if (news[PROVIDER_KEY] !== undefined) inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
+        return { inputs, failures: [] };
+      }),
+    diff: (id, olds, news) => coded(() => core.diff(id, stateOf(olds), argsOf(news))),
     async create(inputs) {
       try {
         const created = await core.create(argsOf(inputs));
@@ -75,18 +85,17 @@ export function dynamicProvider<D extends ResourceDefinition>(core: Behaviour<D>
         throw withProvider(err, inputs);
       }
     },
-    async read(id, props) {
-      const found = await core.read(id, stateOf(props));
-      if (found === undefined) return {};
-      return {
-        id: found.id,
-        props: found.outputs,
-        inputs: { ...stableOutputsOf(found.outputs, stable), ...found.inputs },
-      };
-    },
-    async update(id, olds, news) {
-      return { outs: await core.update(id, stateOf(olds), argsOf(news)) };
-    },
-    delete: (id, props) => core.delete(id, stateOf(props)),
+    read: (id, props) =>
+      coded(async () => {
+        const found = await core.read(id, stateOf(props));
+        if (found === undefined) return {};
+        return {
+          id: found.id,
+          props: found.outputs,
+          inputs: { ...stableOutputsOf(found.outputs, stable), ...found.inputs },
+        };
+      }),
+    update: (id, olds, news) => coded(async () => ({ outs: await core.update(id, stateOf(olds), argsOf(news)) })),
+    delete: (id, props) => coded(() => core.delete(id, stateOf(props))),
   };
 }

@@ -5,7 +5,10 @@ import { parseArgs } from "node:util";
 import { AlertpipeError, UsageError } from "../errors";
 import { CONNECTION_SETTINGS, configure, type ConnectionSettingName } from "../runtime/connection";
 import { EXPORT_TYPES, isExportType, type ExportType } from "./filters";
-import { exportEstate, reportLines } from "./export";
+import { exportEstate, reportLines, type ExportResult } from "./export";
+import { programOf } from "./program";
+import { typescriptProgram } from "./typescriptProgram";
+import { yamlProgram } from "./yamlProgram";
 
 /** The exit codes, as --help states them. */
 export const EXIT = { written: 0, failed: 1, usage: 2 } as const;
@@ -14,6 +17,15 @@ export interface Io {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
 }
+
+/** What `--format` writes: the import document, or a program adopting every object itself. */
+const FORMATS = {
+  import: (result: ExportResult) => `${JSON.stringify(result.document, null, 2)}\n`,
+  yaml: (result: ExportResult) => yamlProgram(programOf(result.adopted)),
+  typescript: (result: ExportResult) => typescriptProgram(programOf(result.adopted)),
+} as const;
+type Format = keyof typeof FORMATS;
+const isFormat = (text: string): text is Format => Object.hasOwn(FORMATS, text);
 
 /** A setting's flag: its name in kebab case, e.g. --cloud-key-secret. */
 function flagOf(name: ConnectionSettingName): string {
@@ -29,9 +41,10 @@ export function helpText(): string {
   });
   return `Usage: alertpipe export [options]
 
-Lists the alerts, API keys and pipe settings on the service and writes a file for
-\`pulumi import --file <file>\`: {"resources": [{"type", "name", "id"}, ...]}. It only reads
-(GET requests, paced as the provider paces them); it never writes to the service.
+Lists the alerts, webhooks, saved searches, API keys and pipe settings on the service and writes
+either a file for \`pulumi import --file <file>\` ({"resources": [{"type", "name", "id"}, ...]}) or
+a program that adopts every object itself on its first \`pulumi up\`. It only reads (GET requests,
+paced as the provider paces them); it never writes to the service.
 
 What to export:
   --type <type>                   ${EXPORT_TYPES.join(", ")}; repeat for several. Default: every
@@ -40,8 +53,15 @@ What to export:
   --organization <id>             an organization whose API keys to export (repeat for several)
   --pipe <org>/<service>/<pipe>   a pipe whose settings to export (repeat for several); settings
                                   have no list, so each pipe is read by itself
-  --name <glob>                   keep only alerts and keys whose name matches (* any run, ? one
-                                  character, case aside); repeat to keep any of several
+  --name <glob>                   keep only the objects whose name matches (* any run, ? one
+                                  character, every other character itself, case aside), and
+                                  with them the webhooks and saved searches they refer to,
+                                  whatever those are named; repeat to keep any of several
+  --format <format>               import (default): the file for pulumi import --file;
+                                  yaml: a Pulumi YAML program (Pulumi.yaml) for the plugin, each
+                                  object adopted with the import option, references by name;
+                                  typescript: a program (index.ts) for the dynamic classes, each
+                                  object adopted by importId, references as variables
   --out <file>                    write the file there instead of stdout
 
 Names: each object's own name as a camelCase identifier ("High CPU" becomes highCpu), with the
@@ -62,7 +82,9 @@ Exit codes:
   1  nothing was written: a setting is missing or malformed, or a request was refused or failed
   2  usage: an unknown command, flag or type, or a malformed --pipe
 
-Then: pulumi import --file <file> --protect=false --generate-code --out <program file>
+Then, with --format yaml or typescript: pulumi up (its first run adopts every object, writing
+nothing). With the import file: pulumi import --file <file> --protect=false --generate-code
+--out <program file>, whose code generation needs every object's name unique across all types
 (see docs/guides/adopting.md in the pulumi-alertpipe package).
 `;
 }
@@ -73,6 +95,7 @@ interface Parsed {
   readonly pipes: string[];
   readonly names: string[];
   readonly out: string | undefined;
+  readonly format: Format;
   readonly settings: Map<string, string>;
 }
 
@@ -91,6 +114,7 @@ function parse(args: readonly string[]): Parsed | "help" {
         pipe: { type: "string", multiple: true },
         name: { type: "string", multiple: true },
         out: { type: "string" },
+        format: { type: "string" },
         ...settingOptions,
       },
     }));
@@ -101,6 +125,8 @@ function parse(args: readonly string[]): Parsed | "help" {
   const types = (values.type ?? []).flatMap((t) => t.split(",")).map((t) => t.trim());
   for (const t of types)
     if (!isExportType(t)) throw new UsageError(`--type ${t}: the types are ${EXPORT_TYPES.join(", ")}`);
+  const format = values.format ?? "import";
+  if (!isFormat(format)) throw new UsageError(`--format ${format}: the formats are ${Object.keys(FORMATS).join(", ")}`);
   const organizations = (values.organization ?? []).map((o) => o.trim().toLowerCase());
   if (organizations.some((o) => o === "" || o.includes("/")))
     throw new UsageError("--organization takes an organization id (a uuid), without /");
@@ -129,6 +155,7 @@ function parse(args: readonly string[]): Parsed | "help" {
     pipes: [...new Set(pipes)],
     names: values.name ?? [],
     out: values.out,
+    format,
     settings,
   };
 }
@@ -163,13 +190,16 @@ export async function runCli(args: readonly string[], io: Io): Promise<number> {
   const started = Date.now();
   try {
     const result = await exportEstate(parsed);
-    const text = `${JSON.stringify(result.document, null, 2)}\n`;
+    const text = FORMATS[parsed.format](result);
     if (parsed.out === undefined) io.out(text);
     else writeFileSync(parsed.out, text);
     for (const line of reportLines(result)) io.err(`alertpipe export: ${line}\n`);
     const where = parsed.out === undefined ? "stdout" : parsed.out;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    io.err(`alertpipe export: ${result.document.resources.length} resources written to ${where} in ${seconds} s\n`);
+    const wired = parsed.format === "import" ? "" : `, ${programOf(result.adopted).references} references wired`;
+    io.err(
+      `alertpipe export: ${result.document.resources.length} resources${wired} written to ${where} in ${seconds} s\n`,
+    );
     return EXIT.written;
   } catch (err) {
     // Ours never carry a credential.

@@ -15,6 +15,21 @@ export interface ExportOptions extends Scope {
   readonly names: readonly string[];
 }
 
+/** The inputs an object's import records, checked: what a program adopting it holds. */
+export type Inputs = Readonly<Record<string, unknown>>;
+
+/** An object kept, as listed and as its import records it. */
+export interface Kept {
+  readonly kind: ExportKind;
+  readonly listed: Listed;
+  readonly inputs: Inputs;
+}
+
+/** A kept object under the name the document and the programs give it. */
+export interface Adopted extends Kept {
+  readonly name: string;
+}
+
 /** One resource of the `pulumi import --file` document. */
 export interface ImportEntry {
   readonly type: string;
@@ -29,6 +44,8 @@ export interface CollectionReport {
   readonly listed: number;
   readonly exported: number;
   readonly leftOutByName: number;
+  /** Kept though --name left them out, since a kept object refers to them. */
+  readonly keptAsReferent: number;
   readonly skipped: number;
   /** Why the service had nothing to list there; the export goes on. */
   readonly missing?: string;
@@ -45,6 +62,8 @@ export interface SkippedObject {
 export interface ExportResult {
   /** The document `pulumi import --file` reads. */
   readonly document: { readonly resources: ImportEntry[] };
+  /** The same objects, named, in the document's order: what the programs are written from. */
+  readonly adopted: readonly Adopted[];
   readonly collections: CollectionReport[];
   readonly skipped: SkippedObject[];
   /** Default types the scope gave nothing to list, and which flag would. */
@@ -53,25 +72,35 @@ export interface ExportResult {
   readonly notes: string[];
 }
 
-/** Why an import of this object would give a program that fails preview. */
-async function whyNotAdoptable(kind: ExportKind, listed: Listed): Promise<string | undefined> {
+/** What an import of this object records, or why it would give a program that fails preview. */
+async function adoption(kind: ExportKind, listed: Listed): Promise<{ inputs: Inputs } | { why: string }> {
   let recorded;
   try {
     recorded = listed.recorded ?? (await kind.behaviour.readImported(listed.importId));
   } catch (err) {
-    return `its import fails: ${AlertpipeError.detailOf(err)}`;
+    return { why: `its import fails: ${AlertpipeError.detailOf(err)}` };
   }
-  if (recorded === undefined) return "it was gone when its import read it";
-  // Checked as the generated program's preview will check them.
+  if (recorded === undefined) return { why: "it was gone when its import read it" };
+  // Checked as the written program's preview will check them.
   const inputs = pick(recorded.inputs, inputNames(kind.behaviour.definition));
   const checked = await kind.behaviour.check({}, inputs);
-  if (checked.ok) return undefined;
-  return `the resource cannot hold it as it is: ${checked.failures.map((f) => f.reason).join("; ")}`;
+  if (checked.ok) return { inputs };
+  return { why: `the resource cannot hold it as it is: ${checked.failures.map((f) => f.reason).join("; ")}` };
 }
 
-interface Kept {
+/** The ids an object's inputs name at a reference's path. */
+export function referredIds(inputs: unknown, path: readonly string[]): string[] {
+  const [step, ...rest] = path;
+  if (step === undefined) return typeof inputs === "string" ? [inputs] : [];
+  if (step === "[]") return Array.isArray(inputs) ? inputs.flatMap((v) => referredIds(v, rest)) : [];
+  if (typeof inputs !== "object" || inputs === null || Array.isArray(inputs)) return [];
+  return referredIds((inputs as Record<string, unknown>)[step], rest);
+}
+
+interface Candidate {
   readonly kind: ExportKind;
   readonly listed: Listed;
+  readonly collection: number;
 }
 
 /** Rejects only on configuration or a refused or failed request. */
@@ -88,41 +117,72 @@ export async function exportEstate(options: ExportOptions): Promise<ExportResult
     ),
   );
 
-  const collections: CollectionReport[] = [];
+  const counts = perCollection.map(() => ({ exported: 0, leftOutByName: 0, keptAsReferent: 0, skipped: 0 }));
   const skipped: SkippedObject[] = [];
   const kept: Kept[] = [];
-  for (const { kind, where, got } of perCollection) {
-    if (!Array.isArray(got)) {
-      collections.push({
+  const keptKeys = new Set<string>();
+  const settled = new Set<string>();
+  const objectKey = (kind: ExportKind, id: string) => `${kind.type} ${id}`;
+  /** Keeps the object if its import gives a program that previews; else says why not. */
+  const consider = async (c: Candidate): Promise<void> => {
+    const key = objectKey(c.kind, c.listed.id);
+    if (settled.has(key)) return;
+    settled.add(key);
+    const got = await adoption(c.kind, c.listed);
+    const count = counts[c.collection];
+    if (count === undefined) return;
+    if ("why" in got) {
+      skipped.push({ type: c.kind.type, id: c.listed.id, name: c.listed.name, why: got.why });
+      count.skipped += 1;
+      return;
+    }
+    kept.push({ kind: c.kind, listed: c.listed, inputs: got.inputs });
+    keptKeys.add(key);
+    count.exported += 1;
+  };
+
+  const leftOut = new Map<string, Candidate>();
+  for (const [collection, { kind, got }] of perCollection.entries()) {
+    if (!Array.isArray(got)) continue;
+    for (const listed of got) {
+      const candidate = { kind, listed, collection };
+      if (kind.named && !keptByName(patterns, listed.name)) leftOut.set(objectKey(kind, listed.id), candidate);
+      else await consider(candidate);
+    }
+  }
+  // What a kept object refers to is kept with it, whatever its name: a program needs its referents.
+  for (let i = 0; i < kept.length; i += 1) {
+    const { kind, inputs } = kept[i] ?? { kind: undefined, inputs: {} };
+    for (const ref of kind?.references ?? [])
+      for (const id of referredIds(inputs, ref.path)) {
+        const key = `${ref.to} ${id}`;
+        const candidate = leftOut.get(key);
+        if (candidate === undefined) continue;
+        leftOut.delete(key);
+        const count = counts[candidate.collection];
+        if (count !== undefined) count.keptAsReferent += 1;
+        await consider(candidate);
+      }
+  }
+  for (const c of leftOut.values()) {
+    const count = counts[c.collection];
+    if (count !== undefined) count.leftOutByName += 1;
+  }
+  const collections: CollectionReport[] = perCollection.map(({ kind, where, got }, i) => {
+    const count = counts[i] ?? { exported: 0, leftOutByName: 0, keptAsReferent: 0, skipped: 0 };
+    if (!Array.isArray(got))
+      return {
         type: kind.type,
         where,
         listed: 0,
         exported: 0,
         leftOutByName: 0,
+        keptAsReferent: 0,
         skipped: 0,
         missing: got.missing,
-      });
-      continue;
-    }
-    let leftOutByName = 0;
-    let skippedHere = 0;
-    let exported = 0;
-    for (const listed of got) {
-      if (kind.named && !keptByName(patterns, listed.name)) {
-        leftOutByName += 1;
-        continue;
-      }
-      const why = await whyNotAdoptable(kind, listed);
-      if (why !== undefined) {
-        skipped.push({ type: kind.type, id: listed.id, name: listed.name, why });
-        skippedHere += 1;
-        continue;
-      }
-      kept.push({ kind, listed });
-      exported += 1;
-    }
-    collections.push({ type: kind.type, where, listed: got.length, exported, leftOutByName, skipped: skippedHere });
-  }
+      };
+    return { type: kind.type, where, listed: got.length, ...count };
+  });
 
   const keyOf = (k: Kept) => `${k.kind.type} ${k.listed.importId}`;
   const names = assignNames(
@@ -130,17 +190,14 @@ export async function exportEstate(options: ExportOptions): Promise<ExportResult
     keyOf,
   );
   const order = (k: Kept) => EXPORT_KINDS.indexOf(k.kind);
-  const resources = kept
-    .map((k) => ({
-      order: order(k),
-      entry: { type: k.kind.token, name: names.get(keyOf(k)) ?? "", id: k.listed.importId },
-    }))
-    .sort((a, b) => a.order - b.order || (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0))
-    .map((r) => r.entry);
+  const adopted = kept
+    .map((k) => ({ ...k, name: names.get(keyOf(k)) ?? "" }))
+    .sort((a, b) => order(a) - order(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const resources = adopted.map((k) => ({ type: k.kind.token, name: k.name, id: k.listed.importId }));
   const notes = kinds
     .filter((k) => k.caveat !== undefined && kept.some((x) => x.kind === k))
     .map((k) => k.caveat ?? "");
-  return { document: { resources }, collections, skipped, notListed, notes };
+  return { document: { resources }, adopted, collections, skipped, notListed, notes };
 }
 
 /** The report as lines for a person (stderr). */
@@ -153,6 +210,7 @@ export function reportLines(result: ExportResult): string[] {
     }
     const parts = [`${c.listed} listed`, `${c.exported} exported`];
     if (c.leftOutByName > 0) parts.push(`${c.leftOutByName} left out by --name`);
+    if (c.keptAsReferent > 0) parts.push(`${c.keptAsReferent} kept as what a kept object refers to`);
     if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
     lines.push(`${c.where}: ${parts.join(", ")}`);
   }

@@ -8,6 +8,7 @@ import type { Checked } from "../protocol/check";
 import type { ResourceDefinition } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
 import { behaviour as alert } from "../alert/behaviour";
+import { ALERT_REFERENCES } from "../alert/definition";
 import { alertCollection } from "../alert/lookup";
 import { behaviour as apiKey } from "../apiKey/behaviour";
 import { keyCollection } from "../apiKey/lookup";
@@ -48,6 +49,15 @@ export interface Listed {
   readonly recorded?: Recorded;
 }
 
+/**
+ * Where an object's inputs name another exported object by its id: the path to the value ("[]" for
+ * each element of a list) and the type it names. The programs written refer to it by name there.
+ */
+export interface ReferenceAt {
+  readonly path: readonly string[];
+  readonly to: ExportType;
+}
+
 /** One collection to list, named as the report names it. */
 export interface ToList {
   readonly where: string;
@@ -73,6 +83,12 @@ export interface ExportKind {
   readonly behaviour: Adoptable;
   /** A line for the report whenever objects of the type are exported. */
   readonly caveat: string | undefined;
+  /** The inputs that name other objects; a kept object's referents are kept with it. */
+  readonly references: readonly ReferenceAt[];
+  /** The `importId` of the dynamic class; undefined: the class has none (its first `up` writes). */
+  readonly dynamicImportId: ((listed: Listed) => string) | undefined;
+  /** Said above each resource of the type in a written program, whatever its language. */
+  readonly programNote: string | undefined;
 }
 
 /** Words for a list the service lacks or answers unreadably; anything else throws. */
@@ -127,6 +143,11 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     caveat:
       "Webhooks are adopted without their headers and queryParams (nor an incidentio webhook's body): the service never " +
       "returns them; set them in the program, and its first update sends them.",
+    references: [],
+    dynamicImportId: (listed) => listed.id,
+    programNote:
+      "headers and queryParams (and an incidentio webhook's body) are left out: the service never returns them. If the " +
+      "webhook has any, set them here, as secrets; supplying them is an update: the next up sends the whole webhook (one PUT).",
   },
   {
     type: "SavedSearch",
@@ -138,6 +159,9 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     needs: undefined,
     behaviour: savedSearch,
     caveat: undefined,
+    references: [],
+    dynamicImportId: (listed) => listed.id,
+    programNote: undefined,
   },
   {
     type: "Alert",
@@ -150,6 +174,9 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     needs: undefined,
     behaviour: alert,
     caveat: undefined,
+    references: ALERT_REFERENCES,
+    dynamicImportId: (listed) => listed.id,
+    programNote: undefined,
   },
   {
     type: "ApiKey",
@@ -171,6 +198,12 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     caveat:
       "API keys are adopted without their keyId and keySecret: the service shows a secret once, to whoever made the key, " +
       "so the stack's keySecret output stays empty; a program that hands a secret on makes a new key (docs/guides/adopting.md).",
+    references: [],
+    // The class takes the key's uuid; its organizationId is an input.
+    dynamicImportId: (listed) => listed.id,
+    programNote:
+      "Adopted without its keyId and keySecret: the service shows a secret once, to whoever made the key, so this " +
+      "stack's keySecret stays unknown (null). A program that needs the secret makes a new key.",
   },
   {
     type: "PipeSettings",
@@ -191,5 +224,8 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     needs: "--pipe <organizationId>/<serviceId>/<pipeId>",
     behaviour: pipeSettings,
     caveat: undefined,
+    references: [],
+    dynamicImportId: undefined,
+    programNote: undefined,
   },
 ];

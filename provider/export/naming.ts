@@ -17,7 +17,8 @@ const KEYWORDS = new Set(
     "elif else enum except export extends false fallthrough final finally for from func function global go goto if " +
     "implements import in instanceof interface is lambda let map new nil none nonlocal not null or package pass " +
     "private protected public raise range return select static struct super switch this throw true try type typeof " +
-    "var void while with yield properties options resources outputs variables config"
+    "var void while with yield properties options resources outputs variables config undefined eval arguments " +
+    "globalthis"
   ).split(" "),
 );
 

@@ -9,6 +9,7 @@ import {
   AttemptTimeout,
   OutcomeUnknownError,
   RateLimitWaitError,
+  RouteNotServedError,
   TransportError,
   AlertpipeError,
   HttpError,
@@ -32,6 +33,7 @@ import { notify } from "../runtime/notices";
 import { forgetListingsUnder, runtime } from "../runtime/runtime";
 import { headerLookup, parseBody, requestIdOf, serviceMessage } from "./serviceWords";
 import { hasDotOrEmptySegment } from "./paths";
+import { gatewayAnswer, gatewayPath, isUnservedRoute, unservedRouteAdvice } from "./gateway";
 import { redact } from "./redact";
 import { undiciParts } from "./undiciParts";
 import { USER_AGENT } from "./userAgent";
@@ -171,7 +173,7 @@ async function attemptOnce(
     const count = serviceCountIn(header, Date.now());
     if (res.statusCode >= 200 && res.statusCode < 300) {
       // A success's body may hold a new key's secret; only its requestId is ever quoted.
-      const body = parseBody(text);
+      const body = gatewayAnswer(conn, parseBody(text));
       const answerSecrets = [...secrets, ...(req.secretsInAnswer?.(body) ?? [])];
       return {
         ok: true,
@@ -187,17 +189,15 @@ async function attemptOnce(
     }
     // A failure's body is only quoted: scrubbed as raw text, before it is parsed or cut.
     const body = parseBody(redact(text, secrets));
+    const words = serviceMessage(body, secrets);
+    const requestId = requestIdOf(body, header, secrets);
     return {
       ok: false,
       ...(count === undefined ? {} : { count }),
       outcome: { kind: "status", status: res.statusCode },
-      failure: new ApiError(
-        ref,
-        res.statusCode,
-        serviceMessage(body, secrets),
-        requestIdOf(body, header, secrets),
-        authAdvice(conn, res.statusCode),
-      ),
+      failure: isUnservedRoute(conn, res.statusCode, header, text)
+        ? new RouteNotServedError(ref, words, requestId, unservedRouteAdvice(conn))
+        : new ApiError(ref, res.statusCode, words, requestId, authAdvice(conn, res.statusCode)),
       requested: serverRequestedDelayMs(header, Date.now()),
     };
   } catch (err) {
@@ -220,7 +220,7 @@ async function attemptOnce(
 
 /** A failed attempt in a few words, for a wait notice. */
 function outcomeWords(failure: ApiError | TransportError): string {
-  return failure instanceof ApiError ? `answered ${failure.status}` : `no answer (${failure.code})`;
+  return failure instanceof ApiError ? `answered ${failure.status}` : `no answer (${failure.transportCode})`;
 }
 
 /** The failure in words for OutcomeUnknownError, which names the request itself. */
@@ -242,11 +242,13 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
       req.path,
       "it holds an empty, . or .. segment, which would address another path",
     );
-  if (req.method === "GET") return sendPaced(conn, req);
+  // Listings are held by the path the resource names; errors name the one sent.
+  const sent = { ...req, path: gatewayPath(conn, req.path) };
+  if (req.method === "GET") return sendPaced(conn, sent);
   // A write stales its collection's listings from before it is sent until it ends, whatever the outcome.
   forgetListingsUnder(conn.credentialId, req.path);
   try {
-    return await sendPaced(conn, req);
+    return await sendPaced(conn, sent);
   } finally {
     forgetListingsUnder(conn.credentialId, req.path);
   }
@@ -293,7 +295,11 @@ async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResp
     if (result.ok) return result.response;
     const { outcome, failure, requested } = result;
     // A retried DELETE's 404: an earlier attempt did it.
-    if (doneOnRetry(req.method, attempt, outcome) && failure instanceof ApiError) {
+    if (
+      doneOnRetry(req.method, attempt, outcome) &&
+      failure instanceof ApiError &&
+      !(failure instanceof RouteNotServedError)
+    ) {
       return {
         method: req.method,
         path: req.path,

@@ -1,5 +1,6 @@
-// Pacing per credential and area, so a big stack does not spend its time in 429s. Where answers
-// state the service's count (area A), that paces instead: it also sees other processes' requests.
+// Pacing per credential (a key at an origin, whatever the area: one budget per key), so a big stack
+// does not spend its time in 429s. Where answers state the service's count (area A), that paces
+// instead: it also sees other processes' requests.
 
 import type { AreaConnection } from "../runtime/connection";
 import { COUNTS_IN_ANSWERS, type RateLimit } from "../serviceFacts/rateLimits";

@@ -274,14 +274,16 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
     // The pipe's three ids, in its import's and its path's order.
     const form = PIPE_SETTINGS_RESOURCE.importIdForm;
     const [organization = "", service = "", pipe = ""] = form.map((n) => args[n] ?? "");
-    const path = settingsPath(organization, service, pipe);
-    const res = await unlessGone(() => send(connectionFor("cloud"), { method: "GET", path }));
+    const conn = connectionFor("cloud");
+    const dialect = conn.cloudDialect ?? "contract";
+    const path = settingsPath(organization, service, pipe, dialect);
+    const res = await unlessGone(() => send(conn, { method: "GET", path }));
     if (res === undefined)
       throw new LookupNotFoundError(
         GET_PIPE_SETTINGS.name,
         `there is no pipe ${quotedId(pipe)} of service ${quotedId(service)} in organization ${quotedId(organization)} (GET ${path} answered 404)`,
       );
-    const settings: Result = settingsFromWire(settingsIn(res.body) ?? {});
+    const settings: Result = settingsFromWire(settingsIn(res.body) ?? {}, dialect);
     const out: Result = {};
     for (const n of SETTINGS_FIELDS) out[n] = (form as readonly string[]).includes(n) ? args[n] : (settings[n] ?? null);
     return out;

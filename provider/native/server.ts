@@ -27,7 +27,7 @@ import { NATIVE_RESOURCES, PACKAGE, typeOfUrn, type NativeResource } from "./res
 import { fromStruct, toStruct } from "./values";
 import { loaded } from "../resources";
 import type { RawInputs, Values } from "../protocol/properties";
-import { PartialFailure, UnknownFunctionError, UnknownResourceTypeError } from "../errors";
+import { InternalError, PartialFailure, UnknownFunctionError, UnknownResourceTypeError } from "../errors";
 
 /** On the first Invoke only: a plugin serving resources alone never loads the lookups. */
 function lookupsModule(): Promise<typeof import("../lookups/run")> {
@@ -65,7 +65,8 @@ const toEngine = (values: Values, resource: NativeResource): Struct => toStruct(
 
 /** A half-made object is kept in state. */
 function grpcError(err: unknown, resource?: NativeResource): GrpcJs.ServerErrorResponse {
-  const message = err instanceof Error ? err.message : String(err);
+  // The engine prints only the message: every error leaves this door starting with its code.
+  const message = InternalError.of(err).message;
   if (!(err instanceof PartialFailure)) return { name: "Error", message, code: grpc.status.UNKNOWN, details: message };
   const detail = new providerPb.ErrorResourceInitFailed()
     .setId(err.id)

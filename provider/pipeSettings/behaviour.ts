@@ -1,7 +1,8 @@
 // A pipe is never created or deleted here: "create" puts the managed settings, "delete" leaves
 // them live unless resetOnDelete asks to unset them.
 
-import { connectionFailures, connectionFor } from "../runtime/connection";
+import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import type { CloudDialect } from "../serviceFacts/cloudDialects";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { behaviourOf, type Found } from "../protocol/behaviour";
@@ -64,19 +65,34 @@ function managedOf(props: State): SettingName[] {
   return managedInState(SETTING_NAMES, props, "managedSettings");
 }
 
-async function put(ref: PipeRef, values: Values): Promise<Record<string, unknown> | undefined> {
-  const res = await send(connectionFor("cloud"), {
-    method: "PUT",
-    path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId),
-    body: toWire(values),
-  });
-  return settingsIn(res.body);
+/** The connection and the pipe's path, in the connection's dialect. */
+function reach(ref: PipeRef): { conn: AreaConnection; dialect: CloudDialect; path: string } {
+  const conn = connectionFor("cloud");
+  const dialect = conn.cloudDialect ?? "contract";
+  return { conn, dialect, path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId, dialect) };
+}
+
+/** The answer's settings under the contract's wire names, so the caller needs no dialect. */
+async function put(ref: PipeRef, values: Values): Promise<EffectiveSettings | undefined> {
+  const { conn, dialect, path } = reach(ref);
+  const res = await send(conn, { method: "PUT", path, body: toWire(values, dialect) });
+  const result = settingsIn(res.body);
+  return result === undefined ? undefined : fromWire(result, dialect);
 }
 
 /** An empty 2xx says the values were taken: they are laid over `before`. */
 async function putSettings(ref: PipeRef, values: Settings, before: State = {}): Promise<EffectiveSettings> {
   const result = await put(ref, values);
-  return result === undefined ? { ...effectiveSettings(before), ...values } : fromWire(result);
+  return result === undefined ? { ...effectiveSettings(before), ...values } : result;
+}
+
+/** The live settings; undefined when the answer held none; "gone" on a 404. */
+async function getSettings(ref: PipeRef): Promise<EffectiveSettings | undefined | "gone"> {
+  const { conn, dialect, path } = reach(ref);
+  const res = await unlessGone(() => send(conn, { method: "GET", path }));
+  if (res === undefined) return "gone";
+  const result = settingsIn(res.body);
+  return result === undefined ? undefined : fromWire(result, dialect);
 }
 
 /** In preview `resetOnDelete` may be unknown: recorded once it is a boolean. */
@@ -123,13 +139,10 @@ const idOf = (ref: PipeRef) => `${ref.organizationId}/${ref.serviceId}/${ref.pip
 
 async function read(id: string, stored: State): Promise<Found<typeof DEF> | undefined> {
   const ref = pipeRef(id, stored);
-  const res = await unlessGone(() =>
-    send(connectionFor("cloud"), { method: "GET", path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId) }),
-  );
-  if (res === undefined) return undefined;
+  const live = await getSettings(ref);
+  if (live === "gone") return undefined;
   // A 2xx without settings tells nothing.
-  const result = settingsIn(res.body);
-  const effective: EffectiveSettings = result === undefined ? effectiveSettings(stored) : fromWire(result);
+  const effective: EffectiveSettings = live ?? effectiveSettings(stored);
   const managed = managedOf(stored);
   // Only managed inputs carry live values: their drift is put back, others never show as drift.
   const reset = stored.resetOnDelete;
@@ -195,20 +208,13 @@ async function del(id: string, stored: State): Promise<void> {
   const claimed = partsClaimedThisRun(pipeKey(ref));
   const candidates = managedOf(stored).filter((n) => !claimed.has(n) && stored[n] !== null && stored[n] !== undefined);
   if (candidates.length === 0) return;
-  await unlessGone(async () => {
-    const res = await send(connectionFor("cloud"), {
-      method: "GET",
-      path: settingsPath(ref.organizationId, ref.serviceId, ref.pipeId),
-    });
-    const result = settingsIn(res.body);
-    // Without settings nothing is known to be ours.
-    if (result === undefined) return;
-    const live = fromWire(result);
-    const ours = candidates.filter((n) => deepEqual(live[n], stored[n]));
-    if (ours.length === 0) return;
-    // Null, or the value that stands for unset where null is refused (kafkaReadCommitted).
-    await put(ref, Object.fromEntries(ours.map((n) => [n, unsetValue(n)])));
-  });
+  const live = await getSettings(ref);
+  // Gone, or without settings: nothing is known to be ours.
+  if (live === "gone" || live === undefined) return;
+  const ours = candidates.filter((n) => deepEqual(live[n], stored[n]));
+  if (ours.length === 0) return;
+  // Null, or the value that stands for unset where null is refused (kafkaReadCommitted).
+  await unlessGone(() => put(ref, Object.fromEntries(ours.map((n) => [n, unsetValue(n)]))));
 }
 
 const verbs = { check, diff, create, read, readImported, update, delete: del, previewCreate, previewUpdate };

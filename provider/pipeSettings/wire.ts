@@ -5,7 +5,8 @@ import { fromWire as mapped, toWire as mapping, type ArgsOf, type StateOf } from
 import { outputRules } from "../protocol/definition";
 import { outputsFrom } from "../protocol/outputRules";
 import type { Values } from "../protocol/properties";
-import { SETTING_NAMES, type SettingName } from "../serviceFacts/pipeSettings";
+import { SETTING_NAMES, wireName, type SettingName } from "../serviceFacts/pipeSettings";
+import { PIPES_SEGMENT, type CloudDialect } from "../serviceFacts/cloudDialects";
 import { PIPE_SETTINGS_RESOURCE as DEF } from "./definition";
 import { apiPath } from "../http/paths";
 
@@ -34,15 +35,28 @@ export function effectiveSettings(values: State): EffectiveSettings {
   return outputsFrom<State, SettingName>(RULES, SETTING_NAMES, values);
 }
 
-export function fromWire(result: Record<string, unknown>): EffectiveSettings {
-  return effectiveSettings(mapped(DEF, result, "keep"));
+/** The definition maps the contract's names; another dialect's are renamed at the wire, one fact each. */
+function renamed(
+  body: Readonly<Record<string, unknown>>,
+  from: CloudDialect,
+  to: CloudDialect,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const n of SETTING_NAMES) if (wireName(n, from) in body) out[wireName(n, to)] = body[wireName(n, from)];
+  return out;
 }
 
-export function toWire(values: Values): Record<string, unknown> {
-  return mapping(DEF, values, SETTING_NAMES, "send");
+/** Only `dialect`'s names are read: another dialect's are unknown members. */
+export function fromWire(result: Record<string, unknown>, dialect: CloudDialect): EffectiveSettings {
+  return effectiveSettings(mapped(DEF, dialect === "contract" ? result : renamed(result, dialect, "contract"), "keep"));
 }
 
-export function settingsPath(organizationId: string, serviceId: string, pipeId: string): string {
+export function toWire(values: Values, dialect: CloudDialect): Record<string, unknown> {
+  const body = mapping(DEF, values, SETTING_NAMES, "send");
+  return dialect === "contract" ? body : renamed(body, "contract", dialect);
+}
+
+export function settingsPath(organizationId: string, serviceId: string, pipeId: string, dialect: CloudDialect): string {
   const id = (name: string, value: string) => ({ name, value, form: "uuid" }) as const;
   return apiPath(
     "pipe settings",
@@ -50,7 +64,7 @@ export function settingsPath(organizationId: string, serviceId: string, pipeId: 
     id("organizationId", organizationId),
     "/services/",
     id("serviceId", serviceId),
-    "/pipes/",
+    `/${PIPES_SEGMENT[dialect]}/`,
     id("pipeId", pipeId),
     "/settings",
   );

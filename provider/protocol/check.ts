@@ -146,8 +146,15 @@ export function argsSchema(def: ResourceDefinition): z.ZodType {
 }
 
 /**
- * The definition, then rules across arguments (none repeating a failing property), then `extra`
- * (the connection's settings). Caseless values are kept in lower case.
+ * What the engine prints after "has a problem:" starts with this code (ERROR_CODES' INVALID_INPUT,
+ * docs/errors.md): the engine's own words before it are not ours to change.
+ */
+export const INVALID_INPUT = "[INVALID_INPUT] ";
+
+/**
+ * The definition, then rules across arguments (none repeating a failing property), each coded
+ * INVALID_INPUT; then `more`, coded already (the connection's settings, CONFIG). Caseless values are
+ * kept in lower case.
  */
 export function checkArgs<A>(
   def: ResourceDefinition,
@@ -166,8 +173,8 @@ export function checkArgs<A>(
     );
   for (const f of crossField(news))
     if (!failing(f.property)) failures.push(secret.includes(f.property) ? atSecret(f) : f);
-  failures.push(...more);
-  if (failures.length > 0) return { ok: false, inputs: news, failures };
+  const all = [...failures.map((f) => ({ property: f.property, reason: INVALID_INPUT + f.reason })), ...more];
+  if (all.length > 0) return { ok: false, inputs: news, failures: all };
   // Past here the inputs are typed arguments.
   return { ok: true, inputs: canonicalInputs(def, news) as A };
 }

@@ -3,7 +3,9 @@
 
 import { DEFAULT_RATE_LIMITS, parseRateLimit, rateLimitText, type RateLimit } from "../serviceFacts/rateLimits";
 import { ALERTING_DIALECTS, type AlertingDialect } from "../serviceFacts/alertRules";
+import { CLOUD_DIALECTS, cloudDialectOfHost, type CloudDialect } from "../serviceFacts/cloudDialects";
 import { ConfigError } from "../errors";
+import { idProblem } from "../protocol/ids";
 import { runtime, type ConfigSource } from "./runtime";
 
 export type Area = "alerting" | "cloud";
@@ -40,7 +42,8 @@ export const CONNECTION_SETTINGS = {
     envVar: "ALERTPIPE_CLOUD_URL",
     secret: false,
     required: true,
-    description: "base URL of the cloud management API (area B)",
+    description:
+      'base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"',
   },
   cloudKeyId: {
     configKey: "alertpipe:cloudKeyId",
@@ -79,6 +82,32 @@ export const CONNECTION_SETTINGS = {
       'how the alerting API spells a search alert\'s source: "contract" (`search`) or "2026" (`saved_search`, HyperDX); ' +
       "unset: asked of the service once per process, when a search alert is first written",
   },
+  cloudDialect: {
+    configKey: "alertpipe:cloudDialect",
+    envVar: "ALERTPIPE_CLOUD_DIALECT",
+    secret: false,
+    required: false,
+    description:
+      'how the cloud management API spells pipe settings\' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: ' +
+      '`/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl\'s host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"',
+  },
+  clickstackOrganizationId: {
+    configKey: "alertpipe:clickstackOrganizationId",
+    envVar: "ALERTPIPE_CLICKSTACK_ORGANIZATION_ID",
+    secret: false,
+    required: false,
+    description:
+      "managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud " +
+      "API (cloudUrl and its key) instead of alertingUrl",
+  },
+  clickstackServiceId: {
+    configKey: "alertpipe:clickstackServiceId",
+    envVar: "ALERTPIPE_CLICKSTACK_SERVICE_ID",
+    secret: false,
+    required: false,
+    description:
+      "managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId",
+  },
 } as const satisfies Record<string, Setting>;
 
 export type ConnectionSettingName = keyof typeof CONNECTION_SETTINGS;
@@ -97,6 +126,13 @@ export interface AreaConnection {
   readonly secrets: readonly string[];
   /** The alerting API's spelling of `source`; undefined: ask the service. */
   readonly dialect?: AlertingDialect;
+  /** Area B's spelling of paths and names; set for the cloud area. */
+  readonly cloudDialect?: CloudDialect;
+  /**
+   * Managed ClickStack: area A through the cloud API's gateway (`area` is then "cloud", the service that
+   * answers): `/api/v2/…` sent as `{pathPrefix}/…`, answers in the cloud envelope (provider/http/gateway.ts).
+   */
+  readonly gateway?: { readonly kind: "clickstack"; readonly pathPrefix: string };
 }
 
 /** Keeps the stack config `configure` was given for this host process. */
@@ -172,7 +208,9 @@ function baseUrl(name: ConnectionSettingName): string {
   if (url.search !== "" || url.hash !== "") {
     throw new ConfigError(name, CONNECTION_SETTINGS[name], `${key} must be a base URL without a query or fragment`);
   }
-  return url.toString().replace(/\/+$/, "");
+  const base = url.toString().replace(/\/+$/, "");
+  // Paths start with /v1 (http/paths.ts); the peer's convention names it in the URL.
+  return name === "cloudUrl" ? base.replace(/\/v1$/, "") : base;
 }
 
 function rateLimit(name: ConnectionSettingName, area: Area): RateLimit | undefined {
@@ -200,10 +238,26 @@ function dialect(): AlertingDialect | undefined {
   );
 }
 
-/** The configured dialect, for checks; undefined when unset or invalid. */
+/** The set dialect, else the one of cloudUrl's host (`contract` when that is not a URL either). */
+function cloudDialect(): CloudDialect {
+  const raw = lookup("cloudDialect")?.trim();
+  if (raw === undefined || raw === "") {
+    const url = lookup("cloudUrl")?.trim();
+    return URL.canParse(url ?? "") ? cloudDialectOfHost(new URL(url ?? "").hostname) : "contract";
+  }
+  if ((CLOUD_DIALECTS as readonly string[]).includes(raw)) return raw as CloudDialect;
+  throw new ConfigError(
+    "cloudDialect",
+    CONNECTION_SETTINGS.cloudDialect,
+    `${CONNECTION_SETTINGS.cloudDialect.configKey} must be one of ${CLOUD_DIALECTS.map((d) => `"${d}"`).join(", ")}, ` +
+      'or unset ("clickhouse" for a host api.clickhouse.cloud or *.clickhouse.cloud, else "contract")',
+  );
+}
+
+/** The configured dialect, for checks; undefined when unset or invalid. Managed ClickStack speaks "2026". */
 export function configuredDialect(): AlertingDialect | undefined {
   try {
-    return dialect();
+    return isManagedClickStack() ? "2026" : dialect();
   } catch (err) {
     if (err instanceof ConfigError) return undefined;
     throw err;
@@ -213,23 +267,82 @@ export function configuredDialect(): AlertingDialect | undefined {
 /** Each area's settings, so one area is never held back by the other's. */
 const AREA_SETTINGS: Record<Area, readonly ConnectionSettingName[]> = {
   alerting: ["alertingUrl", "alertingToken", "alertingRateLimit", "alertingDialect"],
-  cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit"],
+  cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit", "cloudDialect"],
 };
 
+/** Area A's settings when it is managed ClickStack: the cloud API's, and the two ids. */
+const MANAGED_SETTINGS: readonly ConnectionSettingName[] = [
+  "cloudUrl",
+  "cloudKeyId",
+  "cloudKeySecret",
+  "cloudRateLimit",
+  "clickstackOrganizationId",
+  "clickstackServiceId",
+];
+
+const MANAGED_IDS = ["clickstackOrganizationId", "clickstackServiceId"] as const;
+
+/** Whether area A is managed ClickStack: either id set says so (the other missing is a problem). */
+export function isManagedClickStack(): boolean {
+  return MANAGED_IDS.some((n) => lookup(n) !== undefined);
+}
+
+/** A ClickHouse Cloud id of the managed connection, fit for a path; never both kinds of connection. */
+function managedId(name: (typeof MANAGED_IDS)[number]): string {
+  const s = CONNECTION_SETTINGS[name];
+  const other = MANAGED_IDS.find((n) => n !== name) ?? name;
+  const value = lookup(name)?.trim();
+  if (value === undefined)
+    throw new ConfigError(
+      name,
+      s,
+      `${s.configKey} is not set, but ${CONNECTION_SETTINGS[other].configKey} is: managed ClickStack needs both ids ` +
+        "(or neither, for a self-hosted alerting API at alertpipe:alertingUrl)",
+    );
+  const problem = idProblem(value, "uuid");
+  if (problem !== undefined) throw new ConfigError(name, s, `${s.configKey} is not a ClickHouse Cloud id: ${problem}`);
+  return value;
+}
+
+/** Both kinds of alerting connection on one provider: named together, neither chosen. */
+function selfHostedToo(): void {
+  const set = (["alertingUrl", "alertingToken"] as const).filter((n) => lookup(n) !== undefined);
+  if (set.length === 0) return;
+  const managed = MANAGED_IDS.filter((n) => lookup(n) !== undefined).map((n) => CONNECTION_SETTINGS[n].configKey);
+  throw new ConfigError(
+    set[0] ?? "alertingUrl",
+    CONNECTION_SETTINGS[set[0] ?? "alertingUrl"],
+    `both kinds of alerting connection are set: ${set.map((n) => CONNECTION_SETTINGS[n].configKey).join(" and ")} ` +
+      `(a self-hosted alerting API) and ${managed.join(" and ")} (managed ClickStack through the cloud API). ` +
+      "One provider speaks to one: unset one kind (several accounts: one explicit provider each)",
+  );
+}
+
 function validate(name: ConnectionSettingName, area: Area): void {
-  if (name === "alertingUrl" || name === "cloudUrl") baseUrl(name);
+  if (name === "clickstackOrganizationId" || name === "clickstackServiceId") managedId(name);
+  else if (name === "alertingUrl" || name === "cloudUrl") baseUrl(name);
   else if (name === "alertingRateLimit" || name === "cloudRateLimit") rateLimit(name, area);
   else if (name === "alertingToken") headerSafe(name);
   else if (name === "alertingDialect") dialect();
+  else if (name === "cloudDialect") cloudDialect();
   else required(name);
 }
 
 /** Every setting an area would fail on, at once, so preview shows them all. */
 function connectionProblems(area: Area): ConfigError[] {
   const problems: ConfigError[] = [];
-  for (const name of AREA_SETTINGS[area]) {
+  const managed = area === "alerting" && isManagedClickStack();
+  if (managed) {
     try {
-      validate(name, area);
+      selfHostedToo();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(err);
+    }
+  }
+  for (const name of managed ? MANAGED_SETTINGS : AREA_SETTINGS[area]) {
+    try {
+      validate(name, name.startsWith("cloud") ? "cloud" : area);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       problems.push(err);
@@ -243,14 +356,57 @@ export function connectionFailures(area: Area): Array<{ property: string; reason
   return connectionProblems(area).map((p) => ({ property: "", reason: p.message }));
 }
 
-/** Keys limiters per credential without keeping the credential. */
-function fingerprint(area: Area, authorization: string): string {
+/**
+ * Keys limiters per credential without keeping the credential: one key at one origin is one budget,
+ * whichever area or path spends it (managed ClickStack spends the Cloud key's).
+ */
+export function credentialFingerprint(baseUrl: string, authorization: string): string {
   // Lazily required: crypto is only needed when a method runs.
   const { createHash } = require("node:crypto") as typeof import("node:crypto");
-  return `${area}:${createHash("sha256").update(authorization).digest("hex").slice(0, 16)}`;
+  const origin = new URL(baseUrl).origin;
+  return `key:${createHash("sha256").update(`${origin} ${authorization}`).digest("hex").slice(0, 16)}`;
+}
+
+/** The cloud key's Authorization header and every form of its secret. */
+function cloudKey(): { authorization: string; secrets: string[] } {
+  const cloudKeyId = required("cloudKeyId");
+  const cloudKeySecret = required("cloudKeySecret");
+  const authorization = `Basic ${Buffer.from(`${cloudKeyId}:${cloudKeySecret}`, "utf8").toString("base64")}`;
+  // Every form of the secret sent; the key ID alone is a name, not a secret.
+  return {
+    authorization,
+    secrets: [authorization, authorization.slice("Basic ".length), `${cloudKeyId}:${cloudKeySecret}`, cloudKeySecret],
+  };
+}
+
+/**
+ * Area A as managed ClickStack: the cloud key, its limiter and pacing (one budget per key), and the
+ * service's own gateway path; it speaks `saved_search`, so the dialect is never asked.
+ */
+function managedConnection(): AreaConnection {
+  selfHostedToo();
+  const org = encodeURIComponent(managedId("clickstackOrganizationId"));
+  const svc = encodeURIComponent(managedId("clickstackServiceId"));
+  // Without its trailing /v1 (baseUrl), so never /v1/v1.
+  const root = baseUrl("cloudUrl");
+  const { authorization, secrets } = cloudKey();
+  return {
+    area: "cloud",
+    baseUrl: root,
+    authorization,
+    credentialId: credentialFingerprint(root, authorization),
+    rateLimit: rateLimit("cloudRateLimit", "cloud"),
+    secrets,
+    dialect: "2026",
+    gateway: {
+      kind: "clickstack",
+      pathPrefix: `/v1/organizations/${org}/services/${svc}/clickstack`,
+    },
+  };
 }
 
 export function connectionFor(area: Area): AreaConnection {
+  if (area === "alerting" && isManagedClickStack()) return managedConnection();
   if (area === "alerting") {
     const url = baseUrl("alertingUrl");
     const authorization = `Bearer ${headerSafe("alertingToken")}`;
@@ -259,7 +415,7 @@ export function connectionFor(area: Area): AreaConnection {
       area,
       baseUrl: url,
       authorization,
-      credentialId: fingerprint(area, `${url} ${authorization}`),
+      credentialId: credentialFingerprint(url, authorization),
       rateLimit: rateLimit("alertingRateLimit", area),
       secrets: [authorization, authorization.slice("Bearer ".length)],
       ...(spoken === undefined ? {} : { dialect: spoken }),
@@ -273,8 +429,9 @@ export function connectionFor(area: Area): AreaConnection {
     area,
     baseUrl: url,
     authorization,
-    credentialId: fingerprint(area, `${url} ${authorization}`),
+    credentialId: credentialFingerprint(url, authorization),
     rateLimit: rateLimit("cloudRateLimit", area),
+    cloudDialect: cloudDialect(),
     // Every form of the secret sent; the key ID alone is a name, not a secret.
     secrets: [authorization, authorization.slice("Basic ".length), `${cloudKeyId}:${cloudKeySecret}`, cloudKeySecret],
   };

@@ -106,9 +106,19 @@ export function thresholdMaxProblem(
 /** The most channels an alert notifies. */
 export const MAX_CHANNELS = 10;
 
-/** A channel's identity for "no two alike": its members, in a fixed order. */
-export const channelKey = (one: { readonly type?: unknown; readonly webhookId?: unknown }): string =>
-  JSON.stringify([one.type, one.webhookId]);
+/** The severities a pagerduty_api webhook's channel may carry (managed ClickStack's `severity`). */
+export const CHANNEL_SEVERITIES = ["critical", "error", "warning", "info"] as const;
+
+/** A webhook channel's members only managed ClickStack takes (the Cloud document's `ClickStackAlertChannelWebhook`). */
+export const MANAGED_CHANNEL_MEMBERS = ["webhookService", "slackChannelId", "severity"] as const;
+
+type ChannelLike = { readonly type?: unknown; readonly webhookId?: unknown } & {
+  readonly [K in (typeof MANAGED_CHANNEL_MEMBERS)[number]]?: unknown;
+};
+
+/** A channel's identity for "no two alike" and for a diff: its members, in a fixed order; unset is null. */
+export const channelKey = (one: ChannelLike): string =>
+  JSON.stringify([one.type, one.webhookId, ...MANAGED_CHANNEL_MEMBERS.map((m) => one[m] ?? null)]);
 
 /** What is wrong between `channel` and `channels`. */
 export function channelsProblem(
@@ -122,6 +132,25 @@ export function channelsProblem(
   const first = list[0];
   if (single !== undefined && first !== undefined && channelKey(single) !== channelKey(first)) return "channel differs";
   return undefined;
+}
+
+/**
+ * An alert's body for a service with one `channel` and no `channels` (managed ClickStack's schema):
+ * its one channel as `channel`; the check refuses more than one.
+ */
+export function withOneChannel(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { channels, emailRecipients, ...rest } = body;
+  if (Array.isArray(emailRecipients)) return { ...rest, channel: { type: "email", emailRecipients } };
+  if (channels === undefined || rest.channel !== undefined || !Array.isArray(channels)) return rest;
+  return { ...rest, channel: channels[0] };
+}
+
+/** An answer's email channel (managed ClickStack) as the program's `emailRecipients`, with no `channel`. */
+export function emailChannelFromWire(alert: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const channel = alert.channel as { type?: unknown; emailRecipients?: unknown } | null | undefined;
+  if (typeof channel !== "object" || channel === null || channel.type !== "email") return alert;
+  const { channel: _email, ...rest } = alert;
+  return { ...rest, emailRecipients: channel.emailRecipients };
 }
 
 /** An alert as a list answers it: its members, read by name. */

@@ -4,6 +4,24 @@
 export const WEBHOOK_SERVICES = ["slack", "generic", "incidentio"] as const;
 export type WebhookService = (typeof WEBHOOK_SERVICES)[number];
 
+/**
+ * Services a webhook may be answered with on managed ClickStack (the Cloud document's `ClickStackWebhook`)
+ * but not created through its API (`ClickStackWebhookInput` takes the three above): made in the console.
+ */
+export const CONSOLE_WEBHOOK_SERVICES = ["slack_api", "pagerduty_api"] as const;
+
+/** Why `service` cannot be a Webhook's input, or undefined when it can. */
+export function webhookServiceProblem(service: unknown): string | undefined {
+  const creatable = WEBHOOK_SERVICES.map((v) => `"${v}"`).join(", ");
+  if ((WEBHOOK_SERVICES as readonly unknown[]).includes(service)) return undefined;
+  if ((CONSOLE_WEBHOOK_SERVICES as readonly unknown[]).includes(service))
+    return (
+      `service "${String(service)}" is made in the ClickStack console, not through the API: read such a webhook with ` +
+      `getWebhook (or getWebhooks) and use its id; a Webhook's service is one of ${creatable}`
+    );
+  return `service must be one of ${creatable}`;
+}
+
 export const WEBHOOK_LIMITS = {
   name: 1024,
   url: 2048,

@@ -8,6 +8,7 @@ import {
   WEBHOOK_LIMITS,
   WEBHOOK_SERVICES,
   headersProblems,
+  webhookServiceProblem,
   queryParamsProblems,
   webhookNameProblem,
   webhookUrlProblem,
@@ -59,10 +60,17 @@ export const WEBHOOK = {
           incidentio: "An incident.io alert source.",
         },
       },
-      description: 'The receiving service: "slack", "generic" or "incidentio". Changes in place.',
+      description:
+        'The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" ' +
+        "(managed ClickStack's, made in its console) are read with getWebhook, never made.",
       role: "both",
       required: true,
       whenAbsent: { nullMeans: "absent", whenAbsent: ["program"] },
+      check: ({ z }) =>
+        z.unknown().superRefine((value, ctx) => {
+          const problem = webhookServiceProblem(value);
+          if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+        }),
     },
     url: {
       type: STRING,

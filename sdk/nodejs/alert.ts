@@ -62,6 +62,10 @@ export class Alert extends pulumi.CustomResource {
      */
     declare public readonly dashboardId: pulumi.Output<string | undefined>;
     /**
+     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+     */
+    declare public readonly emailRecipients: pulumi.Output<string[] | undefined>;
+    /**
      * Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
      */
     declare public /*out*/ readonly executionErrors: pulumi.Output<outputs.AlertExecutionError[] | undefined>;
@@ -168,6 +172,7 @@ export class Alert extends pulumi.CustomResource {
             resourceInputs["channel"] = args?.channel;
             resourceInputs["channels"] = args?.channels;
             resourceInputs["dashboardId"] = args?.dashboardId;
+            resourceInputs["emailRecipients"] = args?.emailRecipients;
             resourceInputs["groupBy"] = args?.groupBy;
             resourceInputs["importId"] = args?.importId;
             resourceInputs["interval"] = args?.interval;
@@ -195,6 +200,7 @@ export class Alert extends pulumi.CustomResource {
             resourceInputs["channels"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["dashboardId"] = undefined /*out*/;
+            resourceInputs["emailRecipients"] = undefined /*out*/;
             resourceInputs["executionErrors"] = undefined /*out*/;
             resourceInputs["groupBy"] = undefined /*out*/;
             resourceInputs["interval"] = undefined /*out*/;
@@ -237,6 +243,10 @@ export interface AlertArgs {
      * Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
      */
     dashboardId?: pulumi.Input<string | undefined>;
+    /**
+     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+     */
+    emailRecipients?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
      */

@@ -42,6 +42,10 @@ export interface GetAlertResult {
      */
     readonly dashboardId?: string;
     /**
+     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+     */
+    readonly emailRecipients?: string[];
+    /**
      * Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
      */
     readonly executionErrors?: outputs.AlertExecutionError[];

@@ -52,7 +52,7 @@ export interface GetWebhookResult {
      */
     readonly name?: string;
     /**
-     * The receiving service: "slack", "generic" or "incidentio". Changes in place.
+     * The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
      */
     readonly service?: enums.WebhookService;
     /**

@@ -38,6 +38,9 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["alertingRateLimit"] = args?.alertingRateLimit;
             resourceInputs["alertingToken"] = args?.alertingToken ? pulumi.secret(args.alertingToken) : undefined;
             resourceInputs["alertingUrl"] = args?.alertingUrl;
+            resourceInputs["clickstackOrganizationId"] = args?.clickstackOrganizationId;
+            resourceInputs["clickstackServiceId"] = args?.clickstackServiceId;
+            resourceInputs["cloudDialect"] = args?.cloudDialect;
             resourceInputs["cloudKeyId"] = args?.cloudKeyId;
             resourceInputs["cloudKeySecret"] = args?.cloudKeySecret ? pulumi.secret(args.cloudKeySecret) : undefined;
             resourceInputs["cloudRateLimit"] = args?.cloudRateLimit;
@@ -69,6 +72,18 @@ export interface ProviderArgs {
      */
     alertingUrl?: pulumi.Input<string | undefined>;
     /**
+     * The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+     */
+    clickstackOrganizationId?: pulumi.Input<string | undefined>;
+    /**
+     * The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+     */
+    clickstackServiceId?: pulumi.Input<string | undefined>;
+    /**
+     * The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
+     */
+    cloudDialect?: pulumi.Input<string | undefined>;
+    /**
      * The key ID of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_ID.
      */
     cloudKeyId?: pulumi.Input<string | undefined>;
@@ -81,7 +96,7 @@ export interface ProviderArgs {
      */
     cloudRateLimit?: pulumi.Input<string | undefined>;
     /**
-     * The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
+     * The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
      */
     cloudUrl?: pulumi.Input<string | undefined>;
 }

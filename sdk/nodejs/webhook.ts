@@ -70,7 +70,7 @@ export class Webhook extends pulumi.CustomResource {
      */
     declare public readonly queryParams: pulumi.Output<{[key: string]: string} | undefined>;
     /**
-     * The receiving service: "slack", "generic" or "incidentio". Changes in place.
+     * The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
      */
     declare public readonly service: pulumi.Output<enums.WebhookService>;
     /**
@@ -165,7 +165,7 @@ export interface WebhookArgs {
      */
     queryParams?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * The receiving service: "slack", "generic" or "incidentio". Changes in place.
+     * The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
      */
     service: pulumi.Input<enums.WebhookService>;
     /**

@@ -115,11 +115,15 @@ describe("Alert importId in check", () => {
 
   it("refuses an empty importId, naming the property", async () => {
     const result = await provider.check({}, { ...args, importId: "" });
-    expect(result.failures).toEqual([{ property: "importId", reason: "importId must be a non-empty string" }]);
+    expect(result.failures).toEqual([
+      { property: "importId", reason: "[INVALID_INPUT] importId must be a non-empty string" },
+    ]);
   });
 
   it("refuses an importId that is not a string, naming the property", async () => {
     const result = await provider.check({}, { ...args, importId: 42 });
-    expect(result.failures).toEqual([{ property: "importId", reason: "importId must be a non-empty string" }]);
+    expect(result.failures).toEqual([
+      { property: "importId", reason: "[INVALID_INPUT] importId must be a non-empty string" },
+    ]);
   });
 });

@@ -155,13 +155,15 @@ describe("ApiKey importId in check", () => {
   it("refuses an importId that is not a uuid, naming the property", async () => {
     const result = await provider.check({}, { ...args, importId: "deployer" });
     expect(result.failures).toEqual([
-      { property: "importId", reason: "importId must be a uuid (8-4-4-4-12 hex digits)" },
+      { property: "importId", reason: "[INVALID_INPUT] importId must be a uuid (8-4-4-4-12 hex digits)" },
     ]);
   });
 
   it("refuses an importId that is not a string, naming the property", async () => {
     const result = await provider.check({}, { ...args, importId: 42 });
-    expect(result.failures).toEqual([{ property: "importId", reason: "importId must be a uuid string" }]);
+    expect(result.failures).toEqual([
+      { property: "importId", reason: "[INVALID_INPUT] importId must be a uuid string" },
+    ]);
   });
 
   it("refuses importId with hashData, naming importId", async () => {

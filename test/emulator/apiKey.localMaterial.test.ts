@@ -126,6 +126,8 @@ describe("ApiKey keyMaterial in diff and check", () => {
 
   it("refuses a keyMaterial other than service or local, naming the values", async () => {
     const { failures } = await provider.check({}, { ...program, keyMaterial: "client" });
-    expect(failures).toEqual([{ property: "keyMaterial", reason: 'keyMaterial must be one of "service", "local"' }]);
+    expect(failures).toEqual([
+      { property: "keyMaterial", reason: '[INVALID_INPUT] keyMaterial must be one of "service", "local"' },
+    ]);
   });
 });

@@ -149,7 +149,10 @@ describe("Check", () => {
     await configured();
     const { failures } = await native.check(TOKENS.pipeSettings, { ...PIPE_IDS, dbMaxThreads: 65 });
     expect(failures).toEqual([
-      { property: "dbMaxThreads", reason: "dbMaxThreads must be an integer from 0 to 64 (inclusive) or null" },
+      {
+        property: "dbMaxThreads",
+        reason: "[INVALID_INPUT] dbMaxThreads must be an integer from 0 to 64 (inclusive) or null",
+      },
     ]);
   });
 

@@ -136,7 +136,7 @@ describe("the example stack on the real engine", () => {
       const { emu, stack: s } = await example("invalid", { "alertpipe-example:dbMaxThreads": "65" });
       const result = await s.preview();
       expect(result.ok).toBe(false);
-      expect(told(result)).toContain("dbMaxThreads must be an integer from 0 to 64");
+      expect(told(result)).toMatch(/has a problem: \[INVALID_INPUT\] dbMaxThreads must be an integer from 0 to 64/);
       expect(emu.requests).toEqual([]);
     });
 

@@ -113,7 +113,7 @@ describe("the guide's Pulumi YAML program through the native plugin", () => {
     const preview = await stack.run(["preview"]);
     expect(preview.code).not.toBe(0);
     expect(preview.output).toMatch(
-      /alertpipe:index:PipeSettings \(ingest\):\n\s+error: .*property dbMaxThreads value \{100000\} has a problem: dbMaxThreads must be an integer from 0 to 64/,
+      /alertpipe:index:PipeSettings \(ingest\):\n\s+error: .*property dbMaxThreads value \{100000\} has a problem: \[INVALID_INPUT\] dbMaxThreads must be an integer from 0 to 64/,
     );
     expect(emu.requests).toEqual([]);
     yaml.write(program);

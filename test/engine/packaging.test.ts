@@ -16,6 +16,8 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
 };
+/** What npm runs when it installs a package (npm 11 warns of each in a tarball it installs). */
+const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"] as const;
 const tarball = packPackage();
 const packedFiles = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" })
   .split("\n")
@@ -44,6 +46,15 @@ describe("what the package ships and asks for", () => {
     expect(pkg.dependencies?.["@pulumi/pulumi"]).toBeUndefined();
     expect(pkg.peerDependencies?.["@pulumi/pulumi"]).toMatch(/^\^3\./);
     expect(pkg.devDependencies?.["@pulumi/pulumi"]).toBe(pkg.peerDependencies?.["@pulumi/pulumi"]);
+  });
+
+  it("runs nothing at install: the packed package.json has no install-time script, the repository's keeps prepare", () => {
+    const packed = JSON.parse(
+      execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
+    ) as { scripts?: Record<string, string> };
+    const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+    for (const script of INSTALL_SCRIPTS) expect(packed.scripts?.[script], script).toBeUndefined();
+    expect(own.scripts?.prepare).toContain("core.hooksPath");
   });
 
   it("has README links to files that exist in a clone and in the package", () => {

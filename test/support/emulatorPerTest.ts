@@ -4,14 +4,26 @@
 
 import type { Dispatcher } from "undici";
 import { afterEach, beforeEach } from "vitest";
-import { startEmulator, type EmulatorMode, type RunningEmulator } from "../../emulator";
+import { startEmulator, type CloudDialect, type EmulatorMode, type RunningEmulator } from "../../emulator";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 
 /** Short waits, so a test never sits out the real backoff. */
 export const FAST_RETRIES = { maxAttempts: 2, maxTotalMs: 2_000, baseDelayMs: 1, maxDelayMs: 5 } as const;
 
+/** The organization and service of managed ClickStack in these tests (any uuids: the emulator's key works for all). */
+export const CLICKSTACK_IDS = {
+  organizationId: "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+  serviceId: "7b2c3d4e-5f60-4b7c-9d8e-0f1a2b3c4d5e",
+} as const;
+
 /** The environment that points the provider at one service of the emulator, with client-side pacing off. */
-export function envFor(service: "alerting" | "cloud", emu: RunningEmulator): Record<string, string> {
+export function envFor(service: "alerting" | "cloud" | "clickstack", emu: RunningEmulator): Record<string, string> {
+  if (service === "clickstack")
+    return {
+      ...envFor("cloud", emu),
+      ALERTPIPE_CLICKSTACK_ORGANIZATION_ID: CLICKSTACK_IDS.organizationId,
+      ALERTPIPE_CLICKSTACK_SERVICE_ID: CLICKSTACK_IDS.serviceId,
+    };
   return service === "alerting"
     ? { ALERTPIPE_ALERTING_URL: emu.url, ALERTPIPE_ALERTING_TOKEN: emu.token, ALERTPIPE_ALERTING_RATE_LIMIT: "off" }
     : {
@@ -43,12 +55,14 @@ export interface EmulatorPerTest {
 }
 
 export interface PerTestOptions {
-  /** Which service the provider under test talks to. */
-  readonly service: "alerting" | "cloud";
+  /** Which service the provider under test talks to; "clickstack": area A as managed ClickStack, the Cloud API's. */
+  readonly service: "alerting" | "cloud" | "clickstack";
   /** Names the helper in the error when the emulator is used outside a test. */
   readonly helper: string;
   /** Which alerting service the emulator speaks (default: the contract's). */
   readonly mode?: EmulatorMode;
+  /** Which cloud API area B speaks (default: the contract's); the provider is told it by ALERTPIPE_CLOUD_DIALECT. */
+  readonly cloudDialect?: CloudDialect;
   /** The dispatcher the provider sends with during each test, closed after it (default: the provider's own). */
   readonly dispatcher?: () => Dispatcher;
 }
@@ -68,8 +82,13 @@ export function emulatorPerTest(options: PerTestOptions): EmulatorPerTest {
       port: 0,
       rateLimits: { cloud: false, alerting: false },
       ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(options.service === "clickstack" ? { cloudDialect: "clickhouse" as const } : {}),
+      ...(options.cloudDialect === undefined ? {} : { cloudDialect: options.cloudDialect }),
     });
-    restoreEnv = setEnv(envFor(options.service, current));
+    restoreEnv = setEnv({
+      ...envFor(options.service, current),
+      ...(options.cloudDialect === undefined ? {} : { ALERTPIPE_CLOUD_DIALECT: options.cloudDialect }),
+    });
     agent = options.dispatcher?.();
     notices.length = 0;
     resetRuntime();

@@ -157,3 +157,89 @@ export async function seedTeamObjects(emu: RunningEmulator): Promise<TeamObjects
   });
   return { ops, pager, errors, errorRate };
 }
+
+/** What `seedDuplicateEstate` made, by id, and how many references its alerts make to its other objects. */
+export interface DuplicateEstate {
+  readonly webhooks: string[];
+  readonly savedSearches: string[];
+  readonly alerts: string[];
+  /** `<organizationId>/<id>` of each key. */
+  readonly keys: string[];
+  readonly pipe: string;
+  /** Every webhookId and savedSearchId of the alerts: each names an object of the estate. */
+  readonly references: number;
+  /** How many objects: what an export of every type keeps. */
+  readonly objects: number;
+}
+
+/**
+ * An estate of 31 objects in which names meet, as they do in a team's (issue 38): two alerts "High
+ * CPU", a webhook, a saved search and a key all named "errors", two keys "ci", a webhook "ops" and
+ * a key "ops"; every alert notifies a webhook of the estate and every search alert watches one of
+ * its saved searches, so each of its 31 references has a referent to be wired to.
+ */
+export async function seedDuplicateEstate(emu: RunningEmulator): Promise<DuplicateEstate> {
+  const made = async (path: string, body: unknown) =>
+    ((await byHand(emu, "POST", path, body)) as { data: { id: string } }).data.id;
+  const secrets = { headers: { "X-Token": TEAM_SECRET }, queryParams: { token: TEAM_SECRET } };
+  const webhooks = [
+    await made("/api/v2/webhooks", {
+      name: "ops",
+      service: "generic",
+      url: "https://hooks.example.com/ops",
+      ...secrets,
+    }),
+    await made("/api/v2/webhooks", { name: "errors", service: "slack", url: "https://hooks.slack.com/services/T/B/x" }),
+    await made("/api/v2/webhooks", {
+      name: "pager",
+      service: "incidentio",
+      url: "https://api.incident.io/v2/alert_events/http/x",
+      ...secrets,
+    }),
+  ];
+  const source = SEEDED_SOURCES[0].id;
+  const savedSearches = [
+    await made("/api/v2/saved-searches", { name: "errors", sourceId: source, where: "level:error" }),
+    await made("/api/v2/saved-searches", { name: "High CPU", sourceId: source, where: "cpu > 90" }),
+    await made("/api/v2/saved-searches", { name: "slow $queries", sourceId: source, where: "duration:>1000" }),
+  ];
+  const hook = (i: number) => ({ type: "webhook", webhookId: webhooks[i % webhooks.length] ?? "" });
+  const alertBodies: Record<string, unknown>[] = [];
+  for (let i = 0; i < 11; i += 1)
+    alertBodies.push({
+      name: i < 2 ? "High CPU" : `search ${i}: $\{value} over`,
+      source: "search",
+      threshold: 10 + i,
+      thresholdType: "above",
+      interval: "5m",
+      channel: hook(i),
+      savedSearchId: savedSearches[i % savedSearches.length],
+    });
+  for (let i = 0; i < 9; i += 1)
+    alertBodies.push({
+      ...(i === 0 ? {} : { name: i === 1 ? "errors" : `tile [${i}] p99-latency/😀` }),
+      source: "tile",
+      threshold: 100 + i,
+      thresholdType: "below",
+      interval: "1h",
+      dashboardId: "dash-1",
+      tileId: `tile-${i}`,
+      channel: hook(i + 1),
+    });
+  const alerts: string[] = [];
+  for (const body of alertBodies) alerts.push(await made(ALERTS_PATH, body));
+  const keys: string[] = [];
+  for (const body of [
+    { name: "ci", roles: ["admin"] },
+    { name: "ci", roles: ["query_endpoints"], state: "disabled" },
+    { name: "ops", roles: ["developer"] },
+    { name: "errors", roles: ["query_endpoints"] },
+  ]) {
+    const key = (await byHand(emu, "POST", KEYS_PATH, body)) as { result: { key: { id: string } } };
+    keys.push(`${ORG_ID}/${key.result.key.id}`);
+  }
+  await byHand(emu, "PUT", SETTINGS_PATH, { db_max_threads: 12, object_storage_use_cluster_function: true });
+  const pipe = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/${PIPE_IDS.pipeId}`;
+  const objects = webhooks.length + savedSearches.length + alerts.length + keys.length + 1;
+  return { webhooks, savedSearches, alerts, keys, pipe, references: 11 * 2 + 9, objects };
+}

@@ -14,7 +14,10 @@ export function where(f: Failure): string;
 export function where(f: Failure | undefined): string | undefined;
 export function where(f: Failure | undefined): string | undefined {
   if (f === undefined) return undefined;
-  return f.property !== "" ? f.property : (/^([^\s:]+)(?: is | must | \(|: )/.exec(f.reason)?.[1] ?? f.reason);
+  if (f.property !== "") return f.property;
+  // After the code every reason starts with ([INVALID_INPUT], [CONFIG]).
+  const words = f.reason.replace(/^\[[A-Z_]+\] /, "");
+  return /^([^\s:]+)(?: is | must | \(|: )/.exec(words)?.[1] ?? words;
 }
 
 /** What a call that must fail rejects with; the test fails if it resolves. */
@@ -27,13 +30,20 @@ export async function failure(promise: Promise<unknown>): Promise<unknown> {
 
 type Check = (olds: Record<string, unknown>, news: Record<string, unknown>) => Promise<{ failures?: Failure[] }>;
 
+/** Every check failure's reason starts with its code (docs/errors.md); what follows is its words. */
+const CODED = /^\[(INVALID_INPUT|CONFIG)\] /;
+
 /**
  * The failures `check` reports for a new program: `base` (a valid one, or nothing) with the given
- * properties over it.
+ * properties over it, each held to start with its code and given as the words after it.
  */
 export function checkFailures(
   check: Check,
   base: Record<string, unknown> = {},
 ): (props: Record<string, unknown>) => Promise<Failure[]> {
-  return async (props) => (await check({}, { ...base, ...props })).failures ?? [];
+  return async (props) =>
+    ((await check({}, { ...base, ...props })).failures ?? []).map((f) => {
+      expect(f.reason, "a check failure starts with its code").toMatch(CODED);
+      return { property: f.property, reason: f.reason.replace(CODED, "") };
+    });
 }

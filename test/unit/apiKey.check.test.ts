@@ -30,6 +30,10 @@ describe("ApiKey check: roles", () => {
     expect(where(f)).toBe("roles");
     expect(f?.reason).toContain('"admin", "developer", "query_endpoints"');
   });
+  it("refuses an empty list, naming assignedRoleIds, the way that is not deprecated", async () => {
+    const [f] = await failuresFor({ roles: [] });
+    expect(f?.reason).toContain("assignedRoleIds");
+  });
   it("refuses an unknown role at its index, naming the allowed roles", async () => {
     const failures = await failuresFor({ roles: ["developer", "owner"] });
     expect(failures.map((f) => where(f))).toEqual(["roles[1]"]);

@@ -82,7 +82,7 @@ describe("ApiKey keepers in check", () => {
   it("names keepers.x when a keeper's value is not a string", async () => {
     const { failures } = await provider.check({}, { ...program, keepers: { x: 3 } });
     expect(failures).toHaveLength(1);
-    expect(failures?.[0]?.reason).toMatch(/^keepers\.x is 3: a keeper's value must be a string/);
+    expect(failures?.[0]?.reason).toMatch(/^\[INVALID_INPUT\] keepers\.x is 3: a keeper's value must be a string/);
   });
 
   it("refuses keepers that are not a map, naming keepers", async () => {

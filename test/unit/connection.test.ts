@@ -13,7 +13,10 @@ import {
 import { noConnectionPerTest } from "../support/mockApi";
 import { ConfigError } from "../../provider/errors";
 
-const VALUES: Record<ConnectionSettingName, string> = {
+/** A self-hosted alerting API: managed ClickStack's ids are connection.managed.test.ts's. */
+type SelfHostedSetting = Exclude<ConnectionSettingName, "clickstackOrganizationId" | "clickstackServiceId">;
+
+const VALUES: Record<SelfHostedSetting, string> = {
   alertingUrl: "https://alerts.example.test",
   alertingToken: "tok-CANARY-conn",
   cloudUrl: "https://cloud.example.test",
@@ -22,6 +25,7 @@ const VALUES: Record<ConnectionSettingName, string> = {
   alertingRateLimit: "100/60",
   cloudRateLimit: "10/10",
   alertingDialect: "2026",
+  cloudDialect: "",
 };
 
 function setEnv(values: Partial<Record<ConnectionSettingName, string>>): void {
@@ -102,7 +106,7 @@ describe("where settings come from", () => {
 });
 
 describe("a missing setting", () => {
-  const required: [ConnectionSettingName, "alerting" | "cloud"][] = [
+  const required: [SelfHostedSetting, "alerting" | "cloud"][] = [
     ["alertingUrl", "alerting"],
     ["alertingToken", "alerting"],
     ["cloudUrl", "cloud"],
@@ -216,7 +220,7 @@ describe("credentials", () => {
   it("are named for limiters by a fingerprint that holds none of them", () => {
     setEnv(VALUES);
     const id = connectionFor("cloud").credentialId;
-    expect(id).toMatch(/^cloud:[0-9a-f]{16}$/);
+    expect(id).toMatch(/^key:[0-9a-f]{16}$/);
     for (const s of connectionFor("cloud").secrets) expect(id).not.toContain(s);
   });
 
@@ -226,6 +230,76 @@ describe("credentials", () => {
     expect(connectionFor("cloud").credentialId).toBe(a);
     process.env.ALERTPIPE_CLOUD_KEY_ID = "other-key";
     expect(connectionFor("cloud").credentialId).not.toBe(a);
+  });
+
+  it("give one fingerprint to one key at one origin, whatever the area or base path: one budget per key", () => {
+    setEnv({ ...VALUES, cloudUrl: "https://cloud.example.test/v1" });
+    const cloud = connectionFor("cloud").credentialId;
+    process.env.ALERTPIPE_CLOUD_URL = "https://cloud.example.test";
+    expect(connectionFor("cloud").credentialId).toBe(cloud);
+    process.env.ALERTPIPE_CLOUD_URL = "https://other.example.test";
+    expect(connectionFor("cloud").credentialId).not.toBe(cloud);
+  });
+});
+
+describe("the cloud URL", () => {
+  for (const url of [
+    "https://api.clickhouse.cloud",
+    "https://api.clickhouse.cloud/",
+    "https://api.clickhouse.cloud/v1",
+    "https://api.clickhouse.cloud/v1/",
+  ]) {
+    it(`"${url}" is taken as the base the /v1 paths go under, so no /v1/v1 is ever sent`, () => {
+      setEnv({ ...VALUES, cloudUrl: url });
+      expect(connectionFor("cloud").baseUrl).toBe("https://api.clickhouse.cloud");
+    });
+  }
+
+  it("keeps a path before /v1 (a gateway's prefix)", () => {
+    setEnv({ ...VALUES, cloudUrl: "https://gateway.example.test/clickhouse/v1" });
+    expect(connectionFor("cloud").baseUrl).toBe("https://gateway.example.test/clickhouse");
+  });
+
+  it("the alerting URL keeps its path as given", () => {
+    setEnv({ ...VALUES, alertingUrl: "https://alerts.example.test/v1" });
+    expect(connectionFor("alerting").baseUrl).toBe("https://alerts.example.test/v1");
+  });
+});
+
+describe("the cloud dialect", () => {
+  const hosts: [string, "contract" | "clickhouse"][] = [
+    ["https://api.clickhouse.cloud", "clickhouse"],
+    ["https://API.ClickHouse.Cloud./v1", "clickhouse"],
+    ["https://api.eu.clickhouse.cloud", "clickhouse"],
+    ["https://cloud.example.test", "contract"],
+    ["https://clickhouse.cloud.example.test", "contract"],
+    ["https://notclickhouse.cloud", "contract"],
+    ["http://127.0.0.1:4100", "contract"],
+  ];
+  for (const [url, dialect] of hosts) {
+    it(`unset, is "${dialect}" for ${url}`, () => {
+      setEnv({ ...VALUES, cloudUrl: url });
+      expect(connectionFor("cloud").cloudDialect).toBe(dialect);
+    });
+  }
+
+  it("set, wins over the host, from the stack config before the environment", () => {
+    setEnv({ ...VALUES, cloudUrl: "https://api.clickhouse.cloud", cloudDialect: "clickhouse" });
+    configure(stackConfig({ cloudDialect: "contract" }));
+    expect(connectionFor("cloud").cloudDialect).toBe("contract");
+    configure(stackConfig({ cloudUrl: "http://127.0.0.1:4100", cloudDialect: "clickhouse" }));
+    expect(connectionFor("cloud").cloudDialect).toBe("clickhouse");
+  });
+
+  it("anything else fails the cloud check naming the key, its variable and the allowed values", () => {
+    setEnv({ ...VALUES, cloudDialect: "hyperdx-cloud" });
+    const failures = connectionFailures("cloud").map((f) => f.reason);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toContain('alertpipe:cloudDialect must be one of "contract", "clickhouse"');
+    expect(failures[0]).toContain("ALERTPIPE_CLOUD_DIALECT");
+    expect(failures[0]).not.toContain("hyperdx-cloud");
+    expect(connectionFailures("alerting")).toEqual([]);
+    expect(thrown(() => connectionFor("cloud"))).toBeInstanceOf(ConfigError);
   });
 });
 

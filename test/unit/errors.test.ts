@@ -1,6 +1,8 @@
 // Every error kind has a stable code from the one table of codes (provider/errors.ts' ERROR_CODES),
 // and its message starts with that code in brackets: the engine prints only the message, so that
 // is where a user sees the code docs/errors.md explains (its table is ERROR_CODES, held here).
+// A check failure is no thrown error: its reason, which the engine prints after "has a problem:",
+// starts with INVALID_INPUT (or a connection setting's CONFIG).
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,6 +27,7 @@ import {
   UnknownResourceTypeError,
   StillReferencedError,
   UsageError,
+  InternalError,
   UnusableKeyLeftError,
   LookupArgumentError,
   LookupNotFoundError,
@@ -34,6 +37,13 @@ import {
 } from "../../provider/errors";
 // Type-only: the entry loads the resource classes, whose shims a unit test cannot require.
 import type * as entry from "../../provider/index";
+import * as pipeSettings from "../../provider/pipeSettings/provider";
+import { behaviour as pipeSettingsBehaviour } from "../../provider/pipeSettings/behaviour";
+import { dynamicProvider } from "../../provider/dynamic/provider";
+import { PIPE_IDS } from "../support/fixtures";
+import { connectionEnvPerFile } from "../support/mockApi";
+
+connectionEnvPerFile();
 
 const ref = { method: "POST", path: "/v1/things" };
 const lost = new OutcomeUnknownError(ref, "a thing", "the service answered 502", { status: 502 });
@@ -64,7 +74,15 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new UnknownFunctionError("alertpipe", "alertpipe:index:getNope", ["alertpipe:index:getAlert"]),
   new StillReferencedError({ method: "DELETE", path: "/api/v2/webhooks/w1" }, "webhook", ['"cpu" (a1)']),
   new UsageError("--pipe org/svc: give <organizationId>/<serviceId>/<pipeId>"),
+  new TransportError(ref, "socket hang up (UND_ERR_SOCKET)", "UND_ERR_SOCKET"),
+  new InternalError(new TypeError("cannot read properties of undefined")),
 ];
+
+/** The code a check failure's reason starts with, as the engine prints it after "has a problem:". */
+async function checkFailureCodes(props: Record<string, unknown>): Promise<string[]> {
+  const failures = (await pipeSettings.check({}, { ...PIPE_IDS, ...props })).failures ?? [];
+  return failures.map((f) => /^\[([A-Z_]+)\] /.exec(f.reason)?.[1] ?? `no code: ${f.reason}`);
+}
 
 describe("error codes", () => {
   it("are exported from the package's entry with the classes", () => {
@@ -75,8 +93,9 @@ describe("error codes", () => {
     expectTypeOf<typeof entry.AlertpipeError>().toEqualTypeOf<typeof AlertpipeError>();
   });
 
-  it("give every code of the table to at least one kind, and every kind a code of the table", () => {
-    expect(new Set(EXAMPLES.map((e) => e.code))).toEqual(new Set(Object.keys(ERROR_CODES)));
+  it("give every code of the table to at least one kind or to check failures, and every kind a code of the table", async () => {
+    const checks = await checkFailureCodes({ dbMaxThreads: 100_000 });
+    expect(new Set([...EXAMPLES.map((e) => e.code), ...checks])).toEqual(new Set(Object.keys(ERROR_CODES)));
     type OwnKinds =
       | ConfigError
       | ApiError
@@ -97,12 +116,15 @@ describe("error codes", () => {
       | LookupAmbiguousError
       | UnknownFunctionError
       | StillReferencedError
-      | UsageError;
-    expectTypeOf<OwnKinds["code"]>().toEqualTypeOf<AlertpipeErrorCode>();
+      | UsageError
+      | TransportError
+      | InternalError;
+    // INVALID_INPUT is a check failure's, never thrown.
+    expectTypeOf<OwnKinds["code"]>().toEqualTypeOf<Exclude<AlertpipeErrorCode, "INVALID_INPUT">>();
   });
 
   it("start every message with the code in brackets, then the words, which another error quotes without the code", () => {
-    for (const err of [...EXAMPLES, new TransportError(ref, "socket hang up (UND_ERR_SOCKET)", "UND_ERR_SOCKET")]) {
+    for (const err of EXAMPLES) {
       expect(err.message).toBe(`[${err.code}] ${err.detail}`);
       expect(err.detail).not.toMatch(/^\[/);
     }
@@ -126,8 +148,57 @@ describe("error codes", () => {
   });
 });
 
+describe("check failures", () => {
+  it("start with INVALID_INPUT, the one code of bad input, at a top-level or a nested property", async () => {
+    expect(await checkFailureCodes({ dbMaxThreads: 100_000, dbMinThreads: "x" })).toEqual([
+      "INVALID_INPUT",
+      "INVALID_INPUT",
+    ]);
+  });
+
+  it("start with CONFIG for a connection setting, naming no property", async () => {
+    const url = process.env.ALERTPIPE_CLOUD_URL;
+    delete process.env.ALERTPIPE_CLOUD_URL;
+    try {
+      const failures = (await pipeSettings.check({}, { ...PIPE_IDS, dbMaxThreads: 8 })).failures;
+      expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^\[CONFIG\] alertpipe:cloudUrl/) }]);
+    } finally {
+      process.env.ALERTPIPE_CLOUD_URL = url;
+    }
+  });
+});
+
+describe("a transport failure", () => {
+  it("says TRANSPORT first and keeps the socket's code as transportCode and in its words", () => {
+    const err = new TransportError(ref, "connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED)", "ECONNREFUSED");
+    expect(err.message).toBe(
+      "[TRANSPORT] POST /v1/things got no answer: connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED)",
+    );
+    expect(err).toMatchObject({ code: "TRANSPORT", transportCode: "ECONNREFUSED" });
+  });
+});
+
+describe("an error not of our making", () => {
+  it("leaves the dynamic door starting with INTERNAL, its words and cause kept; ours pass unchanged", async () => {
+    const boom = new TypeError("cannot read properties of undefined (reading 'x')");
+    const door = dynamicProvider({
+      ...pipeSettingsBehaviour,
+      diff: () => Promise.reject(boom),
+      delete: () => Promise.reject(new UsageError("ours")),
+    });
+    const err = await door.diff("id", {}, {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InternalError);
+    expect(err).toMatchObject({
+      message: "[INTERNAL] cannot read properties of undefined (reading 'x')",
+      code: "INTERNAL",
+      cause: boom,
+    });
+    expect(await door.delete("id", {}).catch((e: unknown) => e)).toMatchObject({ message: "[USAGE] ours" });
+  });
+});
+
 describe("docs/errors.md", () => {
-  it("lists every code with what to do, as ERROR_CODES says, in its order, then the transport codes", () => {
+  it("lists every code with what to do, as ERROR_CODES says, in its order", () => {
     const lines = readFileSync(join(__dirname, "..", "..", "docs", "errors.md"), "utf8").split("\n");
     const start = lines.indexOf("| Code | What to do |");
     expect(start).toBeGreaterThan(0);
@@ -138,9 +209,7 @@ describe("docs/errors.md", () => {
       rows.push(line.trim());
     }
     const expected = Object.entries(ERROR_CODES).map(([code, advice]) => `| \`${code}\` | ${advice} |`);
-    expected.push(
-      `| a socket or undici code (\`ECONNREFUSED\`, \`UND_ERR_SOCKET\`, \`ATTEMPT_TIMEOUT\`, …) | ${TRANSPORT_CODES_ADVICE} |`,
-    );
     expect(rows).toEqual(expected);
+    expect(TRANSPORT_CODES_ADVICE).toBe(ERROR_CODES.TRANSPORT);
   });
 });

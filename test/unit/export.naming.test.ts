@@ -105,6 +105,15 @@ describe("the names an export gives", () => {
     expect(baseName("apiKey", "import")).toBe("apiKeyImport");
   });
 
+  it("put it before a name TypeScript refuses as a variable of a module: undefined, eval, arguments, globalThis", () => {
+    expect(["undefined", "eval", "arguments", "globalThis"].map((n) => baseName("alert", n))).toEqual([
+      "alertUndefined",
+      "alertEval",
+      "alertArguments",
+      "alertGlobalthis",
+    ]);
+  });
+
   it("give no base for a name without letters or digits, so the type's word and id are used", () => {
     expect(baseName("alert", "!!! ")).toBeUndefined();
     expect(idSuffix("3f2504e0-4f89-41d3-9a0c-0305e82c3301", 6)).toBe("2c3301");

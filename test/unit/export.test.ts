@@ -122,7 +122,7 @@ describe("what an export leaves out", () => {
     const result = await exportEstate({ ...ALL, types: ["Alert"], names: ["ingest*"] });
     expect(result.document.resources.map((r) => r.id)).toEqual(["a1"]);
     expect(result.collections).toEqual([
-      { type: "Alert", where: "alerts", listed: 3, exported: 1, leftOutByName: 2, skipped: 0 },
+      { type: "Alert", where: "alerts", listed: 3, exported: 1, leftOutByName: 2, keptAsReferent: 0, skipped: 0 },
     ]);
   });
 
@@ -175,6 +175,21 @@ describe("the alertpipe command", () => {
     expect(run.err).toContain("ApiKey: not listed, since none was named (give --organization <id>)");
   });
 
+  it("keeps keys by a --name holding a hyphen, as issue 38 replayed it: 'ci-*'", async () => {
+    keys([keyOf(KEY_ONE, { name: "ci-deploy" }), keyOf(KEY_TWO, { name: "ci deploy" })]);
+    const run = await cli(["export", "--type", "ApiKey", "--organization", ORG_ID, "--name", "ci-*"]);
+    expect(run.code, run.err).toBe(EXIT.written);
+    expect(JSON.parse(run.out)).toEqual({
+      resources: [{ type: "alertpipe:index:ApiKey", name: "ciDeploy", id: `${ORG_ID}/${KEY_ONE}` }],
+    });
+  });
+
+  it("refuses an unknown --format, naming the formats", async () => {
+    const run = await cli(["export", "--format", "hcl"]);
+    expect(run.code).toBe(EXIT.usage);
+    expect(run.err).toContain("--format hcl: the formats are import, yaml, typescript");
+  });
+
   it("exits 1 writing nothing when a list is refused, naming the request and never the credentials", async () => {
     answerOnce(mock.api.alerting, mock.seen, { method: "GET", path: FIRST_PAGE }, 401, { message: "Unauthorized" });
     noTeamObjects();
@@ -211,9 +226,15 @@ describe("the alertpipe command", () => {
     expect(run.code).toBe(EXIT.written);
     expect(run.out).toBe(helpText());
     for (const s of Object.values(CONNECTION_SETTINGS)) expect(run.out).toContain(s.envVar);
-    for (const flag of ["--type", "--organization", "--pipe", "--name", "--out", "--cloud-key-secret"])
+    for (const flag of ["--type", "--organization", "--pipe", "--name", "--format", "--out", "--cloud-key-secret"])
       expect(run.out).toContain(flag);
     for (const code of Object.values(EXIT)) expect(run.out).toMatch(new RegExp(`^  ${code}  `, "m"));
+  });
+
+  it("says in --help that --name keeps what a kept object refers to, and what each format writes", () => {
+    const help = helpText().replace(/\s+/g, " ");
+    expect(help).toContain("and with them the webhooks and saved searches they refer to, whatever those are named");
+    for (const format of ["import (default)", "yaml:", "typescript:"]) expect(help).toContain(format);
   });
 
   it("takes a connection setting from its flag before the environment", async () => {

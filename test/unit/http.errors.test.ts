@@ -20,7 +20,7 @@ describe("the HTTP error hierarchy", () => {
       [api, "RATE_LIMITED", 429, "rid-1"],
       [new ApiError(ref, 424, "idle", undefined), "SERVICE_IDLE", 424, undefined],
       [new RateLimitWaitError(ref, 120_000, 30_000, new Date(0), api), "RATE_LIMIT_WAIT_TOO_LONG", 429, "rid-1"],
-      [new TransportError(ref, "connect refused (ECONNREFUSED)", "ECONNREFUSED"), "ECONNREFUSED", undefined, undefined],
+      [new TransportError(ref, "connect refused (ECONNREFUSED)", "ECONNREFUSED"), "TRANSPORT", undefined, undefined],
       [
         new OutcomeUnknownError(ref, "a thing", "the service answered 502", { status: 502, requestId: "rid-2" }),
         "OUTCOME_UNKNOWN",
@@ -39,6 +39,7 @@ describe("the HTTP error hierarchy", () => {
   it("keeps a transport error's reason as a field, so nothing parses the message", () => {
     const err = new TransportError(ref, "socket hang up (UND_ERR_SOCKET)", "UND_ERR_SOCKET");
     expect(err.reason).toBe("socket hang up (UND_ERR_SOCKET)");
-    expect(err.message).toBe("[UND_ERR_SOCKET] POST /v1/things got no answer: socket hang up (UND_ERR_SOCKET)");
+    expect(err.message).toBe("[TRANSPORT] POST /v1/things got no answer: socket hang up (UND_ERR_SOCKET)");
+    expect(err.transportCode).toBe("UND_ERR_SOCKET");
   });
 });

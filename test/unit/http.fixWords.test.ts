@@ -99,7 +99,7 @@ describe("a transport failure the URL setting explains", () => {
       }),
     );
     const err = await sent(`http://127.0.0.1:${port}`, "POST");
-    expect(err.code).toBe("NOT_HTTP");
+    expect(err.transportCode).toBe("NOT_HTTP");
     expect(err.message).toContain("answered something that is not HTTP");
     expect(err.message).toContain("alertpipe:cloudUrl (or ALERTPIPE_CLOUD_URL)");
   });

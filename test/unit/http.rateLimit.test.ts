@@ -1,4 +1,4 @@
-// Client-side pacing: one limiter per credential and area, shared by every send in the process,
+// Client-side pacing: one limiter per credential (key and origin, whatever the area), shared by every send in the process,
 // that never lets more than N requests be counted in any span of W, serves callers in order, and
 // holds everyone back after the service answers 429 (another process may share the key). A send
 // counts from the latest time the service can have counted it: its answer, or its write to the
@@ -6,9 +6,15 @@
 
 import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { connectionFor } from "../../provider/runtime/connection";
+import { connectionFor, credentialFingerprint, type AreaConnection } from "../../provider/runtime/connection";
 import { send } from "../../provider/http/client";
-import { SlidingWindowLimiter, arrivalMarginMs, clockSlackMs, limiterFor } from "../../provider/http/rateLimit";
+import {
+  SlidingWindowLimiter,
+  arrivalMarginMs,
+  blockFor,
+  clockSlackMs,
+  limiterFor,
+} from "../../provider/http/rateLimit";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { mockApiPerTest, requestId } from "../support/mockApi";
 import { VirtualTime, busiestWindow, grants } from "../support/windows";
@@ -187,10 +193,42 @@ describe("limiters in the process", () => {
     expect(limiterFor(connectionFor("cloud"))).not.toBe(a);
   });
 
-  it("are separate for the two areas", () => {
+  it("are separate for the alerting token and the cloud key", () => {
     process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "10/10";
     process.env.ALERTPIPE_ALERTING_RATE_LIMIT = "10/10";
     expect(limiterFor(connectionFor("alerting"))).not.toBe(limiterFor(connectionFor("cloud")));
+  });
+
+  it("are one per key whatever the area: a managed ClickStack connection with the Cloud key shares its limiter and its block", () => {
+    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "10/10";
+    process.env.ALERTPIPE_CLOUD_URL = "https://api.clickhouse.cloud/v1";
+    const cloud = connectionFor("cloud");
+    // What a managed connection is: the alerting area, the Cloud's origin and key, its own base path.
+    const baseUrl = "https://api.clickhouse.cloud/v1/organizations/o/services/s/clickstack";
+    const managed: AreaConnection = {
+      ...cloud,
+      area: "alerting",
+      baseUrl,
+      credentialId: credentialFingerprint(baseUrl, cloud.authorization),
+    };
+    expect(limiterFor(managed)).toBe(limiterFor(cloud));
+    expect(blockFor(managed)).toBe(blockFor(cloud));
+  });
+
+  it("spend one budget: 10 sends of the cloud area and 10 of another area on the same key take two windows, not one", async () => {
+    process.env.ALERTPIPE_CLOUD_RATE_LIMIT = "10/1";
+    const cloud = connectionFor("cloud");
+    const other: AreaConnection = { ...cloud, area: "alerting" };
+    const limiters = [limiterFor(cloud), limiterFor(other)];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const limiter = limiters[i % 2];
+        const ticket = await limiter?.acquire();
+        if (ticket !== undefined) limiter?.settle(ticket);
+      }),
+    );
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_000);
   });
 
   it("default to the published limits", () => {

@@ -101,7 +101,7 @@ describe("a closed port (connection refused)", () => {
     await closedPort();
     const err = await failure(send(connectionFor("cloud"), { method: "PUT", path: PATH, body: {} }));
     expect(err).toBeInstanceOf(TransportError);
-    expect(err).toMatchObject({ method: "PUT", path: PATH, code: "ECONNREFUSED" });
+    expect(err).toMatchObject({ method: "PUT", path: PATH, code: "TRANSPORT", transportCode: "ECONNREFUSED" });
     expect(dispatched).toBe(4);
   });
 
@@ -184,7 +184,7 @@ describe("an answer whose headers do not come in time", () => {
     const { seen } = await serve((_req, res) => slow(res));
     const err = await failure(send(connectionFor("cloud"), { method: "GET", path: PATH }));
     expect(err).toBeInstanceOf(TransportError);
-    expect(err).toMatchObject({ code: "ATTEMPT_TIMEOUT" });
+    expect(err).toMatchObject({ code: "TRANSPORT", transportCode: "ATTEMPT_TIMEOUT" });
     expect(seen()).toBe(2);
   });
 });

@@ -11,7 +11,7 @@ import { PIPE_SETTINGS } from "../../provider/serviceFacts/pipeSettings";
 
 const root = resolve(__dirname, "..", "..");
 
-const HEADER = "| Setting | Wire name | Range |";
+const HEADER = "| Setting | Wire name | ClickHouse Cloud | Range |";
 
 const WIRE_NAMES_PAGE = "docs/reference/PipeSettings.md";
 
@@ -29,10 +29,10 @@ function settingsRows(): string[] {
 }
 
 describe("the wire names of the pipe settings", () => {
-  it("lists every pipe setting with the wire name and range of the settings table, in its order", () => {
+  it("lists every pipe setting with the wire names (contract, Cloud) and range of the settings table, in its order", () => {
     const expected = Object.entries(PIPE_SETTINGS).map(([name, fact]) => {
       const range = fact.kind === "integer" ? `${fact.min} – ${fact.max}` : "`true`, `false`";
-      return `| \`${name}\` | \`${fact.wire}\` | ${range} |`;
+      return `| \`${name}\` | \`${fact.wire}\` | \`${fact.cloudWire}\` | ${range} |`;
     });
     expect(settingsRows()).toEqual(expected);
   });

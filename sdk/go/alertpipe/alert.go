@@ -32,6 +32,8 @@ type Alert struct {
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId pulumi.StringPtrOutput `pulumi:"dashboardId"`
+	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+	EmailRecipients pulumi.StringArrayOutput `pulumi:"emailRecipients"`
 	// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
 	ExecutionErrors AlertExecutionErrorArrayOutput `pulumi:"executionErrors"`
 	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
@@ -132,6 +134,8 @@ type alertArgs struct {
 	Channels []AlertChannel `pulumi:"channels"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId *string `pulumi:"dashboardId"`
+	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+	EmailRecipients []string `pulumi:"emailRecipients"`
 	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
 	GroupBy *string `pulumi:"groupBy"`
 	// The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's values with one PUT only when they differ; it never creates an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy deletes it unless the resource has `retainOnDelete`.
@@ -172,6 +176,8 @@ type AlertArgs struct {
 	Channels AlertChannelArrayInput
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId pulumi.StringPtrInput
+	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+	EmailRecipients pulumi.StringArrayInput
 	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
 	GroupBy pulumi.StringPtrInput
 	// The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's values with one PUT only when they differ; it never creates an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy deletes it unless the resource has `retainOnDelete`.
@@ -309,6 +315,11 @@ func (o AlertOutput) CreatedAt() pulumi.StringPtrOutput {
 // Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 func (o AlertOutput) DashboardId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.DashboardId }).(pulumi.StringPtrOutput)
+}
+
+// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+func (o AlertOutput) EmailRecipients() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Alert) pulumi.StringArrayOutput { return v.EmailRecipients }).(pulumi.StringArrayOutput)
 }
 
 // Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.

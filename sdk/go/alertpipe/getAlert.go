@@ -36,6 +36,8 @@ type LookupAlertResult struct {
 	CreatedAt *string `pulumi:"createdAt"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId *string `pulumi:"dashboardId"`
+	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+	EmailRecipients []string `pulumi:"emailRecipients"`
 	// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
 	ExecutionErrors []AlertExecutionError `pulumi:"executionErrors"`
 	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
@@ -130,6 +132,11 @@ func (o LookupAlertResultOutput) CreatedAt() pulumi.StringPtrOutput {
 // Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 func (o LookupAlertResultOutput) DashboardId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *string { return v.DashboardId }).(pulumi.StringPtrOutput)
+}
+
+// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+func (o LookupAlertResultOutput) EmailRecipients() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LookupAlertResult) []string { return v.EmailRecipients }).(pulumi.StringArrayOutput)
 }
 
 // Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.

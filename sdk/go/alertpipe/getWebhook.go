@@ -40,7 +40,7 @@ type LookupWebhookResult struct {
 	Id string `pulumi:"id"`
 	// The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
 	Name *string `pulumi:"name"`
-	// The receiving service: "slack", "generic" or "incidentio". Changes in place.
+	// The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
 	Service *WebhookService `pulumi:"service"`
 	// When the webhook last changed (ISO 8601, set by the service).
 	UpdatedAt *string `pulumi:"updatedAt"`
@@ -107,7 +107,7 @@ func (o LookupWebhookResultOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupWebhookResult) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-// The receiving service: "slack", "generic" or "incidentio". Changes in place.
+// The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
 func (o LookupWebhookResultOutput) Service() WebhookServicePtrOutput {
 	return o.ApplyT(func(v LookupWebhookResult) *WebhookService { return v.Service }).(WebhookServicePtrOutput)
 }

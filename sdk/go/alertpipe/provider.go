@@ -47,13 +47,19 @@ type providerArgs struct {
 	AlertingToken *string `pulumi:"alertingToken"`
 	// The base URL of the alerting API (area A); else the environment variable ALERTPIPE_ALERTING_URL.
 	AlertingUrl *string `pulumi:"alertingUrl"`
+	// The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+	ClickstackOrganizationId *string `pulumi:"clickstackOrganizationId"`
+	// The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+	ClickstackServiceId *string `pulumi:"clickstackServiceId"`
+	// The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
+	CloudDialect *string `pulumi:"cloudDialect"`
 	// The key ID of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_ID.
 	CloudKeyId *string `pulumi:"cloudKeyId"`
 	// The key secret of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_SECRET.
 	CloudKeySecret *string `pulumi:"cloudKeySecret"`
 	// The client-side pacing for area B as "requests/seconds" (default "10/10"; "off" disables); else the environment variable ALERTPIPE_CLOUD_RATE_LIMIT.
 	CloudRateLimit *string `pulumi:"cloudRateLimit"`
-	// The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
+	// The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
 	CloudUrl *string `pulumi:"cloudUrl"`
 }
 
@@ -67,13 +73,19 @@ type ProviderArgs struct {
 	AlertingToken pulumi.StringPtrInput
 	// The base URL of the alerting API (area A); else the environment variable ALERTPIPE_ALERTING_URL.
 	AlertingUrl pulumi.StringPtrInput
+	// The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+	ClickstackOrganizationId pulumi.StringPtrInput
+	// The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+	ClickstackServiceId pulumi.StringPtrInput
+	// The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
+	CloudDialect pulumi.StringPtrInput
 	// The key ID of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_ID.
 	CloudKeyId pulumi.StringPtrInput
 	// The key secret of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_SECRET.
 	CloudKeySecret pulumi.StringPtrInput
 	// The client-side pacing for area B as "requests/seconds" (default "10/10"; "off" disables); else the environment variable ALERTPIPE_CLOUD_RATE_LIMIT.
 	CloudRateLimit pulumi.StringPtrInput
-	// The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
+	// The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
 	CloudUrl pulumi.StringPtrInput
 }
 

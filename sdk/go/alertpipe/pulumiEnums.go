@@ -10,6 +10,176 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// The severity a pagerduty_api webhook is sent with.
+type AlertChannelSeverity string
+
+const (
+	AlertChannelSeverityCritical = AlertChannelSeverity("critical")
+	AlertChannelSeverityError    = AlertChannelSeverity("error")
+	AlertChannelSeverityWarning  = AlertChannelSeverity("warning")
+	AlertChannelSeverityInfo     = AlertChannelSeverity("info")
+)
+
+func (AlertChannelSeverity) ElementType() reflect.Type {
+	return reflect.TypeOf((*AlertChannelSeverity)(nil)).Elem()
+}
+
+func (e AlertChannelSeverity) ToAlertChannelSeverityOutput() AlertChannelSeverityOutput {
+	return pulumi.ToOutput(e).(AlertChannelSeverityOutput)
+}
+
+func (e AlertChannelSeverity) ToAlertChannelSeverityOutputWithContext(ctx context.Context) AlertChannelSeverityOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AlertChannelSeverityOutput)
+}
+
+func (e AlertChannelSeverity) ToAlertChannelSeverityPtrOutput() AlertChannelSeverityPtrOutput {
+	return e.ToAlertChannelSeverityPtrOutputWithContext(context.Background())
+}
+
+func (e AlertChannelSeverity) ToAlertChannelSeverityPtrOutputWithContext(ctx context.Context) AlertChannelSeverityPtrOutput {
+	return AlertChannelSeverity(e).ToAlertChannelSeverityOutputWithContext(ctx).ToAlertChannelSeverityPtrOutputWithContext(ctx)
+}
+
+func (e AlertChannelSeverity) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AlertChannelSeverity) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AlertChannelSeverity) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AlertChannelSeverity) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AlertChannelSeverityOutput struct{ *pulumi.OutputState }
+
+func (AlertChannelSeverityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AlertChannelSeverity)(nil)).Elem()
+}
+
+func (o AlertChannelSeverityOutput) ToAlertChannelSeverityOutput() AlertChannelSeverityOutput {
+	return o
+}
+
+func (o AlertChannelSeverityOutput) ToAlertChannelSeverityOutputWithContext(ctx context.Context) AlertChannelSeverityOutput {
+	return o
+}
+
+func (o AlertChannelSeverityOutput) ToAlertChannelSeverityPtrOutput() AlertChannelSeverityPtrOutput {
+	return o.ToAlertChannelSeverityPtrOutputWithContext(context.Background())
+}
+
+func (o AlertChannelSeverityOutput) ToAlertChannelSeverityPtrOutputWithContext(ctx context.Context) AlertChannelSeverityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AlertChannelSeverity) *AlertChannelSeverity {
+		return &v
+	}).(AlertChannelSeverityPtrOutput)
+}
+
+func (o AlertChannelSeverityOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AlertChannelSeverityOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AlertChannelSeverity) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AlertChannelSeverityOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AlertChannelSeverityOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AlertChannelSeverity) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AlertChannelSeverityPtrOutput struct{ *pulumi.OutputState }
+
+func (AlertChannelSeverityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AlertChannelSeverity)(nil)).Elem()
+}
+
+func (o AlertChannelSeverityPtrOutput) ToAlertChannelSeverityPtrOutput() AlertChannelSeverityPtrOutput {
+	return o
+}
+
+func (o AlertChannelSeverityPtrOutput) ToAlertChannelSeverityPtrOutputWithContext(ctx context.Context) AlertChannelSeverityPtrOutput {
+	return o
+}
+
+func (o AlertChannelSeverityPtrOutput) Elem() AlertChannelSeverityOutput {
+	return o.ApplyT(func(v *AlertChannelSeverity) AlertChannelSeverity {
+		if v != nil {
+			return *v
+		}
+		var ret AlertChannelSeverity
+		return ret
+	}).(AlertChannelSeverityOutput)
+}
+
+func (o AlertChannelSeverityPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AlertChannelSeverityPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AlertChannelSeverity) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AlertChannelSeverityInput is an input type that accepts values of the AlertChannelSeverity enum
+// A concrete instance of `AlertChannelSeverityInput` can be one of the following:
+//
+//	AlertChannelSeverityCritical
+//	AlertChannelSeverityError
+//	AlertChannelSeverityWarning
+//	AlertChannelSeverityInfo
+type AlertChannelSeverityInput interface {
+	pulumi.Input
+
+	ToAlertChannelSeverityOutput() AlertChannelSeverityOutput
+	ToAlertChannelSeverityOutputWithContext(context.Context) AlertChannelSeverityOutput
+}
+
+var alertChannelSeverityPtrType = reflect.TypeOf((**AlertChannelSeverity)(nil)).Elem()
+
+type AlertChannelSeverityPtrInput interface {
+	pulumi.Input
+
+	ToAlertChannelSeverityPtrOutput() AlertChannelSeverityPtrOutput
+	ToAlertChannelSeverityPtrOutputWithContext(context.Context) AlertChannelSeverityPtrOutput
+}
+
+type alertChannelSeverityPtr string
+
+func AlertChannelSeverityPtr(v string) AlertChannelSeverityPtrInput {
+	return (*alertChannelSeverityPtr)(&v)
+}
+
+func (*alertChannelSeverityPtr) ElementType() reflect.Type {
+	return alertChannelSeverityPtrType
+}
+
+func (in *alertChannelSeverityPtr) ToAlertChannelSeverityPtrOutput() AlertChannelSeverityPtrOutput {
+	return pulumi.ToOutput(in).(AlertChannelSeverityPtrOutput)
+}
+
+func (in *alertChannelSeverityPtr) ToAlertChannelSeverityPtrOutputWithContext(ctx context.Context) AlertChannelSeverityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AlertChannelSeverityPtrOutput)
+}
+
 // A channel's type.
 type AlertChannelType string
 
@@ -2890,6 +3060,8 @@ func (in *webhookServicePtr) ToWebhookServicePtrOutputWithContext(ctx context.Co
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelSeverityInput)(nil)).Elem(), AlertChannelSeverity("critical"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelSeverityPtrInput)(nil)).Elem(), AlertChannelSeverity("critical"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelTypeInput)(nil)).Elem(), AlertChannelType("webhook"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelTypePtrInput)(nil)).Elem(), AlertChannelType("webhook"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertIntervalInput)(nil)).Elem(), AlertInterval("1m"))
@@ -2923,6 +3095,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SourceKindPtrInput)(nil)).Elem(), SourceKind("log"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookServiceInput)(nil)).Elem(), WebhookService("slack"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookServicePtrInput)(nil)).Elem(), WebhookService("slack"))
+	pulumi.RegisterOutputType(AlertChannelSeverityOutput{})
+	pulumi.RegisterOutputType(AlertChannelSeverityPtrOutput{})
 	pulumi.RegisterOutputType(AlertChannelTypeOutput{})
 	pulumi.RegisterOutputType(AlertChannelTypePtrOutput{})
 	pulumi.RegisterOutputType(AlertIntervalOutput{})

@@ -15,10 +15,16 @@ var _ = internal.GetEnvOrDefault
 
 // Where the alert notifies; a webhook is the only channel type.
 type AlertChannel struct {
+	// Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
+	Severity *AlertChannelSeverity `pulumi:"severity"`
+	// Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
+	SlackChannelId *string `pulumi:"slackChannelId"`
 	// The channel type: "webhook".
 	Type AlertChannelType `pulumi:"type"`
 	// Identifier of the webhook to notify (non-empty).
 	WebhookId string `pulumi:"webhookId"`
+	// Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console.
+	WebhookService *string `pulumi:"webhookService"`
 }
 
 // AlertChannelInput is an input type that accepts AlertChannelArgs and AlertChannelOutput values.
@@ -34,10 +40,16 @@ type AlertChannelInput interface {
 
 // Where the alert notifies; a webhook is the only channel type.
 type AlertChannelArgs struct {
+	// Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
+	Severity AlertChannelSeverityPtrInput `pulumi:"severity"`
+	// Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
+	SlackChannelId pulumi.StringPtrInput `pulumi:"slackChannelId"`
 	// The channel type: "webhook".
 	Type AlertChannelTypeInput `pulumi:"type"`
 	// Identifier of the webhook to notify (non-empty).
 	WebhookId pulumi.StringInput `pulumi:"webhookId"`
+	// Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console.
+	WebhookService pulumi.StringPtrInput `pulumi:"webhookService"`
 }
 
 func (AlertChannelArgs) ElementType() reflect.Type {
@@ -143,6 +155,16 @@ func (o AlertChannelOutput) ToAlertChannelPtrOutputWithContext(ctx context.Conte
 	}).(AlertChannelPtrOutput)
 }
 
+// Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
+func (o AlertChannelOutput) Severity() AlertChannelSeverityPtrOutput {
+	return o.ApplyT(func(v AlertChannel) *AlertChannelSeverity { return v.Severity }).(AlertChannelSeverityPtrOutput)
+}
+
+// Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
+func (o AlertChannelOutput) SlackChannelId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AlertChannel) *string { return v.SlackChannelId }).(pulumi.StringPtrOutput)
+}
+
 // The channel type: "webhook".
 func (o AlertChannelOutput) Type() AlertChannelTypeOutput {
 	return o.ApplyT(func(v AlertChannel) AlertChannelType { return v.Type }).(AlertChannelTypeOutput)
@@ -151,6 +173,11 @@ func (o AlertChannelOutput) Type() AlertChannelTypeOutput {
 // Identifier of the webhook to notify (non-empty).
 func (o AlertChannelOutput) WebhookId() pulumi.StringOutput {
 	return o.ApplyT(func(v AlertChannel) string { return v.WebhookId }).(pulumi.StringOutput)
+}
+
+// Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console.
+func (o AlertChannelOutput) WebhookService() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AlertChannel) *string { return v.WebhookService }).(pulumi.StringPtrOutput)
 }
 
 type AlertChannelPtrOutput struct{ *pulumi.OutputState }
@@ -177,6 +204,26 @@ func (o AlertChannelPtrOutput) Elem() AlertChannelOutput {
 	}).(AlertChannelOutput)
 }
 
+// Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
+func (o AlertChannelPtrOutput) Severity() AlertChannelSeverityPtrOutput {
+	return o.ApplyT(func(v *AlertChannel) *AlertChannelSeverity {
+		if v == nil {
+			return nil
+		}
+		return v.Severity
+	}).(AlertChannelSeverityPtrOutput)
+}
+
+// Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
+func (o AlertChannelPtrOutput) SlackChannelId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AlertChannel) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SlackChannelId
+	}).(pulumi.StringPtrOutput)
+}
+
 // The channel type: "webhook".
 func (o AlertChannelPtrOutput) Type() AlertChannelTypePtrOutput {
 	return o.ApplyT(func(v *AlertChannel) *AlertChannelType {
@@ -194,6 +241,16 @@ func (o AlertChannelPtrOutput) WebhookId() pulumi.StringPtrOutput {
 			return nil
 		}
 		return &v.WebhookId
+	}).(pulumi.StringPtrOutput)
+}
+
+// Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console.
+func (o AlertChannelPtrOutput) WebhookService() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AlertChannel) *string {
+		if v == nil {
+			return nil
+		}
+		return v.WebhookService
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -2085,6 +2142,8 @@ type GetAlertsAlert struct {
 	CreatedAt *string `pulumi:"createdAt"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId *string `pulumi:"dashboardId"`
+	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+	EmailRecipients []string `pulumi:"emailRecipients"`
 	// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
 	ExecutionErrors []AlertExecutionError `pulumi:"executionErrors"`
 	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
@@ -2162,6 +2221,11 @@ func (o GetAlertsAlertOutput) CreatedAt() pulumi.StringPtrOutput {
 // Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 func (o GetAlertsAlertOutput) DashboardId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *string { return v.DashboardId }).(pulumi.StringPtrOutput)
+}
+
+// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+func (o GetAlertsAlertOutput) EmailRecipients() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAlertsAlert) []string { return v.EmailRecipients }).(pulumi.StringArrayOutput)
 }
 
 // Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
@@ -3063,7 +3127,7 @@ type GetWebhooksWebhook struct {
 	Id string `pulumi:"id"`
 	// The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
 	Name *string `pulumi:"name"`
-	// The receiving service: "slack", "generic" or "incidentio". Changes in place.
+	// The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
 	Service *WebhookService `pulumi:"service"`
 	// When the webhook last changed (ISO 8601, set by the service).
 	UpdatedAt *string `pulumi:"updatedAt"`
@@ -3111,7 +3175,7 @@ func (o GetWebhooksWebhookOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetWebhooksWebhook) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-// The receiving service: "slack", "generic" or "incidentio". Changes in place.
+// The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
 func (o GetWebhooksWebhookOutput) Service() WebhookServicePtrOutput {
 	return o.ApplyT(func(v GetWebhooksWebhook) *WebhookService { return v.Service }).(WebhookServicePtrOutput)
 }

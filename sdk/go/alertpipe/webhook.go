@@ -36,7 +36,7 @@ type Webhook struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control characters); generic and incidentio only. Secret and write-only.
 	QueryParams pulumi.StringMapOutput `pulumi:"queryParams"`
-	// The receiving service: "slack", "generic" or "incidentio". Changes in place.
+	// The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
 	Service WebhookServiceOutput `pulumi:"service"`
 	// When the webhook last changed (ISO 8601, set by the service).
 	UpdatedAt pulumi.StringPtrOutput `pulumi:"updatedAt"`
@@ -118,7 +118,7 @@ type webhookArgs struct {
 	Name string `pulumi:"name"`
 	// Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control characters); generic and incidentio only. Secret and write-only.
 	QueryParams map[string]string `pulumi:"queryParams"`
-	// The receiving service: "slack", "generic" or "incidentio". Changes in place.
+	// The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
 	Service WebhookService `pulumi:"service"`
 	// Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack webhook's host ends in slack.com. The service returns it in plain text.
 	Url string `pulumi:"url"`
@@ -140,7 +140,7 @@ type WebhookArgs struct {
 	Name pulumi.StringInput
 	// Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control characters); generic and incidentio only. Secret and write-only.
 	QueryParams pulumi.StringMapInput
-	// The receiving service: "slack", "generic" or "incidentio". Changes in place.
+	// The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
 	Service WebhookServiceInput
 	// Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack webhook's host ends in slack.com. The service returns it in plain text.
 	Url pulumi.StringInput
@@ -265,7 +265,7 @@ func (o WebhookOutput) QueryParams() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Webhook) pulumi.StringMapOutput { return v.QueryParams }).(pulumi.StringMapOutput)
 }
 
-// The receiving service: "slack", "generic" or "incidentio". Changes in place.
+// The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
 func (o WebhookOutput) Service() WebhookServiceOutput {
 	return o.ApplyT(func(v *Webhook) WebhookServiceOutput { return v.Service }).(WebhookServiceOutput)
 }

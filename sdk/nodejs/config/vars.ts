@@ -52,6 +52,39 @@ Object.defineProperty(exports, "alertingUrl", {
 });
 
 /**
+ * The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+ */
+export declare const clickstackOrganizationId: string | undefined;
+Object.defineProperty(exports, "clickstackOrganizationId", {
+    get() {
+        return __config.get("clickstackOrganizationId");
+    },
+    enumerable: true,
+});
+
+/**
+ * The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+ */
+export declare const clickstackServiceId: string | undefined;
+Object.defineProperty(exports, "clickstackServiceId", {
+    get() {
+        return __config.get("clickstackServiceId");
+    },
+    enumerable: true,
+});
+
+/**
+ * The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
+ */
+export declare const cloudDialect: string | undefined;
+Object.defineProperty(exports, "cloudDialect", {
+    get() {
+        return __config.get("cloudDialect");
+    },
+    enumerable: true,
+});
+
+/**
  * The key ID of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_ID.
  */
 export declare const cloudKeyId: string | undefined;
@@ -85,7 +118,7 @@ Object.defineProperty(exports, "cloudRateLimit", {
 });
 
 /**
- * The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
+ * The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
  */
 export declare const cloudUrl: string | undefined;
 Object.defineProperty(exports, "cloudUrl", {

@@ -11,6 +11,14 @@ import * as enums from "../types/enums";
  */
 export interface AlertChannelArgs {
     /**
+     * Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
+     */
+    severity?: pulumi.Input<enums.AlertChannelSeverity | undefined>;
+    /**
+     * Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
+     */
+    slackChannelId?: pulumi.Input<string | undefined>;
+    /**
      * The channel type: "webhook".
      */
     type: pulumi.Input<enums.AlertChannelType>;
@@ -18,6 +26,10 @@ export interface AlertChannelArgs {
      * Identifier of the webhook to notify (non-empty).
      */
     webhookId: pulumi.Input<string>;
+    /**
+     * Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console.
+     */
+    webhookService?: pulumi.Input<string | undefined>;
 }
 
 /**

@@ -11,6 +11,14 @@ import * as enums from "../types/enums";
  */
 export interface AlertChannel {
     /**
+     * Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
+     */
+    severity?: enums.AlertChannelSeverity;
+    /**
+     * Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
+     */
+    slackChannelId?: string;
+    /**
      * The channel type: "webhook".
      */
     type: enums.AlertChannelType;
@@ -18,6 +26,10 @@ export interface AlertChannel {
      * Identifier of the webhook to notify (non-empty).
      */
     webhookId: string;
+    /**
+     * Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console.
+     */
+    webhookService?: string;
 }
 
 /**
@@ -444,6 +456,10 @@ export interface GetAlertsAlert {
      * Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
      */
     dashboardId?: string;
+    /**
+     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+     */
+    emailRecipients?: string[];
     /**
      * Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
      */
@@ -909,7 +925,7 @@ export interface GetWebhooksWebhook {
      */
     name?: string;
     /**
-     * The receiving service: "slack", "generic" or "incidentio". Changes in place.
+     * The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
      */
     service?: enums.WebhookService;
     /**

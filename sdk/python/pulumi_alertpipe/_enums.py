@@ -7,6 +7,7 @@ import pulumi
 from enum import Enum
 
 __all__ = [
+    'AlertChannelSeverity',
     'AlertChannelType',
     'AlertInterval',
     'AlertSource',
@@ -25,6 +26,17 @@ __all__ = [
     'SourceKind',
     'WebhookService',
 ]
+
+
+@pulumi.type_token("alertpipe:index:AlertChannelSeverity")
+class AlertChannelSeverity(_builtins.str, Enum):
+    """
+    The severity a pagerduty_api webhook is sent with.
+    """
+    CRITICAL = "critical"
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
 
 
 @pulumi.type_token("alertpipe:index:AlertChannelType")

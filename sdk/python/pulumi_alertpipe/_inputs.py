@@ -64,20 +64,44 @@ class AlertChannelArgsDict(TypedDict):
     """
     Identifier of the webhook to notify (non-empty).
     """
+    severity: NotRequired[pulumi.Input[Optional['AlertChannelSeverity']]]
+    """
+    Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
+    """
+    slack_channel_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
+    """
+    webhook_service: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console.
+    """
 
 @pulumi.input_type
 class AlertChannelArgs:
     def __init__(__self__, *,
                  type: pulumi.Input['AlertChannelType'],
-                 webhook_id: pulumi.Input[_builtins.str]):
+                 webhook_id: pulumi.Input[_builtins.str],
+                 severity: pulumi.Input[Optional['AlertChannelSeverity']] = None,
+                 slack_channel_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_service: pulumi.Input[Optional[_builtins.str]] = None):
         """
         Where the alert notifies; a webhook is the only channel type.
 
         :param pulumi.Input['AlertChannelType'] type: The channel type: "webhook".
         :param pulumi.Input[_builtins.str] webhook_id: Identifier of the webhook to notify (non-empty).
+        :param pulumi.Input['AlertChannelSeverity'] severity: Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
+        :param pulumi.Input[_builtins.str] slack_channel_id: Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
+        :param pulumi.Input[_builtins.str] webhook_service: Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console.
         """
         pulumi.set(__self__, "type", type)
         pulumi.set(__self__, "webhook_id", webhook_id)
+        if severity is not None:
+            pulumi.set(__self__, "severity", severity)
+        if slack_channel_id is not None:
+            pulumi.set(__self__, "slack_channel_id", slack_channel_id)
+        if webhook_service is not None:
+            pulumi.set(__self__, "webhook_service", webhook_service)
 
     @_builtins.property
     @pulumi.getter
@@ -102,6 +126,42 @@ class AlertChannelArgs:
     @webhook_id.setter
     def webhook_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "webhook_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def severity(self) -> pulumi.Input[Optional['AlertChannelSeverity']]:
+        """
+        Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
+        """
+        return pulumi.get(self, "severity")
+
+    @severity.setter
+    def severity(self, value: pulumi.Input[Optional['AlertChannelSeverity']]):
+        pulumi.set(self, "severity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="slackChannelId")
+    def slack_channel_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
+        """
+        return pulumi.get(self, "slack_channel_id")
+
+    @slack_channel_id.setter
+    def slack_channel_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "slack_channel_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="webhookService")
+    def webhook_service(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console.
+        """
+        return pulumi.get(self, "webhook_service")
+
+    @webhook_service.setter
+    def webhook_service(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "webhook_service", value)
 
 
 class ApiKeyHashDataArgsDict(TypedDict):

@@ -29,6 +29,7 @@ class AlertArgs:
                  channel: pulumi.Input[Optional['AlertChannelArgs']] = None,
                  channels: pulumi.Input[Optional[Sequence[pulumi.Input['AlertChannelArgs']]]] = None,
                  dashboard_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 email_recipients: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  group_by: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  message: pulumi.Input[Optional[_builtins.str]] = None,
@@ -50,6 +51,7 @@ class AlertArgs:
         :param pulumi.Input['AlertChannelArgs'] channel: Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
         :param pulumi.Input[Sequence[pulumi.Input['AlertChannelArgs']]] channels: Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
         :param pulumi.Input[_builtins.str] dashboard_id: Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] email_recipients: Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
         :param pulumi.Input[_builtins.str] group_by: What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         :param pulumi.Input[_builtins.str] import_id: The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's values with one PUT only when they differ; it never creates an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input[_builtins.str] message: The alert's message (1 to 4096 characters); leave it out for none.
@@ -72,6 +74,8 @@ class AlertArgs:
             pulumi.set(__self__, "channels", channels)
         if dashboard_id is not None:
             pulumi.set(__self__, "dashboard_id", dashboard_id)
+        if email_recipients is not None:
+            pulumi.set(__self__, "email_recipients", email_recipients)
         if group_by is not None:
             pulumi.set(__self__, "group_by", group_by)
         if import_id is not None:
@@ -178,6 +182,18 @@ class AlertArgs:
     @dashboard_id.setter
     def dashboard_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "dashboard_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="emailRecipients")
+    def email_recipients(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+        """
+        return pulumi.get(self, "email_recipients")
+
+    @email_recipients.setter
+    def email_recipients(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "email_recipients", value)
 
     @_builtins.property
     @pulumi.getter(name="groupBy")
@@ -321,6 +337,7 @@ class Alert(pulumi.CustomResource):
                  channel: pulumi.Input[Optional[Union['AlertChannelArgs', 'AlertChannelArgsDict']]] = None,
                  channels: pulumi.Input[Optional[Sequence[pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']]]]] = None,
                  dashboard_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 email_recipients: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  group_by: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  interval: pulumi.Input[Optional['AlertInterval']] = None,
@@ -354,6 +371,7 @@ class Alert(pulumi.CustomResource):
         :param pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']] channel: Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
         :param pulumi.Input[Sequence[pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']]]] channels: Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
         :param pulumi.Input[_builtins.str] dashboard_id: Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] email_recipients: Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
         :param pulumi.Input[_builtins.str] group_by: What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         :param pulumi.Input[_builtins.str] import_id: The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's values with one PUT only when they differ; it never creates an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input['AlertInterval'] interval: How often the alert is evaluated.
@@ -406,6 +424,7 @@ class Alert(pulumi.CustomResource):
                  channel: pulumi.Input[Optional[Union['AlertChannelArgs', 'AlertChannelArgsDict']]] = None,
                  channels: pulumi.Input[Optional[Sequence[pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']]]]] = None,
                  dashboard_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 email_recipients: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  group_by: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  interval: pulumi.Input[Optional['AlertInterval']] = None,
@@ -433,6 +452,7 @@ class Alert(pulumi.CustomResource):
             __props__.__dict__["channel"] = channel
             __props__.__dict__["channels"] = channels
             __props__.__dict__["dashboard_id"] = dashboard_id
+            __props__.__dict__["email_recipients"] = email_recipients
             __props__.__dict__["group_by"] = group_by
             __props__.__dict__["import_id"] = import_id
             if interval is None and not opts.urn:
@@ -489,6 +509,7 @@ class Alert(pulumi.CustomResource):
         __props__.__dict__["channels"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["dashboard_id"] = None
+        __props__.__dict__["email_recipients"] = None
         __props__.__dict__["execution_errors"] = None
         __props__.__dict__["group_by"] = None
         __props__.__dict__["interval"] = None
@@ -542,6 +563,14 @@ class Alert(pulumi.CustomResource):
         Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
         """
         return pulumi.get(self, "dashboard_id")
+
+    @_builtins.property
+    @pulumi.getter(name="emailRecipients")
+    def email_recipients(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+        """
+        return pulumi.get(self, "email_recipients")
 
     @_builtins.property
     @pulumi.getter(name="executionErrors")

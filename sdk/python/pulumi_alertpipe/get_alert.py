@@ -25,7 +25,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetAlertResult:
-    def __init__(__self__, channel=None, channels=None, created_at=None, dashboard_id=None, execution_errors=None, group_by=None, id=None, interval=None, message=None, name=None, note=None, num_consecutive_windows=None, saved_search=None, saved_search_id=None, schedule_offset_minutes=None, schedule_start_at=None, silenced=None, source=None, state=None, team=None, threshold=None, threshold_max=None, threshold_type=None, tile_id=None, updated_at=None):
+    def __init__(__self__, channel=None, channels=None, created_at=None, dashboard_id=None, email_recipients=None, execution_errors=None, group_by=None, id=None, interval=None, message=None, name=None, note=None, num_consecutive_windows=None, saved_search=None, saved_search_id=None, schedule_offset_minutes=None, schedule_start_at=None, silenced=None, source=None, state=None, team=None, threshold=None, threshold_max=None, threshold_type=None, tile_id=None, updated_at=None):
         if channel and not isinstance(channel, dict):
             raise TypeError("Expected argument 'channel' to be a dict")
         pulumi.set(__self__, "channel", channel)
@@ -38,6 +38,9 @@ class GetAlertResult:
         if dashboard_id and not isinstance(dashboard_id, str):
             raise TypeError("Expected argument 'dashboard_id' to be a str")
         pulumi.set(__self__, "dashboard_id", dashboard_id)
+        if email_recipients and not isinstance(email_recipients, list):
+            raise TypeError("Expected argument 'email_recipients' to be a list")
+        pulumi.set(__self__, "email_recipients", email_recipients)
         if execution_errors and not isinstance(execution_errors, list):
             raise TypeError("Expected argument 'execution_errors' to be a list")
         pulumi.set(__self__, "execution_errors", execution_errors)
@@ -133,6 +136,14 @@ class GetAlertResult:
         Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
         """
         return pulumi.get(self, "dashboard_id")
+
+    @_builtins.property
+    @pulumi.getter(name="emailRecipients")
+    def email_recipients(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+        """
+        return pulumi.get(self, "email_recipients")
 
     @_builtins.property
     @pulumi.getter(name="executionErrors")
@@ -313,6 +324,7 @@ class AwaitableGetAlertResult(GetAlertResult):
             channels=self.channels,
             created_at=self.created_at,
             dashboard_id=self.dashboard_id,
+            email_recipients=self.email_recipients,
             execution_errors=self.execution_errors,
             group_by=self.group_by,
             id=self.id,
@@ -353,6 +365,7 @@ def get_alert(id: Optional[_builtins.str] = None,
         channels=pulumi.get(__ret__, 'channels'),
         created_at=pulumi.get(__ret__, 'created_at'),
         dashboard_id=pulumi.get(__ret__, 'dashboard_id'),
+        email_recipients=pulumi.get(__ret__, 'email_recipients'),
         execution_errors=pulumi.get(__ret__, 'execution_errors'),
         group_by=pulumi.get(__ret__, 'group_by'),
         id=pulumi.get(__ret__, 'id'),
@@ -390,6 +403,7 @@ def get_alert_output(id: pulumi.Input[Optional[_builtins.str]] = None,
         channels=pulumi.get(__response__, 'channels'),
         created_at=pulumi.get(__response__, 'created_at'),
         dashboard_id=pulumi.get(__response__, 'dashboard_id'),
+        email_recipients=pulumi.get(__response__, 'email_recipients'),
         execution_errors=pulumi.get(__response__, 'execution_errors'),
         group_by=pulumi.get(__response__, 'group_by'),
         id=pulumi.get(__response__, 'id'),

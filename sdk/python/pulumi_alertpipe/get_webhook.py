@@ -94,7 +94,7 @@ class GetWebhookResult:
     @pulumi.getter
     def service(self) -> Optional['WebhookService']:
         """
-        The receiving service: "slack", "generic" or "incidentio". Changes in place.
+        The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
         """
         return pulumi.get(self, "service")
 

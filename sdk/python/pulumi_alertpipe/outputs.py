@@ -55,6 +55,10 @@ class AlertChannel(dict):
         suggest = None
         if key == "webhookId":
             suggest = "webhook_id"
+        elif key == "slackChannelId":
+            suggest = "slack_channel_id"
+        elif key == "webhookService":
+            suggest = "webhook_service"
 
         if suggest:
             pulumi.log.warn(f"Key '{key}' not found in AlertChannel. Access the value via the '{suggest}' property getter instead.")
@@ -69,15 +73,27 @@ class AlertChannel(dict):
 
     def __init__(__self__, *,
                  type: 'AlertChannelType',
-                 webhook_id: _builtins.str):
+                 webhook_id: _builtins.str,
+                 severity: Optional['AlertChannelSeverity'] = None,
+                 slack_channel_id: Optional[_builtins.str] = None,
+                 webhook_service: Optional[_builtins.str] = None):
         """
         Where the alert notifies; a webhook is the only channel type.
 
         :param 'AlertChannelType' type: The channel type: "webhook".
         :param _builtins.str webhook_id: Identifier of the webhook to notify (non-empty).
+        :param 'AlertChannelSeverity' severity: Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
+        :param _builtins.str slack_channel_id: Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
+        :param _builtins.str webhook_service: Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console.
         """
         pulumi.set(__self__, "type", type)
         pulumi.set(__self__, "webhook_id", webhook_id)
+        if severity is not None:
+            pulumi.set(__self__, "severity", severity)
+        if slack_channel_id is not None:
+            pulumi.set(__self__, "slack_channel_id", slack_channel_id)
+        if webhook_service is not None:
+            pulumi.set(__self__, "webhook_service", webhook_service)
 
     @_builtins.property
     @pulumi.getter
@@ -94,6 +110,30 @@ class AlertChannel(dict):
         Identifier of the webhook to notify (non-empty).
         """
         return pulumi.get(self, "webhook_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def severity(self) -> Optional['AlertChannelSeverity']:
+        """
+        Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
+        """
+        return pulumi.get(self, "severity")
+
+    @_builtins.property
+    @pulumi.getter(name="slackChannelId")
+    def slack_channel_id(self) -> Optional[_builtins.str]:
+        """
+        Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
+        """
+        return pulumi.get(self, "slack_channel_id")
+
+    @_builtins.property
+    @pulumi.getter(name="webhookService")
+    def webhook_service(self) -> Optional[_builtins.str]:
+        """
+        Managed ClickStack only: the webhook's service, e.g. "slack_api" for a webhook made in its console.
+        """
+        return pulumi.get(self, "webhook_service")
 
 
 @pulumi.output_type
@@ -1407,6 +1447,7 @@ class GetAlertsAlert(dict):
                  channels: Optional[Sequence['outputs.AlertChannel']] = None,
                  created_at: Optional[_builtins.str] = None,
                  dashboard_id: Optional[_builtins.str] = None,
+                 email_recipients: Optional[Sequence[_builtins.str]] = None,
                  execution_errors: Optional[Sequence['outputs.AlertExecutionError']] = None,
                  group_by: Optional[_builtins.str] = None,
                  interval: Optional['AlertInterval'] = None,
@@ -1435,6 +1476,7 @@ class GetAlertsAlert(dict):
         :param Sequence['AlertChannel'] channels: Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
         :param _builtins.str created_at: When the alert was made (ISO 8601, set by the service).
         :param _builtins.str dashboard_id: Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
+        :param Sequence[_builtins.str] email_recipients: Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
         :param Sequence['AlertExecutionError'] execution_errors: Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
         :param _builtins.str group_by: What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         :param 'AlertInterval' interval: How often the alert is evaluated.
@@ -1465,6 +1507,8 @@ class GetAlertsAlert(dict):
             pulumi.set(__self__, "created_at", created_at)
         if dashboard_id is not None:
             pulumi.set(__self__, "dashboard_id", dashboard_id)
+        if email_recipients is not None:
+            pulumi.set(__self__, "email_recipients", email_recipients)
         if execution_errors is not None:
             pulumi.set(__self__, "execution_errors", execution_errors)
         if group_by is not None:
@@ -1545,6 +1589,14 @@ class GetAlertsAlert(dict):
         Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
         """
         return pulumi.get(self, "dashboard_id")
+
+    @_builtins.property
+    @pulumi.getter(name="emailRecipients")
+    def email_recipients(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+        """
+        return pulumi.get(self, "email_recipients")
 
     @_builtins.property
     @pulumi.getter(name="executionErrors")
@@ -2756,7 +2808,7 @@ class GetWebhooksWebhook(dict):
         :param _builtins.str created_at: When the webhook was made (ISO 8601, set by the service).
         :param _builtins.str description: What the webhook is for (at most 2048 characters); leave it out for none.
         :param _builtins.str name: The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
-        :param 'WebhookService' service: The receiving service: "slack", "generic" or "incidentio". Changes in place.
+        :param 'WebhookService' service: The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
         :param _builtins.str updated_at: When the webhook last changed (ISO 8601, set by the service).
         :param _builtins.str url: Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack webhook's host ends in slack.com. The service returns it in plain text.
         """
@@ -2820,7 +2872,7 @@ class GetWebhooksWebhook(dict):
     @pulumi.getter
     def service(self) -> Optional['WebhookService']:
         """
-        The receiving service: "slack", "generic" or "incidentio". Changes in place.
+        The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
         """
         return pulumi.get(self, "service")
 

@@ -23,6 +23,9 @@ class ProviderArgs:
                  alerting_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_token: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 clickstack_organization_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 clickstack_service_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 cloud_dialect: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_key_id: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_key_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -34,10 +37,13 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] alerting_rate_limit: The client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables); else the environment variable ALERTPIPE_ALERTING_RATE_LIMIT.
         :param pulumi.Input[_builtins.str] alerting_token: The Bearer token for the alerting API; else the environment variable ALERTPIPE_ALERTING_TOKEN.
         :param pulumi.Input[_builtins.str] alerting_url: The base URL of the alerting API (area A); else the environment variable ALERTPIPE_ALERTING_URL.
+        :param pulumi.Input[_builtins.str] clickstack_organization_id: The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+        :param pulumi.Input[_builtins.str] clickstack_service_id: The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+        :param pulumi.Input[_builtins.str] cloud_dialect: The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
         :param pulumi.Input[_builtins.str] cloud_key_id: The key ID of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_ID.
         :param pulumi.Input[_builtins.str] cloud_key_secret: The key secret of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_SECRET.
         :param pulumi.Input[_builtins.str] cloud_rate_limit: The client-side pacing for area B as "requests/seconds" (default "10/10"; "off" disables); else the environment variable ALERTPIPE_CLOUD_RATE_LIMIT.
-        :param pulumi.Input[_builtins.str] cloud_url: The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
+        :param pulumi.Input[_builtins.str] cloud_url: The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
         """
         if alerting_dialect is not None:
             pulumi.set(__self__, "alerting_dialect", alerting_dialect)
@@ -47,6 +53,12 @@ class ProviderArgs:
             pulumi.set(__self__, "alerting_token", alerting_token)
         if alerting_url is not None:
             pulumi.set(__self__, "alerting_url", alerting_url)
+        if clickstack_organization_id is not None:
+            pulumi.set(__self__, "clickstack_organization_id", clickstack_organization_id)
+        if clickstack_service_id is not None:
+            pulumi.set(__self__, "clickstack_service_id", clickstack_service_id)
+        if cloud_dialect is not None:
+            pulumi.set(__self__, "cloud_dialect", cloud_dialect)
         if cloud_key_id is not None:
             pulumi.set(__self__, "cloud_key_id", cloud_key_id)
         if cloud_key_secret is not None:
@@ -105,6 +117,42 @@ class ProviderArgs:
         pulumi.set(self, "alerting_url", value)
 
     @_builtins.property
+    @pulumi.getter(name="clickstackOrganizationId")
+    def clickstack_organization_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+        """
+        return pulumi.get(self, "clickstack_organization_id")
+
+    @clickstack_organization_id.setter
+    def clickstack_organization_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "clickstack_organization_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clickstackServiceId")
+    def clickstack_service_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+        """
+        return pulumi.get(self, "clickstack_service_id")
+
+    @clickstack_service_id.setter
+    def clickstack_service_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "clickstack_service_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cloudDialect")
+    def cloud_dialect(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
+        """
+        return pulumi.get(self, "cloud_dialect")
+
+    @cloud_dialect.setter
+    def cloud_dialect(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cloud_dialect", value)
+
+    @_builtins.property
     @pulumi.getter(name="cloudKeyId")
     def cloud_key_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -144,7 +192,7 @@ class ProviderArgs:
     @pulumi.getter(name="cloudUrl")
     def cloud_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
+        The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
         """
         return pulumi.get(self, "cloud_url")
 
@@ -163,6 +211,9 @@ class Provider(pulumi.ProviderResource):
                  alerting_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_token: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 clickstack_organization_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 clickstack_service_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 cloud_dialect: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_key_id: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_key_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -177,10 +228,13 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] alerting_rate_limit: The client-side pacing for area A as "requests/seconds" (default "100/60"; "off" disables); else the environment variable ALERTPIPE_ALERTING_RATE_LIMIT.
         :param pulumi.Input[_builtins.str] alerting_token: The Bearer token for the alerting API; else the environment variable ALERTPIPE_ALERTING_TOKEN.
         :param pulumi.Input[_builtins.str] alerting_url: The base URL of the alerting API (area A); else the environment variable ALERTPIPE_ALERTING_URL.
+        :param pulumi.Input[_builtins.str] clickstack_organization_id: The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+        :param pulumi.Input[_builtins.str] clickstack_service_id: The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+        :param pulumi.Input[_builtins.str] cloud_dialect: The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
         :param pulumi.Input[_builtins.str] cloud_key_id: The key ID of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_ID.
         :param pulumi.Input[_builtins.str] cloud_key_secret: The key secret of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_SECRET.
         :param pulumi.Input[_builtins.str] cloud_rate_limit: The client-side pacing for area B as "requests/seconds" (default "10/10"; "off" disables); else the environment variable ALERTPIPE_CLOUD_RATE_LIMIT.
-        :param pulumi.Input[_builtins.str] cloud_url: The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
+        :param pulumi.Input[_builtins.str] cloud_url: The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
         """
         ...
     @overload
@@ -210,6 +264,9 @@ class Provider(pulumi.ProviderResource):
                  alerting_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_token: pulumi.Input[Optional[_builtins.str]] = None,
                  alerting_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 clickstack_organization_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 clickstack_service_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 cloud_dialect: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_key_id: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_key_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -227,6 +284,9 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["alerting_rate_limit"] = alerting_rate_limit
             __props__.__dict__["alerting_token"] = None if alerting_token is None else pulumi.Output.secret(alerting_token)
             __props__.__dict__["alerting_url"] = alerting_url
+            __props__.__dict__["clickstack_organization_id"] = clickstack_organization_id
+            __props__.__dict__["clickstack_service_id"] = clickstack_service_id
+            __props__.__dict__["cloud_dialect"] = cloud_dialect
             __props__.__dict__["cloud_key_id"] = cloud_key_id
             __props__.__dict__["cloud_key_secret"] = None if cloud_key_secret is None else pulumi.Output.secret(cloud_key_secret)
             __props__.__dict__["cloud_rate_limit"] = cloud_rate_limit

@@ -33,7 +33,7 @@ class WebhookArgs:
         The set of arguments for constructing a Webhook resource.
 
         :param pulumi.Input[_builtins.str] name: The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
-        :param pulumi.Input['WebhookService'] service: The receiving service: "slack", "generic" or "incidentio". Changes in place.
+        :param pulumi.Input['WebhookService'] service: The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
         :param pulumi.Input[_builtins.str] url: Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack webhook's host ends in slack.com. The service returns it in plain text.
         :param pulumi.Input[_builtins.str] body: The request body template (at most 16 KiB); generic and incidentio only. An incidentio webhook's body is write-only, as headers.
         :param pulumi.Input[_builtins.str] description: What the webhook is for (at most 2048 characters); leave it out for none.
@@ -74,7 +74,7 @@ class WebhookArgs:
     @pulumi.getter
     def service(self) -> pulumi.Input['WebhookService']:
         """
-        The receiving service: "slack", "generic" or "incidentio". Changes in place.
+        The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
         """
         return pulumi.get(self, "service")
 
@@ -203,7 +203,7 @@ class Webhook(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] import_id: The id of an existing webhook to take over instead of creating one. The create finds it in the list (the service has no GET of one webhook; failing, with nothing created, when the list does not hold it) and writes the program's whole body with one PUT when the readable fields differ or the program sets any write-only field (headers, queryParams, an incidentio body: they cannot be read, so they are sent); it never creates a webhook. Once taken over, changing or removing importId changes nothing, and a destroy deletes the webhook unless the resource has `retainOnDelete`.
         :param pulumi.Input[_builtins.str] name: The webhook's name (1 to 1024 characters once trimmed); unique among the team's webhooks of its service.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] query_params: Query parameters added to the url (at most 100; names 1 to 1024 characters, values at most 4096, no control characters); generic and incidentio only. Secret and write-only.
-        :param pulumi.Input['WebhookService'] service: The receiving service: "slack", "generic" or "incidentio". Changes in place.
+        :param pulumi.Input['WebhookService'] service: The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
         :param pulumi.Input[_builtins.str] url: Where it delivers: http or https, at most 2048 characters; not localhost nor a private or reserved address; a slack webhook's host ends in slack.com. The service returns it in plain text.
         :param pulumi.Input[_builtins.str] write_only_revision: Any text, never sent: changing it updates the webhook in place, which sends headers, queryParams and body again (a refresh cannot see their drift, since the service never returns them).
         """
@@ -363,7 +363,7 @@ class Webhook(pulumi.CustomResource):
     @pulumi.getter
     def service(self) -> pulumi.Output['WebhookService']:
         """
-        The receiving service: "slack", "generic" or "incidentio". Changes in place.
+        The receiving service: "slack", "generic" or "incidentio". Changes in place. Webhooks of "slack_api" or "pagerduty_api" (managed ClickStack's, made in its console) are read with getWebhook, never made.
         """
         return pulumi.get(self, "service")
 

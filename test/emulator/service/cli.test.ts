@@ -238,6 +238,30 @@ describe("alertpipe-emulator CLI", () => {
     expect(roles.find((r) => r.name === "Read: only")?.id).toBe(id);
   });
 
+  it("--cloud-dialect clickhouse speaks area B as ClickHouse Cloud's API does, and says so", async () => {
+    const cli = run(["--port", "0", "--cloud-dialect", "clickhouse"]);
+    const url = FIRST_LINE.exec((await cli.firstLines(5))[0] ?? "")?.[1] ?? "";
+    expect(cli.lines.join("\n")).toContain("area B speaks: ClickHouse Cloud's API");
+    const ids = "0f0f0f0f-0000-4000-8000-000000000001";
+    const answer = await fetch(`${url}/v1/organizations/${ids}/services/${ids}/clickpipes/${ids}/settings`, {
+      method: "PUT",
+      headers: {
+        authorization: `Basic ${Buffer.from("emulator-key-id:emulator-key-secret").toString("base64")}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ clickhouse_max_threads: 4 }),
+    });
+    expect(((await answer.json()) as { result: Record<string, unknown> }).result.clickhouse_max_threads).toBe(4);
+  });
+
+  it("refuses a --cloud-dialect other than contract or clickhouse, with exit code 2", async () => {
+    const cli = run(["--cloud-dialect", "cloud"]);
+    let stderr = "";
+    cli.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await cli.exit).toBe(2);
+    expect(stderr).toContain('--cloud-dialect must be contract or clickhouse, got "cloud"');
+  });
+
   it("refuses a --mode other than contract or 2026, with exit code 2", async () => {
     const cli = run(["--mode", "2025"]);
     let stderr = "";

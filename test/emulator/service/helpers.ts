@@ -74,7 +74,11 @@ export async function call(
   return {
     status: res.status,
     headers: res.headers,
-    json: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>),
+    // An HTML page (the ClickHouse Cloud gateway's 404 for a route it does not serve) has no JSON.
+    json:
+      text === "" || (res.headers.get("content-type") ?? "").startsWith("text/html")
+        ? {}
+        : (JSON.parse(text) as Record<string, unknown>),
   };
 }
 

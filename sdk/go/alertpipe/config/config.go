@@ -31,6 +31,21 @@ func GetAlertingUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "alertpipe:alertingUrl")
 }
 
+// The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+func GetClickstackOrganizationId(ctx *pulumi.Context) string {
+	return config.Get(ctx, "alertpipe:clickstackOrganizationId")
+}
+
+// The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+func GetClickstackServiceId(ctx *pulumi.Context) string {
+	return config.Get(ctx, "alertpipe:clickstackServiceId")
+}
+
+// The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
+func GetCloudDialect(ctx *pulumi.Context) string {
+	return config.Get(ctx, "alertpipe:cloudDialect")
+}
+
 // The key ID of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_ID.
 func GetCloudKeyId(ctx *pulumi.Context) string {
 	return config.Get(ctx, "alertpipe:cloudKeyId")
@@ -46,7 +61,7 @@ func GetCloudRateLimit(ctx *pulumi.Context) string {
 	return config.Get(ctx, "alertpipe:cloudRateLimit")
 }
 
-// The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
+// The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
 func GetCloudUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "alertpipe:cloudUrl")
 }

@@ -2,6 +2,18 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 
+export const AlertChannelSeverity = {
+    Critical: "critical",
+    Error: "error",
+    Warning: "warning",
+    Info: "info",
+} as const;
+
+/**
+ * The severity a pagerduty_api webhook is sent with.
+ */
+export type AlertChannelSeverity = (typeof AlertChannelSeverity)[keyof typeof AlertChannelSeverity];
+
 export const AlertChannelType = {
     Webhook: "webhook",
 } as const;

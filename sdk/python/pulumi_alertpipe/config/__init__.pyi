@@ -34,6 +34,21 @@ alertingUrl: Optional[str]
 The base URL of the alerting API (area A); else the environment variable ALERTPIPE_ALERTING_URL.
 """
 
+clickstackOrganizationId: Optional[str]
+"""
+The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+"""
+
+clickstackServiceId: Optional[str]
+"""
+The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+"""
+
+cloudDialect: Optional[str]
+"""
+The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
+"""
+
 cloudKeyId: Optional[str]
 """
 The key ID of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_ID.
@@ -51,6 +66,6 @@ The client-side pacing for area B as "requests/seconds" (default "10/10"; "off" 
 
 cloudUrl: Optional[str]
 """
-The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
+The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
 """
 

@@ -49,6 +49,27 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('alertingUrl')
 
     @_builtins.property
+    def clickstack_organization_id(self) -> Optional[str]:
+        """
+        The managed ClickStack: the ClickHouse Cloud organization (a uuid); with clickstackServiceId, area A goes through the cloud API (cloudUrl and its key) instead of alertingUrl; else the environment variable ALERTPIPE_CLICKSTACK_ORGANIZATION_ID.
+        """
+        return __config__.get('clickstackOrganizationId')
+
+    @_builtins.property
+    def clickstack_service_id(self) -> Optional[str]:
+        """
+        The managed ClickStack: the ClickHouse Cloud service (a uuid) whose ClickStack holds the alerts; needs clickstackOrganizationId; else the environment variable ALERTPIPE_CLICKSTACK_SERVICE_ID.
+        """
+        return __config__.get('clickstackServiceId')
+
+    @_builtins.property
+    def cloud_dialect(self) -> Optional[str]:
+        """
+        The how the cloud management API spells pipe settings' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: `/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl's host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"; else the environment variable ALERTPIPE_CLOUD_DIALECT.
+        """
+        return __config__.get('cloudDialect')
+
+    @_builtins.property
     def cloud_key_id(self) -> Optional[str]:
         """
         The key ID of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_ID.
@@ -72,7 +93,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def cloud_url(self) -> Optional[str]:
         """
-        The base URL of the cloud management API (area B); else the environment variable ALERTPIPE_CLOUD_URL.
+        The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
         """
         return __config__.get('cloudUrl')
 

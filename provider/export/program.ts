@@ -1,0 +1,128 @@
+// The program an export writes, whatever its language: each adopted object as a resource holding
+// what its import records, and each input naming another adopted object as a reference to it.
+
+import type { Adopted } from "./export";
+import { referredIds } from "./export";
+import type { ExportKind } from "./kinds";
+
+/** A reference to the resource of that name: its `id`. */
+export class Reference {
+  constructor(readonly name: string) {}
+}
+
+export type ProgramValue =
+  string | number | boolean | null | Reference | readonly ProgramValue[] | { readonly [key: string]: ProgramValue };
+
+export interface ProgramResource {
+  readonly kind: ExportKind;
+  /** The resource's name and, where the language has them, its variable's. */
+  readonly name: string;
+  /** What the `import` option takes (the import document's id). */
+  readonly importId: string;
+  /** What the dynamic class's `importId` takes; undefined when it has none. */
+  readonly dynamicImportId: string | undefined;
+  readonly inputs: { readonly [key: string]: ProgramValue };
+}
+
+export interface Program {
+  /** Each after the resources it refers to. */
+  readonly resources: readonly ProgramResource[];
+  /** How many inputs became references. */
+  readonly references: number;
+}
+
+/** A plain value of an import's record, made a program's value. */
+function plain(value: unknown): ProgramValue {
+  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    return value;
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, plain(v)]),
+    );
+  return null;
+}
+
+/** `value` with the string at `path` replaced by `replace`'s answer, where it gives one. */
+function replaced(
+  value: ProgramValue,
+  path: readonly string[],
+  replace: (id: string) => Reference | undefined,
+): ProgramValue {
+  const [step, ...rest] = path;
+  if (step === undefined) return typeof value === "string" ? (replace(value) ?? value) : value;
+  if (step === "[]") return Array.isArray(value) ? value.map((v: ProgramValue) => replaced(v, rest, replace)) : value;
+  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Reference) return value;
+  const record = value as { readonly [key: string]: ProgramValue };
+  const inner = record[step];
+  if (inner === undefined) return value;
+  return { ...record, [step]: replaced(inner, rest, replace) };
+}
+
+export function programOf(adopted: readonly Adopted[]): Program {
+  // Ids are unique within a type, so each id names one resource.
+  const byTypeAndId = new Map(adopted.map((a) => [`${a.kind.type} ${a.listed.id}`, a.name]));
+  let references = 0;
+  const made = adopted.map((a): ProgramResource => {
+    let inputs = plain(a.inputs) as { readonly [key: string]: ProgramValue };
+    for (const ref of a.kind.references) {
+      const counted = referredIds(a.inputs, ref.path).filter((id) => byTypeAndId.has(`${ref.to} ${id}`)).length;
+      references += counted;
+      inputs = replaced(inputs, ref.path, (id) => {
+        const name = byTypeAndId.get(`${ref.to} ${id}`);
+        return name === undefined ? undefined : new Reference(name);
+      }) as typeof inputs;
+    }
+    return {
+      kind: a.kind,
+      name: a.name,
+      importId: a.listed.importId,
+      dynamicImportId: a.kind.dynamicImportId?.(a.listed),
+      inputs,
+    };
+  });
+  return { resources: referentsFirst(made), references };
+}
+
+function namesReferred(value: ProgramValue, into: Set<string>): Set<string> {
+  if (value instanceof Reference) into.add(value.name);
+  else if (Array.isArray(value)) for (const v of value as readonly ProgramValue[]) namesReferred(v, into);
+  else if (typeof value === "object" && value !== null)
+    for (const v of Object.values(value as { readonly [key: string]: ProgramValue })) namesReferred(v, into);
+  return into;
+}
+
+/** In the given order, but each resource after those it refers to (a language's variables need it). */
+function referentsFirst(resources: readonly ProgramResource[]): ProgramResource[] {
+  const byName = new Map(resources.map((r) => [r.name, r]));
+  const placed = new Set<string>();
+  const order: ProgramResource[] = [];
+  const place = (r: ProgramResource, visiting: Set<string>): void => {
+    if (placed.has(r.name) || visiting.has(r.name)) return;
+    visiting.add(r.name);
+    for (const name of [...namesReferred(r.inputs, new Set())].sort()) {
+      const referent = byName.get(name);
+      if (referent !== undefined) place(referent, visiting);
+    }
+    placed.add(r.name);
+    order.push(r);
+  };
+  for (const r of resources) place(r, new Set());
+  return order;
+}
+
+/** A note as comment lines of at most `width` characters, each after `prefix`. */
+export function commentLines(text: string, prefix: string, width = 100): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+    if (line !== "" && prefix.length + line.length + 1 + word.length > width) {
+      lines.push(`${prefix}${line}`);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(`${prefix}${line}`);
+  return lines;
+}

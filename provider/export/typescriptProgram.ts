@@ -1,0 +1,51 @@
+// A TypeScript program for the dynamic classes, each adopting its object by `importId` on the first
+// `up`, each reference a variable's `id`.
+
+import { commentLines, Reference, type Program, type ProgramValue } from "./program";
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+const key = (k: string) => (IDENTIFIER.test(k) ? k : JSON.stringify(k));
+
+function literal(value: ProgramValue, indent: string): string {
+  if (value instanceof Reference) return `${value.name}.id`;
+  if (Array.isArray(value)) {
+    const items = value as readonly ProgramValue[];
+    if (items.length === 0) return "[]";
+    return `[\n${items.map((v) => `${indent}  ${literal(v, `${indent}  `)},`).join("\n")}\n${indent}]`;
+  }
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value as { readonly [k: string]: ProgramValue });
+    if (entries.length === 0) return "{}";
+    const body = entries.map(([k, v]) => `${indent}  ${key(k)}: ${literal(v, `${indent}  `)},`);
+    return `{\n${body.join("\n")}\n${indent}}`;
+  }
+  if (typeof value === "string") return JSON.stringify(value);
+  return String(value);
+}
+
+export function typescriptProgram(program: Program): string {
+  const classes = [...new Set(program.resources.map((r) => r.kind.type))].sort();
+  const out = [
+    "// Written by `alertpipe export --format typescript`. Each resource takes its object over by importId on the",
+    "// first `pulumi up`, which writes nothing where the program holds what the service holds; once that `up` is",
+    "// done the importId lines may go (and should before a change that replaces a resource: docs/guides/importing.md).",
+    `import { ${classes.join(", ")} } from "pulumi-alertpipe";`,
+  ];
+  for (const r of program.resources) {
+    out.push("");
+    if (r.kind.programNote !== undefined) out.push(...commentLines(r.kind.programNote, "// "));
+    const inputs: { [key: string]: ProgramValue } = {};
+    if (r.dynamicImportId !== undefined) inputs.importId = r.dynamicImportId;
+    else
+      out.push(
+        ...commentLines(
+          `${r.kind.type} has no importId: the first up sends one PUT of these values, which the service already holds.`,
+          "// ",
+        ),
+      );
+    Object.assign(inputs, r.inputs);
+    out.push(`const ${r.name} = new ${r.kind.type}(${JSON.stringify(r.name)}, ${literal(inputs, "")});`);
+  }
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,51 @@
+// The provider against the real service's answers (issue 36): the lifecycle recorded from HyperDX's
+// own API server (test/recorded/hyperdx-b52a6fa/lifecycle-<door>.json) run again through the real
+// engine and the same door, against a server that answers from that recording alone. A request the
+// recording does not hold (method, path, body) fails the run: it is a change in what the provider sends.
+
+import { beforeAll, describe, expect, it } from "vitest";
+import { recording } from "../support/hyperdxRecordings";
+import {
+  DOORS,
+  RUNS,
+  alertingConfig,
+  lifecycleScenario,
+  openDoor,
+  type LifecycleDoor,
+  type ProgramRefs,
+} from "../support/hyperdxLifecycle";
+import { changes } from "../support/engine";
+import { replayServer, type ReplayServer } from "../support/replayServer";
+
+/** What each run changes, as the recording's run did. */
+const EXPECTED: Record<(typeof RUNS)[number]["label"], string[]> = {
+  up: ["create errors", "create hook", "create onSearch", "create onTile"],
+  "up again": [],
+  refresh: ["refresh-update onSearch"],
+  "up after refresh": ["update onSearch"],
+  destroy: ["delete errors", "delete hook", "delete onSearch", "delete onTile"],
+};
+
+describe.each(DOORS.map((door) => [door] as const))("the recorded lifecycle through the %s door, replayed", (door) => {
+  const rec = recording(lifecycleScenario(door));
+  let replay: ReplayServer;
+  let stack: LifecycleDoor;
+
+  beforeAll(async () => {
+    replay = await replayServer(rec);
+    stack = await openDoor(door, alertingConfig(replay.url, "replayed-key"), rec.ids as unknown as ProgramRefs);
+  }, 300_000);
+
+  it.each(RUNS.map((run) => [run.label, run] as const))("%s sends only recorded requests", async (label, run) => {
+    const before = replay.offRecording.length;
+    const result = await stack.run(run.kind);
+    expect(replay.offRecording.slice(before), "requests the recording has no answer for").toEqual([]);
+    expect(result.ok, result.told).toBe(true);
+    const done = changes(result);
+    expect(run.kind === "refresh" ? done.filter((c) => c.startsWith("refresh-")) : done).toEqual(EXPECTED[label]);
+  });
+
+  it("asked for every recorded request", () => {
+    expect(replay.left().map((x) => `#${x.n} ${x.request.method} ${x.request.path}`)).toEqual([]);
+  });
+});

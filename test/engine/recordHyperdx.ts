@@ -1,0 +1,59 @@
+// Not a test: `npm run record:hyperdx` runs this (vitest project "record-hyperdx", on only when
+// ALERTPIPE_RECORD_HYPERDX=1) to record the lifecycle of a program through each door against a
+// running HyperDX API server, through a recording proxy: the requests the provider sends through
+// the real engine, and the server's answers (test/recorded/hyperdx-b52a6fa/lifecycle-<door>.json).
+
+import { expect, it } from "vitest";
+import { record } from "../../scripts/record/hyperdx";
+import { makeReferents } from "../../scripts/record/scenarios/referents";
+import type { Session } from "../../scripts/record/session";
+import { DOORS, RUNS, alertingConfig, lifecycleScenario, openDoor, type Door } from "../support/hyperdxLifecycle";
+
+const url = process.env.ALERTPIPE_RECORD_URL ?? "";
+const key = process.env.ALERTPIPE_RECORD_KEY ?? "";
+const only = process.env.ALERTPIPE_RECORD_ONLY?.split(",").filter((n) => n !== "");
+
+/** The threshold of `id` set to 99 by hand, its other members as the server holds them. */
+async function thresholdByHand(s: Session, id: string): Promise<void> {
+  const live = await s.setup("read the search alert by hand", "GET", `/api/v2/alerts/${id}`);
+  const data = (live.body as { data: Record<string, unknown> }).data;
+  // What the server made (its id, team, times) left out: what a person's PUT sends.
+  const made = new Set(["id", "teamId", "createdAt", "updatedAt"]);
+  const body = Object.fromEntries(Object.entries(data).filter(([k, v]) => v !== null && !made.has(k)));
+  const changed = await s.setup("set its threshold to 99 by hand", "PUT", `/api/v2/alerts/${id}`, {
+    ...body,
+    threshold: 99,
+  });
+  expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+}
+
+async function lifecycle(s: Session, door: Door): Promise<void> {
+  const refs = await makeReferents(s, `life-${door}`);
+  let phase = "";
+  const proxy = await s.proxy(() => phase);
+  try {
+    const stack = await openDoor(door, alertingConfig(proxy.url, key), refs);
+    for (const run of RUNS) {
+      if (run.label === "refresh") await thresholdByHand(s, stack.ids().onSearch ?? "");
+      phase = run.label;
+      const result = await stack.run(run.kind);
+      expect(result.ok, `${door} ${run.label}: ${result.told}`).toBe(true);
+    }
+  } finally {
+    await proxy.close();
+  }
+}
+
+it.each(DOORS.filter((door) => only === undefined || only.includes(lifecycleScenario(door))))(
+  "records the lifecycle through the %s door",
+  async (door) => {
+    expect(url, "ALERTPIPE_RECORD_URL").not.toBe("");
+    const count = await record(url, key, {
+      name: lifecycleScenario(door),
+      about: `A program's lifecycle through the ${door} door: up, up again, a threshold changed by hand, refresh, up, destroy; the provider's requests as it sent them through the real engine.`,
+      run: (s) => lifecycle(s, door),
+    });
+    console.log(`${lifecycleScenario(door)}: ${count} exchanges`);
+  },
+  600_000,
+);
