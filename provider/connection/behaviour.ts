@@ -2,7 +2,7 @@
 // none is sent, and never returns it). Its delete is refused while sources outside the stack use it:
 // the service would leave them pointing at nothing.
 
-import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
 import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
@@ -11,7 +11,7 @@ import { importIdParts, keptByReplacement } from "../creation/importing";
 import { listPaged, named, stillFound, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs } from "../protocol/check";
+import { checkArgs, type CheckFailure } from "../protocol/check";
 import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import type { RawInputs } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
@@ -28,8 +28,22 @@ const WHOLE = wholeObject(CONNECTION, isWriteOnly);
 const secretsOf = (args: Args): string[] =>
   typeof args.password === "string" && args.password !== "" ? [args.password] : [];
 
+/** Managed ClickStack has no connections route: its platform makes the connection. */
+const MANAGED: CheckFailure = {
+  property: "",
+  reason:
+    "a Connection is for a self-hosted HyperDX: managed ClickStack (alertpipe:clickstackOrganizationId and " +
+    "clickstackServiceId) has no connections route, its platform makes the connection; give a Source that " +
+    "connection's id instead (each source's connection, as getSources lists them)",
+};
+
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(CONNECTION, news, () => [], connectionFailures("alerting"));
+  return checkArgs<Args>(
+    CONNECTION,
+    news,
+    () => (isManagedClickStack() ? [MANAGED] : []),
+    connectionFailures("alerting"),
+  );
 }
 
 const describe = (args: Args) => `the connection "${args.name}"`;
