@@ -249,15 +249,15 @@ async function check(olds: RawInputs, news: RawInputs) {
 
 /**
  * HyperDX deletes a tile's alerts with a dashboard update that drops the tile, so an alert moved to
- * another tile is made anew there before the old one's delete (a 404 counts as done), managed
- * ClickStack too. The contract
- * has no such deletion: its alerts move in place, as before.
+ * another tile is made anew there before the old one's delete (a 404 counts as done), on managed
+ * ClickStack too. The contract has no such deletion: its alerts move in place, as before.
  */
 async function movesTile(olds: State, news: Args): Promise<boolean> {
   if (news.source !== "tile" || olds.source !== "tile") return false;
   const moved = (["dashboardId", "tileId"] as const).some((n) => hasChanged(n, olds[n], news[n], compared));
+  if (!moved) return false;
   const conn = connectionFor("alerting");
-  return moved && (conn.gateway !== undefined || (await dialectOf(conn)) !== "contract");
+  return conn.gateway !== undefined || (await dialectOf(conn)) !== "contract";
 }
 
 async function diff(_id: string, olds: State, news: Args): Promise<Diff> {
