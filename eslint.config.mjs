@@ -5,8 +5,8 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    // Built output, installed packages, work folders, third-party source (vendor/), the example (its
-    // own package, checked by the example's tsconfig), the plain-JS fixtures the serialization tests
+    // Built output, installed packages, work folders, the example (its own package, checked by the
+    // example's tsconfig), the plain-JS fixtures the serialization tests
     // run as they are, the generated SDKs (sdk/, written by Pulumi's code generators, compared byte
     // for byte) and the upgrade recordings (test/engine/recorded/, a release's program and what it left, kept as made).
     ignores: [
@@ -15,7 +15,6 @@ export default tseslint.config(
       ".alertpipe/**",
       "examples/**",
       "tools/**",
-      "vendor/**",
       "test/engine/fixtures/**",
       "test/engine/recorded/**",
       "sdk/**",

@@ -4,6 +4,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimit } from "./limits";
+import { EXCHANGE_LOG_ENV, exchangeWriter } from "./exchangeLog";
 import { createListener, randomDraws, type FaultPlan, type RecordedRequest, type RouterState } from "./router";
 import type { EmulatorMode, Services } from "./replies";
 import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
@@ -89,6 +90,11 @@ export interface EmulatorOptions {
    * A role without `id` gets `customRoleId(organizationId, name)`. Kept in the data file.
    */
   customRoles?: readonly CustomRoleSeed[];
+  /**
+   * Append every exchange (request and answer, credentials left out) as a JSON line to this file;
+   * default ALERTPIPE_EXCHANGE_LOG. The test suite's record for `npm run test:openapi`.
+   */
+  exchangeLog?: string;
 }
 
 export interface RunningEmulator {
@@ -180,11 +186,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     mode: options.mode ?? "contract",
     cloudDialect: options.cloudDialect ?? "contract",
   };
+  const exchanges = exchangeWriter(options.exchangeLog ?? process.env[EXCHANGE_LOG_ENV]);
   const router: RouterState = {
     services,
     requests: [],
     faults: copyPlan({ ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}) }),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    ...(exchanges !== undefined ? { exchanges } : {}),
   };
 
   const server = createServer(createListener(router));

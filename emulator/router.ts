@@ -1,10 +1,20 @@
 // The HTTP edge: reads a request, applies the fault plan, hands it to an area, records it, answers.
-// Nothing here logs a body or a header; the request log keeps method, path and status only.
+// The request log keeps method, path and status only; the exchange log (exchangeLog.ts), when on,
+// the bodies and the headers that matter, credentials left out.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { handleAlerting } from "./alerting";
 import { handleCloud } from "./cloud";
 import { handleClickStack, isClickStackPath } from "./clickstack";
+import {
+  DELIBERATE_HEADER,
+  EXCHANGE_TAG_ENV,
+  authorizationScheme,
+  loggedAnswer,
+  loggedRequestBody,
+  type ExchangeWriter,
+  type LoggedExchange,
+} from "./exchangeLog";
 import { errorFor, type Area, type Incoming, type Reply, type Services } from "./replies";
 
 export interface RecordedRequest {
@@ -88,6 +98,7 @@ export interface RouterState {
   /** The random plan's PRNG, made afresh from its seed whenever a plan is set (`randomDraws`). */
   draw?: () => number;
   readonly onRequest?: (request: RecordedRequest) => void;
+  readonly exchanges?: ExchangeWriter;
 }
 
 export function createListener(router: RouterState): (req: IncomingMessage, res: ServerResponse) => void {
@@ -135,10 +146,15 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
     reply = dispatch(router.services, area, incoming);
   }
   const faulted = fault === undefined ? {} : { fault: fault.fault };
+  const logExchange = (answered: Reply | undefined) =>
+    router.exchanges?.(
+      exchangeOf(router.services, req, { at, method, path, query, body: body ?? "" }, answered, fault),
+    );
 
   if (plan.latencyMs !== undefined && plan.latencyMs > 0) await sleep(plan.latencyMs);
   if (fault?.kind === "cut") {
     record(router, { area, method, path, status: 0, at, ...faulted });
+    logExchange(undefined);
     req.socket.destroy();
     return;
   }
@@ -146,9 +162,11 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
   if (fault?.kind === "delay" && !(await holdUnlessClosed(res, fault.ms))) {
     // The client gave up during the hold: nothing can be answered any more.
     record(router, { area, method, path, status: 0, at, ...faulted });
+    logExchange(undefined);
     return;
   }
   record(router, { area, method, path, status: reply.status, at, ...faulted });
+  logExchange(reply);
   const payload = reply.text !== undefined ? String(reply.body) : JSON.stringify(reply.body);
   res.writeHead(reply.status, {
     "Content-Type": `${reply.text ?? "application/json"}; charset=utf-8`,
@@ -156,6 +174,42 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
     ...reply.headers,
   });
   res.end(payload);
+}
+
+function exchangeOf(
+  services: Services,
+  req: IncomingMessage,
+  seen: { at: number; method: string; path: string; query: URLSearchParams; body: string },
+  reply: Reply | undefined,
+  fault: Injected | undefined,
+): LoggedExchange {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(", ") : value;
+  };
+  const authorization = authorizationScheme(header("authorization"));
+  const contentType = header("content-type");
+  const deliberate = header(DELIBERATE_HEADER);
+  const tag = process.env[EXCHANGE_TAG_ENV];
+  const cloud = services.cloudDialect;
+  return {
+    at: seen.at,
+    dialects: { alerting: services.mode, cloud },
+    ...(tag !== undefined && tag !== "" ? { tag } : {}),
+    ...(fault !== undefined ? { fault: fault.fault } : {}),
+    request: {
+      method: seen.method,
+      path: seen.path,
+      query: [...seen.query.entries()],
+      headers: {
+        ...(authorization !== undefined ? { authorization } : {}),
+        ...(contentType !== undefined ? { contentType } : {}),
+        ...(deliberate !== undefined ? { deliberate } : {}),
+      },
+      ...loggedRequestBody(seen.body),
+    },
+    ...(reply !== undefined ? { answer: loggedAnswer(reply) } : {}),
+  };
 }
 
 function dispatch(services: Services, area: Area, req: Incoming): Reply {

@@ -1,5 +1,5 @@
-// The cache of what the tests build outside the repository (the Pulumi CLI and its Go tools, the real
-// alerting service's Node, FerretDB and API): one folder per build, named by what it was built from.
+// The cache of what the tests build outside the repository (the Pulumi CLI and its Go tools): one
+// folder per build, named by what it was built from.
 
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";

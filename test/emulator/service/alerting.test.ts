@@ -1,17 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { searchAlert as programSearchAlert } from "../../support/fixtures";
-import { ISO_MS_UTC, alerting, call, data, start, validAlert } from "./helpers";
+import { ISO_MS_UTC, alerting, call, data, deliberately, start, validAlert } from "./helpers";
 
 /** A search alert unlike validAlert in every member a PUT must replace. */
 const searchAlert = { ...programSearchAlert, threshold: 1, interval: "1h", thresholdType: "below" } as const;
 
 describe("area A authentication", () => {
-  it("answers 401 {message} when the Authorization header is missing", async () => {
-    const emu = await start();
-    const answer = await call(emu, "POST", "/api/v2/alerts", { body: validAlert });
-    expect(answer.status).toBe(401);
-    expect(typeof answer.json.message).toBe("string");
-  });
+  it(
+    "answers 401 {message} when the Authorization header is missing",
+    deliberately(async () => {
+      const emu = await start();
+      const answer = await call(emu, "POST", "/api/v2/alerts", { body: validAlert });
+      expect(answer.status).toBe(401);
+      expect(typeof answer.json.message).toBe("string");
+    }),
+  );
 
   it("answers 401 for a wrong bearer token", async () => {
     const emu = await start({ token: "right" });
@@ -19,14 +22,17 @@ describe("area A authentication", () => {
     expect(answer.status).toBe(401);
   });
 
-  it("answers 401 for Basic credentials on area A", async () => {
-    const emu = await start();
-    const answer = await call(emu, "POST", "/api/v2/alerts", {
-      body: validAlert,
-      auth: `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`,
-    });
-    expect(answer.status).toBe(401);
-  });
+  it(
+    "answers 401 for Basic credentials on area A",
+    deliberately(async () => {
+      const emu = await start();
+      const answer = await call(emu, "POST", "/api/v2/alerts", {
+        body: validAlert,
+        auth: `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`,
+      });
+      expect(answer.status).toBe(401);
+    }),
+  );
 });
 
 describe("area A create", () => {
@@ -77,26 +83,35 @@ describe("area A validation (400 {message})", () => {
   it.each([
     ...required.map((field) => [`a body without ${field}`, field] as const),
     ...(["dashboardId", "tileId"] as const).map((field) => [`source "tile" without ${field}`, field] as const),
-  ])("rejects %s", async (_case, field) => {
-    const emu = await start();
-    const { [field]: _omitted, ...body } = validAlert;
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", body);
-    expect(answer.status).toBe(400);
-    expect(answer.json.message).toContain(field);
-  });
+  ])(
+    "rejects %s",
+    deliberately(async (_case, field) => {
+      const emu = await start();
+      const { [field]: _omitted, ...body } = validAlert;
+      const answer = await alerting(emu, "POST", "/api/v2/alerts", body);
+      expect(answer.status).toBe(400);
+      expect(answer.json.message).toContain(field);
+    }),
+  );
 
-  it("rejects a threshold sent as a string", async () => {
-    const emu = await start();
-    expect((await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, threshold: "5" })).status).toBe(400);
-  });
+  it(
+    "rejects a threshold sent as a string",
+    deliberately(async () => {
+      const emu = await start();
+      expect((await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, threshold: "5" })).status).toBe(400);
+    }),
+  );
 
   it.each([
     ["source", "dashboard"],
     ["thresholdType", "over"],
-  ])("rejects %s outside its enum (%s)", async (field, value) => {
-    const emu = await start();
-    expect((await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, [field]: value })).status).toBe(400);
-  });
+  ])(
+    "rejects %s outside its enum (%s)",
+    deliberately(async (field, value) => {
+      const emu = await start();
+      expect((await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, [field]: value })).status).toBe(400);
+    }),
+  );
 
   it.each(["1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"])("accepts interval %s", async (interval) => {
     const emu = await start();
@@ -116,22 +131,31 @@ describe("area A validation (400 {message})", () => {
   it.each([
     ["a channel type other than webhook", { type: "email", webhookId: "x" }],
     ["an empty webhookId", { type: "webhook", webhookId: "" }],
-  ])("rejects %s", async (_case, channel) => {
-    const emu = await start();
-    expect((await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, channel })).status).toBe(400);
-  });
+  ])(
+    "rejects %s",
+    deliberately(async (_case, channel) => {
+      const emu = await start();
+      expect((await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, channel })).status).toBe(400);
+    }),
+  );
 
-  it("rejects a member the create body does not list (dashboard instead of dashboardId)", async () => {
-    const emu = await start();
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...searchAlert, dashboard: "d" });
-    expect(answer.status).toBe(400);
-    expect(answer.json.message).toContain("dashboard");
-  });
+  it(
+    "rejects a member the create body does not list (dashboard instead of dashboardId)",
+    deliberately(async () => {
+      const emu = await start();
+      const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...searchAlert, dashboard: "d" });
+      expect(answer.status).toBe(400);
+      expect(answer.json.message).toContain("dashboard");
+    }),
+  );
 
-  it("rejects a body that is not JSON", async () => {
-    const emu = await start();
-    expect((await alerting(emu, "POST", "/api/v2/alerts", "{not json")).status).toBe(400);
-  });
+  it(
+    "rejects a body that is not JSON",
+    deliberately(async () => {
+      const emu = await start();
+      expect((await alerting(emu, "POST", "/api/v2/alerts", "{not json")).status).toBe(400);
+    }),
+  );
 });
 
 describe("area A read, replace, delete", () => {
@@ -174,13 +198,16 @@ describe("area A read, replace, delete", () => {
     expect(data(await alerting(emu, "GET", `/api/v2/alerts/${created.id}`))).toEqual(replaced);
   });
 
-  it("PUT validates the body like create", async () => {
-    const emu = await start();
-    const created = data(await alerting(emu, "POST", "/api/v2/alerts", validAlert));
-    const answer = await alerting(emu, "PUT", `/api/v2/alerts/${created.id}`, { ...validAlert, interval: "0s" });
-    expect(answer.status).toBe(400);
-    expect(data(await alerting(emu, "GET", `/api/v2/alerts/${created.id}`))).toEqual(created);
-  });
+  it(
+    "PUT validates the body like create",
+    deliberately(async () => {
+      const emu = await start();
+      const created = data(await alerting(emu, "POST", "/api/v2/alerts", validAlert));
+      const answer = await alerting(emu, "PUT", `/api/v2/alerts/${created.id}`, { ...validAlert, interval: "0s" });
+      expect(answer.status).toBe(400);
+      expect(data(await alerting(emu, "GET", `/api/v2/alerts/${created.id}`))).toEqual(created);
+    }),
+  );
 
   it("DELETE answers {} and the alert is gone", async () => {
     const emu = await start();
@@ -195,18 +222,24 @@ describe("area A read, replace, delete", () => {
   it.each([
     ["the path", "POST", "/api/v2/alerts/0123456789abcdef01234567", "GET, PUT, DELETE"],
     ["the collection", "PATCH", "/api/v2/alerts", "GET, POST"],
-  ])("answers 405 with Allow for a method %s does not support", async (_where, method, path, allow) => {
-    const emu = await start();
-    const answer = await alerting(emu, method, path, validAlert);
-    expect(answer.status).toBe(405);
-    expect(answer.headers.get("allow")).toBe(allow);
-  });
+  ])(
+    "answers 405 with Allow for a method %s does not support",
+    deliberately(async (_where, method, path, allow) => {
+      const emu = await start();
+      const answer = await alerting(emu, method, path, validAlert);
+      expect(answer.status).toBe(405);
+      expect(answer.headers.get("allow")).toBe(allow);
+    }),
+  );
 });
 
 describe("area A body size", () => {
-  it("answers 413 for a body over 1 MiB", async () => {
-    const emu = await start();
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, message: "x".repeat(1024 * 1024) });
-    expect(answer.status).toBe(413);
-  });
+  it(
+    "answers 413 for a body over 1 MiB",
+    deliberately(async () => {
+      const emu = await start();
+      const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, message: "x".repeat(1024 * 1024) });
+      expect(answer.status).toBe(413);
+    }),
+  );
 });

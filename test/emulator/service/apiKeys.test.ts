@@ -1,7 +1,17 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { RunningEmulator } from "../../../emulator/index";
 import { describe, expect, it } from "vitest";
-import { ISO_MS_UTC, basic, cloud, createKey, result, settingsPath, start, type PublicKey } from "./helpers";
+import {
+  ISO_MS_UTC,
+  basic,
+  cloud,
+  createKey,
+  deliberately,
+  result,
+  settingsPath,
+  start,
+  type PublicKey,
+} from "./helpers";
 
 const keysPath = (org: string) => `/v1/organizations/${org}/keys`;
 
@@ -146,12 +156,15 @@ describe("API key validation (400)", () => {
     ["a name that is not a string", { roles: ["admin"], name: 5 }],
   ];
 
-  it.each(invalid)("rejects %s", async (_what, body) => {
-    const emu = await start({ rateLimits: { cloud: false } });
-    const answer = await cloud(emu, "POST", keysPath(randomUUID()), body);
-    expect(answer.status).toBe(400);
-    expect(answer.json).toMatchObject({ status: 400, error: expect.any(String) });
-  });
+  it.each(invalid)(
+    "rejects %s",
+    deliberately(async (_what, body) => {
+      const emu = await start({ rateLimits: { cloud: false } });
+      const answer = await cloud(emu, "POST", keysPath(randomUUID()), body);
+      expect(answer.status).toBe(400);
+      expect(answer.json).toMatchObject({ status: 400, error: expect.any(String) });
+    }),
+  );
 
   it.each(["0.0.0.0/0", "192.168.1.7", "192.168.1.7/32"])("accepts IP source %s", async (source) => {
     const emu = await start();
@@ -208,10 +221,13 @@ describe("API key read, patch, delete", () => {
     ["an empty roles list", { roles: [] }],
     ["hashData", { hashData: { keyIdHash: "a", keyIdSuffix: "b", keySecretHash: "c" } }],
     ["an invalid state", { state: "on" }],
-  ])("PATCH rejects %s with 400", async (_what, body) => {
-    const { emu, org, created } = await startWithKey();
-    expect((await cloud(emu, "PATCH", `${keysPath(org)}/${created.key.id}`, body)).status).toBe(400);
-  });
+  ])(
+    "PATCH rejects %s with 400",
+    deliberately(async (_what, body) => {
+      const { emu, org, created } = await startWithKey();
+      expect((await cloud(emu, "PATCH", `${keysPath(org)}/${created.key.id}`, body)).status).toBe(400);
+    }),
+  );
 
   it("DELETE answers result {} and the key is gone", async () => {
     const { emu, org, created } = await startWithKey();

@@ -1,6 +1,17 @@
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
-import { UUID_V4, alerting, bearer, cloud, data, settingsPath, start, validAlert } from "./helpers";
+import {
+  DELIBERATE,
+  UUID_V4,
+  alerting,
+  bearer,
+  cloud,
+  data,
+  deliberately,
+  settingsPath,
+  start,
+  validAlert,
+} from "./helpers";
 
 describe("fault injection", () => {
   it("failNext answers the next N area A requests 503 {message}, then serves again", async () => {
@@ -87,17 +98,20 @@ describe("fault injection", () => {
 });
 
 describe("request log", () => {
-  it("records area, method, path (without query), status and arrival time, including 401s", async () => {
-    const emu = await start();
-    const before = Date.now();
-    await alerting(emu, "POST", "/api/v2/alerts", validAlert);
-    await fetch(`${emu.url}/v1/organizations/x/keys?debug=1`, { method: "POST" });
-    expect(emu.requests).toEqual([
-      { area: "alerting", method: "POST", path: "/api/v2/alerts", status: 200, at: expect.any(Number) },
-      { area: "cloud", method: "POST", path: "/v1/organizations/x/keys", status: 401, at: expect.any(Number) },
-    ]);
-    expect(emu.requests[0]?.at).toBeGreaterThanOrEqual(before);
-  });
+  it(
+    "records area, method, path (without query), status and arrival time, including 401s",
+    deliberately(async () => {
+      const emu = await start();
+      const before = Date.now();
+      await alerting(emu, "POST", "/api/v2/alerts", validAlert);
+      await fetch(`${emu.url}/v1/organizations/x/keys?debug=1`, { method: "POST", headers: DELIBERATE });
+      expect(emu.requests).toEqual([
+        { area: "alerting", method: "POST", path: "/api/v2/alerts", status: 200, at: expect.any(Number) },
+        { area: "cloud", method: "POST", path: "/v1/organizations/x/keys", status: 401, at: expect.any(Number) },
+      ]);
+      expect(emu.requests[0]?.at).toBeGreaterThanOrEqual(before);
+    }),
+  );
 
   it("resetRequestLog empties the same array callers hold", async () => {
     const emu = await start();
@@ -109,12 +123,15 @@ describe("request log", () => {
     expect(log).toHaveLength(1);
   });
 
-  it("answers 404 for a path outside both areas", async () => {
-    const emu = await start();
-    const answer = await fetch(`${emu.url}/nowhere`);
-    expect(answer.status).toBe(404);
-    expect(await answer.json()).toEqual({ message: expect.any(String) });
-  });
+  it(
+    "answers 404 for a path outside both areas",
+    deliberately(async () => {
+      const emu = await start();
+      const answer = await fetch(`${emu.url}/nowhere`, { headers: DELIBERATE });
+      expect(answer.status).toBe(404);
+      expect(await answer.json()).toEqual({ message: expect.any(String) });
+    }),
+  );
 });
 
 describe("snapshot", () => {

@@ -8,8 +8,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SYSTEM_ROLES, customRoleId } from "../../../emulator/roles";
-import { onTile } from "./helpers";
-import { alerting, cloud, createKey, data, makeReferents, result, settingsPath, start, validAlert } from "./helpers";
+import {
+  DELIBERATE,
+  alerting,
+  cloud,
+  createKey,
+  data,
+  deliberately,
+  makeReferents,
+  onTile,
+  result,
+  settingsPath,
+  start,
+  validAlert,
+} from "./helpers";
 
 const hook = (webhookId: string) => ({ type: "webhook", webhookId });
 const ADMIN = Object.keys(SYSTEM_ROLES)[0] ?? "";
@@ -40,12 +52,15 @@ describe.each(["contract", "2026"] as const)("alerts in the %s mode: the 2026 fi
     [{ numConsecutiveWindows: 0 }, "numConsecutiveWindows"],
     [{ note: "" }, "note"],
     [{ note: "x".repeat(4097) }, "note"],
-  ])("refuses %j with the service's words", async (change, words) => {
-    const emu = await startIn();
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, ...change });
-    expect(answer.status).toBe(400);
-    expect(String(answer.json.message)).toContain(words);
-  });
+  ])(
+    "refuses %j with the service's words",
+    deliberately(async (change, words) => {
+      const emu = await startIn();
+      const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, ...change });
+      expect(answer.status).toBe(400);
+      expect(String(answer.json.message)).toContain(words);
+    }),
+  );
 
   it("stores and answers every new field; thresholdMax equal to threshold is allowed", async () => {
     const { emu, refs, alert } = await withReferents();
@@ -158,25 +173,31 @@ describe("alerts in the 2026 mode: what an alert names is looked up, as the serv
 });
 
 describe("a method a route lacks (a GET of one webhook)", () => {
-  it("is Express's HTML 404 in the 2026 mode, the key checked first", async () => {
-    const emu = await start({ mode: "2026" });
-    const { hooks } = await makeReferents(emu);
-    const res = await fetch(`${emu.url}/api/v2/webhooks/${hooks[0]}`, {
-      headers: { authorization: `Bearer ${emu.token}` },
-    });
-    expect([res.status, res.headers.get("content-type")]).toEqual([404, "text/html; charset=utf-8"]);
-    expect(await res.text()).toContain(`Cannot GET /api/v2/webhooks/${hooks[0]}`);
-    const unknownKey = await fetch(`${emu.url}/api/v2/webhooks/${hooks[0]}`, {
-      headers: { authorization: "Bearer x" },
-    });
-    expect(unknownKey.status).toBe(401);
-  });
+  it(
+    "is Express's HTML 404 in the 2026 mode, the key checked first",
+    deliberately(async () => {
+      const emu = await start({ mode: "2026" });
+      const { hooks } = await makeReferents(emu);
+      const res = await fetch(`${emu.url}/api/v2/webhooks/${hooks[0]}`, {
+        headers: { authorization: `Bearer ${emu.token}`, ...DELIBERATE },
+      });
+      expect([res.status, res.headers.get("content-type")]).toEqual([404, "text/html; charset=utf-8"]);
+      expect(await res.text()).toContain(`Cannot GET /api/v2/webhooks/${hooks[0]}`);
+      const unknownKey = await fetch(`${emu.url}/api/v2/webhooks/${hooks[0]}`, {
+        headers: { authorization: "Bearer x", ...DELIBERATE },
+      });
+      expect(unknownKey.status).toBe(401);
+    }),
+  );
 
-  it("is a 405 naming the allowed methods in the contract's mode", async () => {
-    const emu = await start();
-    const answer = await alerting(emu, "GET", `/api/v2/webhooks/0123456789abcdef01234567`);
-    expect([answer.status, answer.headers.get("allow")]).toEqual([405, "PUT, DELETE"]);
-  });
+  it(
+    "is a 405 naming the allowed methods in the contract's mode",
+    deliberately(async () => {
+      const emu = await start();
+      const answer = await alerting(emu, "GET", `/api/v2/webhooks/0123456789abcdef01234567`);
+      expect([answer.status, answer.headers.get("allow")]).toEqual([405, "PUT, DELETE"]);
+    }),
+  );
 });
 
 describe("keys: assignedRoleIds", () => {
@@ -276,10 +297,13 @@ describe("pipe settings: kafka_read_committed", () => {
     }
   });
 
-  it.each([null, "yes", 1])("refuses %j, naming it", async (value) => {
-    const emu = await start();
-    const answer = await cloud(emu, "PUT", settingsPath(), { kafka_read_committed: value });
-    expect(answer.status).toBe(400);
-    expect(String(answer.json.error)).toContain("kafka_read_committed");
-  });
+  it.each([null, "yes", 1])(
+    "refuses %j, naming it",
+    deliberately(async (value) => {
+      const emu = await start();
+      const answer = await cloud(emu, "PUT", settingsPath(), { kafka_read_committed: value });
+      expect(answer.status).toBe(400);
+      expect(String(answer.json.error)).toContain("kafka_read_committed");
+    }),
+  );
 });

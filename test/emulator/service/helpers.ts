@@ -1,5 +1,6 @@
 // Small helpers shared by the emulator tests: start one emulator per test and call it with fetch.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { afterEach } from "vitest";
 import { tileAlert } from "../../support/fixtures";
@@ -11,6 +12,7 @@ import {
   type StoredAlert,
   type StoredKey,
 } from "../../../emulator/index";
+import { DELIBERATE_HEADER } from "../../../emulator/exchangeLog";
 
 const running: RunningEmulator[] = [];
 
@@ -55,6 +57,20 @@ export interface CallOptions {
   auth?: string | undefined;
 }
 
+const wrongOnPurpose = new AsyncLocalStorage<true>();
+
+/**
+ * A test whose requests are wrong on purpose (a bad body, no credentials, a route that is not
+ * there): each carries `x-alertpipe-deliberate: invalid`, which leaves it out of the openapi tier's
+ * request validation; the emulator's answers to it are still validated.
+ */
+export function deliberately<A extends unknown[]>(test: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return (...args) => wrongOnPurpose.run(true, () => test(...args));
+}
+
+/** The header of a request wrong on purpose, for a test that calls fetch itself. */
+export const DELIBERATE = { [DELIBERATE_HEADER]: "invalid" } as const;
+
 export async function call(
   emulator: RunningEmulator,
   method: string,
@@ -63,6 +79,7 @@ export async function call(
 ): Promise<Answer> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.auth !== undefined) headers.authorization = options.auth;
+  if (wrongOnPurpose.getStore() === true) headers[DELIBERATE_HEADER] = "invalid";
   const body =
     options.body === undefined
       ? undefined

@@ -4,6 +4,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
+  deliberately,
   UUID_V4,
   alerting,
   basic,
@@ -119,30 +120,42 @@ describe("alert list (GET /api/v2/alerts)", () => {
     ["limit", "limit=1&limit=2"],
     ["offset", "offset=-1"],
     ["offset", "offset="],
-  ])("answers 400 naming %s for ?%s", async (name, query) => {
-    const emu = await start();
-    const answer = await alerting(emu, "GET", `/api/v2/alerts?${query}`);
-    expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ message: expect.stringMatching(new RegExp(`^${name}: `)) });
-  });
+  ])(
+    "answers 400 naming %s for ?%s",
+    deliberately(async (name, query) => {
+      const emu = await start();
+      const answer = await alerting(emu, "GET", `/api/v2/alerts?${query}`);
+      expect(answer.status).toBe(400);
+      expect(answer.json).toEqual({ message: expect.stringMatching(new RegExp(`^${name}: `)) });
+    }),
+  );
 
-  it("ignores other query parameters", async () => {
-    const emu = await start();
-    await createAlerts(emu, 1);
-    expect(list(await alerting(emu, "GET", "/api/v2/alerts?sort=name"))).toHaveLength(1);
-  });
+  it(
+    "ignores other query parameters",
+    deliberately(async () => {
+      const emu = await start();
+      await createAlerts(emu, 1);
+      expect(list(await alerting(emu, "GET", "/api/v2/alerts?sort=name"))).toHaveLength(1);
+    }),
+  );
 
-  it("answers 401 without the bearer token", async () => {
-    const emu = await start();
-    const answer = await call(emu, "GET", "/api/v2/alerts");
-    expect(answer.status).toBe(401);
-    expect(answer.json).toEqual({ message: expect.any(String) });
-  });
+  it(
+    "answers 401 without the bearer token",
+    deliberately(async () => {
+      const emu = await start();
+      const answer = await call(emu, "GET", "/api/v2/alerts");
+      expect(answer.status).toBe(401);
+      expect(answer.json).toEqual({ message: expect.any(String) });
+    }),
+  );
 
-  it("checks authentication before the query parameters", async () => {
-    const emu = await start();
-    expect((await call(emu, "GET", "/api/v2/alerts?limit=0", { auth: "Bearer wrong" })).status).toBe(401);
-  });
+  it(
+    "checks authentication before the query parameters",
+    deliberately(async () => {
+      const emu = await start();
+      expect((await call(emu, "GET", "/api/v2/alerts?limit=0", { auth: "Bearer wrong" })).status).toBe(401);
+    }),
+  );
 
   it("counts against the rate limit like every other request", async () => {
     const emu = await start({ rateLimits: { alerting: { requests: 1, perSeconds: 60 } } });
@@ -221,12 +234,19 @@ describe("key list (GET /v1/organizations/{org}/keys)", () => {
     }
   });
 
-  it("answers 401 without credentials", async () => {
-    const emu = await start();
-    const answer = await call(emu, "GET", keysPath(randomUUID()));
-    expect(answer.status).toBe(401);
-    expect(answer.json).toEqual({ status: 401, error: expect.any(String), requestId: expect.stringMatching(UUID_V4) });
-  });
+  it(
+    "answers 401 without credentials",
+    deliberately(async () => {
+      const emu = await start();
+      const answer = await call(emu, "GET", keysPath(randomUUID()));
+      expect(answer.status).toBe(401);
+      expect(answer.json).toEqual({
+        status: 401,
+        error: expect.any(String),
+        requestId: expect.stringMatching(UUID_V4),
+      });
+    }),
+  );
 
   it("lets a created key list its own organization's keys", async () => {
     const emu = await start();
@@ -244,12 +264,15 @@ describe("key list (GET /v1/organizations/{org}/keys)", () => {
     );
   });
 
-  it("answers 400 naming organizationId when it is not a uuid", async () => {
-    const emu = await start();
-    const answer = await cloud(emu, "GET", keysPath("not-a-uuid"));
-    expect(answer.status).toBe(400);
-    expect(answer.json.error).toMatch(/organizationId/);
-  });
+  it(
+    "answers 400 naming organizationId when it is not a uuid",
+    deliberately(async () => {
+      const emu = await start();
+      const answer = await cloud(emu, "GET", keysPath("not-a-uuid"));
+      expect(answer.status).toBe(400);
+      expect(answer.json.error).toMatch(/organizationId/);
+    }),
+  );
 
   it("counts against the rate limit like every other request", async () => {
     const emu = await start({ rateLimits: { cloud: { requests: 1, perSeconds: 10 } } });
@@ -259,10 +282,13 @@ describe("key list (GET /v1/organizations/{org}/keys)", () => {
     expect(refused.headers.get("x-ratelimit-reset")).not.toBeNull();
   });
 
-  it("answers 405 with Allow for a method the collection does not support", async () => {
-    const emu = await start();
-    const answer = await cloud(emu, "PUT", keysPath(randomUUID()), {});
-    expect(answer.status).toBe(405);
-    expect(answer.headers.get("allow")).toBe("GET, POST");
-  });
+  it(
+    "answers 405 with Allow for a method the collection does not support",
+    deliberately(async () => {
+      const emu = await start();
+      const answer = await cloud(emu, "PUT", keysPath(randomUUID()), {});
+      expect(answer.status).toBe(405);
+      expect(answer.headers.get("allow")).toBe("GET, POST");
+    }),
+  );
 });
