@@ -8,14 +8,13 @@ import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
 import { importIdParts, keptByReplacement } from "../creation/importing";
-import { listPaged, named, stillFound, type Listed } from "../reading/pagedList";
+import { listWhole, named, stillFound, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
 import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import type { RawInputs } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
-import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { SOURCES_PATH } from "../serviceFacts/observability";
 import { CONNECTION, isWriteOnly } from "./definition";
 import { CONNECTIONS } from "./wire";
@@ -119,7 +118,7 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
 
 /** The sources outside the stack that use the connection: the stack's own are deleted before it. */
 async function sourcesUsing(conn: AreaConnection, id: string): Promise<string[]> {
-  return stillFound(async () => named(await listPaged(conn, SOURCES_PATH, LIST_PAGE_MAX), (s) => s.connection === id));
+  return stillFound(async () => named(await listWhole(conn, SOURCES_PATH), (s) => s.connection === id));
 }
 
 async function del(id: string): Promise<void> {

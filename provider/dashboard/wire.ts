@@ -4,4 +4,4 @@ import { alertingCollection } from "../reading/alertingCollection";
 import { DASHBOARDS_PATH } from "../serviceFacts/observability";
 import { DASHBOARD } from "./definition";
 
-export const DASHBOARDS = alertingCollection(DASHBOARD, "dashboard", DASHBOARDS_PATH, true);
+export const DASHBOARDS = alertingCollection(DASHBOARD, "dashboard", DASHBOARDS_PATH, true, false);

@@ -52,6 +52,17 @@ export async function listPaged(
   }
 }
 
+/** Every object of a list the service does not page (connections, sources, dashboards): one GET, no query. */
+export async function listWhole(conn: AreaConnection, path: string): Promise<Map<string, Listed>> {
+  const res = await send(conn, { method: "GET", path });
+  const found = new Map<string, Listed>();
+  for (const item of decode(listAnswer, res).data) {
+    const id = listedId(item);
+    if (id !== undefined && !found.has(id)) found.set(id, item as Listed);
+  }
+  return found;
+}
+
 /** The alerts that refer to an object, each as "name (id)" or "id". */
 export async function alertsReferring(
   conn: AreaConnection,

@@ -8,7 +8,7 @@ import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
 import { importIdParts, keptByReplacement } from "../creation/importing";
-import { listPaged, named, stillFound, type Listed } from "../reading/pagedList";
+import { listPaged, listWhole, named, stillFound, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
 import { importIdFormOf, inputNames, type ArgsOf, type StateOf } from "../protocol/definition";
@@ -135,9 +135,7 @@ async function usersOf(conn: AreaConnection, id: string): Promise<string[]> {
     ...named(await listPaged(conn, SAVED_SEARCHES_PATH, LIST_PAGE_MAX), (s) => s.sourceId === id).map(
       (s) => `saved search ${s}`,
     ),
-    ...named(await listPaged(conn, DASHBOARDS_PATH, LIST_PAGE_MAX), (d) => dashboardUses(d, id)).map(
-      (d) => `dashboard ${d}`,
-    ),
+    ...named(await listWhole(conn, DASHBOARDS_PATH), (d) => dashboardUses(d, id)).map((d) => `dashboard ${d}`),
   ]);
 }
 

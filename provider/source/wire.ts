@@ -4,4 +4,4 @@ import { alertingCollection } from "../reading/alertingCollection";
 import { SOURCES_PATH } from "../serviceFacts/observability";
 import { SOURCE } from "./definition";
 
-export const SOURCES = alertingCollection(SOURCE, "source", SOURCES_PATH, false);
+export const SOURCES = alertingCollection(SOURCE, "source", SOURCES_PATH, false, false);

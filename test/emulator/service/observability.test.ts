@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { SEEDED_SOURCES } from "../../../emulator";
-import { alerting, makeReferents, onTile, start, validAlert } from "./helpers";
+import { alerting, deliberately, makeReferents, onTile, start, validAlert } from "./helpers";
 
 const S = SEEDED_SOURCES[0].id;
 const line = { displayType: "line", sourceId: S, select: [{ aggFn: "count" }] };
@@ -112,12 +112,15 @@ describe("emulator dashboards", () => {
       { tiles: [tile("a", { config: { ...line, select: [{ aggFn: "count", valueExpression: "x" }] } })] },
       "Value expression cannot be used with count aggregation function",
     ],
-  ])("refuses %j with 400", async (body, words) => {
-    const emu = await start({ mode: "2026" });
-    const answer = await alerting(emu, "POST", "/api/v2/dashboards", { name: "d", ...body });
-    expect(answer.status).toBe(400);
-    expect(String(answer.json.message)).toContain(words);
-  });
+  ])(
+    "refuses %j with 400",
+    deliberately(async (body: Record<string, unknown>, words: string) => {
+      const emu = await start({ mode: "2026" });
+      const answer = await alerting(emu, "POST", "/api/v2/dashboards", { name: "d", ...body });
+      expect(answer.status).toBe(400);
+      expect(String(answer.json.message)).toContain(words);
+    }),
+  );
 
   it("takes x + w past 24, empty and repeated names", async () => {
     const emu = await start({ mode: "2026" });
@@ -161,26 +164,29 @@ describe("emulator sources and connections", () => {
     expect(emu.snapshot().connections?.[id]).not.toHaveProperty("hyperdxSettingPrefix");
   });
 
-  it("replaces a whole source on PUT, refuses null, and deletes one in use without a word", async () => {
-    const emu = await start({ mode: "2026" });
-    const conn = (await alerting(emu, "POST", "/api/v2/connections", { name: "ch", host: "h", username: "u" })).json
-      .data as { id: string };
-    const made = (await alerting(emu, "POST", "/api/v2/sources", { ...logs(conn.id), bogusField: 1 })).json
-      .data as Record<string, unknown>;
-    expect(made).not.toHaveProperty("bogusField");
-    const { bodyExpression: _b, ...rest } = logs(conn.id);
-    const put = (await alerting(emu, "PUT", `/api/v2/sources/${String(made.id)}`, rest)).json.data;
-    expect(put).not.toHaveProperty("bodyExpression");
-    const nulled = await alerting(emu, "PUT", `/api/v2/sources/${String(made.id)}`, {
-      ...rest,
-      serviceNameExpression: null,
-    });
-    expect([nulled.status, nulled.json.message]).toEqual([
-      400,
-      "Body validation failed: serviceNameExpression: Expected string, received null",
-    ]);
-    expect((await alerting(emu, "DELETE", `/api/v2/connections/${conn.id}`)).status).toBe(200);
-  });
+  it(
+    "replaces a whole source on PUT, refuses null, and deletes one in use without a word",
+    deliberately(async () => {
+      const emu = await start({ mode: "2026" });
+      const conn = (await alerting(emu, "POST", "/api/v2/connections", { name: "ch", host: "h", username: "u" })).json
+        .data as { id: string };
+      const made = (await alerting(emu, "POST", "/api/v2/sources", { ...logs(conn.id), bogusField: 1 })).json
+        .data as Record<string, unknown>;
+      expect(made).not.toHaveProperty("bogusField");
+      const { bodyExpression: _b, ...rest } = logs(conn.id);
+      const put = (await alerting(emu, "PUT", `/api/v2/sources/${String(made.id)}`, rest)).json.data;
+      expect(put).not.toHaveProperty("bodyExpression");
+      const nulled = await alerting(emu, "PUT", `/api/v2/sources/${String(made.id)}`, {
+        ...rest,
+        serviceNameExpression: null,
+      });
+      expect([nulled.status, nulled.json.message]).toEqual([
+        400,
+        "Body validation failed: serviceNameExpression: Expected string, received null",
+      ]);
+      expect((await alerting(emu, "DELETE", `/api/v2/connections/${conn.id}`)).status).toBe(200);
+    }),
+  );
 
   it("refuses a source on a connection that does not exist", async () => {
     const emu = await start({ mode: "2026" });
