@@ -9,6 +9,7 @@ import { alertingError, isoNow, parseJson, sameSecret, type Incoming, type Reply
 import type { StoredAlert, StoredChannel } from "./store";
 import { queryInteger } from "./paging";
 import { teamObjectRoute } from "./teamObjects";
+import { tileProblem } from "./observability";
 
 const COLLECTION = /^\/api\/v2\/alerts$/;
 const ITEM = /^\/api\/v2\/alerts\/([^/]+)$/;
@@ -125,9 +126,13 @@ function expressNotFound(req: Incoming): Reply {
 /**
  * What a 2026 alert names, looked up as HyperDX's `validateAlertInput` does (controllers/alerts.ts
  * at b52a6fa): a saved-search alert's saved search, then every channel's webhook, in the team.
- * Dashboards and tiles are not checked: the emulator keeps none.
+ * A tile alert's dashboard and tile first (observability.ts).
  */
 function referenceProblem(services: Services, body: AlertFields): Reply | undefined {
+  if (body.source === "tile") {
+    const problem = tileProblem(services, body.dashboardId, body.tileId);
+    if (problem !== undefined) return problem;
+  }
   if (body.source === "saved_search") {
     const search = body.savedSearchId ?? "";
     if (!isObjectId(search)) return alertingError(400, "Invalid saved search ID");

@@ -16,6 +16,7 @@ import { pageOf } from "./paging";
 import { alertingBody, alertingError, isoNow, type Incoming, type Reply, type Services } from "./replies";
 import type { StoredSearch } from "./store";
 import { newId } from "./webhooks";
+import { sourcesOf } from "./observability";
 
 /** The sources every emulator holds: log sources, as the real service's schema has them. */
 export const SEEDED_SOURCES = [
@@ -89,10 +90,10 @@ type Read =
   { ok: true; search: Omit<StoredSearch, "id" | "teamId" | "createdAt" | "updatedAt"> } | { ok: false; reply: Reply };
 
 /** The body checked in the service's order: schema, then the source, then (on PUT) the lookup. */
-function readBody(req: Incoming): Read {
+function readBody(services: Services, req: Incoming): Read {
   const parsed = alertingBody(req, bodySchema);
   if (!parsed.ok) return parsed;
-  if (!SEEDED_SOURCES.some((s) => s.id === parsed.value.sourceId))
+  if (sourcesOf(services)[parsed.value.sourceId] === undefined)
     return { ok: false, reply: alertingError(400, UNKNOWN_SOURCE) };
   const filters = parsed.value.filters.map((f): Record<string, unknown> => ({ ...f }));
   return { ok: true, search: { ...parsed.value, filters } };
@@ -111,7 +112,7 @@ export function handleSavedSearches(services: Services, req: Incoming, id?: stri
   const searches = searchesOf(services);
   if (id === undefined) {
     if (req.method === "GET") return pageOf(req, Object.values(searches));
-    const read = readBody(req);
+    const read = readBody(services, req);
     if (!read.ok) return read.reply;
     const refused = unrenderable(read.search.filters, []);
     if (refused) return refused;
@@ -128,7 +129,7 @@ export function handleSavedSearches(services: Services, req: Incoming, id?: stri
     return { status: 200, body: { data: search } };
   }
   if (req.method === "PUT") {
-    const read = readBody(req);
+    const read = readBody(services, req);
     if (!read.ok) return read.reply;
     const existing = searches[id];
     if (existing === undefined) return alertingError(404, "Saved search not found");
@@ -148,10 +149,4 @@ export function handleSavedSearches(services: Services, req: Incoming, id?: stri
   delete searches[id];
   services.persist();
   return { status: 200, body: {} };
-}
-
-export function handleSources(_services: Services, _req: Incoming, id?: string): Reply {
-  if (id === undefined) return { status: 200, body: { data: SEEDED_SOURCES } };
-  const source = SEEDED_SOURCES.find((s) => s.id === id);
-  return source === undefined ? alertingError(404, "Source not found") : { status: 200, body: { data: source } };
 }

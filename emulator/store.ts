@@ -161,6 +161,10 @@ export interface EmulatorState {
   savedSearches?: Record<string, StoredSearch>;
   /** Custom roles by uuid (lowercase); absent in files written before roles existed and when none was seeded. */
   customRoles?: Record<string, StoredRole>;
+  /** HyperDX's objects by id (observability.ts); absent until first used, sources and connections then seeded. */
+  dashboards?: Record<string, Record<string, unknown>>;
+  sources?: Record<string, Record<string, unknown>>;
+  connections?: Record<string, Record<string, unknown>>;
 }
 
 export function emptyState(): EmulatorState {
@@ -214,6 +218,9 @@ const stateShape = z.object({
   savedSearches: z
     .record(z.string(), z.looseObject({ id: z.string(), name: z.string(), sourceId: z.string() }))
     .optional(),
+  dashboards: z.record(z.string(), z.looseObject({ id: z.string() })).optional(),
+  sources: z.record(z.string(), z.looseObject({ id: z.string() })).optional(),
+  connections: z.record(z.string(), z.looseObject({ id: z.string() })).optional(),
   customRoles: z
     .record(
       z.string(),

@@ -1,9 +1,11 @@
-// Area A's routes besides alerts: webhooks, saved searches and sources (HyperDX external API v2 at
-// b52a6fa; docs/design/webhooks-and-saved-searches.md). There is no GET of one webhook.
+// Area A's routes besides alerts: webhooks, saved searches (HyperDX external API v2 at b52a6fa;
+// docs/design/webhooks-and-saved-searches.md), and dashboards, sources, connections (observability.ts).
+// There is no GET of one webhook.
 
 import type { Incoming, Reply, Services } from "./replies";
 import { handleWebhooks } from "./webhooks";
-import { handleSavedSearches, handleSources } from "./savedSearches";
+import { handleSavedSearches } from "./savedSearches";
+import { handleConnections, handleDashboards, handleSources } from "./observability";
 
 export interface TeamObjectRoute {
   readonly allow: readonly string[];
@@ -15,8 +17,12 @@ const ROUTES: readonly (readonly [RegExp, readonly string[], (s: Services, r: In
   [/^\/api\/v2\/webhooks\/([^/]+)$/, ["PUT", "DELETE"], handleWebhooks],
   [/^\/api\/v2\/saved-searches$/, ["GET", "POST"], handleSavedSearches],
   [/^\/api\/v2\/saved-searches\/([^/]+)$/, ["GET", "PUT", "DELETE"], handleSavedSearches],
-  [/^\/api\/v2\/sources$/, ["GET"], handleSources],
-  [/^\/api\/v2\/sources\/([^/]+)$/, ["GET"], handleSources],
+  [/^\/api\/v2\/sources$/, ["GET", "POST"], handleSources],
+  [/^\/api\/v2\/sources\/([^/]+)$/, ["GET", "PUT", "DELETE"], handleSources],
+  [/^\/api\/v2\/connections$/, ["GET", "POST"], handleConnections],
+  [/^\/api\/v2\/connections\/([^/]+)$/, ["GET", "PUT", "DELETE"], handleConnections],
+  [/^\/api\/v2\/dashboards$/, ["GET", "POST"], handleDashboards],
+  [/^\/api\/v2\/dashboards\/([^/]+)$/, ["GET", "PUT", "DELETE"], handleDashboards],
 ];
 
 /** The route of `path` among these objects, or undefined. */

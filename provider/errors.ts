@@ -331,13 +331,20 @@ export class StillReferencedError extends HttpError<"STILL_REFERENCED"> {
   /** The alerts found using the object, as "name (id)" or "id". */
   readonly alerts: readonly string[];
 
-  constructor(ref: RequestRef, what: string, alerts: readonly string[], cause?: unknown) {
+  /** `users`: what uses it, when not alerts: e.g. `{ counted: "source(s)", those: "sources" }`. */
+  constructor(
+    ref: RequestRef,
+    what: string,
+    alerts: readonly string[],
+    cause?: unknown,
+    users: { readonly counted: string; readonly those: string } = { counted: "alert(s)", those: "alerts" },
+  ) {
     const words = cause === undefined ? "" : ` (${AlertpipeError.detailOf(cause)})`;
     super(
       ref,
       "STILL_REFERENCED",
-      `${ref.method} ${ref.path}: the ${what} is not deleted, because ${alerts.length} alert(s) outside this stack still use it: ` +
-        `${alerts.join(", ")}${words}. Reassign or delete those alerts, then run again.`,
+      `${ref.method} ${ref.path}: the ${what} is not deleted, because ${alerts.length} ${users.counted} outside this stack still use it: ` +
+        `${alerts.join(", ")}${words}. Reassign or delete those ${users.those}, then run again.`,
       cause === undefined ? {} : carriedFrom(cause),
     );
     this.name = "StillReferencedError";

@@ -8,6 +8,9 @@ export { PipeSettings } from "./dynamic/pipeSettings";
 export * from "./dynamic/lookups";
 export { SavedSearch } from "./dynamic/savedSearch";
 export { Webhook } from "./dynamic/webhook";
+export { Connection } from "./dynamic/connection";
+export { Source } from "./dynamic/source";
+export { Dashboard } from "./dynamic/dashboard";
 export type {
   AlertArgs,
   AlertOutputs,
@@ -38,6 +41,44 @@ export type {
   WebhookArgs,
   WebhookOutputs,
   WebhookService,
+  ConnectionArgs,
+  ConnectionOutputs,
+  DashboardArgs,
+  DashboardOutputs,
+  DashboardAggFn,
+  DashboardConfigType,
+  DashboardContainer,
+  DashboardContainerArgs,
+  DashboardContainerTab,
+  DashboardContainerTabArgs,
+  DashboardDisplayType,
+  DashboardFilter,
+  DashboardFilterArgs,
+  DashboardFormula,
+  DashboardFormulaArgs,
+  DashboardMetricType,
+  DashboardNumberFormat,
+  DashboardNumberFormatArgs,
+  DashboardQueryLanguage,
+  DashboardSavedFilterValue,
+  DashboardSavedFilterValueArgs,
+  DashboardSelectItem,
+  DashboardSelectItemArgs,
+  DashboardTile,
+  DashboardTileArgs,
+  DashboardTileConfig,
+  DashboardTileConfigArgs,
+  SourceArgs,
+  SourceOutputs,
+  SourceFrom,
+  SourceFromArgs,
+  SourceHighlightedExpression,
+  SourceHighlightedExpressionArgs,
+  SourceKind,
+  SourceMetricTables,
+  SourceMetricTablesArgs,
+  SourceQuerySetting,
+  SourceQuerySettingArgs,
 } from "./dynamic/generated";
 export { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "./serviceFacts/pipeSettings";
 // The error kinds and codes. A program sees only the message, thrown in the host; these let in-process

@@ -8,6 +8,9 @@ import { API_KEY } from "./apiKey/definition";
 import { PIPE_SETTINGS_RESOURCE } from "./pipeSettings/definition";
 import { SAVED_SEARCH } from "./savedSearch/definition";
 import { WEBHOOK } from "./webhook/definition";
+import { CONNECTION } from "./connection/definition";
+import { SOURCE } from "./source/definition";
+import { DASHBOARD } from "./dashboard/definition";
 
 export interface Resource<K extends string = string> {
   /** The resource's folder, e.g. "apiKey": states require `dist/provider/<kind>/shim.js`. */
@@ -70,6 +73,24 @@ export const RESOURCES = [
     SAVED_SEARCH,
     () => require("./savedSearch/behaviour.js"),
     () => import("./savedSearch/behaviour.js"),
+  ),
+  resource(
+    "connection",
+    CONNECTION,
+    () => require("./connection/behaviour.js"),
+    () => import("./connection/behaviour.js"),
+  ),
+  resource(
+    "source",
+    SOURCE,
+    () => require("./source/behaviour.js"),
+    () => import("./source/behaviour.js"),
+  ),
+  resource(
+    "dashboard",
+    DASHBOARD,
+    () => require("./dashboard/behaviour.js"),
+    () => import("./dashboard/behaviour.js"),
   ),
 ] as const;
 

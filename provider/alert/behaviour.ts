@@ -31,11 +31,13 @@ import {
   intervalMinutes,
   scheduleStartProblem,
   thresholdMaxProblem,
+  ALERTS_DELETED_THIS_RUN,
 } from "../serviceFacts/alertRules";
+import { claimForThisRun } from "../creation/runClaims";
 import { ALERT } from "./definition";
 import { alertCollection, alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
 import { alertIn, alertsPath, createdAlert, fromWire, takesOneChannel, toWire, type Args, type State } from "./wire";
-import { dialectFor } from "./dialect";
+import { dialectFor, dialectOf } from "./dialect";
 
 type Output = keyof State;
 /** Every argument but importId. */
@@ -245,8 +247,22 @@ async function check(olds: RawInputs, news: RawInputs) {
   return checkArgs<Args>(ALERT, news, (inputs) => crossFieldFailures(inputs, olds), connectionFailures("alerting"));
 }
 
+/**
+ * HyperDX deletes a tile's alerts with a dashboard update that drops the tile, so an alert moved to
+ * another tile is made anew there before the old one's delete (a 404 counts as done), on managed
+ * ClickStack too. The contract has no such deletion: its alerts move in place, as before.
+ */
+async function movesTile(olds: State, news: Args): Promise<boolean> {
+  if (news.source !== "tile" || olds.source !== "tile") return false;
+  const moved = (["dashboardId", "tileId"] as const).some((n) => hasChanged(n, olds[n], news[n], compared));
+  if (!moved) return false;
+  const conn = connectionFor("alerting");
+  return conn.gateway !== undefined || (await dialectOf(conn)) !== "contract";
+}
+
 async function diff(_id: string, olds: State, news: Args): Promise<Diff> {
-  const found = diffProperties(olds, news, ARG_NAMES, REPLACE_ON, compared, STABLE_OUTPUTS);
+  const replaceOn = (await movesTile(olds, news)) ? [...REPLACE_ON, "dashboardId", "tileId"] : REPLACE_ON;
+  const found = diffProperties(olds, news, ARG_NAMES, replaceOn, compared, STABLE_OUTPUTS);
   if (!channelsDiffer(olds, news)) return found;
   // Named at what the program sets.
   const at = news.channels !== undefined ? "channels" : "channel";
@@ -362,6 +378,7 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
 
 async function del(id: string): Promise<void> {
   if (keptByReplacement("alert", id)) return;
+  claimForThisRun(ALERTS_DELETED_THIS_RUN, [id]);
   await unlessGone(() => send(connectionFor("alerting"), { method: "DELETE", path: alertsPath(id) }));
 }
 

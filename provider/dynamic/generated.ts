@@ -196,6 +196,476 @@ export interface SavedSearchFilterArgs {
   right?: pulumi.Input<string>;
 }
 
+/** What a source holds. */
+export type SourceKind = "log" | "trace" | "metric" | "session" | "promql";
+
+/** Where a source's rows are. */
+export interface SourceFrom {
+  /** The ClickHouse database. */
+  databaseName: string;
+  /** The table; a metric source may leave it out. */
+  tableName?: string;
+}
+
+/** Where a source's rows are. As a program gives it. */
+export interface SourceFromArgs {
+  /** The ClickHouse database. */
+  databaseName: pulumi.Input<string>;
+  /** The table; a metric source may leave it out. */
+  tableName?: pulumi.Input<string>;
+}
+
+/** A ClickHouse setting applied to the source's queries. */
+export interface SourceQuerySetting {
+  /** The setting's name. */
+  setting: string;
+  /** Its value. */
+  value: string;
+}
+
+/** A ClickHouse setting applied to the source's queries. As a program gives it. */
+export interface SourceQuerySettingArgs {
+  /** The setting's name. */
+  setting: pulumi.Input<string>;
+  /** Its value. */
+  value: pulumi.Input<string>;
+}
+
+/** A metric source's table for each metric type. */
+export interface SourceMetricTables {
+  /** Gauges. */
+  gauge?: string;
+  /** Histograms. */
+  histogram?: string;
+  /** Sums. */
+  sum?: string;
+  /** Summaries. */
+  summary?: string;
+}
+
+/** A metric source's table for each metric type. As a program gives it. */
+export interface SourceMetricTablesArgs {
+  /** Gauges. */
+  gauge?: pulumi.Input<string>;
+  /** Histograms. */
+  histogram?: pulumi.Input<string>;
+  /** Sums. */
+  sum?: pulumi.Input<string>;
+  /** Summaries. */
+  summary?: pulumi.Input<string>;
+}
+
+/** An attribute expression shown highlighted. */
+export interface SourceHighlightedExpression {
+  /** The SQL expression. */
+  sqlExpression: string;
+  /** Its Lucene form. */
+  luceneExpression?: string;
+  /** The name shown. */
+  alias?: string;
+}
+
+/** An attribute expression shown highlighted. As a program gives it. */
+export interface SourceHighlightedExpressionArgs {
+  /** The SQL expression. */
+  sqlExpression: pulumi.Input<string>;
+  /** Its Lucene form. */
+  luceneExpression?: pulumi.Input<string>;
+  /** The name shown. */
+  alias?: pulumi.Input<string>;
+}
+
+/** A tile's chart. */
+export type DashboardDisplayType =
+  "line" | "stacked_bar" | "table" | "number" | "pie" | "bar" | "heatmap" | "search" | "event_patterns" | "markdown";
+
+/** A Raw SQL tile. */
+export type DashboardConfigType = "sql";
+
+/** An aggregation function. */
+export type DashboardAggFn =
+  "avg" | "count" | "count_distinct" | "last_value" | "max" | "min" | "quantile" | "sum" | "any" | "none";
+
+/** The language of a query. */
+export type DashboardQueryLanguage = "lucene" | "sql";
+
+/** A metric's type. */
+export type DashboardMetricType = "sum" | "gauge" | "histogram" | "summary" | "exponential histogram";
+
+/** One aggregation of a builder tile (or a heatmap's value). */
+export interface DashboardSelectItem {
+  /** The aggregation (required but for a heatmap). */
+  aggFn?: DashboardAggFn;
+  /** The column or expression aggregated (none with count). */
+  valueExpression?: string;
+  /** The series' name. */
+  alias?: string;
+  /** The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only). */
+  level?: number;
+  /** A condition on the rows aggregated. */
+  where?: string;
+  /** The language of where; default "lucene". */
+  whereLanguage?: DashboardQueryLanguage;
+  /** The metric (metric sources). */
+  metricName?: string;
+  /** The metric's type (metric sources). */
+  metricType?: DashboardMetricType;
+  /** The per-period aggregation (metric sources). */
+  periodAggFn?: string;
+  /** A heatmap's count expression. */
+  countExpression?: string;
+  /** A heatmap's scale. */
+  heatmapScaleType?: string;
+}
+
+/** One aggregation of a builder tile (or a heatmap's value). As a program gives it. */
+export interface DashboardSelectItemArgs {
+  /** The aggregation (required but for a heatmap). */
+  aggFn?: pulumi.Input<DashboardAggFn>;
+  /** The column or expression aggregated (none with count). */
+  valueExpression?: pulumi.Input<string>;
+  /** The series' name. */
+  alias?: pulumi.Input<string>;
+  /** The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only). */
+  level?: pulumi.Input<number>;
+  /** A condition on the rows aggregated. */
+  where?: pulumi.Input<string>;
+  /** The language of where; default "lucene". */
+  whereLanguage?: pulumi.Input<DashboardQueryLanguage>;
+  /** The metric (metric sources). */
+  metricName?: pulumi.Input<string>;
+  /** The metric's type (metric sources). */
+  metricType?: pulumi.Input<DashboardMetricType>;
+  /** The per-period aggregation (metric sources). */
+  periodAggFn?: pulumi.Input<string>;
+  /** A heatmap's count expression. */
+  countExpression?: pulumi.Input<string>;
+  /** A heatmap's scale. */
+  heatmapScaleType?: pulumi.Input<string>;
+}
+
+/** A series computed from the aggregations. */
+export interface DashboardFormula {
+  /** The formula. */
+  expression: string;
+  /** Its name. */
+  alias?: string;
+}
+
+/** A series computed from the aggregations. As a program gives it. */
+export interface DashboardFormulaArgs {
+  /** The formula. */
+  expression: pulumi.Input<string>;
+  /** Its name. */
+  alias?: pulumi.Input<string>;
+}
+
+/** How numbers are shown. */
+export interface DashboardNumberFormat {
+  /** number, percent, byte, time, currency or duration. */
+  output?: string;
+  /** Decimal digits. */
+  mantissa?: number;
+  /** Thousands separated. */
+  thousandSeparated?: boolean;
+  /** Abbreviated (1.2k). */
+  average?: boolean;
+  /** Bytes in powers of 1000. */
+  decimalBytes?: boolean;
+  /** A factor applied first. */
+  factor?: number;
+  /** The currency's symbol. */
+  currencySymbol?: string;
+  /** A unit of a number. */
+  numericUnit?: string;
+  /** A unit shown after the number. */
+  unit?: string;
+}
+
+/** How numbers are shown. As a program gives it. */
+export interface DashboardNumberFormatArgs {
+  /** number, percent, byte, time, currency or duration. */
+  output?: pulumi.Input<string>;
+  /** Decimal digits. */
+  mantissa?: pulumi.Input<number>;
+  /** Thousands separated. */
+  thousandSeparated?: pulumi.Input<boolean>;
+  /** Abbreviated (1.2k). */
+  average?: pulumi.Input<boolean>;
+  /** Bytes in powers of 1000. */
+  decimalBytes?: pulumi.Input<boolean>;
+  /** A factor applied first. */
+  factor?: pulumi.Input<number>;
+  /** The currency's symbol. */
+  currencySymbol?: pulumi.Input<string>;
+  /** A unit of a number. */
+  numericUnit?: pulumi.Input<string>;
+  /** A unit shown after the number. */
+  unit?: pulumi.Input<string>;
+}
+
+/**
+ * A tile's chart: displayType says which fields it takes (the service's 16 chart configs as one object; `configType:
+ * "sql"` for the Raw SQL variant of line, stacked_bar, table, number, pie and bar).
+ */
+export interface DashboardTileConfig {
+  /** The chart; only line, stacked_bar and number tiles take alerts. */
+  displayType: DashboardDisplayType;
+  /** Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder. */
+  configType?: DashboardConfigType;
+  /** The source charted (a builder tile's, required; optional on a Raw SQL tile). */
+  sourceId?: string;
+  /** The connection queried (a Raw SQL tile's, required). */
+  connectionId?: string;
+  /** The query (a Raw SQL tile's, required). */
+  sqlTemplate?: string;
+  /** The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap). */
+  select?: DashboardSelectItem[];
+  /** The columns shown (search, event_patterns): the service's select of those tiles. */
+  searchSelect?: string;
+  /** The query (heatmap, search, event_patterns). */
+  where?: string;
+  /** The language of where (heatmap, search, event_patterns). */
+  whereLanguage?: DashboardQueryLanguage;
+  /** Group by (line, stacked_bar, table, pie, bar). */
+  groupBy?: string;
+  /** Having (table). */
+  having?: string;
+  /** Order by (table, pie, bar). */
+  orderBy?: string;
+  /** How many groups (pie, bar). */
+  limit?: number;
+  /** Two series as a ratio (line, stacked_bar, table). */
+  asRatio?: boolean;
+  /** Fill gaps (line, stacked_bar); default true. */
+  fillNulls?: boolean;
+  /** Align the range to the granularity (line, stacked_bar). */
+  alignDateRangeToGranularity?: boolean;
+  /** Fit the y axis to the data (line). */
+  fitYAxisToData?: boolean;
+  /** Show the previous period too (line). */
+  compareToPreviousPeriod?: boolean;
+  /** Most series shown (line, stacked_bar). */
+  seriesLimit?: number;
+  /** Formulas over the aggregations (line, stacked_bar, table, number). */
+  formulas?: DashboardFormula[];
+  /** Show the formulas' operands too. */
+  showOperandSeries?: boolean;
+  /** Group columns first (table). */
+  groupByColumnsOnLeft?: boolean;
+  /** How numbers are shown. */
+  numberFormat?: DashboardNumberFormat;
+  /** A palette token (number). */
+  color?: string;
+  /** The text (markdown). */
+  markdown?: string;
+}
+
+/**
+ * A tile's chart: displayType says which fields it takes (the service's 16 chart configs as one object; `configType:
+ * "sql"` for the Raw SQL variant of line, stacked_bar, table, number, pie and bar). As a program gives it.
+ */
+export interface DashboardTileConfigArgs {
+  /** The chart; only line, stacked_bar and number tiles take alerts. */
+  displayType: pulumi.Input<DashboardDisplayType>;
+  /** Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder. */
+  configType?: pulumi.Input<DashboardConfigType>;
+  /** The source charted (a builder tile's, required; optional on a Raw SQL tile). */
+  sourceId?: pulumi.Input<string>;
+  /** The connection queried (a Raw SQL tile's, required). */
+  connectionId?: pulumi.Input<string>;
+  /** The query (a Raw SQL tile's, required). */
+  sqlTemplate?: pulumi.Input<string>;
+  /** The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap). */
+  select?: pulumi.Input<pulumi.Input<DashboardSelectItemArgs>[]>;
+  /** The columns shown (search, event_patterns): the service's select of those tiles. */
+  searchSelect?: pulumi.Input<string>;
+  /** The query (heatmap, search, event_patterns). */
+  where?: pulumi.Input<string>;
+  /** The language of where (heatmap, search, event_patterns). */
+  whereLanguage?: pulumi.Input<DashboardQueryLanguage>;
+  /** Group by (line, stacked_bar, table, pie, bar). */
+  groupBy?: pulumi.Input<string>;
+  /** Having (table). */
+  having?: pulumi.Input<string>;
+  /** Order by (table, pie, bar). */
+  orderBy?: pulumi.Input<string>;
+  /** How many groups (pie, bar). */
+  limit?: pulumi.Input<number>;
+  /** Two series as a ratio (line, stacked_bar, table). */
+  asRatio?: pulumi.Input<boolean>;
+  /** Fill gaps (line, stacked_bar); default true. */
+  fillNulls?: pulumi.Input<boolean>;
+  /** Align the range to the granularity (line, stacked_bar). */
+  alignDateRangeToGranularity?: pulumi.Input<boolean>;
+  /** Fit the y axis to the data (line). */
+  fitYAxisToData?: pulumi.Input<boolean>;
+  /** Show the previous period too (line). */
+  compareToPreviousPeriod?: pulumi.Input<boolean>;
+  /** Most series shown (line, stacked_bar). */
+  seriesLimit?: pulumi.Input<number>;
+  /** Formulas over the aggregations (line, stacked_bar, table, number). */
+  formulas?: pulumi.Input<pulumi.Input<DashboardFormulaArgs>[]>;
+  /** Show the formulas' operands too. */
+  showOperandSeries?: pulumi.Input<boolean>;
+  /** Group columns first (table). */
+  groupByColumnsOnLeft?: pulumi.Input<boolean>;
+  /** How numbers are shown. */
+  numberFormat?: pulumi.Input<DashboardNumberFormatArgs>;
+  /** A palette token (number). */
+  color?: pulumi.Input<string>;
+  /** The text (markdown). */
+  markdown?: pulumi.Input<string>;
+}
+
+/** A tile: where it sits on the 24-column grid and its chart. */
+export interface DashboardTile {
+  /** Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program. */
+  id?: string;
+  /** The tile's name; a non-empty unique one of an alertable tile keys tileIds. */
+  name: string;
+  /** Column, 0 to 23 (x + w past 24 is taken). */
+  x: number;
+  /** Row, from 0. */
+  y: number;
+  /** Width, 1 to 24. */
+  w: number;
+  /** Height, from 1. */
+  h: number;
+  /** The chart. */
+  config: DashboardTileConfig;
+  /** The container it sits in (containers). */
+  containerId?: string;
+  /** The tab of its container. */
+  tabId?: string;
+}
+
+/** A tile: where it sits on the 24-column grid and its chart. As a program gives it. */
+export interface DashboardTileArgs {
+  /** Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program. */
+  id?: pulumi.Input<string>;
+  /** The tile's name; a non-empty unique one of an alertable tile keys tileIds. */
+  name: pulumi.Input<string>;
+  /** Column, 0 to 23 (x + w past 24 is taken). */
+  x: pulumi.Input<number>;
+  /** Row, from 0. */
+  y: pulumi.Input<number>;
+  /** Width, 1 to 24. */
+  w: pulumi.Input<number>;
+  /** Height, from 1. */
+  h: pulumi.Input<number>;
+  /** The chart. */
+  config: pulumi.Input<DashboardTileConfigArgs>;
+  /** The container it sits in (containers). */
+  containerId?: pulumi.Input<string>;
+  /** The tab of its container. */
+  tabId?: pulumi.Input<string>;
+}
+
+/** A dropdown filter of the dashboard. */
+export interface DashboardFilter {
+  /** Set by the service and sent back on update; not written by a program. */
+  id?: string;
+  /** The filter's type, e.g. "QUERY_EXPRESSION". */
+  type: string;
+  /** Its name. */
+  name: string;
+  /** The expression whose values it offers. */
+  expression: string;
+  /** The source it reads. */
+  sourceId: string;
+  /** The metric type (metric sources). */
+  sourceMetricType?: string;
+  /** A condition on the values offered. */
+  where?: string;
+  /** The language of where. */
+  whereLanguage?: DashboardQueryLanguage;
+}
+
+/** A dropdown filter of the dashboard. As a program gives it. */
+export interface DashboardFilterArgs {
+  /** Set by the service and sent back on update; not written by a program. */
+  id?: pulumi.Input<string>;
+  /** The filter's type, e.g. "QUERY_EXPRESSION". */
+  type: pulumi.Input<string>;
+  /** Its name. */
+  name: pulumi.Input<string>;
+  /** The expression whose values it offers. */
+  expression: pulumi.Input<string>;
+  /** The source it reads. */
+  sourceId: pulumi.Input<string>;
+  /** The metric type (metric sources). */
+  sourceMetricType?: pulumi.Input<string>;
+  /** A condition on the values offered. */
+  where?: pulumi.Input<string>;
+  /** The language of where. */
+  whereLanguage?: pulumi.Input<DashboardQueryLanguage>;
+}
+
+/** A filter value the dashboard opens with. */
+export interface DashboardSavedFilterValue {
+  /** Its type ("sql" or "lucene"). */
+  type?: string;
+  /** The condition. */
+  condition: string;
+}
+
+/** A filter value the dashboard opens with. As a program gives it. */
+export interface DashboardSavedFilterValueArgs {
+  /** Its type ("sql" or "lucene"). */
+  type?: pulumi.Input<string>;
+  /** The condition. */
+  condition: pulumi.Input<string>;
+}
+
+/** A tab of a container. */
+export interface DashboardContainerTab {
+  /** Its id, which tiles' tabId name. */
+  id: string;
+  /** Its title. */
+  title: string;
+}
+
+/** A tab of a container. As a program gives it. */
+export interface DashboardContainerTabArgs {
+  /** Its id, which tiles' tabId name. */
+  id: pulumi.Input<string>;
+  /** Its title. */
+  title: pulumi.Input<string>;
+}
+
+/** A group of tiles, with tabs. */
+export interface DashboardContainer {
+  /** Its id, which tiles' containerId name. */
+  id: string;
+  /** Its title. */
+  title: string;
+  /** Collapsed. */
+  collapsed: boolean;
+  /** Collapsible. */
+  collapsible?: boolean;
+  /** Bordered. */
+  bordered?: boolean;
+  /** Its tabs. */
+  tabs?: DashboardContainerTab[];
+}
+
+/** A group of tiles, with tabs. As a program gives it. */
+export interface DashboardContainerArgs {
+  /** Its id, which tiles' containerId name. */
+  id: pulumi.Input<string>;
+  /** Its title. */
+  title: pulumi.Input<string>;
+  /** Collapsed. */
+  collapsed: pulumi.Input<boolean>;
+  /** Collapsible. */
+  collapsible?: pulumi.Input<boolean>;
+  /** Bordered. */
+  bordered?: pulumi.Input<boolean>;
+  /** Its tabs. */
+  tabs?: pulumi.Input<pulumi.Input<DashboardContainerTabArgs>[]>;
+}
+
 /**
  * The arguments of Alert: An alert of the alerting API. Every argument changes in place; nothing forces a replacement.
  */
@@ -720,5 +1190,285 @@ export interface SavedSearchOutputs {
   /** When the search was made (ISO 8601, set by the service). */
   readonly createdAt: pulumi.Output<string | undefined>;
   /** When the search last changed (ISO 8601, set by the service). */
+  readonly updatedAt: pulumi.Output<string | undefined>;
+}
+
+/**
+ * The arguments of Connection: A ClickHouse (or Prometheus) connection of a self-hosted HyperDX, which sources read
+ * through. The password is write-only on the service: kept in the state as a secret, sent on every update, never read
+ * back; removing it from the program cannot clear it on the service. Managed ClickStack has no connections route: its
+ * platform makes the connection.
+ */
+export interface ConnectionArgs {
+  /** The connection's display name. */
+  name: pulumi.Input<string>;
+  /** The ClickHouse HTTP endpoint, e.g. https://clickhouse.example.com:8443 (the service stores it as given). */
+  host: pulumi.Input<string>;
+  /** The ClickHouse user. */
+  username: pulumi.Input<string>;
+  /**
+   * The ClickHouse password. Secret and write-only: sent on every update, so a change of it shows as a change; the
+   * service keeps its old password when none is sent, so removing it from the program does not clear it there.
+   */
+  password?: pulumi.Input<string>;
+  /**
+   * A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is
+   * cleared on the service.
+   */
+  hyperdxSettingPrefix?: pulumi.Input<string>;
+  /**
+   * True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer
+   * managed: the service keeps its value.
+   */
+  isPrometheusEndpoint?: pulumi.Input<boolean>;
+}
+
+/** The outputs of Connection. */
+export interface ConnectionOutputs {
+  /** The connection's display name. */
+  readonly name: pulumi.Output<string>;
+  /** The ClickHouse HTTP endpoint, e.g. https://clickhouse.example.com:8443 (the service stores it as given). */
+  readonly host: pulumi.Output<string>;
+  /** The ClickHouse user. */
+  readonly username: pulumi.Output<string>;
+  /**
+   * The ClickHouse password. Secret and write-only: sent on every update, so a change of it shows as a change; the
+   * service keeps its old password when none is sent, so removing it from the program does not clear it there.
+   */
+  readonly password: pulumi.Output<string | undefined>;
+  /**
+   * A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is
+   * cleared on the service.
+   */
+  readonly hyperdxSettingPrefix: pulumi.Output<string | undefined>;
+  /**
+   * True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer
+   * managed: the service keeps its value.
+   */
+  readonly isPrometheusEndpoint: pulumi.Output<boolean | undefined>;
+  /** When the connection was made (ISO 8601, set by the service). */
+  readonly createdAt: pulumi.Output<string | undefined>;
+  /** When the connection last changed (ISO 8601, set by the service). */
+  readonly updatedAt: pulumi.Output<string | undefined>;
+}
+
+/**
+ * The arguments of Source: A source of HyperDX (self-hosted, or managed ClickStack): a table a connection reads, of one
+ * kind (log, trace, metric, session, promql) with that kind's fields. Every update sends the whole source; a field the
+ * provider does not manage (materializedViews, metadataMaterializedViews, metricTables' exponential histogram) is
+ * cleared by it. A delete is refused while saved searches or dashboards outside the stack use it.
+ */
+export interface SourceArgs {
+  /** The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields. */
+  kind: pulumi.Input<SourceKind>;
+  /** The source's display name. */
+  name: pulumi.Input<string>;
+  /**
+   * The id of the connection it reads through: a Connection's id (self-hosted), or on managed ClickStack the id of the
+   * connection the platform made.
+   */
+  connection: pulumi.Input<string>;
+  /** The database and table. */
+  from: pulumi.Input<SourceFromArgs>;
+  /** A label grouping sources in the source selector (at most 256 characters). */
+  section?: pulumi.Input<string>;
+  /** True hides the source from the UI's selectors; default false. */
+  disabled?: pulumi.Input<boolean>;
+  /** ClickHouse settings applied to the source's queries; default none. */
+  querySettings?: pulumi.Input<pulumi.Input<SourceQuerySettingArgs>[]>;
+  /** The DateTime column or expression of the table's primary key (every kind). */
+  timestampValueExpression?: pulumi.Input<string>;
+  /** The columns a search shows by default (log, trace). */
+  defaultTableSelectExpression?: pulumi.Input<string>;
+  /** The service name (log, trace). */
+  serviceNameExpression?: pulumi.Input<string>;
+  /** The service's release (log, trace). */
+  serviceVersionExpression?: pulumi.Input<string>;
+  /** The severity text (log). */
+  severityTextExpression?: pulumi.Input<string>;
+  /** The message body (log). */
+  bodyExpression?: pulumi.Input<string>;
+  /** The event attributes (log, trace). */
+  eventAttributesExpression?: pulumi.Input<string>;
+  /** The resource attributes (log, trace; metric requires it). */
+  resourceAttributesExpression?: pulumi.Input<string>;
+  /** The timestamp shown (log). */
+  displayedTimestampValueExpression?: pulumi.Input<string>;
+  /** The column a bare search term matches (log, trace). */
+  implicitColumnExpression?: pulumi.Input<string>;
+  /** The trace id (log; trace requires it). */
+  traceIdExpression?: pulumi.Input<string>;
+  /** The span id (log; trace requires it). */
+  spanIdExpression?: pulumi.Input<string>;
+  /** The span's duration (trace, required). */
+  durationExpression?: pulumi.Input<string>;
+  /** Decimal digits of the duration, 0 to 9 (trace); default 3. */
+  durationPrecision?: pulumi.Input<number>;
+  /** The parent span's id (trace, required). */
+  parentSpanIdExpression?: pulumi.Input<string>;
+  /** The span's name (trace, required). */
+  spanNameExpression?: pulumi.Input<string>;
+  /** The span's kind (trace, required). */
+  spanKindExpression?: pulumi.Input<string>;
+  /** The status code (trace). */
+  statusCodeExpression?: pulumi.Input<string>;
+  /** The status message (trace). */
+  statusMessageExpression?: pulumi.Input<string>;
+  /** The span events (trace). */
+  spanEventsValueExpression?: pulumi.Input<string>;
+  /** The table of each metric type (metric, required). */
+  metricTables?: pulumi.Input<SourceMetricTablesArgs>;
+  /** The source of the related logs (trace, metric). */
+  logSourceId?: pulumi.Input<string>;
+  /** The source of the related traces (log; session requires it). */
+  traceSourceId?: pulumi.Input<string>;
+  /** The source of the related metrics (log, trace). */
+  metricSourceId?: pulumi.Input<string>;
+  /** The source of the related sessions (trace). */
+  sessionSourceId?: pulumi.Input<string>;
+  /** Attributes highlighted in a trace (log, trace); default none. */
+  highlightedTraceAttributeExpressions?: pulumi.Input<pulumi.Input<SourceHighlightedExpressionArgs>[]>;
+  /** Attributes highlighted in a row (log, trace); default none. */
+  highlightedRowAttributeExpressions?: pulumi.Input<pulumi.Input<SourceHighlightedExpressionArgs>[]>;
+}
+
+/** The outputs of Source. */
+export interface SourceOutputs {
+  /** The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields. */
+  readonly kind: pulumi.Output<SourceKind>;
+  /** The source's display name. */
+  readonly name: pulumi.Output<string>;
+  /**
+   * The id of the connection it reads through: a Connection's id (self-hosted), or on managed ClickStack the id of the
+   * connection the platform made.
+   */
+  readonly connection: pulumi.Output<string>;
+  /** The database and table. */
+  readonly from: pulumi.Output<SourceFrom>;
+  /** A label grouping sources in the source selector (at most 256 characters). */
+  readonly section: pulumi.Output<string | undefined>;
+  /** True hides the source from the UI's selectors; default false. */
+  readonly disabled: pulumi.Output<boolean | undefined>;
+  /** ClickHouse settings applied to the source's queries; default none. */
+  readonly querySettings: pulumi.Output<SourceQuerySetting[] | undefined>;
+  /** The DateTime column or expression of the table's primary key (every kind). */
+  readonly timestampValueExpression: pulumi.Output<string | undefined>;
+  /** The columns a search shows by default (log, trace). */
+  readonly defaultTableSelectExpression: pulumi.Output<string | undefined>;
+  /** The service name (log, trace). */
+  readonly serviceNameExpression: pulumi.Output<string | undefined>;
+  /** The service's release (log, trace). */
+  readonly serviceVersionExpression: pulumi.Output<string | undefined>;
+  /** The severity text (log). */
+  readonly severityTextExpression: pulumi.Output<string | undefined>;
+  /** The message body (log). */
+  readonly bodyExpression: pulumi.Output<string | undefined>;
+  /** The event attributes (log, trace). */
+  readonly eventAttributesExpression: pulumi.Output<string | undefined>;
+  /** The resource attributes (log, trace; metric requires it). */
+  readonly resourceAttributesExpression: pulumi.Output<string | undefined>;
+  /** The timestamp shown (log). */
+  readonly displayedTimestampValueExpression: pulumi.Output<string | undefined>;
+  /** The column a bare search term matches (log, trace). */
+  readonly implicitColumnExpression: pulumi.Output<string | undefined>;
+  /** The trace id (log; trace requires it). */
+  readonly traceIdExpression: pulumi.Output<string | undefined>;
+  /** The span id (log; trace requires it). */
+  readonly spanIdExpression: pulumi.Output<string | undefined>;
+  /** The span's duration (trace, required). */
+  readonly durationExpression: pulumi.Output<string | undefined>;
+  /** Decimal digits of the duration, 0 to 9 (trace); default 3. */
+  readonly durationPrecision: pulumi.Output<number | undefined>;
+  /** The parent span's id (trace, required). */
+  readonly parentSpanIdExpression: pulumi.Output<string | undefined>;
+  /** The span's name (trace, required). */
+  readonly spanNameExpression: pulumi.Output<string | undefined>;
+  /** The span's kind (trace, required). */
+  readonly spanKindExpression: pulumi.Output<string | undefined>;
+  /** The status code (trace). */
+  readonly statusCodeExpression: pulumi.Output<string | undefined>;
+  /** The status message (trace). */
+  readonly statusMessageExpression: pulumi.Output<string | undefined>;
+  /** The span events (trace). */
+  readonly spanEventsValueExpression: pulumi.Output<string | undefined>;
+  /** The table of each metric type (metric, required). */
+  readonly metricTables: pulumi.Output<SourceMetricTables | undefined>;
+  /** The source of the related logs (trace, metric). */
+  readonly logSourceId: pulumi.Output<string | undefined>;
+  /** The source of the related traces (log; session requires it). */
+  readonly traceSourceId: pulumi.Output<string | undefined>;
+  /** The source of the related metrics (log, trace). */
+  readonly metricSourceId: pulumi.Output<string | undefined>;
+  /** The source of the related sessions (trace). */
+  readonly sessionSourceId: pulumi.Output<string | undefined>;
+  /** Attributes highlighted in a trace (log, trace); default none. */
+  readonly highlightedTraceAttributeExpressions: pulumi.Output<SourceHighlightedExpression[] | undefined>;
+  /** Attributes highlighted in a row (log, trace); default none. */
+  readonly highlightedRowAttributeExpressions: pulumi.Output<SourceHighlightedExpression[] | undefined>;
+  /** When the source was made (ISO 8601, set by the service), when it says. */
+  readonly createdAt: pulumi.Output<string | undefined>;
+  /** When the source last changed (ISO 8601, set by the service), when it says. */
+  readonly updatedAt: pulumi.Output<string | undefined>;
+}
+
+/**
+ * The arguments of Dashboard: A HyperDX dashboard and its tiles. The service deletes, with a dashboard update, every
+ * alert on a tile it drops or turns into one that takes no alert (only line, stacked_bar and number do), and with a
+ * dashboard's delete every alert on it: the provider warns of the first and refuses the second while alerts outside the
+ * stack sit on it.
+ */
+export interface DashboardArgs {
+  /** The dashboard's name (at most 1024 characters). */
+  name: pulumi.Input<string>;
+  /**
+   * The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its
+   * old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the
+   * same-named.
+   */
+  tiles: pulumi.Input<pulumi.Input<DashboardTileArgs>[]>;
+  /** Tags (at most 50, each at most 32 characters); removed from the program, they are cleared. */
+  tags?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared. */
+  filters?: pulumi.Input<pulumi.Input<DashboardFilterArgs>[]>;
+  /** The dashboard's default query; removed from the program, it is cleared. */
+  savedQuery?: pulumi.Input<string>;
+  /** The language of savedQuery ("lucene" when a savedQuery is set without it). */
+  savedQueryLanguage?: pulumi.Input<DashboardQueryLanguage>;
+  /** Filter values the dashboard opens with; removed: cleared. */
+  savedFilterValues?: pulumi.Input<pulumi.Input<DashboardSavedFilterValueArgs>[]>;
+  /** Containers grouping tiles (at most 50); removed: cleared. */
+  containers?: pulumi.Input<pulumi.Input<DashboardContainerArgs>[]>;
+}
+
+/** The outputs of Dashboard. */
+export interface DashboardOutputs {
+  /** The dashboard's name (at most 1024 characters). */
+  readonly name: pulumi.Output<string>;
+  /**
+   * The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its
+   * old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the
+   * same-named.
+   */
+  readonly tiles: pulumi.Output<DashboardTile[]>;
+  /** Tags (at most 50, each at most 32 characters); removed from the program, they are cleared. */
+  readonly tags: pulumi.Output<string[] | undefined>;
+  /** Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared. */
+  readonly filters: pulumi.Output<DashboardFilter[] | undefined>;
+  /** The dashboard's default query; removed from the program, it is cleared. */
+  readonly savedQuery: pulumi.Output<string | undefined>;
+  /** The language of savedQuery ("lucene" when a savedQuery is set without it). */
+  readonly savedQueryLanguage: pulumi.Output<DashboardQueryLanguage | undefined>;
+  /** Filter values the dashboard opens with; removed: cleared. */
+  readonly savedFilterValues: pulumi.Output<DashboardSavedFilterValue[] | undefined>;
+  /** Containers grouping tiles (at most 50); removed: cleared. */
+  readonly containers: pulumi.Output<DashboardContainer[] | undefined>;
+  /**
+   * Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line,
+   * stacked_bar, number): what a tile alert's tileId takes.
+   */
+  readonly tileIds: pulumi.Output<Record<string, string> | undefined>;
+  /** When the dashboard was made (ISO 8601, set by the service), when it says. */
+  readonly createdAt: pulumi.Output<string | undefined>;
+  /** When the dashboard last changed (ISO 8601, set by the service), when it says. */
   readonly updatedAt: pulumi.Output<string | undefined>;
 }

@@ -14,6 +14,16 @@ import type {
   WebhookService,
   SavedSearchWhereLanguage,
   SavedSearchFilter,
+  SourceKind,
+  SourceFrom,
+  SourceQuerySetting,
+  SourceMetricTables,
+  SourceHighlightedExpression,
+  DashboardQueryLanguage,
+  DashboardTile,
+  DashboardFilter,
+  DashboardSavedFilterValue,
+  DashboardContainer,
 } from "./generated";
 
 /** The arguments of getAlert. */
@@ -349,6 +359,220 @@ export interface GetSavedSearchesResult {
   savedSearches: GetSavedSearchesSavedSearch[];
 }
 
+/** The arguments of getDashboard. */
+export interface GetDashboardArgs {
+  /** The dashboard's id; give this or name. */
+  id?: string;
+  /** The dashboard's name (exactly); give this or id. Several dashboards of the name are an error. */
+  name?: string;
+}
+
+/** A dashboard of the alerting API by its id or its name, as the service holds it, with its tileIds. */
+export interface GetDashboardResult {
+  /** The dashboard's id. */
+  id: string;
+  /** The dashboard's name (at most 1024 characters). */
+  name?: string | null;
+  /**
+   * The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its
+   * old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the
+   * same-named.
+   */
+  tiles?: DashboardTile[] | null;
+  /** Tags (at most 50, each at most 32 characters); removed from the program, they are cleared. */
+  tags?: string[] | null;
+  /** Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared. */
+  filters?: DashboardFilter[] | null;
+  /** The dashboard's default query; removed from the program, it is cleared. */
+  savedQuery?: string | null;
+  /** The language of savedQuery ("lucene" when a savedQuery is set without it). */
+  savedQueryLanguage?: DashboardQueryLanguage | null;
+  /** Filter values the dashboard opens with; removed: cleared. */
+  savedFilterValues?: DashboardSavedFilterValue[] | null;
+  /** Containers grouping tiles (at most 50); removed: cleared. */
+  containers?: DashboardContainer[] | null;
+  /** When the dashboard was made (ISO 8601, set by the service), when it says. */
+  createdAt?: string | null;
+  /** When the dashboard last changed (ISO 8601, set by the service), when it says. */
+  updatedAt?: string | null;
+  /**
+   * Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line,
+   * stacked_bar, number): what a tile alert's tileId takes.
+   */
+  tileIds?: Record<string, string> | null;
+}
+
+/** The arguments of getDashboards. */
+export interface GetDashboardsArgs {
+  /** Only the dashboards of this name (exactly). */
+  name?: string;
+}
+
+/** A dashboard as the service holds it. */
+export type GetDashboardsDashboard = GetDashboardResult;
+
+/** The caller's dashboards, every page of the list; with `name`, those of that name alone. */
+export interface GetDashboardsResult {
+  /** The dashboards, in the order the service lists them. */
+  dashboards: GetDashboardsDashboard[];
+}
+
+/** The arguments of getSource. */
+export interface GetSourceArgs {
+  /** The source's id; give this or name. */
+  id?: string;
+  /** The source's name (exactly); give this or id. Several sources of the name are an error. */
+  name?: string;
+}
+
+/** A source of the alerting API by its id or its name, as the service holds it. */
+export interface GetSourceResult {
+  /** The source's id. */
+  id: string;
+  /** The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields. */
+  kind?: SourceKind | null;
+  /** The source's display name. */
+  name?: string | null;
+  /**
+   * The id of the connection it reads through: a Connection's id (self-hosted), or on managed ClickStack the id of the
+   * connection the platform made.
+   */
+  connection?: string | null;
+  /** The database and table. */
+  from?: SourceFrom | null;
+  /** A label grouping sources in the source selector (at most 256 characters). */
+  section?: string | null;
+  /** True hides the source from the UI's selectors; default false. */
+  disabled?: boolean | null;
+  /** ClickHouse settings applied to the source's queries; default none. */
+  querySettings?: SourceQuerySetting[] | null;
+  /** The DateTime column or expression of the table's primary key (every kind). */
+  timestampValueExpression?: string | null;
+  /** The columns a search shows by default (log, trace). */
+  defaultTableSelectExpression?: string | null;
+  /** The service name (log, trace). */
+  serviceNameExpression?: string | null;
+  /** The service's release (log, trace). */
+  serviceVersionExpression?: string | null;
+  /** The severity text (log). */
+  severityTextExpression?: string | null;
+  /** The message body (log). */
+  bodyExpression?: string | null;
+  /** The event attributes (log, trace). */
+  eventAttributesExpression?: string | null;
+  /** The resource attributes (log, trace; metric requires it). */
+  resourceAttributesExpression?: string | null;
+  /** The timestamp shown (log). */
+  displayedTimestampValueExpression?: string | null;
+  /** The column a bare search term matches (log, trace). */
+  implicitColumnExpression?: string | null;
+  /** The trace id (log; trace requires it). */
+  traceIdExpression?: string | null;
+  /** The span id (log; trace requires it). */
+  spanIdExpression?: string | null;
+  /** The span's duration (trace, required). */
+  durationExpression?: string | null;
+  /** Decimal digits of the duration, 0 to 9 (trace); default 3. */
+  durationPrecision?: number | null;
+  /** The parent span's id (trace, required). */
+  parentSpanIdExpression?: string | null;
+  /** The span's name (trace, required). */
+  spanNameExpression?: string | null;
+  /** The span's kind (trace, required). */
+  spanKindExpression?: string | null;
+  /** The status code (trace). */
+  statusCodeExpression?: string | null;
+  /** The status message (trace). */
+  statusMessageExpression?: string | null;
+  /** The span events (trace). */
+  spanEventsValueExpression?: string | null;
+  /** The table of each metric type (metric, required). */
+  metricTables?: SourceMetricTables | null;
+  /** The source of the related logs (trace, metric). */
+  logSourceId?: string | null;
+  /** The source of the related traces (log; session requires it). */
+  traceSourceId?: string | null;
+  /** The source of the related metrics (log, trace). */
+  metricSourceId?: string | null;
+  /** The source of the related sessions (trace). */
+  sessionSourceId?: string | null;
+  /** Attributes highlighted in a trace (log, trace); default none. */
+  highlightedTraceAttributeExpressions?: SourceHighlightedExpression[] | null;
+  /** Attributes highlighted in a row (log, trace); default none. */
+  highlightedRowAttributeExpressions?: SourceHighlightedExpression[] | null;
+  /** When the source was made (ISO 8601, set by the service), when it says. */
+  createdAt?: string | null;
+  /** When the source last changed (ISO 8601, set by the service), when it says. */
+  updatedAt?: string | null;
+}
+
+/** The arguments of getSources. */
+export interface GetSourcesArgs {
+  /** Only the sources of this name (exactly). */
+  name?: string;
+}
+
+/** A source as the service holds it. */
+export type GetSourcesSource = GetSourceResult;
+
+/** The caller's sources, every page of the list; with `name`, those of that name alone. */
+export interface GetSourcesResult {
+  /** The sources, in the order the service lists them. */
+  sources: GetSourcesSource[];
+}
+
+/** The arguments of getConnection. */
+export interface GetConnectionArgs {
+  /** The connection's id; give this or name. */
+  id?: string;
+  /** The connection's name (exactly); give this or id. Several connections of the name are an error. */
+  name?: string;
+}
+
+/**
+ * A connection of the alerting API by its id or its name, as the service holds it (self-hosted HyperDX): never its
+ * password, which the service never returns.
+ */
+export interface GetConnectionResult {
+  /** The connection's id. */
+  id: string;
+  /** The connection's display name. */
+  name?: string | null;
+  /** The ClickHouse HTTP endpoint, e.g. https://clickhouse.example.com:8443 (the service stores it as given). */
+  host?: string | null;
+  /** The ClickHouse user. */
+  username?: string | null;
+  /**
+   * A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is
+   * cleared on the service.
+   */
+  hyperdxSettingPrefix?: string | null;
+  /**
+   * True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer
+   * managed: the service keeps its value.
+   */
+  isPrometheusEndpoint?: boolean | null;
+  /** When the connection was made (ISO 8601, set by the service). */
+  createdAt?: string | null;
+  /** When the connection last changed (ISO 8601, set by the service). */
+  updatedAt?: string | null;
+}
+
+/** The arguments of getConnections. */
+export interface GetConnectionsArgs {
+  /** Only the connections of this name (exactly). */
+  name?: string;
+}
+
+/** A connection as the service holds it. */
+export type GetConnectionsConnection = GetConnectionResult;
+
+/** The caller's connections, every page of the list; with `name`, those of that name alone. Never a password. */
+export interface GetConnectionsResult {
+  /** The connections, in the order the service lists them. */
+  connections: GetConnectionsConnection[];
+}
+
 /** Each lookup's arguments and result, by the function's name. */
 export interface LookupTypes {
   getAlert: { args: GetAlertArgs; result: GetAlertResult };
@@ -360,4 +584,10 @@ export interface LookupTypes {
   getWebhooks: { args: GetWebhooksArgs; result: GetWebhooksResult };
   getSavedSearch: { args: GetSavedSearchArgs; result: GetSavedSearchResult };
   getSavedSearches: { args: GetSavedSearchesArgs; result: GetSavedSearchesResult };
+  getDashboard: { args: GetDashboardArgs; result: GetDashboardResult };
+  getDashboards: { args: GetDashboardsArgs; result: GetDashboardsResult };
+  getSource: { args: GetSourceArgs; result: GetSourceResult };
+  getSources: { args: GetSourcesArgs; result: GetSourcesResult };
+  getConnection: { args: GetConnectionArgs; result: GetConnectionResult };
+  getConnections: { args: GetConnectionsArgs; result: GetConnectionsResult };
 }

@@ -47,3 +47,15 @@ export const getWebhooks = lookup("getWebhooks");
 export const getSavedSearch = lookup("getSavedSearch");
 /** The caller's saved searches (every page); with `name`, those of that name alone. */
 export const getSavedSearches = lookup("getSavedSearches");
+/** A dashboard by `id` or by `name`, with its tileIds. */
+export const getDashboard = lookup("getDashboard");
+/** The caller's dashboards; with `name`, those of that name alone. */
+export const getDashboards = lookup("getDashboards");
+/** A source by `id` or by `name`. */
+export const getSource = lookup("getSource");
+/** The caller's sources; with `name`, those of that name alone. */
+export const getSources = lookup("getSources");
+/** A connection by `id` or by `name` (self-hosted), never its password. */
+export const getConnection = lookup("getConnection");
+/** The caller's connections (self-hosted); with `name`, those of that name alone. Never a password. */
+export const getConnections = lookup("getConnections");

@@ -8,6 +8,9 @@ import { API_KEY } from "../apiKey/definition";
 import { PIPE_SETTINGS_RESOURCE } from "../pipeSettings/definition";
 import { WEBHOOK } from "../webhook/definition";
 import { SAVED_SEARCH } from "../savedSearch/definition";
+import { DASHBOARD } from "../dashboard/definition";
+import { SOURCE } from "../source/definition";
+import { CONNECTION } from "../connection/definition";
 
 /** A list of objects of the one shape, named for the schema's `types`. */
 export interface RecordsType {
@@ -65,6 +68,20 @@ const webhookFields = {
 const searchFields = {
   id: { type: STRING, description: "The saved search's id.", required: true },
   ...held(SAVED_SEARCH),
+} as const;
+const dashboardFields = {
+  id: { type: STRING, description: "The dashboard's id.", required: true },
+  ...held(DASHBOARD),
+  tileIds: { type: DASHBOARD.properties.tileIds.type, description: DASHBOARD.properties.tileIds.description },
+} as const;
+const sourceFields = {
+  id: { type: STRING, description: "The source's id.", required: true },
+  ...held(SOURCE),
+} as const;
+// The password is secret and never returned.
+const connectionFields = {
+  id: { type: STRING, description: "The connection's id.", required: true },
+  ...held(CONNECTION),
 } as const;
 const pipeIds = Object.fromEntries(
   PIPE_SETTINGS_RESOURCE.importIdForm.map((n) => [
@@ -224,6 +241,49 @@ export const GET_SAVED_SEARCHES = callersObjects(
   searchFields,
 );
 
+export const GET_DASHBOARD = callersObject(
+  "getDashboard",
+  { one: "dashboard", more: ", with its tileIds", several: "Several dashboards of the name are an error." },
+  dashboardFields,
+);
+
+export const GET_DASHBOARDS = callersObjects(
+  "getDashboards",
+  "dashboards",
+  { plural: "dashboards", one: "A dashboard", record: "GetDashboardsDashboard" },
+  dashboardFields,
+);
+
+export const GET_SOURCE = callersObject(
+  "getSource",
+  { one: "source", several: "Several sources of the name are an error." },
+  sourceFields,
+);
+
+export const GET_SOURCES = callersObjects(
+  "getSources",
+  "sources",
+  { plural: "sources", one: "A source", record: "GetSourcesSource" },
+  sourceFields,
+);
+
+export const GET_CONNECTION = callersObject(
+  "getConnection",
+  {
+    one: "connection",
+    more: " (self-hosted HyperDX): never its password, which the service never returns",
+    several: "Several connections of the name are an error.",
+  },
+  connectionFields,
+);
+
+export const GET_CONNECTIONS = callersObjects(
+  "getConnections",
+  "connections",
+  { plural: "connections", one: "A connection", record: "GetConnectionsConnection", more: " Never a password." },
+  connectionFields,
+);
+
 /** Every lookup, in the order the schema lists them. */
 export const LOOKUPS = [
   GET_ALERT,
@@ -235,6 +295,12 @@ export const LOOKUPS = [
   GET_WEBHOOKS,
   GET_SAVED_SEARCH,
   GET_SAVED_SEARCHES,
+  GET_DASHBOARD,
+  GET_DASHBOARDS,
+  GET_SOURCE,
+  GET_SOURCES,
+  GET_CONNECTION,
+  GET_CONNECTIONS,
 ] as const;
 
 export type LookupName = (typeof LOOKUPS)[number]["name"];

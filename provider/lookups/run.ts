@@ -21,6 +21,12 @@ import { WEBHOOK, isWriteOnly } from "../webhook/definition";
 import { WEBHOOKS } from "../webhook/wire";
 import { SAVED_SEARCH } from "../savedSearch/definition";
 import { SEARCHES } from "../savedSearch/wire";
+import { DASHBOARDS } from "../dashboard/wire";
+import { dashboardAsLookedUp } from "../dashboard/behaviour";
+import { SOURCE } from "../source/definition";
+import { SOURCES } from "../source/wire";
+import { CONNECTION } from "../connection/definition";
+import { CONNECTIONS } from "../connection/wire";
 import {
   GET_ALERT,
   GET_ALERTS,
@@ -29,6 +35,12 @@ import {
   GET_PIPE_SETTINGS,
   GET_SAVED_SEARCH,
   GET_SAVED_SEARCHES,
+  GET_DASHBOARD,
+  GET_DASHBOARDS,
+  GET_SOURCE,
+  GET_SOURCES,
+  GET_CONNECTION,
+  GET_CONNECTIONS,
   GET_WEBHOOK,
   GET_WEBHOOKS,
   LOOKUPS,
@@ -108,6 +120,56 @@ const searchResult = (id: string, search: unknown): Result => ({
   ...fieldsOf(SAVED_SEARCH, SEARCH_FIELDS, asObject(search)),
   id,
 });
+
+const DASHBOARD_FIELDS = Object.keys(GET_DASHBOARD.outputs);
+const SOURCE_FIELDS = Object.keys(GET_SOURCE.outputs);
+const CONNECTION_FIELDS = Object.keys(GET_CONNECTION.outputs);
+
+/** In the program's spelling, with its tileIds. */
+function dashboardResult(id: string, dashboard: unknown): Result {
+  const outputs: Result = dashboardAsLookedUp(dashboard);
+  return {
+    ...Object.fromEntries(DASHBOARD_FIELDS.filter((n) => outputs[n] !== undefined).map((n) => [n, outputs[n]])),
+    id,
+  };
+}
+const sourceResult = (id: string, source: unknown): Result => ({
+  ...fieldsOf(SOURCE, SOURCE_FIELDS, asObject(source)),
+  id,
+});
+const connectionResult = (id: string, c: unknown): Result => ({
+  ...fieldsOf(CONNECTION, CONNECTION_FIELDS, asObject(c)),
+  id,
+});
+
+/** One of a collection by id (a read) or by name (the list). */
+async function oneOf(
+  lookup: string,
+  args: Args,
+  what: { noun: string; nouns: string; missing: string },
+  collection: {
+    read: (conn: ReturnType<typeof connectionFor>, id: string) => Promise<{ body: unknown } | undefined>;
+    objectIn: (body: unknown) => unknown;
+    collection: (conn: ReturnType<typeof connectionFor>) => Collection;
+  },
+): Promise<[string, unknown]> {
+  if (args.id !== undefined) {
+    const id = args.id;
+    const res = await collection.read(connectionFor("alerting"), id);
+    if (res === undefined) throw new LookupNotFoundError(lookup, `there is no ${what.noun} with id ${quotedId(id)}`);
+    return [id, collection.objectIn(res.body)];
+  }
+  const all = await everyOne(lookup, "alerting", collection.collection, what.missing);
+  return oneNamed(lookup, all, args.name ?? "", { where: "the caller", noun: what.noun, nouns: what.nouns });
+}
+
+const DASHBOARD_WORDS = { noun: "dashboard", nouns: "dashboards", missing: "the service has no list of dashboards" };
+const SOURCE_WORDS = { noun: "source", nouns: "sources", missing: "the service has no list of sources" };
+const CONNECTION_WORDS = {
+  noun: "connection",
+  nouns: "connections",
+  missing: "the service has no list of connections (managed ClickStack has none: its platform makes the connection)",
+};
 
 function asObject(value: unknown): Readonly<Record<string, unknown>> {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -270,6 +332,33 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
   async getSavedSearches(args) {
     const all = await everyOne(GET_SAVED_SEARCHES.name, "alerting", SEARCHES.collection, NO_SEARCH_LIST);
     return { savedSearches: ofName(all, args.name).map(([id, search]) => searchResult(id, search)) };
+  },
+
+  async getDashboard(args) {
+    return dashboardResult(...(await oneOf(GET_DASHBOARD.name, args, DASHBOARD_WORDS, DASHBOARDS)));
+  },
+
+  async getDashboards(args) {
+    const all = await everyOne(GET_DASHBOARDS.name, "alerting", DASHBOARDS.collection, DASHBOARD_WORDS.missing);
+    return { dashboards: ofName(all, args.name).map(([id, d]) => dashboardResult(id, d)) };
+  },
+
+  async getSource(args) {
+    return sourceResult(...(await oneOf(GET_SOURCE.name, args, SOURCE_WORDS, SOURCES)));
+  },
+
+  async getSources(args) {
+    const all = await everyOne(GET_SOURCES.name, "alerting", SOURCES.collection, SOURCE_WORDS.missing);
+    return { sources: ofName(all, args.name).map(([id, source]) => sourceResult(id, source)) };
+  },
+
+  async getConnection(args) {
+    return connectionResult(...(await oneOf(GET_CONNECTION.name, args, CONNECTION_WORDS, CONNECTIONS)));
+  },
+
+  async getConnections(args) {
+    const all = await everyOne(GET_CONNECTIONS.name, "alerting", CONNECTIONS.collection, CONNECTION_WORDS.missing);
+    return { connections: ofName(all, args.name).map(([id, c]) => connectionResult(id, c)) };
   },
 };
 

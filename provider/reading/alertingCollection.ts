@@ -7,7 +7,7 @@ import type { AreaConnection } from "../runtime/connection";
 import { memberPath } from "../http/paths";
 import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { readListed, type Collection, type ReadAnswer } from "./listedReads";
-import { listPaged, type Listed } from "./pagedList";
+import { listPaged, listWhole, type Listed } from "./pagedList";
 
 const answer = z.object({ data: z.record(z.string(), z.unknown()) });
 
@@ -28,15 +28,19 @@ export interface AlertingCollection<D extends ResourceDefinition> {
   readonly read: (conn: AreaConnection, id: string) => Promise<ReadAnswer | undefined>;
 }
 
-/** `what` names a member in errors; `getOfOne` is false where the service has no GET of one (webhooks). */
+/**
+ * `what` names a member in errors; `getOfOne` is false where the service has no GET of one (webhooks);
+ * `paged` false where its list takes no limit and offset (connections, sources, dashboards).
+ */
 export function alertingCollection<D extends ResourceDefinition>(
   def: D,
   what: string,
   path: string,
   getOfOne: boolean,
+  paged = true,
 ): AlertingCollection<D> {
   const sent = inputNames(def);
-  const list = (conn: AreaConnection) => listPaged(conn, path, LIST_PAGE_MAX);
+  const list = (conn: AreaConnection) => (paged ? listPaged(conn, path, LIST_PAGE_MAX) : listWhole(conn, path));
   const collection = (conn: AreaConnection): Collection => ({
     path,
     list: () => list(conn),

@@ -52,6 +52,17 @@ export async function listPaged(
   }
 }
 
+/** Every object of a list the service does not page (connections, sources, dashboards): one GET, no query. */
+export async function listWhole(conn: AreaConnection, path: string): Promise<Map<string, Listed>> {
+  const res = await send(conn, { method: "GET", path });
+  const found = new Map<string, Listed>();
+  for (const item of decode(listAnswer, res).data) {
+    const id = listedId(item);
+    if (id !== undefined && !found.has(id)) found.set(id, item as Listed);
+  }
+  return found;
+}
+
 /** The alerts that refer to an object, each as "name (id)" or "id". */
 export async function alertsReferring(
   conn: AreaConnection,
@@ -75,14 +86,26 @@ export async function alertsStillReferring(
   pageMax: number,
   refersTo: (alert: Listed) => boolean,
 ): Promise<string[]> {
+  return stillFound(() => alertsReferring(conn, alertsPath, pageMax, refersTo));
+}
+
+/** `look` again, after the retry policy's waits, while it finds any: they may be on their way out. */
+export async function stillFound(look: () => Promise<string[]>): Promise<string[]> {
   const policy = runtime().retryPolicy;
   const budget = new RetryBudget(policy);
-  let alerts = await alertsReferring(conn, alertsPath, pageMax, refersTo);
-  for (let look = 1; alerts.length > 0; look++) {
-    const delay = retryDelayMs(look, undefined, policy);
-    if (!budget.allowsAnother(look, delay)) break;
+  let found = await look();
+  for (let n = 1; found.length > 0; n++) {
+    const delay = retryDelayMs(n, undefined, policy);
+    if (!budget.allowsAnother(n, delay)) break;
     await sleep(delay);
-    alerts = await alertsReferring(conn, alertsPath, pageMax, refersTo);
+    found = await look();
   }
-  return alerts;
+  return found;
+}
+
+/** Each as "name (id)" or "id". */
+export function named(listed: Map<string, Listed>, keep: (item: Listed) => boolean): string[] {
+  return [...listed]
+    .filter(([, item]) => keep(item))
+    .map(([id, item]) => (typeof item.name === "string" && item.name !== "" ? `"${item.name}" (${id})` : id));
 }

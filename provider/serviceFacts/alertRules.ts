@@ -204,3 +204,12 @@ export const EXECUTION_ERROR_TYPES = [
   "INVALID_ALERT",
   "UNKNOWN",
 ] as const;
+
+/** Whether an alert's answer sits on the dashboard `id` (on the tile `tileId` when given), in either dialect. */
+export function sitsOnDashboard(alert: AlertAnswer, id: string, tileId?: string): boolean {
+  const on = alert.dashboardId === id || alert.dashboard === id;
+  return on && (tileId === undefined || alert.tileId === tileId);
+}
+
+/** The run-claims key of the alerts this run deletes: a dashboard's delete does not count them. */
+export const ALERTS_DELETED_THIS_RUN = "alerts deleted this run";

@@ -15,6 +15,16 @@ export type ApiKey = import("./apiKey").ApiKey;
 export const ApiKey: typeof import("./apiKey").ApiKey = null as any;
 utilities.lazyLoad(exports, ["ApiKey"], () => require("./apiKey"));
 
+export { ConnectionArgs } from "./connection";
+export type Connection = import("./connection").Connection;
+export const Connection: typeof import("./connection").Connection = null as any;
+utilities.lazyLoad(exports, ["Connection"], () => require("./connection"));
+
+export { DashboardArgs } from "./dashboard";
+export type Dashboard = import("./dashboard").Dashboard;
+export const Dashboard: typeof import("./dashboard").Dashboard = null as any;
+utilities.lazyLoad(exports, ["Dashboard"], () => require("./dashboard"));
+
 export { GetAlertArgs, GetAlertResult, GetAlertOutputArgs } from "./getAlert";
 export const getAlert: typeof import("./getAlert").getAlert = null as any;
 export const getAlertOutput: typeof import("./getAlert").getAlertOutput = null as any;
@@ -35,6 +45,26 @@ export const getApiKeys: typeof import("./getApiKeys").getApiKeys = null as any;
 export const getApiKeysOutput: typeof import("./getApiKeys").getApiKeysOutput = null as any;
 utilities.lazyLoad(exports, ["getApiKeys","getApiKeysOutput"], () => require("./getApiKeys"));
 
+export { GetConnectionArgs, GetConnectionResult, GetConnectionOutputArgs } from "./getConnection";
+export const getConnection: typeof import("./getConnection").getConnection = null as any;
+export const getConnectionOutput: typeof import("./getConnection").getConnectionOutput = null as any;
+utilities.lazyLoad(exports, ["getConnection","getConnectionOutput"], () => require("./getConnection"));
+
+export { GetConnectionsArgs, GetConnectionsResult, GetConnectionsOutputArgs } from "./getConnections";
+export const getConnections: typeof import("./getConnections").getConnections = null as any;
+export const getConnectionsOutput: typeof import("./getConnections").getConnectionsOutput = null as any;
+utilities.lazyLoad(exports, ["getConnections","getConnectionsOutput"], () => require("./getConnections"));
+
+export { GetDashboardArgs, GetDashboardResult, GetDashboardOutputArgs } from "./getDashboard";
+export const getDashboard: typeof import("./getDashboard").getDashboard = null as any;
+export const getDashboardOutput: typeof import("./getDashboard").getDashboardOutput = null as any;
+utilities.lazyLoad(exports, ["getDashboard","getDashboardOutput"], () => require("./getDashboard"));
+
+export { GetDashboardsArgs, GetDashboardsResult, GetDashboardsOutputArgs } from "./getDashboards";
+export const getDashboards: typeof import("./getDashboards").getDashboards = null as any;
+export const getDashboardsOutput: typeof import("./getDashboards").getDashboardsOutput = null as any;
+utilities.lazyLoad(exports, ["getDashboards","getDashboardsOutput"], () => require("./getDashboards"));
+
 export { GetPipeSettingsArgs, GetPipeSettingsResult, GetPipeSettingsOutputArgs } from "./getPipeSettings";
 export const getPipeSettings: typeof import("./getPipeSettings").getPipeSettings = null as any;
 export const getPipeSettingsOutput: typeof import("./getPipeSettings").getPipeSettingsOutput = null as any;
@@ -49,6 +79,16 @@ export { GetSavedSearchesArgs, GetSavedSearchesResult, GetSavedSearchesOutputArg
 export const getSavedSearches: typeof import("./getSavedSearches").getSavedSearches = null as any;
 export const getSavedSearchesOutput: typeof import("./getSavedSearches").getSavedSearchesOutput = null as any;
 utilities.lazyLoad(exports, ["getSavedSearches","getSavedSearchesOutput"], () => require("./getSavedSearches"));
+
+export { GetSourceArgs, GetSourceResult, GetSourceOutputArgs } from "./getSource";
+export const getSource: typeof import("./getSource").getSource = null as any;
+export const getSourceOutput: typeof import("./getSource").getSourceOutput = null as any;
+utilities.lazyLoad(exports, ["getSource","getSourceOutput"], () => require("./getSource"));
+
+export { GetSourcesArgs, GetSourcesResult, GetSourcesOutputArgs } from "./getSources";
+export const getSources: typeof import("./getSources").getSources = null as any;
+export const getSourcesOutput: typeof import("./getSources").getSourcesOutput = null as any;
+utilities.lazyLoad(exports, ["getSources","getSourcesOutput"], () => require("./getSources"));
 
 export { GetWebhookArgs, GetWebhookResult, GetWebhookOutputArgs } from "./getWebhook";
 export const getWebhook: typeof import("./getWebhook").getWebhook = null as any;
@@ -74,6 +114,11 @@ export { SavedSearchArgs } from "./savedSearch";
 export type SavedSearch = import("./savedSearch").SavedSearch;
 export const SavedSearch: typeof import("./savedSearch").SavedSearch = null as any;
 utilities.lazyLoad(exports, ["SavedSearch"], () => require("./savedSearch"));
+
+export { SourceArgs } from "./source";
+export type Source = import("./source").Source;
+export const Source: typeof import("./source").Source = null as any;
+utilities.lazyLoad(exports, ["Source"], () => require("./source"));
 
 export { WebhookArgs } from "./webhook";
 export type Webhook = import("./webhook").Webhook;
@@ -101,10 +146,16 @@ const _module = {
                 return new Alert(name, <any>undefined, { urn })
             case "alertpipe:index:ApiKey":
                 return new ApiKey(name, <any>undefined, { urn })
+            case "alertpipe:index:Connection":
+                return new Connection(name, <any>undefined, { urn })
+            case "alertpipe:index:Dashboard":
+                return new Dashboard(name, <any>undefined, { urn })
             case "alertpipe:index:PipeSettings":
                 return new PipeSettings(name, <any>undefined, { urn })
             case "alertpipe:index:SavedSearch":
                 return new SavedSearch(name, <any>undefined, { urn })
+            case "alertpipe:index:Source":
+                return new Source(name, <any>undefined, { urn })
             case "alertpipe:index:Webhook":
                 return new Webhook(name, <any>undefined, { urn })
             default:

@@ -28,7 +28,7 @@ async function serviceIn(mode: EmulatorMode, dialect?: string): Promise<RunningE
   emu.resetRequestLog();
   const channel = { type: "webhook", webhookId: refs.hooks[0] };
   search = { ...base, source: "search", channel, savedSearchId: refs.savedSearchId };
-  tile = { ...base, source: "tile", channel, dashboardId: "d1", tileId: "t1" };
+  tile = { ...base, source: "tile", channel, dashboardId: refs.dashboardId, tileId: refs.tileId };
   restoreEnv = setEnv({
     ...envFor("alerting", emu),
     ...(dialect === undefined ? {} : { ALERTPIPE_ALERTING_DIALECT: dialect }),
@@ -99,5 +99,36 @@ describe("alertpipe:alertingDialect", () => {
     const e = await serviceIn("2026", "contract");
     await expect(alert.create({ ...search, ...host })).rejects.toThrow(/POST \/api\/v2\/alerts failed with status 400/);
     expect(log(e)).toEqual(["POST /api/v2/alerts 400"]);
+  });
+});
+
+describe("a tile alert moved to another tile", () => {
+  it("is replaced against HyperDX, whose dashboard update may already have deleted it", async () => {
+    await serviceIn("2026");
+    const made = await alert.create({ ...tile, ...host });
+    const moved = { ...tile, tileId: "65b000000000000000000001", ...host };
+    const diff = await alert.diff(made.id, { ...made.outs, ...host }, moved);
+    expect(diff.replaces).toEqual(expect.arrayContaining(["tileId"]));
+    expect(diff.deleteBeforeReplace).toBe(false);
+  });
+
+  it("counts a 404 on the old one's delete as done", async () => {
+    const e = await serviceIn("2026");
+    const made = await alert.create({ ...tile, ...host });
+    // The dashboard's update took it along.
+    await fetch(`${e.url}/api/v2/alerts/${made.id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${e.token}` },
+    });
+    await alert.delete(made.id, { ...made.outs, ...host });
+    expect(log(e).at(-1)).toBe(`DELETE /api/v2/alerts/${made.id} 404`);
+  });
+
+  it("moves in place against the contract's service, its body as before", async () => {
+    await serviceIn("contract");
+    const made = await alert.create({ ...tile, ...host });
+    const diff = await alert.diff(made.id, { ...made.outs, ...host }, { ...tile, tileId: "t2", ...host });
+    expect(diff.replaces).not.toContain("tileId");
+    expect(diff.changes).toBe(true);
   });
 });

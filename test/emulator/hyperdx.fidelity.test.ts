@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { request } from "undici";
 import { beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, SEEDED_SOURCES, type RunningEmulator } from "../../emulator";
+import { startEmulator, type RunningEmulator } from "../../emulator";
 import { repoRoot } from "../../scripts/packedPackage";
 import {
   IdMap,
@@ -19,9 +19,6 @@ import {
   type RecordedAnswer,
   type Recording,
 } from "../support/hyperdxRecordings";
-
-/** What a recording's setup made that the emulator has no path for: a connection, a source, a dashboard. */
-const NOT_EMULATED = /^\/api\/v2\/(connections|sources|dashboards)(\/|$|\?)/;
 
 const ALL = recordings();
 
@@ -71,12 +68,6 @@ async function replay(rec: Recording): Promise<Map<number, RecordedAnswer>> {
   const ids = new IdMap();
   try {
     for (const x of rec.exchanges) {
-      if (x.role === "setup" && NOT_EMULATED.test(x.request.path)) {
-        // A source made by hand is one the emulator seeds; a dashboard's ids it takes as they come.
-        const made = (x.answer.body as { data?: { id?: string } } | undefined)?.data?.id;
-        if (made !== undefined && x.request.path.startsWith("/api/v2/sources")) ids.set(made, SEEDED_SOURCES[0].id);
-        continue;
-      }
       if (x.spent === true) await spend(emulator);
       const raw = await send(emulator, x, ids);
       if (x.request.method !== "GET") ids.learn(x.answer.body, raw.body);

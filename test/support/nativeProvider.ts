@@ -29,6 +29,9 @@ export const TOKENS = {
   pipeSettings: "alertpipe:index:PipeSettings",
   webhook: "alertpipe:index:Webhook",
   savedSearch: "alertpipe:index:SavedSearch",
+  connection: "alertpipe:index:Connection",
+  source: "alertpipe:index:Source",
+  dashboard: "alertpipe:index:Dashboard",
 } as const;
 
 /** The stack config that points the plugin at `emu`, credentials as the engine sends secret config, pacing off. */

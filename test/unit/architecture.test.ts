@@ -66,14 +66,24 @@ const LAYERS: readonly (readonly string[])[] = [
   ["provider/runtime/"],
   ["provider/http/"],
   ["provider/creation/", "provider/reading/"],
-  ["provider/alert/", "provider/apiKey/", "provider/pipeSettings/", "provider/webhook/", "provider/savedSearch/"],
+  [
+    "provider/alert/",
+    "provider/apiKey/",
+    "provider/pipeSettings/",
+    "provider/webhook/",
+    "provider/savedSearch/",
+    "provider/connection/",
+    "provider/source/",
+    "provider/dashboard/",
+  ],
   ["provider/resources.ts", "provider/lookups/"],
   ["provider/dynamic/", "provider/native/", "provider/export/"],
   ["provider/index.ts"],
 ];
 
 /** The state-compatibility modules existing states require: thin adapters over the front door they serve. */
-const STATE_COMPATIBILITY = /^provider\/(alert|apiKey|pipeSettings|webhook|savedSearch)\/(shim|provider)\.ts$/;
+const STATE_COMPATIBILITY =
+  /^provider\/(alert|apiKey|pipeSettings|webhook|savedSearch|connection|source|dashboard)\/(shim|provider)\.ts$/;
 
 function unitOf(file: string): { layer: number; unit: string } {
   for (const [layer, units] of LAYERS.entries()) {

@@ -29,6 +29,11 @@ const COMMON = new Set([
   ...["importId", "organizationId", "createdAt", "updatedAt"],
   // A resource's kind, which the registry and the export name: Alert's output `savedSearch` is SavedSearch's.
   "savedSearch",
+  // Plain words of the code: a TypeSpec's kind, Array.from, a URL's host, pacing disabled, a service connection.
+  ...["kind", "from", "host", "disabled", "connection"],
+  // HyperDX's vocabulary, which its objects share: a saved search, a tile's config and a dashboard's filters
+  // hold these alike; a source's delete reads dashboards' tiles and filters for the sources they use.
+  ...["sourceId", "select", "orderBy", "groupBy", "filters", "tags", "whereLanguage", "tiles"],
 ]);
 
 /** The files the definitions render, and how. */

@@ -25,10 +25,16 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Alert{}
 	case "alertpipe:index:ApiKey":
 		r = &ApiKey{}
+	case "alertpipe:index:Connection":
+		r = &Connection{}
+	case "alertpipe:index:Dashboard":
+		r = &Dashboard{}
 	case "alertpipe:index:PipeSettings":
 		r = &PipeSettings{}
 	case "alertpipe:index:SavedSearch":
 		r = &SavedSearch{}
+	case "alertpipe:index:Source":
+		r = &Source{}
 	case "alertpipe:index:Webhook":
 		r = &Webhook{}
 	default:

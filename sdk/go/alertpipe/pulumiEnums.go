@@ -1516,6 +1516,872 @@ func (in *apiKeyStateEnumPtr) ToApiKeyStateEnumPtrOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, in).(ApiKeyStateEnumPtrOutput)
 }
 
+// An aggregation function.
+type DashboardAggFn string
+
+const (
+	DashboardAggFnAvg           = DashboardAggFn("avg")
+	DashboardAggFnCount         = DashboardAggFn("count")
+	DashboardAggFnCountDistinct = DashboardAggFn("count_distinct")
+	DashboardAggFnLastValue     = DashboardAggFn("last_value")
+	DashboardAggFnMax           = DashboardAggFn("max")
+	DashboardAggFnMin           = DashboardAggFn("min")
+	DashboardAggFnQuantile      = DashboardAggFn("quantile")
+	DashboardAggFnSum           = DashboardAggFn("sum")
+	DashboardAggFnAny           = DashboardAggFn("any")
+	DashboardAggFnNone          = DashboardAggFn("none")
+)
+
+func (DashboardAggFn) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardAggFn)(nil)).Elem()
+}
+
+func (e DashboardAggFn) ToDashboardAggFnOutput() DashboardAggFnOutput {
+	return pulumi.ToOutput(e).(DashboardAggFnOutput)
+}
+
+func (e DashboardAggFn) ToDashboardAggFnOutputWithContext(ctx context.Context) DashboardAggFnOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DashboardAggFnOutput)
+}
+
+func (e DashboardAggFn) ToDashboardAggFnPtrOutput() DashboardAggFnPtrOutput {
+	return e.ToDashboardAggFnPtrOutputWithContext(context.Background())
+}
+
+func (e DashboardAggFn) ToDashboardAggFnPtrOutputWithContext(ctx context.Context) DashboardAggFnPtrOutput {
+	return DashboardAggFn(e).ToDashboardAggFnOutputWithContext(ctx).ToDashboardAggFnPtrOutputWithContext(ctx)
+}
+
+func (e DashboardAggFn) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardAggFn) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardAggFn) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DashboardAggFn) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DashboardAggFnOutput struct{ *pulumi.OutputState }
+
+func (DashboardAggFnOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardAggFn)(nil)).Elem()
+}
+
+func (o DashboardAggFnOutput) ToDashboardAggFnOutput() DashboardAggFnOutput {
+	return o
+}
+
+func (o DashboardAggFnOutput) ToDashboardAggFnOutputWithContext(ctx context.Context) DashboardAggFnOutput {
+	return o
+}
+
+func (o DashboardAggFnOutput) ToDashboardAggFnPtrOutput() DashboardAggFnPtrOutput {
+	return o.ToDashboardAggFnPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardAggFnOutput) ToDashboardAggFnPtrOutputWithContext(ctx context.Context) DashboardAggFnPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardAggFn) *DashboardAggFn {
+		return &v
+	}).(DashboardAggFnPtrOutput)
+}
+
+func (o DashboardAggFnOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DashboardAggFnOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardAggFn) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DashboardAggFnOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardAggFnOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardAggFn) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DashboardAggFnPtrOutput struct{ *pulumi.OutputState }
+
+func (DashboardAggFnPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardAggFn)(nil)).Elem()
+}
+
+func (o DashboardAggFnPtrOutput) ToDashboardAggFnPtrOutput() DashboardAggFnPtrOutput {
+	return o
+}
+
+func (o DashboardAggFnPtrOutput) ToDashboardAggFnPtrOutputWithContext(ctx context.Context) DashboardAggFnPtrOutput {
+	return o
+}
+
+func (o DashboardAggFnPtrOutput) Elem() DashboardAggFnOutput {
+	return o.ApplyT(func(v *DashboardAggFn) DashboardAggFn {
+		if v != nil {
+			return *v
+		}
+		var ret DashboardAggFn
+		return ret
+	}).(DashboardAggFnOutput)
+}
+
+func (o DashboardAggFnPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardAggFnPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DashboardAggFn) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DashboardAggFnInput is an input type that accepts values of the DashboardAggFn enum
+// A concrete instance of `DashboardAggFnInput` can be one of the following:
+//
+//	DashboardAggFnAvg
+//	DashboardAggFnCount
+//	DashboardAggFnCountDistinct
+//	DashboardAggFnLastValue
+//	DashboardAggFnMax
+//	DashboardAggFnMin
+//	DashboardAggFnQuantile
+//	DashboardAggFnSum
+//	DashboardAggFnAny
+//	DashboardAggFnNone
+type DashboardAggFnInput interface {
+	pulumi.Input
+
+	ToDashboardAggFnOutput() DashboardAggFnOutput
+	ToDashboardAggFnOutputWithContext(context.Context) DashboardAggFnOutput
+}
+
+var dashboardAggFnPtrType = reflect.TypeOf((**DashboardAggFn)(nil)).Elem()
+
+type DashboardAggFnPtrInput interface {
+	pulumi.Input
+
+	ToDashboardAggFnPtrOutput() DashboardAggFnPtrOutput
+	ToDashboardAggFnPtrOutputWithContext(context.Context) DashboardAggFnPtrOutput
+}
+
+type dashboardAggFnPtr string
+
+func DashboardAggFnPtr(v string) DashboardAggFnPtrInput {
+	return (*dashboardAggFnPtr)(&v)
+}
+
+func (*dashboardAggFnPtr) ElementType() reflect.Type {
+	return dashboardAggFnPtrType
+}
+
+func (in *dashboardAggFnPtr) ToDashboardAggFnPtrOutput() DashboardAggFnPtrOutput {
+	return pulumi.ToOutput(in).(DashboardAggFnPtrOutput)
+}
+
+func (in *dashboardAggFnPtr) ToDashboardAggFnPtrOutputWithContext(ctx context.Context) DashboardAggFnPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DashboardAggFnPtrOutput)
+}
+
+// A Raw SQL tile.
+type DashboardConfigType string
+
+const (
+	DashboardConfigTypeSql = DashboardConfigType("sql")
+)
+
+func (DashboardConfigType) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardConfigType)(nil)).Elem()
+}
+
+func (e DashboardConfigType) ToDashboardConfigTypeOutput() DashboardConfigTypeOutput {
+	return pulumi.ToOutput(e).(DashboardConfigTypeOutput)
+}
+
+func (e DashboardConfigType) ToDashboardConfigTypeOutputWithContext(ctx context.Context) DashboardConfigTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DashboardConfigTypeOutput)
+}
+
+func (e DashboardConfigType) ToDashboardConfigTypePtrOutput() DashboardConfigTypePtrOutput {
+	return e.ToDashboardConfigTypePtrOutputWithContext(context.Background())
+}
+
+func (e DashboardConfigType) ToDashboardConfigTypePtrOutputWithContext(ctx context.Context) DashboardConfigTypePtrOutput {
+	return DashboardConfigType(e).ToDashboardConfigTypeOutputWithContext(ctx).ToDashboardConfigTypePtrOutputWithContext(ctx)
+}
+
+func (e DashboardConfigType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardConfigType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardConfigType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DashboardConfigType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DashboardConfigTypeOutput struct{ *pulumi.OutputState }
+
+func (DashboardConfigTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardConfigType)(nil)).Elem()
+}
+
+func (o DashboardConfigTypeOutput) ToDashboardConfigTypeOutput() DashboardConfigTypeOutput {
+	return o
+}
+
+func (o DashboardConfigTypeOutput) ToDashboardConfigTypeOutputWithContext(ctx context.Context) DashboardConfigTypeOutput {
+	return o
+}
+
+func (o DashboardConfigTypeOutput) ToDashboardConfigTypePtrOutput() DashboardConfigTypePtrOutput {
+	return o.ToDashboardConfigTypePtrOutputWithContext(context.Background())
+}
+
+func (o DashboardConfigTypeOutput) ToDashboardConfigTypePtrOutputWithContext(ctx context.Context) DashboardConfigTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardConfigType) *DashboardConfigType {
+		return &v
+	}).(DashboardConfigTypePtrOutput)
+}
+
+func (o DashboardConfigTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DashboardConfigTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardConfigType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DashboardConfigTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardConfigTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardConfigType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DashboardConfigTypePtrOutput struct{ *pulumi.OutputState }
+
+func (DashboardConfigTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardConfigType)(nil)).Elem()
+}
+
+func (o DashboardConfigTypePtrOutput) ToDashboardConfigTypePtrOutput() DashboardConfigTypePtrOutput {
+	return o
+}
+
+func (o DashboardConfigTypePtrOutput) ToDashboardConfigTypePtrOutputWithContext(ctx context.Context) DashboardConfigTypePtrOutput {
+	return o
+}
+
+func (o DashboardConfigTypePtrOutput) Elem() DashboardConfigTypeOutput {
+	return o.ApplyT(func(v *DashboardConfigType) DashboardConfigType {
+		if v != nil {
+			return *v
+		}
+		var ret DashboardConfigType
+		return ret
+	}).(DashboardConfigTypeOutput)
+}
+
+func (o DashboardConfigTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardConfigTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DashboardConfigType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DashboardConfigTypeInput is an input type that accepts values of the DashboardConfigType enum
+// A concrete instance of `DashboardConfigTypeInput` can be one of the following:
+//
+//	DashboardConfigTypeSql
+type DashboardConfigTypeInput interface {
+	pulumi.Input
+
+	ToDashboardConfigTypeOutput() DashboardConfigTypeOutput
+	ToDashboardConfigTypeOutputWithContext(context.Context) DashboardConfigTypeOutput
+}
+
+var dashboardConfigTypePtrType = reflect.TypeOf((**DashboardConfigType)(nil)).Elem()
+
+type DashboardConfigTypePtrInput interface {
+	pulumi.Input
+
+	ToDashboardConfigTypePtrOutput() DashboardConfigTypePtrOutput
+	ToDashboardConfigTypePtrOutputWithContext(context.Context) DashboardConfigTypePtrOutput
+}
+
+type dashboardConfigTypePtr string
+
+func DashboardConfigTypePtr(v string) DashboardConfigTypePtrInput {
+	return (*dashboardConfigTypePtr)(&v)
+}
+
+func (*dashboardConfigTypePtr) ElementType() reflect.Type {
+	return dashboardConfigTypePtrType
+}
+
+func (in *dashboardConfigTypePtr) ToDashboardConfigTypePtrOutput() DashboardConfigTypePtrOutput {
+	return pulumi.ToOutput(in).(DashboardConfigTypePtrOutput)
+}
+
+func (in *dashboardConfigTypePtr) ToDashboardConfigTypePtrOutputWithContext(ctx context.Context) DashboardConfigTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DashboardConfigTypePtrOutput)
+}
+
+// A tile's chart.
+type DashboardDisplayType string
+
+const (
+	DashboardDisplayTypeLine          = DashboardDisplayType("line")
+	DashboardDisplayTypeStackedBar    = DashboardDisplayType("stacked_bar")
+	DashboardDisplayTypeTable         = DashboardDisplayType("table")
+	DashboardDisplayTypeNumber        = DashboardDisplayType("number")
+	DashboardDisplayTypePie           = DashboardDisplayType("pie")
+	DashboardDisplayTypeBar           = DashboardDisplayType("bar")
+	DashboardDisplayTypeHeatmap       = DashboardDisplayType("heatmap")
+	DashboardDisplayTypeSearch        = DashboardDisplayType("search")
+	DashboardDisplayTypeEventPatterns = DashboardDisplayType("event_patterns")
+	DashboardDisplayTypeMarkdown      = DashboardDisplayType("markdown")
+)
+
+func (DashboardDisplayType) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardDisplayType)(nil)).Elem()
+}
+
+func (e DashboardDisplayType) ToDashboardDisplayTypeOutput() DashboardDisplayTypeOutput {
+	return pulumi.ToOutput(e).(DashboardDisplayTypeOutput)
+}
+
+func (e DashboardDisplayType) ToDashboardDisplayTypeOutputWithContext(ctx context.Context) DashboardDisplayTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DashboardDisplayTypeOutput)
+}
+
+func (e DashboardDisplayType) ToDashboardDisplayTypePtrOutput() DashboardDisplayTypePtrOutput {
+	return e.ToDashboardDisplayTypePtrOutputWithContext(context.Background())
+}
+
+func (e DashboardDisplayType) ToDashboardDisplayTypePtrOutputWithContext(ctx context.Context) DashboardDisplayTypePtrOutput {
+	return DashboardDisplayType(e).ToDashboardDisplayTypeOutputWithContext(ctx).ToDashboardDisplayTypePtrOutputWithContext(ctx)
+}
+
+func (e DashboardDisplayType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardDisplayType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardDisplayType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DashboardDisplayType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DashboardDisplayTypeOutput struct{ *pulumi.OutputState }
+
+func (DashboardDisplayTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardDisplayType)(nil)).Elem()
+}
+
+func (o DashboardDisplayTypeOutput) ToDashboardDisplayTypeOutput() DashboardDisplayTypeOutput {
+	return o
+}
+
+func (o DashboardDisplayTypeOutput) ToDashboardDisplayTypeOutputWithContext(ctx context.Context) DashboardDisplayTypeOutput {
+	return o
+}
+
+func (o DashboardDisplayTypeOutput) ToDashboardDisplayTypePtrOutput() DashboardDisplayTypePtrOutput {
+	return o.ToDashboardDisplayTypePtrOutputWithContext(context.Background())
+}
+
+func (o DashboardDisplayTypeOutput) ToDashboardDisplayTypePtrOutputWithContext(ctx context.Context) DashboardDisplayTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardDisplayType) *DashboardDisplayType {
+		return &v
+	}).(DashboardDisplayTypePtrOutput)
+}
+
+func (o DashboardDisplayTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DashboardDisplayTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardDisplayType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DashboardDisplayTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardDisplayTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardDisplayType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DashboardDisplayTypePtrOutput struct{ *pulumi.OutputState }
+
+func (DashboardDisplayTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardDisplayType)(nil)).Elem()
+}
+
+func (o DashboardDisplayTypePtrOutput) ToDashboardDisplayTypePtrOutput() DashboardDisplayTypePtrOutput {
+	return o
+}
+
+func (o DashboardDisplayTypePtrOutput) ToDashboardDisplayTypePtrOutputWithContext(ctx context.Context) DashboardDisplayTypePtrOutput {
+	return o
+}
+
+func (o DashboardDisplayTypePtrOutput) Elem() DashboardDisplayTypeOutput {
+	return o.ApplyT(func(v *DashboardDisplayType) DashboardDisplayType {
+		if v != nil {
+			return *v
+		}
+		var ret DashboardDisplayType
+		return ret
+	}).(DashboardDisplayTypeOutput)
+}
+
+func (o DashboardDisplayTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardDisplayTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DashboardDisplayType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DashboardDisplayTypeInput is an input type that accepts values of the DashboardDisplayType enum
+// A concrete instance of `DashboardDisplayTypeInput` can be one of the following:
+//
+//	DashboardDisplayTypeLine
+//	DashboardDisplayTypeStackedBar
+//	DashboardDisplayTypeTable
+//	DashboardDisplayTypeNumber
+//	DashboardDisplayTypePie
+//	DashboardDisplayTypeBar
+//	DashboardDisplayTypeHeatmap
+//	DashboardDisplayTypeSearch
+//	DashboardDisplayTypeEventPatterns
+//	DashboardDisplayTypeMarkdown
+type DashboardDisplayTypeInput interface {
+	pulumi.Input
+
+	ToDashboardDisplayTypeOutput() DashboardDisplayTypeOutput
+	ToDashboardDisplayTypeOutputWithContext(context.Context) DashboardDisplayTypeOutput
+}
+
+var dashboardDisplayTypePtrType = reflect.TypeOf((**DashboardDisplayType)(nil)).Elem()
+
+type DashboardDisplayTypePtrInput interface {
+	pulumi.Input
+
+	ToDashboardDisplayTypePtrOutput() DashboardDisplayTypePtrOutput
+	ToDashboardDisplayTypePtrOutputWithContext(context.Context) DashboardDisplayTypePtrOutput
+}
+
+type dashboardDisplayTypePtr string
+
+func DashboardDisplayTypePtr(v string) DashboardDisplayTypePtrInput {
+	return (*dashboardDisplayTypePtr)(&v)
+}
+
+func (*dashboardDisplayTypePtr) ElementType() reflect.Type {
+	return dashboardDisplayTypePtrType
+}
+
+func (in *dashboardDisplayTypePtr) ToDashboardDisplayTypePtrOutput() DashboardDisplayTypePtrOutput {
+	return pulumi.ToOutput(in).(DashboardDisplayTypePtrOutput)
+}
+
+func (in *dashboardDisplayTypePtr) ToDashboardDisplayTypePtrOutputWithContext(ctx context.Context) DashboardDisplayTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DashboardDisplayTypePtrOutput)
+}
+
+// A metric's type.
+type DashboardMetricType string
+
+const (
+	DashboardMetricTypeSum                  = DashboardMetricType("sum")
+	DashboardMetricTypeGauge                = DashboardMetricType("gauge")
+	DashboardMetricTypeHistogram            = DashboardMetricType("histogram")
+	DashboardMetricTypeSummary              = DashboardMetricType("summary")
+	DashboardMetricTypeExponentialHistogram = DashboardMetricType("exponential histogram")
+)
+
+func (DashboardMetricType) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardMetricType)(nil)).Elem()
+}
+
+func (e DashboardMetricType) ToDashboardMetricTypeOutput() DashboardMetricTypeOutput {
+	return pulumi.ToOutput(e).(DashboardMetricTypeOutput)
+}
+
+func (e DashboardMetricType) ToDashboardMetricTypeOutputWithContext(ctx context.Context) DashboardMetricTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DashboardMetricTypeOutput)
+}
+
+func (e DashboardMetricType) ToDashboardMetricTypePtrOutput() DashboardMetricTypePtrOutput {
+	return e.ToDashboardMetricTypePtrOutputWithContext(context.Background())
+}
+
+func (e DashboardMetricType) ToDashboardMetricTypePtrOutputWithContext(ctx context.Context) DashboardMetricTypePtrOutput {
+	return DashboardMetricType(e).ToDashboardMetricTypeOutputWithContext(ctx).ToDashboardMetricTypePtrOutputWithContext(ctx)
+}
+
+func (e DashboardMetricType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardMetricType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardMetricType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DashboardMetricType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DashboardMetricTypeOutput struct{ *pulumi.OutputState }
+
+func (DashboardMetricTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardMetricType)(nil)).Elem()
+}
+
+func (o DashboardMetricTypeOutput) ToDashboardMetricTypeOutput() DashboardMetricTypeOutput {
+	return o
+}
+
+func (o DashboardMetricTypeOutput) ToDashboardMetricTypeOutputWithContext(ctx context.Context) DashboardMetricTypeOutput {
+	return o
+}
+
+func (o DashboardMetricTypeOutput) ToDashboardMetricTypePtrOutput() DashboardMetricTypePtrOutput {
+	return o.ToDashboardMetricTypePtrOutputWithContext(context.Background())
+}
+
+func (o DashboardMetricTypeOutput) ToDashboardMetricTypePtrOutputWithContext(ctx context.Context) DashboardMetricTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardMetricType) *DashboardMetricType {
+		return &v
+	}).(DashboardMetricTypePtrOutput)
+}
+
+func (o DashboardMetricTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DashboardMetricTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardMetricType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DashboardMetricTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardMetricTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardMetricType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DashboardMetricTypePtrOutput struct{ *pulumi.OutputState }
+
+func (DashboardMetricTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardMetricType)(nil)).Elem()
+}
+
+func (o DashboardMetricTypePtrOutput) ToDashboardMetricTypePtrOutput() DashboardMetricTypePtrOutput {
+	return o
+}
+
+func (o DashboardMetricTypePtrOutput) ToDashboardMetricTypePtrOutputWithContext(ctx context.Context) DashboardMetricTypePtrOutput {
+	return o
+}
+
+func (o DashboardMetricTypePtrOutput) Elem() DashboardMetricTypeOutput {
+	return o.ApplyT(func(v *DashboardMetricType) DashboardMetricType {
+		if v != nil {
+			return *v
+		}
+		var ret DashboardMetricType
+		return ret
+	}).(DashboardMetricTypeOutput)
+}
+
+func (o DashboardMetricTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardMetricTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DashboardMetricType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DashboardMetricTypeInput is an input type that accepts values of the DashboardMetricType enum
+// A concrete instance of `DashboardMetricTypeInput` can be one of the following:
+//
+//	DashboardMetricTypeSum
+//	DashboardMetricTypeGauge
+//	DashboardMetricTypeHistogram
+//	DashboardMetricTypeSummary
+//	DashboardMetricTypeExponentialHistogram
+type DashboardMetricTypeInput interface {
+	pulumi.Input
+
+	ToDashboardMetricTypeOutput() DashboardMetricTypeOutput
+	ToDashboardMetricTypeOutputWithContext(context.Context) DashboardMetricTypeOutput
+}
+
+var dashboardMetricTypePtrType = reflect.TypeOf((**DashboardMetricType)(nil)).Elem()
+
+type DashboardMetricTypePtrInput interface {
+	pulumi.Input
+
+	ToDashboardMetricTypePtrOutput() DashboardMetricTypePtrOutput
+	ToDashboardMetricTypePtrOutputWithContext(context.Context) DashboardMetricTypePtrOutput
+}
+
+type dashboardMetricTypePtr string
+
+func DashboardMetricTypePtr(v string) DashboardMetricTypePtrInput {
+	return (*dashboardMetricTypePtr)(&v)
+}
+
+func (*dashboardMetricTypePtr) ElementType() reflect.Type {
+	return dashboardMetricTypePtrType
+}
+
+func (in *dashboardMetricTypePtr) ToDashboardMetricTypePtrOutput() DashboardMetricTypePtrOutput {
+	return pulumi.ToOutput(in).(DashboardMetricTypePtrOutput)
+}
+
+func (in *dashboardMetricTypePtr) ToDashboardMetricTypePtrOutputWithContext(ctx context.Context) DashboardMetricTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DashboardMetricTypePtrOutput)
+}
+
+// The language of a query.
+type DashboardQueryLanguage string
+
+const (
+	DashboardQueryLanguageLucene = DashboardQueryLanguage("lucene")
+	DashboardQueryLanguageSql    = DashboardQueryLanguage("sql")
+)
+
+func (DashboardQueryLanguage) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardQueryLanguage)(nil)).Elem()
+}
+
+func (e DashboardQueryLanguage) ToDashboardQueryLanguageOutput() DashboardQueryLanguageOutput {
+	return pulumi.ToOutput(e).(DashboardQueryLanguageOutput)
+}
+
+func (e DashboardQueryLanguage) ToDashboardQueryLanguageOutputWithContext(ctx context.Context) DashboardQueryLanguageOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DashboardQueryLanguageOutput)
+}
+
+func (e DashboardQueryLanguage) ToDashboardQueryLanguagePtrOutput() DashboardQueryLanguagePtrOutput {
+	return e.ToDashboardQueryLanguagePtrOutputWithContext(context.Background())
+}
+
+func (e DashboardQueryLanguage) ToDashboardQueryLanguagePtrOutputWithContext(ctx context.Context) DashboardQueryLanguagePtrOutput {
+	return DashboardQueryLanguage(e).ToDashboardQueryLanguageOutputWithContext(ctx).ToDashboardQueryLanguagePtrOutputWithContext(ctx)
+}
+
+func (e DashboardQueryLanguage) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardQueryLanguage) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DashboardQueryLanguage) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DashboardQueryLanguage) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DashboardQueryLanguageOutput struct{ *pulumi.OutputState }
+
+func (DashboardQueryLanguageOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardQueryLanguage)(nil)).Elem()
+}
+
+func (o DashboardQueryLanguageOutput) ToDashboardQueryLanguageOutput() DashboardQueryLanguageOutput {
+	return o
+}
+
+func (o DashboardQueryLanguageOutput) ToDashboardQueryLanguageOutputWithContext(ctx context.Context) DashboardQueryLanguageOutput {
+	return o
+}
+
+func (o DashboardQueryLanguageOutput) ToDashboardQueryLanguagePtrOutput() DashboardQueryLanguagePtrOutput {
+	return o.ToDashboardQueryLanguagePtrOutputWithContext(context.Background())
+}
+
+func (o DashboardQueryLanguageOutput) ToDashboardQueryLanguagePtrOutputWithContext(ctx context.Context) DashboardQueryLanguagePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardQueryLanguage) *DashboardQueryLanguage {
+		return &v
+	}).(DashboardQueryLanguagePtrOutput)
+}
+
+func (o DashboardQueryLanguageOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DashboardQueryLanguageOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardQueryLanguage) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DashboardQueryLanguageOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardQueryLanguageOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DashboardQueryLanguage) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DashboardQueryLanguagePtrOutput struct{ *pulumi.OutputState }
+
+func (DashboardQueryLanguagePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardQueryLanguage)(nil)).Elem()
+}
+
+func (o DashboardQueryLanguagePtrOutput) ToDashboardQueryLanguagePtrOutput() DashboardQueryLanguagePtrOutput {
+	return o
+}
+
+func (o DashboardQueryLanguagePtrOutput) ToDashboardQueryLanguagePtrOutputWithContext(ctx context.Context) DashboardQueryLanguagePtrOutput {
+	return o
+}
+
+func (o DashboardQueryLanguagePtrOutput) Elem() DashboardQueryLanguageOutput {
+	return o.ApplyT(func(v *DashboardQueryLanguage) DashboardQueryLanguage {
+		if v != nil {
+			return *v
+		}
+		var ret DashboardQueryLanguage
+		return ret
+	}).(DashboardQueryLanguageOutput)
+}
+
+func (o DashboardQueryLanguagePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardQueryLanguagePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DashboardQueryLanguage) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DashboardQueryLanguageInput is an input type that accepts values of the DashboardQueryLanguage enum
+// A concrete instance of `DashboardQueryLanguageInput` can be one of the following:
+//
+//	DashboardQueryLanguageLucene
+//	DashboardQueryLanguageSql
+type DashboardQueryLanguageInput interface {
+	pulumi.Input
+
+	ToDashboardQueryLanguageOutput() DashboardQueryLanguageOutput
+	ToDashboardQueryLanguageOutputWithContext(context.Context) DashboardQueryLanguageOutput
+}
+
+var dashboardQueryLanguagePtrType = reflect.TypeOf((**DashboardQueryLanguage)(nil)).Elem()
+
+type DashboardQueryLanguagePtrInput interface {
+	pulumi.Input
+
+	ToDashboardQueryLanguagePtrOutput() DashboardQueryLanguagePtrOutput
+	ToDashboardQueryLanguagePtrOutputWithContext(context.Context) DashboardQueryLanguagePtrOutput
+}
+
+type dashboardQueryLanguagePtr string
+
+func DashboardQueryLanguagePtr(v string) DashboardQueryLanguagePtrInput {
+	return (*dashboardQueryLanguagePtr)(&v)
+}
+
+func (*dashboardQueryLanguagePtr) ElementType() reflect.Type {
+	return dashboardQueryLanguagePtrType
+}
+
+func (in *dashboardQueryLanguagePtr) ToDashboardQueryLanguagePtrOutput() DashboardQueryLanguagePtrOutput {
+	return pulumi.ToOutput(in).(DashboardQueryLanguagePtrOutput)
+}
+
+func (in *dashboardQueryLanguagePtr) ToDashboardQueryLanguagePtrOutputWithContext(ctx context.Context) DashboardQueryLanguagePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DashboardQueryLanguagePtrOutput)
+}
+
 // A pinned filter's kind.
 type SavedSearchFilterType string
 
@@ -1850,6 +2716,178 @@ func (in *savedSearchWhereLanguagePtr) ToSavedSearchWhereLanguagePtrOutputWithCo
 	return pulumi.ToOutputWithContext(ctx, in).(SavedSearchWhereLanguagePtrOutput)
 }
 
+// What a source holds.
+type SourceKind string
+
+const (
+	SourceKindLog     = SourceKind("log")
+	SourceKindTrace   = SourceKind("trace")
+	SourceKindMetric  = SourceKind("metric")
+	SourceKindSession = SourceKind("session")
+	SourceKindPromql  = SourceKind("promql")
+)
+
+func (SourceKind) ElementType() reflect.Type {
+	return reflect.TypeOf((*SourceKind)(nil)).Elem()
+}
+
+func (e SourceKind) ToSourceKindOutput() SourceKindOutput {
+	return pulumi.ToOutput(e).(SourceKindOutput)
+}
+
+func (e SourceKind) ToSourceKindOutputWithContext(ctx context.Context) SourceKindOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SourceKindOutput)
+}
+
+func (e SourceKind) ToSourceKindPtrOutput() SourceKindPtrOutput {
+	return e.ToSourceKindPtrOutputWithContext(context.Background())
+}
+
+func (e SourceKind) ToSourceKindPtrOutputWithContext(ctx context.Context) SourceKindPtrOutput {
+	return SourceKind(e).ToSourceKindOutputWithContext(ctx).ToSourceKindPtrOutputWithContext(ctx)
+}
+
+func (e SourceKind) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SourceKind) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SourceKind) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SourceKind) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SourceKindOutput struct{ *pulumi.OutputState }
+
+func (SourceKindOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SourceKind)(nil)).Elem()
+}
+
+func (o SourceKindOutput) ToSourceKindOutput() SourceKindOutput {
+	return o
+}
+
+func (o SourceKindOutput) ToSourceKindOutputWithContext(ctx context.Context) SourceKindOutput {
+	return o
+}
+
+func (o SourceKindOutput) ToSourceKindPtrOutput() SourceKindPtrOutput {
+	return o.ToSourceKindPtrOutputWithContext(context.Background())
+}
+
+func (o SourceKindOutput) ToSourceKindPtrOutputWithContext(ctx context.Context) SourceKindPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SourceKind) *SourceKind {
+		return &v
+	}).(SourceKindPtrOutput)
+}
+
+func (o SourceKindOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SourceKindOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SourceKind) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SourceKindOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SourceKindOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SourceKind) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SourceKindPtrOutput struct{ *pulumi.OutputState }
+
+func (SourceKindPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SourceKind)(nil)).Elem()
+}
+
+func (o SourceKindPtrOutput) ToSourceKindPtrOutput() SourceKindPtrOutput {
+	return o
+}
+
+func (o SourceKindPtrOutput) ToSourceKindPtrOutputWithContext(ctx context.Context) SourceKindPtrOutput {
+	return o
+}
+
+func (o SourceKindPtrOutput) Elem() SourceKindOutput {
+	return o.ApplyT(func(v *SourceKind) SourceKind {
+		if v != nil {
+			return *v
+		}
+		var ret SourceKind
+		return ret
+	}).(SourceKindOutput)
+}
+
+func (o SourceKindPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SourceKindPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SourceKind) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SourceKindInput is an input type that accepts values of the SourceKind enum
+// A concrete instance of `SourceKindInput` can be one of the following:
+//
+//	SourceKindLog
+//	SourceKindTrace
+//	SourceKindMetric
+//	SourceKindSession
+//	SourceKindPromql
+type SourceKindInput interface {
+	pulumi.Input
+
+	ToSourceKindOutput() SourceKindOutput
+	ToSourceKindOutputWithContext(context.Context) SourceKindOutput
+}
+
+var sourceKindPtrType = reflect.TypeOf((**SourceKind)(nil)).Elem()
+
+type SourceKindPtrInput interface {
+	pulumi.Input
+
+	ToSourceKindPtrOutput() SourceKindPtrOutput
+	ToSourceKindPtrOutputWithContext(context.Context) SourceKindPtrOutput
+}
+
+type sourceKindPtr string
+
+func SourceKindPtr(v string) SourceKindPtrInput {
+	return (*sourceKindPtr)(&v)
+}
+
+func (*sourceKindPtr) ElementType() reflect.Type {
+	return sourceKindPtrType
+}
+
+func (in *sourceKindPtr) ToSourceKindPtrOutput() SourceKindPtrOutput {
+	return pulumi.ToOutput(in).(SourceKindPtrOutput)
+}
+
+func (in *sourceKindPtr) ToSourceKindPtrOutputWithContext(ctx context.Context) SourceKindPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SourceKindPtrOutput)
+}
+
 // Where a webhook delivers.
 type WebhookService string
 
@@ -2039,10 +3077,22 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyRoleArrayInput)(nil)).Elem(), ApiKeyRoleArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyStateEnumInput)(nil)).Elem(), ApiKeyStateEnum("enabled"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyStateEnumPtrInput)(nil)).Elem(), ApiKeyStateEnum("enabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardAggFnInput)(nil)).Elem(), DashboardAggFn("avg"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardAggFnPtrInput)(nil)).Elem(), DashboardAggFn("avg"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardConfigTypeInput)(nil)).Elem(), DashboardConfigType("sql"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardConfigTypePtrInput)(nil)).Elem(), DashboardConfigType("sql"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDisplayTypeInput)(nil)).Elem(), DashboardDisplayType("line"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardDisplayTypePtrInput)(nil)).Elem(), DashboardDisplayType("line"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardMetricTypeInput)(nil)).Elem(), DashboardMetricType("sum"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardMetricTypePtrInput)(nil)).Elem(), DashboardMetricType("sum"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardQueryLanguageInput)(nil)).Elem(), DashboardQueryLanguage("lucene"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardQueryLanguagePtrInput)(nil)).Elem(), DashboardQueryLanguage("lucene"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchFilterTypeInput)(nil)).Elem(), SavedSearchFilterType("sql"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchFilterTypePtrInput)(nil)).Elem(), SavedSearchFilterType("sql"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchWhereLanguageInput)(nil)).Elem(), SavedSearchWhereLanguage("lucene"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchWhereLanguagePtrInput)(nil)).Elem(), SavedSearchWhereLanguage("lucene"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SourceKindInput)(nil)).Elem(), SourceKind("log"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SourceKindPtrInput)(nil)).Elem(), SourceKind("log"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookServiceInput)(nil)).Elem(), WebhookService("slack"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookServicePtrInput)(nil)).Elem(), WebhookService("slack"))
 	pulumi.RegisterOutputType(AlertChannelSeverityOutput{})
@@ -2064,10 +3114,22 @@ func init() {
 	pulumi.RegisterOutputType(ApiKeyRoleTypePtrOutput{})
 	pulumi.RegisterOutputType(ApiKeyStateEnumOutput{})
 	pulumi.RegisterOutputType(ApiKeyStateEnumPtrOutput{})
+	pulumi.RegisterOutputType(DashboardAggFnOutput{})
+	pulumi.RegisterOutputType(DashboardAggFnPtrOutput{})
+	pulumi.RegisterOutputType(DashboardConfigTypeOutput{})
+	pulumi.RegisterOutputType(DashboardConfigTypePtrOutput{})
+	pulumi.RegisterOutputType(DashboardDisplayTypeOutput{})
+	pulumi.RegisterOutputType(DashboardDisplayTypePtrOutput{})
+	pulumi.RegisterOutputType(DashboardMetricTypeOutput{})
+	pulumi.RegisterOutputType(DashboardMetricTypePtrOutput{})
+	pulumi.RegisterOutputType(DashboardQueryLanguageOutput{})
+	pulumi.RegisterOutputType(DashboardQueryLanguagePtrOutput{})
 	pulumi.RegisterOutputType(SavedSearchFilterTypeOutput{})
 	pulumi.RegisterOutputType(SavedSearchFilterTypePtrOutput{})
 	pulumi.RegisterOutputType(SavedSearchWhereLanguageOutput{})
 	pulumi.RegisterOutputType(SavedSearchWhereLanguagePtrOutput{})
+	pulumi.RegisterOutputType(SourceKindOutput{})
+	pulumi.RegisterOutputType(SourceKindPtrOutput{})
 	pulumi.RegisterOutputType(WebhookServiceOutput{})
 	pulumi.RegisterOutputType(WebhookServicePtrOutput{})
 }

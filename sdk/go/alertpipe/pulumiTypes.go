@@ -572,6 +572,1566 @@ func (o ApiKeyHashDataPtrOutput) KeySecretHash() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// A group of tiles, with tabs.
+type DashboardContainer struct {
+	// Bordered.
+	Bordered *bool `pulumi:"bordered"`
+	// Collapsed.
+	Collapsed bool `pulumi:"collapsed"`
+	// Collapsible.
+	Collapsible *bool `pulumi:"collapsible"`
+	// Its id, which tiles' containerId name.
+	Id string `pulumi:"id"`
+	// Its tabs.
+	Tabs []DashboardContainerTab `pulumi:"tabs"`
+	// Its title.
+	Title string `pulumi:"title"`
+}
+
+// DashboardContainerInput is an input type that accepts DashboardContainerArgs and DashboardContainerOutput values.
+// You can construct a concrete instance of `DashboardContainerInput` via:
+//
+//	DashboardContainerArgs{...}
+type DashboardContainerInput interface {
+	pulumi.Input
+
+	ToDashboardContainerOutput() DashboardContainerOutput
+	ToDashboardContainerOutputWithContext(context.Context) DashboardContainerOutput
+}
+
+// A group of tiles, with tabs.
+type DashboardContainerArgs struct {
+	// Bordered.
+	Bordered pulumi.BoolPtrInput `pulumi:"bordered"`
+	// Collapsed.
+	Collapsed pulumi.BoolInput `pulumi:"collapsed"`
+	// Collapsible.
+	Collapsible pulumi.BoolPtrInput `pulumi:"collapsible"`
+	// Its id, which tiles' containerId name.
+	Id pulumi.StringInput `pulumi:"id"`
+	// Its tabs.
+	Tabs DashboardContainerTabArrayInput `pulumi:"tabs"`
+	// Its title.
+	Title pulumi.StringInput `pulumi:"title"`
+}
+
+func (DashboardContainerArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardContainer)(nil)).Elem()
+}
+
+func (i DashboardContainerArgs) ToDashboardContainerOutput() DashboardContainerOutput {
+	return i.ToDashboardContainerOutputWithContext(context.Background())
+}
+
+func (i DashboardContainerArgs) ToDashboardContainerOutputWithContext(ctx context.Context) DashboardContainerOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardContainerOutput)
+}
+
+// DashboardContainerArrayInput is an input type that accepts DashboardContainerArray and DashboardContainerArrayOutput values.
+// You can construct a concrete instance of `DashboardContainerArrayInput` via:
+//
+//	DashboardContainerArray{ DashboardContainerArgs{...} }
+type DashboardContainerArrayInput interface {
+	pulumi.Input
+
+	ToDashboardContainerArrayOutput() DashboardContainerArrayOutput
+	ToDashboardContainerArrayOutputWithContext(context.Context) DashboardContainerArrayOutput
+}
+
+type DashboardContainerArray []DashboardContainerInput
+
+func (DashboardContainerArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardContainer)(nil)).Elem()
+}
+
+func (i DashboardContainerArray) ToDashboardContainerArrayOutput() DashboardContainerArrayOutput {
+	return i.ToDashboardContainerArrayOutputWithContext(context.Background())
+}
+
+func (i DashboardContainerArray) ToDashboardContainerArrayOutputWithContext(ctx context.Context) DashboardContainerArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardContainerArrayOutput)
+}
+
+// A group of tiles, with tabs.
+type DashboardContainerOutput struct{ *pulumi.OutputState }
+
+func (DashboardContainerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardContainer)(nil)).Elem()
+}
+
+func (o DashboardContainerOutput) ToDashboardContainerOutput() DashboardContainerOutput {
+	return o
+}
+
+func (o DashboardContainerOutput) ToDashboardContainerOutputWithContext(ctx context.Context) DashboardContainerOutput {
+	return o
+}
+
+// Bordered.
+func (o DashboardContainerOutput) Bordered() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardContainer) *bool { return v.Bordered }).(pulumi.BoolPtrOutput)
+}
+
+// Collapsed.
+func (o DashboardContainerOutput) Collapsed() pulumi.BoolOutput {
+	return o.ApplyT(func(v DashboardContainer) bool { return v.Collapsed }).(pulumi.BoolOutput)
+}
+
+// Collapsible.
+func (o DashboardContainerOutput) Collapsible() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardContainer) *bool { return v.Collapsible }).(pulumi.BoolPtrOutput)
+}
+
+// Its id, which tiles' containerId name.
+func (o DashboardContainerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardContainer) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Its tabs.
+func (o DashboardContainerOutput) Tabs() DashboardContainerTabArrayOutput {
+	return o.ApplyT(func(v DashboardContainer) []DashboardContainerTab { return v.Tabs }).(DashboardContainerTabArrayOutput)
+}
+
+// Its title.
+func (o DashboardContainerOutput) Title() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardContainer) string { return v.Title }).(pulumi.StringOutput)
+}
+
+type DashboardContainerArrayOutput struct{ *pulumi.OutputState }
+
+func (DashboardContainerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardContainer)(nil)).Elem()
+}
+
+func (o DashboardContainerArrayOutput) ToDashboardContainerArrayOutput() DashboardContainerArrayOutput {
+	return o
+}
+
+func (o DashboardContainerArrayOutput) ToDashboardContainerArrayOutputWithContext(ctx context.Context) DashboardContainerArrayOutput {
+	return o
+}
+
+func (o DashboardContainerArrayOutput) Index(i pulumi.IntInput) DashboardContainerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DashboardContainer {
+		return vs[0].([]DashboardContainer)[vs[1].(int)]
+	}).(DashboardContainerOutput)
+}
+
+// A tab of a container.
+type DashboardContainerTab struct {
+	// Its id, which tiles' tabId name.
+	Id string `pulumi:"id"`
+	// Its title.
+	Title string `pulumi:"title"`
+}
+
+// DashboardContainerTabInput is an input type that accepts DashboardContainerTabArgs and DashboardContainerTabOutput values.
+// You can construct a concrete instance of `DashboardContainerTabInput` via:
+//
+//	DashboardContainerTabArgs{...}
+type DashboardContainerTabInput interface {
+	pulumi.Input
+
+	ToDashboardContainerTabOutput() DashboardContainerTabOutput
+	ToDashboardContainerTabOutputWithContext(context.Context) DashboardContainerTabOutput
+}
+
+// A tab of a container.
+type DashboardContainerTabArgs struct {
+	// Its id, which tiles' tabId name.
+	Id pulumi.StringInput `pulumi:"id"`
+	// Its title.
+	Title pulumi.StringInput `pulumi:"title"`
+}
+
+func (DashboardContainerTabArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardContainerTab)(nil)).Elem()
+}
+
+func (i DashboardContainerTabArgs) ToDashboardContainerTabOutput() DashboardContainerTabOutput {
+	return i.ToDashboardContainerTabOutputWithContext(context.Background())
+}
+
+func (i DashboardContainerTabArgs) ToDashboardContainerTabOutputWithContext(ctx context.Context) DashboardContainerTabOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardContainerTabOutput)
+}
+
+// DashboardContainerTabArrayInput is an input type that accepts DashboardContainerTabArray and DashboardContainerTabArrayOutput values.
+// You can construct a concrete instance of `DashboardContainerTabArrayInput` via:
+//
+//	DashboardContainerTabArray{ DashboardContainerTabArgs{...} }
+type DashboardContainerTabArrayInput interface {
+	pulumi.Input
+
+	ToDashboardContainerTabArrayOutput() DashboardContainerTabArrayOutput
+	ToDashboardContainerTabArrayOutputWithContext(context.Context) DashboardContainerTabArrayOutput
+}
+
+type DashboardContainerTabArray []DashboardContainerTabInput
+
+func (DashboardContainerTabArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardContainerTab)(nil)).Elem()
+}
+
+func (i DashboardContainerTabArray) ToDashboardContainerTabArrayOutput() DashboardContainerTabArrayOutput {
+	return i.ToDashboardContainerTabArrayOutputWithContext(context.Background())
+}
+
+func (i DashboardContainerTabArray) ToDashboardContainerTabArrayOutputWithContext(ctx context.Context) DashboardContainerTabArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardContainerTabArrayOutput)
+}
+
+// A tab of a container.
+type DashboardContainerTabOutput struct{ *pulumi.OutputState }
+
+func (DashboardContainerTabOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardContainerTab)(nil)).Elem()
+}
+
+func (o DashboardContainerTabOutput) ToDashboardContainerTabOutput() DashboardContainerTabOutput {
+	return o
+}
+
+func (o DashboardContainerTabOutput) ToDashboardContainerTabOutputWithContext(ctx context.Context) DashboardContainerTabOutput {
+	return o
+}
+
+// Its id, which tiles' tabId name.
+func (o DashboardContainerTabOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardContainerTab) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Its title.
+func (o DashboardContainerTabOutput) Title() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardContainerTab) string { return v.Title }).(pulumi.StringOutput)
+}
+
+type DashboardContainerTabArrayOutput struct{ *pulumi.OutputState }
+
+func (DashboardContainerTabArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardContainerTab)(nil)).Elem()
+}
+
+func (o DashboardContainerTabArrayOutput) ToDashboardContainerTabArrayOutput() DashboardContainerTabArrayOutput {
+	return o
+}
+
+func (o DashboardContainerTabArrayOutput) ToDashboardContainerTabArrayOutputWithContext(ctx context.Context) DashboardContainerTabArrayOutput {
+	return o
+}
+
+func (o DashboardContainerTabArrayOutput) Index(i pulumi.IntInput) DashboardContainerTabOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DashboardContainerTab {
+		return vs[0].([]DashboardContainerTab)[vs[1].(int)]
+	}).(DashboardContainerTabOutput)
+}
+
+// A dropdown filter of the dashboard.
+type DashboardFilter struct {
+	// The expression whose values it offers.
+	Expression string `pulumi:"expression"`
+	// Set by the service and sent back on update; not written by a program.
+	Id *string `pulumi:"id"`
+	// Its name.
+	Name string `pulumi:"name"`
+	// The source it reads.
+	SourceId string `pulumi:"sourceId"`
+	// The metric type (metric sources).
+	SourceMetricType *string `pulumi:"sourceMetricType"`
+	// The filter's type, e.g. "QUERY_EXPRESSION".
+	Type string `pulumi:"type"`
+	// A condition on the values offered.
+	Where *string `pulumi:"where"`
+	// The language of where.
+	WhereLanguage *DashboardQueryLanguage `pulumi:"whereLanguage"`
+}
+
+// DashboardFilterInput is an input type that accepts DashboardFilterArgs and DashboardFilterOutput values.
+// You can construct a concrete instance of `DashboardFilterInput` via:
+//
+//	DashboardFilterArgs{...}
+type DashboardFilterInput interface {
+	pulumi.Input
+
+	ToDashboardFilterOutput() DashboardFilterOutput
+	ToDashboardFilterOutputWithContext(context.Context) DashboardFilterOutput
+}
+
+// A dropdown filter of the dashboard.
+type DashboardFilterArgs struct {
+	// The expression whose values it offers.
+	Expression pulumi.StringInput `pulumi:"expression"`
+	// Set by the service and sent back on update; not written by a program.
+	Id pulumi.StringPtrInput `pulumi:"id"`
+	// Its name.
+	Name pulumi.StringInput `pulumi:"name"`
+	// The source it reads.
+	SourceId pulumi.StringInput `pulumi:"sourceId"`
+	// The metric type (metric sources).
+	SourceMetricType pulumi.StringPtrInput `pulumi:"sourceMetricType"`
+	// The filter's type, e.g. "QUERY_EXPRESSION".
+	Type pulumi.StringInput `pulumi:"type"`
+	// A condition on the values offered.
+	Where pulumi.StringPtrInput `pulumi:"where"`
+	// The language of where.
+	WhereLanguage DashboardQueryLanguagePtrInput `pulumi:"whereLanguage"`
+}
+
+func (DashboardFilterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardFilter)(nil)).Elem()
+}
+
+func (i DashboardFilterArgs) ToDashboardFilterOutput() DashboardFilterOutput {
+	return i.ToDashboardFilterOutputWithContext(context.Background())
+}
+
+func (i DashboardFilterArgs) ToDashboardFilterOutputWithContext(ctx context.Context) DashboardFilterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardFilterOutput)
+}
+
+// DashboardFilterArrayInput is an input type that accepts DashboardFilterArray and DashboardFilterArrayOutput values.
+// You can construct a concrete instance of `DashboardFilterArrayInput` via:
+//
+//	DashboardFilterArray{ DashboardFilterArgs{...} }
+type DashboardFilterArrayInput interface {
+	pulumi.Input
+
+	ToDashboardFilterArrayOutput() DashboardFilterArrayOutput
+	ToDashboardFilterArrayOutputWithContext(context.Context) DashboardFilterArrayOutput
+}
+
+type DashboardFilterArray []DashboardFilterInput
+
+func (DashboardFilterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardFilter)(nil)).Elem()
+}
+
+func (i DashboardFilterArray) ToDashboardFilterArrayOutput() DashboardFilterArrayOutput {
+	return i.ToDashboardFilterArrayOutputWithContext(context.Background())
+}
+
+func (i DashboardFilterArray) ToDashboardFilterArrayOutputWithContext(ctx context.Context) DashboardFilterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardFilterArrayOutput)
+}
+
+// A dropdown filter of the dashboard.
+type DashboardFilterOutput struct{ *pulumi.OutputState }
+
+func (DashboardFilterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardFilter)(nil)).Elem()
+}
+
+func (o DashboardFilterOutput) ToDashboardFilterOutput() DashboardFilterOutput {
+	return o
+}
+
+func (o DashboardFilterOutput) ToDashboardFilterOutputWithContext(ctx context.Context) DashboardFilterOutput {
+	return o
+}
+
+// The expression whose values it offers.
+func (o DashboardFilterOutput) Expression() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardFilter) string { return v.Expression }).(pulumi.StringOutput)
+}
+
+// Set by the service and sent back on update; not written by a program.
+func (o DashboardFilterOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardFilter) *string { return v.Id }).(pulumi.StringPtrOutput)
+}
+
+// Its name.
+func (o DashboardFilterOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardFilter) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The source it reads.
+func (o DashboardFilterOutput) SourceId() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardFilter) string { return v.SourceId }).(pulumi.StringOutput)
+}
+
+// The metric type (metric sources).
+func (o DashboardFilterOutput) SourceMetricType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardFilter) *string { return v.SourceMetricType }).(pulumi.StringPtrOutput)
+}
+
+// The filter's type, e.g. "QUERY_EXPRESSION".
+func (o DashboardFilterOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardFilter) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// A condition on the values offered.
+func (o DashboardFilterOutput) Where() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardFilter) *string { return v.Where }).(pulumi.StringPtrOutput)
+}
+
+// The language of where.
+func (o DashboardFilterOutput) WhereLanguage() DashboardQueryLanguagePtrOutput {
+	return o.ApplyT(func(v DashboardFilter) *DashboardQueryLanguage { return v.WhereLanguage }).(DashboardQueryLanguagePtrOutput)
+}
+
+type DashboardFilterArrayOutput struct{ *pulumi.OutputState }
+
+func (DashboardFilterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardFilter)(nil)).Elem()
+}
+
+func (o DashboardFilterArrayOutput) ToDashboardFilterArrayOutput() DashboardFilterArrayOutput {
+	return o
+}
+
+func (o DashboardFilterArrayOutput) ToDashboardFilterArrayOutputWithContext(ctx context.Context) DashboardFilterArrayOutput {
+	return o
+}
+
+func (o DashboardFilterArrayOutput) Index(i pulumi.IntInput) DashboardFilterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DashboardFilter {
+		return vs[0].([]DashboardFilter)[vs[1].(int)]
+	}).(DashboardFilterOutput)
+}
+
+// A series computed from the aggregations.
+type DashboardFormula struct {
+	// Its name.
+	Alias *string `pulumi:"alias"`
+	// The formula.
+	Expression string `pulumi:"expression"`
+}
+
+// DashboardFormulaInput is an input type that accepts DashboardFormulaArgs and DashboardFormulaOutput values.
+// You can construct a concrete instance of `DashboardFormulaInput` via:
+//
+//	DashboardFormulaArgs{...}
+type DashboardFormulaInput interface {
+	pulumi.Input
+
+	ToDashboardFormulaOutput() DashboardFormulaOutput
+	ToDashboardFormulaOutputWithContext(context.Context) DashboardFormulaOutput
+}
+
+// A series computed from the aggregations.
+type DashboardFormulaArgs struct {
+	// Its name.
+	Alias pulumi.StringPtrInput `pulumi:"alias"`
+	// The formula.
+	Expression pulumi.StringInput `pulumi:"expression"`
+}
+
+func (DashboardFormulaArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardFormula)(nil)).Elem()
+}
+
+func (i DashboardFormulaArgs) ToDashboardFormulaOutput() DashboardFormulaOutput {
+	return i.ToDashboardFormulaOutputWithContext(context.Background())
+}
+
+func (i DashboardFormulaArgs) ToDashboardFormulaOutputWithContext(ctx context.Context) DashboardFormulaOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardFormulaOutput)
+}
+
+// DashboardFormulaArrayInput is an input type that accepts DashboardFormulaArray and DashboardFormulaArrayOutput values.
+// You can construct a concrete instance of `DashboardFormulaArrayInput` via:
+//
+//	DashboardFormulaArray{ DashboardFormulaArgs{...} }
+type DashboardFormulaArrayInput interface {
+	pulumi.Input
+
+	ToDashboardFormulaArrayOutput() DashboardFormulaArrayOutput
+	ToDashboardFormulaArrayOutputWithContext(context.Context) DashboardFormulaArrayOutput
+}
+
+type DashboardFormulaArray []DashboardFormulaInput
+
+func (DashboardFormulaArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardFormula)(nil)).Elem()
+}
+
+func (i DashboardFormulaArray) ToDashboardFormulaArrayOutput() DashboardFormulaArrayOutput {
+	return i.ToDashboardFormulaArrayOutputWithContext(context.Background())
+}
+
+func (i DashboardFormulaArray) ToDashboardFormulaArrayOutputWithContext(ctx context.Context) DashboardFormulaArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardFormulaArrayOutput)
+}
+
+// A series computed from the aggregations.
+type DashboardFormulaOutput struct{ *pulumi.OutputState }
+
+func (DashboardFormulaOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardFormula)(nil)).Elem()
+}
+
+func (o DashboardFormulaOutput) ToDashboardFormulaOutput() DashboardFormulaOutput {
+	return o
+}
+
+func (o DashboardFormulaOutput) ToDashboardFormulaOutputWithContext(ctx context.Context) DashboardFormulaOutput {
+	return o
+}
+
+// Its name.
+func (o DashboardFormulaOutput) Alias() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardFormula) *string { return v.Alias }).(pulumi.StringPtrOutput)
+}
+
+// The formula.
+func (o DashboardFormulaOutput) Expression() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardFormula) string { return v.Expression }).(pulumi.StringOutput)
+}
+
+type DashboardFormulaArrayOutput struct{ *pulumi.OutputState }
+
+func (DashboardFormulaArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardFormula)(nil)).Elem()
+}
+
+func (o DashboardFormulaArrayOutput) ToDashboardFormulaArrayOutput() DashboardFormulaArrayOutput {
+	return o
+}
+
+func (o DashboardFormulaArrayOutput) ToDashboardFormulaArrayOutputWithContext(ctx context.Context) DashboardFormulaArrayOutput {
+	return o
+}
+
+func (o DashboardFormulaArrayOutput) Index(i pulumi.IntInput) DashboardFormulaOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DashboardFormula {
+		return vs[0].([]DashboardFormula)[vs[1].(int)]
+	}).(DashboardFormulaOutput)
+}
+
+// How numbers are shown.
+type DashboardNumberFormat struct {
+	// Abbreviated (1.2k).
+	Average *bool `pulumi:"average"`
+	// The currency's symbol.
+	CurrencySymbol *string `pulumi:"currencySymbol"`
+	// Bytes in powers of 1000.
+	DecimalBytes *bool `pulumi:"decimalBytes"`
+	// A factor applied first.
+	Factor *float64 `pulumi:"factor"`
+	// Decimal digits.
+	Mantissa *int `pulumi:"mantissa"`
+	// A unit of a number.
+	NumericUnit *string `pulumi:"numericUnit"`
+	// number, percent, byte, time, currency or duration.
+	Output *string `pulumi:"output"`
+	// Thousands separated.
+	ThousandSeparated *bool `pulumi:"thousandSeparated"`
+	// A unit shown after the number.
+	Unit *string `pulumi:"unit"`
+}
+
+// DashboardNumberFormatInput is an input type that accepts DashboardNumberFormatArgs and DashboardNumberFormatOutput values.
+// You can construct a concrete instance of `DashboardNumberFormatInput` via:
+//
+//	DashboardNumberFormatArgs{...}
+type DashboardNumberFormatInput interface {
+	pulumi.Input
+
+	ToDashboardNumberFormatOutput() DashboardNumberFormatOutput
+	ToDashboardNumberFormatOutputWithContext(context.Context) DashboardNumberFormatOutput
+}
+
+// How numbers are shown.
+type DashboardNumberFormatArgs struct {
+	// Abbreviated (1.2k).
+	Average pulumi.BoolPtrInput `pulumi:"average"`
+	// The currency's symbol.
+	CurrencySymbol pulumi.StringPtrInput `pulumi:"currencySymbol"`
+	// Bytes in powers of 1000.
+	DecimalBytes pulumi.BoolPtrInput `pulumi:"decimalBytes"`
+	// A factor applied first.
+	Factor pulumi.Float64PtrInput `pulumi:"factor"`
+	// Decimal digits.
+	Mantissa pulumi.IntPtrInput `pulumi:"mantissa"`
+	// A unit of a number.
+	NumericUnit pulumi.StringPtrInput `pulumi:"numericUnit"`
+	// number, percent, byte, time, currency or duration.
+	Output pulumi.StringPtrInput `pulumi:"output"`
+	// Thousands separated.
+	ThousandSeparated pulumi.BoolPtrInput `pulumi:"thousandSeparated"`
+	// A unit shown after the number.
+	Unit pulumi.StringPtrInput `pulumi:"unit"`
+}
+
+func (DashboardNumberFormatArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardNumberFormat)(nil)).Elem()
+}
+
+func (i DashboardNumberFormatArgs) ToDashboardNumberFormatOutput() DashboardNumberFormatOutput {
+	return i.ToDashboardNumberFormatOutputWithContext(context.Background())
+}
+
+func (i DashboardNumberFormatArgs) ToDashboardNumberFormatOutputWithContext(ctx context.Context) DashboardNumberFormatOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardNumberFormatOutput)
+}
+
+func (i DashboardNumberFormatArgs) ToDashboardNumberFormatPtrOutput() DashboardNumberFormatPtrOutput {
+	return i.ToDashboardNumberFormatPtrOutputWithContext(context.Background())
+}
+
+func (i DashboardNumberFormatArgs) ToDashboardNumberFormatPtrOutputWithContext(ctx context.Context) DashboardNumberFormatPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardNumberFormatOutput).ToDashboardNumberFormatPtrOutputWithContext(ctx)
+}
+
+// DashboardNumberFormatPtrInput is an input type that accepts DashboardNumberFormatArgs, DashboardNumberFormatPtr and DashboardNumberFormatPtrOutput values.
+// You can construct a concrete instance of `DashboardNumberFormatPtrInput` via:
+//
+//	        DashboardNumberFormatArgs{...}
+//
+//	or:
+//
+//	        nil
+type DashboardNumberFormatPtrInput interface {
+	pulumi.Input
+
+	ToDashboardNumberFormatPtrOutput() DashboardNumberFormatPtrOutput
+	ToDashboardNumberFormatPtrOutputWithContext(context.Context) DashboardNumberFormatPtrOutput
+}
+
+type dashboardNumberFormatPtrType DashboardNumberFormatArgs
+
+func DashboardNumberFormatPtr(v *DashboardNumberFormatArgs) DashboardNumberFormatPtrInput {
+	return (*dashboardNumberFormatPtrType)(v)
+}
+
+func (*dashboardNumberFormatPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardNumberFormat)(nil)).Elem()
+}
+
+func (i *dashboardNumberFormatPtrType) ToDashboardNumberFormatPtrOutput() DashboardNumberFormatPtrOutput {
+	return i.ToDashboardNumberFormatPtrOutputWithContext(context.Background())
+}
+
+func (i *dashboardNumberFormatPtrType) ToDashboardNumberFormatPtrOutputWithContext(ctx context.Context) DashboardNumberFormatPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardNumberFormatPtrOutput)
+}
+
+// How numbers are shown.
+type DashboardNumberFormatOutput struct{ *pulumi.OutputState }
+
+func (DashboardNumberFormatOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardNumberFormat)(nil)).Elem()
+}
+
+func (o DashboardNumberFormatOutput) ToDashboardNumberFormatOutput() DashboardNumberFormatOutput {
+	return o
+}
+
+func (o DashboardNumberFormatOutput) ToDashboardNumberFormatOutputWithContext(ctx context.Context) DashboardNumberFormatOutput {
+	return o
+}
+
+func (o DashboardNumberFormatOutput) ToDashboardNumberFormatPtrOutput() DashboardNumberFormatPtrOutput {
+	return o.ToDashboardNumberFormatPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardNumberFormatOutput) ToDashboardNumberFormatPtrOutputWithContext(ctx context.Context) DashboardNumberFormatPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardNumberFormat) *DashboardNumberFormat {
+		return &v
+	}).(DashboardNumberFormatPtrOutput)
+}
+
+// Abbreviated (1.2k).
+func (o DashboardNumberFormatOutput) Average() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardNumberFormat) *bool { return v.Average }).(pulumi.BoolPtrOutput)
+}
+
+// The currency's symbol.
+func (o DashboardNumberFormatOutput) CurrencySymbol() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardNumberFormat) *string { return v.CurrencySymbol }).(pulumi.StringPtrOutput)
+}
+
+// Bytes in powers of 1000.
+func (o DashboardNumberFormatOutput) DecimalBytes() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardNumberFormat) *bool { return v.DecimalBytes }).(pulumi.BoolPtrOutput)
+}
+
+// A factor applied first.
+func (o DashboardNumberFormatOutput) Factor() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v DashboardNumberFormat) *float64 { return v.Factor }).(pulumi.Float64PtrOutput)
+}
+
+// Decimal digits.
+func (o DashboardNumberFormatOutput) Mantissa() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DashboardNumberFormat) *int { return v.Mantissa }).(pulumi.IntPtrOutput)
+}
+
+// A unit of a number.
+func (o DashboardNumberFormatOutput) NumericUnit() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardNumberFormat) *string { return v.NumericUnit }).(pulumi.StringPtrOutput)
+}
+
+// number, percent, byte, time, currency or duration.
+func (o DashboardNumberFormatOutput) Output() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardNumberFormat) *string { return v.Output }).(pulumi.StringPtrOutput)
+}
+
+// Thousands separated.
+func (o DashboardNumberFormatOutput) ThousandSeparated() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardNumberFormat) *bool { return v.ThousandSeparated }).(pulumi.BoolPtrOutput)
+}
+
+// A unit shown after the number.
+func (o DashboardNumberFormatOutput) Unit() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardNumberFormat) *string { return v.Unit }).(pulumi.StringPtrOutput)
+}
+
+type DashboardNumberFormatPtrOutput struct{ *pulumi.OutputState }
+
+func (DashboardNumberFormatPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardNumberFormat)(nil)).Elem()
+}
+
+func (o DashboardNumberFormatPtrOutput) ToDashboardNumberFormatPtrOutput() DashboardNumberFormatPtrOutput {
+	return o
+}
+
+func (o DashboardNumberFormatPtrOutput) ToDashboardNumberFormatPtrOutputWithContext(ctx context.Context) DashboardNumberFormatPtrOutput {
+	return o
+}
+
+func (o DashboardNumberFormatPtrOutput) Elem() DashboardNumberFormatOutput {
+	return o.ApplyT(func(v *DashboardNumberFormat) DashboardNumberFormat {
+		if v != nil {
+			return *v
+		}
+		var ret DashboardNumberFormat
+		return ret
+	}).(DashboardNumberFormatOutput)
+}
+
+// Abbreviated (1.2k).
+func (o DashboardNumberFormatPtrOutput) Average() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DashboardNumberFormat) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Average
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The currency's symbol.
+func (o DashboardNumberFormatPtrOutput) CurrencySymbol() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardNumberFormat) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CurrencySymbol
+	}).(pulumi.StringPtrOutput)
+}
+
+// Bytes in powers of 1000.
+func (o DashboardNumberFormatPtrOutput) DecimalBytes() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DashboardNumberFormat) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DecimalBytes
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A factor applied first.
+func (o DashboardNumberFormatPtrOutput) Factor() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *DashboardNumberFormat) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Factor
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Decimal digits.
+func (o DashboardNumberFormatPtrOutput) Mantissa() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *DashboardNumberFormat) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Mantissa
+	}).(pulumi.IntPtrOutput)
+}
+
+// A unit of a number.
+func (o DashboardNumberFormatPtrOutput) NumericUnit() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardNumberFormat) *string {
+		if v == nil {
+			return nil
+		}
+		return v.NumericUnit
+	}).(pulumi.StringPtrOutput)
+}
+
+// number, percent, byte, time, currency or duration.
+func (o DashboardNumberFormatPtrOutput) Output() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardNumberFormat) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Output
+	}).(pulumi.StringPtrOutput)
+}
+
+// Thousands separated.
+func (o DashboardNumberFormatPtrOutput) ThousandSeparated() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DashboardNumberFormat) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ThousandSeparated
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A unit shown after the number.
+func (o DashboardNumberFormatPtrOutput) Unit() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardNumberFormat) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Unit
+	}).(pulumi.StringPtrOutput)
+}
+
+// A filter value the dashboard opens with.
+type DashboardSavedFilterValue struct {
+	// The condition.
+	Condition string `pulumi:"condition"`
+	// Its type ("sql" or "lucene").
+	Type *string `pulumi:"type"`
+}
+
+// DashboardSavedFilterValueInput is an input type that accepts DashboardSavedFilterValueArgs and DashboardSavedFilterValueOutput values.
+// You can construct a concrete instance of `DashboardSavedFilterValueInput` via:
+//
+//	DashboardSavedFilterValueArgs{...}
+type DashboardSavedFilterValueInput interface {
+	pulumi.Input
+
+	ToDashboardSavedFilterValueOutput() DashboardSavedFilterValueOutput
+	ToDashboardSavedFilterValueOutputWithContext(context.Context) DashboardSavedFilterValueOutput
+}
+
+// A filter value the dashboard opens with.
+type DashboardSavedFilterValueArgs struct {
+	// The condition.
+	Condition pulumi.StringInput `pulumi:"condition"`
+	// Its type ("sql" or "lucene").
+	Type pulumi.StringPtrInput `pulumi:"type"`
+}
+
+func (DashboardSavedFilterValueArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardSavedFilterValue)(nil)).Elem()
+}
+
+func (i DashboardSavedFilterValueArgs) ToDashboardSavedFilterValueOutput() DashboardSavedFilterValueOutput {
+	return i.ToDashboardSavedFilterValueOutputWithContext(context.Background())
+}
+
+func (i DashboardSavedFilterValueArgs) ToDashboardSavedFilterValueOutputWithContext(ctx context.Context) DashboardSavedFilterValueOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardSavedFilterValueOutput)
+}
+
+// DashboardSavedFilterValueArrayInput is an input type that accepts DashboardSavedFilterValueArray and DashboardSavedFilterValueArrayOutput values.
+// You can construct a concrete instance of `DashboardSavedFilterValueArrayInput` via:
+//
+//	DashboardSavedFilterValueArray{ DashboardSavedFilterValueArgs{...} }
+type DashboardSavedFilterValueArrayInput interface {
+	pulumi.Input
+
+	ToDashboardSavedFilterValueArrayOutput() DashboardSavedFilterValueArrayOutput
+	ToDashboardSavedFilterValueArrayOutputWithContext(context.Context) DashboardSavedFilterValueArrayOutput
+}
+
+type DashboardSavedFilterValueArray []DashboardSavedFilterValueInput
+
+func (DashboardSavedFilterValueArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardSavedFilterValue)(nil)).Elem()
+}
+
+func (i DashboardSavedFilterValueArray) ToDashboardSavedFilterValueArrayOutput() DashboardSavedFilterValueArrayOutput {
+	return i.ToDashboardSavedFilterValueArrayOutputWithContext(context.Background())
+}
+
+func (i DashboardSavedFilterValueArray) ToDashboardSavedFilterValueArrayOutputWithContext(ctx context.Context) DashboardSavedFilterValueArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardSavedFilterValueArrayOutput)
+}
+
+// A filter value the dashboard opens with.
+type DashboardSavedFilterValueOutput struct{ *pulumi.OutputState }
+
+func (DashboardSavedFilterValueOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardSavedFilterValue)(nil)).Elem()
+}
+
+func (o DashboardSavedFilterValueOutput) ToDashboardSavedFilterValueOutput() DashboardSavedFilterValueOutput {
+	return o
+}
+
+func (o DashboardSavedFilterValueOutput) ToDashboardSavedFilterValueOutputWithContext(ctx context.Context) DashboardSavedFilterValueOutput {
+	return o
+}
+
+// The condition.
+func (o DashboardSavedFilterValueOutput) Condition() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardSavedFilterValue) string { return v.Condition }).(pulumi.StringOutput)
+}
+
+// Its type ("sql" or "lucene").
+func (o DashboardSavedFilterValueOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardSavedFilterValue) *string { return v.Type }).(pulumi.StringPtrOutput)
+}
+
+type DashboardSavedFilterValueArrayOutput struct{ *pulumi.OutputState }
+
+func (DashboardSavedFilterValueArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardSavedFilterValue)(nil)).Elem()
+}
+
+func (o DashboardSavedFilterValueArrayOutput) ToDashboardSavedFilterValueArrayOutput() DashboardSavedFilterValueArrayOutput {
+	return o
+}
+
+func (o DashboardSavedFilterValueArrayOutput) ToDashboardSavedFilterValueArrayOutputWithContext(ctx context.Context) DashboardSavedFilterValueArrayOutput {
+	return o
+}
+
+func (o DashboardSavedFilterValueArrayOutput) Index(i pulumi.IntInput) DashboardSavedFilterValueOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DashboardSavedFilterValue {
+		return vs[0].([]DashboardSavedFilterValue)[vs[1].(int)]
+	}).(DashboardSavedFilterValueOutput)
+}
+
+// One aggregation of a builder tile (or a heatmap's value).
+type DashboardSelectItem struct {
+	// The aggregation (required but for a heatmap).
+	AggFn *DashboardAggFn `pulumi:"aggFn"`
+	// The series' name.
+	Alias *string `pulumi:"alias"`
+	// A heatmap's count expression.
+	CountExpression *string `pulumi:"countExpression"`
+	// A heatmap's scale.
+	HeatmapScaleType *string `pulumi:"heatmapScaleType"`
+	// The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only).
+	Level *float64 `pulumi:"level"`
+	// The metric (metric sources).
+	MetricName *string `pulumi:"metricName"`
+	// The metric's type (metric sources).
+	MetricType *DashboardMetricType `pulumi:"metricType"`
+	// The per-period aggregation (metric sources).
+	PeriodAggFn *string `pulumi:"periodAggFn"`
+	// The column or expression aggregated (none with count).
+	ValueExpression *string `pulumi:"valueExpression"`
+	// A condition on the rows aggregated.
+	Where *string `pulumi:"where"`
+	// The language of where; default "lucene".
+	WhereLanguage *DashboardQueryLanguage `pulumi:"whereLanguage"`
+}
+
+// DashboardSelectItemInput is an input type that accepts DashboardSelectItemArgs and DashboardSelectItemOutput values.
+// You can construct a concrete instance of `DashboardSelectItemInput` via:
+//
+//	DashboardSelectItemArgs{...}
+type DashboardSelectItemInput interface {
+	pulumi.Input
+
+	ToDashboardSelectItemOutput() DashboardSelectItemOutput
+	ToDashboardSelectItemOutputWithContext(context.Context) DashboardSelectItemOutput
+}
+
+// One aggregation of a builder tile (or a heatmap's value).
+type DashboardSelectItemArgs struct {
+	// The aggregation (required but for a heatmap).
+	AggFn DashboardAggFnPtrInput `pulumi:"aggFn"`
+	// The series' name.
+	Alias pulumi.StringPtrInput `pulumi:"alias"`
+	// A heatmap's count expression.
+	CountExpression pulumi.StringPtrInput `pulumi:"countExpression"`
+	// A heatmap's scale.
+	HeatmapScaleType pulumi.StringPtrInput `pulumi:"heatmapScaleType"`
+	// The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only).
+	Level pulumi.Float64PtrInput `pulumi:"level"`
+	// The metric (metric sources).
+	MetricName pulumi.StringPtrInput `pulumi:"metricName"`
+	// The metric's type (metric sources).
+	MetricType DashboardMetricTypePtrInput `pulumi:"metricType"`
+	// The per-period aggregation (metric sources).
+	PeriodAggFn pulumi.StringPtrInput `pulumi:"periodAggFn"`
+	// The column or expression aggregated (none with count).
+	ValueExpression pulumi.StringPtrInput `pulumi:"valueExpression"`
+	// A condition on the rows aggregated.
+	Where pulumi.StringPtrInput `pulumi:"where"`
+	// The language of where; default "lucene".
+	WhereLanguage DashboardQueryLanguagePtrInput `pulumi:"whereLanguage"`
+}
+
+func (DashboardSelectItemArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardSelectItem)(nil)).Elem()
+}
+
+func (i DashboardSelectItemArgs) ToDashboardSelectItemOutput() DashboardSelectItemOutput {
+	return i.ToDashboardSelectItemOutputWithContext(context.Background())
+}
+
+func (i DashboardSelectItemArgs) ToDashboardSelectItemOutputWithContext(ctx context.Context) DashboardSelectItemOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardSelectItemOutput)
+}
+
+// DashboardSelectItemArrayInput is an input type that accepts DashboardSelectItemArray and DashboardSelectItemArrayOutput values.
+// You can construct a concrete instance of `DashboardSelectItemArrayInput` via:
+//
+//	DashboardSelectItemArray{ DashboardSelectItemArgs{...} }
+type DashboardSelectItemArrayInput interface {
+	pulumi.Input
+
+	ToDashboardSelectItemArrayOutput() DashboardSelectItemArrayOutput
+	ToDashboardSelectItemArrayOutputWithContext(context.Context) DashboardSelectItemArrayOutput
+}
+
+type DashboardSelectItemArray []DashboardSelectItemInput
+
+func (DashboardSelectItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardSelectItem)(nil)).Elem()
+}
+
+func (i DashboardSelectItemArray) ToDashboardSelectItemArrayOutput() DashboardSelectItemArrayOutput {
+	return i.ToDashboardSelectItemArrayOutputWithContext(context.Background())
+}
+
+func (i DashboardSelectItemArray) ToDashboardSelectItemArrayOutputWithContext(ctx context.Context) DashboardSelectItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardSelectItemArrayOutput)
+}
+
+// One aggregation of a builder tile (or a heatmap's value).
+type DashboardSelectItemOutput struct{ *pulumi.OutputState }
+
+func (DashboardSelectItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardSelectItem)(nil)).Elem()
+}
+
+func (o DashboardSelectItemOutput) ToDashboardSelectItemOutput() DashboardSelectItemOutput {
+	return o
+}
+
+func (o DashboardSelectItemOutput) ToDashboardSelectItemOutputWithContext(ctx context.Context) DashboardSelectItemOutput {
+	return o
+}
+
+// The aggregation (required but for a heatmap).
+func (o DashboardSelectItemOutput) AggFn() DashboardAggFnPtrOutput {
+	return o.ApplyT(func(v DashboardSelectItem) *DashboardAggFn { return v.AggFn }).(DashboardAggFnPtrOutput)
+}
+
+// The series' name.
+func (o DashboardSelectItemOutput) Alias() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardSelectItem) *string { return v.Alias }).(pulumi.StringPtrOutput)
+}
+
+// A heatmap's count expression.
+func (o DashboardSelectItemOutput) CountExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardSelectItem) *string { return v.CountExpression }).(pulumi.StringPtrOutput)
+}
+
+// A heatmap's scale.
+func (o DashboardSelectItemOutput) HeatmapScaleType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardSelectItem) *string { return v.HeatmapScaleType }).(pulumi.StringPtrOutput)
+}
+
+// The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only).
+func (o DashboardSelectItemOutput) Level() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v DashboardSelectItem) *float64 { return v.Level }).(pulumi.Float64PtrOutput)
+}
+
+// The metric (metric sources).
+func (o DashboardSelectItemOutput) MetricName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardSelectItem) *string { return v.MetricName }).(pulumi.StringPtrOutput)
+}
+
+// The metric's type (metric sources).
+func (o DashboardSelectItemOutput) MetricType() DashboardMetricTypePtrOutput {
+	return o.ApplyT(func(v DashboardSelectItem) *DashboardMetricType { return v.MetricType }).(DashboardMetricTypePtrOutput)
+}
+
+// The per-period aggregation (metric sources).
+func (o DashboardSelectItemOutput) PeriodAggFn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardSelectItem) *string { return v.PeriodAggFn }).(pulumi.StringPtrOutput)
+}
+
+// The column or expression aggregated (none with count).
+func (o DashboardSelectItemOutput) ValueExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardSelectItem) *string { return v.ValueExpression }).(pulumi.StringPtrOutput)
+}
+
+// A condition on the rows aggregated.
+func (o DashboardSelectItemOutput) Where() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardSelectItem) *string { return v.Where }).(pulumi.StringPtrOutput)
+}
+
+// The language of where; default "lucene".
+func (o DashboardSelectItemOutput) WhereLanguage() DashboardQueryLanguagePtrOutput {
+	return o.ApplyT(func(v DashboardSelectItem) *DashboardQueryLanguage { return v.WhereLanguage }).(DashboardQueryLanguagePtrOutput)
+}
+
+type DashboardSelectItemArrayOutput struct{ *pulumi.OutputState }
+
+func (DashboardSelectItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardSelectItem)(nil)).Elem()
+}
+
+func (o DashboardSelectItemArrayOutput) ToDashboardSelectItemArrayOutput() DashboardSelectItemArrayOutput {
+	return o
+}
+
+func (o DashboardSelectItemArrayOutput) ToDashboardSelectItemArrayOutputWithContext(ctx context.Context) DashboardSelectItemArrayOutput {
+	return o
+}
+
+func (o DashboardSelectItemArrayOutput) Index(i pulumi.IntInput) DashboardSelectItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DashboardSelectItem {
+		return vs[0].([]DashboardSelectItem)[vs[1].(int)]
+	}).(DashboardSelectItemOutput)
+}
+
+// A tile: where it sits on the 24-column grid and its chart.
+type DashboardTile struct {
+	// The chart.
+	Config DashboardTileConfig `pulumi:"config"`
+	// The container it sits in (containers).
+	ContainerId *string `pulumi:"containerId"`
+	// Height, from 1.
+	H int `pulumi:"h"`
+	// Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program.
+	Id *string `pulumi:"id"`
+	// The tile's name; a non-empty unique one of an alertable tile keys tileIds.
+	Name string `pulumi:"name"`
+	// The tab of its container.
+	TabId *string `pulumi:"tabId"`
+	// Width, 1 to 24.
+	W int `pulumi:"w"`
+	// Column, 0 to 23 (x + w past 24 is taken).
+	X int `pulumi:"x"`
+	// Row, from 0.
+	Y int `pulumi:"y"`
+}
+
+// DashboardTileInput is an input type that accepts DashboardTileArgs and DashboardTileOutput values.
+// You can construct a concrete instance of `DashboardTileInput` via:
+//
+//	DashboardTileArgs{...}
+type DashboardTileInput interface {
+	pulumi.Input
+
+	ToDashboardTileOutput() DashboardTileOutput
+	ToDashboardTileOutputWithContext(context.Context) DashboardTileOutput
+}
+
+// A tile: where it sits on the 24-column grid and its chart.
+type DashboardTileArgs struct {
+	// The chart.
+	Config DashboardTileConfigInput `pulumi:"config"`
+	// The container it sits in (containers).
+	ContainerId pulumi.StringPtrInput `pulumi:"containerId"`
+	// Height, from 1.
+	H pulumi.IntInput `pulumi:"h"`
+	// Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program.
+	Id pulumi.StringPtrInput `pulumi:"id"`
+	// The tile's name; a non-empty unique one of an alertable tile keys tileIds.
+	Name pulumi.StringInput `pulumi:"name"`
+	// The tab of its container.
+	TabId pulumi.StringPtrInput `pulumi:"tabId"`
+	// Width, 1 to 24.
+	W pulumi.IntInput `pulumi:"w"`
+	// Column, 0 to 23 (x + w past 24 is taken).
+	X pulumi.IntInput `pulumi:"x"`
+	// Row, from 0.
+	Y pulumi.IntInput `pulumi:"y"`
+}
+
+func (DashboardTileArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardTile)(nil)).Elem()
+}
+
+func (i DashboardTileArgs) ToDashboardTileOutput() DashboardTileOutput {
+	return i.ToDashboardTileOutputWithContext(context.Background())
+}
+
+func (i DashboardTileArgs) ToDashboardTileOutputWithContext(ctx context.Context) DashboardTileOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardTileOutput)
+}
+
+// DashboardTileArrayInput is an input type that accepts DashboardTileArray and DashboardTileArrayOutput values.
+// You can construct a concrete instance of `DashboardTileArrayInput` via:
+//
+//	DashboardTileArray{ DashboardTileArgs{...} }
+type DashboardTileArrayInput interface {
+	pulumi.Input
+
+	ToDashboardTileArrayOutput() DashboardTileArrayOutput
+	ToDashboardTileArrayOutputWithContext(context.Context) DashboardTileArrayOutput
+}
+
+type DashboardTileArray []DashboardTileInput
+
+func (DashboardTileArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardTile)(nil)).Elem()
+}
+
+func (i DashboardTileArray) ToDashboardTileArrayOutput() DashboardTileArrayOutput {
+	return i.ToDashboardTileArrayOutputWithContext(context.Background())
+}
+
+func (i DashboardTileArray) ToDashboardTileArrayOutputWithContext(ctx context.Context) DashboardTileArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardTileArrayOutput)
+}
+
+// A tile: where it sits on the 24-column grid and its chart.
+type DashboardTileOutput struct{ *pulumi.OutputState }
+
+func (DashboardTileOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardTile)(nil)).Elem()
+}
+
+func (o DashboardTileOutput) ToDashboardTileOutput() DashboardTileOutput {
+	return o
+}
+
+func (o DashboardTileOutput) ToDashboardTileOutputWithContext(ctx context.Context) DashboardTileOutput {
+	return o
+}
+
+// The chart.
+func (o DashboardTileOutput) Config() DashboardTileConfigOutput {
+	return o.ApplyT(func(v DashboardTile) DashboardTileConfig { return v.Config }).(DashboardTileConfigOutput)
+}
+
+// The container it sits in (containers).
+func (o DashboardTileOutput) ContainerId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTile) *string { return v.ContainerId }).(pulumi.StringPtrOutput)
+}
+
+// Height, from 1.
+func (o DashboardTileOutput) H() pulumi.IntOutput {
+	return o.ApplyT(func(v DashboardTile) int { return v.H }).(pulumi.IntOutput)
+}
+
+// Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program.
+func (o DashboardTileOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTile) *string { return v.Id }).(pulumi.StringPtrOutput)
+}
+
+// The tile's name; a non-empty unique one of an alertable tile keys tileIds.
+func (o DashboardTileOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardTile) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The tab of its container.
+func (o DashboardTileOutput) TabId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTile) *string { return v.TabId }).(pulumi.StringPtrOutput)
+}
+
+// Width, 1 to 24.
+func (o DashboardTileOutput) W() pulumi.IntOutput {
+	return o.ApplyT(func(v DashboardTile) int { return v.W }).(pulumi.IntOutput)
+}
+
+// Column, 0 to 23 (x + w past 24 is taken).
+func (o DashboardTileOutput) X() pulumi.IntOutput {
+	return o.ApplyT(func(v DashboardTile) int { return v.X }).(pulumi.IntOutput)
+}
+
+// Row, from 0.
+func (o DashboardTileOutput) Y() pulumi.IntOutput {
+	return o.ApplyT(func(v DashboardTile) int { return v.Y }).(pulumi.IntOutput)
+}
+
+type DashboardTileArrayOutput struct{ *pulumi.OutputState }
+
+func (DashboardTileArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DashboardTile)(nil)).Elem()
+}
+
+func (o DashboardTileArrayOutput) ToDashboardTileArrayOutput() DashboardTileArrayOutput {
+	return o
+}
+
+func (o DashboardTileArrayOutput) ToDashboardTileArrayOutputWithContext(ctx context.Context) DashboardTileArrayOutput {
+	return o
+}
+
+func (o DashboardTileArrayOutput) Index(i pulumi.IntInput) DashboardTileOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DashboardTile {
+		return vs[0].([]DashboardTile)[vs[1].(int)]
+	}).(DashboardTileOutput)
+}
+
+// A tile's chart: displayType says which fields it takes (the service's 16 chart configs as one object; `configType: "sql"` for the Raw SQL variant of line, stacked_bar, table, number, pie and bar).
+type DashboardTileConfig struct {
+	// Align the range to the granularity (line, stacked_bar).
+	AlignDateRangeToGranularity *bool `pulumi:"alignDateRangeToGranularity"`
+	// Two series as a ratio (line, stacked_bar, table).
+	AsRatio *bool `pulumi:"asRatio"`
+	// A palette token (number).
+	Color *string `pulumi:"color"`
+	// Show the previous period too (line).
+	CompareToPreviousPeriod *bool `pulumi:"compareToPreviousPeriod"`
+	// Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder.
+	ConfigType *DashboardConfigType `pulumi:"configType"`
+	// The connection queried (a Raw SQL tile's, required).
+	ConnectionId *string `pulumi:"connectionId"`
+	// The chart; only line, stacked_bar and number tiles take alerts.
+	DisplayType DashboardDisplayType `pulumi:"displayType"`
+	// Fill gaps (line, stacked_bar); default true.
+	FillNulls *bool `pulumi:"fillNulls"`
+	// Fit the y axis to the data (line).
+	FitYAxisToData *bool `pulumi:"fitYAxisToData"`
+	// Formulas over the aggregations (line, stacked_bar, table, number).
+	Formulas []DashboardFormula `pulumi:"formulas"`
+	// Group by (line, stacked_bar, table, pie, bar).
+	GroupBy *string `pulumi:"groupBy"`
+	// Group columns first (table).
+	GroupByColumnsOnLeft *bool `pulumi:"groupByColumnsOnLeft"`
+	// Having (table).
+	Having *string `pulumi:"having"`
+	// How many groups (pie, bar).
+	Limit *int `pulumi:"limit"`
+	// The text (markdown).
+	Markdown *string `pulumi:"markdown"`
+	// How numbers are shown.
+	NumberFormat *DashboardNumberFormat `pulumi:"numberFormat"`
+	// Order by (table, pie, bar).
+	OrderBy *string `pulumi:"orderBy"`
+	// The columns shown (search, event_patterns): the service's select of those tiles.
+	SearchSelect *string `pulumi:"searchSelect"`
+	// The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap).
+	Select []DashboardSelectItem `pulumi:"select"`
+	// Most series shown (line, stacked_bar).
+	SeriesLimit *int `pulumi:"seriesLimit"`
+	// Show the formulas' operands too.
+	ShowOperandSeries *bool `pulumi:"showOperandSeries"`
+	// The source charted (a builder tile's, required; optional on a Raw SQL tile).
+	SourceId *string `pulumi:"sourceId"`
+	// The query (a Raw SQL tile's, required).
+	SqlTemplate *string `pulumi:"sqlTemplate"`
+	// The query (heatmap, search, event_patterns).
+	Where *string `pulumi:"where"`
+	// The language of where (heatmap, search, event_patterns).
+	WhereLanguage *DashboardQueryLanguage `pulumi:"whereLanguage"`
+}
+
+// DashboardTileConfigInput is an input type that accepts DashboardTileConfigArgs and DashboardTileConfigOutput values.
+// You can construct a concrete instance of `DashboardTileConfigInput` via:
+//
+//	DashboardTileConfigArgs{...}
+type DashboardTileConfigInput interface {
+	pulumi.Input
+
+	ToDashboardTileConfigOutput() DashboardTileConfigOutput
+	ToDashboardTileConfigOutputWithContext(context.Context) DashboardTileConfigOutput
+}
+
+// A tile's chart: displayType says which fields it takes (the service's 16 chart configs as one object; `configType: "sql"` for the Raw SQL variant of line, stacked_bar, table, number, pie and bar).
+type DashboardTileConfigArgs struct {
+	// Align the range to the granularity (line, stacked_bar).
+	AlignDateRangeToGranularity pulumi.BoolPtrInput `pulumi:"alignDateRangeToGranularity"`
+	// Two series as a ratio (line, stacked_bar, table).
+	AsRatio pulumi.BoolPtrInput `pulumi:"asRatio"`
+	// A palette token (number).
+	Color pulumi.StringPtrInput `pulumi:"color"`
+	// Show the previous period too (line).
+	CompareToPreviousPeriod pulumi.BoolPtrInput `pulumi:"compareToPreviousPeriod"`
+	// Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder.
+	ConfigType DashboardConfigTypePtrInput `pulumi:"configType"`
+	// The connection queried (a Raw SQL tile's, required).
+	ConnectionId pulumi.StringPtrInput `pulumi:"connectionId"`
+	// The chart; only line, stacked_bar and number tiles take alerts.
+	DisplayType DashboardDisplayTypeInput `pulumi:"displayType"`
+	// Fill gaps (line, stacked_bar); default true.
+	FillNulls pulumi.BoolPtrInput `pulumi:"fillNulls"`
+	// Fit the y axis to the data (line).
+	FitYAxisToData pulumi.BoolPtrInput `pulumi:"fitYAxisToData"`
+	// Formulas over the aggregations (line, stacked_bar, table, number).
+	Formulas DashboardFormulaArrayInput `pulumi:"formulas"`
+	// Group by (line, stacked_bar, table, pie, bar).
+	GroupBy pulumi.StringPtrInput `pulumi:"groupBy"`
+	// Group columns first (table).
+	GroupByColumnsOnLeft pulumi.BoolPtrInput `pulumi:"groupByColumnsOnLeft"`
+	// Having (table).
+	Having pulumi.StringPtrInput `pulumi:"having"`
+	// How many groups (pie, bar).
+	Limit pulumi.IntPtrInput `pulumi:"limit"`
+	// The text (markdown).
+	Markdown pulumi.StringPtrInput `pulumi:"markdown"`
+	// How numbers are shown.
+	NumberFormat DashboardNumberFormatPtrInput `pulumi:"numberFormat"`
+	// Order by (table, pie, bar).
+	OrderBy pulumi.StringPtrInput `pulumi:"orderBy"`
+	// The columns shown (search, event_patterns): the service's select of those tiles.
+	SearchSelect pulumi.StringPtrInput `pulumi:"searchSelect"`
+	// The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap).
+	Select DashboardSelectItemArrayInput `pulumi:"select"`
+	// Most series shown (line, stacked_bar).
+	SeriesLimit pulumi.IntPtrInput `pulumi:"seriesLimit"`
+	// Show the formulas' operands too.
+	ShowOperandSeries pulumi.BoolPtrInput `pulumi:"showOperandSeries"`
+	// The source charted (a builder tile's, required; optional on a Raw SQL tile).
+	SourceId pulumi.StringPtrInput `pulumi:"sourceId"`
+	// The query (a Raw SQL tile's, required).
+	SqlTemplate pulumi.StringPtrInput `pulumi:"sqlTemplate"`
+	// The query (heatmap, search, event_patterns).
+	Where pulumi.StringPtrInput `pulumi:"where"`
+	// The language of where (heatmap, search, event_patterns).
+	WhereLanguage DashboardQueryLanguagePtrInput `pulumi:"whereLanguage"`
+}
+
+func (DashboardTileConfigArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardTileConfig)(nil)).Elem()
+}
+
+func (i DashboardTileConfigArgs) ToDashboardTileConfigOutput() DashboardTileConfigOutput {
+	return i.ToDashboardTileConfigOutputWithContext(context.Background())
+}
+
+func (i DashboardTileConfigArgs) ToDashboardTileConfigOutputWithContext(ctx context.Context) DashboardTileConfigOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardTileConfigOutput)
+}
+
+// A tile's chart: displayType says which fields it takes (the service's 16 chart configs as one object; `configType: "sql"` for the Raw SQL variant of line, stacked_bar, table, number, pie and bar).
+type DashboardTileConfigOutput struct{ *pulumi.OutputState }
+
+func (DashboardTileConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardTileConfig)(nil)).Elem()
+}
+
+func (o DashboardTileConfigOutput) ToDashboardTileConfigOutput() DashboardTileConfigOutput {
+	return o
+}
+
+func (o DashboardTileConfigOutput) ToDashboardTileConfigOutputWithContext(ctx context.Context) DashboardTileConfigOutput {
+	return o
+}
+
+// Align the range to the granularity (line, stacked_bar).
+func (o DashboardTileConfigOutput) AlignDateRangeToGranularity() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *bool { return v.AlignDateRangeToGranularity }).(pulumi.BoolPtrOutput)
+}
+
+// Two series as a ratio (line, stacked_bar, table).
+func (o DashboardTileConfigOutput) AsRatio() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *bool { return v.AsRatio }).(pulumi.BoolPtrOutput)
+}
+
+// A palette token (number).
+func (o DashboardTileConfigOutput) Color() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *string { return v.Color }).(pulumi.StringPtrOutput)
+}
+
+// Show the previous period too (line).
+func (o DashboardTileConfigOutput) CompareToPreviousPeriod() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *bool { return v.CompareToPreviousPeriod }).(pulumi.BoolPtrOutput)
+}
+
+// Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder.
+func (o DashboardTileConfigOutput) ConfigType() DashboardConfigTypePtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *DashboardConfigType { return v.ConfigType }).(DashboardConfigTypePtrOutput)
+}
+
+// The connection queried (a Raw SQL tile's, required).
+func (o DashboardTileConfigOutput) ConnectionId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *string { return v.ConnectionId }).(pulumi.StringPtrOutput)
+}
+
+// The chart; only line, stacked_bar and number tiles take alerts.
+func (o DashboardTileConfigOutput) DisplayType() DashboardDisplayTypeOutput {
+	return o.ApplyT(func(v DashboardTileConfig) DashboardDisplayType { return v.DisplayType }).(DashboardDisplayTypeOutput)
+}
+
+// Fill gaps (line, stacked_bar); default true.
+func (o DashboardTileConfigOutput) FillNulls() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *bool { return v.FillNulls }).(pulumi.BoolPtrOutput)
+}
+
+// Fit the y axis to the data (line).
+func (o DashboardTileConfigOutput) FitYAxisToData() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *bool { return v.FitYAxisToData }).(pulumi.BoolPtrOutput)
+}
+
+// Formulas over the aggregations (line, stacked_bar, table, number).
+func (o DashboardTileConfigOutput) Formulas() DashboardFormulaArrayOutput {
+	return o.ApplyT(func(v DashboardTileConfig) []DashboardFormula { return v.Formulas }).(DashboardFormulaArrayOutput)
+}
+
+// Group by (line, stacked_bar, table, pie, bar).
+func (o DashboardTileConfigOutput) GroupBy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *string { return v.GroupBy }).(pulumi.StringPtrOutput)
+}
+
+// Group columns first (table).
+func (o DashboardTileConfigOutput) GroupByColumnsOnLeft() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *bool { return v.GroupByColumnsOnLeft }).(pulumi.BoolPtrOutput)
+}
+
+// Having (table).
+func (o DashboardTileConfigOutput) Having() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *string { return v.Having }).(pulumi.StringPtrOutput)
+}
+
+// How many groups (pie, bar).
+func (o DashboardTileConfigOutput) Limit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *int { return v.Limit }).(pulumi.IntPtrOutput)
+}
+
+// The text (markdown).
+func (o DashboardTileConfigOutput) Markdown() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *string { return v.Markdown }).(pulumi.StringPtrOutput)
+}
+
+// How numbers are shown.
+func (o DashboardTileConfigOutput) NumberFormat() DashboardNumberFormatPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *DashboardNumberFormat { return v.NumberFormat }).(DashboardNumberFormatPtrOutput)
+}
+
+// Order by (table, pie, bar).
+func (o DashboardTileConfigOutput) OrderBy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *string { return v.OrderBy }).(pulumi.StringPtrOutput)
+}
+
+// The columns shown (search, event_patterns): the service's select of those tiles.
+func (o DashboardTileConfigOutput) SearchSelect() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *string { return v.SearchSelect }).(pulumi.StringPtrOutput)
+}
+
+// The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap).
+func (o DashboardTileConfigOutput) Select() DashboardSelectItemArrayOutput {
+	return o.ApplyT(func(v DashboardTileConfig) []DashboardSelectItem { return v.Select }).(DashboardSelectItemArrayOutput)
+}
+
+// Most series shown (line, stacked_bar).
+func (o DashboardTileConfigOutput) SeriesLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *int { return v.SeriesLimit }).(pulumi.IntPtrOutput)
+}
+
+// Show the formulas' operands too.
+func (o DashboardTileConfigOutput) ShowOperandSeries() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *bool { return v.ShowOperandSeries }).(pulumi.BoolPtrOutput)
+}
+
+// The source charted (a builder tile's, required; optional on a Raw SQL tile).
+func (o DashboardTileConfigOutput) SourceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *string { return v.SourceId }).(pulumi.StringPtrOutput)
+}
+
+// The query (a Raw SQL tile's, required).
+func (o DashboardTileConfigOutput) SqlTemplate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *string { return v.SqlTemplate }).(pulumi.StringPtrOutput)
+}
+
+// The query (heatmap, search, event_patterns).
+func (o DashboardTileConfigOutput) Where() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *string { return v.Where }).(pulumi.StringPtrOutput)
+}
+
+// The language of where (heatmap, search, event_patterns).
+func (o DashboardTileConfigOutput) WhereLanguage() DashboardQueryLanguagePtrOutput {
+	return o.ApplyT(func(v DashboardTileConfig) *DashboardQueryLanguage { return v.WhereLanguage }).(DashboardQueryLanguagePtrOutput)
+}
+
 // An alert as the service holds it.
 type GetAlertsAlert struct {
 	// Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
@@ -916,6 +2476,224 @@ func (o GetApiKeysKeyArrayOutput) Index(i pulumi.IntInput) GetApiKeysKeyOutput {
 	}).(GetApiKeysKeyOutput)
 }
 
+// A connection as the service holds it.
+type GetConnectionsConnection struct {
+	// When the connection was made (ISO 8601, set by the service).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The ClickHouse HTTP endpoint, e.g. https://clickhouse.example.com:8443 (the service stores it as given).
+	Host *string `pulumi:"host"`
+	// A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is cleared on the service.
+	HyperdxSettingPrefix *string `pulumi:"hyperdxSettingPrefix"`
+	// The connection's id.
+	Id string `pulumi:"id"`
+	// True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer managed: the service keeps its value.
+	IsPrometheusEndpoint *bool `pulumi:"isPrometheusEndpoint"`
+	// The connection's display name.
+	Name *string `pulumi:"name"`
+	// When the connection last changed (ISO 8601, set by the service).
+	UpdatedAt *string `pulumi:"updatedAt"`
+	// The ClickHouse user.
+	Username *string `pulumi:"username"`
+}
+
+// A connection as the service holds it.
+type GetConnectionsConnectionOutput struct{ *pulumi.OutputState }
+
+func (GetConnectionsConnectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetConnectionsConnection)(nil)).Elem()
+}
+
+func (o GetConnectionsConnectionOutput) ToGetConnectionsConnectionOutput() GetConnectionsConnectionOutput {
+	return o
+}
+
+func (o GetConnectionsConnectionOutput) ToGetConnectionsConnectionOutputWithContext(ctx context.Context) GetConnectionsConnectionOutput {
+	return o
+}
+
+// When the connection was made (ISO 8601, set by the service).
+func (o GetConnectionsConnectionOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetConnectionsConnection) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The ClickHouse HTTP endpoint, e.g. https://clickhouse.example.com:8443 (the service stores it as given).
+func (o GetConnectionsConnectionOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetConnectionsConnection) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is cleared on the service.
+func (o GetConnectionsConnectionOutput) HyperdxSettingPrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetConnectionsConnection) *string { return v.HyperdxSettingPrefix }).(pulumi.StringPtrOutput)
+}
+
+// The connection's id.
+func (o GetConnectionsConnectionOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetConnectionsConnection) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer managed: the service keeps its value.
+func (o GetConnectionsConnectionOutput) IsPrometheusEndpoint() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetConnectionsConnection) *bool { return v.IsPrometheusEndpoint }).(pulumi.BoolPtrOutput)
+}
+
+// The connection's display name.
+func (o GetConnectionsConnectionOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetConnectionsConnection) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// When the connection last changed (ISO 8601, set by the service).
+func (o GetConnectionsConnectionOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetConnectionsConnection) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The ClickHouse user.
+func (o GetConnectionsConnectionOutput) Username() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetConnectionsConnection) *string { return v.Username }).(pulumi.StringPtrOutput)
+}
+
+type GetConnectionsConnectionArrayOutput struct{ *pulumi.OutputState }
+
+func (GetConnectionsConnectionArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetConnectionsConnection)(nil)).Elem()
+}
+
+func (o GetConnectionsConnectionArrayOutput) ToGetConnectionsConnectionArrayOutput() GetConnectionsConnectionArrayOutput {
+	return o
+}
+
+func (o GetConnectionsConnectionArrayOutput) ToGetConnectionsConnectionArrayOutputWithContext(ctx context.Context) GetConnectionsConnectionArrayOutput {
+	return o
+}
+
+func (o GetConnectionsConnectionArrayOutput) Index(i pulumi.IntInput) GetConnectionsConnectionOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetConnectionsConnection {
+		return vs[0].([]GetConnectionsConnection)[vs[1].(int)]
+	}).(GetConnectionsConnectionOutput)
+}
+
+// A dashboard as the service holds it.
+type GetDashboardsDashboard struct {
+	// Containers grouping tiles (at most 50); removed: cleared.
+	Containers []DashboardContainer `pulumi:"containers"`
+	// When the dashboard was made (ISO 8601, set by the service), when it says.
+	CreatedAt *string `pulumi:"createdAt"`
+	// Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared.
+	Filters []DashboardFilter `pulumi:"filters"`
+	// The dashboard's id.
+	Id string `pulumi:"id"`
+	// The dashboard's name (at most 1024 characters).
+	Name *string `pulumi:"name"`
+	// Filter values the dashboard opens with; removed: cleared.
+	SavedFilterValues []DashboardSavedFilterValue `pulumi:"savedFilterValues"`
+	// The dashboard's default query; removed from the program, it is cleared.
+	SavedQuery *string `pulumi:"savedQuery"`
+	// The language of savedQuery ("lucene" when a savedQuery is set without it).
+	SavedQueryLanguage *DashboardQueryLanguage `pulumi:"savedQueryLanguage"`
+	// Tags (at most 50, each at most 32 characters); removed from the program, they are cleared.
+	Tags []string `pulumi:"tags"`
+	// Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
+	TileIds map[string]string `pulumi:"tileIds"`
+	// The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
+	Tiles []DashboardTile `pulumi:"tiles"`
+	// When the dashboard last changed (ISO 8601, set by the service), when it says.
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// A dashboard as the service holds it.
+type GetDashboardsDashboardOutput struct{ *pulumi.OutputState }
+
+func (GetDashboardsDashboardOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetDashboardsDashboard)(nil)).Elem()
+}
+
+func (o GetDashboardsDashboardOutput) ToGetDashboardsDashboardOutput() GetDashboardsDashboardOutput {
+	return o
+}
+
+func (o GetDashboardsDashboardOutput) ToGetDashboardsDashboardOutputWithContext(ctx context.Context) GetDashboardsDashboardOutput {
+	return o
+}
+
+// Containers grouping tiles (at most 50); removed: cleared.
+func (o GetDashboardsDashboardOutput) Containers() DashboardContainerArrayOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) []DashboardContainer { return v.Containers }).(DashboardContainerArrayOutput)
+}
+
+// When the dashboard was made (ISO 8601, set by the service), when it says.
+func (o GetDashboardsDashboardOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared.
+func (o GetDashboardsDashboardOutput) Filters() DashboardFilterArrayOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) []DashboardFilter { return v.Filters }).(DashboardFilterArrayOutput)
+}
+
+// The dashboard's id.
+func (o GetDashboardsDashboardOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The dashboard's name (at most 1024 characters).
+func (o GetDashboardsDashboardOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Filter values the dashboard opens with; removed: cleared.
+func (o GetDashboardsDashboardOutput) SavedFilterValues() DashboardSavedFilterValueArrayOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) []DashboardSavedFilterValue { return v.SavedFilterValues }).(DashboardSavedFilterValueArrayOutput)
+}
+
+// The dashboard's default query; removed from the program, it is cleared.
+func (o GetDashboardsDashboardOutput) SavedQuery() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) *string { return v.SavedQuery }).(pulumi.StringPtrOutput)
+}
+
+// The language of savedQuery ("lucene" when a savedQuery is set without it).
+func (o GetDashboardsDashboardOutput) SavedQueryLanguage() DashboardQueryLanguagePtrOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) *DashboardQueryLanguage { return v.SavedQueryLanguage }).(DashboardQueryLanguagePtrOutput)
+}
+
+// Tags (at most 50, each at most 32 characters); removed from the program, they are cleared.
+func (o GetDashboardsDashboardOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) []string { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+// Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
+func (o GetDashboardsDashboardOutput) TileIds() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) map[string]string { return v.TileIds }).(pulumi.StringMapOutput)
+}
+
+// The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
+func (o GetDashboardsDashboardOutput) Tiles() DashboardTileArrayOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) []DashboardTile { return v.Tiles }).(DashboardTileArrayOutput)
+}
+
+// When the dashboard last changed (ISO 8601, set by the service), when it says.
+func (o GetDashboardsDashboardOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type GetDashboardsDashboardArrayOutput struct{ *pulumi.OutputState }
+
+func (GetDashboardsDashboardArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetDashboardsDashboard)(nil)).Elem()
+}
+
+func (o GetDashboardsDashboardArrayOutput) ToGetDashboardsDashboardArrayOutput() GetDashboardsDashboardArrayOutput {
+	return o
+}
+
+func (o GetDashboardsDashboardArrayOutput) ToGetDashboardsDashboardArrayOutputWithContext(ctx context.Context) GetDashboardsDashboardArrayOutput {
+	return o
+}
+
+func (o GetDashboardsDashboardArrayOutput) Index(i pulumi.IntInput) GetDashboardsDashboardOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetDashboardsDashboard {
+		return vs[0].([]GetDashboardsDashboard)[vs[1].(int)]
+	}).(GetDashboardsDashboardOutput)
+}
+
 // A saved search as the service holds it.
 type GetSavedSearchesSavedSearch struct {
 	// When the search was made (ISO 8601, set by the service).
@@ -1037,6 +2815,304 @@ func (o GetSavedSearchesSavedSearchArrayOutput) Index(i pulumi.IntInput) GetSave
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetSavedSearchesSavedSearch {
 		return vs[0].([]GetSavedSearchesSavedSearch)[vs[1].(int)]
 	}).(GetSavedSearchesSavedSearchOutput)
+}
+
+// A source as the service holds it.
+type GetSourcesSource struct {
+	// The message body (log).
+	BodyExpression *string `pulumi:"bodyExpression"`
+	// The id of the connection it reads through: a Connection's id (self-hosted), or on managed ClickStack the id of the connection the platform made.
+	Connection *string `pulumi:"connection"`
+	// When the source was made (ISO 8601, set by the service), when it says.
+	CreatedAt *string `pulumi:"createdAt"`
+	// The columns a search shows by default (log, trace).
+	DefaultTableSelectExpression *string `pulumi:"defaultTableSelectExpression"`
+	// True hides the source from the UI's selectors; default false.
+	Disabled *bool `pulumi:"disabled"`
+	// The timestamp shown (log).
+	DisplayedTimestampValueExpression *string `pulumi:"displayedTimestampValueExpression"`
+	// The span's duration (trace, required).
+	DurationExpression *string `pulumi:"durationExpression"`
+	// Decimal digits of the duration, 0 to 9 (trace); default 3.
+	DurationPrecision *int `pulumi:"durationPrecision"`
+	// The event attributes (log, trace).
+	EventAttributesExpression *string `pulumi:"eventAttributesExpression"`
+	// The database and table.
+	From *SourceFrom `pulumi:"from"`
+	// Attributes highlighted in a row (log, trace); default none.
+	HighlightedRowAttributeExpressions []SourceHighlightedExpression `pulumi:"highlightedRowAttributeExpressions"`
+	// Attributes highlighted in a trace (log, trace); default none.
+	HighlightedTraceAttributeExpressions []SourceHighlightedExpression `pulumi:"highlightedTraceAttributeExpressions"`
+	// The source's id.
+	Id string `pulumi:"id"`
+	// The column a bare search term matches (log, trace).
+	ImplicitColumnExpression *string `pulumi:"implicitColumnExpression"`
+	// The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields.
+	Kind *SourceKind `pulumi:"kind"`
+	// The source of the related logs (trace, metric).
+	LogSourceId *string `pulumi:"logSourceId"`
+	// The source of the related metrics (log, trace).
+	MetricSourceId *string `pulumi:"metricSourceId"`
+	// The table of each metric type (metric, required).
+	MetricTables *SourceMetricTables `pulumi:"metricTables"`
+	// The source's display name.
+	Name *string `pulumi:"name"`
+	// The parent span's id (trace, required).
+	ParentSpanIdExpression *string `pulumi:"parentSpanIdExpression"`
+	// ClickHouse settings applied to the source's queries; default none.
+	QuerySettings []SourceQuerySetting `pulumi:"querySettings"`
+	// The resource attributes (log, trace; metric requires it).
+	ResourceAttributesExpression *string `pulumi:"resourceAttributesExpression"`
+	// A label grouping sources in the source selector (at most 256 characters).
+	Section *string `pulumi:"section"`
+	// The service name (log, trace).
+	ServiceNameExpression *string `pulumi:"serviceNameExpression"`
+	// The service's release (log, trace).
+	ServiceVersionExpression *string `pulumi:"serviceVersionExpression"`
+	// The source of the related sessions (trace).
+	SessionSourceId *string `pulumi:"sessionSourceId"`
+	// The severity text (log).
+	SeverityTextExpression *string `pulumi:"severityTextExpression"`
+	// The span events (trace).
+	SpanEventsValueExpression *string `pulumi:"spanEventsValueExpression"`
+	// The span id (log; trace requires it).
+	SpanIdExpression *string `pulumi:"spanIdExpression"`
+	// The span's kind (trace, required).
+	SpanKindExpression *string `pulumi:"spanKindExpression"`
+	// The span's name (trace, required).
+	SpanNameExpression *string `pulumi:"spanNameExpression"`
+	// The status code (trace).
+	StatusCodeExpression *string `pulumi:"statusCodeExpression"`
+	// The status message (trace).
+	StatusMessageExpression *string `pulumi:"statusMessageExpression"`
+	// The DateTime column or expression of the table's primary key (every kind).
+	TimestampValueExpression *string `pulumi:"timestampValueExpression"`
+	// The trace id (log; trace requires it).
+	TraceIdExpression *string `pulumi:"traceIdExpression"`
+	// The source of the related traces (log; session requires it).
+	TraceSourceId *string `pulumi:"traceSourceId"`
+	// When the source last changed (ISO 8601, set by the service), when it says.
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// A source as the service holds it.
+type GetSourcesSourceOutput struct{ *pulumi.OutputState }
+
+func (GetSourcesSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetSourcesSource)(nil)).Elem()
+}
+
+func (o GetSourcesSourceOutput) ToGetSourcesSourceOutput() GetSourcesSourceOutput {
+	return o
+}
+
+func (o GetSourcesSourceOutput) ToGetSourcesSourceOutputWithContext(ctx context.Context) GetSourcesSourceOutput {
+	return o
+}
+
+// The message body (log).
+func (o GetSourcesSourceOutput) BodyExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.BodyExpression }).(pulumi.StringPtrOutput)
+}
+
+// The id of the connection it reads through: a Connection's id (self-hosted), or on managed ClickStack the id of the connection the platform made.
+func (o GetSourcesSourceOutput) Connection() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.Connection }).(pulumi.StringPtrOutput)
+}
+
+// When the source was made (ISO 8601, set by the service), when it says.
+func (o GetSourcesSourceOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The columns a search shows by default (log, trace).
+func (o GetSourcesSourceOutput) DefaultTableSelectExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.DefaultTableSelectExpression }).(pulumi.StringPtrOutput)
+}
+
+// True hides the source from the UI's selectors; default false.
+func (o GetSourcesSourceOutput) Disabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *bool { return v.Disabled }).(pulumi.BoolPtrOutput)
+}
+
+// The timestamp shown (log).
+func (o GetSourcesSourceOutput) DisplayedTimestampValueExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.DisplayedTimestampValueExpression }).(pulumi.StringPtrOutput)
+}
+
+// The span's duration (trace, required).
+func (o GetSourcesSourceOutput) DurationExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.DurationExpression }).(pulumi.StringPtrOutput)
+}
+
+// Decimal digits of the duration, 0 to 9 (trace); default 3.
+func (o GetSourcesSourceOutput) DurationPrecision() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *int { return v.DurationPrecision }).(pulumi.IntPtrOutput)
+}
+
+// The event attributes (log, trace).
+func (o GetSourcesSourceOutput) EventAttributesExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.EventAttributesExpression }).(pulumi.StringPtrOutput)
+}
+
+// The database and table.
+func (o GetSourcesSourceOutput) From() SourceFromPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *SourceFrom { return v.From }).(SourceFromPtrOutput)
+}
+
+// Attributes highlighted in a row (log, trace); default none.
+func (o GetSourcesSourceOutput) HighlightedRowAttributeExpressions() SourceHighlightedExpressionArrayOutput {
+	return o.ApplyT(func(v GetSourcesSource) []SourceHighlightedExpression { return v.HighlightedRowAttributeExpressions }).(SourceHighlightedExpressionArrayOutput)
+}
+
+// Attributes highlighted in a trace (log, trace); default none.
+func (o GetSourcesSourceOutput) HighlightedTraceAttributeExpressions() SourceHighlightedExpressionArrayOutput {
+	return o.ApplyT(func(v GetSourcesSource) []SourceHighlightedExpression { return v.HighlightedTraceAttributeExpressions }).(SourceHighlightedExpressionArrayOutput)
+}
+
+// The source's id.
+func (o GetSourcesSourceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSourcesSource) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The column a bare search term matches (log, trace).
+func (o GetSourcesSourceOutput) ImplicitColumnExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.ImplicitColumnExpression }).(pulumi.StringPtrOutput)
+}
+
+// The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields.
+func (o GetSourcesSourceOutput) Kind() SourceKindPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *SourceKind { return v.Kind }).(SourceKindPtrOutput)
+}
+
+// The source of the related logs (trace, metric).
+func (o GetSourcesSourceOutput) LogSourceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.LogSourceId }).(pulumi.StringPtrOutput)
+}
+
+// The source of the related metrics (log, trace).
+func (o GetSourcesSourceOutput) MetricSourceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.MetricSourceId }).(pulumi.StringPtrOutput)
+}
+
+// The table of each metric type (metric, required).
+func (o GetSourcesSourceOutput) MetricTables() SourceMetricTablesPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *SourceMetricTables { return v.MetricTables }).(SourceMetricTablesPtrOutput)
+}
+
+// The source's display name.
+func (o GetSourcesSourceOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// The parent span's id (trace, required).
+func (o GetSourcesSourceOutput) ParentSpanIdExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.ParentSpanIdExpression }).(pulumi.StringPtrOutput)
+}
+
+// ClickHouse settings applied to the source's queries; default none.
+func (o GetSourcesSourceOutput) QuerySettings() SourceQuerySettingArrayOutput {
+	return o.ApplyT(func(v GetSourcesSource) []SourceQuerySetting { return v.QuerySettings }).(SourceQuerySettingArrayOutput)
+}
+
+// The resource attributes (log, trace; metric requires it).
+func (o GetSourcesSourceOutput) ResourceAttributesExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.ResourceAttributesExpression }).(pulumi.StringPtrOutput)
+}
+
+// A label grouping sources in the source selector (at most 256 characters).
+func (o GetSourcesSourceOutput) Section() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.Section }).(pulumi.StringPtrOutput)
+}
+
+// The service name (log, trace).
+func (o GetSourcesSourceOutput) ServiceNameExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.ServiceNameExpression }).(pulumi.StringPtrOutput)
+}
+
+// The service's release (log, trace).
+func (o GetSourcesSourceOutput) ServiceVersionExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.ServiceVersionExpression }).(pulumi.StringPtrOutput)
+}
+
+// The source of the related sessions (trace).
+func (o GetSourcesSourceOutput) SessionSourceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.SessionSourceId }).(pulumi.StringPtrOutput)
+}
+
+// The severity text (log).
+func (o GetSourcesSourceOutput) SeverityTextExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.SeverityTextExpression }).(pulumi.StringPtrOutput)
+}
+
+// The span events (trace).
+func (o GetSourcesSourceOutput) SpanEventsValueExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.SpanEventsValueExpression }).(pulumi.StringPtrOutput)
+}
+
+// The span id (log; trace requires it).
+func (o GetSourcesSourceOutput) SpanIdExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.SpanIdExpression }).(pulumi.StringPtrOutput)
+}
+
+// The span's kind (trace, required).
+func (o GetSourcesSourceOutput) SpanKindExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.SpanKindExpression }).(pulumi.StringPtrOutput)
+}
+
+// The span's name (trace, required).
+func (o GetSourcesSourceOutput) SpanNameExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.SpanNameExpression }).(pulumi.StringPtrOutput)
+}
+
+// The status code (trace).
+func (o GetSourcesSourceOutput) StatusCodeExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.StatusCodeExpression }).(pulumi.StringPtrOutput)
+}
+
+// The status message (trace).
+func (o GetSourcesSourceOutput) StatusMessageExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.StatusMessageExpression }).(pulumi.StringPtrOutput)
+}
+
+// The DateTime column or expression of the table's primary key (every kind).
+func (o GetSourcesSourceOutput) TimestampValueExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.TimestampValueExpression }).(pulumi.StringPtrOutput)
+}
+
+// The trace id (log; trace requires it).
+func (o GetSourcesSourceOutput) TraceIdExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.TraceIdExpression }).(pulumi.StringPtrOutput)
+}
+
+// The source of the related traces (log; session requires it).
+func (o GetSourcesSourceOutput) TraceSourceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.TraceSourceId }).(pulumi.StringPtrOutput)
+}
+
+// When the source last changed (ISO 8601, set by the service), when it says.
+func (o GetSourcesSourceOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSourcesSource) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type GetSourcesSourceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetSourcesSourceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetSourcesSource)(nil)).Elem()
+}
+
+func (o GetSourcesSourceArrayOutput) ToGetSourcesSourceArrayOutput() GetSourcesSourceArrayOutput {
+	return o
+}
+
+func (o GetSourcesSourceArrayOutput) ToGetSourcesSourceArrayOutputWithContext(ctx context.Context) GetSourcesSourceArrayOutput {
+	return o
+}
+
+func (o GetSourcesSourceArrayOutput) Index(i pulumi.IntInput) GetSourcesSourceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetSourcesSource {
+		return vs[0].([]GetSourcesSource)[vs[1].(int)]
+	}).(GetSourcesSourceOutput)
 }
 
 // A webhook as the service holds it.
@@ -1379,16 +3455,572 @@ func (o SavedSearchFilterArrayOutput) Index(i pulumi.IntInput) SavedSearchFilter
 	}).(SavedSearchFilterOutput)
 }
 
+// Where a source's rows are.
+type SourceFrom struct {
+	// The ClickHouse database.
+	DatabaseName string `pulumi:"databaseName"`
+	// The table; a metric source may leave it out.
+	TableName *string `pulumi:"tableName"`
+}
+
+// SourceFromInput is an input type that accepts SourceFromArgs and SourceFromOutput values.
+// You can construct a concrete instance of `SourceFromInput` via:
+//
+//	SourceFromArgs{...}
+type SourceFromInput interface {
+	pulumi.Input
+
+	ToSourceFromOutput() SourceFromOutput
+	ToSourceFromOutputWithContext(context.Context) SourceFromOutput
+}
+
+// Where a source's rows are.
+type SourceFromArgs struct {
+	// The ClickHouse database.
+	DatabaseName pulumi.StringInput `pulumi:"databaseName"`
+	// The table; a metric source may leave it out.
+	TableName pulumi.StringPtrInput `pulumi:"tableName"`
+}
+
+func (SourceFromArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SourceFrom)(nil)).Elem()
+}
+
+func (i SourceFromArgs) ToSourceFromOutput() SourceFromOutput {
+	return i.ToSourceFromOutputWithContext(context.Background())
+}
+
+func (i SourceFromArgs) ToSourceFromOutputWithContext(ctx context.Context) SourceFromOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SourceFromOutput)
+}
+
+// Where a source's rows are.
+type SourceFromOutput struct{ *pulumi.OutputState }
+
+func (SourceFromOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SourceFrom)(nil)).Elem()
+}
+
+func (o SourceFromOutput) ToSourceFromOutput() SourceFromOutput {
+	return o
+}
+
+func (o SourceFromOutput) ToSourceFromOutputWithContext(ctx context.Context) SourceFromOutput {
+	return o
+}
+
+// The ClickHouse database.
+func (o SourceFromOutput) DatabaseName() pulumi.StringOutput {
+	return o.ApplyT(func(v SourceFrom) string { return v.DatabaseName }).(pulumi.StringOutput)
+}
+
+// The table; a metric source may leave it out.
+func (o SourceFromOutput) TableName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SourceFrom) *string { return v.TableName }).(pulumi.StringPtrOutput)
+}
+
+type SourceFromPtrOutput struct{ *pulumi.OutputState }
+
+func (SourceFromPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SourceFrom)(nil)).Elem()
+}
+
+func (o SourceFromPtrOutput) ToSourceFromPtrOutput() SourceFromPtrOutput {
+	return o
+}
+
+func (o SourceFromPtrOutput) ToSourceFromPtrOutputWithContext(ctx context.Context) SourceFromPtrOutput {
+	return o
+}
+
+func (o SourceFromPtrOutput) Elem() SourceFromOutput {
+	return o.ApplyT(func(v *SourceFrom) SourceFrom {
+		if v != nil {
+			return *v
+		}
+		var ret SourceFrom
+		return ret
+	}).(SourceFromOutput)
+}
+
+// The ClickHouse database.
+func (o SourceFromPtrOutput) DatabaseName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SourceFrom) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.DatabaseName
+	}).(pulumi.StringPtrOutput)
+}
+
+// The table; a metric source may leave it out.
+func (o SourceFromPtrOutput) TableName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SourceFrom) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TableName
+	}).(pulumi.StringPtrOutput)
+}
+
+// An attribute expression shown highlighted.
+type SourceHighlightedExpression struct {
+	// The name shown.
+	Alias *string `pulumi:"alias"`
+	// Its Lucene form.
+	LuceneExpression *string `pulumi:"luceneExpression"`
+	// The SQL expression.
+	SqlExpression string `pulumi:"sqlExpression"`
+}
+
+// SourceHighlightedExpressionInput is an input type that accepts SourceHighlightedExpressionArgs and SourceHighlightedExpressionOutput values.
+// You can construct a concrete instance of `SourceHighlightedExpressionInput` via:
+//
+//	SourceHighlightedExpressionArgs{...}
+type SourceHighlightedExpressionInput interface {
+	pulumi.Input
+
+	ToSourceHighlightedExpressionOutput() SourceHighlightedExpressionOutput
+	ToSourceHighlightedExpressionOutputWithContext(context.Context) SourceHighlightedExpressionOutput
+}
+
+// An attribute expression shown highlighted.
+type SourceHighlightedExpressionArgs struct {
+	// The name shown.
+	Alias pulumi.StringPtrInput `pulumi:"alias"`
+	// Its Lucene form.
+	LuceneExpression pulumi.StringPtrInput `pulumi:"luceneExpression"`
+	// The SQL expression.
+	SqlExpression pulumi.StringInput `pulumi:"sqlExpression"`
+}
+
+func (SourceHighlightedExpressionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SourceHighlightedExpression)(nil)).Elem()
+}
+
+func (i SourceHighlightedExpressionArgs) ToSourceHighlightedExpressionOutput() SourceHighlightedExpressionOutput {
+	return i.ToSourceHighlightedExpressionOutputWithContext(context.Background())
+}
+
+func (i SourceHighlightedExpressionArgs) ToSourceHighlightedExpressionOutputWithContext(ctx context.Context) SourceHighlightedExpressionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SourceHighlightedExpressionOutput)
+}
+
+// SourceHighlightedExpressionArrayInput is an input type that accepts SourceHighlightedExpressionArray and SourceHighlightedExpressionArrayOutput values.
+// You can construct a concrete instance of `SourceHighlightedExpressionArrayInput` via:
+//
+//	SourceHighlightedExpressionArray{ SourceHighlightedExpressionArgs{...} }
+type SourceHighlightedExpressionArrayInput interface {
+	pulumi.Input
+
+	ToSourceHighlightedExpressionArrayOutput() SourceHighlightedExpressionArrayOutput
+	ToSourceHighlightedExpressionArrayOutputWithContext(context.Context) SourceHighlightedExpressionArrayOutput
+}
+
+type SourceHighlightedExpressionArray []SourceHighlightedExpressionInput
+
+func (SourceHighlightedExpressionArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SourceHighlightedExpression)(nil)).Elem()
+}
+
+func (i SourceHighlightedExpressionArray) ToSourceHighlightedExpressionArrayOutput() SourceHighlightedExpressionArrayOutput {
+	return i.ToSourceHighlightedExpressionArrayOutputWithContext(context.Background())
+}
+
+func (i SourceHighlightedExpressionArray) ToSourceHighlightedExpressionArrayOutputWithContext(ctx context.Context) SourceHighlightedExpressionArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SourceHighlightedExpressionArrayOutput)
+}
+
+// An attribute expression shown highlighted.
+type SourceHighlightedExpressionOutput struct{ *pulumi.OutputState }
+
+func (SourceHighlightedExpressionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SourceHighlightedExpression)(nil)).Elem()
+}
+
+func (o SourceHighlightedExpressionOutput) ToSourceHighlightedExpressionOutput() SourceHighlightedExpressionOutput {
+	return o
+}
+
+func (o SourceHighlightedExpressionOutput) ToSourceHighlightedExpressionOutputWithContext(ctx context.Context) SourceHighlightedExpressionOutput {
+	return o
+}
+
+// The name shown.
+func (o SourceHighlightedExpressionOutput) Alias() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SourceHighlightedExpression) *string { return v.Alias }).(pulumi.StringPtrOutput)
+}
+
+// Its Lucene form.
+func (o SourceHighlightedExpressionOutput) LuceneExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SourceHighlightedExpression) *string { return v.LuceneExpression }).(pulumi.StringPtrOutput)
+}
+
+// The SQL expression.
+func (o SourceHighlightedExpressionOutput) SqlExpression() pulumi.StringOutput {
+	return o.ApplyT(func(v SourceHighlightedExpression) string { return v.SqlExpression }).(pulumi.StringOutput)
+}
+
+type SourceHighlightedExpressionArrayOutput struct{ *pulumi.OutputState }
+
+func (SourceHighlightedExpressionArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SourceHighlightedExpression)(nil)).Elem()
+}
+
+func (o SourceHighlightedExpressionArrayOutput) ToSourceHighlightedExpressionArrayOutput() SourceHighlightedExpressionArrayOutput {
+	return o
+}
+
+func (o SourceHighlightedExpressionArrayOutput) ToSourceHighlightedExpressionArrayOutputWithContext(ctx context.Context) SourceHighlightedExpressionArrayOutput {
+	return o
+}
+
+func (o SourceHighlightedExpressionArrayOutput) Index(i pulumi.IntInput) SourceHighlightedExpressionOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SourceHighlightedExpression {
+		return vs[0].([]SourceHighlightedExpression)[vs[1].(int)]
+	}).(SourceHighlightedExpressionOutput)
+}
+
+// A metric source's table for each metric type.
+type SourceMetricTables struct {
+	// Gauges.
+	Gauge *string `pulumi:"gauge"`
+	// Histograms.
+	Histogram *string `pulumi:"histogram"`
+	// Sums.
+	Sum *string `pulumi:"sum"`
+	// Summaries.
+	Summary *string `pulumi:"summary"`
+}
+
+// SourceMetricTablesInput is an input type that accepts SourceMetricTablesArgs and SourceMetricTablesOutput values.
+// You can construct a concrete instance of `SourceMetricTablesInput` via:
+//
+//	SourceMetricTablesArgs{...}
+type SourceMetricTablesInput interface {
+	pulumi.Input
+
+	ToSourceMetricTablesOutput() SourceMetricTablesOutput
+	ToSourceMetricTablesOutputWithContext(context.Context) SourceMetricTablesOutput
+}
+
+// A metric source's table for each metric type.
+type SourceMetricTablesArgs struct {
+	// Gauges.
+	Gauge pulumi.StringPtrInput `pulumi:"gauge"`
+	// Histograms.
+	Histogram pulumi.StringPtrInput `pulumi:"histogram"`
+	// Sums.
+	Sum pulumi.StringPtrInput `pulumi:"sum"`
+	// Summaries.
+	Summary pulumi.StringPtrInput `pulumi:"summary"`
+}
+
+func (SourceMetricTablesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SourceMetricTables)(nil)).Elem()
+}
+
+func (i SourceMetricTablesArgs) ToSourceMetricTablesOutput() SourceMetricTablesOutput {
+	return i.ToSourceMetricTablesOutputWithContext(context.Background())
+}
+
+func (i SourceMetricTablesArgs) ToSourceMetricTablesOutputWithContext(ctx context.Context) SourceMetricTablesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SourceMetricTablesOutput)
+}
+
+func (i SourceMetricTablesArgs) ToSourceMetricTablesPtrOutput() SourceMetricTablesPtrOutput {
+	return i.ToSourceMetricTablesPtrOutputWithContext(context.Background())
+}
+
+func (i SourceMetricTablesArgs) ToSourceMetricTablesPtrOutputWithContext(ctx context.Context) SourceMetricTablesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SourceMetricTablesOutput).ToSourceMetricTablesPtrOutputWithContext(ctx)
+}
+
+// SourceMetricTablesPtrInput is an input type that accepts SourceMetricTablesArgs, SourceMetricTablesPtr and SourceMetricTablesPtrOutput values.
+// You can construct a concrete instance of `SourceMetricTablesPtrInput` via:
+//
+//	        SourceMetricTablesArgs{...}
+//
+//	or:
+//
+//	        nil
+type SourceMetricTablesPtrInput interface {
+	pulumi.Input
+
+	ToSourceMetricTablesPtrOutput() SourceMetricTablesPtrOutput
+	ToSourceMetricTablesPtrOutputWithContext(context.Context) SourceMetricTablesPtrOutput
+}
+
+type sourceMetricTablesPtrType SourceMetricTablesArgs
+
+func SourceMetricTablesPtr(v *SourceMetricTablesArgs) SourceMetricTablesPtrInput {
+	return (*sourceMetricTablesPtrType)(v)
+}
+
+func (*sourceMetricTablesPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SourceMetricTables)(nil)).Elem()
+}
+
+func (i *sourceMetricTablesPtrType) ToSourceMetricTablesPtrOutput() SourceMetricTablesPtrOutput {
+	return i.ToSourceMetricTablesPtrOutputWithContext(context.Background())
+}
+
+func (i *sourceMetricTablesPtrType) ToSourceMetricTablesPtrOutputWithContext(ctx context.Context) SourceMetricTablesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SourceMetricTablesPtrOutput)
+}
+
+// A metric source's table for each metric type.
+type SourceMetricTablesOutput struct{ *pulumi.OutputState }
+
+func (SourceMetricTablesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SourceMetricTables)(nil)).Elem()
+}
+
+func (o SourceMetricTablesOutput) ToSourceMetricTablesOutput() SourceMetricTablesOutput {
+	return o
+}
+
+func (o SourceMetricTablesOutput) ToSourceMetricTablesOutputWithContext(ctx context.Context) SourceMetricTablesOutput {
+	return o
+}
+
+func (o SourceMetricTablesOutput) ToSourceMetricTablesPtrOutput() SourceMetricTablesPtrOutput {
+	return o.ToSourceMetricTablesPtrOutputWithContext(context.Background())
+}
+
+func (o SourceMetricTablesOutput) ToSourceMetricTablesPtrOutputWithContext(ctx context.Context) SourceMetricTablesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SourceMetricTables) *SourceMetricTables {
+		return &v
+	}).(SourceMetricTablesPtrOutput)
+}
+
+// Gauges.
+func (o SourceMetricTablesOutput) Gauge() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SourceMetricTables) *string { return v.Gauge }).(pulumi.StringPtrOutput)
+}
+
+// Histograms.
+func (o SourceMetricTablesOutput) Histogram() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SourceMetricTables) *string { return v.Histogram }).(pulumi.StringPtrOutput)
+}
+
+// Sums.
+func (o SourceMetricTablesOutput) Sum() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SourceMetricTables) *string { return v.Sum }).(pulumi.StringPtrOutput)
+}
+
+// Summaries.
+func (o SourceMetricTablesOutput) Summary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SourceMetricTables) *string { return v.Summary }).(pulumi.StringPtrOutput)
+}
+
+type SourceMetricTablesPtrOutput struct{ *pulumi.OutputState }
+
+func (SourceMetricTablesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SourceMetricTables)(nil)).Elem()
+}
+
+func (o SourceMetricTablesPtrOutput) ToSourceMetricTablesPtrOutput() SourceMetricTablesPtrOutput {
+	return o
+}
+
+func (o SourceMetricTablesPtrOutput) ToSourceMetricTablesPtrOutputWithContext(ctx context.Context) SourceMetricTablesPtrOutput {
+	return o
+}
+
+func (o SourceMetricTablesPtrOutput) Elem() SourceMetricTablesOutput {
+	return o.ApplyT(func(v *SourceMetricTables) SourceMetricTables {
+		if v != nil {
+			return *v
+		}
+		var ret SourceMetricTables
+		return ret
+	}).(SourceMetricTablesOutput)
+}
+
+// Gauges.
+func (o SourceMetricTablesPtrOutput) Gauge() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SourceMetricTables) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Gauge
+	}).(pulumi.StringPtrOutput)
+}
+
+// Histograms.
+func (o SourceMetricTablesPtrOutput) Histogram() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SourceMetricTables) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Histogram
+	}).(pulumi.StringPtrOutput)
+}
+
+// Sums.
+func (o SourceMetricTablesPtrOutput) Sum() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SourceMetricTables) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Sum
+	}).(pulumi.StringPtrOutput)
+}
+
+// Summaries.
+func (o SourceMetricTablesPtrOutput) Summary() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SourceMetricTables) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Summary
+	}).(pulumi.StringPtrOutput)
+}
+
+// A ClickHouse setting applied to the source's queries.
+type SourceQuerySetting struct {
+	// The setting's name.
+	Setting string `pulumi:"setting"`
+	// Its value.
+	Value string `pulumi:"value"`
+}
+
+// SourceQuerySettingInput is an input type that accepts SourceQuerySettingArgs and SourceQuerySettingOutput values.
+// You can construct a concrete instance of `SourceQuerySettingInput` via:
+//
+//	SourceQuerySettingArgs{...}
+type SourceQuerySettingInput interface {
+	pulumi.Input
+
+	ToSourceQuerySettingOutput() SourceQuerySettingOutput
+	ToSourceQuerySettingOutputWithContext(context.Context) SourceQuerySettingOutput
+}
+
+// A ClickHouse setting applied to the source's queries.
+type SourceQuerySettingArgs struct {
+	// The setting's name.
+	Setting pulumi.StringInput `pulumi:"setting"`
+	// Its value.
+	Value pulumi.StringInput `pulumi:"value"`
+}
+
+func (SourceQuerySettingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SourceQuerySetting)(nil)).Elem()
+}
+
+func (i SourceQuerySettingArgs) ToSourceQuerySettingOutput() SourceQuerySettingOutput {
+	return i.ToSourceQuerySettingOutputWithContext(context.Background())
+}
+
+func (i SourceQuerySettingArgs) ToSourceQuerySettingOutputWithContext(ctx context.Context) SourceQuerySettingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SourceQuerySettingOutput)
+}
+
+// SourceQuerySettingArrayInput is an input type that accepts SourceQuerySettingArray and SourceQuerySettingArrayOutput values.
+// You can construct a concrete instance of `SourceQuerySettingArrayInput` via:
+//
+//	SourceQuerySettingArray{ SourceQuerySettingArgs{...} }
+type SourceQuerySettingArrayInput interface {
+	pulumi.Input
+
+	ToSourceQuerySettingArrayOutput() SourceQuerySettingArrayOutput
+	ToSourceQuerySettingArrayOutputWithContext(context.Context) SourceQuerySettingArrayOutput
+}
+
+type SourceQuerySettingArray []SourceQuerySettingInput
+
+func (SourceQuerySettingArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SourceQuerySetting)(nil)).Elem()
+}
+
+func (i SourceQuerySettingArray) ToSourceQuerySettingArrayOutput() SourceQuerySettingArrayOutput {
+	return i.ToSourceQuerySettingArrayOutputWithContext(context.Background())
+}
+
+func (i SourceQuerySettingArray) ToSourceQuerySettingArrayOutputWithContext(ctx context.Context) SourceQuerySettingArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SourceQuerySettingArrayOutput)
+}
+
+// A ClickHouse setting applied to the source's queries.
+type SourceQuerySettingOutput struct{ *pulumi.OutputState }
+
+func (SourceQuerySettingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SourceQuerySetting)(nil)).Elem()
+}
+
+func (o SourceQuerySettingOutput) ToSourceQuerySettingOutput() SourceQuerySettingOutput {
+	return o
+}
+
+func (o SourceQuerySettingOutput) ToSourceQuerySettingOutputWithContext(ctx context.Context) SourceQuerySettingOutput {
+	return o
+}
+
+// The setting's name.
+func (o SourceQuerySettingOutput) Setting() pulumi.StringOutput {
+	return o.ApplyT(func(v SourceQuerySetting) string { return v.Setting }).(pulumi.StringOutput)
+}
+
+// Its value.
+func (o SourceQuerySettingOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v SourceQuerySetting) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type SourceQuerySettingArrayOutput struct{ *pulumi.OutputState }
+
+func (SourceQuerySettingArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SourceQuerySetting)(nil)).Elem()
+}
+
+func (o SourceQuerySettingArrayOutput) ToSourceQuerySettingArrayOutput() SourceQuerySettingArrayOutput {
+	return o
+}
+
+func (o SourceQuerySettingArrayOutput) ToSourceQuerySettingArrayOutputWithContext(ctx context.Context) SourceQuerySettingArrayOutput {
+	return o
+}
+
+func (o SourceQuerySettingArrayOutput) Index(i pulumi.IntInput) SourceQuerySettingOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SourceQuerySetting {
+		return vs[0].([]SourceQuerySetting)[vs[1].(int)]
+	}).(SourceQuerySettingOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelInput)(nil)).Elem(), AlertChannelArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelPtrInput)(nil)).Elem(), AlertChannelArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelArrayInput)(nil)).Elem(), AlertChannelArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyHashDataInput)(nil)).Elem(), ApiKeyHashDataArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyHashDataPtrInput)(nil)).Elem(), ApiKeyHashDataArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardContainerInput)(nil)).Elem(), DashboardContainerArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardContainerArrayInput)(nil)).Elem(), DashboardContainerArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardContainerTabInput)(nil)).Elem(), DashboardContainerTabArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardContainerTabArrayInput)(nil)).Elem(), DashboardContainerTabArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardFilterInput)(nil)).Elem(), DashboardFilterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardFilterArrayInput)(nil)).Elem(), DashboardFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardFormulaInput)(nil)).Elem(), DashboardFormulaArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardFormulaArrayInput)(nil)).Elem(), DashboardFormulaArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardNumberFormatInput)(nil)).Elem(), DashboardNumberFormatArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardNumberFormatPtrInput)(nil)).Elem(), DashboardNumberFormatArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardSavedFilterValueInput)(nil)).Elem(), DashboardSavedFilterValueArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardSavedFilterValueArrayInput)(nil)).Elem(), DashboardSavedFilterValueArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardSelectItemInput)(nil)).Elem(), DashboardSelectItemArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardSelectItemArrayInput)(nil)).Elem(), DashboardSelectItemArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardTileInput)(nil)).Elem(), DashboardTileArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardTileArrayInput)(nil)).Elem(), DashboardTileArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardTileConfigInput)(nil)).Elem(), DashboardTileConfigArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryInput)(nil)).Elem(), IpAccessEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryArrayInput)(nil)).Elem(), IpAccessEntryArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchFilterInput)(nil)).Elem(), SavedSearchFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchFilterArrayInput)(nil)).Elem(), SavedSearchFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SourceFromInput)(nil)).Elem(), SourceFromArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SourceHighlightedExpressionInput)(nil)).Elem(), SourceHighlightedExpressionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SourceHighlightedExpressionArrayInput)(nil)).Elem(), SourceHighlightedExpressionArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SourceMetricTablesInput)(nil)).Elem(), SourceMetricTablesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SourceMetricTablesPtrInput)(nil)).Elem(), SourceMetricTablesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SourceQuerySettingInput)(nil)).Elem(), SourceQuerySettingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SourceQuerySettingArrayInput)(nil)).Elem(), SourceQuerySettingArray{})
 	pulumi.RegisterOutputType(AlertChannelOutput{})
 	pulumi.RegisterOutputType(AlertChannelPtrOutput{})
 	pulumi.RegisterOutputType(AlertChannelArrayOutput{})
@@ -1398,16 +4030,47 @@ func init() {
 	pulumi.RegisterOutputType(ApiKeyAssignedRoleArrayOutput{})
 	pulumi.RegisterOutputType(ApiKeyHashDataOutput{})
 	pulumi.RegisterOutputType(ApiKeyHashDataPtrOutput{})
+	pulumi.RegisterOutputType(DashboardContainerOutput{})
+	pulumi.RegisterOutputType(DashboardContainerArrayOutput{})
+	pulumi.RegisterOutputType(DashboardContainerTabOutput{})
+	pulumi.RegisterOutputType(DashboardContainerTabArrayOutput{})
+	pulumi.RegisterOutputType(DashboardFilterOutput{})
+	pulumi.RegisterOutputType(DashboardFilterArrayOutput{})
+	pulumi.RegisterOutputType(DashboardFormulaOutput{})
+	pulumi.RegisterOutputType(DashboardFormulaArrayOutput{})
+	pulumi.RegisterOutputType(DashboardNumberFormatOutput{})
+	pulumi.RegisterOutputType(DashboardNumberFormatPtrOutput{})
+	pulumi.RegisterOutputType(DashboardSavedFilterValueOutput{})
+	pulumi.RegisterOutputType(DashboardSavedFilterValueArrayOutput{})
+	pulumi.RegisterOutputType(DashboardSelectItemOutput{})
+	pulumi.RegisterOutputType(DashboardSelectItemArrayOutput{})
+	pulumi.RegisterOutputType(DashboardTileOutput{})
+	pulumi.RegisterOutputType(DashboardTileArrayOutput{})
+	pulumi.RegisterOutputType(DashboardTileConfigOutput{})
 	pulumi.RegisterOutputType(GetAlertsAlertOutput{})
 	pulumi.RegisterOutputType(GetAlertsAlertArrayOutput{})
 	pulumi.RegisterOutputType(GetApiKeysKeyOutput{})
 	pulumi.RegisterOutputType(GetApiKeysKeyArrayOutput{})
+	pulumi.RegisterOutputType(GetConnectionsConnectionOutput{})
+	pulumi.RegisterOutputType(GetConnectionsConnectionArrayOutput{})
+	pulumi.RegisterOutputType(GetDashboardsDashboardOutput{})
+	pulumi.RegisterOutputType(GetDashboardsDashboardArrayOutput{})
 	pulumi.RegisterOutputType(GetSavedSearchesSavedSearchOutput{})
 	pulumi.RegisterOutputType(GetSavedSearchesSavedSearchArrayOutput{})
+	pulumi.RegisterOutputType(GetSourcesSourceOutput{})
+	pulumi.RegisterOutputType(GetSourcesSourceArrayOutput{})
 	pulumi.RegisterOutputType(GetWebhooksWebhookOutput{})
 	pulumi.RegisterOutputType(GetWebhooksWebhookArrayOutput{})
 	pulumi.RegisterOutputType(IpAccessEntryOutput{})
 	pulumi.RegisterOutputType(IpAccessEntryArrayOutput{})
 	pulumi.RegisterOutputType(SavedSearchFilterOutput{})
 	pulumi.RegisterOutputType(SavedSearchFilterArrayOutput{})
+	pulumi.RegisterOutputType(SourceFromOutput{})
+	pulumi.RegisterOutputType(SourceFromPtrOutput{})
+	pulumi.RegisterOutputType(SourceHighlightedExpressionOutput{})
+	pulumi.RegisterOutputType(SourceHighlightedExpressionArrayOutput{})
+	pulumi.RegisterOutputType(SourceMetricTablesOutput{})
+	pulumi.RegisterOutputType(SourceMetricTablesPtrOutput{})
+	pulumi.RegisterOutputType(SourceQuerySettingOutput{})
+	pulumi.RegisterOutputType(SourceQuerySettingArrayOutput{})
 }

@@ -51,6 +51,356 @@ export interface ApiKeyHashDataArgs {
 }
 
 /**
+ * A group of tiles, with tabs.
+ */
+export interface DashboardContainerArgs {
+    /**
+     * Bordered.
+     */
+    bordered?: pulumi.Input<boolean | undefined>;
+    /**
+     * Collapsed.
+     */
+    collapsed: pulumi.Input<boolean>;
+    /**
+     * Collapsible.
+     */
+    collapsible?: pulumi.Input<boolean | undefined>;
+    /**
+     * Its id, which tiles' containerId name.
+     */
+    id: pulumi.Input<string>;
+    /**
+     * Its tabs.
+     */
+    tabs?: pulumi.Input<pulumi.Input<inputs.DashboardContainerTabArgs>[] | undefined>;
+    /**
+     * Its title.
+     */
+    title: pulumi.Input<string>;
+}
+
+/**
+ * A tab of a container.
+ */
+export interface DashboardContainerTabArgs {
+    /**
+     * Its id, which tiles' tabId name.
+     */
+    id: pulumi.Input<string>;
+    /**
+     * Its title.
+     */
+    title: pulumi.Input<string>;
+}
+
+/**
+ * A dropdown filter of the dashboard.
+ */
+export interface DashboardFilterArgs {
+    /**
+     * The expression whose values it offers.
+     */
+    expression: pulumi.Input<string>;
+    /**
+     * Set by the service and sent back on update; not written by a program.
+     */
+    id?: pulumi.Input<string | undefined>;
+    /**
+     * Its name.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * The source it reads.
+     */
+    sourceId: pulumi.Input<string>;
+    /**
+     * The metric type (metric sources).
+     */
+    sourceMetricType?: pulumi.Input<string | undefined>;
+    /**
+     * The filter's type, e.g. "QUERY_EXPRESSION".
+     */
+    type: pulumi.Input<string>;
+    /**
+     * A condition on the values offered.
+     */
+    where?: pulumi.Input<string | undefined>;
+    /**
+     * The language of where.
+     */
+    whereLanguage?: pulumi.Input<enums.DashboardQueryLanguage | undefined>;
+}
+
+/**
+ * A series computed from the aggregations.
+ */
+export interface DashboardFormulaArgs {
+    /**
+     * Its name.
+     */
+    alias?: pulumi.Input<string | undefined>;
+    /**
+     * The formula.
+     */
+    expression: pulumi.Input<string>;
+}
+
+/**
+ * How numbers are shown.
+ */
+export interface DashboardNumberFormatArgs {
+    /**
+     * Abbreviated (1.2k).
+     */
+    average?: pulumi.Input<boolean | undefined>;
+    /**
+     * The currency's symbol.
+     */
+    currencySymbol?: pulumi.Input<string | undefined>;
+    /**
+     * Bytes in powers of 1000.
+     */
+    decimalBytes?: pulumi.Input<boolean | undefined>;
+    /**
+     * A factor applied first.
+     */
+    factor?: pulumi.Input<number | undefined>;
+    /**
+     * Decimal digits.
+     */
+    mantissa?: pulumi.Input<number | undefined>;
+    /**
+     * A unit of a number.
+     */
+    numericUnit?: pulumi.Input<string | undefined>;
+    /**
+     * number, percent, byte, time, currency or duration.
+     */
+    output?: pulumi.Input<string | undefined>;
+    /**
+     * Thousands separated.
+     */
+    thousandSeparated?: pulumi.Input<boolean | undefined>;
+    /**
+     * A unit shown after the number.
+     */
+    unit?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * A filter value the dashboard opens with.
+ */
+export interface DashboardSavedFilterValueArgs {
+    /**
+     * The condition.
+     */
+    condition: pulumi.Input<string>;
+    /**
+     * Its type ("sql" or "lucene").
+     */
+    type?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * One aggregation of a builder tile (or a heatmap's value).
+ */
+export interface DashboardSelectItemArgs {
+    /**
+     * The aggregation (required but for a heatmap).
+     */
+    aggFn?: pulumi.Input<enums.DashboardAggFn | undefined>;
+    /**
+     * The series' name.
+     */
+    alias?: pulumi.Input<string | undefined>;
+    /**
+     * A heatmap's count expression.
+     */
+    countExpression?: pulumi.Input<string | undefined>;
+    /**
+     * A heatmap's scale.
+     */
+    heatmapScaleType?: pulumi.Input<string | undefined>;
+    /**
+     * The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only).
+     */
+    level?: pulumi.Input<number | undefined>;
+    /**
+     * The metric (metric sources).
+     */
+    metricName?: pulumi.Input<string | undefined>;
+    /**
+     * The metric's type (metric sources).
+     */
+    metricType?: pulumi.Input<enums.DashboardMetricType | undefined>;
+    /**
+     * The per-period aggregation (metric sources).
+     */
+    periodAggFn?: pulumi.Input<string | undefined>;
+    /**
+     * The column or expression aggregated (none with count).
+     */
+    valueExpression?: pulumi.Input<string | undefined>;
+    /**
+     * A condition on the rows aggregated.
+     */
+    where?: pulumi.Input<string | undefined>;
+    /**
+     * The language of where; default "lucene".
+     */
+    whereLanguage?: pulumi.Input<enums.DashboardQueryLanguage | undefined>;
+}
+
+/**
+ * A tile: where it sits on the 24-column grid and its chart.
+ */
+export interface DashboardTileArgs {
+    /**
+     * The chart.
+     */
+    config: pulumi.Input<inputs.DashboardTileConfigArgs>;
+    /**
+     * The container it sits in (containers).
+     */
+    containerId?: pulumi.Input<string | undefined>;
+    /**
+     * Height, from 1.
+     */
+    h: pulumi.Input<number>;
+    /**
+     * Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program.
+     */
+    id?: pulumi.Input<string | undefined>;
+    /**
+     * The tile's name; a non-empty unique one of an alertable tile keys tileIds.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * The tab of its container.
+     */
+    tabId?: pulumi.Input<string | undefined>;
+    /**
+     * Width, 1 to 24.
+     */
+    w: pulumi.Input<number>;
+    /**
+     * Column, 0 to 23 (x + w past 24 is taken).
+     */
+    x: pulumi.Input<number>;
+    /**
+     * Row, from 0.
+     */
+    y: pulumi.Input<number>;
+}
+
+/**
+ * A tile's chart: displayType says which fields it takes (the service's 16 chart configs as one object; `configType: "sql"` for the Raw SQL variant of line, stacked_bar, table, number, pie and bar).
+ */
+export interface DashboardTileConfigArgs {
+    /**
+     * Align the range to the granularity (line, stacked_bar).
+     */
+    alignDateRangeToGranularity?: pulumi.Input<boolean | undefined>;
+    /**
+     * Two series as a ratio (line, stacked_bar, table).
+     */
+    asRatio?: pulumi.Input<boolean | undefined>;
+    /**
+     * A palette token (number).
+     */
+    color?: pulumi.Input<string | undefined>;
+    /**
+     * Show the previous period too (line).
+     */
+    compareToPreviousPeriod?: pulumi.Input<boolean | undefined>;
+    /**
+     * Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder.
+     */
+    configType?: pulumi.Input<enums.DashboardConfigType | undefined>;
+    /**
+     * The connection queried (a Raw SQL tile's, required).
+     */
+    connectionId?: pulumi.Input<string | undefined>;
+    /**
+     * The chart; only line, stacked_bar and number tiles take alerts.
+     */
+    displayType: pulumi.Input<enums.DashboardDisplayType>;
+    /**
+     * Fill gaps (line, stacked_bar); default true.
+     */
+    fillNulls?: pulumi.Input<boolean | undefined>;
+    /**
+     * Fit the y axis to the data (line).
+     */
+    fitYAxisToData?: pulumi.Input<boolean | undefined>;
+    /**
+     * Formulas over the aggregations (line, stacked_bar, table, number).
+     */
+    formulas?: pulumi.Input<pulumi.Input<inputs.DashboardFormulaArgs>[] | undefined>;
+    /**
+     * Group by (line, stacked_bar, table, pie, bar).
+     */
+    groupBy?: pulumi.Input<string | undefined>;
+    /**
+     * Group columns first (table).
+     */
+    groupByColumnsOnLeft?: pulumi.Input<boolean | undefined>;
+    /**
+     * Having (table).
+     */
+    having?: pulumi.Input<string | undefined>;
+    /**
+     * How many groups (pie, bar).
+     */
+    limit?: pulumi.Input<number | undefined>;
+    /**
+     * The text (markdown).
+     */
+    markdown?: pulumi.Input<string | undefined>;
+    /**
+     * How numbers are shown.
+     */
+    numberFormat?: pulumi.Input<inputs.DashboardNumberFormatArgs | undefined>;
+    /**
+     * Order by (table, pie, bar).
+     */
+    orderBy?: pulumi.Input<string | undefined>;
+    /**
+     * The columns shown (search, event_patterns): the service's select of those tiles.
+     */
+    searchSelect?: pulumi.Input<string | undefined>;
+    /**
+     * The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap).
+     */
+    select?: pulumi.Input<pulumi.Input<inputs.DashboardSelectItemArgs>[] | undefined>;
+    /**
+     * Most series shown (line, stacked_bar).
+     */
+    seriesLimit?: pulumi.Input<number | undefined>;
+    /**
+     * Show the formulas' operands too.
+     */
+    showOperandSeries?: pulumi.Input<boolean | undefined>;
+    /**
+     * The source charted (a builder tile's, required; optional on a Raw SQL tile).
+     */
+    sourceId?: pulumi.Input<string | undefined>;
+    /**
+     * The query (a Raw SQL tile's, required).
+     */
+    sqlTemplate?: pulumi.Input<string | undefined>;
+    /**
+     * The query (heatmap, search, event_patterns).
+     */
+    where?: pulumi.Input<string | undefined>;
+    /**
+     * The language of where (heatmap, search, event_patterns).
+     */
+    whereLanguage?: pulumi.Input<enums.DashboardQueryLanguage | undefined>;
+}
+
+/**
  * An address allowed to use an API key.
  */
 export interface IpAccessEntryArgs {
@@ -88,4 +438,72 @@ export interface SavedSearchFilterArgs {
      * The kind: "sql" (the default, and the only kind a program can write).
      */
     type?: pulumi.Input<enums.SavedSearchFilterType | undefined>;
+}
+
+/**
+ * Where a source's rows are.
+ */
+export interface SourceFromArgs {
+    /**
+     * The ClickHouse database.
+     */
+    databaseName: pulumi.Input<string>;
+    /**
+     * The table; a metric source may leave it out.
+     */
+    tableName?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * An attribute expression shown highlighted.
+ */
+export interface SourceHighlightedExpressionArgs {
+    /**
+     * The name shown.
+     */
+    alias?: pulumi.Input<string | undefined>;
+    /**
+     * Its Lucene form.
+     */
+    luceneExpression?: pulumi.Input<string | undefined>;
+    /**
+     * The SQL expression.
+     */
+    sqlExpression: pulumi.Input<string>;
+}
+
+/**
+ * A metric source's table for each metric type.
+ */
+export interface SourceMetricTablesArgs {
+    /**
+     * Gauges.
+     */
+    gauge?: pulumi.Input<string | undefined>;
+    /**
+     * Histograms.
+     */
+    histogram?: pulumi.Input<string | undefined>;
+    /**
+     * Sums.
+     */
+    sum?: pulumi.Input<string | undefined>;
+    /**
+     * Summaries.
+     */
+    summary?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * A ClickHouse setting applied to the source's queries.
+ */
+export interface SourceQuerySettingArgs {
+    /**
+     * The setting's name.
+     */
+    setting: pulumi.Input<string>;
+    /**
+     * Its value.
+     */
+    value: pulumi.Input<string>;
 }

@@ -87,6 +87,356 @@ export interface ApiKeyHashData {
 }
 
 /**
+ * A group of tiles, with tabs.
+ */
+export interface DashboardContainer {
+    /**
+     * Bordered.
+     */
+    bordered?: boolean;
+    /**
+     * Collapsed.
+     */
+    collapsed: boolean;
+    /**
+     * Collapsible.
+     */
+    collapsible?: boolean;
+    /**
+     * Its id, which tiles' containerId name.
+     */
+    id: string;
+    /**
+     * Its tabs.
+     */
+    tabs?: outputs.DashboardContainerTab[];
+    /**
+     * Its title.
+     */
+    title: string;
+}
+
+/**
+ * A tab of a container.
+ */
+export interface DashboardContainerTab {
+    /**
+     * Its id, which tiles' tabId name.
+     */
+    id: string;
+    /**
+     * Its title.
+     */
+    title: string;
+}
+
+/**
+ * A dropdown filter of the dashboard.
+ */
+export interface DashboardFilter {
+    /**
+     * The expression whose values it offers.
+     */
+    expression: string;
+    /**
+     * Set by the service and sent back on update; not written by a program.
+     */
+    id?: string;
+    /**
+     * Its name.
+     */
+    name: string;
+    /**
+     * The source it reads.
+     */
+    sourceId: string;
+    /**
+     * The metric type (metric sources).
+     */
+    sourceMetricType?: string;
+    /**
+     * The filter's type, e.g. "QUERY_EXPRESSION".
+     */
+    type: string;
+    /**
+     * A condition on the values offered.
+     */
+    where?: string;
+    /**
+     * The language of where.
+     */
+    whereLanguage?: enums.DashboardQueryLanguage;
+}
+
+/**
+ * A series computed from the aggregations.
+ */
+export interface DashboardFormula {
+    /**
+     * Its name.
+     */
+    alias?: string;
+    /**
+     * The formula.
+     */
+    expression: string;
+}
+
+/**
+ * How numbers are shown.
+ */
+export interface DashboardNumberFormat {
+    /**
+     * Abbreviated (1.2k).
+     */
+    average?: boolean;
+    /**
+     * The currency's symbol.
+     */
+    currencySymbol?: string;
+    /**
+     * Bytes in powers of 1000.
+     */
+    decimalBytes?: boolean;
+    /**
+     * A factor applied first.
+     */
+    factor?: number;
+    /**
+     * Decimal digits.
+     */
+    mantissa?: number;
+    /**
+     * A unit of a number.
+     */
+    numericUnit?: string;
+    /**
+     * number, percent, byte, time, currency or duration.
+     */
+    output?: string;
+    /**
+     * Thousands separated.
+     */
+    thousandSeparated?: boolean;
+    /**
+     * A unit shown after the number.
+     */
+    unit?: string;
+}
+
+/**
+ * A filter value the dashboard opens with.
+ */
+export interface DashboardSavedFilterValue {
+    /**
+     * The condition.
+     */
+    condition: string;
+    /**
+     * Its type ("sql" or "lucene").
+     */
+    type?: string;
+}
+
+/**
+ * One aggregation of a builder tile (or a heatmap's value).
+ */
+export interface DashboardSelectItem {
+    /**
+     * The aggregation (required but for a heatmap).
+     */
+    aggFn?: enums.DashboardAggFn;
+    /**
+     * The series' name.
+     */
+    alias?: string;
+    /**
+     * A heatmap's count expression.
+     */
+    countExpression?: string;
+    /**
+     * A heatmap's scale.
+     */
+    heatmapScaleType?: string;
+    /**
+     * The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only).
+     */
+    level?: number;
+    /**
+     * The metric (metric sources).
+     */
+    metricName?: string;
+    /**
+     * The metric's type (metric sources).
+     */
+    metricType?: enums.DashboardMetricType;
+    /**
+     * The per-period aggregation (metric sources).
+     */
+    periodAggFn?: string;
+    /**
+     * The column or expression aggregated (none with count).
+     */
+    valueExpression?: string;
+    /**
+     * A condition on the rows aggregated.
+     */
+    where?: string;
+    /**
+     * The language of where; default "lucene".
+     */
+    whereLanguage?: enums.DashboardQueryLanguage;
+}
+
+/**
+ * A tile: where it sits on the 24-column grid and its chart.
+ */
+export interface DashboardTile {
+    /**
+     * The chart.
+     */
+    config: outputs.DashboardTileConfig;
+    /**
+     * The container it sits in (containers).
+     */
+    containerId?: string;
+    /**
+     * Height, from 1.
+     */
+    h: number;
+    /**
+     * Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program.
+     */
+    id?: string;
+    /**
+     * The tile's name; a non-empty unique one of an alertable tile keys tileIds.
+     */
+    name: string;
+    /**
+     * The tab of its container.
+     */
+    tabId?: string;
+    /**
+     * Width, 1 to 24.
+     */
+    w: number;
+    /**
+     * Column, 0 to 23 (x + w past 24 is taken).
+     */
+    x: number;
+    /**
+     * Row, from 0.
+     */
+    y: number;
+}
+
+/**
+ * A tile's chart: displayType says which fields it takes (the service's 16 chart configs as one object; `configType: "sql"` for the Raw SQL variant of line, stacked_bar, table, number, pie and bar).
+ */
+export interface DashboardTileConfig {
+    /**
+     * Align the range to the granularity (line, stacked_bar).
+     */
+    alignDateRangeToGranularity?: boolean;
+    /**
+     * Two series as a ratio (line, stacked_bar, table).
+     */
+    asRatio?: boolean;
+    /**
+     * A palette token (number).
+     */
+    color?: string;
+    /**
+     * Show the previous period too (line).
+     */
+    compareToPreviousPeriod?: boolean;
+    /**
+     * Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder.
+     */
+    configType?: enums.DashboardConfigType;
+    /**
+     * The connection queried (a Raw SQL tile's, required).
+     */
+    connectionId?: string;
+    /**
+     * The chart; only line, stacked_bar and number tiles take alerts.
+     */
+    displayType: enums.DashboardDisplayType;
+    /**
+     * Fill gaps (line, stacked_bar); default true.
+     */
+    fillNulls?: boolean;
+    /**
+     * Fit the y axis to the data (line).
+     */
+    fitYAxisToData?: boolean;
+    /**
+     * Formulas over the aggregations (line, stacked_bar, table, number).
+     */
+    formulas?: outputs.DashboardFormula[];
+    /**
+     * Group by (line, stacked_bar, table, pie, bar).
+     */
+    groupBy?: string;
+    /**
+     * Group columns first (table).
+     */
+    groupByColumnsOnLeft?: boolean;
+    /**
+     * Having (table).
+     */
+    having?: string;
+    /**
+     * How many groups (pie, bar).
+     */
+    limit?: number;
+    /**
+     * The text (markdown).
+     */
+    markdown?: string;
+    /**
+     * How numbers are shown.
+     */
+    numberFormat?: outputs.DashboardNumberFormat;
+    /**
+     * Order by (table, pie, bar).
+     */
+    orderBy?: string;
+    /**
+     * The columns shown (search, event_patterns): the service's select of those tiles.
+     */
+    searchSelect?: string;
+    /**
+     * The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap).
+     */
+    select?: outputs.DashboardSelectItem[];
+    /**
+     * Most series shown (line, stacked_bar).
+     */
+    seriesLimit?: number;
+    /**
+     * Show the formulas' operands too.
+     */
+    showOperandSeries?: boolean;
+    /**
+     * The source charted (a builder tile's, required; optional on a Raw SQL tile).
+     */
+    sourceId?: string;
+    /**
+     * The query (a Raw SQL tile's, required).
+     */
+    sqlTemplate?: string;
+    /**
+     * The query (heatmap, search, event_patterns).
+     */
+    where?: string;
+    /**
+     * The language of where (heatmap, search, event_patterns).
+     */
+    whereLanguage?: enums.DashboardQueryLanguage;
+}
+
+/**
  * An alert as the service holds it.
  */
 export interface GetAlertsAlert {
@@ -251,6 +601,98 @@ export interface GetApiKeysKey {
 }
 
 /**
+ * A connection as the service holds it.
+ */
+export interface GetConnectionsConnection {
+    /**
+     * When the connection was made (ISO 8601, set by the service).
+     */
+    createdAt?: string;
+    /**
+     * The ClickHouse HTTP endpoint, e.g. https://clickhouse.example.com:8443 (the service stores it as given).
+     */
+    host?: string;
+    /**
+     * A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is cleared on the service.
+     */
+    hyperdxSettingPrefix?: string;
+    /**
+     * The connection's id.
+     */
+    id: string;
+    /**
+     * True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer managed: the service keeps its value.
+     */
+    isPrometheusEndpoint?: boolean;
+    /**
+     * The connection's display name.
+     */
+    name?: string;
+    /**
+     * When the connection last changed (ISO 8601, set by the service).
+     */
+    updatedAt?: string;
+    /**
+     * The ClickHouse user.
+     */
+    username?: string;
+}
+
+/**
+ * A dashboard as the service holds it.
+ */
+export interface GetDashboardsDashboard {
+    /**
+     * Containers grouping tiles (at most 50); removed: cleared.
+     */
+    containers?: outputs.DashboardContainer[];
+    /**
+     * When the dashboard was made (ISO 8601, set by the service), when it says.
+     */
+    createdAt?: string;
+    /**
+     * Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared.
+     */
+    filters?: outputs.DashboardFilter[];
+    /**
+     * The dashboard's id.
+     */
+    id: string;
+    /**
+     * The dashboard's name (at most 1024 characters).
+     */
+    name?: string;
+    /**
+     * Filter values the dashboard opens with; removed: cleared.
+     */
+    savedFilterValues?: outputs.DashboardSavedFilterValue[];
+    /**
+     * The dashboard's default query; removed from the program, it is cleared.
+     */
+    savedQuery?: string;
+    /**
+     * The language of savedQuery ("lucene" when a savedQuery is set without it).
+     */
+    savedQueryLanguage?: enums.DashboardQueryLanguage;
+    /**
+     * Tags (at most 50, each at most 32 characters); removed from the program, they are cleared.
+     */
+    tags?: string[];
+    /**
+     * Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
+     */
+    tileIds?: {[key: string]: string};
+    /**
+     * The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
+     */
+    tiles?: outputs.DashboardTile[];
+    /**
+     * When the dashboard last changed (ISO 8601, set by the service), when it says.
+     */
+    updatedAt?: string;
+}
+
+/**
  * A saved search as the service holds it.
  */
 export interface GetSavedSearchesSavedSearch {
@@ -302,6 +744,160 @@ export interface GetSavedSearchesSavedSearch {
      * The language of where: "lucene" (default) or "sql".
      */
     whereLanguage?: enums.SavedSearchWhereLanguage;
+}
+
+/**
+ * A source as the service holds it.
+ */
+export interface GetSourcesSource {
+    /**
+     * The message body (log).
+     */
+    bodyExpression?: string;
+    /**
+     * The id of the connection it reads through: a Connection's id (self-hosted), or on managed ClickStack the id of the connection the platform made.
+     */
+    connection?: string;
+    /**
+     * When the source was made (ISO 8601, set by the service), when it says.
+     */
+    createdAt?: string;
+    /**
+     * The columns a search shows by default (log, trace).
+     */
+    defaultTableSelectExpression?: string;
+    /**
+     * True hides the source from the UI's selectors; default false.
+     */
+    disabled?: boolean;
+    /**
+     * The timestamp shown (log).
+     */
+    displayedTimestampValueExpression?: string;
+    /**
+     * The span's duration (trace, required).
+     */
+    durationExpression?: string;
+    /**
+     * Decimal digits of the duration, 0 to 9 (trace); default 3.
+     */
+    durationPrecision?: number;
+    /**
+     * The event attributes (log, trace).
+     */
+    eventAttributesExpression?: string;
+    /**
+     * The database and table.
+     */
+    from?: outputs.SourceFrom;
+    /**
+     * Attributes highlighted in a row (log, trace); default none.
+     */
+    highlightedRowAttributeExpressions?: outputs.SourceHighlightedExpression[];
+    /**
+     * Attributes highlighted in a trace (log, trace); default none.
+     */
+    highlightedTraceAttributeExpressions?: outputs.SourceHighlightedExpression[];
+    /**
+     * The source's id.
+     */
+    id: string;
+    /**
+     * The column a bare search term matches (log, trace).
+     */
+    implicitColumnExpression?: string;
+    /**
+     * The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields.
+     */
+    kind?: enums.SourceKind;
+    /**
+     * The source of the related logs (trace, metric).
+     */
+    logSourceId?: string;
+    /**
+     * The source of the related metrics (log, trace).
+     */
+    metricSourceId?: string;
+    /**
+     * The table of each metric type (metric, required).
+     */
+    metricTables?: outputs.SourceMetricTables;
+    /**
+     * The source's display name.
+     */
+    name?: string;
+    /**
+     * The parent span's id (trace, required).
+     */
+    parentSpanIdExpression?: string;
+    /**
+     * ClickHouse settings applied to the source's queries; default none.
+     */
+    querySettings?: outputs.SourceQuerySetting[];
+    /**
+     * The resource attributes (log, trace; metric requires it).
+     */
+    resourceAttributesExpression?: string;
+    /**
+     * A label grouping sources in the source selector (at most 256 characters).
+     */
+    section?: string;
+    /**
+     * The service name (log, trace).
+     */
+    serviceNameExpression?: string;
+    /**
+     * The service's release (log, trace).
+     */
+    serviceVersionExpression?: string;
+    /**
+     * The source of the related sessions (trace).
+     */
+    sessionSourceId?: string;
+    /**
+     * The severity text (log).
+     */
+    severityTextExpression?: string;
+    /**
+     * The span events (trace).
+     */
+    spanEventsValueExpression?: string;
+    /**
+     * The span id (log; trace requires it).
+     */
+    spanIdExpression?: string;
+    /**
+     * The span's kind (trace, required).
+     */
+    spanKindExpression?: string;
+    /**
+     * The span's name (trace, required).
+     */
+    spanNameExpression?: string;
+    /**
+     * The status code (trace).
+     */
+    statusCodeExpression?: string;
+    /**
+     * The status message (trace).
+     */
+    statusMessageExpression?: string;
+    /**
+     * The DateTime column or expression of the table's primary key (every kind).
+     */
+    timestampValueExpression?: string;
+    /**
+     * The trace id (log; trace requires it).
+     */
+    traceIdExpression?: string;
+    /**
+     * The source of the related traces (log; session requires it).
+     */
+    traceSourceId?: string;
+    /**
+     * When the source last changed (ISO 8601, set by the service), when it says.
+     */
+    updatedAt?: string;
 }
 
 /**
@@ -380,5 +976,73 @@ export interface SavedSearchFilter {
      * The kind: "sql" (the default, and the only kind a program can write).
      */
     type?: enums.SavedSearchFilterType;
+}
+
+/**
+ * Where a source's rows are.
+ */
+export interface SourceFrom {
+    /**
+     * The ClickHouse database.
+     */
+    databaseName: string;
+    /**
+     * The table; a metric source may leave it out.
+     */
+    tableName?: string;
+}
+
+/**
+ * An attribute expression shown highlighted.
+ */
+export interface SourceHighlightedExpression {
+    /**
+     * The name shown.
+     */
+    alias?: string;
+    /**
+     * Its Lucene form.
+     */
+    luceneExpression?: string;
+    /**
+     * The SQL expression.
+     */
+    sqlExpression: string;
+}
+
+/**
+ * A metric source's table for each metric type.
+ */
+export interface SourceMetricTables {
+    /**
+     * Gauges.
+     */
+    gauge?: string;
+    /**
+     * Histograms.
+     */
+    histogram?: string;
+    /**
+     * Sums.
+     */
+    sum?: string;
+    /**
+     * Summaries.
+     */
+    summary?: string;
+}
+
+/**
+ * A ClickHouse setting applied to the source's queries.
+ */
+export interface SourceQuerySetting {
+    /**
+     * The setting's name.
+     */
+    setting: string;
+    /**
+     * Its value.
+     */
+    value: string;
 }
 

@@ -9,18 +9,27 @@ import typing
 from ._enums import *
 from .alert import *
 from .api_key import *
+from .connection import *
+from .dashboard import *
 from .get_alert import *
 from .get_alerts import *
 from .get_api_key import *
 from .get_api_keys import *
+from .get_connection import *
+from .get_connections import *
+from .get_dashboard import *
+from .get_dashboards import *
 from .get_pipe_settings import *
 from .get_saved_search import *
 from .get_saved_searches import *
+from .get_source import *
+from .get_sources import *
 from .get_webhook import *
 from .get_webhooks import *
 from .pipe_settings import *
 from .provider import *
 from .saved_search import *
+from .source import *
 from .webhook import *
 from ._inputs import *
 from . import outputs
@@ -42,8 +51,11 @@ _utilities.register(
   "classes": {
    "alertpipe:index:Alert": "Alert",
    "alertpipe:index:ApiKey": "ApiKey",
+   "alertpipe:index:Connection": "Connection",
+   "alertpipe:index:Dashboard": "Dashboard",
    "alertpipe:index:PipeSettings": "PipeSettings",
    "alertpipe:index:SavedSearch": "SavedSearch",
+   "alertpipe:index:Source": "Source",
    "alertpipe:index:Webhook": "Webhook"
   }
  }

@@ -16,8 +16,14 @@ __all__ = [
     'ApiKeyRole',
     'ApiKeyRoleType',
     'ApiKeyState',
+    'DashboardAggFn',
+    'DashboardConfigType',
+    'DashboardDisplayType',
+    'DashboardMetricType',
+    'DashboardQueryLanguage',
     'SavedSearchFilterType',
     'SavedSearchWhereLanguage',
+    'SourceKind',
     'WebhookService',
 ]
 
@@ -159,6 +165,69 @@ class ApiKeyState(_builtins.str, Enum):
     DISABLED = "disabled"
 
 
+@pulumi.type_token("alertpipe:index:DashboardAggFn")
+class DashboardAggFn(_builtins.str, Enum):
+    """
+    An aggregation function.
+    """
+    AVG = "avg"
+    COUNT = "count"
+    COUNT_DISTINCT = "count_distinct"
+    LAST_VALUE = "last_value"
+    MAX = "max"
+    MIN = "min"
+    QUANTILE = "quantile"
+    SUM = "sum"
+    ANY = "any"
+    NONE = "none"
+
+
+@pulumi.type_token("alertpipe:index:DashboardConfigType")
+class DashboardConfigType(_builtins.str, Enum):
+    """
+    A Raw SQL tile.
+    """
+    SQL = "sql"
+
+
+@pulumi.type_token("alertpipe:index:DashboardDisplayType")
+class DashboardDisplayType(_builtins.str, Enum):
+    """
+    A tile's chart.
+    """
+    LINE = "line"
+    STACKED_BAR = "stacked_bar"
+    TABLE = "table"
+    NUMBER = "number"
+    PIE = "pie"
+    BAR = "bar"
+    HEATMAP = "heatmap"
+    SEARCH = "search"
+    EVENT_PATTERNS = "event_patterns"
+    MARKDOWN = "markdown"
+
+
+@pulumi.type_token("alertpipe:index:DashboardMetricType")
+class DashboardMetricType(_builtins.str, Enum):
+    """
+    A metric's type.
+    """
+    SUM = "sum"
+    GAUGE = "gauge"
+    HISTOGRAM = "histogram"
+    SUMMARY = "summary"
+    EXPONENTIAL_HISTOGRAM = "exponential histogram"
+
+
+@pulumi.type_token("alertpipe:index:DashboardQueryLanguage")
+class DashboardQueryLanguage(_builtins.str, Enum):
+    """
+    The language of a query.
+    """
+    LUCENE = "lucene"
+    SQL = "sql"
+
+
 @pulumi.type_token("alertpipe:index:SavedSearchFilterType")
 class SavedSearchFilterType(_builtins.str, Enum):
     """
@@ -176,6 +245,18 @@ class SavedSearchWhereLanguage(_builtins.str, Enum):
     """
     LUCENE = "lucene"
     SQL = "sql"
+
+
+@pulumi.type_token("alertpipe:index:SourceKind")
+class SourceKind(_builtins.str, Enum):
+    """
+    What a source holds.
+    """
+    LOG = "log"
+    TRACE = "trace"
+    METRIC = "metric"
+    SESSION = "session"
+    PROMQL = "promql"
 
 
 @pulumi.type_token("alertpipe:index:WebhookService")

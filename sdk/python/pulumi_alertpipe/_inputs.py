@@ -20,10 +20,36 @@ __all__ = [
     'AlertChannelArgsDict',
     'ApiKeyHashDataArgs',
     'ApiKeyHashDataArgsDict',
+    'DashboardContainerArgs',
+    'DashboardContainerArgsDict',
+    'DashboardContainerTabArgs',
+    'DashboardContainerTabArgsDict',
+    'DashboardFilterArgs',
+    'DashboardFilterArgsDict',
+    'DashboardFormulaArgs',
+    'DashboardFormulaArgsDict',
+    'DashboardNumberFormatArgs',
+    'DashboardNumberFormatArgsDict',
+    'DashboardSavedFilterValueArgs',
+    'DashboardSavedFilterValueArgsDict',
+    'DashboardSelectItemArgs',
+    'DashboardSelectItemArgsDict',
+    'DashboardTileArgs',
+    'DashboardTileArgsDict',
+    'DashboardTileConfigArgs',
+    'DashboardTileConfigArgsDict',
     'IpAccessEntryArgs',
     'IpAccessEntryArgsDict',
     'SavedSearchFilterArgs',
     'SavedSearchFilterArgsDict',
+    'SourceFromArgs',
+    'SourceFromArgsDict',
+    'SourceHighlightedExpressionArgs',
+    'SourceHighlightedExpressionArgsDict',
+    'SourceMetricTablesArgs',
+    'SourceMetricTablesArgsDict',
+    'SourceQuerySettingArgs',
+    'SourceQuerySettingArgsDict',
 ]
 
 class AlertChannelArgsDict(TypedDict):
@@ -209,6 +235,1594 @@ class ApiKeyHashDataArgs:
         pulumi.set(self, "key_secret_hash", value)
 
 
+class DashboardContainerArgsDict(TypedDict):
+    """
+    A group of tiles, with tabs.
+    """
+    collapsed: pulumi.Input[_builtins.bool]
+    """
+    Collapsed.
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    Its id, which tiles' containerId name.
+    """
+    title: pulumi.Input[_builtins.str]
+    """
+    Its title.
+    """
+    bordered: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Bordered.
+    """
+    collapsible: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Collapsible.
+    """
+    tabs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['DashboardContainerTabArgsDict']]]]]
+    """
+    Its tabs.
+    """
+
+@pulumi.input_type
+class DashboardContainerArgs:
+    def __init__(__self__, *,
+                 collapsed: pulumi.Input[_builtins.bool],
+                 id: pulumi.Input[_builtins.str],
+                 title: pulumi.Input[_builtins.str],
+                 bordered: pulumi.Input[Optional[_builtins.bool]] = None,
+                 collapsible: pulumi.Input[Optional[_builtins.bool]] = None,
+                 tabs: pulumi.Input[Optional[Sequence[pulumi.Input['DashboardContainerTabArgs']]]] = None):
+        """
+        A group of tiles, with tabs.
+
+        :param pulumi.Input[_builtins.bool] collapsed: Collapsed.
+        :param pulumi.Input[_builtins.str] id: Its id, which tiles' containerId name.
+        :param pulumi.Input[_builtins.str] title: Its title.
+        :param pulumi.Input[_builtins.bool] bordered: Bordered.
+        :param pulumi.Input[_builtins.bool] collapsible: Collapsible.
+        :param pulumi.Input[Sequence[pulumi.Input['DashboardContainerTabArgs']]] tabs: Its tabs.
+        """
+        pulumi.set(__self__, "collapsed", collapsed)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "title", title)
+        if bordered is not None:
+            pulumi.set(__self__, "bordered", bordered)
+        if collapsible is not None:
+            pulumi.set(__self__, "collapsible", collapsible)
+        if tabs is not None:
+            pulumi.set(__self__, "tabs", tabs)
+
+    @_builtins.property
+    @pulumi.getter
+    def collapsed(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Collapsed.
+        """
+        return pulumi.get(self, "collapsed")
+
+    @collapsed.setter
+    def collapsed(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "collapsed", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        Its id, which tiles' containerId name.
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> pulumi.Input[_builtins.str]:
+        """
+        Its title.
+        """
+        return pulumi.get(self, "title")
+
+    @title.setter
+    def title(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "title", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def bordered(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Bordered.
+        """
+        return pulumi.get(self, "bordered")
+
+    @bordered.setter
+    def bordered(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "bordered", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def collapsible(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Collapsible.
+        """
+        return pulumi.get(self, "collapsible")
+
+    @collapsible.setter
+    def collapsible(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "collapsible", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tabs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DashboardContainerTabArgs']]]]:
+        """
+        Its tabs.
+        """
+        return pulumi.get(self, "tabs")
+
+    @tabs.setter
+    def tabs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['DashboardContainerTabArgs']]]]):
+        pulumi.set(self, "tabs", value)
+
+
+class DashboardContainerTabArgsDict(TypedDict):
+    """
+    A tab of a container.
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    Its id, which tiles' tabId name.
+    """
+    title: pulumi.Input[_builtins.str]
+    """
+    Its title.
+    """
+
+@pulumi.input_type
+class DashboardContainerTabArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 title: pulumi.Input[_builtins.str]):
+        """
+        A tab of a container.
+
+        :param pulumi.Input[_builtins.str] id: Its id, which tiles' tabId name.
+        :param pulumi.Input[_builtins.str] title: Its title.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "title", title)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        Its id, which tiles' tabId name.
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> pulumi.Input[_builtins.str]:
+        """
+        Its title.
+        """
+        return pulumi.get(self, "title")
+
+    @title.setter
+    def title(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "title", value)
+
+
+class DashboardFilterArgsDict(TypedDict):
+    """
+    A dropdown filter of the dashboard.
+    """
+    expression: pulumi.Input[_builtins.str]
+    """
+    The expression whose values it offers.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Its name.
+    """
+    source_id: pulumi.Input[_builtins.str]
+    """
+    The source it reads.
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    The filter's type, e.g. "QUERY_EXPRESSION".
+    """
+    id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Set by the service and sent back on update; not written by a program.
+    """
+    source_metric_type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The metric type (metric sources).
+    """
+    where: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A condition on the values offered.
+    """
+    where_language: NotRequired[pulumi.Input[Optional['DashboardQueryLanguage']]]
+    """
+    The language of where.
+    """
+
+@pulumi.input_type
+class DashboardFilterArgs:
+    def __init__(__self__, *,
+                 expression: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[_builtins.str],
+                 source_id: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[_builtins.str],
+                 id: pulumi.Input[Optional[_builtins.str]] = None,
+                 source_metric_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 where: pulumi.Input[Optional[_builtins.str]] = None,
+                 where_language: pulumi.Input[Optional['DashboardQueryLanguage']] = None):
+        """
+        A dropdown filter of the dashboard.
+
+        :param pulumi.Input[_builtins.str] expression: The expression whose values it offers.
+        :param pulumi.Input[_builtins.str] name: Its name.
+        :param pulumi.Input[_builtins.str] source_id: The source it reads.
+        :param pulumi.Input[_builtins.str] type: The filter's type, e.g. "QUERY_EXPRESSION".
+        :param pulumi.Input[_builtins.str] id: Set by the service and sent back on update; not written by a program.
+        :param pulumi.Input[_builtins.str] source_metric_type: The metric type (metric sources).
+        :param pulumi.Input[_builtins.str] where: A condition on the values offered.
+        :param pulumi.Input['DashboardQueryLanguage'] where_language: The language of where.
+        """
+        pulumi.set(__self__, "expression", expression)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "source_id", source_id)
+        pulumi.set(__self__, "type", type)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if source_metric_type is not None:
+            pulumi.set(__self__, "source_metric_type", source_metric_type)
+        if where is not None:
+            pulumi.set(__self__, "where", where)
+        if where_language is not None:
+            pulumi.set(__self__, "where_language", where_language)
+
+    @_builtins.property
+    @pulumi.getter
+    def expression(self) -> pulumi.Input[_builtins.str]:
+        """
+        The expression whose values it offers.
+        """
+        return pulumi.get(self, "expression")
+
+    @expression.setter
+    def expression(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "expression", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceId")
+    def source_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The source it reads.
+        """
+        return pulumi.get(self, "source_id")
+
+    @source_id.setter
+    def source_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "source_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        The filter's type, e.g. "QUERY_EXPRESSION".
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Set by the service and sent back on update; not written by a program.
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceMetricType")
+    def source_metric_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The metric type (metric sources).
+        """
+        return pulumi.get(self, "source_metric_type")
+
+    @source_metric_type.setter
+    def source_metric_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "source_metric_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def where(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A condition on the values offered.
+        """
+        return pulumi.get(self, "where")
+
+    @where.setter
+    def where(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "where", value)
+
+    @_builtins.property
+    @pulumi.getter(name="whereLanguage")
+    def where_language(self) -> pulumi.Input[Optional['DashboardQueryLanguage']]:
+        """
+        The language of where.
+        """
+        return pulumi.get(self, "where_language")
+
+    @where_language.setter
+    def where_language(self, value: pulumi.Input[Optional['DashboardQueryLanguage']]):
+        pulumi.set(self, "where_language", value)
+
+
+class DashboardFormulaArgsDict(TypedDict):
+    """
+    A series computed from the aggregations.
+    """
+    expression: pulumi.Input[_builtins.str]
+    """
+    The formula.
+    """
+    alias: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Its name.
+    """
+
+@pulumi.input_type
+class DashboardFormulaArgs:
+    def __init__(__self__, *,
+                 expression: pulumi.Input[_builtins.str],
+                 alias: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A series computed from the aggregations.
+
+        :param pulumi.Input[_builtins.str] expression: The formula.
+        :param pulumi.Input[_builtins.str] alias: Its name.
+        """
+        pulumi.set(__self__, "expression", expression)
+        if alias is not None:
+            pulumi.set(__self__, "alias", alias)
+
+    @_builtins.property
+    @pulumi.getter
+    def expression(self) -> pulumi.Input[_builtins.str]:
+        """
+        The formula.
+        """
+        return pulumi.get(self, "expression")
+
+    @expression.setter
+    def expression(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "expression", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def alias(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "alias")
+
+    @alias.setter
+    def alias(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "alias", value)
+
+
+class DashboardNumberFormatArgsDict(TypedDict):
+    """
+    How numbers are shown.
+    """
+    average: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Abbreviated (1.2k).
+    """
+    currency_symbol: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The currency's symbol.
+    """
+    decimal_bytes: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Bytes in powers of 1000.
+    """
+    factor: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    A factor applied first.
+    """
+    mantissa: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Decimal digits.
+    """
+    numeric_unit: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A unit of a number.
+    """
+    output: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    number, percent, byte, time, currency or duration.
+    """
+    thousand_separated: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Thousands separated.
+    """
+    unit: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A unit shown after the number.
+    """
+
+@pulumi.input_type
+class DashboardNumberFormatArgs:
+    def __init__(__self__, *,
+                 average: pulumi.Input[Optional[_builtins.bool]] = None,
+                 currency_symbol: pulumi.Input[Optional[_builtins.str]] = None,
+                 decimal_bytes: pulumi.Input[Optional[_builtins.bool]] = None,
+                 factor: pulumi.Input[Optional[_builtins.float]] = None,
+                 mantissa: pulumi.Input[Optional[_builtins.int]] = None,
+                 numeric_unit: pulumi.Input[Optional[_builtins.str]] = None,
+                 output: pulumi.Input[Optional[_builtins.str]] = None,
+                 thousand_separated: pulumi.Input[Optional[_builtins.bool]] = None,
+                 unit: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        How numbers are shown.
+
+        :param pulumi.Input[_builtins.bool] average: Abbreviated (1.2k).
+        :param pulumi.Input[_builtins.str] currency_symbol: The currency's symbol.
+        :param pulumi.Input[_builtins.bool] decimal_bytes: Bytes in powers of 1000.
+        :param pulumi.Input[_builtins.float] factor: A factor applied first.
+        :param pulumi.Input[_builtins.int] mantissa: Decimal digits.
+        :param pulumi.Input[_builtins.str] numeric_unit: A unit of a number.
+        :param pulumi.Input[_builtins.str] output: number, percent, byte, time, currency or duration.
+        :param pulumi.Input[_builtins.bool] thousand_separated: Thousands separated.
+        :param pulumi.Input[_builtins.str] unit: A unit shown after the number.
+        """
+        if average is not None:
+            pulumi.set(__self__, "average", average)
+        if currency_symbol is not None:
+            pulumi.set(__self__, "currency_symbol", currency_symbol)
+        if decimal_bytes is not None:
+            pulumi.set(__self__, "decimal_bytes", decimal_bytes)
+        if factor is not None:
+            pulumi.set(__self__, "factor", factor)
+        if mantissa is not None:
+            pulumi.set(__self__, "mantissa", mantissa)
+        if numeric_unit is not None:
+            pulumi.set(__self__, "numeric_unit", numeric_unit)
+        if output is not None:
+            pulumi.set(__self__, "output", output)
+        if thousand_separated is not None:
+            pulumi.set(__self__, "thousand_separated", thousand_separated)
+        if unit is not None:
+            pulumi.set(__self__, "unit", unit)
+
+    @_builtins.property
+    @pulumi.getter
+    def average(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Abbreviated (1.2k).
+        """
+        return pulumi.get(self, "average")
+
+    @average.setter
+    def average(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "average", value)
+
+    @_builtins.property
+    @pulumi.getter(name="currencySymbol")
+    def currency_symbol(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The currency's symbol.
+        """
+        return pulumi.get(self, "currency_symbol")
+
+    @currency_symbol.setter
+    def currency_symbol(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "currency_symbol", value)
+
+    @_builtins.property
+    @pulumi.getter(name="decimalBytes")
+    def decimal_bytes(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Bytes in powers of 1000.
+        """
+        return pulumi.get(self, "decimal_bytes")
+
+    @decimal_bytes.setter
+    def decimal_bytes(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "decimal_bytes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def factor(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        A factor applied first.
+        """
+        return pulumi.get(self, "factor")
+
+    @factor.setter
+    def factor(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "factor", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mantissa(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Decimal digits.
+        """
+        return pulumi.get(self, "mantissa")
+
+    @mantissa.setter
+    def mantissa(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "mantissa", value)
+
+    @_builtins.property
+    @pulumi.getter(name="numericUnit")
+    def numeric_unit(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A unit of a number.
+        """
+        return pulumi.get(self, "numeric_unit")
+
+    @numeric_unit.setter
+    def numeric_unit(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "numeric_unit", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def output(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        number, percent, byte, time, currency or duration.
+        """
+        return pulumi.get(self, "output")
+
+    @output.setter
+    def output(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "output", value)
+
+    @_builtins.property
+    @pulumi.getter(name="thousandSeparated")
+    def thousand_separated(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Thousands separated.
+        """
+        return pulumi.get(self, "thousand_separated")
+
+    @thousand_separated.setter
+    def thousand_separated(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "thousand_separated", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def unit(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A unit shown after the number.
+        """
+        return pulumi.get(self, "unit")
+
+    @unit.setter
+    def unit(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "unit", value)
+
+
+class DashboardSavedFilterValueArgsDict(TypedDict):
+    """
+    A filter value the dashboard opens with.
+    """
+    condition: pulumi.Input[_builtins.str]
+    """
+    The condition.
+    """
+    type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Its type ("sql" or "lucene").
+    """
+
+@pulumi.input_type
+class DashboardSavedFilterValueArgs:
+    def __init__(__self__, *,
+                 condition: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A filter value the dashboard opens with.
+
+        :param pulumi.Input[_builtins.str] condition: The condition.
+        :param pulumi.Input[_builtins.str] type: Its type ("sql" or "lucene").
+        """
+        pulumi.set(__self__, "condition", condition)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def condition(self) -> pulumi.Input[_builtins.str]:
+        """
+        The condition.
+        """
+        return pulumi.get(self, "condition")
+
+    @condition.setter
+    def condition(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "condition", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Its type ("sql" or "lucene").
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "type", value)
+
+
+class DashboardSelectItemArgsDict(TypedDict):
+    """
+    One aggregation of a builder tile (or a heatmap's value).
+    """
+    agg_fn: NotRequired[pulumi.Input[Optional['DashboardAggFn']]]
+    """
+    The aggregation (required but for a heatmap).
+    """
+    alias: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The series' name.
+    """
+    count_expression: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A heatmap's count expression.
+    """
+    heatmap_scale_type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A heatmap's scale.
+    """
+    level: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only).
+    """
+    metric_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The metric (metric sources).
+    """
+    metric_type: NotRequired[pulumi.Input[Optional['DashboardMetricType']]]
+    """
+    The metric's type (metric sources).
+    """
+    period_agg_fn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The per-period aggregation (metric sources).
+    """
+    value_expression: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The column or expression aggregated (none with count).
+    """
+    where: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A condition on the rows aggregated.
+    """
+    where_language: NotRequired[pulumi.Input[Optional['DashboardQueryLanguage']]]
+    """
+    The language of where; default "lucene".
+    """
+
+@pulumi.input_type
+class DashboardSelectItemArgs:
+    def __init__(__self__, *,
+                 agg_fn: pulumi.Input[Optional['DashboardAggFn']] = None,
+                 alias: pulumi.Input[Optional[_builtins.str]] = None,
+                 count_expression: pulumi.Input[Optional[_builtins.str]] = None,
+                 heatmap_scale_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 level: pulumi.Input[Optional[_builtins.float]] = None,
+                 metric_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 metric_type: pulumi.Input[Optional['DashboardMetricType']] = None,
+                 period_agg_fn: pulumi.Input[Optional[_builtins.str]] = None,
+                 value_expression: pulumi.Input[Optional[_builtins.str]] = None,
+                 where: pulumi.Input[Optional[_builtins.str]] = None,
+                 where_language: pulumi.Input[Optional['DashboardQueryLanguage']] = None):
+        """
+        One aggregation of a builder tile (or a heatmap's value).
+
+        :param pulumi.Input['DashboardAggFn'] agg_fn: The aggregation (required but for a heatmap).
+        :param pulumi.Input[_builtins.str] alias: The series' name.
+        :param pulumi.Input[_builtins.str] count_expression: A heatmap's count expression.
+        :param pulumi.Input[_builtins.str] heatmap_scale_type: A heatmap's scale.
+        :param pulumi.Input[_builtins.float] level: The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only).
+        :param pulumi.Input[_builtins.str] metric_name: The metric (metric sources).
+        :param pulumi.Input['DashboardMetricType'] metric_type: The metric's type (metric sources).
+        :param pulumi.Input[_builtins.str] period_agg_fn: The per-period aggregation (metric sources).
+        :param pulumi.Input[_builtins.str] value_expression: The column or expression aggregated (none with count).
+        :param pulumi.Input[_builtins.str] where: A condition on the rows aggregated.
+        :param pulumi.Input['DashboardQueryLanguage'] where_language: The language of where; default "lucene".
+        """
+        if agg_fn is not None:
+            pulumi.set(__self__, "agg_fn", agg_fn)
+        if alias is not None:
+            pulumi.set(__self__, "alias", alias)
+        if count_expression is not None:
+            pulumi.set(__self__, "count_expression", count_expression)
+        if heatmap_scale_type is not None:
+            pulumi.set(__self__, "heatmap_scale_type", heatmap_scale_type)
+        if level is not None:
+            pulumi.set(__self__, "level", level)
+        if metric_name is not None:
+            pulumi.set(__self__, "metric_name", metric_name)
+        if metric_type is not None:
+            pulumi.set(__self__, "metric_type", metric_type)
+        if period_agg_fn is not None:
+            pulumi.set(__self__, "period_agg_fn", period_agg_fn)
+        if value_expression is not None:
+            pulumi.set(__self__, "value_expression", value_expression)
+        if where is not None:
+            pulumi.set(__self__, "where", where)
+        if where_language is not None:
+            pulumi.set(__self__, "where_language", where_language)
+
+    @_builtins.property
+    @pulumi.getter(name="aggFn")
+    def agg_fn(self) -> pulumi.Input[Optional['DashboardAggFn']]:
+        """
+        The aggregation (required but for a heatmap).
+        """
+        return pulumi.get(self, "agg_fn")
+
+    @agg_fn.setter
+    def agg_fn(self, value: pulumi.Input[Optional['DashboardAggFn']]):
+        pulumi.set(self, "agg_fn", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def alias(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The series' name.
+        """
+        return pulumi.get(self, "alias")
+
+    @alias.setter
+    def alias(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "alias", value)
+
+    @_builtins.property
+    @pulumi.getter(name="countExpression")
+    def count_expression(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A heatmap's count expression.
+        """
+        return pulumi.get(self, "count_expression")
+
+    @count_expression.setter
+    def count_expression(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "count_expression", value)
+
+    @_builtins.property
+    @pulumi.getter(name="heatmapScaleType")
+    def heatmap_scale_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A heatmap's scale.
+        """
+        return pulumi.get(self, "heatmap_scale_type")
+
+    @heatmap_scale_type.setter
+    def heatmap_scale_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "heatmap_scale_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def level(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only).
+        """
+        return pulumi.get(self, "level")
+
+    @level.setter
+    def level(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "level", value)
+
+    @_builtins.property
+    @pulumi.getter(name="metricName")
+    def metric_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The metric (metric sources).
+        """
+        return pulumi.get(self, "metric_name")
+
+    @metric_name.setter
+    def metric_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "metric_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="metricType")
+    def metric_type(self) -> pulumi.Input[Optional['DashboardMetricType']]:
+        """
+        The metric's type (metric sources).
+        """
+        return pulumi.get(self, "metric_type")
+
+    @metric_type.setter
+    def metric_type(self, value: pulumi.Input[Optional['DashboardMetricType']]):
+        pulumi.set(self, "metric_type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="periodAggFn")
+    def period_agg_fn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The per-period aggregation (metric sources).
+        """
+        return pulumi.get(self, "period_agg_fn")
+
+    @period_agg_fn.setter
+    def period_agg_fn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "period_agg_fn", value)
+
+    @_builtins.property
+    @pulumi.getter(name="valueExpression")
+    def value_expression(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The column or expression aggregated (none with count).
+        """
+        return pulumi.get(self, "value_expression")
+
+    @value_expression.setter
+    def value_expression(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "value_expression", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def where(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A condition on the rows aggregated.
+        """
+        return pulumi.get(self, "where")
+
+    @where.setter
+    def where(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "where", value)
+
+    @_builtins.property
+    @pulumi.getter(name="whereLanguage")
+    def where_language(self) -> pulumi.Input[Optional['DashboardQueryLanguage']]:
+        """
+        The language of where; default "lucene".
+        """
+        return pulumi.get(self, "where_language")
+
+    @where_language.setter
+    def where_language(self, value: pulumi.Input[Optional['DashboardQueryLanguage']]):
+        pulumi.set(self, "where_language", value)
+
+
+class DashboardTileArgsDict(TypedDict):
+    """
+    A tile: where it sits on the 24-column grid and its chart.
+    """
+    config: pulumi.Input['DashboardTileConfigArgsDict']
+    """
+    The chart.
+    """
+    h: pulumi.Input[_builtins.int]
+    """
+    Height, from 1.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The tile's name; a non-empty unique one of an alertable tile keys tileIds.
+    """
+    w: pulumi.Input[_builtins.int]
+    """
+    Width, 1 to 24.
+    """
+    x: pulumi.Input[_builtins.int]
+    """
+    Column, 0 to 23 (x + w past 24 is taken).
+    """
+    y: pulumi.Input[_builtins.int]
+    """
+    Row, from 0.
+    """
+    container_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The container it sits in (containers).
+    """
+    id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program.
+    """
+    tab_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The tab of its container.
+    """
+
+@pulumi.input_type
+class DashboardTileArgs:
+    def __init__(__self__, *,
+                 config: pulumi.Input['DashboardTileConfigArgs'],
+                 h: pulumi.Input[_builtins.int],
+                 name: pulumi.Input[_builtins.str],
+                 w: pulumi.Input[_builtins.int],
+                 x: pulumi.Input[_builtins.int],
+                 y: pulumi.Input[_builtins.int],
+                 container_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 id: pulumi.Input[Optional[_builtins.str]] = None,
+                 tab_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A tile: where it sits on the 24-column grid and its chart.
+
+        :param pulumi.Input['DashboardTileConfigArgs'] config: The chart.
+        :param pulumi.Input[_builtins.int] h: Height, from 1.
+        :param pulumi.Input[_builtins.str] name: The tile's name; a non-empty unique one of an alertable tile keys tileIds.
+        :param pulumi.Input[_builtins.int] w: Width, 1 to 24.
+        :param pulumi.Input[_builtins.int] x: Column, 0 to 23 (x + w past 24 is taken).
+        :param pulumi.Input[_builtins.int] y: Row, from 0.
+        :param pulumi.Input[_builtins.str] container_id: The container it sits in (containers).
+        :param pulumi.Input[_builtins.str] id: Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program.
+        :param pulumi.Input[_builtins.str] tab_id: The tab of its container.
+        """
+        pulumi.set(__self__, "config", config)
+        pulumi.set(__self__, "h", h)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "w", w)
+        pulumi.set(__self__, "x", x)
+        pulumi.set(__self__, "y", y)
+        if container_id is not None:
+            pulumi.set(__self__, "container_id", container_id)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if tab_id is not None:
+            pulumi.set(__self__, "tab_id", tab_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def config(self) -> pulumi.Input['DashboardTileConfigArgs']:
+        """
+        The chart.
+        """
+        return pulumi.get(self, "config")
+
+    @config.setter
+    def config(self, value: pulumi.Input['DashboardTileConfigArgs']):
+        pulumi.set(self, "config", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def h(self) -> pulumi.Input[_builtins.int]:
+        """
+        Height, from 1.
+        """
+        return pulumi.get(self, "h")
+
+    @h.setter
+    def h(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "h", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The tile's name; a non-empty unique one of an alertable tile keys tileIds.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def w(self) -> pulumi.Input[_builtins.int]:
+        """
+        Width, 1 to 24.
+        """
+        return pulumi.get(self, "w")
+
+    @w.setter
+    def w(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "w", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def x(self) -> pulumi.Input[_builtins.int]:
+        """
+        Column, 0 to 23 (x + w past 24 is taken).
+        """
+        return pulumi.get(self, "x")
+
+    @x.setter
+    def x(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "x", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def y(self) -> pulumi.Input[_builtins.int]:
+        """
+        Row, from 0.
+        """
+        return pulumi.get(self, "y")
+
+    @y.setter
+    def y(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "y", value)
+
+    @_builtins.property
+    @pulumi.getter(name="containerId")
+    def container_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The container it sits in (containers).
+        """
+        return pulumi.get(self, "container_id")
+
+    @container_id.setter
+    def container_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "container_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program.
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tabId")
+    def tab_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The tab of its container.
+        """
+        return pulumi.get(self, "tab_id")
+
+    @tab_id.setter
+    def tab_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "tab_id", value)
+
+
+class DashboardTileConfigArgsDict(TypedDict):
+    """
+    A tile's chart: displayType says which fields it takes (the service's 16 chart configs as one object; `configType: "sql"` for the Raw SQL variant of line, stacked_bar, table, number, pie and bar).
+    """
+    display_type: pulumi.Input['DashboardDisplayType']
+    """
+    The chart; only line, stacked_bar and number tiles take alerts.
+    """
+    align_date_range_to_granularity: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Align the range to the granularity (line, stacked_bar).
+    """
+    as_ratio: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Two series as a ratio (line, stacked_bar, table).
+    """
+    color: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A palette token (number).
+    """
+    compare_to_previous_period: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Show the previous period too (line).
+    """
+    config_type: NotRequired[pulumi.Input[Optional['DashboardConfigType']]]
+    """
+    Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder.
+    """
+    connection_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The connection queried (a Raw SQL tile's, required).
+    """
+    fill_nulls: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Fill gaps (line, stacked_bar); default true.
+    """
+    fit_y_axis_to_data: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Fit the y axis to the data (line).
+    """
+    formulas: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['DashboardFormulaArgsDict']]]]]
+    """
+    Formulas over the aggregations (line, stacked_bar, table, number).
+    """
+    group_by: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Group by (line, stacked_bar, table, pie, bar).
+    """
+    group_by_columns_on_left: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Group columns first (table).
+    """
+    having: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Having (table).
+    """
+    limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How many groups (pie, bar).
+    """
+    markdown: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The text (markdown).
+    """
+    number_format: NotRequired[pulumi.Input[Optional['DashboardNumberFormatArgsDict']]]
+    """
+    How numbers are shown.
+    """
+    order_by: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Order by (table, pie, bar).
+    """
+    search_select: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The columns shown (search, event_patterns): the service's select of those tiles.
+    """
+    select: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['DashboardSelectItemArgsDict']]]]]
+    """
+    The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap).
+    """
+    series_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Most series shown (line, stacked_bar).
+    """
+    show_operand_series: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Show the formulas' operands too.
+    """
+    source_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The source charted (a builder tile's, required; optional on a Raw SQL tile).
+    """
+    sql_template: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The query (a Raw SQL tile's, required).
+    """
+    where: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The query (heatmap, search, event_patterns).
+    """
+    where_language: NotRequired[pulumi.Input[Optional['DashboardQueryLanguage']]]
+    """
+    The language of where (heatmap, search, event_patterns).
+    """
+
+@pulumi.input_type
+class DashboardTileConfigArgs:
+    def __init__(__self__, *,
+                 display_type: pulumi.Input['DashboardDisplayType'],
+                 align_date_range_to_granularity: pulumi.Input[Optional[_builtins.bool]] = None,
+                 as_ratio: pulumi.Input[Optional[_builtins.bool]] = None,
+                 color: pulumi.Input[Optional[_builtins.str]] = None,
+                 compare_to_previous_period: pulumi.Input[Optional[_builtins.bool]] = None,
+                 config_type: pulumi.Input[Optional['DashboardConfigType']] = None,
+                 connection_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 fill_nulls: pulumi.Input[Optional[_builtins.bool]] = None,
+                 fit_y_axis_to_data: pulumi.Input[Optional[_builtins.bool]] = None,
+                 formulas: pulumi.Input[Optional[Sequence[pulumi.Input['DashboardFormulaArgs']]]] = None,
+                 group_by: pulumi.Input[Optional[_builtins.str]] = None,
+                 group_by_columns_on_left: pulumi.Input[Optional[_builtins.bool]] = None,
+                 having: pulumi.Input[Optional[_builtins.str]] = None,
+                 limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 markdown: pulumi.Input[Optional[_builtins.str]] = None,
+                 number_format: pulumi.Input[Optional['DashboardNumberFormatArgs']] = None,
+                 order_by: pulumi.Input[Optional[_builtins.str]] = None,
+                 search_select: pulumi.Input[Optional[_builtins.str]] = None,
+                 select: pulumi.Input[Optional[Sequence[pulumi.Input['DashboardSelectItemArgs']]]] = None,
+                 series_limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 show_operand_series: pulumi.Input[Optional[_builtins.bool]] = None,
+                 source_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 sql_template: pulumi.Input[Optional[_builtins.str]] = None,
+                 where: pulumi.Input[Optional[_builtins.str]] = None,
+                 where_language: pulumi.Input[Optional['DashboardQueryLanguage']] = None):
+        """
+        A tile's chart: displayType says which fields it takes (the service's 16 chart configs as one object; `configType: "sql"` for the Raw SQL variant of line, stacked_bar, table, number, pie and bar).
+
+        :param pulumi.Input['DashboardDisplayType'] display_type: The chart; only line, stacked_bar and number tiles take alerts.
+        :param pulumi.Input[_builtins.bool] align_date_range_to_granularity: Align the range to the granularity (line, stacked_bar).
+        :param pulumi.Input[_builtins.bool] as_ratio: Two series as a ratio (line, stacked_bar, table).
+        :param pulumi.Input[_builtins.str] color: A palette token (number).
+        :param pulumi.Input[_builtins.bool] compare_to_previous_period: Show the previous period too (line).
+        :param pulumi.Input['DashboardConfigType'] config_type: Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder.
+        :param pulumi.Input[_builtins.str] connection_id: The connection queried (a Raw SQL tile's, required).
+        :param pulumi.Input[_builtins.bool] fill_nulls: Fill gaps (line, stacked_bar); default true.
+        :param pulumi.Input[_builtins.bool] fit_y_axis_to_data: Fit the y axis to the data (line).
+        :param pulumi.Input[Sequence[pulumi.Input['DashboardFormulaArgs']]] formulas: Formulas over the aggregations (line, stacked_bar, table, number).
+        :param pulumi.Input[_builtins.str] group_by: Group by (line, stacked_bar, table, pie, bar).
+        :param pulumi.Input[_builtins.bool] group_by_columns_on_left: Group columns first (table).
+        :param pulumi.Input[_builtins.str] having: Having (table).
+        :param pulumi.Input[_builtins.int] limit: How many groups (pie, bar).
+        :param pulumi.Input[_builtins.str] markdown: The text (markdown).
+        :param pulumi.Input['DashboardNumberFormatArgs'] number_format: How numbers are shown.
+        :param pulumi.Input[_builtins.str] order_by: Order by (table, pie, bar).
+        :param pulumi.Input[_builtins.str] search_select: The columns shown (search, event_patterns): the service's select of those tiles.
+        :param pulumi.Input[Sequence[pulumi.Input['DashboardSelectItemArgs']]] select: The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap).
+        :param pulumi.Input[_builtins.int] series_limit: Most series shown (line, stacked_bar).
+        :param pulumi.Input[_builtins.bool] show_operand_series: Show the formulas' operands too.
+        :param pulumi.Input[_builtins.str] source_id: The source charted (a builder tile's, required; optional on a Raw SQL tile).
+        :param pulumi.Input[_builtins.str] sql_template: The query (a Raw SQL tile's, required).
+        :param pulumi.Input[_builtins.str] where: The query (heatmap, search, event_patterns).
+        :param pulumi.Input['DashboardQueryLanguage'] where_language: The language of where (heatmap, search, event_patterns).
+        """
+        pulumi.set(__self__, "display_type", display_type)
+        if align_date_range_to_granularity is not None:
+            pulumi.set(__self__, "align_date_range_to_granularity", align_date_range_to_granularity)
+        if as_ratio is not None:
+            pulumi.set(__self__, "as_ratio", as_ratio)
+        if color is not None:
+            pulumi.set(__self__, "color", color)
+        if compare_to_previous_period is not None:
+            pulumi.set(__self__, "compare_to_previous_period", compare_to_previous_period)
+        if config_type is not None:
+            pulumi.set(__self__, "config_type", config_type)
+        if connection_id is not None:
+            pulumi.set(__self__, "connection_id", connection_id)
+        if fill_nulls is not None:
+            pulumi.set(__self__, "fill_nulls", fill_nulls)
+        if fit_y_axis_to_data is not None:
+            pulumi.set(__self__, "fit_y_axis_to_data", fit_y_axis_to_data)
+        if formulas is not None:
+            pulumi.set(__self__, "formulas", formulas)
+        if group_by is not None:
+            pulumi.set(__self__, "group_by", group_by)
+        if group_by_columns_on_left is not None:
+            pulumi.set(__self__, "group_by_columns_on_left", group_by_columns_on_left)
+        if having is not None:
+            pulumi.set(__self__, "having", having)
+        if limit is not None:
+            pulumi.set(__self__, "limit", limit)
+        if markdown is not None:
+            pulumi.set(__self__, "markdown", markdown)
+        if number_format is not None:
+            pulumi.set(__self__, "number_format", number_format)
+        if order_by is not None:
+            pulumi.set(__self__, "order_by", order_by)
+        if search_select is not None:
+            pulumi.set(__self__, "search_select", search_select)
+        if select is not None:
+            pulumi.set(__self__, "select", select)
+        if series_limit is not None:
+            pulumi.set(__self__, "series_limit", series_limit)
+        if show_operand_series is not None:
+            pulumi.set(__self__, "show_operand_series", show_operand_series)
+        if source_id is not None:
+            pulumi.set(__self__, "source_id", source_id)
+        if sql_template is not None:
+            pulumi.set(__self__, "sql_template", sql_template)
+        if where is not None:
+            pulumi.set(__self__, "where", where)
+        if where_language is not None:
+            pulumi.set(__self__, "where_language", where_language)
+
+    @_builtins.property
+    @pulumi.getter(name="displayType")
+    def display_type(self) -> pulumi.Input['DashboardDisplayType']:
+        """
+        The chart; only line, stacked_bar and number tiles take alerts.
+        """
+        return pulumi.get(self, "display_type")
+
+    @display_type.setter
+    def display_type(self, value: pulumi.Input['DashboardDisplayType']):
+        pulumi.set(self, "display_type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="alignDateRangeToGranularity")
+    def align_date_range_to_granularity(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Align the range to the granularity (line, stacked_bar).
+        """
+        return pulumi.get(self, "align_date_range_to_granularity")
+
+    @align_date_range_to_granularity.setter
+    def align_date_range_to_granularity(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "align_date_range_to_granularity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="asRatio")
+    def as_ratio(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Two series as a ratio (line, stacked_bar, table).
+        """
+        return pulumi.get(self, "as_ratio")
+
+    @as_ratio.setter
+    def as_ratio(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "as_ratio", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def color(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A palette token (number).
+        """
+        return pulumi.get(self, "color")
+
+    @color.setter
+    def color(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "color", value)
+
+    @_builtins.property
+    @pulumi.getter(name="compareToPreviousPeriod")
+    def compare_to_previous_period(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Show the previous period too (line).
+        """
+        return pulumi.get(self, "compare_to_previous_period")
+
+    @compare_to_previous_period.setter
+    def compare_to_previous_period(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "compare_to_previous_period", value)
+
+    @_builtins.property
+    @pulumi.getter(name="configType")
+    def config_type(self) -> pulumi.Input[Optional['DashboardConfigType']]:
+        """
+        Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder.
+        """
+        return pulumi.get(self, "config_type")
+
+    @config_type.setter
+    def config_type(self, value: pulumi.Input[Optional['DashboardConfigType']]):
+        pulumi.set(self, "config_type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="connectionId")
+    def connection_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The connection queried (a Raw SQL tile's, required).
+        """
+        return pulumi.get(self, "connection_id")
+
+    @connection_id.setter
+    def connection_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "connection_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="fillNulls")
+    def fill_nulls(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Fill gaps (line, stacked_bar); default true.
+        """
+        return pulumi.get(self, "fill_nulls")
+
+    @fill_nulls.setter
+    def fill_nulls(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "fill_nulls", value)
+
+    @_builtins.property
+    @pulumi.getter(name="fitYAxisToData")
+    def fit_y_axis_to_data(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Fit the y axis to the data (line).
+        """
+        return pulumi.get(self, "fit_y_axis_to_data")
+
+    @fit_y_axis_to_data.setter
+    def fit_y_axis_to_data(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "fit_y_axis_to_data", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def formulas(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DashboardFormulaArgs']]]]:
+        """
+        Formulas over the aggregations (line, stacked_bar, table, number).
+        """
+        return pulumi.get(self, "formulas")
+
+    @formulas.setter
+    def formulas(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['DashboardFormulaArgs']]]]):
+        pulumi.set(self, "formulas", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupBy")
+    def group_by(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Group by (line, stacked_bar, table, pie, bar).
+        """
+        return pulumi.get(self, "group_by")
+
+    @group_by.setter
+    def group_by(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "group_by", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupByColumnsOnLeft")
+    def group_by_columns_on_left(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Group columns first (table).
+        """
+        return pulumi.get(self, "group_by_columns_on_left")
+
+    @group_by_columns_on_left.setter
+    def group_by_columns_on_left(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "group_by_columns_on_left", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def having(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Having (table).
+        """
+        return pulumi.get(self, "having")
+
+    @having.setter
+    def having(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "having", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How many groups (pie, bar).
+        """
+        return pulumi.get(self, "limit")
+
+    @limit.setter
+    def limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "limit", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def markdown(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The text (markdown).
+        """
+        return pulumi.get(self, "markdown")
+
+    @markdown.setter
+    def markdown(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "markdown", value)
+
+    @_builtins.property
+    @pulumi.getter(name="numberFormat")
+    def number_format(self) -> pulumi.Input[Optional['DashboardNumberFormatArgs']]:
+        """
+        How numbers are shown.
+        """
+        return pulumi.get(self, "number_format")
+
+    @number_format.setter
+    def number_format(self, value: pulumi.Input[Optional['DashboardNumberFormatArgs']]):
+        pulumi.set(self, "number_format", value)
+
+    @_builtins.property
+    @pulumi.getter(name="orderBy")
+    def order_by(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Order by (table, pie, bar).
+        """
+        return pulumi.get(self, "order_by")
+
+    @order_by.setter
+    def order_by(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "order_by", value)
+
+    @_builtins.property
+    @pulumi.getter(name="searchSelect")
+    def search_select(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The columns shown (search, event_patterns): the service's select of those tiles.
+        """
+        return pulumi.get(self, "search_select")
+
+    @search_select.setter
+    def search_select(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "search_select", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def select(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DashboardSelectItemArgs']]]]:
+        """
+        The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap).
+        """
+        return pulumi.get(self, "select")
+
+    @select.setter
+    def select(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['DashboardSelectItemArgs']]]]):
+        pulumi.set(self, "select", value)
+
+    @_builtins.property
+    @pulumi.getter(name="seriesLimit")
+    def series_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Most series shown (line, stacked_bar).
+        """
+        return pulumi.get(self, "series_limit")
+
+    @series_limit.setter
+    def series_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "series_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="showOperandSeries")
+    def show_operand_series(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Show the formulas' operands too.
+        """
+        return pulumi.get(self, "show_operand_series")
+
+    @show_operand_series.setter
+    def show_operand_series(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "show_operand_series", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceId")
+    def source_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The source charted (a builder tile's, required; optional on a Raw SQL tile).
+        """
+        return pulumi.get(self, "source_id")
+
+    @source_id.setter
+    def source_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "source_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sqlTemplate")
+    def sql_template(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The query (a Raw SQL tile's, required).
+        """
+        return pulumi.get(self, "sql_template")
+
+    @sql_template.setter
+    def sql_template(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "sql_template", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def where(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The query (heatmap, search, event_patterns).
+        """
+        return pulumi.get(self, "where")
+
+    @where.setter
+    def where(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "where", value)
+
+    @_builtins.property
+    @pulumi.getter(name="whereLanguage")
+    def where_language(self) -> pulumi.Input[Optional['DashboardQueryLanguage']]:
+        """
+        The language of where (heatmap, search, event_patterns).
+        """
+        return pulumi.get(self, "where_language")
+
+    @where_language.setter
+    def where_language(self, value: pulumi.Input[Optional['DashboardQueryLanguage']]):
+        pulumi.set(self, "where_language", value)
+
+
 class IpAccessEntryArgsDict(TypedDict):
     """
     An address allowed to use an API key.
@@ -373,5 +1987,277 @@ class SavedSearchFilterArgs:
     @type.setter
     def type(self, value: pulumi.Input[Optional['SavedSearchFilterType']]):
         pulumi.set(self, "type", value)
+
+
+class SourceFromArgsDict(TypedDict):
+    """
+    Where a source's rows are.
+    """
+    database_name: pulumi.Input[_builtins.str]
+    """
+    The ClickHouse database.
+    """
+    table_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The table; a metric source may leave it out.
+    """
+
+@pulumi.input_type
+class SourceFromArgs:
+    def __init__(__self__, *,
+                 database_name: pulumi.Input[_builtins.str],
+                 table_name: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Where a source's rows are.
+
+        :param pulumi.Input[_builtins.str] database_name: The ClickHouse database.
+        :param pulumi.Input[_builtins.str] table_name: The table; a metric source may leave it out.
+        """
+        pulumi.set(__self__, "database_name", database_name)
+        if table_name is not None:
+            pulumi.set(__self__, "table_name", table_name)
+
+    @_builtins.property
+    @pulumi.getter(name="databaseName")
+    def database_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The ClickHouse database.
+        """
+        return pulumi.get(self, "database_name")
+
+    @database_name.setter
+    def database_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "database_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableName")
+    def table_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The table; a metric source may leave it out.
+        """
+        return pulumi.get(self, "table_name")
+
+    @table_name.setter
+    def table_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "table_name", value)
+
+
+class SourceHighlightedExpressionArgsDict(TypedDict):
+    """
+    An attribute expression shown highlighted.
+    """
+    sql_expression: pulumi.Input[_builtins.str]
+    """
+    The SQL expression.
+    """
+    alias: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The name shown.
+    """
+    lucene_expression: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Its Lucene form.
+    """
+
+@pulumi.input_type
+class SourceHighlightedExpressionArgs:
+    def __init__(__self__, *,
+                 sql_expression: pulumi.Input[_builtins.str],
+                 alias: pulumi.Input[Optional[_builtins.str]] = None,
+                 lucene_expression: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        An attribute expression shown highlighted.
+
+        :param pulumi.Input[_builtins.str] sql_expression: The SQL expression.
+        :param pulumi.Input[_builtins.str] alias: The name shown.
+        :param pulumi.Input[_builtins.str] lucene_expression: Its Lucene form.
+        """
+        pulumi.set(__self__, "sql_expression", sql_expression)
+        if alias is not None:
+            pulumi.set(__self__, "alias", alias)
+        if lucene_expression is not None:
+            pulumi.set(__self__, "lucene_expression", lucene_expression)
+
+    @_builtins.property
+    @pulumi.getter(name="sqlExpression")
+    def sql_expression(self) -> pulumi.Input[_builtins.str]:
+        """
+        The SQL expression.
+        """
+        return pulumi.get(self, "sql_expression")
+
+    @sql_expression.setter
+    def sql_expression(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "sql_expression", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def alias(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The name shown.
+        """
+        return pulumi.get(self, "alias")
+
+    @alias.setter
+    def alias(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "alias", value)
+
+    @_builtins.property
+    @pulumi.getter(name="luceneExpression")
+    def lucene_expression(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Its Lucene form.
+        """
+        return pulumi.get(self, "lucene_expression")
+
+    @lucene_expression.setter
+    def lucene_expression(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "lucene_expression", value)
+
+
+class SourceMetricTablesArgsDict(TypedDict):
+    """
+    A metric source's table for each metric type.
+    """
+    gauge: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Gauges.
+    """
+    histogram: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Histograms.
+    """
+    sum: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Sums.
+    """
+    summary: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Summaries.
+    """
+
+@pulumi.input_type
+class SourceMetricTablesArgs:
+    def __init__(__self__, *,
+                 gauge: pulumi.Input[Optional[_builtins.str]] = None,
+                 histogram: pulumi.Input[Optional[_builtins.str]] = None,
+                 sum: pulumi.Input[Optional[_builtins.str]] = None,
+                 summary: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A metric source's table for each metric type.
+
+        :param pulumi.Input[_builtins.str] gauge: Gauges.
+        :param pulumi.Input[_builtins.str] histogram: Histograms.
+        :param pulumi.Input[_builtins.str] sum: Sums.
+        :param pulumi.Input[_builtins.str] summary: Summaries.
+        """
+        if gauge is not None:
+            pulumi.set(__self__, "gauge", gauge)
+        if histogram is not None:
+            pulumi.set(__self__, "histogram", histogram)
+        if sum is not None:
+            pulumi.set(__self__, "sum", sum)
+        if summary is not None:
+            pulumi.set(__self__, "summary", summary)
+
+    @_builtins.property
+    @pulumi.getter
+    def gauge(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Gauges.
+        """
+        return pulumi.get(self, "gauge")
+
+    @gauge.setter
+    def gauge(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "gauge", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def histogram(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Histograms.
+        """
+        return pulumi.get(self, "histogram")
+
+    @histogram.setter
+    def histogram(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "histogram", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sum(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Sums.
+        """
+        return pulumi.get(self, "sum")
+
+    @sum.setter
+    def sum(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "sum", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def summary(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Summaries.
+        """
+        return pulumi.get(self, "summary")
+
+    @summary.setter
+    def summary(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "summary", value)
+
+
+class SourceQuerySettingArgsDict(TypedDict):
+    """
+    A ClickHouse setting applied to the source's queries.
+    """
+    setting: pulumi.Input[_builtins.str]
+    """
+    The setting's name.
+    """
+    value: pulumi.Input[_builtins.str]
+    """
+    Its value.
+    """
+
+@pulumi.input_type
+class SourceQuerySettingArgs:
+    def __init__(__self__, *,
+                 setting: pulumi.Input[_builtins.str],
+                 value: pulumi.Input[_builtins.str]):
+        """
+        A ClickHouse setting applied to the source's queries.
+
+        :param pulumi.Input[_builtins.str] setting: The setting's name.
+        :param pulumi.Input[_builtins.str] value: Its value.
+        """
+        pulumi.set(__self__, "setting", setting)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def setting(self) -> pulumi.Input[_builtins.str]:
+        """
+        The setting's name.
+        """
+        return pulumi.get(self, "setting")
+
+    @setting.setter
+    def setting(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "setting", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[_builtins.str]:
+        """
+        Its value.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "value", value)
 
 

@@ -21,12 +21,28 @@ __all__ = [
     'AlertExecutionError',
     'ApiKeyAssignedRole',
     'ApiKeyHashData',
+    'DashboardContainer',
+    'DashboardContainerTab',
+    'DashboardFilter',
+    'DashboardFormula',
+    'DashboardNumberFormat',
+    'DashboardSavedFilterValue',
+    'DashboardSelectItem',
+    'DashboardTile',
+    'DashboardTileConfig',
     'GetAlertsAlert',
     'GetApiKeysKey',
+    'GetConnectionsConnection',
+    'GetDashboardsDashboard',
     'GetSavedSearchesSavedSearch',
+    'GetSourcesSource',
     'GetWebhooksWebhook',
     'IpAccessEntry',
     'SavedSearchFilter',
+    'SourceFrom',
+    'SourceHighlightedExpression',
+    'SourceMetricTables',
+    'SourceQuerySetting',
 ]
 
 @pulumi.output_type
@@ -295,6 +311,1129 @@ class ApiKeyHashData(dict):
         The standard base64 (padded, 44 characters) of the SHA-256 of the key secret.
         """
         return pulumi.get(self, "key_secret_hash")
+
+
+@pulumi.output_type
+class DashboardContainer(dict):
+    """
+    A group of tiles, with tabs.
+    """
+    def __init__(__self__, *,
+                 collapsed: _builtins.bool,
+                 id: _builtins.str,
+                 title: _builtins.str,
+                 bordered: Optional[_builtins.bool] = None,
+                 collapsible: Optional[_builtins.bool] = None,
+                 tabs: Optional[Sequence['outputs.DashboardContainerTab']] = None):
+        """
+        A group of tiles, with tabs.
+
+        :param _builtins.bool collapsed: Collapsed.
+        :param _builtins.str id: Its id, which tiles' containerId name.
+        :param _builtins.str title: Its title.
+        :param _builtins.bool bordered: Bordered.
+        :param _builtins.bool collapsible: Collapsible.
+        :param Sequence['DashboardContainerTab'] tabs: Its tabs.
+        """
+        pulumi.set(__self__, "collapsed", collapsed)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "title", title)
+        if bordered is not None:
+            pulumi.set(__self__, "bordered", bordered)
+        if collapsible is not None:
+            pulumi.set(__self__, "collapsible", collapsible)
+        if tabs is not None:
+            pulumi.set(__self__, "tabs", tabs)
+
+    @_builtins.property
+    @pulumi.getter
+    def collapsed(self) -> _builtins.bool:
+        """
+        Collapsed.
+        """
+        return pulumi.get(self, "collapsed")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Its id, which tiles' containerId name.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> _builtins.str:
+        """
+        Its title.
+        """
+        return pulumi.get(self, "title")
+
+    @_builtins.property
+    @pulumi.getter
+    def bordered(self) -> Optional[_builtins.bool]:
+        """
+        Bordered.
+        """
+        return pulumi.get(self, "bordered")
+
+    @_builtins.property
+    @pulumi.getter
+    def collapsible(self) -> Optional[_builtins.bool]:
+        """
+        Collapsible.
+        """
+        return pulumi.get(self, "collapsible")
+
+    @_builtins.property
+    @pulumi.getter
+    def tabs(self) -> Optional[Sequence['outputs.DashboardContainerTab']]:
+        """
+        Its tabs.
+        """
+        return pulumi.get(self, "tabs")
+
+
+@pulumi.output_type
+class DashboardContainerTab(dict):
+    """
+    A tab of a container.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 title: _builtins.str):
+        """
+        A tab of a container.
+
+        :param _builtins.str id: Its id, which tiles' tabId name.
+        :param _builtins.str title: Its title.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "title", title)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Its id, which tiles' tabId name.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> _builtins.str:
+        """
+        Its title.
+        """
+        return pulumi.get(self, "title")
+
+
+@pulumi.output_type
+class DashboardFilter(dict):
+    """
+    A dropdown filter of the dashboard.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "sourceId":
+            suggest = "source_id"
+        elif key == "sourceMetricType":
+            suggest = "source_metric_type"
+        elif key == "whereLanguage":
+            suggest = "where_language"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DashboardFilter. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DashboardFilter.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DashboardFilter.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 expression: _builtins.str,
+                 name: _builtins.str,
+                 source_id: _builtins.str,
+                 type: _builtins.str,
+                 id: Optional[_builtins.str] = None,
+                 source_metric_type: Optional[_builtins.str] = None,
+                 where: Optional[_builtins.str] = None,
+                 where_language: Optional['DashboardQueryLanguage'] = None):
+        """
+        A dropdown filter of the dashboard.
+
+        :param _builtins.str expression: The expression whose values it offers.
+        :param _builtins.str name: Its name.
+        :param _builtins.str source_id: The source it reads.
+        :param _builtins.str type: The filter's type, e.g. "QUERY_EXPRESSION".
+        :param _builtins.str id: Set by the service and sent back on update; not written by a program.
+        :param _builtins.str source_metric_type: The metric type (metric sources).
+        :param _builtins.str where: A condition on the values offered.
+        :param 'DashboardQueryLanguage' where_language: The language of where.
+        """
+        pulumi.set(__self__, "expression", expression)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "source_id", source_id)
+        pulumi.set(__self__, "type", type)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if source_metric_type is not None:
+            pulumi.set(__self__, "source_metric_type", source_metric_type)
+        if where is not None:
+            pulumi.set(__self__, "where", where)
+        if where_language is not None:
+            pulumi.set(__self__, "where_language", where_language)
+
+    @_builtins.property
+    @pulumi.getter
+    def expression(self) -> _builtins.str:
+        """
+        The expression whose values it offers.
+        """
+        return pulumi.get(self, "expression")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceId")
+    def source_id(self) -> _builtins.str:
+        """
+        The source it reads.
+        """
+        return pulumi.get(self, "source_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        The filter's type, e.g. "QUERY_EXPRESSION".
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> Optional[_builtins.str]:
+        """
+        Set by the service and sent back on update; not written by a program.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceMetricType")
+    def source_metric_type(self) -> Optional[_builtins.str]:
+        """
+        The metric type (metric sources).
+        """
+        return pulumi.get(self, "source_metric_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def where(self) -> Optional[_builtins.str]:
+        """
+        A condition on the values offered.
+        """
+        return pulumi.get(self, "where")
+
+    @_builtins.property
+    @pulumi.getter(name="whereLanguage")
+    def where_language(self) -> Optional['DashboardQueryLanguage']:
+        """
+        The language of where.
+        """
+        return pulumi.get(self, "where_language")
+
+
+@pulumi.output_type
+class DashboardFormula(dict):
+    """
+    A series computed from the aggregations.
+    """
+    def __init__(__self__, *,
+                 expression: _builtins.str,
+                 alias: Optional[_builtins.str] = None):
+        """
+        A series computed from the aggregations.
+
+        :param _builtins.str expression: The formula.
+        :param _builtins.str alias: Its name.
+        """
+        pulumi.set(__self__, "expression", expression)
+        if alias is not None:
+            pulumi.set(__self__, "alias", alias)
+
+    @_builtins.property
+    @pulumi.getter
+    def expression(self) -> _builtins.str:
+        """
+        The formula.
+        """
+        return pulumi.get(self, "expression")
+
+    @_builtins.property
+    @pulumi.getter
+    def alias(self) -> Optional[_builtins.str]:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "alias")
+
+
+@pulumi.output_type
+class DashboardNumberFormat(dict):
+    """
+    How numbers are shown.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "currencySymbol":
+            suggest = "currency_symbol"
+        elif key == "decimalBytes":
+            suggest = "decimal_bytes"
+        elif key == "numericUnit":
+            suggest = "numeric_unit"
+        elif key == "thousandSeparated":
+            suggest = "thousand_separated"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DashboardNumberFormat. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DashboardNumberFormat.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DashboardNumberFormat.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 average: Optional[_builtins.bool] = None,
+                 currency_symbol: Optional[_builtins.str] = None,
+                 decimal_bytes: Optional[_builtins.bool] = None,
+                 factor: Optional[_builtins.float] = None,
+                 mantissa: Optional[_builtins.int] = None,
+                 numeric_unit: Optional[_builtins.str] = None,
+                 output: Optional[_builtins.str] = None,
+                 thousand_separated: Optional[_builtins.bool] = None,
+                 unit: Optional[_builtins.str] = None):
+        """
+        How numbers are shown.
+
+        :param _builtins.bool average: Abbreviated (1.2k).
+        :param _builtins.str currency_symbol: The currency's symbol.
+        :param _builtins.bool decimal_bytes: Bytes in powers of 1000.
+        :param _builtins.float factor: A factor applied first.
+        :param _builtins.int mantissa: Decimal digits.
+        :param _builtins.str numeric_unit: A unit of a number.
+        :param _builtins.str output: number, percent, byte, time, currency or duration.
+        :param _builtins.bool thousand_separated: Thousands separated.
+        :param _builtins.str unit: A unit shown after the number.
+        """
+        if average is not None:
+            pulumi.set(__self__, "average", average)
+        if currency_symbol is not None:
+            pulumi.set(__self__, "currency_symbol", currency_symbol)
+        if decimal_bytes is not None:
+            pulumi.set(__self__, "decimal_bytes", decimal_bytes)
+        if factor is not None:
+            pulumi.set(__self__, "factor", factor)
+        if mantissa is not None:
+            pulumi.set(__self__, "mantissa", mantissa)
+        if numeric_unit is not None:
+            pulumi.set(__self__, "numeric_unit", numeric_unit)
+        if output is not None:
+            pulumi.set(__self__, "output", output)
+        if thousand_separated is not None:
+            pulumi.set(__self__, "thousand_separated", thousand_separated)
+        if unit is not None:
+            pulumi.set(__self__, "unit", unit)
+
+    @_builtins.property
+    @pulumi.getter
+    def average(self) -> Optional[_builtins.bool]:
+        """
+        Abbreviated (1.2k).
+        """
+        return pulumi.get(self, "average")
+
+    @_builtins.property
+    @pulumi.getter(name="currencySymbol")
+    def currency_symbol(self) -> Optional[_builtins.str]:
+        """
+        The currency's symbol.
+        """
+        return pulumi.get(self, "currency_symbol")
+
+    @_builtins.property
+    @pulumi.getter(name="decimalBytes")
+    def decimal_bytes(self) -> Optional[_builtins.bool]:
+        """
+        Bytes in powers of 1000.
+        """
+        return pulumi.get(self, "decimal_bytes")
+
+    @_builtins.property
+    @pulumi.getter
+    def factor(self) -> Optional[_builtins.float]:
+        """
+        A factor applied first.
+        """
+        return pulumi.get(self, "factor")
+
+    @_builtins.property
+    @pulumi.getter
+    def mantissa(self) -> Optional[_builtins.int]:
+        """
+        Decimal digits.
+        """
+        return pulumi.get(self, "mantissa")
+
+    @_builtins.property
+    @pulumi.getter(name="numericUnit")
+    def numeric_unit(self) -> Optional[_builtins.str]:
+        """
+        A unit of a number.
+        """
+        return pulumi.get(self, "numeric_unit")
+
+    @_builtins.property
+    @pulumi.getter
+    def output(self) -> Optional[_builtins.str]:
+        """
+        number, percent, byte, time, currency or duration.
+        """
+        return pulumi.get(self, "output")
+
+    @_builtins.property
+    @pulumi.getter(name="thousandSeparated")
+    def thousand_separated(self) -> Optional[_builtins.bool]:
+        """
+        Thousands separated.
+        """
+        return pulumi.get(self, "thousand_separated")
+
+    @_builtins.property
+    @pulumi.getter
+    def unit(self) -> Optional[_builtins.str]:
+        """
+        A unit shown after the number.
+        """
+        return pulumi.get(self, "unit")
+
+
+@pulumi.output_type
+class DashboardSavedFilterValue(dict):
+    """
+    A filter value the dashboard opens with.
+    """
+    def __init__(__self__, *,
+                 condition: _builtins.str,
+                 type: Optional[_builtins.str] = None):
+        """
+        A filter value the dashboard opens with.
+
+        :param _builtins.str condition: The condition.
+        :param _builtins.str type: Its type ("sql" or "lucene").
+        """
+        pulumi.set(__self__, "condition", condition)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def condition(self) -> _builtins.str:
+        """
+        The condition.
+        """
+        return pulumi.get(self, "condition")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional[_builtins.str]:
+        """
+        Its type ("sql" or "lucene").
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class DashboardSelectItem(dict):
+    """
+    One aggregation of a builder tile (or a heatmap's value).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "aggFn":
+            suggest = "agg_fn"
+        elif key == "countExpression":
+            suggest = "count_expression"
+        elif key == "heatmapScaleType":
+            suggest = "heatmap_scale_type"
+        elif key == "metricName":
+            suggest = "metric_name"
+        elif key == "metricType":
+            suggest = "metric_type"
+        elif key == "periodAggFn":
+            suggest = "period_agg_fn"
+        elif key == "valueExpression":
+            suggest = "value_expression"
+        elif key == "whereLanguage":
+            suggest = "where_language"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DashboardSelectItem. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DashboardSelectItem.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DashboardSelectItem.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 agg_fn: Optional['DashboardAggFn'] = None,
+                 alias: Optional[_builtins.str] = None,
+                 count_expression: Optional[_builtins.str] = None,
+                 heatmap_scale_type: Optional[_builtins.str] = None,
+                 level: Optional[_builtins.float] = None,
+                 metric_name: Optional[_builtins.str] = None,
+                 metric_type: Optional['DashboardMetricType'] = None,
+                 period_agg_fn: Optional[_builtins.str] = None,
+                 value_expression: Optional[_builtins.str] = None,
+                 where: Optional[_builtins.str] = None,
+                 where_language: Optional['DashboardQueryLanguage'] = None):
+        """
+        One aggregation of a builder tile (or a heatmap's value).
+
+        :param 'DashboardAggFn' agg_fn: The aggregation (required but for a heatmap).
+        :param _builtins.str alias: The series' name.
+        :param _builtins.str count_expression: A heatmap's count expression.
+        :param _builtins.str heatmap_scale_type: A heatmap's scale.
+        :param _builtins.float level: The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only).
+        :param _builtins.str metric_name: The metric (metric sources).
+        :param 'DashboardMetricType' metric_type: The metric's type (metric sources).
+        :param _builtins.str period_agg_fn: The per-period aggregation (metric sources).
+        :param _builtins.str value_expression: The column or expression aggregated (none with count).
+        :param _builtins.str where: A condition on the rows aggregated.
+        :param 'DashboardQueryLanguage' where_language: The language of where; default "lucene".
+        """
+        if agg_fn is not None:
+            pulumi.set(__self__, "agg_fn", agg_fn)
+        if alias is not None:
+            pulumi.set(__self__, "alias", alias)
+        if count_expression is not None:
+            pulumi.set(__self__, "count_expression", count_expression)
+        if heatmap_scale_type is not None:
+            pulumi.set(__self__, "heatmap_scale_type", heatmap_scale_type)
+        if level is not None:
+            pulumi.set(__self__, "level", level)
+        if metric_name is not None:
+            pulumi.set(__self__, "metric_name", metric_name)
+        if metric_type is not None:
+            pulumi.set(__self__, "metric_type", metric_type)
+        if period_agg_fn is not None:
+            pulumi.set(__self__, "period_agg_fn", period_agg_fn)
+        if value_expression is not None:
+            pulumi.set(__self__, "value_expression", value_expression)
+        if where is not None:
+            pulumi.set(__self__, "where", where)
+        if where_language is not None:
+            pulumi.set(__self__, "where_language", where_language)
+
+    @_builtins.property
+    @pulumi.getter(name="aggFn")
+    def agg_fn(self) -> Optional['DashboardAggFn']:
+        """
+        The aggregation (required but for a heatmap).
+        """
+        return pulumi.get(self, "agg_fn")
+
+    @_builtins.property
+    @pulumi.getter
+    def alias(self) -> Optional[_builtins.str]:
+        """
+        The series' name.
+        """
+        return pulumi.get(self, "alias")
+
+    @_builtins.property
+    @pulumi.getter(name="countExpression")
+    def count_expression(self) -> Optional[_builtins.str]:
+        """
+        A heatmap's count expression.
+        """
+        return pulumi.get(self, "count_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="heatmapScaleType")
+    def heatmap_scale_type(self) -> Optional[_builtins.str]:
+        """
+        A heatmap's scale.
+        """
+        return pulumi.get(self, "heatmap_scale_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def level(self) -> Optional[_builtins.float]:
+        """
+        The quantile: 0.5, 0.9, 0.95 or 0.99 (quantile only).
+        """
+        return pulumi.get(self, "level")
+
+    @_builtins.property
+    @pulumi.getter(name="metricName")
+    def metric_name(self) -> Optional[_builtins.str]:
+        """
+        The metric (metric sources).
+        """
+        return pulumi.get(self, "metric_name")
+
+    @_builtins.property
+    @pulumi.getter(name="metricType")
+    def metric_type(self) -> Optional['DashboardMetricType']:
+        """
+        The metric's type (metric sources).
+        """
+        return pulumi.get(self, "metric_type")
+
+    @_builtins.property
+    @pulumi.getter(name="periodAggFn")
+    def period_agg_fn(self) -> Optional[_builtins.str]:
+        """
+        The per-period aggregation (metric sources).
+        """
+        return pulumi.get(self, "period_agg_fn")
+
+    @_builtins.property
+    @pulumi.getter(name="valueExpression")
+    def value_expression(self) -> Optional[_builtins.str]:
+        """
+        The column or expression aggregated (none with count).
+        """
+        return pulumi.get(self, "value_expression")
+
+    @_builtins.property
+    @pulumi.getter
+    def where(self) -> Optional[_builtins.str]:
+        """
+        A condition on the rows aggregated.
+        """
+        return pulumi.get(self, "where")
+
+    @_builtins.property
+    @pulumi.getter(name="whereLanguage")
+    def where_language(self) -> Optional['DashboardQueryLanguage']:
+        """
+        The language of where; default "lucene".
+        """
+        return pulumi.get(self, "where_language")
+
+
+@pulumi.output_type
+class DashboardTile(dict):
+    """
+    A tile: where it sits on the 24-column grid and its chart.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "containerId":
+            suggest = "container_id"
+        elif key == "tabId":
+            suggest = "tab_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DashboardTile. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DashboardTile.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DashboardTile.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 config: 'outputs.DashboardTileConfig',
+                 h: _builtins.int,
+                 name: _builtins.str,
+                 w: _builtins.int,
+                 x: _builtins.int,
+                 y: _builtins.int,
+                 container_id: Optional[_builtins.str] = None,
+                 id: Optional[_builtins.str] = None,
+                 tab_id: Optional[_builtins.str] = None):
+        """
+        A tile: where it sits on the 24-column grid and its chart.
+
+        :param 'DashboardTileConfig' config: The chart.
+        :param _builtins.int h: Height, from 1.
+        :param _builtins.str name: The tile's name; a non-empty unique one of an alertable tile keys tileIds.
+        :param _builtins.int w: Width, 1 to 24.
+        :param _builtins.int x: Column, 0 to 23 (x + w past 24 is taken).
+        :param _builtins.int y: Row, from 0.
+        :param _builtins.str container_id: The container it sits in (containers).
+        :param _builtins.str id: Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program.
+        :param _builtins.str tab_id: The tab of its container.
+        """
+        pulumi.set(__self__, "config", config)
+        pulumi.set(__self__, "h", h)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "w", w)
+        pulumi.set(__self__, "x", x)
+        pulumi.set(__self__, "y", y)
+        if container_id is not None:
+            pulumi.set(__self__, "container_id", container_id)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if tab_id is not None:
+            pulumi.set(__self__, "tab_id", tab_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def config(self) -> 'outputs.DashboardTileConfig':
+        """
+        The chart.
+        """
+        return pulumi.get(self, "config")
+
+    @_builtins.property
+    @pulumi.getter
+    def h(self) -> _builtins.int:
+        """
+        Height, from 1.
+        """
+        return pulumi.get(self, "h")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The tile's name; a non-empty unique one of an alertable tile keys tileIds.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def w(self) -> _builtins.int:
+        """
+        Width, 1 to 24.
+        """
+        return pulumi.get(self, "w")
+
+    @_builtins.property
+    @pulumi.getter
+    def x(self) -> _builtins.int:
+        """
+        Column, 0 to 23 (x + w past 24 is taken).
+        """
+        return pulumi.get(self, "x")
+
+    @_builtins.property
+    @pulumi.getter
+    def y(self) -> _builtins.int:
+        """
+        Row, from 0.
+        """
+        return pulumi.get(self, "y")
+
+    @_builtins.property
+    @pulumi.getter(name="containerId")
+    def container_id(self) -> Optional[_builtins.str]:
+        """
+        The container it sits in (containers).
+        """
+        return pulumi.get(self, "container_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> Optional[_builtins.str]:
+        """
+        Set by the service; kept while the tile keeps its name, or its place when renamed. Not written by a program.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="tabId")
+    def tab_id(self) -> Optional[_builtins.str]:
+        """
+        The tab of its container.
+        """
+        return pulumi.get(self, "tab_id")
+
+
+@pulumi.output_type
+class DashboardTileConfig(dict):
+    """
+    A tile's chart: displayType says which fields it takes (the service's 16 chart configs as one object; `configType: "sql"` for the Raw SQL variant of line, stacked_bar, table, number, pie and bar).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "displayType":
+            suggest = "display_type"
+        elif key == "alignDateRangeToGranularity":
+            suggest = "align_date_range_to_granularity"
+        elif key == "asRatio":
+            suggest = "as_ratio"
+        elif key == "compareToPreviousPeriod":
+            suggest = "compare_to_previous_period"
+        elif key == "configType":
+            suggest = "config_type"
+        elif key == "connectionId":
+            suggest = "connection_id"
+        elif key == "fillNulls":
+            suggest = "fill_nulls"
+        elif key == "fitYAxisToData":
+            suggest = "fit_y_axis_to_data"
+        elif key == "groupBy":
+            suggest = "group_by"
+        elif key == "groupByColumnsOnLeft":
+            suggest = "group_by_columns_on_left"
+        elif key == "numberFormat":
+            suggest = "number_format"
+        elif key == "orderBy":
+            suggest = "order_by"
+        elif key == "searchSelect":
+            suggest = "search_select"
+        elif key == "seriesLimit":
+            suggest = "series_limit"
+        elif key == "showOperandSeries":
+            suggest = "show_operand_series"
+        elif key == "sourceId":
+            suggest = "source_id"
+        elif key == "sqlTemplate":
+            suggest = "sql_template"
+        elif key == "whereLanguage":
+            suggest = "where_language"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DashboardTileConfig. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DashboardTileConfig.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DashboardTileConfig.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 display_type: 'DashboardDisplayType',
+                 align_date_range_to_granularity: Optional[_builtins.bool] = None,
+                 as_ratio: Optional[_builtins.bool] = None,
+                 color: Optional[_builtins.str] = None,
+                 compare_to_previous_period: Optional[_builtins.bool] = None,
+                 config_type: Optional['DashboardConfigType'] = None,
+                 connection_id: Optional[_builtins.str] = None,
+                 fill_nulls: Optional[_builtins.bool] = None,
+                 fit_y_axis_to_data: Optional[_builtins.bool] = None,
+                 formulas: Optional[Sequence['outputs.DashboardFormula']] = None,
+                 group_by: Optional[_builtins.str] = None,
+                 group_by_columns_on_left: Optional[_builtins.bool] = None,
+                 having: Optional[_builtins.str] = None,
+                 limit: Optional[_builtins.int] = None,
+                 markdown: Optional[_builtins.str] = None,
+                 number_format: Optional['outputs.DashboardNumberFormat'] = None,
+                 order_by: Optional[_builtins.str] = None,
+                 search_select: Optional[_builtins.str] = None,
+                 select: Optional[Sequence['outputs.DashboardSelectItem']] = None,
+                 series_limit: Optional[_builtins.int] = None,
+                 show_operand_series: Optional[_builtins.bool] = None,
+                 source_id: Optional[_builtins.str] = None,
+                 sql_template: Optional[_builtins.str] = None,
+                 where: Optional[_builtins.str] = None,
+                 where_language: Optional['DashboardQueryLanguage'] = None):
+        """
+        A tile's chart: displayType says which fields it takes (the service's 16 chart configs as one object; `configType: "sql"` for the Raw SQL variant of line, stacked_bar, table, number, pie and bar).
+
+        :param 'DashboardDisplayType' display_type: The chart; only line, stacked_bar and number tiles take alerts.
+        :param _builtins.bool align_date_range_to_granularity: Align the range to the granularity (line, stacked_bar).
+        :param _builtins.bool as_ratio: Two series as a ratio (line, stacked_bar, table).
+        :param _builtins.str color: A palette token (number).
+        :param _builtins.bool compare_to_previous_period: Show the previous period too (line).
+        :param 'DashboardConfigType' config_type: Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder.
+        :param _builtins.str connection_id: The connection queried (a Raw SQL tile's, required).
+        :param _builtins.bool fill_nulls: Fill gaps (line, stacked_bar); default true.
+        :param _builtins.bool fit_y_axis_to_data: Fit the y axis to the data (line).
+        :param Sequence['DashboardFormula'] formulas: Formulas over the aggregations (line, stacked_bar, table, number).
+        :param _builtins.str group_by: Group by (line, stacked_bar, table, pie, bar).
+        :param _builtins.bool group_by_columns_on_left: Group columns first (table).
+        :param _builtins.str having: Having (table).
+        :param _builtins.int limit: How many groups (pie, bar).
+        :param _builtins.str markdown: The text (markdown).
+        :param 'DashboardNumberFormat' number_format: How numbers are shown.
+        :param _builtins.str order_by: Order by (table, pie, bar).
+        :param _builtins.str search_select: The columns shown (search, event_patterns): the service's select of those tiles.
+        :param Sequence['DashboardSelectItem'] select: The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap).
+        :param _builtins.int series_limit: Most series shown (line, stacked_bar).
+        :param _builtins.bool show_operand_series: Show the formulas' operands too.
+        :param _builtins.str source_id: The source charted (a builder tile's, required; optional on a Raw SQL tile).
+        :param _builtins.str sql_template: The query (a Raw SQL tile's, required).
+        :param _builtins.str where: The query (heatmap, search, event_patterns).
+        :param 'DashboardQueryLanguage' where_language: The language of where (heatmap, search, event_patterns).
+        """
+        pulumi.set(__self__, "display_type", display_type)
+        if align_date_range_to_granularity is not None:
+            pulumi.set(__self__, "align_date_range_to_granularity", align_date_range_to_granularity)
+        if as_ratio is not None:
+            pulumi.set(__self__, "as_ratio", as_ratio)
+        if color is not None:
+            pulumi.set(__self__, "color", color)
+        if compare_to_previous_period is not None:
+            pulumi.set(__self__, "compare_to_previous_period", compare_to_previous_period)
+        if config_type is not None:
+            pulumi.set(__self__, "config_type", config_type)
+        if connection_id is not None:
+            pulumi.set(__self__, "connection_id", connection_id)
+        if fill_nulls is not None:
+            pulumi.set(__self__, "fill_nulls", fill_nulls)
+        if fit_y_axis_to_data is not None:
+            pulumi.set(__self__, "fit_y_axis_to_data", fit_y_axis_to_data)
+        if formulas is not None:
+            pulumi.set(__self__, "formulas", formulas)
+        if group_by is not None:
+            pulumi.set(__self__, "group_by", group_by)
+        if group_by_columns_on_left is not None:
+            pulumi.set(__self__, "group_by_columns_on_left", group_by_columns_on_left)
+        if having is not None:
+            pulumi.set(__self__, "having", having)
+        if limit is not None:
+            pulumi.set(__self__, "limit", limit)
+        if markdown is not None:
+            pulumi.set(__self__, "markdown", markdown)
+        if number_format is not None:
+            pulumi.set(__self__, "number_format", number_format)
+        if order_by is not None:
+            pulumi.set(__self__, "order_by", order_by)
+        if search_select is not None:
+            pulumi.set(__self__, "search_select", search_select)
+        if select is not None:
+            pulumi.set(__self__, "select", select)
+        if series_limit is not None:
+            pulumi.set(__self__, "series_limit", series_limit)
+        if show_operand_series is not None:
+            pulumi.set(__self__, "show_operand_series", show_operand_series)
+        if source_id is not None:
+            pulumi.set(__self__, "source_id", source_id)
+        if sql_template is not None:
+            pulumi.set(__self__, "sql_template", sql_template)
+        if where is not None:
+            pulumi.set(__self__, "where", where)
+        if where_language is not None:
+            pulumi.set(__self__, "where_language", where_language)
+
+    @_builtins.property
+    @pulumi.getter(name="displayType")
+    def display_type(self) -> 'DashboardDisplayType':
+        """
+        The chart; only line, stacked_bar and number tiles take alerts.
+        """
+        return pulumi.get(self, "display_type")
+
+    @_builtins.property
+    @pulumi.getter(name="alignDateRangeToGranularity")
+    def align_date_range_to_granularity(self) -> Optional[_builtins.bool]:
+        """
+        Align the range to the granularity (line, stacked_bar).
+        """
+        return pulumi.get(self, "align_date_range_to_granularity")
+
+    @_builtins.property
+    @pulumi.getter(name="asRatio")
+    def as_ratio(self) -> Optional[_builtins.bool]:
+        """
+        Two series as a ratio (line, stacked_bar, table).
+        """
+        return pulumi.get(self, "as_ratio")
+
+    @_builtins.property
+    @pulumi.getter
+    def color(self) -> Optional[_builtins.str]:
+        """
+        A palette token (number).
+        """
+        return pulumi.get(self, "color")
+
+    @_builtins.property
+    @pulumi.getter(name="compareToPreviousPeriod")
+    def compare_to_previous_period(self) -> Optional[_builtins.bool]:
+        """
+        Show the previous period too (line).
+        """
+        return pulumi.get(self, "compare_to_previous_period")
+
+    @_builtins.property
+    @pulumi.getter(name="configType")
+    def config_type(self) -> Optional['DashboardConfigType']:
+        """
+        Set "sql" for the Raw SQL variant (connectionId and sqlTemplate); leave it out for the builder.
+        """
+        return pulumi.get(self, "config_type")
+
+    @_builtins.property
+    @pulumi.getter(name="connectionId")
+    def connection_id(self) -> Optional[_builtins.str]:
+        """
+        The connection queried (a Raw SQL tile's, required).
+        """
+        return pulumi.get(self, "connection_id")
+
+    @_builtins.property
+    @pulumi.getter(name="fillNulls")
+    def fill_nulls(self) -> Optional[_builtins.bool]:
+        """
+        Fill gaps (line, stacked_bar); default true.
+        """
+        return pulumi.get(self, "fill_nulls")
+
+    @_builtins.property
+    @pulumi.getter(name="fitYAxisToData")
+    def fit_y_axis_to_data(self) -> Optional[_builtins.bool]:
+        """
+        Fit the y axis to the data (line).
+        """
+        return pulumi.get(self, "fit_y_axis_to_data")
+
+    @_builtins.property
+    @pulumi.getter
+    def formulas(self) -> Optional[Sequence['outputs.DashboardFormula']]:
+        """
+        Formulas over the aggregations (line, stacked_bar, table, number).
+        """
+        return pulumi.get(self, "formulas")
+
+    @_builtins.property
+    @pulumi.getter(name="groupBy")
+    def group_by(self) -> Optional[_builtins.str]:
+        """
+        Group by (line, stacked_bar, table, pie, bar).
+        """
+        return pulumi.get(self, "group_by")
+
+    @_builtins.property
+    @pulumi.getter(name="groupByColumnsOnLeft")
+    def group_by_columns_on_left(self) -> Optional[_builtins.bool]:
+        """
+        Group columns first (table).
+        """
+        return pulumi.get(self, "group_by_columns_on_left")
+
+    @_builtins.property
+    @pulumi.getter
+    def having(self) -> Optional[_builtins.str]:
+        """
+        Having (table).
+        """
+        return pulumi.get(self, "having")
+
+    @_builtins.property
+    @pulumi.getter
+    def limit(self) -> Optional[_builtins.int]:
+        """
+        How many groups (pie, bar).
+        """
+        return pulumi.get(self, "limit")
+
+    @_builtins.property
+    @pulumi.getter
+    def markdown(self) -> Optional[_builtins.str]:
+        """
+        The text (markdown).
+        """
+        return pulumi.get(self, "markdown")
+
+    @_builtins.property
+    @pulumi.getter(name="numberFormat")
+    def number_format(self) -> Optional['outputs.DashboardNumberFormat']:
+        """
+        How numbers are shown.
+        """
+        return pulumi.get(self, "number_format")
+
+    @_builtins.property
+    @pulumi.getter(name="orderBy")
+    def order_by(self) -> Optional[_builtins.str]:
+        """
+        Order by (table, pie, bar).
+        """
+        return pulumi.get(self, "order_by")
+
+    @_builtins.property
+    @pulumi.getter(name="searchSelect")
+    def search_select(self) -> Optional[_builtins.str]:
+        """
+        The columns shown (search, event_patterns): the service's select of those tiles.
+        """
+        return pulumi.get(self, "search_select")
+
+    @_builtins.property
+    @pulumi.getter
+    def select(self) -> Optional[Sequence['outputs.DashboardSelectItem']]:
+        """
+        The aggregations (builder line, stacked_bar, table, number, pie, bar; heatmap).
+        """
+        return pulumi.get(self, "select")
+
+    @_builtins.property
+    @pulumi.getter(name="seriesLimit")
+    def series_limit(self) -> Optional[_builtins.int]:
+        """
+        Most series shown (line, stacked_bar).
+        """
+        return pulumi.get(self, "series_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="showOperandSeries")
+    def show_operand_series(self) -> Optional[_builtins.bool]:
+        """
+        Show the formulas' operands too.
+        """
+        return pulumi.get(self, "show_operand_series")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceId")
+    def source_id(self) -> Optional[_builtins.str]:
+        """
+        The source charted (a builder tile's, required; optional on a Raw SQL tile).
+        """
+        return pulumi.get(self, "source_id")
+
+    @_builtins.property
+    @pulumi.getter(name="sqlTemplate")
+    def sql_template(self) -> Optional[_builtins.str]:
+        """
+        The query (a Raw SQL tile's, required).
+        """
+        return pulumi.get(self, "sql_template")
+
+    @_builtins.property
+    @pulumi.getter
+    def where(self) -> Optional[_builtins.str]:
+        """
+        The query (heatmap, search, event_patterns).
+        """
+        return pulumi.get(self, "where")
+
+    @_builtins.property
+    @pulumi.getter(name="whereLanguage")
+    def where_language(self) -> Optional['DashboardQueryLanguage']:
+        """
+        The language of where (heatmap, search, event_patterns).
+        """
+        return pulumi.get(self, "where_language")
 
 
 @pulumi.output_type
@@ -776,6 +1915,268 @@ class GetApiKeysKey(dict):
 
 
 @pulumi.output_type
+class GetConnectionsConnection(dict):
+    """
+    A connection as the service holds it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 host: Optional[_builtins.str] = None,
+                 hyperdx_setting_prefix: Optional[_builtins.str] = None,
+                 is_prometheus_endpoint: Optional[_builtins.bool] = None,
+                 name: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None,
+                 username: Optional[_builtins.str] = None):
+        """
+        A connection as the service holds it.
+
+        :param _builtins.str id: The connection's id.
+        :param _builtins.str created_at: When the connection was made (ISO 8601, set by the service).
+        :param _builtins.str host: The ClickHouse HTTP endpoint, e.g. https://clickhouse.example.com:8443 (the service stores it as given).
+        :param _builtins.str hyperdx_setting_prefix: A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is cleared on the service.
+        :param _builtins.bool is_prometheus_endpoint: True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer managed: the service keeps its value.
+        :param _builtins.str name: The connection's display name.
+        :param _builtins.str updated_at: When the connection last changed (ISO 8601, set by the service).
+        :param _builtins.str username: The ClickHouse user.
+        """
+        pulumi.set(__self__, "id", id)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if hyperdx_setting_prefix is not None:
+            pulumi.set(__self__, "hyperdx_setting_prefix", hyperdx_setting_prefix)
+        if is_prometheus_endpoint is not None:
+            pulumi.set(__self__, "is_prometheus_endpoint", is_prometheus_endpoint)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+        if username is not None:
+            pulumi.set(__self__, "username", username)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The connection's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the connection was made (ISO 8601, set by the service).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> Optional[_builtins.str]:
+        """
+        The ClickHouse HTTP endpoint, e.g. https://clickhouse.example.com:8443 (the service stores it as given).
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter(name="hyperdxSettingPrefix")
+    def hyperdx_setting_prefix(self) -> Optional[_builtins.str]:
+        """
+        A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is cleared on the service.
+        """
+        return pulumi.get(self, "hyperdx_setting_prefix")
+
+    @_builtins.property
+    @pulumi.getter(name="isPrometheusEndpoint")
+    def is_prometheus_endpoint(self) -> Optional[_builtins.bool]:
+        """
+        True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer managed: the service keeps its value.
+        """
+        return pulumi.get(self, "is_prometheus_endpoint")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The connection's display name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the connection last changed (ISO 8601, set by the service).
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> Optional[_builtins.str]:
+        """
+        The ClickHouse user.
+        """
+        return pulumi.get(self, "username")
+
+
+@pulumi.output_type
+class GetDashboardsDashboard(dict):
+    """
+    A dashboard as the service holds it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 containers: Optional[Sequence['outputs.DashboardContainer']] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 filters: Optional[Sequence['outputs.DashboardFilter']] = None,
+                 name: Optional[_builtins.str] = None,
+                 saved_filter_values: Optional[Sequence['outputs.DashboardSavedFilterValue']] = None,
+                 saved_query: Optional[_builtins.str] = None,
+                 saved_query_language: Optional['DashboardQueryLanguage'] = None,
+                 tags: Optional[Sequence[_builtins.str]] = None,
+                 tile_ids: Optional[Mapping[str, _builtins.str]] = None,
+                 tiles: Optional[Sequence['outputs.DashboardTile']] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A dashboard as the service holds it.
+
+        :param _builtins.str id: The dashboard's id.
+        :param Sequence['DashboardContainer'] containers: Containers grouping tiles (at most 50); removed: cleared.
+        :param _builtins.str created_at: When the dashboard was made (ISO 8601, set by the service), when it says.
+        :param Sequence['DashboardFilter'] filters: Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared.
+        :param _builtins.str name: The dashboard's name (at most 1024 characters).
+        :param Sequence['DashboardSavedFilterValue'] saved_filter_values: Filter values the dashboard opens with; removed: cleared.
+        :param _builtins.str saved_query: The dashboard's default query; removed from the program, it is cleared.
+        :param 'DashboardQueryLanguage' saved_query_language: The language of savedQuery ("lucene" when a savedQuery is set without it).
+        :param Sequence[_builtins.str] tags: Tags (at most 50, each at most 32 characters); removed from the program, they are cleared.
+        :param Mapping[str, _builtins.str] tile_ids: Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
+        :param Sequence['DashboardTile'] tiles: The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
+        :param _builtins.str updated_at: When the dashboard last changed (ISO 8601, set by the service), when it says.
+        """
+        pulumi.set(__self__, "id", id)
+        if containers is not None:
+            pulumi.set(__self__, "containers", containers)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if filters is not None:
+            pulumi.set(__self__, "filters", filters)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if saved_filter_values is not None:
+            pulumi.set(__self__, "saved_filter_values", saved_filter_values)
+        if saved_query is not None:
+            pulumi.set(__self__, "saved_query", saved_query)
+        if saved_query_language is not None:
+            pulumi.set(__self__, "saved_query_language", saved_query_language)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+        if tile_ids is not None:
+            pulumi.set(__self__, "tile_ids", tile_ids)
+        if tiles is not None:
+            pulumi.set(__self__, "tiles", tiles)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The dashboard's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def containers(self) -> Optional[Sequence['outputs.DashboardContainer']]:
+        """
+        Containers grouping tiles (at most 50); removed: cleared.
+        """
+        return pulumi.get(self, "containers")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the dashboard was made (ISO 8601, set by the service), when it says.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> Optional[Sequence['outputs.DashboardFilter']]:
+        """
+        Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared.
+        """
+        return pulumi.get(self, "filters")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The dashboard's name (at most 1024 characters).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="savedFilterValues")
+    def saved_filter_values(self) -> Optional[Sequence['outputs.DashboardSavedFilterValue']]:
+        """
+        Filter values the dashboard opens with; removed: cleared.
+        """
+        return pulumi.get(self, "saved_filter_values")
+
+    @_builtins.property
+    @pulumi.getter(name="savedQuery")
+    def saved_query(self) -> Optional[_builtins.str]:
+        """
+        The dashboard's default query; removed from the program, it is cleared.
+        """
+        return pulumi.get(self, "saved_query")
+
+    @_builtins.property
+    @pulumi.getter(name="savedQueryLanguage")
+    def saved_query_language(self) -> Optional['DashboardQueryLanguage']:
+        """
+        The language of savedQuery ("lucene" when a savedQuery is set without it).
+        """
+        return pulumi.get(self, "saved_query_language")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Tags (at most 50, each at most 32 characters); removed from the program, they are cleared.
+        """
+        return pulumi.get(self, "tags")
+
+    @_builtins.property
+    @pulumi.getter(name="tileIds")
+    def tile_ids(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
+        """
+        return pulumi.get(self, "tile_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def tiles(self) -> Optional[Sequence['outputs.DashboardTile']]:
+        """
+        The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
+        """
+        return pulumi.get(self, "tiles")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the dashboard last changed (ISO 8601, set by the service), when it says.
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
 class GetSavedSearchesSavedSearch(dict):
     """
     A saved search as the service holds it.
@@ -928,6 +2329,461 @@ class GetSavedSearchesSavedSearch(dict):
         The language of where: "lucene" (default) or "sql".
         """
         return pulumi.get(self, "where_language")
+
+
+@pulumi.output_type
+class GetSourcesSource(dict):
+    """
+    A source as the service holds it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 body_expression: Optional[_builtins.str] = None,
+                 connection: Optional[_builtins.str] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 default_table_select_expression: Optional[_builtins.str] = None,
+                 disabled: Optional[_builtins.bool] = None,
+                 displayed_timestamp_value_expression: Optional[_builtins.str] = None,
+                 duration_expression: Optional[_builtins.str] = None,
+                 duration_precision: Optional[_builtins.int] = None,
+                 event_attributes_expression: Optional[_builtins.str] = None,
+                 from_: Optional['outputs.SourceFrom'] = None,
+                 highlighted_row_attribute_expressions: Optional[Sequence['outputs.SourceHighlightedExpression']] = None,
+                 highlighted_trace_attribute_expressions: Optional[Sequence['outputs.SourceHighlightedExpression']] = None,
+                 implicit_column_expression: Optional[_builtins.str] = None,
+                 kind: Optional['SourceKind'] = None,
+                 log_source_id: Optional[_builtins.str] = None,
+                 metric_source_id: Optional[_builtins.str] = None,
+                 metric_tables: Optional['outputs.SourceMetricTables'] = None,
+                 name: Optional[_builtins.str] = None,
+                 parent_span_id_expression: Optional[_builtins.str] = None,
+                 query_settings: Optional[Sequence['outputs.SourceQuerySetting']] = None,
+                 resource_attributes_expression: Optional[_builtins.str] = None,
+                 section: Optional[_builtins.str] = None,
+                 service_name_expression: Optional[_builtins.str] = None,
+                 service_version_expression: Optional[_builtins.str] = None,
+                 session_source_id: Optional[_builtins.str] = None,
+                 severity_text_expression: Optional[_builtins.str] = None,
+                 span_events_value_expression: Optional[_builtins.str] = None,
+                 span_id_expression: Optional[_builtins.str] = None,
+                 span_kind_expression: Optional[_builtins.str] = None,
+                 span_name_expression: Optional[_builtins.str] = None,
+                 status_code_expression: Optional[_builtins.str] = None,
+                 status_message_expression: Optional[_builtins.str] = None,
+                 timestamp_value_expression: Optional[_builtins.str] = None,
+                 trace_id_expression: Optional[_builtins.str] = None,
+                 trace_source_id: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A source as the service holds it.
+
+        :param _builtins.str id: The source's id.
+        :param _builtins.str body_expression: The message body (log).
+        :param _builtins.str connection: The id of the connection it reads through: a Connection's id (self-hosted), or on managed ClickStack the id of the connection the platform made.
+        :param _builtins.str created_at: When the source was made (ISO 8601, set by the service), when it says.
+        :param _builtins.str default_table_select_expression: The columns a search shows by default (log, trace).
+        :param _builtins.bool disabled: True hides the source from the UI's selectors; default false.
+        :param _builtins.str displayed_timestamp_value_expression: The timestamp shown (log).
+        :param _builtins.str duration_expression: The span's duration (trace, required).
+        :param _builtins.int duration_precision: Decimal digits of the duration, 0 to 9 (trace); default 3.
+        :param _builtins.str event_attributes_expression: The event attributes (log, trace).
+        :param 'SourceFrom' from_: The database and table.
+        :param Sequence['SourceHighlightedExpression'] highlighted_row_attribute_expressions: Attributes highlighted in a row (log, trace); default none.
+        :param Sequence['SourceHighlightedExpression'] highlighted_trace_attribute_expressions: Attributes highlighted in a trace (log, trace); default none.
+        :param _builtins.str implicit_column_expression: The column a bare search term matches (log, trace).
+        :param 'SourceKind' kind: The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields.
+        :param _builtins.str log_source_id: The source of the related logs (trace, metric).
+        :param _builtins.str metric_source_id: The source of the related metrics (log, trace).
+        :param 'SourceMetricTables' metric_tables: The table of each metric type (metric, required).
+        :param _builtins.str name: The source's display name.
+        :param _builtins.str parent_span_id_expression: The parent span's id (trace, required).
+        :param Sequence['SourceQuerySetting'] query_settings: ClickHouse settings applied to the source's queries; default none.
+        :param _builtins.str resource_attributes_expression: The resource attributes (log, trace; metric requires it).
+        :param _builtins.str section: A label grouping sources in the source selector (at most 256 characters).
+        :param _builtins.str service_name_expression: The service name (log, trace).
+        :param _builtins.str service_version_expression: The service's release (log, trace).
+        :param _builtins.str session_source_id: The source of the related sessions (trace).
+        :param _builtins.str severity_text_expression: The severity text (log).
+        :param _builtins.str span_events_value_expression: The span events (trace).
+        :param _builtins.str span_id_expression: The span id (log; trace requires it).
+        :param _builtins.str span_kind_expression: The span's kind (trace, required).
+        :param _builtins.str span_name_expression: The span's name (trace, required).
+        :param _builtins.str status_code_expression: The status code (trace).
+        :param _builtins.str status_message_expression: The status message (trace).
+        :param _builtins.str timestamp_value_expression: The DateTime column or expression of the table's primary key (every kind).
+        :param _builtins.str trace_id_expression: The trace id (log; trace requires it).
+        :param _builtins.str trace_source_id: The source of the related traces (log; session requires it).
+        :param _builtins.str updated_at: When the source last changed (ISO 8601, set by the service), when it says.
+        """
+        pulumi.set(__self__, "id", id)
+        if body_expression is not None:
+            pulumi.set(__self__, "body_expression", body_expression)
+        if connection is not None:
+            pulumi.set(__self__, "connection", connection)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if default_table_select_expression is not None:
+            pulumi.set(__self__, "default_table_select_expression", default_table_select_expression)
+        if disabled is not None:
+            pulumi.set(__self__, "disabled", disabled)
+        if displayed_timestamp_value_expression is not None:
+            pulumi.set(__self__, "displayed_timestamp_value_expression", displayed_timestamp_value_expression)
+        if duration_expression is not None:
+            pulumi.set(__self__, "duration_expression", duration_expression)
+        if duration_precision is not None:
+            pulumi.set(__self__, "duration_precision", duration_precision)
+        if event_attributes_expression is not None:
+            pulumi.set(__self__, "event_attributes_expression", event_attributes_expression)
+        if from_ is not None:
+            pulumi.set(__self__, "from_", from_)
+        if highlighted_row_attribute_expressions is not None:
+            pulumi.set(__self__, "highlighted_row_attribute_expressions", highlighted_row_attribute_expressions)
+        if highlighted_trace_attribute_expressions is not None:
+            pulumi.set(__self__, "highlighted_trace_attribute_expressions", highlighted_trace_attribute_expressions)
+        if implicit_column_expression is not None:
+            pulumi.set(__self__, "implicit_column_expression", implicit_column_expression)
+        if kind is not None:
+            pulumi.set(__self__, "kind", kind)
+        if log_source_id is not None:
+            pulumi.set(__self__, "log_source_id", log_source_id)
+        if metric_source_id is not None:
+            pulumi.set(__self__, "metric_source_id", metric_source_id)
+        if metric_tables is not None:
+            pulumi.set(__self__, "metric_tables", metric_tables)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if parent_span_id_expression is not None:
+            pulumi.set(__self__, "parent_span_id_expression", parent_span_id_expression)
+        if query_settings is not None:
+            pulumi.set(__self__, "query_settings", query_settings)
+        if resource_attributes_expression is not None:
+            pulumi.set(__self__, "resource_attributes_expression", resource_attributes_expression)
+        if section is not None:
+            pulumi.set(__self__, "section", section)
+        if service_name_expression is not None:
+            pulumi.set(__self__, "service_name_expression", service_name_expression)
+        if service_version_expression is not None:
+            pulumi.set(__self__, "service_version_expression", service_version_expression)
+        if session_source_id is not None:
+            pulumi.set(__self__, "session_source_id", session_source_id)
+        if severity_text_expression is not None:
+            pulumi.set(__self__, "severity_text_expression", severity_text_expression)
+        if span_events_value_expression is not None:
+            pulumi.set(__self__, "span_events_value_expression", span_events_value_expression)
+        if span_id_expression is not None:
+            pulumi.set(__self__, "span_id_expression", span_id_expression)
+        if span_kind_expression is not None:
+            pulumi.set(__self__, "span_kind_expression", span_kind_expression)
+        if span_name_expression is not None:
+            pulumi.set(__self__, "span_name_expression", span_name_expression)
+        if status_code_expression is not None:
+            pulumi.set(__self__, "status_code_expression", status_code_expression)
+        if status_message_expression is not None:
+            pulumi.set(__self__, "status_message_expression", status_message_expression)
+        if timestamp_value_expression is not None:
+            pulumi.set(__self__, "timestamp_value_expression", timestamp_value_expression)
+        if trace_id_expression is not None:
+            pulumi.set(__self__, "trace_id_expression", trace_id_expression)
+        if trace_source_id is not None:
+            pulumi.set(__self__, "trace_source_id", trace_source_id)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The source's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="bodyExpression")
+    def body_expression(self) -> Optional[_builtins.str]:
+        """
+        The message body (log).
+        """
+        return pulumi.get(self, "body_expression")
+
+    @_builtins.property
+    @pulumi.getter
+    def connection(self) -> Optional[_builtins.str]:
+        """
+        The id of the connection it reads through: a Connection's id (self-hosted), or on managed ClickStack the id of the connection the platform made.
+        """
+        return pulumi.get(self, "connection")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the source was made (ISO 8601, set by the service), when it says.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultTableSelectExpression")
+    def default_table_select_expression(self) -> Optional[_builtins.str]:
+        """
+        The columns a search shows by default (log, trace).
+        """
+        return pulumi.get(self, "default_table_select_expression")
+
+    @_builtins.property
+    @pulumi.getter
+    def disabled(self) -> Optional[_builtins.bool]:
+        """
+        True hides the source from the UI's selectors; default false.
+        """
+        return pulumi.get(self, "disabled")
+
+    @_builtins.property
+    @pulumi.getter(name="displayedTimestampValueExpression")
+    def displayed_timestamp_value_expression(self) -> Optional[_builtins.str]:
+        """
+        The timestamp shown (log).
+        """
+        return pulumi.get(self, "displayed_timestamp_value_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="durationExpression")
+    def duration_expression(self) -> Optional[_builtins.str]:
+        """
+        The span's duration (trace, required).
+        """
+        return pulumi.get(self, "duration_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="durationPrecision")
+    def duration_precision(self) -> Optional[_builtins.int]:
+        """
+        Decimal digits of the duration, 0 to 9 (trace); default 3.
+        """
+        return pulumi.get(self, "duration_precision")
+
+    @_builtins.property
+    @pulumi.getter(name="eventAttributesExpression")
+    def event_attributes_expression(self) -> Optional[_builtins.str]:
+        """
+        The event attributes (log, trace).
+        """
+        return pulumi.get(self, "event_attributes_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="from")
+    def from_(self) -> Optional['outputs.SourceFrom']:
+        """
+        The database and table.
+        """
+        return pulumi.get(self, "from_")
+
+    @_builtins.property
+    @pulumi.getter(name="highlightedRowAttributeExpressions")
+    def highlighted_row_attribute_expressions(self) -> Optional[Sequence['outputs.SourceHighlightedExpression']]:
+        """
+        Attributes highlighted in a row (log, trace); default none.
+        """
+        return pulumi.get(self, "highlighted_row_attribute_expressions")
+
+    @_builtins.property
+    @pulumi.getter(name="highlightedTraceAttributeExpressions")
+    def highlighted_trace_attribute_expressions(self) -> Optional[Sequence['outputs.SourceHighlightedExpression']]:
+        """
+        Attributes highlighted in a trace (log, trace); default none.
+        """
+        return pulumi.get(self, "highlighted_trace_attribute_expressions")
+
+    @_builtins.property
+    @pulumi.getter(name="implicitColumnExpression")
+    def implicit_column_expression(self) -> Optional[_builtins.str]:
+        """
+        The column a bare search term matches (log, trace).
+        """
+        return pulumi.get(self, "implicit_column_expression")
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> Optional['SourceKind']:
+        """
+        The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields.
+        """
+        return pulumi.get(self, "kind")
+
+    @_builtins.property
+    @pulumi.getter(name="logSourceId")
+    def log_source_id(self) -> Optional[_builtins.str]:
+        """
+        The source of the related logs (trace, metric).
+        """
+        return pulumi.get(self, "log_source_id")
+
+    @_builtins.property
+    @pulumi.getter(name="metricSourceId")
+    def metric_source_id(self) -> Optional[_builtins.str]:
+        """
+        The source of the related metrics (log, trace).
+        """
+        return pulumi.get(self, "metric_source_id")
+
+    @_builtins.property
+    @pulumi.getter(name="metricTables")
+    def metric_tables(self) -> Optional['outputs.SourceMetricTables']:
+        """
+        The table of each metric type (metric, required).
+        """
+        return pulumi.get(self, "metric_tables")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The source's display name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="parentSpanIdExpression")
+    def parent_span_id_expression(self) -> Optional[_builtins.str]:
+        """
+        The parent span's id (trace, required).
+        """
+        return pulumi.get(self, "parent_span_id_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="querySettings")
+    def query_settings(self) -> Optional[Sequence['outputs.SourceQuerySetting']]:
+        """
+        ClickHouse settings applied to the source's queries; default none.
+        """
+        return pulumi.get(self, "query_settings")
+
+    @_builtins.property
+    @pulumi.getter(name="resourceAttributesExpression")
+    def resource_attributes_expression(self) -> Optional[_builtins.str]:
+        """
+        The resource attributes (log, trace; metric requires it).
+        """
+        return pulumi.get(self, "resource_attributes_expression")
+
+    @_builtins.property
+    @pulumi.getter
+    def section(self) -> Optional[_builtins.str]:
+        """
+        A label grouping sources in the source selector (at most 256 characters).
+        """
+        return pulumi.get(self, "section")
+
+    @_builtins.property
+    @pulumi.getter(name="serviceNameExpression")
+    def service_name_expression(self) -> Optional[_builtins.str]:
+        """
+        The service name (log, trace).
+        """
+        return pulumi.get(self, "service_name_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="serviceVersionExpression")
+    def service_version_expression(self) -> Optional[_builtins.str]:
+        """
+        The service's release (log, trace).
+        """
+        return pulumi.get(self, "service_version_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="sessionSourceId")
+    def session_source_id(self) -> Optional[_builtins.str]:
+        """
+        The source of the related sessions (trace).
+        """
+        return pulumi.get(self, "session_source_id")
+
+    @_builtins.property
+    @pulumi.getter(name="severityTextExpression")
+    def severity_text_expression(self) -> Optional[_builtins.str]:
+        """
+        The severity text (log).
+        """
+        return pulumi.get(self, "severity_text_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="spanEventsValueExpression")
+    def span_events_value_expression(self) -> Optional[_builtins.str]:
+        """
+        The span events (trace).
+        """
+        return pulumi.get(self, "span_events_value_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="spanIdExpression")
+    def span_id_expression(self) -> Optional[_builtins.str]:
+        """
+        The span id (log; trace requires it).
+        """
+        return pulumi.get(self, "span_id_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="spanKindExpression")
+    def span_kind_expression(self) -> Optional[_builtins.str]:
+        """
+        The span's kind (trace, required).
+        """
+        return pulumi.get(self, "span_kind_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="spanNameExpression")
+    def span_name_expression(self) -> Optional[_builtins.str]:
+        """
+        The span's name (trace, required).
+        """
+        return pulumi.get(self, "span_name_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="statusCodeExpression")
+    def status_code_expression(self) -> Optional[_builtins.str]:
+        """
+        The status code (trace).
+        """
+        return pulumi.get(self, "status_code_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="statusMessageExpression")
+    def status_message_expression(self) -> Optional[_builtins.str]:
+        """
+        The status message (trace).
+        """
+        return pulumi.get(self, "status_message_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="timestampValueExpression")
+    def timestamp_value_expression(self) -> Optional[_builtins.str]:
+        """
+        The DateTime column or expression of the table's primary key (every kind).
+        """
+        return pulumi.get(self, "timestamp_value_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="traceIdExpression")
+    def trace_id_expression(self) -> Optional[_builtins.str]:
+        """
+        The trace id (log; trace requires it).
+        """
+        return pulumi.get(self, "trace_id_expression")
+
+    @_builtins.property
+    @pulumi.getter(name="traceSourceId")
+    def trace_source_id(self) -> Optional[_builtins.str]:
+        """
+        The source of the related traces (log; session requires it).
+        """
+        return pulumi.get(self, "trace_source_id")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the source last changed (ISO 8601, set by the service), when it says.
+        """
+        return pulumi.get(self, "updated_at")
 
 
 @pulumi.output_type
@@ -1141,5 +2997,219 @@ class SavedSearchFilter(dict):
         The kind: "sql" (the default, and the only kind a program can write).
         """
         return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class SourceFrom(dict):
+    """
+    Where a source's rows are.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "databaseName":
+            suggest = "database_name"
+        elif key == "tableName":
+            suggest = "table_name"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SourceFrom. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SourceFrom.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SourceFrom.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 database_name: _builtins.str,
+                 table_name: Optional[_builtins.str] = None):
+        """
+        Where a source's rows are.
+
+        :param _builtins.str database_name: The ClickHouse database.
+        :param _builtins.str table_name: The table; a metric source may leave it out.
+        """
+        pulumi.set(__self__, "database_name", database_name)
+        if table_name is not None:
+            pulumi.set(__self__, "table_name", table_name)
+
+    @_builtins.property
+    @pulumi.getter(name="databaseName")
+    def database_name(self) -> _builtins.str:
+        """
+        The ClickHouse database.
+        """
+        return pulumi.get(self, "database_name")
+
+    @_builtins.property
+    @pulumi.getter(name="tableName")
+    def table_name(self) -> Optional[_builtins.str]:
+        """
+        The table; a metric source may leave it out.
+        """
+        return pulumi.get(self, "table_name")
+
+
+@pulumi.output_type
+class SourceHighlightedExpression(dict):
+    """
+    An attribute expression shown highlighted.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "sqlExpression":
+            suggest = "sql_expression"
+        elif key == "luceneExpression":
+            suggest = "lucene_expression"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SourceHighlightedExpression. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SourceHighlightedExpression.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SourceHighlightedExpression.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 sql_expression: _builtins.str,
+                 alias: Optional[_builtins.str] = None,
+                 lucene_expression: Optional[_builtins.str] = None):
+        """
+        An attribute expression shown highlighted.
+
+        :param _builtins.str sql_expression: The SQL expression.
+        :param _builtins.str alias: The name shown.
+        :param _builtins.str lucene_expression: Its Lucene form.
+        """
+        pulumi.set(__self__, "sql_expression", sql_expression)
+        if alias is not None:
+            pulumi.set(__self__, "alias", alias)
+        if lucene_expression is not None:
+            pulumi.set(__self__, "lucene_expression", lucene_expression)
+
+    @_builtins.property
+    @pulumi.getter(name="sqlExpression")
+    def sql_expression(self) -> _builtins.str:
+        """
+        The SQL expression.
+        """
+        return pulumi.get(self, "sql_expression")
+
+    @_builtins.property
+    @pulumi.getter
+    def alias(self) -> Optional[_builtins.str]:
+        """
+        The name shown.
+        """
+        return pulumi.get(self, "alias")
+
+    @_builtins.property
+    @pulumi.getter(name="luceneExpression")
+    def lucene_expression(self) -> Optional[_builtins.str]:
+        """
+        Its Lucene form.
+        """
+        return pulumi.get(self, "lucene_expression")
+
+
+@pulumi.output_type
+class SourceMetricTables(dict):
+    """
+    A metric source's table for each metric type.
+    """
+    def __init__(__self__, *,
+                 gauge: Optional[_builtins.str] = None,
+                 histogram: Optional[_builtins.str] = None,
+                 sum: Optional[_builtins.str] = None,
+                 summary: Optional[_builtins.str] = None):
+        """
+        A metric source's table for each metric type.
+
+        :param _builtins.str gauge: Gauges.
+        :param _builtins.str histogram: Histograms.
+        :param _builtins.str sum: Sums.
+        :param _builtins.str summary: Summaries.
+        """
+        if gauge is not None:
+            pulumi.set(__self__, "gauge", gauge)
+        if histogram is not None:
+            pulumi.set(__self__, "histogram", histogram)
+        if sum is not None:
+            pulumi.set(__self__, "sum", sum)
+        if summary is not None:
+            pulumi.set(__self__, "summary", summary)
+
+    @_builtins.property
+    @pulumi.getter
+    def gauge(self) -> Optional[_builtins.str]:
+        """
+        Gauges.
+        """
+        return pulumi.get(self, "gauge")
+
+    @_builtins.property
+    @pulumi.getter
+    def histogram(self) -> Optional[_builtins.str]:
+        """
+        Histograms.
+        """
+        return pulumi.get(self, "histogram")
+
+    @_builtins.property
+    @pulumi.getter
+    def sum(self) -> Optional[_builtins.str]:
+        """
+        Sums.
+        """
+        return pulumi.get(self, "sum")
+
+    @_builtins.property
+    @pulumi.getter
+    def summary(self) -> Optional[_builtins.str]:
+        """
+        Summaries.
+        """
+        return pulumi.get(self, "summary")
+
+
+@pulumi.output_type
+class SourceQuerySetting(dict):
+    """
+    A ClickHouse setting applied to the source's queries.
+    """
+    def __init__(__self__, *,
+                 setting: _builtins.str,
+                 value: _builtins.str):
+        """
+        A ClickHouse setting applied to the source's queries.
+
+        :param _builtins.str setting: The setting's name.
+        :param _builtins.str value: Its value.
+        """
+        pulumi.set(__self__, "setting", setting)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def setting(self) -> _builtins.str:
+        """
+        The setting's name.
+        """
+        return pulumi.get(self, "setting")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        Its value.
+        """
+        return pulumi.get(self, "value")
 
 

@@ -16,6 +16,7 @@ import {
   data,
   deliberately,
   makeReferents,
+  onTile,
   result,
   settingsPath,
   start,
@@ -32,7 +33,7 @@ describe.each(["contract", "2026"] as const)("alerts in the %s mode: the 2026 fi
   const withReferents = async () => {
     const emu = await startIn();
     const refs = await makeReferents(emu);
-    return { emu, refs, alert: { ...validAlert, channel: hook(refs.hooks[0]) } };
+    return { emu, refs, alert: { ...validAlert, ...onTile(refs), channel: hook(refs.hooks[0]) } };
   };
 
   it.each([
@@ -114,7 +115,8 @@ describe.each(["contract", "2026"] as const)("alerts in the %s mode: the 2026 fi
 describe("alerts in the 2026 mode: what an alert without the new fields answers", () => {
   it("null note and numConsecutiveWindows, channels beside channel, no thresholdMax, schedule or groupBy", async () => {
     const emu = await start({ mode: "2026" });
-    const alert = { ...validAlert, channel: hook((await makeReferents(emu)).hooks[0]) };
+    const refs = await makeReferents(emu);
+    const alert = { ...validAlert, ...onTile(refs), channel: hook(refs.hooks[0]) };
     const made = (await alerting(emu, "POST", "/api/v2/alerts", alert)).json.data as Record<string, unknown>;
     expect(made).toMatchObject({ note: null, numConsecutiveWindows: null, channels: [alert.channel] });
     for (const member of ["thresholdMax", "scheduleOffsetMinutes", "scheduleStartAt", "groupBy"])
@@ -126,6 +128,9 @@ describe("alerts in the 2026 mode: what an alert names is looked up, as the serv
   const NOT_MADE = "0123456789abcdef01234567";
 
   it.each([
+    [{ dashboardId: NOT_MADE }, "Dashboard not found"],
+    [{ dashboardId: "d1" }, "Invalid dashboard ID"],
+    [{ tileId: NOT_MADE }, "Tile not found"],
     [{ channel: hook(NOT_MADE) }, "Webhook not found"],
     [{ channel: hook("ops-hook") }, "Invalid webhook ID"],
     [
@@ -138,22 +143,25 @@ describe("alerts in the 2026 mode: what an alert names is looked up, as the serv
     ],
   ])("refuses %j with 400 and the service's words", async (change, words) => {
     const emu = await start({ mode: "2026" });
-    const { hooks } = await makeReferents(emu);
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, channel: hook(hooks[0]), ...change });
+    const refs = await makeReferents(emu);
+    const alert = { ...validAlert, ...onTile(refs), channel: hook(refs.hooks[0]), ...change };
+    const answer = await alerting(emu, "POST", "/api/v2/alerts", alert);
     expect([answer.status, answer.json.message]).toEqual([400, words]);
   });
 
   it("refuses a second channel whose webhook is not made", async () => {
     const emu = await start({ mode: "2026" });
-    const { hooks } = await makeReferents(emu);
-    const channels = [hook(hooks[0]), hook(NOT_MADE)];
-    const answer = await alerting(emu, "POST", "/api/v2/alerts", { ...validAlert, channel: hook(hooks[0]), channels });
+    const refs = await makeReferents(emu);
+    const channels = [hook(refs.hooks[0]), hook(NOT_MADE)];
+    const alert = { ...validAlert, ...onTile(refs), channel: hook(refs.hooks[0]), channels };
+    const answer = await alerting(emu, "POST", "/api/v2/alerts", alert);
     expect([answer.status, answer.json.message]).toEqual([400, "Webhook not found"]);
   });
 
   it("checks a PUT's body before it looks the alert up: a 400, not a 404", async () => {
     const emu = await start({ mode: "2026" });
-    const answer = await alerting(emu, "PUT", `/api/v2/alerts/${NOT_MADE}`, { ...validAlert, channel: hook(NOT_MADE) });
+    const alert = { ...validAlert, ...onTile(await makeReferents(emu)), channel: hook(NOT_MADE) };
+    const answer = await alerting(emu, "PUT", `/api/v2/alerts/${NOT_MADE}`, alert);
     expect([answer.status, answer.json.message]).toEqual([400, "Webhook not found"]);
   });
 

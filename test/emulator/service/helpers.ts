@@ -150,16 +150,39 @@ export const validAlert = {
 export interface Referents {
   readonly hooks: readonly [string, string];
   readonly savedSearchId: string;
+  /** A dashboard with one line tile, which a tile alert names (the 2026 mode looks both up). */
+  readonly dashboardId: string;
+  readonly tileId: string;
 }
 
-/** Two webhooks and a saved search on a seeded source, made through the emulator's API. */
+/** A tile alert's dashboardId and tileId on the referents' dashboard. */
+export const onTile = (refs: Referents) => ({ dashboardId: refs.dashboardId, tileId: refs.tileId });
+
+/** Two webhooks, a saved search on a seeded source and a dashboard, made through the emulator's API. */
 export async function makeReferents(emulator: RunningEmulator): Promise<Referents> {
   const made = async (path: string, body: unknown) => data(await alerting(emulator, "POST", path, body)).id;
   const hook = (name: string) =>
     made("/api/v2/webhooks", { name, service: "generic", url: `https://example.com/${name}` });
+  const board = data(
+    await alerting(emulator, "POST", "/api/v2/dashboards", {
+      name: "ops",
+      tiles: [
+        {
+          name: "errors",
+          x: 0,
+          y: 0,
+          w: 6,
+          h: 3,
+          config: { displayType: "line", sourceId: SEEDED_SOURCES[0].id, select: [{ aggFn: "count" }] },
+        },
+      ],
+    }),
+  ) as unknown as { id: string; tiles: { id: string }[] };
   return {
     hooks: [await hook("wh-1"), await hook("wh-2")],
     savedSearchId: await made("/api/v2/saved-searches", { name: "errors", sourceId: SEEDED_SOURCES[0].id }),
+    dashboardId: board.id,
+    tileId: board.tiles[0]?.id ?? "",
   };
 }
 

@@ -171,9 +171,12 @@ describe("emulator saved searches and sources", () => {
     expect(emu.snapshot().alerts[alert]).toBeUndefined();
   });
 
-  it("lists the seeded log sources without paging", async () => {
+  it("lists the seeded log sources without paging, with the defaults the service writes out", async () => {
     const emu = await start();
     const answer = await alerting(emu, "GET", "/api/v2/sources");
-    expect(answer.json).toEqual({ data: SEEDED_SOURCES });
+    const defaults = { disabled: false, querySettings: [], highlightedTraceAttributeExpressions: [] };
+    expect(answer.json).toEqual({
+      data: SEEDED_SOURCES.map((s): unknown => expect.objectContaining({ ...s, ...defaults })),
+    });
   });
 });

@@ -148,6 +148,74 @@ export const ApiKeyState = {
  */
 export type ApiKeyState = (typeof ApiKeyState)[keyof typeof ApiKeyState];
 
+export const DashboardAggFn = {
+    Avg: "avg",
+    Count: "count",
+    CountDistinct: "count_distinct",
+    LastValue: "last_value",
+    Max: "max",
+    Min: "min",
+    Quantile: "quantile",
+    Sum: "sum",
+    Any: "any",
+    None: "none",
+} as const;
+
+/**
+ * An aggregation function.
+ */
+export type DashboardAggFn = (typeof DashboardAggFn)[keyof typeof DashboardAggFn];
+
+export const DashboardConfigType = {
+    Sql: "sql",
+} as const;
+
+/**
+ * A Raw SQL tile.
+ */
+export type DashboardConfigType = (typeof DashboardConfigType)[keyof typeof DashboardConfigType];
+
+export const DashboardDisplayType = {
+    Line: "line",
+    StackedBar: "stacked_bar",
+    Table: "table",
+    Number: "number",
+    Pie: "pie",
+    Bar: "bar",
+    Heatmap: "heatmap",
+    Search: "search",
+    EventPatterns: "event_patterns",
+    Markdown: "markdown",
+} as const;
+
+/**
+ * A tile's chart.
+ */
+export type DashboardDisplayType = (typeof DashboardDisplayType)[keyof typeof DashboardDisplayType];
+
+export const DashboardMetricType = {
+    Sum: "sum",
+    Gauge: "gauge",
+    Histogram: "histogram",
+    Summary: "summary",
+    ExponentialHistogram: "exponential histogram",
+} as const;
+
+/**
+ * A metric's type.
+ */
+export type DashboardMetricType = (typeof DashboardMetricType)[keyof typeof DashboardMetricType];
+
+export const DashboardQueryLanguage = {
+    Lucene: "lucene",
+    Sql: "sql",
+} as const;
+
+/**
+ * The language of a query.
+ */
+export type DashboardQueryLanguage = (typeof DashboardQueryLanguage)[keyof typeof DashboardQueryLanguage];
+
 export const SavedSearchFilterType = {
     Sql: "sql",
     Lucene: "lucene",
@@ -168,6 +236,19 @@ export const SavedSearchWhereLanguage = {
  * The language of a saved search's where.
  */
 export type SavedSearchWhereLanguage = (typeof SavedSearchWhereLanguage)[keyof typeof SavedSearchWhereLanguage];
+
+export const SourceKind = {
+    Log: "log",
+    Trace: "trace",
+    Metric: "metric",
+    Session: "session",
+    Promql: "promql",
+} as const;
+
+/**
+ * What a source holds.
+ */
+export type SourceKind = (typeof SourceKind)[keyof typeof SourceKind];
 
 export const WebhookService = {
     /**

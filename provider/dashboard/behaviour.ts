@@ -1,0 +1,215 @@
+// A dashboard's tiles keep their ids across updates (keptTileIds), since the service deletes the
+// alerts of a tile whose id a PUT does not send. What it deletes anyway is said before the PUT, and a
+// delete is refused while alerts outside the stack sit on the dashboard.
+
+import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { send } from "../http/client";
+import { StillReferencedError } from "../errors";
+import { createRecovering, createdId } from "../creation/recovery";
+import { importIdParts, keptByReplacement } from "../creation/importing";
+import { partsClaimedThisRun } from "../creation/runClaims";
+import { alertsReferring, alertsStillReferring, type Listed } from "../reading/pagedList";
+import { notify } from "../runtime/notices";
+import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
+import { checkArgs } from "../protocol/check";
+import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
+import { UNKNOWN, type RawInputs } from "../protocol/properties";
+import { wholeObject } from "../protocol/wholeObject";
+import { ALERTS_DELETED_THIS_RUN, ALERTS_PATH, LIST_PAGE_MAX, sitsOnDashboard } from "../serviceFacts/alertRules";
+import { DASHBOARD } from "./definition";
+import { configFromWire, configToWire, isAlertable, keptTileIds, tileIdsOf } from "./tiles";
+import { DASHBOARDS } from "./wire";
+
+type Args = ArgsOf<typeof DASHBOARD>;
+type State = StateOf<typeof DASHBOARD>;
+type Tile = Args["tiles"][number];
+type Obj = Record<string, unknown>;
+
+const WHOLE = wholeObject(DASHBOARD, () => false);
+
+async function check(_olds: RawInputs, news: RawInputs) {
+  return checkArgs<Args>(DASHBOARD, news, () => [], connectionFailures("alerting"));
+}
+
+const describe = (args: Args) => `the dashboard "${args.name}"`;
+
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const compact = (o: Obj): Obj => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
+
+function tileToWire(tile: Tile, id: string | undefined): Obj {
+  const { id: _ignored, config, ...rest } = tile;
+  return compact({ ...(id === undefined ? {} : { id }), ...rest, config: configToWire(compact(config)) });
+}
+
+/** Filters keep the ids the service gave them, matched by name; none are sent on create. */
+function filtersToWire(filters: Args["filters"], olds: State["filters"]): Obj[] | undefined {
+  if (filters === undefined || filters === null) return undefined;
+  const known = new Map((olds ?? []).map((f) => [f.name, f.id]));
+  return filters.map((f) => compact({ ...f, id: known.get(f.name) }));
+}
+
+/**
+ * A POST sends what the program sets; a PUT also sends what it removed, emptied, since the service
+ * keeps what a PUT leaves out. Tiles carry the ids they keep.
+ */
+function bodyOf(args: Args, tileIds: readonly (string | undefined)[], olds?: State): Obj {
+  const body: Obj = {
+    name: args.name,
+    tiles: args.tiles.map((t, i) => tileToWire(t, tileIds[i])),
+  };
+  const filters = filtersToWire(args.filters, olds?.filters);
+  const set = { tags: args.tags, filters, savedQuery: args.savedQuery, savedQueryLanguage: args.savedQueryLanguage };
+  Object.assign(body, compact({ ...set, savedFilterValues: args.savedFilterValues, containers: args.containers }));
+  if (olds !== undefined)
+    for (const [name, empty] of [
+      ["tags", []],
+      ["filters", []],
+      ["containers", []],
+      ["savedFilterValues", []],
+      ["savedQuery", null],
+      ["savedQueryLanguage", null],
+    ] as const)
+      if (body[name] === undefined) body[name] = empty;
+  return body;
+}
+
+/** The answer in the program's spelling: a search tile's select is its searchSelect. */
+function answered(res: { readonly body: unknown }): Obj | undefined {
+  const answer = DASHBOARDS.objectIn(res.body);
+  if (answer === undefined || !Array.isArray(answer.tiles)) return answer;
+  return {
+    ...answer,
+    tiles: answer.tiles.map((t: unknown) => (isObj(t) ? { ...t, config: configFromWire(t.config) } : t)),
+  };
+}
+
+function outputsOf(answer: Obj | undefined, kept: Partial<State> | Args, stored: State): State {
+  const outputs = WHOLE.outputs(answer, kept, stored);
+  return { ...outputs, tileIds: tileIdsOf(outputs.tiles ?? []) };
+}
+
+async function create(args: Args): Promise<Created<State>> {
+  const conn = connectionFor("alerting");
+  const description = describe(args);
+  return createRecovering<Created<State>, { id: string; dashboard: Listed }>({
+    description,
+    post: async () => {
+      const res = await send(conn, {
+        method: "POST",
+        path: DASHBOARDS.path(),
+        body: bodyOf(args, []),
+        creates: description,
+      });
+      const id = createdId(res, description, DASHBOARDS.created);
+      return { id, outputs: outputsOf(answered(res), args, {}) };
+    },
+    // Dashboards carry no creation time: a same-named one with the same tile names, which no one else made.
+    look: async () =>
+      [...(await DASHBOARDS.list(conn))]
+        .filter(
+          ([, d]) =>
+            d.name === args.name &&
+            Array.isArray(d.tiles) &&
+            JSON.stringify(d.tiles.map((t: unknown) => (isObj(t) ? t.name : undefined))) ===
+              JSON.stringify(args.tiles.map((t) => t.name)),
+        )
+        .map(([id, dashboard]) => ({ id, dashboard })),
+    adopt: async (found) => ({ id: found.id, outputs: outputsOf(found.dashboard, args, {}) }),
+  });
+}
+
+async function read(id: string, stored: State): Promise<Found<typeof DASHBOARD> | undefined> {
+  const res = await DASHBOARDS.read(connectionFor("alerting"), id);
+  if (res === undefined) return undefined;
+  const outputs = outputsOf(answered(res), stored, stored);
+  return { id, outputs, inputs: inputsOf(outputs) };
+}
+
+/** Tiles' and filters' ids are the service's: a program never writes them. */
+function inputsOf(outputs: State): Found<typeof DASHBOARD>["inputs"] {
+  const inputs = { ...WHOLE.inputs(outputs) };
+  const without = <T extends { id?: unknown }>(list: readonly T[]) =>
+    list.map((item) => {
+      const { id: _id, ...rest } = item;
+      return rest;
+    });
+  if (Array.isArray(inputs.tiles)) inputs.tiles = without(inputs.tiles) as Args["tiles"];
+  if (Array.isArray(inputs.filters)) inputs.filters = without(inputs.filters) as Args["filters"];
+  return inputs;
+}
+
+/** Old tile ids the update leaves without an alertable tile: the service deletes their alerts. */
+function lostTileIds(olds: State, news: Args, kept: readonly (string | undefined)[]): string[] {
+  const alertableAfter = new Set(kept.filter((id, i) => id !== undefined && isAlertable(news.tiles[i]?.config)));
+  return (olds.tiles ?? [])
+    .map((t) => t.id)
+    .filter((id): id is string => typeof id === "string" && !alertableAfter.has(id));
+}
+
+async function warnOfDeletedAlerts(conn: AreaConnection, id: string, lost: readonly string[], what: string) {
+  if (lost.length === 0) return;
+  const alerts = await alertsReferring(conn, ALERTS_PATH, LIST_PAGE_MAX, (a) =>
+    lost.some((tile) => sitsOnDashboard(a, id, tile)),
+  );
+  if (alerts.length === 0) return;
+  notify(
+    `pulumi-alertpipe: warning: ${what} (id ${id}) drops, or turns into a chart that takes no alert, a tile that ${alerts.length} ` +
+      `alert(s) sit on: ${alerts.join(", ")}. The service deletes those alerts with this update; this stack's own alerts on ` +
+      "them are replaced on another tile when their tileId changes.",
+  );
+}
+
+async function update(id: string, olds: State, news: Args): Promise<State> {
+  const conn = connectionFor("alerting");
+  const kept = keptTileIds(olds.tiles ?? [], news.tiles);
+  await warnOfDeletedAlerts(conn, id, lostTileIds(olds, news, kept), describe(news));
+  const res = await send(conn, { method: "PUT", path: DASHBOARDS.path(id), body: bodyOf(news, kept, olds) });
+  return outputsOf(answered(res), news, olds);
+}
+
+/** The stack's own alerts are deleted before it, or by this run: any others would go with it. */
+async function del(id: string): Promise<void> {
+  if (keptByReplacement("dashboard", id)) return;
+  const conn = connectionFor("alerting");
+  const path = DASHBOARDS.path(id);
+  const own = partsClaimedThisRun(ALERTS_DELETED_THIS_RUN);
+  const alerts = await alertsStillReferring(
+    conn,
+    ALERTS_PATH,
+    LIST_PAGE_MAX,
+    (a) => sitsOnDashboard(a, id) && !(typeof a.id === "string" && own.has(a.id)),
+  );
+  if (alerts.length > 0) throw new StillReferencedError({ method: "DELETE", path }, "dashboard", alerts);
+  // A missing dashboard answers 200 as well.
+  await send(conn, { method: "DELETE", path });
+}
+
+/** The language the service answers with a savedQuery set and none said. */
+const withLanguage = (args: Args): Args =>
+  typeof args.savedQuery === "string" && (args.savedQueryLanguage ?? undefined) === undefined
+    ? { ...args, savedQueryLanguage: "lucene" }
+    : args;
+
+function previewUpdate(olds: State, news: Args): State {
+  const kept = keptTileIds(olds.tiles ?? [], news.tiles);
+  const tiles = news.tiles.map((t, i) => ({ ...t, id: kept[i] ?? UNKNOWN }));
+  const preview = WHOLE.previewUpdate(olds, { ...withLanguage(news), tiles });
+  return { ...preview, tileIds: tileIdsOf(tiles) };
+}
+
+/** A listed or read dashboard as its outputs: the program's spelling, with tileIds (the lookups'). */
+export const dashboardAsLookedUp = (dashboard: unknown): State =>
+  outputsOf(answered({ body: { data: dashboard } }), {}, {});
+
+export const behaviour = behaviourOf(DASHBOARD, {
+  check,
+  diff: async (_id, olds, news) => WHOLE.diff(olds, withLanguage(news)),
+  create,
+  read,
+  readImported: async (importId) =>
+    read(importIdParts("dashboard", importId, importIdFormOf(DASHBOARD), "opaque")[0] ?? "", {}),
+  update,
+  delete: del,
+  previewCreate: (args) => ({ ...WHOLE.previewCreate(args), tileIds: UNKNOWN as unknown as Record<string, string> }),
+  previewUpdate: (_id, olds, news) => previewUpdate(olds, news),
+});

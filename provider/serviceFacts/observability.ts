@@ -1,0 +1,150 @@
+// What HyperDX's server (b52a6fa) holds of dashboards, sources and connections, and what it enforces
+// of them (docs/design/dashboards-sources-connections.md). Read by the provider and the emulator.
+
+export const DASHBOARDS_PATH = "/api/v2/dashboards";
+export const SOURCES_PATH = "/api/v2/sources";
+export const CONNECTIONS_PATH = "/api/v2/connections";
+
+export const DISPLAY_TYPES = [
+  "line",
+  "stacked_bar",
+  "table",
+  "number",
+  "pie",
+  "bar",
+  "heatmap",
+  "search",
+  "event_patterns",
+  "markdown",
+] as const;
+export type DisplayType = (typeof DISPLAY_TYPES)[number];
+
+/** The server deletes, on the next dashboard PUT, an alert on a tile of any other display type. */
+export const ALERTABLE_DISPLAY_TYPES: readonly DisplayType[] = ["line", "stacked_bar", "number"];
+
+/** Display types with a Raw SQL variant (`configType: "sql"`). */
+export const SQL_DISPLAY_TYPES: readonly DisplayType[] = ["line", "stacked_bar", "table", "number", "pie", "bar"];
+
+/** Builder display types whose `select` is a list of aggregations. */
+export const AGGREGATING_DISPLAY_TYPES: readonly DisplayType[] = [
+  "line",
+  "stacked_bar",
+  "table",
+  "number",
+  "pie",
+  "bar",
+];
+
+export const AGG_FNS = [
+  "avg",
+  "count",
+  "count_distinct",
+  "last_value",
+  "max",
+  "min",
+  "quantile",
+  "sum",
+  "any",
+  "none",
+] as const;
+export const QUANTILE_LEVELS = [0.5, 0.9, 0.95, 0.99] as const;
+export const QUERY_LANGUAGES = ["lucene", "sql"] as const;
+export const METRIC_DATA_TYPES = ["sum", "gauge", "histogram", "summary", "exponential histogram"] as const;
+
+export const DASHBOARD_LIMITS = {
+  name: 1024,
+  tiles: 500,
+  tags: 50,
+  tag: 32,
+  containers: 50,
+  /** `x` is at most 23; `x + w` is not checked (exported estates hold such tiles). */
+  xMax: 23,
+  wMax: 24,
+  containerId: 256,
+} as const;
+
+export const SOURCE_KINDS = ["log", "trace", "metric", "session", "promql"] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** Every kind has these; `timestampValueExpression` the server requires of each kind. */
+const COMMON = ["name", "kind", "connection", "from", "section", "disabled", "querySettings"] as const;
+
+/** Each kind's fields beside COMMON, as the server enforces them: required first. */
+export const SOURCE_KIND_FIELDS: Readonly<
+  Record<SourceKind, { required: readonly string[]; optional: readonly string[] }>
+> = {
+  log: {
+    required: ["timestampValueExpression", "defaultTableSelectExpression"],
+    optional: [
+      "serviceNameExpression",
+      "serviceVersionExpression",
+      "severityTextExpression",
+      "bodyExpression",
+      "eventAttributesExpression",
+      "resourceAttributesExpression",
+      "displayedTimestampValueExpression",
+      "metricSourceId",
+      "traceSourceId",
+      "traceIdExpression",
+      "spanIdExpression",
+      "implicitColumnExpression",
+      "highlightedTraceAttributeExpressions",
+      "highlightedRowAttributeExpressions",
+    ],
+  },
+  trace: {
+    required: [
+      "timestampValueExpression",
+      "defaultTableSelectExpression",
+      "durationExpression",
+      "traceIdExpression",
+      "spanIdExpression",
+      "parentSpanIdExpression",
+      "spanNameExpression",
+      "spanKindExpression",
+    ],
+    // The document requires durationPrecision; the server does not (default 3).
+    optional: [
+      "durationPrecision",
+      "logSourceId",
+      "sessionSourceId",
+      "metricSourceId",
+      "statusCodeExpression",
+      "statusMessageExpression",
+      "serviceNameExpression",
+      "serviceVersionExpression",
+      "resourceAttributesExpression",
+      "eventAttributesExpression",
+      "spanEventsValueExpression",
+      "implicitColumnExpression",
+      "highlightedTraceAttributeExpressions",
+      "highlightedRowAttributeExpressions",
+    ],
+  },
+  metric: {
+    required: ["timestampValueExpression", "metricTables", "resourceAttributesExpression"],
+    optional: ["logSourceId"],
+  },
+  // The server requires timestampValueExpression, which the document's SessionSource does not list.
+  session: { required: ["timestampValueExpression", "traceSourceId"], optional: [] },
+  promql: { required: ["timestampValueExpression"], optional: [] },
+};
+
+export function sourceFieldsOf(kind: SourceKind): readonly string[] {
+  const own = SOURCE_KIND_FIELDS[kind];
+  return [...COMMON, ...own.required, ...own.optional];
+}
+
+/** What the server adds to a source it stores, by kind. */
+export function sourceDefaults(kind: unknown): Readonly<Record<string, unknown>> {
+  const lists =
+    kind === "log" || kind === "trace"
+      ? { highlightedTraceAttributeExpressions: [], highlightedRowAttributeExpressions: [] }
+      : {};
+  return { disabled: false, querySettings: [], ...lists, ...(kind === "trace" ? { durationPrecision: 3 } : {}) };
+}
+
+/** HyperDX's rule for a connection's `hyperdxSettingPrefix`. */
+export const SETTING_PREFIX = /^[A-Za-z0-9_]+$/;
+
+export const isObjectIdText = (v: string): boolean => /^[0-9a-f]{24}$/i.test(v);

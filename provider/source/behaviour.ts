@@ -1,0 +1,166 @@
+// A source is written whole (a PUT clears what it is not sent; null is refused), read through the
+// list. Its delete is refused while saved searches or dashboards outside the stack use it: the
+// service would leave them pointing at nothing, and their next PUT would fail.
+
+import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { send, type ApiResponse } from "../http/client";
+import { unlessGone } from "../http/gone";
+import { StillReferencedError } from "../errors";
+import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
+import { importIdParts, keptByReplacement } from "../creation/importing";
+import { listPaged, listWhole, named, stillFound, type Listed } from "../reading/pagedList";
+import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
+import { checkArgs, type CheckFailure } from "../protocol/check";
+import { importIdFormOf, inputNames, type ArgsOf, type StateOf } from "../protocol/definition";
+import type { RawInputs } from "../protocol/properties";
+import { wholeObject } from "../protocol/wholeObject";
+import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
+import { SAVED_SEARCHES_PATH } from "../serviceFacts/savedSearches";
+import {
+  DASHBOARDS_PATH,
+  SOURCE_KINDS,
+  SOURCE_KIND_FIELDS,
+  sourceFieldsOf,
+  type SourceKind,
+} from "../serviceFacts/observability";
+import { SOURCE } from "./definition";
+import { SOURCES } from "./wire";
+
+type Args = ArgsOf<typeof SOURCE>;
+type State = StateOf<typeof SOURCE>;
+
+const WHOLE = wholeObject(SOURCE, () => false);
+
+const isKind = (v: unknown): v is SourceKind => (SOURCE_KINDS as readonly unknown[]).includes(v);
+
+/** Each kind's fields as the server enforces them; an unknown kind or value demands nothing yet. */
+export function kindFailures(inputs: RawInputs): CheckFailure[] {
+  const kind = inputs.kind;
+  if (!isKind(kind)) return [];
+  const fields = sourceFieldsOf(kind);
+  const failures: CheckFailure[] = [];
+  for (const name of inputNames(SOURCE)) {
+    const value = inputs[name];
+    if (value === undefined) continue;
+    if (value === null)
+      failures.push({ property: name, reason: `${name} cannot be null (the service refuses null): leave it out` });
+    else if (!fields.includes(name))
+      failures.push({
+        property: name,
+        reason: `${name} is not a field of a ${kind} source; its fields are ${fields.join(", ")}`,
+      });
+  }
+  for (const name of SOURCE_KIND_FIELDS[kind].required)
+    if (inputs[name] === undefined)
+      failures.push({ property: name, reason: `${name} is required of a ${kind} source` });
+  const from = inputs.from;
+  if (kind !== "metric" && typeof from === "object" && from !== null) {
+    const table = (from as Record<string, unknown>).tableName;
+    if (table === undefined || table === "")
+      failures.push({ property: "from", reason: `from.tableName is required of a ${kind} source` });
+  }
+  return failures;
+}
+
+async function check(_olds: RawInputs, news: RawInputs) {
+  return checkArgs<Args>(SOURCE, news, kindFailures, connectionFailures("alerting"));
+}
+
+const describe = (args: Args) => `the ${args.kind} source "${args.name}"`;
+
+/** A metric source's table may be left out: the server takes it as "". */
+function bodyOf(args: Args): Record<string, unknown> {
+  const body = SOURCES.toWire(args);
+  const from = args.from;
+  if (from !== undefined) body.from = { databaseName: from.databaseName, tableName: from.tableName ?? "" };
+  return body;
+}
+
+const outputsAfterWrite = (args: Args, res: ApiResponse, before: State = {}): State =>
+  WHOLE.outputs(SOURCES.objectIn(res.body), args, before);
+
+async function create(args: Args): Promise<Created<State>> {
+  const conn = connectionFor("alerting");
+  const description = describe(args);
+  return createRecovering<Created<State>, { id: string; source: Listed }>({
+    description,
+    post: async () => {
+      const res = await send(conn, { method: "POST", path: SOURCES.path(), body: bodyOf(args), creates: description });
+      const id = createdId(res, description, SOURCES.created);
+      return { id, outputs: outputsAfterWrite(args, res) };
+    },
+    // Sources may carry no createdAt: then a same-named one of the kind on the connection, made by no one else.
+    look: async (sentAt) =>
+      [...(await SOURCES.list(conn))]
+        .filter(
+          ([, s]) =>
+            s.name === args.name &&
+            s.kind === args.kind &&
+            s.connection === args.connection &&
+            (s.createdAt === undefined || createdAfterSend(s.createdAt, sentAt)),
+        )
+        .map(([id, source]) => ({ id, source })),
+    adopt: async (found) => ({ id: found.id, outputs: WHOLE.outputs(found.source, args, {}) }),
+  });
+}
+
+async function read(id: string, stored: State): Promise<Found<typeof SOURCE> | undefined> {
+  const res = await SOURCES.read(connectionFor("alerting"), id);
+  if (res === undefined) return undefined;
+  const outputs = WHOLE.outputs(SOURCES.objectIn(res.body), stored, stored);
+  return { id, outputs, inputs: WHOLE.inputs(outputs) };
+}
+
+async function update(id: string, olds: State, news: Args): Promise<State> {
+  const res = await send(connectionFor("alerting"), { method: "PUT", path: SOURCES.path(id), body: bodyOf(news) });
+  return outputsAfterWrite(news, res, olds);
+}
+
+const usesSource = (config: unknown, id: string): boolean =>
+  typeof config === "object" && config !== null && (config as Record<string, unknown>).sourceId === id;
+
+/** Whether a dashboard's tiles or filters read the source. */
+export function dashboardUses(dashboard: Listed, id: string): boolean {
+  const tiles = Array.isArray(dashboard.tiles) ? (dashboard.tiles as unknown[]) : [];
+  const filters = Array.isArray(dashboard.filters) ? (dashboard.filters as unknown[]) : [];
+  return (
+    tiles.some((t) => typeof t === "object" && t !== null && usesSource((t as Record<string, unknown>).config, id)) ||
+    filters.some((f) => usesSource(f, id))
+  );
+}
+
+/** The stack's own users are deleted before it; any left are outside it. */
+async function usersOf(conn: AreaConnection, id: string): Promise<string[]> {
+  return stillFound(async () => [
+    ...named(await listPaged(conn, SAVED_SEARCHES_PATH, LIST_PAGE_MAX), (s) => s.sourceId === id).map(
+      (s) => `saved search ${s}`,
+    ),
+    ...named(await listWhole(conn, DASHBOARDS_PATH), (d) => dashboardUses(d, id)).map((d) => `dashboard ${d}`),
+  ]);
+}
+
+async function del(id: string): Promise<void> {
+  if (keptByReplacement("source", id)) return;
+  const conn = connectionFor("alerting");
+  const path = SOURCES.path(id);
+  const users = await usersOf(conn, id);
+  if (users.length > 0)
+    throw new StillReferencedError({ method: "DELETE", path }, "source", users, undefined, {
+      counted: "saved search(es) or dashboard(s)",
+      those: "saved searches and dashboards",
+    });
+  await unlessGone(() => send(conn, { method: "DELETE", path }));
+}
+
+export const behaviour = behaviourOf(SOURCE, {
+  check,
+  diff: async (_id, olds, news) => WHOLE.diff(olds, news),
+  create,
+  read,
+  readImported: async (importId) =>
+    read(importIdParts("source", importId, importIdFormOf(SOURCE), "opaque")[0] ?? "", {}),
+  update,
+  delete: del,
+  previewCreate: (args) => WHOLE.previewCreate(args),
+  previewUpdate: (_id, olds, news) => WHOLE.previewUpdate(olds, news),
+});
