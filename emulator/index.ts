@@ -27,6 +27,7 @@ export type { EmulatorMode } from "./replies";
 export type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export { SEEDED_SOURCES } from "./savedSearches";
+export { SEEDED_CONNECTION } from "./observability";
 export { SYSTEM_ROLES, customRoleId, type CustomRoleSeed } from "./roles";
 export type {
   EmulatorState,
