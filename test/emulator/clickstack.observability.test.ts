@@ -46,10 +46,15 @@ describe("Source and Dashboard on managed ClickStack against the emulator's Clic
   const service = emulatorPerTest({ service: "clickstack", helper: "managed ClickStack observability test" });
   const basic = () =>
     `Basic ${Buffer.from(`${service.emulator.keyId}:${service.emulator.keySecret}`).toString("base64")}`;
-  const send = async (method: string, path: string, body?: unknown) => {
+  /** `wrong`: a request the Cloud's document refuses, sent on purpose (left out of the OpenAPI tier). */
+  const send = async (method: string, path: string, body?: unknown, wrong = false) => {
     const res = await fetch(`${service.emulator.url}${BASE}${path}`, {
       method,
-      headers: { authorization: basic(), "content-type": "application/json" },
+      headers: {
+        authorization: basic(),
+        "content-type": "application/json",
+        ...(wrong ? { "x-alertpipe-deliberate": "invalid" } : {}),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
@@ -97,21 +102,26 @@ describe("Source and Dashboard on managed ClickStack against the emulator's Clic
     const made = await source.create(traces);
     expect(service.emulator.snapshot().sources?.[made.id]).toMatchObject({ durationPrecision: 3 });
     // Without it the Cloud mode refuses, as the schema says.
-    const bare = await send("POST", "/sources", { ...traces, name: "bare" });
+    const bare = await send("POST", "/sources", { ...traces, name: "bare" }, true);
     expect(bare.status).toBe(400);
     expect(bare.text).toContain("durationPrecision");
   });
 
   it("serves no connections route: an HTML 404, as for any route the gateway does not serve", async () => {
-    const list = await send("GET", "/connections");
+    const list = await send("GET", "/connections", undefined, true);
     expect([list.status, list.type]).toEqual([404, expect.stringMatching(/^text\/html/)]);
-    const one = await send("GET", `/connections/${PLATFORM}`);
+    const one = await send("GET", `/connections/${PLATFORM}`, undefined, true);
     expect([one.status, one.type]).toEqual([404, expect.stringMatching(/^text\/html/)]);
   });
 
   it("refuses a dashboard POST whose filter carries an id, as the Cloud's create schema has none", async () => {
     const filter = { type: "QUERY_EXPRESSION", name: "env", expression: "env", sourceId: SEEDED_SOURCES[0].id };
-    const refused = await send("POST", "/dashboards", { name: "F", tiles: [], filters: [{ ...filter, id: "f1" }] });
+    const refused = await send(
+      "POST",
+      "/dashboards",
+      { name: "F", tiles: [], filters: [{ ...filter, id: "f1" }] },
+      true,
+    );
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.text)).toMatchObject({ status: 400, error: expect.stringContaining("filters.0.id") });
     const taken = await send("POST", "/dashboards", { name: "F", tiles: [], filters: [filter] });
