@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { SEEDED_CONNECTION, SEEDED_SOURCES } from "../../emulator";
 import * as source from "../../provider/source/provider";
 import * as dashboard from "../../provider/dashboard/provider";
+import * as lookups from "../../provider/dynamic/lookups";
 import { CLICKSTACK_IDS, emulatorPerTest } from "../support/emulatorPerTest";
 
 const BASE = `/v1/organizations/${CLICKSTACK_IDS.organizationId}/services/${CLICKSTACK_IDS.serviceId}/clickstack`;
@@ -105,6 +106,17 @@ describe("Source and Dashboard on managed ClickStack against the emulator's Clic
     const bare = await send("POST", "/sources", { ...traces, name: "bare" }, true);
     expect(bare.status).toBe(400);
     expect(bare.text).toContain("durationPrecision");
+  });
+
+  it("lists the platform's sources by getSources, each naming the platform's connection, the id a Source takes", async () => {
+    const { sources } = await lookups.getSources();
+    expect(sources.map((x) => x.connection)).toEqual(SEEDED_SOURCES.map(() => PLATFORM));
+    // Said before any request, rather than the gateway's HTML 404 blaming the settings.
+    const failed = await lookups.getConnections().catch((e: unknown) => e);
+    expect(String(failed)).toContain("managed ClickStack");
+    expect(String(failed)).toContain("getSources lists them");
+    await expect(lookups.getConnection({ id: PLATFORM })).rejects.toThrow(/no connections route/);
+    expect(service.requests()).toEqual([`GET ${BASE}/sources`]);
   });
 
   it("serves no connections route: an HTML 404, as for any route the gateway does not serve", async () => {
