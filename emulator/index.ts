@@ -81,7 +81,7 @@ export interface EmulatorOptions {
    * Which cloud management API area B speaks: "contract" (the default), the seed contract's; or
    * "clickhouse", ClickHouse Cloud's OpenAPI document: pipe settings at `…/clickpipes/{clickPipeId}/settings`
    * with six settings named `clickhouse_*` (docs/design/cloud-api-clickhouse.md), and managed ClickStack's
-   * alerts, webhooks and saved searches under `/v1/organizations/{org}/services/{svc}/clickstack/…`
+   * alerts, webhooks, saved searches, dashboards and sources under `/v1/organizations/{org}/services/{svc}/clickstack/…`
    * (emulator/clickstack.ts). `mode` still governs area A.
    */
   cloudDialect?: CloudDialect;
