@@ -11,7 +11,15 @@ import { join } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { installedPackage, type AlertpipePackage } from "../scripts/exampleStack";
 import { installPacked, workDir } from "../scripts/packedPackage";
-import { FETCH_TOKEN_ENV, FETCH_URL_ENV, REFERENCE_SLEEP_ENV, SHELL_PACKAGES, type ShellKind } from "./shellFacts";
+import { HAND_WRITTEN_CLOUD, HAND_WRITTEN_DYNAMIC } from "./handWrittenCloud";
+import {
+  FETCH_TOKEN_ENV,
+  FETCH_URL_ENV,
+  HAND_WRITTEN_CLOUD_PACKAGE,
+  REFERENCE_SLEEP_ENV,
+  SHELL_PACKAGES,
+  type ShellKind,
+} from "./shellFacts";
 
 export { REFERENCE_SLEEP_ENV } from "./shellFacts";
 
@@ -77,6 +85,11 @@ export interface BenchFolder {
   readonly reference: pulumi.dynamic.ResourceProvider;
   /** The hand-written fetching provider as installed there, the same way. */
   readonly fetching: pulumi.dynamic.ResourceProvider;
+  /** The hand-written Cloud providers, paced in one window per process (bench/handWrittenCloud.ts). */
+  readonly paced: {
+    readonly Alert: pulumi.dynamic.ResourceProvider;
+    readonly PipeSettings: pulumi.dynamic.ResourceProvider;
+  };
   /** node_modules/.bin there, holding `pulumi-resource-alertpipe` as npm's install of the package's bin would. */
   readonly pluginDir: string;
 }
@@ -123,11 +136,15 @@ export function prepareBenchFolder(): BenchFolder {
   installPacked(dir);
   const pluginDir = linkPlugin(dir);
   linkShells(pluginDir);
+  installProviderPackage(dir, HAND_WRITTEN_CLOUD_PACKAGE, HAND_WRITTEN_CLOUD);
+  const paced = (kind: keyof typeof HAND_WRITTEN_DYNAMIC) =>
+    installProviderPackage(dir, HAND_WRITTEN_DYNAMIC[kind].name, HAND_WRITTEN_DYNAMIC[kind].source);
   return {
     dir,
     alertpipe: installedPackage(dir),
     reference: installProviderPackage(dir, REFERENCE_PACKAGE, REFERENCE_PROVIDER),
     fetching: installProviderPackage(dir, FETCHING_PACKAGE, FETCHING_PROVIDER),
+    paced: { Alert: paced("Alert"), PipeSettings: paced("PipeSettings") },
     pluginDir,
   };
 }

@@ -5,6 +5,9 @@
 //   preview) first waits REFERENCE_SLEEP_ENV ms, the server latency, and sends nothing.
 // - "post" (`pulumi-resource-benchpost`): what a user writes by hand: a create POSTs its inputs as
 //   JSON to the alerting service with `fetch` and returns the answer; no checks, retries or pacing.
+// - "paced" (`pulumi-resource-benchpaced`): the one-budget row's reference: a create of an Alert or
+//   a PipeSettings calls the hand-written Cloud module installed in the bench folder
+//   (bench/handWrittenCloud.ts), the same requests and pacing as that row's dynamic reference.
 // Each is a script in the bench folder's node_modules/.bin that calls `serveShell` (benchFolder.ts).
 
 import { setTimeout as sleep } from "node:timers/promises";
@@ -21,7 +24,15 @@ import {
 } from "../provider/native/protocol";
 import { fromStruct, toStruct } from "../provider/native/values";
 import type { Values } from "../provider/protocol/properties";
-import { FETCH_TOKEN_ENV, FETCH_URL_ENV, REFERENCE_SLEEP_ENV, SHELL_PACKAGES, type ShellKind } from "./shellFacts";
+import type { HandWrittenCloud } from "./handWrittenCloud";
+import {
+  FETCH_TOKEN_ENV,
+  FETCH_URL_ENV,
+  HAND_WRITTEN_CLOUD_PACKAGE,
+  REFERENCE_SLEEP_ENV,
+  SHELL_PACKAGES,
+  type ShellKind,
+} from "./shellFacts";
 
 type Unary<Req, Res> = GrpcJs.handleUnaryCall<Req, Res>;
 
@@ -60,8 +71,26 @@ async function slept(inputs: Values): Promise<{ id: string; outputs: Values }> {
   return { id: `shell-${process.pid}-${counter}`, outputs: inputs };
 }
 
+/** The hand-written Cloud module, from the bench folder's node_modules (this script's main is in its .bin). */
+function handWrittenCloud(): HandWrittenCloud {
+  return (require.main ?? module).require(HAND_WRITTEN_CLOUD_PACKAGE) as HandWrittenCloud;
+}
+
+/** A create through the hand-written Cloud module, by the resource's type in its URN (`…::benchpaced:index:<Kind>::…`). */
+function paced(): (inputs: Values, urn: string) => Promise<{ id: string; outputs: Values }> {
+  const cloud = handWrittenCloud();
+  return async (inputs, urn) => {
+    const type = urn.split("::")[2] ?? "";
+    const made = type.endsWith(":PipeSettings")
+      ? await cloud.createPipeSettings(inputs)
+      : await cloud.createAlert(inputs);
+    return { id: made.id, outputs: made.outs };
+  };
+}
+
 function handlers(kind: ShellKind): ProviderGrpcPb.IResourceProviderServer {
-  const create = kind === "post" ? posted : slept;
+  const create: (inputs: Values, urn: string) => Promise<{ id: string; outputs: Values }> =
+    kind === "post" ? posted : kind === "paced" ? paced() : slept;
   return {
     getPluginInfo: answer(async () => new pluginPb.PluginInfo().setVersion("1.0.0")),
     getSchema: unimplemented(),
@@ -88,7 +117,7 @@ function handlers(kind: ShellKind): ProviderGrpcPb.IResourceProviderServer {
     create: answer(async (request: ProviderPb.CreateRequest) => {
       const inputs = fromStruct(request.getProperties());
       if (request.getPreview()) return new providerPb.CreateResponse().setProperties(toStruct(inputs));
-      const created = await create(inputs);
+      const created = await create(inputs, request.getUrn());
       return new providerPb.CreateResponse().setId(created.id).setProperties(toStruct(created.outputs));
     }),
     read: answer(async (request: ProviderPb.ReadRequest) =>

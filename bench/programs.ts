@@ -83,6 +83,31 @@ export function fetchingBuild(count: number, prefix: string): Build {
     });
 }
 
+/** A resource of a hand-written Cloud provider (bench/handWrittenCloud.ts): type pulumi-nodejs:dynamic/bench:Paced<Kind>. */
+class Paced extends pulumi.dynamic.Resource {
+  constructor(kind: Kind, provider: pulumi.dynamic.ResourceProvider, name: string, props: pulumi.Inputs) {
+    super(provider, name, props, undefined, "bench", `Paced${kind}`);
+  }
+}
+
+/**
+ * The same resources through the hand-written Cloud providers that send them paced (one window per
+ * host process), each class declaring every output ours declares, as `fetchingBuild`'s does.
+ */
+export function pacedBuild(
+  count: number,
+  kindAt: (i: number) => "Alert" | "PipeSettings",
+  prefix: string,
+  args: Args = ARGS,
+): Build {
+  return (folder) =>
+    range(count).map((i) => {
+      const kind = kindAt(i);
+      const { props } = constructorProps(DEFINITIONS[kind], { ...args[kind](i) }, undefined);
+      return new Paced(kind, folder.paced[kind], `${prefix}-${i}`, props);
+    });
+}
+
 /** A resource of a native plugin, `<pkg>:index:<kind>`: ours (alertpipe) or a native reference's. */
 class Native extends pulumi.CustomResource {
   constructor(kind: Kind, name: string, props: pulumi.Inputs, pkg = "alertpipe") {

@@ -20,6 +20,7 @@ import { soakSweep } from "./soak";
 import { latencyBoundApply, rateLimitedApply } from "./throughput";
 import { writeTables } from "./resultsDoc";
 import { atAThousand, thousandRows } from "./thousand";
+import { ONE_BUDGET_ROWS, oneBudgetApply } from "./budget";
 
 function load(): string {
   return loadavg()
@@ -85,6 +86,8 @@ async function main(): Promise<void> {
     refreshByList(folder, 3, wanted("refresh-by-list-plugin")),
   );
   await step(["adopt-export", "adopt-import"], () => adoptAtScale(folder));
+  const budgetDoors = (["dynamic", "plugin"] as const).filter((door) => wanted(ONE_BUDGET_ROWS[door]));
+  await step(Object.values(ONE_BUDGET_ROWS), () => oneBudgetApply(folder, budgetDoors));
   const doors = (["dynamic", "plugin"] as const).filter((door) => thousandRows(door).some(wanted));
   await step([...thousandRows("dynamic"), ...thousandRows("plugin")], () => atAThousand(folder, doors));
   // Opt-in: the fault soak's sweep takes several minutes and measures correctness, not speed, so

@@ -8,7 +8,20 @@ export const REFERENCE_SLEEP_ENV = "ALERTPIPE_BENCH_SLEEP_MS";
 export const FETCH_URL_ENV = "ALERTPIPE_BENCH_FETCH_URL";
 export const FETCH_TOKEN_ENV = "ALERTPIPE_BENCH_FETCH_TOKEN";
 
-export type ShellKind = "nothing" | "post";
+/** What the hand-written Cloud references (bench/handWrittenCloud.ts) send with: the Cloud key, and ClickStack's service. */
+export const FETCH_KEY_ID_ENV = "ALERTPIPE_BENCH_FETCH_KEY_ID";
+export const FETCH_KEY_SECRET_ENV = "ALERTPIPE_BENCH_FETCH_KEY_SECRET";
+export const FETCH_ORGANIZATION_ENV = "ALERTPIPE_BENCH_FETCH_ORGANIZATION";
+export const FETCH_SERVICE_ENV = "ALERTPIPE_BENCH_FETCH_SERVICE";
+
+export type ShellKind = "nothing" | "post" | "paced";
 
 /** The package each native reference serves, `<package>:index:<Kind>`; its plugin is `pulumi-resource-<package>`. */
-export const SHELL_PACKAGES: Record<ShellKind, string> = { nothing: "benchnothing", post: "benchpost" };
+export const SHELL_PACKAGES: Record<ShellKind, string> = {
+  nothing: "benchnothing",
+  post: "benchpost",
+  paced: "benchpaced",
+};
+
+/** The hand-written Cloud requests and their pacing, installed in the bench folder (bench/handWrittenCloud.ts). */
+export const HAND_WRITTEN_CLOUD_PACKAGE = "alertpipe-bench-cloud";

@@ -16,6 +16,7 @@ import {
   type Pacing,
 } from "./engineRun";
 import type { BenchFolder } from "./benchFolder";
+import type { StackConfig } from "../scripts/exampleStack";
 import { fetchingBuild, oursBuild, referenceBuild } from "./programs";
 import { FETCH_TOKEN_ENV, FETCH_URL_ENV, REFERENCE_SLEEP_ENV } from "./shellFacts";
 import { ratioOf, type ScenarioResult } from "./report";
@@ -63,7 +64,10 @@ export async function timedUp(
   into: Timed,
   stack: string,
   pacing: Pacing,
-  parts: Pick<EngineUpOptions, "build" | "warmUp" | "settleMs" | "env" | "provider">,
+  parts: Pick<EngineUpOptions, "build" | "warmUp" | "settleMs" | "env" | "provider"> & {
+    /** Instead of the emulator's config with `pacing` (both areas' settings). */
+    config?: StackConfig;
+  },
 ): Promise<EngineUp> {
   await emulator.resetRequestLog();
   const up = await engineUp(folder, { stack, config: emulatorStackConfig(emulator, pacing), ...parts });
