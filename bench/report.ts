@@ -2,7 +2,7 @@
 // the same as JSON in bench/results.json.
 
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "../scripts/packedPackage";
@@ -121,19 +121,26 @@ function entry(r: ScenarioResult, extra: Record<string, unknown> = {}): Record<s
   };
 }
 
-/** `run`: facts of this run beside the environment (the engine, the machine's load). */
+/**
+ * `run`: facts of this run beside the environment (the engine, the machine's load). Rows a full run
+ * does not take (opt-in parts, named by `kept`) stay as the file had them, with their own run's facts.
+ */
 export function writeResults(
   file: string,
   env: Environment,
   run: Record<string, unknown>,
   results: readonly ScenarioResult[],
+  kept: (name: string) => boolean = () => false,
 ): void {
+  const before = existsSync(file)
+    ? (JSON.parse(readFileSync(file, "utf8")) as { scenarios: Array<{ name: string }> }).scenarios
+    : [];
   const doc = {
     node: env.node,
     machine: env.machine,
     package: env.package,
     ...run,
-    scenarios: results.map((r) => entry(r)),
+    scenarios: [...results.map((r) => entry(r)), ...before.filter((row) => kept(row.name))],
   };
   writeFileSync(file, `${JSON.stringify(rounded(doc), null, 2)}\n`);
 }
