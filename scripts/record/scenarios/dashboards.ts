@@ -68,7 +68,8 @@ const EXTRAS = {
 };
 
 async function alertGone(s: Session, what: string, id: string) {
-  await s.row(what, "GET", `${ALERTS}/${id}`, undefined, { words: true });
+  // The status says it; the alert scenario holds the words.
+  await s.row(what, "GET", `${ALERTS}/${id}`);
 }
 
 export const dashboards: Scenario = {
@@ -148,6 +149,12 @@ export const dashboards: Scenario = {
         filters: [...kept.filters, { ...extras.filters[0], name: "Host", expression: "Host" }],
       },
     );
+    await s.row("update it with a filter added with an empty id (a new id)", "PUT", `${DASHBOARDS}/${id}`, {
+      name: "Service health",
+      tiles: moved,
+      ...kept,
+      filters: [...kept.filters, { ...extras.filters[0], name: "Host", expression: "Host", id: "" }],
+    });
     await s.row(
       "update it with name and tiles only (tags, filters, savedQuery, containers kept)",
       "PUT",
@@ -257,7 +264,34 @@ export const dashboards: Scenario = {
       ...one(line),
       savedFilterValues: [{ type: "lucene", condition: "ServiceName:api" }],
     });
+    await s.row("create a filter with an id (refused: ids are the service's on create)", "POST", DASHBOARDS, {
+      ...one(line),
+      filters: [{ ...extras.filters[0], id: "my-filter" }],
+    });
+    await s.row("create a saved filter value without type (given sql)", "POST", DASHBOARDS, {
+      ...one(line),
+      savedFilterValues: [{ condition: "ServiceName = 'api'" }],
+    });
+    await s.row(
+      "create a tile in a container that does not exist (refused)",
+      "POST",
+      DASHBOARDS,
+      one({ ...line, containerId: "nope" }),
+    );
+    await s.row("create a tile in a tab that does not exist (refused)", "POST", DASHBOARDS, {
+      ...one({ ...line, containerId: "main", tabId: "nope" }),
+      containers: extras.containers,
+    });
     await s.row("validate a good body", "POST", `${DASHBOARDS}/validate`, one(line));
+    await s.row(
+      "validate a tile on a source that does not exist",
+      "POST",
+      `${DASHBOARDS}/validate`,
+      one(lineTile("a", NOTHING)),
+      {
+        deliberate: true,
+      },
+    );
     await s.row("validate a tile at x 30", "POST", `${DASHBOARDS}/validate`, one({ ...line, x: 30 }), {
       deliberate: true,
     });
