@@ -5,7 +5,7 @@
 import type { Incoming, Reply, Services } from "./replies";
 import { handleWebhooks } from "./webhooks";
 import { handleSavedSearches } from "./savedSearches";
-import { handleConnections, handleDashboards, handleSources } from "./observability";
+import { handleConnections, handleDashboards, handleSources, validateDashboard } from "./observability";
 
 export interface TeamObjectRoute {
   readonly allow: readonly string[];
@@ -22,6 +22,7 @@ const ROUTES: readonly (readonly [RegExp, readonly string[], (s: Services, r: In
   [/^\/api\/v2\/connections$/, ["GET", "POST"], handleConnections],
   [/^\/api\/v2\/connections\/([^/]+)$/, ["GET", "PUT", "DELETE"], handleConnections],
   [/^\/api\/v2\/dashboards$/, ["GET", "POST"], handleDashboards],
+  [/^\/api\/v2\/dashboards\/validate$/, ["POST"], validateDashboard],
   [/^\/api\/v2\/dashboards\/([^/]+)$/, ["GET", "PUT", "DELETE"], handleDashboards],
 ];
 

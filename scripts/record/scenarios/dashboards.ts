@@ -259,6 +259,7 @@ export const dashboards: Scenario = {
           withDisplay(lineTile("bars", sourceId, 0, 3), "stacked_bar"),
         ],
       },
+      { deliberate: true },
     );
     await s.row("create a saved filter value of type lucene (refused: sql only)", "POST", DASHBOARDS, {
       ...one(line),

@@ -35,14 +35,20 @@ export const sources: Scenario = {
     const log = s.id(await s.row("create a log source as the resource does", "POST", SOURCES, aLogSource(connection)));
     s.name("sourceId", log);
     const trace = s.id(
-      await s.row("create a trace source without durationPrecision (given 3)", "POST", SOURCES, {
-        kind: "trace",
-        name: "Traces",
-        connection,
-        from: { databaseName: "default", tableName: "otel_traces" },
-        timestampValueExpression: "Timestamp",
-        ...TRACE_FIELDS,
-      }),
+      await s.row(
+        "create a trace source without durationPrecision (given 3)",
+        "POST",
+        SOURCES,
+        {
+          kind: "trace",
+          name: "Traces",
+          connection,
+          from: { databaseName: "default", tableName: "otel_traces" },
+          timestampValueExpression: "Timestamp",
+          ...TRACE_FIELDS,
+        },
+        { deliberate: true },
+      ),
     );
     await s.row("create a trace source without spanKindExpression (refused)", "POST", SOURCES, {
       kind: "trace",
@@ -69,14 +75,20 @@ export const sources: Scenario = {
       from: { databaseName: "default", tableName: "hyperdx_sessions" },
       traceSourceId: trace,
     });
-    await s.row("create a session source with timestampValueExpression", "POST", SOURCES, {
-      kind: "session",
-      name: "Sessions",
-      connection,
-      from: { databaseName: "default", tableName: "hyperdx_sessions" },
-      traceSourceId: trace,
-      timestampValueExpression: "TimestampTime",
-    });
+    await s.row(
+      "create a session source with timestampValueExpression",
+      "POST",
+      SOURCES,
+      {
+        kind: "session",
+        name: "Sessions",
+        connection,
+        from: { databaseName: "default", tableName: "hyperdx_sessions" },
+        traceSourceId: trace,
+        timestampValueExpression: "TimestampTime",
+      },
+      { deliberate: true },
+    );
     await s.row("create a promql source of from and timestampValueExpression", "POST", SOURCES, {
       kind: "promql",
       name: "Prometheus",
@@ -90,10 +102,16 @@ export const sources: Scenario = {
     await s.row("create a source on a connection id that is no ObjectId (refused)", "POST", SOURCES, {
       ...aLogSource("abc", "Logs abc"),
     });
-    await s.row("create a source with an unknown field (dropped)", "POST", SOURCES, {
-      ...aLogSource(connection, "Logs bogus"),
-      bogusField: 1,
-    });
+    await s.row(
+      "create a source with an unknown field (dropped)",
+      "POST",
+      SOURCES,
+      {
+        ...aLogSource(connection, "Logs bogus"),
+        bogusField: 1,
+      },
+      { deliberate: true },
+    );
     await s.row("list sources (not paged)", "GET", SOURCES);
     const { bodyExpression: _cleared, ...withoutBody } = aLogSource(connection, "Logs 2");
     await s.row(
