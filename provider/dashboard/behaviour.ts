@@ -41,11 +41,14 @@ function tileToWire(tile: Tile, id: string | undefined): Obj {
   return compact({ ...(id === undefined ? {} : { id }), ...rest, config: configToWire(compact(config)) });
 }
 
-/** Filters keep the ids the service gave them, matched by name; none are sent on create. */
-function filtersToWire(filters: Args["filters"], olds: State["filters"]): Obj[] | undefined {
+/**
+ * Filters keep the ids the service gave them, matched by name. A POST refuses an id; a PUT needs one
+ * on every filter, "" for a new one (the service then gives it one).
+ */
+function filtersToWire(filters: Args["filters"], olds: State["filters"] | undefined, verb: "POST" | "PUT") {
   if (filters === undefined || filters === null) return undefined;
   const known = new Map((olds ?? []).map((f) => [f.name, f.id]));
-  return filters.map((f) => compact({ ...f, id: known.get(f.name) }));
+  return filters.map((f) => compact({ ...f, id: known.get(f.name) ?? (verb === "PUT" ? "" : undefined) }));
 }
 
 /**
@@ -57,7 +60,7 @@ function bodyOf(args: Args, tileIds: readonly (string | undefined)[], olds?: Sta
     name: args.name,
     tiles: args.tiles.map((t, i) => tileToWire(t, tileIds[i])),
   };
-  const filters = filtersToWire(args.filters, olds?.filters);
+  const filters = filtersToWire(args.filters, olds?.filters, olds === undefined ? "POST" : "PUT");
   const set = { tags: args.tags, filters, savedQuery: args.savedQuery, savedQueryLanguage: args.savedQueryLanguage };
   Object.assign(body, compact({ ...set, savedFilterValues: args.savedFilterValues, containers: args.containers }));
   if (olds !== undefined)
