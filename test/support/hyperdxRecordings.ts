@@ -72,6 +72,26 @@ export const ECHOED = [
   "orderBy",
   "tags",
   "filters",
+  // Dashboards (tiles with their ids: kept or new as the server gave them), sources, connections.
+  "tiles",
+  "containers",
+  "savedQuery",
+  "savedQueryLanguage",
+  "savedFilterValues",
+  "kind",
+  "connection",
+  "from",
+  "timestampValueExpression",
+  "defaultTableSelectExpression",
+  "bodyExpression",
+  "serviceNameExpression",
+  "durationPrecision",
+  "traceSourceId",
+  "metricTables",
+  "host",
+  "username",
+  "hyperdxSettingPrefix",
+  "isPrometheusEndpoint",
 ];
 
 /** Headers whose presence must agree; RateLimit-Limit and Retry-After must agree in value too. */
