@@ -132,6 +132,11 @@ export class IdMap {
     return value;
   }
 
+  /** Whether a recorded id has the other server's counterpart (the other made it too). */
+  knows(recorded: string): boolean {
+    return this.there.has(recorded);
+  }
+
   /** A recorded value (a path, a body) with the other server's ids. */
   toOther<T>(value: T): T {
     return IdMap.rewrite(value, this.there) as T;
