@@ -11,7 +11,7 @@ import { partsClaimedThisRun } from "../creation/runClaims";
 import { alertsReferring, alertsStillReferring, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs } from "../protocol/check";
+import { checkArgs, type CheckFailure } from "../protocol/check";
 import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import { UNKNOWN, type RawInputs } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
@@ -27,8 +27,39 @@ type Obj = Record<string, unknown>;
 
 const WHOLE = wholeObject(DASHBOARD, () => false);
 
+/**
+ * A tile's containerId and tabId must name one of the dashboard's containers and its tabs: the
+ * service refuses the update otherwise. Unknown values (preview) are left alone.
+ */
+export function containerFailures(inputs: RawInputs): CheckFailure[] {
+  const { tiles, containers } = inputs;
+  if (!Array.isArray(tiles) || (containers !== undefined && containers !== null && !Array.isArray(containers)))
+    return [];
+  const list: unknown[] = Array.isArray(containers) ? containers : [];
+  if (list.some((c) => !isObj(c) || typeof c.id !== "string")) return [];
+  const failures: CheckFailure[] = [];
+  tiles.forEach((tile: unknown, i) => {
+    if (!isObj(tile) || typeof tile.containerId !== "string") return;
+    const container = list.find((c) => isObj(c) && c.id === tile.containerId) as Obj | undefined;
+    if (container === undefined) {
+      failures.push({
+        property: `tiles[${i}].containerId`,
+        reason: `tiles[${i}].containerId "${tile.containerId}" names none of the dashboard's containers (the service refuses it)`,
+      });
+      return;
+    }
+    const tabs: unknown[] = Array.isArray(container.tabs) ? container.tabs : [];
+    if (typeof tile.tabId === "string" && !tabs.some((tab) => isObj(tab) && tab.id === tile.tabId))
+      failures.push({
+        property: `tiles[${i}].tabId`,
+        reason: `tiles[${i}].tabId "${tile.tabId}" names none of the tabs of container "${tile.containerId}" (the service refuses it)`,
+      });
+  });
+  return failures;
+}
+
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(DASHBOARD, news, () => [], connectionFailures("alerting"));
+  return checkArgs<Args>(DASHBOARD, news, containerFailures, connectionFailures("alerting"));
 }
 
 const describe = (args: Args) => `the dashboard "${args.name}"`;
