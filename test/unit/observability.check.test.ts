@@ -221,6 +221,12 @@ describe("Dashboard check", () => {
     expect(await paths(boardFailures(board([tile(line, { containerId: "main" })])))).toEqual(["tiles[0].containerId"]);
   });
 
+  it("refuses a saved filter value of another type than sql, as the server does", async () => {
+    const values = (type?: string) => ({ ...board([tile(line)]), savedFilterValues: [{ type, condition: "a = 1" }] });
+    expect(await boardFailures(values("sql"))).toEqual([]);
+    expect(await paths(boardFailures(values("lucene")))).toEqual(["savedFilterValues[0].type"]);
+  });
+
   it("leaves a sourceId unknown in preview alone", async () => {
     expect(await boardFailures(board([tile({ ...line, sourceId: UNKNOWN })]))).toEqual([]);
   });
