@@ -311,6 +311,25 @@ function containersProblem(tiles: DashboardBody["tiles"], containers: readonly O
   return undefined;
 }
 
+/**
+ * POST /dashboards/validate: the create's schema and tile rules, never persisted; 200 whether valid or
+ * not, `{valid, errors: [{path, message}], normalized}` (normalized null when invalid).
+ */
+export function handleDashboardValidate(services: Services, req: Incoming): Reply {
+  const body = json(req);
+  if (!body.ok) return body.reply;
+  const invalid = (errors: { path: string; message: string }[]): Reply => ({
+    status: 200,
+    body: { valid: false, errors, normalized: null },
+  });
+  const parsed = dashboardShape.safeParse(body.value);
+  if (!parsed.success) return invalid(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  const problem = tilesProblem(services, parsed.data.tiles);
+  if (problem !== undefined)
+    return invalid([{ path: "", message: isObj(problem.body) ? String(problem.body.message) : "invalid" }]);
+  return { status: 200, body: { valid: true, errors: [], normalized: parsed.data } };
+}
+
 function readDashboard(
   services: Services,
   req: Incoming,
@@ -325,33 +344,6 @@ function readDashboard(
   const containers = parsed.data.containers ?? (existing?.containers as Obj[] | undefined) ?? [];
   const problem = containersProblem(parsed.data.tiles, containers) ?? tilesProblem(services, parsed.data.tiles);
   return problem === undefined ? { ok: true, body: parsed.data } : { ok: false, reply: problem };
-}
-
-/**
- * POST /dashboards/validate: always 200; the body's problems as {path, message} (a source the
- * server cannot find has the path ""), or the body as parsed, each select item's where written out.
- */
-export function validateDashboard(services: Services, req: Incoming): Reply {
-  const body = json(req);
-  if (!body.ok) return body.reply;
-  const invalid = (errors: { path: string; message: string }[]): Reply => ({
-    status: 200,
-    body: { valid: false, errors, normalized: null },
-  });
-  const parsed = dashboardShape.safeParse(body.value);
-  if (!parsed.success) return invalid(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
-  const problem = tilesProblem(services, parsed.data.tiles);
-  if (problem !== undefined) {
-    const message = (problem.body as { message?: unknown } | undefined)?.message;
-    return invalid([{ path: "", message: typeof message === "string" ? message : "" }]);
-  }
-  const tiles = parsed.data.tiles.map((t) => {
-    const select = t.config?.select;
-    return Array.isArray(select)
-      ? { ...t, config: { ...t.config, select: select.map((s: unknown) => (isObj(s) ? { where: "", ...s } : s)) } }
-      : t;
-  });
-  return { status: 200, body: { valid: true, errors: [], normalized: { ...parsed.data, tiles } } };
 }
 
 /** A PUT keeps the id of a tile sent with one of this dashboard's tile ids; any other tile gets a new one. */
