@@ -231,7 +231,15 @@ const dashboardShape = z.object({
   filters: z.array(z.record(z.string(), z.unknown())).optional(),
   savedQuery: z.string().nullable().optional(),
   savedQueryLanguage: z.enum(["lucene", "sql"]).nullable().optional(),
-  savedFilterValues: z.array(z.record(z.string(), z.unknown())).optional(),
+  // Only "sql", and that when left out.
+  savedFilterValues: z
+    .array(
+      z.looseObject({
+        type: z.literal("sql", { error: 'Invalid literal value, expected "sql"' }).default("sql"),
+        condition: z.string(),
+      }),
+    )
+    .optional(),
   containers: z.array(z.record(z.string(), z.unknown())).max(DASHBOARD_LIMITS.containers).optional(),
 });
 type DashboardBody = z.infer<typeof dashboardShape>;
@@ -277,6 +285,32 @@ function tilesProblem(services: Services, tiles: DashboardBody["tiles"]): Reply 
   return undefined;
 }
 
+/** A filter's id: refused on a POST (the service gives them), a member every PUT filter needs ("" for a new one). */
+function filtersProblem(filters: DashboardBody["filters"], verb: string): string | undefined {
+  for (const [i, f] of (filters ?? []).entries()) {
+    if (verb === "POST" && f.id !== undefined) return `filters.${i}: Unrecognized key(s) in object: 'id'`;
+    if (verb === "PUT" && typeof f.id !== "string") return `filters.${i}.id: Required`;
+  }
+  return undefined;
+}
+
+/** Each tile's containerId and tabId name one of the containers the dashboard will have. */
+function containersProblem(tiles: DashboardBody["tiles"], containers: readonly Obj[]): Reply | undefined {
+  for (const [i, t] of tiles.entries()) {
+    if (t.containerId === undefined) continue;
+    const container = containers.find((c) => c.id === t.containerId);
+    if (container === undefined)
+      return alertingError(400, `tiles.${i}.containerId: Tile references unknown containerId "${t.containerId}"`);
+    const tabs = Array.isArray(container.tabs) ? (container.tabs as unknown[]) : [];
+    if (t.tabId !== undefined && !tabs.some((tab) => isObj(tab) && tab.id === t.tabId))
+      return alertingError(
+        400,
+        `tiles.${i}.tabId: Tile references unknown tabId "${t.tabId}" in container "${t.containerId}"`,
+      );
+  }
+  return undefined;
+}
+
 /**
  * POST /dashboards/validate: the create's schema and tile rules, never persisted; 200 whether valid or
  * not, `{valid, errors: [{path, message}], normalized}` (normalized null when invalid).
@@ -299,12 +333,16 @@ export function handleDashboardValidate(services: Services, req: Incoming): Repl
 function readDashboard(
   services: Services,
   req: Incoming,
+  existing?: Obj,
 ): { ok: true; body: DashboardBody } | { ok: false; reply: Reply } {
   const body = json(req);
   if (!body.ok) return body;
   const parsed = dashboardShape.safeParse(body.value);
   if (!parsed.success) return { ok: false, reply: bodyError(words(parsed.error)) };
-  const problem = tilesProblem(services, parsed.data.tiles);
+  const filters = filtersProblem(parsed.data.filters, req.method);
+  if (filters !== undefined) return { ok: false, reply: bodyError(filters) };
+  const containers = parsed.data.containers ?? (existing?.containers as Obj[] | undefined) ?? [];
+  const problem = containersProblem(parsed.data.tiles, containers) ?? tilesProblem(services, parsed.data.tiles);
   return problem === undefined ? { ok: true, body: parsed.data } : { ok: false, reply: problem };
 }
 
@@ -381,7 +419,7 @@ export function handleDashboards(services: Services, req: Incoming, id?: string)
   }
   if (existing === undefined) return notFoundText;
   if (req.method === "GET") return { status: 200, body: { data: renderDashboard(existing) } };
-  const read = readDashboard(services, req);
+  const read = readDashboard(services, req, existing);
   if (!read.ok) return read.reply;
   const b = read.body;
   const tiles = storedTiles(b.tiles, existing.tiles as Obj[]);

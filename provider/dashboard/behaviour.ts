@@ -28,6 +28,37 @@ type Obj = Record<string, unknown>;
 
 const WHOLE = wholeObject(DASHBOARD, () => false);
 
+/**
+ * A tile's containerId and tabId must name one of the dashboard's containers and its tabs: the
+ * service refuses the update otherwise. Unknown values (preview) are left alone.
+ */
+export function containerFailures(inputs: RawInputs): CheckFailure[] {
+  const { tiles, containers } = inputs;
+  if (!Array.isArray(tiles) || (containers !== undefined && containers !== null && !Array.isArray(containers)))
+    return [];
+  const list: unknown[] = Array.isArray(containers) ? containers : [];
+  if (list.some((c) => !isObj(c) || typeof c.id !== "string")) return [];
+  const failures: CheckFailure[] = [];
+  tiles.forEach((tile: unknown, i) => {
+    if (!isObj(tile) || typeof tile.containerId !== "string") return;
+    const container = list.find((c) => isObj(c) && c.id === tile.containerId) as Obj | undefined;
+    if (container === undefined) {
+      failures.push({
+        property: "",
+        reason: `tiles[${i}].containerId must name one of the dashboard's containers; "${tile.containerId}" is none (the service refuses it)`,
+      });
+      return;
+    }
+    const tabs: unknown[] = Array.isArray(container.tabs) ? container.tabs : [];
+    if (typeof tile.tabId === "string" && !tabs.some((tab) => isObj(tab) && tab.id === tile.tabId))
+      failures.push({
+        property: "",
+        reason: `tiles[${i}].tabId must name one of container "${tile.containerId}"'s tabs; "${tile.tabId}" is none (the service refuses it)`,
+      });
+  });
+  return failures;
+}
+
 /** A tile config's members managed ClickStack's schemas lack: it would drop them, and every refresh differ. */
 function managedFailures(inputs: RawInputs): CheckFailure[] {
   if (!isManagedClickStack() || !Array.isArray(inputs.tiles)) return [];
@@ -50,7 +81,12 @@ function managedFailures(inputs: RawInputs): CheckFailure[] {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(DASHBOARD, news, managedFailures, connectionFailures("alerting"));
+  return checkArgs<Args>(
+    DASHBOARD,
+    news,
+    (inputs) => [...managedFailures(inputs), ...containerFailures(inputs)],
+    connectionFailures("alerting"),
+  );
 }
 
 const describe = (args: Args) => `the dashboard "${args.name}"`;
@@ -63,11 +99,14 @@ function tileToWire(tile: Tile, id: string | undefined): Obj {
   return compact({ ...(id === undefined ? {} : { id }), ...rest, config: configToWire(compact(config)) });
 }
 
-/** Filters keep the ids the service gave them, matched by name; none are sent on create. */
-function filtersToWire(filters: Args["filters"], olds: State["filters"]): Obj[] | undefined {
+/**
+ * Filters keep the ids the service gave them, matched by name. A POST refuses an id; a PUT needs one
+ * on every filter, "" for a new one (the service then gives it one).
+ */
+function filtersToWire(filters: Args["filters"], olds: State["filters"] | undefined, verb: "POST" | "PUT") {
   if (filters === undefined || filters === null) return undefined;
   const known = new Map((olds ?? []).map((f) => [f.name, f.id]));
-  return filters.map((f) => compact({ ...f, id: known.get(f.name) }));
+  return filters.map((f) => compact({ ...f, id: known.get(f.name) ?? (verb === "PUT" ? "" : undefined) }));
 }
 
 /**
@@ -79,7 +118,7 @@ function bodyOf(args: Args, tileIds: readonly (string | undefined)[], olds?: Sta
     name: args.name,
     tiles: args.tiles.map((t, i) => tileToWire(t, tileIds[i])),
   };
-  const filters = filtersToWire(args.filters, olds?.filters);
+  const filters = filtersToWire(args.filters, olds?.filters, olds === undefined ? "POST" : "PUT");
   const set = { tags: args.tags, filters, savedQuery: args.savedQuery, savedQueryLanguage: args.savedQueryLanguage };
   Object.assign(body, compact({ ...set, savedFilterValues: args.savedFilterValues, containers: args.containers }));
   if (olds !== undefined)

@@ -299,7 +299,7 @@ export const DASHBOARD = {
           name: "DashboardSavedFilterValue",
           description: "A filter value the dashboard opens with.",
           fields: {
-            type: opt(STRING, 'Its type ("sql" or "lucene").'),
+            type: opt(STRING, 'Its type: "sql", the only one the service takes (its default).'),
             condition: { type: STRING, description: "The condition." },
           },
         },
@@ -309,9 +309,15 @@ export const DASHBOARD = {
       whenAbsent: AS_ANSWERED,
       compared: orDefault([]),
       check: ({ z }) =>
-        z.array(z.strictObject({ type: z.string().optional(), condition: z.string() }), {
-          error: "savedFilterValues must be a list of {type?, condition}",
-        }),
+        z.array(
+          z.strictObject({
+            type: z
+              .literal("sql", { error: 'a saved filter value\'s type must be "sql" (the service refuses any other)' })
+              .optional(),
+            condition: z.string(),
+          }),
+          { error: "savedFilterValues must be a list of {type?, condition}" },
+        ),
     },
     containers: {
       type: {

@@ -604,7 +604,7 @@ export interface DashboardFilterArgs {
 
 /** A filter value the dashboard opens with. */
 export interface DashboardSavedFilterValue {
-  /** Its type ("sql" or "lucene"). */
+  /** Its type: "sql", the only one the service takes (its default). */
   type?: string;
   /** The condition. */
   condition: string;
@@ -612,7 +612,7 @@ export interface DashboardSavedFilterValue {
 
 /** A filter value the dashboard opens with. As a program gives it. */
 export interface DashboardSavedFilterValueArgs {
-  /** Its type ("sql" or "lucene"). */
+  /** Its type: "sql", the only one the service takes (its default). */
   type?: pulumi.Input<string>;
   /** The condition. */
   condition: pulumi.Input<string>;

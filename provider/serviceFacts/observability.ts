@@ -139,7 +139,7 @@ export function sourceFieldsOf(kind: SourceKind): readonly string[] {
 export function sourceDefaults(kind: unknown): Readonly<Record<string, unknown>> {
   const lists =
     kind === "log" || kind === "trace"
-      ? { highlightedTraceAttributeExpressions: [], highlightedRowAttributeExpressions: [] }
+      ? { highlightedTraceAttributeExpressions: [], highlightedRowAttributeExpressions: [], materializedViews: [] }
       : {};
   return { disabled: false, querySettings: [], ...lists, ...(kind === "trace" ? { durationPrecision: 3 } : {}) };
 }

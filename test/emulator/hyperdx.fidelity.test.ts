@@ -61,6 +61,18 @@ async function spend(emulator: RunningEmulator): Promise<void> {
   }
 }
 
+/**
+ * A list keeps only what the recording made, as the recorder kept only what its scenario saw: the
+ * emulator's seeded sources and connection are another team member's objects.
+ */
+function madeOnly(answer: RecordedAnswer, ids: IdMap): RecordedAnswer {
+  const body = answer.body as { data?: unknown } | undefined;
+  if (!Array.isArray(body?.data)) return answer;
+  // Already in the recording's ids (send): the recording's own are those with an emulator twin.
+  const data = (body.data as { id?: unknown }[]).filter((o) => typeof o.id === "string" && ids.knows(o.id));
+  return { ...answer, body: { ...body, data } };
+}
+
 /** Replays one recording on a fresh emulator: the emulator's answer to each exchange, by its number. */
 async function replay(rec: Recording): Promise<Map<number, RecordedAnswer>> {
   const emulator = await startEmulator({ mode: "2026", rateLimits: { cloud: false } });
@@ -71,7 +83,7 @@ async function replay(rec: Recording): Promise<Map<number, RecordedAnswer>> {
       if (x.spent === true) await spend(emulator);
       const raw = await send(emulator, x, ids);
       if (x.request.method !== "GET") ids.learn(x.answer.body, raw.body);
-      answers.set(x.n, ids.toRecorded(raw));
+      answers.set(x.n, ids.toRecorded(x.request.method === "GET" ? madeOnly(raw, ids) : raw));
     }
   } finally {
     await emulator.close();

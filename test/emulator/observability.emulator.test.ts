@@ -201,6 +201,15 @@ describe("Dashboard against the emulator", () => {
     expect(live(id)).toMatchObject({ tags: [], filters: [], savedQuery: null, savedQueryLanguage: null });
   });
 
+  it("adds a filter on update with an empty id, which the service replaces, and keeps the old one's", async () => {
+    const filter = (name: string) => ({ type: "QUERY_EXPRESSION", name, expression: name, sourceId: S });
+    const { id, outs } = await dashboard.create({ ...ops, filters: [filter("Service")] });
+    const kept = outs.filters?.[0]?.id;
+    const after = await dashboard.update(id, outs, { ...ops, filters: [filter("Service"), filter("Host")] });
+    const ids = (after.outs as { filters?: { id?: string }[] }).filters?.map((f) => f.id);
+    expect(ids).toEqual([kept, expect.stringMatching(/^[0-9a-f]{24}$/)]);
+  });
+
   it("sees drift by hand in a refresh", async () => {
     const { id, outs } = await dashboard.create(ops);
     const d = service.emulator.snapshot().dashboards?.[id] as { tiles: unknown[] };

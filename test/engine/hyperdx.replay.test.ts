@@ -15,6 +15,7 @@ import {
   type ProgramRefs,
 } from "../support/hyperdxLifecycle";
 import { changes } from "../support/engine";
+import { OBSERVABILITY_RUNS, OBSERVABILITY_SCENARIO, observabilityDoor } from "../support/observabilityLifecycle";
 import { replayServer, type ReplayServer } from "../support/replayServer";
 
 /** What each run changes, as the recording's run did. */
@@ -44,6 +45,33 @@ describe.each(DOORS.map((door) => [door] as const))("the recorded lifecycle thro
     const done = changes(result);
     expect(run.kind === "refresh" ? done.filter((c) => c.startsWith("refresh-")) : done).toEqual(EXPECTED[label]);
   });
+
+  it("asked for every recorded request", () => {
+    expect(replay.left().map((x) => `#${x.n} ${x.request.method} ${x.request.path}`)).toEqual([]);
+  });
+});
+
+describe("the recorded observability lifecycle through the dynamic door, replayed", () => {
+  const rec = recording(OBSERVABILITY_SCENARIO);
+  let replay: ReplayServer;
+  let stack: Awaited<ReturnType<typeof observabilityDoor>>;
+
+  beforeAll(async () => {
+    replay = await replayServer(rec);
+    stack = await observabilityDoor(alertingConfig(replay.url, "replayed-key"));
+  }, 300_000);
+
+  it.each(OBSERVABILITY_RUNS.map((run) => [run.label, run] as const))(
+    "%s sends only recorded requests",
+    async (_label, run) => {
+      const before = replay.offRecording.length;
+      stack.phase(run.phase);
+      const result = await stack.run(run.kind);
+      expect(replay.offRecording.slice(before), "requests the recording has no answer for").toEqual([]);
+      expect(result.ok, result.told).toBe(true);
+      expect(changes(result)).toEqual(run.changes);
+    },
+  );
 
   it("asked for every recorded request", () => {
     expect(replay.left().map((x) => `#${x.n} ${x.request.method} ${x.request.path}`)).toEqual([]);

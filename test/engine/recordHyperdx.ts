@@ -8,6 +8,7 @@ import { record } from "../../scripts/record/hyperdx";
 import { makeReferents } from "../../scripts/record/scenarios/referents";
 import type { Session } from "../../scripts/record/session";
 import { DOORS, RUNS, alertingConfig, lifecycleScenario, openDoor, type Door } from "../support/hyperdxLifecycle";
+import { OBSERVABILITY_RUNS, OBSERVABILITY_SCENARIO, observabilityDoor } from "../support/observabilityLifecycle";
 
 const url = process.env.ALERTPIPE_RECORD_URL ?? "";
 const key = process.env.ALERTPIPE_RECORD_KEY ?? "";
@@ -54,6 +55,37 @@ it.each(DOORS.filter((door) => only === undefined || only.includes(lifecycleScen
       run: (s) => lifecycle(s, door),
     });
     console.log(`${lifecycleScenario(door)}: ${count} exchanges`);
+  },
+  600_000,
+);
+
+it.runIf(only === undefined || only.includes(OBSERVABILITY_SCENARIO))(
+  "records the observability lifecycle through the dynamic door",
+  async () => {
+    expect(url, "ALERTPIPE_RECORD_URL").not.toBe("");
+    const count = await record(url, key, {
+      name: OBSERVABILITY_SCENARIO,
+      about:
+        "A whole observability program (connection, source, dashboard of three tiles, saved search, webhook, two tile " +
+        "alerts by tileIds, a search alert) through the dynamic door: up, up again, tiles moved and renamed in place, an " +
+        "alert moved to another tile, destroy; the provider's requests as it sent them through the real engine.",
+      run: async (s) => {
+        let phase = "";
+        const proxy = await s.proxy(() => phase);
+        try {
+          const stack = await observabilityDoor(alertingConfig(proxy.url, key));
+          for (const run of OBSERVABILITY_RUNS) {
+            stack.phase(run.phase);
+            phase = run.label;
+            const result = await stack.run(run.kind);
+            expect(result.ok, `${run.label}: ${result.told}`).toBe(true);
+          }
+        } finally {
+          await proxy.close();
+        }
+      },
+    });
+    console.log(`${OBSERVABILITY_SCENARIO}: ${count} exchanges`);
   },
   600_000,
 );

@@ -72,6 +72,26 @@ export const ECHOED = [
   "orderBy",
   "tags",
   "filters",
+  // Dashboards (tiles with their ids: kept or new as the server gave them), sources, connections.
+  "tiles",
+  "containers",
+  "savedQuery",
+  "savedQueryLanguage",
+  "savedFilterValues",
+  "kind",
+  "connection",
+  "from",
+  "timestampValueExpression",
+  "defaultTableSelectExpression",
+  "bodyExpression",
+  "serviceNameExpression",
+  "durationPrecision",
+  "traceSourceId",
+  "metricTables",
+  "host",
+  "username",
+  "hyperdxSettingPrefix",
+  "isPrometheusEndpoint",
 ];
 
 /** Headers whose presence must agree; RateLimit-Limit and Retry-After must agree in value too. */
@@ -110,6 +130,11 @@ export class IdMap {
     if (typeof value === "object" && value !== null)
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, IdMap.rewrite(v, map)]));
     return value;
+  }
+
+  /** Whether a recorded id has the other server's counterpart (the other made it too). */
+  knows(recorded: string): boolean {
+    return this.there.has(recorded);
   }
 
   /** A recorded value (a path, a body) with the other server's ids. */

@@ -212,6 +212,21 @@ describe("Dashboard check", () => {
     expect(await paths(boardFailures(board([tile(line, { id: "abc" })])))).toEqual(["tiles[0].id"]);
   });
 
+  it("refuses a tile in a container or tab the dashboard does not have, as the server does", async () => {
+    const containers = [{ id: "main", title: "Main", collapsed: false, tabs: [{ id: "first", title: "First" }] }];
+    const inside = (more: Record<string, unknown>) => ({ ...board([tile(line, more)]), containers });
+    expect(await boardFailures(inside({ containerId: "main", tabId: "first" }))).toEqual([]);
+    expect(await paths(boardFailures(inside({ containerId: "nope" })))).toEqual(["tiles[0].containerId"]);
+    expect(await paths(boardFailures(inside({ containerId: "main", tabId: "nope" })))).toEqual(["tiles[0].tabId"]);
+    expect(await paths(boardFailures(board([tile(line, { containerId: "main" })])))).toEqual(["tiles[0].containerId"]);
+  });
+
+  it("refuses a saved filter value of another type than sql, as the server does", async () => {
+    const values = (type?: string) => ({ ...board([tile(line)]), savedFilterValues: [{ type, condition: "a = 1" }] });
+    expect(await boardFailures(values("sql"))).toEqual([]);
+    expect(await paths(boardFailures(values("lucene")))).toEqual(["savedFilterValues[0].type"]);
+  });
+
   it("leaves a sourceId unknown in preview alone", async () => {
     expect(await boardFailures(board([tile({ ...line, sourceId: UNKNOWN })]))).toEqual([]);
   });

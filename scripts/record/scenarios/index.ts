@@ -3,9 +3,21 @@
 
 import type { Scenario } from "../scenario";
 import { alerts } from "./alerts";
+import { connections } from "./connections";
+import { dashboards } from "./dashboards";
 import { rateLimit } from "./rateLimit";
 import { savedSearches } from "./savedSearches";
 import { service } from "./service";
+import { sources } from "./sources";
 import { webhooks } from "./webhooks";
 
-export const SCENARIOS: readonly Scenario[] = [service, alerts, webhooks, savedSearches, rateLimit];
+export const SCENARIOS: readonly Scenario[] = [
+  service,
+  alerts,
+  webhooks,
+  savedSearches,
+  connections,
+  sources,
+  dashboards,
+  rateLimit,
+];

@@ -1394,7 +1394,7 @@ func (o DashboardNumberFormatPtrOutput) Unit() pulumi.StringPtrOutput {
 type DashboardSavedFilterValue struct {
 	// The condition.
 	Condition string `pulumi:"condition"`
-	// Its type ("sql" or "lucene").
+	// Its type: "sql", the only one the service takes (its default).
 	Type *string `pulumi:"type"`
 }
 
@@ -1413,7 +1413,7 @@ type DashboardSavedFilterValueInput interface {
 type DashboardSavedFilterValueArgs struct {
 	// The condition.
 	Condition pulumi.StringInput `pulumi:"condition"`
-	// Its type ("sql" or "lucene").
+	// Its type: "sql", the only one the service takes (its default).
 	Type pulumi.StringPtrInput `pulumi:"type"`
 }
 
@@ -1474,7 +1474,7 @@ func (o DashboardSavedFilterValueOutput) Condition() pulumi.StringOutput {
 	return o.ApplyT(func(v DashboardSavedFilterValue) string { return v.Condition }).(pulumi.StringOutput)
 }
 
-// Its type ("sql" or "lucene").
+// Its type: "sql", the only one the service takes (its default).
 func (o DashboardSavedFilterValueOutput) Type() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DashboardSavedFilterValue) *string { return v.Type }).(pulumi.StringPtrOutput)
 }

@@ -197,7 +197,7 @@ export interface DashboardSavedFilterValueArgs {
      */
     condition: pulumi.Input<string>;
     /**
-     * Its type ("sql" or "lucene").
+     * Its type: "sql", the only one the service takes (its default).
      */
     type?: pulumi.Input<string | undefined>;
 }

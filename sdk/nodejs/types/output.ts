@@ -233,7 +233,7 @@ export interface DashboardSavedFilterValue {
      */
     condition: string;
     /**
-     * Its type ("sql" or "lucene").
+     * Its type: "sql", the only one the service takes (its default).
      */
     type?: string;
 }

@@ -845,7 +845,7 @@ class DashboardSavedFilterValueArgsDict(TypedDict):
     """
     type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Its type ("sql" or "lucene").
+    Its type: "sql", the only one the service takes (its default).
     """
 
 @pulumi.input_type
@@ -857,7 +857,7 @@ class DashboardSavedFilterValueArgs:
         A filter value the dashboard opens with.
 
         :param pulumi.Input[_builtins.str] condition: The condition.
-        :param pulumi.Input[_builtins.str] type: Its type ("sql" or "lucene").
+        :param pulumi.Input[_builtins.str] type: Its type: "sql", the only one the service takes (its default).
         """
         pulumi.set(__self__, "condition", condition)
         if type is not None:
@@ -879,7 +879,7 @@ class DashboardSavedFilterValueArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Its type ("sql" or "lucene").
+        Its type: "sql", the only one the service takes (its default).
         """
         return pulumi.get(self, "type")
 

@@ -743,7 +743,7 @@ class DashboardSavedFilterValue(dict):
         A filter value the dashboard opens with.
 
         :param _builtins.str condition: The condition.
-        :param _builtins.str type: Its type ("sql" or "lucene").
+        :param _builtins.str type: Its type: "sql", the only one the service takes (its default).
         """
         pulumi.set(__self__, "condition", condition)
         if type is not None:
@@ -761,7 +761,7 @@ class DashboardSavedFilterValue(dict):
     @pulumi.getter
     def type(self) -> Optional[_builtins.str]:
         """
-        Its type ("sql" or "lucene").
+        Its type: "sql", the only one the service takes (its default).
         """
         return pulumi.get(self, "type")
 

@@ -1,0 +1,164 @@
+// What the Source resource sends (provider/source/behaviour.ts: the whole source on every write, read
+// through the list), each kind's smallest body as the server enforces it, and a delete that neither
+// refuses nor cascades.
+
+import type { Scenario } from "../scenario";
+import { SEARCHES } from "./rows";
+import { CONNECTIONS, DASHBOARDS, NOTHING, SOURCES, aConnection, aLogSource, lineTile, made } from "./observability";
+
+const TRACE_FIELDS = {
+  defaultTableSelectExpression: "Timestamp,SpanName",
+  durationExpression: "Duration",
+  traceIdExpression: "TraceId",
+  spanIdExpression: "SpanId",
+  parentSpanIdExpression: "ParentSpanId",
+  spanNameExpression: "SpanName",
+  spanKindExpression: "SpanKind",
+};
+
+export const sources: Scenario = {
+  name: "sources",
+  about:
+    "What the Source resource sends, and the server's answers: each kind's required fields as enforced, defaults " +
+    "added, unknown fields dropped, a PUT replacing the whole source (null refused), a delete that never refuses.",
+  async run(s) {
+    const connection = s.name("connectionId", await made(s, "a connection", CONNECTIONS, aConnection("ch-sources")));
+    const from = { databaseName: "default", tableName: "otel_logs" };
+    await s.row("create the smallest log source (defaults added)", "POST", SOURCES, {
+      kind: "log",
+      name: "Logs small",
+      connection,
+      from,
+      timestampValueExpression: "Timestamp",
+      defaultTableSelectExpression: "Timestamp,Body",
+    });
+    const log = s.id(await s.row("create a log source as the resource does", "POST", SOURCES, aLogSource(connection)));
+    s.name("sourceId", log);
+    const trace = s.id(
+      await s.row(
+        "create a trace source without durationPrecision (given 3)",
+        "POST",
+        SOURCES,
+        {
+          kind: "trace",
+          name: "Traces",
+          connection,
+          from: { databaseName: "default", tableName: "otel_traces" },
+          timestampValueExpression: "Timestamp",
+          ...TRACE_FIELDS,
+        },
+        { deliberate: true },
+      ),
+    );
+    await s.row("create a trace source without spanKindExpression (refused)", "POST", SOURCES, {
+      kind: "trace",
+      name: "Traces bad",
+      connection,
+      from: { databaseName: "default", tableName: "otel_traces" },
+      timestampValueExpression: "Timestamp",
+      ...TRACE_FIELDS,
+      spanKindExpression: undefined,
+    });
+    await s.row("create a metric source (its table empty)", "POST", SOURCES, {
+      kind: "metric",
+      name: "Metrics",
+      connection,
+      from: { databaseName: "default", tableName: "" },
+      timestampValueExpression: "TimeUnix",
+      metricTables: { gauge: "otel_metrics_gauge", sum: "otel_metrics_sum" },
+      resourceAttributesExpression: "ResourceAttributes",
+    });
+    await s.row("create a session source without timestampValueExpression (refused)", "POST", SOURCES, {
+      kind: "session",
+      name: "Sessions bad",
+      connection,
+      from: { databaseName: "default", tableName: "hyperdx_sessions" },
+      traceSourceId: trace,
+    });
+    await s.row(
+      "create a session source with timestampValueExpression",
+      "POST",
+      SOURCES,
+      {
+        kind: "session",
+        name: "Sessions",
+        connection,
+        from: { databaseName: "default", tableName: "hyperdx_sessions" },
+        traceSourceId: trace,
+        timestampValueExpression: "TimestampTime",
+      },
+      { deliberate: true },
+    );
+    await s.row("create a promql source of from and timestampValueExpression", "POST", SOURCES, {
+      kind: "promql",
+      name: "Prometheus",
+      connection,
+      from: { databaseName: "default", tableName: "prom" },
+      timestampValueExpression: "Timestamp",
+    });
+    await s.row("create a source on a connection that does not exist (refused)", "POST", SOURCES, {
+      ...aLogSource(NOTHING, "Logs nowhere"),
+    });
+    await s.row("create a source on a connection id that is no ObjectId (refused)", "POST", SOURCES, {
+      ...aLogSource("abc", "Logs abc"),
+    });
+    await s.row(
+      "create a source with an unknown field (dropped)",
+      "POST",
+      SOURCES,
+      {
+        ...aLogSource(connection, "Logs bogus"),
+        bogusField: 1,
+      },
+      { deliberate: true },
+    );
+    await s.row("list sources (not paged)", "GET", SOURCES);
+    const { bodyExpression: _cleared, ...withoutBody } = aLogSource(connection, "Logs 2");
+    await s.row(
+      "update the log source whole, bodyExpression left out (cleared)",
+      "PUT",
+      `${SOURCES}/${log}`,
+      withoutBody,
+    );
+    await s.row("read it after the update", "GET", `${SOURCES}/${log}`);
+    await s.row("update it with a name only (refused: the whole source is needed)", "PUT", `${SOURCES}/${log}`, {
+      name: "Logs 3",
+    });
+    await s.row("update it with serviceNameExpression null (refused)", "PUT", `${SOURCES}/${log}`, {
+      ...aLogSource(connection, "Logs 3"),
+      serviceNameExpression: null,
+    });
+    await s.row("update it to a trace source without the trace fields (refused)", "PUT", `${SOURCES}/${log}`, {
+      ...aLogSource(connection, "Logs 3"),
+      kind: "trace",
+    });
+    await s.row("read a source that does not exist", "GET", `${SOURCES}/${NOTHING}`, undefined, { words: true });
+    await s.row("update a source that does not exist", "PUT", `${SOURCES}/${NOTHING}`, aLogSource(connection));
+    // A delete while a saved search and a dashboard tile use it: 200, nothing refused or cascaded.
+    const used = await made(s, "a source for a search and a tile", SOURCES, aLogSource(connection, "Logs used"));
+    const search = await made(s, "a saved search on it", SEARCHES, {
+      name: "errors-used",
+      sourceId: used,
+      where: "a:b",
+    });
+    const tiles = [lineTile("Errors", used)];
+    const dashboard = await made(s, "a dashboard with a tile on it", DASHBOARDS, { name: "dash-used", tiles });
+    await s.row("delete the source they use (neither refused nor cascaded)", "DELETE", `${SOURCES}/${used}`);
+    await s.row("read the saved search (still names the gone source)", "GET", `${SEARCHES}/${search}`);
+    await s.row("update the saved search on the gone source (refused)", "PUT", `${SEARCHES}/${search}`, {
+      name: "errors-used",
+      sourceId: used,
+      where: "a:b",
+    });
+    await s.row(
+      "update the dashboard whose tile reads the gone source (refused)",
+      "PUT",
+      `${DASHBOARDS}/${dashboard}`,
+      {
+        name: "dash-used",
+        tiles,
+      },
+    );
+    await s.row("delete a source already gone", "DELETE", `${SOURCES}/${used}`, undefined, { words: true });
+  },
+};
