@@ -403,4 +403,7 @@ export const ALERT_REFERENCES = [
   { path: ["channel", "webhookId"], to: "Webhook" },
   { path: ["channels", "[]", "webhookId"], to: "Webhook" },
   { path: ["savedSearchId"], to: "SavedSearch" },
+  { path: ["dashboardId"], to: "Dashboard" },
+  // A tile's id: the dashboard's (at dashboardId) tileIds at the tile's name.
+  { path: ["tileId"], to: "Dashboard", keyed: { output: "tileIds", ownerAt: ["dashboardId"] } },
 ] as const;
