@@ -404,6 +404,6 @@ export const ALERT_REFERENCES = [
   { path: ["channels", "[]", "webhookId"], to: "Webhook" },
   { path: ["savedSearchId"], to: "SavedSearch" },
   { path: ["dashboardId"], to: "Dashboard" },
-  // A tile's id: the dashboard's (at dashboardId) tileIds at the tile's name.
-  { path: ["tileId"], to: "Dashboard", keyed: { output: "tileIds", ownerAt: ["dashboardId"] } },
+  // A tile's id: a value of the dashboard's (at dashboardId) map by tile name.
+  { path: ["tileId"], to: "Dashboard", keyed: { ownerAt: ["dashboardId"] } },
 ] as const;

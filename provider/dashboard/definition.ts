@@ -405,3 +405,6 @@ export const DASHBOARD_REFERENCES = [
   { path: ["tiles", "[]", "config", "connectionId"], to: "Connection" },
   { path: ["filters", "[]", "sourceId"], to: "Source" },
 ] as const;
+
+/** The output a tile alert's tileId is read from, by tile name. */
+export const TILE_IDS_OUTPUT = "tileIds" as const satisfies keyof typeof DASHBOARD.properties;

@@ -19,7 +19,7 @@ import { behaviour as savedSearch } from "../savedSearch/behaviour";
 import { SAVED_SEARCH_REFERENCES } from "../savedSearch/definition";
 import { SEARCHES } from "../savedSearch/wire";
 import { behaviour as dashboard } from "../dashboard/behaviour";
-import { DASHBOARD_REFERENCES } from "../dashboard/definition";
+import { DASHBOARD_REFERENCES, TILE_IDS_OUTPUT } from "../dashboard/definition";
 import { DASHBOARDS } from "../dashboard/wire";
 import { behaviour as source } from "../source/behaviour";
 import { SOURCE_REFERENCES } from "../source/definition";
@@ -67,11 +67,11 @@ export interface ReferenceAt {
   readonly path: readonly string[];
   readonly to: ExportType;
   /**
-   * The value is not the referent's id but one of the values of its map output `output` (a tile's id
+   * The value is not the referent's id but one of the values of its kind's `keyedOutput` (a tile's id
    * among a dashboard's tileIds), the referent being the object whose id is at `ownerAt`; written as
    * that output at the key holding the value.
    */
-  readonly keyed?: { readonly output: string; readonly ownerAt: readonly string[] };
+  readonly keyed?: { readonly ownerAt: readonly string[] };
 }
 
 /** One collection to list, named as the report names it. */
@@ -105,6 +105,8 @@ export interface ExportKind {
   readonly dynamicImportId: ((listed: Listed) => string) | undefined;
   /** Said above each resource of the type in a written program, whatever its language. */
   readonly programNote: string | undefined;
+  /** The map output (name to id) a keyed reference to it reads: a dashboard's tileIds. */
+  readonly keyedOutput?: string;
 }
 
 /** Words for a list the service lacks or answers unreadably; anything else throws. */
@@ -236,6 +238,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     references: DASHBOARD_REFERENCES,
     dynamicImportId: (listed) => listed.id,
     programNote: undefined,
+    keyedOutput: TILE_IDS_OUTPUT,
   },
   {
     type: "Alert",

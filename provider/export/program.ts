@@ -93,12 +93,13 @@ export function programOf(adopted: readonly Adopted[]): Program {
         const [ownerId] = referredIds(a.inputs, keyed.ownerAt);
         const owner = ownerId === undefined ? undefined : referent(ownerId);
         resolve = (id) => {
-          if (owner === undefined) return undefined;
-          const key = keyHolding(owner.outputs?.[keyed.output], id);
+          const output = owner?.kind.keyedOutput;
+          if (owner === undefined || output === undefined) return undefined;
+          const key = keyHolding(owner.outputs?.[output], id);
           // Pulumi YAML cannot read a key ending in a backslash (it takes `\"` as a quote).
-          if (key !== undefined && !key.endsWith("\\")) return new Reference(owner.name, [keyed.output, key]);
+          if (key !== undefined && !key.endsWith("\\")) return new Reference(owner.name, [output, key]);
           notes.push(
-            `${ref.path.join(".")} stays the id ${id}: it is not among ${owner.name}'s ${keyed.output} (only a tile of a ` +
+            `${ref.path.join(".")} stays the id ${id}: it is not among ${owner.name}'s ${output} (only a tile of a ` +
               "non-empty unique name whose chart takes an alert (line, stacked_bar, number) is; the service deletes an " +
               "alert on any other tile at the dashboard's next update).",
           );

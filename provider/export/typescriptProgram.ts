@@ -61,7 +61,7 @@ export function typescriptProgram(program: Program): string {
   for (const r of program.resources) {
     out.push("");
     if (r.kind.programNote !== undefined) out.push(...commentLines(r.kind.programNote, "// "));
-    for (const note of r.notes) out.push(...commentLines(note, "// "));
+    for (const said of r.notes) out.push(...commentLines(said, "// "));
     const inputs: { [key: string]: ProgramValue } = {};
     if (r.dynamicImportId !== undefined) inputs.importId = r.dynamicImportId;
     else

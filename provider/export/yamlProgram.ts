@@ -59,7 +59,7 @@ export function yamlProgram(program: Program): string {
   ];
   for (const r of program.resources) {
     if (r.kind.programNote !== undefined) out.push(...commentLines(r.kind.programNote, "  # "));
-    for (const note of r.notes) out.push(...commentLines(note, "  # "));
+    for (const said of r.notes) out.push(...commentLines(said, "  # "));
     out.push(`  ${r.name}:`, `    type: ${r.kind.token}`);
     out.push(...lines("    properties:", r.inputs, "    "));
     out.push("    options:", `      import: ${scalar(r.importId)}`);

@@ -62,6 +62,8 @@ export interface Estate {
   /** The pipe with settings set, and one with none (which an export leaves out, saying why). */
   readonly pipe: string;
   readonly emptyPipe: string;
+  /** The connection and two sources every emulator holds, as a team's HyperDX holds its own: exported too. */
+  readonly seeded: string[];
 }
 
 /**
@@ -105,7 +107,8 @@ export async function seedEstate(emu: RunningEmulator): Promise<Estate> {
   await byHand(emu, "PUT", SETTINGS_PATH, { db_max_threads: 12, object_storage_use_cluster_function: true });
   const pipe = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/${PIPE_IDS.pipeId}`;
   const emptyPipe = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bee`;
-  return { alerts, keys, pipe, emptyPipe };
+  const seeded = [SEEDED_CONNECTION.id, ...SEEDED_SOURCES.map((s) => s.id)];
+  return { alerts, keys, pipe, emptyPipe, seeded };
 }
 
 /** The value of every header and parameter `seedTeamObjects` sets: it must never come back. */

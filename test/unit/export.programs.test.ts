@@ -218,7 +218,7 @@ describe("a dashboard, its sources and connections, and the alerts on its tiles"
 
   it("writes the YAML reference as the dashboard's tileIds at the name, a quote escaped and no $ doubled", () => {
     const text = yamlProgram(program);
-    expect(text).toContain('      tileId: "${ops.tileIds[\\\"Ingest \\\\\\\"lag\\\\\\\" $5\\\"]}"\n');
+    expect(text).toContain('      tileId: "${ops.tileIds[\\"Ingest \\\\\\"lag\\\\\\" $5\\"]}"\n');
     expect(text).toContain('      dashboardId: "${ops.id}"\n');
     expect(text).toContain('      tileId: "t3"\n');
   });
