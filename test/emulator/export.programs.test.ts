@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ORG_ID } from "../support/fixtures";
+import { envFor } from "../support/emulatorPerTest";
 import {
   exportEnv,
   exportInProcess,
@@ -152,6 +153,21 @@ describe("alertpipe export --name keeps what a kept alert refers to (issue 38, f
       );
       expect(run.stderr).toContain("dashboards: 1 listed, 1 exported, 1 kept as what a kept object refers to");
       expect(run.stderr).toContain("connections: 2 listed, 1 exported, 1 left out by --name, 1 kept as what a kept");
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+describe("alertpipe export on managed ClickStack, which has no connections route", () => {
+  it("says connections are not listed, sending no request for them, and goes on", async () => {
+    const emu = await startEmulator({ ...NO_LIMITS, cloudDialect: "clickhouse" });
+    try {
+      const run = await exportInProcess(["export", "--type", "Connection"], envFor("clickstack", emu));
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain("connections: not listed, managed ClickStack has no connections route");
+      expect(JSON.parse(run.stdout)).toEqual({ resources: [] });
+      expect(emu.requests).toEqual([]);
     } finally {
       await emu.close();
     }
