@@ -1,20 +1,22 @@
 // Managed ClickStack as ClickHouse Cloud serves it (cloudDialect "clickhouse"): HyperDX's external
 // API behind the cloud API's gateway, under /v1/organizations/{org}/services/{svc}/clickstack. The
-// routes the Cloud document describes for alerts, webhooks and saved searches, Basic auth of the
+// routes the Cloud document describes for alerts, webhooks, saved searches, dashboards and sources
+// (no connections route: the platform made the seeded connection, which sources name), Basic auth of the
 // organization's keys and the cloud limiter; the objects are area A's 2026 ones (alerting.ts,
 // teamObjects.ts), answered in the cloud envelope, lists as a bare `result` array paged by
 // limit/offset. A route the gateway does not serve answers an HTML 404.
 
 import { randomUUID } from "node:crypto";
+import { NOT_ON_MANAGED_CLICKSTACK } from "../provider/serviceFacts/observability";
 import { handleAlerting } from "./alerting";
 import { authenticate } from "./cloud";
 import { FixedWindowLimiter } from "./limits";
-import { cloudError, gatewayNotFound, parseJson, type Incoming, type Reply, type Services } from "./replies";
+import { cloudError, cloudOk, gatewayNotFound, parseJson, type Incoming, type Reply, type Services } from "./replies";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PREFIX = /^\/v1\/organizations\/([^/]+)\/services\/([^/]+)\/clickstack(\/.*)?$/;
 
-/** What the Cloud document describes for these three (no GET of one webhook, as HyperDX). */
+/** What the Cloud document describes (no GET of one webhook, as HyperDX; no connections: the platform makes it). */
 const SERVED: readonly (readonly [RegExp, readonly string[]])[] = [
   [/^\/alerts$/, ["GET", "POST"]],
   [/^\/alerts\/[^/]+$/, ["GET", "PUT", "DELETE"]],
@@ -22,6 +24,11 @@ const SERVED: readonly (readonly [RegExp, readonly string[]])[] = [
   [/^\/webhooks\/[^/]+$/, ["PUT", "DELETE"]],
   [/^\/saved-searches$/, ["GET", "POST"]],
   [/^\/saved-searches\/[^/]+$/, ["GET", "PUT", "DELETE"]],
+  [/^\/dashboards$/, ["GET", "POST"]],
+  [/^\/dashboards\/validate$/, ["POST"]],
+  [/^\/dashboards\/[^/]+$/, ["GET", "PUT", "DELETE"]],
+  [/^\/sources$/, ["GET", "POST"]],
+  [/^\/sources\/[^/]+$/, ["GET", "PUT", "DELETE"]],
 ];
 
 /** Whether the path is under a service's `/clickstack`. */
@@ -58,8 +65,11 @@ export function handleClickStack(services: Services, req: Incoming): Reply {
   if (caller.organizationId !== undefined && caller.organizationId !== org.toLowerCase())
     return cloudError(403, "this API key belongs to another organization");
 
-  const write = alertWrite(req, rest);
-  if (write.problem !== undefined) return cloudError(400, write.problem);
+  const write = /^\/(dashboards|sources)(\/|$)/.test(rest) ? observabilityWrite(req, rest) : alertWrite(req, rest);
+  if (write.problem !== undefined)
+    return rest === "/dashboards/validate"
+      ? cloudOk({ valid: false, errors: [{ path: write.problemPath ?? "", message: write.problem }], normalized: null })
+      : cloudError(400, `Body validation failed: ${write.problemPath ?? ""}: ${write.problem}`);
   const inner = handleAlerting(asTeam(services), {
     ...(write.forwarded ?? req),
     path: `/api/v2${rest}`,
@@ -76,6 +86,7 @@ const WEBHOOK_EXTRAS = ["webhookService", "slackChannelId", "severity"] as const
 /** An alert write's body, when it is one: what HyperDX's handlers take, and the channel as written. */
 interface AlertWrite {
   readonly problem?: string;
+  readonly problemPath?: string;
   readonly forwarded?: Incoming;
   readonly channel?: Record<string, unknown>;
 }
@@ -90,8 +101,8 @@ function alertWrite(req: Incoming, rest: string): AlertWrite {
   if (!json.ok || !isRecord(json.value)) return {};
   if ("channels" in json.value)
     return {
-      problem:
-        "Body validation failed: channels: not a field of ClickStackCreateAlertRequest; send one channel as `channel`",
+      problemPath: "channels",
+      problem: "not a field of ClickStackCreateAlertRequest; send one channel as `channel`",
     };
   const channel = json.value.channel;
   if (!isRecord(channel)) return {};
@@ -99,12 +110,60 @@ function alertWrite(req: Incoming, rest: string): AlertWrite {
   if (channel.type === "email") return {};
   for (const member of ["webhookService", "slackChannelId"] as const)
     if (channel[member] !== undefined && channel[member] !== null && typeof channel[member] !== "string")
-      return { problem: `Body validation failed: channel.${member}: Expected string` };
+      return { problemPath: `channel.${member}`, problem: "Expected string" };
   if (channel.severity !== undefined && !SEVERITIES.includes(channel.severity))
-    return { problem: "Body validation failed: channel.severity: must be one of critical, error, warning, info" };
+    return { problemPath: "channel.severity", problem: "must be one of critical, error, warning, info" };
   if (!WEBHOOK_EXTRAS.some((m) => channel[m] !== undefined && channel[m] !== null)) return {};
   const { webhookService: _s, slackChannelId: _c, severity: _v, ...plain } = channel;
   return { forwarded: { ...req, rawBody: JSON.stringify({ ...json.value, channel: plain }) }, channel };
+}
+
+/** Members HyperDX's schemas have and the Cloud's lack: dropped, as HyperDX drops a field it does not know. */
+const NOT_IN_CLOUD_CONFIG = NOT_ON_MANAGED_CLICKSTACK.tileConfig;
+const NOT_IN_CLOUD_FILTER = NOT_ON_MANAGED_CLICKSTACK.filter;
+const NOT_IN_CLOUD_SOURCE = NOT_ON_MANAGED_CLICKSTACK.source;
+
+const without = (o: Record<string, unknown>, names: readonly string[]) =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => !names.includes(k)));
+
+/**
+ * A dashboard or source write as the Cloud schemas have it: a create's filters carry no id
+ * (ClickStackFilterInput; a PUT's ClickStackFilter requires one), a trace source needs
+ * durationPrecision (ClickStackTraceSource, where HyperDX's server defaults it), and the members
+ * the Cloud's schemas lack are dropped before HyperDX's handlers see the body.
+ */
+function observabilityWrite(req: Incoming, rest: string): AlertWrite {
+  if (req.method !== "POST" && req.method !== "PUT") return {};
+  const json = parseJson(req.rawBody);
+  if (!json.ok || !isRecord(json.value)) return {};
+  const body = json.value;
+  if (rest.startsWith("/sources")) {
+    if (body.kind === "trace" && body.durationPrecision === undefined)
+      return { problemPath: "durationPrecision", problem: "Required" };
+    return { forwarded: { ...req, rawBody: JSON.stringify(without(body, NOT_IN_CLOUD_SOURCE)) } };
+  }
+  const filters = Array.isArray(body.filters) ? body.filters : undefined;
+  if (req.method === "POST" && filters !== undefined) {
+    const at = filters.findIndex((f) => isRecord(f) && f.id !== undefined);
+    if (at >= 0)
+      return {
+        problemPath: `filters.${at}.id`,
+        problem: "not a field of ClickStackFilterInput: a new filter has no id",
+      };
+  }
+  const tiles = Array.isArray(body.tiles)
+    ? body.tiles.map((t: unknown) =>
+        isRecord(t) && isRecord(t.config) ? { ...t, config: without(t.config, NOT_IN_CLOUD_CONFIG) } : t,
+      )
+    : body.tiles;
+  const sent = {
+    ...body,
+    tiles,
+    ...(filters === undefined
+      ? {}
+      : { filters: filters.map((f: unknown) => (isRecord(f) ? without(f, NOT_IN_CLOUD_FILTER) : f)) }),
+  };
+  return { forwarded: { ...req, rawBody: JSON.stringify(sent) } };
 }
 
 /** Keeps (or clears) the channel as written beside the alert HyperDX's handlers stored. */
@@ -133,7 +192,8 @@ function cloudObject(services: Services, rest: string, object: unknown): unknown
 function inCloudEnvelope(services: Services, inner: Reply, rest: string): Reply {
   const requestId = randomUUID();
   if (inner.status >= 200 && inner.status < 300) {
-    const data = isRecord(inner.body) ? inner.body.data : undefined;
+    // A validation's answer is bare in HyperDX's API: it is the result as a whole.
+    const data = rest === "/dashboards/validate" ? inner.body : isRecord(inner.body) ? inner.body.data : undefined;
     if (data === undefined) return { status: 200, body: { status: 200, requestId } };
     const result = Array.isArray(data)
       ? data.map((o) => cloudObject(services, rest, o))

@@ -27,6 +27,7 @@ export type { EmulatorMode } from "./replies";
 export type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export { SEEDED_SOURCES } from "./savedSearches";
+export { SEEDED_CONNECTION } from "./observability";
 export { SYSTEM_ROLES, customRoleId, type CustomRoleSeed } from "./roles";
 export type {
   EmulatorState,
@@ -80,7 +81,7 @@ export interface EmulatorOptions {
    * Which cloud management API area B speaks: "contract" (the default), the seed contract's; or
    * "clickhouse", ClickHouse Cloud's OpenAPI document: pipe settings at `…/clickpipes/{clickPipeId}/settings`
    * with six settings named `clickhouse_*` (docs/design/cloud-api-clickhouse.md), and managed ClickStack's
-   * alerts, webhooks and saved searches under `/v1/organizations/{org}/services/{svc}/clickstack/…`
+   * alerts, webhooks, saved searches, dashboards and sources under `/v1/organizations/{org}/services/{svc}/clickstack/…`
    * (emulator/clickstack.ts). `mode` still governs area A.
    */
   cloudDialect?: CloudDialect;

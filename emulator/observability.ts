@@ -277,6 +277,25 @@ function tilesProblem(services: Services, tiles: DashboardBody["tiles"]): Reply 
   return undefined;
 }
 
+/**
+ * POST /dashboards/validate: the create's schema and tile rules, never persisted; 200 whether valid or
+ * not, `{valid, errors: [{path, message}], normalized}` (normalized null when invalid).
+ */
+export function handleDashboardValidate(services: Services, req: Incoming): Reply {
+  const body = json(req);
+  if (!body.ok) return body.reply;
+  const invalid = (errors: { path: string; message: string }[]): Reply => ({
+    status: 200,
+    body: { valid: false, errors, normalized: null },
+  });
+  const parsed = dashboardShape.safeParse(body.value);
+  if (!parsed.success) return invalid(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  const problem = tilesProblem(services, parsed.data.tiles);
+  if (problem !== undefined)
+    return invalid([{ path: "", message: isObj(problem.body) ? String(problem.body.message) : "invalid" }]);
+  return { status: 200, body: { valid: true, errors: [], normalized: parsed.data } };
+}
+
 function readDashboard(
   services: Services,
   req: Incoming,

@@ -5,7 +5,7 @@
 import type { Incoming, Reply, Services } from "./replies";
 import { handleWebhooks } from "./webhooks";
 import { handleSavedSearches } from "./savedSearches";
-import { handleConnections, handleDashboards, handleSources } from "./observability";
+import { handleConnections, handleDashboardValidate, handleDashboards, handleSources } from "./observability";
 
 export interface TeamObjectRoute {
   readonly allow: readonly string[];
@@ -22,6 +22,12 @@ const ROUTES: readonly (readonly [RegExp, readonly string[], (s: Services, r: In
   [/^\/api\/v2\/connections$/, ["GET", "POST"], handleConnections],
   [/^\/api\/v2\/connections\/([^/]+)$/, ["GET", "PUT", "DELETE"], handleConnections],
   [/^\/api\/v2\/dashboards$/, ["GET", "POST"], handleDashboards],
+  // POST validates; the other methods take "validate" as a dashboard's id, as the server's router does.
+  [
+    /^\/api\/v2\/dashboards\/(validate)$/,
+    ["GET", "POST", "PUT", "DELETE"],
+    (s, r, id) => (r.method === "POST" ? handleDashboardValidate(s, r) : handleDashboards(s, r, id)),
+  ],
   [/^\/api\/v2\/dashboards\/([^/]+)$/, ["GET", "PUT", "DELETE"], handleDashboards],
 ];
 

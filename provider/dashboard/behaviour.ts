@@ -2,7 +2,7 @@
 // alerts of a tile whose id a PUT does not send. What it deletes anyway is said before the PUT, and a
 // delete is refused while alerts outside the stack sit on the dashboard.
 
-import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
 import { send } from "../http/client";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdId } from "../creation/recovery";
@@ -11,11 +11,12 @@ import { partsClaimedThisRun } from "../creation/runClaims";
 import { alertsReferring, alertsStillReferring, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs } from "../protocol/check";
+import { checkArgs, type CheckFailure } from "../protocol/check";
 import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import { UNKNOWN, type RawInputs } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
 import { ALERTS_DELETED_THIS_RUN, ALERTS_PATH, LIST_PAGE_MAX, sitsOnDashboard } from "../serviceFacts/alertRules";
+import { NOT_ON_MANAGED_CLICKSTACK } from "../serviceFacts/observability";
 import { DASHBOARD } from "./definition";
 import { configFromWire, configToWire, isAlertable, keptTileIds, tileIdsOf } from "./tiles";
 import { DASHBOARDS } from "./wire";
@@ -27,8 +28,29 @@ type Obj = Record<string, unknown>;
 
 const WHOLE = wholeObject(DASHBOARD, () => false);
 
+/** A tile config's members managed ClickStack's schemas lack: it would drop them, and every refresh differ. */
+function managedFailures(inputs: RawInputs): CheckFailure[] {
+  if (!isManagedClickStack() || !Array.isArray(inputs.tiles)) return [];
+  const failures: CheckFailure[] = [];
+  inputs.tiles.forEach((tile: unknown, i) => {
+    const config = isObj(tile) ? tile.config : undefined;
+    if (!isObj(config)) return;
+    for (const field of NOT_ON_MANAGED_CLICKSTACK.tileConfig)
+      if (config[field] !== undefined && config[field] !== null)
+        failures.push({
+          // Nested, as zod's own: no top-level property named, the path leads the reason.
+          property: "",
+          reason:
+            `tiles[${i}].config.${field} is not a field of managed ClickStack's tiles (alertpipe:clickstackOrganizationId and ` +
+            "clickstackServiceId): the Cloud API's chart configs have no formulas, seriesLimit or showOperandSeries; " +
+            "leave it out",
+        });
+  });
+  return failures;
+}
+
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(DASHBOARD, news, () => [], connectionFailures("alerting"));
+  return checkArgs<Args>(DASHBOARD, news, managedFailures, connectionFailures("alerting"));
 }
 
 const describe = (args: Args) => `the dashboard "${args.name}"`;

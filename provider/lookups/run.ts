@@ -7,7 +7,7 @@ import { fromWire, type ResourceDefinition } from "../protocol/definition";
 import { LookupAmbiguousError, LookupArgumentError, LookupNotFoundError } from "../errors";
 import { send } from "../http/client";
 import { isNotFound, unlessGone } from "../http/gone";
-import { connectionFor, type Area } from "../runtime/connection";
+import { connectionFor, isManagedClickStack, type Area } from "../runtime/connection";
 import { listedObjects, readListed, type Collection } from "../reading/listedReads";
 import { alertCollection } from "../alert/lookup";
 import { alertsPath, alertIn } from "../alert/wire";
@@ -170,6 +170,16 @@ const CONNECTION_WORDS = {
   nouns: "connections",
   missing: "the service has no list of connections (managed ClickStack has none: its platform makes the connection)",
 };
+
+/** Managed ClickStack has no connections route (its gateway's HTML 404 would blame the settings): said first. */
+function refusedOnManaged(lookup: string): void {
+  if (isManagedClickStack())
+    throw new LookupNotFoundError(
+      lookup,
+      "managed ClickStack (alertpipe:clickstackOrganizationId and clickstackServiceId) has no connections route: its " +
+        "platform makes the connection, whose id each source's connection names (getSources lists them)",
+    );
+}
 
 function asObject(value: unknown): Readonly<Record<string, unknown>> {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -353,10 +363,12 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
   },
 
   async getConnection(args) {
+    refusedOnManaged(GET_CONNECTION.name);
     return connectionResult(...(await oneOf(GET_CONNECTION.name, args, CONNECTION_WORDS, CONNECTIONS)));
   },
 
   async getConnections(args) {
+    refusedOnManaged(GET_CONNECTIONS.name);
     const all = await everyOne(GET_CONNECTIONS.name, "alerting", CONNECTIONS.collection, CONNECTION_WORDS.missing);
     return { connections: ofName(all, args.name).map(([id, c]) => connectionResult(id, c)) };
   },

@@ -148,3 +148,17 @@ export function sourceDefaults(kind: unknown): Readonly<Record<string, unknown>>
 export const SETTING_PREFIX = /^[A-Za-z0-9_]+$/;
 
 export const isObjectIdText = (v: string): boolean => /^[0-9a-f]{24}$/i.test(v);
+
+/**
+ * What HyperDX's schemas (b52a6fa) have and managed ClickStack's lack (the Cloud document's
+ * `ClickStack…` twins, docs/design/managed-clickstack.md): the provider refuses them in preview on a
+ * managed connection, and the emulator's Cloud mode drops them as HyperDX drops a field it does not know.
+ */
+export const NOT_ON_MANAGED_CLICKSTACK = {
+  tileConfig: ["formulas", "seriesLimit", "showOperandSeries"],
+  filter: ["isBroadcastEnabled", "isVariableEnabled", "variableName"],
+  source: ["serviceVersionExpression"],
+} as const;
+
+/** A trace source's durationPrecision when none is said: HyperDX's default, which the Cloud's schema requires sent. */
+export const DURATION_PRECISION_DEFAULT = 3;

@@ -2,7 +2,7 @@
 // list. Its delete is refused while saved searches or dashboards outside the stack use it: the
 // service would leave them pointing at nothing, and their next PUT would fail.
 
-import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
 import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
@@ -18,6 +18,8 @@ import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { SAVED_SEARCHES_PATH } from "../serviceFacts/savedSearches";
 import {
   DASHBOARDS_PATH,
+  DURATION_PRECISION_DEFAULT,
+  NOT_ON_MANAGED_CLICKSTACK,
   SOURCE_KINDS,
   SOURCE_KIND_FIELDS,
   sourceFieldsOf,
@@ -63,17 +65,40 @@ export function kindFailures(inputs: RawInputs): CheckFailure[] {
   return failures;
 }
 
+/** A member managed ClickStack's sources lack: it would drop it, and every refresh differ. */
+function managedFailures(inputs: RawInputs): CheckFailure[] {
+  if (!isManagedClickStack()) return [];
+  return NOT_ON_MANAGED_CLICKSTACK.source
+    .filter((name) => inputs[name] !== undefined && inputs[name] !== null)
+    .map((name) => ({
+      property: name,
+      reason:
+        `${name} is not a field of managed ClickStack's sources (alertpipe:clickstackOrganizationId and ` +
+        "clickstackServiceId): the Cloud API's source schemas have none; leave it out",
+    }));
+}
+
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(SOURCE, news, kindFailures, connectionFailures("alerting"));
+  return checkArgs<Args>(
+    SOURCE,
+    news,
+    (inputs) => [...kindFailures(inputs), ...managedFailures(inputs)],
+    connectionFailures("alerting"),
+  );
 }
 
 const describe = (args: Args) => `the ${args.kind} source "${args.name}"`;
 
-/** A metric source's table may be left out: the server takes it as "". */
-function bodyOf(args: Args): Record<string, unknown> {
+/**
+ * A metric source's table may be left out: the server takes it as "". A trace source's durationPrecision
+ * left out is sent as its default to managed ClickStack, whose schema requires it (HyperDX defaults it).
+ */
+function bodyOf(args: Args, conn: AreaConnection): Record<string, unknown> {
   const body = SOURCES.toWire(args);
   const from = args.from;
   if (from !== undefined) body.from = { databaseName: from.databaseName, tableName: from.tableName ?? "" };
+  if (conn.gateway !== undefined && args.kind === "trace" && body.durationPrecision === undefined)
+    body.durationPrecision = DURATION_PRECISION_DEFAULT;
   return body;
 }
 
@@ -87,7 +112,12 @@ async function create(args: Args): Promise<Created<State>> {
   return createRecovering<Created<State>, { id: string; source: Listed }>({
     description,
     post: async () => {
-      const res = await send(conn, { method: "POST", path: SOURCES.path(), body: bodyOf(args), creates: description });
+      const res = await send(conn, {
+        method: "POST",
+        path: SOURCES.path(),
+        body: bodyOf(args, conn),
+        creates: description,
+      });
       const id = createdId(res, description, SOURCES.created);
       return { id, outputs: outputsAfterWrite(args, res) };
     },
@@ -124,7 +154,8 @@ async function read(id: string, stored: State): Promise<Found<typeof SOURCE> | u
 }
 
 async function update(id: string, olds: State, news: Args): Promise<State> {
-  const res = await send(connectionFor("alerting"), { method: "PUT", path: SOURCES.path(id), body: bodyOf(news) });
+  const conn = connectionFor("alerting");
+  const res = await send(conn, { method: "PUT", path: SOURCES.path(id), body: bodyOf(news, conn) });
   return outputsAfterWrite(news, res, olds);
 }
 

@@ -117,7 +117,11 @@ const ROWS: Row[] = [
   { what: "a message of 4097 characters", make: createWith({ message: "x".repeat(4097) }) },
   { what: 'a channel type other than "webhook"', make: createWith({ channel: { type: "email", webhookId: "w" } }) },
   { what: "no channel", make: createWith({ channel: undefined }) },
-  { what: "a member the alert does not have (the check refuses it)", make: createWith({ colour: "red" }) },
+  {
+    what: "a member the alert does not have (the check refuses it)",
+    make: createWith({ colour: "red" }),
+    deliberate: true,
+  },
   // What an alert refers to, looked up in the key's own team (validateAlertInput).
   { what: "a webhook that does not exist", make: createWith({ channel: hook(NOT_AN_ALERT) }), words: true },
   {

@@ -42,6 +42,35 @@ describe("emulator dashboards", () => {
     });
   });
 
+  it("validates a body by the create's rules, answering 200 {valid, errors, normalized}, and keeps nothing", async () => {
+    const emu = await start({ mode: "2026" });
+    const good = await alerting(emu, "POST", "/api/v2/dashboards/validate", { name: "d", tiles: [tile("a")] });
+    expect([good.status, good.json]).toEqual([
+      200,
+      { valid: true, errors: [], normalized: expect.objectContaining({ name: "d" }) },
+    ]);
+    expect(emu.snapshot().dashboards ?? {}).toEqual({});
+  });
+
+  it(
+    "answers an invalid body's validation 200 too, with the create's words and no normalized body",
+    deliberately(async () => {
+      const emu = await start({ mode: "2026" });
+      const bad = await alerting(emu, "POST", "/api/v2/dashboards/validate", {
+        name: "d",
+        tiles: [tile("a", { x: 30 })],
+      });
+      expect([bad.status, bad.json]).toEqual([
+        200,
+        {
+          valid: false,
+          errors: [{ path: "tiles.0.x", message: "Number must be less than or equal to 23" }],
+          normalized: null,
+        },
+      ]);
+    }),
+  );
+
   it("keeps on PUT a tile id sent with the tile, wherever it moves and whatever its name, and keeps unsent tags", async () => {
     const emu = await start({ mode: "2026" });
     const made = boardOf(
