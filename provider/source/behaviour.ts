@@ -142,7 +142,7 @@ async function takeOver(conn: AreaConnection, importId: string, args: Args): Pro
   const answer = SOURCES.objectIn(got.body);
   const live = WHOLE.outputs(answer, {}, {});
   if (!WHOLE.diff(live, args).changes) return { id: importId, outputs: WHOLE.outputs(answer, args, {}) };
-  const res = await send(conn, { method: "PUT", path: SOURCES.path(importId), body: bodyOf(args) });
+  const res = await send(conn, { method: "PUT", path: SOURCES.path(importId), body: bodyOf(args, conn) });
   return { id: importId, outputs: outputsAfterWrite(args, res, live) };
 }
 
