@@ -160,14 +160,16 @@ describe("alertpipe export --name keeps what a kept alert refers to (issue 38, f
 });
 
 describe("alertpipe export on managed ClickStack, which has no connections route", () => {
-  it("says connections are not listed, sending no request for them, and goes on", async () => {
+  it("says connections are not listed, sends no request for them, and keeps each source's connection an id", async () => {
     const emu = await startEmulator({ ...NO_LIMITS, cloudDialect: "clickhouse" });
     try {
-      const run = await exportInProcess(["export", "--type", "Connection"], envFor("clickstack", emu));
+      const run = await exportInProcess(["export", "--format", "yaml"], envFor("clickstack", emu));
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toContain("connections: not listed, managed ClickStack has no connections route");
-      expect(JSON.parse(run.stdout)).toEqual({ resources: [] });
-      expect(emu.requests).toEqual([]);
+      expect(run.stderr).toContain("sources: 2 listed, 2 exported");
+      expect(run.stdout).not.toContain("alertpipe:index:Connection");
+      expect(run.stdout.match(/^ {6}connection: "[0-9a-f]{24}"$/gm)).toHaveLength(2);
+      expect(emu.requests.filter((r) => r.path.endsWith("/connections"))).toEqual([]);
     } finally {
       await emu.close();
     }
