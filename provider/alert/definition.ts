@@ -403,4 +403,7 @@ export const ALERT_REFERENCES = [
   { path: ["channel", "webhookId"], to: "Webhook" },
   { path: ["channels", "[]", "webhookId"], to: "Webhook" },
   { path: ["savedSearchId"], to: "SavedSearch" },
+  { path: ["dashboardId"], to: "Dashboard" },
+  // A tile's id: a value of the dashboard's (at dashboardId) map by tile name.
+  { path: ["tileId"], to: "Dashboard", keyed: { ownerAt: ["dashboardId"] } },
 ] as const;

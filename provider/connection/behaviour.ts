@@ -7,7 +7,7 @@ import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
-import { importIdParts, keptByReplacement } from "../creation/importing";
+import { importIdParts, keptByReplacement, listedForImport } from "../creation/importing";
 import { listWhole, named, stillFound, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
@@ -62,6 +62,7 @@ const managed = (olds: State, news: Args): Args =>
 
 async function create(args: Args): Promise<Created<State>> {
   const conn = connectionFor("alerting");
+  if (typeof args.importId === "string") return takeOver(conn, args.importId.trim(), args);
   const description = describe(args);
   return createRecovering<Created<State>, { id: string; connection: Listed }>({
     description,
@@ -92,6 +93,22 @@ async function create(args: Args): Promise<Created<State>> {
 
 function outputsAfterWrite(args: Args, res: ApiResponse, before: State = {}): State {
   return WHOLE.outputs(CONNECTIONS.objectIn(res.body), args, before);
+}
+
+/** One read; a PUT only when it differs or the program sets a password, which is never read back. */
+async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
+  const got = await listedForImport("connection", importId, CONNECTIONS.path(), () => CONNECTIONS.read(conn, importId));
+  const answer = CONNECTIONS.objectIn(got.body);
+  const live = WHOLE.outputs(answer, {}, {});
+  if (!WHOLE.diff(live, managed(live, args)).changes && secretsOf(args).length === 0)
+    return { id: importId, outputs: WHOLE.outputs(answer, args, {}) };
+  const res = await send(conn, {
+    method: "PUT",
+    path: CONNECTIONS.path(importId),
+    body: bodyOf(args, "PUT"),
+    secrets: secretsOf(args),
+  });
+  return { id: importId, outputs: outputsAfterWrite(args, res, live) };
 }
 
 async function read(id: string, stored: State): Promise<Found<typeof CONNECTION> | undefined> {

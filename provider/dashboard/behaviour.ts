@@ -6,7 +6,7 @@ import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnec
 import { send } from "../http/client";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdId } from "../creation/recovery";
-import { importIdParts, keptByReplacement } from "../creation/importing";
+import { importIdParts, keptByReplacement, listedForImport } from "../creation/importing";
 import { partsClaimedThisRun } from "../creation/runClaims";
 import { alertsReferring, alertsStillReferring, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
@@ -151,6 +151,7 @@ function outputsOf(answer: Obj | undefined, kept: Partial<State> | Args, stored:
 
 async function create(args: Args): Promise<Created<State>> {
   const conn = connectionFor("alerting");
+  if (typeof args.importId === "string") return takeOver(conn, args.importId.trim(), args);
   const description = describe(args);
   return createRecovering<Created<State>, { id: string; dashboard: Listed }>({
     description,
@@ -177,6 +178,15 @@ async function create(args: Args): Promise<Created<State>> {
         .map(([id, dashboard]) => ({ id, dashboard })),
     adopt: async (found) => ({ id: found.id, outputs: outputsOf(found.dashboard, args, {}) }),
   });
+}
+
+/** One read; a PUT only when it differs, keeping the tiles' ids as any update does. */
+async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
+  const got = await listedForImport("dashboard", importId, DASHBOARDS.path(), () => DASHBOARDS.read(conn, importId));
+  const live = outputsOf(answered(got), {}, {});
+  if (!WHOLE.diff(live, withLanguage(args)).changes)
+    return { id: importId, outputs: outputsOf(answered(got), args, {}) };
+  return { id: importId, outputs: await update(importId, live, args) };
 }
 
 async function read(id: string, stored: State): Promise<Found<typeof DASHBOARD> | undefined> {

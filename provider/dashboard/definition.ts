@@ -369,6 +369,17 @@ export const DASHBOARD = {
           )
           .max(DASHBOARD_LIMITS.containers, { error: `containers must hold at most ${DASHBOARD_LIMITS.containers}` }),
     },
+    importId: {
+      type: STRING,
+      description:
+        "The id of an existing dashboard to take over instead of creating one. The create reads it (failing, with nothing created, " +
+        "when there is none) and writes the program's whole dashboard with one PUT only when it differs (tiles keep their ids); it never creates " +
+        "one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has " +
+        "`retainOnDelete`.",
+      role: "input",
+      wire: false,
+      check: ({ opaquePathId }) => opaquePathId("importId"),
+    },
     tileIds: {
       type: { kind: "map", values: STRING },
       description:
@@ -393,3 +404,13 @@ export const DASHBOARD = {
     },
   },
 } as const satisfies ResourceDefinition;
+
+/** The inputs that hold another resource's id ("[]": each element): an export writes them as references. */
+export const DASHBOARD_REFERENCES = [
+  { path: ["tiles", "[]", "config", "sourceId"], to: "Source" },
+  { path: ["tiles", "[]", "config", "connectionId"], to: "Connection" },
+  { path: ["filters", "[]", "sourceId"], to: "Source" },
+] as const;
+
+/** The output a tile alert's tileId is read from, by tile name. */
+export const TILE_IDS_OUTPUT = "tileIds" as const satisfies keyof typeof DASHBOARD.properties;

@@ -1221,6 +1221,13 @@ export interface ConnectionArgs {
    * managed: the service keeps its value.
    */
   isPrometheusEndpoint?: pulumi.Input<boolean>;
+  /**
+   * The id of an existing connection to take over instead of creating one. The create reads it (failing, with nothing
+   * created, when there is none) and writes the program's whole connection with one PUT only when it differs or the
+   * program sets a password (never read back, so sent); it never creates one. Once taken over, changing or removing
+   * importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+   */
+  importId?: pulumi.Input<string>;
 }
 
 /** The outputs of Connection. */
@@ -1330,6 +1337,13 @@ export interface SourceArgs {
   highlightedTraceAttributeExpressions?: pulumi.Input<pulumi.Input<SourceHighlightedExpressionArgs>[]>;
   /** Attributes highlighted in a row (log, trace); default none. */
   highlightedRowAttributeExpressions?: pulumi.Input<pulumi.Input<SourceHighlightedExpressionArgs>[]>;
+  /**
+   * The id of an existing source to take over instead of creating one. The create reads it (failing, with nothing
+   * created, when there is none) and writes the program's whole source with one PUT only when it differs; it never
+   * creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the
+   * resource has `retainOnDelete`.
+   */
+  importId?: pulumi.Input<string>;
 }
 
 /** The outputs of Source. */
@@ -1438,6 +1452,13 @@ export interface DashboardArgs {
   savedFilterValues?: pulumi.Input<pulumi.Input<DashboardSavedFilterValueArgs>[]>;
   /** Containers grouping tiles (at most 50); removed: cleared. */
   containers?: pulumi.Input<pulumi.Input<DashboardContainerArgs>[]>;
+  /**
+   * The id of an existing dashboard to take over instead of creating one. The create reads it (failing, with nothing
+   * created, when there is none) and writes the program's whole dashboard with one PUT only when it differs (tiles keep
+   * their ids); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy
+   * deletes it unless the resource has `retainOnDelete`.
+   */
+  importId?: pulumi.Input<string>;
 }
 
 /** The outputs of Dashboard. */

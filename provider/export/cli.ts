@@ -41,7 +41,8 @@ export function helpText(): string {
   });
   return `Usage: alertpipe export [options]
 
-Lists the alerts, webhooks, saved searches, API keys and pipe settings on the service and writes
+Lists the alerts, webhooks, saved searches, dashboards, sources, connections, API keys and pipe
+settings on the service and writes
 either a file for \`pulumi import --file <file>\` ({"resources": [{"type", "name", "id"}, ...]}) or
 a program that adopts every object itself on its first \`pulumi up\`. It only reads (GET requests,
 paced as the provider paces them); it never writes to the service.
@@ -55,11 +56,13 @@ What to export:
                                   have no list, so each pipe is read by itself
   --name <glob>                   keep only the objects whose name matches (* any run, ? one
                                   character, every other character itself, case aside), and
-                                  with them the webhooks and saved searches they refer to,
-                                  whatever those are named; repeat to keep any of several
+                                  with them what they refer to (webhooks, saved searches,
+                                  dashboards, sources, connections), whatever those are named;
+                                  repeat to keep any of several
   --format <format>               import (default): the file for pulumi import --file;
                                   yaml: a Pulumi YAML program (Pulumi.yaml) for the plugin, each
-                                  object adopted with the import option, references by name;
+                                  object adopted with the import option, references by name
+                                  (a tile alert's tileId as its dashboard's tileIds["<tile>"]);
                                   typescript: a program (index.ts) for the dynamic classes, each
                                   object adopted by importId, references as variables
   --out <file>                    write the file there instead of stdout
@@ -71,7 +74,9 @@ last characters of its id added where it has no name or shares it with another o
 Left out, and said on stderr: objects the resources cannot hold as they are (the check a program's
 preview runs refuses them; the reason is given), and lists the service does not have (404), which
 do not stop the export. API keys come without their keyId and keySecret: the service shows a
-secret once. Secrets are never written.
+secret once. Connections come without their password, which the service never returns: a
+program adopts them without it (sending nothing) and says how to supply it. Secrets are never
+written.
 
 Connection (a flag, else the environment variable, as the provider reads its stack config):
 ${settings.join("\n")}

@@ -23,6 +23,8 @@ export interface Kept {
   readonly kind: ExportKind;
   readonly listed: Listed;
   readonly inputs: Inputs;
+  /** What its import's read gives as outputs (a dashboard's tileIds); none when it gave none. */
+  readonly outputs?: Inputs;
 }
 
 /** A kept object under the name the document and the programs give it. */
@@ -73,7 +75,10 @@ export interface ExportResult {
 }
 
 /** What an import of this object records, or why it would give a program that fails preview. */
-async function adoption(kind: ExportKind, listed: Listed): Promise<{ inputs: Inputs } | { why: string }> {
+async function adoption(
+  kind: ExportKind,
+  listed: Listed,
+): Promise<{ inputs: Inputs; outputs: Inputs | undefined } | { why: string }> {
   let recorded;
   try {
     recorded = listed.recorded ?? (await kind.behaviour.readImported(listed.importId));
@@ -84,7 +89,7 @@ async function adoption(kind: ExportKind, listed: Listed): Promise<{ inputs: Inp
   // Checked as the written program's preview will check them.
   const inputs = pick(recorded.inputs, inputNames(kind.behaviour.definition));
   const checked = await kind.behaviour.check({}, inputs);
-  if (checked.ok) return { inputs };
+  if (checked.ok) return { inputs, outputs: recorded.outputs };
   return { why: `the resource cannot hold it as it is: ${checked.failures.map((f) => f.reason).join("; ")}` };
 }
 
@@ -136,7 +141,12 @@ export async function exportEstate(options: ExportOptions): Promise<ExportResult
       count.skipped += 1;
       return;
     }
-    kept.push({ kind: c.kind, listed: c.listed, inputs: got.inputs });
+    kept.push({
+      kind: c.kind,
+      listed: c.listed,
+      inputs: got.inputs,
+      ...(got.outputs === undefined ? {} : { outputs: got.outputs }),
+    });
     keptKeys.add(key);
     count.exported += 1;
   };
@@ -153,7 +163,8 @@ export async function exportEstate(options: ExportOptions): Promise<ExportResult
   // What a kept object refers to is kept with it, whatever its name: a program needs its referents.
   for (let i = 0; i < kept.length; i += 1) {
     const { kind, inputs } = kept[i] ?? { kind: undefined, inputs: {} };
-    for (const ref of kind?.references ?? [])
+    // A keyed reference's referent is named at its ownerAt, itself a reference.
+    for (const ref of (kind?.references ?? []).filter((r) => r.keyed === undefined))
       for (const id of referredIds(inputs, ref.path)) {
         const key = `${ref.to} ${id}`;
         const candidate = leftOut.get(key);

@@ -1,7 +1,16 @@
 // What an export keeps: the types asked for, and names matching a shell-like pattern.
 
 /** The types an export knows, by the schema's names. */
-export const EXPORT_TYPES = ["Alert", "ApiKey", "PipeSettings", "Webhook", "SavedSearch"] as const;
+export const EXPORT_TYPES = [
+  "Alert",
+  "ApiKey",
+  "PipeSettings",
+  "Webhook",
+  "SavedSearch",
+  "Dashboard",
+  "Source",
+  "Connection",
+] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
 
 export function isExportType(text: string): text is ExportType {

@@ -3,7 +3,7 @@
 import { ApiError, UnexpectedResponseError } from "../errors";
 import { isNotFound } from "../http/gone";
 import { listedObjects, type Collection } from "../reading/listedReads";
-import { connectionFor, type Area } from "../runtime/connection";
+import { connectionFor, isManagedClickStack, type Area } from "../runtime/connection";
 import type { Checked } from "../protocol/check";
 import type { ResourceDefinition } from "../protocol/definition";
 import type { PropertyMap } from "../protocol/properties";
@@ -16,12 +16,22 @@ import { behaviour as pipeSettings } from "../pipeSettings/behaviour";
 import { behaviour as webhook } from "../webhook/behaviour";
 import { WEBHOOKS } from "../webhook/wire";
 import { behaviour as savedSearch } from "../savedSearch/behaviour";
+import { SAVED_SEARCH_REFERENCES } from "../savedSearch/definition";
 import { SEARCHES } from "../savedSearch/wire";
+import { behaviour as dashboard } from "../dashboard/behaviour";
+import { DASHBOARD_REFERENCES, TILE_IDS_OUTPUT } from "../dashboard/definition";
+import { DASHBOARDS } from "../dashboard/wire";
+import { behaviour as source } from "../source/behaviour";
+import { SOURCE_REFERENCES } from "../source/definition";
+import { SOURCES } from "../source/wire";
+import { behaviour as connection } from "../connection/behaviour";
+import { CONNECTIONS } from "../connection/wire";
 import type { ExportType } from "./filters";
 
-/** The inputs an import records, which the generated program holds. */
+/** The inputs an import records, which the generated program holds, and its outputs (a dashboard's tileIds). */
 export interface Recorded {
   readonly inputs: Readonly<Record<string, unknown>>;
+  readonly outputs?: Readonly<Record<string, unknown>>;
 }
 
 /** A resource's behaviour: the import's read and the preview's check. */
@@ -56,6 +66,12 @@ export interface Listed {
 export interface ReferenceAt {
   readonly path: readonly string[];
   readonly to: ExportType;
+  /**
+   * The value is not the referent's id but one of the values of its kind's `keyedOutput` (a tile's id
+   * among a dashboard's tileIds), the referent being the object whose id is at `ownerAt`; written as
+   * that output at the key holding the value.
+   */
+  readonly keyed?: { readonly ownerAt: readonly string[] };
 }
 
 /** One collection to list, named as the report names it. */
@@ -89,6 +105,8 @@ export interface ExportKind {
   readonly dynamicImportId: ((listed: Listed) => string) | undefined;
   /** Said above each resource of the type in a written program, whatever its language. */
   readonly programNote: string | undefined;
+  /** The map output (name to id) a keyed reference to it reads: a dashboard's tileIds. */
+  readonly keyedOutput?: string;
 }
 
 /** Words for a list the service lacks or answers unreadably; anything else throws. */
@@ -129,8 +147,52 @@ function nameOf(item: unknown): string | undefined {
   return typeof name === "string" && name.trim() !== "" ? name : undefined;
 }
 
-// What an alert points at comes first, for readers; an import records no dependencies.
+// What others point at comes first, for readers; an import records no dependencies.
 export const EXPORT_KINDS: readonly ExportKind[] = [
+  {
+    type: "Connection",
+    token: "alertpipe:index:Connection",
+    typeWord: "connection",
+    plural: "connections",
+    named: true,
+    // Managed ClickStack has no connections route: its platform makes the connection.
+    collections: () => [
+      isManagedClickStack()
+        ? {
+            where: "connections",
+            list: async () => ({
+              missing:
+                "managed ClickStack has no connections route (its platform makes the connection; sources keep its id)",
+            }),
+          }
+        : listedCollection("connections", "alerting", CONNECTIONS.collection, (id) => id),
+    ],
+    needs: undefined,
+    behaviour: connection,
+    caveat:
+      "Connections are adopted without their password: the service never returns it, so each exported connection needs " +
+      "one set in the program to manage it (a secret); adopting without it sends nothing, and the service keeps the one it holds.",
+    references: [],
+    dynamicImportId: (listed) => listed.id,
+    programNote:
+      "password is left out: the service never returns it, and adopting without it sends nothing (the service keeps the " +
+      "one it holds). To manage it, set it here as a secret (YAML: a secret config value, password: ${clickhousePassword}; " +
+      "TypeScript: config.requireSecret(...)); supplying it is an update: the next up sends the whole connection (one PUT).",
+  },
+  {
+    type: "Source",
+    token: "alertpipe:index:Source",
+    typeWord: "source",
+    plural: "sources",
+    named: true,
+    collections: () => [listedCollection("sources", "alerting", SOURCES.collection, (id) => id)],
+    needs: undefined,
+    behaviour: source,
+    caveat: undefined,
+    references: SOURCE_REFERENCES,
+    dynamicImportId: (listed) => listed.id,
+    programNote: undefined,
+  },
   {
     type: "Webhook",
     token: "alertpipe:index:Webhook",
@@ -159,9 +221,24 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     needs: undefined,
     behaviour: savedSearch,
     caveat: undefined,
-    references: [],
+    references: SAVED_SEARCH_REFERENCES,
     dynamicImportId: (listed) => listed.id,
     programNote: undefined,
+  },
+  {
+    type: "Dashboard",
+    token: "alertpipe:index:Dashboard",
+    typeWord: "dashboard",
+    plural: "dashboards",
+    named: true,
+    collections: () => [listedCollection("dashboards", "alerting", DASHBOARDS.collection, (id) => id)],
+    needs: undefined,
+    behaviour: dashboard,
+    caveat: undefined,
+    references: DASHBOARD_REFERENCES,
+    dynamicImportId: (listed) => listed.id,
+    programNote: undefined,
+    keyedOutput: TILE_IDS_OUTPUT,
   },
   {
     type: "Alert",

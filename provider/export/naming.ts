@@ -18,7 +18,8 @@ const KEYWORDS = new Set(
     "implements import in instanceof interface is lambda let map new nil none nonlocal not null or package pass " +
     "private protected public raise range return select static struct super switch this throw true try type typeof " +
     "var void while with yield properties options resources outputs variables config undefined eval arguments " +
-    "globalthis"
+    // The TypeScript program's own: its import of @pulumi/pulumi and its helper for tileIds.
+    "globalthis pulumi valueat"
   ).split(" "),
 );
 

@@ -5,9 +5,12 @@ import type { Adopted } from "./export";
 import { referredIds } from "./export";
 import type { ExportKind } from "./kinds";
 
-/** A reference to the resource of that name: its `id`. */
+/** A reference to the resource of that name: its `id`, or its map output `at[0]` at key `at[1]` (tileIds). */
 export class Reference {
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    readonly at?: readonly [output: string, key: string],
+  ) {}
 }
 
 export type ProgramValue =
@@ -22,6 +25,8 @@ export interface ProgramResource {
   /** What the dynamic class's `importId` takes; undefined when it has none. */
   readonly dynamicImportId: string | undefined;
   readonly inputs: { readonly [key: string]: ProgramValue };
+  /** Said above it: why a value that names another object stays a literal. */
+  readonly notes: readonly string[];
 }
 
 export interface Program {
@@ -61,18 +66,50 @@ function replaced(
   return { ...record, [step]: replaced(inner, rest, replace) };
 }
 
+/** The key of `map` holding `value`, when exactly one does. */
+function keyHolding(map: unknown, value: string): string | undefined {
+  if (typeof map !== "object" || map === null) return undefined;
+  const keys = Object.entries(map as Record<string, unknown>).filter(([, v]) => v === value);
+  return keys.length === 1 ? keys[0]?.[0] : undefined;
+}
+
 export function programOf(adopted: readonly Adopted[]): Program {
   // Ids are unique within a type, so each id names one resource.
-  const byTypeAndId = new Map(adopted.map((a) => [`${a.kind.type} ${a.listed.id}`, a.name]));
+  const byTypeAndId = new Map(adopted.map((a) => [`${a.kind.type} ${a.listed.id}`, a]));
   let references = 0;
   const made = adopted.map((a): ProgramResource => {
     let inputs = plain(a.inputs) as { readonly [key: string]: ProgramValue };
+    const notes: string[] = [];
     for (const ref of a.kind.references) {
-      const counted = referredIds(a.inputs, ref.path).filter((id) => byTypeAndId.has(`${ref.to} ${id}`)).length;
-      references += counted;
+      const { keyed } = ref;
+      const referent = (id: string) => byTypeAndId.get(`${ref.to} ${id}`);
+      let resolve: (id: string) => Reference | undefined;
+      if (keyed === undefined)
+        resolve = (id) => {
+          const to = referent(id);
+          return to === undefined ? undefined : new Reference(to.name);
+        };
+      else {
+        const [ownerId] = referredIds(a.inputs, keyed.ownerAt);
+        const owner = ownerId === undefined ? undefined : referent(ownerId);
+        resolve = (id) => {
+          const output = owner?.kind.keyedOutput;
+          if (owner === undefined || output === undefined) return undefined;
+          const key = keyHolding(owner.outputs?.[output], id);
+          // Pulumi YAML cannot read a key ending in a backslash (it takes `\"` as a quote).
+          if (key !== undefined && !key.endsWith("\\")) return new Reference(owner.name, [output, key]);
+          notes.push(
+            `${ref.path.join(".")} stays the id ${id}: it is not among ${owner.name}'s ${output} (only a tile of a ` +
+              "non-empty unique name whose chart takes an alert (line, stacked_bar, number) is; the service deletes an " +
+              "alert on any other tile at the dashboard's next update).",
+          );
+          return undefined;
+        };
+      }
       inputs = replaced(inputs, ref.path, (id) => {
-        const name = byTypeAndId.get(`${ref.to} ${id}`);
-        return name === undefined ? undefined : new Reference(name);
+        const reference = resolve(id);
+        if (reference !== undefined) references += 1;
+        return reference;
       }) as typeof inputs;
     }
     return {
@@ -81,6 +118,7 @@ export function programOf(adopted: readonly Adopted[]): Program {
       importId: a.listed.importId,
       dynamicImportId: a.kind.dynamicImportId?.(a.listed),
       inputs,
+      notes,
     };
   });
   return { resources: referentsFirst(made), references };

@@ -12,11 +12,17 @@ function scalar(value: string | number | boolean | null): string {
   return String(value);
 }
 
+/** `${name.id}`, or `${name.output["key"]}` (pulumi-yaml reads `\"` in a key as a quote, nothing else). */
+function reference(ref: Reference): string {
+  const at = ref.at === undefined ? "id" : `${ref.at[0]}["${ref.at[1].replaceAll('"', '\\"')}"]`;
+  return JSON.stringify(`\${${ref.name}.${at}}`);
+}
+
 const key = (k: string) => (PLAIN_KEY.test(k) ? k : JSON.stringify(k));
 
 /** `value` after `head` (a key and colon, or a list's dash), in block style at `indent`. */
 function lines(head: string, value: ProgramValue, indent: string): string[] {
-  if (value instanceof Reference) return [`${head} "\${${value.name}.id}"`];
+  if (value instanceof Reference) return [`${head} ${reference(value)}`];
   if (Array.isArray(value)) {
     const items = value as readonly ProgramValue[];
     if (items.length === 0) return [`${head} []`];
@@ -53,6 +59,7 @@ export function yamlProgram(program: Program): string {
   ];
   for (const r of program.resources) {
     if (r.kind.programNote !== undefined) out.push(...commentLines(r.kind.programNote, "  # "));
+    for (const said of r.notes) out.push(...commentLines(said, "  # "));
     out.push(`  ${r.name}:`, `    type: ${r.kind.token}`);
     out.push(...lines("    properties:", r.inputs, "    "));
     out.push("    options:", `      import: ${scalar(r.importId)}`);

@@ -207,3 +207,6 @@ export const SAVED_SEARCH = {
     },
   },
 } as const satisfies ResourceDefinition;
+
+/** The inputs that hold another resource's id ("[]": each element): an export writes them as references. */
+export const SAVED_SEARCH_REFERENCES = [{ path: ["sourceId"], to: "Source" }] as const;

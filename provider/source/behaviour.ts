@@ -7,7 +7,7 @@ import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
-import { importIdParts, keptByReplacement } from "../creation/importing";
+import { importIdParts, keptByReplacement, listedForImport } from "../creation/importing";
 import { listPaged, listWhole, named, stillFound, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { checkArgs, type CheckFailure } from "../protocol/check";
@@ -42,6 +42,7 @@ export function kindFailures(inputs: RawInputs): CheckFailure[] {
   const fields = sourceFieldsOf(kind);
   const failures: CheckFailure[] = [];
   for (const name of inputNames(SOURCE)) {
+    if (name === "importId") continue;
     const value = inputs[name];
     if (value === undefined) continue;
     if (value === null)
@@ -106,6 +107,7 @@ const outputsAfterWrite = (args: Args, res: ApiResponse, before: State = {}): St
 
 async function create(args: Args): Promise<Created<State>> {
   const conn = connectionFor("alerting");
+  if (typeof args.importId === "string") return takeOver(conn, args.importId.trim(), args);
   const description = describe(args);
   return createRecovering<Created<State>, { id: string; source: Listed }>({
     description,
@@ -132,6 +134,16 @@ async function create(args: Args): Promise<Created<State>> {
         .map(([id, source]) => ({ id, source })),
     adopt: async (found) => ({ id: found.id, outputs: WHOLE.outputs(found.source, args, {}) }),
   });
+}
+
+/** Read through the list; a PUT of the whole source only when it differs. */
+async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
+  const got = await listedForImport("source", importId, SOURCES.path(), () => SOURCES.read(conn, importId));
+  const answer = SOURCES.objectIn(got.body);
+  const live = WHOLE.outputs(answer, {}, {});
+  if (!WHOLE.diff(live, args).changes) return { id: importId, outputs: WHOLE.outputs(answer, args, {}) };
+  const res = await send(conn, { method: "PUT", path: SOURCES.path(importId), body: bodyOf(args, conn) });
+  return { id: importId, outputs: outputsAfterWrite(args, res, live) };
 }
 
 async function read(id: string, stored: State): Promise<Found<typeof SOURCE> | undefined> {

@@ -229,6 +229,17 @@ export const SOURCE = {
       compared: orDefault([]),
       check: highlighted("highlightedRowAttributeExpressions"),
     },
+    importId: {
+      type: STRING,
+      description:
+        "The id of an existing source to take over instead of creating one. The create reads it (failing, with nothing created, " +
+        "when there is none) and writes the program's whole source with one PUT only when it differs; it never creates " +
+        "one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has " +
+        "`retainOnDelete`.",
+      role: "input",
+      wire: false,
+      check: ({ opaquePathId }) => opaquePathId("importId"),
+    },
     createdAt: {
       type: STRING,
       description: "When the source was made (ISO 8601, set by the service), when it says.",
@@ -244,3 +255,9 @@ export const SOURCE = {
     },
   },
 } as const satisfies ResourceDefinition;
+
+/**
+ * The inputs that hold another resource's id: an export writes them as references. The related sources
+ * (logSourceId, traceSourceId, ...) stay ids: sources name each other both ways, a cycle no program declares.
+ */
+export const SOURCE_REFERENCES = [{ path: ["connection"], to: "Connection" }] as const;

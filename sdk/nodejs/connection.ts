@@ -97,6 +97,7 @@ export class Connection extends pulumi.CustomResource {
             }
             resourceInputs["host"] = args?.host;
             resourceInputs["hyperdxSettingPrefix"] = args?.hyperdxSettingPrefix;
+            resourceInputs["importId"] = args?.importId;
             resourceInputs["isPrometheusEndpoint"] = args?.isPrometheusEndpoint;
             resourceInputs["name"] = args?.name;
             resourceInputs["password"] = args?.password ? pulumi.secret(args.password) : undefined;
@@ -132,6 +133,10 @@ export interface ConnectionArgs {
      * A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is cleared on the service.
      */
     hyperdxSettingPrefix?: pulumi.Input<string | undefined>;
+    /**
+     * The id of an existing connection to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole connection with one PUT only when it differs or the program sets a password (never read back, so sent); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+     */
+    importId?: pulumi.Input<string | undefined>;
     /**
      * True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer managed: the service keeps its value.
      */

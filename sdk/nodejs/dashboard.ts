@@ -109,6 +109,7 @@ export class Dashboard extends pulumi.CustomResource {
             }
             resourceInputs["containers"] = args?.containers;
             resourceInputs["filters"] = args?.filters;
+            resourceInputs["importId"] = args?.importId;
             resourceInputs["name"] = args?.name;
             resourceInputs["savedFilterValues"] = args?.savedFilterValues;
             resourceInputs["savedQuery"] = args?.savedQuery;
@@ -148,6 +149,10 @@ export interface DashboardArgs {
      * Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared.
      */
     filters?: pulumi.Input<pulumi.Input<inputs.DashboardFilterArgs>[] | undefined>;
+    /**
+     * The id of an existing dashboard to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole dashboard with one PUT only when it differs (tiles keep their ids); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+     */
+    importId?: pulumi.Input<string | undefined>;
     /**
      * The dashboard's name (at most 1024 characters).
      */

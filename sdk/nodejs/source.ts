@@ -225,6 +225,7 @@ export class Source extends pulumi.CustomResource {
             resourceInputs["highlightedRowAttributeExpressions"] = args?.highlightedRowAttributeExpressions;
             resourceInputs["highlightedTraceAttributeExpressions"] = args?.highlightedTraceAttributeExpressions;
             resourceInputs["implicitColumnExpression"] = args?.implicitColumnExpression;
+            resourceInputs["importId"] = args?.importId;
             resourceInputs["kind"] = args?.kind;
             resourceInputs["logSourceId"] = args?.logSourceId;
             resourceInputs["metricSourceId"] = args?.metricSourceId;
@@ -344,6 +345,10 @@ export interface SourceArgs {
      * The column a bare search term matches (log, trace).
      */
     implicitColumnExpression?: pulumi.Input<string | undefined>;
+    /**
+     * The id of an existing source to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole source with one PUT only when it differs; it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+     */
+    importId?: pulumi.Input<string | undefined>;
     /**
      * The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields.
      */

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ORG_ID } from "../support/fixtures";
+import { envFor } from "../support/emulatorPerTest";
 import {
   exportEnv,
   exportInProcess,
@@ -43,11 +44,36 @@ describe("alertpipe export --format of an estate whose names meet", () => {
   });
 
   it("wires every reference of the YAML program by name, none left as an id", () => {
-    const refs = yaml.stdout.match(/"\$\{[A-Za-z0-9]+\.id\}"/g) ?? [];
+    const refs = yaml.stdout.match(/"\$\{[A-Za-z0-9]+\.(?:id|tileIds\[\\".*?\\"\])\}"/g) ?? [];
     expect(refs).toHaveLength(estate.references);
-    for (const id of [...estate.webhooks, ...estate.savedSearches])
+    for (const id of [...estate.webhooks, ...estate.savedSearches, ...estate.connections, ...estate.sources])
       expect(yaml.stdout.split(`"${id}"`).length - 1, id).toBe(1); // its own import line alone
     expect(yaml.stderr).toContain(`${estate.objects} resources, ${estate.references} references wired`);
+  });
+
+  it("wires a tile alert to its dashboard's tileIds by the tile's name, quotes and all", () => {
+    expect(yaml.stdout).toMatch(/^ {6}dashboardId: "\$\{highCpu\w+\.id\}"$/m);
+    expect(yaml.stdout).toContain('tileId: "${highCpu' /* its dashboard */);
+    expect(yaml.stdout).toMatch(/tileIds\[\\"cpu \\\\\\"p99\\\\\\" \$5\\"\]\}"$/m);
+  });
+
+  it("leaves a tile alert on a tile outside tileIds a literal id, saying why above it", () => {
+    for (const program of [yaml.stdout, ts.stdout].map((p) => p.replace(/\n *(#|\/\/) /g, " "))) {
+      expect(program.match(/tileId stays the id \w+: it is not among \w+'s tileIds/g)).toHaveLength(
+        estate.literalTileIds,
+      );
+      expect(program.match(/tileId: "[0-9a-f]{24}"/g)).toHaveLength(estate.literalTileIds);
+    }
+  });
+
+  it("leaves every connection's password out, saying how to supply it", () => {
+    for (const program of [yaml.stdout, ts.stdout].map((p) => p.replace(/\n *(#|\/\/) /g, " "))) {
+      expect(program.match(/password is left out: the service never returns it/g)).toHaveLength(
+        estate.connections.length,
+      );
+      expect(program).not.toContain(estate.password);
+    }
+    expect(yaml.stderr).toContain("Connections are adopted without their password");
   });
 
   it("writes a name holding ${ as text Pulumi YAML does not read as a reference", () => {
@@ -61,20 +87,24 @@ describe("alertpipe export --format of an estate whose names meet", () => {
 
   it("writes a TypeScript program with every object taken over by importId, references as variables", () => {
     expect(ts.code, ts.stderr).toBe(0);
-    expect(ts.stdout.match(/^const \w+ = new (Alert|ApiKey|PipeSettings|SavedSearch|Webhook)\(/gm)).toHaveLength(
-      estate.objects,
-    );
+    expect(
+      ts.stdout.match(
+        /^const \w+ = new (Alert|ApiKey|PipeSettings|SavedSearch|Webhook|Dashboard|Source|Connection)\(/gm,
+      ),
+    ).toHaveLength(estate.objects);
     // Keys by their uuid; pipe settings have no importId.
     expect(ts.stdout.match(/^ {2}importId: "[^"]+",$/gm)).toHaveLength(estate.objects - 1);
-    expect(ts.stdout.match(/(webhookId|savedSearchId): \w+\.id,$/gm)).toHaveLength(estate.references);
-    for (const id of [...estate.webhooks, ...estate.savedSearches]) expect(ts.stdout.split(id).length - 1).toBe(1);
+    expect(ts.stdout.match(/: (?:\w+\.id|valueAt\(\w+\.tileIds, ".*"\)),$/gm)).toHaveLength(estate.references);
+    for (const id of [...estate.webhooks, ...estate.savedSearches, ...estate.connections, ...estate.sources])
+      expect(ts.stdout.split(id).length - 1).toBe(1);
     expect(ts.stdout).toContain("PipeSettings has no importId: the first up sends one PUT");
   });
 
   it("declares each variable before a resource refers to it", () => {
     const declared = new Set<string>();
     for (const line of ts.stdout.split("\n")) {
-      for (const used of line.matchAll(/: (\w+)\.id,$/g)) expect(declared.has(used[1] ?? "")).toBe(true);
+      for (const used of line.matchAll(/: (?:valueAt\()?(\w+)\.(?:id|tileIds)\b/g))
+        expect(declared.has(used[1] ?? "")).toBe(true);
       const decl = /^const (\w+) =/.exec(line);
       if (decl !== null) declared.add(decl[1] ?? "");
     }
@@ -106,6 +136,40 @@ describe("alertpipe export --name keeps what a kept alert refers to (issue 38, f
       const ids = (JSON.parse(run.stdout) as { resources: Array<{ id: string }> }).resources.map((r) => r.id);
       expect(ids.sort()).toEqual([team.ops, team.errors, team.errorRate].sort());
       expect(run.stderr).toContain("webhooks: 2 listed, 1 exported, 1 left out by --name, 1 kept as what a kept");
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("keeps a kept tile alert's dashboard, the source its tiles chart and the connection behind them", async () => {
+    const emu = await startEmulator(NO_LIMITS);
+    try {
+      const estate = await seedDuplicateEstate(emu);
+      const run = await exportInProcess(["export", "--name", "tile [2]*"], exportEnv(emu));
+      expect(run.code, run.stderr).toBe(0);
+      const ids = (JSON.parse(run.stdout) as { resources: Array<{ id: string }> }).resources.map((r) => r.id);
+      expect(ids.sort()).toEqual(
+        [estate.alerts[13], estate.webhooks[0], estate.dashboard, estate.sources[2], estate.connections[1]].sort(),
+      );
+      expect(run.stderr).toContain("dashboards: 1 listed, 1 exported, 1 kept as what a kept object refers to");
+      expect(run.stderr).toContain("connections: 2 listed, 1 exported, 1 left out by --name, 1 kept as what a kept");
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+describe("alertpipe export on managed ClickStack, which has no connections route", () => {
+  it("says connections are not listed, sends no request for them, and keeps each source's connection an id", async () => {
+    const emu = await startEmulator({ ...NO_LIMITS, cloudDialect: "clickhouse" });
+    try {
+      const run = await exportInProcess(["export", "--format", "yaml"], envFor("clickstack", emu));
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain("connections: not listed, managed ClickStack has no connections route");
+      expect(run.stderr).toContain("sources: 2 listed, 2 exported");
+      expect(run.stdout).not.toContain("alertpipe:index:Connection");
+      expect(run.stdout.match(/^ {6}connection: "[0-9a-f]{24}"$/gm)).toHaveLength(2);
+      expect(emu.requests.filter((r) => r.path.endsWith("/connections"))).toEqual([]);
     } finally {
       await emu.close();
     }

@@ -63,7 +63,7 @@ describe("adopting an estate: alertpipe export, pulumi import --file with code g
       { env: { PATH: process.env.PATH ?? "", ...exportEnv(emu) } },
     );
     const resources = (JSON.parse(readFileSync(importFile, "utf8")) as { resources: unknown[] }).resources;
-    expect(resources).toHaveLength(estate.alerts.length + estate.keys.length + 1);
+    expect(resources).toHaveLength(estate.alerts.length + estate.keys.length + 1 + estate.seeded.length);
     expect(requestLog(emu, isWrite)).toEqual([]);
   });
 
@@ -73,7 +73,7 @@ describe("adopting an estate: alertpipe export, pulumi import --file with code g
     expect(requestLog(emu, isWrite)).toEqual([]);
     const ids = [...ourState(stack).values()].map((r) => r.id).sort();
     const keyIds = estate.keys.map((k) => k.split("/")[1] ?? "");
-    expect(ids).toEqual([...estate.alerts, ...keyIds, estate.pipe].sort());
+    expect(ids).toEqual([...estate.alerts, ...keyIds, estate.pipe, ...estate.seeded].sort());
   });
 
   it("records the adopted keys without keyId or keySecret, which the export's report said", async () => {

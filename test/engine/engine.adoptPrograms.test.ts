@@ -1,6 +1,10 @@
 // Adopting an estate whose names meet through the programs `alertpipe export --format` writes, on
-// the real engine (issue 38): 31 objects (two alerts "High CPU", a webhook, a saved search, a key and
-// an alert all named "errors", two keys "ci", a webhook and a key "ops"), 31 references.
+// the real engine (issues 38 and 39): 37 objects (two alerts and a dashboard "High CPU", a webhook, a
+// saved search, a key, a connection and an alert all named "errors", two keys "ci", a webhook, a key
+// and a source "ops", the emulator's seeded connection and sources), 63 references: alerts to
+// webhooks and saved searches, tile alerts to the dashboard and to its tileIds by tile name, tiles
+// and saved searches to sources, sources and a Raw SQL tile to connections. A connection's password,
+// which the service never returns, is left out of the program: adopting without it sends nothing.
 //
 // - `--format yaml`: a Pulumi YAML project for the plugin; its first `up` adopts every object with
 //   the import option, sending no write, every reference wired; the second preview has nothing to do.
@@ -34,6 +38,7 @@ import {
   ourState,
   pluginFolder,
   requestLog,
+  type StateResource,
 } from "../support/engine";
 import { ORG_ID, SETTINGS_PATH } from "../support/fixtures";
 import { exportEnv, installedCommand, seedDuplicateEstate, type DuplicateEstate } from "../support/exportRuns";
@@ -57,31 +62,32 @@ async function exportProgram(emu: RunningEmulator, estate: DuplicateEstate, form
 }
 
 /**
- * References the stack recorded: for each resource, the webhooks and saved searches among its
- * dependencies whose id its inputs hold. A reference the program wired is both; a literal id neither.
+ * References the stack recorded: for each resource and each of its dependencies on a resource of ours,
+ * how many of its input values are that referent's id, or one of its tileIds (a tile alert's tileId).
+ * A reference the program wired is both a dependency and the value; a literal id is no dependency.
  */
 async function wiredInState(stack: CliStack): Promise<number> {
   const shown = ok(await stack.run(["stack", "export"]));
-  const resources = [...ourExported(shown.stdout).values()] as Array<{
-    urn: string;
-    id?: string;
-    inputs?: Record<string, unknown>;
-    dependencies?: string[];
-  }>;
+  const resources = [...ourExported(shown.stdout).values()] as Array<StateResource & { dependencies?: string[] }>;
   const byUrn = new Map(resources.map((r) => [r.urn, r]));
   let wired = 0;
-  for (const r of resources)
-    for (const dep of r.dependencies ?? []) {
+  for (const r of resources) {
+    const inputs = JSON.stringify(r.inputs);
+    for (const dep of new Set(r.dependencies ?? [])) {
       const referent = byUrn.get(dep);
-      if (
-        referent?.id !== undefined &&
-        /:(Webhook|SavedSearch)::/.test(dep) &&
-        JSON.stringify(r.inputs).includes(`"${referent.id}"`)
-      )
-        wired += 1;
+      if (referent?.id === undefined) continue;
+      const tileIds = (referent.outputs?.tileIds ?? {}) as Record<string, string>;
+      for (const value of [referent.id, ...Object.values(tileIds)]) wired += inputs.split(`"${value}"`).length - 1;
     }
+  }
   return wired;
 }
+
+/** A tile alert's tileId wired to its dashboard's tileIds by the tile's name, in YAML and TypeScript. */
+const TILE_REFERENCES = { yaml: /\.tileIds\[\\"/g, typescript: /valueAt\(\w+\.tileIds, "/g };
+
+/** The estate's tile alerts on a tile in tileIds; the ninth sits on a table tile, which is not. */
+const ON_TILES_IN_TILE_IDS = 8;
 
 /**
  * A TypeScript project as a user makes one, on the emulator with only connection config: the packed
@@ -132,8 +138,10 @@ describe("adopting an estate whose names meet with alertpipe export --format yam
     program = readFileSync(file, "utf8");
   }, 900_000);
 
-  it("writes every reference of the estate as ${name.id}", () => {
-    expect(program.match(/"\$\{\w+\.id\}"/g)).toHaveLength(estate.references);
+  it('writes every reference of the estate as ${name.id}, a tile\'s as ${dashboard.tileIds["name"]}', () => {
+    const references = program.match(/"\$\{\w+\.(?:id|tileIds\[\\".*?\\"\])\}"/g) ?? [];
+    expect(references).toHaveLength(estate.references);
+    expect(program.match(TILE_REFERENCES.yaml)).toHaveLength(ON_TILES_IN_TILE_IDS);
     console.log(`--format yaml: ${estate.objects} objects, ${estate.references} references written`);
   });
 
@@ -170,6 +178,7 @@ describe("adopting an estate whose names meet with alertpipe export --format yam
       ok(await yaml.stack.runLogged("destroy", ["destroy", "--yes"]));
       const snap = emu.snapshot();
       expect([snap.alerts, snap.webhooks, snap.savedSearches, snap.keys]).toEqual([{}, {}, {}, {}]);
+      expect([snap.dashboards, snap.sources, snap.connections]).toEqual([{}, {}, {}]);
     },
     COMMAND_TIMEOUT_MS,
   );
@@ -191,8 +200,10 @@ describe("adopting an estate whose names meet with alertpipe export --format typ
     program = readFileSync(join(projectDir, "index.ts"), "utf8");
   }, 900_000);
 
-  it("writes every reference of the estate as a variable's id", () => {
-    expect(program.match(/(webhookId|savedSearchId): \w+\.id,$/gm)).toHaveLength(estate.references);
+  it("writes every reference of the estate as a variable's id, a tile's as its dashboard's tileIds at its name", () => {
+    const references = program.match(/: (?:\w+\.id|valueAt\(\w+\.tileIds, ".*"\)),$/gm) ?? [];
+    expect(references).toHaveLength(estate.references);
+    expect(program.match(TILE_REFERENCES.typescript)).toHaveLength(ON_TILES_IN_TILE_IDS);
     console.log(`--format typescript: ${estate.objects} objects, ${estate.references} references written`);
   });
 
@@ -240,6 +251,7 @@ describe("adopting an estate whose names meet with alertpipe export --format typ
       ok(await stack.runLogged("destroy", ["destroy", "--yes"]));
       const snap = emu.snapshot();
       expect([snap.alerts, snap.webhooks, snap.savedSearches, snap.keys]).toEqual([{}, {}, {}, {}]);
+      expect([snap.dashboards, snap.sources, snap.connections]).toEqual([{}, {}, {}]);
     },
     COMMAND_TIMEOUT_MS,
   );

@@ -137,7 +137,9 @@ describe("the plugin archive", () => {
     const emu = await startEmulator();
     try {
       await byHand(emu, "POST", ALERTS_PATH, { ...LAG_ALERT, name: "Ingest lag" });
-      const { stdout, stderr } = await run(join(installedPluginDir(plugin), COMMAND_EXECUTABLE), ["export"], {
+      // --type Alert: the emulator's seeded connection and sources would be listed too.
+      const args = ["export", "--type", "Alert"];
+      const { stdout, stderr } = await run(join(installedPluginDir(plugin), COMMAND_EXECUTABLE), args, {
         env: { PATH: await plainPath(), ...exportEnv(emu) },
       });
       const id = Object.keys(emu.snapshot().alerts)[0];

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SEEDED_SOURCES, type RunningEmulator } from "../../emulator";
+import { SEEDED_CONNECTION } from "../../emulator/observability";
 import { runCli } from "../../provider/export/cli";
 import { resetRuntime } from "../../provider/runtime/runtime";
 import { examplesDir } from "../../scripts/exampleStack";
@@ -61,6 +62,8 @@ export interface Estate {
   /** The pipe with settings set, and one with none (which an export leaves out, saying why). */
   readonly pipe: string;
   readonly emptyPipe: string;
+  /** The connection and two sources every emulator holds, as a team's HyperDX holds its own: exported too. */
+  readonly seeded: string[];
 }
 
 /**
@@ -104,7 +107,8 @@ export async function seedEstate(emu: RunningEmulator): Promise<Estate> {
   await byHand(emu, "PUT", SETTINGS_PATH, { db_max_threads: 12, object_storage_use_cluster_function: true });
   const pipe = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/${PIPE_IDS.pipeId}`;
   const emptyPipe = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/2c9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bee`;
-  return { alerts, keys, pipe, emptyPipe };
+  const seeded = [SEEDED_CONNECTION.id, ...SEEDED_SOURCES.map((s) => s.id)];
+  return { alerts, keys, pipe, emptyPipe, seeded };
 }
 
 /** The value of every header and parameter `seedTeamObjects` sets: it must never come back. */
@@ -160,23 +164,36 @@ export async function seedTeamObjects(emu: RunningEmulator): Promise<TeamObjects
 
 /** What `seedDuplicateEstate` made, by id, and how many references its alerts make to its other objects. */
 export interface DuplicateEstate {
+  /** The emulator's seeded connection, and one made by hand with a password. */
+  readonly connections: string[];
+  /** The emulator's two seeded sources, and one made by hand. */
+  readonly sources: string[];
+  readonly dashboard: string;
+  /** The password of the connection made by hand: never in an export. */
+  readonly password: string;
   readonly webhooks: string[];
   readonly savedSearches: string[];
   readonly alerts: string[];
   /** `<organizationId>/<id>` of each key. */
   readonly keys: string[];
   readonly pipe: string;
-  /** Every webhookId and savedSearchId of the alerts: each names an object of the estate. */
+  /** Every input naming another object of the estate: each is wired. */
   readonly references: number;
+  /** Tile alerts on a tile that is not in its dashboard's tileIds (a table): their tileId stays an id. */
+  readonly literalTileIds: number;
   /** How many objects: what an export of every type keeps. */
   readonly objects: number;
 }
 
 /**
- * An estate of 31 objects in which names meet, as they do in a team's (issue 38): two alerts "High
- * CPU", a webhook, a saved search and a key all named "errors", two keys "ci", a webhook "ops" and
- * a key "ops"; every alert notifies a webhook of the estate and every search alert watches one of
- * its saved searches, so each of its 31 references has a referent to be wired to.
+ * An estate of 37 objects in which names meet, as they do in a team's (issue 38): two alerts "High
+ * CPU" and a dashboard "High CPU", a webhook, a saved search, a key and a connection all named
+ * "errors", two keys "ci", a webhook, a key and a source "ops"; the emulator's seeded connection and
+ * two sources, which a team's HyperDX holds as well. Every alert notifies a webhook of the estate,
+ * every search alert watches one of its saved searches, every tile alert sits on the dashboard (eight
+ * on tiles in its tileIds, one on a table tile, which is not), the dashboard's tiles chart the source
+ * made by hand or query its connection, and the sources read through a connection of the estate:
+ * 63 references, each with a referent to be wired to.
  */
 export async function seedDuplicateEstate(emu: RunningEmulator): Promise<DuplicateEstate> {
   const made = async (path: string, body: unknown) =>
@@ -197,6 +214,40 @@ export async function seedDuplicateEstate(emu: RunningEmulator): Promise<Duplica
       ...secrets,
     }),
   ];
+  const password = "clickhouse-CANARY-5d1e";
+  const connections = [
+    SEEDED_CONNECTION.id,
+    await made("/api/v2/connections", { name: "errors", host: "https://ch.example.com:8443", username: "u", password }),
+  ];
+  const ownSource = await made("/api/v2/sources", {
+    kind: "log",
+    name: "ops",
+    connection: connections[1],
+    from: { databaseName: "default", tableName: "otel_logs" },
+    timestampValueExpression: "Timestamp",
+    defaultTableSelectExpression: "Timestamp, Body",
+  });
+  const sources = [...SEEDED_SOURCES.map((s) => s.id), ownSource];
+  const at = (i: number) => ({ x: (i % 4) * 6, y: Math.floor(i / 4) * 3, w: 6, h: 3 });
+  const line = (name: string, i: number) => ({
+    name,
+    ...at(i),
+    config: { displayType: "line", sourceId: ownSource, select: [{ aggFn: "count" }] },
+  });
+  const tiles = [
+    ...["cpu", 'cpu "p99" $5', "tile [2] p99-latency/😀", "errors", "High CPU", "5xx", "ingest"].map(line),
+    {
+      name: "sql errors",
+      ...at(7),
+      config: { displayType: "line", configType: "sql", connectionId: connections[1], sqlTemplate: "SELECT 1" },
+    },
+    { name: "table", ...at(8), config: { displayType: "table", sourceId: ownSource, select: [{ aggFn: "count" }] } },
+  ];
+  const board = (await byHand(emu, "POST", "/api/v2/dashboards", { name: "High CPU", tiles })) as {
+    data: { id: string; tiles: Array<{ id: string }> };
+  };
+  const dashboard = board.data.id;
+  const tileIds = board.data.tiles.map((t) => t.id);
   const source = SEEDED_SOURCES[0].id;
   const savedSearches = [
     await made("/api/v2/saved-searches", { name: "errors", sourceId: source, where: "level:error" }),
@@ -222,8 +273,8 @@ export async function seedDuplicateEstate(emu: RunningEmulator): Promise<Duplica
       threshold: 100 + i,
       thresholdType: "below",
       interval: "1h",
-      dashboardId: "dash-1",
-      tileId: `tile-${i}`,
+      dashboardId: dashboard,
+      tileId: tileIds[i],
       channel: hook(i + 1),
     });
   const alerts: string[] = [];
@@ -240,6 +291,23 @@ export async function seedDuplicateEstate(emu: RunningEmulator): Promise<Duplica
   }
   await byHand(emu, "PUT", SETTINGS_PATH, { db_max_threads: 12, object_storage_use_cluster_function: true });
   const pipe = `${PIPE_IDS.organizationId}/${PIPE_IDS.serviceId}/${PIPE_IDS.pipeId}`;
-  const objects = webhooks.length + savedSearches.length + alerts.length + keys.length + 1;
-  return { webhooks, savedSearches, alerts, keys, pipe, references: 11 * 2 + 9, objects };
+  const objects =
+    connections.length + sources.length + 1 + webhooks.length + savedSearches.length + alerts.length + keys.length + 1;
+  // Alerts' webhooks and saved searches; sources' connections; saved searches' source; the tiles'
+  // sources and connection; tile alerts' dashboardId, and tileId where it is in tileIds.
+  const references = 11 * 2 + 9 + 3 + 3 + tiles.length + 9 + 8;
+  return {
+    connections,
+    sources,
+    dashboard,
+    password,
+    webhooks,
+    savedSearches,
+    alerts,
+    keys,
+    pipe,
+    references,
+    literalTileIds: 1,
+    objects,
+  };
 }

@@ -15,11 +15,19 @@ const kind = (type: string): ExportKind => {
   return found;
 };
 
-const adopted = (type: string, name: string, id: string, inputs: Record<string, unknown>, importId = id): Adopted => ({
+const adopted = (
+  type: string,
+  name: string,
+  id: string,
+  inputs: Record<string, unknown>,
+  importId = id,
+  outputs?: Record<string, unknown>,
+): Adopted => ({
   kind: kind(type),
   name,
   listed: { id, importId, name: undefined },
   inputs,
+  ...(outputs === undefined ? {} : { outputs }),
 });
 
 const HOOK = adopted("Webhook", "ops", "w1", { name: "ops", service: "generic", url: "https://h.example/x" });
@@ -139,5 +147,92 @@ describe("the TypeScript program", () => {
 
   it("says above each key that its secret stays unknown to the stack", () => {
     expect(text).toMatch(/\/\/ Adopted without its keyId and keySecret[^]*keySecret stays unknown[^]*\nconst ci =/);
+  });
+});
+
+describe("a dashboard, its sources and connections, and the alerts on its tiles", () => {
+  const line = (name: string) => ({ name, x: 0, y: 0, w: 6, h: 3, config: { displayType: "line", sourceId: "src1" } });
+  const CONNECTION = adopted("Connection", "clickhouse", "c1", { name: "ch", host: "https://ch", username: "u" });
+  const SOURCE = adopted("Source", "logs", "src1", { kind: "log", name: "Logs", connection: "c1" });
+  const BOARD = adopted(
+    "Dashboard",
+    "ops",
+    "d1",
+    {
+      name: "Ops",
+      tiles: [
+        line('Ingest "lag" $5'),
+        { ...line("sql"), config: { displayType: "line", configType: "sql", connectionId: "c1" } },
+        { ...line("table"), config: { displayType: "table", sourceId: "src1" } },
+      ],
+      filters: [{ type: "QUERY_EXPRESSION", name: "service", expression: "ServiceName", sourceId: "src1" }],
+    },
+    "d1",
+    { tileIds: { 'Ingest "lag" $5': "t1", sql: "t2" } },
+  );
+  const onTile = (name: string, tileId: string) =>
+    adopted("Alert", name, `a-${tileId}`, {
+      source: "tile",
+      threshold: 1,
+      thresholdType: "above",
+      interval: "5m",
+      dashboardId: "d1",
+      tileId,
+    });
+  const LAG = onTile("lagHigh", "t1");
+  const TABLE = onTile("tableHigh", "t3");
+  const program = programOf([LAG, TABLE, BOARD, SOURCE, CONNECTION]);
+  const inputsOf = (name: string) => program.resources.find((r) => r.name === name)?.inputs;
+  const notesOf = (name: string) => program.resources.find((r) => r.name === name)?.notes ?? [];
+
+  it("wires a tile alert's dashboardId to the dashboard and its tileId to the dashboard's tileIds at the tile's name", () => {
+    expect(inputsOf("lagHigh")).toMatchObject({
+      dashboardId: new Reference("ops"),
+      tileId: new Reference("ops", ["tileIds", 'Ingest "lag" $5']),
+    });
+  });
+
+  it("leaves a tileId that is not among tileIds (a table tile) an id, saying why", () => {
+    expect(inputsOf("tableHigh")).toMatchObject({ dashboardId: new Reference("ops"), tileId: "t3" });
+    expect(notesOf("tableHigh").join(" ")).toMatch(/tileId stays the id t3: it is not among ops's tileIds/);
+    expect(notesOf("lagHigh")).toEqual([]);
+  });
+
+  it("wires tiles and filters to their source and connection, and a source to its connection", () => {
+    const board = inputsOf("ops") as { tiles: Array<{ config: Record<string, unknown> }>; filters: unknown[] };
+    expect(board.tiles.map((t) => t.config.sourceId ?? t.config.connectionId)).toEqual([
+      new Reference("logs"),
+      new Reference("clickhouse"),
+      new Reference("logs"),
+    ]);
+    expect(board.filters).toEqual([expect.objectContaining({ sourceId: new Reference("logs") })]);
+    expect(inputsOf("logs")?.connection).toEqual(new Reference("clickhouse"));
+    // 2 alerts' dashboardId, 1 tileId, 3 tiles, 1 filter, 1 source.
+    expect(program.references).toBe(8);
+  });
+
+  it("puts the connection, then the source, then the dashboard before the alerts on it", () => {
+    const names = program.resources.map((r) => r.name);
+    expect(names.slice(0, 3)).toEqual(["clickhouse", "logs", "ops"]);
+  });
+
+  it("writes the YAML reference as the dashboard's tileIds at the name, a quote escaped and no $ doubled", () => {
+    const text = yamlProgram(program);
+    expect(text).toContain('      tileId: "${ops.tileIds[\\"Ingest \\\\\\"lag\\\\\\" $5\\"]}"\n');
+    expect(text).toContain('      dashboardId: "${ops.id}"\n');
+    expect(text).toContain('      tileId: "t3"\n');
+  });
+
+  it("writes the TypeScript reference through a helper that indexes the Output, declared once", () => {
+    const text = typescriptProgram(program);
+    expect(text).toContain('  tileId: valueAt(ops.tileIds, "Ingest \\"lag\\" $5"),\n');
+    expect(text).toContain('import * as pulumi from "@pulumi/pulumi";');
+    expect(text.match(/^function valueAt\(/gm)).toHaveLength(1);
+    expect(typescriptProgram(programOf([SOURCE, CONNECTION]))).not.toContain("valueAt");
+  });
+
+  it("says above each connection that its password is left out and how to supply it", () => {
+    for (const text of [yamlProgram(program), typescriptProgram(program)].map((t) => t.replace(/\n *(#|\/\/) /g, " ")))
+      expect(text).toMatch(/password is left out: the service never returns it, and adopting without it sends nothing/);
   });
 });

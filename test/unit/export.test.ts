@@ -61,6 +61,9 @@ const keys = (items: unknown[]) =>
 function noTeamObjects(pool: ReturnType<typeof mock.api.agent.get> = mock.api.alerting): void {
   for (const path of ["/api/v2/webhooks", "/api/v2/saved-searches"])
     pool.intercept({ method: "GET", path: `${path}?limit=1000&offset=0` }).reply(200, { data: [] });
+  // Not paged.
+  for (const path of ["/api/v2/dashboards", "/api/v2/sources", "/api/v2/connections"])
+    pool.intercept({ method: "GET", path }).reply(200, { data: [] });
 }
 
 const ALL: ExportOptions = { types: ["Alert", "ApiKey"], organizations: [ORG_ID], pipes: [], names: [] };
@@ -203,8 +206,8 @@ describe("the alertpipe command", () => {
   it.each([
     [["export", "--colour"], "Unknown option '--colour'"],
     [
-      ["export", "--type", "Dashboard"],
-      "--type Dashboard: the types are Alert, ApiKey, PipeSettings, Webhook, SavedSearch",
+      ["export", "--type", "Tile"],
+      "--type Tile: the types are Alert, ApiKey, PipeSettings, Webhook, SavedSearch, Dashboard, Source, Connection",
     ],
     [["export", "--pipe", "org/svc"], "--pipe org/svc: give <organizationId>/<serviceId>/<pipeId>"],
     [["export", "--type", "ApiKey"], "--type ApiKey needs --organization <id>"],
@@ -217,8 +220,8 @@ describe("the alertpipe command", () => {
   });
 
   it("says a usage error with its stable code", async () => {
-    const run = await cli(["export", "--type", "Dashboard"]);
-    expect(run.err).toContain("alertpipe export: [USAGE] --type Dashboard");
+    const run = await cli(["export", "--type", "Tile"]);
+    expect(run.err).toContain("alertpipe export: [USAGE] --type Tile");
   });
 
   it("says in --help every flag, every environment variable and every exit code", async () => {
@@ -233,7 +236,9 @@ describe("the alertpipe command", () => {
 
   it("says in --help that --name keeps what a kept object refers to, and what each format writes", () => {
     const help = helpText().replace(/\s+/g, " ");
-    expect(help).toContain("and with them the webhooks and saved searches they refer to, whatever those are named");
+    expect(help).toContain(
+      "and with them what they refer to (webhooks, saved searches, dashboards, sources, connections), whatever those are named",
+    );
     for (const format of ["import (default)", "yaml:", "typescript:"]) expect(help).toContain(format);
   });
 

@@ -102,6 +102,8 @@ type connectionArgs struct {
 	Host string `pulumi:"host"`
 	// A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is cleared on the service.
 	HyperdxSettingPrefix *string `pulumi:"hyperdxSettingPrefix"`
+	// The id of an existing connection to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole connection with one PUT only when it differs or the program sets a password (never read back, so sent); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+	ImportId *string `pulumi:"importId"`
 	// True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer managed: the service keeps its value.
 	IsPrometheusEndpoint *bool `pulumi:"isPrometheusEndpoint"`
 	// The connection's display name.
@@ -118,6 +120,8 @@ type ConnectionArgs struct {
 	Host pulumi.StringInput
 	// A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is cleared on the service.
 	HyperdxSettingPrefix pulumi.StringPtrInput
+	// The id of an existing connection to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole connection with one PUT only when it differs or the program sets a password (never read back, so sent); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+	ImportId pulumi.StringPtrInput
 	// True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer managed: the service keeps its value.
 	IsPrometheusEndpoint pulumi.BoolPtrInput
 	// The connection's display name.

@@ -98,6 +98,8 @@ type dashboardArgs struct {
 	Containers []DashboardContainer `pulumi:"containers"`
 	// Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared.
 	Filters []DashboardFilter `pulumi:"filters"`
+	// The id of an existing dashboard to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole dashboard with one PUT only when it differs (tiles keep their ids); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+	ImportId *string `pulumi:"importId"`
 	// The dashboard's name (at most 1024 characters).
 	Name string `pulumi:"name"`
 	// Filter values the dashboard opens with; removed: cleared.
@@ -118,6 +120,8 @@ type DashboardArgs struct {
 	Containers DashboardContainerArrayInput
 	// Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared.
 	Filters DashboardFilterArrayInput
+	// The id of an existing dashboard to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole dashboard with one PUT only when it differs (tiles keep their ids); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+	ImportId pulumi.StringPtrInput
 	// The dashboard's name (at most 1024 characters).
 	Name pulumi.StringInput
 	// Filter values the dashboard opens with; removed: cleared.

@@ -174,6 +174,8 @@ type sourceArgs struct {
 	HighlightedTraceAttributeExpressions []SourceHighlightedExpression `pulumi:"highlightedTraceAttributeExpressions"`
 	// The column a bare search term matches (log, trace).
 	ImplicitColumnExpression *string `pulumi:"implicitColumnExpression"`
+	// The id of an existing source to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole source with one PUT only when it differs; it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+	ImportId *string `pulumi:"importId"`
 	// The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields.
 	Kind SourceKind `pulumi:"kind"`
 	// The source of the related logs (trace, metric).
@@ -246,6 +248,8 @@ type SourceArgs struct {
 	HighlightedTraceAttributeExpressions SourceHighlightedExpressionArrayInput
 	// The column a bare search term matches (log, trace).
 	ImplicitColumnExpression pulumi.StringPtrInput
+	// The id of an existing source to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole source with one PUT only when it differs; it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+	ImportId pulumi.StringPtrInput
 	// The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields.
 	Kind SourceKindInput
 	// The source of the related logs (trace, metric).

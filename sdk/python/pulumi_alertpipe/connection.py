@@ -23,6 +23,7 @@ class ConnectionArgs:
                  name: pulumi.Input[_builtins.str],
                  username: pulumi.Input[_builtins.str],
                  hyperdx_setting_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  is_prometheus_endpoint: pulumi.Input[Optional[_builtins.bool]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -32,6 +33,7 @@ class ConnectionArgs:
         :param pulumi.Input[_builtins.str] name: The connection's display name.
         :param pulumi.Input[_builtins.str] username: The ClickHouse user.
         :param pulumi.Input[_builtins.str] hyperdx_setting_prefix: A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is cleared on the service.
+        :param pulumi.Input[_builtins.str] import_id: The id of an existing connection to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole connection with one PUT only when it differs or the program sets a password (never read back, so sent); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input[_builtins.bool] is_prometheus_endpoint: True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer managed: the service keeps its value.
         :param pulumi.Input[_builtins.str] password: The ClickHouse password. Secret and write-only: sent on every update, so a change of it shows as a change; the service keeps its old password when none is sent, so removing it from the program does not clear it there.
         """
@@ -40,6 +42,8 @@ class ConnectionArgs:
         pulumi.set(__self__, "username", username)
         if hyperdx_setting_prefix is not None:
             pulumi.set(__self__, "hyperdx_setting_prefix", hyperdx_setting_prefix)
+        if import_id is not None:
+            pulumi.set(__self__, "import_id", import_id)
         if is_prometheus_endpoint is not None:
             pulumi.set(__self__, "is_prometheus_endpoint", is_prometheus_endpoint)
         if password is not None:
@@ -94,6 +98,18 @@ class ConnectionArgs:
         pulumi.set(self, "hyperdx_setting_prefix", value)
 
     @_builtins.property
+    @pulumi.getter(name="importId")
+    def import_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The id of an existing connection to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole connection with one PUT only when it differs or the program sets a password (never read back, so sent); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+        """
+        return pulumi.get(self, "import_id")
+
+    @import_id.setter
+    def import_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "import_id", value)
+
+    @_builtins.property
     @pulumi.getter(name="isPrometheusEndpoint")
     def is_prometheus_endpoint(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -126,6 +142,7 @@ class Connection(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  host: pulumi.Input[Optional[_builtins.str]] = None,
                  hyperdx_setting_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  is_prometheus_endpoint: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
@@ -147,6 +164,7 @@ class Connection(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] host: The ClickHouse HTTP endpoint, e.g. https://clickhouse.example.com:8443 (the service stores it as given).
         :param pulumi.Input[_builtins.str] hyperdx_setting_prefix: A prefix for HyperDX's ClickHouse settings: letters, digits and underscores. Removed from the program, it is cleared on the service.
+        :param pulumi.Input[_builtins.str] import_id: The id of an existing connection to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole connection with one PUT only when it differs or the program sets a password (never read back, so sent); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input[_builtins.bool] is_prometheus_endpoint: True when host is a Prometheus-compatible endpoint queried with PromQL. Removed from the program, it is no longer managed: the service keeps its value.
         :param pulumi.Input[_builtins.str] name: The connection's display name.
         :param pulumi.Input[_builtins.str] password: The ClickHouse password. Secret and write-only: sent on every update, so a change of it shows as a change; the service keeps its old password when none is sent, so removing it from the program does not clear it there.
@@ -187,6 +205,7 @@ class Connection(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  host: pulumi.Input[Optional[_builtins.str]] = None,
                  hyperdx_setting_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  is_prometheus_endpoint: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
@@ -204,6 +223,7 @@ class Connection(pulumi.CustomResource):
                 raise TypeError("Missing required property 'host'")
             __props__.__dict__["host"] = host
             __props__.__dict__["hyperdx_setting_prefix"] = hyperdx_setting_prefix
+            __props__.__dict__["import_id"] = import_id
             __props__.__dict__["is_prometheus_endpoint"] = is_prometheus_endpoint
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")

@@ -26,6 +26,7 @@ class DashboardArgs:
                  tiles: pulumi.Input[Sequence[pulumi.Input['DashboardTileArgs']]],
                  containers: pulumi.Input[Optional[Sequence[pulumi.Input['DashboardContainerArgs']]]] = None,
                  filters: pulumi.Input[Optional[Sequence[pulumi.Input['DashboardFilterArgs']]]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  saved_filter_values: pulumi.Input[Optional[Sequence[pulumi.Input['DashboardSavedFilterValueArgs']]]] = None,
                  saved_query: pulumi.Input[Optional[_builtins.str]] = None,
                  saved_query_language: pulumi.Input[Optional['DashboardQueryLanguage']] = None,
@@ -37,6 +38,7 @@ class DashboardArgs:
         :param pulumi.Input[Sequence[pulumi.Input['DashboardTileArgs']]] tiles: The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
         :param pulumi.Input[Sequence[pulumi.Input['DashboardContainerArgs']]] containers: Containers grouping tiles (at most 50); removed: cleared.
         :param pulumi.Input[Sequence[pulumi.Input['DashboardFilterArgs']]] filters: Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared.
+        :param pulumi.Input[_builtins.str] import_id: The id of an existing dashboard to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole dashboard with one PUT only when it differs (tiles keep their ids); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input[Sequence[pulumi.Input['DashboardSavedFilterValueArgs']]] saved_filter_values: Filter values the dashboard opens with; removed: cleared.
         :param pulumi.Input[_builtins.str] saved_query: The dashboard's default query; removed from the program, it is cleared.
         :param pulumi.Input['DashboardQueryLanguage'] saved_query_language: The language of savedQuery ("lucene" when a savedQuery is set without it).
@@ -48,6 +50,8 @@ class DashboardArgs:
             pulumi.set(__self__, "containers", containers)
         if filters is not None:
             pulumi.set(__self__, "filters", filters)
+        if import_id is not None:
+            pulumi.set(__self__, "import_id", import_id)
         if saved_filter_values is not None:
             pulumi.set(__self__, "saved_filter_values", saved_filter_values)
         if saved_query is not None:
@@ -106,6 +110,18 @@ class DashboardArgs:
         pulumi.set(self, "filters", value)
 
     @_builtins.property
+    @pulumi.getter(name="importId")
+    def import_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The id of an existing dashboard to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole dashboard with one PUT only when it differs (tiles keep their ids); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+        """
+        return pulumi.get(self, "import_id")
+
+    @import_id.setter
+    def import_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "import_id", value)
+
+    @_builtins.property
     @pulumi.getter(name="savedFilterValues")
     def saved_filter_values(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DashboardSavedFilterValueArgs']]]]:
         """
@@ -162,6 +178,7 @@ class Dashboard(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  containers: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DashboardContainerArgs', 'DashboardContainerArgsDict']]]]] = None,
                  filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DashboardFilterArgs', 'DashboardFilterArgsDict']]]]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  saved_filter_values: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DashboardSavedFilterValueArgs', 'DashboardSavedFilterValueArgsDict']]]]] = None,
                  saved_query: pulumi.Input[Optional[_builtins.str]] = None,
@@ -185,6 +202,7 @@ class Dashboard(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['DashboardContainerArgs', 'DashboardContainerArgsDict']]]] containers: Containers grouping tiles (at most 50); removed: cleared.
         :param pulumi.Input[Sequence[pulumi.Input[Union['DashboardFilterArgs', 'DashboardFilterArgsDict']]]] filters: Dropdown filters; a filter keeps the id the service gave it while it keeps its name. Removed: cleared.
+        :param pulumi.Input[_builtins.str] import_id: The id of an existing dashboard to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole dashboard with one PUT only when it differs (tiles keep their ids); it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input[_builtins.str] name: The dashboard's name (at most 1024 characters).
         :param pulumi.Input[Sequence[pulumi.Input[Union['DashboardSavedFilterValueArgs', 'DashboardSavedFilterValueArgsDict']]]] saved_filter_values: Filter values the dashboard opens with; removed: cleared.
         :param pulumi.Input[_builtins.str] saved_query: The dashboard's default query; removed from the program, it is cleared.
@@ -227,6 +245,7 @@ class Dashboard(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  containers: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DashboardContainerArgs', 'DashboardContainerArgsDict']]]]] = None,
                  filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DashboardFilterArgs', 'DashboardFilterArgsDict']]]]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  saved_filter_values: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DashboardSavedFilterValueArgs', 'DashboardSavedFilterValueArgsDict']]]]] = None,
                  saved_query: pulumi.Input[Optional[_builtins.str]] = None,
@@ -244,6 +263,7 @@ class Dashboard(pulumi.CustomResource):
 
             __props__.__dict__["containers"] = containers
             __props__.__dict__["filters"] = filters
+            __props__.__dict__["import_id"] = import_id
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name

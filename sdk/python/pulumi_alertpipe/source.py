@@ -36,6 +36,7 @@ class SourceArgs:
                  highlighted_row_attribute_expressions: pulumi.Input[Optional[Sequence[pulumi.Input['SourceHighlightedExpressionArgs']]]] = None,
                  highlighted_trace_attribute_expressions: pulumi.Input[Optional[Sequence[pulumi.Input['SourceHighlightedExpressionArgs']]]] = None,
                  implicit_column_expression: pulumi.Input[Optional[_builtins.str]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  log_source_id: pulumi.Input[Optional[_builtins.str]] = None,
                  metric_source_id: pulumi.Input[Optional[_builtins.str]] = None,
                  metric_tables: pulumi.Input[Optional['SourceMetricTablesArgs']] = None,
@@ -73,6 +74,7 @@ class SourceArgs:
         :param pulumi.Input[Sequence[pulumi.Input['SourceHighlightedExpressionArgs']]] highlighted_row_attribute_expressions: Attributes highlighted in a row (log, trace); default none.
         :param pulumi.Input[Sequence[pulumi.Input['SourceHighlightedExpressionArgs']]] highlighted_trace_attribute_expressions: Attributes highlighted in a trace (log, trace); default none.
         :param pulumi.Input[_builtins.str] implicit_column_expression: The column a bare search term matches (log, trace).
+        :param pulumi.Input[_builtins.str] import_id: The id of an existing source to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole source with one PUT only when it differs; it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input[_builtins.str] log_source_id: The source of the related logs (trace, metric).
         :param pulumi.Input[_builtins.str] metric_source_id: The source of the related metrics (log, trace).
         :param pulumi.Input['SourceMetricTablesArgs'] metric_tables: The table of each metric type (metric, required).
@@ -118,6 +120,8 @@ class SourceArgs:
             pulumi.set(__self__, "highlighted_trace_attribute_expressions", highlighted_trace_attribute_expressions)
         if implicit_column_expression is not None:
             pulumi.set(__self__, "implicit_column_expression", implicit_column_expression)
+        if import_id is not None:
+            pulumi.set(__self__, "import_id", import_id)
         if log_source_id is not None:
             pulumi.set(__self__, "log_source_id", log_source_id)
         if metric_source_id is not None:
@@ -326,6 +330,18 @@ class SourceArgs:
     @implicit_column_expression.setter
     def implicit_column_expression(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "implicit_column_expression", value)
+
+    @_builtins.property
+    @pulumi.getter(name="importId")
+    def import_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The id of an existing source to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole source with one PUT only when it differs; it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
+        """
+        return pulumi.get(self, "import_id")
+
+    @import_id.setter
+    def import_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "import_id", value)
 
     @_builtins.property
     @pulumi.getter(name="logSourceId")
@@ -586,6 +602,7 @@ class Source(pulumi.CustomResource):
                  highlighted_row_attribute_expressions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SourceHighlightedExpressionArgs', 'SourceHighlightedExpressionArgsDict']]]]] = None,
                  highlighted_trace_attribute_expressions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SourceHighlightedExpressionArgs', 'SourceHighlightedExpressionArgsDict']]]]] = None,
                  implicit_column_expression: pulumi.Input[Optional[_builtins.str]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  kind: pulumi.Input[Optional['SourceKind']] = None,
                  log_source_id: pulumi.Input[Optional[_builtins.str]] = None,
                  metric_source_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -635,6 +652,7 @@ class Source(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['SourceHighlightedExpressionArgs', 'SourceHighlightedExpressionArgsDict']]]] highlighted_row_attribute_expressions: Attributes highlighted in a row (log, trace); default none.
         :param pulumi.Input[Sequence[pulumi.Input[Union['SourceHighlightedExpressionArgs', 'SourceHighlightedExpressionArgsDict']]]] highlighted_trace_attribute_expressions: Attributes highlighted in a trace (log, trace); default none.
         :param pulumi.Input[_builtins.str] implicit_column_expression: The column a bare search term matches (log, trace).
+        :param pulumi.Input[_builtins.str] import_id: The id of an existing source to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's whole source with one PUT only when it differs; it never creates one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input['SourceKind'] kind: The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields.
         :param pulumi.Input[_builtins.str] log_source_id: The source of the related logs (trace, metric).
         :param pulumi.Input[_builtins.str] metric_source_id: The source of the related metrics (log, trace).
@@ -703,6 +721,7 @@ class Source(pulumi.CustomResource):
                  highlighted_row_attribute_expressions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SourceHighlightedExpressionArgs', 'SourceHighlightedExpressionArgsDict']]]]] = None,
                  highlighted_trace_attribute_expressions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SourceHighlightedExpressionArgs', 'SourceHighlightedExpressionArgsDict']]]]] = None,
                  implicit_column_expression: pulumi.Input[Optional[_builtins.str]] = None,
+                 import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  kind: pulumi.Input[Optional['SourceKind']] = None,
                  log_source_id: pulumi.Input[Optional[_builtins.str]] = None,
                  metric_source_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -750,6 +769,7 @@ class Source(pulumi.CustomResource):
             __props__.__dict__["highlighted_row_attribute_expressions"] = highlighted_row_attribute_expressions
             __props__.__dict__["highlighted_trace_attribute_expressions"] = highlighted_trace_attribute_expressions
             __props__.__dict__["implicit_column_expression"] = implicit_column_expression
+            __props__.__dict__["import_id"] = import_id
             if kind is None and not opts.urn:
                 raise TypeError("Missing required property 'kind'")
             __props__.__dict__["kind"] = kind
