@@ -405,7 +405,25 @@ function managedConnection(): AreaConnection {
   };
 }
 
+/**
+ * Settings are read at each call (a setting may arrive after the host started), but a connection is
+ * built once per area and set of values: each call would otherwise parse URLs and hash the credential.
+ */
+const built = new Map<string, AreaConnection>();
+const ALL_SETTINGS = Object.keys(CONNECTION_SETTINGS) as ConnectionSettingName[];
+
 export function connectionFor(area: Area): AreaConnection {
+  const key = `${area}\0${ALL_SETTINGS.map((name) => lookup(name) ?? "").join("\0")}`;
+  const held = built.get(key);
+  if (held !== undefined) return held;
+  const conn = buildConnection(area);
+  // A handful of values in a process's life; a test changing them often keeps only the latest.
+  if (built.size >= 8) built.clear();
+  built.set(key, conn);
+  return conn;
+}
+
+function buildConnection(area: Area): AreaConnection {
   if (area === "alerting" && isManagedClickStack()) return managedConnection();
   if (area === "alerting") {
     const url = baseUrl("alertingUrl");

@@ -89,6 +89,14 @@ describe("where settings come from", () => {
     expect(connectionFor("alerting").authorization).toBe("Bearer rotated-token");
   });
 
+  it("follows a new stack config after a first connection was made", () => {
+    setEnv(VALUES);
+    configure(stackConfig({ cloudUrl: "https://first.example.test" }));
+    expect(connectionFor("cloud").baseUrl).toBe("https://first.example.test");
+    configure(stackConfig({ cloudUrl: "https://second.example.test" }));
+    expect(connectionFor("cloud").baseUrl).toBe("https://second.example.test");
+  });
+
   it("reads the full namespaced keys, e.g. alertpipe:cloudKeyId", () => {
     const asked: string[] = [];
     configure({ get: (key) => (asked.push(key), undefined) });
