@@ -24,7 +24,7 @@ import {
   type Struct,
 } from "./protocol";
 import { NATIVE_RESOURCES, PACKAGE, typeOfUrn, type NativeResource } from "./resources";
-import { fromStruct, toStruct } from "./values";
+import { carriedAs, fromStruct, toStruct } from "./values";
 import { loaded } from "../resources";
 import type { RawInputs, Values } from "../protocol/properties";
 import { InternalError, PartialFailure, UnknownFunctionError, UnknownResourceTypeError } from "../errors";
@@ -62,6 +62,15 @@ const fromEngine = (struct: Struct | undefined): RawInputs => fromStruct(struct)
 
 /** The definition's always-secret outputs marked secret. */
 const toEngine = (values: Values, resource: NativeResource): Struct => toStruct(values, resource.secretOutputs);
+
+/**
+ * What a refresh mostly finds: nothing changed, so the engine's own Struct goes back rather than one
+ * built again (a thousand reads' worth of garbage). Not where a secret must be marked on the way out.
+ */
+function unlessSame(values: Values, sent: Values, struct: Struct | undefined, resource: NativeResource): Struct {
+  const marksSecrets = resource.secretOutputs.some((name) => values[name] !== undefined);
+  return struct !== undefined && !marksSecrets && carriedAs(values, sent) ? struct : toEngine(values, resource);
+}
 
 /** A half-made object is kept in state. */
 function grpcError(err: unknown, resource?: NativeResource): GrpcJs.ServerErrorResponse {
@@ -264,8 +273,8 @@ export function resourceProvider(
       if (found === undefined) return response;
       return response
         .setId(found.id)
-        .setProperties(toEngine(found.outputs, resource))
-        .setInputs(toEngine(found.inputs, resource));
+        .setProperties(unlessSame(found.outputs, stored, request.getProperties(), resource))
+        .setInputs(unlessSame(found.inputs, fromEngine(request.getInputs()), request.getInputs(), resource));
     }),
 
     update: forResource(async (resource, request: ProviderPb.UpdateRequest) => {

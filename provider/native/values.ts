@@ -47,3 +47,21 @@ export function toStruct(props: Values, secrets: readonly string[] = []): Struct
   }
   return structPb.Struct.fromJavaScript(out as Parameters<typeof structPb.Struct.fromJavaScript>[0]);
 }
+
+/** Whether `props` would go out as the Struct `sent` came in: absent and undefined alike, null a value. */
+export function carriedAs(props: unknown, sent: unknown): boolean {
+  if (props === sent) return true;
+  if (Array.isArray(props))
+    return (
+      Array.isArray(sent) &&
+      props.length === sent.length &&
+      props.every((v, i) => carriedAs(v === undefined ? null : v, sent[i]))
+    );
+  if (typeof props !== "object" || props === null || typeof sent !== "object" || sent === null || Array.isArray(sent))
+    return false;
+  const given = Object.entries(props).filter(([, v]) => v !== undefined);
+  return (
+    given.length === Object.keys(sent).length &&
+    given.every(([k, v]) => Object.hasOwn(sent, k) && carriedAs(v, (sent as Record<string, unknown>)[k]))
+  );
+}

@@ -311,6 +311,16 @@ describe("the lifecycle against the emulator", () => {
     expect(await native.read(TOKENS.apiKey, id, props, key)).toEqual({ id: "", props: {}, inputs: {} });
   });
 
+  it("reads an alert as the service holds it, whether or not the stored outputs agree", async () => {
+    await configured();
+    const { id, props } = await native.create(TOKENS.alert, tileAlert);
+    expect((await native.read(TOKENS.alert, id, props, tileAlert)).props).toEqual(props);
+    const stale = { ...props, threshold: 50, name: "Old name" };
+    const read = await native.read(TOKENS.alert, id, stale, { ...tileAlert, threshold: 50 });
+    expect(read.props).toEqual(props);
+    expect(read.inputs).toMatchObject({ threshold: 90, name: "High CPU" });
+  });
+
   it("creates an alert and puts pipe settings, the same behaviour as the dynamic providers", async () => {
     await configured();
     const alert = await native.create(TOKENS.alert, tileAlert);
