@@ -25,3 +25,8 @@ export const SHELL_PACKAGES: Record<ShellKind, string> = {
 
 /** The hand-written Cloud requests and their pacing, installed in the bench folder (bench/handWrittenCloud.ts). */
 export const HAND_WRITTEN_CLOUD_PACKAGE = "alertpipe-bench-cloud";
+
+/** A directory: the thousand's provider processes are profiled into it (bench/profileHook.ts). */
+export const PROFILE_ENV = "ALERTPIPE_BENCH_PROFILE";
+/** Set by the bench for one operation: where its provider process writes (bench/profileHook.ts). */
+export const PROFILE_TO_ENV = "ALERTPIPE_BENCH_PROFILE_TO";

@@ -15,7 +15,8 @@
 // `up` (which also warms what a first run meets cold). The operations are timed around the CLI's
 // run, as refresh-by-list's are, so the CLI's and the provider's start are in every figure alike;
 // ours and the reference are alternated, the order turning each run. The provider process's peak
-// RSS is polled during each operation (bench/hostMemory.ts).
+// RSS is polled during each operation (bench/hostMemory.ts). ALERTPIPE_BENCH_PROFILE=<dir> adds a
+// run whose provider processes are profiled (bench/profileHook.ts), kept out of the figures.
 
 import { rmSync } from "node:fs";
 import { delimiter, join } from "node:path";
@@ -29,6 +30,7 @@ import type { BenchFolder } from "./benchFolder";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
 import { BENCH_PROJECT, emulatorStackConfig, engineName, type Build, type Pacing } from "./engineRun";
 import { HostMemoryWatch, type ProviderProcess } from "./hostMemory";
+import { PROFILE_ENV, PROFILE_TO_ENV } from "./shellFacts";
 import { ARGS, ORGANIZATION, type Args, type Kind } from "./inputs";
 import { nativeBuild, oursBuild, referenceDeclaringBuild, shellBuild } from "./programs";
 import { ratioOf, type ScenarioResult } from "./report";
@@ -177,18 +179,39 @@ function unchanged(stack: EngineStack, op: Operation, result: RunResult): void {
     );
 }
 
+/** With a directory, the CLI's node processes start with bench/profileHook.ts; the provider's writes there. */
+async function profiledIf<T>(to: string | undefined, run: () => Promise<T>): Promise<T> {
+  if (to === undefined) return run();
+  const saved = { options: process.env.NODE_OPTIONS, to: process.env[PROFILE_TO_ENV] };
+  process.env.NODE_OPTIONS = `${saved.options ?? ""} --require ${require.resolve("./profileHook")}`.trim();
+  process.env[PROFILE_TO_ENV] = to;
+  try {
+    return await run();
+  } finally {
+    for (const [name, value] of [
+      ["NODE_OPTIONS", saved.options],
+      [PROFILE_TO_ENV, saved.to],
+    ] as const)
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+  }
+}
+
 async function timedOperation(
   stack: EngineStack,
   variant: Variant,
   op: Operation,
   emulator: EmulatorProcess,
+  profileTo?: string,
 ): Promise<Timed> {
   await emulator.resetRequestLog();
   const watch = new HostMemoryWatch(20, 10, variant.process);
   const started = performance.now();
   let result: RunResult;
   try {
-    result = await (op === "preview" ? stack.preview() : op === "up" ? stack.up() : stack.refresh());
+    result = await profiledIf(profileTo, () =>
+      op === "preview" ? stack.preview() : op === "up" ? stack.up() : stack.refresh(),
+    );
   } finally {
     watch.stop();
   }
@@ -309,6 +332,12 @@ async function oneDoor(folder: BenchFolder, door: Door, runs: number): Promise<S
     for (let run = 0; run < runs; run++)
       for (const { variant, stack } of turned(opened, run))
         for (const op of OPERATIONS) timed.get(variant)?.[op].push(await timedOperation(stack, variant, op, emulator));
+    // One more run, profiled and kept out of the figures: a profiled process is slower.
+    const profileDir = process.env[PROFILE_ENV];
+    if (profileDir !== undefined && profileDir !== "")
+      for (const { variant, stack } of turned(opened, runs))
+        for (const op of OPERATIONS)
+          await timedOperation(stack, variant, op, emulator, join(profileDir, `${door}-${variant.who}-${op}`));
 
     const facts = {
       ...engineFacts(undefined),
