@@ -131,9 +131,10 @@ function linkPlugin(dir: string): string {
   return binDir;
 }
 
-export function prepareBenchFolder(): BenchFolder {
+/** `installed`: the packed package is already there (a bench child process reusing the parent's folder). */
+export function prepareBenchFolder(installed = false): BenchFolder {
   const dir = workDir("bench");
-  installPacked(dir);
+  if (!installed) installPacked(dir);
   const pluginDir = linkPlugin(dir);
   linkShells(pluginDir);
   installProviderPackage(dir, HAND_WRITTEN_CLOUD_PACKAGE, HAND_WRITTEN_CLOUD);
