@@ -440,9 +440,7 @@ function buildConnection(area: Area): AreaConnection {
     };
   }
   const url = baseUrl("cloudUrl");
-  const cloudKeyId = required("cloudKeyId");
-  const cloudKeySecret = required("cloudKeySecret");
-  const authorization = `Basic ${Buffer.from(`${cloudKeyId}:${cloudKeySecret}`, "utf8").toString("base64")}`;
+  const { authorization, secrets } = cloudKey();
   return {
     area,
     baseUrl: url,
@@ -450,8 +448,7 @@ function buildConnection(area: Area): AreaConnection {
     credentialId: credentialFingerprint(url, authorization),
     rateLimit: rateLimit("cloudRateLimit", area),
     cloudDialect: cloudDialect(),
-    // Every form of the secret sent; the key ID alone is a name, not a secret.
-    secrets: [authorization, authorization.slice("Basic ".length), `${cloudKeyId}:${cloudKeySecret}`, cloudKeySecret],
+    secrets,
   };
 }
 
