@@ -1,5 +1,5 @@
-// Where a thousand's time goes, per provider process: with ALERTPIPE_BENCH_PROFILE=<dir>, the last
-// run of each timed operation starts every node process below the CLI with this module (NODE_OPTIONS
+// Where a thousand's time goes, per provider process: with ALERTPIPE_BENCH_PROFILE=<dir>, one extra
+// run of each operation starts every node process below the CLI with this module (NODE_OPTIONS
 // `--require`: Node refuses `--cpu-prof` there). In a provider process (the dynamic host, a plugin)
 // it takes a V8 CPU profile (200 µs samples) and process.memoryUsage() every 20 ms, and writes both
 // to PROFILE_TO_ENV as the process exits; `node dist/bench/profileSummary.js <dir>` reads them.
@@ -7,12 +7,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { basename, join } from "node:path";
-import { PROFILE_TO_ENV } from "./shellFacts";
+import { PROFILE_TO_ENV, type MemorySample } from "./shellFacts";
 
 const isProvider = (arg: string): boolean => /pulumi-resource-[a-z]+$|cmd\/dynamic-provider/.test(arg);
-
-/** Samples of [ms since start, rss, heapTotal, heapUsed, external], bytes. */
-type MemorySample = [number, number, number, number, number];
 
 function start(dir: string, name: string): void {
   const session = new Session();

@@ -4,6 +4,7 @@
 
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { MemorySample } from "./shellFacts";
 
 interface CallFrame {
   readonly functionName: string;
@@ -22,7 +23,6 @@ interface CpuProfile {
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
 }
-type MemorySample = [number, number, number, number, number];
 
 const ms = (us: number): string => (us / 1000).toFixed(0);
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);

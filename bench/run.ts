@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   );
   await step(["adopt-export", "adopt-import"], () => adoptAtScale(folder));
   const doors = (["dynamic", "plugin"] as const).filter((door) => thousandRows(door).some(wanted));
-  await step([...thousandRows("dynamic"), ...thousandRows("plugin")], () => atAThousand(folder, doors));
+  await step([...thousandRows("dynamic"), ...thousandRows("plugin")], () => atAThousand(doors));
   // Opt-in: the fault soak's sweep takes several minutes and measures correctness, not speed, so
   // a full run (no names) leaves it out; `npm run bench -- soak` runs it.
   if (only.includes("soak")) await step(["soak"], () => soakSweep(folder));

@@ -30,3 +30,5 @@ export const HAND_WRITTEN_CLOUD_PACKAGE = "alertpipe-bench-cloud";
 export const PROFILE_ENV = "ALERTPIPE_BENCH_PROFILE";
 /** Set by the bench for one operation: where its provider process writes (bench/profileHook.ts). */
 export const PROFILE_TO_ENV = "ALERTPIPE_BENCH_PROFILE_TO";
+/** What bench/profileHook.ts samples every 20 ms: [ms since start, rss, heapTotal, heapUsed, external], bytes. */
+export type MemorySample = [number, number, number, number, number];

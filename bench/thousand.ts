@@ -296,7 +296,7 @@ function memoryRow(door: Door, ours: Runs, reference: Runs): ScenarioResult {
  * run in the bench's process, and one that has built 2,400 dynamic resources (or run the rows before)
  * makes the next door's programs slower, ours more than the reference, whose outputs are fewer.
  */
-export async function atAThousand(_folder: BenchFolder, doors: readonly Door[], runs = 3): Promise<ScenarioResult[]> {
+export async function atAThousand(doors: readonly Door[], runs = 3): Promise<ScenarioResult[]> {
   const rows: ScenarioResult[] = [];
   for (const door of doors) rows.push(...(await inAProcess(door, runs)));
   return rows;
