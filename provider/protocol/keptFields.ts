@@ -8,8 +8,8 @@ import type { ResourceDefinition, TypeSpec } from "./definition";
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The service's own members of an object, which no request body takes. */
-const SERVICE_OWNED: readonly string[] = ["id", "_id", "__v", "team", "teamId", "createdAt", "updatedAt"];
+/** The service's own members of an object, which no request body takes (its times and team are named outputs). */
+const SERVICE_OWNED: readonly string[] = ["id", "_id", "__v"];
 
 /** By an object type's name: whether a held value's unnamed members still belong to the new one. */
 export type StillSame = Readonly<Record<string, (ours: Obj, held: Obj) => boolean>>;

@@ -8,7 +8,7 @@ import { SEEDED_CONNECTION, SEEDED_SOURCES } from "../../emulator";
 import * as source from "../../provider/source/provider";
 import * as dashboard from "../../provider/dashboard/provider";
 import { emulatorPerTest, type PerTestOptions } from "../support/emulatorPerTest";
-import { CLICKSTACK_BASE, asPutBody, byHand } from "../support/byHand";
+import { CLICKSTACK_BASE, asPutBody, objectByHand } from "../support/byHand";
 
 type Obj = Record<string, unknown>;
 
@@ -110,7 +110,8 @@ const configOf = (held: Obj, name: string) => ((held.tiles as Obj[]).find((t) =>
 describe.each(DIALECTS)("kept fields in $name", ({ name, options, prefix }) => {
   const service = emulatorPerTest(options);
   const where = options.service === "clickstack" ? "clickstack" : "alerting";
-  const hand = (method: string, path: string, body?: unknown) => byHand(service.emulator, where, method, path, body);
+  const hand = (method: string, path: string, body?: unknown) =>
+    objectByHand(service.emulator, where, method, path, body);
   const managed = where === "clickstack";
 
   it("keeps a source's materialized views, set by hand, through an update of another property (one GET, one PUT)", async () => {
@@ -176,7 +177,7 @@ describe.each(DIALECTS)("kept fields in $name", ({ name, options, prefix }) => {
 describe("what an update still clears (HyperDX 2026)", () => {
   const service = emulatorPerTest({ service: "alerting", mode: "2026", helper: "kept fields test" });
   const hand = (method: string, path: string, body?: unknown) =>
-    byHand(service.emulator, "alerting", method, path, body);
+    objectByHand(service.emulator, "alerting", method, path, body);
 
   it("clears a property the program removed, while keeping the materialized views beside it", async () => {
     const made = await source.create({ ...logs, bodyExpression: "Body" });

@@ -1,34 +1,44 @@
-// Test support: a request sent to the emulator by hand, as a user does through the service's API (or
-// its UI) beside the program: HyperDX's /api/v2 with the alerting token, or managed ClickStack's
-// /clickstack with the Cloud key. Answers the object (HyperDX's `data`, the Cloud's `result`).
+// Test support: a request sent to the emulator by hand, as a person does through the service's API
+// (or its UI) beside the program, with the emulator's own credentials: the Cloud key under /v1/, the
+// alerting token elsewhere.
 
 import type { RunningEmulator } from "../../emulator";
 import { CLICKSTACK_IDS } from "./emulatorPerTest";
 
-export const CLICKSTACK_BASE = `/v1/organizations/${CLICKSTACK_IDS.organizationId}/services/${CLICKSTACK_IDS.serviceId}/clickstack`;
-
+type Credentials = Pick<RunningEmulator, "url" | "token" | "keyId" | "keySecret">;
 type Obj = Record<string, unknown>;
 
-/** `path` as HyperDX spells it under /api/v2 (e.g. `/sources/ID`). */
-export async function byHand(
-  emulator: RunningEmulator,
-  service: "alerting" | "clickstack",
+/** The out-of-band change a refresh should find. Fails when the emulator refuses it. */
+export async function byHand(emu: Credentials, method: string, path: string, body?: unknown): Promise<unknown> {
+  const authorization = path.startsWith("/v1/")
+    ? `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`
+    : `Bearer ${emu.token}`;
+  const res = await fetch(`${emu.url}${path}`, {
+    method,
+    headers: { authorization, "content-type": "application/json" },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} by hand failed with ${res.status}: ${text}`);
+  return (res.headers.get("content-type") ?? "").includes("json") && text !== "" ? (JSON.parse(text) as unknown) : text;
+}
+
+export const CLICKSTACK_BASE = `/v1/organizations/${CLICKSTACK_IDS.organizationId}/services/${CLICKSTACK_IDS.serviceId}/clickstack`;
+
+/**
+ * An object of HyperDX's API by hand, `path` as HyperDX spells it under /api/v2 (`/sources/ID`): on
+ * HyperDX itself, or on managed ClickStack under the Cloud's /clickstack. Answers HyperDX's `data`, the
+ * Cloud's `result`.
+ */
+export async function objectByHand(
+  emu: Credentials,
+  where: "alerting" | "clickstack",
   method: string,
   path: string,
   body?: unknown,
 ): Promise<Obj> {
-  const managed = service === "clickstack";
-  const authorization = managed
-    ? `Basic ${Buffer.from(`${emulator.keyId}:${emulator.keySecret}`).toString("base64")}`
-    : `Bearer ${emulator.token}`;
-  const res = await fetch(`${emulator.url}${managed ? CLICKSTACK_BASE : "/api/v2"}${path}`, {
-    method,
-    headers: { authorization, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${method} ${path} by hand: ${res.status} ${text}`);
-  const answer = JSON.parse(text) as Obj;
+  const managed = where === "clickstack";
+  const answer = (await byHand(emu, method, `${managed ? CLICKSTACK_BASE : "/api/v2"}${path}`, body)) as Obj;
   return (managed ? answer.result : answer.data) as Obj;
 }
 
