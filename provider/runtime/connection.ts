@@ -97,8 +97,8 @@ export const CONNECTION_SETTINGS = {
     secret: false,
     required: false,
     description:
-      '"true": a ClickPipes call a ClickHouse Cloud service refuses as idle (424) wakes the service (its `awake` command), ' +
-      'waits until it runs and is sent once more; default "false": the call fails, naming the service and its state',
+      'waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service\'s ' +
+      '`awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state',
   },
   clickstackOrganizationId: {
     configKey: "alertpipe:clickstackOrganizationId",

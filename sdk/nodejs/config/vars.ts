@@ -128,3 +128,14 @@ Object.defineProperty(exports, "cloudUrl", {
     enumerable: true,
 });
 
+/**
+ * The "true": a ClickPipes call a ClickHouse Cloud service refuses as idle (424) wakes the service (its `awake` command), waits until it runs and is sent once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+ */
+export declare const wakeIdleServices: string | undefined;
+Object.defineProperty(exports, "wakeIdleServices", {
+    get() {
+        return __config.get("wakeIdleServices");
+    },
+    enumerable: true,
+});
+

@@ -65,3 +65,8 @@ func GetCloudRateLimit(ctx *pulumi.Context) string {
 func GetCloudUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "alertpipe:cloudUrl")
 }
+
+// The "true": a ClickPipes call a ClickHouse Cloud service refuses as idle (424) wakes the service (its `awake` command), waits until it runs and is sent once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+func GetWakeIdleServices(ctx *pulumi.Context) string {
+	return config.Get(ctx, "alertpipe:wakeIdleServices")
+}

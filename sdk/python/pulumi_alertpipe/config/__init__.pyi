@@ -69,3 +69,8 @@ cloudUrl: Optional[str]
 The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
 """
 
+wakeIdleServices: Optional[str]
+"""
+The "true": a ClickPipes call a ClickHouse Cloud service refuses as idle (424) wakes the service (its `awake` command), waits until it runs and is sent once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+"""
+

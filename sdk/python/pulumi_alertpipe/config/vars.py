@@ -97,3 +97,10 @@ class _ExportableConfig(types.ModuleType):
         """
         return __config__.get('cloudUrl')
 
+    @_builtins.property
+    def wake_idle_services(self) -> Optional[str]:
+        """
+        The "true": a ClickPipes call a ClickHouse Cloud service refuses as idle (424) wakes the service (its `awake` command), waits until it runs and is sent once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+        """
+        return __config__.get('wakeIdleServices')
+
