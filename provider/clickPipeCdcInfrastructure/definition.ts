@@ -2,19 +2,8 @@
 // service share; its bounds come from their table of facts.
 
 import type { PropertyDef, ResourceDefinition } from "../protocol/definition";
+import { uuidPathPart } from "../protocol/commonProperties";
 import { CDC_CPU_MILLICORES, CDC_MEMORY_GB, stepsText, type Steps } from "../serviceFacts/cdcScaling";
-
-/** Another service is another object: a new resource. */
-const pathPart = (name: string, description: string) =>
-  ({
-    type: { kind: "string" },
-    description,
-    role: "both",
-    required: true,
-    replaces: true,
-    caseless: true,
-    check: ({ uuid }) => uuid(name),
-  }) as const satisfies PropertyDef;
 
 function bounded(name: string, kind: "integer" | "number", steps: Steps, description: string) {
   const message = `${name} must be ${stepsText(steps)}`;
@@ -41,11 +30,11 @@ export const CLICK_PIPE_CDC_INFRASTRUCTURE = {
     "The API has no delete: a destroy leaves the capacity as it is and only forgets it.",
   importIdForm: ["organizationId", "serviceId"],
   properties: {
-    organizationId: pathPart(
+    organizationId: uuidPathPart(
       "organizationId",
       "Organization that owns the service (uuid). Changing it replaces the resource.",
     ),
-    serviceId: pathPart(
+    serviceId: uuidPathPart(
       "serviceId",
       "Service whose database ClickPipes share the capacity (uuid). Changing it replaces the resource.",
     ),
