@@ -101,7 +101,7 @@ export interface ProviderArgs {
      */
     cloudUrl?: pulumi.Input<string | undefined>;
     /**
-     * The "true": a ClickPipes call a ClickHouse Cloud service refuses as idle (424) wakes the service (its `awake` command), waits until it runs and is sent once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+     * The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
      */
     wakeIdleServices?: pulumi.Input<string | undefined>;
 }

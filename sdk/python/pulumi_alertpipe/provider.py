@@ -45,7 +45,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] cloud_key_secret: The key secret of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_SECRET.
         :param pulumi.Input[_builtins.str] cloud_rate_limit: The client-side pacing for area B as "requests/seconds" (default "10/10"; "off" disables); else the environment variable ALERTPIPE_CLOUD_RATE_LIMIT.
         :param pulumi.Input[_builtins.str] cloud_url: The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
-        :param pulumi.Input[_builtins.str] wake_idle_services: The "true": a ClickPipes call a ClickHouse Cloud service refuses as idle (424) wakes the service (its `awake` command), waits until it runs and is sent once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+        :param pulumi.Input[_builtins.str] wake_idle_services: The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
         """
         if alerting_dialect is not None:
             pulumi.set(__self__, "alerting_dialect", alerting_dialect)
@@ -208,7 +208,7 @@ class ProviderArgs:
     @pulumi.getter(name="wakeIdleServices")
     def wake_idle_services(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The "true": a ClickPipes call a ClickHouse Cloud service refuses as idle (424) wakes the service (its `awake` command), waits until it runs and is sent once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+        The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
         """
         return pulumi.get(self, "wake_idle_services")
 
@@ -252,7 +252,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] cloud_key_secret: The key secret of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_SECRET.
         :param pulumi.Input[_builtins.str] cloud_rate_limit: The client-side pacing for area B as "requests/seconds" (default "10/10"; "off" disables); else the environment variable ALERTPIPE_CLOUD_RATE_LIMIT.
         :param pulumi.Input[_builtins.str] cloud_url: The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
-        :param pulumi.Input[_builtins.str] wake_idle_services: The "true": a ClickPipes call a ClickHouse Cloud service refuses as idle (424) wakes the service (its `awake` command), waits until it runs and is sent once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+        :param pulumi.Input[_builtins.str] wake_idle_services: The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
         """
         ...
     @overload

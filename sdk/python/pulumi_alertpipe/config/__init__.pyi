@@ -71,6 +71,6 @@ The base URL of the cloud management API (area B), with or without its trailing 
 
 wakeIdleServices: Optional[str]
 """
-The "true": a ClickPipes call a ClickHouse Cloud service refuses as idle (424) wakes the service (its `awake` command), waits until it runs and is sent once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
 """
 
