@@ -613,5 +613,8 @@ export interface LookupTypes {
   getSources: { args: GetSourcesArgs; result: GetSourcesResult };
   getConnection: { args: GetConnectionArgs; result: GetConnectionResult };
   getConnections: { args: GetConnectionsArgs; result: GetConnectionsResult };
-  getClickPipeCdcInfrastructure: { args: GetClickPipeCdcInfrastructureArgs; result: GetClickPipeCdcInfrastructureResult };
+  getClickPipeCdcInfrastructure: {
+    args: GetClickPipeCdcInfrastructureArgs;
+    result: GetClickPipeCdcInfrastructureResult;
+  };
 }
