@@ -101,7 +101,7 @@ export interface RequestRef {
 /** What an ApiError means for the user, stable across versions. */
 export type ApiErrorCode = "SERVICE_IDLE" | "RATE_LIMITED" | "NOT_FOUND" | "API_ERROR";
 
-/** An idle or stopped service: nothing changed, no retry helps. */
+/** A service not running: nothing changed, no plain retry helps (http/idleService.ts wakes an idle one). */
 const SERVICE_IDLE_STATUS = 424;
 
 function codeOf(status: number): ApiErrorCode {
