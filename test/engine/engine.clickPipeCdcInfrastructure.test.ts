@@ -6,20 +6,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { StackConfig } from "../../scripts/exampleStack";
-import type { EngineStack, Step } from "../../scripts/engine/stack";
-import type { StateResource } from "../support/engine";
-import {
-  byHand,
-  changes,
-  emulator as startEmulator,
-  installedPackage,
-  ourState,
-  requestLog,
-  stackWith,
-  told,
-} from "../support/engine";
+import { byHand, changes, emulator as startEmulator, installedPackage, requestLog } from "../support/engine";
+import { dynamicDoor, yamlDoor, type Door } from "../support/cloudDoors";
 import { PIPE_IDS } from "../support/fixtures";
-import { yamlProgram, yamlStack } from "../support/yamlStack";
 
 const ORG = PIPE_IDS.organizationId;
 const SVC = PIPE_IDS.serviceId;
@@ -40,55 +29,21 @@ function config(emu: RunningEmulator): StackConfig {
 
 const isWrite = (method: string) => method !== "GET";
 
-interface Door {
-  emu: RunningEmulator;
-  stack: Pick<EngineStack, "setConfig" | "readStateFile">;
-  run(kind: "up" | "refresh" | "destroy" | "preview"): Promise<{ ok: boolean; steps: Step[]; told: string }>;
-  state(): Map<string, StateResource>;
-}
-
-async function dynamicDoor(): Promise<Door> {
+const dynamic = async (): Promise<Door> => {
   const emu = await startEmulator(CLOUD_MODE);
-  const stack = await stackWith(config(emu), "cdc-infrastructure", {
-    program: async () => {
-      new (installedPackage().ClickPipeCdcInfrastructure)("cdc", CDC);
-    },
+  return dynamicDoor(emu, config(emu), "cdc-infrastructure", async () => {
+    new (installedPackage().ClickPipeCdcInfrastructure)("cdc", CDC);
   });
-  return {
-    emu,
-    stack,
-    run: async (kind) => {
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
-    },
-    state: () => ourState(stack),
-  };
-}
+};
 
-async function yamlDoor(): Promise<Door> {
+const yaml = async (): Promise<Door> => {
   const emu = await startEmulator(CLOUD_MODE);
-  const resources = { cdc: { type: "alertpipe:index:ClickPipeCdcInfrastructure", properties: CDC } };
-  const { stack } = await yamlStack(undefined, yamlProgram({ resources }), { config: config(emu) });
-  const args = {
-    up: ["up", "--yes"],
-    refresh: ["refresh", "--yes"],
-    destroy: ["destroy", "--yes"],
-    preview: ["preview"],
-  };
-  return {
-    emu,
-    stack,
-    run: async (kind) => {
-      const r = await stack.runLogged(kind, args[kind]);
-      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
-    },
-    state: () => ourState(stack),
-  };
-}
+  return yamlDoor(emu, config(emu), { cdc: { type: "alertpipe:index:ClickPipeCdcInfrastructure", properties: CDC } });
+};
 
 describe.each([
-  ["the dynamic classes", dynamicDoor],
-  ["Pulumi YAML through the plugin", yamlDoor],
+  ["the dynamic classes", dynamic],
+  ["Pulumi YAML through the plugin", yaml],
 ])("ClickPipeCdcInfrastructure through %s", (_door, open) => {
   let d: Door;
 
@@ -109,7 +64,7 @@ describe.each([
   });
 
   it("wakes the service with alertpipe:wakeIdleServices, says so, and takes the capacity over in one up", async () => {
-    await d.stack.setConfig({ "alertpipe:wakeIdleServices": { value: "true" } });
+    await d.setConfig({ "alertpipe:wakeIdleServices": { value: "true" } });
     d.emu.resetRequestLog();
     const up = await d.run("up");
     expect(up.ok, up.told).toBe(true);
