@@ -90,6 +90,13 @@ describe("ClickPipeCdcInfrastructure on the Cloud's API", () => {
     );
   });
 
+  it("reads by its id alone, as the class's get does", async () => {
+    await byHand("PATCH", SCALING, { replicaCpuMillicores: 3000, replicaMemoryGb: 12 });
+    const read = await cdc.read(ID, { ...host });
+    expect(read.id).toBe(ID);
+    expect(read.props).toMatchObject({ ...ids, replicaCpuMillicores: 3000, replicaMemoryGb: 12 });
+  });
+
   it("imports by organizationId/serviceId, the live values as the program's", async () => {
     const found = await behaviour.readImported(ID);
     expect(found?.id).toBe(ID);

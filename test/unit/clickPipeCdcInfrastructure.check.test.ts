@@ -80,6 +80,18 @@ describe("ClickPipeCdcInfrastructure check", () => {
     expect(failures[0]?.reason).toContain('set alertpipe:cloudDialect to "clickhouse"');
   });
 
+  it("refuses an alertpipe:wakeIdleServices that is neither true nor false, naming it", async () => {
+    process.env.ALERTPIPE_WAKE_IDLE_SERVICES = "yes";
+    try {
+      const failures = await failuresFor({});
+      expect(failures.map((f) => f.reason)).toEqual([
+        expect.stringContaining('alertpipe:wakeIdleServices must be "true" or "false"'),
+      ]);
+    } finally {
+      delete process.env.ALERTPIPE_WAKE_IDLE_SERVICES;
+    }
+  });
+
   it("refuses a cloudUrl of another host with the dialect unset, saying why", async () => {
     delete process.env.ALERTPIPE_CLOUD_DIALECT;
     const failures = await failuresFor({});
