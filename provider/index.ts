@@ -11,9 +11,12 @@ export { Webhook } from "./dynamic/webhook";
 export { Connection } from "./dynamic/connection";
 export { Source } from "./dynamic/source";
 export { Dashboard } from "./dynamic/dashboard";
+export { ClickPipeCdcInfrastructure } from "./dynamic/clickPipeCdcInfrastructure";
 export type {
   AlertArgs,
   AlertOutputs,
+  ClickPipeCdcInfrastructureArgs,
+  ClickPipeCdcInfrastructureOutputs,
   AlertChannel,
   AlertChannelArgs,
   AlertChannelType,

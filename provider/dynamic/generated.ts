@@ -1494,3 +1494,32 @@ export interface DashboardOutputs {
   /** When the dashboard last changed (ISO 8601, set by the service), when it says. */
   readonly updatedAt: pulumi.Output<string | undefined>;
 }
+
+/**
+ * The arguments of ClickPipeCdcInfrastructure: The CDC capacity of one ClickHouse Cloud service: the CPU and memory of
+ * each replica its database ClickPipes (Postgres, MySQL, MongoDB, BigQuery) share. ClickHouse Cloud only
+ * (alertpipe:cloudDialect "clickhouse"). The API has no delete: a destroy leaves the capacity as it is and only forgets
+ * it.
+ */
+export interface ClickPipeCdcInfrastructureArgs {
+  /** Organization that owns the service (uuid). Changing it replaces the resource. */
+  organizationId: pulumi.Input<string>;
+  /** Service whose database ClickPipes share the capacity (uuid). Changing it replaces the resource. */
+  serviceId: pulumi.Input<string>;
+  /** CPU of each replica of the service's database ClickPipes, in millicores: 1000 to 32000 in steps of 1000. */
+  replicaCpuMillicores: pulumi.Input<number>;
+  /** Memory of each replica, in GiB; four times the CPU cores (8 for 2000 millicores): 4 to 128 in steps of 4. */
+  replicaMemoryGb: pulumi.Input<number>;
+}
+
+/** The outputs of ClickPipeCdcInfrastructure. */
+export interface ClickPipeCdcInfrastructureOutputs {
+  /** Organization that owns the service (uuid). Changing it replaces the resource. */
+  readonly organizationId: pulumi.Output<string>;
+  /** Service whose database ClickPipes share the capacity (uuid). Changing it replaces the resource. */
+  readonly serviceId: pulumi.Output<string>;
+  /** CPU of each replica of the service's database ClickPipes, in millicores: 1000 to 32000 in steps of 1000. */
+  readonly replicaCpuMillicores: pulumi.Output<number>;
+  /** Memory of each replica, in GiB; four times the CPU cores (8 for 2000 millicores): 4 to 128 in steps of 4. */
+  readonly replicaMemoryGb: pulumi.Output<number>;
+}

@@ -1,6 +1,7 @@
 // The PipeSettings, each property once; the settings come from their table of facts.
 
 import type { PropertyDef, ResourceDefinition } from "../protocol/definition";
+import { uuidPathPart } from "../protocol/commonProperties";
 import {
   PIPE_SETTINGS,
   SETTING_NAMES,
@@ -9,18 +10,6 @@ import {
   type SettingFact,
   type SettingName,
 } from "../serviceFacts/pipeSettings";
-
-/** Another path names another pipe: a new resource. */
-const pathPart = (name: string, description: string) =>
-  ({
-    type: { kind: "string" },
-    description,
-    role: "both",
-    required: true,
-    replaces: true,
-    caseless: true,
-    check: ({ uuid }) => uuid(name),
-  }) as const satisfies PropertyDef;
 
 const meaning = (fact: SettingFact) => `${fact.meaning[0]?.toUpperCase() ?? ""}${fact.meaning.slice(1)}`;
 
@@ -66,12 +55,12 @@ export const PIPE_SETTINGS_RESOURCE = {
   importIdForm: ["organizationId", "serviceId", "pipeId"],
   tsImports: ['import type { SettingName } from "../serviceFacts/pipeSettings";'],
   properties: {
-    organizationId: pathPart(
+    organizationId: uuidPathPart(
       "organizationId",
       "Organization that owns the service (uuid). Changing it replaces the resource.",
     ),
-    serviceId: pathPart("serviceId", "Service that owns the pipe (uuid). Changing it replaces the resource."),
-    pipeId: pathPart("pipeId", "Pipe whose settings are managed (uuid). Changing it replaces the resource."),
+    serviceId: uuidPathPart("serviceId", "Service that owns the pipe (uuid). Changing it replaces the resource."),
+    pipeId: uuidPathPart("pipeId", "Pipe whose settings are managed (uuid). Changing it replaces the resource."),
     resetOnDelete: {
       type: { kind: "boolean" },
       description:

@@ -1,6 +1,18 @@
 // Properties several definitions share. Loads no zod, like the definitions.
 
-import type { CheckRules } from "./definition";
+import type { CheckRules, PropertyDef } from "./definition";
+
+/** A uuid of the object's path (organizationId, serviceId, …): another one names another object, a new resource. */
+export const uuidPathPart = <const D extends string>(name: string, description: D) =>
+  ({
+    type: { kind: "string" },
+    description,
+    role: "both",
+    required: true,
+    replaces: true,
+    caseless: true,
+    check: ({ uuid }: CheckRules) => uuid(name),
+  }) as const satisfies PropertyDef;
 
 /** A string the service limits to `max` characters. */
 export const limited =

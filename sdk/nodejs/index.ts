@@ -15,6 +15,11 @@ export type ApiKey = import("./apiKey").ApiKey;
 export const ApiKey: typeof import("./apiKey").ApiKey = null as any;
 utilities.lazyLoad(exports, ["ApiKey"], () => require("./apiKey"));
 
+export { ClickPipeCdcInfrastructureArgs } from "./clickPipeCdcInfrastructure";
+export type ClickPipeCdcInfrastructure = import("./clickPipeCdcInfrastructure").ClickPipeCdcInfrastructure;
+export const ClickPipeCdcInfrastructure: typeof import("./clickPipeCdcInfrastructure").ClickPipeCdcInfrastructure = null as any;
+utilities.lazyLoad(exports, ["ClickPipeCdcInfrastructure"], () => require("./clickPipeCdcInfrastructure"));
+
 export { ConnectionArgs } from "./connection";
 export type Connection = import("./connection").Connection;
 export const Connection: typeof import("./connection").Connection = null as any;
@@ -44,6 +49,11 @@ export { GetApiKeysArgs, GetApiKeysResult, GetApiKeysOutputArgs } from "./getApi
 export const getApiKeys: typeof import("./getApiKeys").getApiKeys = null as any;
 export const getApiKeysOutput: typeof import("./getApiKeys").getApiKeysOutput = null as any;
 utilities.lazyLoad(exports, ["getApiKeys","getApiKeysOutput"], () => require("./getApiKeys"));
+
+export { GetClickPipeCdcInfrastructureArgs, GetClickPipeCdcInfrastructureResult, GetClickPipeCdcInfrastructureOutputArgs } from "./getClickPipeCdcInfrastructure";
+export const getClickPipeCdcInfrastructure: typeof import("./getClickPipeCdcInfrastructure").getClickPipeCdcInfrastructure = null as any;
+export const getClickPipeCdcInfrastructureOutput: typeof import("./getClickPipeCdcInfrastructure").getClickPipeCdcInfrastructureOutput = null as any;
+utilities.lazyLoad(exports, ["getClickPipeCdcInfrastructure","getClickPipeCdcInfrastructureOutput"], () => require("./getClickPipeCdcInfrastructure"));
 
 export { GetConnectionArgs, GetConnectionResult, GetConnectionOutputArgs } from "./getConnection";
 export const getConnection: typeof import("./getConnection").getConnection = null as any;
@@ -146,6 +156,8 @@ const _module = {
                 return new Alert(name, <any>undefined, { urn })
             case "alertpipe:index:ApiKey":
                 return new ApiKey(name, <any>undefined, { urn })
+            case "alertpipe:index:ClickPipeCdcInfrastructure":
+                return new ClickPipeCdcInfrastructure(name, <any>undefined, { urn })
             case "alertpipe:index:Connection":
                 return new Connection(name, <any>undefined, { urn })
             case "alertpipe:index:Dashboard":

@@ -27,6 +27,9 @@ const COMMON = new Set([
   // lookups), the times the service stamps on every object (creation/recovery.ts reads createdAt;
   // updatedAt is a member every alerting object answers: Alert, Webhook and SavedSearch hold it).
   ...["importId", "organizationId", "createdAt", "updatedAt"],
+  // The service of every ClickHouse Cloud service path (PipeSettings, ClickPipeCdcInfrastructure, their lookups,
+  // the idle-service wake of http/idleService.ts and the 424's words of errors.ts).
+  "serviceId",
   // A resource's kind, which the registry and the export name: Alert's output `savedSearch` is SavedSearch's.
   "savedSearch",
   // Plain words of the code: a TypeSpec's kind, Array.from, a URL's host, pacing disabled, a service connection.

@@ -9,12 +9,14 @@ import typing
 from ._enums import *
 from .alert import *
 from .api_key import *
+from .click_pipe_cdc_infrastructure import *
 from .connection import *
 from .dashboard import *
 from .get_alert import *
 from .get_alerts import *
 from .get_api_key import *
 from .get_api_keys import *
+from .get_click_pipe_cdc_infrastructure import *
 from .get_connection import *
 from .get_connections import *
 from .get_dashboard import *
@@ -51,6 +53,7 @@ _utilities.register(
   "classes": {
    "alertpipe:index:Alert": "Alert",
    "alertpipe:index:ApiKey": "ApiKey",
+   "alertpipe:index:ClickPipeCdcInfrastructure": "ClickPipeCdcInfrastructure",
    "alertpipe:index:Connection": "Connection",
    "alertpipe:index:Dashboard": "Dashboard",
    "alertpipe:index:PipeSettings": "PipeSettings",
