@@ -19,9 +19,15 @@ export type AlertChannelType = "webhook";
 /** The severity a pagerduty_api webhook is sent with. */
 export type AlertChannelSeverity = "critical" | "error" | "warning" | "info";
 
-/** Where the alert notifies; a webhook is the only channel type. */
+/**
+ * Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set
+ * the alert's emailRecipients instead of a channel.
+ */
 export interface AlertChannel {
-  /** The channel type: "webhook". */
+  /**
+   * The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's
+   * emailRecipients.
+   */
   type: AlertChannelType;
   /** Identifier of the webhook to notify (non-empty). */
   webhookId: string;
@@ -33,9 +39,15 @@ export interface AlertChannel {
   severity?: AlertChannelSeverity;
 }
 
-/** Where the alert notifies; a webhook is the only channel type. As a program gives it. */
+/**
+ * Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set
+ * the alert's emailRecipients instead of a channel. As a program gives it.
+ */
 export interface AlertChannelArgs {
-  /** The channel type: "webhook". */
+  /**
+   * The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's
+   * emailRecipients.
+   */
   type: pulumi.Input<AlertChannelType>;
   /** Identifier of the webhook to notify (non-empty). */
   webhookId: pulumi.Input<string>;
@@ -727,7 +739,9 @@ export interface AlertArgs {
   savedSearchId?: pulumi.Input<string>;
   /**
    * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel
-   * {type: "email", emailRecipients}); leave channel and channels out.
+   * {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source:
+   * "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients:
+   * ["oncall@example.com"]}`.
    */
   emailRecipients?: pulumi.Input<pulumi.Input<string>[]>;
   /**
@@ -798,7 +812,9 @@ export interface AlertOutputs {
   readonly savedSearchId: pulumi.Output<string | undefined>;
   /**
    * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel
-   * {type: "email", emailRecipients}); leave channel and channels out.
+   * {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source:
+   * "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients:
+   * ["oncall@example.com"]}`.
    */
   readonly emailRecipients: pulumi.Output<string[] | undefined>;
   /**

@@ -71,7 +71,9 @@ function run(args: string[]): Started {
  * `sh -c 'npx alertpipe-emulator …'` as a user's terminal runs it: the shell leads a session and
  * process group of its own, npx finds the bin in the folder's node_modules/.bin (this compiled one).
  */
-async function npxUnderShell(): Promise<{ shell: ChildProcess; emulatorPid: number; url: string; pidFile: string }> {
+async function npxUnderShell(
+  extra = "",
+): Promise<{ shell: ChildProcess; emulatorPid: number; url: string; pidFile: string }> {
   const dir = mkdtempSync(join(tmpdir(), "alertpipe-npx-"));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true }));
   mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
@@ -79,7 +81,7 @@ async function npxUnderShell(): Promise<{ shell: ChildProcess; emulatorPid: numb
   symlinkSync(cliPath, join(dir, "node_modules", ".bin", "alertpipe-emulator"));
   const shell = spawn(
     "sh",
-    ["-c", "npx --no-install alertpipe-emulator --port 0 --quiet --pid-file emulator.pid > out"],
+    ["-c", `npx --no-install alertpipe-emulator --port 0 --quiet --pid-file emulator.pid ${extra} > out`],
     {
       cwd: dir,
       detached: true,
@@ -187,6 +189,25 @@ describe("alertpipe-emulator CLI", () => {
     expect(groupMembers(group)).not.toContain(emulatorPid);
     expect(existsSync(pidFile)).toBe(false);
     await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it("--keep-running keeps serving after its shell is killed and its terminal hangs up, until kill $(cat FILE)", async () => {
+    const { shell, emulatorPid, url, pidFile } = await npxUnderShell("--keep-running");
+    const group = shell.pid ?? 0;
+    shell.kill("SIGKILL");
+    process.kill(-group, "SIGHUP");
+    // npx and npm's shell end (or hang up); the emulator stays, the only one of the group left.
+    await until(() => groupMembers(group).every((pid) => pid === emulatorPid), GROUP_GONE_MS);
+    expect(groupMembers(group)).toEqual([emulatorPid]);
+    expect((await fetch(`${url}/api/v2/alerts`, { headers: { authorization: "Bearer nope" } })).status).toBe(401);
+    process.kill(Number(readFileSync(pidFile, "utf8")), "SIGTERM");
+    await until(() => groupMembers(group).length === 0, GROUP_GONE_MS);
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
+  it("refuses --keep-running without --pid-file, with exit code 2", async () => {
+    const cli = run(["--port", "0", "--keep-running"]);
+    expect(await cli.exit).toBe(2);
   });
 
   it("--fail-first N answers the first N requests 503", async () => {
