@@ -75,7 +75,7 @@ async function oneSeed(folder: BenchFolder, seed: number, rate: number): Promise
       cleanUpWrites: clean.writes.length,
       drift: refreshed.drift.length,
       failedLogins: Object.values(logins).filter((status) => status !== 200).length,
-      left: left.alerts + left.keys + left.pipesSet,
+      left: Object.values(left).reduce((sum, n) => sum + n, 0),
       writes: faults.writes,
       faulted: faults.failBeforeCommit + faults.cutAfterCommit + faults.failAfterCommit + faults.delayAfterCommit,
       seconds: (Date.now() - started) / 1000,

@@ -172,8 +172,13 @@ describe("alertpipe-emulator CLI", () => {
     const group = shell.pid ?? 0;
     // npx, npm's own shell and the emulator stay in the group; the killed shell is reaped by us.
     expect(groupMembers(group)).toContain(emulatorPid);
+    const t0 = Date.now();
+    console.log("TREE", require("node:child_process").execSync(`ps -o pid,ppid,pgid,sid,stat,args -g ${group}`).toString());
     shell.kill("SIGKILL");
+    await until(() => !groupMembers(group).includes(emulatorPid), GROUP_GONE_MS);
+    const t1 = Date.now();
     await until(() => groupMembers(group).length === 0, GROUP_GONE_MS);
+    console.log(`TIMING emulator gone ${t1 - t0} ms, group gone ${Date.now() - t0} ms`);
     expect(groupMembers(group)).toEqual([]);
     expect(existsSync(pidFile)).toBe(false);
     await expect(fetch(url)).rejects.toThrow();
