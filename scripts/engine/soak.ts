@@ -433,6 +433,20 @@ export class Soak {
     return { writes: writes.length, ...counts };
   }
 
+  /** Each write that met a fault, as "POST /api/v2/dashboards cutAfterCommit", ids and prefixes left out, with counts. */
+  faultsMet(): string[] {
+    const met = new Map<string, number>();
+    for (const r of this.writes())
+      if (r.fault !== undefined && r.fault !== "failNext") {
+        const path = r.path
+          .replace(/^\/v1\/organizations\/[^/]+\/services\/[^/]+\/clickstack/, "…")
+          .replace(ID, "/:id");
+        const what = `${r.method} ${path} ${r.fault}`;
+        met.set(what, (met.get(what) ?? 0) + 1);
+      }
+    return [...met].map(([what, n]) => (n > 1 ? `${what} ×${n}` : what));
+  }
+
   /** One line: the seed, the rate, the runs and the faults met. */
   summary(): string {
     const f = this.faultCounts();
@@ -440,7 +454,8 @@ export class Soak {
     const runs = this.runs.map((r) => `${r.kind}${r.ok ? "" : "✗"} ${r.seconds.toFixed(0)}s`).join(", ");
     return (
       `soak ${this.scenario.name} ${this.door} seed ${this.options.seed} rate ${this.options.rate}: ${f.writes} writes, ${faulted} faulted ` +
-      `(503 before ${f.failBeforeCommit}, cut ${f.cutAfterCommit}, 500 after ${f.failAfterCommit}, late ${f.delayAfterCommit}); runs: ${runs}`
+      `(503 before ${f.failBeforeCommit}, cut ${f.cutAfterCommit}, 500 after ${f.failAfterCommit}, late ${f.delayAfterCommit}); runs: ${runs}; ` +
+      `faults met: ${this.faultsMet().join(", ") || "none"}`
     );
   }
 
@@ -499,6 +514,9 @@ function changesOf(result: RunResult | undefined): string[] {
     .map((s) => `${s.op} ${s.name}`)
     .sort();
 }
+
+/** An id in a path: HyperDX's 24 hex digits or a uuid. */
+const ID = /\/([0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\/|$)/gi;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
