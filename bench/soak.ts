@@ -60,7 +60,7 @@ async function oneSeed(
   const started = Date.now();
   const soak = await Soak.open({ scenario, seed, rate, programDir: folder.dir, door, pluginDir: folder.pluginDir });
   try {
-    await soak.interruptedUp();
+    const { interrupted } = await soak.interruptedUp();
     const ups = await soak.upUntilOk(MAX_RUNS);
     const upReruns = ups.at(-1)?.ok === true ? ups.length : MAX_RUNS + 1;
     soak.faultsOff();
@@ -96,11 +96,19 @@ async function oneSeed(
     figures.clean =
       upReruns <= MAX_RUNS &&
       destroyRuns <= MAX_RUNS &&
+      interrupted &&
+      census.recorded === scenario.declared &&
       census.duplicates + census.orphans + census.missing + census.settingsOff + census.pending === 0 &&
       figures.cleanUpWrites + figures.drift + figures.failedLogins + figures.left === 0;
     console.log(`\n  ${soak.summary()}`);
     for (const run of soak.runs.filter((r) => !r.ok)) for (const e of run.errors) console.log(`    ${run.kind}: ${e}`);
     for (const d of soak.duplicated()) console.log(`    duplicate after up: ${d}`);
+    if (!interrupted) console.log("    the first up ended before its SIGINT");
+    if (census.recorded !== scenario.declared)
+      console.log(`    state recorded ${census.recorded} of the ${scenario.declared} resources after up`);
+    // What a clean up should not have done, named, so a seed that is not clean says why.
+    for (const c of clean.changes) console.log(`    clean up: ${c}`);
+    for (const w of clean.writes) console.log(`    clean up wrote: ${w}`);
     return figures;
   } finally {
     await soak.close();
