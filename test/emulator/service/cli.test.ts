@@ -91,11 +91,17 @@ async function npxUnderShell(
   );
   if (shell.pid !== undefined) groups.push(shell.pid);
   const pidFile = join(dir, "emulator.pid");
-  await until(() => existsSync(pidFile), 30_000);
-  const emulatorPid = Number(readFileSync(pidFile, "utf8"));
-  const url = FIRST_LINE.exec(readFileSync(join(dir, "out"), "utf8").split("\n")[0] ?? "")?.[1] ?? "";
-  expect(url).not.toBe("");
-  return { shell, emulatorPid, url, pidFile };
+  // The emulator writes its pid file, then its first line: waiting for the file alone, a busy
+  // machine could let us read `out` in between, still empty. The line comes last, so wait for it.
+  const url = () => FIRST_LINE.exec(readIfThere(join(dir, "out")).split("\n")[0] ?? "")?.[1] ?? "";
+  await until(() => url() !== "", 60_000);
+  expect(url()).not.toBe("");
+  return { shell, emulatorPid: Number(readFileSync(pidFile, "utf8")), url: url(), pidFile };
+}
+
+/** The file's text, or "" while it is not there yet. */
+function readIfThere(file: string): string {
+  return existsSync(file) ? readFileSync(file, "utf8") : "";
 }
 
 // A bound on liveness, not a speed target: on a loaded machine npm takes seconds to exit after its child.
