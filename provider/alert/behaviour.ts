@@ -14,7 +14,7 @@ import { importIdParts, keptByReplacement, readForImport } from "../creation/imp
 import { createRecovering, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs, type CheckFailure } from "../protocol/check";
+import { INVALID_INPUT, checkArgs, type CheckFailure } from "../protocol/check";
 import { comparedForm, namesWith, outputNames, outputRules, type PropertyDef } from "../protocol/definition";
 import { importIdFormOf } from "../protocol/definition";
 import { changeOf, diffProperties, hasChanged, type Diff } from "../protocol/diff";
@@ -38,6 +38,7 @@ import { ALERT } from "./definition";
 import { alertCollection, alertsMadeBy, matchesWhatIsSent, type AlertCandidate } from "./lookup";
 import { alertIn, alertsPath, createdAlert, fromWire, takesOneChannel, toWire, type Args, type State } from "./wire";
 import { dialectFor, dialectOf } from "./dialect";
+import { tileIndexProblem, tileOnService, watchedTileId } from "./tile";
 
 type Output = keyof State;
 /** Every argument but importId. */
@@ -110,16 +111,38 @@ function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailu
   const set = (n: string) => inputs[n] !== undefined && inputs[n] !== null;
   const unknown = (...names: string[]) => names.some((n) => containsUnknown(inputs[n]));
   if (inputs.source === "tile") {
-    for (const property of ["dashboardId", "tileId"] as const)
-      if (!set(property))
-        failures.push({
-          property,
-          reason: `${property} is required when source is "tile" (the alert watches a tile on a dashboard)`,
-        });
+    if (!set("dashboardId"))
+      failures.push({
+        property: "dashboardId",
+        reason: 'dashboardId is required when source is "tile" (the alert watches a tile on a dashboard)',
+      });
+    if (!set("tileId") && !set("tileName"))
+      failures.push({
+        property: "tileId",
+        reason:
+          'tileId is required when source is "tile" (the alert watches a tile on a dashboard), or tileName: the tile by its ' +
+          "name, with the dashboard's tileIndex",
+      });
+    if (set("tileId") && set("tileName"))
+      failures.push({ property: "tileName", reason: "tileName names the tile tileId already gives: set one of them" });
+    const problem = tileIndexProblem(inputs);
+    if (problem !== undefined)
+      failures.push({ property: "tileName", reason: `tileName "${String(inputs.tileName)}": ${problem}` });
     for (const property of ["groupBy", "savedSearchId"] as const)
       if (set(property))
         failures.push({ property, reason: `${property} is for search alerts only; leave it out of a "tile" alert` });
-  }
+  } else
+    for (const property of ["tileName", "tileIndex"] as const)
+      if (set(property) && typeof inputs.source === "string" && !unknown("source"))
+        failures.push({
+          property,
+          reason: `${property} is for tile alerts only; leave it out of a "${inputs.source}" alert`,
+        });
+  if (set("tileIndex") && !set("tileName"))
+    failures.push({
+      property: "tileIndex",
+      reason: "tileIndex goes with tileName, whose name it checks: set tileName",
+    });
   // Refused by the 2026 service; in preview only when the config names the dialect.
   if (inputs.source === "search" && !set("savedSearchId") && configuredDialect() === "2026")
     failures.push({
@@ -244,7 +267,68 @@ function describeAlert(args: Args): string {
 }
 
 async function check(olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(ALERT, news, (inputs) => crossFieldFailures(inputs, olds), connectionFailures("alerting"));
+  const checked = checkArgs<Args>(
+    ALERT,
+    news,
+    (inputs) => crossFieldFailures(inputs, olds),
+    connectionFailures("alerting"),
+  );
+  if (!checked.ok) return checked;
+  const problem = await tileProblemOnService(olds, checked.inputs);
+  if (problem === undefined) return checked;
+  const property = set(checked.inputs.tileName) ? "tileName" : "tileId";
+  return {
+    ok: false as const,
+    inputs: news,
+    failures: [{ property, reason: `${INVALID_INPUT}${property}: ${problem}` }],
+  };
+}
+
+const set = (v: unknown) => v !== undefined && v !== null;
+
+/** Dashboards are the service's where it is HyperDX's or managed ClickStack; the contract has none to read. */
+async function holdsDashboards(conn: AreaConnection): Promise<boolean> {
+  return conn.gateway !== undefined || (await dialectOf(conn)) !== "contract";
+}
+
+/**
+ * In a check (preview, and again at up): a tile alert whose tile is newly named, on a dashboard the
+ * service already holds and with no tileIndex to check against, is checked on the service (one GET).
+ * A read that fails says nothing here: the write checks again.
+ */
+async function tileProblemOnService(olds: RawInputs, news: Args): Promise<string | undefined> {
+  if (news.source !== "tile" || set(news.tileIndex)) return undefined;
+  if ((["dashboardId", "tileId", "tileName"] as const).every((n) => olds[n] === news[n])) return undefined;
+  try {
+    const conn = connectionFor("alerting");
+    if (!(await holdsDashboards(conn))) return undefined;
+    return (await tileOnService(conn, news)).problem;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The args with the watched tile's id, checked on the service before the alert is sent (HyperDX's, ClickStack). */
+async function withWatchedTile(conn: AreaConnection, args: Args, olds?: State): Promise<Args> {
+  if (args.source !== "tile") return args;
+  if (olds !== undefined && sameTile(olds, args) && olds.tileId !== undefined) return { ...args, tileId: olds.tileId };
+  if (!(await holdsDashboards(conn))) return args;
+  const tileId = await watchedTileId(conn, args);
+  return tileId === undefined ? args : { ...args, tileId };
+}
+
+/** Whether the program names the tile the state holds, the same way: then the stored tileId stands. */
+function sameTile(olds: State, news: Args): boolean {
+  if (olds.dashboardId !== news.dashboardId) return false;
+  return set(news.tileName) ? olds.tileName === news.tileName : !set(olds.tileName) && olds.tileId === news.tileId;
+}
+
+/** A tileName alert's stored tileId stands for the name while the name and the dashboard stay. */
+function resolvedNews(olds: State, news: Args): Args {
+  if (!set(news.tileName) || set(news.tileId)) return news;
+  return sameTile(olds, news) && olds.tileId !== undefined
+    ? { ...news, tileId: olds.tileId }
+    : { ...news, tileId: UNKNOWN };
 }
 
 /**
@@ -260,7 +344,8 @@ async function movesTile(olds: State, news: Args): Promise<boolean> {
   return conn.gateway !== undefined || (await dialectOf(conn)) !== "contract";
 }
 
-async function diff(_id: string, olds: State, news: Args): Promise<Diff> {
+async function diff(_id: string, olds: State, given: Args): Promise<Diff> {
+  const news = resolvedNews(olds, given);
   const replaceOn = (await movesTile(olds, news)) ? [...REPLACE_ON, "dashboardId", "tileId"] : REPLACE_ON;
   const found = diffProperties(olds, news, ARG_NAMES, replaceOn, compared, STABLE_OUTPUTS);
   if (!channelsDiffer(olds, news)) return found;
@@ -274,9 +359,10 @@ async function diff(_id: string, olds: State, news: Args): Promise<Diff> {
   };
 }
 
-async function create(args: Args): Promise<Created<State>> {
+async function create(given: Args): Promise<Created<State>> {
   const conn = connectionFor("alerting");
-  if (typeof args.importId === "string") return takeOver(conn, args.importId.trim(), args);
+  if (typeof given.importId === "string") return takeOver(conn, given.importId.trim(), given);
+  const args = await withWatchedTile(conn, given);
   const description = describeAlert(args);
   return createRecovering<Created<State>, AlertCandidate>({
     description,
@@ -297,8 +383,9 @@ async function post(conn: AreaConnection, args: Args, description: string): Prom
 }
 
 /** One GET; a PUT only when the live alert differs from what the program sends; never a POST. */
-async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
+async function takeOver(conn: AreaConnection, importId: string, given: Args): Promise<Created<State>> {
   const got = await readForImport("alert", importId, () => send(conn, { method: "GET", path: alertsPath(importId) }));
+  const args = await withWatchedTile(conn, given);
   const live = alertIn(got.body);
   if (live !== undefined && matchesWhatIsSent(args, live, takesOneChannel(conn)))
     return { id: importId, outputs: outputsAfterWrite(args, got.body) };
@@ -314,7 +401,9 @@ async function read(id: string, stored: State): Promise<Found<typeof ALERT> | un
   const alert = alertIn(res.body);
   const names = recorded(stored);
   // A 2xx without an alert tells nothing. A managed optional cleared live stays, as null.
-  const outputs: State = alert === undefined ? pick(stored, names) : outputsFrom(RULES, names, fromWire(alert));
+  const answered: State = alert === undefined ? pick(stored, names) : outputsFrom(RULES, names, fromWire(alert));
+  // Never on the wire: the program's name for the tile stays.
+  const outputs: State = set(stored.tileName) ? { ...answered, tileName: stored.tileName } : answered;
   // Managed arguments only: what the program leaves to the service is never drift.
   return {
     id,
@@ -358,7 +447,8 @@ function previewCreate(args: Args): State {
   ]);
 }
 
-function previewUpdate(_id: string, olds: State, news: Args): State {
+function previewUpdate(_id: string, olds: State, given: Args): State {
+  const news = resolvedNews(olds, given);
   return previewOutputs<State>(
     {
       ...pick(olds, STABLE_OUTPUTS),
@@ -368,9 +458,10 @@ function previewUpdate(_id: string, olds: State, news: Args): State {
   );
 }
 
-async function update(id: string, olds: State, news: Args): Promise<State> {
+async function update(id: string, olds: State, given: Args): Promise<State> {
   // The whole body, so an argument removed from the program is cleared live.
   const conn = connectionFor("alerting");
+  const news = await withWatchedTile(conn, given, olds);
   const body = { ...toWire(news, await dialectFor(conn, news), takesOneChannel(conn)), ...clears(olds, news) };
   const res = await send(conn, { method: "PUT", path: alertsPath(id), body });
   return outputsAfterWrite(news, res.body, olds);
