@@ -196,12 +196,12 @@ export function tileNameProblem(dashboard: string, tiles: readonly TileFacts[], 
   return undefined;
 }
 
-/** Why an alert cannot watch the tile of id `tileId` on `dashboard`, or undefined when it can. */
-export function tileIdProblem(dashboard: string, tiles: readonly TileFacts[], tileId: string): string | undefined {
-  const tile = tiles.find((t) => t.id === tileId);
+/** Why an alert cannot watch the tile of id `id` on `dashboard`, or undefined when it can. */
+export function tileIdProblem(dashboard: string, tiles: readonly TileFacts[], id: string): string | undefined {
+  const tile = tiles.find((t) => t.id === id);
   const choices = alertableTilesSaid(tiles, true);
-  if (tile === undefined) return `${dashboard} has no tile of id "${tileId}"; ${choices}`;
+  if (tile === undefined) return `${dashboard} has no tile of id "${id}"; ${choices}`;
   if (!(ALERTABLE_DISPLAY_TYPES as readonly unknown[]).includes(tile.displayType))
-    return `the tile "${tileId}" ("${String(tile.name)}") of ${dashboard} is a ${String(tile.displayType)} tile, which takes no alert (the service deletes such an alert at the dashboard's next update); ${choices}`;
+    return `the tile "${id}" ("${String(tile.name)}") of ${dashboard} is a ${String(tile.displayType)} tile, which takes no alert (the service deletes such an alert at the dashboard's next update); ${choices}`;
   return undefined;
 }

@@ -16,7 +16,14 @@ import { checkFailures, failure } from "../support/failures";
 
 const S = SEEDED_SOURCES[0].id;
 const chart = (displayType: string) => ({ displayType, sourceId: S, select: [{ aggFn: "count" }] });
-const tile = (name: string, displayType: string, x: number) => ({ name, x, y: 0, w: 6, h: 3, config: chart(displayType) });
+const tile = (name: string, displayType: string, x: number) => ({
+  name,
+  x,
+  y: 0,
+  w: 6,
+  h: 3,
+  config: chart(displayType),
+});
 const ops = { name: "Ops", tiles: [tile("Errors", "line", 0), tile("Latency", "number", 6), tile("Top", "table", 12)] };
 const CHOICES = 'its tiles that take an alert (line, stacked_bar, number): "Errors", "Latency"';
 
@@ -108,7 +115,9 @@ describe("A tile alert's tile", () => {
     const err = await failure(alert.create(await alertOn({ dashboardId: board.id, tileId: top })));
     expect(err).toBeInstanceOf(TileNotAlertableError);
     expect(String(err)).toMatch(/^TileNotAlertableError: \[TILE_NOT_ALERTABLE\] the tile .* is a table tile/);
-    expect(String(err)).toContain(CHOICES.replace('"Errors"', `"Errors" (id ${board.outs.tileIds.Errors})`).split(",")[0]);
+    expect(String(err)).toContain(
+      CHOICES.replace('"Errors"', `"Errors" (id ${board.outs.tileIds.Errors})`).split(",")[0],
+    );
     expect(posts()).toEqual([]);
   });
 
