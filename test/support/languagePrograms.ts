@@ -143,13 +143,15 @@ export async function builtGoProgram(release?: GoModule): Promise<string> {
 /** What a program of test/engine/fixtures prints after a run. */
 export interface ProgramReport {
   result: string;
+  /** A failed preview's words (the program's `preview` prints them instead of failing). */
+  error?: string;
   changes: Record<string, number>;
   outputs: Record<string, { secret: boolean; value: unknown }>;
 }
 
 export interface LanguageStack {
-  /** Runs `<command...> up|destroy` and returns what it printed. */
-  run(kind: "up" | "destroy"): Promise<ProgramReport>;
+  /** Runs `<command...> up|preview|destroy` and returns what it printed. */
+  run(kind: "up" | "preview" | "destroy"): Promise<ProgramReport>;
   /** The stack's state file in the file backend. */
   readStateFile(): string;
 }
