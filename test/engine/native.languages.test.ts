@@ -153,11 +153,12 @@ describe.each(LANGUAGES)("a $name program's observability stack, its alert on a 
       const stack = await stackOf("map-index", { ALERTPIPE_TEST_BY: "tileIds" });
       expect((await stack.run("up")).result).toBe("succeeded");
       emu.resetRequestLog();
-      const wrong = await stackOf("map-index", { ALERTPIPE_TEST_BY: "tileIds", ALERTPIPE_TEST_TILE: "Nope" });
-      const preview = await wrong.run("preview");
+      // The same stack, its alert now on a name TileIds lacks: Go's MapIndex gives "".
+      const wrong = { ALERTPIPE_TEST_BY: "tileIds", ALERTPIPE_TEST_TILE: "Nope" };
+      const preview = await stack.run("preview", wrong);
       expect(preview.result).toBe("failed");
       expect(preview.error).toContain("[INVALID_INPUT] tileId");
-      await expect(wrong.run("up")).rejects.toThrow(/tileId/);
+      await expect(stack.run("up", wrong)).rejects.toThrow(/\[INVALID_INPUT\] tileId/);
       expect(alertWrites(emu)).toEqual([]);
       expect((await stack.run("destroy")).result).toBe("succeeded");
     });

@@ -150,8 +150,8 @@ export interface ProgramReport {
 }
 
 export interface LanguageStack {
-  /** Runs `<command...> up|preview|destroy` and returns what it printed. */
-  run(kind: "up" | "preview" | "destroy"): Promise<ProgramReport>;
+  /** Runs `<command...> up|preview|destroy` (with `env` added to the stack's) and returns what it printed. */
+  run(kind: "up" | "preview" | "destroy", env?: Record<string, string>): Promise<ProgramReport>;
   /** The stack's state file in the file backend. */
   readStateFile(): string;
 }
@@ -197,8 +197,8 @@ export async function languageStack(
   const [program, ...args] = command;
   if (program === undefined) throw new Error("languageStack needs a command");
   return {
-    async run(kind) {
-      const { stdout } = await run(program, [...args, kind], { env, cwd: backend });
+    async run(kind, more = {}) {
+      const { stdout } = await run(program, [...args, kind], { env: { ...env, ...more }, cwd: backend });
       const last = stdout.trim().split("\n").pop() ?? "";
       return JSON.parse(last) as ProgramReport;
     },
