@@ -369,7 +369,8 @@ async function holdsDashboards(conn: AreaConnection): Promise<boolean> {
 
 /**
  * In a check (preview, and again at up): a tile alert whose tile is newly named, on a dashboard the
- * service already holds and with no tileIndex to check against, is checked on the service (one GET).
+ * service already holds and with no tileIndex to check against, is checked on the service (one GET),
+ * where the config says the service holds dashboards (alertingDialect "2026", or managed ClickStack).
  * A read that fails says nothing here: the write checks again.
  */
 async function tileProblemOnService(olds: RawInputs, news: Args): Promise<string | undefined> {
@@ -377,6 +378,8 @@ async function tileProblemOnService(olds: RawInputs, news: Args): Promise<string
   if ((["dashboardId", "tileId", "tileName"] as const).every((n) => olds[n] === news[n])) return undefined;
   try {
     const conn = connectionFor("alerting");
+    // Said by the config (or managed ClickStack), never asked here: a preview of creates sends nothing else.
+    if (conn.dialect === undefined && conn.gateway === undefined) return undefined;
     if (!(await holdsDashboards(conn))) return undefined;
     return (await tileOnService(conn, news)).problem;
   } catch {

@@ -3,7 +3,7 @@
 // a literal tileId against the dashboard the service holds (one GET) in the check and before the
 // alert's request, on the emulator's 2026 mode (HyperDX's dashboards).
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { SEEDED_SOURCES } from "../../emulator";
 import * as dashboard from "../../provider/dashboard/provider";
 import { behaviour as dashboardBehaviour } from "../../provider/dashboard/behaviour";
@@ -11,7 +11,7 @@ import * as webhook from "../../provider/webhook/provider";
 import * as alert from "../../provider/alert/provider";
 import { TileNotAlertableError } from "../../provider/errors";
 import { UNKNOWN } from "../../provider/protocol/properties";
-import { emulatorPerTest } from "../support/emulatorPerTest";
+import { emulatorPerTest, setEnv } from "../support/emulatorPerTest";
 import { checkFailures, failure } from "../support/failures";
 
 const S = SEEDED_SOURCES[0].id;
@@ -100,12 +100,22 @@ describe("A tile alert's tile", () => {
   });
 
   it("fails the check of a literal tileId of a table tile on a dashboard the service holds, naming its type", async () => {
+    // The check reads the dashboard only where the config says the service holds dashboards.
+    const restore = setEnv({ ALERTPIPE_ALERTING_DIALECT: "2026" });
+    onTestFinished(restore);
     const board = await dashboard.create(ops);
     const live = service.emulator.snapshot().dashboards?.[board.id] as { tiles: { id: string; name: string }[] };
     const top = live.tiles.find((t) => t.name === "Top")?.id ?? "";
     const [only] = await failuresFor(await alertOn({ dashboardId: board.id, tileId: top }));
     expect(only?.property).toBe("tileId");
     expect(only?.reason).toContain(`the tile "${top}" ("Top") of the dashboard "Ops" (id ${board.id}) is a table tile`);
+  });
+
+  it("asks nothing in the check of a literal tileId when the config does not say the service holds dashboards", async () => {
+    const board = await dashboard.create(ops);
+    const before = service.requests().length;
+    expect(await failuresFor(await alertOn({ dashboardId: board.id, tileId: "none" }))).toEqual([]);
+    expect(service.requests().length).toBe(before + 1); // the webhook's POST alone
   });
 
   it("refuses at create, before the alert's request, a literal tileId of a table tile", async () => {
