@@ -58,6 +58,8 @@ export const ERROR_CODES = {
     "The native plugin has no function of that token: check the token (alertpipe:index:getAlert, …) and the plugin's version.",
   STILL_REFERENCED:
     "A webhook or saved search is not deleted because alerts outside this stack still use it: reassign or delete the alerts the message names, then run again.",
+  TILE_NOT_ALERTABLE:
+    "A tile alert names a tile its dashboard does not have, or one whose chart takes no alert (only line, stacked_bar and number tiles do): the message names the dashboard, the name or id given and the tiles that take alerts; the alert was not sent. Name one of those tiles.",
   INTERNAL:
     "Something failed that the provider does not expect (a bug of ours, or a library's error): the message keeps its words. Report it with them and the step that failed.",
   USAGE:
@@ -437,6 +439,14 @@ export class ImportIdOnReplaceError extends AlertpipeError<"IMPORT_ID_ON_REPLACE
         `and removing it is no change), then run again.`,
     );
     this.name = "ImportIdOnReplaceError";
+  }
+}
+
+/** A tile alert on a tile that is not there or takes no alert; raised before the alert is sent. */
+export class TileNotAlertableError extends AlertpipeError<"TILE_NOT_ALERTABLE"> {
+  constructor(problem: string) {
+    super("TILE_NOT_ALERTABLE", `${problem}. Nothing was sent for the alert.`);
+    this.name = "TileNotAlertableError";
   }
 }
 

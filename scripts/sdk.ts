@@ -9,7 +9,7 @@
 // plugin's SDKs beside it: what is committed under sdk/.
 
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { packageSchema } from "../provider/native/schema";
 import { lockedSdkVersion, sdkGenerator } from "./engine/pulumiCli";
@@ -68,6 +68,7 @@ export async function generateSdks(
         try {
           const goMod = join(resolve(outDir), "go", "go.mod");
           writeFileSync(goMod, goModRequiringPulumi(readFileSync(goMod, "utf8"), lockedSdkVersion()));
+          appendFileSync(join(outDir, "nodejs", "dashboard.ts"), DASHBOARD_TILE_METHOD);
           done();
         } catch (err: unknown) {
           fail(err instanceof Error ? err : new Error(String(err)));
@@ -78,6 +79,43 @@ export async function generateSdks(
     });
   });
 }
+
+/**
+ * `dashboard.tile("Error rate")` on the Node SDK's class, as on the dynamic one (issue 45): written
+ * here, for Pulumi's generator has no methods that run in the program. It reads `tileIndex`, which the
+ * plugin knows in preview from the program's tiles, so a wrong name fails preview with no request.
+ */
+const DASHBOARD_TILE_METHOD = `
+// Written by scripts/sdk.ts after Pulumi's generator: a typed way to name a tile for an Alert.
+export interface Dashboard {
+    /**
+     * The id of the tile named \`name\`, for an Alert's \`tileId\`. The name is checked against the dashboard's
+     * \`tileIndex\`, known in preview from the program's tiles, with no request: a name that is no tile of a unique
+     * name, or a tile that takes no alert (only line, stacked_bar and number do), fails with TILE_NOT_ALERTABLE.
+     */
+    tile(name: string): pulumi.Output<string>;
+}
+
+Dashboard.prototype.tile = function (this: Dashboard, name: string): pulumi.Output<string> {
+    const checked = this.tileIndex.apply((index) => {
+        const tiles: { [name: string]: string } = index?.tiles ?? {};
+        const said = \`the dashboard "\${index?.dashboard ?? ""}"\`;
+        const alertable = Object.keys(tiles).filter((n) => ["line", "stacked_bar", "number"].includes(tiles[n]));
+        const choices = \`its tiles that take an alert (line, stacked_bar, number): \${alertable.length === 0 ? "none" : alertable.map((n) => \`"\${n}"\`).join(", ")}\`;
+        const type = tiles[name];
+        if (type === undefined)
+            throw new Error(\`[TILE_NOT_ALERTABLE] \${said} has no tile named "\${name}"; \${choices}. Nothing was sent for the alert.\`);
+        if (!alertable.includes(name))
+            throw new Error(\`[TILE_NOT_ALERTABLE] the tile "\${name}" of \${said} is a \${type} tile, which takes no alert; \${choices}. Nothing was sent for the alert.\`);
+        return name;
+    });
+    return pulumi.all([checked, this.tileIds]).apply(([tile, ids]) => {
+        const id = ids?.[tile];
+        if (id === undefined) throw new Error(\`[TILE_NOT_ALERTABLE] the dashboard holds no tile named "\${tile}" that takes an alert\`);
+        return id;
+    });
+};
+`;
 
 if (require.main === module) {
   const args = process.argv.slice(2);

@@ -10,11 +10,14 @@ import {
 } from "../runtime/connection";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
+import { TileNotAlertableError } from "../errors";
+import { memberPath } from "../http/paths";
+import { DASHBOARDS_PATH, tileIdProblem, tileNameProblem, type TileFacts } from "../serviceFacts/observability";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { createRecovering, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs, type CheckFailure } from "../protocol/check";
+import { INVALID_INPUT, checkArgs, type CheckFailure } from "../protocol/check";
 import { comparedForm, namesWith, outputNames, outputRules, type PropertyDef } from "../protocol/definition";
 import { importIdFormOf } from "../protocol/definition";
 import { changeOf, diffProperties, hasChanged, type Diff } from "../protocol/diff";
@@ -104,22 +107,118 @@ function outputsAfterWrite(args: Args, body: unknown, before: State = {}): State
   });
 }
 
+// The tile a "tile" alert watches, checked before the alert is sent: by name against the dashboard's
+// tileIndex (no request), and by name or id against the dashboard the service holds (one GET, never
+// served by a run's listing, so it sees what this run wrote to the dashboard before).
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const known = (v: unknown): v is string => typeof v === "string" && v !== "" && v !== UNKNOWN;
+
+/** What of an alert's arguments names its tile. */
+interface TileChoice {
+  readonly dashboardId?: unknown;
+  readonly tileId?: unknown;
+  readonly tileName?: unknown;
+  readonly tileIndex?: unknown;
+}
+
+/** The problem with `tileName` against a known `tileIndex`, or undefined (also while either is unknown). */
+function tileIndexProblem(choice: TileChoice): string | undefined {
+  const index = choice.tileIndex;
+  if (!known(choice.tileName) || !isObj(index) || containsUnknown(index)) return undefined;
+  const tiles = isObj(index.tiles) ? index.tiles : {};
+  const facts: TileFacts[] = Object.entries(tiles).map(([name, displayType]) => ({ name, displayType }));
+  return tileNameProblem(`the dashboard "${String(index.dashboard)}"`, facts, choice.tileName);
+}
+
+/** The dashboard's tiles as the service holds them; undefined when there is no such dashboard. */
+async function heldDashboard(
+  conn: AreaConnection,
+  id: string,
+): Promise<{ name: string; tiles: TileFacts[] } | undefined> {
+  const res = await unlessGone(() => send(conn, { method: "GET", path: memberPath("dashboard", DASHBOARDS_PATH, id) }));
+  const data = res !== undefined && isObj(res.body) && isObj(res.body.data) ? res.body.data : undefined;
+  if (data === undefined) return undefined;
+  const tiles = Array.isArray(data.tiles) ? data.tiles.filter(isObj) : [];
+  return {
+    name: typeof data.name === "string" ? data.name : id,
+    tiles: tiles.map((t) => ({
+      name: t.name,
+      id: t.id,
+      displayType: isObj(t.config) ? t.config.displayType : undefined,
+    })),
+  };
+}
+
+/**
+ * What the dashboard the service holds says of the choice: the tile's id, or the problem (worded
+ * with the dashboard's name and id). Undefined problem and id: nothing to check (no known id).
+ */
+async function tileOnService(
+  conn: AreaConnection,
+  choice: TileChoice,
+): Promise<{ readonly tileId?: string; readonly problem?: string }> {
+  const id = choice.dashboardId;
+  if (!known(id) || !(known(choice.tileName) || known(choice.tileId))) return {};
+  const held = await heldDashboard(conn, id);
+  if (held === undefined) return { problem: `dashboardId "${id}" names no dashboard the service holds` };
+  const said = `the dashboard "${held.name}" (id ${id})`;
+  if (known(choice.tileName)) {
+    const problem = tileNameProblem(said, held.tiles, choice.tileName);
+    if (problem !== undefined) return { problem };
+    const tile = held.tiles.find((t) => t.name === choice.tileName);
+    return known(tile?.id) ? { tileId: tile.id } : { problem: `the tile "${choice.tileName}" of ${said} has no id` };
+  }
+  const problem = tileIdProblem(said, held.tiles, String(choice.tileId));
+  return problem === undefined ? { tileId: String(choice.tileId) } : { problem };
+}
+
+/** The tile's id, checked on the service before the alert is sent; throws TILE_NOT_ALERTABLE. */
+async function watchedTileId(conn: AreaConnection, choice: TileChoice): Promise<string | undefined> {
+  const found = await tileOnService(conn, choice);
+  if (found.problem !== undefined) throw new TileNotAlertableError(found.problem);
+  return found.tileId;
+}
+
 /** Apart from zod, so they run whatever else fails; an unknown value is checked once known. */
 function crossFieldFailures(inputs: RawInputs, olds: RawInputs = {}): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const set = (n: string) => inputs[n] !== undefined && inputs[n] !== null;
   const unknown = (...names: string[]) => names.some((n) => containsUnknown(inputs[n]));
   if (inputs.source === "tile") {
-    for (const property of ["dashboardId", "tileId"] as const)
-      if (!set(property))
-        failures.push({
-          property,
-          reason: `${property} is required when source is "tile" (the alert watches a tile on a dashboard)`,
-        });
+    if (!set("dashboardId"))
+      failures.push({
+        property: "dashboardId",
+        reason: 'dashboardId is required when source is "tile" (the alert watches a tile on a dashboard)',
+      });
+    if (!set("tileId") && !set("tileName"))
+      failures.push({
+        property: "tileId",
+        reason:
+          'tileId is required when source is "tile" (the alert watches a tile on a dashboard), or tileName: the tile by its ' +
+          "name, with the dashboard's tileIndex",
+      });
+    if (set("tileId") && set("tileName"))
+      failures.push({ property: "tileName", reason: "tileName names the tile tileId already gives: set one of them" });
+    const problem = tileIndexProblem(inputs);
+    if (problem !== undefined)
+      failures.push({ property: "tileName", reason: `tileName "${String(inputs.tileName)}": ${problem}` });
     for (const property of ["groupBy", "savedSearchId"] as const)
       if (set(property))
         failures.push({ property, reason: `${property} is for search alerts only; leave it out of a "tile" alert` });
-  }
+  } else
+    for (const property of ["tileName", "tileIndex"] as const)
+      if (set(property) && typeof inputs.source === "string" && !unknown("source"))
+        failures.push({
+          property,
+          reason: `${property} is for tile alerts only; leave it out of a "${inputs.source}" alert`,
+        });
+  if (set("tileIndex") && !set("tileName"))
+    failures.push({
+      property: "tileIndex",
+      reason: "tileIndex goes with tileName, whose name it checks: set tileName",
+    });
   // Refused by the 2026 service; in preview only when the config names the dialect.
   if (inputs.source === "search" && !set("savedSearchId") && configuredDialect() === "2026")
     failures.push({
@@ -244,7 +343,71 @@ function describeAlert(args: Args): string {
 }
 
 async function check(olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(ALERT, news, (inputs) => crossFieldFailures(inputs, olds), connectionFailures("alerting"));
+  const checked = checkArgs<Args>(
+    ALERT,
+    news,
+    (inputs) => crossFieldFailures(inputs, olds),
+    connectionFailures("alerting"),
+  );
+  if (!checked.ok) return checked;
+  const problem = await tileProblemOnService(olds, checked.inputs);
+  if (problem === undefined) return checked;
+  const property = set(checked.inputs.tileName) ? "tileName" : "tileId";
+  return {
+    ok: false as const,
+    inputs: news,
+    failures: [{ property, reason: `${INVALID_INPUT}${property}: ${problem}` }],
+  };
+}
+
+const set = (v: unknown) => v !== undefined && v !== null;
+
+/** Dashboards are the service's where it is HyperDX's or managed ClickStack; the contract has none to read. */
+async function holdsDashboards(conn: AreaConnection): Promise<boolean> {
+  return conn.gateway !== undefined || (await dialectOf(conn)) !== "contract";
+}
+
+/**
+ * In a check (preview, and again at up): a tile alert whose tile is newly named, on a dashboard the
+ * service already holds and with no tileIndex to check against, is checked on the service (one GET),
+ * where the config says the service holds dashboards (alertingDialect "2026", or managed ClickStack).
+ * A read that fails says nothing here: the write checks again.
+ */
+async function tileProblemOnService(olds: RawInputs, news: Args): Promise<string | undefined> {
+  if (news.source !== "tile" || set(news.tileIndex)) return undefined;
+  if ((["dashboardId", "tileId", "tileName"] as const).every((n) => olds[n] === news[n])) return undefined;
+  try {
+    const conn = connectionFor("alerting");
+    // Said by the config (or managed ClickStack), never asked here: a preview of creates sends nothing else.
+    if (conn.dialect === undefined && conn.gateway === undefined) return undefined;
+    if (!(await holdsDashboards(conn))) return undefined;
+    return (await tileOnService(conn, news)).problem;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The args with the watched tile's id, checked on the service before the alert is sent (HyperDX's, ClickStack). */
+async function withWatchedTile(conn: AreaConnection, args: Args, olds?: State): Promise<Args> {
+  if (args.source !== "tile") return args;
+  if (olds !== undefined && sameTile(olds, args) && olds.tileId !== undefined) return { ...args, tileId: olds.tileId };
+  if (!(await holdsDashboards(conn))) return args;
+  const tileId = await watchedTileId(conn, args);
+  return tileId === undefined ? args : { ...args, tileId };
+}
+
+/** Whether the program names the tile the state holds, the same way: then the stored tileId stands. */
+function sameTile(olds: State, news: Args): boolean {
+  if (olds.dashboardId !== news.dashboardId) return false;
+  return set(news.tileName) ? olds.tileName === news.tileName : !set(olds.tileName) && olds.tileId === news.tileId;
+}
+
+/** A tileName alert's stored tileId stands for the name while the name and the dashboard stay. */
+function resolvedNews(olds: State, news: Args): Args {
+  if (!set(news.tileName) || set(news.tileId)) return news;
+  return sameTile(olds, news) && olds.tileId !== undefined
+    ? { ...news, tileId: olds.tileId }
+    : { ...news, tileId: UNKNOWN };
 }
 
 /**
@@ -260,7 +423,8 @@ async function movesTile(olds: State, news: Args): Promise<boolean> {
   return conn.gateway !== undefined || (await dialectOf(conn)) !== "contract";
 }
 
-async function diff(_id: string, olds: State, news: Args): Promise<Diff> {
+async function diff(_id: string, olds: State, given: Args): Promise<Diff> {
+  const news = resolvedNews(olds, given);
   const replaceOn = (await movesTile(olds, news)) ? [...REPLACE_ON, "dashboardId", "tileId"] : REPLACE_ON;
   const found = diffProperties(olds, news, ARG_NAMES, replaceOn, compared, STABLE_OUTPUTS);
   if (!channelsDiffer(olds, news)) return found;
@@ -274,9 +438,10 @@ async function diff(_id: string, olds: State, news: Args): Promise<Diff> {
   };
 }
 
-async function create(args: Args): Promise<Created<State>> {
+async function create(given: Args): Promise<Created<State>> {
   const conn = connectionFor("alerting");
-  if (typeof args.importId === "string") return takeOver(conn, args.importId.trim(), args);
+  if (typeof given.importId === "string") return takeOver(conn, given.importId.trim(), given);
+  const args = await withWatchedTile(conn, given);
   const description = describeAlert(args);
   return createRecovering<Created<State>, AlertCandidate>({
     description,
@@ -297,8 +462,9 @@ async function post(conn: AreaConnection, args: Args, description: string): Prom
 }
 
 /** One GET; a PUT only when the live alert differs from what the program sends; never a POST. */
-async function takeOver(conn: AreaConnection, importId: string, args: Args): Promise<Created<State>> {
+async function takeOver(conn: AreaConnection, importId: string, given: Args): Promise<Created<State>> {
   const got = await readForImport("alert", importId, () => send(conn, { method: "GET", path: alertsPath(importId) }));
+  const args = await withWatchedTile(conn, given);
   const live = alertIn(got.body);
   if (live !== undefined && matchesWhatIsSent(args, live, takesOneChannel(conn)))
     return { id: importId, outputs: outputsAfterWrite(args, got.body) };
@@ -314,7 +480,9 @@ async function read(id: string, stored: State): Promise<Found<typeof ALERT> | un
   const alert = alertIn(res.body);
   const names = recorded(stored);
   // A 2xx without an alert tells nothing. A managed optional cleared live stays, as null.
-  const outputs: State = alert === undefined ? pick(stored, names) : outputsFrom(RULES, names, fromWire(alert));
+  const answered: State = alert === undefined ? pick(stored, names) : outputsFrom(RULES, names, fromWire(alert));
+  // Never on the wire: the program's name for the tile stays.
+  const outputs: State = set(stored.tileName) ? { ...answered, tileName: stored.tileName } : answered;
   // Managed arguments only: what the program leaves to the service is never drift.
   return {
     id,
@@ -358,7 +526,8 @@ function previewCreate(args: Args): State {
   ]);
 }
 
-function previewUpdate(_id: string, olds: State, news: Args): State {
+function previewUpdate(_id: string, olds: State, given: Args): State {
+  const news = resolvedNews(olds, given);
   return previewOutputs<State>(
     {
       ...pick(olds, STABLE_OUTPUTS),
@@ -368,9 +537,10 @@ function previewUpdate(_id: string, olds: State, news: Args): State {
   );
 }
 
-async function update(id: string, olds: State, news: Args): Promise<State> {
+async function update(id: string, olds: State, given: Args): Promise<State> {
   // The whole body, so an argument removed from the program is cleared live.
   const conn = connectionFor("alerting");
+  const news = await withWatchedTile(conn, given, olds);
   const body = { ...toWire(news, await dialectFor(conn, news), takesOneChannel(conn)), ...clears(olds, news) };
   const res = await send(conn, { method: "PUT", path: alertsPath(id), body });
   return outputsAfterWrite(news, res.body, olds);

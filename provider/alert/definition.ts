@@ -2,6 +2,7 @@
 // wire mapping read. Wire names are the properties' own, but for what the answer renames.
 
 import type { OutputRule } from "../protocol/outputRules";
+import { TILE_INDEX_TYPE } from "../protocol/commonProperties";
 import type { CheckRules, ResourceDefinition } from "../protocol/definition";
 import {
   ALERT_SOURCES,
@@ -239,10 +240,36 @@ export const ALERT = {
     },
     tileId: {
       type: STRING,
-      description: 'The watched tile; required when source is "tile".',
+      description:
+        'The watched tile\'s id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the ' +
+        "service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.",
       role: "both",
       whenAbsent: FROM_PROGRAM_ELSE_NULL,
       check: ({ opaqueId }) => opaqueId("tileId"),
+    },
+    tileName: {
+      type: STRING,
+      description:
+        "The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert: line, " +
+        "stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With tileIndex, or a " +
+        "dashboardId the service already holds, a name that is no such tile fails preview.",
+      role: "both",
+      wire: false,
+      whenAbsent: FROM_PROGRAM_ELSE_NULL,
+      check: ({ opaqueId }) => opaqueId("tileName"),
+    },
+    tileIndex: {
+      type: TILE_INDEX_TYPE,
+      description:
+        "The dashboard's tileIndex output, given with tileName so that preview checks the name against the tiles the dashboard " +
+        "declares, even when the dashboard is made in the same run. Not sent, not recorded.",
+      role: "input",
+      wire: false,
+      check: ({ z }) =>
+        z.object(
+          { dashboard: z.string(), tiles: z.record(z.string(), z.string()) },
+          { error: "tileIndex must be a dashboard's tileIndex output: {dashboard, tiles}" },
+        ),
     },
     name: {
       type: STRING,

@@ -19,7 +19,7 @@ import { withKept } from "../protocol/keptFields";
 import { ALERTS_DELETED_THIS_RUN, ALERTS_PATH, LIST_PAGE_MAX, sitsOnDashboard } from "../serviceFacts/alertRules";
 import { NOT_ON_MANAGED_CLICKSTACK } from "../serviceFacts/observability";
 import { DASHBOARD, TILE_CONFIG } from "./definition";
-import { configFromWire, configToWire, isAlertable, keptTileIds, tileIdsOf } from "./tiles";
+import { configFromWire, configToWire, isAlertable, keptTileIds, tileIdsOf, tileIndexOf } from "./tiles";
 import { DASHBOARDS } from "./wire";
 
 type Args = ArgsOf<typeof DASHBOARD>;
@@ -147,7 +147,11 @@ function answered(res: { readonly body: unknown }): Obj | undefined {
 
 function outputsOf(answer: Obj | undefined, kept: Partial<State> | Args, stored: State): State {
   const outputs = WHOLE.outputs(answer, kept, stored);
-  return { ...outputs, tileIds: tileIdsOf(outputs.tiles ?? []) };
+  return {
+    ...outputs,
+    tileIds: tileIdsOf(outputs.tiles ?? []),
+    tileIndex: tileIndexOf(outputs.name, outputs.tiles ?? []),
+  };
 }
 
 async function create(args: Args): Promise<Created<State>> {
@@ -284,7 +288,16 @@ function previewUpdate(olds: State, news: Args): State {
   const kept = keptTileIds(olds.tiles ?? [], news.tiles);
   const tiles = news.tiles.map((t, i) => ({ ...t, id: kept[i] ?? UNKNOWN }));
   const preview = WHOLE.previewUpdate(olds, { ...withLanguage(news), tiles });
-  return { ...preview, tileIds: tileIdsOf(tiles) };
+  return { ...preview, tileIds: tileIdsOf(tiles), tileIndex: tileIndexOrUnknown(news) };
+}
+
+/** Known in preview from the program's tiles, whenever their names and display types are. */
+const tileIndexOrUnknown = (args: Args): State["tileIndex"] =>
+  tileIndexOf(args.name, args.tiles) ?? (UNKNOWN as unknown as State["tileIndex"]);
+
+function previewCreate(args: Args): State {
+  const preview: State = WHOLE.previewCreate(args);
+  return { ...preview, tileIds: UNKNOWN as unknown as Record<string, string>, tileIndex: tileIndexOrUnknown(args) };
 }
 
 /** A listed or read dashboard as its outputs: the program's spelling, with tileIds (the lookups'). */
@@ -300,6 +313,6 @@ export const behaviour = behaviourOf(DASHBOARD, {
     read(importIdParts("dashboard", importId, importIdFormOf(DASHBOARD), "opaque")[0] ?? "", {}),
   update,
   delete: del,
-  previewCreate: (args) => ({ ...WHOLE.previewCreate(args), tileIds: UNKNOWN as unknown as Record<string, string> }),
+  previewCreate,
   previewUpdate: (_id, olds, news) => previewUpdate(olds, news),
 });

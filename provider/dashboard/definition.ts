@@ -10,6 +10,7 @@ import {
   METRIC_DATA_TYPES,
   QUERY_LANGUAGES,
 } from "../serviceFacts/observability";
+import { TILE_INDEX_TYPE } from "../protocol/commonProperties";
 import { tileConfigProblems, tilesForm } from "./tiles";
 
 const STRING = { kind: "string" } as const;
@@ -385,6 +386,16 @@ export const DASHBOARD = {
       description:
         "Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, " +
         "stacked_bar, number): what a tile alert's tileId takes.",
+      role: "output",
+      wire: false,
+      whenAbsent: FROM_STATE,
+    },
+    tileIndex: {
+      type: TILE_INDEX_TYPE,
+      description:
+        "The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the " +
+        "program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that " +
+        "takes no alert, fails preview in every language.",
       role: "output",
       wire: false,
       whenAbsent: FROM_STATE,

@@ -9,6 +9,7 @@ import {
   SQL_DISPLAY_TYPES,
   type DisplayType,
 } from "../serviceFacts/observability";
+import { UNKNOWN, containsUnknown } from "../protocol/properties";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -227,3 +228,28 @@ export function tileIdsOf(
 
 export const isAlertable = (config: unknown): boolean =>
   isObj(config) && (ALERTABLE_DISPLAY_TYPES as readonly unknown[]).includes(config.displayType);
+
+export interface TileIndex {
+  readonly dashboard: string;
+  readonly tiles: Record<string, string>;
+}
+
+/**
+ * The dashboard's name and each tile of a non-empty unique name with its display type; undefined
+ * while the name, the list or a tile's name or display type is not known (a preview).
+ */
+export function tileIndexOf(name: unknown, tiles: unknown): TileIndex | undefined {
+  if (typeof name !== "string" || name === UNKNOWN || !Array.isArray(tiles)) return undefined;
+  const facts: { name: unknown; type: unknown }[] = [];
+  for (const t of tiles as unknown[]) {
+    if (!isObj(t) || containsUnknown(t.name)) return undefined;
+    const type = isObj(t.config) ? t.config.displayType : t.config;
+    if (containsUnknown(type)) return undefined;
+    facts.push({ name: t.name, type });
+  }
+  const out: Record<string, string> = {};
+  for (const f of facts)
+    if (typeof f.name === "string" && f.name !== "" && facts.filter((g) => g.name === f.name).length === 1)
+      out[f.name] = typeof f.type === "string" ? f.type : "";
+  return { dashboard: name, tiles: out };
+}

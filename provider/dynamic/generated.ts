@@ -59,6 +59,25 @@ export interface AlertChannelArgs {
   severity?: pulumi.Input<AlertChannelSeverity>;
 }
 
+/** A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview. */
+export interface DashboardTileIndex {
+  /** The dashboard's name. */
+  dashboard: string;
+  /** Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts). */
+  tiles: Record<string, string>;
+}
+
+/**
+ * A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview. As a
+ * program gives it.
+ */
+export interface DashboardTileIndexArgs {
+  /** The dashboard's name. */
+  dashboard: pulumi.Input<string>;
+  /** Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts). */
+  tiles: pulumi.Input<Record<string, pulumi.Input<string>>>;
+}
+
 /**
  * Who silenced the alert, when and until when, as the real service answers `silenced` once someone
  * silences it (docs/design/real-services.md): ISO 8601 times, `until` null for no end. Kept as it came.
@@ -713,8 +732,23 @@ export interface AlertArgs {
   channels?: pulumi.Input<pulumi.Input<AlertChannelArgs>[]>;
   /** Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`. */
   dashboardId?: pulumi.Input<string>;
-  /** The watched tile; required when source is "tile". */
+  /**
+   * The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the
+   * service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the
+   * alert is sent.
+   */
   tileId?: pulumi.Input<string>;
+  /**
+   * The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert:
+   * line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With
+   * tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
+   */
+  tileName?: pulumi.Input<string>;
+  /**
+   * The dashboard's tileIndex output, given with tileName so that preview checks the name against the tiles the
+   * dashboard declares, even when the dashboard is made in the same run. Not sent, not recorded.
+   */
+  tileIndex?: pulumi.Input<DashboardTileIndexArgs>;
   /** The alert's name (1 to 512 characters); leave it out for none. */
   name?: pulumi.Input<string>;
   /** The alert's message (1 to 4096 characters); leave it out for none. */
@@ -786,8 +820,18 @@ export interface AlertOutputs {
   readonly channels: pulumi.Output<AlertChannel[] | undefined>;
   /** Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`. */
   readonly dashboardId: pulumi.Output<string | undefined>;
-  /** The watched tile; required when source is "tile". */
+  /**
+   * The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the
+   * service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the
+   * alert is sent.
+   */
   readonly tileId: pulumi.Output<string | undefined>;
+  /**
+   * The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert:
+   * line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With
+   * tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
+   */
+  readonly tileName: pulumi.Output<string | undefined>;
   /** The alert's name (1 to 512 characters); leave it out for none. */
   readonly name: pulumi.Output<string | undefined>;
   /** The alert's message (1 to 4096 characters); leave it out for none. */
@@ -1505,6 +1549,12 @@ export interface DashboardOutputs {
    * stacked_bar, number): what a tile alert's tileId takes.
    */
   readonly tileIds: pulumi.Output<Record<string, string> | undefined>;
+  /**
+   * The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the
+   * program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that
+   * takes no alert, fails preview in every language.
+   */
+  readonly tileIndex: pulumi.Output<DashboardTileIndex | undefined>;
   /** When the dashboard was made (ISO 8601, set by the service), when it says. */
   readonly createdAt: pulumi.Output<string | undefined>;
   /** When the dashboard last changed (ISO 8601, set by the service), when it says. */

@@ -5,6 +5,7 @@ import type {
   AlertSource,
   AlertThresholdType,
   AlertChannel,
+  DashboardTileIndex,
   AlertSilence,
   AlertExecutionError,
   ApiKeyRole,
@@ -67,7 +68,11 @@ export interface GetAlertResult {
   channels?: AlertChannel[] | null;
   /** Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`. */
   dashboardId?: string | null;
-  /** The watched tile; required when source is "tile". */
+  /**
+   * The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the
+   * service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the
+   * alert is sent.
+   */
   tileId?: string | null;
   /** The alert's name (1 to 512 characters); leave it out for none. */
   name?: string | null;
@@ -402,6 +407,12 @@ export interface GetDashboardResult {
    * stacked_bar, number): what a tile alert's tileId takes.
    */
   tileIds?: Record<string, string> | null;
+  /**
+   * The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the
+   * program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that
+   * takes no alert, fails preview in every language.
+   */
+  tileIndex?: DashboardTileIndex | null;
 }
 
 /** The arguments of getDashboards. */

@@ -5,27 +5,14 @@ import { commentLines, Reference, type Program, type ProgramValue } from "./prog
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A map output's value at a key (a tile's id in tileIds): an Output of a map cannot be indexed as one. */
-const KEYED_HELPER = "valueAt";
-const KEYED_HELPER_LINES = [
-  "",
-  "/** The value of a map output at a key (a tile's id in a dashboard's tileIds); a missing key fails the run. */",
-  `function ${KEYED_HELPER}(map: pulumi.Output<Record<string, string> | undefined>, key: string): pulumi.Output<string> {`,
-  "  return map.apply((values) => {",
-  "    const value = values?.[key];",
-  "    if (value === undefined) throw new Error(`no ${JSON.stringify(key)} in the map (a tile of that name that takes an alert)`);",
-  "    return value;",
-  "  });",
-  "}",
-];
-
 const key = (k: string) => (IDENTIFIER.test(k) ? k : JSON.stringify(k));
 
 function literal(value: ProgramValue, indent: string): string {
   if (value instanceof Reference)
     return value.at === undefined
       ? `${value.name}.id`
-      : `${KEYED_HELPER}(${value.name}.${value.at[0]}, ${JSON.stringify(value.at[1])})`;
+      : // A tile's id by its name: the class checks the name against the dashboard's tiles (issue 45).
+        `${value.name}.tile(${JSON.stringify(value.at[1])})`;
   if (Array.isArray(value)) {
     const items = value as readonly ProgramValue[];
     if (items.length === 0) return "[]";
@@ -41,12 +28,6 @@ function literal(value: ProgramValue, indent: string): string {
   return String(value);
 }
 
-function hasKeyed(value: ProgramValue): boolean {
-  if (value instanceof Reference) return value.at !== undefined;
-  if (typeof value !== "object" || value === null) return false;
-  return Object.values(value as { readonly [k: string]: ProgramValue }).some(hasKeyed);
-}
-
 export function typescriptProgram(program: Program): string {
   const classes = [...new Set(program.resources.map((r) => r.kind.type))].sort();
   const out = [
@@ -54,10 +35,7 @@ export function typescriptProgram(program: Program): string {
     "// first `pulumi up`, which writes nothing where the program holds what the service holds; once that `up` is",
     "// done the importId lines may go (and should before a change that replaces a resource: docs/guides/importing.md).",
   ];
-  const keyed = program.resources.some((r) => hasKeyed(r.inputs));
-  if (keyed) out.push('import * as pulumi from "@pulumi/pulumi";');
   out.push(`import { ${classes.join(", ")} } from "pulumi-alertpipe";`);
-  if (keyed) out.push(...KEYED_HELPER_LINES);
   for (const r of program.resources) {
     out.push("");
     if (r.kind.programNote !== undefined) out.push(...commentLines(r.kind.programNote, "// "));

@@ -74,6 +74,7 @@ const dashboardFields = {
   id: { type: STRING, description: "The dashboard's id.", required: true },
   ...held(DASHBOARD),
   tileIds: { type: DASHBOARD.properties.tileIds.type, description: DASHBOARD.properties.tileIds.description },
+  tileIndex: { type: DASHBOARD.properties.tileIndex.type, description: DASHBOARD.properties.tileIndex.description },
 } as const;
 const sourceFields = {
   id: { type: STRING, description: "The source's id.", required: true },

@@ -41,3 +41,22 @@ export function trimmedName<Description extends string>(
       }),
   } as const;
 }
+
+/**
+ * A dashboard's name and each of its tiles of a non-empty unique name with its display type: a
+ * Dashboard's `tileIndex`, known in preview from the program's tiles, and what an Alert's `tileIndex`
+ * takes so that its `tileName` is checked before anything is made.
+ */
+export const TILE_INDEX_TYPE = {
+  kind: "object",
+  name: "DashboardTileIndex",
+  description:
+    "A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview.",
+  fields: {
+    dashboard: { type: { kind: "string" }, description: "The dashboard's name." },
+    tiles: {
+      type: { kind: "map", values: { kind: "string" } },
+      description: "Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).",
+    },
+  },
+} as const;

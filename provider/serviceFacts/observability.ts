@@ -191,3 +191,46 @@ export const NOT_ON_MANAGED_CLICKSTACK = {
 
 /** A trace source's durationPrecision when none is said: HyperDX's default, which the Cloud's schema requires sent. */
 export const DURATION_PRECISION_DEFAULT = 3;
+
+/** A tile as a tile alert's check sees it: its name, display type and, once made, id. */
+export interface TileFacts {
+  readonly name?: unknown;
+  readonly displayType?: unknown;
+  readonly id?: unknown;
+}
+
+const ALERTABLE_WORDS = "line, stacked_bar, number";
+
+/** The tiles that take an alert, said for a message: their names (and ids when `withIds`). */
+export function alertableTilesSaid(tiles: readonly TileFacts[], withIds = false): string {
+  const names = tiles
+    .filter((t) => (ALERTABLE_DISPLAY_TYPES as readonly unknown[]).includes(t.displayType))
+    .map((t) => `"${String(t.name)}"${withIds && typeof t.id === "string" ? ` (id ${t.id})` : ""}`);
+  return `its tiles that take an alert (${ALERTABLE_WORDS}): ${names.length === 0 ? "none" : names.join(", ")}`;
+}
+
+/**
+ * Why an alert cannot watch the tile named `name` on `dashboard` (said as the message names it), or
+ * undefined when it can: a tile of that unique name whose chart takes an alert.
+ */
+export function tileNameProblem(dashboard: string, tiles: readonly TileFacts[], name: string): string | undefined {
+  const named = tiles.filter((t) => t.name === name);
+  const choices = alertableTilesSaid(tiles.filter((t) => tiles.filter((u) => u.name === t.name).length === 1));
+  if (named.length === 0) return `${dashboard} has no tile named "${name}"; ${choices}`;
+  if (named.length > 1)
+    return `${dashboard} has ${named.length} tiles named "${name}": name a tile of a unique name; ${choices}`;
+  const type = named[0]?.displayType;
+  if (!(ALERTABLE_DISPLAY_TYPES as readonly unknown[]).includes(type))
+    return `the tile "${name}" of ${dashboard} is a ${String(type)} tile, which takes no alert (the service deletes such an alert at the dashboard's next update); ${choices}`;
+  return undefined;
+}
+
+/** Why an alert cannot watch the tile of id `id` on `dashboard`, or undefined when it can. */
+export function tileIdProblem(dashboard: string, tiles: readonly TileFacts[], id: string): string | undefined {
+  const tile = tiles.find((t) => t.id === id);
+  const choices = alertableTilesSaid(tiles, true);
+  if (tile === undefined) return `${dashboard} has no tile of id "${id}"; ${choices}`;
+  if (!(ALERTABLE_DISPLAY_TYPES as readonly unknown[]).includes(tile.displayType))
+    return `the tile "${id}" ("${String(tile.name)}") of ${dashboard} is a ${String(tile.displayType)} tile, which takes no alert (the service deletes such an alert at the dashboard's next update); ${choices}`;
+  return undefined;
+}

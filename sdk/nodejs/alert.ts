@@ -138,9 +138,13 @@ export class Alert extends pulumi.CustomResource {
      */
     declare public readonly thresholdType: pulumi.Output<enums.AlertThresholdType>;
     /**
-     * The watched tile; required when source is "tile".
+     * The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
      */
     declare public readonly tileId: pulumi.Output<string | undefined>;
+    /**
+     * The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert: line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
+     */
+    declare public readonly tileName: pulumi.Output<string | undefined>;
     /**
      * When the alert last changed (ISO 8601, set by the service).
      */
@@ -188,6 +192,8 @@ export class Alert extends pulumi.CustomResource {
             resourceInputs["thresholdMax"] = args?.thresholdMax;
             resourceInputs["thresholdType"] = args?.thresholdType;
             resourceInputs["tileId"] = args?.tileId;
+            resourceInputs["tileIndex"] = args?.tileIndex;
+            resourceInputs["tileName"] = args?.tileName;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["executionErrors"] = undefined /*out*/;
             resourceInputs["savedSearch"] = undefined /*out*/;
@@ -220,6 +226,7 @@ export class Alert extends pulumi.CustomResource {
             resourceInputs["thresholdMax"] = undefined /*out*/;
             resourceInputs["thresholdType"] = undefined /*out*/;
             resourceInputs["tileId"] = undefined /*out*/;
+            resourceInputs["tileName"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -304,7 +311,15 @@ export interface AlertArgs {
      */
     thresholdType: pulumi.Input<enums.AlertThresholdType>;
     /**
-     * The watched tile; required when source is "tile".
+     * The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
      */
     tileId?: pulumi.Input<string | undefined>;
+    /**
+     * The dashboard's tileIndex output, given with tileName so that preview checks the name against the tiles the dashboard declares, even when the dashboard is made in the same run. Not sent, not recorded.
+     */
+    tileIndex?: pulumi.Input<inputs.DashboardTileIndexArgs | undefined>;
+    /**
+     * The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert: line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
+     */
+    tileName?: pulumi.Input<string | undefined>;
 }

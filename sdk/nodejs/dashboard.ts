@@ -82,6 +82,10 @@ export class Dashboard extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly tileIds: pulumi.Output<{[key: string]: string} | undefined>;
     /**
+     * The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that takes no alert, fails preview in every language.
+     */
+    declare public /*out*/ readonly tileIndex: pulumi.Output<outputs.DashboardTileIndex | undefined>;
+    /**
      * The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
      */
     declare public readonly tiles: pulumi.Output<outputs.DashboardTile[]>;
@@ -118,6 +122,7 @@ export class Dashboard extends pulumi.CustomResource {
             resourceInputs["tiles"] = args?.tiles;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["tileIds"] = undefined /*out*/;
+            resourceInputs["tileIndex"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
         } else {
             resourceInputs["containers"] = undefined /*out*/;
@@ -129,6 +134,7 @@ export class Dashboard extends pulumi.CustomResource {
             resourceInputs["savedQueryLanguage"] = undefined /*out*/;
             resourceInputs["tags"] = undefined /*out*/;
             resourceInputs["tileIds"] = undefined /*out*/;
+            resourceInputs["tileIndex"] = undefined /*out*/;
             resourceInputs["tiles"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
         }
@@ -178,3 +184,33 @@ export interface DashboardArgs {
      */
     tiles: pulumi.Input<pulumi.Input<inputs.DashboardTileArgs>[]>;
 }
+
+// Written by scripts/sdk.ts after Pulumi's generator: a typed way to name a tile for an Alert.
+export interface Dashboard {
+    /**
+     * The id of the tile named `name`, for an Alert's `tileId`. The name is checked against the dashboard's
+     * `tileIndex`, known in preview from the program's tiles, with no request: a name that is no tile of a unique
+     * name, or a tile that takes no alert (only line, stacked_bar and number do), fails with TILE_NOT_ALERTABLE.
+     */
+    tile(name: string): pulumi.Output<string>;
+}
+
+Dashboard.prototype.tile = function (this: Dashboard, name: string): pulumi.Output<string> {
+    const checked = this.tileIndex.apply((index) => {
+        const tiles: { [name: string]: string } = index?.tiles ?? {};
+        const said = `the dashboard "${index?.dashboard ?? ""}"`;
+        const alertable = Object.keys(tiles).filter((n) => ["line", "stacked_bar", "number"].includes(tiles[n]));
+        const choices = `its tiles that take an alert (line, stacked_bar, number): ${alertable.length === 0 ? "none" : alertable.map((n) => `"${n}"`).join(", ")}`;
+        const type = tiles[name];
+        if (type === undefined)
+            throw new Error(`[TILE_NOT_ALERTABLE] ${said} has no tile named "${name}"; ${choices}. Nothing was sent for the alert.`);
+        if (!alertable.includes(name))
+            throw new Error(`[TILE_NOT_ALERTABLE] the tile "${name}" of ${said} is a ${type} tile, which takes no alert; ${choices}. Nothing was sent for the alert.`);
+        return name;
+    });
+    return pulumi.all([checked, this.tileIds]).apply(([tile, ids]) => {
+        const id = ids?.[tile];
+        if (id === undefined) throw new Error(`[TILE_NOT_ALERTABLE] the dashboard holds no tile named "${tile}" that takes an alert`);
+        return id;
+    });
+};

@@ -122,7 +122,7 @@ export interface GetAlertResult {
      */
     readonly thresholdType?: enums.AlertThresholdType;
     /**
-     * The watched tile; required when source is "tile".
+     * The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
      */
     readonly tileId?: string;
     /**

@@ -72,6 +72,10 @@ export interface GetDashboardResult {
      */
     readonly tileIds?: {[key: string]: string};
     /**
+     * The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that takes no alert, fails preview in every language.
+     */
+    readonly tileIndex?: outputs.DashboardTileIndex;
+    /**
      * The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
      */
     readonly tiles?: outputs.DashboardTile[];

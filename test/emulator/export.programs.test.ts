@@ -94,7 +94,7 @@ describe("alertpipe export --format of an estate whose names meet", () => {
     ).toHaveLength(estate.objects);
     // Keys by their uuid; pipe settings have no importId.
     expect(ts.stdout.match(/^ {2}importId: "[^"]+",$/gm)).toHaveLength(estate.objects - 1);
-    expect(ts.stdout.match(/: (?:\w+\.id|valueAt\(\w+\.tileIds, ".*"\)),$/gm)).toHaveLength(estate.references);
+    expect(ts.stdout.match(/: (?:\w+\.id|\w+\.tile\(".*"\)),$/gm)).toHaveLength(estate.references);
     for (const id of [...estate.webhooks, ...estate.savedSearches, ...estate.connections, ...estate.sources])
       expect(ts.stdout.split(id).length - 1).toBe(1);
     expect(ts.stdout).toContain("PipeSettings has no importId: the first up sends one PUT");
@@ -103,8 +103,7 @@ describe("alertpipe export --format of an estate whose names meet", () => {
   it("declares each variable before a resource refers to it", () => {
     const declared = new Set<string>();
     for (const line of ts.stdout.split("\n")) {
-      for (const used of line.matchAll(/: (?:valueAt\()?(\w+)\.(?:id|tileIds)\b/g))
-        expect(declared.has(used[1] ?? "")).toBe(true);
+      for (const used of line.matchAll(/: (\w+)\.(?:id|tile\()/g)) expect(declared.has(used[1] ?? "")).toBe(true);
       const decl = /^const (\w+) =/.exec(line);
       if (decl !== null) declared.add(decl[1] ?? "");
     }

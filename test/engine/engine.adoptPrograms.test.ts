@@ -84,7 +84,7 @@ async function wiredInState(stack: CliStack): Promise<number> {
 }
 
 /** A tile alert's tileId wired to its dashboard's tileIds by the tile's name, in YAML and TypeScript. */
-const TILE_REFERENCES = { yaml: /\.tileIds\[\\"/g, typescript: /valueAt\(\w+\.tileIds, "/g };
+const TILE_REFERENCES = { yaml: /\.tileIds\[\\"/g, typescript: /\w+\.tile\("/g };
 
 /** The estate's tile alerts on a tile in tileIds; the ninth sits on a table tile, which is not. */
 const ON_TILES_IN_TILE_IDS = 8;
@@ -201,7 +201,7 @@ describe("adopting an estate whose names meet with alertpipe export --format typ
   }, 900_000);
 
   it("writes every reference of the estate as a variable's id, a tile's as its dashboard's tileIds at its name", () => {
-    const references = program.match(/: (?:\w+\.id|valueAt\(\w+\.tileIds, ".*"\)),$/gm) ?? [];
+    const references = program.match(/: (?:\w+\.id|\w+\.tile\(".*"\)),$/gm) ?? [];
     expect(references).toHaveLength(estate.references);
     expect(program.match(TILE_REFERENCES.typescript)).toHaveLength(ON_TILES_IN_TILE_IDS);
     console.log(`--format typescript: ${estate.objects} objects, ${estate.references} references written`);

@@ -94,6 +94,76 @@ describe.each(LANGUAGES)("a $name program using the generated SDK and the instal
   });
 });
 
+/** The alert writes the emulator saw: none may come from a wrong tile. */
+const alertWrites = (emu: RunningEmulator) =>
+  emu.requests.filter((r) => r.path.startsWith("/api/v2/alerts") && (r.method === "POST" || r.method === "PUT"));
+
+// Issue 45 (item 7, findings 1, 2, 11): the observability stack through the plugin, its alert on a tile
+// named with tileName and the dashboard's tileIndex, on the emulator's HyperDX (2026) mode.
+describe.each(LANGUAGES)("a $name program's observability stack, its alert on a tile by name", (language) => {
+  let emu: RunningEmulator;
+  let command: string[];
+  let plugin: Awaited<ReturnType<typeof installedPluginArchive>>;
+  const stackOf = (stack: string, env: Record<string, string> = {}) =>
+    languageStack(command, {
+      project: `alertpipe-${language.name}-obs`,
+      stack,
+      emu,
+      plugin,
+      env: { ALERTPIPE_TEST_PROGRAM: "observability", ...env },
+    });
+
+  beforeAll(async () => {
+    [command, plugin] = await Promise.all([language.command(), installedPluginArchive()]);
+    emu = await emulator({ mode: "2026", rateLimits: { cloud: false, alerting: false } });
+  }, language.setupMs);
+
+  it("makes Connection, Source, Dashboard, Webhook and the alert on the named tile; a preview then has nothing to do", async () => {
+    const stack = await stackOf("made");
+    const up = await stack.run("up");
+    expect(up).toMatchObject({ result: "succeeded", changes: { create: 6 } });
+    const ids = up.outputs.tileIds?.value as Record<string, string>;
+    expect(Object.keys(ids).sort()).toEqual(["Error rate", "Requests"]);
+    expect(up.outputs.tileId?.value).toBe(ids["Error rate"]);
+    expect(emu.snapshot().alerts[String(up.outputs.alertId?.value)]).toMatchObject({ tileId: ids["Error rate"] });
+    expect(await stack.run("preview")).toMatchObject({ result: "succeeded", changes: { same: 6 } });
+    expect((await stack.run("destroy")).result).toBe("succeeded");
+  });
+
+  it.each([
+    ["a name no tile has", "Nope", 'has no tile named "Nope"'],
+    ["the table tile", "Top", 'the tile "Top" of the dashboard "Ops lang" is a table tile, which takes no alert'],
+  ])(
+    "fails preview of an alert on %s, naming the dashboard's tiles that take alerts, sending nothing",
+    async (_what, tile, words) => {
+      emu.resetRequestLog();
+      const preview = await (await stackOf(`wrong-${tile}`, { ALERTPIPE_TEST_TILE: tile })).run("preview");
+      expect(preview.result).toBe("failed");
+      expect(preview.error).toContain("[INVALID_INPUT] tileName");
+      expect(preview.error).toContain(words);
+      expect(preview.error).toContain(
+        'its tiles that take an alert (line, stacked_bar, number): "Error rate", "Requests"',
+      );
+      expect(emu.requests.filter((r) => r.method !== "GET")).toEqual([]);
+    },
+  );
+
+  if (language.name === "go")
+    it('never sends a tileId "" that TileIds.MapIndex gives for a missing name, in an update\'s preview or up', async () => {
+      const stack = await stackOf("map-index", { ALERTPIPE_TEST_BY: "tileIds" });
+      expect((await stack.run("up")).result).toBe("succeeded");
+      emu.resetRequestLog();
+      // The same stack, its alert now on a name TileIds lacks: Go's MapIndex gives "".
+      const wrong = { ALERTPIPE_TEST_BY: "tileIds", ALERTPIPE_TEST_TILE: "Nope" };
+      const preview = await stack.run("preview", wrong);
+      expect(preview.result).toBe("failed");
+      expect(preview.error).toContain("[INVALID_INPUT] tileId");
+      await expect(stack.run("up", wrong)).rejects.toThrow(/\[INVALID_INPUT\] tileId/);
+      expect(alertWrites(emu)).toEqual([]);
+      expect((await stack.run("destroy")).result).toBe("succeeded");
+    });
+});
+
 describe("the user's Python example (examples/python/stack.py), as its docstring runs it", () => {
   let emu: RunningEmulator;
   let stack: LanguageStack;

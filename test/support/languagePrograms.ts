@@ -143,13 +143,15 @@ export async function builtGoProgram(release?: GoModule): Promise<string> {
 /** What a program of test/engine/fixtures prints after a run. */
 export interface ProgramReport {
   result: string;
+  /** A failed preview's words (the program's `preview` prints them instead of failing). */
+  error?: string;
   changes: Record<string, number>;
   outputs: Record<string, { secret: boolean; value: unknown }>;
 }
 
 export interface LanguageStack {
-  /** Runs `<command...> up|destroy` and returns what it printed. */
-  run(kind: "up" | "destroy"): Promise<ProgramReport>;
+  /** Runs `<command...> up|preview|destroy` (with `env` added to the stack's) and returns what it printed. */
+  run(kind: "up" | "preview" | "destroy", env?: Record<string, string>): Promise<ProgramReport>;
   /** The stack's state file in the file backend. */
   readStateFile(): string;
 }
@@ -195,8 +197,8 @@ export async function languageStack(
   const [program, ...args] = command;
   if (program === undefined) throw new Error("languageStack needs a command");
   return {
-    async run(kind) {
-      const { stdout } = await run(program, [...args, kind], { env, cwd: backend });
+    async run(kind, more = {}) {
+      const { stdout } = await run(program, [...args, kind], { env: { ...env, ...more }, cwd: backend });
       const last = stdout.trim().split("\n").pop() ?? "";
       return JSON.parse(last) as ProgramReport;
     },

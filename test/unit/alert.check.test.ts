@@ -263,7 +263,7 @@ describe("Alert check", () => {
       {
         property: "dashboard",
         reason: expect.stringContaining(
-          "threshold, interval, source, thresholdType, thresholdMax, channel, channels, dashboardId, tileId, name, message, note",
+          "threshold, interval, source, thresholdType, thresholdMax, channel, channels, dashboardId, tileId, tileName, tileIndex, name, message, note",
         ),
       },
     ]);

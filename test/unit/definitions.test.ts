@@ -37,6 +37,9 @@ const COMMON = new Set([
   // HyperDX's vocabulary, which its objects share: a saved search, a tile's config and a dashboard's filters
   // hold these alike; a source's delete reads dashboards' tiles and filters for the sources they use.
   ...["sourceId", "select", "orderBy", "groupBy", "filters", "tags", "whereLanguage", "tiles"],
+  // One name on both sides, so a program writes `tileIndex: dashboard.tileIndex`: the Dashboard's output,
+  // the Alert's input that checks tileName in preview (issue 45).
+  "tileIndex",
 ]);
 
 /** The files the definitions render, and how. */

@@ -15,6 +15,7 @@ import {
   AttemptTimeout,
   ConfigError,
   ERROR_CODES,
+  TileNotAlertableError,
   TRANSPORT_CODES_ADVICE,
   IdFormError,
   ImportIdFormError,
@@ -75,6 +76,7 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new LookupAmbiguousError("getApiKey", 'several keys are named "ci"', ["k-1", "k-2"]),
   new UnknownFunctionError("alertpipe", "alertpipe:index:getNope", ["alertpipe:index:getAlert"]),
   new StillReferencedError({ method: "DELETE", path: "/api/v2/webhooks/w1" }, "webhook", ['"cpu" (a1)']),
+  new TileNotAlertableError('the dashboard "Ops" has no tile named "Nope"; its tiles that take an alert: "Errors"'),
   new UsageError("--pipe org/svc: give <organizationId>/<serviceId>/<pipeId>"),
   new TransportError(ref, "socket hang up (UND_ERR_SOCKET)", "UND_ERR_SOCKET"),
   new InternalError(new TypeError("cannot read properties of undefined")),
@@ -119,6 +121,7 @@ describe("error codes", () => {
       | LookupAmbiguousError
       | UnknownFunctionError
       | StillReferencedError
+      | TileNotAlertableError
       | UsageError
       | TransportError
       | InternalError;

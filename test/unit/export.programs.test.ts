@@ -223,12 +223,11 @@ describe("a dashboard, its sources and connections, and the alerts on its tiles"
     expect(text).toContain('      tileId: "t3"\n');
   });
 
-  it("writes the TypeScript reference through a helper that indexes the Output, declared once", () => {
+  it("writes the TypeScript reference as the dashboard's tile(name), with no helper of its own", () => {
     const text = typescriptProgram(program);
-    expect(text).toContain('  tileId: valueAt(ops.tileIds, "Ingest \\"lag\\" $5"),\n');
-    expect(text).toContain('import * as pulumi from "@pulumi/pulumi";');
-    expect(text.match(/^function valueAt\(/gm)).toHaveLength(1);
-    expect(typescriptProgram(programOf([SOURCE, CONNECTION]))).not.toContain("valueAt");
+    expect(text).toContain('  tileId: ops.tile("Ingest \\"lag\\" $5"),\n');
+    expect(text).not.toContain("valueAt");
+    expect(text).not.toContain("@pulumi/pulumi");
   });
 
   it("says above each connection that its password is left out and how to supply it", () => {

@@ -70,8 +70,10 @@ type Alert struct {
 	ThresholdMax pulumi.Float64PtrOutput `pulumi:"thresholdMax"`
 	// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 	ThresholdType AlertThresholdTypeOutput `pulumi:"thresholdType"`
-	// The watched tile; required when source is "tile".
+	// The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
 	TileId pulumi.StringPtrOutput `pulumi:"tileId"`
+	// The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert: line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
+	TileName pulumi.StringPtrOutput `pulumi:"tileName"`
 	// When the alert last changed (ISO 8601, set by the service).
 	UpdatedAt pulumi.StringPtrOutput `pulumi:"updatedAt"`
 }
@@ -164,8 +166,12 @@ type alertArgs struct {
 	ThresholdMax *float64 `pulumi:"thresholdMax"`
 	// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 	ThresholdType AlertThresholdType `pulumi:"thresholdType"`
-	// The watched tile; required when source is "tile".
+	// The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
 	TileId *string `pulumi:"tileId"`
+	// The dashboard's tileIndex output, given with tileName so that preview checks the name against the tiles the dashboard declares, even when the dashboard is made in the same run. Not sent, not recorded.
+	TileIndex *DashboardTileIndex `pulumi:"tileIndex"`
+	// The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert: line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
+	TileName *string `pulumi:"tileName"`
 }
 
 // The set of arguments for constructing a Alert resource.
@@ -206,8 +212,12 @@ type AlertArgs struct {
 	ThresholdMax pulumi.Float64PtrInput
 	// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 	ThresholdType AlertThresholdTypeInput
-	// The watched tile; required when source is "tile".
+	// The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
 	TileId pulumi.StringPtrInput
+	// The dashboard's tileIndex output, given with tileName so that preview checks the name against the tiles the dashboard declares, even when the dashboard is made in the same run. Not sent, not recorded.
+	TileIndex DashboardTileIndexPtrInput
+	// The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert: line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
+	TileName pulumi.StringPtrInput
 }
 
 func (AlertArgs) ElementType() reflect.Type {
@@ -412,9 +422,14 @@ func (o AlertOutput) ThresholdType() AlertThresholdTypeOutput {
 	return o.ApplyT(func(v *Alert) AlertThresholdTypeOutput { return v.ThresholdType }).(AlertThresholdTypeOutput)
 }
 
-// The watched tile; required when source is "tile".
+// The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
 func (o AlertOutput) TileId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.TileId }).(pulumi.StringPtrOutput)
+}
+
+// The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert: line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
+func (o AlertOutput) TileName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.TileName }).(pulumi.StringPtrOutput)
 }
 
 // When the alert last changed (ISO 8601, set by the service).

@@ -76,7 +76,7 @@ type LookupAlertResult struct {
 	ThresholdMax *float64 `pulumi:"thresholdMax"`
 	// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 	ThresholdType *AlertThresholdType `pulumi:"thresholdType"`
-	// The watched tile; required when source is "tile".
+	// The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
 	TileId *string `pulumi:"tileId"`
 	// When the alert last changed (ISO 8601, set by the service).
 	UpdatedAt *string `pulumi:"updatedAt"`
@@ -234,7 +234,7 @@ func (o LookupAlertResultOutput) ThresholdType() AlertThresholdTypePtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *AlertThresholdType { return v.ThresholdType }).(AlertThresholdTypePtrOutput)
 }
 
-// The watched tile; required when source is "tile".
+// The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
 func (o LookupAlertResultOutput) TileId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *string { return v.TileId }).(pulumi.StringPtrOutput)
 }

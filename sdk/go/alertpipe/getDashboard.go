@@ -50,6 +50,8 @@ type LookupDashboardResult struct {
 	Tags []string `pulumi:"tags"`
 	// Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
 	TileIds map[string]string `pulumi:"tileIds"`
+	// The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that takes no alert, fails preview in every language.
+	TileIndex *DashboardTileIndex `pulumi:"tileIndex"`
 	// The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
 	Tiles []DashboardTile `pulumi:"tiles"`
 	// When the dashboard last changed (ISO 8601, set by the service), when it says.
@@ -138,6 +140,11 @@ func (o LookupDashboardResultOutput) Tags() pulumi.StringArrayOutput {
 // Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
 func (o LookupDashboardResultOutput) TileIds() pulumi.StringMapOutput {
 	return o.ApplyT(func(v LookupDashboardResult) map[string]string { return v.TileIds }).(pulumi.StringMapOutput)
+}
+
+// The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that takes no alert, fails preview in every language.
+func (o LookupDashboardResultOutput) TileIndex() DashboardTileIndexPtrOutput {
+	return o.ApplyT(func(v LookupDashboardResult) *DashboardTileIndex { return v.TileIndex }).(DashboardTileIndexPtrOutput)
 }
 
 // The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.

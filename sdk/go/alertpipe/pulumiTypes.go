@@ -2132,6 +2132,165 @@ func (o DashboardTileConfigOutput) WhereLanguage() DashboardQueryLanguagePtrOutp
 	return o.ApplyT(func(v DashboardTileConfig) *DashboardQueryLanguage { return v.WhereLanguage }).(DashboardQueryLanguagePtrOutput)
 }
 
+// A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview.
+type DashboardTileIndex struct {
+	// The dashboard's name.
+	Dashboard string `pulumi:"dashboard"`
+	// Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).
+	Tiles map[string]string `pulumi:"tiles"`
+}
+
+// DashboardTileIndexInput is an input type that accepts DashboardTileIndexArgs and DashboardTileIndexOutput values.
+// You can construct a concrete instance of `DashboardTileIndexInput` via:
+//
+//	DashboardTileIndexArgs{...}
+type DashboardTileIndexInput interface {
+	pulumi.Input
+
+	ToDashboardTileIndexOutput() DashboardTileIndexOutput
+	ToDashboardTileIndexOutputWithContext(context.Context) DashboardTileIndexOutput
+}
+
+// A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview.
+type DashboardTileIndexArgs struct {
+	// The dashboard's name.
+	Dashboard pulumi.StringInput `pulumi:"dashboard"`
+	// Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).
+	Tiles pulumi.StringMapInput `pulumi:"tiles"`
+}
+
+func (DashboardTileIndexArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardTileIndex)(nil)).Elem()
+}
+
+func (i DashboardTileIndexArgs) ToDashboardTileIndexOutput() DashboardTileIndexOutput {
+	return i.ToDashboardTileIndexOutputWithContext(context.Background())
+}
+
+func (i DashboardTileIndexArgs) ToDashboardTileIndexOutputWithContext(ctx context.Context) DashboardTileIndexOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardTileIndexOutput)
+}
+
+func (i DashboardTileIndexArgs) ToDashboardTileIndexPtrOutput() DashboardTileIndexPtrOutput {
+	return i.ToDashboardTileIndexPtrOutputWithContext(context.Background())
+}
+
+func (i DashboardTileIndexArgs) ToDashboardTileIndexPtrOutputWithContext(ctx context.Context) DashboardTileIndexPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardTileIndexOutput).ToDashboardTileIndexPtrOutputWithContext(ctx)
+}
+
+// DashboardTileIndexPtrInput is an input type that accepts DashboardTileIndexArgs, DashboardTileIndexPtr and DashboardTileIndexPtrOutput values.
+// You can construct a concrete instance of `DashboardTileIndexPtrInput` via:
+//
+//	        DashboardTileIndexArgs{...}
+//
+//	or:
+//
+//	        nil
+type DashboardTileIndexPtrInput interface {
+	pulumi.Input
+
+	ToDashboardTileIndexPtrOutput() DashboardTileIndexPtrOutput
+	ToDashboardTileIndexPtrOutputWithContext(context.Context) DashboardTileIndexPtrOutput
+}
+
+type dashboardTileIndexPtrType DashboardTileIndexArgs
+
+func DashboardTileIndexPtr(v *DashboardTileIndexArgs) DashboardTileIndexPtrInput {
+	return (*dashboardTileIndexPtrType)(v)
+}
+
+func (*dashboardTileIndexPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardTileIndex)(nil)).Elem()
+}
+
+func (i *dashboardTileIndexPtrType) ToDashboardTileIndexPtrOutput() DashboardTileIndexPtrOutput {
+	return i.ToDashboardTileIndexPtrOutputWithContext(context.Background())
+}
+
+func (i *dashboardTileIndexPtrType) ToDashboardTileIndexPtrOutputWithContext(ctx context.Context) DashboardTileIndexPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DashboardTileIndexPtrOutput)
+}
+
+// A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview.
+type DashboardTileIndexOutput struct{ *pulumi.OutputState }
+
+func (DashboardTileIndexOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DashboardTileIndex)(nil)).Elem()
+}
+
+func (o DashboardTileIndexOutput) ToDashboardTileIndexOutput() DashboardTileIndexOutput {
+	return o
+}
+
+func (o DashboardTileIndexOutput) ToDashboardTileIndexOutputWithContext(ctx context.Context) DashboardTileIndexOutput {
+	return o
+}
+
+func (o DashboardTileIndexOutput) ToDashboardTileIndexPtrOutput() DashboardTileIndexPtrOutput {
+	return o.ToDashboardTileIndexPtrOutputWithContext(context.Background())
+}
+
+func (o DashboardTileIndexOutput) ToDashboardTileIndexPtrOutputWithContext(ctx context.Context) DashboardTileIndexPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DashboardTileIndex) *DashboardTileIndex {
+		return &v
+	}).(DashboardTileIndexPtrOutput)
+}
+
+// The dashboard's name.
+func (o DashboardTileIndexOutput) Dashboard() pulumi.StringOutput {
+	return o.ApplyT(func(v DashboardTileIndex) string { return v.Dashboard }).(pulumi.StringOutput)
+}
+
+// Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).
+func (o DashboardTileIndexOutput) Tiles() pulumi.StringMapOutput {
+	return o.ApplyT(func(v DashboardTileIndex) map[string]string { return v.Tiles }).(pulumi.StringMapOutput)
+}
+
+type DashboardTileIndexPtrOutput struct{ *pulumi.OutputState }
+
+func (DashboardTileIndexPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DashboardTileIndex)(nil)).Elem()
+}
+
+func (o DashboardTileIndexPtrOutput) ToDashboardTileIndexPtrOutput() DashboardTileIndexPtrOutput {
+	return o
+}
+
+func (o DashboardTileIndexPtrOutput) ToDashboardTileIndexPtrOutputWithContext(ctx context.Context) DashboardTileIndexPtrOutput {
+	return o
+}
+
+func (o DashboardTileIndexPtrOutput) Elem() DashboardTileIndexOutput {
+	return o.ApplyT(func(v *DashboardTileIndex) DashboardTileIndex {
+		if v != nil {
+			return *v
+		}
+		var ret DashboardTileIndex
+		return ret
+	}).(DashboardTileIndexOutput)
+}
+
+// The dashboard's name.
+func (o DashboardTileIndexPtrOutput) Dashboard() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DashboardTileIndex) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Dashboard
+	}).(pulumi.StringPtrOutput)
+}
+
+// Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).
+func (o DashboardTileIndexPtrOutput) Tiles() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *DashboardTileIndex) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Tiles
+	}).(pulumi.StringMapOutput)
+}
+
 // An alert as the service holds it.
 type GetAlertsAlert struct {
 	// Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
@@ -2182,7 +2341,7 @@ type GetAlertsAlert struct {
 	ThresholdMax *float64 `pulumi:"thresholdMax"`
 	// How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
 	ThresholdType *AlertThresholdType `pulumi:"thresholdType"`
-	// The watched tile; required when source is "tile".
+	// The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
 	TileId *string `pulumi:"tileId"`
 	// When the alert last changed (ISO 8601, set by the service).
 	UpdatedAt *string `pulumi:"updatedAt"`
@@ -2323,7 +2482,7 @@ func (o GetAlertsAlertOutput) ThresholdType() AlertThresholdTypePtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *AlertThresholdType { return v.ThresholdType }).(AlertThresholdTypePtrOutput)
 }
 
-// The watched tile; required when source is "tile".
+// The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
 func (o GetAlertsAlertOutput) TileId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *string { return v.TileId }).(pulumi.StringPtrOutput)
 }
@@ -2593,6 +2752,8 @@ type GetDashboardsDashboard struct {
 	Tags []string `pulumi:"tags"`
 	// Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
 	TileIds map[string]string `pulumi:"tileIds"`
+	// The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that takes no alert, fails preview in every language.
+	TileIndex *DashboardTileIndex `pulumi:"tileIndex"`
 	// The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
 	Tiles []DashboardTile `pulumi:"tiles"`
 	// When the dashboard last changed (ISO 8601, set by the service), when it says.
@@ -2662,6 +2823,11 @@ func (o GetDashboardsDashboardOutput) Tags() pulumi.StringArrayOutput {
 // Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
 func (o GetDashboardsDashboardOutput) TileIds() pulumi.StringMapOutput {
 	return o.ApplyT(func(v GetDashboardsDashboard) map[string]string { return v.TileIds }).(pulumi.StringMapOutput)
+}
+
+// The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that takes no alert, fails preview in every language.
+func (o GetDashboardsDashboardOutput) TileIndex() DashboardTileIndexPtrOutput {
+	return o.ApplyT(func(v GetDashboardsDashboard) *DashboardTileIndex { return v.TileIndex }).(DashboardTileIndexPtrOutput)
 }
 
 // The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
@@ -4010,6 +4176,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*DashboardTileInput)(nil)).Elem(), DashboardTileArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DashboardTileArrayInput)(nil)).Elem(), DashboardTileArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DashboardTileConfigInput)(nil)).Elem(), DashboardTileConfigArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardTileIndexInput)(nil)).Elem(), DashboardTileIndexArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DashboardTileIndexPtrInput)(nil)).Elem(), DashboardTileIndexArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryInput)(nil)).Elem(), IpAccessEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAccessEntryArrayInput)(nil)).Elem(), IpAccessEntryArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SavedSearchFilterInput)(nil)).Elem(), SavedSearchFilterArgs{})
@@ -4047,6 +4215,8 @@ func init() {
 	pulumi.RegisterOutputType(DashboardTileOutput{})
 	pulumi.RegisterOutputType(DashboardTileArrayOutput{})
 	pulumi.RegisterOutputType(DashboardTileConfigOutput{})
+	pulumi.RegisterOutputType(DashboardTileIndexOutput{})
+	pulumi.RegisterOutputType(DashboardTileIndexPtrOutput{})
 	pulumi.RegisterOutputType(GetAlertsAlertOutput{})
 	pulumi.RegisterOutputType(GetAlertsAlertArrayOutput{})
 	pulumi.RegisterOutputType(GetApiKeysKeyOutput{})

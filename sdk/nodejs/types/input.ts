@@ -401,6 +401,20 @@ export interface DashboardTileConfigArgs {
 }
 
 /**
+ * A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview.
+ */
+export interface DashboardTileIndexArgs {
+    /**
+     * The dashboard's name.
+     */
+    dashboard: pulumi.Input<string>;
+    /**
+     * Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).
+     */
+    tiles: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
+}
+
+/**
  * An address allowed to use an API key.
  */
 export interface IpAccessEntryArgs {

@@ -437,6 +437,20 @@ export interface DashboardTileConfig {
 }
 
 /**
+ * A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview.
+ */
+export interface DashboardTileIndex {
+    /**
+     * The dashboard's name.
+     */
+    dashboard: string;
+    /**
+     * Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).
+     */
+    tiles: {[key: string]: string};
+}
+
+/**
  * An alert as the service holds it.
  */
 export interface GetAlertsAlert {
@@ -537,7 +551,7 @@ export interface GetAlertsAlert {
      */
     thresholdType?: enums.AlertThresholdType;
     /**
-     * The watched tile; required when source is "tile".
+     * The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
      */
     tileId?: string;
     /**
@@ -682,6 +696,10 @@ export interface GetDashboardsDashboard {
      * Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
      */
     tileIds?: {[key: string]: string};
+    /**
+     * The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that takes no alert, fails preview in every language.
+     */
+    tileIndex?: outputs.DashboardTileIndex;
     /**
      * The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
      */

@@ -38,6 +38,8 @@ __all__ = [
     'DashboardTileArgsDict',
     'DashboardTileConfigArgs',
     'DashboardTileConfigArgsDict',
+    'DashboardTileIndexArgs',
+    'DashboardTileIndexArgsDict',
     'IpAccessEntryArgs',
     'IpAccessEntryArgsDict',
     'SavedSearchFilterArgs',
@@ -1821,6 +1823,58 @@ class DashboardTileConfigArgs:
     @where_language.setter
     def where_language(self, value: pulumi.Input[Optional['DashboardQueryLanguage']]):
         pulumi.set(self, "where_language", value)
+
+
+class DashboardTileIndexArgsDict(TypedDict):
+    """
+    A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview.
+    """
+    dashboard: pulumi.Input[_builtins.str]
+    """
+    The dashboard's name.
+    """
+    tiles: pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]
+    """
+    Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).
+    """
+
+@pulumi.input_type
+class DashboardTileIndexArgs:
+    def __init__(__self__, *,
+                 dashboard: pulumi.Input[_builtins.str],
+                 tiles: pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]):
+        """
+        A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview.
+
+        :param pulumi.Input[_builtins.str] dashboard: The dashboard's name.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tiles: Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).
+        """
+        pulumi.set(__self__, "dashboard", dashboard)
+        pulumi.set(__self__, "tiles", tiles)
+
+    @_builtins.property
+    @pulumi.getter
+    def dashboard(self) -> pulumi.Input[_builtins.str]:
+        """
+        The dashboard's name.
+        """
+        return pulumi.get(self, "dashboard")
+
+    @dashboard.setter
+    def dashboard(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "dashboard", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tiles(self) -> pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]:
+        """
+        Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).
+        """
+        return pulumi.get(self, "tiles")
+
+    @tiles.setter
+    def tiles(self, value: pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "tiles", value)
 
 
 class IpAccessEntryArgsDict(TypedDict):

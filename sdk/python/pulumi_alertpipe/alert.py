@@ -40,7 +40,9 @@ class AlertArgs:
                  schedule_offset_minutes: pulumi.Input[Optional[_builtins.int]] = None,
                  schedule_start_at: pulumi.Input[Optional[_builtins.str]] = None,
                  threshold_max: pulumi.Input[Optional[_builtins.float]] = None,
-                 tile_id: pulumi.Input[Optional[_builtins.str]] = None):
+                 tile_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 tile_index: pulumi.Input[Optional['DashboardTileIndexArgs']] = None,
+                 tile_name: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Alert resource.
 
@@ -62,7 +64,9 @@ class AlertArgs:
         :param pulumi.Input[_builtins.int] schedule_offset_minutes: Minutes after the interval's start at which the alert is evaluated: an integer from 0 to 1439, less than the interval's minutes, and 0 when scheduleStartAt is set.
         :param pulumi.Input[_builtins.str] schedule_start_at: When the alert's windows start: an ISO 8601 UTC date-time ending in Z (e.g. "2026-02-08T10:00:00Z"), within one year ahead and ten years back when it is set or changed.
         :param pulumi.Input[_builtins.float] threshold_max: The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
-        :param pulumi.Input[_builtins.str] tile_id: The watched tile; required when source is "tile".
+        :param pulumi.Input[_builtins.str] tile_id: The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
+        :param pulumi.Input['DashboardTileIndexArgs'] tile_index: The dashboard's tileIndex output, given with tileName so that preview checks the name against the tiles the dashboard declares, even when the dashboard is made in the same run. Not sent, not recorded.
+        :param pulumi.Input[_builtins.str] tile_name: The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert: line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
         """
         pulumi.set(__self__, "interval", interval)
         pulumi.set(__self__, "source", source)
@@ -98,6 +102,10 @@ class AlertArgs:
             pulumi.set(__self__, "threshold_max", threshold_max)
         if tile_id is not None:
             pulumi.set(__self__, "tile_id", tile_id)
+        if tile_index is not None:
+            pulumi.set(__self__, "tile_index", tile_index)
+        if tile_name is not None:
+            pulumi.set(__self__, "tile_name", tile_name)
 
     @_builtins.property
     @pulumi.getter
@@ -319,13 +327,37 @@ class AlertArgs:
     @pulumi.getter(name="tileId")
     def tile_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The watched tile; required when source is "tile".
+        The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
         """
         return pulumi.get(self, "tile_id")
 
     @tile_id.setter
     def tile_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "tile_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tileIndex")
+    def tile_index(self) -> pulumi.Input[Optional['DashboardTileIndexArgs']]:
+        """
+        The dashboard's tileIndex output, given with tileName so that preview checks the name against the tiles the dashboard declares, even when the dashboard is made in the same run. Not sent, not recorded.
+        """
+        return pulumi.get(self, "tile_index")
+
+    @tile_index.setter
+    def tile_index(self, value: pulumi.Input[Optional['DashboardTileIndexArgs']]):
+        pulumi.set(self, "tile_index", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tileName")
+    def tile_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert: line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
+        """
+        return pulumi.get(self, "tile_name")
+
+    @tile_name.setter
+    def tile_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "tile_name", value)
 
 
 @pulumi.type_token("alertpipe:index:Alert")
@@ -353,6 +385,8 @@ class Alert(pulumi.CustomResource):
                  threshold_max: pulumi.Input[Optional[_builtins.float]] = None,
                  threshold_type: pulumi.Input[Optional['AlertThresholdType']] = None,
                  tile_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 tile_index: pulumi.Input[Optional[Union['DashboardTileIndexArgs', 'DashboardTileIndexArgsDict']]] = None,
+                 tile_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         An alert of the alerting API. Every argument changes in place; nothing forces a replacement.
@@ -386,7 +420,9 @@ class Alert(pulumi.CustomResource):
         :param pulumi.Input[_builtins.float] threshold: The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
         :param pulumi.Input[_builtins.float] threshold_max: The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
         :param pulumi.Input['AlertThresholdType'] threshold_type: How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
-        :param pulumi.Input[_builtins.str] tile_id: The watched tile; required when source is "tile".
+        :param pulumi.Input[_builtins.str] tile_id: The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
+        :param pulumi.Input[Union['DashboardTileIndexArgs', 'DashboardTileIndexArgsDict']] tile_index: The dashboard's tileIndex output, given with tileName so that preview checks the name against the tiles the dashboard declares, even when the dashboard is made in the same run. Not sent, not recorded.
+        :param pulumi.Input[_builtins.str] tile_name: The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert: line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
         """
         ...
     @overload
@@ -440,6 +476,8 @@ class Alert(pulumi.CustomResource):
                  threshold_max: pulumi.Input[Optional[_builtins.float]] = None,
                  threshold_type: pulumi.Input[Optional['AlertThresholdType']] = None,
                  tile_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 tile_index: pulumi.Input[Optional[Union['DashboardTileIndexArgs', 'DashboardTileIndexArgsDict']]] = None,
+                 tile_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -476,6 +514,8 @@ class Alert(pulumi.CustomResource):
                 raise TypeError("Missing required property 'threshold_type'")
             __props__.__dict__["threshold_type"] = threshold_type
             __props__.__dict__["tile_id"] = tile_id
+            __props__.__dict__["tile_index"] = tile_index
+            __props__.__dict__["tile_name"] = tile_name
             __props__.__dict__["created_at"] = None
             __props__.__dict__["execution_errors"] = None
             __props__.__dict__["saved_search"] = None
@@ -529,6 +569,7 @@ class Alert(pulumi.CustomResource):
         __props__.__dict__["threshold_max"] = None
         __props__.__dict__["threshold_type"] = None
         __props__.__dict__["tile_id"] = None
+        __props__.__dict__["tile_name"] = None
         __props__.__dict__["updated_at"] = None
         return Alert(resource_name, opts=opts, __props__=__props__)
 
@@ -720,9 +761,17 @@ class Alert(pulumi.CustomResource):
     @pulumi.getter(name="tileId")
     def tile_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The watched tile; required when source is "tile".
+        The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
         """
         return pulumi.get(self, "tile_id")
+
+    @_builtins.property
+    @pulumi.getter(name="tileName")
+    def tile_name(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The watched tile by its name on the dashboard (instead of tileId; a tile of a unique name that takes an alert: line, stacked_bar or number). The provider finds its id (the tileId output) when the alert is written. With tileIndex, or a dashboardId the service already holds, a name that is no such tile fails preview.
+        """
+        return pulumi.get(self, "tile_name")
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")

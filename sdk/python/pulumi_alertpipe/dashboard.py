@@ -276,6 +276,7 @@ class Dashboard(pulumi.CustomResource):
             __props__.__dict__["tiles"] = tiles
             __props__.__dict__["created_at"] = None
             __props__.__dict__["tile_ids"] = None
+            __props__.__dict__["tile_index"] = None
             __props__.__dict__["updated_at"] = None
         super(Dashboard, __self__).__init__(
             'alertpipe:index:Dashboard',
@@ -308,6 +309,7 @@ class Dashboard(pulumi.CustomResource):
         __props__.__dict__["saved_query_language"] = None
         __props__.__dict__["tags"] = None
         __props__.__dict__["tile_ids"] = None
+        __props__.__dict__["tile_index"] = None
         __props__.__dict__["tiles"] = None
         __props__.__dict__["updated_at"] = None
         return Dashboard(resource_name, opts=opts, __props__=__props__)
@@ -383,6 +385,14 @@ class Dashboard(pulumi.CustomResource):
         Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
         """
         return pulumi.get(self, "tile_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="tileIndex")
+    def tile_index(self) -> pulumi.Output[Optional['outputs.DashboardTileIndex']]:
+        """
+        The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that takes no alert, fails preview in every language.
+        """
+        return pulumi.get(self, "tile_index")
 
     @_builtins.property
     @pulumi.getter

@@ -301,7 +301,7 @@ class GetAlertResult:
     @pulumi.getter(name="tileId")
     def tile_id(self) -> Optional[_builtins.str]:
         """
-        The watched tile; required when source is "tile".
+        The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
         """
         return pulumi.get(self, "tile_id")
 

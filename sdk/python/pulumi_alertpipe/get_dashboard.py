@@ -25,7 +25,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetDashboardResult:
-    def __init__(__self__, containers=None, created_at=None, filters=None, id=None, name=None, saved_filter_values=None, saved_query=None, saved_query_language=None, tags=None, tile_ids=None, tiles=None, updated_at=None):
+    def __init__(__self__, containers=None, created_at=None, filters=None, id=None, name=None, saved_filter_values=None, saved_query=None, saved_query_language=None, tags=None, tile_ids=None, tile_index=None, tiles=None, updated_at=None):
         if containers and not isinstance(containers, list):
             raise TypeError("Expected argument 'containers' to be a list")
         pulumi.set(__self__, "containers", containers)
@@ -56,6 +56,9 @@ class GetDashboardResult:
         if tile_ids and not isinstance(tile_ids, dict):
             raise TypeError("Expected argument 'tile_ids' to be a dict")
         pulumi.set(__self__, "tile_ids", tile_ids)
+        if tile_index and not isinstance(tile_index, dict):
+            raise TypeError("Expected argument 'tile_index' to be a dict")
+        pulumi.set(__self__, "tile_index", tile_index)
         if tiles and not isinstance(tiles, list):
             raise TypeError("Expected argument 'tiles' to be a list")
         pulumi.set(__self__, "tiles", tiles)
@@ -144,6 +147,14 @@ class GetDashboardResult:
         return pulumi.get(self, "tile_ids")
 
     @_builtins.property
+    @pulumi.getter(name="tileIndex")
+    def tile_index(self) -> Optional['outputs.DashboardTileIndex']:
+        """
+        The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that takes no alert, fails preview in every language.
+        """
+        return pulumi.get(self, "tile_index")
+
+    @_builtins.property
     @pulumi.getter
     def tiles(self) -> Optional[Sequence['outputs.DashboardTile']]:
         """
@@ -176,6 +187,7 @@ class AwaitableGetDashboardResult(GetDashboardResult):
             saved_query_language=self.saved_query_language,
             tags=self.tags,
             tile_ids=self.tile_ids,
+            tile_index=self.tile_index,
             tiles=self.tiles,
             updated_at=self.updated_at)
 
@@ -206,6 +218,7 @@ def get_dashboard(id: Optional[_builtins.str] = None,
         saved_query_language=pulumi.get(__ret__, 'saved_query_language'),
         tags=pulumi.get(__ret__, 'tags'),
         tile_ids=pulumi.get(__ret__, 'tile_ids'),
+        tile_index=pulumi.get(__ret__, 'tile_index'),
         tiles=pulumi.get(__ret__, 'tiles'),
         updated_at=pulumi.get(__ret__, 'updated_at'))
 def get_dashboard_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
@@ -233,5 +246,6 @@ def get_dashboard_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = N
         saved_query_language=pulumi.get(__response__, 'saved_query_language'),
         tags=pulumi.get(__response__, 'tags'),
         tile_ids=pulumi.get(__response__, 'tile_ids'),
+        tile_index=pulumi.get(__response__, 'tile_index'),
         tiles=pulumi.get(__response__, 'tiles'),
         updated_at=pulumi.get(__response__, 'updated_at')))

@@ -30,6 +30,7 @@ __all__ = [
     'DashboardSelectItem',
     'DashboardTile',
     'DashboardTileConfig',
+    'DashboardTileIndex',
     'GetAlertsAlert',
     'GetApiKeysKey',
     'GetConnectionsConnection',
@@ -1437,6 +1438,40 @@ class DashboardTileConfig(dict):
 
 
 @pulumi.output_type
+class DashboardTileIndex(dict):
+    """
+    A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview.
+    """
+    def __init__(__self__, *,
+                 dashboard: _builtins.str,
+                 tiles: Mapping[str, _builtins.str]):
+        """
+        A dashboard's name and the display type of each of its tiles of a non-empty unique name, known in preview.
+
+        :param _builtins.str dashboard: The dashboard's name.
+        :param Mapping[str, _builtins.str] tiles: Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).
+        """
+        pulumi.set(__self__, "dashboard", dashboard)
+        pulumi.set(__self__, "tiles", tiles)
+
+    @_builtins.property
+    @pulumi.getter
+    def dashboard(self) -> _builtins.str:
+        """
+        The dashboard's name.
+        """
+        return pulumi.get(self, "dashboard")
+
+    @_builtins.property
+    @pulumi.getter
+    def tiles(self) -> Mapping[str, _builtins.str]:
+        """
+        Each tile of a non-empty unique name: its displayType (line, stacked_bar and number take alerts).
+        """
+        return pulumi.get(self, "tiles")
+
+
+@pulumi.output_type
 class GetAlertsAlert(dict):
     """
     An alert as the service holds it.
@@ -1495,7 +1530,7 @@ class GetAlertsAlert(dict):
         :param _builtins.float threshold: The numeric threshold: any finite number (services before 2026 refuse one below 0). The lower bound of a range type.
         :param _builtins.float threshold_max: The upper bound of a range type ("between", "not_between"): required for those, at least threshold; refused for the other types.
         :param 'AlertThresholdType' threshold_type: How the value is compared with the threshold: "above" (>=), "below" (<), "above_exclusive", "below_or_equal", "equal", "not_equal", or the range types "between" and "not_between", which need thresholdMax.
-        :param _builtins.str tile_id: The watched tile; required when source is "tile".
+        :param _builtins.str tile_id: The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
         :param _builtins.str updated_at: When the alert last changed (ISO 8601, set by the service).
         """
         pulumi.set(__self__, "id", id)
@@ -1746,7 +1781,7 @@ class GetAlertsAlert(dict):
     @pulumi.getter(name="tileId")
     def tile_id(self) -> Optional[_builtins.str]:
         """
-        The watched tile; required when source is "tile".
+        The watched tile's id; a "tile" alert sets it or tileName. Checked at create and update against the dashboard the service holds: a tile that is missing or takes no alert (only line, stacked_bar and number do) fails before the alert is sent.
         """
         return pulumi.get(self, "tile_id")
 
@@ -2037,6 +2072,7 @@ class GetDashboardsDashboard(dict):
                  saved_query_language: Optional['DashboardQueryLanguage'] = None,
                  tags: Optional[Sequence[_builtins.str]] = None,
                  tile_ids: Optional[Mapping[str, _builtins.str]] = None,
+                 tile_index: Optional['outputs.DashboardTileIndex'] = None,
                  tiles: Optional[Sequence['outputs.DashboardTile']] = None,
                  updated_at: Optional[_builtins.str] = None):
         """
@@ -2052,6 +2088,7 @@ class GetDashboardsDashboard(dict):
         :param 'DashboardQueryLanguage' saved_query_language: The language of savedQuery ("lucene" when a savedQuery is set without it).
         :param Sequence[_builtins.str] tags: Tags (at most 50, each at most 32 characters); removed from the program, they are cleared.
         :param Mapping[str, _builtins.str] tile_ids: Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
+        :param 'DashboardTileIndex' tile_index: The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that takes no alert, fails preview in every language.
         :param Sequence['DashboardTile'] tiles: The tiles, in order. A tile keeps its id while it keeps its name, wherever it moves, or keeps its place while its old name leaves the list (a rename in place); tiles of blank or repeated names keep ids by position among the same-named.
         :param _builtins.str updated_at: When the dashboard last changed (ISO 8601, set by the service), when it says.
         """
@@ -2074,6 +2111,8 @@ class GetDashboardsDashboard(dict):
             pulumi.set(__self__, "tags", tags)
         if tile_ids is not None:
             pulumi.set(__self__, "tile_ids", tile_ids)
+        if tile_index is not None:
+            pulumi.set(__self__, "tile_index", tile_index)
         if tiles is not None:
             pulumi.set(__self__, "tiles", tiles)
         if updated_at is not None:
@@ -2158,6 +2197,14 @@ class GetDashboardsDashboard(dict):
         Each tile's id by its name, for tiles whose name is non-empty and unique and whose chart takes an alert (line, stacked_bar, number): what a tile alert's tileId takes.
         """
         return pulumi.get(self, "tile_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="tileIndex")
+    def tile_index(self) -> Optional['outputs.DashboardTileIndex']:
+        """
+        The dashboard's name and the display type of each tile of a non-empty unique name, known in preview from the program's tiles: give it to an Alert's `tileIndex` with `tileName`, and a name that is no tile, or a tile that takes no alert, fails preview in every language.
+        """
+        return pulumi.get(self, "tile_index")
 
     @_builtins.property
     @pulumi.getter
