@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { installedPackage, type AlertpipePackage } from "../scripts/exampleStack";
 import { installPacked, workDir } from "../scripts/packedPackage";
+import { LIST_PAGE_MAX } from "../provider/serviceFacts/alertRules";
 import { HAND_WRITTEN_CLOUD, HAND_WRITTEN_DYNAMIC } from "./handWrittenCloud";
 import {
   FETCH_TOKEN_ENV,
@@ -25,6 +26,15 @@ export { REFERENCE_SLEEP_ENV } from "./shellFacts";
 
 const REFERENCE_PACKAGE = "alertpipe-bench-reference";
 const FETCHING_PACKAGE = "alertpipe-bench-fetching";
+const LISTING_PACKAGE = "alertpipe-bench-listing";
+
+// The refresh rows' reference (issue 47): reads through the lists ours reads, answers each read from
+// them, nothing else (bench/listingReference.ts, import-free, so the host loads none of our code).
+function listingProvider(): string {
+  return `"use strict";
+module.exports = require(${JSON.stringify(require.resolve("./listingReference"))}).listingDynamicProvider(${LIST_PAGE_MAX});
+`;
+}
 
 // Plain CommonJS, as a published provider package would ship. Every method answers at once;
 // create first waits REFERENCE_SLEEP_ENV ms when set (the sleep-only reference of the latency run).
@@ -83,6 +93,8 @@ export interface BenchFolder {
   readonly alertpipe: AlertpipePackage;
   /** The do-nothing provider as installed there (a module's exports, so it serializes as a require). */
   readonly reference: pulumi.dynamic.ResourceProvider;
+  /** The list-reading reference of the refresh rows as installed there, the same way. */
+  readonly listing: pulumi.dynamic.ResourceProvider;
   /** The hand-written fetching provider as installed there, the same way. */
   readonly fetching: pulumi.dynamic.ResourceProvider;
   /** The hand-written Cloud providers, paced in one window per process (bench/handWrittenCloud.ts). */
@@ -144,6 +156,7 @@ export function prepareBenchFolder(installed = false): BenchFolder {
     dir,
     alertpipe: installedPackage(dir),
     reference: installProviderPackage(dir, REFERENCE_PACKAGE, REFERENCE_PROVIDER),
+    listing: installProviderPackage(dir, LISTING_PACKAGE, listingProvider()),
     fetching: installProviderPackage(dir, FETCHING_PACKAGE, FETCHING_PROVIDER),
     paced: { Alert: paced("Alert"), PipeSettings: paced("PipeSettings") },
     pluginDir,

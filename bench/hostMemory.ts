@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 
 /** Which provider process to watch: Pulumi's dynamic-provider host, our native plugin, or the do-nothing native one (bench/nativeShells.ts). */
-export type ProviderProcess = "dynamic-host" | "plugin" | "plugin-nothing";
+export type ProviderProcess = "dynamic-host" | "plugin" | "plugin-nothing" | "plugin-listing";
 
 // Each is run by its path; the dynamic host's plugin script's `node -e "…require.resolve(…cmd/dynamic-provider)"`,
 // which only finds that path, names it in code, hence the leading "/".
@@ -16,6 +16,7 @@ const MARKS: Record<ProviderProcess, (arg: string) => boolean> = {
   plugin: (arg) =>
     arg.startsWith("/") && (arg.endsWith("/pulumi-resource-alertpipe") || arg.endsWith("/provider/native/main.js")),
   "plugin-nothing": (arg) => arg.startsWith("/") && arg.endsWith("/pulumi-resource-benchnothing"),
+  "plugin-listing": (arg) => arg.startsWith("/") && arg.endsWith("/pulumi-resource-benchlisting"),
 };
 const KIB = 1024;
 

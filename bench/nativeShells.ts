@@ -8,6 +8,9 @@
 // - "paced" (`pulumi-resource-benchpaced`): the one-budget row's reference: a create of an Alert or
 //   a PipeSettings calls the hand-written Cloud module installed in the bench folder
 //   (bench/handWrittenCloud.ts), the same requests and pacing as that row's dynamic reference.
+// - "listing" (`pulumi-resource-benchlisting`): the refresh rows' reference (issue 47,
+//   bench/listingReference.ts): a create adopts the object ours made under the same name, a read
+//   answers from the lists ours reads (the same requests), nothing else.
 // Each is a script in the bench folder's node_modules/.bin that calls `serveShell` (benchFolder.ts).
 
 import { setTimeout as sleep } from "node:timers/promises";
@@ -24,7 +27,9 @@ import {
 } from "../provider/native/protocol";
 import { fromStruct, toStruct } from "../provider/native/values";
 import type { Values } from "../provider/protocol/properties";
+import { LIST_PAGE_MAX } from "../provider/serviceFacts/alertRules";
 import type { HandWrittenCloud } from "./handWrittenCloud";
+import { ListingReads, listingEnv } from "./listingReference";
 import {
   FETCH_TOKEN_ENV,
   FETCH_URL_ENV,
@@ -88,9 +93,31 @@ function paced(): (inputs: Values, urn: string) => Promise<{ id: string; outputs
   };
 }
 
+/** The list-reading reference's create: the id and outputs ours recorded under the same name. */
+function adopting(reads: ListingReads): (inputs: Values) => Promise<{ id: string; outputs: Values }> {
+  return async (inputs) => {
+    const adopted = reads.adopt(inputs);
+    return { id: adopted.id, outputs: adopted.outputs };
+  };
+}
+
+/** A read from the state (every shell but the list-reading one), or from the lists; no id when gone. */
+function reader(reads: ListingReads | undefined) {
+  return async (request: ProviderPb.ReadRequest) => {
+    const props = fromStruct(request.getProperties());
+    const inputs = toStruct(fromStruct(request.getInputs()));
+    if (reads === undefined)
+      return new providerPb.ReadResponse().setId(request.getId()).setProperties(toStruct(props)).setInputs(inputs);
+    const found = await reads.read(request.getId(), props);
+    if (found === undefined) return new providerPb.ReadResponse();
+    return new providerPb.ReadResponse().setId(found.id).setProperties(toStruct(found.props)).setInputs(inputs);
+  };
+}
+
 function handlers(kind: ShellKind): ProviderGrpcPb.IResourceProviderServer {
+  const reads = kind === "listing" ? new ListingReads(listingEnv(), LIST_PAGE_MAX) : undefined;
   const create: (inputs: Values, urn: string) => Promise<{ id: string; outputs: Values }> =
-    kind === "post" ? posted : kind === "paced" ? paced() : slept;
+    reads !== undefined ? adopting(reads) : kind === "post" ? posted : kind === "paced" ? paced() : slept;
   return {
     getPluginInfo: answer(async () => new pluginPb.PluginInfo().setVersion("1.0.0")),
     getSchema: unimplemented(),
@@ -120,12 +147,7 @@ function handlers(kind: ShellKind): ProviderGrpcPb.IResourceProviderServer {
       const created = await create(inputs, request.getUrn());
       return new providerPb.CreateResponse().setId(created.id).setProperties(toStruct(created.outputs));
     }),
-    read: answer(async (request: ProviderPb.ReadRequest) =>
-      new providerPb.ReadResponse()
-        .setId(request.getId())
-        .setProperties(toStruct(fromStruct(request.getProperties())))
-        .setInputs(toStruct(fromStruct(request.getInputs()))),
-    ),
+    read: answer(reader(reads)),
     update: answer(async (request: ProviderPb.UpdateRequest) =>
       new providerPb.UpdateResponse().setProperties(toStruct(fromStruct(request.getNews()))),
     ),

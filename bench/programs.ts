@@ -63,6 +63,31 @@ export function referenceDeclaringBuild(
     });
 }
 
+/** A resource of the list-reading reference: type pulumi-nodejs:dynamic/bench:Listing. */
+class Listing extends pulumi.dynamic.Resource {
+  constructor(provider: pulumi.dynamic.ResourceProvider, name: string, props: pulumi.Inputs) {
+    super(provider, name, props, undefined, "bench", "Listing");
+  }
+}
+
+/**
+ * The same resources through the refresh rows' list-reading reference (bench/listingReference.ts),
+ * declared as `referenceDeclaringBuild` declares them: each adopts ours of the same name when made.
+ */
+export function listingDeclaringBuild(
+  count: number,
+  kindAt: (i: number) => Kind,
+  prefix: string,
+  args: Args = ARGS,
+): Build {
+  return (folder) =>
+    range(count).map((i) => {
+      const kind = kindAt(i);
+      const { props } = constructorProps(DEFINITIONS[kind], { ...args[kind](i) }, undefined);
+      return new Listing(folder.listing, `${prefix}-${i}`, props);
+    });
+}
+
 /** A resource of the hand-written fetching provider: type pulumi-nodejs:dynamic/bench:Fetching. */
 class Fetching extends pulumi.dynamic.Resource {
   constructor(provider: pulumi.dynamic.ResourceProvider, name: string, props: pulumi.Inputs) {

@@ -26,6 +26,22 @@ const RunFacts = z.object({
 });
 type RunFacts = z.infer<typeof RunFacts>;
 
+const Floor = z.object({
+  /** Null: not yet measured. */
+  figure: z.number().nullable(),
+  reference: z.string(),
+  ratio: z.number().nullable().optional(),
+});
+type Floor = z.infer<typeof Floor>;
+
+/** The floor as the ideal's cell ends: "; floor 1689 ms (ratio 1.34): the do-nothing plugin". */
+export function floorWords(floor: Floor | undefined, unit: string): string {
+  if (floor === undefined) return "";
+  const figure = floor.figure === null ? "not yet measured" : `${formatFigure(floor.figure)} ${unit}`;
+  const ratio = floor.ratio === undefined || floor.ratio === null ? "" : ` (ratio ${formatFigure(floor.ratio)})`;
+  return `; floor ${figure}${ratio}: ${floor.reference}`;
+}
+
 const Row = z.object({
   name: z.string(),
   /** What the row measures, in a few words (rows written before titles existed have none). */
@@ -43,6 +59,10 @@ const Row = z.object({
     http429: z.number().optional(),
     /** The load while the row itself ran (its step of the bench), beside the run's. */
     loadAverage: Load.optional(),
+    /** A second reference kept beside the ideal as a floor (issue 47: the do-nothing provider of the refresh rows). */
+    floor: Floor.optional(),
+    /** What of the row is not yet measured (a reference the recorded figures predate), in words. */
+    notYetMeasured: z.string().optional(),
   }),
 });
 type Row = z.infer<typeof Row>;
@@ -100,10 +120,12 @@ function tableRow(row: Row): string {
   const scenario = load === "" ? named : `${named} (${load})`;
   const noIdeal = row.ideal === 0 && row.ratio === null;
   const ideal = `${formatFigure(row.ideal)} ${row.unit}`;
+  const pending = row.extra.notYetMeasured === undefined ? "" : ` (${row.extra.notYetMeasured})`;
+  const idealCell = noIdeal ? "–" : row.reference === undefined ? ideal : `${ideal}: ${row.reference}`;
   const cells = [
     scenario,
     `${formatFigure(row.measured)} ${row.unit}${http429Words(row.extra)}`,
-    noIdeal ? "–" : row.reference === undefined ? ideal : `${ideal}: ${row.reference}`,
+    `${idealCell}${pending}${floorWords(row.extra.floor, row.unit)}`,
     formatFigure(row.ratio),
     row.target,
     row.extra.pass ? "pass" : "**FAIL**",

@@ -19,7 +19,7 @@ import { adoptAtScale } from "./adopt";
 import { alertingSoakSweep, soakSweep } from "./soak";
 import { latencyBoundApply, rateLimitedApply } from "./throughput";
 import { writeTables } from "./resultsDoc";
-import { atAThousand, thousandRows } from "./thousand";
+import { atAThousand, THOUSAND_RUNS_ENV, thousandRows } from "./thousand";
 import { ONE_BUDGET_ROWS, oneBudgetApply } from "./budget";
 
 function load(): string {
@@ -87,7 +87,9 @@ async function main(): Promise<void> {
   );
   await step(["adopt-export", "adopt-import"], () => adoptAtScale(folder));
   const doors = (["dynamic", "plugin"] as const).filter((door) => thousandRows(door).some(wanted));
-  await step([...thousandRows("dynamic"), ...thousandRows("plugin")], () => atAThousand(doors));
+  // ALERTPIPE_BENCH_THOUSAND_RUNS=1: one run of each operation, to check the rows end to end (not for figures).
+  const thousandRuns = Number(process.env[THOUSAND_RUNS_ENV] ?? 3);
+  await step([...thousandRows("dynamic"), ...thousandRows("plugin")], () => atAThousand(doors, thousandRuns));
   // Opt-in: the fault soak's sweep takes several minutes and measures correctness, not speed, so
   // a full run (no names) leaves it out; `npm run bench -- soak` runs it.
   if (only.includes("soak")) await step(["soak"], () => soakSweep(folder));

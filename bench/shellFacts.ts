@@ -4,6 +4,9 @@
 /** The do-nothing providers' create waits this many ms when set, so their inputs can be exactly ours. */
 export const REFERENCE_SLEEP_ENV = "ALERTPIPE_BENCH_SLEEP_MS";
 
+/** The list-reading reference's adoption file: our objects' ids and outputs by name (bench/listingReference.ts). */
+export const ADOPT_FILE_ENV = "ALERTPIPE_BENCH_ADOPT_FILE";
+
 /** Where the hand-written references send their POST, and with which token. */
 export const FETCH_URL_ENV = "ALERTPIPE_BENCH_FETCH_URL";
 export const FETCH_TOKEN_ENV = "ALERTPIPE_BENCH_FETCH_TOKEN";
@@ -14,13 +17,14 @@ export const FETCH_KEY_SECRET_ENV = "ALERTPIPE_BENCH_FETCH_KEY_SECRET";
 export const FETCH_ORGANIZATION_ENV = "ALERTPIPE_BENCH_FETCH_ORGANIZATION";
 export const FETCH_SERVICE_ENV = "ALERTPIPE_BENCH_FETCH_SERVICE";
 
-export type ShellKind = "nothing" | "post" | "paced";
+export type ShellKind = "nothing" | "post" | "paced" | "listing";
 
 /** The package each native reference serves, `<package>:index:<Kind>`; its plugin is `pulumi-resource-<package>`. */
 export const SHELL_PACKAGES: Record<ShellKind, string> = {
   nothing: "benchnothing",
   post: "benchpost",
   paced: "benchpaced",
+  listing: "benchlisting",
 };
 
 /** The hand-written Cloud requests and their pacing, installed in the bench folder (bench/handWrittenCloud.ts). */

@@ -56,6 +56,25 @@ describe("the rendered tables", () => {
     expect(tables).toContain("| memory: host peak RSS |");
   });
 
+  it("give a row's floor beside its ideal: figure, ratio and reference, or not yet measured", () => {
+    const floor = { figure: 1689.2, ratio: 1.34, reference: "the do-nothing plugin" };
+    const tables = renderTables(
+      fileWith([
+        { ...row("thousand-plugin-refresh", true, { floor }), reference: "the list-reading plugin" },
+        row("thousand-dynamic-refresh", true, { floor: { figure: null, reference: "the do-nothing host" } }),
+      ]),
+    );
+    expect(tables).toContain("| 4042 ms: the list-reading plugin; floor 1689 ms (ratio 1.34): the do-nothing plugin |");
+    expect(tables).toContain("| 4042 ms; floor not yet measured: the do-nothing host |");
+  });
+
+  it("say what of a row is not yet measured beside its ideal", () => {
+    const tables = renderTables(
+      fileWith([row("thousand-dynamic-refresh", false, { notYetMeasured: "new reference" })]),
+    );
+    expect(tables).toContain("| 4042 ms (new reference) |");
+  });
+
   it("say a row's 429s beside its figure when it counted them", () => {
     const tables = renderTables(fileWith([row("rate-limited-apply", true, { http429: 0 })]));
     expect(tables).toContain("| 4811 ms, 0 × 429 |");

@@ -3,7 +3,14 @@
 // means a regression of the product, not a stale bench.
 
 import { describe, expect, it } from "vitest";
-import { expectedRequests } from "../../bench/thousand";
+import {
+  expectedRequests,
+  operationsOf,
+  REFRESH_TARGET,
+  rowReference,
+  sentAsExpected,
+  THOUSAND_TARGET,
+} from "../../bench/thousand";
 import { LIST_PAGE_MAX } from "../../provider/serviceFacts/alertRules";
 
 describe("the requests an operation on the thousand stack is allowed", () => {
@@ -23,5 +30,33 @@ describe("the requests an operation on the thousand stack is allowed", () => {
   it("count one page of alerts for a refresh while a page holds 1,000", () => {
     expect(LIST_PAGE_MAX).toBeGreaterThanOrEqual(1000);
     expect(expectedRequests("refresh").alertPages).toBe(1);
+  });
+});
+
+describe("what each thousand row holds ours to (issue 47)", () => {
+  it("holds refresh to the list-reading reference at 1.10, which must send the same requests", () => {
+    expect(REFRESH_TARGET).toBe(1.1);
+    expect(rowReference("refresh")).toEqual({ who: "listing", target: 1.1, referenceSends: "the same" });
+  });
+
+  it("holds preview and up to the do-nothing provider at 1.15, which sends nothing", () => {
+    for (const op of ["preview", "up"] as const)
+      expect(rowReference(op)).toEqual({ who: "reference", target: THOUSAND_TARGET, referenceSends: "none" });
+    expect(THOUSAND_TARGET).toBe(1.15);
+  });
+
+  it("times the list-reading reference on refresh alone, ours and the floor on every operation", () => {
+    expect(operationsOf("listing")).toEqual(["refresh"]);
+    expect(operationsOf("ours")).toEqual(["preview", "up", "refresh"]);
+    expect(operationsOf("reference")).toEqual(["preview", "up", "refresh"]);
+  });
+
+  it("counts a refresh's requests as expected only with its lists, nothing more, no 429", () => {
+    const ok = { ...expectedRequests("refresh"), http429: 0 };
+    expect(sentAsExpected("refresh", ok)).toBe(true);
+    expect(sentAsExpected("refresh", { ...ok, http429: 1 })).toBe(false);
+    expect(sentAsExpected("refresh", { ...ok, total: ok.total + 1 })).toBe(false);
+    expect(sentAsExpected("refresh", { ...ok, keyLists: 1, total: ok.total - 1 })).toBe(false);
+    expect(sentAsExpected("up", { keyLists: 0, alertPages: 0, total: 0, http429: 0 })).toBe(true);
   });
 });
