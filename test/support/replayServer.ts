@@ -2,9 +2,10 @@
 // nothing else: each request must be the next one recorded for its resource (its method, path with
 // query, and body, as normalized in the recording), whatever the interleaving between resources;
 // any other is answered 400 and kept in `offRecording`, for the test to fail on. One exception, named
-// in `readsBeforeWrite`: the GET of one object that an update sends before its PUT since issue 44
-// (docs/design/fields-kept.md), which recordings made before it lack, is answered with the object as
-// the server last answered it in the recording (the answer of its create, list, GET or PUT).
+// in `readsBeforeWrite`: the GET of one object that recordings made before them lack, an update's before
+// its PUT (issue 44, docs/design/fields-kept.md) and a tile alert's of its dashboard before its write
+// (issue 45, docs/design/tile-alerts.md), is answered with the object as the server last answered it in
+// the recording (the answer of its create, list, GET or PUT, the recorder's set-up's included).
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,7 +20,7 @@ export interface ReplayServer {
   readonly offRecording: string[];
   /** The recorded requests not asked for yet. */
   left(): Exchange[];
-  /** "GET path" of each read before a write answered from the object's last recorded answer. */
+  /** "GET path" of each unrecorded read of one object, answered from its last recorded answer. */
   readonly readsBeforeWrite: string[];
 }
 
@@ -59,6 +60,8 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
   const offRecording: string[] = [];
   const readsBeforeWrite: string[] = [];
   const lastAnswered = new Map<string, Obj>();
+  for (const x of recording.exchanges.filter((e) => e.role !== "row"))
+    for (const [member, object] of objectsIn(x)) lastAnswered.set(member, object);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const chunks: Buffer[] = [];
