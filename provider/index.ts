@@ -11,8 +11,19 @@ export { Webhook } from "./dynamic/webhook";
 export { Connection } from "./dynamic/connection";
 export { Source } from "./dynamic/source";
 export { Dashboard } from "./dynamic/dashboard";
+export { ClickPipe } from "./dynamic/clickPipe";
 export type {
   AlertArgs,
+  ClickPipeArgs,
+  ClickPipeOutputs,
+  ClickPipeSource,
+  ClickPipeSourceArgs,
+  ClickPipeDestination,
+  ClickPipeDestinationArgs,
+  ClickPipeScaling,
+  ClickPipeScalingArgs,
+  ClickPipeCredentials,
+  ClickPipeCredentialsArgs,
   AlertOutputs,
   AlertChannel,
   AlertChannelArgs,
@@ -106,6 +117,7 @@ export {
   LookupAmbiguousError,
   UnknownFunctionError,
   StillReferencedError,
+  PipeStateError,
   UsageError,
   InternalError,
   ERROR_CODES,

@@ -11,6 +11,7 @@ import { WEBHOOK } from "./webhook/definition";
 import { CONNECTION } from "./connection/definition";
 import { SOURCE } from "./source/definition";
 import { DASHBOARD } from "./dashboard/definition";
+import { CLICK_PIPE } from "./clickPipe/definition";
 
 export interface Resource<K extends string = string> {
   /** The resource's folder, e.g. "apiKey": states require `dist/provider/<kind>/shim.js`. */
@@ -91,6 +92,12 @@ export const RESOURCES = [
     DASHBOARD,
     () => require("./dashboard/behaviour.js"),
     () => import("./dashboard/behaviour.js"),
+  ),
+  resource(
+    "clickPipe",
+    CLICK_PIPE,
+    () => require("./clickPipe/behaviour.js"),
+    () => import("./clickPipe/behaviour.js"),
   ),
 ] as const;
 

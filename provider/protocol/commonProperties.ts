@@ -1,6 +1,13 @@
 // Properties several definitions share. Loads no zod, like the definitions.
 
-import type { CheckRules } from "./definition";
+import type { CheckRules, PropertyDef } from "./definition";
+import {
+  PIPE_SETTINGS,
+  allowedValues,
+  takesNull,
+  type SettingFact,
+  type SettingName,
+} from "../serviceFacts/pipeSettings";
 
 /** A string the service limits to `max` characters. */
 export const limited =
@@ -28,4 +35,32 @@ export function trimmedName<Description extends string>(
         if (message !== undefined) ctx.addIssue({ code: "custom", message });
       }),
   } as const;
+}
+
+const meaning = (fact: SettingFact) => `${fact.meaning[0]?.toUpperCase() ?? ""}${fact.meaning.slice(1)}`;
+
+/** A pipe setting from its fact (PipeSettings, ClickPipe.settings): null is "unset", and so is one left out. */
+export function pipeSetting(name: SettingName) {
+  const fact: SettingFact = PIPE_SETTINGS[name];
+  const message = `${name} must be ${allowedValues(name)}`;
+  return {
+    type: { kind: fact.kind },
+    description: `${meaning(fact)}: ${allowedValues(name)}.`,
+    role: "both",
+    nullable: true,
+    wire: fact.wire,
+    whenAbsent: { nullMeans: "cleared", whenAbsent: [{ value: null }] },
+    outputMay: ["null"],
+    check: ({ z }) => {
+      const value =
+        fact.kind === "boolean"
+          ? z.boolean({ error: message })
+          : z
+              .number({ error: message })
+              .int({ error: message })
+              .min(fact.min, { error: message })
+              .max(fact.max, { error: message });
+      return takesNull(name) ? value.nullable() : value;
+    },
+  } as const satisfies PropertyDef;
 }

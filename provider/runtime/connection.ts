@@ -254,6 +254,16 @@ function cloudDialect(): CloudDialect {
   );
 }
 
+/** The cloud dialect, for checks; undefined when invalid (the connection's own failure says so). */
+export function configuredCloudDialect(): CloudDialect | undefined {
+  try {
+    return cloudDialect();
+  } catch (err) {
+    if (err instanceof ConfigError) return undefined;
+    throw err;
+  }
+}
+
 /** The configured dialect, for checks; undefined when unset or invalid. Managed ClickStack speaks "2026". */
 export function configuredDialect(): AlertingDialect | undefined {
   try {

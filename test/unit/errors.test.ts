@@ -26,6 +26,7 @@ import {
   UnexpectedResponseError,
   UnknownResourceTypeError,
   StillReferencedError,
+  PipeStateError,
   UsageError,
   InternalError,
   UnusableKeyLeftError,
@@ -73,6 +74,7 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new LookupAmbiguousError("getApiKey", 'several keys are named "ci"', ["k-1", "k-2"]),
   new UnknownFunctionError("alertpipe", "alertpipe:index:getNope", ["alertpipe:index:getAlert"]),
   new StillReferencedError({ method: "DELETE", path: "/api/v2/webhooks/w1" }, "webhook", ['"cpu" (a1)']),
+  new PipeStateError('the ClickPipe "events"', "Failed", "Stopped or Paused", "broke"),
   new UsageError("--pipe org/svc: give <organizationId>/<serviceId>/<pipeId>"),
   new TransportError(ref, "socket hang up (UND_ERR_SOCKET)", "UND_ERR_SOCKET"),
   new InternalError(new TypeError("cannot read properties of undefined")),
@@ -116,6 +118,7 @@ describe("error codes", () => {
       | LookupAmbiguousError
       | UnknownFunctionError
       | StillReferencedError
+      | PipeStateError
       | UsageError
       | TransportError
       | InternalError;
