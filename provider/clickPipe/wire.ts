@@ -248,7 +248,8 @@ export function patchBody(olds: State, news: Args): Record<string, unknown> | un
   if (changed(olds.name, news.name)) body.name = news.name;
   if (changed(olds.fieldMappings, news.fieldMappings) && news.fieldMappings !== undefined)
     body.fieldMappings = news.fieldMappings;
-  if (changed(olds.settings, news.settings)) body.settings = settingsToWire(news.settings) ?? {};
+  const settings = settingsToWire(news.settings) ?? {};
+  if (changed(olds.settings, news.settings) && Object.keys(settings).length > 0) body.settings = settings;
   const columnsBefore = asObj(olds.destination)?.columns;
   const columnsAfter = asObj(news.destination)?.columns;
   if (changed(columnsBefore, columnsAfter) && columnsAfter !== undefined) body.destination = { columns: columnsAfter };

@@ -15,6 +15,11 @@ export type ApiKey = import("./apiKey").ApiKey;
 export const ApiKey: typeof import("./apiKey").ApiKey = null as any;
 utilities.lazyLoad(exports, ["ApiKey"], () => require("./apiKey"));
 
+export { ClickPipeArgs } from "./clickPipe";
+export type ClickPipe = import("./clickPipe").ClickPipe;
+export const ClickPipe: typeof import("./clickPipe").ClickPipe = null as any;
+utilities.lazyLoad(exports, ["ClickPipe"], () => require("./clickPipe"));
+
 export { ConnectionArgs } from "./connection";
 export type Connection = import("./connection").Connection;
 export const Connection: typeof import("./connection").Connection = null as any;
@@ -146,6 +151,8 @@ const _module = {
                 return new Alert(name, <any>undefined, { urn })
             case "alertpipe:index:ApiKey":
                 return new ApiKey(name, <any>undefined, { urn })
+            case "alertpipe:index:ClickPipe":
+                return new ClickPipe(name, <any>undefined, { urn })
             case "alertpipe:index:Connection":
                 return new Connection(name, <any>undefined, { urn })
             case "alertpipe:index:Dashboard":

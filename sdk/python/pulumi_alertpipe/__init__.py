@@ -9,6 +9,7 @@ import typing
 from ._enums import *
 from .alert import *
 from .api_key import *
+from .click_pipe import *
 from .connection import *
 from .dashboard import *
 from .get_alert import *
@@ -51,6 +52,7 @@ _utilities.register(
   "classes": {
    "alertpipe:index:Alert": "Alert",
    "alertpipe:index:ApiKey": "ApiKey",
+   "alertpipe:index:ClickPipe": "ClickPipe",
    "alertpipe:index:Connection": "Connection",
    "alertpipe:index:Dashboard": "Dashboard",
    "alertpipe:index:PipeSettings": "PipeSettings",
