@@ -314,7 +314,8 @@ export const CLICK_PIPE_ROUTES: Route[] = [
         pipe.deleting = true;
         go(pipe, "Stopping", "Stopped");
       }
-      return cloudOk(answer(services, pipe));
+      // The description's delete answer has no result.
+      return cloudOk(undefined);
     },
   },
   {

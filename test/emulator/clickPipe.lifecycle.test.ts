@@ -49,7 +49,7 @@ describe("ClickPipe against the emulator's Cloud mode", () => {
     expect(emu.requests()).toEqual([`POST ${PIPES}`]);
     const pipe = await live(id);
     expect(pipe.scaling).toEqual(PROGRAMS.kafka.scaling);
-    expect(pipe.settings).toEqual({ streaming_max_insert_wait_ms: 1000 });
+    expect(pipe.settings).toEqual({ streaming_max_insert_wait_ms: 1000, kafka_read_committed: true });
     expect(JSON.stringify(pipe)).not.toContain("kafka-password-1");
     expect(outs).toMatchObject({ clickPipeId: id, state: "Provisioning", stopped: false });
     expect(outs.credentials).toEqual(PROGRAMS.kafka.credentials);

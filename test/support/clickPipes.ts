@@ -45,7 +45,7 @@ export const PROGRAMS = {
     destination: streamingDestination,
     fieldMappings,
     scaling: { replicas: 2, replicaCpuMillicores: 500, replicaMemoryGb: 2 },
-    settings: { streamingMaxInsertWaitMs: 1000 },
+    settings: { streamingMaxInsertWaitMs: 1000, kafkaReadCommitted: true },
   },
   kinesis: {
     ...PIPE_SERVICE,
