@@ -185,6 +185,17 @@ describe("ClickPipe against the emulator's Cloud mode", () => {
     expect(["Setup", "Running", "Provisioning"]).toContain((await live(id)).state);
   });
 
+  it("never restarts a one-time object-storage load that has Completed", async () => {
+    const { id, outs } = await created(PROGRAMS.objectStorage);
+    await sleep(Number(STEP_MS) * 3);
+    const read = await provider.read(id, { ...outs, stopped: true, ...host });
+    expect(read.props).toMatchObject({ state: "Completed", stopped: false });
+    emu.emulator.resetRequestLog();
+    await provider.update(id, { ...outs, stopped: true, ...host }, { ...PROGRAMS.objectStorage, ...host });
+    expect(emu.requests().filter((r) => !r.startsWith("GET"))).toEqual([]);
+    expect(emu.notices.join("\n")).toContain("a one-time load is not restarted");
+  });
+
   it("finds the one pipe a lost create made, never a second", async () => {
     emu.emulator.setFaults({ cutAfterCommit: { method: "POST", pathPattern: /\/clickpipes$/, count: 1 } });
     const { id } = await created(PROGRAMS.kafka);
