@@ -449,7 +449,10 @@ function outputsFromLive(live: Live, stored: State): State {
     destination: (stored.destination === undefined
       ? live.destination
       : projected(live.destination, stored.destination)) as Args["destination"],
-    fieldMappings: (live.fieldMappings ?? stored.fieldMappings) as Args["fieldMappings"],
+    // None set and none live (a database pipe's empty list) is no drift.
+    fieldMappings: (stored.fieldMappings == null && Array.isArray(live.fieldMappings) && live.fieldMappings.length === 0
+      ? stored.fieldMappings
+      : (live.fieldMappings ?? stored.fieldMappings)) as Args["fieldMappings"],
     settings: (stored.settings === undefined || stored.settings === null
       ? live.settings
       : projected(live.settings ?? {}, stored.settings)) as Args["settings"],

@@ -315,7 +315,7 @@ export function pipesIn(body: unknown): Array<Obj & { id: string }> {
   return Array.isArray(result) ? result.map(pipeIn).filter((p): p is Obj & { id: string } => p !== undefined) : [];
 }
 
-/** A live value seen through the recorded one: the members the program set, so service defaults make no drift. */
+/** A live value seen through the recorded one: the members the program set, so the service's defaults make no drift. */
 export function projected(live: unknown, recorded: unknown): unknown {
   if (Array.isArray(live)) {
     const r = Array.isArray(recorded) ? recorded : [];
@@ -324,7 +324,8 @@ export function projected(live: unknown, recorded: unknown): unknown {
   const l = asObj(live);
   const r = asObj(recorded);
   if (l === undefined || r === undefined) return live;
-  return Object.fromEntries(Object.keys(r).map((k) => [k, projected(l[k], r[k])]));
+  // A member the answer leaves out tells nothing: the recorded value stands.
+  return Object.fromEntries(Object.keys(r).map((k) => [k, l[k] === undefined ? r[k] : projected(l[k], r[k])]));
 }
 
 export interface Live {
