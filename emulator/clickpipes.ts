@@ -1,6 +1,6 @@
 // ClickHouse Cloud's ClickPipes (Cloud mode only): create, read, list, update, delete, the scaling and
 // state commands, and states that move over time. Each step takes ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS
-// (default 1000 ms; tests set a few), read when a step starts. A pipe's settings are the settings
+// (default 1000 ms; tests set a few), read when a step starts; a name seeds a broken pipe (brokenBy). A pipe's settings are the settings
 // route's own (state.pipes), so PipeSettings and a ClickPipe see one pipe. Pipes live in memory only.
 
 import { randomUUID } from "node:crypto";
@@ -82,7 +82,15 @@ function go(pipe: StoredPipe, now: ClickPipeState, ...then: ClickPipeState[]): v
   pipe.updatedAt = new Date().toISOString();
 }
 
-function running(pipe: StoredPipe): ClickPipeState[] {
+/** Seeded by name, for tests of what a broken pipe does: "failing-…" fails once made, "broken-…" at every command. */
+function brokenBy(pipe: StoredPipe, made: boolean): ClickPipeState | undefined {
+  if (made && pipe.name.startsWith("failing-")) return "Failed";
+  return pipe.name.startsWith("broken-") ? "InternalError" : undefined;
+}
+
+function running(pipe: StoredPipe, made = false): ClickPipeState[] {
+  const broken = brokenBy(pipe, made);
+  if (broken !== undefined) return [broken];
   if (DATABASE.includes(pipe.kind)) return ["Setup", "Running"];
   if (pipe.kind === "objectStorage" && pipe.source.isContinuous !== true) return ["Running", "Completed"];
   return ["Running"];
@@ -208,7 +216,7 @@ function create(services: Services, req: Incoming, [org = "", svc = ""]: string[
     updatedAt: now,
     deleting: false,
   };
-  go(pipe, "Provisioning", ...running(pipe));
+  go(pipe, "Provisioning", ...running(pipe, true));
   pipes(services).set(id, pipe);
   return cloudOk(answer(services, pipe));
 }
@@ -276,7 +284,10 @@ function command(services: Services, req: Incoming, pipe: StoredPipe): Reply {
   const parsed = body(req, stateBody);
   if (!parsed.ok) return parsed.reply;
   const database = DATABASE.includes(pipe.kind);
-  if (parsed.value.command === "stop") go(pipe, database ? "Pausing" : "Stopping", database ? "Paused" : "Stopped");
+  const broken = brokenBy(pipe, false);
+  if (broken !== undefined) go(pipe, broken);
+  else if (parsed.value.command === "stop")
+    go(pipe, database ? "Pausing" : "Stopping", database ? "Paused" : "Stopped");
   else if (parsed.value.command === "start") go(pipe, "Provisioning", ...running(pipe));
   else go(pipe, "Resync", ...running(pipe));
   return cloudOk(answer(services, pipe));

@@ -196,6 +196,36 @@ describe("ClickPipe against the emulator's Cloud mode", () => {
     expect(emu.notices.join("\n")).toContain("a one-time load is not restarted");
   });
 
+  it("starts a Failed pipe whose program says stopped: false, saying so", async () => {
+    const program = { ...PROGRAMS.kafka, name: "failing-orders" };
+    const { id, outs } = await created(program);
+    await sleep(Number(STEP_MS) * 2);
+    const read = await provider.read(id, { ...outs, ...host });
+    expect(read.props).toMatchObject({ state: "Failed", stopped: true });
+    expect((await provider.diff(id, { ...read.props, ...host }, { ...program, ...host })).detailedDiff).toHaveProperty(
+      "stopped",
+    );
+    emu.emulator.resetRequestLog();
+    const after = (await provider.update(id, { ...read.props, ...host }, { ...program, ...host })).outs as Record<
+      string,
+      unknown
+    >;
+    expect(emu.requests().filter((r) => !r.startsWith("GET"))).toEqual([`PATCH ${PIPES}/${id}/state`]);
+    expect(after.stopped).toBe(false);
+    expect(emu.notices.join("\n")).toContain('starting the ClickPipe "failing-orders", which is Failed');
+  });
+
+  it("reports an InternalError met while waiting, and stops waiting at once", async () => {
+    const program = { ...PROGRAMS.kafka, name: "broken-orders" };
+    const { id, outs } = await created(program);
+    emu.emulator.resetRequestLog();
+    const err = await failure(provider.update(id, { ...outs, ...host }, { ...program, stopped: true, ...host }));
+    expect(String(err)).toContain("[PIPE_STATE]");
+    expect(String(err)).toContain("InternalError");
+    // One read before the command, one after it: the first InternalError ends the wait.
+    expect(emu.requests()).toEqual([`GET ${PIPES}/${id}`, `PATCH ${PIPES}/${id}/state`, `GET ${PIPES}/${id}`]);
+  });
+
   it("finds the one pipe a lost create made, never a second", async () => {
     emu.emulator.setFaults({ cutAfterCommit: { method: "POST", pathPattern: /\/clickpipes$/, count: 1 } });
     const { id } = await created(PROGRAMS.kafka);
