@@ -3,7 +3,7 @@
 
 import type { PropertyDef, ResourceDefinition } from "../protocol/definition";
 import type { OutputRule } from "../protocol/outputRules";
-import { pipeSetting } from "../protocol/commonProperties";
+import { pipeSetting, uuidPathPart } from "../protocol/commonProperties";
 import { SETTING_NAMES } from "../serviceFacts/pipeSettings";
 import { settingsSchema, typeSchema } from "./checks";
 import { CREDENTIALS, DESTINATION, FIELD_MAPPING, SCALING, SOURCE } from "./shapes";
@@ -11,17 +11,7 @@ import { CREDENTIALS, DESTINATION, FIELD_MAPPING, SCALING, SOURCE } from "./shap
 const AS_ANSWERED: OutputRule = { nullMeans: "absent", whenAbsent: [] };
 const FROM_PROGRAM: OutputRule = { nullMeans: "absent", whenAbsent: ["program", "stored"] };
 
-/** Another organization or service is another pipe. */
-const pathPart = (name: string, description: string) =>
-  ({
-    type: { kind: "string" },
-    description,
-    role: "both",
-    required: true,
-    replaces: true,
-    caseless: true,
-    check: ({ uuid }) => uuid(name),
-  }) as const satisfies PropertyDef;
+const pathPart = uuidPathPart;
 
 /** The thirteen settings as PipeSettings defines them: its types, words and checks. */
 const SETTINGS_TYPE = {

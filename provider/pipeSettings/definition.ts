@@ -1,20 +1,10 @@
 // The PipeSettings, each property once; the settings come from their table of facts.
 
-import type { PropertyDef, ResourceDefinition } from "../protocol/definition";
-import { pipeSetting as setting } from "../protocol/commonProperties";
+import type { ResourceDefinition } from "../protocol/definition";
+import { pipeSetting as setting, uuidPathPart } from "../protocol/commonProperties";
 import { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "../serviceFacts/pipeSettings";
 
-/** Another path names another pipe: a new resource. */
-const pathPart = (name: string, description: string) =>
-  ({
-    type: { kind: "string" },
-    description,
-    role: "both",
-    required: true,
-    replaces: true,
-    caseless: true,
-    check: ({ uuid }) => uuid(name),
-  }) as const satisfies PropertyDef;
+const pathPart = uuidPathPart;
 
 type Settings = {
   readonly [N in SettingName]: ReturnType<typeof setting> & { type: { kind: (typeof PIPE_SETTINGS)[N]["kind"] } };

@@ -9,6 +9,18 @@ import {
   type SettingName,
 } from "../serviceFacts/pipeSettings";
 
+/** A uuid in a cloud path: another one names another object, a new resource. */
+export const uuidPathPart = (name: string, description: string) =>
+  ({
+    type: { kind: "string" },
+    description,
+    role: "both",
+    required: true,
+    replaces: true,
+    caseless: true,
+    check: ({ uuid }: CheckRules) => uuid(name),
+  }) as const satisfies PropertyDef;
+
 /** A string the service limits to `max` characters. */
 export const limited =
   (property: string, max: number) =>
