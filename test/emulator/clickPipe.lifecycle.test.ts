@@ -233,6 +233,21 @@ describe("ClickPipe against the emulator's Cloud mode", () => {
     expect(all.map((p) => p.id)).toEqual([id]);
   });
 
+  it("fails as CREATE_AMBIGUOUS when a lost create leaves two pipes alike, making no third", async () => {
+    const { credentials: _c, stopped: _s, ...wire } = { ...PROGRAMS.kinesis, stopped: undefined };
+    const body = {
+      ...wire,
+      source: { kinesis: { ...PROGRAMS.kinesis.source.kinesis, accessKey: PROGRAMS.kinesis.credentials } },
+    };
+    delete (body as Record<string, unknown>).organizationId;
+    delete (body as Record<string, unknown>).serviceId;
+    expect((await byHand("POST", PIPES, body)).status).toBe(200);
+    emu.emulator.setFaults({ cutAfterCommit: { method: "POST", pathPattern: /\/clickpipes$/, count: 1 } });
+    const err = await failure(provider.create({ ...PROGRAMS.kinesis, ...host }));
+    expect(String(err)).toContain("[CREATE_AMBIGUOUS]");
+    expect(((await byHand("GET", PIPES)).result as unknown[]).length).toBe(2);
+  });
+
   it("deletes and waits until the pipe is gone; a pipe already gone is done", async () => {
     const { id, outs } = await created(PROGRAMS.kafka);
     await provider.delete(id, { ...outs, ...host });
