@@ -41,6 +41,7 @@ type Program = Record<string, unknown>;
 interface Door {
   emu: RunningEmulator;
   run(kind: "up" | "destroy" | "preview", program: Program): Promise<{ ok: boolean; steps: Step[]; told: string }>;
+  stateText(): string;
 }
 
 async function dynamicDoor(): Promise<Door> {
@@ -59,6 +60,7 @@ async function dynamicDoor(): Promise<Door> {
       const r = await stack[kind]();
       return { ok: r.ok, steps: r.steps, told: told(r) };
     },
+    stateText: () => stack.readStateFile(),
   };
 }
 
@@ -75,6 +77,7 @@ async function yamlDoor(): Promise<Door> {
       const r = await yaml.stack.runLogged(kind, args[kind]);
       return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
     },
+    stateText: () => yaml.stack.readStateFile(),
   };
 }
 
@@ -107,6 +110,10 @@ describe.each([
   it("makes the pipe with one POST, then has nothing to do", async () => {
     expect(changes(await run("up", PROGRAMS.kafka))).toEqual(["create orders"]);
     expect(JSON.stringify(await pipes())).not.toContain("kafka-password-1");
+    // Credentials are secret in the state: never in plain text.
+    expect(d.stateText()).toContain("credentials");
+    expect(d.stateText()).not.toContain("kafka-password-1");
+    expect(d.stateText()).not.toContain("sr-password-1");
     expect(changes(await run("preview", PROGRAMS.kafka))).toEqual([]);
   });
 
