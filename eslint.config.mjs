@@ -69,6 +69,7 @@ export default tseslint.config(
       "provider/dynamic/connection.ts",
       "provider/dynamic/source.ts",
       "provider/dynamic/dashboard.ts",
+      "provider/dynamic/clickPipeCdcInfrastructure.ts",
       "provider/dynamic/clickPipe.ts",
     ],
     rules: {

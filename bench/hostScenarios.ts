@@ -99,6 +99,13 @@ const ONE_EACH: Record<Op, number> = { check: 0, diff: 0, create: 1, update: 1, 
  * the bench leaves alertingDialect unset as the docs' minimal config does: the host's first
  * alerting request is that create, so it sends 2.
  */
+/**
+ * An update of a Source or a Dashboard, kinds this row does not run yet, is a GET and a PUT (issue
+ * 44): the PUT replaces the whole object, so the update reads it first to send back what the service
+ * holds that the definition does not name (docs/design/fields-kept.md). Alert, ApiKey, PipeSettings: 1.
+ */
+export const EXPECTED_UPDATE_REQUESTS = { Source: 2, Dashboard: 2, Connection: 1, SavedSearch: 1, Webhook: 1 } as const;
+
 const EXPECTED_REQUESTS: Record<Kind, Record<Op, number>> = {
   Alert: { ...ONE_EACH, create: 2 },
   ApiKey: ONE_EACH,

@@ -3,9 +3,12 @@
 // took and what the service held against state. A seed replays the emulator's fault decisions, not
 // the engine's parallel order, so the sweep is a sample, not a replay. SOAK_SEEDS ("1,2,3") and
 // SOAK_RATES ("0.3,0.5") choose; by default 8 seeds at 30% and 4 at 50%. SOAK_DOOR=native runs it
-// through the native plugin instead of the dynamic classes.
+// through the native plugin instead of the dynamic classes. `npm run bench -- soak-alerting` sweeps
+// issue 44's alerting chain (scripts/engine/soakObservability.ts) instead: seeds 1 to 5 at 15% and
+// 30%, through both doors, against HyperDX and managed ClickStack (SOAK_DOOR and SOAK_DIALECT pick one).
 
-import { Soak, type SoakDoor } from "../scripts/engine/soak";
+import { KEYS_SOAK, Soak, type SoakDoor, type SoakScenario } from "../scripts/engine/soak";
+import { observabilitySoak, SOAK_DIALECTS, soakDialect } from "../scripts/engine/soakObservability";
 import type { BenchFolder } from "./benchFolder";
 import type { ScenarioResult } from "./report";
 
@@ -13,6 +16,7 @@ import type { ScenarioResult } from "./report";
 const MAX_RUNS = 3;
 
 interface SeedFigures {
+  scenario: string;
   door: SoakDoor;
   seed: number;
   rate: number;
@@ -38,18 +42,25 @@ function list(name: string, fallback: number[]): number[] {
   return raw === undefined || raw.trim() === "" ? fallback : raw.split(",").map(Number);
 }
 
-/** The front door SOAK_DOOR names ("dynamic" when unset); a misspelt one fails rather than running the other. */
-function door(): SoakDoor {
-  const named = process.env.SOAK_DOOR ?? "dynamic";
-  if (named === "dynamic" || named === "native") return named;
+/** The front doors SOAK_DOOR names (`fallback` when unset); a misspelt one fails rather than running the other. */
+function doors(fallback: SoakDoor[]): SoakDoor[] {
+  const named = process.env.SOAK_DOOR;
+  if (named === undefined || named === "") return fallback;
+  if (named === "dynamic" || named === "native") return [named];
   throw new Error(`SOAK_DOOR must be "dynamic" or "native", not ${JSON.stringify(named)}`);
 }
 
-async function oneSeed(folder: BenchFolder, seed: number, rate: number): Promise<SeedFigures> {
+async function oneSeed(
+  folder: BenchFolder,
+  scenario: SoakScenario,
+  door: SoakDoor,
+  seed: number,
+  rate: number,
+): Promise<SeedFigures> {
   const started = Date.now();
-  const soak = await Soak.open({ seed, rate, programDir: folder.dir, door: door(), pluginDir: folder.pluginDir });
+  const soak = await Soak.open({ scenario, seed, rate, programDir: folder.dir, door, pluginDir: folder.pluginDir });
   try {
-    await soak.interruptedUp();
+    const { interrupted } = await soak.interruptedUp();
     const ups = await soak.upUntilOk(MAX_RUNS);
     const upReruns = ups.at(-1)?.ok === true ? ups.length : MAX_RUNS + 1;
     soak.faultsOff();
@@ -63,6 +74,7 @@ async function oneSeed(folder: BenchFolder, seed: number, rate: number): Promise
     const left = soak.leftovers();
     const faults = soak.faultCounts();
     const figures: SeedFigures = {
+      scenario: scenario.name,
       door: soak.door,
       seed,
       rate,
@@ -75,7 +87,7 @@ async function oneSeed(folder: BenchFolder, seed: number, rate: number): Promise
       cleanUpWrites: clean.writes.length,
       drift: refreshed.drift.length,
       failedLogins: Object.values(logins).filter((status) => status !== 200).length,
-      left: left.alerts + left.keys + left.pipesSet,
+      left: Object.values(left).reduce((sum, n) => sum + n, 0),
       writes: faults.writes,
       faulted: faults.failBeforeCommit + faults.cutAfterCommit + faults.failAfterCommit + faults.delayAfterCommit,
       seconds: (Date.now() - started) / 1000,
@@ -84,26 +96,61 @@ async function oneSeed(folder: BenchFolder, seed: number, rate: number): Promise
     figures.clean =
       upReruns <= MAX_RUNS &&
       destroyRuns <= MAX_RUNS &&
+      interrupted &&
+      census.recorded === scenario.declared &&
       census.duplicates + census.orphans + census.missing + census.settingsOff + census.pending === 0 &&
       figures.cleanUpWrites + figures.drift + figures.failedLogins + figures.left === 0;
     console.log(`\n  ${soak.summary()}`);
     for (const run of soak.runs.filter((r) => !r.ok)) for (const e of run.errors) console.log(`    ${run.kind}: ${e}`);
+    for (const d of soak.duplicated()) console.log(`    duplicate after up: ${d}`);
+    if (!interrupted) console.log("    the first up ended before its SIGINT");
+    if (census.recorded !== scenario.declared)
+      console.log(`    state recorded ${census.recorded} of the ${scenario.declared} resources after up`);
+    // What a clean up should not have done, named, so a seed that is not clean says why.
+    for (const c of clean.changes) console.log(`    clean up: ${c}`);
+    for (const w of clean.writes) console.log(`    clean up wrote: ${w}`);
     return figures;
   } finally {
     await soak.close();
   }
 }
 
+/** Issue 18's sweep: the 36 resources through SOAK_DOOR (dynamic by default). */
 export async function soakSweep(folder: BenchFolder): Promise<ScenarioResult> {
   const seeds = list("SOAK_SEEDS", []);
   const rates = list("SOAK_RATES", [0.3, 0.5]);
-  const through = door();
+  const through = doors(["dynamic"]);
   const perSeed: SeedFigures[] = [];
   for (const rate of rates) {
     const ofRate = seeds.length > 0 ? seeds : rate <= 0.3 ? [1, 2, 3, 4, 5, 6, 7, 8] : [1, 2, 3, 4];
-    for (const seed of ofRate) perSeed.push(await oneSeed(folder, seed, rate));
+    for (const door of through)
+      for (const seed of ofRate) perSeed.push(await oneSeed(folder, KEYS_SOAK, door, seed, rate));
   }
+  return sweepResult(
+    "soak",
+    `the fault soak through the ${through.includes("native") ? "native plugin" : "dynamic classes"}, seeds clean`,
+    perSeed,
+  );
+}
+
+/** Issue 44's sweep: the alerting chain, each seed through each door against each dialect. */
+export async function alertingSoakSweep(folder: BenchFolder): Promise<ScenarioResult> {
+  const seeds = list("SOAK_SEEDS", [1, 2, 3, 4, 5]);
+  const rates = list("SOAK_RATES", [0.15, 0.3]);
+  const named = process.env.SOAK_DIALECT;
+  const dialects = named === undefined || named === "" ? SOAK_DIALECTS : [soakDialect(named)];
+  const perSeed: SeedFigures[] = [];
+  for (const dialect of dialects)
+    for (const door of doors(["dynamic", "native"]))
+      for (const rate of rates)
+        for (const seed of seeds) perSeed.push(await oneSeed(folder, observabilitySoak(dialect), door, seed, rate));
+  return sweepResult("soak-alerting", "the alerting chain's fault soak, both doors and dialects, seeds clean", perSeed);
+}
+
+function sweepResult(name: string, title: string, perSeed: SeedFigures[]): ScenarioResult {
   const header = [
+    "scenario",
+    "door",
     "seed",
     "rate",
     "up re-runs",
@@ -119,6 +166,8 @@ export async function soakSweep(folder: BenchFolder): Promise<ScenarioResult> {
   console.log(`\n  ${header.join("  ")}`);
   for (const f of perSeed) {
     const cells = [
+      f.scenario,
+      f.door,
       f.seed,
       f.rate,
       f.upReruns,
@@ -135,14 +184,14 @@ export async function soakSweep(folder: BenchFolder): Promise<ScenarioResult> {
   }
   const clean = perSeed.filter((f) => f.clean).length;
   return {
-    name: "soak",
-    title: `the fault soak through the ${through === "native" ? "native plugin" : "dynamic classes"}, seeds clean`,
+    name,
+    title,
     measured: clean,
     ideal: perSeed.length,
     unit: "seeds clean",
     ratio: perSeed.length === 0 ? null : clean / perSeed.length,
     target: `every seed: up and destroy within ${MAX_RUNS} runs, 0 duplicates, 0 orphans, clean up writes nothing, no drift, every key logs in, nothing left`,
     pass: clean === perSeed.length,
-    extra: { door: through, perSeed },
+    extra: { perSeed },
   };
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `alertpipe-emulator`: runs the emulator until SIGINT/SIGTERM/SIGHUP or until the processes that
-// started it exit (lifeline.ts). The first stdout line is fixed (`alertpipe-emulator listening on
-// URL`) so scripts can wait for it and read the URL from it; `--pid-file` is the other way to wait,
-// and to stop it.
+// started it exit (lifeline.ts); with --keep-running, until SIGINT/SIGTERM alone. The first stdout
+// line is fixed (`alertpipe-emulator listening on URL`) so scripts can wait for it and read the URL
+// from it; `--pid-file` is the other way to wait, and to stop it.
 
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -48,6 +48,8 @@ const USAGE = `usage: alertpipe-emulator [options]
                                  change, cut, 500 or an answer 1.5 s late after it; seeded (default off)
   --pid-file FILE                write this process's id to FILE once it listens; removed on exit
                                  (stop it with: kill $(cat FILE))
+  --keep-running                 keep serving after the shell that started it ends or its terminal
+                                 closes (a SIGHUP); needs --pid-file, to stop it with kill $(cat FILE)
   --quiet                        do not print a line per request
   --help                         show this text
 `;
@@ -156,6 +158,7 @@ async function main(): Promise<void> {
         "cloud-dialect": { type: "string" },
         "custom-role": { type: "string", multiple: true },
         "pid-file": { type: "string" },
+        "keep-running": { type: "boolean" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -184,6 +187,9 @@ async function main(): Promise<void> {
   if (cloudDialect !== "contract" && cloudDialect !== "clickhouse")
     throw new UsageError(`--cloud-dialect must be contract or clickhouse, got "${cloudDialect}"`);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  const keepRunning = values["keep-running"] === true;
+  if (keepRunning && values["pid-file"] === undefined)
+    throw new UsageError("--keep-running needs --pid-file FILE: the way to stop it is kill $(cat FILE)");
 
   if (
     values.host !== undefined &&
@@ -257,9 +263,16 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
-  // A closed terminal: without a handler, node would end at once, leaving the pid file behind.
-  process.on("SIGHUP", () => stop("SIGHUP"));
-  watchStarters(stop);
+  if (keepRunning) {
+    // Outlives its terminal: a SIGHUP is ignored, and a write to a closed one must not end it.
+    process.on("SIGHUP", () => undefined);
+    process.stdout.on("error", () => undefined);
+    process.stderr.on("error", () => undefined);
+  } else {
+    // A closed terminal: without a handler, node would end at once, leaving the pid file behind.
+    process.on("SIGHUP", () => stop("SIGHUP"));
+    watchStarters(stop);
+  }
   if (pidFile !== undefined) {
     try {
       // Whole or absent: a script waiting for the file never reads half a number.

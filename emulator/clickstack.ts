@@ -43,7 +43,13 @@ const UNLIMITED = new FixedWindowLimiter(false);
 function asTeam(services: Services): Services {
   let team = teamServices.get(services);
   if (team === undefined) {
-    team = { ...services, mode: "2026", emailChannels: true, limiters: { ...services.limiters, alerting: UNLIMITED } };
+    team = {
+      ...services,
+      mode: "2026",
+      emailChannels: true,
+      managedSources: true,
+      limiters: { ...services.limiters, alerting: UNLIMITED },
+    };
     teamServices.set(services, team);
   }
   return team;

@@ -6,6 +6,7 @@ import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { BlockList, isIPv4 } from "node:net";
 import { SETTING_NAMES, wireName } from "../provider/serviceFacts/pipeSettings";
 import { hasCustomRoles, listRoles, roleOf } from "./roles";
+import { serviceRoute } from "./services";
 import { PIPE_SETTINGS_BODIES, keyCreateBodySchema, keyPatchBodySchema, parseWith } from "./schemas";
 import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 import {
@@ -58,6 +59,15 @@ const ROUTES: Route[] = [
     /^\/v1\/organizations\/([^/]+)\/services\/([^/]+)\/clickpipes\/([^/]+)\/settings$/,
     "clickPipeId",
   ),
+  ...(["service", "state", "cdcScaling"] as const).map((what): Route => ({
+    pattern: new RegExp(
+      `^/v1/organizations/([^/]+)/services/([^/]+)${{ service: "", state: "/state", cdcScaling: "/clickpipesCdcScaling" }[what]}$`,
+    ),
+    dialect: "clickhouse",
+    allow: { service: ["GET"], state: ["PATCH"], cdcScaling: ["GET", "PATCH"] }[what],
+    params: ["organizationId", "serviceId"],
+    run: (services, req, ids) => serviceRoute(services, req, ids, what),
+  })),
   {
     pattern: /^\/v1\/organizations\/([^/]+)\/keys$/,
     allow: ["GET", "POST"],

@@ -10,6 +10,8 @@ import type { EmulatorMode, Services } from "./replies";
 import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 import { seedCustomRoles, type CustomRoleSeed } from "./roles";
 import { pendingRaces } from "./webhooks";
+import { setServiceState, serviceState } from "./services";
+import type { ServiceState } from "../provider/serviceFacts/services";
 import {
   copyState,
   emptyState,
@@ -28,6 +30,7 @@ export type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export { SEEDED_SOURCES } from "./savedSearches";
 export { SEEDED_CONNECTION } from "./observability";
+export { DEFAULT_CDC_SCALING, DEFAULT_WAKE_DELAY_MS, serviceRunningOr424 } from "./services";
 export { SYSTEM_ROLES, customRoleId, type CustomRoleSeed } from "./roles";
 export type {
   EmulatorState,
@@ -127,6 +130,18 @@ export interface RunningEmulator {
   recordExecutionErrors(alertId: string, errors: readonly ExecutionError[] | undefined): boolean;
   /** Test hook: the alert watches this saved search (so the search's DELETE takes it along). False when no alert. */
   watchSearch(alertId: string, savedSearchId: string): boolean;
+  /**
+   * Test hook (ClickHouse Cloud mode): the service is `state` (idle, stopped, or running again); ClickPipes
+   * writes on it answer 424 until it runs. Its `awake` (or `start`) command runs it after `wakeDelayMs`.
+   */
+  setServiceState(
+    organizationId: string,
+    serviceId: string,
+    state: ServiceState,
+    options?: { wakeDelayMs?: number },
+  ): void;
+  /** The service's state now, as its GET answers it. */
+  serviceState(organizationId: string, serviceId: string): string;
   /** Deep copy of all state as plain JSON; key secrets appear only as SHA-256 hashes. */
   snapshot(): EmulatorState;
   close(): Promise<void>;
@@ -252,6 +267,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       persist();
       return true;
     },
+    setServiceState: (organizationId, serviceId, serviceNow, options) =>
+      setServiceState(services, organizationId, serviceId, serviceNow, options?.wakeDelayMs),
+    serviceState: (organizationId, serviceId) => serviceState(services, organizationId, serviceId),
     snapshot: () => copyState(state),
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {

@@ -2,7 +2,7 @@
 // grandchild of npx, under a shell of npm's own; when the user's shell goes (a terminal closed, a
 // `kill -9`), npx and that shell are handed to another parent and nobody signals them, so watching
 // the direct parent alone keeps it listening. It watches every process between itself and its
-// session's leader (the user's shell; `setsid` makes a new session, to keep it running on purpose),
+// session's leader (the user's shell; `--keep-running` skips the watch, to keep it running on purpose),
 // as they were when it started: one of them ended, or its pid now another process's, and it stops.
 // The chain is read from /proc (Linux); elsewhere the direct parent alone is watched.
 

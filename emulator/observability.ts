@@ -10,9 +10,11 @@ import {
   ALERTABLE_DISPLAY_TYPES,
   DASHBOARD_LIMITS,
   DISPLAY_TYPES,
+  MANAGED_SOURCE_UNNAMED_FIELDS,
   SETTING_PREFIX,
   SOURCE_KINDS,
   SOURCE_KIND_FIELDS,
+  SOURCE_UNNAMED_FIELDS,
   isObjectIdText,
   sourceDefaults,
   sourceFieldsOf,
@@ -151,8 +153,10 @@ function readSource(services: Services, body: Obj): { ok: true; source: Obj } | 
     return { ok: false, reply: alertingError(400, "connection must be a valid connection id") };
   if (connectionsOf(services)[connection] === undefined)
     return { ok: false, reply: alertingError(400, "connection must be an existing connection id") };
-  // Unknown fields are dropped silently.
-  const kept = Object.fromEntries(Object.entries(body).filter(([k, v]) => fields.includes(k) && v !== undefined));
+  // Unknown fields are dropped silently; those Source does not name are stored as any other.
+  const unnamed = (services.managedSources === true ? MANAGED_SOURCE_UNNAMED_FIELDS : SOURCE_UNNAMED_FIELDS)[kind];
+  const stored = [...fields, ...unnamed];
+  const kept = Object.fromEntries(Object.entries(body).filter(([k, v]) => stored.includes(k) && v !== undefined));
   return { ok: true, source: { ...sourceDefaults(kind), ...kept } };
 }
 

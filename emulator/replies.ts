@@ -110,6 +110,8 @@ export interface Services {
   readonly cloudDialect: CloudDialect;
   /** Whether an alert's channel may be an email channel: managed ClickStack's handlers alone (clickstack.ts). */
   readonly emailChannels?: boolean;
+  /** Whether a source stores `filterSettings`: managed ClickStack's handlers alone (clickstack.ts). */
+  readonly managedSources?: boolean;
 }
 
 export type EmulatorMode = "contract" | "2026";

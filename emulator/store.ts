@@ -165,6 +165,23 @@ export interface EmulatorState {
   dashboards?: Record<string, Record<string, unknown>>;
   sources?: Record<string, Record<string, unknown>>;
   connections?: Record<string, Record<string, unknown>>;
+  /** ClickHouse Cloud mode: each service's CDC scaling by `${organizationId}/${serviceId}`; absent until first set. */
+  cdcScaling?: Record<string, CdcScaling>;
+  /** ClickHouse Cloud mode: services not running, by `${organizationId}/${serviceId}` (services.ts); any other runs. */
+  serviceStates?: Record<string, StoredServiceState>;
+}
+
+export interface CdcScaling {
+  replicaCpuMillicores: number;
+  replicaMemoryGb: number;
+}
+
+/** A service's state; an awaking or starting one runs from `runningAt` (ISO time) on. */
+export interface StoredServiceState {
+  state: string;
+  /** How long an `awake` or `start` takes here (the test hook sets it). */
+  wakeDelayMs: number;
+  runningAt?: string;
 }
 
 export function emptyState(): EmulatorState {
@@ -221,6 +238,12 @@ const stateShape = z.object({
   dashboards: z.record(z.string(), z.looseObject({ id: z.string() })).optional(),
   sources: z.record(z.string(), z.looseObject({ id: z.string() })).optional(),
   connections: z.record(z.string(), z.looseObject({ id: z.string() })).optional(),
+  cdcScaling: z
+    .record(z.string(), z.object({ replicaCpuMillicores: z.number(), replicaMemoryGb: z.number() }))
+    .optional(),
+  serviceStates: z
+    .record(z.string(), z.object({ state: z.string(), wakeDelayMs: z.number(), runningAt: z.string().optional() }))
+    .optional(),
   customRoles: z
     .record(
       z.string(),

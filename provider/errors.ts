@@ -4,6 +4,7 @@
 import type { PropertyMap } from "./protocol/properties";
 import { quotedId } from "./protocol/ids";
 import { formatSeconds } from "./words";
+import { WAKEABLE, serviceOfPath, stateIn424 } from "./serviceFacts/services";
 
 /**
  * Every code of our own making, with what to do on seeing it: docs/errors.md's table and every error
@@ -23,7 +24,7 @@ export const ERROR_CODES = {
   RATE_LIMIT_WAIT_TOO_LONG:
     "The service asked for a wait longer than the retry budget: run again after the time the message gives.",
   SERVICE_IDLE:
-    "The service this call addresses is not running (idle or stopped): start it (for example in the cloud console), wait until it is running, then run again. Nothing was changed.",
+    "The service this call addresses is not running (the message names it and its state): wake or start it (for example in the cloud console; `alertpipe:wakeIdleServices` lets the provider wake an idle one), wait until it is running, then run again. Nothing was changed.",
   OUTCOME_UNKNOWN:
     "A create may have been made without Pulumi recording it: look for it on the service and delete it (or take it over with importId) before running again.",
   CREATE_AMBIGUOUS:
@@ -102,7 +103,7 @@ export interface RequestRef {
 /** What an ApiError means for the user, stable across versions. */
 export type ApiErrorCode = "SERVICE_IDLE" | "RATE_LIMITED" | "NOT_FOUND" | "API_ERROR";
 
-/** An idle or stopped service: nothing changed, no retry helps. */
+/** A service not running: nothing changed, no plain retry helps (http/idleService.ts wakes an idle one). */
 const SERVICE_IDLE_STATUS = 424;
 
 function codeOf(status: number): ApiErrorCode {
@@ -110,6 +111,22 @@ function codeOf(status: number): ApiErrorCode {
   if (status === 429) return "RATE_LIMITED";
   if (status === 404) return "NOT_FOUND";
   return "API_ERROR";
+}
+
+/** A 424's advice: which service, in which state, and what to do about it. */
+export function serviceIdleAdvice(path: string, serviceMessage: string): string {
+  const service = serviceOfPath(path);
+  const state = stateIn424(serviceMessage);
+  const which = service === undefined ? "The service" : `Service ${quotedId(service.serviceId)}`;
+  const todo =
+    state === WAKEABLE
+      ? "wake it (the cloud console, or any query), or set alertpipe:wakeIdleServices to true so the provider wakes it and retries"
+      : state === undefined
+        ? "start it (for example in the cloud console) and wait until it is running"
+        : state === "stopped"
+          ? "start it (for example in the cloud console; the provider never starts a stopped service)"
+          : "wait until it is running";
+  return ` ${which} is ${state ?? "not running"}: ${todo}, then run again. Nothing was changed.`;
 }
 
 /** An error of the HTTP layer, naming the request and the answer. */
@@ -160,7 +177,9 @@ export class ApiError extends HttpError<ApiErrorCode> {
     status: number,
     serviceMessage: string,
     requestId: string | undefined,
-    advice: string | undefined = codeOf(status) === "SERVICE_IDLE" ? ` ${ERROR_CODES.SERVICE_IDLE}` : undefined,
+    advice: string | undefined = codeOf(status) === "SERVICE_IDLE"
+      ? serviceIdleAdvice(ref.path, serviceMessage)
+      : undefined,
   ) {
     const rid = requestId ? ` (requestId ${requestId})` : "";
     const code = codeOf(status);
@@ -175,6 +194,21 @@ export class ApiError extends HttpError<ApiErrorCode> {
     );
     this.name = "ApiError";
     this.serviceMessage = serviceMessage;
+  }
+}
+
+/** An idle service was sent its `awake` command but did not run in time, or went another way. */
+export class ServiceNotAwakeError extends HttpError<"SERVICE_IDLE"> {
+  constructor(ref: RequestRef, serviceId: string, state: string, waitedMs: number, cause: ApiError) {
+    super(
+      ref,
+      "SERVICE_IDLE",
+      `${cause.detail.replace(/\.$/, "")}; sent its awake command (alertpipe:wakeIdleServices), but after ` +
+        `${formatSeconds(waitedMs)} service ${quotedId(serviceId)} is ${state}, not running: ` +
+        "look at it in the cloud console, then run again. The call was not sent again.",
+      { ...HttpError.answerOf(cause), cause },
+    );
+    this.name = "ServiceNotAwakeError";
   }
 }
 

@@ -11,6 +11,7 @@ export { Webhook } from "./dynamic/webhook";
 export { Connection } from "./dynamic/connection";
 export { Source } from "./dynamic/source";
 export { Dashboard } from "./dynamic/dashboard";
+export { ClickPipeCdcInfrastructure } from "./dynamic/clickPipeCdcInfrastructure";
 export { ClickPipe } from "./dynamic/clickPipe";
 export type {
   AlertArgs,
@@ -25,6 +26,8 @@ export type {
   ClickPipeCredentials,
   ClickPipeCredentialsArgs,
   AlertOutputs,
+  ClickPipeCdcInfrastructureArgs,
+  ClickPipeCdcInfrastructureOutputs,
   AlertChannel,
   AlertChannelArgs,
   AlertChannelType,

@@ -11,6 +11,7 @@ import { WEBHOOK } from "./webhook/definition";
 import { CONNECTION } from "./connection/definition";
 import { SOURCE } from "./source/definition";
 import { DASHBOARD } from "./dashboard/definition";
+import { CLICK_PIPE_CDC_INFRASTRUCTURE } from "./clickPipeCdcInfrastructure/definition";
 import { CLICK_PIPE } from "./clickPipe/definition";
 
 export interface Resource<K extends string = string> {
@@ -92,6 +93,12 @@ export const RESOURCES = [
     DASHBOARD,
     () => require("./dashboard/behaviour.js"),
     () => import("./dashboard/behaviour.js"),
+  ),
+  resource(
+    "clickPipeCdcInfrastructure",
+    CLICK_PIPE_CDC_INFRASTRUCTURE,
+    () => require("./clickPipeCdcInfrastructure/behaviour.js"),
+    () => import("./clickPipeCdcInfrastructure/behaviour.js"),
   ),
   resource(
     "clickPipe",

@@ -207,7 +207,11 @@ export function renderLookupTypes(): string {
   const body = LOOKUPS.map((l) => renderer.lookup(l));
   const map = LOOKUPS.map((l) => {
     const base = capital(l.name);
-    return `  ${l.name}: { args: ${base}Args; result: ${base}Result };\n`;
+    const line = `  ${l.name}: { args: ${base}Args; result: ${base}Result };`;
+    // Broken as prettier breaks it when wider than the code.
+    return line.length <= WIDTH
+      ? `${line}\n`
+      : `  ${l.name}: {\n    args: ${base}Args;\n    result: ${base}Result;\n  };\n`;
   }).join("");
   body.push(
     `${docComment("Each lookup's arguments and result, by the function's name.", "")}export interface LookupTypes {\n${map}}\n`,

@@ -9,10 +9,10 @@
 // plugin's SDKs beside it: what is committed under sdk/.
 
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { packageSchema } from "../provider/native/schema";
-import { sdkGenerator } from "./engine/pulumiCli";
+import { lockedSdkVersion, sdkGenerator } from "./engine/pulumiCli";
 import { repoRoot } from "./packedPackage";
 
 /** Where the plugin's committed SDKs live. */
@@ -31,6 +31,18 @@ export async function generatePluginSdks(outDir: string, log?: (line: string) =>
   const schemaPath = join(outDir, "schema.json");
   writeFileSync(schemaPath, pluginSchemaText());
   await generateSdks(schemaPath, outDir, log);
+}
+
+const GO_PULUMI_SDK = "github.com/pulumi/pulumi/sdk/v3";
+
+/**
+ * The Go SDK's go.mod requiring Pulumi's Go SDK at `version`: Pulumi's generator writes a floor of
+ * its own (v3.30.0 at 3.248), not the version the plugin is built and tested with.
+ */
+export function goModRequiringPulumi(goMod: string, version: string): string {
+  const line = new RegExp(`^(require\\s+${GO_PULUMI_SDK.replace(/\./g, "\\.")}\\s+)v\\S+$`, "m");
+  if (!line.test(goMod)) throw new Error(`the Go SDK's go.mod does not require ${GO_PULUMI_SDK} on one line`);
+  return goMod.replace(line, `$1${version}`);
 }
 
 /** Generates the three SDKs of the schema at `schemaPath` into `outDir`; rejects with the generator's words. */
@@ -53,7 +65,13 @@ export async function generateSdks(
     child.on("close", (code, signal) => {
       if (code === 0) {
         if (output.trim() !== "") log(output.trim());
-        done();
+        try {
+          const goMod = join(resolve(outDir), "go", "go.mod");
+          writeFileSync(goMod, goModRequiringPulumi(readFileSync(goMod, "utf8"), lockedSdkVersion()));
+          done();
+        } catch (err: unknown) {
+          fail(err instanceof Error ? err : new Error(String(err)));
+        }
       } else {
         fail(new Error(`${generator.path} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${output.trim()}`));
       }

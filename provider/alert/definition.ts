@@ -7,6 +7,8 @@ import {
   ALERT_SOURCES,
   ALERT_STATES,
   CHANNEL_SEVERITIES,
+  CHANNEL_TYPES,
+  channelTypeProblem,
   EXECUTION_ERROR_TYPES,
   INTERVALS,
   MAX_CHANNELS,
@@ -46,11 +48,14 @@ const AS_ANSWERED: OutputRule = { nullMeans: "absent", whenAbsent: [] };
 const CHANNEL = {
   kind: "object",
   name: "AlertChannel",
-  description: "Where the alert notifies; a webhook is the only channel type.",
+  description:
+    "Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, " +
+    "set the alert's emailRecipients instead of a channel.",
   fields: {
     type: {
-      type: { kind: "enum", name: "AlertChannelType", description: "A channel's type.", values: ["webhook"] },
-      description: 'The channel type: "webhook".',
+      type: { kind: "enum", name: "AlertChannelType", description: "A channel's type.", values: CHANNEL_TYPES },
+      description:
+        'The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert\'s emailRecipients.',
     },
     webhookId: { type: STRING, description: "Identifier of the webhook to notify (non-empty)." },
     webhookService: {
@@ -79,10 +84,10 @@ const CHANNEL = {
 } as const;
 
 /** A channel's check, its failures named at `at` (e.g. "channels[]"). */
-const channelCheck = ({ oneOf, opaqueId, strictObject }: CheckRules, at: string) =>
+const channelCheck = ({ oneOf, opaqueId, strictObject, z }: CheckRules, at: string) =>
   strictObject(
     {
-      type: oneOf(`${at}.type`, ["webhook"]),
+      type: z.enum(CHANNEL_TYPES, { error: (issue) => channelTypeProblem(at, issue.input) }),
       webhookId: opaqueId(`${at}.webhookId`),
       webhookService: opaqueId(`${at}.webhookService`).optional(),
       slackChannelId: opaqueId(`${at}.slackChannelId`).optional(),
@@ -314,7 +319,9 @@ export const ALERT = {
       type: { kind: "array", items: STRING },
       description:
         "Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel " +
-        '{type: "email", emailRecipients}); leave channel and channels out.',
+        '{type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: ' +
+        '`{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", ' +
+        'emailRecipients: ["oncall@example.com"]}`.',
       role: "both",
       whenAbsent: FROM_PROGRAM_ELSE_NULL,
       check: ({ z }) =>

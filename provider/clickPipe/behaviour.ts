@@ -2,7 +2,8 @@
 // `stopped` drives the state command and its bounded wait; replacements are decided per field
 // (docs/design/clickpipes.md).
 
-import { connectionFailures, connectionFor, configuredCloudDialect, type AreaConnection } from "../runtime/connection";
+import { clickhouseCloudOnly, connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { withIdleServiceWake } from "../http/idleService";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { PartialFailure, PipeStateError } from "../errors";
@@ -67,24 +68,11 @@ const COMPARED = [
 const describe = (args: { readonly name?: unknown }) => `the ClickPipe "${String(args.name)}"`;
 
 /**
- * Every call that needs the service running (create, update, scaling, state) goes through here: the
- * single place `withIdleServiceWake` (alertpipe:wakeIdleServices, issue 46's idle service) wraps them.
+ * Every call that needs the service running (create, update, scaling, state) goes through here: an idle
+ * service's 424 wakes it and the call goes once more, when alertpipe:wakeIdleServices lets it.
  */
-function onService<T>(_ref: PipeRef, op: () => Promise<T>): Promise<T> {
-  return op();
-}
-
-function cloudDialectFailures(): CheckFailure[] {
-  const dialect = configuredCloudDialect();
-  if (dialect === undefined || dialect === "clickhouse") return [];
-  return [
-    {
-      property: "",
-      reason:
-        '[CONFIG] ClickPipe is served by ClickHouse Cloud alone: set the stack config "alertpipe:cloudDialect" to "clickhouse" ' +
-        "(or ALERTPIPE_CLOUD_DIALECT), or point alertpipe:cloudUrl at api.clickhouse.cloud; the contract dialect has no ClickPipes routes",
-    },
-  ];
+function onService<T>(conn: AreaConnection, ref: PipeRef, op: () => Promise<T>): Promise<T> {
+  return withIdleServiceWake(conn, ref, op);
 }
 
 /** What each authentication needs of `credentials`. */
@@ -237,7 +225,10 @@ function destinationProblems(
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(DEF, news, crossFieldProblems, [...connectionFailures("cloud"), ...cloudDialectFailures()]);
+  return checkArgs<Args>(DEF, news, crossFieldProblems, [
+    ...connectionFailures("cloud"),
+    ...clickhouseCloudOnly("ClickPipe"),
+  ]);
 }
 
 const refOf = (v: { readonly organizationId?: string | null; readonly serviceId?: string | null }): PipeRef => ({
@@ -368,7 +359,7 @@ const among = (states: readonly ClickPipeState[]) => (s: string | undefined) => 
 
 /** `stop` or `start`, then the wait for its states. */
 async function command(conn: AreaConnection, ref: PipeRef, id: string, args: Args, verb: "start" | "stop") {
-  await onService(ref, () =>
+  await onService(conn, ref, () =>
     send(conn, {
       method: "PATCH",
       path: pipesPath(ref, id, "/state"),
@@ -400,7 +391,7 @@ async function create(args: Args): Promise<Created<State>> {
   const made = await createRecovering<Live, { id: string; live: Live }>({
     description,
     post: () =>
-      onService(ref, async () => {
+      onService(conn, ref, async () => {
         const res = await send(conn, {
           method: "POST",
           path: pipesPath(ref),
@@ -507,14 +498,14 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
       await command(conn, ref, id, news, "stop");
       paused = true;
     }
-    await onService(ref, () =>
+    await onService(conn, ref, () =>
       send(conn, { method: "PATCH", path: pipesPath(ref, id), body, secrets: secretsOf(news) }),
     );
     if (pauseAround && !want)
       notify(`pulumi-alertpipe: starting ${describe(news)} again after its table mappings changed`);
   }
   if (news.scaling != null && hasChanged("scaling", olds.scaling, news.scaling, compared)) {
-    await onService(ref, () =>
+    await onService(conn, ref, () =>
       send(conn, {
         method: "PATCH",
         path: pipesPath(ref, id, "/scaling"),

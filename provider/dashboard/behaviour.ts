@@ -15,9 +15,10 @@ import { checkArgs, type CheckFailure } from "../protocol/check";
 import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import { UNKNOWN, type RawInputs } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
+import { withKept } from "../protocol/keptFields";
 import { ALERTS_DELETED_THIS_RUN, ALERTS_PATH, LIST_PAGE_MAX, sitsOnDashboard } from "../serviceFacts/alertRules";
 import { NOT_ON_MANAGED_CLICKSTACK } from "../serviceFacts/observability";
-import { DASHBOARD } from "./definition";
+import { DASHBOARD, TILE_CONFIG } from "./definition";
 import { configFromWire, configToWire, isAlertable, keptTileIds, tileIdsOf } from "./tiles";
 import { DASHBOARDS } from "./wire";
 
@@ -186,7 +187,7 @@ async function takeOver(conn: AreaConnection, importId: string, args: Args): Pro
   const live = outputsOf(answered(got), {}, {});
   if (!WHOLE.diff(live, withLanguage(args)).changes)
     return { id: importId, outputs: outputsOf(answered(got), args, {}) };
-  return { id: importId, outputs: await update(importId, live, args) };
+  return { id: importId, outputs: await put(conn, importId, live, args, DASHBOARDS.objectIn(got.body)) };
 }
 
 async function read(id: string, stored: State): Promise<Found<typeof DASHBOARD> | undefined> {
@@ -230,12 +231,30 @@ async function warnOfDeletedAlerts(conn: AreaConnection, id: string, lost: reado
   );
 }
 
+/** One GET, then the PUT: the PUT replaces every tile whole. */
 async function update(id: string, olds: State, news: Args): Promise<State> {
   const conn = connectionFor("alerting");
+  return put(conn, id, olds, news, await DASHBOARDS.held(conn, id));
+}
+
+async function put(conn: AreaConnection, id: string, olds: State, news: Args, held: Obj | undefined): Promise<State> {
   const kept = keptTileIds(olds.tiles ?? [], news.tiles);
   await warnOfDeletedAlerts(conn, id, lostTileIds(olds, news, kept), describe(news));
-  const res = await send(conn, { method: "PUT", path: DASHBOARDS.path(id), body: bodyOf(news, kept, olds) });
+  const body = withKeptTileMembers(bodyOf(news, kept, olds), held);
+  const res = await send(conn, { method: "PUT", path: DASHBOARDS.path(id), body });
   return outputsOf(answered(res), news, olds);
+}
+
+/** A tile's config keeps its unnamed members (colorRules, backgroundChart, onClick) while it is the same chart. */
+const sameChart = (ours: Obj, held: Obj): boolean =>
+  ours.displayType === held.displayType && (ours.configType ?? undefined) === (held.configType ?? undefined);
+
+/**
+ * What the service holds that Dashboard does not name, sent back: each tile's (matched by the id it
+ * keeps) and each filter's unnamed members. Both wire form.
+ */
+function withKeptTileMembers(body: Obj, held: Obj | undefined): Obj {
+  return withKept(DASHBOARD, body, held, { [TILE_CONFIG.name]: sameChart });
 }
 
 /** The stack's own alerts are deleted before it, or by this run: any others would go with it. */

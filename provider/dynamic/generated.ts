@@ -19,9 +19,15 @@ export type AlertChannelType = "webhook";
 /** The severity a pagerduty_api webhook is sent with. */
 export type AlertChannelSeverity = "critical" | "error" | "warning" | "info";
 
-/** Where the alert notifies; a webhook is the only channel type. */
+/**
+ * Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set
+ * the alert's emailRecipients instead of a channel.
+ */
 export interface AlertChannel {
-  /** The channel type: "webhook". */
+  /**
+   * The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's
+   * emailRecipients.
+   */
   type: AlertChannelType;
   /** Identifier of the webhook to notify (non-empty). */
   webhookId: string;
@@ -33,9 +39,15 @@ export interface AlertChannel {
   severity?: AlertChannelSeverity;
 }
 
-/** Where the alert notifies; a webhook is the only channel type. As a program gives it. */
+/**
+ * Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set
+ * the alert's emailRecipients instead of a channel. As a program gives it.
+ */
 export interface AlertChannelArgs {
-  /** The channel type: "webhook". */
+  /**
+   * The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's
+   * emailRecipients.
+   */
   type: pulumi.Input<AlertChannelType>;
   /** Identifier of the webhook to notify (non-empty). */
   webhookId: pulumi.Input<string>;
@@ -1831,7 +1843,9 @@ export interface AlertArgs {
   savedSearchId?: pulumi.Input<string>;
   /**
    * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel
-   * {type: "email", emailRecipients}); leave channel and channels out.
+   * {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source:
+   * "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients:
+   * ["oncall@example.com"]}`.
    */
   emailRecipients?: pulumi.Input<pulumi.Input<string>[]>;
   /**
@@ -1902,7 +1916,9 @@ export interface AlertOutputs {
   readonly savedSearchId: pulumi.Output<string | undefined>;
   /**
    * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel
-   * {type: "email", emailRecipients}); leave channel and channels out.
+   * {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source:
+   * "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients:
+   * ["oncall@example.com"]}`.
    */
   readonly emailRecipients: pulumi.Output<string[] | undefined>;
   /**
@@ -2365,9 +2381,10 @@ export interface ConnectionOutputs {
 
 /**
  * The arguments of Source: A source of HyperDX (self-hosted, or managed ClickStack): a table a connection reads, of one
- * kind (log, trace, metric, session, promql) with that kind's fields. Every update sends the whole source; a field the
- * provider does not manage (materializedViews, metadataMaterializedViews, metricTables' exponential histogram) is
- * cleared by it. A delete is refused while saved searches or dashboards outside the stack use it.
+ * kind (log, trace, metric, session, promql) with that kind's fields. Every update sends the whole source, read first:
+ * a field the provider does not manage (materializedViews, metadataMaterializedViews, metricTables' exponential
+ * histogram, managed ClickStack's filterSettings), set in the UI, is sent back as the service holds it, never cleared.
+ * A delete is refused while saved searches or dashboards outside the stack use it.
  */
 export interface SourceArgs {
   /** The kind: "log", "trace", "metric", "session" or "promql"; each has its own fields. */
@@ -2596,6 +2613,35 @@ export interface DashboardOutputs {
   readonly createdAt: pulumi.Output<string | undefined>;
   /** When the dashboard last changed (ISO 8601, set by the service), when it says. */
   readonly updatedAt: pulumi.Output<string | undefined>;
+}
+
+/**
+ * The arguments of ClickPipeCdcInfrastructure: The CDC capacity of one ClickHouse Cloud service: the CPU and memory of
+ * each replica its database ClickPipes (Postgres, MySQL, MongoDB, BigQuery) share. ClickHouse Cloud only
+ * (alertpipe:cloudDialect "clickhouse"). The API has no delete: a destroy leaves the capacity as it is and only forgets
+ * it.
+ */
+export interface ClickPipeCdcInfrastructureArgs {
+  /** Organization that owns the service (uuid). Changing it replaces the resource. */
+  organizationId: pulumi.Input<string>;
+  /** Service whose database ClickPipes share the capacity (uuid). Changing it replaces the resource. */
+  serviceId: pulumi.Input<string>;
+  /** CPU of each replica of the service's database ClickPipes, in millicores: 1000 to 32000 in steps of 1000. */
+  replicaCpuMillicores: pulumi.Input<number>;
+  /** Memory of each replica, in GiB; four times the CPU cores (8 for 2000 millicores): 4 to 128 in steps of 4. */
+  replicaMemoryGb: pulumi.Input<number>;
+}
+
+/** The outputs of ClickPipeCdcInfrastructure. */
+export interface ClickPipeCdcInfrastructureOutputs {
+  /** Organization that owns the service (uuid). Changing it replaces the resource. */
+  readonly organizationId: pulumi.Output<string>;
+  /** Service whose database ClickPipes share the capacity (uuid). Changing it replaces the resource. */
+  readonly serviceId: pulumi.Output<string>;
+  /** CPU of each replica of the service's database ClickPipes, in millicores: 1000 to 32000 in steps of 1000. */
+  readonly replicaCpuMillicores: pulumi.Output<number>;
+  /** Memory of each replica, in GiB; four times the CPU cores (8 for 2000 millicores): 4 to 128 in steps of 4. */
+  readonly replicaMemoryGb: pulumi.Output<number>;
 }
 
 /**

@@ -93,7 +93,9 @@ export interface GetAlertResult {
   savedSearchId?: string | null;
   /**
    * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel
-   * {type: "email", emailRecipients}); leave channel and channels out.
+   * {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source:
+   * "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients:
+   * ["oncall@example.com"]}`.
    */
   emailRecipients?: string[] | null;
   /**
@@ -573,6 +575,29 @@ export interface GetConnectionsResult {
   connections: GetConnectionsConnection[];
 }
 
+/** The arguments of getClickPipeCdcInfrastructure. */
+export interface GetClickPipeCdcInfrastructureArgs {
+  /** The organization that owns the service (uuid). */
+  organizationId: string;
+  /** The service whose database ClickPipes share the capacity (uuid). */
+  serviceId: string;
+}
+
+/**
+ * The CDC capacity a ClickHouse Cloud service's database ClickPipes share, as the service holds it (ClickHouse Cloud
+ * only).
+ */
+export interface GetClickPipeCdcInfrastructureResult {
+  /** Organization that owns the service (uuid). Changing it replaces the resource. */
+  organizationId?: string | null;
+  /** Service whose database ClickPipes share the capacity (uuid). Changing it replaces the resource. */
+  serviceId?: string | null;
+  /** CPU of each replica of the service's database ClickPipes, in millicores: 1000 to 32000 in steps of 1000. */
+  replicaCpuMillicores?: number | null;
+  /** Memory of each replica, in GiB; four times the CPU cores (8 for 2000 millicores): 4 to 128 in steps of 4. */
+  replicaMemoryGb?: number | null;
+}
+
 /** Each lookup's arguments and result, by the function's name. */
 export interface LookupTypes {
   getAlert: { args: GetAlertArgs; result: GetAlertResult };
@@ -590,4 +615,8 @@ export interface LookupTypes {
   getSources: { args: GetSourcesArgs; result: GetSourcesResult };
   getConnection: { args: GetConnectionArgs; result: GetConnectionResult };
   getConnections: { args: GetConnectionsArgs; result: GetConnectionsResult };
+  getClickPipeCdcInfrastructure: {
+    args: GetClickPipeCdcInfrastructureArgs;
+    result: GetClickPipeCdcInfrastructureResult;
+  };
 }

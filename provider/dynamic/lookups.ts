@@ -39,6 +39,7 @@ export const getApiKey = lookup("getApiKey");
 export const getApiKeys = lookup("getApiKeys");
 /** One pipe's settings as the service holds them, null when unset. */
 export const getPipeSettings = lookup("getPipeSettings");
+export const getClickPipeCdcInfrastructure = lookup("getClickPipeCdcInfrastructure");
 /** A webhook by `id` or by `name`, never its headers, queryParams or an incidentio body (write-only). */
 export const getWebhook = lookup("getWebhook");
 /** The caller's webhooks (every page); with `name`, those of that name alone. */

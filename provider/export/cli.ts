@@ -35,9 +35,12 @@ function flagOf(name: ConnectionSettingName): string {
 const SETTING_NAMES = Object.keys(CONNECTION_SETTINGS) as ConnectionSettingName[];
 
 export function helpText(): string {
-  const settings = SETTING_NAMES.map((n) => {
+  // One column for the variables, two spaces past the longest flag.
+  const flags = SETTING_NAMES.map((n) => `  --${flagOf(n)} <value>`);
+  const width = Math.max(...flags.map((f) => f.length)) + 2;
+  const settings = SETTING_NAMES.map((n, i) => {
     const s = CONNECTION_SETTINGS[n];
-    return `  --${flagOf(n)} <value>`.padEnd(34) + `${s.envVar}: ${s.description}${s.secret ? " (secret)" : ""}`;
+    return `${(flags[i] ?? "").padEnd(width)}${s.envVar}: ${s.description}${s.secret ? " (secret)" : ""}`;
   });
   return `Usage: alertpipe export [options]
 

@@ -11,6 +11,7 @@ import { SAVED_SEARCH } from "../savedSearch/definition";
 import { DASHBOARD } from "../dashboard/definition";
 import { SOURCE } from "../source/definition";
 import { CONNECTION } from "../connection/definition";
+import { CLICK_PIPE_CDC_INFRASTRUCTURE } from "../clickPipeCdcInfrastructure/definition";
 
 /** A list of objects of the one shape, named for the schema's `types`. */
 export interface RecordsType {
@@ -284,6 +285,19 @@ export const GET_CONNECTIONS = callersObjects(
   connectionFields,
 );
 
+const cdcIds = {
+  organizationId: ID("The organization that owns the service (uuid).", "uuid"),
+  serviceId: ID("The service whose database ClickPipes share the capacity (uuid).", "uuid"),
+} as const;
+
+export const GET_CLICK_PIPE_CDC_INFRASTRUCTURE = {
+  name: "getClickPipeCdcInfrastructure",
+  description:
+    "The CDC capacity a ClickHouse Cloud service's database ClickPipes share, as the service holds it (ClickHouse Cloud only).",
+  inputs: cdcIds,
+  outputs: held(CLICK_PIPE_CDC_INFRASTRUCTURE),
+} as const satisfies LookupDefinition;
+
 /** Every lookup, in the order the schema lists them. */
 export const LOOKUPS = [
   GET_ALERT,
@@ -301,6 +315,7 @@ export const LOOKUPS = [
   GET_SOURCES,
   GET_CONNECTION,
   GET_CONNECTIONS,
+  GET_CLICK_PIPE_CDC_INFRASTRUCTURE,
 ] as const;
 
 export type LookupName = (typeof LOOKUPS)[number]["name"];

@@ -27,6 +27,7 @@ import { SOURCE } from "../source/definition";
 import { SOURCES } from "../source/wire";
 import { CONNECTION } from "../connection/definition";
 import { CONNECTIONS } from "../connection/wire";
+import { cdcScalingPath, scalingIn } from "../clickPipeCdcInfrastructure/wire";
 import {
   GET_ALERT,
   GET_ALERTS,
@@ -41,6 +42,7 @@ import {
   GET_SOURCES,
   GET_CONNECTION,
   GET_CONNECTIONS,
+  GET_CLICK_PIPE_CDC_INFRASTRUCTURE,
   GET_WEBHOOK,
   GET_WEBHOOKS,
   LOOKUPS,
@@ -297,6 +299,21 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
     const out: Result = {};
     for (const n of SETTINGS_FIELDS) out[n] = (form as readonly string[]).includes(n) ? args[n] : (settings[n] ?? null);
     return out;
+  },
+
+  async getClickPipeCdcInfrastructure(args) {
+    const organizationId = args.organizationId ?? "";
+    const serviceId = args.serviceId ?? "";
+    const path = cdcScalingPath(organizationId, serviceId);
+    const res = await unlessGone(() => send(connectionFor("cloud"), { method: "GET", path }));
+    const scaling = res === undefined ? undefined : scalingIn(res.body);
+    if (scaling === undefined)
+      throw new LookupNotFoundError(
+        GET_CLICK_PIPE_CDC_INFRASTRUCTURE.name,
+        `service ${quotedId(serviceId)} of organization ${quotedId(organizationId)} has no CDC scaling ` +
+          `(GET ${path} answered ${res === undefined ? "404" : "no replicaCpuMillicores and replicaMemoryGb"})`,
+      );
+    return { organizationId, serviceId, ...scaling };
   },
 
   async getWebhook(args) {

@@ -4,8 +4,6 @@ import type { ResourceDefinition } from "../protocol/definition";
 import { pipeSetting as setting, uuidPathPart } from "../protocol/commonProperties";
 import { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "../serviceFacts/pipeSettings";
 
-const pathPart = uuidPathPart;
-
 type Settings = {
   readonly [N in SettingName]: ReturnType<typeof setting> & { type: { kind: (typeof PIPE_SETTINGS)[N]["kind"] } };
 };
@@ -22,12 +20,12 @@ export const PIPE_SETTINGS_RESOURCE = {
   importIdForm: ["organizationId", "serviceId", "pipeId"],
   tsImports: ['import type { SettingName } from "../serviceFacts/pipeSettings";'],
   properties: {
-    organizationId: pathPart(
+    organizationId: uuidPathPart(
       "organizationId",
       "Organization that owns the service (uuid). Changing it replaces the resource.",
     ),
-    serviceId: pathPart("serviceId", "Service that owns the pipe (uuid). Changing it replaces the resource."),
-    pipeId: pathPart("pipeId", "Pipe whose settings are managed (uuid). Changing it replaces the resource."),
+    serviceId: uuidPathPart("serviceId", "Service that owns the pipe (uuid). Changing it replaces the resource."),
+    pipeId: uuidPathPart("pipeId", "Pipe whose settings are managed (uuid). Changing it replaces the resource."),
     resetOnDelete: {
       type: { kind: "boolean" },
       description:

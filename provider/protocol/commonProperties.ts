@@ -9,8 +9,8 @@ import {
   type SettingName,
 } from "../serviceFacts/pipeSettings";
 
-/** A uuid in a cloud path: another one names another object, a new resource. */
-export const uuidPathPart = (name: string, description: string) =>
+/** A uuid of the object's path (organizationId, serviceId, …): another one names another object, a new resource. */
+export const uuidPathPart = <const D extends string>(name: string, description: D) =>
   ({
     type: { kind: "string" },
     description,

@@ -1,5 +1,5 @@
 // For resources a whole PUT replaces: every argument is managed, an omitted one is its default,
-// and write-only ones are kept as the program set them.
+// and write-only ones are kept as the program set them. What the definition does not name is no output.
 
 import type { Found } from "./behaviour";
 import {
@@ -13,6 +13,7 @@ import {
   type StateOf,
 } from "./definition";
 import { deepEqual, diffProperties, type Diff } from "./diff";
+import { namedOnly } from "./keptFields";
 import { outputsFrom } from "./outputRules";
 import { previewOutputs } from "./preview";
 import { pick, type Values } from "./properties";
@@ -48,7 +49,7 @@ export function wholeObject<D extends ResourceDefinition>(
     outputs(answer, kept: Values, stored: Values) {
       // An empty 2xx tells nothing new.
       if (answer === undefined) return state({ ...pick(stored, serviceOutputs), ...pick(kept, args) });
-      const out: Record<string, unknown> = outputsFrom(rules, outputs, fromWire(def, answer, "drop"), {
+      const out: Record<string, unknown> = outputsFrom(rules, outputs, namedOnly(def, fromWire(def, answer, "drop")), {
         program: kept,
         stored,
       });

@@ -91,6 +91,15 @@ export const CONNECTION_SETTINGS = {
       'how the cloud management API spells pipe settings\' paths and names: "contract" (`/pipes/`, `db_*`) or "clickhouse" (ClickHouse Cloud: ' +
       '`/clickpipes/`, `clickhouse_*`); unset: "clickhouse" when cloudUrl\'s host is api.clickhouse.cloud or ends in .clickhouse.cloud, else "contract"',
   },
+  wakeIdleServices: {
+    configKey: "alertpipe:wakeIdleServices",
+    envVar: "ALERTPIPE_WAKE_IDLE_SERVICES",
+    secret: false,
+    required: false,
+    description:
+      'waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service\'s ' +
+      '`awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state',
+  },
   clickstackOrganizationId: {
     configKey: "alertpipe:clickstackOrganizationId",
     envVar: "ALERTPIPE_CLICKSTACK_ORGANIZATION_ID",
@@ -254,14 +263,37 @@ function cloudDialect(): CloudDialect {
   );
 }
 
-/** The cloud dialect, for checks; undefined when invalid (the connection's own failure says so). */
-export function configuredCloudDialect(): CloudDialect | undefined {
+/** Whether the program's owner lets the provider wake an idle service; "true" or "false", else a ConfigError. */
+export function wakeIdleServices(): boolean {
+  const raw = lookup("wakeIdleServices")?.trim().toLowerCase();
+  if (raw === undefined || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  const s = CONNECTION_SETTINGS.wakeIdleServices;
+  throw new ConfigError("wakeIdleServices", s, `${s.configKey} must be "true" or "false"`);
+}
+
+/**
+ * A resource ClickHouse Cloud alone serves (the contract has no such route): refused in check, naming
+ * alertpipe:cloudDialect, when the connection speaks the contract. An invalid dialect is connectionFailures'.
+ */
+export function clickhouseCloudOnly(resource: string): Array<{ property: string; reason: string }> {
+  let spoken: CloudDialect;
   try {
-    return cloudDialect();
+    spoken = cloudDialect();
   } catch (err) {
-    if (err instanceof ConfigError) return undefined;
+    if (err instanceof ConfigError) return [];
     throw err;
   }
+  if (spoken === "clickhouse") return [];
+  const s = CONNECTION_SETTINGS.cloudDialect;
+  const why = lookup("cloudDialect") === undefined ? `unset, and cloudUrl's host is not ClickHouse Cloud's` : "set so";
+  const err = new ConfigError(
+    "cloudDialect",
+    s,
+    `${resource} exists only on ClickHouse Cloud's API, and ${s.configKey} says the cloud API speaks the contract ` +
+      `(${why}), which has no such route: set ${s.configKey} to "clickhouse" (or cloudUrl to https://api.clickhouse.cloud)`,
+  );
+  return [{ property: "", reason: err.message }];
 }
 
 /** The configured dialect, for checks; undefined when unset or invalid. Managed ClickStack speaks "2026". */
@@ -277,7 +309,7 @@ export function configuredDialect(): AlertingDialect | undefined {
 /** Each area's settings, so one area is never held back by the other's. */
 const AREA_SETTINGS: Record<Area, readonly ConnectionSettingName[]> = {
   alerting: ["alertingUrl", "alertingToken", "alertingRateLimit", "alertingDialect"],
-  cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit", "cloudDialect"],
+  cloud: ["cloudUrl", "cloudKeyId", "cloudKeySecret", "cloudRateLimit", "cloudDialect", "wakeIdleServices"],
 };
 
 /** Area A's settings when it is managed ClickStack: the cloud API's, and the two ids. */
@@ -335,6 +367,7 @@ function validate(name: ConnectionSettingName, area: Area): void {
   else if (name === "alertingToken") headerSafe(name);
   else if (name === "alertingDialect") dialect();
   else if (name === "cloudDialect") cloudDialect();
+  else if (name === "wakeIdleServices") wakeIdleServices();
   else required(name);
 }
 

@@ -21,9 +21,18 @@ export interface Timings {
   readonly waitNoticeAfterMs: number;
   /** Before a lost create's second look: a service may store after it answers. */
   readonly secondLookMs: number;
+  /** Between reads of a service being waited on (woken, rescaled); optional for an older copy's context. */
+  readonly servicePollMs?: number;
+  /** How long such a wait may last. */
+  readonly serviceWaitMs?: number;
 }
 
-export const DEFAULT_TIMINGS: Timings = { waitNoticeAfterMs: 5_000, secondLookMs: 2_000 };
+export const DEFAULT_TIMINGS: Timings = {
+  waitNoticeAfterMs: 5_000,
+  secondLookMs: 2_000,
+  servicePollMs: 5_000,
+  serviceWaitMs: 600_000,
+};
 
 /** The dynamic host gives no logger, but `pulumi up` shows the host's stderr. */
 export const toStderr: NoticeWriter = (line) => {

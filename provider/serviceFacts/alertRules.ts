@@ -109,6 +109,32 @@ export const MAX_CHANNELS = 10;
 /** The severities a pagerduty_api webhook's channel may carry (managed ClickStack's `severity`). */
 export const CHANNEL_SEVERITIES = ["critical", "error", "warning", "info"] as const;
 
+/** The channel types an alert's `channel` takes: services notify email, Slack or PagerDuty through these. */
+export const CHANNEL_TYPES = ["webhook"] as const;
+
+/**
+ * Why a channel's `type` is refused, pointing where the service's own notifiers are: email is the
+ * alert's `emailRecipients` on managed ClickStack, Slack and PagerDuty are webhooks of that service.
+ */
+export function channelTypeProblem(at: string, type: unknown): string | undefined {
+  if ((CHANNEL_TYPES as readonly unknown[]).includes(type)) return undefined;
+  const must = `${at}.type must be "webhook"`;
+  const named = typeof type === "string" ? type.toLowerCase() : "";
+  if (named === "email")
+    return `${must}: to send email, set the alert's emailRecipients (managed ClickStack) instead of channel and channels`;
+  if (named === "slack" || named === "slack_api")
+    return (
+      `${must}: to notify Slack, give the webhookId of a Webhook with service "slack", or on managed ClickStack ` +
+      `of one made in its console, with webhookService "slack_api" and slackChannelId`
+    );
+  if (named === "pagerduty" || named === "pagerduty_api")
+    return (
+      `${must}: to notify PagerDuty, give the webhookId of a webhook made in the managed ClickStack console ` +
+      `(getWebhook finds it), with webhookService "pagerduty_api" and severity`
+    );
+  return `${at}.type must be one of ${CHANNEL_TYPES.map((v) => `"${v}"`).join(", ")}`;
+}
+
 /** A webhook channel's members only managed ClickStack takes (the Cloud document's `ClickStackAlertChannelWebhook`). */
 export const MANAGED_CHANNEL_MEMBERS = ["webhookService", "slackChannelId", "severity"] as const;
 

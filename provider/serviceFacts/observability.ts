@@ -130,6 +130,35 @@ export const SOURCE_KIND_FIELDS: Readonly<
   promql: { required: ["timestampValueExpression"], optional: [] },
 };
 
+/**
+ * What the server stores of a source beside its kind's fields above, which `Source` does not name: an
+ * update sends back what the service holds of them (docs/design/fields-kept.md). HyperDX's document
+ * (b52a6fa) `LogSource`/`TraceSource`; managed ClickStack's `ClickStackLogSource`/`ClickStackTraceSource`
+ * add `filterSettings`. A metric source's `metricTables` member `exponential histogram` is kept too.
+ */
+export const SOURCE_UNNAMED_FIELDS: Readonly<Record<SourceKind, readonly string[]>> = {
+  log: [
+    "knownColumnsListExpression",
+    "useTextIndexForImplicitColumn",
+    "materializedViews",
+    "metadataMaterializedViews",
+  ],
+  trace: [
+    "knownColumnsListExpression",
+    "useTextIndexForImplicitColumn",
+    "materializedViews",
+    "metadataMaterializedViews",
+  ],
+  metric: [],
+  session: [],
+  promql: [],
+};
+export const MANAGED_SOURCE_UNNAMED_FIELDS: Readonly<Record<SourceKind, readonly string[]>> = {
+  ...SOURCE_UNNAMED_FIELDS,
+  log: [...SOURCE_UNNAMED_FIELDS.log, "filterSettings"],
+  trace: [...SOURCE_UNNAMED_FIELDS.trace, "filterSettings"],
+};
+
 export function sourceFieldsOf(kind: SourceKind): readonly string[] {
   const own = SOURCE_KIND_FIELDS[kind];
   return [...COMMON, ...own.required, ...own.optional];

@@ -1,6 +1,7 @@
 // A source is written whole (a PUT clears what it is not sent; null is refused), read through the
-// list. Its delete is refused while saved searches or dashboards outside the stack use it: the
-// service would leave them pointing at nothing, and their next PUT would fail.
+// list; an update reads it first, to send back what the service holds that Source does not name. Its
+// delete is refused while saved searches or dashboards outside the stack use it: the service would
+// leave them pointing at nothing, and their next PUT would fail.
 
 import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
 import { send, type ApiResponse } from "../http/client";
@@ -14,6 +15,7 @@ import { checkArgs, type CheckFailure } from "../protocol/check";
 import { importIdFormOf, inputNames, type ArgsOf, type StateOf } from "../protocol/definition";
 import type { RawInputs } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
+import { withKept } from "../protocol/keptFields";
 import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { SAVED_SEARCHES_PATH } from "../serviceFacts/savedSearches";
 import {
@@ -102,6 +104,14 @@ function bodyOf(args: Args, conn: AreaConnection): Record<string, unknown> {
   return body;
 }
 
+/**
+ * The body, with what the service holds that the definition does not name (materializedViews, ...):
+ * of the same kind only, since another kind's source has other fields.
+ */
+function keptBody(args: Args, conn: AreaConnection, held: Listed | undefined): Record<string, unknown> {
+  return withKept(SOURCE, bodyOf(args, conn), held?.kind === args.kind ? held : undefined);
+}
+
 const outputsAfterWrite = (args: Args, res: ApiResponse, before: State = {}): State =>
   WHOLE.outputs(SOURCES.objectIn(res.body), args, before);
 
@@ -142,7 +152,7 @@ async function takeOver(conn: AreaConnection, importId: string, args: Args): Pro
   const answer = SOURCES.objectIn(got.body);
   const live = WHOLE.outputs(answer, {}, {});
   if (!WHOLE.diff(live, args).changes) return { id: importId, outputs: WHOLE.outputs(answer, args, {}) };
-  const res = await send(conn, { method: "PUT", path: SOURCES.path(importId), body: bodyOf(args, conn) });
+  const res = await send(conn, { method: "PUT", path: SOURCES.path(importId), body: keptBody(args, conn, answer) });
   return { id: importId, outputs: outputsAfterWrite(args, res, live) };
 }
 
@@ -153,9 +163,11 @@ async function read(id: string, stored: State): Promise<Found<typeof SOURCE> | u
   return { id, outputs, inputs: WHOLE.inputs(outputs) };
 }
 
+/** One GET, then the PUT: the PUT replaces the whole source. */
 async function update(id: string, olds: State, news: Args): Promise<State> {
   const conn = connectionFor("alerting");
-  const res = await send(conn, { method: "PUT", path: SOURCES.path(id), body: bodyOf(news, conn) });
+  const held = await SOURCES.held(conn, id);
+  const res = await send(conn, { method: "PUT", path: SOURCES.path(id), body: keptBody(news, conn, held) });
   return outputsAfterWrite(news, res, olds);
 }
 

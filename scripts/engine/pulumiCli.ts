@@ -318,14 +318,16 @@ let languageHost: Promise<EngineTool> | undefined;
 
 /**
  * The Node.js language host that `pulumi up` in a program folder needs: the one on PATH, or ours,
- * built from an older SDK (the current one is not served by the module proxy).
+ * built from an older SDK (the current one is not served by the module proxy), placed beside our
+ * `pulumi` as the YAML host is (see pulumiYamlLanguageHost), so no run warns "from $PATH".
  */
 export function pulumiLanguageHost(log: Log = (l) => console.error(l)): Promise<EngineTool> {
   languageHost ??= (async () => {
     const where = surroundings();
     const found = onPath(LANGUAGE_HOST.binary, where.path);
     if (found !== undefined) return { path: found, version: "on PATH", source: "path" as const };
-    return cachedBuild(LANGUAGE_HOST, goModuleVersion(LANGUAGE_HOST.module, LANGUAGE_HOST.versionModule), log, where);
+    const version = goModuleVersion(LANGUAGE_HOST.module, LANGUAGE_HOST.versionModule);
+    return besideCli(LANGUAGE_HOST, await cachedBuild(LANGUAGE_HOST, version, log, where), log);
   })();
   return languageHost;
 }
@@ -369,15 +371,21 @@ let yamlLanguageHost: Promise<EngineTool> | undefined;
  * pulumi-language-yaml from $PATH". Putting `dirname(path)` first on PATH works either way.
  */
 export function pulumiYamlLanguageHost(log: Log = (l) => console.error(l)): Promise<EngineTool> {
-  yamlLanguageHost ??= (async () => {
-    const host = await findOrBuildYamlLanguageHost(log);
-    const cli = await pulumiCli(log);
-    if (host.source === "path" || cli.source === "path") return host;
-    const beside = join(dirname(cli.path), YAML_LANGUAGE_HOST.binary);
-    placeExecutable(host.path, beside);
-    return { ...host, path: beside };
-  })();
+  yamlLanguageHost ??= (async () => besideCli(YAML_LANGUAGE_HOST, await findOrBuildYamlLanguageHost(log), log))();
   return yamlLanguageHost;
+}
+
+/**
+ * A language host of our build, placed beside our `pulumi`, where the engine looks for the hosts it
+ * bundles: with that folder on PATH the host found there and beside the CLI are one file, and the
+ * engine says nothing. One taken from PATH, or a CLI taken from PATH, is left where it is.
+ */
+async function besideCli(tool: GoTool, host: EngineTool, log: Log): Promise<EngineTool> {
+  const cli = await pulumiCli(log);
+  if (host.source === "path" || cli.source === "path") return host;
+  const beside = join(dirname(cli.path), tool.binary);
+  placeExecutable(host.path, beside);
+  return { ...host, path: beside };
 }
 
 /**

@@ -1,29 +1,31 @@
-// The fault soak (issue 18): one stack of 36 resources (12 alerts, 12 keys of which 4 made locally,
-// 12 pipes' settings with resetOnDelete) on the real engine against the emulator's seeded random
-// faults on writes, as a demanding user would try it: an `up` Ctrl-C'd once, re-runs under the same
+// The fault soak (issue 18): a stack on the real engine against the emulator's seeded random faults
+// on writes, as a demanding user would try it: an `up` Ctrl-C'd once, re-runs under the same
 // faults, then, faults off, a census of service against state, a clean `up`, a refresh and the
-// keys' logins, and a `destroy` under the faults. The same phases run through either front door:
-// the dynamic classes or the native plugin (`alertpipe:index:*`), since both must keep the same
-// promises through the same code. The engine test asserts each phase; the bench's soak sweep prints
-// the same figures for more seeds. The seed replays the emulator's decisions on
-// the same sequence of writes, but the engine's parallelism varies that sequence from run to run.
+// keys' logins, and a `destroy` under the faults. What the stack holds is a scenario: by default
+// the 36 resources of issue 18 (12 alerts, 12 keys of which 4 made locally, 12 pipes' settings with
+// resetOnDelete); soakObservability.ts holds the alerting chain of issue 44. The same phases run
+// through either front door: the dynamic classes or the native plugin (`alertpipe:index:*`), since
+// both must keep the same promises through the same code. The engine tests assert each phase; the
+// bench's soak sweep prints the same figures for more seeds. The seed replays the emulator's
+// decisions on the same sequence of writes, but the engine's parallelism varies that sequence.
 
 import { delimiter } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import type { PulumiFn } from "@pulumi/pulumi/automation";
 import {
   FAULT_KINDS,
   startEmulator,
+  type EmulatorOptions,
+  type EmulatorState,
   type FaultKind,
   type RandomFaults,
   type RecordedRequest,
   type RunningEmulator,
 } from "../../emulator";
-import { emulatorConfig, installedPackage, openStack, type AlertpipePackage } from "../exampleStack";
+import { emulatorConfig, installedPackage, openStack, type AlertpipePackage, type StackConfig } from "../exampleStack";
 import type { EngineStack, RunResult } from "./stack";
 
 export const SOAK_ORG = "0f8fad5b-d9cb-469f-a165-70867728950e";
-const SOAK_SERVICE = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+export const SOAK_SERVICE = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 /** Of each kind; the first LOCAL_KEYS keys have keyMaterial "local". */
 export const SOAK_EACH = 12;
 const LOCAL_KEYS = 4;
@@ -49,9 +51,8 @@ const TYPE_PREFIX: Record<SoakDoor, string> = {
   native: "alertpipe:index:",
 };
 
-type SoakKind = "Alert" | "ApiKey" | "PipeSettings";
 /** A dynamic class's inputs; the native resource of the same kind takes the same. */
-type Args<K extends SoakKind> = ConstructorParameters<AlertpipePackage[K]>[1];
+type Args<K extends "Alert" | "ApiKey" | "PipeSettings"> = ConstructorParameters<AlertpipePackage[K]>[1];
 
 const alertArgs = (i: number): Args<"Alert"> => ({
   name: alertName(i),
@@ -81,35 +82,128 @@ const pipeArgs = (i: number): Args<"PipeSettings"> => {
   };
 };
 
+/** The kinds of resource the package has, by their class's name. */
+export type SoakKind =
+  "Alert" | "ApiKey" | "PipeSettings" | "Connection" | "Source" | "Dashboard" | "SavedSearch" | "Webhook";
+
+/** Outputs a bare CustomResource must name to read them, as the generated SDK's classes do. */
+const NATIVE_OUTPUTS: Partial<Record<SoakKind, readonly string[]>> = { Dashboard: ["tileIds"] };
+/** Outputs the generated SDK's classes mark secret; a bare CustomResource must ask for them. */
+const NATIVE_SECRETS: Partial<Record<SoakKind, readonly string[]>> = {
+  ApiKey: ["keySecret"],
+  Connection: ["password"],
+};
+
 /** A resource of the native plugin, as a program without the generated SDK declares it. */
 class NativeResource extends pulumi.CustomResource {
   constructor(kind: SoakKind, name: string, props: pulumi.Inputs) {
-    // The generated SDK's ApiKey marks keySecret secret; a bare CustomResource must ask for it.
-    super(`alertpipe:index:${kind}`, name, props, kind === "ApiKey" ? { additionalSecretOutputs: ["keySecret"] } : {});
+    const outputs = Object.fromEntries((NATIVE_OUTPUTS[kind] ?? []).map((n) => [n, undefined]));
+    const secrets = NATIVE_SECRETS[kind];
+    super(
+      `alertpipe:index:${kind}`,
+      name,
+      { ...outputs, ...props },
+      secrets ? { additionalSecretOutputs: [...secrets] } : {},
+    );
   }
 }
 
-/** The stack's program through `door`; the dynamic classes come from the package installed in `programDir`. */
-function soakProgram(door: SoakDoor, programDir: string | undefined): PulumiFn {
-  return async () => {
-    if (door === "native") {
-      for (let i = 0; i < SOAK_EACH; i++) {
-        new NativeResource("Alert", alertName(i), { ...alertArgs(i) });
-        new NativeResource("ApiKey", keyName(i), { ...keyArgs(i) });
-        new NativeResource("PipeSettings", pipeName(i), { ...pipeArgs(i) });
-      }
-      return;
-    }
-    const { Alert, ApiKey, PipeSettings } = installedPackage(programDir);
-    for (let i = 0; i < SOAK_EACH; i++) {
-      new Alert(alertName(i), alertArgs(i));
-      new ApiKey(keyName(i), keyArgs(i));
-      new PipeSettings(pipeName(i), pipeArgs(i));
-    }
-  };
+/** Declares one resource of `kind` through a front door; a scenario's program is written once for both. */
+export type Declare = (kind: SoakKind, name: string, props: pulumi.Inputs) => pulumi.CustomResource;
+
+/** The declaring function of `door`; the dynamic classes come from the package installed in `programDir`. */
+function declarer(door: SoakDoor, programDir: string | undefined): Declare {
+  if (door === "native") return (kind, name, props) => new NativeResource(kind, name, props);
+  const pkg = installedPackage(programDir);
+  return (kind, name, props) =>
+    new (pkg[kind] as unknown as new (name: string, args: pulumi.Inputs) => pulumi.CustomResource)(name, props);
 }
 
+/** An output of a resource by name (a bare CustomResource has those it named as inputs). */
+export function outputOf<T>(resource: pulumi.CustomResource, name: string): pulumi.Output<T> {
+  const value: unknown = (resource as unknown as Record<string, unknown>)[name];
+  if (!pulumi.Output.isInstance(value)) throw new Error(`${name} is not an output of ${resource.constructor.name}`);
+  return value as pulumi.Output<T>;
+}
+
+/** An object of the program on the service: its id, its collection and its name. */
+export interface ServiceObject {
+  id: string;
+  kind: string;
+  name: string;
+}
+
+/** What a soak's stack holds, and how to count it on the service. */
+export interface SoakScenario {
+  /** Short, in the stack's name and the summary. */
+  readonly name: string;
+  /** The emulator's mode; the soak turns rate limits off. */
+  readonly emulator: EmulatorOptions;
+  /** The stack's config on the running emulator, with our own pacing off. */
+  config(emu: RunningEmulator): StackConfig;
+  /** The program, declared through `declare` so both doors run the same. */
+  program(declare: Declare): void;
+  /** Resources the program declares. */
+  readonly declared: number;
+  /** API keys among them, whose recorded pairs logins() tries; absent when none. */
+  readonly keys?: number;
+  /** Writes answered before the first up's SIGINT: about half of that up's. */
+  readonly interruptAfter: number;
+  /** The collections objects() names, each counted by leftovers() (0 when none is left). */
+  readonly kinds: readonly string[];
+  /** The program's objects on the service (what the emulator seeded left out). */
+  objects(snap: EmulatorState): ServiceObject[];
+  /** Kinds of resource recorded in state that are settings, not objects; the census checks them apart. */
+  readonly settingsKinds?: readonly SoakKind[];
+  /** Settings that differ from the program's (settingsKinds); 0 when none. */
+  settingsOff?(snap: EmulatorState): number;
+  /** Settings a destroy should have reset, left set, by name. */
+  settingsLeft?(snap: EmulatorState): Record<string, number>;
+}
+
+/** Issue 18's stack: SOAK_EACH alerts, keys (LOCAL_KEYS made locally) and pipes' settings reset on delete. */
+export const KEYS_SOAK: SoakScenario = {
+  name: "keys",
+  emulator: {},
+  config: (emu) => ({
+    ...emulatorConfig(emu),
+    "alertpipe:cloudRateLimit": { value: "off" },
+    "alertpipe:alertingRateLimit": { value: "off" },
+  }),
+  program: (declare) => {
+    for (let i = 0; i < SOAK_EACH; i++) {
+      declare("Alert", alertName(i), { ...alertArgs(i) });
+      declare("ApiKey", keyName(i), { ...keyArgs(i) });
+      declare("PipeSettings", pipeName(i), { ...pipeArgs(i) });
+    }
+  },
+  declared: 3 * SOAK_EACH,
+  keys: SOAK_EACH,
+  interruptAfter: SOAK_EACH * 1.5,
+  kinds: ["alerts", "keys"],
+  objects: (snap) => [
+    ...Object.values(snap.alerts).map((a) => ({ id: a.id, kind: "alerts", name: a.name ?? "" })),
+    ...Object.values(snap.keys)
+      .filter((k) => k.organizationId === SOAK_ORG)
+      .map((k) => ({ id: k.id, kind: "keys", name: k.name })),
+  ],
+  settingsKinds: ["PipeSettings"],
+  settingsOff: (snap) => {
+    let off = 0;
+    for (let i = 0; i < SOAK_EACH; i++) {
+      const live = snap.pipes[pipeKey(i)] ?? {};
+      if (Object.entries(settingsOf(i)).some(([name, value]) => live[name] !== value)) off++;
+    }
+    return off;
+  },
+  settingsLeft: (snap) => ({
+    pipesSet: Object.values(snap.pipes).filter((settings) => Object.values(settings).some((v) => v !== null)).length,
+  }),
+};
+
 export interface SoakOptions {
+  /** What the stack holds; issue 18's KEYS_SOAK by default. */
+  scenario?: SoakScenario;
   seed: number;
   /** Probability a write is faulted; the issue's soak uses 0.3. */
   rate: number;
@@ -134,13 +228,13 @@ export interface SoakRun {
 
 /** The service against the state: our objects in each. */
 export interface Census {
-  /** Alerts and keys on the service beyond one per program name. */
+  /** Objects on the service beyond one per program name. */
   duplicates: number;
-  /** Alerts and keys on the service that no resource in state records. */
+  /** Objects on the service that no resource in state records. */
   orphans: number;
   /** Resources in state whose object is not on the service. */
   missing: number;
-  /** Pipes whose settings differ from the program's. */
+  /** Settings (pipes') that differ from the program's. */
   settingsOff: number;
   /** Resources recorded in state, of ours. */
   recorded: number;
@@ -171,21 +265,18 @@ export class Soak {
     // Rate limits off on both sides: the soak is about faults, and pacing 36 creates at the
     // default 10 per 10 s would take most of its time.
     const door = options.door ?? "dynamic";
+    const scenario = options.scenario ?? KEYS_SOAK;
     if (door === "native" && options.pluginDir === undefined)
       throw new Error("the soak through the native plugin needs pluginDir, a folder holding pulumi-resource-alertpipe");
-    const emu = await startEmulator({ port: 0, rateLimits: { cloud: false, alerting: false } });
+    const emu = await startEmulator({ ...scenario.emulator, port: 0, rateLimits: { cloud: false, alerting: false } });
     // The stack takes this process's PATH when it opens; the plugin's folder goes first.
     const savedPath = process.env.PATH;
     if (door === "native") process.env.PATH = `${options.pluginDir ?? ""}${delimiter}${savedPath ?? ""}`;
     try {
       const stack = await openStack({
-        stack: `soak-${door}-${options.seed}`,
-        config: {
-          ...emulatorConfig(emu),
-          "alertpipe:cloudRateLimit": { value: "off" },
-          "alertpipe:alertingRateLimit": { value: "off" },
-        },
-        program: soakProgram(door, options.programDir),
+        stack: `soak-${scenario.name}-${door}-${options.seed}`,
+        config: scenario.config(emu),
+        program: async () => scenario.program(declarer(door, options.programDir)),
         ...(options.programDir !== undefined ? { programDir: options.programDir } : {}),
       });
       return new Soak(options, emu, stack);
@@ -201,6 +292,10 @@ export class Soak {
     return this.options.door ?? "dynamic";
   }
 
+  get scenario(): SoakScenario {
+    return this.options.scenario ?? KEYS_SOAK;
+  }
+
   faultsOn(): void {
     this.emu.setFaults({ random: this.random });
   }
@@ -211,11 +306,13 @@ export class Soak {
 
   /**
    * The first `up`, under the faults, with one SIGINT (a single Ctrl-C, through the Automation API)
-   * once `writesBeforeInterrupt` writes have been answered (by default half the creates), while
+   * once `writesBeforeInterrupt` writes have been answered (by default about half the first up's), while
    * others are in flight. Resolves
    * with the run and whether the SIGINT was sent before the run ended.
    */
-  async interruptedUp(writesBeforeInterrupt = SOAK_EACH * 1.5): Promise<{ run: SoakRun; interrupted: boolean }> {
+  async interruptedUp(
+    writesBeforeInterrupt = this.scenario.interruptAfter,
+  ): Promise<{ run: SoakRun; interrupted: boolean }> {
     this.faultsOn();
     const controller = new AbortController();
     let finished = false;
@@ -270,30 +367,28 @@ export class Soak {
     const ours = (latest?.resources ?? []).filter((r) => r.type.startsWith(TYPE_PREFIX[this.door]));
     const recordedIds = new Set(ours.map((r) => r.id ?? ""));
     const snap = this.emu.snapshot();
-    const onService = [
-      ...Object.values(snap.alerts).map((a) => ({ id: a.id, name: `alert ${a.name ?? ""}` })),
-      ...Object.values(snap.keys)
-        .filter((k) => k.organizationId === SOAK_ORG)
-        .map((k) => ({ id: k.id, name: `key ${k.name}` })),
-    ];
+    const onService = this.scenario.objects(snap);
     const perName = new Map<string, number>();
-    for (const o of onService) perName.set(o.name, (perName.get(o.name) ?? 0) + 1);
+    for (const o of onService) perName.set(`${o.kind} ${o.name}`, (perName.get(`${o.kind} ${o.name}`) ?? 0) + 1);
     const serviceIds = new Set(onService.map((o) => o.id));
-    const objects = ours.filter((r) => !r.type.endsWith(":PipeSettings"));
-    let settingsOff = 0;
-    for (let i = 0; i < SOAK_EACH; i++) {
-      const live = snap.pipes[pipeKey(i)] ?? {};
-      const wanted = settingsOf(i);
-      if (Object.entries(wanted).some(([name, value]) => live[name] !== value)) settingsOff++;
-    }
+    const settings = new Set<string>(this.scenario.settingsKinds ?? []);
+    const objects = ours.filter((r) => !settings.has(r.type.split(":").at(-1) ?? ""));
     return {
       duplicates: [...perName.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0),
       orphans: onService.filter((o) => !recordedIds.has(o.id)).length,
       missing: objects.filter((r) => !serviceIds.has(r.id ?? "")).length,
-      settingsOff,
+      settingsOff: this.scenario.settingsOff?.(snap) ?? 0,
       recorded: ours.length,
       pending: latest?.pending_operations?.length ?? 0,
     };
+  }
+
+  /** The duplicated objects on the service, as "kind name ×count": what a failed census names. */
+  duplicated(): string[] {
+    const perName = new Map<string, number>();
+    for (const o of this.scenario.objects(this.emu.snapshot()))
+      perName.set(`${o.kind} "${o.name}"`, (perName.get(`${o.kind} "${o.name}"`) ?? 0) + 1);
+    return [...perName].filter(([, n]) => n > 1).map(([name, n]) => `${name} ×${n}`);
   }
 
   /**
@@ -322,14 +417,12 @@ export class Soak {
     return statuses;
   }
 
-  /** What a destroy left: alerts, keys of the organization, and pipes with a setting still set. */
-  leftovers(): { alerts: number; keys: number; pipesSet: number } {
+  /** What a destroy left: the program's objects by collection, and settings still set. */
+  leftovers(): Record<string, number> {
     const snap = this.emu.snapshot();
-    return {
-      alerts: Object.keys(snap.alerts).length,
-      keys: Object.values(snap.keys).filter((k) => k.organizationId === SOAK_ORG).length,
-      pipesSet: Object.values(snap.pipes).filter((settings) => Object.values(settings).some((v) => v !== null)).length,
-    };
+    const left = Object.fromEntries(this.scenario.kinds.map((k) => [k, 0]));
+    for (const o of this.scenario.objects(snap)) left[o.kind] = (left[o.kind] ?? 0) + 1;
+    return { ...left, ...this.scenario.settingsLeft?.(snap) };
   }
 
   /** How many writes the emulator answered, and how many of them met each fault. */
@@ -340,14 +433,29 @@ export class Soak {
     return { writes: writes.length, ...counts };
   }
 
+  /** Each write that met a fault, as "POST /api/v2/dashboards cutAfterCommit", ids and prefixes left out, with counts. */
+  faultsMet(): string[] {
+    const met = new Map<string, number>();
+    for (const r of this.writes())
+      if (r.fault !== undefined && r.fault !== "failNext") {
+        const path = r.path
+          .replace(/^\/v1\/organizations\/[^/]+\/services\/[^/]+\/clickstack/, "…")
+          .replace(ID, "/:id");
+        const what = `${r.method} ${path} ${r.fault}`;
+        met.set(what, (met.get(what) ?? 0) + 1);
+      }
+    return [...met].map(([what, n]) => (n > 1 ? `${what} ×${n}` : what));
+  }
+
   /** One line: the seed, the rate, the runs and the faults met. */
   summary(): string {
     const f = this.faultCounts();
     const faulted = FAULT_KINDS.reduce((sum, k) => sum + f[k], 0);
     const runs = this.runs.map((r) => `${r.kind}${r.ok ? "" : "✗"} ${r.seconds.toFixed(0)}s`).join(", ");
     return (
-      `soak ${this.door} seed ${this.options.seed} rate ${this.options.rate}: ${f.writes} writes, ${faulted} faulted ` +
-      `(503 before ${f.failBeforeCommit}, cut ${f.cutAfterCommit}, 500 after ${f.failAfterCommit}, late ${f.delayAfterCommit}); runs: ${runs}`
+      `soak ${this.scenario.name} ${this.door} seed ${this.options.seed} rate ${this.options.rate}: ${f.writes} writes, ${faulted} faulted ` +
+      `(503 before ${f.failBeforeCommit}, cut ${f.cutAfterCommit}, 500 after ${f.failAfterCommit}, late ${f.delayAfterCommit}); runs: ${runs}; ` +
+      `faults met: ${this.faultsMet().join(", ") || "none"}`
     );
   }
 
@@ -406,6 +514,9 @@ function changesOf(result: RunResult | undefined): string[] {
     .map((s) => `${s.op} ${s.name}`)
     .sort();
 }
+
+/** An id in a path: HyperDX's 24 hex digits or a uuid. */
+const ID = /\/([0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\/|$)/gi;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -62,7 +62,7 @@ export class Alert extends pulumi.CustomResource {
      */
     declare public readonly dashboardId: pulumi.Output<string | undefined>;
     /**
-     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
      */
     declare public readonly emailRecipients: pulumi.Output<string[] | undefined>;
     /**
@@ -244,7 +244,7 @@ export interface AlertArgs {
      */
     dashboardId?: pulumi.Input<string | undefined>;
     /**
-     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
      */
     emailRecipients?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

@@ -42,7 +42,7 @@ export interface GetAlertResult {
      */
     readonly dashboardId?: string;
     /**
-     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
      */
     readonly emailRecipients?: string[];
     /**

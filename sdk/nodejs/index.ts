@@ -20,6 +20,11 @@ export type ClickPipe = import("./clickPipe").ClickPipe;
 export const ClickPipe: typeof import("./clickPipe").ClickPipe = null as any;
 utilities.lazyLoad(exports, ["ClickPipe"], () => require("./clickPipe"));
 
+export { ClickPipeCdcInfrastructureArgs } from "./clickPipeCdcInfrastructure";
+export type ClickPipeCdcInfrastructure = import("./clickPipeCdcInfrastructure").ClickPipeCdcInfrastructure;
+export const ClickPipeCdcInfrastructure: typeof import("./clickPipeCdcInfrastructure").ClickPipeCdcInfrastructure = null as any;
+utilities.lazyLoad(exports, ["ClickPipeCdcInfrastructure"], () => require("./clickPipeCdcInfrastructure"));
+
 export { ConnectionArgs } from "./connection";
 export type Connection = import("./connection").Connection;
 export const Connection: typeof import("./connection").Connection = null as any;
@@ -49,6 +54,11 @@ export { GetApiKeysArgs, GetApiKeysResult, GetApiKeysOutputArgs } from "./getApi
 export const getApiKeys: typeof import("./getApiKeys").getApiKeys = null as any;
 export const getApiKeysOutput: typeof import("./getApiKeys").getApiKeysOutput = null as any;
 utilities.lazyLoad(exports, ["getApiKeys","getApiKeysOutput"], () => require("./getApiKeys"));
+
+export { GetClickPipeCdcInfrastructureArgs, GetClickPipeCdcInfrastructureResult, GetClickPipeCdcInfrastructureOutputArgs } from "./getClickPipeCdcInfrastructure";
+export const getClickPipeCdcInfrastructure: typeof import("./getClickPipeCdcInfrastructure").getClickPipeCdcInfrastructure = null as any;
+export const getClickPipeCdcInfrastructureOutput: typeof import("./getClickPipeCdcInfrastructure").getClickPipeCdcInfrastructureOutput = null as any;
+utilities.lazyLoad(exports, ["getClickPipeCdcInfrastructure","getClickPipeCdcInfrastructureOutput"], () => require("./getClickPipeCdcInfrastructure"));
 
 export { GetConnectionArgs, GetConnectionResult, GetConnectionOutputArgs } from "./getConnection";
 export const getConnection: typeof import("./getConnection").getConnection = null as any;
@@ -153,6 +163,8 @@ const _module = {
                 return new ApiKey(name, <any>undefined, { urn })
             case "alertpipe:index:ClickPipe":
                 return new ClickPipe(name, <any>undefined, { urn })
+            case "alertpipe:index:ClickPipeCdcInfrastructure":
+                return new ClickPipeCdcInfrastructure(name, <any>undefined, { urn })
             case "alertpipe:index:Connection":
                 return new Connection(name, <any>undefined, { urn })
             case "alertpipe:index:Dashboard":

@@ -45,6 +45,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["cloudKeySecret"] = args?.cloudKeySecret ? pulumi.secret(args.cloudKeySecret) : undefined;
             resourceInputs["cloudRateLimit"] = args?.cloudRateLimit;
             resourceInputs["cloudUrl"] = args?.cloudUrl;
+            resourceInputs["wakeIdleServices"] = args?.wakeIdleServices;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(Provider.__pulumiType, name, resourceInputs, opts);
@@ -99,4 +100,8 @@ export interface ProviderArgs {
      * The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
      */
     cloudUrl?: pulumi.Input<string | undefined>;
+    /**
+     * The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+     */
+    wakeIdleServices?: pulumi.Input<string | undefined>;
 }

@@ -43,7 +43,7 @@ describe("the real services' known behaviour, end to end", () => {
     expect(again.outputs.silenced?.value).toEqual(silenced);
   });
 
-  it("a PipeSettings on an idle service fails at once with one request, saying the service must be started", async () => {
+  it("a PipeSettings on an idle service fails at once with one request, naming the service and saying to wake it", async () => {
     const emu = await emulator();
     emu.setFaults({ servicesIdle: true });
     const { PipeSettings } = installedPackage();
@@ -56,7 +56,7 @@ describe("the real services' known behaviour, end to end", () => {
     expect(up.ok).toBe(false);
     expect(emu.requests.filter((r) => r.path.endsWith("/settings"))).toHaveLength(1);
     expect(told(up)).toContain("failed with status 424: FAILED_DEPENDENCY");
-    expect(told(up)).toContain("is not running (idle or stopped): start it");
+    expect(told(up)).toContain(`Service "${SERVICE}" is idle: wake it`);
   });
 
   it("an ApiKey with hashData is created without credentials in its outputs, and the program's own pair logs in", async () => {

@@ -14,20 +14,9 @@ import type { RunningEmulator } from "../../emulator";
 import { SEEDED_SOURCES } from "../../emulator";
 import type { StackConfig } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/packedPackage";
-import type { Step } from "../../scripts/engine/stack";
-import type { StateResource } from "../support/engine";
-import {
-  byHand,
-  changes,
-  emulator as startEmulator,
-  installedPackage,
-  ourState,
-  requestLog,
-  stackWith,
-  told,
-} from "../support/engine";
+import { byHand, changes, emulator as startEmulator, installedPackage, requestLog } from "../support/engine";
+import { dynamicDoor, yamlDoor, type Door } from "../support/cloudDoors";
 import { KEYS_PATH, PIPE_IDS, PIPE_RESOURCE_ID } from "../support/fixtures";
-import { yamlProgram, yamlStack } from "../support/yamlStack";
 
 // The ClickPipe and ClickStack of one service of the organization.
 const ORG = PIPE_IDS.organizationId;
@@ -71,38 +60,22 @@ it("configures the stacks with settings the guide names, and no others", async (
   expect(Object.keys(guideConfig(emu)).filter((key) => !named.has(key))).toEqual([]);
 });
 
-interface Door {
-  emu: RunningEmulator;
-  run(kind: "up" | "refresh" | "destroy" | "preview"): Promise<{ ok: boolean; steps: Step[]; told: string }>;
-  state(): Map<string, StateResource>;
-}
-
-async function dynamicDoor(): Promise<Door> {
+async function dynamic(): Promise<Door> {
   const emu = await startEmulator(CLOUD_MODE);
-  const stack = await stackWith(guideConfig(emu), "clickhouse-cloud", {
-    program: async () => {
-      const pkg = installedPackage();
-      new pkg.PipeSettings("ingest", PIPE);
-      new pkg.ApiKey("ci", KEY);
-      const hook = new pkg.Webhook("ops", HOOK);
-      const search = new pkg.SavedSearch("errors", SEARCH);
-      const channel = { type: "webhook" as const, webhookId: hook.id };
-      new pkg.Alert("errorRate", { ...ALERT, channel, savedSearchId: search.id });
-    },
+  return dynamicDoor(emu, guideConfig(emu), "clickhouse-cloud", async () => {
+    const pkg = installedPackage();
+    new pkg.PipeSettings("ingest", PIPE);
+    new pkg.ApiKey("ci", KEY);
+    const hook = new pkg.Webhook("ops", HOOK);
+    const search = new pkg.SavedSearch("errors", SEARCH);
+    const channel = { type: "webhook" as const, webhookId: hook.id };
+    new pkg.Alert("errorRate", { ...ALERT, channel, savedSearchId: search.id });
   });
-  return {
-    emu,
-    run: async (kind) => {
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
-    },
-    state: () => ourState(stack),
-  };
 }
 
-async function yamlDoor(): Promise<Door> {
+async function yaml(): Promise<Door> {
   const emu = await startEmulator(CLOUD_MODE);
-  const resources = {
+  return yamlDoor(emu, guideConfig(emu), {
     ingest: { type: "alertpipe:index:PipeSettings", properties: PIPE },
     ci: { type: "alertpipe:index:ApiKey", properties: KEY },
     ops: { type: "alertpipe:index:Webhook", properties: HOOK },
@@ -111,27 +84,12 @@ async function yamlDoor(): Promise<Door> {
       type: "alertpipe:index:Alert",
       properties: { ...ALERT, channel: { type: "webhook", webhookId: "${ops.id}" }, savedSearchId: "${errors.id}" },
     },
-  };
-  const { stack } = await yamlStack(undefined, yamlProgram({ resources }), { config: guideConfig(emu) });
-  const args = {
-    up: ["up", "--yes"],
-    refresh: ["refresh", "--yes"],
-    destroy: ["destroy", "--yes"],
-    preview: ["preview"],
-  };
-  return {
-    emu,
-    run: async (kind) => {
-      const r = await stack.runLogged(kind, args[kind]);
-      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
-    },
-    state: () => ourState(stack),
-  };
+  });
 }
 
 describe.each([
-  ["the dynamic classes", dynamicDoor],
-  ["Pulumi YAML through the plugin", yamlDoor],
+  ["the dynamic classes", dynamic],
+  ["Pulumi YAML through the plugin", yaml],
 ])("all five resources on ClickHouse Cloud and its managed ClickStack, through %s", (door, open) => {
   let d: Door;
   const only = <T>(record: Record<string, T> | undefined): string => Object.keys(record ?? {})[0] ?? "";

@@ -54,6 +54,8 @@ describe.each(["ts", "yaml"])("your first stack (%s), as the guide writes it", (
     if (status !== 0) stopGroup(group);
     expect(status, output).toBe(0);
     expect(output).toMatch(/~ threshold\s*: 300 => 400/);
+    // The hosts sit beside the CLI, where it looks first: no command warns of one found on PATH.
+    expect(output).not.toMatch(/using pulumi-language-\w+ from \$PATH/);
     expect(output).toMatch(/Resources:\s+\+ 2 created/);
     expect(output).toMatch(/Resources:\s+- 2 deleted/);
     const project = join(root, lang === "ts" ? "my-alerts" : "my-alerts-yaml");

@@ -16,9 +16,11 @@ import {
   type AlertpipePackage,
   type StackConfig,
 } from "../../scripts/exampleStack";
+import { byHand } from "./byHand";
 import { PIPE_RESOURCE_ID } from "./fixtures";
 
 export { installedPackage };
+export { byHand } from "./byHand";
 export type { EngineStack, RunningEmulator, RunResult };
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -202,29 +204,6 @@ export function changes(result: Pick<RunResult, "steps">): string[] {
 /** The run's error and diagnostics in one string, for assertions on what the user is told. */
 export function told(result: RunResult): string {
   return `${result.error ?? ""}\n${result.diagnostics.join("\n")}\n${result.log}`;
-}
-
-/**
- * A request to the emulator as a person at the console would make it, with the emulator's own
- * credentials: the out-of-band change a refresh should find. Fails when the emulator refuses it.
- */
-export async function byHand(
-  emu: Pick<RunningEmulator, "url" | "token" | "keyId" | "keySecret">,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<unknown> {
-  const authorization = path.startsWith("/v1/")
-    ? `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`
-    : `Bearer ${emu.token}`;
-  const res = await fetch(`${emu.url}${path}`, {
-    method,
-    headers: { authorization, "content-type": "application/json" },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} by hand failed with ${res.status}: ${text}`);
-  return (res.headers.get("content-type") ?? "").includes("json") && text !== "" ? (JSON.parse(text) as unknown) : text;
 }
 
 /** Sets an alert's threshold by hand, its other members as the service holds them (a PUT replaces the alert). */

@@ -32,6 +32,7 @@ export const TOKENS = {
   connection: "alertpipe:index:Connection",
   source: "alertpipe:index:Source",
   dashboard: "alertpipe:index:Dashboard",
+  clickPipeCdcInfrastructure: "alertpipe:index:ClickPipeCdcInfrastructure",
   clickPipe: "alertpipe:index:ClickPipe",
 } as const;
 

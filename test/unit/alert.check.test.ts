@@ -114,10 +114,26 @@ describe("Alert check", () => {
   });
 
   describe("channel", () => {
-    it("refuses a channel type other than webhook, listing the allowed value", async () => {
-      expect(await failuresFor({ ...search, channel: { type: "email", webhookId: "hook-1" } })).toEqual([
-        { property: "", reason: 'channel.type is "email": channel.type must be one of "webhook"' },
+    it("refuses an unknown channel type, listing the allowed value", async () => {
+      expect(await failuresFor({ ...search, channel: { type: "sms", webhookId: "hook-1" } })).toEqual([
+        { property: "", reason: 'channel.type is "sms": channel.type must be one of "webhook"' },
       ]);
+    });
+    it("refuses an email channel, pointing at emailRecipients on managed ClickStack", async () => {
+      const [failure] = await failuresFor({ ...search, channels: [{ type: "email", webhookId: "hook-1" }] });
+      expect(failure?.reason).toBe(
+        'channels[0].type is "email": channels[].type must be "webhook": to send email, set the alert\'s ' +
+          "emailRecipients (managed ClickStack) instead of channel and channels",
+      );
+    });
+    it.each([
+      ["slack", 'a Webhook with service "slack"', 'webhookService "slack_api"'],
+      ["pagerduty", "made in the managed ClickStack console", 'webhookService "pagerduty_api"'],
+    ])("refuses a %s channel, pointing at a webhook of that service", async (type, webhook, service) => {
+      const [failure] = await failuresFor({ ...search, channel: { type, webhookId: "hook-1" } });
+      expect(failure?.reason).toContain(`channel.type is "${type}": channel.type must be "webhook"`);
+      expect(failure?.reason).toContain(webhook);
+      expect(failure?.reason).toContain(service);
     });
     it.each([
       ["empty", ""],

@@ -26,6 +26,7 @@ const VALUES: Record<SelfHostedSetting, string> = {
   cloudRateLimit: "10/10",
   alertingDialect: "2026",
   cloudDialect: "",
+  wakeIdleServices: "false",
 };
 
 function setEnv(values: Partial<Record<ConnectionSettingName, string>>): void {

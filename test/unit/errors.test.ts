@@ -11,6 +11,7 @@ import {
   AlertpipeError,
   AmbiguousCreateError,
   ApiError,
+  ServiceNotAwakeError,
   AttemptTimeout,
   ConfigError,
   ERROR_CODES,
@@ -57,6 +58,7 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new ApiError(ref, 404, "gone", undefined),
   new ApiError(ref, 429, "slow down", undefined),
   new ApiError(ref, 424, "idle", undefined),
+  new ServiceNotAwakeError(ref, "svc-1", "awaking", 600_000, new ApiError(ref, 424, "Current state: idle", undefined)),
   new RateLimitWaitError(ref, 300_000, 120_000, new Date(0), new ApiError(ref, 429, "slow down", undefined)),
   lost,
   new AmbiguousCreateError(lost, ["a", "b"]),
@@ -101,6 +103,7 @@ describe("error codes", () => {
     type OwnKinds =
       | ConfigError
       | ApiError
+      | ServiceNotAwakeError
       | RateLimitWaitError
       | OutcomeUnknownError
       | AmbiguousCreateError

@@ -234,6 +234,11 @@ describe("the alertpipe command", () => {
     for (const code of Object.values(EXIT)) expect(run.out).toMatch(new RegExp(`^  ${code}  `, "m"));
   });
 
+  it("sets each connection flag apart from its environment variable by a space", () => {
+    for (const s of Object.values(CONNECTION_SETTINGS))
+      expect(helpText()).toMatch(new RegExp(`--[a-z-]+ <value> +${s.envVar}: `));
+  });
+
   it("says in --help that --name keeps what a kept object refers to, and what each format writes", () => {
     const help = helpText().replace(/\s+/g, " ");
     expect(help).toContain(

@@ -7,6 +7,9 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONNECTION_SETTINGS } from "../../provider/runtime/connection";
+import { RESOURCES } from "../../provider/resources";
+import { runtime } from "../../provider/runtime/runtime";
+import { setEnv } from "../support/emulatorPerTest";
 import { PIPE_SETTINGS } from "../../provider/serviceFacts/pipeSettings";
 
 const root = resolve(__dirname, "..", "..");
@@ -56,6 +59,19 @@ describe("README as a front door", () => {
     expect(lines).toBeLessThanOrEqual(200);
   });
 
+  it("opens, before its first section, with what a user manages in the services' words, a program, and the routes", () => {
+    const first = readme().split(/^## /m)[0] ?? "";
+    for (const words of [/area [AB]\b/, /\bcontract\b/i, /\bdialects?\b/i]) expect(first).not.toMatch(words);
+    for (const thing of ["ClickHouse Cloud", "ClickPipe", "API keys", "HyperDX", "managed ClickStack", "alerts"])
+      expect(first).toContain(thing);
+    for (const thing of ["webhooks", "saved searches", "dashboards", "sources", "connections"])
+      expect(first).toContain(thing);
+    // The program test/engine/native.yaml.test.ts runs as it stands.
+    expect(first).toMatch(/```yaml\nname: alertpipe-yaml\n/);
+    for (const route of ["your-first-stack.md", "other-languages.md", "real-accounts.md", "reference/README.md"])
+      expect(first).toContain(`(docs/${route.includes("/") ? route : `guides/${route}`}`);
+  });
+
   it("keeps the two commands that set up a fresh machine, which CI runs", () => {
     expect(readme()).toContain("npm ci && npm run demo");
     expect(readme()).toContain("npm ci && npm test");
@@ -78,7 +94,47 @@ describe("README as a front door", () => {
       expect(cells.map((c) => c[3] === "no")).toEqual(Object.values(CONNECTION_SETTINGS).map((s) => !s.required));
     },
   );
+
+  it.each(["docs/installation-configuration.md"])(
+    "%s says for which resources each required setting is, as their checks name it with nothing set",
+    async (doc) => {
+      const lines = readFileSync(join(root, doc), "utf8").split("\n");
+      const start = lines.indexOf("| Stack config | Environment variable | Required | Secret | Meaning |");
+      const cells = lines
+        .slice(start + 2)
+        .filter((_, i, all) => all.slice(0, i + 1).every((l) => l.startsWith("|")))
+        .map((r) => r.split("|").map((c) => c.trim()));
+      const needing = await resourcesNeeding();
+      const expected = Object.values(CONNECTION_SETTINGS).map((s) =>
+        s.required ? `for ${(needing.get(s.configKey) ?? []).map((n) => `\`${n}\``).join(", ")}` : "no",
+      );
+      expect(cells.map((c) => c[3])).toEqual(expected);
+    },
+  );
 });
+
+/** Each config key a resource's check names as missing with no setting given, and the resources naming it. */
+async function resourcesNeeding(): Promise<Map<string, string[]>> {
+  const unset = Object.fromEntries(Object.values(CONNECTION_SETTINGS).map((s) => [s.envVar, ""]));
+  const restore = setEnv(unset);
+  const config = runtime().config;
+  runtime().config = undefined;
+  try {
+    for (const name of Object.keys(unset)) delete process.env[name];
+    const needing = new Map<string, string[]>();
+    for (const resource of RESOURCES) {
+      const checked = await (await resource.behaviour()).check({}, {});
+      const reasons = checked.ok ? [] : checked.failures.map((f) => f.reason);
+      for (const s of Object.values(CONNECTION_SETTINGS))
+        if (reasons.some((r) => r.startsWith(`[CONFIG] ${s.configKey} `)))
+          needing.set(s.configKey, [...(needing.get(s.configKey) ?? []), resource.definition.name]);
+    }
+    return needing;
+  } finally {
+    runtime().config = config;
+    restore();
+  }
+}
 
 describe("links between the documents", () => {
   it.each(linkedDocuments())("every relative link in %s leads to a file or folder that exists", (doc) => {

@@ -269,7 +269,7 @@ describe("every error tells why", () => {
 });
 
 describe("an idle service (424)", () => {
-  it("fails at once, not retried, saying the service must be started", async () => {
+  it("fails at once, not retried, naming the service and its state and saying to wake it", async () => {
     answerOnce(mock.api.cloud, seen, { method: "PUT", path: SETTINGS }, 424, {
       status: 424,
       error: `FAILED_DEPENDENCY: Service ${PIPE_IDS.serviceId} is not running. Current state: idle`,
@@ -281,7 +281,8 @@ describe("an idle service (424)", () => {
     expect((err as ApiError).code).toBe("SERVICE_IDLE");
     expect(String(err)).toContain("failed with status 424: FAILED_DEPENDENCY");
     expect(String(err)).toContain("Current state: idle (requestId rid-424)");
-    expect(String(err)).toContain("start it");
+    expect(String(err)).toContain(`Service "${PIPE_IDS.serviceId}" is idle: wake it`);
+    expect(String(err)).toContain("alertpipe:wakeIdleServices");
     expect(String(err)).toContain("Nothing was changed");
   });
 });

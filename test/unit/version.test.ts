@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_VERSION } from "../../provider/http/userAgent";
 import { REPOSITORY } from "../../provider/native/schema";
+import { lockedSdkVersion } from "../../scripts/engine/pulumiCli";
 
 const root = resolve(__dirname, "..", "..");
 const read = (path: string): string => readFileSync(join(root, path), "utf8");
@@ -32,6 +33,12 @@ describe("the version", () => {
     ["sdk/go/alertpipe/pulumi-plugin.json", (t: string) => (JSON.parse(t) as { version: string }).version],
   ])("is package.json's in %s", (path, versionIn) => {
     expect(versionIn(read(path))).toBe(pkg.version);
+  });
+
+  it("of Pulumi's Go SDK that the Go SDK requires is the one the lock file tests with", () => {
+    expect(read("sdk/go/go.mod")).toMatch(
+      new RegExp(`^require github\\.com/pulumi/pulumi/sdk/v3 ${lockedSdkVersion().replace(/\./g, "\\.")}$`, "m"),
+    );
   });
 
   it("has a section in CHANGELOG.md", () => {

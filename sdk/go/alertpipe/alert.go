@@ -32,7 +32,7 @@ type Alert struct {
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId pulumi.StringPtrOutput `pulumi:"dashboardId"`
-	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
 	EmailRecipients pulumi.StringArrayOutput `pulumi:"emailRecipients"`
 	// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
 	ExecutionErrors AlertExecutionErrorArrayOutput `pulumi:"executionErrors"`
@@ -134,7 +134,7 @@ type alertArgs struct {
 	Channels []AlertChannel `pulumi:"channels"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId *string `pulumi:"dashboardId"`
-	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
 	EmailRecipients []string `pulumi:"emailRecipients"`
 	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
 	GroupBy *string `pulumi:"groupBy"`
@@ -176,7 +176,7 @@ type AlertArgs struct {
 	Channels AlertChannelArrayInput
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId pulumi.StringPtrInput
-	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
 	EmailRecipients pulumi.StringArrayInput
 	// What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
 	GroupBy pulumi.StringPtrInput
@@ -317,7 +317,7 @@ func (o AlertOutput) DashboardId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Alert) pulumi.StringPtrOutput { return v.DashboardId }).(pulumi.StringPtrOutput)
 }
 
-// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
 func (o AlertOutput) EmailRecipients() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Alert) pulumi.StringArrayOutput { return v.EmailRecipients }).(pulumi.StringArrayOutput)
 }

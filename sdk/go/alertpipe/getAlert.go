@@ -36,7 +36,7 @@ type LookupAlertResult struct {
 	CreatedAt *string `pulumi:"createdAt"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId *string `pulumi:"dashboardId"`
-	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
 	EmailRecipients []string `pulumi:"emailRecipients"`
 	// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
 	ExecutionErrors []AlertExecutionError `pulumi:"executionErrors"`
@@ -134,7 +134,7 @@ func (o LookupAlertResultOutput) DashboardId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupAlertResult) *string { return v.DashboardId }).(pulumi.StringPtrOutput)
 }
 
-// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
 func (o LookupAlertResultOutput) EmailRecipients() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LookupAlertResult) []string { return v.EmailRecipients }).(pulumi.StringArrayOutput)
 }

@@ -27,6 +27,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ApiKey{}
 	case "alertpipe:index:ClickPipe":
 		r = &ClickPipe{}
+	case "alertpipe:index:ClickPipeCdcInfrastructure":
+		r = &ClickPipeCdcInfrastructure{}
 	case "alertpipe:index:Connection":
 		r = &Connection{}
 	case "alertpipe:index:Dashboard":

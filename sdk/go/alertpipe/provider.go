@@ -61,6 +61,8 @@ type providerArgs struct {
 	CloudRateLimit *string `pulumi:"cloudRateLimit"`
 	// The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
 	CloudUrl *string `pulumi:"cloudUrl"`
+	// The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+	WakeIdleServices *string `pulumi:"wakeIdleServices"`
 }
 
 // The set of arguments for constructing a Provider resource.
@@ -87,6 +89,8 @@ type ProviderArgs struct {
 	CloudRateLimit pulumi.StringPtrInput
 	// The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
 	CloudUrl pulumi.StringPtrInput
+	// The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+	WakeIdleServices pulumi.StringPtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

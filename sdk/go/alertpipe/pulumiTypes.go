@@ -13,13 +13,13 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// Where the alert notifies; a webhook is the only channel type.
+// Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set the alert's emailRecipients instead of a channel.
 type AlertChannel struct {
 	// Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
 	Severity *AlertChannelSeverity `pulumi:"severity"`
 	// Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
 	SlackChannelId *string `pulumi:"slackChannelId"`
-	// The channel type: "webhook".
+	// The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's emailRecipients.
 	Type AlertChannelType `pulumi:"type"`
 	// Identifier of the webhook to notify (non-empty).
 	WebhookId string `pulumi:"webhookId"`
@@ -38,13 +38,13 @@ type AlertChannelInput interface {
 	ToAlertChannelOutputWithContext(context.Context) AlertChannelOutput
 }
 
-// Where the alert notifies; a webhook is the only channel type.
+// Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set the alert's emailRecipients instead of a channel.
 type AlertChannelArgs struct {
 	// Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
 	Severity AlertChannelSeverityPtrInput `pulumi:"severity"`
 	// Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
 	SlackChannelId pulumi.StringPtrInput `pulumi:"slackChannelId"`
-	// The channel type: "webhook".
+	// The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's emailRecipients.
 	Type AlertChannelTypeInput `pulumi:"type"`
 	// Identifier of the webhook to notify (non-empty).
 	WebhookId pulumi.StringInput `pulumi:"webhookId"`
@@ -130,7 +130,7 @@ func (i AlertChannelArray) ToAlertChannelArrayOutputWithContext(ctx context.Cont
 	return pulumi.ToOutputWithContext(ctx, i).(AlertChannelArrayOutput)
 }
 
-// Where the alert notifies; a webhook is the only channel type.
+// Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set the alert's emailRecipients instead of a channel.
 type AlertChannelOutput struct{ *pulumi.OutputState }
 
 func (AlertChannelOutput) ElementType() reflect.Type {
@@ -165,7 +165,7 @@ func (o AlertChannelOutput) SlackChannelId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AlertChannel) *string { return v.SlackChannelId }).(pulumi.StringPtrOutput)
 }
 
-// The channel type: "webhook".
+// The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's emailRecipients.
 func (o AlertChannelOutput) Type() AlertChannelTypeOutput {
 	return o.ApplyT(func(v AlertChannel) AlertChannelType { return v.Type }).(AlertChannelTypeOutput)
 }
@@ -224,7 +224,7 @@ func (o AlertChannelPtrOutput) SlackChannelId() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The channel type: "webhook".
+// The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's emailRecipients.
 func (o AlertChannelPtrOutput) Type() AlertChannelTypePtrOutput {
 	return o.ApplyT(func(v *AlertChannel) *AlertChannelType {
 		if v == nil {
@@ -8324,7 +8324,7 @@ type GetAlertsAlert struct {
 	CreatedAt *string `pulumi:"createdAt"`
 	// Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
 	DashboardId *string `pulumi:"dashboardId"`
-	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+	// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
 	EmailRecipients []string `pulumi:"emailRecipients"`
 	// Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
 	ExecutionErrors []AlertExecutionError `pulumi:"executionErrors"`
@@ -8405,7 +8405,7 @@ func (o GetAlertsAlertOutput) DashboardId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAlertsAlert) *string { return v.DashboardId }).(pulumi.StringPtrOutput)
 }
 
-// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+// Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
 func (o GetAlertsAlertOutput) EmailRecipients() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v GetAlertsAlert) []string { return v.EmailRecipients }).(pulumi.StringArrayOutput)
 }

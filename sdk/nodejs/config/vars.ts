@@ -128,3 +128,14 @@ Object.defineProperty(exports, "cloudUrl", {
     enumerable: true,
 });
 
+/**
+ * The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+ */
+export declare const wakeIdleServices: string | undefined;
+Object.defineProperty(exports, "wakeIdleServices", {
+    get() {
+        return __config.get("wakeIdleServices");
+    },
+    enumerable: true,
+});
+

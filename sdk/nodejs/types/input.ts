@@ -7,7 +7,7 @@ import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
 /**
- * Where the alert notifies; a webhook is the only channel type.
+ * Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set the alert's emailRecipients instead of a channel.
  */
 export interface AlertChannelArgs {
     /**
@@ -19,7 +19,7 @@ export interface AlertChannelArgs {
      */
     slackChannelId?: pulumi.Input<string | undefined>;
     /**
-     * The channel type: "webhook".
+     * The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's emailRecipients.
      */
     type: pulumi.Input<enums.AlertChannelType>;
     /**

@@ -7,7 +7,7 @@ import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
 /**
- * Where the alert notifies; a webhook is the only channel type.
+ * Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set the alert's emailRecipients instead of a channel.
  */
 export interface AlertChannel {
     /**
@@ -19,7 +19,7 @@ export interface AlertChannel {
      */
     slackChannelId?: string;
     /**
-     * The channel type: "webhook".
+     * The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's emailRecipients.
      */
     type: enums.AlertChannelType;
     /**
@@ -1399,7 +1399,7 @@ export interface GetAlertsAlert {
      */
     dashboardId?: string;
     /**
-     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+     * Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
      */
     emailRecipients?: string[];
     /**

@@ -10,12 +10,14 @@ from ._enums import *
 from .alert import *
 from .api_key import *
 from .click_pipe import *
+from .click_pipe_cdc_infrastructure import *
 from .connection import *
 from .dashboard import *
 from .get_alert import *
 from .get_alerts import *
 from .get_api_key import *
 from .get_api_keys import *
+from .get_click_pipe_cdc_infrastructure import *
 from .get_connection import *
 from .get_connections import *
 from .get_dashboard import *
@@ -53,6 +55,7 @@ _utilities.register(
    "alertpipe:index:Alert": "Alert",
    "alertpipe:index:ApiKey": "ApiKey",
    "alertpipe:index:ClickPipe": "ClickPipe",
+   "alertpipe:index:ClickPipeCdcInfrastructure": "ClickPipeCdcInfrastructure",
    "alertpipe:index:Connection": "Connection",
    "alertpipe:index:Dashboard": "Dashboard",
    "alertpipe:index:PipeSettings": "PipeSettings",

@@ -108,11 +108,11 @@ __all__ = [
 
 class AlertChannelArgsDict(TypedDict):
     """
-    Where the alert notifies; a webhook is the only channel type.
+    Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set the alert's emailRecipients instead of a channel.
     """
     type: pulumi.Input['AlertChannelType']
     """
-    The channel type: "webhook".
+    The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's emailRecipients.
     """
     webhook_id: pulumi.Input[_builtins.str]
     """
@@ -140,9 +140,9 @@ class AlertChannelArgs:
                  slack_channel_id: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook_service: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        Where the alert notifies; a webhook is the only channel type.
+        Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set the alert's emailRecipients instead of a channel.
 
-        :param pulumi.Input['AlertChannelType'] type: The channel type: "webhook".
+        :param pulumi.Input['AlertChannelType'] type: The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's emailRecipients.
         :param pulumi.Input[_builtins.str] webhook_id: Identifier of the webhook to notify (non-empty).
         :param pulumi.Input['AlertChannelSeverity'] severity: Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
         :param pulumi.Input[_builtins.str] slack_channel_id: Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
@@ -161,7 +161,7 @@ class AlertChannelArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input['AlertChannelType']:
         """
-        The channel type: "webhook".
+        The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's emailRecipients.
         """
         return pulumi.get(self, "type")
 

@@ -51,7 +51,7 @@ class AlertArgs:
         :param pulumi.Input['AlertChannelArgs'] channel: Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
         :param pulumi.Input[Sequence[pulumi.Input['AlertChannelArgs']]] channels: Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
         :param pulumi.Input[_builtins.str] dashboard_id: Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] email_recipients: Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] email_recipients: Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
         :param pulumi.Input[_builtins.str] group_by: What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         :param pulumi.Input[_builtins.str] import_id: The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's values with one PUT only when they differ; it never creates an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input[_builtins.str] message: The alert's message (1 to 4096 characters); leave it out for none.
@@ -187,7 +187,7 @@ class AlertArgs:
     @pulumi.getter(name="emailRecipients")
     def email_recipients(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
         """
         return pulumi.get(self, "email_recipients")
 
@@ -371,7 +371,7 @@ class Alert(pulumi.CustomResource):
         :param pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']] channel: Where the alert notifies, one channel. Set it, `channels`, or both with `channel` equal to `channels[0]`; alone it means the alert has exactly this channel.
         :param pulumi.Input[Sequence[pulumi.Input[Union['AlertChannelArgs', 'AlertChannelArgsDict']]]] channels: Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
         :param pulumi.Input[_builtins.str] dashboard_id: Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] email_recipients: Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] email_recipients: Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
         :param pulumi.Input[_builtins.str] group_by: What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         :param pulumi.Input[_builtins.str] import_id: The id of an existing alert to take over instead of creating one. The create reads it (failing, with nothing created, when there is none) and writes the program's values with one PUT only when they differ; it never creates an alert. Once taken over, changing or removing importId changes nothing, and the alert is this stack's: a destroy deletes it unless the resource has `retainOnDelete`.
         :param pulumi.Input['AlertInterval'] interval: How often the alert is evaluated.
@@ -568,7 +568,7 @@ class Alert(pulumi.CustomResource):
     @pulumi.getter(name="emailRecipients")
     def email_recipients(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
         """
         return pulumi.get(self, "email_recipients")
 

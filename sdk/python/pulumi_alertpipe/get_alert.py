@@ -141,7 +141,7 @@ class GetAlertResult:
     @pulumi.getter(name="emailRecipients")
     def email_recipients(self) -> Optional[Sequence[_builtins.str]]:
         """
-        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
         """
         return pulumi.get(self, "email_recipients")
 

@@ -75,7 +75,7 @@ __all__ = [
 @pulumi.output_type
 class AlertChannel(dict):
     """
-    Where the alert notifies; a webhook is the only channel type.
+    Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set the alert's emailRecipients instead of a channel.
     """
     @staticmethod
     def __key_warning(key: str):
@@ -105,9 +105,9 @@ class AlertChannel(dict):
                  slack_channel_id: Optional[_builtins.str] = None,
                  webhook_service: Optional[_builtins.str] = None):
         """
-        Where the alert notifies; a webhook is the only channel type.
+        Where the alert notifies: a webhook (Slack, PagerDuty, incident.io or any URL). For email on managed ClickStack, set the alert's emailRecipients instead of a channel.
 
-        :param 'AlertChannelType' type: The channel type: "webhook".
+        :param 'AlertChannelType' type: The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's emailRecipients.
         :param _builtins.str webhook_id: Identifier of the webhook to notify (non-empty).
         :param 'AlertChannelSeverity' severity: Managed ClickStack only: the severity for a pagerduty_api webhook: "critical", "error", "warning" or "info".
         :param _builtins.str slack_channel_id: Managed ClickStack only: the Slack channel a slack_api webhook posts to (e.g. C01ABCDEF23).
@@ -126,7 +126,7 @@ class AlertChannel(dict):
     @pulumi.getter
     def type(self) -> 'AlertChannelType':
         """
-        The channel type: "webhook".
+        The channel type: "webhook". Slack and PagerDuty are webhooks of that service; email is the alert's emailRecipients.
         """
         return pulumi.get(self, "type")
 
@@ -4757,7 +4757,7 @@ class GetAlertsAlert(dict):
         :param Sequence['AlertChannel'] channels: Where the alert notifies: 1 to 10 channels, no two alike. Answered by services since 2026.
         :param _builtins.str created_at: When the alert was made (ISO 8601, set by the service).
         :param _builtins.str dashboard_id: Dashboard holding the watched tile; required when source is "tile". The service returns it as `dashboard`.
-        :param Sequence[_builtins.str] email_recipients: Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+        :param Sequence[_builtins.str] email_recipients: Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
         :param Sequence['AlertExecutionError'] execution_errors: Errors the last evaluation recorded, as the service returns them; absent when none. Never a cause of a diff.
         :param _builtins.str group_by: What a search alert groups its value by (search alerts only; the service drops it on a "tile" alert).
         :param 'AlertInterval' interval: How often the alert is evaluated.
@@ -4875,7 +4875,7 @@ class GetAlertsAlert(dict):
     @pulumi.getter(name="emailRecipients")
     def email_recipients(self) -> Optional[Sequence[_builtins.str]]:
         """
-        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out.
+        Managed ClickStack only: the email addresses the alert notifies, instead of a webhook (sent as its one channel {type: "email", emailRecipients}); leave channel and channels out. An email alert on a saved search: `{source: "search", savedSearchId, threshold: 10, thresholdType: "above", interval: "5m", emailRecipients: ["oncall@example.com"]}`.
         """
         return pulumi.get(self, "email_recipients")
 

@@ -29,7 +29,8 @@ class ProviderArgs:
                  cloud_key_id: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_key_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
-                 cloud_url: pulumi.Input[Optional[_builtins.str]] = None):
+                 cloud_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 wake_idle_services: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
@@ -44,6 +45,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] cloud_key_secret: The key secret of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_SECRET.
         :param pulumi.Input[_builtins.str] cloud_rate_limit: The client-side pacing for area B as "requests/seconds" (default "10/10"; "off" disables); else the environment variable ALERTPIPE_CLOUD_RATE_LIMIT.
         :param pulumi.Input[_builtins.str] cloud_url: The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
+        :param pulumi.Input[_builtins.str] wake_idle_services: The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
         """
         if alerting_dialect is not None:
             pulumi.set(__self__, "alerting_dialect", alerting_dialect)
@@ -67,6 +69,8 @@ class ProviderArgs:
             pulumi.set(__self__, "cloud_rate_limit", cloud_rate_limit)
         if cloud_url is not None:
             pulumi.set(__self__, "cloud_url", cloud_url)
+        if wake_idle_services is not None:
+            pulumi.set(__self__, "wake_idle_services", wake_idle_services)
 
     @_builtins.property
     @pulumi.getter(name="alertingDialect")
@@ -200,6 +204,18 @@ class ProviderArgs:
     def cloud_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "cloud_url", value)
 
+    @_builtins.property
+    @pulumi.getter(name="wakeIdleServices")
+    def wake_idle_services(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+        """
+        return pulumi.get(self, "wake_idle_services")
+
+    @wake_idle_services.setter
+    def wake_idle_services(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "wake_idle_services", value)
+
 
 @pulumi.type_token("pulumi:providers:alertpipe")
 class Provider(pulumi.ProviderResource):
@@ -218,6 +234,7 @@ class Provider(pulumi.ProviderResource):
                  cloud_key_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 wake_idle_services: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         The alertpipe provider: where the two services are and the credentials for each.
@@ -235,6 +252,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] cloud_key_secret: The key secret of the API key used for area B; else the environment variable ALERTPIPE_CLOUD_KEY_SECRET.
         :param pulumi.Input[_builtins.str] cloud_rate_limit: The client-side pacing for area B as "requests/seconds" (default "10/10"; "off" disables); else the environment variable ALERTPIPE_CLOUD_RATE_LIMIT.
         :param pulumi.Input[_builtins.str] cloud_url: The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
+        :param pulumi.Input[_builtins.str] wake_idle_services: The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
         """
         ...
     @overload
@@ -271,6 +289,7 @@ class Provider(pulumi.ProviderResource):
                  cloud_key_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_rate_limit: pulumi.Input[Optional[_builtins.str]] = None,
                  cloud_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 wake_idle_services: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -291,6 +310,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["cloud_key_secret"] = None if cloud_key_secret is None else pulumi.Output.secret(cloud_key_secret)
             __props__.__dict__["cloud_rate_limit"] = cloud_rate_limit
             __props__.__dict__["cloud_url"] = cloud_url
+            __props__.__dict__["wake_idle_services"] = wake_idle_services
         super(Provider, __self__).__init__(
             'alertpipe',
             resource_name,

@@ -627,7 +627,7 @@ class Source(pulumi.CustomResource):
                  trace_source_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A source of HyperDX (self-hosted, or managed ClickStack): a table a connection reads, of one kind (log, trace, metric, session, promql) with that kind's fields. Every update sends the whole source; a field the provider does not manage (materializedViews, metadataMaterializedViews, metricTables' exponential histogram) is cleared by it. A delete is refused while saved searches or dashboards outside the stack use it.
+        A source of HyperDX (self-hosted, or managed ClickStack): a table a connection reads, of one kind (log, trace, metric, session, promql) with that kind's fields. Every update sends the whole source, read first: a field the provider does not manage (materializedViews, metadataMaterializedViews, metricTables' exponential histogram, managed ClickStack's filterSettings), set in the UI, is sent back as the service holds it, never cleared. A delete is refused while saved searches or dashboards outside the stack use it.
 
         ## Import
 
@@ -683,7 +683,7 @@ class Source(pulumi.CustomResource):
                  args: SourceArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A source of HyperDX (self-hosted, or managed ClickStack): a table a connection reads, of one kind (log, trace, metric, session, promql) with that kind's fields. Every update sends the whole source; a field the provider does not manage (materializedViews, metadataMaterializedViews, metricTables' exponential histogram) is cleared by it. A delete is refused while saved searches or dashboards outside the stack use it.
+        A source of HyperDX (self-hosted, or managed ClickStack): a table a connection reads, of one kind (log, trace, metric, session, promql) with that kind's fields. Every update sends the whole source, read first: a field the provider does not manage (materializedViews, metadataMaterializedViews, metricTables' exponential histogram, managed ClickStack's filterSettings), set in the UI, is sent back as the service holds it, never cleared. A delete is refused while saved searches or dashboards outside the stack use it.
 
         ## Import
 

@@ -71,7 +71,9 @@ function run(args: string[]): Started {
  * `sh -c 'npx alertpipe-emulator …'` as a user's terminal runs it: the shell leads a session and
  * process group of its own, npx finds the bin in the folder's node_modules/.bin (this compiled one).
  */
-async function npxUnderShell(): Promise<{ shell: ChildProcess; emulatorPid: number; url: string; pidFile: string }> {
+async function npxUnderShell(
+  extra = "",
+): Promise<{ shell: ChildProcess; emulatorPid: number; url: string; pidFile: string }> {
   const dir = mkdtempSync(join(tmpdir(), "alertpipe-npx-"));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true }));
   mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
@@ -79,7 +81,7 @@ async function npxUnderShell(): Promise<{ shell: ChildProcess; emulatorPid: numb
   symlinkSync(cliPath, join(dir, "node_modules", ".bin", "alertpipe-emulator"));
   const shell = spawn(
     "sh",
-    ["-c", "npx --no-install alertpipe-emulator --port 0 --quiet --pid-file emulator.pid > out"],
+    ["-c", `npx --no-install alertpipe-emulator --port 0 --quiet --pid-file emulator.pid ${extra} > out`],
     {
       cwd: dir,
       detached: true,
@@ -89,11 +91,17 @@ async function npxUnderShell(): Promise<{ shell: ChildProcess; emulatorPid: numb
   );
   if (shell.pid !== undefined) groups.push(shell.pid);
   const pidFile = join(dir, "emulator.pid");
-  await until(() => existsSync(pidFile), 30_000);
-  const emulatorPid = Number(readFileSync(pidFile, "utf8"));
-  const url = FIRST_LINE.exec(readFileSync(join(dir, "out"), "utf8").split("\n")[0] ?? "")?.[1] ?? "";
-  expect(url).not.toBe("");
-  return { shell, emulatorPid, url, pidFile };
+  // The emulator writes its pid file, then its first line: waiting for the file alone, a busy
+  // machine could let us read `out` in between, still empty. The line comes last, so wait for it.
+  const url = () => FIRST_LINE.exec(readIfThere(join(dir, "out")).split("\n")[0] ?? "")?.[1] ?? "";
+  await until(() => url() !== "", 60_000);
+  expect(url()).not.toBe("");
+  return { shell, emulatorPid: Number(readFileSync(pidFile, "utf8")), url: url(), pidFile };
+}
+
+/** The file's text, or "" while it is not there yet. */
+function readIfThere(file: string): string {
+  return existsSync(file) ? readFileSync(file, "utf8") : "";
 }
 
 // A bound on liveness, not a speed target: on a loaded machine npm takes seconds to exit after its child.
@@ -187,6 +195,25 @@ describe("alertpipe-emulator CLI", () => {
     expect(groupMembers(group)).not.toContain(emulatorPid);
     expect(existsSync(pidFile)).toBe(false);
     await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it("--keep-running keeps serving after its shell is killed and its terminal hangs up, until kill $(cat FILE)", async () => {
+    const { shell, emulatorPid, url, pidFile } = await npxUnderShell("--keep-running");
+    const group = shell.pid ?? 0;
+    shell.kill("SIGKILL");
+    process.kill(-group, "SIGHUP");
+    // npx and npm's shell end (or hang up); the emulator stays, the only one of the group left.
+    await until(() => groupMembers(group).every((pid) => pid === emulatorPid), GROUP_GONE_MS);
+    expect(groupMembers(group)).toEqual([emulatorPid]);
+    expect((await fetch(`${url}/api/v2/alerts`, { headers: { authorization: "Bearer nope" } })).status).toBe(401);
+    process.kill(Number(readFileSync(pidFile, "utf8")), "SIGTERM");
+    await until(() => groupMembers(group).length === 0, GROUP_GONE_MS);
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
+  it("refuses --keep-running without --pid-file, with exit code 2", async () => {
+    const cli = run(["--port", "0", "--keep-running"]);
+    expect(await cli.exit).toBe(2);
   });
 
   it("--fail-first N answers the first N requests 503", async () => {

@@ -65,3 +65,8 @@ func GetCloudRateLimit(ctx *pulumi.Context) string {
 func GetCloudUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "alertpipe:cloudUrl")
 }
+
+// The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+func GetWakeIdleServices(ctx *pulumi.Context) string {
+	return config.Get(ctx, "alertpipe:wakeIdleServices")
+}

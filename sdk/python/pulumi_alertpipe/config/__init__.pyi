@@ -69,3 +69,8 @@ cloudUrl: Optional[str]
 The base URL of the cloud management API (area B), with or without its trailing "/v1", e.g. "https://api.clickhouse.cloud"; else the environment variable ALERTPIPE_CLOUD_URL.
 """
 
+wakeIdleServices: Optional[str]
+"""
+The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+"""
+

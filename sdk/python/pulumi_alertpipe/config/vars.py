@@ -97,3 +97,10 @@ class _ExportableConfig(types.ModuleType):
         """
         return __config__.get('cloudUrl')
 
+    @_builtins.property
+    def wake_idle_services(self) -> Optional[str]:
+        """
+        The waking of an idle ClickHouse Cloud service: "true" lets a ClickPipes call it refuses as idle (424) send the service's `awake` command, wait until it runs and send the call once more; default "false": the call fails, naming the service and its state; else the environment variable ALERTPIPE_WAKE_IDLE_SERVICES.
+        """
+        return __config__.get('wakeIdleServices')
+

@@ -1,0 +1,61 @@
+// One program through both front doors on the real engine, each with the same verbs: the dynamic
+// classes (Automation API, inline program) and Pulumi YAML through the plugin.
+
+import type { RunningEmulator } from "../../emulator";
+import type { StackConfig } from "../../scripts/exampleStack";
+import type { Step } from "../../scripts/engine/stack";
+import { ourState, stackWith, told, type StateResource } from "./engine";
+import { yamlProgram, yamlStack } from "./yamlStack";
+
+export type DoorRun = "up" | "refresh" | "destroy" | "preview";
+
+export interface Door {
+  readonly emu: RunningEmulator;
+  setConfig(config: StackConfig): Promise<void>;
+  run(kind: DoorRun): Promise<{ ok: boolean; steps: Step[]; told: string }>;
+  state(): Map<string, StateResource>;
+}
+
+/** The dynamic classes: `program` runs inline, with the installed package. */
+export async function dynamicDoor(
+  emu: RunningEmulator,
+  config: StackConfig,
+  name: string,
+  program: () => Promise<void>,
+): Promise<Door> {
+  const stack = await stackWith(config, name, { program });
+  return {
+    emu,
+    setConfig: (more) => stack.setConfig(more),
+    run: async (kind) => {
+      const r = await stack[kind]();
+      return { ok: r.ok, steps: r.steps, told: told(r) };
+    },
+    state: () => ourState(stack),
+  };
+}
+
+const YAML_ARGS: Record<DoorRun, string[]> = {
+  up: ["up", "--yes"],
+  refresh: ["refresh", "--yes"],
+  destroy: ["destroy", "--yes"],
+  preview: ["preview"],
+};
+
+/** Pulumi YAML through the plugin: `resources` as a Pulumi.yaml's. */
+export async function yamlDoor(
+  emu: RunningEmulator,
+  config: StackConfig,
+  resources: Record<string, unknown>,
+): Promise<Door> {
+  const { stack } = await yamlStack(undefined, yamlProgram({ resources }), { config });
+  return {
+    emu,
+    setConfig: (more) => stack.setConfig(more),
+    run: async (kind) => {
+      const r = await stack.runLogged(kind, YAML_ARGS[kind]);
+      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
+    },
+    state: () => ourState(stack),
+  };
+}
