@@ -22,10 +22,11 @@ import {
   type Services,
 } from "./replies";
 import type { IpAccessEntry, PipeSettingsWire, StoredKey } from "./store";
+import { CLICK_PIPE_ROUTES } from "./clickpipes";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface Route {
+export interface Route {
   pattern: RegExp;
   /** Served only where area B speaks this dialect; absent: in both. */
   dialect?: CloudDialect;
@@ -86,6 +87,7 @@ const ROUTES: Route[] = [
     params: ["organizationId", "keyId"],
     run: (services, req, [org, id]) => keyItem(services, req, org ?? "", id ?? ""),
   },
+  ...CLICK_PIPE_ROUTES,
 ];
 
 export function handleCloud(services: Services, req: Incoming): Reply {

@@ -60,6 +60,8 @@ export const ERROR_CODES = {
     "A webhook or saved search is not deleted because alerts outside this stack still use it: reassign or delete the alerts the message names, then run again.",
   TILE_NOT_ALERTABLE:
     "A tile alert names a tile its dashboard does not have, or one whose chart takes no alert (only line, stacked_bar and number tiles do): the message names the dashboard, the name or id given and the tiles that take alerts; the alert was not sent. Name one of those tiles.",
+  PIPE_STATE:
+    "A ClickPipe did not reach the state its command or change asks for: it went Failed or InternalError, or the wait ran past stateTimeoutSeconds (the message names its state). Look at the pipe in the console, then run again.",
   INTERNAL:
     "Something failed that the provider does not expect (a bug of ours, or a library's error): the message keeps its words. Report it with them and the step that failed.",
   USAGE:
@@ -385,6 +387,24 @@ export class StillReferencedError extends HttpError<"STILL_REFERENCED"> {
     );
     this.name = "StillReferencedError";
     this.alerts = alerts;
+  }
+}
+
+/** A ClickPipe's wait ended without the state asked for: it broke, or time ran out. Never retried. */
+export class PipeStateError extends AlertpipeError<"PIPE_STATE"> {
+  constructor(
+    readonly pipe: string,
+    readonly state: string | undefined,
+    waitingFor: string,
+    problem: "broke" | "timeout",
+  ) {
+    super(
+      "PIPE_STATE",
+      problem === "broke"
+        ? `${pipe} is ${String(state)} while waiting for ${waitingFor}: look at it in the console (its errors table), then run again`
+        : `${pipe} is still ${String(state)} after the wait for ${waitingFor} ran out (stateTimeoutSeconds): run again to keep waiting, or raise it`,
+    );
+    this.name = "PipeStateError";
   }
 }
 

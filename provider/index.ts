@@ -12,8 +12,19 @@ export { Connection } from "./dynamic/connection";
 export { Source } from "./dynamic/source";
 export { Dashboard } from "./dynamic/dashboard";
 export { ClickPipeCdcInfrastructure } from "./dynamic/clickPipeCdcInfrastructure";
+export { ClickPipe } from "./dynamic/clickPipe";
 export type {
   AlertArgs,
+  ClickPipeArgs,
+  ClickPipeOutputs,
+  ClickPipeSource,
+  ClickPipeSourceArgs,
+  ClickPipeDestination,
+  ClickPipeDestinationArgs,
+  ClickPipeScaling,
+  ClickPipeScalingArgs,
+  ClickPipeCredentials,
+  ClickPipeCredentialsArgs,
   AlertOutputs,
   ClickPipeCdcInfrastructureArgs,
   ClickPipeCdcInfrastructureOutputs,
@@ -109,6 +120,7 @@ export {
   LookupAmbiguousError,
   UnknownFunctionError,
   StillReferencedError,
+  PipeStateError,
   UsageError,
   InternalError,
   ERROR_CODES,

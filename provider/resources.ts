@@ -12,6 +12,7 @@ import { CONNECTION } from "./connection/definition";
 import { SOURCE } from "./source/definition";
 import { DASHBOARD } from "./dashboard/definition";
 import { CLICK_PIPE_CDC_INFRASTRUCTURE } from "./clickPipeCdcInfrastructure/definition";
+import { CLICK_PIPE } from "./clickPipe/definition";
 
 export interface Resource<K extends string = string> {
   /** The resource's folder, e.g. "apiKey": states require `dist/provider/<kind>/shim.js`. */
@@ -98,6 +99,12 @@ export const RESOURCES = [
     CLICK_PIPE_CDC_INFRASTRUCTURE,
     () => require("./clickPipeCdcInfrastructure/behaviour.js"),
     () => import("./clickPipeCdcInfrastructure/behaviour.js"),
+  ),
+  resource(
+    "clickPipe",
+    CLICK_PIPE,
+    () => require("./clickPipe/behaviour.js"),
+    () => import("./clickPipe/behaviour.js"),
   ),
 ] as const;
 

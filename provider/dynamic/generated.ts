@@ -697,6 +697,1110 @@ export interface DashboardContainerArgs {
   tabs?: pulumi.Input<pulumi.Input<DashboardContainerTabArgs>[]>;
 }
 
+/** The Kafka flavour. */
+export type ClickPipeKafkaType =
+  "kafka" | "redpanda" | "msk" | "gcmk" | "confluent" | "warpstream" | "azureeventhub" | "dokafka";
+
+/** A Kafka message format. */
+export type ClickPipeKafkaFormat = "JSONEachRow" | "Avro" | "AvroConfluent" | "Protobuf";
+
+/** How a Kafka pipe signs in. */
+export type ClickPipeKafkaAuthentication =
+  "PLAIN" | "SCRAM-SHA-256" | "SCRAM-SHA-512" | "IAM_ROLE" | "IAM_USER" | "MUTUAL_TLS";
+
+/** Where to start. */
+export type ClickPipeKafkaOffsetStrategy = "from_beginning" | "from_latest" | "from_timestamp";
+
+/** Where a Kafka pipe starts reading. */
+export interface ClickPipeKafkaOffset {
+  /** Where to start. */
+  strategy: ClickPipeKafkaOffsetStrategy;
+  /** Minute-precision UTC timestamp; required for "from_timestamp". */
+  timestamp?: string;
+}
+
+/** Where a Kafka pipe starts reading. As a program gives it. */
+export interface ClickPipeKafkaOffsetArgs {
+  /** Where to start. */
+  strategy: pulumi.Input<ClickPipeKafkaOffsetStrategy>;
+  /** Minute-precision UTC timestamp; required for "from_timestamp". */
+  timestamp?: pulumi.Input<string>;
+}
+
+/** Registry sign-in. */
+export type ClickPipeSchemaRegistryAuthentication = "PLAIN";
+
+/** A schema registry (its user and password go in credentials). */
+export interface ClickPipeKafkaSchemaRegistry {
+  /** The schema's URL (https). */
+  url: string;
+  /** PLAIN. */
+  authentication: ClickPipeSchemaRegistryAuthentication;
+  /** PEM CA certificate of the registry. */
+  caCertificate?: string;
+}
+
+/** A schema registry (its user and password go in credentials). As a program gives it. */
+export interface ClickPipeKafkaSchemaRegistryArgs {
+  /** The schema's URL (https). */
+  url: pulumi.Input<string>;
+  /** PLAIN. */
+  authentication: pulumi.Input<ClickPipeSchemaRegistryAuthentication>;
+  /** PEM CA certificate of the registry. */
+  caCertificate?: pulumi.Input<string>;
+}
+
+/** A Kafka (or Kafka-compatible) source. */
+export interface ClickPipeKafkaSource {
+  /** The Kafka flavour. Changing it replaces the pipe. */
+  type: ClickPipeKafkaType;
+  /** Message format. Changing it replaces the pipe. */
+  format: ClickPipeKafkaFormat;
+  /** Brokers, comma-separated. Changing it replaces the pipe. */
+  brokers: string;
+  /** Topics. Changing it replaces the pipe. */
+  topics: string;
+  /** Consumer group; default "clickpipes-<id>". Changing it replaces the pipe. */
+  consumerGroup?: string;
+  /** Authentication; its secrets go in credentials. */
+  authentication: ClickPipeKafkaAuthentication;
+  /** IAM role (IAM_ROLE). */
+  iamRole?: string;
+  /** Where to start reading. Changing it replaces the pipe. */
+  offset?: ClickPipeKafkaOffset;
+  /** Schema registry. Changing it replaces the pipe. */
+  schemaRegistry?: ClickPipeKafkaSchemaRegistry;
+  /** PEM CA certificates validating the brokers. */
+  caCertificate?: string;
+  /** Reverse private endpoint uuids. */
+  reversePrivateEndpointIds?: string[];
+  /** Exactly-once delivery; set at creation only (changing it replaces the pipe). */
+  exactlyOnce?: boolean;
+}
+
+/** A Kafka (or Kafka-compatible) source. As a program gives it. */
+export interface ClickPipeKafkaSourceArgs {
+  /** The Kafka flavour. Changing it replaces the pipe. */
+  type: pulumi.Input<ClickPipeKafkaType>;
+  /** Message format. Changing it replaces the pipe. */
+  format: pulumi.Input<ClickPipeKafkaFormat>;
+  /** Brokers, comma-separated. Changing it replaces the pipe. */
+  brokers: pulumi.Input<string>;
+  /** Topics. Changing it replaces the pipe. */
+  topics: pulumi.Input<string>;
+  /** Consumer group; default "clickpipes-<id>". Changing it replaces the pipe. */
+  consumerGroup?: pulumi.Input<string>;
+  /** Authentication; its secrets go in credentials. */
+  authentication: pulumi.Input<ClickPipeKafkaAuthentication>;
+  /** IAM role (IAM_ROLE). */
+  iamRole?: pulumi.Input<string>;
+  /** Where to start reading. Changing it replaces the pipe. */
+  offset?: pulumi.Input<ClickPipeKafkaOffsetArgs>;
+  /** Schema registry. Changing it replaces the pipe. */
+  schemaRegistry?: pulumi.Input<ClickPipeKafkaSchemaRegistryArgs>;
+  /** PEM CA certificates validating the brokers. */
+  caCertificate?: pulumi.Input<string>;
+  /** Reverse private endpoint uuids. */
+  reversePrivateEndpointIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Exactly-once delivery; set at creation only (changing it replaces the pipe). */
+  exactlyOnce?: pulumi.Input<boolean>;
+}
+
+/** An object store. */
+export type ClickPipeObjectStorageType =
+  "s3" | "gcs" | "dospaces" | "azureblobstorage" | "cloudflarer2" | "ovhobjectstorage";
+
+/** A file format. */
+export type ClickPipeObjectStorageFormat =
+  | "JSONEachRow"
+  | "JSONAsObject"
+  | "CSV"
+  | "CSVWithNames"
+  | "TabSeparated"
+  | "TabSeparatedWithNames"
+  | "Parquet"
+  | "Avro";
+
+/** A file compression. */
+export type ClickPipeCompression = "none" | "gzip" | "gz" | "brotli" | "br" | "xz" | "LZMA" | "zstd" | "auto";
+
+/** How an object-storage pipe signs in. */
+export type ClickPipeObjectStorageAuthentication = "IAM_ROLE" | "IAM_USER" | "CONNECTION_STRING" | "SERVICE_ACCOUNT";
+
+/** Files in object storage. */
+export interface ClickPipeObjectStorageSource {
+  /** The store. Changing it replaces the pipe. */
+  type: ClickPipeObjectStorageType;
+  /** File format. Changing it replaces the pipe. */
+  format: ClickPipeObjectStorageFormat;
+  /** Path of the files, wildcards allowed; required but for azureblobstorage (replaces). */
+  url?: string;
+  /** Delimiter (replaces). */
+  delimiter?: string;
+  /** Compression (replaces). */
+  compression?: ClickPipeCompression;
+  /** Keep reading new files (replaces). */
+  isContinuous?: boolean;
+  /** SQS queue or Pub/Sub subscription for event-based ingestion (replaces). */
+  queueUrl?: string;
+  /** Only files from queue notifications; only with queueUrl. */
+  skipInitialLoad?: boolean;
+  /** Skip keys up to this one; not with skipInitialLoad. */
+  startAfter?: string;
+  /** Authentication (none: public); its secrets go in credentials. */
+  authentication?: ClickPipeObjectStorageAuthentication;
+  /** IAM role (IAM_ROLE, S3 only). */
+  iamRole?: string;
+  /** Path within the Azure container (azureblobstorage). */
+  path?: string;
+  /** Azure container (azureblobstorage). */
+  azureContainerName?: string;
+}
+
+/** Files in object storage. As a program gives it. */
+export interface ClickPipeObjectStorageSourceArgs {
+  /** The store. Changing it replaces the pipe. */
+  type: pulumi.Input<ClickPipeObjectStorageType>;
+  /** File format. Changing it replaces the pipe. */
+  format: pulumi.Input<ClickPipeObjectStorageFormat>;
+  /** Path of the files, wildcards allowed; required but for azureblobstorage (replaces). */
+  url?: pulumi.Input<string>;
+  /** Delimiter (replaces). */
+  delimiter?: pulumi.Input<string>;
+  /** Compression (replaces). */
+  compression?: pulumi.Input<ClickPipeCompression>;
+  /** Keep reading new files (replaces). */
+  isContinuous?: pulumi.Input<boolean>;
+  /** SQS queue or Pub/Sub subscription for event-based ingestion (replaces). */
+  queueUrl?: pulumi.Input<string>;
+  /** Only files from queue notifications; only with queueUrl. */
+  skipInitialLoad?: pulumi.Input<boolean>;
+  /** Skip keys up to this one; not with skipInitialLoad. */
+  startAfter?: pulumi.Input<string>;
+  /** Authentication (none: public); its secrets go in credentials. */
+  authentication?: pulumi.Input<ClickPipeObjectStorageAuthentication>;
+  /** IAM role (IAM_ROLE, S3 only). */
+  iamRole?: pulumi.Input<string>;
+  /** Path within the Azure container (azureblobstorage). */
+  path?: pulumi.Input<string>;
+  /** Azure container (azureblobstorage). */
+  azureContainerName?: pulumi.Input<string>;
+}
+
+/** A Kinesis record format. */
+export type ClickPipeKinesisFormat = "JSONEachRow" | "Avro" | "AvroConfluent";
+
+/** Where to start. */
+export type ClickPipeKinesisIteratorType = "TRIM_HORIZON" | "LATEST" | "AT_TIMESTAMP";
+
+/** How a Kinesis pipe signs in. */
+export type ClickPipeKinesisAuthentication = "IAM_ROLE" | "IAM_USER";
+
+/** An Amazon Kinesis stream. */
+export interface ClickPipeKinesisSource {
+  /** Record format (replaces). */
+  format: ClickPipeKinesisFormat;
+  /** Stream name (replaces). */
+  streamName: string;
+  /** AWS region (replaces). */
+  region: string;
+  /** Enhanced fan-out (replaces). */
+  useEnhancedFanOut?: boolean;
+  /** Where to start (replaces). */
+  iteratorType: ClickPipeKinesisIteratorType;
+  /** UNIX timestamp; required for AT_TIMESTAMP (replaces). */
+  timestamp?: number;
+  /** Authentication; IAM_USER's keys go in credentials. */
+  authentication: ClickPipeKinesisAuthentication;
+  /** IAM role (IAM_ROLE). */
+  iamRole?: string;
+}
+
+/** An Amazon Kinesis stream. As a program gives it. */
+export interface ClickPipeKinesisSourceArgs {
+  /** Record format (replaces). */
+  format: pulumi.Input<ClickPipeKinesisFormat>;
+  /** Stream name (replaces). */
+  streamName: pulumi.Input<string>;
+  /** AWS region (replaces). */
+  region: pulumi.Input<string>;
+  /** Enhanced fan-out (replaces). */
+  useEnhancedFanOut?: pulumi.Input<boolean>;
+  /** Where to start (replaces). */
+  iteratorType: pulumi.Input<ClickPipeKinesisIteratorType>;
+  /** UNIX timestamp; required for AT_TIMESTAMP (replaces). */
+  timestamp?: pulumi.Input<number>;
+  /** Authentication; IAM_USER's keys go in credentials. */
+  authentication: pulumi.Input<ClickPipeKinesisAuthentication>;
+  /** IAM role (IAM_ROLE). */
+  iamRole?: pulumi.Input<string>;
+}
+
+/** A Pub/Sub message format. */
+export type ClickPipePubSubFormat = "JSONEachRow" | "Avro" | "Protobuf";
+
+/** How a Pub/Sub pipe signs in. */
+export type ClickPipePubSubAuthentication = "SERVICE_ACCOUNT";
+
+/** Where to start. */
+export type ClickPipePubSubSeekType = "latest" | "earliest" | "timestamp";
+
+/** A GCP Pub/Sub topic (its service-account key goes in credentials). */
+export interface ClickPipePubSubSource {
+  /** Message format (replaces). */
+  format: ClickPipePubSubFormat;
+  /** GCP project (replaces). */
+  projectId: string;
+  /** Topic name (replaces). */
+  topic: string;
+  /** SERVICE_ACCOUNT. */
+  authentication: ClickPipePubSubAuthentication;
+  /** Where to start (replaces). */
+  seekType: ClickPipePubSubSeekType;
+  /** RFC 3339 time; exactly when seekType is "timestamp" (replaces). */
+  seekTimestamp?: string;
+  /** Subscription filter (CEL), at most 256 characters (replaces). */
+  filter?: string;
+  /** Ordered delivery (replaces). */
+  enableOrdering?: boolean;
+  /** Acknowledgement deadline, 10 to 600 seconds. */
+  ackDeadline?: number;
+}
+
+/** A GCP Pub/Sub topic (its service-account key goes in credentials). As a program gives it. */
+export interface ClickPipePubSubSourceArgs {
+  /** Message format (replaces). */
+  format: pulumi.Input<ClickPipePubSubFormat>;
+  /** GCP project (replaces). */
+  projectId: pulumi.Input<string>;
+  /** Topic name (replaces). */
+  topic: pulumi.Input<string>;
+  /** SERVICE_ACCOUNT. */
+  authentication: pulumi.Input<ClickPipePubSubAuthentication>;
+  /** Where to start (replaces). */
+  seekType: pulumi.Input<ClickPipePubSubSeekType>;
+  /** RFC 3339 time; exactly when seekType is "timestamp" (replaces). */
+  seekTimestamp?: pulumi.Input<string>;
+  /** Subscription filter (CEL), at most 256 characters (replaces). */
+  filter?: pulumi.Input<string>;
+  /** Ordered delivery (replaces). */
+  enableOrdering?: pulumi.Input<boolean>;
+  /** Acknowledgement deadline, 10 to 600 seconds. */
+  ackDeadline?: pulumi.Input<number>;
+}
+
+/** A Postgres flavour. */
+export type ClickPipePostgresType =
+  | "postgres"
+  | "supabase"
+  | "neon"
+  | "alloydb"
+  | "planetscale"
+  | "rdspostgres"
+  | "aurorapostgres"
+  | "cloudsqlpostgres"
+  | "azurepostgres"
+  | "crunchybridge"
+  | "tigerdata";
+
+/** How a database pipe signs in. */
+export type ClickPipeDatabaseAuthentication = "basic" | "IAM_ROLE";
+
+/** "cdc" (snapshot, then changes), "snapshot" (once) or "cdc_only" (changes only). */
+export type ClickPipeReplicationMode = "cdc" | "snapshot" | "cdc_only";
+
+/** A Postgres pipe's replication settings. */
+export interface ClickPipePostgresSettings {
+  /** Seconds between syncs (at least 1). */
+  syncIntervalSeconds?: number;
+  /** Rows per batch (at least 1). */
+  pullBatchSize?: number;
+  /** Replication mode (replaces). */
+  replicationMode: ClickPipeReplicationMode;
+  /** Publication; made by ClickPipes if unset (replaces). */
+  publicationName?: string;
+  /** Replication slot; "cdc_only" only (replaces). */
+  replicationSlotName?: string;
+  /** Failover slot, PG17+ (replaces). */
+  enableFailoverSlots?: boolean;
+  /** Workers per table in the snapshot (at least 1; replaces). */
+  initialLoadParallelism?: number;
+  /** Rows per snapshot partition (at least 1000; replaces). */
+  snapshotNumRowsPerPartition?: number;
+  /** Tables snapshotted at once (at least 1; replaces). */
+  snapshotNumberOfParallelTables?: number;
+  /** Keep the source's nullability (replaces). */
+  allowNullableColumns?: boolean;
+  /** Hard deletes in ReplacingMergeTree (replaces). */
+  deleteOnMerge?: boolean;
+}
+
+/** A Postgres pipe's replication settings. As a program gives it. */
+export interface ClickPipePostgresSettingsArgs {
+  /** Seconds between syncs (at least 1). */
+  syncIntervalSeconds?: pulumi.Input<number>;
+  /** Rows per batch (at least 1). */
+  pullBatchSize?: pulumi.Input<number>;
+  /** Replication mode (replaces). */
+  replicationMode: pulumi.Input<ClickPipeReplicationMode>;
+  /** Publication; made by ClickPipes if unset (replaces). */
+  publicationName?: pulumi.Input<string>;
+  /** Replication slot; "cdc_only" only (replaces). */
+  replicationSlotName?: pulumi.Input<string>;
+  /** Failover slot, PG17+ (replaces). */
+  enableFailoverSlots?: pulumi.Input<boolean>;
+  /** Workers per table in the snapshot (at least 1; replaces). */
+  initialLoadParallelism?: pulumi.Input<number>;
+  /** Rows per snapshot partition (at least 1000; replaces). */
+  snapshotNumRowsPerPartition?: pulumi.Input<number>;
+  /** Tables snapshotted at once (at least 1; replaces). */
+  snapshotNumberOfParallelTables?: pulumi.Input<number>;
+  /** Keep the source's nullability (replaces). */
+  allowNullableColumns?: pulumi.Input<boolean>;
+  /** Hard deletes in ReplacingMergeTree (replaces). */
+  deleteOnMerge?: pulumi.Input<boolean>;
+}
+
+/** A CDC target table's engine. */
+export type ClickPipeTableEngine = "MergeTree" | "ReplacingMergeTree" | "Null";
+
+/** A Postgres table and the ClickHouse table it fills. */
+export interface ClickPipePostgresTableMapping {
+  /** Source schema. */
+  sourceSchemaName: string;
+  /** Source table. */
+  sourceTable: string;
+  /** Target table, made if missing. */
+  targetTable: string;
+  /** Columns left out of replication (unique). */
+  excludedColumns?: string[];
+  /** Use sortingKeys instead of the source's primary key. */
+  useCustomSortingKey?: boolean;
+  /** ORDER BY columns, in order; required when useCustomSortingKey is true. */
+  sortingKeys?: string[];
+  /** The target table's engine. */
+  tableEngine?: ClickPipeTableEngine;
+  /** Indexed column for a parallel snapshot. */
+  partitionKey?: string;
+  /** PARTITION BY of the target table. */
+  partitionByExpr?: string;
+}
+
+/** A Postgres table and the ClickHouse table it fills. As a program gives it. */
+export interface ClickPipePostgresTableMappingArgs {
+  /** Source schema. */
+  sourceSchemaName: pulumi.Input<string>;
+  /** Source table. */
+  sourceTable: pulumi.Input<string>;
+  /** Target table, made if missing. */
+  targetTable: pulumi.Input<string>;
+  /** Columns left out of replication (unique). */
+  excludedColumns?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Use sortingKeys instead of the source's primary key. */
+  useCustomSortingKey?: pulumi.Input<boolean>;
+  /** ORDER BY columns, in order; required when useCustomSortingKey is true. */
+  sortingKeys?: pulumi.Input<pulumi.Input<string>[]>;
+  /** The target table's engine. */
+  tableEngine?: pulumi.Input<ClickPipeTableEngine>;
+  /** Indexed column for a parallel snapshot. */
+  partitionKey?: pulumi.Input<string>;
+  /** PARTITION BY of the target table. */
+  partitionByExpr?: pulumi.Input<string>;
+}
+
+/** A PostgreSQL database replicated by CDC (user and password go in credentials). */
+export interface ClickPipePostgresSource {
+  /** Flavour; default "postgres" (replaces). */
+  type?: ClickPipePostgresType;
+  /** Server host name or address. */
+  host: string;
+  /** Server port, 1 to 65535. */
+  port: number;
+  /** Database replicated from. */
+  database: string;
+  /** basic (credentials) or IAM_ROLE (replaces). */
+  authentication?: ClickPipeDatabaseAuthentication;
+  /** IAM role ARN (IAM_ROLE; replaces). */
+  iamRole?: string;
+  /** TLS host name for the server's certificate. */
+  tlsHost?: string;
+  /** PEM CA certificate validating the server's certificate. */
+  caCertificate?: string;
+  /** Disable TLS (use with caution). */
+  disableTls?: boolean;
+  /** Skip certificate verification (use with caution). */
+  skipCertVerification?: boolean;
+  /** Replication settings; syncIntervalSeconds and pullBatchSize change in place. */
+  settings: ClickPipePostgresSettings;
+  /** Tables replicated; changes by adding and removing mappings, the pipe paused around it. */
+  tableMappings: ClickPipePostgresTableMapping[];
+}
+
+/** A PostgreSQL database replicated by CDC (user and password go in credentials). As a program gives it. */
+export interface ClickPipePostgresSourceArgs {
+  /** Flavour; default "postgres" (replaces). */
+  type?: pulumi.Input<ClickPipePostgresType>;
+  /** Server host name or address. */
+  host: pulumi.Input<string>;
+  /** Server port, 1 to 65535. */
+  port: pulumi.Input<number>;
+  /** Database replicated from. */
+  database: pulumi.Input<string>;
+  /** basic (credentials) or IAM_ROLE (replaces). */
+  authentication?: pulumi.Input<ClickPipeDatabaseAuthentication>;
+  /** IAM role ARN (IAM_ROLE; replaces). */
+  iamRole?: pulumi.Input<string>;
+  /** TLS host name for the server's certificate. */
+  tlsHost?: pulumi.Input<string>;
+  /** PEM CA certificate validating the server's certificate. */
+  caCertificate?: pulumi.Input<string>;
+  /** Disable TLS (use with caution). */
+  disableTls?: pulumi.Input<boolean>;
+  /** Skip certificate verification (use with caution). */
+  skipCertVerification?: pulumi.Input<boolean>;
+  /** Replication settings; syncIntervalSeconds and pullBatchSize change in place. */
+  settings: pulumi.Input<ClickPipePostgresSettingsArgs>;
+  /** Tables replicated; changes by adding and removing mappings, the pipe paused around it. */
+  tableMappings: pulumi.Input<pulumi.Input<ClickPipePostgresTableMappingArgs>[]>;
+}
+
+/** A MySQL flavour. */
+export type ClickPipeMySqlType = "mysql" | "rdsmysql" | "auroramysql" | "mariadb" | "rdsmariadb";
+
+/** How MySQL replicates. */
+export type ClickPipeMySqlReplicationMechanism = "GTID" | "FILE_POS";
+
+/** A MySQL pipe's replication settings. */
+export interface ClickPipeMySqlSettings {
+  /** Seconds between syncs (at least 1). */
+  syncIntervalSeconds?: number;
+  /** Rows per batch (at least 1). */
+  pullBatchSize?: number;
+  /** Replication mode (replaces). */
+  replicationMode: ClickPipeReplicationMode;
+  /** Default "GTID" (replaces). */
+  replicationMechanism?: ClickPipeMySqlReplicationMechanism;
+  /** Compressed connection. */
+  useCompression?: boolean;
+  /** Workers per table in the snapshot (at least 1; replaces). */
+  initialLoadParallelism?: number;
+  /** Rows per snapshot partition (at least 1000; replaces). */
+  snapshotNumRowsPerPartition?: number;
+  /** Tables snapshotted at once (at least 1; replaces). */
+  snapshotNumberOfParallelTables?: number;
+  /** Keep the source's nullability (replaces). */
+  allowNullableColumns?: boolean;
+  /** Hard deletes in ReplacingMergeTree (replaces). */
+  deleteOnMerge?: boolean;
+}
+
+/** A MySQL pipe's replication settings. As a program gives it. */
+export interface ClickPipeMySqlSettingsArgs {
+  /** Seconds between syncs (at least 1). */
+  syncIntervalSeconds?: pulumi.Input<number>;
+  /** Rows per batch (at least 1). */
+  pullBatchSize?: pulumi.Input<number>;
+  /** Replication mode (replaces). */
+  replicationMode: pulumi.Input<ClickPipeReplicationMode>;
+  /** Default "GTID" (replaces). */
+  replicationMechanism?: pulumi.Input<ClickPipeMySqlReplicationMechanism>;
+  /** Compressed connection. */
+  useCompression?: pulumi.Input<boolean>;
+  /** Workers per table in the snapshot (at least 1; replaces). */
+  initialLoadParallelism?: pulumi.Input<number>;
+  /** Rows per snapshot partition (at least 1000; replaces). */
+  snapshotNumRowsPerPartition?: pulumi.Input<number>;
+  /** Tables snapshotted at once (at least 1; replaces). */
+  snapshotNumberOfParallelTables?: pulumi.Input<number>;
+  /** Keep the source's nullability (replaces). */
+  allowNullableColumns?: pulumi.Input<boolean>;
+  /** Hard deletes in ReplacingMergeTree (replaces). */
+  deleteOnMerge?: pulumi.Input<boolean>;
+}
+
+/** A MySQL table and the ClickHouse table it fills. */
+export interface ClickPipeMySqlTableMapping {
+  /** Source database. */
+  sourceSchemaName: string;
+  /** Source table. */
+  sourceTable: string;
+  /** Target table, made if missing. */
+  targetTable: string;
+  /** Columns left out of replication (unique). */
+  excludedColumns?: string[];
+  /** Use sortingKeys instead of the source's primary key. */
+  useCustomSortingKey?: boolean;
+  /** ORDER BY columns, in order; required when useCustomSortingKey is true. */
+  sortingKeys?: string[];
+  /** The target table's engine. */
+  tableEngine?: ClickPipeTableEngine;
+  /** Indexed column for a parallel snapshot. */
+  partitionKey?: string;
+}
+
+/** A MySQL table and the ClickHouse table it fills. As a program gives it. */
+export interface ClickPipeMySqlTableMappingArgs {
+  /** Source database. */
+  sourceSchemaName: pulumi.Input<string>;
+  /** Source table. */
+  sourceTable: pulumi.Input<string>;
+  /** Target table, made if missing. */
+  targetTable: pulumi.Input<string>;
+  /** Columns left out of replication (unique). */
+  excludedColumns?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Use sortingKeys instead of the source's primary key. */
+  useCustomSortingKey?: pulumi.Input<boolean>;
+  /** ORDER BY columns, in order; required when useCustomSortingKey is true. */
+  sortingKeys?: pulumi.Input<pulumi.Input<string>[]>;
+  /** The target table's engine. */
+  tableEngine?: pulumi.Input<ClickPipeTableEngine>;
+  /** Indexed column for a parallel snapshot. */
+  partitionKey?: pulumi.Input<string>;
+}
+
+/** A MySQL or MariaDB database replicated by CDC (user and password go in credentials). */
+export interface ClickPipeMySqlSource {
+  /** Flavour; default "mysql" (replaces). */
+  type?: ClickPipeMySqlType;
+  /** Server host name or address. */
+  host: string;
+  /** Server port, 1 to 65535. */
+  port: number;
+  /** basic (credentials) or IAM_ROLE. */
+  authentication?: ClickPipeDatabaseAuthentication;
+  /** IAM role ARN (IAM_ROLE). */
+  iamRole?: string;
+  /** TLS host name for the server's certificate. */
+  tlsHost?: string;
+  /** PEM CA certificate validating the server's certificate. */
+  caCertificate?: string;
+  /** Disable TLS (use with caution). */
+  disableTls?: boolean;
+  /** Skip certificate verification (use with caution). */
+  skipCertVerification?: boolean;
+  /** server_id in the replication topology, 1 to 4294967295. */
+  serverId?: number;
+  /** Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place. */
+  settings: ClickPipeMySqlSettings;
+  /** Tables replicated; changes by adding and removing mappings, the pipe paused around it. */
+  tableMappings: ClickPipeMySqlTableMapping[];
+}
+
+/** A MySQL or MariaDB database replicated by CDC (user and password go in credentials). As a program gives it. */
+export interface ClickPipeMySqlSourceArgs {
+  /** Flavour; default "mysql" (replaces). */
+  type?: pulumi.Input<ClickPipeMySqlType>;
+  /** Server host name or address. */
+  host: pulumi.Input<string>;
+  /** Server port, 1 to 65535. */
+  port: pulumi.Input<number>;
+  /** basic (credentials) or IAM_ROLE. */
+  authentication?: pulumi.Input<ClickPipeDatabaseAuthentication>;
+  /** IAM role ARN (IAM_ROLE). */
+  iamRole?: pulumi.Input<string>;
+  /** TLS host name for the server's certificate. */
+  tlsHost?: pulumi.Input<string>;
+  /** PEM CA certificate validating the server's certificate. */
+  caCertificate?: pulumi.Input<string>;
+  /** Disable TLS (use with caution). */
+  disableTls?: pulumi.Input<boolean>;
+  /** Skip certificate verification (use with caution). */
+  skipCertVerification?: pulumi.Input<boolean>;
+  /** server_id in the replication topology, 1 to 4294967295. */
+  serverId?: pulumi.Input<number>;
+  /** Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place. */
+  settings: pulumi.Input<ClickPipeMySqlSettingsArgs>;
+  /** Tables replicated; changes by adding and removing mappings, the pipe paused around it. */
+  tableMappings: pulumi.Input<pulumi.Input<ClickPipeMySqlTableMappingArgs>[]>;
+}
+
+/** A read preference. */
+export type ClickPipeMongoDbReadPreference =
+  "primary" | "primaryPreferred" | "secondary" | "secondaryPreferred" | "nearest";
+
+/** A MongoDB pipe's replication settings. */
+export interface ClickPipeMongoDbSettings {
+  /** Seconds between syncs (at least 1). */
+  syncIntervalSeconds?: number;
+  /** Rows per batch (at least 1). */
+  pullBatchSize?: number;
+  /** Replication mode (replaces). */
+  replicationMode: ClickPipeReplicationMode;
+  /** Rows per snapshot partition (at least 1000; replaces). */
+  snapshotNumRowsPerPartition?: number;
+  /** Tables snapshotted at once (at least 1; replaces). */
+  snapshotNumberOfParallelTables?: number;
+  /** Hard deletes in ReplacingMergeTree (replaces). */
+  deleteOnMerge?: boolean;
+  /** Native JSON columns (replaces). */
+  useJsonNativeFormat?: boolean;
+}
+
+/** A MongoDB pipe's replication settings. As a program gives it. */
+export interface ClickPipeMongoDbSettingsArgs {
+  /** Seconds between syncs (at least 1). */
+  syncIntervalSeconds?: pulumi.Input<number>;
+  /** Rows per batch (at least 1). */
+  pullBatchSize?: pulumi.Input<number>;
+  /** Replication mode (replaces). */
+  replicationMode: pulumi.Input<ClickPipeReplicationMode>;
+  /** Rows per snapshot partition (at least 1000; replaces). */
+  snapshotNumRowsPerPartition?: pulumi.Input<number>;
+  /** Tables snapshotted at once (at least 1; replaces). */
+  snapshotNumberOfParallelTables?: pulumi.Input<number>;
+  /** Hard deletes in ReplacingMergeTree (replaces). */
+  deleteOnMerge?: pulumi.Input<boolean>;
+  /** Native JSON columns (replaces). */
+  useJsonNativeFormat?: pulumi.Input<boolean>;
+}
+
+/** A MongoDB collection and the ClickHouse table it fills. */
+export interface ClickPipeMongoDbTableMapping {
+  /** Source database. */
+  sourceDatabaseName: string;
+  /** Source collection. */
+  sourceCollection: string;
+  /** Target table, made if missing. */
+  targetTable: string;
+  /** The target table's engine. */
+  tableEngine?: ClickPipeTableEngine;
+}
+
+/** A MongoDB collection and the ClickHouse table it fills. As a program gives it. */
+export interface ClickPipeMongoDbTableMappingArgs {
+  /** Source database. */
+  sourceDatabaseName: pulumi.Input<string>;
+  /** Source collection. */
+  sourceCollection: pulumi.Input<string>;
+  /** Target table, made if missing. */
+  targetTable: pulumi.Input<string>;
+  /** The target table's engine. */
+  tableEngine?: pulumi.Input<ClickPipeTableEngine>;
+}
+
+/** A MongoDB deployment replicated by CDC (user and password go in credentials, not in uri). */
+export interface ClickPipeMongoDbSource {
+  /** Connection URI (mongodb:// or mongodb+srv://), without a password. */
+  uri: string;
+  /** Read preference. */
+  readPreference: ClickPipeMongoDbReadPreference;
+  /** TLS host name for the server's certificate. */
+  tlsHost?: string;
+  /** PEM CA certificate validating the server's certificate. */
+  caCertificate?: string;
+  /** Disable TLS (use with caution). */
+  disableTls?: boolean;
+  /** Skip certificate verification (use with caution). */
+  skipCertVerification?: boolean;
+  /** Replication settings; syncIntervalSeconds and pullBatchSize change in place. */
+  settings: ClickPipeMongoDbSettings;
+  /** Collections replicated; changes by adding and removing mappings, the pipe paused around it. */
+  tableMappings: ClickPipeMongoDbTableMapping[];
+}
+
+/** A MongoDB deployment replicated by CDC (user and password go in credentials, not in uri). As a program gives it. */
+export interface ClickPipeMongoDbSourceArgs {
+  /** Connection URI (mongodb:// or mongodb+srv://), without a password. */
+  uri: pulumi.Input<string>;
+  /** Read preference. */
+  readPreference: pulumi.Input<ClickPipeMongoDbReadPreference>;
+  /** TLS host name for the server's certificate. */
+  tlsHost?: pulumi.Input<string>;
+  /** PEM CA certificate validating the server's certificate. */
+  caCertificate?: pulumi.Input<string>;
+  /** Disable TLS (use with caution). */
+  disableTls?: pulumi.Input<boolean>;
+  /** Skip certificate verification (use with caution). */
+  skipCertVerification?: pulumi.Input<boolean>;
+  /** Replication settings; syncIntervalSeconds and pullBatchSize change in place. */
+  settings: pulumi.Input<ClickPipeMongoDbSettingsArgs>;
+  /** Collections replicated; changes by adding and removing mappings, the pipe paused around it. */
+  tableMappings: pulumi.Input<pulumi.Input<ClickPipeMongoDbTableMappingArgs>[]>;
+}
+
+/** Snapshot only. */
+export type ClickPipeBigQueryReplicationMode = "snapshot";
+
+/** A BigQuery pipe's settings. */
+export interface ClickPipeBigQuerySettings {
+  /** snapshot. */
+  replicationMode?: ClickPipeBigQueryReplicationMode;
+  /** Nullable target columns. */
+  allowNullableColumns?: boolean;
+  /** Workers in the initial load. */
+  initialLoadParallelism?: number;
+  /** Rows per partition. */
+  snapshotNumRowsPerPartition?: number;
+  /** Tables at once. */
+  snapshotNumberOfParallelTables?: number;
+}
+
+/** A BigQuery pipe's settings. As a program gives it. */
+export interface ClickPipeBigQuerySettingsArgs {
+  /** snapshot. */
+  replicationMode?: pulumi.Input<ClickPipeBigQueryReplicationMode>;
+  /** Nullable target columns. */
+  allowNullableColumns?: pulumi.Input<boolean>;
+  /** Workers in the initial load. */
+  initialLoadParallelism?: pulumi.Input<number>;
+  /** Rows per partition. */
+  snapshotNumRowsPerPartition?: pulumi.Input<number>;
+  /** Tables at once. */
+  snapshotNumberOfParallelTables?: pulumi.Input<number>;
+}
+
+/** A BigQuery table and the ClickHouse table it fills. */
+export interface ClickPipeBigQueryTableMapping {
+  /** Source dataset. */
+  sourceDatasetName: string;
+  /** Source table. */
+  sourceTable: string;
+  /** Target table. */
+  targetTable: string;
+  /** Columns left out of replication (unique). */
+  excludedColumns?: string[];
+  /** Use sortingKeys instead of the source's primary key. */
+  useCustomSortingKey?: boolean;
+  /** ORDER BY columns, in order; required when useCustomSortingKey is true. */
+  sortingKeys?: string[];
+  /** The target table's engine. */
+  tableEngine?: ClickPipeTableEngine;
+}
+
+/** A BigQuery table and the ClickHouse table it fills. As a program gives it. */
+export interface ClickPipeBigQueryTableMappingArgs {
+  /** Source dataset. */
+  sourceDatasetName: pulumi.Input<string>;
+  /** Source table. */
+  sourceTable: pulumi.Input<string>;
+  /** Target table. */
+  targetTable: pulumi.Input<string>;
+  /** Columns left out of replication (unique). */
+  excludedColumns?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Use sortingKeys instead of the source's primary key. */
+  useCustomSortingKey?: pulumi.Input<boolean>;
+  /** ORDER BY columns, in order; required when useCustomSortingKey is true. */
+  sortingKeys?: pulumi.Input<pulumi.Input<string>[]>;
+  /** The target table's engine. */
+  tableEngine?: pulumi.Input<ClickPipeTableEngine>;
+}
+
+/** BigQuery tables loaded once (snapshot); any change replaces the pipe. Its key goes in credentials. */
+export interface ClickPipeBigQuerySource {
+  /** GCS staging path, e.g. gs://bucket/staging/. */
+  snapshotStagingPath: string;
+  /** Settings. */
+  settings?: ClickPipeBigQuerySettings;
+  /** Tables loaded. */
+  tableMappings: ClickPipeBigQueryTableMapping[];
+}
+
+/**
+ * BigQuery tables loaded once (snapshot); any change replaces the pipe. Its key goes in credentials. As a program gives
+ * it.
+ */
+export interface ClickPipeBigQuerySourceArgs {
+  /** GCS staging path, e.g. gs://bucket/staging/. */
+  snapshotStagingPath: pulumi.Input<string>;
+  /** Settings. */
+  settings?: pulumi.Input<ClickPipeBigQuerySettingsArgs>;
+  /** Tables loaded. */
+  tableMappings: pulumi.Input<pulumi.Input<ClickPipeBigQueryTableMappingArgs>[]>;
+}
+
+/** Where a pipe reads: exactly one kind. */
+export interface ClickPipeSource {
+  /** Kafka, Redpanda, MSK, Confluent, Event Hubs, ... */
+  kafka?: ClickPipeKafkaSource;
+  /** S3, GCS, Azure Blob Storage, ... */
+  objectStorage?: ClickPipeObjectStorageSource;
+  /** Amazon Kinesis. */
+  kinesis?: ClickPipeKinesisSource;
+  /** GCP Pub/Sub. */
+  pubsub?: ClickPipePubSubSource;
+  /** PostgreSQL (CDC). */
+  postgres?: ClickPipePostgresSource;
+  /** MySQL, MariaDB (CDC). */
+  mysql?: ClickPipeMySqlSource;
+  /** MongoDB (CDC). */
+  mongodb?: ClickPipeMongoDbSource;
+  /** BigQuery (snapshot). */
+  bigquery?: ClickPipeBigQuerySource;
+}
+
+/** Where a pipe reads: exactly one kind. As a program gives it. */
+export interface ClickPipeSourceArgs {
+  /** Kafka, Redpanda, MSK, Confluent, Event Hubs, ... */
+  kafka?: pulumi.Input<ClickPipeKafkaSourceArgs>;
+  /** S3, GCS, Azure Blob Storage, ... */
+  objectStorage?: pulumi.Input<ClickPipeObjectStorageSourceArgs>;
+  /** Amazon Kinesis. */
+  kinesis?: pulumi.Input<ClickPipeKinesisSourceArgs>;
+  /** GCP Pub/Sub. */
+  pubsub?: pulumi.Input<ClickPipePubSubSourceArgs>;
+  /** PostgreSQL (CDC). */
+  postgres?: pulumi.Input<ClickPipePostgresSourceArgs>;
+  /** MySQL, MariaDB (CDC). */
+  mysql?: pulumi.Input<ClickPipeMySqlSourceArgs>;
+  /** MongoDB (CDC). */
+  mongodb?: pulumi.Input<ClickPipeMongoDbSourceArgs>;
+  /** BigQuery (snapshot). */
+  bigquery?: pulumi.Input<ClickPipeBigQuerySourceArgs>;
+}
+
+/** A managed table's engine. */
+export type ClickPipeManagedTableEngine = "MergeTree" | "ReplacingMergeTree" | "SummingMergeTree" | "Null";
+
+/** A managed table's engine. */
+export interface ClickPipeTableEngineSpec {
+  /** Engine. */
+  type: ClickPipeManagedTableEngine;
+  /** Version column (ReplacingMergeTree). */
+  versionColumnId?: string;
+  /** Columns summed (SummingMergeTree). */
+  columnIds?: string[];
+}
+
+/** A managed table's engine. As a program gives it. */
+export interface ClickPipeTableEngineSpecArgs {
+  /** Engine. */
+  type: pulumi.Input<ClickPipeManagedTableEngine>;
+  /** Version column (ReplacingMergeTree). */
+  versionColumnId?: pulumi.Input<string>;
+  /** Columns summed (SummingMergeTree). */
+  columnIds?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/** The managed table's definition. */
+export interface ClickPipeTableDefinition {
+  /** Engine. */
+  engine: ClickPipeTableEngineSpec;
+  /** Sorting key columns. */
+  sortingKey?: string[];
+  /** PARTITION BY expression. */
+  partitionBy?: string;
+  /** PRIMARY KEY expression. */
+  primaryKey?: string;
+}
+
+/** The managed table's definition. As a program gives it. */
+export interface ClickPipeTableDefinitionArgs {
+  /** Engine. */
+  engine: pulumi.Input<ClickPipeTableEngineSpecArgs>;
+  /** Sorting key columns. */
+  sortingKey?: pulumi.Input<pulumi.Input<string>[]>;
+  /** PARTITION BY expression. */
+  partitionBy?: pulumi.Input<string>;
+  /** PRIMARY KEY expression. */
+  primaryKey?: pulumi.Input<string>;
+}
+
+/** A destination column. */
+export interface ClickPipeColumn {
+  /** Column name. */
+  name: string;
+  /** ClickHouse type, e.g. String. */
+  type: string;
+}
+
+/** A destination column. As a program gives it. */
+export interface ClickPipeColumnArgs {
+  /** Column name. */
+  name: pulumi.Input<string>;
+  /** ClickHouse type, e.g. String. */
+  type: pulumi.Input<string>;
+}
+
+/** Where a pipe writes. */
+export interface ClickPipeDestination {
+  /** Database (replaces). */
+  database: string;
+  /** Table; required but for database pipes (replaces). */
+  table?: string;
+  /** Whether ClickPipes makes the table; required but for database pipes (replaces). */
+  managedTable?: boolean;
+  /** Managed table's definition; with managedTable true (replaces). */
+  tableDefinition?: ClickPipeTableDefinition;
+  /** Columns; required but for database pipes. Changes in place (the table's schema is not altered). */
+  columns?: ClickPipeColumn[];
+  /** Roles granted to the pipe's ClickHouse user (replaces). */
+  roles?: string[];
+}
+
+/** Where a pipe writes. As a program gives it. */
+export interface ClickPipeDestinationArgs {
+  /** Database (replaces). */
+  database: pulumi.Input<string>;
+  /** Table; required but for database pipes (replaces). */
+  table?: pulumi.Input<string>;
+  /** Whether ClickPipes makes the table; required but for database pipes (replaces). */
+  managedTable?: pulumi.Input<boolean>;
+  /** Managed table's definition; with managedTable true (replaces). */
+  tableDefinition?: pulumi.Input<ClickPipeTableDefinitionArgs>;
+  /** Columns; required but for database pipes. Changes in place (the table's schema is not altered). */
+  columns?: pulumi.Input<pulumi.Input<ClickPipeColumnArgs>[]>;
+  /** Roles granted to the pipe's ClickHouse user (replaces). */
+  roles?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/** A source field and the column it fills. */
+export interface ClickPipeFieldMapping {
+  /** Source field. */
+  sourceField: string;
+  /** Destination column. */
+  destinationField: string;
+}
+
+/** A source field and the column it fills. As a program gives it. */
+export interface ClickPipeFieldMappingArgs {
+  /** Source field. */
+  sourceField: pulumi.Input<string>;
+  /** Destination column. */
+  destinationField: pulumi.Input<string>;
+}
+
+/** A pipe's settings, as PipeSettings manages them. */
+export interface ClickPipeSettings {
+  /**
+   * Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+   */
+  streamingMaxInsertWaitMs?: number;
+  /** Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null. */
+  objectStorageConcurrency?: number;
+  /**
+   * Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100
+   * to 3600000 (inclusive) or null.
+   */
+  objectStoragePollingIntervalMs?: number;
+  /** Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null. */
+  objectStorageMaxInsertBytes?: number;
+  /** Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null. */
+  objectStorageMaxFileCount?: number;
+  /** Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null. */
+  dbMaxThreads?: number;
+  /** Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null. */
+  dbMaxInsertThreads?: number;
+  /** Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null. */
+  dbMinInsertBlockSizeBytes?: number;
+  /** Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null. */
+  dbMaxDownloadThreads?: number;
+  /** Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null. */
+  dbParallelDistributedInsertSelect?: number;
+  /** Whether the cluster function is used for distributed processing: true, false or null. */
+  objectStorageUseClusterFunction?: boolean;
+  /** Whether pushing to attached views happens concurrently instead of sequentially: true, false or null. */
+  dbParallelViewProcessing?: boolean;
+  /** Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null). */
+  kafkaReadCommitted?: boolean;
+}
+
+/** A pipe's settings, as PipeSettings manages them. As a program gives it. */
+export interface ClickPipeSettingsArgs {
+  /**
+   * Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+   */
+  streamingMaxInsertWaitMs?: pulumi.Input<number>;
+  /** Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null. */
+  objectStorageConcurrency?: pulumi.Input<number>;
+  /**
+   * Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100
+   * to 3600000 (inclusive) or null.
+   */
+  objectStoragePollingIntervalMs?: pulumi.Input<number>;
+  /** Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null. */
+  objectStorageMaxInsertBytes?: pulumi.Input<number>;
+  /** Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null. */
+  objectStorageMaxFileCount?: pulumi.Input<number>;
+  /** Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null. */
+  dbMaxThreads?: pulumi.Input<number>;
+  /** Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null. */
+  dbMaxInsertThreads?: pulumi.Input<number>;
+  /** Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null. */
+  dbMinInsertBlockSizeBytes?: pulumi.Input<number>;
+  /** Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null. */
+  dbMaxDownloadThreads?: pulumi.Input<number>;
+  /** Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null. */
+  dbParallelDistributedInsertSelect?: pulumi.Input<number>;
+  /** Whether the cluster function is used for distributed processing: true, false or null. */
+  objectStorageUseClusterFunction?: pulumi.Input<boolean>;
+  /** Whether pushing to attached views happens concurrently instead of sequentially: true, false or null. */
+  dbParallelViewProcessing?: pulumi.Input<boolean>;
+  /** Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null). */
+  kafkaReadCommitted?: pulumi.Input<boolean>;
+}
+
+/** A streaming or object-storage pipe's scaling. */
+export interface ClickPipeScaling {
+  /** Replicas, 1 to 40 (streaming pipes). */
+  replicas?: number;
+  /** Concurrency, 0 (auto) to 34 (object storage). */
+  concurrency?: number;
+  /** CPU per replica, 125 to 2000 millicores. */
+  replicaCpuMillicores?: number;
+  /** Memory per replica, 0.5 to 8 GB. */
+  replicaMemoryGb?: number;
+}
+
+/** A streaming or object-storage pipe's scaling. As a program gives it. */
+export interface ClickPipeScalingArgs {
+  /** Replicas, 1 to 40 (streaming pipes). */
+  replicas?: pulumi.Input<number>;
+  /** Concurrency, 0 (auto) to 34 (object storage). */
+  concurrency?: pulumi.Input<number>;
+  /** CPU per replica, 125 to 2000 millicores. */
+  replicaCpuMillicores?: pulumi.Input<number>;
+  /** Memory per replica, 0.5 to 8 GB. */
+  replicaMemoryGb?: pulumi.Input<number>;
+}
+
+/** The source's secrets, write-only: sent, never read back. */
+export interface ClickPipeCredentials {
+  /** User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB). */
+  username?: string;
+  /** Password. */
+  password?: string;
+  /** AWS access key id (IAM_USER). */
+  accessKeyId?: string;
+  /** AWS secret key (IAM_USER). */
+  secretKey?: string;
+  /** Azure connection string (Event Hubs, Blob Storage). */
+  connectionString?: string;
+  /** PEM client certificate (MUTUAL_TLS). */
+  certificate?: string;
+  /** PEM client private key (MUTUAL_TLS). */
+  privateKey?: string;
+  /** Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery). */
+  serviceAccountKey?: string;
+  /** Schema registry user. */
+  schemaRegistryUsername?: string;
+  /** Schema registry password. */
+  schemaRegistryPassword?: string;
+}
+
+/** The source's secrets, write-only: sent, never read back. As a program gives it. */
+export interface ClickPipeCredentialsArgs {
+  /** User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB). */
+  username?: pulumi.Input<string>;
+  /** Password. */
+  password?: pulumi.Input<string>;
+  /** AWS access key id (IAM_USER). */
+  accessKeyId?: pulumi.Input<string>;
+  /** AWS secret key (IAM_USER). */
+  secretKey?: pulumi.Input<string>;
+  /** Azure connection string (Event Hubs, Blob Storage). */
+  connectionString?: pulumi.Input<string>;
+  /** PEM client certificate (MUTUAL_TLS). */
+  certificate?: pulumi.Input<string>;
+  /** PEM client private key (MUTUAL_TLS). */
+  privateKey?: pulumi.Input<string>;
+  /** Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery). */
+  serviceAccountKey?: pulumi.Input<string>;
+  /** Schema registry user. */
+  schemaRegistryUsername?: pulumi.Input<string>;
+  /** Schema registry password. */
+  schemaRegistryPassword?: pulumi.Input<string>;
+}
+
 /**
  * The arguments of Alert: An alert of the alerting API. Every argument changes in place; nothing forces a replacement.
  */
@@ -1588,4 +2692,101 @@ export interface ClickPipeCdcInfrastructureOutputs {
   readonly replicaCpuMillicores: pulumi.Output<number>;
   /** Memory of each replica, in GiB; four times the CPU cores (8 for 2000 millicores): 4 to 128 in steps of 4. */
   readonly replicaMemoryGb: pulumi.Output<number>;
+}
+
+/**
+ * The arguments of ClickPipe: A ClickPipe of a ClickHouse Cloud service: its source, destination, field mappings,
+ * settings, scaling and whether it runs. ClickHouse Cloud dialect only. credentials are write-only: kept secret in the
+ * state, never read back.
+ */
+export interface ClickPipeArgs {
+  /** Organization that owns the service (uuid). Changing it replaces the pipe. */
+  organizationId: pulumi.Input<string>;
+  /** Service the pipe writes into (uuid). Changing it replaces the pipe. */
+  serviceId: pulumi.Input<string>;
+  /** The pipe's name, 1 to 255 characters. Changes in place. */
+  name: pulumi.Input<string>;
+  /**
+   * Where the pipe reads: exactly one kind. What ClickPipePatchSource cannot change replaces the pipe (every BigQuery
+   * change does).
+   */
+  source: pulumi.Input<ClickPipeSourceArgs>;
+  /** Where the pipe writes. Only columns change in place; the rest replaces the pipe. */
+  destination: pulumi.Input<ClickPipeDestinationArgs>;
+  /** Source fields to destination columns; every destination column must be filled. Changes in place. */
+  fieldMappings?: pulumi.Input<pulumi.Input<ClickPipeFieldMappingArgs>[]>;
+  /** The pipe's settings (the thirteen of PipeSettings, same ranges); only those set are managed. Changes in place. */
+  settings?: pulumi.Input<ClickPipeSettingsArgs>;
+  /**
+   * Replicas (1-40), CPU (125-2000 millicores) and memory (0.5-8 GB) per replica, or concurrency (object storage); sent
+   * only when set. Not for database pipes: see ClickPipeCdcInfrastructure.
+   */
+  scaling?: pulumi.Input<ClickPipeScalingArgs>;
+  /**
+   * Whether the pipe is stopped (default false). A change sends stop or start and waits; refresh shows a pipe stopped
+   * or started by hand.
+   */
+  stopped?: pulumi.Input<boolean>;
+  /**
+   * How long a state command or a scaling change is waited for, 10 to 3600 seconds (default 600); never recorded on the
+   * service.
+   */
+  stateTimeoutSeconds?: pulumi.Input<number>;
+  /**
+   * The source's secrets (passwords, keys, connection strings, service-account keys, mutual TLS keys). Secret and
+   * write-only: sent on create and when changed, never read back.
+   */
+  credentials?: pulumi.Input<ClickPipeCredentialsArgs>;
+}
+
+/** The outputs of ClickPipe. */
+export interface ClickPipeOutputs {
+  /** Organization that owns the service (uuid). Changing it replaces the pipe. */
+  readonly organizationId: pulumi.Output<string>;
+  /** Service the pipe writes into (uuid). Changing it replaces the pipe. */
+  readonly serviceId: pulumi.Output<string>;
+  /** The pipe's name, 1 to 255 characters. Changes in place. */
+  readonly name: pulumi.Output<string>;
+  /**
+   * Where the pipe reads: exactly one kind. What ClickPipePatchSource cannot change replaces the pipe (every BigQuery
+   * change does).
+   */
+  readonly source: pulumi.Output<ClickPipeSource>;
+  /** Where the pipe writes. Only columns change in place; the rest replaces the pipe. */
+  readonly destination: pulumi.Output<ClickPipeDestination>;
+  /** Source fields to destination columns; every destination column must be filled. Changes in place. */
+  readonly fieldMappings: pulumi.Output<ClickPipeFieldMapping[] | undefined>;
+  /** The pipe's settings (the thirteen of PipeSettings, same ranges); only those set are managed. Changes in place. */
+  readonly settings: pulumi.Output<ClickPipeSettings | undefined>;
+  /**
+   * Replicas (1-40), CPU (125-2000 millicores) and memory (0.5-8 GB) per replica, or concurrency (object storage); sent
+   * only when set. Not for database pipes: see ClickPipeCdcInfrastructure.
+   */
+  readonly scaling: pulumi.Output<ClickPipeScaling | undefined>;
+  /**
+   * Whether the pipe is stopped (default false). A change sends stop or start and waits; refresh shows a pipe stopped
+   * or started by hand.
+   */
+  readonly stopped: pulumi.Output<boolean | undefined>;
+  /**
+   * How long a state command or a scaling change is waited for, 10 to 3600 seconds (default 600); never recorded on the
+   * service.
+   */
+  readonly stateTimeoutSeconds: pulumi.Output<number | undefined>;
+  /**
+   * The source's secrets (passwords, keys, connection strings, service-account keys, mutual TLS keys). Secret and
+   * write-only: sent on create and when changed, never read back.
+   */
+  readonly credentials: pulumi.Output<ClickPipeCredentials | undefined>;
+  /** The pipe's id (uuid). */
+  readonly clickPipeId: pulumi.Output<string>;
+  /**
+   * What the service reports (Running, Stopped, Failed, Snapshot, ...). Read-only: it never makes a diff; stopped is
+   * the switch.
+   */
+  readonly state: pulumi.Output<string | undefined>;
+  /** When the pipe was created (ISO 8601). */
+  readonly createdAt: pulumi.Output<string | undefined>;
+  /** When the pipe last changed (ISO 8601). */
+  readonly updatedAt: pulumi.Output<string | undefined>;
 }

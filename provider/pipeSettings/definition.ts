@@ -1,43 +1,8 @@
 // The PipeSettings, each property once; the settings come from their table of facts.
 
-import type { PropertyDef, ResourceDefinition } from "../protocol/definition";
-import { uuidPathPart } from "../protocol/commonProperties";
-import {
-  PIPE_SETTINGS,
-  SETTING_NAMES,
-  allowedValues,
-  takesNull,
-  type SettingFact,
-  type SettingName,
-} from "../serviceFacts/pipeSettings";
-
-const meaning = (fact: SettingFact) => `${fact.meaning[0]?.toUpperCase() ?? ""}${fact.meaning.slice(1)}`;
-
-/** Null is "unset", and so is one the answer leaves out. */
-function setting(name: SettingName) {
-  const fact: SettingFact = PIPE_SETTINGS[name];
-  const message = `${name} must be ${allowedValues(name)}`;
-  return {
-    type: { kind: fact.kind },
-    description: `${meaning(fact)}: ${allowedValues(name)}.`,
-    role: "both",
-    nullable: true,
-    wire: fact.wire,
-    whenAbsent: { nullMeans: "cleared", whenAbsent: [{ value: null }] },
-    outputMay: ["null"],
-    check: ({ z }) => {
-      const value =
-        fact.kind === "boolean"
-          ? z.boolean({ error: message })
-          : z
-              .number({ error: message })
-              .int({ error: message })
-              .min(fact.min, { error: message })
-              .max(fact.max, { error: message });
-      return takesNull(name) ? value.nullable() : value;
-    },
-  } as const satisfies PropertyDef;
-}
+import type { ResourceDefinition } from "../protocol/definition";
+import { pipeSetting as setting, uuidPathPart } from "../protocol/commonProperties";
+import { PIPE_SETTINGS, SETTING_NAMES, type SettingName } from "../serviceFacts/pipeSettings";
 
 type Settings = {
   readonly [N in SettingName]: ReturnType<typeof setting> & { type: { kind: (typeof PIPE_SETTINGS)[N]["kind"] } };

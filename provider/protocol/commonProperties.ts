@@ -1,6 +1,13 @@
 // Properties several definitions share. Loads no zod, like the definitions.
 
 import type { CheckRules, PropertyDef } from "./definition";
+import {
+  PIPE_SETTINGS,
+  allowedValues,
+  takesNull,
+  type SettingFact,
+  type SettingName,
+} from "../serviceFacts/pipeSettings";
 
 /** A uuid of the object's path (organizationId, serviceId, …): another one names another object, a new resource. */
 export const uuidPathPart = <const D extends string>(name: string, description: D) =>
@@ -60,3 +67,31 @@ export const TILE_INDEX_TYPE = {
     },
   },
 } as const;
+
+const meaning = (fact: SettingFact) => `${fact.meaning[0]?.toUpperCase() ?? ""}${fact.meaning.slice(1)}`;
+
+/** A pipe setting from its fact (PipeSettings, ClickPipe.settings): null is "unset", and so is one left out. */
+export function pipeSetting(name: SettingName) {
+  const fact: SettingFact = PIPE_SETTINGS[name];
+  const message = `${name} must be ${allowedValues(name)}`;
+  return {
+    type: { kind: fact.kind },
+    description: `${meaning(fact)}: ${allowedValues(name)}.`,
+    role: "both",
+    nullable: true,
+    wire: fact.wire,
+    whenAbsent: { nullMeans: "cleared", whenAbsent: [{ value: null }] },
+    outputMay: ["null"],
+    check: ({ z }) => {
+      const value =
+        fact.kind === "boolean"
+          ? z.boolean({ error: message })
+          : z
+              .number({ error: message })
+              .int({ error: message })
+              .min(fact.min, { error: message })
+              .max(fact.max, { error: message });
+      return takesNull(name) ? value.nullable() : value;
+    },
+  } as const satisfies PropertyDef;
+}

@@ -15,6 +15,11 @@ export type ApiKey = import("./apiKey").ApiKey;
 export const ApiKey: typeof import("./apiKey").ApiKey = null as any;
 utilities.lazyLoad(exports, ["ApiKey"], () => require("./apiKey"));
 
+export { ClickPipeArgs } from "./clickPipe";
+export type ClickPipe = import("./clickPipe").ClickPipe;
+export const ClickPipe: typeof import("./clickPipe").ClickPipe = null as any;
+utilities.lazyLoad(exports, ["ClickPipe"], () => require("./clickPipe"));
+
 export { ClickPipeCdcInfrastructureArgs } from "./clickPipeCdcInfrastructure";
 export type ClickPipeCdcInfrastructure = import("./clickPipeCdcInfrastructure").ClickPipeCdcInfrastructure;
 export const ClickPipeCdcInfrastructure: typeof import("./clickPipeCdcInfrastructure").ClickPipeCdcInfrastructure = null as any;
@@ -156,6 +161,8 @@ const _module = {
                 return new Alert(name, <any>undefined, { urn })
             case "alertpipe:index:ApiKey":
                 return new ApiKey(name, <any>undefined, { urn })
+            case "alertpipe:index:ClickPipe":
+                return new ClickPipe(name, <any>undefined, { urn })
             case "alertpipe:index:ClickPipeCdcInfrastructure":
                 return new ClickPipeCdcInfrastructure(name, <any>undefined, { urn })
             case "alertpipe:index:Connection":

@@ -42,7 +42,7 @@ describe("the native plugin's schema", () => {
     expect((await native.schema()).version).toBe(pkg.version);
   });
 
-  it("names the package alertpipe and its resources alertpipe:index:Alert, …, Connection, Source, Dashboard", async () => {
+  it("names the package alertpipe and its resources alertpipe:index:Alert, …, Source, Dashboard, ClickPipe", async () => {
     const schema = await native.schema();
     expect(schema.name).toBe("alertpipe");
     expect(Object.keys(schema.resources as Props).sort()).toEqual(Object.values(TOKENS).sort());

@@ -32,6 +32,8 @@ export const TOKENS = {
   connection: "alertpipe:index:Connection",
   source: "alertpipe:index:Source",
   dashboard: "alertpipe:index:Dashboard",
+  clickPipeCdcInfrastructure: "alertpipe:index:ClickPipeCdcInfrastructure",
+  clickPipe: "alertpipe:index:ClickPipe",
 } as const;
 
 /** The stack config that points the plugin at `emu`, credentials as the engine sends secret config, pacing off. */

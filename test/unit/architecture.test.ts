@@ -76,6 +76,7 @@ const LAYERS: readonly (readonly string[])[] = [
     "provider/source/",
     "provider/dashboard/",
     "provider/clickPipeCdcInfrastructure/",
+    "provider/clickPipe/",
   ],
   ["provider/resources.ts", "provider/lookups/"],
   ["provider/dynamic/", "provider/native/", "provider/export/"],
@@ -84,7 +85,7 @@ const LAYERS: readonly (readonly string[])[] = [
 
 /** The state-compatibility modules existing states require: thin adapters over the front door they serve. */
 const STATE_COMPATIBILITY =
-  /^provider\/(alert|apiKey|pipeSettings|webhook|savedSearch|connection|source|dashboard|clickPipeCdcInfrastructure)\/(shim|provider)\.ts$/;
+  /^provider\/(alert|apiKey|pipeSettings|webhook|savedSearch|connection|source|dashboard|clickPipeCdcInfrastructure|clickPipe)\/(shim|provider)\.ts$/;
 
 function unitOf(file: string): { layer: number; unit: string } {
   for (const [layer, units] of LAYERS.entries()) {

@@ -30,6 +30,14 @@ const COMMON = new Set([
   // The service of every ClickHouse Cloud service path (PipeSettings, ClickPipeCdcInfrastructure, their lookups,
   // the idle-service wake of http/idleService.ts and the 424's words of errors.ts).
   "serviceId",
+  // A ClickPipe's `credentials`, the word ApiKey's and the plugin's code use for a key pair and the engine's login.
+  "credentials",
+  // Words a ClickPipe's nested types share with others: a destination's ClickHouse `roles` (not an API key's),
+  // a credential's `username` and `password` (as Connection's), a database source's `settings` (and the runtime's).
+  ...["roles", "username", "password", "settings"],
+  // The description's words for capacity, which a streaming ClickPipe's `scaling` and the service's CDC
+  // capacity (ClickPipeCdcInfrastructure) share, and `stopped`, a service's state as well as a pipe's switch.
+  ...["replicaCpuMillicores", "replicaMemoryGb", "scaling", "stopped"],
   // A resource's kind, which the registry and the export name: Alert's output `savedSearch` is SavedSearch's.
   "savedSearch",
   // Plain words of the code: a TypeSpec's kind, Array.from, a URL's host, pacing disabled, a service connection.

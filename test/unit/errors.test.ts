@@ -28,6 +28,7 @@ import {
   UnexpectedResponseError,
   UnknownResourceTypeError,
   StillReferencedError,
+  PipeStateError,
   UsageError,
   InternalError,
   UnusableKeyLeftError,
@@ -77,6 +78,7 @@ const EXAMPLES: readonly AlertpipeError[] = [
   new UnknownFunctionError("alertpipe", "alertpipe:index:getNope", ["alertpipe:index:getAlert"]),
   new StillReferencedError({ method: "DELETE", path: "/api/v2/webhooks/w1" }, "webhook", ['"cpu" (a1)']),
   new TileNotAlertableError('the dashboard "Ops" has no tile named "Nope"; its tiles that take an alert: "Errors"'),
+  new PipeStateError('the ClickPipe "events"', "Failed", "Stopped or Paused", "broke"),
   new UsageError("--pipe org/svc: give <organizationId>/<serviceId>/<pipeId>"),
   new TransportError(ref, "socket hang up (UND_ERR_SOCKET)", "UND_ERR_SOCKET"),
   new InternalError(new TypeError("cannot read properties of undefined")),
@@ -122,6 +124,7 @@ describe("error codes", () => {
       | UnknownFunctionError
       | StillReferencedError
       | TileNotAlertableError
+      | PipeStateError
       | UsageError
       | TransportError
       | InternalError;

@@ -25,6 +25,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Alert{}
 	case "alertpipe:index:ApiKey":
 		r = &ApiKey{}
+	case "alertpipe:index:ClickPipe":
+		r = &ClickPipe{}
 	case "alertpipe:index:ClickPipeCdcInfrastructure":
 		r = &ClickPipeCdcInfrastructure{}
 	case "alertpipe:index:Connection":

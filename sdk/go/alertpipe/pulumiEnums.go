@@ -1516,6 +1516,4094 @@ func (in *apiKeyStateEnumPtr) ToApiKeyStateEnumPtrOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, in).(ApiKeyStateEnumPtrOutput)
 }
 
+// Snapshot only.
+type ClickPipeBigQueryReplicationMode string
+
+const (
+	ClickPipeBigQueryReplicationModeSnapshot = ClickPipeBigQueryReplicationMode("snapshot")
+)
+
+func (ClickPipeBigQueryReplicationMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeBigQueryReplicationMode)(nil)).Elem()
+}
+
+func (e ClickPipeBigQueryReplicationMode) ToClickPipeBigQueryReplicationModeOutput() ClickPipeBigQueryReplicationModeOutput {
+	return pulumi.ToOutput(e).(ClickPipeBigQueryReplicationModeOutput)
+}
+
+func (e ClickPipeBigQueryReplicationMode) ToClickPipeBigQueryReplicationModeOutputWithContext(ctx context.Context) ClickPipeBigQueryReplicationModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeBigQueryReplicationModeOutput)
+}
+
+func (e ClickPipeBigQueryReplicationMode) ToClickPipeBigQueryReplicationModePtrOutput() ClickPipeBigQueryReplicationModePtrOutput {
+	return e.ToClickPipeBigQueryReplicationModePtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeBigQueryReplicationMode) ToClickPipeBigQueryReplicationModePtrOutputWithContext(ctx context.Context) ClickPipeBigQueryReplicationModePtrOutput {
+	return ClickPipeBigQueryReplicationMode(e).ToClickPipeBigQueryReplicationModeOutputWithContext(ctx).ToClickPipeBigQueryReplicationModePtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeBigQueryReplicationMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeBigQueryReplicationMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeBigQueryReplicationMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeBigQueryReplicationMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeBigQueryReplicationModeOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeBigQueryReplicationModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeBigQueryReplicationMode)(nil)).Elem()
+}
+
+func (o ClickPipeBigQueryReplicationModeOutput) ToClickPipeBigQueryReplicationModeOutput() ClickPipeBigQueryReplicationModeOutput {
+	return o
+}
+
+func (o ClickPipeBigQueryReplicationModeOutput) ToClickPipeBigQueryReplicationModeOutputWithContext(ctx context.Context) ClickPipeBigQueryReplicationModeOutput {
+	return o
+}
+
+func (o ClickPipeBigQueryReplicationModeOutput) ToClickPipeBigQueryReplicationModePtrOutput() ClickPipeBigQueryReplicationModePtrOutput {
+	return o.ToClickPipeBigQueryReplicationModePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeBigQueryReplicationModeOutput) ToClickPipeBigQueryReplicationModePtrOutputWithContext(ctx context.Context) ClickPipeBigQueryReplicationModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeBigQueryReplicationMode) *ClickPipeBigQueryReplicationMode {
+		return &v
+	}).(ClickPipeBigQueryReplicationModePtrOutput)
+}
+
+func (o ClickPipeBigQueryReplicationModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeBigQueryReplicationModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeBigQueryReplicationMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeBigQueryReplicationModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeBigQueryReplicationModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeBigQueryReplicationMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeBigQueryReplicationModePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeBigQueryReplicationModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeBigQueryReplicationMode)(nil)).Elem()
+}
+
+func (o ClickPipeBigQueryReplicationModePtrOutput) ToClickPipeBigQueryReplicationModePtrOutput() ClickPipeBigQueryReplicationModePtrOutput {
+	return o
+}
+
+func (o ClickPipeBigQueryReplicationModePtrOutput) ToClickPipeBigQueryReplicationModePtrOutputWithContext(ctx context.Context) ClickPipeBigQueryReplicationModePtrOutput {
+	return o
+}
+
+func (o ClickPipeBigQueryReplicationModePtrOutput) Elem() ClickPipeBigQueryReplicationModeOutput {
+	return o.ApplyT(func(v *ClickPipeBigQueryReplicationMode) ClickPipeBigQueryReplicationMode {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeBigQueryReplicationMode
+		return ret
+	}).(ClickPipeBigQueryReplicationModeOutput)
+}
+
+func (o ClickPipeBigQueryReplicationModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeBigQueryReplicationModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeBigQueryReplicationMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeBigQueryReplicationModeInput is an input type that accepts values of the ClickPipeBigQueryReplicationMode enum
+// A concrete instance of `ClickPipeBigQueryReplicationModeInput` can be one of the following:
+//
+//	ClickPipeBigQueryReplicationModeSnapshot
+type ClickPipeBigQueryReplicationModeInput interface {
+	pulumi.Input
+
+	ToClickPipeBigQueryReplicationModeOutput() ClickPipeBigQueryReplicationModeOutput
+	ToClickPipeBigQueryReplicationModeOutputWithContext(context.Context) ClickPipeBigQueryReplicationModeOutput
+}
+
+var clickPipeBigQueryReplicationModePtrType = reflect.TypeOf((**ClickPipeBigQueryReplicationMode)(nil)).Elem()
+
+type ClickPipeBigQueryReplicationModePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeBigQueryReplicationModePtrOutput() ClickPipeBigQueryReplicationModePtrOutput
+	ToClickPipeBigQueryReplicationModePtrOutputWithContext(context.Context) ClickPipeBigQueryReplicationModePtrOutput
+}
+
+type clickPipeBigQueryReplicationModePtr string
+
+func ClickPipeBigQueryReplicationModePtr(v string) ClickPipeBigQueryReplicationModePtrInput {
+	return (*clickPipeBigQueryReplicationModePtr)(&v)
+}
+
+func (*clickPipeBigQueryReplicationModePtr) ElementType() reflect.Type {
+	return clickPipeBigQueryReplicationModePtrType
+}
+
+func (in *clickPipeBigQueryReplicationModePtr) ToClickPipeBigQueryReplicationModePtrOutput() ClickPipeBigQueryReplicationModePtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeBigQueryReplicationModePtrOutput)
+}
+
+func (in *clickPipeBigQueryReplicationModePtr) ToClickPipeBigQueryReplicationModePtrOutputWithContext(ctx context.Context) ClickPipeBigQueryReplicationModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeBigQueryReplicationModePtrOutput)
+}
+
+// A file compression.
+type ClickPipeCompression string
+
+const (
+	ClickPipeCompressionNone   = ClickPipeCompression("none")
+	ClickPipeCompressionGzip   = ClickPipeCompression("gzip")
+	ClickPipeCompressionGz     = ClickPipeCompression("gz")
+	ClickPipeCompressionBrotli = ClickPipeCompression("brotli")
+	ClickPipeCompressionBr     = ClickPipeCompression("br")
+	ClickPipeCompressionXz     = ClickPipeCompression("xz")
+	ClickPipeCompressionLZMA   = ClickPipeCompression("LZMA")
+	ClickPipeCompressionZstd   = ClickPipeCompression("zstd")
+	ClickPipeCompressionAuto   = ClickPipeCompression("auto")
+)
+
+func (ClickPipeCompression) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeCompression)(nil)).Elem()
+}
+
+func (e ClickPipeCompression) ToClickPipeCompressionOutput() ClickPipeCompressionOutput {
+	return pulumi.ToOutput(e).(ClickPipeCompressionOutput)
+}
+
+func (e ClickPipeCompression) ToClickPipeCompressionOutputWithContext(ctx context.Context) ClickPipeCompressionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeCompressionOutput)
+}
+
+func (e ClickPipeCompression) ToClickPipeCompressionPtrOutput() ClickPipeCompressionPtrOutput {
+	return e.ToClickPipeCompressionPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeCompression) ToClickPipeCompressionPtrOutputWithContext(ctx context.Context) ClickPipeCompressionPtrOutput {
+	return ClickPipeCompression(e).ToClickPipeCompressionOutputWithContext(ctx).ToClickPipeCompressionPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeCompression) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeCompression) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeCompression) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeCompression) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeCompressionOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeCompressionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeCompression)(nil)).Elem()
+}
+
+func (o ClickPipeCompressionOutput) ToClickPipeCompressionOutput() ClickPipeCompressionOutput {
+	return o
+}
+
+func (o ClickPipeCompressionOutput) ToClickPipeCompressionOutputWithContext(ctx context.Context) ClickPipeCompressionOutput {
+	return o
+}
+
+func (o ClickPipeCompressionOutput) ToClickPipeCompressionPtrOutput() ClickPipeCompressionPtrOutput {
+	return o.ToClickPipeCompressionPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeCompressionOutput) ToClickPipeCompressionPtrOutputWithContext(ctx context.Context) ClickPipeCompressionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeCompression) *ClickPipeCompression {
+		return &v
+	}).(ClickPipeCompressionPtrOutput)
+}
+
+func (o ClickPipeCompressionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeCompressionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeCompression) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeCompressionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeCompressionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeCompression) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeCompressionPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeCompressionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeCompression)(nil)).Elem()
+}
+
+func (o ClickPipeCompressionPtrOutput) ToClickPipeCompressionPtrOutput() ClickPipeCompressionPtrOutput {
+	return o
+}
+
+func (o ClickPipeCompressionPtrOutput) ToClickPipeCompressionPtrOutputWithContext(ctx context.Context) ClickPipeCompressionPtrOutput {
+	return o
+}
+
+func (o ClickPipeCompressionPtrOutput) Elem() ClickPipeCompressionOutput {
+	return o.ApplyT(func(v *ClickPipeCompression) ClickPipeCompression {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeCompression
+		return ret
+	}).(ClickPipeCompressionOutput)
+}
+
+func (o ClickPipeCompressionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeCompressionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeCompression) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeCompressionInput is an input type that accepts values of the ClickPipeCompression enum
+// A concrete instance of `ClickPipeCompressionInput` can be one of the following:
+//
+//	ClickPipeCompressionNone
+//	ClickPipeCompressionGzip
+//	ClickPipeCompressionGz
+//	ClickPipeCompressionBrotli
+//	ClickPipeCompressionBr
+//	ClickPipeCompressionXz
+//	ClickPipeCompressionLZMA
+//	ClickPipeCompressionZstd
+//	ClickPipeCompressionAuto
+type ClickPipeCompressionInput interface {
+	pulumi.Input
+
+	ToClickPipeCompressionOutput() ClickPipeCompressionOutput
+	ToClickPipeCompressionOutputWithContext(context.Context) ClickPipeCompressionOutput
+}
+
+var clickPipeCompressionPtrType = reflect.TypeOf((**ClickPipeCompression)(nil)).Elem()
+
+type ClickPipeCompressionPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeCompressionPtrOutput() ClickPipeCompressionPtrOutput
+	ToClickPipeCompressionPtrOutputWithContext(context.Context) ClickPipeCompressionPtrOutput
+}
+
+type clickPipeCompressionPtr string
+
+func ClickPipeCompressionPtr(v string) ClickPipeCompressionPtrInput {
+	return (*clickPipeCompressionPtr)(&v)
+}
+
+func (*clickPipeCompressionPtr) ElementType() reflect.Type {
+	return clickPipeCompressionPtrType
+}
+
+func (in *clickPipeCompressionPtr) ToClickPipeCompressionPtrOutput() ClickPipeCompressionPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeCompressionPtrOutput)
+}
+
+func (in *clickPipeCompressionPtr) ToClickPipeCompressionPtrOutputWithContext(ctx context.Context) ClickPipeCompressionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeCompressionPtrOutput)
+}
+
+// How a database pipe signs in.
+type ClickPipeDatabaseAuthentication string
+
+const (
+	ClickPipeDatabaseAuthenticationBasic   = ClickPipeDatabaseAuthentication("basic")
+	ClickPipeDatabaseAuthenticationIAMROLE = ClickPipeDatabaseAuthentication("IAM_ROLE")
+)
+
+func (ClickPipeDatabaseAuthentication) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeDatabaseAuthentication)(nil)).Elem()
+}
+
+func (e ClickPipeDatabaseAuthentication) ToClickPipeDatabaseAuthenticationOutput() ClickPipeDatabaseAuthenticationOutput {
+	return pulumi.ToOutput(e).(ClickPipeDatabaseAuthenticationOutput)
+}
+
+func (e ClickPipeDatabaseAuthentication) ToClickPipeDatabaseAuthenticationOutputWithContext(ctx context.Context) ClickPipeDatabaseAuthenticationOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeDatabaseAuthenticationOutput)
+}
+
+func (e ClickPipeDatabaseAuthentication) ToClickPipeDatabaseAuthenticationPtrOutput() ClickPipeDatabaseAuthenticationPtrOutput {
+	return e.ToClickPipeDatabaseAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeDatabaseAuthentication) ToClickPipeDatabaseAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeDatabaseAuthenticationPtrOutput {
+	return ClickPipeDatabaseAuthentication(e).ToClickPipeDatabaseAuthenticationOutputWithContext(ctx).ToClickPipeDatabaseAuthenticationPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeDatabaseAuthentication) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeDatabaseAuthentication) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeDatabaseAuthentication) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeDatabaseAuthentication) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeDatabaseAuthenticationOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeDatabaseAuthenticationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeDatabaseAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipeDatabaseAuthenticationOutput) ToClickPipeDatabaseAuthenticationOutput() ClickPipeDatabaseAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipeDatabaseAuthenticationOutput) ToClickPipeDatabaseAuthenticationOutputWithContext(ctx context.Context) ClickPipeDatabaseAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipeDatabaseAuthenticationOutput) ToClickPipeDatabaseAuthenticationPtrOutput() ClickPipeDatabaseAuthenticationPtrOutput {
+	return o.ToClickPipeDatabaseAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeDatabaseAuthenticationOutput) ToClickPipeDatabaseAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeDatabaseAuthenticationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeDatabaseAuthentication) *ClickPipeDatabaseAuthentication {
+		return &v
+	}).(ClickPipeDatabaseAuthenticationPtrOutput)
+}
+
+func (o ClickPipeDatabaseAuthenticationOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeDatabaseAuthenticationOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeDatabaseAuthentication) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeDatabaseAuthenticationOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeDatabaseAuthenticationOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeDatabaseAuthentication) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeDatabaseAuthenticationPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeDatabaseAuthenticationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeDatabaseAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipeDatabaseAuthenticationPtrOutput) ToClickPipeDatabaseAuthenticationPtrOutput() ClickPipeDatabaseAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipeDatabaseAuthenticationPtrOutput) ToClickPipeDatabaseAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeDatabaseAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipeDatabaseAuthenticationPtrOutput) Elem() ClickPipeDatabaseAuthenticationOutput {
+	return o.ApplyT(func(v *ClickPipeDatabaseAuthentication) ClickPipeDatabaseAuthentication {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeDatabaseAuthentication
+		return ret
+	}).(ClickPipeDatabaseAuthenticationOutput)
+}
+
+func (o ClickPipeDatabaseAuthenticationPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeDatabaseAuthenticationPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeDatabaseAuthentication) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeDatabaseAuthenticationInput is an input type that accepts values of the ClickPipeDatabaseAuthentication enum
+// A concrete instance of `ClickPipeDatabaseAuthenticationInput` can be one of the following:
+//
+//	ClickPipeDatabaseAuthenticationBasic
+//	ClickPipeDatabaseAuthenticationIAMROLE
+type ClickPipeDatabaseAuthenticationInput interface {
+	pulumi.Input
+
+	ToClickPipeDatabaseAuthenticationOutput() ClickPipeDatabaseAuthenticationOutput
+	ToClickPipeDatabaseAuthenticationOutputWithContext(context.Context) ClickPipeDatabaseAuthenticationOutput
+}
+
+var clickPipeDatabaseAuthenticationPtrType = reflect.TypeOf((**ClickPipeDatabaseAuthentication)(nil)).Elem()
+
+type ClickPipeDatabaseAuthenticationPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeDatabaseAuthenticationPtrOutput() ClickPipeDatabaseAuthenticationPtrOutput
+	ToClickPipeDatabaseAuthenticationPtrOutputWithContext(context.Context) ClickPipeDatabaseAuthenticationPtrOutput
+}
+
+type clickPipeDatabaseAuthenticationPtr string
+
+func ClickPipeDatabaseAuthenticationPtr(v string) ClickPipeDatabaseAuthenticationPtrInput {
+	return (*clickPipeDatabaseAuthenticationPtr)(&v)
+}
+
+func (*clickPipeDatabaseAuthenticationPtr) ElementType() reflect.Type {
+	return clickPipeDatabaseAuthenticationPtrType
+}
+
+func (in *clickPipeDatabaseAuthenticationPtr) ToClickPipeDatabaseAuthenticationPtrOutput() ClickPipeDatabaseAuthenticationPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeDatabaseAuthenticationPtrOutput)
+}
+
+func (in *clickPipeDatabaseAuthenticationPtr) ToClickPipeDatabaseAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeDatabaseAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeDatabaseAuthenticationPtrOutput)
+}
+
+// How a Kafka pipe signs in.
+type ClickPipeKafkaAuthentication string
+
+const (
+	ClickPipeKafkaAuthenticationPLAIN       = ClickPipeKafkaAuthentication("PLAIN")
+	ClickPipeKafkaAuthenticationSCRAMSHA256 = ClickPipeKafkaAuthentication("SCRAM-SHA-256")
+	ClickPipeKafkaAuthenticationSCRAMSHA512 = ClickPipeKafkaAuthentication("SCRAM-SHA-512")
+	ClickPipeKafkaAuthenticationIAMROLE     = ClickPipeKafkaAuthentication("IAM_ROLE")
+	ClickPipeKafkaAuthenticationIAMUSER     = ClickPipeKafkaAuthentication("IAM_USER")
+	ClickPipeKafkaAuthenticationMUTUALTLS   = ClickPipeKafkaAuthentication("MUTUAL_TLS")
+)
+
+func (ClickPipeKafkaAuthentication) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaAuthentication)(nil)).Elem()
+}
+
+func (e ClickPipeKafkaAuthentication) ToClickPipeKafkaAuthenticationOutput() ClickPipeKafkaAuthenticationOutput {
+	return pulumi.ToOutput(e).(ClickPipeKafkaAuthenticationOutput)
+}
+
+func (e ClickPipeKafkaAuthentication) ToClickPipeKafkaAuthenticationOutputWithContext(ctx context.Context) ClickPipeKafkaAuthenticationOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeKafkaAuthenticationOutput)
+}
+
+func (e ClickPipeKafkaAuthentication) ToClickPipeKafkaAuthenticationPtrOutput() ClickPipeKafkaAuthenticationPtrOutput {
+	return e.ToClickPipeKafkaAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKafkaAuthentication) ToClickPipeKafkaAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeKafkaAuthenticationPtrOutput {
+	return ClickPipeKafkaAuthentication(e).ToClickPipeKafkaAuthenticationOutputWithContext(ctx).ToClickPipeKafkaAuthenticationPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeKafkaAuthentication) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKafkaAuthentication) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKafkaAuthentication) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKafkaAuthentication) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeKafkaAuthenticationOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaAuthenticationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaAuthenticationOutput) ToClickPipeKafkaAuthenticationOutput() ClickPipeKafkaAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipeKafkaAuthenticationOutput) ToClickPipeKafkaAuthenticationOutputWithContext(ctx context.Context) ClickPipeKafkaAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipeKafkaAuthenticationOutput) ToClickPipeKafkaAuthenticationPtrOutput() ClickPipeKafkaAuthenticationPtrOutput {
+	return o.ToClickPipeKafkaAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaAuthenticationOutput) ToClickPipeKafkaAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeKafkaAuthenticationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeKafkaAuthentication) *ClickPipeKafkaAuthentication {
+		return &v
+	}).(ClickPipeKafkaAuthenticationPtrOutput)
+}
+
+func (o ClickPipeKafkaAuthenticationOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaAuthenticationOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKafkaAuthentication) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeKafkaAuthenticationOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaAuthenticationOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKafkaAuthentication) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeKafkaAuthenticationPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaAuthenticationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKafkaAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaAuthenticationPtrOutput) ToClickPipeKafkaAuthenticationPtrOutput() ClickPipeKafkaAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaAuthenticationPtrOutput) ToClickPipeKafkaAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeKafkaAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaAuthenticationPtrOutput) Elem() ClickPipeKafkaAuthenticationOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaAuthentication) ClickPipeKafkaAuthentication {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeKafkaAuthentication
+		return ret
+	}).(ClickPipeKafkaAuthenticationOutput)
+}
+
+func (o ClickPipeKafkaAuthenticationPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaAuthenticationPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeKafkaAuthentication) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeKafkaAuthenticationInput is an input type that accepts values of the ClickPipeKafkaAuthentication enum
+// A concrete instance of `ClickPipeKafkaAuthenticationInput` can be one of the following:
+//
+//	ClickPipeKafkaAuthenticationPLAIN
+//	ClickPipeKafkaAuthenticationSCRAMSHA256
+//	ClickPipeKafkaAuthenticationSCRAMSHA512
+//	ClickPipeKafkaAuthenticationIAMROLE
+//	ClickPipeKafkaAuthenticationIAMUSER
+//	ClickPipeKafkaAuthenticationMUTUALTLS
+type ClickPipeKafkaAuthenticationInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaAuthenticationOutput() ClickPipeKafkaAuthenticationOutput
+	ToClickPipeKafkaAuthenticationOutputWithContext(context.Context) ClickPipeKafkaAuthenticationOutput
+}
+
+var clickPipeKafkaAuthenticationPtrType = reflect.TypeOf((**ClickPipeKafkaAuthentication)(nil)).Elem()
+
+type ClickPipeKafkaAuthenticationPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaAuthenticationPtrOutput() ClickPipeKafkaAuthenticationPtrOutput
+	ToClickPipeKafkaAuthenticationPtrOutputWithContext(context.Context) ClickPipeKafkaAuthenticationPtrOutput
+}
+
+type clickPipeKafkaAuthenticationPtr string
+
+func ClickPipeKafkaAuthenticationPtr(v string) ClickPipeKafkaAuthenticationPtrInput {
+	return (*clickPipeKafkaAuthenticationPtr)(&v)
+}
+
+func (*clickPipeKafkaAuthenticationPtr) ElementType() reflect.Type {
+	return clickPipeKafkaAuthenticationPtrType
+}
+
+func (in *clickPipeKafkaAuthenticationPtr) ToClickPipeKafkaAuthenticationPtrOutput() ClickPipeKafkaAuthenticationPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeKafkaAuthenticationPtrOutput)
+}
+
+func (in *clickPipeKafkaAuthenticationPtr) ToClickPipeKafkaAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeKafkaAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeKafkaAuthenticationPtrOutput)
+}
+
+// A Kafka message format.
+type ClickPipeKafkaFormat string
+
+const (
+	ClickPipeKafkaFormatJSONEachRow   = ClickPipeKafkaFormat("JSONEachRow")
+	ClickPipeKafkaFormatAvro          = ClickPipeKafkaFormat("Avro")
+	ClickPipeKafkaFormatAvroConfluent = ClickPipeKafkaFormat("AvroConfluent")
+	ClickPipeKafkaFormatProtobuf      = ClickPipeKafkaFormat("Protobuf")
+)
+
+func (ClickPipeKafkaFormat) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaFormat)(nil)).Elem()
+}
+
+func (e ClickPipeKafkaFormat) ToClickPipeKafkaFormatOutput() ClickPipeKafkaFormatOutput {
+	return pulumi.ToOutput(e).(ClickPipeKafkaFormatOutput)
+}
+
+func (e ClickPipeKafkaFormat) ToClickPipeKafkaFormatOutputWithContext(ctx context.Context) ClickPipeKafkaFormatOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeKafkaFormatOutput)
+}
+
+func (e ClickPipeKafkaFormat) ToClickPipeKafkaFormatPtrOutput() ClickPipeKafkaFormatPtrOutput {
+	return e.ToClickPipeKafkaFormatPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKafkaFormat) ToClickPipeKafkaFormatPtrOutputWithContext(ctx context.Context) ClickPipeKafkaFormatPtrOutput {
+	return ClickPipeKafkaFormat(e).ToClickPipeKafkaFormatOutputWithContext(ctx).ToClickPipeKafkaFormatPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeKafkaFormat) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKafkaFormat) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKafkaFormat) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKafkaFormat) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeKafkaFormatOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaFormatOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaFormat)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaFormatOutput) ToClickPipeKafkaFormatOutput() ClickPipeKafkaFormatOutput {
+	return o
+}
+
+func (o ClickPipeKafkaFormatOutput) ToClickPipeKafkaFormatOutputWithContext(ctx context.Context) ClickPipeKafkaFormatOutput {
+	return o
+}
+
+func (o ClickPipeKafkaFormatOutput) ToClickPipeKafkaFormatPtrOutput() ClickPipeKafkaFormatPtrOutput {
+	return o.ToClickPipeKafkaFormatPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaFormatOutput) ToClickPipeKafkaFormatPtrOutputWithContext(ctx context.Context) ClickPipeKafkaFormatPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeKafkaFormat) *ClickPipeKafkaFormat {
+		return &v
+	}).(ClickPipeKafkaFormatPtrOutput)
+}
+
+func (o ClickPipeKafkaFormatOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaFormatOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKafkaFormat) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeKafkaFormatOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaFormatOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKafkaFormat) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeKafkaFormatPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaFormatPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKafkaFormat)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaFormatPtrOutput) ToClickPipeKafkaFormatPtrOutput() ClickPipeKafkaFormatPtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaFormatPtrOutput) ToClickPipeKafkaFormatPtrOutputWithContext(ctx context.Context) ClickPipeKafkaFormatPtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaFormatPtrOutput) Elem() ClickPipeKafkaFormatOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaFormat) ClickPipeKafkaFormat {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeKafkaFormat
+		return ret
+	}).(ClickPipeKafkaFormatOutput)
+}
+
+func (o ClickPipeKafkaFormatPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaFormatPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeKafkaFormat) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeKafkaFormatInput is an input type that accepts values of the ClickPipeKafkaFormat enum
+// A concrete instance of `ClickPipeKafkaFormatInput` can be one of the following:
+//
+//	ClickPipeKafkaFormatJSONEachRow
+//	ClickPipeKafkaFormatAvro
+//	ClickPipeKafkaFormatAvroConfluent
+//	ClickPipeKafkaFormatProtobuf
+type ClickPipeKafkaFormatInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaFormatOutput() ClickPipeKafkaFormatOutput
+	ToClickPipeKafkaFormatOutputWithContext(context.Context) ClickPipeKafkaFormatOutput
+}
+
+var clickPipeKafkaFormatPtrType = reflect.TypeOf((**ClickPipeKafkaFormat)(nil)).Elem()
+
+type ClickPipeKafkaFormatPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaFormatPtrOutput() ClickPipeKafkaFormatPtrOutput
+	ToClickPipeKafkaFormatPtrOutputWithContext(context.Context) ClickPipeKafkaFormatPtrOutput
+}
+
+type clickPipeKafkaFormatPtr string
+
+func ClickPipeKafkaFormatPtr(v string) ClickPipeKafkaFormatPtrInput {
+	return (*clickPipeKafkaFormatPtr)(&v)
+}
+
+func (*clickPipeKafkaFormatPtr) ElementType() reflect.Type {
+	return clickPipeKafkaFormatPtrType
+}
+
+func (in *clickPipeKafkaFormatPtr) ToClickPipeKafkaFormatPtrOutput() ClickPipeKafkaFormatPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeKafkaFormatPtrOutput)
+}
+
+func (in *clickPipeKafkaFormatPtr) ToClickPipeKafkaFormatPtrOutputWithContext(ctx context.Context) ClickPipeKafkaFormatPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeKafkaFormatPtrOutput)
+}
+
+// Where to start.
+type ClickPipeKafkaOffsetStrategy string
+
+const (
+	ClickPipeKafkaOffsetStrategyFromBeginning = ClickPipeKafkaOffsetStrategy("from_beginning")
+	ClickPipeKafkaOffsetStrategyFromLatest    = ClickPipeKafkaOffsetStrategy("from_latest")
+	ClickPipeKafkaOffsetStrategyFromTimestamp = ClickPipeKafkaOffsetStrategy("from_timestamp")
+)
+
+func (ClickPipeKafkaOffsetStrategy) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaOffsetStrategy)(nil)).Elem()
+}
+
+func (e ClickPipeKafkaOffsetStrategy) ToClickPipeKafkaOffsetStrategyOutput() ClickPipeKafkaOffsetStrategyOutput {
+	return pulumi.ToOutput(e).(ClickPipeKafkaOffsetStrategyOutput)
+}
+
+func (e ClickPipeKafkaOffsetStrategy) ToClickPipeKafkaOffsetStrategyOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetStrategyOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeKafkaOffsetStrategyOutput)
+}
+
+func (e ClickPipeKafkaOffsetStrategy) ToClickPipeKafkaOffsetStrategyPtrOutput() ClickPipeKafkaOffsetStrategyPtrOutput {
+	return e.ToClickPipeKafkaOffsetStrategyPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKafkaOffsetStrategy) ToClickPipeKafkaOffsetStrategyPtrOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetStrategyPtrOutput {
+	return ClickPipeKafkaOffsetStrategy(e).ToClickPipeKafkaOffsetStrategyOutputWithContext(ctx).ToClickPipeKafkaOffsetStrategyPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeKafkaOffsetStrategy) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKafkaOffsetStrategy) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKafkaOffsetStrategy) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKafkaOffsetStrategy) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeKafkaOffsetStrategyOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaOffsetStrategyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaOffsetStrategy)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaOffsetStrategyOutput) ToClickPipeKafkaOffsetStrategyOutput() ClickPipeKafkaOffsetStrategyOutput {
+	return o
+}
+
+func (o ClickPipeKafkaOffsetStrategyOutput) ToClickPipeKafkaOffsetStrategyOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetStrategyOutput {
+	return o
+}
+
+func (o ClickPipeKafkaOffsetStrategyOutput) ToClickPipeKafkaOffsetStrategyPtrOutput() ClickPipeKafkaOffsetStrategyPtrOutput {
+	return o.ToClickPipeKafkaOffsetStrategyPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaOffsetStrategyOutput) ToClickPipeKafkaOffsetStrategyPtrOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetStrategyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeKafkaOffsetStrategy) *ClickPipeKafkaOffsetStrategy {
+		return &v
+	}).(ClickPipeKafkaOffsetStrategyPtrOutput)
+}
+
+func (o ClickPipeKafkaOffsetStrategyOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaOffsetStrategyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKafkaOffsetStrategy) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeKafkaOffsetStrategyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaOffsetStrategyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKafkaOffsetStrategy) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeKafkaOffsetStrategyPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaOffsetStrategyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKafkaOffsetStrategy)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaOffsetStrategyPtrOutput) ToClickPipeKafkaOffsetStrategyPtrOutput() ClickPipeKafkaOffsetStrategyPtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaOffsetStrategyPtrOutput) ToClickPipeKafkaOffsetStrategyPtrOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetStrategyPtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaOffsetStrategyPtrOutput) Elem() ClickPipeKafkaOffsetStrategyOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaOffsetStrategy) ClickPipeKafkaOffsetStrategy {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeKafkaOffsetStrategy
+		return ret
+	}).(ClickPipeKafkaOffsetStrategyOutput)
+}
+
+func (o ClickPipeKafkaOffsetStrategyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaOffsetStrategyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeKafkaOffsetStrategy) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeKafkaOffsetStrategyInput is an input type that accepts values of the ClickPipeKafkaOffsetStrategy enum
+// A concrete instance of `ClickPipeKafkaOffsetStrategyInput` can be one of the following:
+//
+//	ClickPipeKafkaOffsetStrategyFromBeginning
+//	ClickPipeKafkaOffsetStrategyFromLatest
+//	ClickPipeKafkaOffsetStrategyFromTimestamp
+type ClickPipeKafkaOffsetStrategyInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaOffsetStrategyOutput() ClickPipeKafkaOffsetStrategyOutput
+	ToClickPipeKafkaOffsetStrategyOutputWithContext(context.Context) ClickPipeKafkaOffsetStrategyOutput
+}
+
+var clickPipeKafkaOffsetStrategyPtrType = reflect.TypeOf((**ClickPipeKafkaOffsetStrategy)(nil)).Elem()
+
+type ClickPipeKafkaOffsetStrategyPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaOffsetStrategyPtrOutput() ClickPipeKafkaOffsetStrategyPtrOutput
+	ToClickPipeKafkaOffsetStrategyPtrOutputWithContext(context.Context) ClickPipeKafkaOffsetStrategyPtrOutput
+}
+
+type clickPipeKafkaOffsetStrategyPtr string
+
+func ClickPipeKafkaOffsetStrategyPtr(v string) ClickPipeKafkaOffsetStrategyPtrInput {
+	return (*clickPipeKafkaOffsetStrategyPtr)(&v)
+}
+
+func (*clickPipeKafkaOffsetStrategyPtr) ElementType() reflect.Type {
+	return clickPipeKafkaOffsetStrategyPtrType
+}
+
+func (in *clickPipeKafkaOffsetStrategyPtr) ToClickPipeKafkaOffsetStrategyPtrOutput() ClickPipeKafkaOffsetStrategyPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeKafkaOffsetStrategyPtrOutput)
+}
+
+func (in *clickPipeKafkaOffsetStrategyPtr) ToClickPipeKafkaOffsetStrategyPtrOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetStrategyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeKafkaOffsetStrategyPtrOutput)
+}
+
+// The Kafka flavour.
+type ClickPipeKafkaType string
+
+const (
+	ClickPipeKafkaTypeKafka         = ClickPipeKafkaType("kafka")
+	ClickPipeKafkaTypeRedpanda      = ClickPipeKafkaType("redpanda")
+	ClickPipeKafkaTypeMsk           = ClickPipeKafkaType("msk")
+	ClickPipeKafkaTypeGcmk          = ClickPipeKafkaType("gcmk")
+	ClickPipeKafkaTypeConfluent     = ClickPipeKafkaType("confluent")
+	ClickPipeKafkaTypeWarpstream    = ClickPipeKafkaType("warpstream")
+	ClickPipeKafkaTypeAzureeventhub = ClickPipeKafkaType("azureeventhub")
+	ClickPipeKafkaTypeDokafka       = ClickPipeKafkaType("dokafka")
+)
+
+func (ClickPipeKafkaType) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaType)(nil)).Elem()
+}
+
+func (e ClickPipeKafkaType) ToClickPipeKafkaTypeOutput() ClickPipeKafkaTypeOutput {
+	return pulumi.ToOutput(e).(ClickPipeKafkaTypeOutput)
+}
+
+func (e ClickPipeKafkaType) ToClickPipeKafkaTypeOutputWithContext(ctx context.Context) ClickPipeKafkaTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeKafkaTypeOutput)
+}
+
+func (e ClickPipeKafkaType) ToClickPipeKafkaTypePtrOutput() ClickPipeKafkaTypePtrOutput {
+	return e.ToClickPipeKafkaTypePtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKafkaType) ToClickPipeKafkaTypePtrOutputWithContext(ctx context.Context) ClickPipeKafkaTypePtrOutput {
+	return ClickPipeKafkaType(e).ToClickPipeKafkaTypeOutputWithContext(ctx).ToClickPipeKafkaTypePtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeKafkaType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKafkaType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKafkaType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKafkaType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeKafkaTypeOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaType)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaTypeOutput) ToClickPipeKafkaTypeOutput() ClickPipeKafkaTypeOutput {
+	return o
+}
+
+func (o ClickPipeKafkaTypeOutput) ToClickPipeKafkaTypeOutputWithContext(ctx context.Context) ClickPipeKafkaTypeOutput {
+	return o
+}
+
+func (o ClickPipeKafkaTypeOutput) ToClickPipeKafkaTypePtrOutput() ClickPipeKafkaTypePtrOutput {
+	return o.ToClickPipeKafkaTypePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaTypeOutput) ToClickPipeKafkaTypePtrOutputWithContext(ctx context.Context) ClickPipeKafkaTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeKafkaType) *ClickPipeKafkaType {
+		return &v
+	}).(ClickPipeKafkaTypePtrOutput)
+}
+
+func (o ClickPipeKafkaTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKafkaType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeKafkaTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKafkaType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeKafkaTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKafkaType)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaTypePtrOutput) ToClickPipeKafkaTypePtrOutput() ClickPipeKafkaTypePtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaTypePtrOutput) ToClickPipeKafkaTypePtrOutputWithContext(ctx context.Context) ClickPipeKafkaTypePtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaTypePtrOutput) Elem() ClickPipeKafkaTypeOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaType) ClickPipeKafkaType {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeKafkaType
+		return ret
+	}).(ClickPipeKafkaTypeOutput)
+}
+
+func (o ClickPipeKafkaTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeKafkaType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeKafkaTypeInput is an input type that accepts values of the ClickPipeKafkaType enum
+// A concrete instance of `ClickPipeKafkaTypeInput` can be one of the following:
+//
+//	ClickPipeKafkaTypeKafka
+//	ClickPipeKafkaTypeRedpanda
+//	ClickPipeKafkaTypeMsk
+//	ClickPipeKafkaTypeGcmk
+//	ClickPipeKafkaTypeConfluent
+//	ClickPipeKafkaTypeWarpstream
+//	ClickPipeKafkaTypeAzureeventhub
+//	ClickPipeKafkaTypeDokafka
+type ClickPipeKafkaTypeInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaTypeOutput() ClickPipeKafkaTypeOutput
+	ToClickPipeKafkaTypeOutputWithContext(context.Context) ClickPipeKafkaTypeOutput
+}
+
+var clickPipeKafkaTypePtrType = reflect.TypeOf((**ClickPipeKafkaType)(nil)).Elem()
+
+type ClickPipeKafkaTypePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaTypePtrOutput() ClickPipeKafkaTypePtrOutput
+	ToClickPipeKafkaTypePtrOutputWithContext(context.Context) ClickPipeKafkaTypePtrOutput
+}
+
+type clickPipeKafkaTypePtr string
+
+func ClickPipeKafkaTypePtr(v string) ClickPipeKafkaTypePtrInput {
+	return (*clickPipeKafkaTypePtr)(&v)
+}
+
+func (*clickPipeKafkaTypePtr) ElementType() reflect.Type {
+	return clickPipeKafkaTypePtrType
+}
+
+func (in *clickPipeKafkaTypePtr) ToClickPipeKafkaTypePtrOutput() ClickPipeKafkaTypePtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeKafkaTypePtrOutput)
+}
+
+func (in *clickPipeKafkaTypePtr) ToClickPipeKafkaTypePtrOutputWithContext(ctx context.Context) ClickPipeKafkaTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeKafkaTypePtrOutput)
+}
+
+// How a Kinesis pipe signs in.
+type ClickPipeKinesisAuthentication string
+
+const (
+	ClickPipeKinesisAuthenticationIAMROLE = ClickPipeKinesisAuthentication("IAM_ROLE")
+	ClickPipeKinesisAuthenticationIAMUSER = ClickPipeKinesisAuthentication("IAM_USER")
+)
+
+func (ClickPipeKinesisAuthentication) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKinesisAuthentication)(nil)).Elem()
+}
+
+func (e ClickPipeKinesisAuthentication) ToClickPipeKinesisAuthenticationOutput() ClickPipeKinesisAuthenticationOutput {
+	return pulumi.ToOutput(e).(ClickPipeKinesisAuthenticationOutput)
+}
+
+func (e ClickPipeKinesisAuthentication) ToClickPipeKinesisAuthenticationOutputWithContext(ctx context.Context) ClickPipeKinesisAuthenticationOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeKinesisAuthenticationOutput)
+}
+
+func (e ClickPipeKinesisAuthentication) ToClickPipeKinesisAuthenticationPtrOutput() ClickPipeKinesisAuthenticationPtrOutput {
+	return e.ToClickPipeKinesisAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKinesisAuthentication) ToClickPipeKinesisAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeKinesisAuthenticationPtrOutput {
+	return ClickPipeKinesisAuthentication(e).ToClickPipeKinesisAuthenticationOutputWithContext(ctx).ToClickPipeKinesisAuthenticationPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeKinesisAuthentication) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKinesisAuthentication) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKinesisAuthentication) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKinesisAuthentication) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeKinesisAuthenticationOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKinesisAuthenticationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKinesisAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipeKinesisAuthenticationOutput) ToClickPipeKinesisAuthenticationOutput() ClickPipeKinesisAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipeKinesisAuthenticationOutput) ToClickPipeKinesisAuthenticationOutputWithContext(ctx context.Context) ClickPipeKinesisAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipeKinesisAuthenticationOutput) ToClickPipeKinesisAuthenticationPtrOutput() ClickPipeKinesisAuthenticationPtrOutput {
+	return o.ToClickPipeKinesisAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisAuthenticationOutput) ToClickPipeKinesisAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeKinesisAuthenticationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeKinesisAuthentication) *ClickPipeKinesisAuthentication {
+		return &v
+	}).(ClickPipeKinesisAuthenticationPtrOutput)
+}
+
+func (o ClickPipeKinesisAuthenticationOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisAuthenticationOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKinesisAuthentication) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeKinesisAuthenticationOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisAuthenticationOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKinesisAuthentication) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeKinesisAuthenticationPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKinesisAuthenticationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKinesisAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipeKinesisAuthenticationPtrOutput) ToClickPipeKinesisAuthenticationPtrOutput() ClickPipeKinesisAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipeKinesisAuthenticationPtrOutput) ToClickPipeKinesisAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeKinesisAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipeKinesisAuthenticationPtrOutput) Elem() ClickPipeKinesisAuthenticationOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisAuthentication) ClickPipeKinesisAuthentication {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeKinesisAuthentication
+		return ret
+	}).(ClickPipeKinesisAuthenticationOutput)
+}
+
+func (o ClickPipeKinesisAuthenticationPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisAuthenticationPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeKinesisAuthentication) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeKinesisAuthenticationInput is an input type that accepts values of the ClickPipeKinesisAuthentication enum
+// A concrete instance of `ClickPipeKinesisAuthenticationInput` can be one of the following:
+//
+//	ClickPipeKinesisAuthenticationIAMROLE
+//	ClickPipeKinesisAuthenticationIAMUSER
+type ClickPipeKinesisAuthenticationInput interface {
+	pulumi.Input
+
+	ToClickPipeKinesisAuthenticationOutput() ClickPipeKinesisAuthenticationOutput
+	ToClickPipeKinesisAuthenticationOutputWithContext(context.Context) ClickPipeKinesisAuthenticationOutput
+}
+
+var clickPipeKinesisAuthenticationPtrType = reflect.TypeOf((**ClickPipeKinesisAuthentication)(nil)).Elem()
+
+type ClickPipeKinesisAuthenticationPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeKinesisAuthenticationPtrOutput() ClickPipeKinesisAuthenticationPtrOutput
+	ToClickPipeKinesisAuthenticationPtrOutputWithContext(context.Context) ClickPipeKinesisAuthenticationPtrOutput
+}
+
+type clickPipeKinesisAuthenticationPtr string
+
+func ClickPipeKinesisAuthenticationPtr(v string) ClickPipeKinesisAuthenticationPtrInput {
+	return (*clickPipeKinesisAuthenticationPtr)(&v)
+}
+
+func (*clickPipeKinesisAuthenticationPtr) ElementType() reflect.Type {
+	return clickPipeKinesisAuthenticationPtrType
+}
+
+func (in *clickPipeKinesisAuthenticationPtr) ToClickPipeKinesisAuthenticationPtrOutput() ClickPipeKinesisAuthenticationPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeKinesisAuthenticationPtrOutput)
+}
+
+func (in *clickPipeKinesisAuthenticationPtr) ToClickPipeKinesisAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeKinesisAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeKinesisAuthenticationPtrOutput)
+}
+
+// A Kinesis record format.
+type ClickPipeKinesisFormat string
+
+const (
+	ClickPipeKinesisFormatJSONEachRow   = ClickPipeKinesisFormat("JSONEachRow")
+	ClickPipeKinesisFormatAvro          = ClickPipeKinesisFormat("Avro")
+	ClickPipeKinesisFormatAvroConfluent = ClickPipeKinesisFormat("AvroConfluent")
+)
+
+func (ClickPipeKinesisFormat) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKinesisFormat)(nil)).Elem()
+}
+
+func (e ClickPipeKinesisFormat) ToClickPipeKinesisFormatOutput() ClickPipeKinesisFormatOutput {
+	return pulumi.ToOutput(e).(ClickPipeKinesisFormatOutput)
+}
+
+func (e ClickPipeKinesisFormat) ToClickPipeKinesisFormatOutputWithContext(ctx context.Context) ClickPipeKinesisFormatOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeKinesisFormatOutput)
+}
+
+func (e ClickPipeKinesisFormat) ToClickPipeKinesisFormatPtrOutput() ClickPipeKinesisFormatPtrOutput {
+	return e.ToClickPipeKinesisFormatPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKinesisFormat) ToClickPipeKinesisFormatPtrOutputWithContext(ctx context.Context) ClickPipeKinesisFormatPtrOutput {
+	return ClickPipeKinesisFormat(e).ToClickPipeKinesisFormatOutputWithContext(ctx).ToClickPipeKinesisFormatPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeKinesisFormat) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKinesisFormat) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKinesisFormat) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKinesisFormat) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeKinesisFormatOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKinesisFormatOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKinesisFormat)(nil)).Elem()
+}
+
+func (o ClickPipeKinesisFormatOutput) ToClickPipeKinesisFormatOutput() ClickPipeKinesisFormatOutput {
+	return o
+}
+
+func (o ClickPipeKinesisFormatOutput) ToClickPipeKinesisFormatOutputWithContext(ctx context.Context) ClickPipeKinesisFormatOutput {
+	return o
+}
+
+func (o ClickPipeKinesisFormatOutput) ToClickPipeKinesisFormatPtrOutput() ClickPipeKinesisFormatPtrOutput {
+	return o.ToClickPipeKinesisFormatPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisFormatOutput) ToClickPipeKinesisFormatPtrOutputWithContext(ctx context.Context) ClickPipeKinesisFormatPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeKinesisFormat) *ClickPipeKinesisFormat {
+		return &v
+	}).(ClickPipeKinesisFormatPtrOutput)
+}
+
+func (o ClickPipeKinesisFormatOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisFormatOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKinesisFormat) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeKinesisFormatOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisFormatOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKinesisFormat) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeKinesisFormatPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKinesisFormatPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKinesisFormat)(nil)).Elem()
+}
+
+func (o ClickPipeKinesisFormatPtrOutput) ToClickPipeKinesisFormatPtrOutput() ClickPipeKinesisFormatPtrOutput {
+	return o
+}
+
+func (o ClickPipeKinesisFormatPtrOutput) ToClickPipeKinesisFormatPtrOutputWithContext(ctx context.Context) ClickPipeKinesisFormatPtrOutput {
+	return o
+}
+
+func (o ClickPipeKinesisFormatPtrOutput) Elem() ClickPipeKinesisFormatOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisFormat) ClickPipeKinesisFormat {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeKinesisFormat
+		return ret
+	}).(ClickPipeKinesisFormatOutput)
+}
+
+func (o ClickPipeKinesisFormatPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisFormatPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeKinesisFormat) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeKinesisFormatInput is an input type that accepts values of the ClickPipeKinesisFormat enum
+// A concrete instance of `ClickPipeKinesisFormatInput` can be one of the following:
+//
+//	ClickPipeKinesisFormatJSONEachRow
+//	ClickPipeKinesisFormatAvro
+//	ClickPipeKinesisFormatAvroConfluent
+type ClickPipeKinesisFormatInput interface {
+	pulumi.Input
+
+	ToClickPipeKinesisFormatOutput() ClickPipeKinesisFormatOutput
+	ToClickPipeKinesisFormatOutputWithContext(context.Context) ClickPipeKinesisFormatOutput
+}
+
+var clickPipeKinesisFormatPtrType = reflect.TypeOf((**ClickPipeKinesisFormat)(nil)).Elem()
+
+type ClickPipeKinesisFormatPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeKinesisFormatPtrOutput() ClickPipeKinesisFormatPtrOutput
+	ToClickPipeKinesisFormatPtrOutputWithContext(context.Context) ClickPipeKinesisFormatPtrOutput
+}
+
+type clickPipeKinesisFormatPtr string
+
+func ClickPipeKinesisFormatPtr(v string) ClickPipeKinesisFormatPtrInput {
+	return (*clickPipeKinesisFormatPtr)(&v)
+}
+
+func (*clickPipeKinesisFormatPtr) ElementType() reflect.Type {
+	return clickPipeKinesisFormatPtrType
+}
+
+func (in *clickPipeKinesisFormatPtr) ToClickPipeKinesisFormatPtrOutput() ClickPipeKinesisFormatPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeKinesisFormatPtrOutput)
+}
+
+func (in *clickPipeKinesisFormatPtr) ToClickPipeKinesisFormatPtrOutputWithContext(ctx context.Context) ClickPipeKinesisFormatPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeKinesisFormatPtrOutput)
+}
+
+// Where to start.
+type ClickPipeKinesisIteratorType string
+
+const (
+	ClickPipeKinesisIteratorTypeTRIMHORIZON = ClickPipeKinesisIteratorType("TRIM_HORIZON")
+	ClickPipeKinesisIteratorTypeLATEST      = ClickPipeKinesisIteratorType("LATEST")
+	ClickPipeKinesisIteratorTypeATTIMESTAMP = ClickPipeKinesisIteratorType("AT_TIMESTAMP")
+)
+
+func (ClickPipeKinesisIteratorType) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKinesisIteratorType)(nil)).Elem()
+}
+
+func (e ClickPipeKinesisIteratorType) ToClickPipeKinesisIteratorTypeOutput() ClickPipeKinesisIteratorTypeOutput {
+	return pulumi.ToOutput(e).(ClickPipeKinesisIteratorTypeOutput)
+}
+
+func (e ClickPipeKinesisIteratorType) ToClickPipeKinesisIteratorTypeOutputWithContext(ctx context.Context) ClickPipeKinesisIteratorTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeKinesisIteratorTypeOutput)
+}
+
+func (e ClickPipeKinesisIteratorType) ToClickPipeKinesisIteratorTypePtrOutput() ClickPipeKinesisIteratorTypePtrOutput {
+	return e.ToClickPipeKinesisIteratorTypePtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKinesisIteratorType) ToClickPipeKinesisIteratorTypePtrOutputWithContext(ctx context.Context) ClickPipeKinesisIteratorTypePtrOutput {
+	return ClickPipeKinesisIteratorType(e).ToClickPipeKinesisIteratorTypeOutputWithContext(ctx).ToClickPipeKinesisIteratorTypePtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeKinesisIteratorType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKinesisIteratorType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeKinesisIteratorType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeKinesisIteratorType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeKinesisIteratorTypeOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKinesisIteratorTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKinesisIteratorType)(nil)).Elem()
+}
+
+func (o ClickPipeKinesisIteratorTypeOutput) ToClickPipeKinesisIteratorTypeOutput() ClickPipeKinesisIteratorTypeOutput {
+	return o
+}
+
+func (o ClickPipeKinesisIteratorTypeOutput) ToClickPipeKinesisIteratorTypeOutputWithContext(ctx context.Context) ClickPipeKinesisIteratorTypeOutput {
+	return o
+}
+
+func (o ClickPipeKinesisIteratorTypeOutput) ToClickPipeKinesisIteratorTypePtrOutput() ClickPipeKinesisIteratorTypePtrOutput {
+	return o.ToClickPipeKinesisIteratorTypePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisIteratorTypeOutput) ToClickPipeKinesisIteratorTypePtrOutputWithContext(ctx context.Context) ClickPipeKinesisIteratorTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeKinesisIteratorType) *ClickPipeKinesisIteratorType {
+		return &v
+	}).(ClickPipeKinesisIteratorTypePtrOutput)
+}
+
+func (o ClickPipeKinesisIteratorTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisIteratorTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKinesisIteratorType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeKinesisIteratorTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisIteratorTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeKinesisIteratorType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeKinesisIteratorTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKinesisIteratorTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKinesisIteratorType)(nil)).Elem()
+}
+
+func (o ClickPipeKinesisIteratorTypePtrOutput) ToClickPipeKinesisIteratorTypePtrOutput() ClickPipeKinesisIteratorTypePtrOutput {
+	return o
+}
+
+func (o ClickPipeKinesisIteratorTypePtrOutput) ToClickPipeKinesisIteratorTypePtrOutputWithContext(ctx context.Context) ClickPipeKinesisIteratorTypePtrOutput {
+	return o
+}
+
+func (o ClickPipeKinesisIteratorTypePtrOutput) Elem() ClickPipeKinesisIteratorTypeOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisIteratorType) ClickPipeKinesisIteratorType {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeKinesisIteratorType
+		return ret
+	}).(ClickPipeKinesisIteratorTypeOutput)
+}
+
+func (o ClickPipeKinesisIteratorTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisIteratorTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeKinesisIteratorType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeKinesisIteratorTypeInput is an input type that accepts values of the ClickPipeKinesisIteratorType enum
+// A concrete instance of `ClickPipeKinesisIteratorTypeInput` can be one of the following:
+//
+//	ClickPipeKinesisIteratorTypeTRIMHORIZON
+//	ClickPipeKinesisIteratorTypeLATEST
+//	ClickPipeKinesisIteratorTypeATTIMESTAMP
+type ClickPipeKinesisIteratorTypeInput interface {
+	pulumi.Input
+
+	ToClickPipeKinesisIteratorTypeOutput() ClickPipeKinesisIteratorTypeOutput
+	ToClickPipeKinesisIteratorTypeOutputWithContext(context.Context) ClickPipeKinesisIteratorTypeOutput
+}
+
+var clickPipeKinesisIteratorTypePtrType = reflect.TypeOf((**ClickPipeKinesisIteratorType)(nil)).Elem()
+
+type ClickPipeKinesisIteratorTypePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeKinesisIteratorTypePtrOutput() ClickPipeKinesisIteratorTypePtrOutput
+	ToClickPipeKinesisIteratorTypePtrOutputWithContext(context.Context) ClickPipeKinesisIteratorTypePtrOutput
+}
+
+type clickPipeKinesisIteratorTypePtr string
+
+func ClickPipeKinesisIteratorTypePtr(v string) ClickPipeKinesisIteratorTypePtrInput {
+	return (*clickPipeKinesisIteratorTypePtr)(&v)
+}
+
+func (*clickPipeKinesisIteratorTypePtr) ElementType() reflect.Type {
+	return clickPipeKinesisIteratorTypePtrType
+}
+
+func (in *clickPipeKinesisIteratorTypePtr) ToClickPipeKinesisIteratorTypePtrOutput() ClickPipeKinesisIteratorTypePtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeKinesisIteratorTypePtrOutput)
+}
+
+func (in *clickPipeKinesisIteratorTypePtr) ToClickPipeKinesisIteratorTypePtrOutputWithContext(ctx context.Context) ClickPipeKinesisIteratorTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeKinesisIteratorTypePtrOutput)
+}
+
+// A managed table's engine.
+type ClickPipeManagedTableEngine string
+
+const (
+	ClickPipeManagedTableEngineMergeTree          = ClickPipeManagedTableEngine("MergeTree")
+	ClickPipeManagedTableEngineReplacingMergeTree = ClickPipeManagedTableEngine("ReplacingMergeTree")
+	ClickPipeManagedTableEngineSummingMergeTree   = ClickPipeManagedTableEngine("SummingMergeTree")
+	ClickPipeManagedTableEngineNull               = ClickPipeManagedTableEngine("Null")
+)
+
+func (ClickPipeManagedTableEngine) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeManagedTableEngine)(nil)).Elem()
+}
+
+func (e ClickPipeManagedTableEngine) ToClickPipeManagedTableEngineOutput() ClickPipeManagedTableEngineOutput {
+	return pulumi.ToOutput(e).(ClickPipeManagedTableEngineOutput)
+}
+
+func (e ClickPipeManagedTableEngine) ToClickPipeManagedTableEngineOutputWithContext(ctx context.Context) ClickPipeManagedTableEngineOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeManagedTableEngineOutput)
+}
+
+func (e ClickPipeManagedTableEngine) ToClickPipeManagedTableEnginePtrOutput() ClickPipeManagedTableEnginePtrOutput {
+	return e.ToClickPipeManagedTableEnginePtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeManagedTableEngine) ToClickPipeManagedTableEnginePtrOutputWithContext(ctx context.Context) ClickPipeManagedTableEnginePtrOutput {
+	return ClickPipeManagedTableEngine(e).ToClickPipeManagedTableEngineOutputWithContext(ctx).ToClickPipeManagedTableEnginePtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeManagedTableEngine) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeManagedTableEngine) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeManagedTableEngine) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeManagedTableEngine) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeManagedTableEngineOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeManagedTableEngineOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeManagedTableEngine)(nil)).Elem()
+}
+
+func (o ClickPipeManagedTableEngineOutput) ToClickPipeManagedTableEngineOutput() ClickPipeManagedTableEngineOutput {
+	return o
+}
+
+func (o ClickPipeManagedTableEngineOutput) ToClickPipeManagedTableEngineOutputWithContext(ctx context.Context) ClickPipeManagedTableEngineOutput {
+	return o
+}
+
+func (o ClickPipeManagedTableEngineOutput) ToClickPipeManagedTableEnginePtrOutput() ClickPipeManagedTableEnginePtrOutput {
+	return o.ToClickPipeManagedTableEnginePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeManagedTableEngineOutput) ToClickPipeManagedTableEnginePtrOutputWithContext(ctx context.Context) ClickPipeManagedTableEnginePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeManagedTableEngine) *ClickPipeManagedTableEngine {
+		return &v
+	}).(ClickPipeManagedTableEnginePtrOutput)
+}
+
+func (o ClickPipeManagedTableEngineOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeManagedTableEngineOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeManagedTableEngine) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeManagedTableEngineOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeManagedTableEngineOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeManagedTableEngine) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeManagedTableEnginePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeManagedTableEnginePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeManagedTableEngine)(nil)).Elem()
+}
+
+func (o ClickPipeManagedTableEnginePtrOutput) ToClickPipeManagedTableEnginePtrOutput() ClickPipeManagedTableEnginePtrOutput {
+	return o
+}
+
+func (o ClickPipeManagedTableEnginePtrOutput) ToClickPipeManagedTableEnginePtrOutputWithContext(ctx context.Context) ClickPipeManagedTableEnginePtrOutput {
+	return o
+}
+
+func (o ClickPipeManagedTableEnginePtrOutput) Elem() ClickPipeManagedTableEngineOutput {
+	return o.ApplyT(func(v *ClickPipeManagedTableEngine) ClickPipeManagedTableEngine {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeManagedTableEngine
+		return ret
+	}).(ClickPipeManagedTableEngineOutput)
+}
+
+func (o ClickPipeManagedTableEnginePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeManagedTableEnginePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeManagedTableEngine) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeManagedTableEngineInput is an input type that accepts values of the ClickPipeManagedTableEngine enum
+// A concrete instance of `ClickPipeManagedTableEngineInput` can be one of the following:
+//
+//	ClickPipeManagedTableEngineMergeTree
+//	ClickPipeManagedTableEngineReplacingMergeTree
+//	ClickPipeManagedTableEngineSummingMergeTree
+//	ClickPipeManagedTableEngineNull
+type ClickPipeManagedTableEngineInput interface {
+	pulumi.Input
+
+	ToClickPipeManagedTableEngineOutput() ClickPipeManagedTableEngineOutput
+	ToClickPipeManagedTableEngineOutputWithContext(context.Context) ClickPipeManagedTableEngineOutput
+}
+
+var clickPipeManagedTableEnginePtrType = reflect.TypeOf((**ClickPipeManagedTableEngine)(nil)).Elem()
+
+type ClickPipeManagedTableEnginePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeManagedTableEnginePtrOutput() ClickPipeManagedTableEnginePtrOutput
+	ToClickPipeManagedTableEnginePtrOutputWithContext(context.Context) ClickPipeManagedTableEnginePtrOutput
+}
+
+type clickPipeManagedTableEnginePtr string
+
+func ClickPipeManagedTableEnginePtr(v string) ClickPipeManagedTableEnginePtrInput {
+	return (*clickPipeManagedTableEnginePtr)(&v)
+}
+
+func (*clickPipeManagedTableEnginePtr) ElementType() reflect.Type {
+	return clickPipeManagedTableEnginePtrType
+}
+
+func (in *clickPipeManagedTableEnginePtr) ToClickPipeManagedTableEnginePtrOutput() ClickPipeManagedTableEnginePtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeManagedTableEnginePtrOutput)
+}
+
+func (in *clickPipeManagedTableEnginePtr) ToClickPipeManagedTableEnginePtrOutputWithContext(ctx context.Context) ClickPipeManagedTableEnginePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeManagedTableEnginePtrOutput)
+}
+
+// A read preference.
+type ClickPipeMongoDbReadPreference string
+
+const (
+	ClickPipeMongoDbReadPreferencePrimary            = ClickPipeMongoDbReadPreference("primary")
+	ClickPipeMongoDbReadPreferencePrimaryPreferred   = ClickPipeMongoDbReadPreference("primaryPreferred")
+	ClickPipeMongoDbReadPreferenceSecondary          = ClickPipeMongoDbReadPreference("secondary")
+	ClickPipeMongoDbReadPreferenceSecondaryPreferred = ClickPipeMongoDbReadPreference("secondaryPreferred")
+	ClickPipeMongoDbReadPreferenceNearest            = ClickPipeMongoDbReadPreference("nearest")
+)
+
+func (ClickPipeMongoDbReadPreference) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMongoDbReadPreference)(nil)).Elem()
+}
+
+func (e ClickPipeMongoDbReadPreference) ToClickPipeMongoDbReadPreferenceOutput() ClickPipeMongoDbReadPreferenceOutput {
+	return pulumi.ToOutput(e).(ClickPipeMongoDbReadPreferenceOutput)
+}
+
+func (e ClickPipeMongoDbReadPreference) ToClickPipeMongoDbReadPreferenceOutputWithContext(ctx context.Context) ClickPipeMongoDbReadPreferenceOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeMongoDbReadPreferenceOutput)
+}
+
+func (e ClickPipeMongoDbReadPreference) ToClickPipeMongoDbReadPreferencePtrOutput() ClickPipeMongoDbReadPreferencePtrOutput {
+	return e.ToClickPipeMongoDbReadPreferencePtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeMongoDbReadPreference) ToClickPipeMongoDbReadPreferencePtrOutputWithContext(ctx context.Context) ClickPipeMongoDbReadPreferencePtrOutput {
+	return ClickPipeMongoDbReadPreference(e).ToClickPipeMongoDbReadPreferenceOutputWithContext(ctx).ToClickPipeMongoDbReadPreferencePtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeMongoDbReadPreference) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeMongoDbReadPreference) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeMongoDbReadPreference) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeMongoDbReadPreference) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeMongoDbReadPreferenceOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMongoDbReadPreferenceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMongoDbReadPreference)(nil)).Elem()
+}
+
+func (o ClickPipeMongoDbReadPreferenceOutput) ToClickPipeMongoDbReadPreferenceOutput() ClickPipeMongoDbReadPreferenceOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbReadPreferenceOutput) ToClickPipeMongoDbReadPreferenceOutputWithContext(ctx context.Context) ClickPipeMongoDbReadPreferenceOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbReadPreferenceOutput) ToClickPipeMongoDbReadPreferencePtrOutput() ClickPipeMongoDbReadPreferencePtrOutput {
+	return o.ToClickPipeMongoDbReadPreferencePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMongoDbReadPreferenceOutput) ToClickPipeMongoDbReadPreferencePtrOutputWithContext(ctx context.Context) ClickPipeMongoDbReadPreferencePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeMongoDbReadPreference) *ClickPipeMongoDbReadPreference {
+		return &v
+	}).(ClickPipeMongoDbReadPreferencePtrOutput)
+}
+
+func (o ClickPipeMongoDbReadPreferenceOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMongoDbReadPreferenceOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeMongoDbReadPreference) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeMongoDbReadPreferenceOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMongoDbReadPreferenceOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeMongoDbReadPreference) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeMongoDbReadPreferencePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMongoDbReadPreferencePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeMongoDbReadPreference)(nil)).Elem()
+}
+
+func (o ClickPipeMongoDbReadPreferencePtrOutput) ToClickPipeMongoDbReadPreferencePtrOutput() ClickPipeMongoDbReadPreferencePtrOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbReadPreferencePtrOutput) ToClickPipeMongoDbReadPreferencePtrOutputWithContext(ctx context.Context) ClickPipeMongoDbReadPreferencePtrOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbReadPreferencePtrOutput) Elem() ClickPipeMongoDbReadPreferenceOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbReadPreference) ClickPipeMongoDbReadPreference {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeMongoDbReadPreference
+		return ret
+	}).(ClickPipeMongoDbReadPreferenceOutput)
+}
+
+func (o ClickPipeMongoDbReadPreferencePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMongoDbReadPreferencePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeMongoDbReadPreference) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeMongoDbReadPreferenceInput is an input type that accepts values of the ClickPipeMongoDbReadPreference enum
+// A concrete instance of `ClickPipeMongoDbReadPreferenceInput` can be one of the following:
+//
+//	ClickPipeMongoDbReadPreferencePrimary
+//	ClickPipeMongoDbReadPreferencePrimaryPreferred
+//	ClickPipeMongoDbReadPreferenceSecondary
+//	ClickPipeMongoDbReadPreferenceSecondaryPreferred
+//	ClickPipeMongoDbReadPreferenceNearest
+type ClickPipeMongoDbReadPreferenceInput interface {
+	pulumi.Input
+
+	ToClickPipeMongoDbReadPreferenceOutput() ClickPipeMongoDbReadPreferenceOutput
+	ToClickPipeMongoDbReadPreferenceOutputWithContext(context.Context) ClickPipeMongoDbReadPreferenceOutput
+}
+
+var clickPipeMongoDbReadPreferencePtrType = reflect.TypeOf((**ClickPipeMongoDbReadPreference)(nil)).Elem()
+
+type ClickPipeMongoDbReadPreferencePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeMongoDbReadPreferencePtrOutput() ClickPipeMongoDbReadPreferencePtrOutput
+	ToClickPipeMongoDbReadPreferencePtrOutputWithContext(context.Context) ClickPipeMongoDbReadPreferencePtrOutput
+}
+
+type clickPipeMongoDbReadPreferencePtr string
+
+func ClickPipeMongoDbReadPreferencePtr(v string) ClickPipeMongoDbReadPreferencePtrInput {
+	return (*clickPipeMongoDbReadPreferencePtr)(&v)
+}
+
+func (*clickPipeMongoDbReadPreferencePtr) ElementType() reflect.Type {
+	return clickPipeMongoDbReadPreferencePtrType
+}
+
+func (in *clickPipeMongoDbReadPreferencePtr) ToClickPipeMongoDbReadPreferencePtrOutput() ClickPipeMongoDbReadPreferencePtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeMongoDbReadPreferencePtrOutput)
+}
+
+func (in *clickPipeMongoDbReadPreferencePtr) ToClickPipeMongoDbReadPreferencePtrOutputWithContext(ctx context.Context) ClickPipeMongoDbReadPreferencePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeMongoDbReadPreferencePtrOutput)
+}
+
+// How MySQL replicates.
+type ClickPipeMySqlReplicationMechanism string
+
+const (
+	ClickPipeMySqlReplicationMechanismGTID    = ClickPipeMySqlReplicationMechanism("GTID")
+	ClickPipeMySqlReplicationMechanismFILEPOS = ClickPipeMySqlReplicationMechanism("FILE_POS")
+)
+
+func (ClickPipeMySqlReplicationMechanism) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMySqlReplicationMechanism)(nil)).Elem()
+}
+
+func (e ClickPipeMySqlReplicationMechanism) ToClickPipeMySqlReplicationMechanismOutput() ClickPipeMySqlReplicationMechanismOutput {
+	return pulumi.ToOutput(e).(ClickPipeMySqlReplicationMechanismOutput)
+}
+
+func (e ClickPipeMySqlReplicationMechanism) ToClickPipeMySqlReplicationMechanismOutputWithContext(ctx context.Context) ClickPipeMySqlReplicationMechanismOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeMySqlReplicationMechanismOutput)
+}
+
+func (e ClickPipeMySqlReplicationMechanism) ToClickPipeMySqlReplicationMechanismPtrOutput() ClickPipeMySqlReplicationMechanismPtrOutput {
+	return e.ToClickPipeMySqlReplicationMechanismPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeMySqlReplicationMechanism) ToClickPipeMySqlReplicationMechanismPtrOutputWithContext(ctx context.Context) ClickPipeMySqlReplicationMechanismPtrOutput {
+	return ClickPipeMySqlReplicationMechanism(e).ToClickPipeMySqlReplicationMechanismOutputWithContext(ctx).ToClickPipeMySqlReplicationMechanismPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeMySqlReplicationMechanism) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeMySqlReplicationMechanism) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeMySqlReplicationMechanism) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeMySqlReplicationMechanism) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeMySqlReplicationMechanismOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMySqlReplicationMechanismOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMySqlReplicationMechanism)(nil)).Elem()
+}
+
+func (o ClickPipeMySqlReplicationMechanismOutput) ToClickPipeMySqlReplicationMechanismOutput() ClickPipeMySqlReplicationMechanismOutput {
+	return o
+}
+
+func (o ClickPipeMySqlReplicationMechanismOutput) ToClickPipeMySqlReplicationMechanismOutputWithContext(ctx context.Context) ClickPipeMySqlReplicationMechanismOutput {
+	return o
+}
+
+func (o ClickPipeMySqlReplicationMechanismOutput) ToClickPipeMySqlReplicationMechanismPtrOutput() ClickPipeMySqlReplicationMechanismPtrOutput {
+	return o.ToClickPipeMySqlReplicationMechanismPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMySqlReplicationMechanismOutput) ToClickPipeMySqlReplicationMechanismPtrOutputWithContext(ctx context.Context) ClickPipeMySqlReplicationMechanismPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeMySqlReplicationMechanism) *ClickPipeMySqlReplicationMechanism {
+		return &v
+	}).(ClickPipeMySqlReplicationMechanismPtrOutput)
+}
+
+func (o ClickPipeMySqlReplicationMechanismOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMySqlReplicationMechanismOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeMySqlReplicationMechanism) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeMySqlReplicationMechanismOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMySqlReplicationMechanismOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeMySqlReplicationMechanism) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeMySqlReplicationMechanismPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMySqlReplicationMechanismPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeMySqlReplicationMechanism)(nil)).Elem()
+}
+
+func (o ClickPipeMySqlReplicationMechanismPtrOutput) ToClickPipeMySqlReplicationMechanismPtrOutput() ClickPipeMySqlReplicationMechanismPtrOutput {
+	return o
+}
+
+func (o ClickPipeMySqlReplicationMechanismPtrOutput) ToClickPipeMySqlReplicationMechanismPtrOutputWithContext(ctx context.Context) ClickPipeMySqlReplicationMechanismPtrOutput {
+	return o
+}
+
+func (o ClickPipeMySqlReplicationMechanismPtrOutput) Elem() ClickPipeMySqlReplicationMechanismOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlReplicationMechanism) ClickPipeMySqlReplicationMechanism {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeMySqlReplicationMechanism
+		return ret
+	}).(ClickPipeMySqlReplicationMechanismOutput)
+}
+
+func (o ClickPipeMySqlReplicationMechanismPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMySqlReplicationMechanismPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeMySqlReplicationMechanism) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeMySqlReplicationMechanismInput is an input type that accepts values of the ClickPipeMySqlReplicationMechanism enum
+// A concrete instance of `ClickPipeMySqlReplicationMechanismInput` can be one of the following:
+//
+//	ClickPipeMySqlReplicationMechanismGTID
+//	ClickPipeMySqlReplicationMechanismFILEPOS
+type ClickPipeMySqlReplicationMechanismInput interface {
+	pulumi.Input
+
+	ToClickPipeMySqlReplicationMechanismOutput() ClickPipeMySqlReplicationMechanismOutput
+	ToClickPipeMySqlReplicationMechanismOutputWithContext(context.Context) ClickPipeMySqlReplicationMechanismOutput
+}
+
+var clickPipeMySqlReplicationMechanismPtrType = reflect.TypeOf((**ClickPipeMySqlReplicationMechanism)(nil)).Elem()
+
+type ClickPipeMySqlReplicationMechanismPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeMySqlReplicationMechanismPtrOutput() ClickPipeMySqlReplicationMechanismPtrOutput
+	ToClickPipeMySqlReplicationMechanismPtrOutputWithContext(context.Context) ClickPipeMySqlReplicationMechanismPtrOutput
+}
+
+type clickPipeMySqlReplicationMechanismPtr string
+
+func ClickPipeMySqlReplicationMechanismPtr(v string) ClickPipeMySqlReplicationMechanismPtrInput {
+	return (*clickPipeMySqlReplicationMechanismPtr)(&v)
+}
+
+func (*clickPipeMySqlReplicationMechanismPtr) ElementType() reflect.Type {
+	return clickPipeMySqlReplicationMechanismPtrType
+}
+
+func (in *clickPipeMySqlReplicationMechanismPtr) ToClickPipeMySqlReplicationMechanismPtrOutput() ClickPipeMySqlReplicationMechanismPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeMySqlReplicationMechanismPtrOutput)
+}
+
+func (in *clickPipeMySqlReplicationMechanismPtr) ToClickPipeMySqlReplicationMechanismPtrOutputWithContext(ctx context.Context) ClickPipeMySqlReplicationMechanismPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeMySqlReplicationMechanismPtrOutput)
+}
+
+// A MySQL flavour.
+type ClickPipeMySqlType string
+
+const (
+	ClickPipeMySqlTypeMysql       = ClickPipeMySqlType("mysql")
+	ClickPipeMySqlTypeRdsmysql    = ClickPipeMySqlType("rdsmysql")
+	ClickPipeMySqlTypeAuroramysql = ClickPipeMySqlType("auroramysql")
+	ClickPipeMySqlTypeMariadb     = ClickPipeMySqlType("mariadb")
+	ClickPipeMySqlTypeRdsmariadb  = ClickPipeMySqlType("rdsmariadb")
+)
+
+func (ClickPipeMySqlType) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMySqlType)(nil)).Elem()
+}
+
+func (e ClickPipeMySqlType) ToClickPipeMySqlTypeOutput() ClickPipeMySqlTypeOutput {
+	return pulumi.ToOutput(e).(ClickPipeMySqlTypeOutput)
+}
+
+func (e ClickPipeMySqlType) ToClickPipeMySqlTypeOutputWithContext(ctx context.Context) ClickPipeMySqlTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeMySqlTypeOutput)
+}
+
+func (e ClickPipeMySqlType) ToClickPipeMySqlTypePtrOutput() ClickPipeMySqlTypePtrOutput {
+	return e.ToClickPipeMySqlTypePtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeMySqlType) ToClickPipeMySqlTypePtrOutputWithContext(ctx context.Context) ClickPipeMySqlTypePtrOutput {
+	return ClickPipeMySqlType(e).ToClickPipeMySqlTypeOutputWithContext(ctx).ToClickPipeMySqlTypePtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeMySqlType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeMySqlType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeMySqlType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeMySqlType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeMySqlTypeOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMySqlTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMySqlType)(nil)).Elem()
+}
+
+func (o ClickPipeMySqlTypeOutput) ToClickPipeMySqlTypeOutput() ClickPipeMySqlTypeOutput {
+	return o
+}
+
+func (o ClickPipeMySqlTypeOutput) ToClickPipeMySqlTypeOutputWithContext(ctx context.Context) ClickPipeMySqlTypeOutput {
+	return o
+}
+
+func (o ClickPipeMySqlTypeOutput) ToClickPipeMySqlTypePtrOutput() ClickPipeMySqlTypePtrOutput {
+	return o.ToClickPipeMySqlTypePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMySqlTypeOutput) ToClickPipeMySqlTypePtrOutputWithContext(ctx context.Context) ClickPipeMySqlTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeMySqlType) *ClickPipeMySqlType {
+		return &v
+	}).(ClickPipeMySqlTypePtrOutput)
+}
+
+func (o ClickPipeMySqlTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMySqlTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeMySqlType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeMySqlTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMySqlTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeMySqlType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeMySqlTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMySqlTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeMySqlType)(nil)).Elem()
+}
+
+func (o ClickPipeMySqlTypePtrOutput) ToClickPipeMySqlTypePtrOutput() ClickPipeMySqlTypePtrOutput {
+	return o
+}
+
+func (o ClickPipeMySqlTypePtrOutput) ToClickPipeMySqlTypePtrOutputWithContext(ctx context.Context) ClickPipeMySqlTypePtrOutput {
+	return o
+}
+
+func (o ClickPipeMySqlTypePtrOutput) Elem() ClickPipeMySqlTypeOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlType) ClickPipeMySqlType {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeMySqlType
+		return ret
+	}).(ClickPipeMySqlTypeOutput)
+}
+
+func (o ClickPipeMySqlTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMySqlTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeMySqlType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeMySqlTypeInput is an input type that accepts values of the ClickPipeMySqlType enum
+// A concrete instance of `ClickPipeMySqlTypeInput` can be one of the following:
+//
+//	ClickPipeMySqlTypeMysql
+//	ClickPipeMySqlTypeRdsmysql
+//	ClickPipeMySqlTypeAuroramysql
+//	ClickPipeMySqlTypeMariadb
+//	ClickPipeMySqlTypeRdsmariadb
+type ClickPipeMySqlTypeInput interface {
+	pulumi.Input
+
+	ToClickPipeMySqlTypeOutput() ClickPipeMySqlTypeOutput
+	ToClickPipeMySqlTypeOutputWithContext(context.Context) ClickPipeMySqlTypeOutput
+}
+
+var clickPipeMySqlTypePtrType = reflect.TypeOf((**ClickPipeMySqlType)(nil)).Elem()
+
+type ClickPipeMySqlTypePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeMySqlTypePtrOutput() ClickPipeMySqlTypePtrOutput
+	ToClickPipeMySqlTypePtrOutputWithContext(context.Context) ClickPipeMySqlTypePtrOutput
+}
+
+type clickPipeMySqlTypePtr string
+
+func ClickPipeMySqlTypePtr(v string) ClickPipeMySqlTypePtrInput {
+	return (*clickPipeMySqlTypePtr)(&v)
+}
+
+func (*clickPipeMySqlTypePtr) ElementType() reflect.Type {
+	return clickPipeMySqlTypePtrType
+}
+
+func (in *clickPipeMySqlTypePtr) ToClickPipeMySqlTypePtrOutput() ClickPipeMySqlTypePtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeMySqlTypePtrOutput)
+}
+
+func (in *clickPipeMySqlTypePtr) ToClickPipeMySqlTypePtrOutputWithContext(ctx context.Context) ClickPipeMySqlTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeMySqlTypePtrOutput)
+}
+
+// How an object-storage pipe signs in.
+type ClickPipeObjectStorageAuthentication string
+
+const (
+	ClickPipeObjectStorageAuthenticationIAMROLE          = ClickPipeObjectStorageAuthentication("IAM_ROLE")
+	ClickPipeObjectStorageAuthenticationIAMUSER          = ClickPipeObjectStorageAuthentication("IAM_USER")
+	ClickPipeObjectStorageAuthenticationCONNECTIONSTRING = ClickPipeObjectStorageAuthentication("CONNECTION_STRING")
+	ClickPipeObjectStorageAuthenticationSERVICEACCOUNT   = ClickPipeObjectStorageAuthentication("SERVICE_ACCOUNT")
+)
+
+func (ClickPipeObjectStorageAuthentication) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeObjectStorageAuthentication)(nil)).Elem()
+}
+
+func (e ClickPipeObjectStorageAuthentication) ToClickPipeObjectStorageAuthenticationOutput() ClickPipeObjectStorageAuthenticationOutput {
+	return pulumi.ToOutput(e).(ClickPipeObjectStorageAuthenticationOutput)
+}
+
+func (e ClickPipeObjectStorageAuthentication) ToClickPipeObjectStorageAuthenticationOutputWithContext(ctx context.Context) ClickPipeObjectStorageAuthenticationOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeObjectStorageAuthenticationOutput)
+}
+
+func (e ClickPipeObjectStorageAuthentication) ToClickPipeObjectStorageAuthenticationPtrOutput() ClickPipeObjectStorageAuthenticationPtrOutput {
+	return e.ToClickPipeObjectStorageAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeObjectStorageAuthentication) ToClickPipeObjectStorageAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageAuthenticationPtrOutput {
+	return ClickPipeObjectStorageAuthentication(e).ToClickPipeObjectStorageAuthenticationOutputWithContext(ctx).ToClickPipeObjectStorageAuthenticationPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeObjectStorageAuthentication) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeObjectStorageAuthentication) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeObjectStorageAuthentication) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeObjectStorageAuthentication) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeObjectStorageAuthenticationOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeObjectStorageAuthenticationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeObjectStorageAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipeObjectStorageAuthenticationOutput) ToClickPipeObjectStorageAuthenticationOutput() ClickPipeObjectStorageAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageAuthenticationOutput) ToClickPipeObjectStorageAuthenticationOutputWithContext(ctx context.Context) ClickPipeObjectStorageAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageAuthenticationOutput) ToClickPipeObjectStorageAuthenticationPtrOutput() ClickPipeObjectStorageAuthenticationPtrOutput {
+	return o.ToClickPipeObjectStorageAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageAuthenticationOutput) ToClickPipeObjectStorageAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageAuthenticationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeObjectStorageAuthentication) *ClickPipeObjectStorageAuthentication {
+		return &v
+	}).(ClickPipeObjectStorageAuthenticationPtrOutput)
+}
+
+func (o ClickPipeObjectStorageAuthenticationOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageAuthenticationOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeObjectStorageAuthentication) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeObjectStorageAuthenticationOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageAuthenticationOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeObjectStorageAuthentication) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeObjectStorageAuthenticationPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeObjectStorageAuthenticationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeObjectStorageAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipeObjectStorageAuthenticationPtrOutput) ToClickPipeObjectStorageAuthenticationPtrOutput() ClickPipeObjectStorageAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageAuthenticationPtrOutput) ToClickPipeObjectStorageAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageAuthenticationPtrOutput) Elem() ClickPipeObjectStorageAuthenticationOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageAuthentication) ClickPipeObjectStorageAuthentication {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeObjectStorageAuthentication
+		return ret
+	}).(ClickPipeObjectStorageAuthenticationOutput)
+}
+
+func (o ClickPipeObjectStorageAuthenticationPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageAuthenticationPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeObjectStorageAuthentication) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeObjectStorageAuthenticationInput is an input type that accepts values of the ClickPipeObjectStorageAuthentication enum
+// A concrete instance of `ClickPipeObjectStorageAuthenticationInput` can be one of the following:
+//
+//	ClickPipeObjectStorageAuthenticationIAMROLE
+//	ClickPipeObjectStorageAuthenticationIAMUSER
+//	ClickPipeObjectStorageAuthenticationCONNECTIONSTRING
+//	ClickPipeObjectStorageAuthenticationSERVICEACCOUNT
+type ClickPipeObjectStorageAuthenticationInput interface {
+	pulumi.Input
+
+	ToClickPipeObjectStorageAuthenticationOutput() ClickPipeObjectStorageAuthenticationOutput
+	ToClickPipeObjectStorageAuthenticationOutputWithContext(context.Context) ClickPipeObjectStorageAuthenticationOutput
+}
+
+var clickPipeObjectStorageAuthenticationPtrType = reflect.TypeOf((**ClickPipeObjectStorageAuthentication)(nil)).Elem()
+
+type ClickPipeObjectStorageAuthenticationPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeObjectStorageAuthenticationPtrOutput() ClickPipeObjectStorageAuthenticationPtrOutput
+	ToClickPipeObjectStorageAuthenticationPtrOutputWithContext(context.Context) ClickPipeObjectStorageAuthenticationPtrOutput
+}
+
+type clickPipeObjectStorageAuthenticationPtr string
+
+func ClickPipeObjectStorageAuthenticationPtr(v string) ClickPipeObjectStorageAuthenticationPtrInput {
+	return (*clickPipeObjectStorageAuthenticationPtr)(&v)
+}
+
+func (*clickPipeObjectStorageAuthenticationPtr) ElementType() reflect.Type {
+	return clickPipeObjectStorageAuthenticationPtrType
+}
+
+func (in *clickPipeObjectStorageAuthenticationPtr) ToClickPipeObjectStorageAuthenticationPtrOutput() ClickPipeObjectStorageAuthenticationPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeObjectStorageAuthenticationPtrOutput)
+}
+
+func (in *clickPipeObjectStorageAuthenticationPtr) ToClickPipeObjectStorageAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeObjectStorageAuthenticationPtrOutput)
+}
+
+// A file format.
+type ClickPipeObjectStorageFormat string
+
+const (
+	ClickPipeObjectStorageFormatJSONEachRow           = ClickPipeObjectStorageFormat("JSONEachRow")
+	ClickPipeObjectStorageFormatJSONAsObject          = ClickPipeObjectStorageFormat("JSONAsObject")
+	ClickPipeObjectStorageFormatCSV                   = ClickPipeObjectStorageFormat("CSV")
+	ClickPipeObjectStorageFormatCSVWithNames          = ClickPipeObjectStorageFormat("CSVWithNames")
+	ClickPipeObjectStorageFormatTabSeparated          = ClickPipeObjectStorageFormat("TabSeparated")
+	ClickPipeObjectStorageFormatTabSeparatedWithNames = ClickPipeObjectStorageFormat("TabSeparatedWithNames")
+	ClickPipeObjectStorageFormatParquet               = ClickPipeObjectStorageFormat("Parquet")
+	ClickPipeObjectStorageFormatAvro                  = ClickPipeObjectStorageFormat("Avro")
+)
+
+func (ClickPipeObjectStorageFormat) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeObjectStorageFormat)(nil)).Elem()
+}
+
+func (e ClickPipeObjectStorageFormat) ToClickPipeObjectStorageFormatOutput() ClickPipeObjectStorageFormatOutput {
+	return pulumi.ToOutput(e).(ClickPipeObjectStorageFormatOutput)
+}
+
+func (e ClickPipeObjectStorageFormat) ToClickPipeObjectStorageFormatOutputWithContext(ctx context.Context) ClickPipeObjectStorageFormatOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeObjectStorageFormatOutput)
+}
+
+func (e ClickPipeObjectStorageFormat) ToClickPipeObjectStorageFormatPtrOutput() ClickPipeObjectStorageFormatPtrOutput {
+	return e.ToClickPipeObjectStorageFormatPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeObjectStorageFormat) ToClickPipeObjectStorageFormatPtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageFormatPtrOutput {
+	return ClickPipeObjectStorageFormat(e).ToClickPipeObjectStorageFormatOutputWithContext(ctx).ToClickPipeObjectStorageFormatPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeObjectStorageFormat) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeObjectStorageFormat) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeObjectStorageFormat) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeObjectStorageFormat) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeObjectStorageFormatOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeObjectStorageFormatOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeObjectStorageFormat)(nil)).Elem()
+}
+
+func (o ClickPipeObjectStorageFormatOutput) ToClickPipeObjectStorageFormatOutput() ClickPipeObjectStorageFormatOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageFormatOutput) ToClickPipeObjectStorageFormatOutputWithContext(ctx context.Context) ClickPipeObjectStorageFormatOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageFormatOutput) ToClickPipeObjectStorageFormatPtrOutput() ClickPipeObjectStorageFormatPtrOutput {
+	return o.ToClickPipeObjectStorageFormatPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageFormatOutput) ToClickPipeObjectStorageFormatPtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageFormatPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeObjectStorageFormat) *ClickPipeObjectStorageFormat {
+		return &v
+	}).(ClickPipeObjectStorageFormatPtrOutput)
+}
+
+func (o ClickPipeObjectStorageFormatOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageFormatOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeObjectStorageFormat) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeObjectStorageFormatOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageFormatOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeObjectStorageFormat) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeObjectStorageFormatPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeObjectStorageFormatPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeObjectStorageFormat)(nil)).Elem()
+}
+
+func (o ClickPipeObjectStorageFormatPtrOutput) ToClickPipeObjectStorageFormatPtrOutput() ClickPipeObjectStorageFormatPtrOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageFormatPtrOutput) ToClickPipeObjectStorageFormatPtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageFormatPtrOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageFormatPtrOutput) Elem() ClickPipeObjectStorageFormatOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageFormat) ClickPipeObjectStorageFormat {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeObjectStorageFormat
+		return ret
+	}).(ClickPipeObjectStorageFormatOutput)
+}
+
+func (o ClickPipeObjectStorageFormatPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageFormatPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeObjectStorageFormat) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeObjectStorageFormatInput is an input type that accepts values of the ClickPipeObjectStorageFormat enum
+// A concrete instance of `ClickPipeObjectStorageFormatInput` can be one of the following:
+//
+//	ClickPipeObjectStorageFormatJSONEachRow
+//	ClickPipeObjectStorageFormatJSONAsObject
+//	ClickPipeObjectStorageFormatCSV
+//	ClickPipeObjectStorageFormatCSVWithNames
+//	ClickPipeObjectStorageFormatTabSeparated
+//	ClickPipeObjectStorageFormatTabSeparatedWithNames
+//	ClickPipeObjectStorageFormatParquet
+//	ClickPipeObjectStorageFormatAvro
+type ClickPipeObjectStorageFormatInput interface {
+	pulumi.Input
+
+	ToClickPipeObjectStorageFormatOutput() ClickPipeObjectStorageFormatOutput
+	ToClickPipeObjectStorageFormatOutputWithContext(context.Context) ClickPipeObjectStorageFormatOutput
+}
+
+var clickPipeObjectStorageFormatPtrType = reflect.TypeOf((**ClickPipeObjectStorageFormat)(nil)).Elem()
+
+type ClickPipeObjectStorageFormatPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeObjectStorageFormatPtrOutput() ClickPipeObjectStorageFormatPtrOutput
+	ToClickPipeObjectStorageFormatPtrOutputWithContext(context.Context) ClickPipeObjectStorageFormatPtrOutput
+}
+
+type clickPipeObjectStorageFormatPtr string
+
+func ClickPipeObjectStorageFormatPtr(v string) ClickPipeObjectStorageFormatPtrInput {
+	return (*clickPipeObjectStorageFormatPtr)(&v)
+}
+
+func (*clickPipeObjectStorageFormatPtr) ElementType() reflect.Type {
+	return clickPipeObjectStorageFormatPtrType
+}
+
+func (in *clickPipeObjectStorageFormatPtr) ToClickPipeObjectStorageFormatPtrOutput() ClickPipeObjectStorageFormatPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeObjectStorageFormatPtrOutput)
+}
+
+func (in *clickPipeObjectStorageFormatPtr) ToClickPipeObjectStorageFormatPtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageFormatPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeObjectStorageFormatPtrOutput)
+}
+
+// An object store.
+type ClickPipeObjectStorageType string
+
+const (
+	ClickPipeObjectStorageTypeS3               = ClickPipeObjectStorageType("s3")
+	ClickPipeObjectStorageTypeGcs              = ClickPipeObjectStorageType("gcs")
+	ClickPipeObjectStorageTypeDospaces         = ClickPipeObjectStorageType("dospaces")
+	ClickPipeObjectStorageTypeAzureblobstorage = ClickPipeObjectStorageType("azureblobstorage")
+	ClickPipeObjectStorageTypeCloudflarer2     = ClickPipeObjectStorageType("cloudflarer2")
+	ClickPipeObjectStorageTypeOvhobjectstorage = ClickPipeObjectStorageType("ovhobjectstorage")
+)
+
+func (ClickPipeObjectStorageType) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeObjectStorageType)(nil)).Elem()
+}
+
+func (e ClickPipeObjectStorageType) ToClickPipeObjectStorageTypeOutput() ClickPipeObjectStorageTypeOutput {
+	return pulumi.ToOutput(e).(ClickPipeObjectStorageTypeOutput)
+}
+
+func (e ClickPipeObjectStorageType) ToClickPipeObjectStorageTypeOutputWithContext(ctx context.Context) ClickPipeObjectStorageTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeObjectStorageTypeOutput)
+}
+
+func (e ClickPipeObjectStorageType) ToClickPipeObjectStorageTypePtrOutput() ClickPipeObjectStorageTypePtrOutput {
+	return e.ToClickPipeObjectStorageTypePtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeObjectStorageType) ToClickPipeObjectStorageTypePtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageTypePtrOutput {
+	return ClickPipeObjectStorageType(e).ToClickPipeObjectStorageTypeOutputWithContext(ctx).ToClickPipeObjectStorageTypePtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeObjectStorageType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeObjectStorageType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeObjectStorageType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeObjectStorageType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeObjectStorageTypeOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeObjectStorageTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeObjectStorageType)(nil)).Elem()
+}
+
+func (o ClickPipeObjectStorageTypeOutput) ToClickPipeObjectStorageTypeOutput() ClickPipeObjectStorageTypeOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageTypeOutput) ToClickPipeObjectStorageTypeOutputWithContext(ctx context.Context) ClickPipeObjectStorageTypeOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageTypeOutput) ToClickPipeObjectStorageTypePtrOutput() ClickPipeObjectStorageTypePtrOutput {
+	return o.ToClickPipeObjectStorageTypePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageTypeOutput) ToClickPipeObjectStorageTypePtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeObjectStorageType) *ClickPipeObjectStorageType {
+		return &v
+	}).(ClickPipeObjectStorageTypePtrOutput)
+}
+
+func (o ClickPipeObjectStorageTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeObjectStorageType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeObjectStorageTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeObjectStorageType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeObjectStorageTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeObjectStorageTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeObjectStorageType)(nil)).Elem()
+}
+
+func (o ClickPipeObjectStorageTypePtrOutput) ToClickPipeObjectStorageTypePtrOutput() ClickPipeObjectStorageTypePtrOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageTypePtrOutput) ToClickPipeObjectStorageTypePtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageTypePtrOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageTypePtrOutput) Elem() ClickPipeObjectStorageTypeOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageType) ClickPipeObjectStorageType {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeObjectStorageType
+		return ret
+	}).(ClickPipeObjectStorageTypeOutput)
+}
+
+func (o ClickPipeObjectStorageTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeObjectStorageType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeObjectStorageTypeInput is an input type that accepts values of the ClickPipeObjectStorageType enum
+// A concrete instance of `ClickPipeObjectStorageTypeInput` can be one of the following:
+//
+//	ClickPipeObjectStorageTypeS3
+//	ClickPipeObjectStorageTypeGcs
+//	ClickPipeObjectStorageTypeDospaces
+//	ClickPipeObjectStorageTypeAzureblobstorage
+//	ClickPipeObjectStorageTypeCloudflarer2
+//	ClickPipeObjectStorageTypeOvhobjectstorage
+type ClickPipeObjectStorageTypeInput interface {
+	pulumi.Input
+
+	ToClickPipeObjectStorageTypeOutput() ClickPipeObjectStorageTypeOutput
+	ToClickPipeObjectStorageTypeOutputWithContext(context.Context) ClickPipeObjectStorageTypeOutput
+}
+
+var clickPipeObjectStorageTypePtrType = reflect.TypeOf((**ClickPipeObjectStorageType)(nil)).Elem()
+
+type ClickPipeObjectStorageTypePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeObjectStorageTypePtrOutput() ClickPipeObjectStorageTypePtrOutput
+	ToClickPipeObjectStorageTypePtrOutputWithContext(context.Context) ClickPipeObjectStorageTypePtrOutput
+}
+
+type clickPipeObjectStorageTypePtr string
+
+func ClickPipeObjectStorageTypePtr(v string) ClickPipeObjectStorageTypePtrInput {
+	return (*clickPipeObjectStorageTypePtr)(&v)
+}
+
+func (*clickPipeObjectStorageTypePtr) ElementType() reflect.Type {
+	return clickPipeObjectStorageTypePtrType
+}
+
+func (in *clickPipeObjectStorageTypePtr) ToClickPipeObjectStorageTypePtrOutput() ClickPipeObjectStorageTypePtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeObjectStorageTypePtrOutput)
+}
+
+func (in *clickPipeObjectStorageTypePtr) ToClickPipeObjectStorageTypePtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeObjectStorageTypePtrOutput)
+}
+
+// A Postgres flavour.
+type ClickPipePostgresType string
+
+const (
+	ClickPipePostgresTypePostgres         = ClickPipePostgresType("postgres")
+	ClickPipePostgresTypeSupabase         = ClickPipePostgresType("supabase")
+	ClickPipePostgresTypeNeon             = ClickPipePostgresType("neon")
+	ClickPipePostgresTypeAlloydb          = ClickPipePostgresType("alloydb")
+	ClickPipePostgresTypePlanetscale      = ClickPipePostgresType("planetscale")
+	ClickPipePostgresTypeRdspostgres      = ClickPipePostgresType("rdspostgres")
+	ClickPipePostgresTypeAurorapostgres   = ClickPipePostgresType("aurorapostgres")
+	ClickPipePostgresTypeCloudsqlpostgres = ClickPipePostgresType("cloudsqlpostgres")
+	ClickPipePostgresTypeAzurepostgres    = ClickPipePostgresType("azurepostgres")
+	ClickPipePostgresTypeCrunchybridge    = ClickPipePostgresType("crunchybridge")
+	ClickPipePostgresTypeTigerdata        = ClickPipePostgresType("tigerdata")
+)
+
+func (ClickPipePostgresType) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePostgresType)(nil)).Elem()
+}
+
+func (e ClickPipePostgresType) ToClickPipePostgresTypeOutput() ClickPipePostgresTypeOutput {
+	return pulumi.ToOutput(e).(ClickPipePostgresTypeOutput)
+}
+
+func (e ClickPipePostgresType) ToClickPipePostgresTypeOutputWithContext(ctx context.Context) ClickPipePostgresTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipePostgresTypeOutput)
+}
+
+func (e ClickPipePostgresType) ToClickPipePostgresTypePtrOutput() ClickPipePostgresTypePtrOutput {
+	return e.ToClickPipePostgresTypePtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipePostgresType) ToClickPipePostgresTypePtrOutputWithContext(ctx context.Context) ClickPipePostgresTypePtrOutput {
+	return ClickPipePostgresType(e).ToClickPipePostgresTypeOutputWithContext(ctx).ToClickPipePostgresTypePtrOutputWithContext(ctx)
+}
+
+func (e ClickPipePostgresType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipePostgresType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipePostgresType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipePostgresType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipePostgresTypeOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePostgresTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePostgresType)(nil)).Elem()
+}
+
+func (o ClickPipePostgresTypeOutput) ToClickPipePostgresTypeOutput() ClickPipePostgresTypeOutput {
+	return o
+}
+
+func (o ClickPipePostgresTypeOutput) ToClickPipePostgresTypeOutputWithContext(ctx context.Context) ClickPipePostgresTypeOutput {
+	return o
+}
+
+func (o ClickPipePostgresTypeOutput) ToClickPipePostgresTypePtrOutput() ClickPipePostgresTypePtrOutput {
+	return o.ToClickPipePostgresTypePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePostgresTypeOutput) ToClickPipePostgresTypePtrOutputWithContext(ctx context.Context) ClickPipePostgresTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipePostgresType) *ClickPipePostgresType {
+		return &v
+	}).(ClickPipePostgresTypePtrOutput)
+}
+
+func (o ClickPipePostgresTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipePostgresTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipePostgresType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipePostgresTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePostgresTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipePostgresType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipePostgresTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePostgresTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipePostgresType)(nil)).Elem()
+}
+
+func (o ClickPipePostgresTypePtrOutput) ToClickPipePostgresTypePtrOutput() ClickPipePostgresTypePtrOutput {
+	return o
+}
+
+func (o ClickPipePostgresTypePtrOutput) ToClickPipePostgresTypePtrOutputWithContext(ctx context.Context) ClickPipePostgresTypePtrOutput {
+	return o
+}
+
+func (o ClickPipePostgresTypePtrOutput) Elem() ClickPipePostgresTypeOutput {
+	return o.ApplyT(func(v *ClickPipePostgresType) ClickPipePostgresType {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipePostgresType
+		return ret
+	}).(ClickPipePostgresTypeOutput)
+}
+
+func (o ClickPipePostgresTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePostgresTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipePostgresType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipePostgresTypeInput is an input type that accepts values of the ClickPipePostgresType enum
+// A concrete instance of `ClickPipePostgresTypeInput` can be one of the following:
+//
+//	ClickPipePostgresTypePostgres
+//	ClickPipePostgresTypeSupabase
+//	ClickPipePostgresTypeNeon
+//	ClickPipePostgresTypeAlloydb
+//	ClickPipePostgresTypePlanetscale
+//	ClickPipePostgresTypeRdspostgres
+//	ClickPipePostgresTypeAurorapostgres
+//	ClickPipePostgresTypeCloudsqlpostgres
+//	ClickPipePostgresTypeAzurepostgres
+//	ClickPipePostgresTypeCrunchybridge
+//	ClickPipePostgresTypeTigerdata
+type ClickPipePostgresTypeInput interface {
+	pulumi.Input
+
+	ToClickPipePostgresTypeOutput() ClickPipePostgresTypeOutput
+	ToClickPipePostgresTypeOutputWithContext(context.Context) ClickPipePostgresTypeOutput
+}
+
+var clickPipePostgresTypePtrType = reflect.TypeOf((**ClickPipePostgresType)(nil)).Elem()
+
+type ClickPipePostgresTypePtrInput interface {
+	pulumi.Input
+
+	ToClickPipePostgresTypePtrOutput() ClickPipePostgresTypePtrOutput
+	ToClickPipePostgresTypePtrOutputWithContext(context.Context) ClickPipePostgresTypePtrOutput
+}
+
+type clickPipePostgresTypePtr string
+
+func ClickPipePostgresTypePtr(v string) ClickPipePostgresTypePtrInput {
+	return (*clickPipePostgresTypePtr)(&v)
+}
+
+func (*clickPipePostgresTypePtr) ElementType() reflect.Type {
+	return clickPipePostgresTypePtrType
+}
+
+func (in *clickPipePostgresTypePtr) ToClickPipePostgresTypePtrOutput() ClickPipePostgresTypePtrOutput {
+	return pulumi.ToOutput(in).(ClickPipePostgresTypePtrOutput)
+}
+
+func (in *clickPipePostgresTypePtr) ToClickPipePostgresTypePtrOutputWithContext(ctx context.Context) ClickPipePostgresTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipePostgresTypePtrOutput)
+}
+
+// How a Pub/Sub pipe signs in.
+type ClickPipePubSubAuthentication string
+
+const (
+	ClickPipePubSubAuthenticationSERVICEACCOUNT = ClickPipePubSubAuthentication("SERVICE_ACCOUNT")
+)
+
+func (ClickPipePubSubAuthentication) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePubSubAuthentication)(nil)).Elem()
+}
+
+func (e ClickPipePubSubAuthentication) ToClickPipePubSubAuthenticationOutput() ClickPipePubSubAuthenticationOutput {
+	return pulumi.ToOutput(e).(ClickPipePubSubAuthenticationOutput)
+}
+
+func (e ClickPipePubSubAuthentication) ToClickPipePubSubAuthenticationOutputWithContext(ctx context.Context) ClickPipePubSubAuthenticationOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipePubSubAuthenticationOutput)
+}
+
+func (e ClickPipePubSubAuthentication) ToClickPipePubSubAuthenticationPtrOutput() ClickPipePubSubAuthenticationPtrOutput {
+	return e.ToClickPipePubSubAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipePubSubAuthentication) ToClickPipePubSubAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipePubSubAuthenticationPtrOutput {
+	return ClickPipePubSubAuthentication(e).ToClickPipePubSubAuthenticationOutputWithContext(ctx).ToClickPipePubSubAuthenticationPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipePubSubAuthentication) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipePubSubAuthentication) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipePubSubAuthentication) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipePubSubAuthentication) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipePubSubAuthenticationOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePubSubAuthenticationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePubSubAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipePubSubAuthenticationOutput) ToClickPipePubSubAuthenticationOutput() ClickPipePubSubAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipePubSubAuthenticationOutput) ToClickPipePubSubAuthenticationOutputWithContext(ctx context.Context) ClickPipePubSubAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipePubSubAuthenticationOutput) ToClickPipePubSubAuthenticationPtrOutput() ClickPipePubSubAuthenticationPtrOutput {
+	return o.ToClickPipePubSubAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubAuthenticationOutput) ToClickPipePubSubAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipePubSubAuthenticationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipePubSubAuthentication) *ClickPipePubSubAuthentication {
+		return &v
+	}).(ClickPipePubSubAuthenticationPtrOutput)
+}
+
+func (o ClickPipePubSubAuthenticationOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubAuthenticationOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipePubSubAuthentication) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipePubSubAuthenticationOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubAuthenticationOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipePubSubAuthentication) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipePubSubAuthenticationPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePubSubAuthenticationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipePubSubAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipePubSubAuthenticationPtrOutput) ToClickPipePubSubAuthenticationPtrOutput() ClickPipePubSubAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipePubSubAuthenticationPtrOutput) ToClickPipePubSubAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipePubSubAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipePubSubAuthenticationPtrOutput) Elem() ClickPipePubSubAuthenticationOutput {
+	return o.ApplyT(func(v *ClickPipePubSubAuthentication) ClickPipePubSubAuthentication {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipePubSubAuthentication
+		return ret
+	}).(ClickPipePubSubAuthenticationOutput)
+}
+
+func (o ClickPipePubSubAuthenticationPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubAuthenticationPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipePubSubAuthentication) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipePubSubAuthenticationInput is an input type that accepts values of the ClickPipePubSubAuthentication enum
+// A concrete instance of `ClickPipePubSubAuthenticationInput` can be one of the following:
+//
+//	ClickPipePubSubAuthenticationSERVICEACCOUNT
+type ClickPipePubSubAuthenticationInput interface {
+	pulumi.Input
+
+	ToClickPipePubSubAuthenticationOutput() ClickPipePubSubAuthenticationOutput
+	ToClickPipePubSubAuthenticationOutputWithContext(context.Context) ClickPipePubSubAuthenticationOutput
+}
+
+var clickPipePubSubAuthenticationPtrType = reflect.TypeOf((**ClickPipePubSubAuthentication)(nil)).Elem()
+
+type ClickPipePubSubAuthenticationPtrInput interface {
+	pulumi.Input
+
+	ToClickPipePubSubAuthenticationPtrOutput() ClickPipePubSubAuthenticationPtrOutput
+	ToClickPipePubSubAuthenticationPtrOutputWithContext(context.Context) ClickPipePubSubAuthenticationPtrOutput
+}
+
+type clickPipePubSubAuthenticationPtr string
+
+func ClickPipePubSubAuthenticationPtr(v string) ClickPipePubSubAuthenticationPtrInput {
+	return (*clickPipePubSubAuthenticationPtr)(&v)
+}
+
+func (*clickPipePubSubAuthenticationPtr) ElementType() reflect.Type {
+	return clickPipePubSubAuthenticationPtrType
+}
+
+func (in *clickPipePubSubAuthenticationPtr) ToClickPipePubSubAuthenticationPtrOutput() ClickPipePubSubAuthenticationPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipePubSubAuthenticationPtrOutput)
+}
+
+func (in *clickPipePubSubAuthenticationPtr) ToClickPipePubSubAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipePubSubAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipePubSubAuthenticationPtrOutput)
+}
+
+// A Pub/Sub message format.
+type ClickPipePubSubFormat string
+
+const (
+	ClickPipePubSubFormatJSONEachRow = ClickPipePubSubFormat("JSONEachRow")
+	ClickPipePubSubFormatAvro        = ClickPipePubSubFormat("Avro")
+	ClickPipePubSubFormatProtobuf    = ClickPipePubSubFormat("Protobuf")
+)
+
+func (ClickPipePubSubFormat) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePubSubFormat)(nil)).Elem()
+}
+
+func (e ClickPipePubSubFormat) ToClickPipePubSubFormatOutput() ClickPipePubSubFormatOutput {
+	return pulumi.ToOutput(e).(ClickPipePubSubFormatOutput)
+}
+
+func (e ClickPipePubSubFormat) ToClickPipePubSubFormatOutputWithContext(ctx context.Context) ClickPipePubSubFormatOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipePubSubFormatOutput)
+}
+
+func (e ClickPipePubSubFormat) ToClickPipePubSubFormatPtrOutput() ClickPipePubSubFormatPtrOutput {
+	return e.ToClickPipePubSubFormatPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipePubSubFormat) ToClickPipePubSubFormatPtrOutputWithContext(ctx context.Context) ClickPipePubSubFormatPtrOutput {
+	return ClickPipePubSubFormat(e).ToClickPipePubSubFormatOutputWithContext(ctx).ToClickPipePubSubFormatPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipePubSubFormat) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipePubSubFormat) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipePubSubFormat) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipePubSubFormat) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipePubSubFormatOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePubSubFormatOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePubSubFormat)(nil)).Elem()
+}
+
+func (o ClickPipePubSubFormatOutput) ToClickPipePubSubFormatOutput() ClickPipePubSubFormatOutput {
+	return o
+}
+
+func (o ClickPipePubSubFormatOutput) ToClickPipePubSubFormatOutputWithContext(ctx context.Context) ClickPipePubSubFormatOutput {
+	return o
+}
+
+func (o ClickPipePubSubFormatOutput) ToClickPipePubSubFormatPtrOutput() ClickPipePubSubFormatPtrOutput {
+	return o.ToClickPipePubSubFormatPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubFormatOutput) ToClickPipePubSubFormatPtrOutputWithContext(ctx context.Context) ClickPipePubSubFormatPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipePubSubFormat) *ClickPipePubSubFormat {
+		return &v
+	}).(ClickPipePubSubFormatPtrOutput)
+}
+
+func (o ClickPipePubSubFormatOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubFormatOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipePubSubFormat) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipePubSubFormatOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubFormatOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipePubSubFormat) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipePubSubFormatPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePubSubFormatPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipePubSubFormat)(nil)).Elem()
+}
+
+func (o ClickPipePubSubFormatPtrOutput) ToClickPipePubSubFormatPtrOutput() ClickPipePubSubFormatPtrOutput {
+	return o
+}
+
+func (o ClickPipePubSubFormatPtrOutput) ToClickPipePubSubFormatPtrOutputWithContext(ctx context.Context) ClickPipePubSubFormatPtrOutput {
+	return o
+}
+
+func (o ClickPipePubSubFormatPtrOutput) Elem() ClickPipePubSubFormatOutput {
+	return o.ApplyT(func(v *ClickPipePubSubFormat) ClickPipePubSubFormat {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipePubSubFormat
+		return ret
+	}).(ClickPipePubSubFormatOutput)
+}
+
+func (o ClickPipePubSubFormatPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubFormatPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipePubSubFormat) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipePubSubFormatInput is an input type that accepts values of the ClickPipePubSubFormat enum
+// A concrete instance of `ClickPipePubSubFormatInput` can be one of the following:
+//
+//	ClickPipePubSubFormatJSONEachRow
+//	ClickPipePubSubFormatAvro
+//	ClickPipePubSubFormatProtobuf
+type ClickPipePubSubFormatInput interface {
+	pulumi.Input
+
+	ToClickPipePubSubFormatOutput() ClickPipePubSubFormatOutput
+	ToClickPipePubSubFormatOutputWithContext(context.Context) ClickPipePubSubFormatOutput
+}
+
+var clickPipePubSubFormatPtrType = reflect.TypeOf((**ClickPipePubSubFormat)(nil)).Elem()
+
+type ClickPipePubSubFormatPtrInput interface {
+	pulumi.Input
+
+	ToClickPipePubSubFormatPtrOutput() ClickPipePubSubFormatPtrOutput
+	ToClickPipePubSubFormatPtrOutputWithContext(context.Context) ClickPipePubSubFormatPtrOutput
+}
+
+type clickPipePubSubFormatPtr string
+
+func ClickPipePubSubFormatPtr(v string) ClickPipePubSubFormatPtrInput {
+	return (*clickPipePubSubFormatPtr)(&v)
+}
+
+func (*clickPipePubSubFormatPtr) ElementType() reflect.Type {
+	return clickPipePubSubFormatPtrType
+}
+
+func (in *clickPipePubSubFormatPtr) ToClickPipePubSubFormatPtrOutput() ClickPipePubSubFormatPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipePubSubFormatPtrOutput)
+}
+
+func (in *clickPipePubSubFormatPtr) ToClickPipePubSubFormatPtrOutputWithContext(ctx context.Context) ClickPipePubSubFormatPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipePubSubFormatPtrOutput)
+}
+
+// Where to start.
+type ClickPipePubSubSeekType string
+
+const (
+	ClickPipePubSubSeekTypeLatest    = ClickPipePubSubSeekType("latest")
+	ClickPipePubSubSeekTypeEarliest  = ClickPipePubSubSeekType("earliest")
+	ClickPipePubSubSeekTypeTimestamp = ClickPipePubSubSeekType("timestamp")
+)
+
+func (ClickPipePubSubSeekType) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePubSubSeekType)(nil)).Elem()
+}
+
+func (e ClickPipePubSubSeekType) ToClickPipePubSubSeekTypeOutput() ClickPipePubSubSeekTypeOutput {
+	return pulumi.ToOutput(e).(ClickPipePubSubSeekTypeOutput)
+}
+
+func (e ClickPipePubSubSeekType) ToClickPipePubSubSeekTypeOutputWithContext(ctx context.Context) ClickPipePubSubSeekTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipePubSubSeekTypeOutput)
+}
+
+func (e ClickPipePubSubSeekType) ToClickPipePubSubSeekTypePtrOutput() ClickPipePubSubSeekTypePtrOutput {
+	return e.ToClickPipePubSubSeekTypePtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipePubSubSeekType) ToClickPipePubSubSeekTypePtrOutputWithContext(ctx context.Context) ClickPipePubSubSeekTypePtrOutput {
+	return ClickPipePubSubSeekType(e).ToClickPipePubSubSeekTypeOutputWithContext(ctx).ToClickPipePubSubSeekTypePtrOutputWithContext(ctx)
+}
+
+func (e ClickPipePubSubSeekType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipePubSubSeekType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipePubSubSeekType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipePubSubSeekType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipePubSubSeekTypeOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePubSubSeekTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePubSubSeekType)(nil)).Elem()
+}
+
+func (o ClickPipePubSubSeekTypeOutput) ToClickPipePubSubSeekTypeOutput() ClickPipePubSubSeekTypeOutput {
+	return o
+}
+
+func (o ClickPipePubSubSeekTypeOutput) ToClickPipePubSubSeekTypeOutputWithContext(ctx context.Context) ClickPipePubSubSeekTypeOutput {
+	return o
+}
+
+func (o ClickPipePubSubSeekTypeOutput) ToClickPipePubSubSeekTypePtrOutput() ClickPipePubSubSeekTypePtrOutput {
+	return o.ToClickPipePubSubSeekTypePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubSeekTypeOutput) ToClickPipePubSubSeekTypePtrOutputWithContext(ctx context.Context) ClickPipePubSubSeekTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipePubSubSeekType) *ClickPipePubSubSeekType {
+		return &v
+	}).(ClickPipePubSubSeekTypePtrOutput)
+}
+
+func (o ClickPipePubSubSeekTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubSeekTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipePubSubSeekType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipePubSubSeekTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubSeekTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipePubSubSeekType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipePubSubSeekTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePubSubSeekTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipePubSubSeekType)(nil)).Elem()
+}
+
+func (o ClickPipePubSubSeekTypePtrOutput) ToClickPipePubSubSeekTypePtrOutput() ClickPipePubSubSeekTypePtrOutput {
+	return o
+}
+
+func (o ClickPipePubSubSeekTypePtrOutput) ToClickPipePubSubSeekTypePtrOutputWithContext(ctx context.Context) ClickPipePubSubSeekTypePtrOutput {
+	return o
+}
+
+func (o ClickPipePubSubSeekTypePtrOutput) Elem() ClickPipePubSubSeekTypeOutput {
+	return o.ApplyT(func(v *ClickPipePubSubSeekType) ClickPipePubSubSeekType {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipePubSubSeekType
+		return ret
+	}).(ClickPipePubSubSeekTypeOutput)
+}
+
+func (o ClickPipePubSubSeekTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubSeekTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipePubSubSeekType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipePubSubSeekTypeInput is an input type that accepts values of the ClickPipePubSubSeekType enum
+// A concrete instance of `ClickPipePubSubSeekTypeInput` can be one of the following:
+//
+//	ClickPipePubSubSeekTypeLatest
+//	ClickPipePubSubSeekTypeEarliest
+//	ClickPipePubSubSeekTypeTimestamp
+type ClickPipePubSubSeekTypeInput interface {
+	pulumi.Input
+
+	ToClickPipePubSubSeekTypeOutput() ClickPipePubSubSeekTypeOutput
+	ToClickPipePubSubSeekTypeOutputWithContext(context.Context) ClickPipePubSubSeekTypeOutput
+}
+
+var clickPipePubSubSeekTypePtrType = reflect.TypeOf((**ClickPipePubSubSeekType)(nil)).Elem()
+
+type ClickPipePubSubSeekTypePtrInput interface {
+	pulumi.Input
+
+	ToClickPipePubSubSeekTypePtrOutput() ClickPipePubSubSeekTypePtrOutput
+	ToClickPipePubSubSeekTypePtrOutputWithContext(context.Context) ClickPipePubSubSeekTypePtrOutput
+}
+
+type clickPipePubSubSeekTypePtr string
+
+func ClickPipePubSubSeekTypePtr(v string) ClickPipePubSubSeekTypePtrInput {
+	return (*clickPipePubSubSeekTypePtr)(&v)
+}
+
+func (*clickPipePubSubSeekTypePtr) ElementType() reflect.Type {
+	return clickPipePubSubSeekTypePtrType
+}
+
+func (in *clickPipePubSubSeekTypePtr) ToClickPipePubSubSeekTypePtrOutput() ClickPipePubSubSeekTypePtrOutput {
+	return pulumi.ToOutput(in).(ClickPipePubSubSeekTypePtrOutput)
+}
+
+func (in *clickPipePubSubSeekTypePtr) ToClickPipePubSubSeekTypePtrOutputWithContext(ctx context.Context) ClickPipePubSubSeekTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipePubSubSeekTypePtrOutput)
+}
+
+// "cdc" (snapshot, then changes), "snapshot" (once) or "cdc_only" (changes only).
+type ClickPipeReplicationMode string
+
+const (
+	ClickPipeReplicationModeCdc      = ClickPipeReplicationMode("cdc")
+	ClickPipeReplicationModeSnapshot = ClickPipeReplicationMode("snapshot")
+	ClickPipeReplicationModeCdcOnly  = ClickPipeReplicationMode("cdc_only")
+)
+
+func (ClickPipeReplicationMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeReplicationMode)(nil)).Elem()
+}
+
+func (e ClickPipeReplicationMode) ToClickPipeReplicationModeOutput() ClickPipeReplicationModeOutput {
+	return pulumi.ToOutput(e).(ClickPipeReplicationModeOutput)
+}
+
+func (e ClickPipeReplicationMode) ToClickPipeReplicationModeOutputWithContext(ctx context.Context) ClickPipeReplicationModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeReplicationModeOutput)
+}
+
+func (e ClickPipeReplicationMode) ToClickPipeReplicationModePtrOutput() ClickPipeReplicationModePtrOutput {
+	return e.ToClickPipeReplicationModePtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeReplicationMode) ToClickPipeReplicationModePtrOutputWithContext(ctx context.Context) ClickPipeReplicationModePtrOutput {
+	return ClickPipeReplicationMode(e).ToClickPipeReplicationModeOutputWithContext(ctx).ToClickPipeReplicationModePtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeReplicationMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeReplicationMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeReplicationMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeReplicationMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeReplicationModeOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeReplicationModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeReplicationMode)(nil)).Elem()
+}
+
+func (o ClickPipeReplicationModeOutput) ToClickPipeReplicationModeOutput() ClickPipeReplicationModeOutput {
+	return o
+}
+
+func (o ClickPipeReplicationModeOutput) ToClickPipeReplicationModeOutputWithContext(ctx context.Context) ClickPipeReplicationModeOutput {
+	return o
+}
+
+func (o ClickPipeReplicationModeOutput) ToClickPipeReplicationModePtrOutput() ClickPipeReplicationModePtrOutput {
+	return o.ToClickPipeReplicationModePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeReplicationModeOutput) ToClickPipeReplicationModePtrOutputWithContext(ctx context.Context) ClickPipeReplicationModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeReplicationMode) *ClickPipeReplicationMode {
+		return &v
+	}).(ClickPipeReplicationModePtrOutput)
+}
+
+func (o ClickPipeReplicationModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeReplicationModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeReplicationMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeReplicationModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeReplicationModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeReplicationMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeReplicationModePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeReplicationModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeReplicationMode)(nil)).Elem()
+}
+
+func (o ClickPipeReplicationModePtrOutput) ToClickPipeReplicationModePtrOutput() ClickPipeReplicationModePtrOutput {
+	return o
+}
+
+func (o ClickPipeReplicationModePtrOutput) ToClickPipeReplicationModePtrOutputWithContext(ctx context.Context) ClickPipeReplicationModePtrOutput {
+	return o
+}
+
+func (o ClickPipeReplicationModePtrOutput) Elem() ClickPipeReplicationModeOutput {
+	return o.ApplyT(func(v *ClickPipeReplicationMode) ClickPipeReplicationMode {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeReplicationMode
+		return ret
+	}).(ClickPipeReplicationModeOutput)
+}
+
+func (o ClickPipeReplicationModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeReplicationModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeReplicationMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeReplicationModeInput is an input type that accepts values of the ClickPipeReplicationMode enum
+// A concrete instance of `ClickPipeReplicationModeInput` can be one of the following:
+//
+//	ClickPipeReplicationModeCdc
+//	ClickPipeReplicationModeSnapshot
+//	ClickPipeReplicationModeCdcOnly
+type ClickPipeReplicationModeInput interface {
+	pulumi.Input
+
+	ToClickPipeReplicationModeOutput() ClickPipeReplicationModeOutput
+	ToClickPipeReplicationModeOutputWithContext(context.Context) ClickPipeReplicationModeOutput
+}
+
+var clickPipeReplicationModePtrType = reflect.TypeOf((**ClickPipeReplicationMode)(nil)).Elem()
+
+type ClickPipeReplicationModePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeReplicationModePtrOutput() ClickPipeReplicationModePtrOutput
+	ToClickPipeReplicationModePtrOutputWithContext(context.Context) ClickPipeReplicationModePtrOutput
+}
+
+type clickPipeReplicationModePtr string
+
+func ClickPipeReplicationModePtr(v string) ClickPipeReplicationModePtrInput {
+	return (*clickPipeReplicationModePtr)(&v)
+}
+
+func (*clickPipeReplicationModePtr) ElementType() reflect.Type {
+	return clickPipeReplicationModePtrType
+}
+
+func (in *clickPipeReplicationModePtr) ToClickPipeReplicationModePtrOutput() ClickPipeReplicationModePtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeReplicationModePtrOutput)
+}
+
+func (in *clickPipeReplicationModePtr) ToClickPipeReplicationModePtrOutputWithContext(ctx context.Context) ClickPipeReplicationModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeReplicationModePtrOutput)
+}
+
+// Registry sign-in.
+type ClickPipeSchemaRegistryAuthentication string
+
+const (
+	ClickPipeSchemaRegistryAuthenticationPLAIN = ClickPipeSchemaRegistryAuthentication("PLAIN")
+)
+
+func (ClickPipeSchemaRegistryAuthentication) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeSchemaRegistryAuthentication)(nil)).Elem()
+}
+
+func (e ClickPipeSchemaRegistryAuthentication) ToClickPipeSchemaRegistryAuthenticationOutput() ClickPipeSchemaRegistryAuthenticationOutput {
+	return pulumi.ToOutput(e).(ClickPipeSchemaRegistryAuthenticationOutput)
+}
+
+func (e ClickPipeSchemaRegistryAuthentication) ToClickPipeSchemaRegistryAuthenticationOutputWithContext(ctx context.Context) ClickPipeSchemaRegistryAuthenticationOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeSchemaRegistryAuthenticationOutput)
+}
+
+func (e ClickPipeSchemaRegistryAuthentication) ToClickPipeSchemaRegistryAuthenticationPtrOutput() ClickPipeSchemaRegistryAuthenticationPtrOutput {
+	return e.ToClickPipeSchemaRegistryAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeSchemaRegistryAuthentication) ToClickPipeSchemaRegistryAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeSchemaRegistryAuthenticationPtrOutput {
+	return ClickPipeSchemaRegistryAuthentication(e).ToClickPipeSchemaRegistryAuthenticationOutputWithContext(ctx).ToClickPipeSchemaRegistryAuthenticationPtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeSchemaRegistryAuthentication) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeSchemaRegistryAuthentication) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeSchemaRegistryAuthentication) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeSchemaRegistryAuthentication) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeSchemaRegistryAuthenticationOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeSchemaRegistryAuthenticationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeSchemaRegistryAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationOutput) ToClickPipeSchemaRegistryAuthenticationOutput() ClickPipeSchemaRegistryAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationOutput) ToClickPipeSchemaRegistryAuthenticationOutputWithContext(ctx context.Context) ClickPipeSchemaRegistryAuthenticationOutput {
+	return o
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationOutput) ToClickPipeSchemaRegistryAuthenticationPtrOutput() ClickPipeSchemaRegistryAuthenticationPtrOutput {
+	return o.ToClickPipeSchemaRegistryAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationOutput) ToClickPipeSchemaRegistryAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeSchemaRegistryAuthenticationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeSchemaRegistryAuthentication) *ClickPipeSchemaRegistryAuthentication {
+		return &v
+	}).(ClickPipeSchemaRegistryAuthenticationPtrOutput)
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeSchemaRegistryAuthentication) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeSchemaRegistryAuthentication) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeSchemaRegistryAuthenticationPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeSchemaRegistryAuthenticationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeSchemaRegistryAuthentication)(nil)).Elem()
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationPtrOutput) ToClickPipeSchemaRegistryAuthenticationPtrOutput() ClickPipeSchemaRegistryAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationPtrOutput) ToClickPipeSchemaRegistryAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeSchemaRegistryAuthenticationPtrOutput {
+	return o
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationPtrOutput) Elem() ClickPipeSchemaRegistryAuthenticationOutput {
+	return o.ApplyT(func(v *ClickPipeSchemaRegistryAuthentication) ClickPipeSchemaRegistryAuthentication {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeSchemaRegistryAuthentication
+		return ret
+	}).(ClickPipeSchemaRegistryAuthenticationOutput)
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeSchemaRegistryAuthenticationPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeSchemaRegistryAuthentication) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeSchemaRegistryAuthenticationInput is an input type that accepts values of the ClickPipeSchemaRegistryAuthentication enum
+// A concrete instance of `ClickPipeSchemaRegistryAuthenticationInput` can be one of the following:
+//
+//	ClickPipeSchemaRegistryAuthenticationPLAIN
+type ClickPipeSchemaRegistryAuthenticationInput interface {
+	pulumi.Input
+
+	ToClickPipeSchemaRegistryAuthenticationOutput() ClickPipeSchemaRegistryAuthenticationOutput
+	ToClickPipeSchemaRegistryAuthenticationOutputWithContext(context.Context) ClickPipeSchemaRegistryAuthenticationOutput
+}
+
+var clickPipeSchemaRegistryAuthenticationPtrType = reflect.TypeOf((**ClickPipeSchemaRegistryAuthentication)(nil)).Elem()
+
+type ClickPipeSchemaRegistryAuthenticationPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeSchemaRegistryAuthenticationPtrOutput() ClickPipeSchemaRegistryAuthenticationPtrOutput
+	ToClickPipeSchemaRegistryAuthenticationPtrOutputWithContext(context.Context) ClickPipeSchemaRegistryAuthenticationPtrOutput
+}
+
+type clickPipeSchemaRegistryAuthenticationPtr string
+
+func ClickPipeSchemaRegistryAuthenticationPtr(v string) ClickPipeSchemaRegistryAuthenticationPtrInput {
+	return (*clickPipeSchemaRegistryAuthenticationPtr)(&v)
+}
+
+func (*clickPipeSchemaRegistryAuthenticationPtr) ElementType() reflect.Type {
+	return clickPipeSchemaRegistryAuthenticationPtrType
+}
+
+func (in *clickPipeSchemaRegistryAuthenticationPtr) ToClickPipeSchemaRegistryAuthenticationPtrOutput() ClickPipeSchemaRegistryAuthenticationPtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeSchemaRegistryAuthenticationPtrOutput)
+}
+
+func (in *clickPipeSchemaRegistryAuthenticationPtr) ToClickPipeSchemaRegistryAuthenticationPtrOutputWithContext(ctx context.Context) ClickPipeSchemaRegistryAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeSchemaRegistryAuthenticationPtrOutput)
+}
+
+// A CDC target table's engine.
+type ClickPipeTableEngine string
+
+const (
+	ClickPipeTableEngineMergeTree          = ClickPipeTableEngine("MergeTree")
+	ClickPipeTableEngineReplacingMergeTree = ClickPipeTableEngine("ReplacingMergeTree")
+	ClickPipeTableEngineNull               = ClickPipeTableEngine("Null")
+)
+
+func (ClickPipeTableEngine) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeTableEngine)(nil)).Elem()
+}
+
+func (e ClickPipeTableEngine) ToClickPipeTableEngineOutput() ClickPipeTableEngineOutput {
+	return pulumi.ToOutput(e).(ClickPipeTableEngineOutput)
+}
+
+func (e ClickPipeTableEngine) ToClickPipeTableEngineOutputWithContext(ctx context.Context) ClickPipeTableEngineOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickPipeTableEngineOutput)
+}
+
+func (e ClickPipeTableEngine) ToClickPipeTableEnginePtrOutput() ClickPipeTableEnginePtrOutput {
+	return e.ToClickPipeTableEnginePtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeTableEngine) ToClickPipeTableEnginePtrOutputWithContext(ctx context.Context) ClickPipeTableEnginePtrOutput {
+	return ClickPipeTableEngine(e).ToClickPipeTableEngineOutputWithContext(ctx).ToClickPipeTableEnginePtrOutputWithContext(ctx)
+}
+
+func (e ClickPipeTableEngine) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeTableEngine) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickPipeTableEngine) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickPipeTableEngine) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickPipeTableEngineOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeTableEngineOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeTableEngine)(nil)).Elem()
+}
+
+func (o ClickPipeTableEngineOutput) ToClickPipeTableEngineOutput() ClickPipeTableEngineOutput {
+	return o
+}
+
+func (o ClickPipeTableEngineOutput) ToClickPipeTableEngineOutputWithContext(ctx context.Context) ClickPipeTableEngineOutput {
+	return o
+}
+
+func (o ClickPipeTableEngineOutput) ToClickPipeTableEnginePtrOutput() ClickPipeTableEnginePtrOutput {
+	return o.ToClickPipeTableEnginePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeTableEngineOutput) ToClickPipeTableEnginePtrOutputWithContext(ctx context.Context) ClickPipeTableEnginePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeTableEngine) *ClickPipeTableEngine {
+		return &v
+	}).(ClickPipeTableEnginePtrOutput)
+}
+
+func (o ClickPipeTableEngineOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickPipeTableEngineOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeTableEngine) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickPipeTableEngineOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeTableEngineOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickPipeTableEngine) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeTableEnginePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeTableEnginePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeTableEngine)(nil)).Elem()
+}
+
+func (o ClickPipeTableEnginePtrOutput) ToClickPipeTableEnginePtrOutput() ClickPipeTableEnginePtrOutput {
+	return o
+}
+
+func (o ClickPipeTableEnginePtrOutput) ToClickPipeTableEnginePtrOutputWithContext(ctx context.Context) ClickPipeTableEnginePtrOutput {
+	return o
+}
+
+func (o ClickPipeTableEnginePtrOutput) Elem() ClickPipeTableEngineOutput {
+	return o.ApplyT(func(v *ClickPipeTableEngine) ClickPipeTableEngine {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeTableEngine
+		return ret
+	}).(ClickPipeTableEngineOutput)
+}
+
+func (o ClickPipeTableEnginePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeTableEnginePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickPipeTableEngine) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickPipeTableEngineInput is an input type that accepts values of the ClickPipeTableEngine enum
+// A concrete instance of `ClickPipeTableEngineInput` can be one of the following:
+//
+//	ClickPipeTableEngineMergeTree
+//	ClickPipeTableEngineReplacingMergeTree
+//	ClickPipeTableEngineNull
+type ClickPipeTableEngineInput interface {
+	pulumi.Input
+
+	ToClickPipeTableEngineOutput() ClickPipeTableEngineOutput
+	ToClickPipeTableEngineOutputWithContext(context.Context) ClickPipeTableEngineOutput
+}
+
+var clickPipeTableEnginePtrType = reflect.TypeOf((**ClickPipeTableEngine)(nil)).Elem()
+
+type ClickPipeTableEnginePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeTableEnginePtrOutput() ClickPipeTableEnginePtrOutput
+	ToClickPipeTableEnginePtrOutputWithContext(context.Context) ClickPipeTableEnginePtrOutput
+}
+
+type clickPipeTableEnginePtr string
+
+func ClickPipeTableEnginePtr(v string) ClickPipeTableEnginePtrInput {
+	return (*clickPipeTableEnginePtr)(&v)
+}
+
+func (*clickPipeTableEnginePtr) ElementType() reflect.Type {
+	return clickPipeTableEnginePtrType
+}
+
+func (in *clickPipeTableEnginePtr) ToClickPipeTableEnginePtrOutput() ClickPipeTableEnginePtrOutput {
+	return pulumi.ToOutput(in).(ClickPipeTableEnginePtrOutput)
+}
+
+func (in *clickPipeTableEnginePtr) ToClickPipeTableEnginePtrOutputWithContext(ctx context.Context) ClickPipeTableEnginePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickPipeTableEnginePtrOutput)
+}
+
 // An aggregation function.
 type DashboardAggFn string
 
@@ -3077,6 +7165,54 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyRoleArrayInput)(nil)).Elem(), ApiKeyRoleArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyStateEnumInput)(nil)).Elem(), ApiKeyStateEnum("enabled"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyStateEnumPtrInput)(nil)).Elem(), ApiKeyStateEnum("enabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeBigQueryReplicationModeInput)(nil)).Elem(), ClickPipeBigQueryReplicationMode("snapshot"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeBigQueryReplicationModePtrInput)(nil)).Elem(), ClickPipeBigQueryReplicationMode("snapshot"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeCompressionInput)(nil)).Elem(), ClickPipeCompression("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeCompressionPtrInput)(nil)).Elem(), ClickPipeCompression("none"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeDatabaseAuthenticationInput)(nil)).Elem(), ClickPipeDatabaseAuthentication("basic"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeDatabaseAuthenticationPtrInput)(nil)).Elem(), ClickPipeDatabaseAuthentication("basic"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaAuthenticationInput)(nil)).Elem(), ClickPipeKafkaAuthentication("PLAIN"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaAuthenticationPtrInput)(nil)).Elem(), ClickPipeKafkaAuthentication("PLAIN"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaFormatInput)(nil)).Elem(), ClickPipeKafkaFormat("JSONEachRow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaFormatPtrInput)(nil)).Elem(), ClickPipeKafkaFormat("JSONEachRow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaOffsetStrategyInput)(nil)).Elem(), ClickPipeKafkaOffsetStrategy("from_beginning"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaOffsetStrategyPtrInput)(nil)).Elem(), ClickPipeKafkaOffsetStrategy("from_beginning"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaTypeInput)(nil)).Elem(), ClickPipeKafkaType("kafka"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaTypePtrInput)(nil)).Elem(), ClickPipeKafkaType("kafka"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKinesisAuthenticationInput)(nil)).Elem(), ClickPipeKinesisAuthentication("IAM_ROLE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKinesisAuthenticationPtrInput)(nil)).Elem(), ClickPipeKinesisAuthentication("IAM_ROLE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKinesisFormatInput)(nil)).Elem(), ClickPipeKinesisFormat("JSONEachRow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKinesisFormatPtrInput)(nil)).Elem(), ClickPipeKinesisFormat("JSONEachRow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKinesisIteratorTypeInput)(nil)).Elem(), ClickPipeKinesisIteratorType("TRIM_HORIZON"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKinesisIteratorTypePtrInput)(nil)).Elem(), ClickPipeKinesisIteratorType("TRIM_HORIZON"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeManagedTableEngineInput)(nil)).Elem(), ClickPipeManagedTableEngine("MergeTree"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeManagedTableEnginePtrInput)(nil)).Elem(), ClickPipeManagedTableEngine("MergeTree"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMongoDbReadPreferenceInput)(nil)).Elem(), ClickPipeMongoDbReadPreference("primary"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMongoDbReadPreferencePtrInput)(nil)).Elem(), ClickPipeMongoDbReadPreference("primary"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMySqlReplicationMechanismInput)(nil)).Elem(), ClickPipeMySqlReplicationMechanism("GTID"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMySqlReplicationMechanismPtrInput)(nil)).Elem(), ClickPipeMySqlReplicationMechanism("GTID"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMySqlTypeInput)(nil)).Elem(), ClickPipeMySqlType("mysql"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMySqlTypePtrInput)(nil)).Elem(), ClickPipeMySqlType("mysql"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeObjectStorageAuthenticationInput)(nil)).Elem(), ClickPipeObjectStorageAuthentication("IAM_ROLE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeObjectStorageAuthenticationPtrInput)(nil)).Elem(), ClickPipeObjectStorageAuthentication("IAM_ROLE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeObjectStorageFormatInput)(nil)).Elem(), ClickPipeObjectStorageFormat("JSONEachRow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeObjectStorageFormatPtrInput)(nil)).Elem(), ClickPipeObjectStorageFormat("JSONEachRow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeObjectStorageTypeInput)(nil)).Elem(), ClickPipeObjectStorageType("s3"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeObjectStorageTypePtrInput)(nil)).Elem(), ClickPipeObjectStorageType("s3"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePostgresTypeInput)(nil)).Elem(), ClickPipePostgresType("postgres"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePostgresTypePtrInput)(nil)).Elem(), ClickPipePostgresType("postgres"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePubSubAuthenticationInput)(nil)).Elem(), ClickPipePubSubAuthentication("SERVICE_ACCOUNT"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePubSubAuthenticationPtrInput)(nil)).Elem(), ClickPipePubSubAuthentication("SERVICE_ACCOUNT"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePubSubFormatInput)(nil)).Elem(), ClickPipePubSubFormat("JSONEachRow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePubSubFormatPtrInput)(nil)).Elem(), ClickPipePubSubFormat("JSONEachRow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePubSubSeekTypeInput)(nil)).Elem(), ClickPipePubSubSeekType("latest"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePubSubSeekTypePtrInput)(nil)).Elem(), ClickPipePubSubSeekType("latest"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeReplicationModeInput)(nil)).Elem(), ClickPipeReplicationMode("cdc"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeReplicationModePtrInput)(nil)).Elem(), ClickPipeReplicationMode("cdc"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeSchemaRegistryAuthenticationInput)(nil)).Elem(), ClickPipeSchemaRegistryAuthentication("PLAIN"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeSchemaRegistryAuthenticationPtrInput)(nil)).Elem(), ClickPipeSchemaRegistryAuthentication("PLAIN"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeTableEngineInput)(nil)).Elem(), ClickPipeTableEngine("MergeTree"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeTableEnginePtrInput)(nil)).Elem(), ClickPipeTableEngine("MergeTree"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DashboardAggFnInput)(nil)).Elem(), DashboardAggFn("avg"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DashboardAggFnPtrInput)(nil)).Elem(), DashboardAggFn("avg"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DashboardConfigTypeInput)(nil)).Elem(), DashboardConfigType("sql"))
@@ -3114,6 +7250,54 @@ func init() {
 	pulumi.RegisterOutputType(ApiKeyRoleTypePtrOutput{})
 	pulumi.RegisterOutputType(ApiKeyStateEnumOutput{})
 	pulumi.RegisterOutputType(ApiKeyStateEnumPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeBigQueryReplicationModeOutput{})
+	pulumi.RegisterOutputType(ClickPipeBigQueryReplicationModePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeCompressionOutput{})
+	pulumi.RegisterOutputType(ClickPipeCompressionPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeDatabaseAuthenticationOutput{})
+	pulumi.RegisterOutputType(ClickPipeDatabaseAuthenticationPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaAuthenticationOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaAuthenticationPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaFormatOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaFormatPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaOffsetStrategyOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaOffsetStrategyPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaTypeOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaTypePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeKinesisAuthenticationOutput{})
+	pulumi.RegisterOutputType(ClickPipeKinesisAuthenticationPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeKinesisFormatOutput{})
+	pulumi.RegisterOutputType(ClickPipeKinesisFormatPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeKinesisIteratorTypeOutput{})
+	pulumi.RegisterOutputType(ClickPipeKinesisIteratorTypePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeManagedTableEngineOutput{})
+	pulumi.RegisterOutputType(ClickPipeManagedTableEnginePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeMongoDbReadPreferenceOutput{})
+	pulumi.RegisterOutputType(ClickPipeMongoDbReadPreferencePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeMySqlReplicationMechanismOutput{})
+	pulumi.RegisterOutputType(ClickPipeMySqlReplicationMechanismPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeMySqlTypeOutput{})
+	pulumi.RegisterOutputType(ClickPipeMySqlTypePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeObjectStorageAuthenticationOutput{})
+	pulumi.RegisterOutputType(ClickPipeObjectStorageAuthenticationPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeObjectStorageFormatOutput{})
+	pulumi.RegisterOutputType(ClickPipeObjectStorageFormatPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeObjectStorageTypeOutput{})
+	pulumi.RegisterOutputType(ClickPipeObjectStorageTypePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipePostgresTypeOutput{})
+	pulumi.RegisterOutputType(ClickPipePostgresTypePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipePubSubAuthenticationOutput{})
+	pulumi.RegisterOutputType(ClickPipePubSubAuthenticationPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipePubSubFormatOutput{})
+	pulumi.RegisterOutputType(ClickPipePubSubFormatPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipePubSubSeekTypeOutput{})
+	pulumi.RegisterOutputType(ClickPipePubSubSeekTypePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeReplicationModeOutput{})
+	pulumi.RegisterOutputType(ClickPipeReplicationModePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeSchemaRegistryAuthenticationOutput{})
+	pulumi.RegisterOutputType(ClickPipeSchemaRegistryAuthenticationPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeTableEngineOutput{})
+	pulumi.RegisterOutputType(ClickPipeTableEnginePtrOutput{})
 	pulumi.RegisterOutputType(DashboardAggFnOutput{})
 	pulumi.RegisterOutputType(DashboardAggFnPtrOutput{})
 	pulumi.RegisterOutputType(DashboardConfigTypeOutput{})

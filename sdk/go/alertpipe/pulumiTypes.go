@@ -572,6 +572,6188 @@ func (o ApiKeyHashDataPtrOutput) KeySecretHash() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// A BigQuery pipe's settings.
+type ClickPipeBigQuerySettings struct {
+	// Nullable target columns.
+	AllowNullableColumns *bool `pulumi:"allowNullableColumns"`
+	// Workers in the initial load.
+	InitialLoadParallelism *float64 `pulumi:"initialLoadParallelism"`
+	// snapshot.
+	ReplicationMode *ClickPipeBigQueryReplicationMode `pulumi:"replicationMode"`
+	// Rows per partition.
+	SnapshotNumRowsPerPartition *float64 `pulumi:"snapshotNumRowsPerPartition"`
+	// Tables at once.
+	SnapshotNumberOfParallelTables *float64 `pulumi:"snapshotNumberOfParallelTables"`
+}
+
+// ClickPipeBigQuerySettingsInput is an input type that accepts ClickPipeBigQuerySettingsArgs and ClickPipeBigQuerySettingsOutput values.
+// You can construct a concrete instance of `ClickPipeBigQuerySettingsInput` via:
+//
+//	ClickPipeBigQuerySettingsArgs{...}
+type ClickPipeBigQuerySettingsInput interface {
+	pulumi.Input
+
+	ToClickPipeBigQuerySettingsOutput() ClickPipeBigQuerySettingsOutput
+	ToClickPipeBigQuerySettingsOutputWithContext(context.Context) ClickPipeBigQuerySettingsOutput
+}
+
+// A BigQuery pipe's settings.
+type ClickPipeBigQuerySettingsArgs struct {
+	// Nullable target columns.
+	AllowNullableColumns pulumi.BoolPtrInput `pulumi:"allowNullableColumns"`
+	// Workers in the initial load.
+	InitialLoadParallelism pulumi.Float64PtrInput `pulumi:"initialLoadParallelism"`
+	// snapshot.
+	ReplicationMode ClickPipeBigQueryReplicationModePtrInput `pulumi:"replicationMode"`
+	// Rows per partition.
+	SnapshotNumRowsPerPartition pulumi.Float64PtrInput `pulumi:"snapshotNumRowsPerPartition"`
+	// Tables at once.
+	SnapshotNumberOfParallelTables pulumi.Float64PtrInput `pulumi:"snapshotNumberOfParallelTables"`
+}
+
+func (ClickPipeBigQuerySettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeBigQuerySettings)(nil)).Elem()
+}
+
+func (i ClickPipeBigQuerySettingsArgs) ToClickPipeBigQuerySettingsOutput() ClickPipeBigQuerySettingsOutput {
+	return i.ToClickPipeBigQuerySettingsOutputWithContext(context.Background())
+}
+
+func (i ClickPipeBigQuerySettingsArgs) ToClickPipeBigQuerySettingsOutputWithContext(ctx context.Context) ClickPipeBigQuerySettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeBigQuerySettingsOutput)
+}
+
+func (i ClickPipeBigQuerySettingsArgs) ToClickPipeBigQuerySettingsPtrOutput() ClickPipeBigQuerySettingsPtrOutput {
+	return i.ToClickPipeBigQuerySettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeBigQuerySettingsArgs) ToClickPipeBigQuerySettingsPtrOutputWithContext(ctx context.Context) ClickPipeBigQuerySettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeBigQuerySettingsOutput).ToClickPipeBigQuerySettingsPtrOutputWithContext(ctx)
+}
+
+// ClickPipeBigQuerySettingsPtrInput is an input type that accepts ClickPipeBigQuerySettingsArgs, ClickPipeBigQuerySettingsPtr and ClickPipeBigQuerySettingsPtrOutput values.
+// You can construct a concrete instance of `ClickPipeBigQuerySettingsPtrInput` via:
+//
+//	        ClickPipeBigQuerySettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeBigQuerySettingsPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeBigQuerySettingsPtrOutput() ClickPipeBigQuerySettingsPtrOutput
+	ToClickPipeBigQuerySettingsPtrOutputWithContext(context.Context) ClickPipeBigQuerySettingsPtrOutput
+}
+
+type clickPipeBigQuerySettingsPtrType ClickPipeBigQuerySettingsArgs
+
+func ClickPipeBigQuerySettingsPtr(v *ClickPipeBigQuerySettingsArgs) ClickPipeBigQuerySettingsPtrInput {
+	return (*clickPipeBigQuerySettingsPtrType)(v)
+}
+
+func (*clickPipeBigQuerySettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeBigQuerySettings)(nil)).Elem()
+}
+
+func (i *clickPipeBigQuerySettingsPtrType) ToClickPipeBigQuerySettingsPtrOutput() ClickPipeBigQuerySettingsPtrOutput {
+	return i.ToClickPipeBigQuerySettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeBigQuerySettingsPtrType) ToClickPipeBigQuerySettingsPtrOutputWithContext(ctx context.Context) ClickPipeBigQuerySettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeBigQuerySettingsPtrOutput)
+}
+
+// A BigQuery pipe's settings.
+type ClickPipeBigQuerySettingsOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeBigQuerySettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeBigQuerySettings)(nil)).Elem()
+}
+
+func (o ClickPipeBigQuerySettingsOutput) ToClickPipeBigQuerySettingsOutput() ClickPipeBigQuerySettingsOutput {
+	return o
+}
+
+func (o ClickPipeBigQuerySettingsOutput) ToClickPipeBigQuerySettingsOutputWithContext(ctx context.Context) ClickPipeBigQuerySettingsOutput {
+	return o
+}
+
+func (o ClickPipeBigQuerySettingsOutput) ToClickPipeBigQuerySettingsPtrOutput() ClickPipeBigQuerySettingsPtrOutput {
+	return o.ToClickPipeBigQuerySettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeBigQuerySettingsOutput) ToClickPipeBigQuerySettingsPtrOutputWithContext(ctx context.Context) ClickPipeBigQuerySettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeBigQuerySettings) *ClickPipeBigQuerySettings {
+		return &v
+	}).(ClickPipeBigQuerySettingsPtrOutput)
+}
+
+// Nullable target columns.
+func (o ClickPipeBigQuerySettingsOutput) AllowNullableColumns() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeBigQuerySettings) *bool { return v.AllowNullableColumns }).(pulumi.BoolPtrOutput)
+}
+
+// Workers in the initial load.
+func (o ClickPipeBigQuerySettingsOutput) InitialLoadParallelism() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ClickPipeBigQuerySettings) *float64 { return v.InitialLoadParallelism }).(pulumi.Float64PtrOutput)
+}
+
+// snapshot.
+func (o ClickPipeBigQuerySettingsOutput) ReplicationMode() ClickPipeBigQueryReplicationModePtrOutput {
+	return o.ApplyT(func(v ClickPipeBigQuerySettings) *ClickPipeBigQueryReplicationMode { return v.ReplicationMode }).(ClickPipeBigQueryReplicationModePtrOutput)
+}
+
+// Rows per partition.
+func (o ClickPipeBigQuerySettingsOutput) SnapshotNumRowsPerPartition() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ClickPipeBigQuerySettings) *float64 { return v.SnapshotNumRowsPerPartition }).(pulumi.Float64PtrOutput)
+}
+
+// Tables at once.
+func (o ClickPipeBigQuerySettingsOutput) SnapshotNumberOfParallelTables() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ClickPipeBigQuerySettings) *float64 { return v.SnapshotNumberOfParallelTables }).(pulumi.Float64PtrOutput)
+}
+
+type ClickPipeBigQuerySettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeBigQuerySettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeBigQuerySettings)(nil)).Elem()
+}
+
+func (o ClickPipeBigQuerySettingsPtrOutput) ToClickPipeBigQuerySettingsPtrOutput() ClickPipeBigQuerySettingsPtrOutput {
+	return o
+}
+
+func (o ClickPipeBigQuerySettingsPtrOutput) ToClickPipeBigQuerySettingsPtrOutputWithContext(ctx context.Context) ClickPipeBigQuerySettingsPtrOutput {
+	return o
+}
+
+func (o ClickPipeBigQuerySettingsPtrOutput) Elem() ClickPipeBigQuerySettingsOutput {
+	return o.ApplyT(func(v *ClickPipeBigQuerySettings) ClickPipeBigQuerySettings {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeBigQuerySettings
+		return ret
+	}).(ClickPipeBigQuerySettingsOutput)
+}
+
+// Nullable target columns.
+func (o ClickPipeBigQuerySettingsPtrOutput) AllowNullableColumns() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeBigQuerySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AllowNullableColumns
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Workers in the initial load.
+func (o ClickPipeBigQuerySettingsPtrOutput) InitialLoadParallelism() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ClickPipeBigQuerySettings) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.InitialLoadParallelism
+	}).(pulumi.Float64PtrOutput)
+}
+
+// snapshot.
+func (o ClickPipeBigQuerySettingsPtrOutput) ReplicationMode() ClickPipeBigQueryReplicationModePtrOutput {
+	return o.ApplyT(func(v *ClickPipeBigQuerySettings) *ClickPipeBigQueryReplicationMode {
+		if v == nil {
+			return nil
+		}
+		return v.ReplicationMode
+	}).(ClickPipeBigQueryReplicationModePtrOutput)
+}
+
+// Rows per partition.
+func (o ClickPipeBigQuerySettingsPtrOutput) SnapshotNumRowsPerPartition() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ClickPipeBigQuerySettings) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.SnapshotNumRowsPerPartition
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Tables at once.
+func (o ClickPipeBigQuerySettingsPtrOutput) SnapshotNumberOfParallelTables() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ClickPipeBigQuerySettings) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.SnapshotNumberOfParallelTables
+	}).(pulumi.Float64PtrOutput)
+}
+
+// BigQuery tables loaded once (snapshot); any change replaces the pipe. Its key goes in credentials.
+type ClickPipeBigQuerySource struct {
+	// Settings.
+	Settings *ClickPipeBigQuerySettings `pulumi:"settings"`
+	// GCS staging path, e.g. gs://bucket/staging/.
+	SnapshotStagingPath string `pulumi:"snapshotStagingPath"`
+	// Tables loaded.
+	TableMappings []ClickPipeBigQueryTableMapping `pulumi:"tableMappings"`
+}
+
+// ClickPipeBigQuerySourceInput is an input type that accepts ClickPipeBigQuerySourceArgs and ClickPipeBigQuerySourceOutput values.
+// You can construct a concrete instance of `ClickPipeBigQuerySourceInput` via:
+//
+//	ClickPipeBigQuerySourceArgs{...}
+type ClickPipeBigQuerySourceInput interface {
+	pulumi.Input
+
+	ToClickPipeBigQuerySourceOutput() ClickPipeBigQuerySourceOutput
+	ToClickPipeBigQuerySourceOutputWithContext(context.Context) ClickPipeBigQuerySourceOutput
+}
+
+// BigQuery tables loaded once (snapshot); any change replaces the pipe. Its key goes in credentials.
+type ClickPipeBigQuerySourceArgs struct {
+	// Settings.
+	Settings ClickPipeBigQuerySettingsPtrInput `pulumi:"settings"`
+	// GCS staging path, e.g. gs://bucket/staging/.
+	SnapshotStagingPath pulumi.StringInput `pulumi:"snapshotStagingPath"`
+	// Tables loaded.
+	TableMappings ClickPipeBigQueryTableMappingArrayInput `pulumi:"tableMappings"`
+}
+
+func (ClickPipeBigQuerySourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeBigQuerySource)(nil)).Elem()
+}
+
+func (i ClickPipeBigQuerySourceArgs) ToClickPipeBigQuerySourceOutput() ClickPipeBigQuerySourceOutput {
+	return i.ToClickPipeBigQuerySourceOutputWithContext(context.Background())
+}
+
+func (i ClickPipeBigQuerySourceArgs) ToClickPipeBigQuerySourceOutputWithContext(ctx context.Context) ClickPipeBigQuerySourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeBigQuerySourceOutput)
+}
+
+func (i ClickPipeBigQuerySourceArgs) ToClickPipeBigQuerySourcePtrOutput() ClickPipeBigQuerySourcePtrOutput {
+	return i.ToClickPipeBigQuerySourcePtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeBigQuerySourceArgs) ToClickPipeBigQuerySourcePtrOutputWithContext(ctx context.Context) ClickPipeBigQuerySourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeBigQuerySourceOutput).ToClickPipeBigQuerySourcePtrOutputWithContext(ctx)
+}
+
+// ClickPipeBigQuerySourcePtrInput is an input type that accepts ClickPipeBigQuerySourceArgs, ClickPipeBigQuerySourcePtr and ClickPipeBigQuerySourcePtrOutput values.
+// You can construct a concrete instance of `ClickPipeBigQuerySourcePtrInput` via:
+//
+//	        ClickPipeBigQuerySourceArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeBigQuerySourcePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeBigQuerySourcePtrOutput() ClickPipeBigQuerySourcePtrOutput
+	ToClickPipeBigQuerySourcePtrOutputWithContext(context.Context) ClickPipeBigQuerySourcePtrOutput
+}
+
+type clickPipeBigQuerySourcePtrType ClickPipeBigQuerySourceArgs
+
+func ClickPipeBigQuerySourcePtr(v *ClickPipeBigQuerySourceArgs) ClickPipeBigQuerySourcePtrInput {
+	return (*clickPipeBigQuerySourcePtrType)(v)
+}
+
+func (*clickPipeBigQuerySourcePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeBigQuerySource)(nil)).Elem()
+}
+
+func (i *clickPipeBigQuerySourcePtrType) ToClickPipeBigQuerySourcePtrOutput() ClickPipeBigQuerySourcePtrOutput {
+	return i.ToClickPipeBigQuerySourcePtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeBigQuerySourcePtrType) ToClickPipeBigQuerySourcePtrOutputWithContext(ctx context.Context) ClickPipeBigQuerySourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeBigQuerySourcePtrOutput)
+}
+
+// BigQuery tables loaded once (snapshot); any change replaces the pipe. Its key goes in credentials.
+type ClickPipeBigQuerySourceOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeBigQuerySourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeBigQuerySource)(nil)).Elem()
+}
+
+func (o ClickPipeBigQuerySourceOutput) ToClickPipeBigQuerySourceOutput() ClickPipeBigQuerySourceOutput {
+	return o
+}
+
+func (o ClickPipeBigQuerySourceOutput) ToClickPipeBigQuerySourceOutputWithContext(ctx context.Context) ClickPipeBigQuerySourceOutput {
+	return o
+}
+
+func (o ClickPipeBigQuerySourceOutput) ToClickPipeBigQuerySourcePtrOutput() ClickPipeBigQuerySourcePtrOutput {
+	return o.ToClickPipeBigQuerySourcePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeBigQuerySourceOutput) ToClickPipeBigQuerySourcePtrOutputWithContext(ctx context.Context) ClickPipeBigQuerySourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeBigQuerySource) *ClickPipeBigQuerySource {
+		return &v
+	}).(ClickPipeBigQuerySourcePtrOutput)
+}
+
+// Settings.
+func (o ClickPipeBigQuerySourceOutput) Settings() ClickPipeBigQuerySettingsPtrOutput {
+	return o.ApplyT(func(v ClickPipeBigQuerySource) *ClickPipeBigQuerySettings { return v.Settings }).(ClickPipeBigQuerySettingsPtrOutput)
+}
+
+// GCS staging path, e.g. gs://bucket/staging/.
+func (o ClickPipeBigQuerySourceOutput) SnapshotStagingPath() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeBigQuerySource) string { return v.SnapshotStagingPath }).(pulumi.StringOutput)
+}
+
+// Tables loaded.
+func (o ClickPipeBigQuerySourceOutput) TableMappings() ClickPipeBigQueryTableMappingArrayOutput {
+	return o.ApplyT(func(v ClickPipeBigQuerySource) []ClickPipeBigQueryTableMapping { return v.TableMappings }).(ClickPipeBigQueryTableMappingArrayOutput)
+}
+
+type ClickPipeBigQuerySourcePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeBigQuerySourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeBigQuerySource)(nil)).Elem()
+}
+
+func (o ClickPipeBigQuerySourcePtrOutput) ToClickPipeBigQuerySourcePtrOutput() ClickPipeBigQuerySourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeBigQuerySourcePtrOutput) ToClickPipeBigQuerySourcePtrOutputWithContext(ctx context.Context) ClickPipeBigQuerySourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeBigQuerySourcePtrOutput) Elem() ClickPipeBigQuerySourceOutput {
+	return o.ApplyT(func(v *ClickPipeBigQuerySource) ClickPipeBigQuerySource {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeBigQuerySource
+		return ret
+	}).(ClickPipeBigQuerySourceOutput)
+}
+
+// Settings.
+func (o ClickPipeBigQuerySourcePtrOutput) Settings() ClickPipeBigQuerySettingsPtrOutput {
+	return o.ApplyT(func(v *ClickPipeBigQuerySource) *ClickPipeBigQuerySettings {
+		if v == nil {
+			return nil
+		}
+		return v.Settings
+	}).(ClickPipeBigQuerySettingsPtrOutput)
+}
+
+// GCS staging path, e.g. gs://bucket/staging/.
+func (o ClickPipeBigQuerySourcePtrOutput) SnapshotStagingPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeBigQuerySource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.SnapshotStagingPath
+	}).(pulumi.StringPtrOutput)
+}
+
+// Tables loaded.
+func (o ClickPipeBigQuerySourcePtrOutput) TableMappings() ClickPipeBigQueryTableMappingArrayOutput {
+	return o.ApplyT(func(v *ClickPipeBigQuerySource) []ClickPipeBigQueryTableMapping {
+		if v == nil {
+			return nil
+		}
+		return v.TableMappings
+	}).(ClickPipeBigQueryTableMappingArrayOutput)
+}
+
+// A BigQuery table and the ClickHouse table it fills.
+type ClickPipeBigQueryTableMapping struct {
+	// Columns left out of replication (unique).
+	ExcludedColumns []string `pulumi:"excludedColumns"`
+	// ORDER BY columns, in order; required when useCustomSortingKey is true.
+	SortingKeys []string `pulumi:"sortingKeys"`
+	// Source dataset.
+	SourceDatasetName string `pulumi:"sourceDatasetName"`
+	// Source table.
+	SourceTable string `pulumi:"sourceTable"`
+	// The target table's engine.
+	TableEngine *ClickPipeTableEngine `pulumi:"tableEngine"`
+	// Target table.
+	TargetTable string `pulumi:"targetTable"`
+	// Use sortingKeys instead of the source's primary key.
+	UseCustomSortingKey *bool `pulumi:"useCustomSortingKey"`
+}
+
+// ClickPipeBigQueryTableMappingInput is an input type that accepts ClickPipeBigQueryTableMappingArgs and ClickPipeBigQueryTableMappingOutput values.
+// You can construct a concrete instance of `ClickPipeBigQueryTableMappingInput` via:
+//
+//	ClickPipeBigQueryTableMappingArgs{...}
+type ClickPipeBigQueryTableMappingInput interface {
+	pulumi.Input
+
+	ToClickPipeBigQueryTableMappingOutput() ClickPipeBigQueryTableMappingOutput
+	ToClickPipeBigQueryTableMappingOutputWithContext(context.Context) ClickPipeBigQueryTableMappingOutput
+}
+
+// A BigQuery table and the ClickHouse table it fills.
+type ClickPipeBigQueryTableMappingArgs struct {
+	// Columns left out of replication (unique).
+	ExcludedColumns pulumi.StringArrayInput `pulumi:"excludedColumns"`
+	// ORDER BY columns, in order; required when useCustomSortingKey is true.
+	SortingKeys pulumi.StringArrayInput `pulumi:"sortingKeys"`
+	// Source dataset.
+	SourceDatasetName pulumi.StringInput `pulumi:"sourceDatasetName"`
+	// Source table.
+	SourceTable pulumi.StringInput `pulumi:"sourceTable"`
+	// The target table's engine.
+	TableEngine ClickPipeTableEnginePtrInput `pulumi:"tableEngine"`
+	// Target table.
+	TargetTable pulumi.StringInput `pulumi:"targetTable"`
+	// Use sortingKeys instead of the source's primary key.
+	UseCustomSortingKey pulumi.BoolPtrInput `pulumi:"useCustomSortingKey"`
+}
+
+func (ClickPipeBigQueryTableMappingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeBigQueryTableMapping)(nil)).Elem()
+}
+
+func (i ClickPipeBigQueryTableMappingArgs) ToClickPipeBigQueryTableMappingOutput() ClickPipeBigQueryTableMappingOutput {
+	return i.ToClickPipeBigQueryTableMappingOutputWithContext(context.Background())
+}
+
+func (i ClickPipeBigQueryTableMappingArgs) ToClickPipeBigQueryTableMappingOutputWithContext(ctx context.Context) ClickPipeBigQueryTableMappingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeBigQueryTableMappingOutput)
+}
+
+// ClickPipeBigQueryTableMappingArrayInput is an input type that accepts ClickPipeBigQueryTableMappingArray and ClickPipeBigQueryTableMappingArrayOutput values.
+// You can construct a concrete instance of `ClickPipeBigQueryTableMappingArrayInput` via:
+//
+//	ClickPipeBigQueryTableMappingArray{ ClickPipeBigQueryTableMappingArgs{...} }
+type ClickPipeBigQueryTableMappingArrayInput interface {
+	pulumi.Input
+
+	ToClickPipeBigQueryTableMappingArrayOutput() ClickPipeBigQueryTableMappingArrayOutput
+	ToClickPipeBigQueryTableMappingArrayOutputWithContext(context.Context) ClickPipeBigQueryTableMappingArrayOutput
+}
+
+type ClickPipeBigQueryTableMappingArray []ClickPipeBigQueryTableMappingInput
+
+func (ClickPipeBigQueryTableMappingArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipeBigQueryTableMapping)(nil)).Elem()
+}
+
+func (i ClickPipeBigQueryTableMappingArray) ToClickPipeBigQueryTableMappingArrayOutput() ClickPipeBigQueryTableMappingArrayOutput {
+	return i.ToClickPipeBigQueryTableMappingArrayOutputWithContext(context.Background())
+}
+
+func (i ClickPipeBigQueryTableMappingArray) ToClickPipeBigQueryTableMappingArrayOutputWithContext(ctx context.Context) ClickPipeBigQueryTableMappingArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeBigQueryTableMappingArrayOutput)
+}
+
+// A BigQuery table and the ClickHouse table it fills.
+type ClickPipeBigQueryTableMappingOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeBigQueryTableMappingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeBigQueryTableMapping)(nil)).Elem()
+}
+
+func (o ClickPipeBigQueryTableMappingOutput) ToClickPipeBigQueryTableMappingOutput() ClickPipeBigQueryTableMappingOutput {
+	return o
+}
+
+func (o ClickPipeBigQueryTableMappingOutput) ToClickPipeBigQueryTableMappingOutputWithContext(ctx context.Context) ClickPipeBigQueryTableMappingOutput {
+	return o
+}
+
+// Columns left out of replication (unique).
+func (o ClickPipeBigQueryTableMappingOutput) ExcludedColumns() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClickPipeBigQueryTableMapping) []string { return v.ExcludedColumns }).(pulumi.StringArrayOutput)
+}
+
+// ORDER BY columns, in order; required when useCustomSortingKey is true.
+func (o ClickPipeBigQueryTableMappingOutput) SortingKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClickPipeBigQueryTableMapping) []string { return v.SortingKeys }).(pulumi.StringArrayOutput)
+}
+
+// Source dataset.
+func (o ClickPipeBigQueryTableMappingOutput) SourceDatasetName() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeBigQueryTableMapping) string { return v.SourceDatasetName }).(pulumi.StringOutput)
+}
+
+// Source table.
+func (o ClickPipeBigQueryTableMappingOutput) SourceTable() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeBigQueryTableMapping) string { return v.SourceTable }).(pulumi.StringOutput)
+}
+
+// The target table's engine.
+func (o ClickPipeBigQueryTableMappingOutput) TableEngine() ClickPipeTableEnginePtrOutput {
+	return o.ApplyT(func(v ClickPipeBigQueryTableMapping) *ClickPipeTableEngine { return v.TableEngine }).(ClickPipeTableEnginePtrOutput)
+}
+
+// Target table.
+func (o ClickPipeBigQueryTableMappingOutput) TargetTable() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeBigQueryTableMapping) string { return v.TargetTable }).(pulumi.StringOutput)
+}
+
+// Use sortingKeys instead of the source's primary key.
+func (o ClickPipeBigQueryTableMappingOutput) UseCustomSortingKey() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeBigQueryTableMapping) *bool { return v.UseCustomSortingKey }).(pulumi.BoolPtrOutput)
+}
+
+type ClickPipeBigQueryTableMappingArrayOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeBigQueryTableMappingArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipeBigQueryTableMapping)(nil)).Elem()
+}
+
+func (o ClickPipeBigQueryTableMappingArrayOutput) ToClickPipeBigQueryTableMappingArrayOutput() ClickPipeBigQueryTableMappingArrayOutput {
+	return o
+}
+
+func (o ClickPipeBigQueryTableMappingArrayOutput) ToClickPipeBigQueryTableMappingArrayOutputWithContext(ctx context.Context) ClickPipeBigQueryTableMappingArrayOutput {
+	return o
+}
+
+func (o ClickPipeBigQueryTableMappingArrayOutput) Index(i pulumi.IntInput) ClickPipeBigQueryTableMappingOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ClickPipeBigQueryTableMapping {
+		return vs[0].([]ClickPipeBigQueryTableMapping)[vs[1].(int)]
+	}).(ClickPipeBigQueryTableMappingOutput)
+}
+
+// A destination column.
+type ClickPipeColumn struct {
+	// Column name.
+	Name string `pulumi:"name"`
+	// ClickHouse type, e.g. String.
+	Type string `pulumi:"type"`
+}
+
+// ClickPipeColumnInput is an input type that accepts ClickPipeColumnArgs and ClickPipeColumnOutput values.
+// You can construct a concrete instance of `ClickPipeColumnInput` via:
+//
+//	ClickPipeColumnArgs{...}
+type ClickPipeColumnInput interface {
+	pulumi.Input
+
+	ToClickPipeColumnOutput() ClickPipeColumnOutput
+	ToClickPipeColumnOutputWithContext(context.Context) ClickPipeColumnOutput
+}
+
+// A destination column.
+type ClickPipeColumnArgs struct {
+	// Column name.
+	Name pulumi.StringInput `pulumi:"name"`
+	// ClickHouse type, e.g. String.
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (ClickPipeColumnArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeColumn)(nil)).Elem()
+}
+
+func (i ClickPipeColumnArgs) ToClickPipeColumnOutput() ClickPipeColumnOutput {
+	return i.ToClickPipeColumnOutputWithContext(context.Background())
+}
+
+func (i ClickPipeColumnArgs) ToClickPipeColumnOutputWithContext(ctx context.Context) ClickPipeColumnOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeColumnOutput)
+}
+
+// ClickPipeColumnArrayInput is an input type that accepts ClickPipeColumnArray and ClickPipeColumnArrayOutput values.
+// You can construct a concrete instance of `ClickPipeColumnArrayInput` via:
+//
+//	ClickPipeColumnArray{ ClickPipeColumnArgs{...} }
+type ClickPipeColumnArrayInput interface {
+	pulumi.Input
+
+	ToClickPipeColumnArrayOutput() ClickPipeColumnArrayOutput
+	ToClickPipeColumnArrayOutputWithContext(context.Context) ClickPipeColumnArrayOutput
+}
+
+type ClickPipeColumnArray []ClickPipeColumnInput
+
+func (ClickPipeColumnArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipeColumn)(nil)).Elem()
+}
+
+func (i ClickPipeColumnArray) ToClickPipeColumnArrayOutput() ClickPipeColumnArrayOutput {
+	return i.ToClickPipeColumnArrayOutputWithContext(context.Background())
+}
+
+func (i ClickPipeColumnArray) ToClickPipeColumnArrayOutputWithContext(ctx context.Context) ClickPipeColumnArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeColumnArrayOutput)
+}
+
+// A destination column.
+type ClickPipeColumnOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeColumnOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeColumn)(nil)).Elem()
+}
+
+func (o ClickPipeColumnOutput) ToClickPipeColumnOutput() ClickPipeColumnOutput {
+	return o
+}
+
+func (o ClickPipeColumnOutput) ToClickPipeColumnOutputWithContext(ctx context.Context) ClickPipeColumnOutput {
+	return o
+}
+
+// Column name.
+func (o ClickPipeColumnOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeColumn) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// ClickHouse type, e.g. String.
+func (o ClickPipeColumnOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeColumn) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type ClickPipeColumnArrayOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeColumnArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipeColumn)(nil)).Elem()
+}
+
+func (o ClickPipeColumnArrayOutput) ToClickPipeColumnArrayOutput() ClickPipeColumnArrayOutput {
+	return o
+}
+
+func (o ClickPipeColumnArrayOutput) ToClickPipeColumnArrayOutputWithContext(ctx context.Context) ClickPipeColumnArrayOutput {
+	return o
+}
+
+func (o ClickPipeColumnArrayOutput) Index(i pulumi.IntInput) ClickPipeColumnOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ClickPipeColumn {
+		return vs[0].([]ClickPipeColumn)[vs[1].(int)]
+	}).(ClickPipeColumnOutput)
+}
+
+// The source's secrets, write-only: sent, never read back.
+type ClickPipeCredentials struct {
+	// AWS access key id (IAM_USER).
+	AccessKeyId *string `pulumi:"accessKeyId"`
+	// PEM client certificate (MUTUAL_TLS).
+	Certificate *string `pulumi:"certificate"`
+	// Azure connection string (Event Hubs, Blob Storage).
+	ConnectionString *string `pulumi:"connectionString"`
+	// Password.
+	Password *string `pulumi:"password"`
+	// PEM client private key (MUTUAL_TLS).
+	PrivateKey *string `pulumi:"privateKey"`
+	// Schema registry password.
+	SchemaRegistryPassword *string `pulumi:"schemaRegistryPassword"`
+	// Schema registry user.
+	SchemaRegistryUsername *string `pulumi:"schemaRegistryUsername"`
+	// AWS secret key (IAM_USER).
+	SecretKey *string `pulumi:"secretKey"`
+	// Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery).
+	ServiceAccountKey *string `pulumi:"serviceAccountKey"`
+	// User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB).
+	Username *string `pulumi:"username"`
+}
+
+// ClickPipeCredentialsInput is an input type that accepts ClickPipeCredentialsArgs and ClickPipeCredentialsOutput values.
+// You can construct a concrete instance of `ClickPipeCredentialsInput` via:
+//
+//	ClickPipeCredentialsArgs{...}
+type ClickPipeCredentialsInput interface {
+	pulumi.Input
+
+	ToClickPipeCredentialsOutput() ClickPipeCredentialsOutput
+	ToClickPipeCredentialsOutputWithContext(context.Context) ClickPipeCredentialsOutput
+}
+
+// The source's secrets, write-only: sent, never read back.
+type ClickPipeCredentialsArgs struct {
+	// AWS access key id (IAM_USER).
+	AccessKeyId pulumi.StringPtrInput `pulumi:"accessKeyId"`
+	// PEM client certificate (MUTUAL_TLS).
+	Certificate pulumi.StringPtrInput `pulumi:"certificate"`
+	// Azure connection string (Event Hubs, Blob Storage).
+	ConnectionString pulumi.StringPtrInput `pulumi:"connectionString"`
+	// Password.
+	Password pulumi.StringPtrInput `pulumi:"password"`
+	// PEM client private key (MUTUAL_TLS).
+	PrivateKey pulumi.StringPtrInput `pulumi:"privateKey"`
+	// Schema registry password.
+	SchemaRegistryPassword pulumi.StringPtrInput `pulumi:"schemaRegistryPassword"`
+	// Schema registry user.
+	SchemaRegistryUsername pulumi.StringPtrInput `pulumi:"schemaRegistryUsername"`
+	// AWS secret key (IAM_USER).
+	SecretKey pulumi.StringPtrInput `pulumi:"secretKey"`
+	// Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery).
+	ServiceAccountKey pulumi.StringPtrInput `pulumi:"serviceAccountKey"`
+	// User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB).
+	Username pulumi.StringPtrInput `pulumi:"username"`
+}
+
+func (ClickPipeCredentialsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeCredentials)(nil)).Elem()
+}
+
+func (i ClickPipeCredentialsArgs) ToClickPipeCredentialsOutput() ClickPipeCredentialsOutput {
+	return i.ToClickPipeCredentialsOutputWithContext(context.Background())
+}
+
+func (i ClickPipeCredentialsArgs) ToClickPipeCredentialsOutputWithContext(ctx context.Context) ClickPipeCredentialsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeCredentialsOutput)
+}
+
+func (i ClickPipeCredentialsArgs) ToClickPipeCredentialsPtrOutput() ClickPipeCredentialsPtrOutput {
+	return i.ToClickPipeCredentialsPtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeCredentialsArgs) ToClickPipeCredentialsPtrOutputWithContext(ctx context.Context) ClickPipeCredentialsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeCredentialsOutput).ToClickPipeCredentialsPtrOutputWithContext(ctx)
+}
+
+// ClickPipeCredentialsPtrInput is an input type that accepts ClickPipeCredentialsArgs, ClickPipeCredentialsPtr and ClickPipeCredentialsPtrOutput values.
+// You can construct a concrete instance of `ClickPipeCredentialsPtrInput` via:
+//
+//	        ClickPipeCredentialsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeCredentialsPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeCredentialsPtrOutput() ClickPipeCredentialsPtrOutput
+	ToClickPipeCredentialsPtrOutputWithContext(context.Context) ClickPipeCredentialsPtrOutput
+}
+
+type clickPipeCredentialsPtrType ClickPipeCredentialsArgs
+
+func ClickPipeCredentialsPtr(v *ClickPipeCredentialsArgs) ClickPipeCredentialsPtrInput {
+	return (*clickPipeCredentialsPtrType)(v)
+}
+
+func (*clickPipeCredentialsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeCredentials)(nil)).Elem()
+}
+
+func (i *clickPipeCredentialsPtrType) ToClickPipeCredentialsPtrOutput() ClickPipeCredentialsPtrOutput {
+	return i.ToClickPipeCredentialsPtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeCredentialsPtrType) ToClickPipeCredentialsPtrOutputWithContext(ctx context.Context) ClickPipeCredentialsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeCredentialsPtrOutput)
+}
+
+// The source's secrets, write-only: sent, never read back.
+type ClickPipeCredentialsOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeCredentialsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeCredentials)(nil)).Elem()
+}
+
+func (o ClickPipeCredentialsOutput) ToClickPipeCredentialsOutput() ClickPipeCredentialsOutput {
+	return o
+}
+
+func (o ClickPipeCredentialsOutput) ToClickPipeCredentialsOutputWithContext(ctx context.Context) ClickPipeCredentialsOutput {
+	return o
+}
+
+func (o ClickPipeCredentialsOutput) ToClickPipeCredentialsPtrOutput() ClickPipeCredentialsPtrOutput {
+	return o.ToClickPipeCredentialsPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeCredentialsOutput) ToClickPipeCredentialsPtrOutputWithContext(ctx context.Context) ClickPipeCredentialsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeCredentials) *ClickPipeCredentials {
+		return &v
+	}).(ClickPipeCredentialsPtrOutput)
+}
+
+// AWS access key id (IAM_USER).
+func (o ClickPipeCredentialsOutput) AccessKeyId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeCredentials) *string { return v.AccessKeyId }).(pulumi.StringPtrOutput)
+}
+
+// PEM client certificate (MUTUAL_TLS).
+func (o ClickPipeCredentialsOutput) Certificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeCredentials) *string { return v.Certificate }).(pulumi.StringPtrOutput)
+}
+
+// Azure connection string (Event Hubs, Blob Storage).
+func (o ClickPipeCredentialsOutput) ConnectionString() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeCredentials) *string { return v.ConnectionString }).(pulumi.StringPtrOutput)
+}
+
+// Password.
+func (o ClickPipeCredentialsOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeCredentials) *string { return v.Password }).(pulumi.StringPtrOutput)
+}
+
+// PEM client private key (MUTUAL_TLS).
+func (o ClickPipeCredentialsOutput) PrivateKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeCredentials) *string { return v.PrivateKey }).(pulumi.StringPtrOutput)
+}
+
+// Schema registry password.
+func (o ClickPipeCredentialsOutput) SchemaRegistryPassword() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeCredentials) *string { return v.SchemaRegistryPassword }).(pulumi.StringPtrOutput)
+}
+
+// Schema registry user.
+func (o ClickPipeCredentialsOutput) SchemaRegistryUsername() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeCredentials) *string { return v.SchemaRegistryUsername }).(pulumi.StringPtrOutput)
+}
+
+// AWS secret key (IAM_USER).
+func (o ClickPipeCredentialsOutput) SecretKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeCredentials) *string { return v.SecretKey }).(pulumi.StringPtrOutput)
+}
+
+// Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery).
+func (o ClickPipeCredentialsOutput) ServiceAccountKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeCredentials) *string { return v.ServiceAccountKey }).(pulumi.StringPtrOutput)
+}
+
+// User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB).
+func (o ClickPipeCredentialsOutput) Username() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeCredentials) *string { return v.Username }).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeCredentialsPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeCredentialsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeCredentials)(nil)).Elem()
+}
+
+func (o ClickPipeCredentialsPtrOutput) ToClickPipeCredentialsPtrOutput() ClickPipeCredentialsPtrOutput {
+	return o
+}
+
+func (o ClickPipeCredentialsPtrOutput) ToClickPipeCredentialsPtrOutputWithContext(ctx context.Context) ClickPipeCredentialsPtrOutput {
+	return o
+}
+
+func (o ClickPipeCredentialsPtrOutput) Elem() ClickPipeCredentialsOutput {
+	return o.ApplyT(func(v *ClickPipeCredentials) ClickPipeCredentials {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeCredentials
+		return ret
+	}).(ClickPipeCredentialsOutput)
+}
+
+// AWS access key id (IAM_USER).
+func (o ClickPipeCredentialsPtrOutput) AccessKeyId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.AccessKeyId
+	}).(pulumi.StringPtrOutput)
+}
+
+// PEM client certificate (MUTUAL_TLS).
+func (o ClickPipeCredentialsPtrOutput) Certificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Certificate
+	}).(pulumi.StringPtrOutput)
+}
+
+// Azure connection string (Event Hubs, Blob Storage).
+func (o ClickPipeCredentialsPtrOutput) ConnectionString() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ConnectionString
+	}).(pulumi.StringPtrOutput)
+}
+
+// Password.
+func (o ClickPipeCredentialsPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+// PEM client private key (MUTUAL_TLS).
+func (o ClickPipeCredentialsPtrOutput) PrivateKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PrivateKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Schema registry password.
+func (o ClickPipeCredentialsPtrOutput) SchemaRegistryPassword() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SchemaRegistryPassword
+	}).(pulumi.StringPtrOutput)
+}
+
+// Schema registry user.
+func (o ClickPipeCredentialsPtrOutput) SchemaRegistryUsername() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SchemaRegistryUsername
+	}).(pulumi.StringPtrOutput)
+}
+
+// AWS secret key (IAM_USER).
+func (o ClickPipeCredentialsPtrOutput) SecretKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SecretKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery).
+func (o ClickPipeCredentialsPtrOutput) ServiceAccountKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ServiceAccountKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB).
+func (o ClickPipeCredentialsPtrOutput) Username() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Username
+	}).(pulumi.StringPtrOutput)
+}
+
+// Where a pipe writes.
+type ClickPipeDestination struct {
+	// Columns; required but for database pipes. Changes in place (the table's schema is not altered).
+	Columns []ClickPipeColumn `pulumi:"columns"`
+	// Database (replaces).
+	Database string `pulumi:"database"`
+	// Whether ClickPipes makes the table; required but for database pipes (replaces).
+	ManagedTable *bool `pulumi:"managedTable"`
+	// Roles granted to the pipe's ClickHouse user (replaces).
+	Roles []string `pulumi:"roles"`
+	// Table; required but for database pipes (replaces).
+	Table *string `pulumi:"table"`
+	// Managed table's definition; with managedTable true (replaces).
+	TableDefinition *ClickPipeTableDefinition `pulumi:"tableDefinition"`
+}
+
+// ClickPipeDestinationInput is an input type that accepts ClickPipeDestinationArgs and ClickPipeDestinationOutput values.
+// You can construct a concrete instance of `ClickPipeDestinationInput` via:
+//
+//	ClickPipeDestinationArgs{...}
+type ClickPipeDestinationInput interface {
+	pulumi.Input
+
+	ToClickPipeDestinationOutput() ClickPipeDestinationOutput
+	ToClickPipeDestinationOutputWithContext(context.Context) ClickPipeDestinationOutput
+}
+
+// Where a pipe writes.
+type ClickPipeDestinationArgs struct {
+	// Columns; required but for database pipes. Changes in place (the table's schema is not altered).
+	Columns ClickPipeColumnArrayInput `pulumi:"columns"`
+	// Database (replaces).
+	Database pulumi.StringInput `pulumi:"database"`
+	// Whether ClickPipes makes the table; required but for database pipes (replaces).
+	ManagedTable pulumi.BoolPtrInput `pulumi:"managedTable"`
+	// Roles granted to the pipe's ClickHouse user (replaces).
+	Roles pulumi.StringArrayInput `pulumi:"roles"`
+	// Table; required but for database pipes (replaces).
+	Table pulumi.StringPtrInput `pulumi:"table"`
+	// Managed table's definition; with managedTable true (replaces).
+	TableDefinition ClickPipeTableDefinitionPtrInput `pulumi:"tableDefinition"`
+}
+
+func (ClickPipeDestinationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeDestination)(nil)).Elem()
+}
+
+func (i ClickPipeDestinationArgs) ToClickPipeDestinationOutput() ClickPipeDestinationOutput {
+	return i.ToClickPipeDestinationOutputWithContext(context.Background())
+}
+
+func (i ClickPipeDestinationArgs) ToClickPipeDestinationOutputWithContext(ctx context.Context) ClickPipeDestinationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeDestinationOutput)
+}
+
+// Where a pipe writes.
+type ClickPipeDestinationOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeDestinationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeDestination)(nil)).Elem()
+}
+
+func (o ClickPipeDestinationOutput) ToClickPipeDestinationOutput() ClickPipeDestinationOutput {
+	return o
+}
+
+func (o ClickPipeDestinationOutput) ToClickPipeDestinationOutputWithContext(ctx context.Context) ClickPipeDestinationOutput {
+	return o
+}
+
+// Columns; required but for database pipes. Changes in place (the table's schema is not altered).
+func (o ClickPipeDestinationOutput) Columns() ClickPipeColumnArrayOutput {
+	return o.ApplyT(func(v ClickPipeDestination) []ClickPipeColumn { return v.Columns }).(ClickPipeColumnArrayOutput)
+}
+
+// Database (replaces).
+func (o ClickPipeDestinationOutput) Database() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeDestination) string { return v.Database }).(pulumi.StringOutput)
+}
+
+// Whether ClickPipes makes the table; required but for database pipes (replaces).
+func (o ClickPipeDestinationOutput) ManagedTable() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeDestination) *bool { return v.ManagedTable }).(pulumi.BoolPtrOutput)
+}
+
+// Roles granted to the pipe's ClickHouse user (replaces).
+func (o ClickPipeDestinationOutput) Roles() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClickPipeDestination) []string { return v.Roles }).(pulumi.StringArrayOutput)
+}
+
+// Table; required but for database pipes (replaces).
+func (o ClickPipeDestinationOutput) Table() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeDestination) *string { return v.Table }).(pulumi.StringPtrOutput)
+}
+
+// Managed table's definition; with managedTable true (replaces).
+func (o ClickPipeDestinationOutput) TableDefinition() ClickPipeTableDefinitionPtrOutput {
+	return o.ApplyT(func(v ClickPipeDestination) *ClickPipeTableDefinition { return v.TableDefinition }).(ClickPipeTableDefinitionPtrOutput)
+}
+
+// A source field and the column it fills.
+type ClickPipeFieldMapping struct {
+	// Destination column.
+	DestinationField string `pulumi:"destinationField"`
+	// Source field.
+	SourceField string `pulumi:"sourceField"`
+}
+
+// ClickPipeFieldMappingInput is an input type that accepts ClickPipeFieldMappingArgs and ClickPipeFieldMappingOutput values.
+// You can construct a concrete instance of `ClickPipeFieldMappingInput` via:
+//
+//	ClickPipeFieldMappingArgs{...}
+type ClickPipeFieldMappingInput interface {
+	pulumi.Input
+
+	ToClickPipeFieldMappingOutput() ClickPipeFieldMappingOutput
+	ToClickPipeFieldMappingOutputWithContext(context.Context) ClickPipeFieldMappingOutput
+}
+
+// A source field and the column it fills.
+type ClickPipeFieldMappingArgs struct {
+	// Destination column.
+	DestinationField pulumi.StringInput `pulumi:"destinationField"`
+	// Source field.
+	SourceField pulumi.StringInput `pulumi:"sourceField"`
+}
+
+func (ClickPipeFieldMappingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeFieldMapping)(nil)).Elem()
+}
+
+func (i ClickPipeFieldMappingArgs) ToClickPipeFieldMappingOutput() ClickPipeFieldMappingOutput {
+	return i.ToClickPipeFieldMappingOutputWithContext(context.Background())
+}
+
+func (i ClickPipeFieldMappingArgs) ToClickPipeFieldMappingOutputWithContext(ctx context.Context) ClickPipeFieldMappingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeFieldMappingOutput)
+}
+
+// ClickPipeFieldMappingArrayInput is an input type that accepts ClickPipeFieldMappingArray and ClickPipeFieldMappingArrayOutput values.
+// You can construct a concrete instance of `ClickPipeFieldMappingArrayInput` via:
+//
+//	ClickPipeFieldMappingArray{ ClickPipeFieldMappingArgs{...} }
+type ClickPipeFieldMappingArrayInput interface {
+	pulumi.Input
+
+	ToClickPipeFieldMappingArrayOutput() ClickPipeFieldMappingArrayOutput
+	ToClickPipeFieldMappingArrayOutputWithContext(context.Context) ClickPipeFieldMappingArrayOutput
+}
+
+type ClickPipeFieldMappingArray []ClickPipeFieldMappingInput
+
+func (ClickPipeFieldMappingArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipeFieldMapping)(nil)).Elem()
+}
+
+func (i ClickPipeFieldMappingArray) ToClickPipeFieldMappingArrayOutput() ClickPipeFieldMappingArrayOutput {
+	return i.ToClickPipeFieldMappingArrayOutputWithContext(context.Background())
+}
+
+func (i ClickPipeFieldMappingArray) ToClickPipeFieldMappingArrayOutputWithContext(ctx context.Context) ClickPipeFieldMappingArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeFieldMappingArrayOutput)
+}
+
+// A source field and the column it fills.
+type ClickPipeFieldMappingOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeFieldMappingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeFieldMapping)(nil)).Elem()
+}
+
+func (o ClickPipeFieldMappingOutput) ToClickPipeFieldMappingOutput() ClickPipeFieldMappingOutput {
+	return o
+}
+
+func (o ClickPipeFieldMappingOutput) ToClickPipeFieldMappingOutputWithContext(ctx context.Context) ClickPipeFieldMappingOutput {
+	return o
+}
+
+// Destination column.
+func (o ClickPipeFieldMappingOutput) DestinationField() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeFieldMapping) string { return v.DestinationField }).(pulumi.StringOutput)
+}
+
+// Source field.
+func (o ClickPipeFieldMappingOutput) SourceField() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeFieldMapping) string { return v.SourceField }).(pulumi.StringOutput)
+}
+
+type ClickPipeFieldMappingArrayOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeFieldMappingArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipeFieldMapping)(nil)).Elem()
+}
+
+func (o ClickPipeFieldMappingArrayOutput) ToClickPipeFieldMappingArrayOutput() ClickPipeFieldMappingArrayOutput {
+	return o
+}
+
+func (o ClickPipeFieldMappingArrayOutput) ToClickPipeFieldMappingArrayOutputWithContext(ctx context.Context) ClickPipeFieldMappingArrayOutput {
+	return o
+}
+
+func (o ClickPipeFieldMappingArrayOutput) Index(i pulumi.IntInput) ClickPipeFieldMappingOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ClickPipeFieldMapping {
+		return vs[0].([]ClickPipeFieldMapping)[vs[1].(int)]
+	}).(ClickPipeFieldMappingOutput)
+}
+
+// Where a Kafka pipe starts reading.
+type ClickPipeKafkaOffset struct {
+	// Where to start.
+	Strategy ClickPipeKafkaOffsetStrategy `pulumi:"strategy"`
+	// Minute-precision UTC timestamp; required for "from_timestamp".
+	Timestamp *string `pulumi:"timestamp"`
+}
+
+// ClickPipeKafkaOffsetInput is an input type that accepts ClickPipeKafkaOffsetArgs and ClickPipeKafkaOffsetOutput values.
+// You can construct a concrete instance of `ClickPipeKafkaOffsetInput` via:
+//
+//	ClickPipeKafkaOffsetArgs{...}
+type ClickPipeKafkaOffsetInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaOffsetOutput() ClickPipeKafkaOffsetOutput
+	ToClickPipeKafkaOffsetOutputWithContext(context.Context) ClickPipeKafkaOffsetOutput
+}
+
+// Where a Kafka pipe starts reading.
+type ClickPipeKafkaOffsetArgs struct {
+	// Where to start.
+	Strategy ClickPipeKafkaOffsetStrategyInput `pulumi:"strategy"`
+	// Minute-precision UTC timestamp; required for "from_timestamp".
+	Timestamp pulumi.StringPtrInput `pulumi:"timestamp"`
+}
+
+func (ClickPipeKafkaOffsetArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaOffset)(nil)).Elem()
+}
+
+func (i ClickPipeKafkaOffsetArgs) ToClickPipeKafkaOffsetOutput() ClickPipeKafkaOffsetOutput {
+	return i.ToClickPipeKafkaOffsetOutputWithContext(context.Background())
+}
+
+func (i ClickPipeKafkaOffsetArgs) ToClickPipeKafkaOffsetOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKafkaOffsetOutput)
+}
+
+func (i ClickPipeKafkaOffsetArgs) ToClickPipeKafkaOffsetPtrOutput() ClickPipeKafkaOffsetPtrOutput {
+	return i.ToClickPipeKafkaOffsetPtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeKafkaOffsetArgs) ToClickPipeKafkaOffsetPtrOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKafkaOffsetOutput).ToClickPipeKafkaOffsetPtrOutputWithContext(ctx)
+}
+
+// ClickPipeKafkaOffsetPtrInput is an input type that accepts ClickPipeKafkaOffsetArgs, ClickPipeKafkaOffsetPtr and ClickPipeKafkaOffsetPtrOutput values.
+// You can construct a concrete instance of `ClickPipeKafkaOffsetPtrInput` via:
+//
+//	        ClickPipeKafkaOffsetArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeKafkaOffsetPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaOffsetPtrOutput() ClickPipeKafkaOffsetPtrOutput
+	ToClickPipeKafkaOffsetPtrOutputWithContext(context.Context) ClickPipeKafkaOffsetPtrOutput
+}
+
+type clickPipeKafkaOffsetPtrType ClickPipeKafkaOffsetArgs
+
+func ClickPipeKafkaOffsetPtr(v *ClickPipeKafkaOffsetArgs) ClickPipeKafkaOffsetPtrInput {
+	return (*clickPipeKafkaOffsetPtrType)(v)
+}
+
+func (*clickPipeKafkaOffsetPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKafkaOffset)(nil)).Elem()
+}
+
+func (i *clickPipeKafkaOffsetPtrType) ToClickPipeKafkaOffsetPtrOutput() ClickPipeKafkaOffsetPtrOutput {
+	return i.ToClickPipeKafkaOffsetPtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeKafkaOffsetPtrType) ToClickPipeKafkaOffsetPtrOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKafkaOffsetPtrOutput)
+}
+
+// Where a Kafka pipe starts reading.
+type ClickPipeKafkaOffsetOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaOffsetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaOffset)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaOffsetOutput) ToClickPipeKafkaOffsetOutput() ClickPipeKafkaOffsetOutput {
+	return o
+}
+
+func (o ClickPipeKafkaOffsetOutput) ToClickPipeKafkaOffsetOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetOutput {
+	return o
+}
+
+func (o ClickPipeKafkaOffsetOutput) ToClickPipeKafkaOffsetPtrOutput() ClickPipeKafkaOffsetPtrOutput {
+	return o.ToClickPipeKafkaOffsetPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaOffsetOutput) ToClickPipeKafkaOffsetPtrOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeKafkaOffset) *ClickPipeKafkaOffset {
+		return &v
+	}).(ClickPipeKafkaOffsetPtrOutput)
+}
+
+// Where to start.
+func (o ClickPipeKafkaOffsetOutput) Strategy() ClickPipeKafkaOffsetStrategyOutput {
+	return o.ApplyT(func(v ClickPipeKafkaOffset) ClickPipeKafkaOffsetStrategy { return v.Strategy }).(ClickPipeKafkaOffsetStrategyOutput)
+}
+
+// Minute-precision UTC timestamp; required for "from_timestamp".
+func (o ClickPipeKafkaOffsetOutput) Timestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeKafkaOffset) *string { return v.Timestamp }).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeKafkaOffsetPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaOffsetPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKafkaOffset)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaOffsetPtrOutput) ToClickPipeKafkaOffsetPtrOutput() ClickPipeKafkaOffsetPtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaOffsetPtrOutput) ToClickPipeKafkaOffsetPtrOutputWithContext(ctx context.Context) ClickPipeKafkaOffsetPtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaOffsetPtrOutput) Elem() ClickPipeKafkaOffsetOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaOffset) ClickPipeKafkaOffset {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeKafkaOffset
+		return ret
+	}).(ClickPipeKafkaOffsetOutput)
+}
+
+// Where to start.
+func (o ClickPipeKafkaOffsetPtrOutput) Strategy() ClickPipeKafkaOffsetStrategyPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaOffset) *ClickPipeKafkaOffsetStrategy {
+		if v == nil {
+			return nil
+		}
+		return &v.Strategy
+	}).(ClickPipeKafkaOffsetStrategyPtrOutput)
+}
+
+// Minute-precision UTC timestamp; required for "from_timestamp".
+func (o ClickPipeKafkaOffsetPtrOutput) Timestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaOffset) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Timestamp
+	}).(pulumi.StringPtrOutput)
+}
+
+// A schema registry (its user and password go in credentials).
+type ClickPipeKafkaSchemaRegistry struct {
+	// PLAIN.
+	Authentication ClickPipeSchemaRegistryAuthentication `pulumi:"authentication"`
+	// PEM CA certificate of the registry.
+	CaCertificate *string `pulumi:"caCertificate"`
+	// The schema's URL (https).
+	Url string `pulumi:"url"`
+}
+
+// ClickPipeKafkaSchemaRegistryInput is an input type that accepts ClickPipeKafkaSchemaRegistryArgs and ClickPipeKafkaSchemaRegistryOutput values.
+// You can construct a concrete instance of `ClickPipeKafkaSchemaRegistryInput` via:
+//
+//	ClickPipeKafkaSchemaRegistryArgs{...}
+type ClickPipeKafkaSchemaRegistryInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaSchemaRegistryOutput() ClickPipeKafkaSchemaRegistryOutput
+	ToClickPipeKafkaSchemaRegistryOutputWithContext(context.Context) ClickPipeKafkaSchemaRegistryOutput
+}
+
+// A schema registry (its user and password go in credentials).
+type ClickPipeKafkaSchemaRegistryArgs struct {
+	// PLAIN.
+	Authentication ClickPipeSchemaRegistryAuthenticationInput `pulumi:"authentication"`
+	// PEM CA certificate of the registry.
+	CaCertificate pulumi.StringPtrInput `pulumi:"caCertificate"`
+	// The schema's URL (https).
+	Url pulumi.StringInput `pulumi:"url"`
+}
+
+func (ClickPipeKafkaSchemaRegistryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaSchemaRegistry)(nil)).Elem()
+}
+
+func (i ClickPipeKafkaSchemaRegistryArgs) ToClickPipeKafkaSchemaRegistryOutput() ClickPipeKafkaSchemaRegistryOutput {
+	return i.ToClickPipeKafkaSchemaRegistryOutputWithContext(context.Background())
+}
+
+func (i ClickPipeKafkaSchemaRegistryArgs) ToClickPipeKafkaSchemaRegistryOutputWithContext(ctx context.Context) ClickPipeKafkaSchemaRegistryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKafkaSchemaRegistryOutput)
+}
+
+func (i ClickPipeKafkaSchemaRegistryArgs) ToClickPipeKafkaSchemaRegistryPtrOutput() ClickPipeKafkaSchemaRegistryPtrOutput {
+	return i.ToClickPipeKafkaSchemaRegistryPtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeKafkaSchemaRegistryArgs) ToClickPipeKafkaSchemaRegistryPtrOutputWithContext(ctx context.Context) ClickPipeKafkaSchemaRegistryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKafkaSchemaRegistryOutput).ToClickPipeKafkaSchemaRegistryPtrOutputWithContext(ctx)
+}
+
+// ClickPipeKafkaSchemaRegistryPtrInput is an input type that accepts ClickPipeKafkaSchemaRegistryArgs, ClickPipeKafkaSchemaRegistryPtr and ClickPipeKafkaSchemaRegistryPtrOutput values.
+// You can construct a concrete instance of `ClickPipeKafkaSchemaRegistryPtrInput` via:
+//
+//	        ClickPipeKafkaSchemaRegistryArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeKafkaSchemaRegistryPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaSchemaRegistryPtrOutput() ClickPipeKafkaSchemaRegistryPtrOutput
+	ToClickPipeKafkaSchemaRegistryPtrOutputWithContext(context.Context) ClickPipeKafkaSchemaRegistryPtrOutput
+}
+
+type clickPipeKafkaSchemaRegistryPtrType ClickPipeKafkaSchemaRegistryArgs
+
+func ClickPipeKafkaSchemaRegistryPtr(v *ClickPipeKafkaSchemaRegistryArgs) ClickPipeKafkaSchemaRegistryPtrInput {
+	return (*clickPipeKafkaSchemaRegistryPtrType)(v)
+}
+
+func (*clickPipeKafkaSchemaRegistryPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKafkaSchemaRegistry)(nil)).Elem()
+}
+
+func (i *clickPipeKafkaSchemaRegistryPtrType) ToClickPipeKafkaSchemaRegistryPtrOutput() ClickPipeKafkaSchemaRegistryPtrOutput {
+	return i.ToClickPipeKafkaSchemaRegistryPtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeKafkaSchemaRegistryPtrType) ToClickPipeKafkaSchemaRegistryPtrOutputWithContext(ctx context.Context) ClickPipeKafkaSchemaRegistryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKafkaSchemaRegistryPtrOutput)
+}
+
+// A schema registry (its user and password go in credentials).
+type ClickPipeKafkaSchemaRegistryOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaSchemaRegistryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaSchemaRegistry)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaSchemaRegistryOutput) ToClickPipeKafkaSchemaRegistryOutput() ClickPipeKafkaSchemaRegistryOutput {
+	return o
+}
+
+func (o ClickPipeKafkaSchemaRegistryOutput) ToClickPipeKafkaSchemaRegistryOutputWithContext(ctx context.Context) ClickPipeKafkaSchemaRegistryOutput {
+	return o
+}
+
+func (o ClickPipeKafkaSchemaRegistryOutput) ToClickPipeKafkaSchemaRegistryPtrOutput() ClickPipeKafkaSchemaRegistryPtrOutput {
+	return o.ToClickPipeKafkaSchemaRegistryPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaSchemaRegistryOutput) ToClickPipeKafkaSchemaRegistryPtrOutputWithContext(ctx context.Context) ClickPipeKafkaSchemaRegistryPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeKafkaSchemaRegistry) *ClickPipeKafkaSchemaRegistry {
+		return &v
+	}).(ClickPipeKafkaSchemaRegistryPtrOutput)
+}
+
+// PLAIN.
+func (o ClickPipeKafkaSchemaRegistryOutput) Authentication() ClickPipeSchemaRegistryAuthenticationOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSchemaRegistry) ClickPipeSchemaRegistryAuthentication { return v.Authentication }).(ClickPipeSchemaRegistryAuthenticationOutput)
+}
+
+// PEM CA certificate of the registry.
+func (o ClickPipeKafkaSchemaRegistryOutput) CaCertificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSchemaRegistry) *string { return v.CaCertificate }).(pulumi.StringPtrOutput)
+}
+
+// The schema's URL (https).
+func (o ClickPipeKafkaSchemaRegistryOutput) Url() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSchemaRegistry) string { return v.Url }).(pulumi.StringOutput)
+}
+
+type ClickPipeKafkaSchemaRegistryPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaSchemaRegistryPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKafkaSchemaRegistry)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaSchemaRegistryPtrOutput) ToClickPipeKafkaSchemaRegistryPtrOutput() ClickPipeKafkaSchemaRegistryPtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaSchemaRegistryPtrOutput) ToClickPipeKafkaSchemaRegistryPtrOutputWithContext(ctx context.Context) ClickPipeKafkaSchemaRegistryPtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaSchemaRegistryPtrOutput) Elem() ClickPipeKafkaSchemaRegistryOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSchemaRegistry) ClickPipeKafkaSchemaRegistry {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeKafkaSchemaRegistry
+		return ret
+	}).(ClickPipeKafkaSchemaRegistryOutput)
+}
+
+// PLAIN.
+func (o ClickPipeKafkaSchemaRegistryPtrOutput) Authentication() ClickPipeSchemaRegistryAuthenticationPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSchemaRegistry) *ClickPipeSchemaRegistryAuthentication {
+		if v == nil {
+			return nil
+		}
+		return &v.Authentication
+	}).(ClickPipeSchemaRegistryAuthenticationPtrOutput)
+}
+
+// PEM CA certificate of the registry.
+func (o ClickPipeKafkaSchemaRegistryPtrOutput) CaCertificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSchemaRegistry) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CaCertificate
+	}).(pulumi.StringPtrOutput)
+}
+
+// The schema's URL (https).
+func (o ClickPipeKafkaSchemaRegistryPtrOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSchemaRegistry) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Url
+	}).(pulumi.StringPtrOutput)
+}
+
+// A Kafka (or Kafka-compatible) source.
+type ClickPipeKafkaSource struct {
+	// Authentication; its secrets go in credentials.
+	Authentication ClickPipeKafkaAuthentication `pulumi:"authentication"`
+	// Brokers, comma-separated. Changing it replaces the pipe.
+	Brokers string `pulumi:"brokers"`
+	// PEM CA certificates validating the brokers.
+	CaCertificate *string `pulumi:"caCertificate"`
+	// Consumer group; default "clickpipes-<id>". Changing it replaces the pipe.
+	ConsumerGroup *string `pulumi:"consumerGroup"`
+	// Exactly-once delivery; set at creation only (changing it replaces the pipe).
+	ExactlyOnce *bool `pulumi:"exactlyOnce"`
+	// Message format. Changing it replaces the pipe.
+	Format ClickPipeKafkaFormat `pulumi:"format"`
+	// IAM role (IAM_ROLE).
+	IamRole *string `pulumi:"iamRole"`
+	// Where to start reading. Changing it replaces the pipe.
+	Offset *ClickPipeKafkaOffset `pulumi:"offset"`
+	// Reverse private endpoint uuids.
+	ReversePrivateEndpointIds []string `pulumi:"reversePrivateEndpointIds"`
+	// Schema registry. Changing it replaces the pipe.
+	SchemaRegistry *ClickPipeKafkaSchemaRegistry `pulumi:"schemaRegistry"`
+	// Topics. Changing it replaces the pipe.
+	Topics string `pulumi:"topics"`
+	// The Kafka flavour. Changing it replaces the pipe.
+	Type ClickPipeKafkaType `pulumi:"type"`
+}
+
+// ClickPipeKafkaSourceInput is an input type that accepts ClickPipeKafkaSourceArgs and ClickPipeKafkaSourceOutput values.
+// You can construct a concrete instance of `ClickPipeKafkaSourceInput` via:
+//
+//	ClickPipeKafkaSourceArgs{...}
+type ClickPipeKafkaSourceInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaSourceOutput() ClickPipeKafkaSourceOutput
+	ToClickPipeKafkaSourceOutputWithContext(context.Context) ClickPipeKafkaSourceOutput
+}
+
+// A Kafka (or Kafka-compatible) source.
+type ClickPipeKafkaSourceArgs struct {
+	// Authentication; its secrets go in credentials.
+	Authentication ClickPipeKafkaAuthenticationInput `pulumi:"authentication"`
+	// Brokers, comma-separated. Changing it replaces the pipe.
+	Brokers pulumi.StringInput `pulumi:"brokers"`
+	// PEM CA certificates validating the brokers.
+	CaCertificate pulumi.StringPtrInput `pulumi:"caCertificate"`
+	// Consumer group; default "clickpipes-<id>". Changing it replaces the pipe.
+	ConsumerGroup pulumi.StringPtrInput `pulumi:"consumerGroup"`
+	// Exactly-once delivery; set at creation only (changing it replaces the pipe).
+	ExactlyOnce pulumi.BoolPtrInput `pulumi:"exactlyOnce"`
+	// Message format. Changing it replaces the pipe.
+	Format ClickPipeKafkaFormatInput `pulumi:"format"`
+	// IAM role (IAM_ROLE).
+	IamRole pulumi.StringPtrInput `pulumi:"iamRole"`
+	// Where to start reading. Changing it replaces the pipe.
+	Offset ClickPipeKafkaOffsetPtrInput `pulumi:"offset"`
+	// Reverse private endpoint uuids.
+	ReversePrivateEndpointIds pulumi.StringArrayInput `pulumi:"reversePrivateEndpointIds"`
+	// Schema registry. Changing it replaces the pipe.
+	SchemaRegistry ClickPipeKafkaSchemaRegistryPtrInput `pulumi:"schemaRegistry"`
+	// Topics. Changing it replaces the pipe.
+	Topics pulumi.StringInput `pulumi:"topics"`
+	// The Kafka flavour. Changing it replaces the pipe.
+	Type ClickPipeKafkaTypeInput `pulumi:"type"`
+}
+
+func (ClickPipeKafkaSourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaSource)(nil)).Elem()
+}
+
+func (i ClickPipeKafkaSourceArgs) ToClickPipeKafkaSourceOutput() ClickPipeKafkaSourceOutput {
+	return i.ToClickPipeKafkaSourceOutputWithContext(context.Background())
+}
+
+func (i ClickPipeKafkaSourceArgs) ToClickPipeKafkaSourceOutputWithContext(ctx context.Context) ClickPipeKafkaSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKafkaSourceOutput)
+}
+
+func (i ClickPipeKafkaSourceArgs) ToClickPipeKafkaSourcePtrOutput() ClickPipeKafkaSourcePtrOutput {
+	return i.ToClickPipeKafkaSourcePtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeKafkaSourceArgs) ToClickPipeKafkaSourcePtrOutputWithContext(ctx context.Context) ClickPipeKafkaSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKafkaSourceOutput).ToClickPipeKafkaSourcePtrOutputWithContext(ctx)
+}
+
+// ClickPipeKafkaSourcePtrInput is an input type that accepts ClickPipeKafkaSourceArgs, ClickPipeKafkaSourcePtr and ClickPipeKafkaSourcePtrOutput values.
+// You can construct a concrete instance of `ClickPipeKafkaSourcePtrInput` via:
+//
+//	        ClickPipeKafkaSourceArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeKafkaSourcePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeKafkaSourcePtrOutput() ClickPipeKafkaSourcePtrOutput
+	ToClickPipeKafkaSourcePtrOutputWithContext(context.Context) ClickPipeKafkaSourcePtrOutput
+}
+
+type clickPipeKafkaSourcePtrType ClickPipeKafkaSourceArgs
+
+func ClickPipeKafkaSourcePtr(v *ClickPipeKafkaSourceArgs) ClickPipeKafkaSourcePtrInput {
+	return (*clickPipeKafkaSourcePtrType)(v)
+}
+
+func (*clickPipeKafkaSourcePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKafkaSource)(nil)).Elem()
+}
+
+func (i *clickPipeKafkaSourcePtrType) ToClickPipeKafkaSourcePtrOutput() ClickPipeKafkaSourcePtrOutput {
+	return i.ToClickPipeKafkaSourcePtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeKafkaSourcePtrType) ToClickPipeKafkaSourcePtrOutputWithContext(ctx context.Context) ClickPipeKafkaSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKafkaSourcePtrOutput)
+}
+
+// A Kafka (or Kafka-compatible) source.
+type ClickPipeKafkaSourceOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKafkaSource)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaSourceOutput) ToClickPipeKafkaSourceOutput() ClickPipeKafkaSourceOutput {
+	return o
+}
+
+func (o ClickPipeKafkaSourceOutput) ToClickPipeKafkaSourceOutputWithContext(ctx context.Context) ClickPipeKafkaSourceOutput {
+	return o
+}
+
+func (o ClickPipeKafkaSourceOutput) ToClickPipeKafkaSourcePtrOutput() ClickPipeKafkaSourcePtrOutput {
+	return o.ToClickPipeKafkaSourcePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKafkaSourceOutput) ToClickPipeKafkaSourcePtrOutputWithContext(ctx context.Context) ClickPipeKafkaSourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeKafkaSource) *ClickPipeKafkaSource {
+		return &v
+	}).(ClickPipeKafkaSourcePtrOutput)
+}
+
+// Authentication; its secrets go in credentials.
+func (o ClickPipeKafkaSourceOutput) Authentication() ClickPipeKafkaAuthenticationOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) ClickPipeKafkaAuthentication { return v.Authentication }).(ClickPipeKafkaAuthenticationOutput)
+}
+
+// Brokers, comma-separated. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourceOutput) Brokers() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) string { return v.Brokers }).(pulumi.StringOutput)
+}
+
+// PEM CA certificates validating the brokers.
+func (o ClickPipeKafkaSourceOutput) CaCertificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) *string { return v.CaCertificate }).(pulumi.StringPtrOutput)
+}
+
+// Consumer group; default "clickpipes-<id>". Changing it replaces the pipe.
+func (o ClickPipeKafkaSourceOutput) ConsumerGroup() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) *string { return v.ConsumerGroup }).(pulumi.StringPtrOutput)
+}
+
+// Exactly-once delivery; set at creation only (changing it replaces the pipe).
+func (o ClickPipeKafkaSourceOutput) ExactlyOnce() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) *bool { return v.ExactlyOnce }).(pulumi.BoolPtrOutput)
+}
+
+// Message format. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourceOutput) Format() ClickPipeKafkaFormatOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) ClickPipeKafkaFormat { return v.Format }).(ClickPipeKafkaFormatOutput)
+}
+
+// IAM role (IAM_ROLE).
+func (o ClickPipeKafkaSourceOutput) IamRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) *string { return v.IamRole }).(pulumi.StringPtrOutput)
+}
+
+// Where to start reading. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourceOutput) Offset() ClickPipeKafkaOffsetPtrOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) *ClickPipeKafkaOffset { return v.Offset }).(ClickPipeKafkaOffsetPtrOutput)
+}
+
+// Reverse private endpoint uuids.
+func (o ClickPipeKafkaSourceOutput) ReversePrivateEndpointIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) []string { return v.ReversePrivateEndpointIds }).(pulumi.StringArrayOutput)
+}
+
+// Schema registry. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourceOutput) SchemaRegistry() ClickPipeKafkaSchemaRegistryPtrOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) *ClickPipeKafkaSchemaRegistry { return v.SchemaRegistry }).(ClickPipeKafkaSchemaRegistryPtrOutput)
+}
+
+// Topics. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourceOutput) Topics() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) string { return v.Topics }).(pulumi.StringOutput)
+}
+
+// The Kafka flavour. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourceOutput) Type() ClickPipeKafkaTypeOutput {
+	return o.ApplyT(func(v ClickPipeKafkaSource) ClickPipeKafkaType { return v.Type }).(ClickPipeKafkaTypeOutput)
+}
+
+type ClickPipeKafkaSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKafkaSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKafkaSource)(nil)).Elem()
+}
+
+func (o ClickPipeKafkaSourcePtrOutput) ToClickPipeKafkaSourcePtrOutput() ClickPipeKafkaSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaSourcePtrOutput) ToClickPipeKafkaSourcePtrOutputWithContext(ctx context.Context) ClickPipeKafkaSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeKafkaSourcePtrOutput) Elem() ClickPipeKafkaSourceOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) ClickPipeKafkaSource {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeKafkaSource
+		return ret
+	}).(ClickPipeKafkaSourceOutput)
+}
+
+// Authentication; its secrets go in credentials.
+func (o ClickPipeKafkaSourcePtrOutput) Authentication() ClickPipeKafkaAuthenticationPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) *ClickPipeKafkaAuthentication {
+		if v == nil {
+			return nil
+		}
+		return &v.Authentication
+	}).(ClickPipeKafkaAuthenticationPtrOutput)
+}
+
+// Brokers, comma-separated. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourcePtrOutput) Brokers() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Brokers
+	}).(pulumi.StringPtrOutput)
+}
+
+// PEM CA certificates validating the brokers.
+func (o ClickPipeKafkaSourcePtrOutput) CaCertificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CaCertificate
+	}).(pulumi.StringPtrOutput)
+}
+
+// Consumer group; default "clickpipes-<id>". Changing it replaces the pipe.
+func (o ClickPipeKafkaSourcePtrOutput) ConsumerGroup() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ConsumerGroup
+	}).(pulumi.StringPtrOutput)
+}
+
+// Exactly-once delivery; set at creation only (changing it replaces the pipe).
+func (o ClickPipeKafkaSourcePtrOutput) ExactlyOnce() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ExactlyOnce
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Message format. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourcePtrOutput) Format() ClickPipeKafkaFormatPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) *ClickPipeKafkaFormat {
+		if v == nil {
+			return nil
+		}
+		return &v.Format
+	}).(ClickPipeKafkaFormatPtrOutput)
+}
+
+// IAM role (IAM_ROLE).
+func (o ClickPipeKafkaSourcePtrOutput) IamRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.IamRole
+	}).(pulumi.StringPtrOutput)
+}
+
+// Where to start reading. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourcePtrOutput) Offset() ClickPipeKafkaOffsetPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) *ClickPipeKafkaOffset {
+		if v == nil {
+			return nil
+		}
+		return v.Offset
+	}).(ClickPipeKafkaOffsetPtrOutput)
+}
+
+// Reverse private endpoint uuids.
+func (o ClickPipeKafkaSourcePtrOutput) ReversePrivateEndpointIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) []string {
+		if v == nil {
+			return nil
+		}
+		return v.ReversePrivateEndpointIds
+	}).(pulumi.StringArrayOutput)
+}
+
+// Schema registry. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourcePtrOutput) SchemaRegistry() ClickPipeKafkaSchemaRegistryPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) *ClickPipeKafkaSchemaRegistry {
+		if v == nil {
+			return nil
+		}
+		return v.SchemaRegistry
+	}).(ClickPipeKafkaSchemaRegistryPtrOutput)
+}
+
+// Topics. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourcePtrOutput) Topics() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Topics
+	}).(pulumi.StringPtrOutput)
+}
+
+// The Kafka flavour. Changing it replaces the pipe.
+func (o ClickPipeKafkaSourcePtrOutput) Type() ClickPipeKafkaTypePtrOutput {
+	return o.ApplyT(func(v *ClickPipeKafkaSource) *ClickPipeKafkaType {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(ClickPipeKafkaTypePtrOutput)
+}
+
+// An Amazon Kinesis stream.
+type ClickPipeKinesisSource struct {
+	// Authentication; IAM_USER's keys go in credentials.
+	Authentication ClickPipeKinesisAuthentication `pulumi:"authentication"`
+	// Record format (replaces).
+	Format ClickPipeKinesisFormat `pulumi:"format"`
+	// IAM role (IAM_ROLE).
+	IamRole *string `pulumi:"iamRole"`
+	// Where to start (replaces).
+	IteratorType ClickPipeKinesisIteratorType `pulumi:"iteratorType"`
+	// AWS region (replaces).
+	Region string `pulumi:"region"`
+	// Stream name (replaces).
+	StreamName string `pulumi:"streamName"`
+	// UNIX timestamp; required for AT_TIMESTAMP (replaces).
+	Timestamp *int `pulumi:"timestamp"`
+	// Enhanced fan-out (replaces).
+	UseEnhancedFanOut *bool `pulumi:"useEnhancedFanOut"`
+}
+
+// ClickPipeKinesisSourceInput is an input type that accepts ClickPipeKinesisSourceArgs and ClickPipeKinesisSourceOutput values.
+// You can construct a concrete instance of `ClickPipeKinesisSourceInput` via:
+//
+//	ClickPipeKinesisSourceArgs{...}
+type ClickPipeKinesisSourceInput interface {
+	pulumi.Input
+
+	ToClickPipeKinesisSourceOutput() ClickPipeKinesisSourceOutput
+	ToClickPipeKinesisSourceOutputWithContext(context.Context) ClickPipeKinesisSourceOutput
+}
+
+// An Amazon Kinesis stream.
+type ClickPipeKinesisSourceArgs struct {
+	// Authentication; IAM_USER's keys go in credentials.
+	Authentication ClickPipeKinesisAuthenticationInput `pulumi:"authentication"`
+	// Record format (replaces).
+	Format ClickPipeKinesisFormatInput `pulumi:"format"`
+	// IAM role (IAM_ROLE).
+	IamRole pulumi.StringPtrInput `pulumi:"iamRole"`
+	// Where to start (replaces).
+	IteratorType ClickPipeKinesisIteratorTypeInput `pulumi:"iteratorType"`
+	// AWS region (replaces).
+	Region pulumi.StringInput `pulumi:"region"`
+	// Stream name (replaces).
+	StreamName pulumi.StringInput `pulumi:"streamName"`
+	// UNIX timestamp; required for AT_TIMESTAMP (replaces).
+	Timestamp pulumi.IntPtrInput `pulumi:"timestamp"`
+	// Enhanced fan-out (replaces).
+	UseEnhancedFanOut pulumi.BoolPtrInput `pulumi:"useEnhancedFanOut"`
+}
+
+func (ClickPipeKinesisSourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKinesisSource)(nil)).Elem()
+}
+
+func (i ClickPipeKinesisSourceArgs) ToClickPipeKinesisSourceOutput() ClickPipeKinesisSourceOutput {
+	return i.ToClickPipeKinesisSourceOutputWithContext(context.Background())
+}
+
+func (i ClickPipeKinesisSourceArgs) ToClickPipeKinesisSourceOutputWithContext(ctx context.Context) ClickPipeKinesisSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKinesisSourceOutput)
+}
+
+func (i ClickPipeKinesisSourceArgs) ToClickPipeKinesisSourcePtrOutput() ClickPipeKinesisSourcePtrOutput {
+	return i.ToClickPipeKinesisSourcePtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeKinesisSourceArgs) ToClickPipeKinesisSourcePtrOutputWithContext(ctx context.Context) ClickPipeKinesisSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKinesisSourceOutput).ToClickPipeKinesisSourcePtrOutputWithContext(ctx)
+}
+
+// ClickPipeKinesisSourcePtrInput is an input type that accepts ClickPipeKinesisSourceArgs, ClickPipeKinesisSourcePtr and ClickPipeKinesisSourcePtrOutput values.
+// You can construct a concrete instance of `ClickPipeKinesisSourcePtrInput` via:
+//
+//	        ClickPipeKinesisSourceArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeKinesisSourcePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeKinesisSourcePtrOutput() ClickPipeKinesisSourcePtrOutput
+	ToClickPipeKinesisSourcePtrOutputWithContext(context.Context) ClickPipeKinesisSourcePtrOutput
+}
+
+type clickPipeKinesisSourcePtrType ClickPipeKinesisSourceArgs
+
+func ClickPipeKinesisSourcePtr(v *ClickPipeKinesisSourceArgs) ClickPipeKinesisSourcePtrInput {
+	return (*clickPipeKinesisSourcePtrType)(v)
+}
+
+func (*clickPipeKinesisSourcePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKinesisSource)(nil)).Elem()
+}
+
+func (i *clickPipeKinesisSourcePtrType) ToClickPipeKinesisSourcePtrOutput() ClickPipeKinesisSourcePtrOutput {
+	return i.ToClickPipeKinesisSourcePtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeKinesisSourcePtrType) ToClickPipeKinesisSourcePtrOutputWithContext(ctx context.Context) ClickPipeKinesisSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeKinesisSourcePtrOutput)
+}
+
+// An Amazon Kinesis stream.
+type ClickPipeKinesisSourceOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKinesisSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeKinesisSource)(nil)).Elem()
+}
+
+func (o ClickPipeKinesisSourceOutput) ToClickPipeKinesisSourceOutput() ClickPipeKinesisSourceOutput {
+	return o
+}
+
+func (o ClickPipeKinesisSourceOutput) ToClickPipeKinesisSourceOutputWithContext(ctx context.Context) ClickPipeKinesisSourceOutput {
+	return o
+}
+
+func (o ClickPipeKinesisSourceOutput) ToClickPipeKinesisSourcePtrOutput() ClickPipeKinesisSourcePtrOutput {
+	return o.ToClickPipeKinesisSourcePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeKinesisSourceOutput) ToClickPipeKinesisSourcePtrOutputWithContext(ctx context.Context) ClickPipeKinesisSourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeKinesisSource) *ClickPipeKinesisSource {
+		return &v
+	}).(ClickPipeKinesisSourcePtrOutput)
+}
+
+// Authentication; IAM_USER's keys go in credentials.
+func (o ClickPipeKinesisSourceOutput) Authentication() ClickPipeKinesisAuthenticationOutput {
+	return o.ApplyT(func(v ClickPipeKinesisSource) ClickPipeKinesisAuthentication { return v.Authentication }).(ClickPipeKinesisAuthenticationOutput)
+}
+
+// Record format (replaces).
+func (o ClickPipeKinesisSourceOutput) Format() ClickPipeKinesisFormatOutput {
+	return o.ApplyT(func(v ClickPipeKinesisSource) ClickPipeKinesisFormat { return v.Format }).(ClickPipeKinesisFormatOutput)
+}
+
+// IAM role (IAM_ROLE).
+func (o ClickPipeKinesisSourceOutput) IamRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeKinesisSource) *string { return v.IamRole }).(pulumi.StringPtrOutput)
+}
+
+// Where to start (replaces).
+func (o ClickPipeKinesisSourceOutput) IteratorType() ClickPipeKinesisIteratorTypeOutput {
+	return o.ApplyT(func(v ClickPipeKinesisSource) ClickPipeKinesisIteratorType { return v.IteratorType }).(ClickPipeKinesisIteratorTypeOutput)
+}
+
+// AWS region (replaces).
+func (o ClickPipeKinesisSourceOutput) Region() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeKinesisSource) string { return v.Region }).(pulumi.StringOutput)
+}
+
+// Stream name (replaces).
+func (o ClickPipeKinesisSourceOutput) StreamName() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeKinesisSource) string { return v.StreamName }).(pulumi.StringOutput)
+}
+
+// UNIX timestamp; required for AT_TIMESTAMP (replaces).
+func (o ClickPipeKinesisSourceOutput) Timestamp() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeKinesisSource) *int { return v.Timestamp }).(pulumi.IntPtrOutput)
+}
+
+// Enhanced fan-out (replaces).
+func (o ClickPipeKinesisSourceOutput) UseEnhancedFanOut() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeKinesisSource) *bool { return v.UseEnhancedFanOut }).(pulumi.BoolPtrOutput)
+}
+
+type ClickPipeKinesisSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeKinesisSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeKinesisSource)(nil)).Elem()
+}
+
+func (o ClickPipeKinesisSourcePtrOutput) ToClickPipeKinesisSourcePtrOutput() ClickPipeKinesisSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeKinesisSourcePtrOutput) ToClickPipeKinesisSourcePtrOutputWithContext(ctx context.Context) ClickPipeKinesisSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeKinesisSourcePtrOutput) Elem() ClickPipeKinesisSourceOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisSource) ClickPipeKinesisSource {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeKinesisSource
+		return ret
+	}).(ClickPipeKinesisSourceOutput)
+}
+
+// Authentication; IAM_USER's keys go in credentials.
+func (o ClickPipeKinesisSourcePtrOutput) Authentication() ClickPipeKinesisAuthenticationPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisSource) *ClickPipeKinesisAuthentication {
+		if v == nil {
+			return nil
+		}
+		return &v.Authentication
+	}).(ClickPipeKinesisAuthenticationPtrOutput)
+}
+
+// Record format (replaces).
+func (o ClickPipeKinesisSourcePtrOutput) Format() ClickPipeKinesisFormatPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisSource) *ClickPipeKinesisFormat {
+		if v == nil {
+			return nil
+		}
+		return &v.Format
+	}).(ClickPipeKinesisFormatPtrOutput)
+}
+
+// IAM role (IAM_ROLE).
+func (o ClickPipeKinesisSourcePtrOutput) IamRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.IamRole
+	}).(pulumi.StringPtrOutput)
+}
+
+// Where to start (replaces).
+func (o ClickPipeKinesisSourcePtrOutput) IteratorType() ClickPipeKinesisIteratorTypePtrOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisSource) *ClickPipeKinesisIteratorType {
+		if v == nil {
+			return nil
+		}
+		return &v.IteratorType
+	}).(ClickPipeKinesisIteratorTypePtrOutput)
+}
+
+// AWS region (replaces).
+func (o ClickPipeKinesisSourcePtrOutput) Region() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Region
+	}).(pulumi.StringPtrOutput)
+}
+
+// Stream name (replaces).
+func (o ClickPipeKinesisSourcePtrOutput) StreamName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.StreamName
+	}).(pulumi.StringPtrOutput)
+}
+
+// UNIX timestamp; required for AT_TIMESTAMP (replaces).
+func (o ClickPipeKinesisSourcePtrOutput) Timestamp() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisSource) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Timestamp
+	}).(pulumi.IntPtrOutput)
+}
+
+// Enhanced fan-out (replaces).
+func (o ClickPipeKinesisSourcePtrOutput) UseEnhancedFanOut() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeKinesisSource) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.UseEnhancedFanOut
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A MongoDB pipe's replication settings.
+type ClickPipeMongoDbSettings struct {
+	// Hard deletes in ReplacingMergeTree (replaces).
+	DeleteOnMerge *bool `pulumi:"deleteOnMerge"`
+	// Rows per batch (at least 1).
+	PullBatchSize *int `pulumi:"pullBatchSize"`
+	// Replication mode (replaces).
+	ReplicationMode ClickPipeReplicationMode `pulumi:"replicationMode"`
+	// Rows per snapshot partition (at least 1000; replaces).
+	SnapshotNumRowsPerPartition *int `pulumi:"snapshotNumRowsPerPartition"`
+	// Tables snapshotted at once (at least 1; replaces).
+	SnapshotNumberOfParallelTables *int `pulumi:"snapshotNumberOfParallelTables"`
+	// Seconds between syncs (at least 1).
+	SyncIntervalSeconds *int `pulumi:"syncIntervalSeconds"`
+	// Native JSON columns (replaces).
+	UseJsonNativeFormat *bool `pulumi:"useJsonNativeFormat"`
+}
+
+// ClickPipeMongoDbSettingsInput is an input type that accepts ClickPipeMongoDbSettingsArgs and ClickPipeMongoDbSettingsOutput values.
+// You can construct a concrete instance of `ClickPipeMongoDbSettingsInput` via:
+//
+//	ClickPipeMongoDbSettingsArgs{...}
+type ClickPipeMongoDbSettingsInput interface {
+	pulumi.Input
+
+	ToClickPipeMongoDbSettingsOutput() ClickPipeMongoDbSettingsOutput
+	ToClickPipeMongoDbSettingsOutputWithContext(context.Context) ClickPipeMongoDbSettingsOutput
+}
+
+// A MongoDB pipe's replication settings.
+type ClickPipeMongoDbSettingsArgs struct {
+	// Hard deletes in ReplacingMergeTree (replaces).
+	DeleteOnMerge pulumi.BoolPtrInput `pulumi:"deleteOnMerge"`
+	// Rows per batch (at least 1).
+	PullBatchSize pulumi.IntPtrInput `pulumi:"pullBatchSize"`
+	// Replication mode (replaces).
+	ReplicationMode ClickPipeReplicationModeInput `pulumi:"replicationMode"`
+	// Rows per snapshot partition (at least 1000; replaces).
+	SnapshotNumRowsPerPartition pulumi.IntPtrInput `pulumi:"snapshotNumRowsPerPartition"`
+	// Tables snapshotted at once (at least 1; replaces).
+	SnapshotNumberOfParallelTables pulumi.IntPtrInput `pulumi:"snapshotNumberOfParallelTables"`
+	// Seconds between syncs (at least 1).
+	SyncIntervalSeconds pulumi.IntPtrInput `pulumi:"syncIntervalSeconds"`
+	// Native JSON columns (replaces).
+	UseJsonNativeFormat pulumi.BoolPtrInput `pulumi:"useJsonNativeFormat"`
+}
+
+func (ClickPipeMongoDbSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMongoDbSettings)(nil)).Elem()
+}
+
+func (i ClickPipeMongoDbSettingsArgs) ToClickPipeMongoDbSettingsOutput() ClickPipeMongoDbSettingsOutput {
+	return i.ToClickPipeMongoDbSettingsOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMongoDbSettingsArgs) ToClickPipeMongoDbSettingsOutputWithContext(ctx context.Context) ClickPipeMongoDbSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMongoDbSettingsOutput)
+}
+
+func (i ClickPipeMongoDbSettingsArgs) ToClickPipeMongoDbSettingsPtrOutput() ClickPipeMongoDbSettingsPtrOutput {
+	return i.ToClickPipeMongoDbSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMongoDbSettingsArgs) ToClickPipeMongoDbSettingsPtrOutputWithContext(ctx context.Context) ClickPipeMongoDbSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMongoDbSettingsOutput).ToClickPipeMongoDbSettingsPtrOutputWithContext(ctx)
+}
+
+// ClickPipeMongoDbSettingsPtrInput is an input type that accepts ClickPipeMongoDbSettingsArgs, ClickPipeMongoDbSettingsPtr and ClickPipeMongoDbSettingsPtrOutput values.
+// You can construct a concrete instance of `ClickPipeMongoDbSettingsPtrInput` via:
+//
+//	        ClickPipeMongoDbSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeMongoDbSettingsPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeMongoDbSettingsPtrOutput() ClickPipeMongoDbSettingsPtrOutput
+	ToClickPipeMongoDbSettingsPtrOutputWithContext(context.Context) ClickPipeMongoDbSettingsPtrOutput
+}
+
+type clickPipeMongoDbSettingsPtrType ClickPipeMongoDbSettingsArgs
+
+func ClickPipeMongoDbSettingsPtr(v *ClickPipeMongoDbSettingsArgs) ClickPipeMongoDbSettingsPtrInput {
+	return (*clickPipeMongoDbSettingsPtrType)(v)
+}
+
+func (*clickPipeMongoDbSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeMongoDbSettings)(nil)).Elem()
+}
+
+func (i *clickPipeMongoDbSettingsPtrType) ToClickPipeMongoDbSettingsPtrOutput() ClickPipeMongoDbSettingsPtrOutput {
+	return i.ToClickPipeMongoDbSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeMongoDbSettingsPtrType) ToClickPipeMongoDbSettingsPtrOutputWithContext(ctx context.Context) ClickPipeMongoDbSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMongoDbSettingsPtrOutput)
+}
+
+// A MongoDB pipe's replication settings.
+type ClickPipeMongoDbSettingsOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMongoDbSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMongoDbSettings)(nil)).Elem()
+}
+
+func (o ClickPipeMongoDbSettingsOutput) ToClickPipeMongoDbSettingsOutput() ClickPipeMongoDbSettingsOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbSettingsOutput) ToClickPipeMongoDbSettingsOutputWithContext(ctx context.Context) ClickPipeMongoDbSettingsOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbSettingsOutput) ToClickPipeMongoDbSettingsPtrOutput() ClickPipeMongoDbSettingsPtrOutput {
+	return o.ToClickPipeMongoDbSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMongoDbSettingsOutput) ToClickPipeMongoDbSettingsPtrOutputWithContext(ctx context.Context) ClickPipeMongoDbSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeMongoDbSettings) *ClickPipeMongoDbSettings {
+		return &v
+	}).(ClickPipeMongoDbSettingsPtrOutput)
+}
+
+// Hard deletes in ReplacingMergeTree (replaces).
+func (o ClickPipeMongoDbSettingsOutput) DeleteOnMerge() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSettings) *bool { return v.DeleteOnMerge }).(pulumi.BoolPtrOutput)
+}
+
+// Rows per batch (at least 1).
+func (o ClickPipeMongoDbSettingsOutput) PullBatchSize() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSettings) *int { return v.PullBatchSize }).(pulumi.IntPtrOutput)
+}
+
+// Replication mode (replaces).
+func (o ClickPipeMongoDbSettingsOutput) ReplicationMode() ClickPipeReplicationModeOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSettings) ClickPipeReplicationMode { return v.ReplicationMode }).(ClickPipeReplicationModeOutput)
+}
+
+// Rows per snapshot partition (at least 1000; replaces).
+func (o ClickPipeMongoDbSettingsOutput) SnapshotNumRowsPerPartition() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSettings) *int { return v.SnapshotNumRowsPerPartition }).(pulumi.IntPtrOutput)
+}
+
+// Tables snapshotted at once (at least 1; replaces).
+func (o ClickPipeMongoDbSettingsOutput) SnapshotNumberOfParallelTables() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSettings) *int { return v.SnapshotNumberOfParallelTables }).(pulumi.IntPtrOutput)
+}
+
+// Seconds between syncs (at least 1).
+func (o ClickPipeMongoDbSettingsOutput) SyncIntervalSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSettings) *int { return v.SyncIntervalSeconds }).(pulumi.IntPtrOutput)
+}
+
+// Native JSON columns (replaces).
+func (o ClickPipeMongoDbSettingsOutput) UseJsonNativeFormat() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSettings) *bool { return v.UseJsonNativeFormat }).(pulumi.BoolPtrOutput)
+}
+
+type ClickPipeMongoDbSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMongoDbSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeMongoDbSettings)(nil)).Elem()
+}
+
+func (o ClickPipeMongoDbSettingsPtrOutput) ToClickPipeMongoDbSettingsPtrOutput() ClickPipeMongoDbSettingsPtrOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbSettingsPtrOutput) ToClickPipeMongoDbSettingsPtrOutputWithContext(ctx context.Context) ClickPipeMongoDbSettingsPtrOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbSettingsPtrOutput) Elem() ClickPipeMongoDbSettingsOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSettings) ClickPipeMongoDbSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeMongoDbSettings
+		return ret
+	}).(ClickPipeMongoDbSettingsOutput)
+}
+
+// Hard deletes in ReplacingMergeTree (replaces).
+func (o ClickPipeMongoDbSettingsPtrOutput) DeleteOnMerge() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DeleteOnMerge
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Rows per batch (at least 1).
+func (o ClickPipeMongoDbSettingsPtrOutput) PullBatchSize() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.PullBatchSize
+	}).(pulumi.IntPtrOutput)
+}
+
+// Replication mode (replaces).
+func (o ClickPipeMongoDbSettingsPtrOutput) ReplicationMode() ClickPipeReplicationModePtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSettings) *ClickPipeReplicationMode {
+		if v == nil {
+			return nil
+		}
+		return &v.ReplicationMode
+	}).(ClickPipeReplicationModePtrOutput)
+}
+
+// Rows per snapshot partition (at least 1000; replaces).
+func (o ClickPipeMongoDbSettingsPtrOutput) SnapshotNumRowsPerPartition() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SnapshotNumRowsPerPartition
+	}).(pulumi.IntPtrOutput)
+}
+
+// Tables snapshotted at once (at least 1; replaces).
+func (o ClickPipeMongoDbSettingsPtrOutput) SnapshotNumberOfParallelTables() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SnapshotNumberOfParallelTables
+	}).(pulumi.IntPtrOutput)
+}
+
+// Seconds between syncs (at least 1).
+func (o ClickPipeMongoDbSettingsPtrOutput) SyncIntervalSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SyncIntervalSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// Native JSON columns (replaces).
+func (o ClickPipeMongoDbSettingsPtrOutput) UseJsonNativeFormat() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.UseJsonNativeFormat
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A MongoDB deployment replicated by CDC (user and password go in credentials, not in uri).
+type ClickPipeMongoDbSource struct {
+	// PEM CA certificate validating the server's certificate.
+	CaCertificate *string `pulumi:"caCertificate"`
+	// Disable TLS (use with caution).
+	DisableTls *bool `pulumi:"disableTls"`
+	// Read preference.
+	ReadPreference ClickPipeMongoDbReadPreference `pulumi:"readPreference"`
+	// Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+	Settings ClickPipeMongoDbSettings `pulumi:"settings"`
+	// Skip certificate verification (use with caution).
+	SkipCertVerification *bool `pulumi:"skipCertVerification"`
+	// Collections replicated; changes by adding and removing mappings, the pipe paused around it.
+	TableMappings []ClickPipeMongoDbTableMapping `pulumi:"tableMappings"`
+	// TLS host name for the server's certificate.
+	TlsHost *string `pulumi:"tlsHost"`
+	// Connection URI (mongodb:// or mongodb+srv://), without a password.
+	Uri string `pulumi:"uri"`
+}
+
+// ClickPipeMongoDbSourceInput is an input type that accepts ClickPipeMongoDbSourceArgs and ClickPipeMongoDbSourceOutput values.
+// You can construct a concrete instance of `ClickPipeMongoDbSourceInput` via:
+//
+//	ClickPipeMongoDbSourceArgs{...}
+type ClickPipeMongoDbSourceInput interface {
+	pulumi.Input
+
+	ToClickPipeMongoDbSourceOutput() ClickPipeMongoDbSourceOutput
+	ToClickPipeMongoDbSourceOutputWithContext(context.Context) ClickPipeMongoDbSourceOutput
+}
+
+// A MongoDB deployment replicated by CDC (user and password go in credentials, not in uri).
+type ClickPipeMongoDbSourceArgs struct {
+	// PEM CA certificate validating the server's certificate.
+	CaCertificate pulumi.StringPtrInput `pulumi:"caCertificate"`
+	// Disable TLS (use with caution).
+	DisableTls pulumi.BoolPtrInput `pulumi:"disableTls"`
+	// Read preference.
+	ReadPreference ClickPipeMongoDbReadPreferenceInput `pulumi:"readPreference"`
+	// Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+	Settings ClickPipeMongoDbSettingsInput `pulumi:"settings"`
+	// Skip certificate verification (use with caution).
+	SkipCertVerification pulumi.BoolPtrInput `pulumi:"skipCertVerification"`
+	// Collections replicated; changes by adding and removing mappings, the pipe paused around it.
+	TableMappings ClickPipeMongoDbTableMappingArrayInput `pulumi:"tableMappings"`
+	// TLS host name for the server's certificate.
+	TlsHost pulumi.StringPtrInput `pulumi:"tlsHost"`
+	// Connection URI (mongodb:// or mongodb+srv://), without a password.
+	Uri pulumi.StringInput `pulumi:"uri"`
+}
+
+func (ClickPipeMongoDbSourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMongoDbSource)(nil)).Elem()
+}
+
+func (i ClickPipeMongoDbSourceArgs) ToClickPipeMongoDbSourceOutput() ClickPipeMongoDbSourceOutput {
+	return i.ToClickPipeMongoDbSourceOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMongoDbSourceArgs) ToClickPipeMongoDbSourceOutputWithContext(ctx context.Context) ClickPipeMongoDbSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMongoDbSourceOutput)
+}
+
+func (i ClickPipeMongoDbSourceArgs) ToClickPipeMongoDbSourcePtrOutput() ClickPipeMongoDbSourcePtrOutput {
+	return i.ToClickPipeMongoDbSourcePtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMongoDbSourceArgs) ToClickPipeMongoDbSourcePtrOutputWithContext(ctx context.Context) ClickPipeMongoDbSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMongoDbSourceOutput).ToClickPipeMongoDbSourcePtrOutputWithContext(ctx)
+}
+
+// ClickPipeMongoDbSourcePtrInput is an input type that accepts ClickPipeMongoDbSourceArgs, ClickPipeMongoDbSourcePtr and ClickPipeMongoDbSourcePtrOutput values.
+// You can construct a concrete instance of `ClickPipeMongoDbSourcePtrInput` via:
+//
+//	        ClickPipeMongoDbSourceArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeMongoDbSourcePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeMongoDbSourcePtrOutput() ClickPipeMongoDbSourcePtrOutput
+	ToClickPipeMongoDbSourcePtrOutputWithContext(context.Context) ClickPipeMongoDbSourcePtrOutput
+}
+
+type clickPipeMongoDbSourcePtrType ClickPipeMongoDbSourceArgs
+
+func ClickPipeMongoDbSourcePtr(v *ClickPipeMongoDbSourceArgs) ClickPipeMongoDbSourcePtrInput {
+	return (*clickPipeMongoDbSourcePtrType)(v)
+}
+
+func (*clickPipeMongoDbSourcePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeMongoDbSource)(nil)).Elem()
+}
+
+func (i *clickPipeMongoDbSourcePtrType) ToClickPipeMongoDbSourcePtrOutput() ClickPipeMongoDbSourcePtrOutput {
+	return i.ToClickPipeMongoDbSourcePtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeMongoDbSourcePtrType) ToClickPipeMongoDbSourcePtrOutputWithContext(ctx context.Context) ClickPipeMongoDbSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMongoDbSourcePtrOutput)
+}
+
+// A MongoDB deployment replicated by CDC (user and password go in credentials, not in uri).
+type ClickPipeMongoDbSourceOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMongoDbSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMongoDbSource)(nil)).Elem()
+}
+
+func (o ClickPipeMongoDbSourceOutput) ToClickPipeMongoDbSourceOutput() ClickPipeMongoDbSourceOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbSourceOutput) ToClickPipeMongoDbSourceOutputWithContext(ctx context.Context) ClickPipeMongoDbSourceOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbSourceOutput) ToClickPipeMongoDbSourcePtrOutput() ClickPipeMongoDbSourcePtrOutput {
+	return o.ToClickPipeMongoDbSourcePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMongoDbSourceOutput) ToClickPipeMongoDbSourcePtrOutputWithContext(ctx context.Context) ClickPipeMongoDbSourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeMongoDbSource) *ClickPipeMongoDbSource {
+		return &v
+	}).(ClickPipeMongoDbSourcePtrOutput)
+}
+
+// PEM CA certificate validating the server's certificate.
+func (o ClickPipeMongoDbSourceOutput) CaCertificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSource) *string { return v.CaCertificate }).(pulumi.StringPtrOutput)
+}
+
+// Disable TLS (use with caution).
+func (o ClickPipeMongoDbSourceOutput) DisableTls() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSource) *bool { return v.DisableTls }).(pulumi.BoolPtrOutput)
+}
+
+// Read preference.
+func (o ClickPipeMongoDbSourceOutput) ReadPreference() ClickPipeMongoDbReadPreferenceOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSource) ClickPipeMongoDbReadPreference { return v.ReadPreference }).(ClickPipeMongoDbReadPreferenceOutput)
+}
+
+// Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+func (o ClickPipeMongoDbSourceOutput) Settings() ClickPipeMongoDbSettingsOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSource) ClickPipeMongoDbSettings { return v.Settings }).(ClickPipeMongoDbSettingsOutput)
+}
+
+// Skip certificate verification (use with caution).
+func (o ClickPipeMongoDbSourceOutput) SkipCertVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSource) *bool { return v.SkipCertVerification }).(pulumi.BoolPtrOutput)
+}
+
+// Collections replicated; changes by adding and removing mappings, the pipe paused around it.
+func (o ClickPipeMongoDbSourceOutput) TableMappings() ClickPipeMongoDbTableMappingArrayOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSource) []ClickPipeMongoDbTableMapping { return v.TableMappings }).(ClickPipeMongoDbTableMappingArrayOutput)
+}
+
+// TLS host name for the server's certificate.
+func (o ClickPipeMongoDbSourceOutput) TlsHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSource) *string { return v.TlsHost }).(pulumi.StringPtrOutput)
+}
+
+// Connection URI (mongodb:// or mongodb+srv://), without a password.
+func (o ClickPipeMongoDbSourceOutput) Uri() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbSource) string { return v.Uri }).(pulumi.StringOutput)
+}
+
+type ClickPipeMongoDbSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMongoDbSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeMongoDbSource)(nil)).Elem()
+}
+
+func (o ClickPipeMongoDbSourcePtrOutput) ToClickPipeMongoDbSourcePtrOutput() ClickPipeMongoDbSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbSourcePtrOutput) ToClickPipeMongoDbSourcePtrOutputWithContext(ctx context.Context) ClickPipeMongoDbSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbSourcePtrOutput) Elem() ClickPipeMongoDbSourceOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSource) ClickPipeMongoDbSource {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeMongoDbSource
+		return ret
+	}).(ClickPipeMongoDbSourceOutput)
+}
+
+// PEM CA certificate validating the server's certificate.
+func (o ClickPipeMongoDbSourcePtrOutput) CaCertificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CaCertificate
+	}).(pulumi.StringPtrOutput)
+}
+
+// Disable TLS (use with caution).
+func (o ClickPipeMongoDbSourcePtrOutput) DisableTls() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSource) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DisableTls
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Read preference.
+func (o ClickPipeMongoDbSourcePtrOutput) ReadPreference() ClickPipeMongoDbReadPreferencePtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSource) *ClickPipeMongoDbReadPreference {
+		if v == nil {
+			return nil
+		}
+		return &v.ReadPreference
+	}).(ClickPipeMongoDbReadPreferencePtrOutput)
+}
+
+// Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+func (o ClickPipeMongoDbSourcePtrOutput) Settings() ClickPipeMongoDbSettingsPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSource) *ClickPipeMongoDbSettings {
+		if v == nil {
+			return nil
+		}
+		return &v.Settings
+	}).(ClickPipeMongoDbSettingsPtrOutput)
+}
+
+// Skip certificate verification (use with caution).
+func (o ClickPipeMongoDbSourcePtrOutput) SkipCertVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSource) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SkipCertVerification
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Collections replicated; changes by adding and removing mappings, the pipe paused around it.
+func (o ClickPipeMongoDbSourcePtrOutput) TableMappings() ClickPipeMongoDbTableMappingArrayOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSource) []ClickPipeMongoDbTableMapping {
+		if v == nil {
+			return nil
+		}
+		return v.TableMappings
+	}).(ClickPipeMongoDbTableMappingArrayOutput)
+}
+
+// TLS host name for the server's certificate.
+func (o ClickPipeMongoDbSourcePtrOutput) TlsHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TlsHost
+	}).(pulumi.StringPtrOutput)
+}
+
+// Connection URI (mongodb:// or mongodb+srv://), without a password.
+func (o ClickPipeMongoDbSourcePtrOutput) Uri() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMongoDbSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Uri
+	}).(pulumi.StringPtrOutput)
+}
+
+// A MongoDB collection and the ClickHouse table it fills.
+type ClickPipeMongoDbTableMapping struct {
+	// Source collection.
+	SourceCollection string `pulumi:"sourceCollection"`
+	// Source database.
+	SourceDatabaseName string `pulumi:"sourceDatabaseName"`
+	// The target table's engine.
+	TableEngine *ClickPipeTableEngine `pulumi:"tableEngine"`
+	// Target table, made if missing.
+	TargetTable string `pulumi:"targetTable"`
+}
+
+// ClickPipeMongoDbTableMappingInput is an input type that accepts ClickPipeMongoDbTableMappingArgs and ClickPipeMongoDbTableMappingOutput values.
+// You can construct a concrete instance of `ClickPipeMongoDbTableMappingInput` via:
+//
+//	ClickPipeMongoDbTableMappingArgs{...}
+type ClickPipeMongoDbTableMappingInput interface {
+	pulumi.Input
+
+	ToClickPipeMongoDbTableMappingOutput() ClickPipeMongoDbTableMappingOutput
+	ToClickPipeMongoDbTableMappingOutputWithContext(context.Context) ClickPipeMongoDbTableMappingOutput
+}
+
+// A MongoDB collection and the ClickHouse table it fills.
+type ClickPipeMongoDbTableMappingArgs struct {
+	// Source collection.
+	SourceCollection pulumi.StringInput `pulumi:"sourceCollection"`
+	// Source database.
+	SourceDatabaseName pulumi.StringInput `pulumi:"sourceDatabaseName"`
+	// The target table's engine.
+	TableEngine ClickPipeTableEnginePtrInput `pulumi:"tableEngine"`
+	// Target table, made if missing.
+	TargetTable pulumi.StringInput `pulumi:"targetTable"`
+}
+
+func (ClickPipeMongoDbTableMappingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMongoDbTableMapping)(nil)).Elem()
+}
+
+func (i ClickPipeMongoDbTableMappingArgs) ToClickPipeMongoDbTableMappingOutput() ClickPipeMongoDbTableMappingOutput {
+	return i.ToClickPipeMongoDbTableMappingOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMongoDbTableMappingArgs) ToClickPipeMongoDbTableMappingOutputWithContext(ctx context.Context) ClickPipeMongoDbTableMappingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMongoDbTableMappingOutput)
+}
+
+// ClickPipeMongoDbTableMappingArrayInput is an input type that accepts ClickPipeMongoDbTableMappingArray and ClickPipeMongoDbTableMappingArrayOutput values.
+// You can construct a concrete instance of `ClickPipeMongoDbTableMappingArrayInput` via:
+//
+//	ClickPipeMongoDbTableMappingArray{ ClickPipeMongoDbTableMappingArgs{...} }
+type ClickPipeMongoDbTableMappingArrayInput interface {
+	pulumi.Input
+
+	ToClickPipeMongoDbTableMappingArrayOutput() ClickPipeMongoDbTableMappingArrayOutput
+	ToClickPipeMongoDbTableMappingArrayOutputWithContext(context.Context) ClickPipeMongoDbTableMappingArrayOutput
+}
+
+type ClickPipeMongoDbTableMappingArray []ClickPipeMongoDbTableMappingInput
+
+func (ClickPipeMongoDbTableMappingArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipeMongoDbTableMapping)(nil)).Elem()
+}
+
+func (i ClickPipeMongoDbTableMappingArray) ToClickPipeMongoDbTableMappingArrayOutput() ClickPipeMongoDbTableMappingArrayOutput {
+	return i.ToClickPipeMongoDbTableMappingArrayOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMongoDbTableMappingArray) ToClickPipeMongoDbTableMappingArrayOutputWithContext(ctx context.Context) ClickPipeMongoDbTableMappingArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMongoDbTableMappingArrayOutput)
+}
+
+// A MongoDB collection and the ClickHouse table it fills.
+type ClickPipeMongoDbTableMappingOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMongoDbTableMappingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMongoDbTableMapping)(nil)).Elem()
+}
+
+func (o ClickPipeMongoDbTableMappingOutput) ToClickPipeMongoDbTableMappingOutput() ClickPipeMongoDbTableMappingOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbTableMappingOutput) ToClickPipeMongoDbTableMappingOutputWithContext(ctx context.Context) ClickPipeMongoDbTableMappingOutput {
+	return o
+}
+
+// Source collection.
+func (o ClickPipeMongoDbTableMappingOutput) SourceCollection() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbTableMapping) string { return v.SourceCollection }).(pulumi.StringOutput)
+}
+
+// Source database.
+func (o ClickPipeMongoDbTableMappingOutput) SourceDatabaseName() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbTableMapping) string { return v.SourceDatabaseName }).(pulumi.StringOutput)
+}
+
+// The target table's engine.
+func (o ClickPipeMongoDbTableMappingOutput) TableEngine() ClickPipeTableEnginePtrOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbTableMapping) *ClickPipeTableEngine { return v.TableEngine }).(ClickPipeTableEnginePtrOutput)
+}
+
+// Target table, made if missing.
+func (o ClickPipeMongoDbTableMappingOutput) TargetTable() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeMongoDbTableMapping) string { return v.TargetTable }).(pulumi.StringOutput)
+}
+
+type ClickPipeMongoDbTableMappingArrayOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMongoDbTableMappingArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipeMongoDbTableMapping)(nil)).Elem()
+}
+
+func (o ClickPipeMongoDbTableMappingArrayOutput) ToClickPipeMongoDbTableMappingArrayOutput() ClickPipeMongoDbTableMappingArrayOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbTableMappingArrayOutput) ToClickPipeMongoDbTableMappingArrayOutputWithContext(ctx context.Context) ClickPipeMongoDbTableMappingArrayOutput {
+	return o
+}
+
+func (o ClickPipeMongoDbTableMappingArrayOutput) Index(i pulumi.IntInput) ClickPipeMongoDbTableMappingOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ClickPipeMongoDbTableMapping {
+		return vs[0].([]ClickPipeMongoDbTableMapping)[vs[1].(int)]
+	}).(ClickPipeMongoDbTableMappingOutput)
+}
+
+// A MySQL pipe's replication settings.
+type ClickPipeMySqlSettings struct {
+	// Keep the source's nullability (replaces).
+	AllowNullableColumns *bool `pulumi:"allowNullableColumns"`
+	// Hard deletes in ReplacingMergeTree (replaces).
+	DeleteOnMerge *bool `pulumi:"deleteOnMerge"`
+	// Workers per table in the snapshot (at least 1; replaces).
+	InitialLoadParallelism *int `pulumi:"initialLoadParallelism"`
+	// Rows per batch (at least 1).
+	PullBatchSize *int `pulumi:"pullBatchSize"`
+	// Default "GTID" (replaces).
+	ReplicationMechanism *ClickPipeMySqlReplicationMechanism `pulumi:"replicationMechanism"`
+	// Replication mode (replaces).
+	ReplicationMode ClickPipeReplicationMode `pulumi:"replicationMode"`
+	// Rows per snapshot partition (at least 1000; replaces).
+	SnapshotNumRowsPerPartition *int `pulumi:"snapshotNumRowsPerPartition"`
+	// Tables snapshotted at once (at least 1; replaces).
+	SnapshotNumberOfParallelTables *int `pulumi:"snapshotNumberOfParallelTables"`
+	// Seconds between syncs (at least 1).
+	SyncIntervalSeconds *int `pulumi:"syncIntervalSeconds"`
+	// Compressed connection.
+	UseCompression *bool `pulumi:"useCompression"`
+}
+
+// ClickPipeMySqlSettingsInput is an input type that accepts ClickPipeMySqlSettingsArgs and ClickPipeMySqlSettingsOutput values.
+// You can construct a concrete instance of `ClickPipeMySqlSettingsInput` via:
+//
+//	ClickPipeMySqlSettingsArgs{...}
+type ClickPipeMySqlSettingsInput interface {
+	pulumi.Input
+
+	ToClickPipeMySqlSettingsOutput() ClickPipeMySqlSettingsOutput
+	ToClickPipeMySqlSettingsOutputWithContext(context.Context) ClickPipeMySqlSettingsOutput
+}
+
+// A MySQL pipe's replication settings.
+type ClickPipeMySqlSettingsArgs struct {
+	// Keep the source's nullability (replaces).
+	AllowNullableColumns pulumi.BoolPtrInput `pulumi:"allowNullableColumns"`
+	// Hard deletes in ReplacingMergeTree (replaces).
+	DeleteOnMerge pulumi.BoolPtrInput `pulumi:"deleteOnMerge"`
+	// Workers per table in the snapshot (at least 1; replaces).
+	InitialLoadParallelism pulumi.IntPtrInput `pulumi:"initialLoadParallelism"`
+	// Rows per batch (at least 1).
+	PullBatchSize pulumi.IntPtrInput `pulumi:"pullBatchSize"`
+	// Default "GTID" (replaces).
+	ReplicationMechanism ClickPipeMySqlReplicationMechanismPtrInput `pulumi:"replicationMechanism"`
+	// Replication mode (replaces).
+	ReplicationMode ClickPipeReplicationModeInput `pulumi:"replicationMode"`
+	// Rows per snapshot partition (at least 1000; replaces).
+	SnapshotNumRowsPerPartition pulumi.IntPtrInput `pulumi:"snapshotNumRowsPerPartition"`
+	// Tables snapshotted at once (at least 1; replaces).
+	SnapshotNumberOfParallelTables pulumi.IntPtrInput `pulumi:"snapshotNumberOfParallelTables"`
+	// Seconds between syncs (at least 1).
+	SyncIntervalSeconds pulumi.IntPtrInput `pulumi:"syncIntervalSeconds"`
+	// Compressed connection.
+	UseCompression pulumi.BoolPtrInput `pulumi:"useCompression"`
+}
+
+func (ClickPipeMySqlSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMySqlSettings)(nil)).Elem()
+}
+
+func (i ClickPipeMySqlSettingsArgs) ToClickPipeMySqlSettingsOutput() ClickPipeMySqlSettingsOutput {
+	return i.ToClickPipeMySqlSettingsOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMySqlSettingsArgs) ToClickPipeMySqlSettingsOutputWithContext(ctx context.Context) ClickPipeMySqlSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMySqlSettingsOutput)
+}
+
+func (i ClickPipeMySqlSettingsArgs) ToClickPipeMySqlSettingsPtrOutput() ClickPipeMySqlSettingsPtrOutput {
+	return i.ToClickPipeMySqlSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMySqlSettingsArgs) ToClickPipeMySqlSettingsPtrOutputWithContext(ctx context.Context) ClickPipeMySqlSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMySqlSettingsOutput).ToClickPipeMySqlSettingsPtrOutputWithContext(ctx)
+}
+
+// ClickPipeMySqlSettingsPtrInput is an input type that accepts ClickPipeMySqlSettingsArgs, ClickPipeMySqlSettingsPtr and ClickPipeMySqlSettingsPtrOutput values.
+// You can construct a concrete instance of `ClickPipeMySqlSettingsPtrInput` via:
+//
+//	        ClickPipeMySqlSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeMySqlSettingsPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeMySqlSettingsPtrOutput() ClickPipeMySqlSettingsPtrOutput
+	ToClickPipeMySqlSettingsPtrOutputWithContext(context.Context) ClickPipeMySqlSettingsPtrOutput
+}
+
+type clickPipeMySqlSettingsPtrType ClickPipeMySqlSettingsArgs
+
+func ClickPipeMySqlSettingsPtr(v *ClickPipeMySqlSettingsArgs) ClickPipeMySqlSettingsPtrInput {
+	return (*clickPipeMySqlSettingsPtrType)(v)
+}
+
+func (*clickPipeMySqlSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeMySqlSettings)(nil)).Elem()
+}
+
+func (i *clickPipeMySqlSettingsPtrType) ToClickPipeMySqlSettingsPtrOutput() ClickPipeMySqlSettingsPtrOutput {
+	return i.ToClickPipeMySqlSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeMySqlSettingsPtrType) ToClickPipeMySqlSettingsPtrOutputWithContext(ctx context.Context) ClickPipeMySqlSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMySqlSettingsPtrOutput)
+}
+
+// A MySQL pipe's replication settings.
+type ClickPipeMySqlSettingsOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMySqlSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMySqlSettings)(nil)).Elem()
+}
+
+func (o ClickPipeMySqlSettingsOutput) ToClickPipeMySqlSettingsOutput() ClickPipeMySqlSettingsOutput {
+	return o
+}
+
+func (o ClickPipeMySqlSettingsOutput) ToClickPipeMySqlSettingsOutputWithContext(ctx context.Context) ClickPipeMySqlSettingsOutput {
+	return o
+}
+
+func (o ClickPipeMySqlSettingsOutput) ToClickPipeMySqlSettingsPtrOutput() ClickPipeMySqlSettingsPtrOutput {
+	return o.ToClickPipeMySqlSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMySqlSettingsOutput) ToClickPipeMySqlSettingsPtrOutputWithContext(ctx context.Context) ClickPipeMySqlSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeMySqlSettings) *ClickPipeMySqlSettings {
+		return &v
+	}).(ClickPipeMySqlSettingsPtrOutput)
+}
+
+// Keep the source's nullability (replaces).
+func (o ClickPipeMySqlSettingsOutput) AllowNullableColumns() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSettings) *bool { return v.AllowNullableColumns }).(pulumi.BoolPtrOutput)
+}
+
+// Hard deletes in ReplacingMergeTree (replaces).
+func (o ClickPipeMySqlSettingsOutput) DeleteOnMerge() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSettings) *bool { return v.DeleteOnMerge }).(pulumi.BoolPtrOutput)
+}
+
+// Workers per table in the snapshot (at least 1; replaces).
+func (o ClickPipeMySqlSettingsOutput) InitialLoadParallelism() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSettings) *int { return v.InitialLoadParallelism }).(pulumi.IntPtrOutput)
+}
+
+// Rows per batch (at least 1).
+func (o ClickPipeMySqlSettingsOutput) PullBatchSize() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSettings) *int { return v.PullBatchSize }).(pulumi.IntPtrOutput)
+}
+
+// Default "GTID" (replaces).
+func (o ClickPipeMySqlSettingsOutput) ReplicationMechanism() ClickPipeMySqlReplicationMechanismPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSettings) *ClickPipeMySqlReplicationMechanism { return v.ReplicationMechanism }).(ClickPipeMySqlReplicationMechanismPtrOutput)
+}
+
+// Replication mode (replaces).
+func (o ClickPipeMySqlSettingsOutput) ReplicationMode() ClickPipeReplicationModeOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSettings) ClickPipeReplicationMode { return v.ReplicationMode }).(ClickPipeReplicationModeOutput)
+}
+
+// Rows per snapshot partition (at least 1000; replaces).
+func (o ClickPipeMySqlSettingsOutput) SnapshotNumRowsPerPartition() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSettings) *int { return v.SnapshotNumRowsPerPartition }).(pulumi.IntPtrOutput)
+}
+
+// Tables snapshotted at once (at least 1; replaces).
+func (o ClickPipeMySqlSettingsOutput) SnapshotNumberOfParallelTables() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSettings) *int { return v.SnapshotNumberOfParallelTables }).(pulumi.IntPtrOutput)
+}
+
+// Seconds between syncs (at least 1).
+func (o ClickPipeMySqlSettingsOutput) SyncIntervalSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSettings) *int { return v.SyncIntervalSeconds }).(pulumi.IntPtrOutput)
+}
+
+// Compressed connection.
+func (o ClickPipeMySqlSettingsOutput) UseCompression() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSettings) *bool { return v.UseCompression }).(pulumi.BoolPtrOutput)
+}
+
+type ClickPipeMySqlSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMySqlSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeMySqlSettings)(nil)).Elem()
+}
+
+func (o ClickPipeMySqlSettingsPtrOutput) ToClickPipeMySqlSettingsPtrOutput() ClickPipeMySqlSettingsPtrOutput {
+	return o
+}
+
+func (o ClickPipeMySqlSettingsPtrOutput) ToClickPipeMySqlSettingsPtrOutputWithContext(ctx context.Context) ClickPipeMySqlSettingsPtrOutput {
+	return o
+}
+
+func (o ClickPipeMySqlSettingsPtrOutput) Elem() ClickPipeMySqlSettingsOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSettings) ClickPipeMySqlSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeMySqlSettings
+		return ret
+	}).(ClickPipeMySqlSettingsOutput)
+}
+
+// Keep the source's nullability (replaces).
+func (o ClickPipeMySqlSettingsPtrOutput) AllowNullableColumns() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AllowNullableColumns
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Hard deletes in ReplacingMergeTree (replaces).
+func (o ClickPipeMySqlSettingsPtrOutput) DeleteOnMerge() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DeleteOnMerge
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Workers per table in the snapshot (at least 1; replaces).
+func (o ClickPipeMySqlSettingsPtrOutput) InitialLoadParallelism() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.InitialLoadParallelism
+	}).(pulumi.IntPtrOutput)
+}
+
+// Rows per batch (at least 1).
+func (o ClickPipeMySqlSettingsPtrOutput) PullBatchSize() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.PullBatchSize
+	}).(pulumi.IntPtrOutput)
+}
+
+// Default "GTID" (replaces).
+func (o ClickPipeMySqlSettingsPtrOutput) ReplicationMechanism() ClickPipeMySqlReplicationMechanismPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSettings) *ClickPipeMySqlReplicationMechanism {
+		if v == nil {
+			return nil
+		}
+		return v.ReplicationMechanism
+	}).(ClickPipeMySqlReplicationMechanismPtrOutput)
+}
+
+// Replication mode (replaces).
+func (o ClickPipeMySqlSettingsPtrOutput) ReplicationMode() ClickPipeReplicationModePtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSettings) *ClickPipeReplicationMode {
+		if v == nil {
+			return nil
+		}
+		return &v.ReplicationMode
+	}).(ClickPipeReplicationModePtrOutput)
+}
+
+// Rows per snapshot partition (at least 1000; replaces).
+func (o ClickPipeMySqlSettingsPtrOutput) SnapshotNumRowsPerPartition() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SnapshotNumRowsPerPartition
+	}).(pulumi.IntPtrOutput)
+}
+
+// Tables snapshotted at once (at least 1; replaces).
+func (o ClickPipeMySqlSettingsPtrOutput) SnapshotNumberOfParallelTables() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SnapshotNumberOfParallelTables
+	}).(pulumi.IntPtrOutput)
+}
+
+// Seconds between syncs (at least 1).
+func (o ClickPipeMySqlSettingsPtrOutput) SyncIntervalSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SyncIntervalSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// Compressed connection.
+func (o ClickPipeMySqlSettingsPtrOutput) UseCompression() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.UseCompression
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A MySQL or MariaDB database replicated by CDC (user and password go in credentials).
+type ClickPipeMySqlSource struct {
+	// basic (credentials) or IAM_ROLE.
+	Authentication *ClickPipeDatabaseAuthentication `pulumi:"authentication"`
+	// PEM CA certificate validating the server's certificate.
+	CaCertificate *string `pulumi:"caCertificate"`
+	// Disable TLS (use with caution).
+	DisableTls *bool `pulumi:"disableTls"`
+	// Server host name or address.
+	Host string `pulumi:"host"`
+	// IAM role ARN (IAM_ROLE).
+	IamRole *string `pulumi:"iamRole"`
+	// Server port, 1 to 65535.
+	Port int `pulumi:"port"`
+	// server_id in the replication topology, 1 to 4294967295.
+	ServerId *int `pulumi:"serverId"`
+	// Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place.
+	Settings ClickPipeMySqlSettings `pulumi:"settings"`
+	// Skip certificate verification (use with caution).
+	SkipCertVerification *bool `pulumi:"skipCertVerification"`
+	// Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+	TableMappings []ClickPipeMySqlTableMapping `pulumi:"tableMappings"`
+	// TLS host name for the server's certificate.
+	TlsHost *string `pulumi:"tlsHost"`
+	// Flavour; default "mysql" (replaces).
+	Type *ClickPipeMySqlType `pulumi:"type"`
+}
+
+// ClickPipeMySqlSourceInput is an input type that accepts ClickPipeMySqlSourceArgs and ClickPipeMySqlSourceOutput values.
+// You can construct a concrete instance of `ClickPipeMySqlSourceInput` via:
+//
+//	ClickPipeMySqlSourceArgs{...}
+type ClickPipeMySqlSourceInput interface {
+	pulumi.Input
+
+	ToClickPipeMySqlSourceOutput() ClickPipeMySqlSourceOutput
+	ToClickPipeMySqlSourceOutputWithContext(context.Context) ClickPipeMySqlSourceOutput
+}
+
+// A MySQL or MariaDB database replicated by CDC (user and password go in credentials).
+type ClickPipeMySqlSourceArgs struct {
+	// basic (credentials) or IAM_ROLE.
+	Authentication ClickPipeDatabaseAuthenticationPtrInput `pulumi:"authentication"`
+	// PEM CA certificate validating the server's certificate.
+	CaCertificate pulumi.StringPtrInput `pulumi:"caCertificate"`
+	// Disable TLS (use with caution).
+	DisableTls pulumi.BoolPtrInput `pulumi:"disableTls"`
+	// Server host name or address.
+	Host pulumi.StringInput `pulumi:"host"`
+	// IAM role ARN (IAM_ROLE).
+	IamRole pulumi.StringPtrInput `pulumi:"iamRole"`
+	// Server port, 1 to 65535.
+	Port pulumi.IntInput `pulumi:"port"`
+	// server_id in the replication topology, 1 to 4294967295.
+	ServerId pulumi.IntPtrInput `pulumi:"serverId"`
+	// Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place.
+	Settings ClickPipeMySqlSettingsInput `pulumi:"settings"`
+	// Skip certificate verification (use with caution).
+	SkipCertVerification pulumi.BoolPtrInput `pulumi:"skipCertVerification"`
+	// Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+	TableMappings ClickPipeMySqlTableMappingArrayInput `pulumi:"tableMappings"`
+	// TLS host name for the server's certificate.
+	TlsHost pulumi.StringPtrInput `pulumi:"tlsHost"`
+	// Flavour; default "mysql" (replaces).
+	Type ClickPipeMySqlTypePtrInput `pulumi:"type"`
+}
+
+func (ClickPipeMySqlSourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMySqlSource)(nil)).Elem()
+}
+
+func (i ClickPipeMySqlSourceArgs) ToClickPipeMySqlSourceOutput() ClickPipeMySqlSourceOutput {
+	return i.ToClickPipeMySqlSourceOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMySqlSourceArgs) ToClickPipeMySqlSourceOutputWithContext(ctx context.Context) ClickPipeMySqlSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMySqlSourceOutput)
+}
+
+func (i ClickPipeMySqlSourceArgs) ToClickPipeMySqlSourcePtrOutput() ClickPipeMySqlSourcePtrOutput {
+	return i.ToClickPipeMySqlSourcePtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMySqlSourceArgs) ToClickPipeMySqlSourcePtrOutputWithContext(ctx context.Context) ClickPipeMySqlSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMySqlSourceOutput).ToClickPipeMySqlSourcePtrOutputWithContext(ctx)
+}
+
+// ClickPipeMySqlSourcePtrInput is an input type that accepts ClickPipeMySqlSourceArgs, ClickPipeMySqlSourcePtr and ClickPipeMySqlSourcePtrOutput values.
+// You can construct a concrete instance of `ClickPipeMySqlSourcePtrInput` via:
+//
+//	        ClickPipeMySqlSourceArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeMySqlSourcePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeMySqlSourcePtrOutput() ClickPipeMySqlSourcePtrOutput
+	ToClickPipeMySqlSourcePtrOutputWithContext(context.Context) ClickPipeMySqlSourcePtrOutput
+}
+
+type clickPipeMySqlSourcePtrType ClickPipeMySqlSourceArgs
+
+func ClickPipeMySqlSourcePtr(v *ClickPipeMySqlSourceArgs) ClickPipeMySqlSourcePtrInput {
+	return (*clickPipeMySqlSourcePtrType)(v)
+}
+
+func (*clickPipeMySqlSourcePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeMySqlSource)(nil)).Elem()
+}
+
+func (i *clickPipeMySqlSourcePtrType) ToClickPipeMySqlSourcePtrOutput() ClickPipeMySqlSourcePtrOutput {
+	return i.ToClickPipeMySqlSourcePtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeMySqlSourcePtrType) ToClickPipeMySqlSourcePtrOutputWithContext(ctx context.Context) ClickPipeMySqlSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMySqlSourcePtrOutput)
+}
+
+// A MySQL or MariaDB database replicated by CDC (user and password go in credentials).
+type ClickPipeMySqlSourceOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMySqlSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMySqlSource)(nil)).Elem()
+}
+
+func (o ClickPipeMySqlSourceOutput) ToClickPipeMySqlSourceOutput() ClickPipeMySqlSourceOutput {
+	return o
+}
+
+func (o ClickPipeMySqlSourceOutput) ToClickPipeMySqlSourceOutputWithContext(ctx context.Context) ClickPipeMySqlSourceOutput {
+	return o
+}
+
+func (o ClickPipeMySqlSourceOutput) ToClickPipeMySqlSourcePtrOutput() ClickPipeMySqlSourcePtrOutput {
+	return o.ToClickPipeMySqlSourcePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeMySqlSourceOutput) ToClickPipeMySqlSourcePtrOutputWithContext(ctx context.Context) ClickPipeMySqlSourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeMySqlSource) *ClickPipeMySqlSource {
+		return &v
+	}).(ClickPipeMySqlSourcePtrOutput)
+}
+
+// basic (credentials) or IAM_ROLE.
+func (o ClickPipeMySqlSourceOutput) Authentication() ClickPipeDatabaseAuthenticationPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) *ClickPipeDatabaseAuthentication { return v.Authentication }).(ClickPipeDatabaseAuthenticationPtrOutput)
+}
+
+// PEM CA certificate validating the server's certificate.
+func (o ClickPipeMySqlSourceOutput) CaCertificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) *string { return v.CaCertificate }).(pulumi.StringPtrOutput)
+}
+
+// Disable TLS (use with caution).
+func (o ClickPipeMySqlSourceOutput) DisableTls() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) *bool { return v.DisableTls }).(pulumi.BoolPtrOutput)
+}
+
+// Server host name or address.
+func (o ClickPipeMySqlSourceOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) string { return v.Host }).(pulumi.StringOutput)
+}
+
+// IAM role ARN (IAM_ROLE).
+func (o ClickPipeMySqlSourceOutput) IamRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) *string { return v.IamRole }).(pulumi.StringPtrOutput)
+}
+
+// Server port, 1 to 65535.
+func (o ClickPipeMySqlSourceOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) int { return v.Port }).(pulumi.IntOutput)
+}
+
+// server_id in the replication topology, 1 to 4294967295.
+func (o ClickPipeMySqlSourceOutput) ServerId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) *int { return v.ServerId }).(pulumi.IntPtrOutput)
+}
+
+// Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place.
+func (o ClickPipeMySqlSourceOutput) Settings() ClickPipeMySqlSettingsOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) ClickPipeMySqlSettings { return v.Settings }).(ClickPipeMySqlSettingsOutput)
+}
+
+// Skip certificate verification (use with caution).
+func (o ClickPipeMySqlSourceOutput) SkipCertVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) *bool { return v.SkipCertVerification }).(pulumi.BoolPtrOutput)
+}
+
+// Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+func (o ClickPipeMySqlSourceOutput) TableMappings() ClickPipeMySqlTableMappingArrayOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) []ClickPipeMySqlTableMapping { return v.TableMappings }).(ClickPipeMySqlTableMappingArrayOutput)
+}
+
+// TLS host name for the server's certificate.
+func (o ClickPipeMySqlSourceOutput) TlsHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) *string { return v.TlsHost }).(pulumi.StringPtrOutput)
+}
+
+// Flavour; default "mysql" (replaces).
+func (o ClickPipeMySqlSourceOutput) Type() ClickPipeMySqlTypePtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlSource) *ClickPipeMySqlType { return v.Type }).(ClickPipeMySqlTypePtrOutput)
+}
+
+type ClickPipeMySqlSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMySqlSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeMySqlSource)(nil)).Elem()
+}
+
+func (o ClickPipeMySqlSourcePtrOutput) ToClickPipeMySqlSourcePtrOutput() ClickPipeMySqlSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeMySqlSourcePtrOutput) ToClickPipeMySqlSourcePtrOutputWithContext(ctx context.Context) ClickPipeMySqlSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeMySqlSourcePtrOutput) Elem() ClickPipeMySqlSourceOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) ClickPipeMySqlSource {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeMySqlSource
+		return ret
+	}).(ClickPipeMySqlSourceOutput)
+}
+
+// basic (credentials) or IAM_ROLE.
+func (o ClickPipeMySqlSourcePtrOutput) Authentication() ClickPipeDatabaseAuthenticationPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) *ClickPipeDatabaseAuthentication {
+		if v == nil {
+			return nil
+		}
+		return v.Authentication
+	}).(ClickPipeDatabaseAuthenticationPtrOutput)
+}
+
+// PEM CA certificate validating the server's certificate.
+func (o ClickPipeMySqlSourcePtrOutput) CaCertificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CaCertificate
+	}).(pulumi.StringPtrOutput)
+}
+
+// Disable TLS (use with caution).
+func (o ClickPipeMySqlSourcePtrOutput) DisableTls() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DisableTls
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Server host name or address.
+func (o ClickPipeMySqlSourcePtrOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Host
+	}).(pulumi.StringPtrOutput)
+}
+
+// IAM role ARN (IAM_ROLE).
+func (o ClickPipeMySqlSourcePtrOutput) IamRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.IamRole
+	}).(pulumi.StringPtrOutput)
+}
+
+// Server port, 1 to 65535.
+func (o ClickPipeMySqlSourcePtrOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) *int {
+		if v == nil {
+			return nil
+		}
+		return &v.Port
+	}).(pulumi.IntPtrOutput)
+}
+
+// server_id in the replication topology, 1 to 4294967295.
+func (o ClickPipeMySqlSourcePtrOutput) ServerId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ServerId
+	}).(pulumi.IntPtrOutput)
+}
+
+// Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place.
+func (o ClickPipeMySqlSourcePtrOutput) Settings() ClickPipeMySqlSettingsPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) *ClickPipeMySqlSettings {
+		if v == nil {
+			return nil
+		}
+		return &v.Settings
+	}).(ClickPipeMySqlSettingsPtrOutput)
+}
+
+// Skip certificate verification (use with caution).
+func (o ClickPipeMySqlSourcePtrOutput) SkipCertVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SkipCertVerification
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+func (o ClickPipeMySqlSourcePtrOutput) TableMappings() ClickPipeMySqlTableMappingArrayOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) []ClickPipeMySqlTableMapping {
+		if v == nil {
+			return nil
+		}
+		return v.TableMappings
+	}).(ClickPipeMySqlTableMappingArrayOutput)
+}
+
+// TLS host name for the server's certificate.
+func (o ClickPipeMySqlSourcePtrOutput) TlsHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TlsHost
+	}).(pulumi.StringPtrOutput)
+}
+
+// Flavour; default "mysql" (replaces).
+func (o ClickPipeMySqlSourcePtrOutput) Type() ClickPipeMySqlTypePtrOutput {
+	return o.ApplyT(func(v *ClickPipeMySqlSource) *ClickPipeMySqlType {
+		if v == nil {
+			return nil
+		}
+		return v.Type
+	}).(ClickPipeMySqlTypePtrOutput)
+}
+
+// A MySQL table and the ClickHouse table it fills.
+type ClickPipeMySqlTableMapping struct {
+	// Columns left out of replication (unique).
+	ExcludedColumns []string `pulumi:"excludedColumns"`
+	// Indexed column for a parallel snapshot.
+	PartitionKey *string `pulumi:"partitionKey"`
+	// ORDER BY columns, in order; required when useCustomSortingKey is true.
+	SortingKeys []string `pulumi:"sortingKeys"`
+	// Source database.
+	SourceSchemaName string `pulumi:"sourceSchemaName"`
+	// Source table.
+	SourceTable string `pulumi:"sourceTable"`
+	// The target table's engine.
+	TableEngine *ClickPipeTableEngine `pulumi:"tableEngine"`
+	// Target table, made if missing.
+	TargetTable string `pulumi:"targetTable"`
+	// Use sortingKeys instead of the source's primary key.
+	UseCustomSortingKey *bool `pulumi:"useCustomSortingKey"`
+}
+
+// ClickPipeMySqlTableMappingInput is an input type that accepts ClickPipeMySqlTableMappingArgs and ClickPipeMySqlTableMappingOutput values.
+// You can construct a concrete instance of `ClickPipeMySqlTableMappingInput` via:
+//
+//	ClickPipeMySqlTableMappingArgs{...}
+type ClickPipeMySqlTableMappingInput interface {
+	pulumi.Input
+
+	ToClickPipeMySqlTableMappingOutput() ClickPipeMySqlTableMappingOutput
+	ToClickPipeMySqlTableMappingOutputWithContext(context.Context) ClickPipeMySqlTableMappingOutput
+}
+
+// A MySQL table and the ClickHouse table it fills.
+type ClickPipeMySqlTableMappingArgs struct {
+	// Columns left out of replication (unique).
+	ExcludedColumns pulumi.StringArrayInput `pulumi:"excludedColumns"`
+	// Indexed column for a parallel snapshot.
+	PartitionKey pulumi.StringPtrInput `pulumi:"partitionKey"`
+	// ORDER BY columns, in order; required when useCustomSortingKey is true.
+	SortingKeys pulumi.StringArrayInput `pulumi:"sortingKeys"`
+	// Source database.
+	SourceSchemaName pulumi.StringInput `pulumi:"sourceSchemaName"`
+	// Source table.
+	SourceTable pulumi.StringInput `pulumi:"sourceTable"`
+	// The target table's engine.
+	TableEngine ClickPipeTableEnginePtrInput `pulumi:"tableEngine"`
+	// Target table, made if missing.
+	TargetTable pulumi.StringInput `pulumi:"targetTable"`
+	// Use sortingKeys instead of the source's primary key.
+	UseCustomSortingKey pulumi.BoolPtrInput `pulumi:"useCustomSortingKey"`
+}
+
+func (ClickPipeMySqlTableMappingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMySqlTableMapping)(nil)).Elem()
+}
+
+func (i ClickPipeMySqlTableMappingArgs) ToClickPipeMySqlTableMappingOutput() ClickPipeMySqlTableMappingOutput {
+	return i.ToClickPipeMySqlTableMappingOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMySqlTableMappingArgs) ToClickPipeMySqlTableMappingOutputWithContext(ctx context.Context) ClickPipeMySqlTableMappingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMySqlTableMappingOutput)
+}
+
+// ClickPipeMySqlTableMappingArrayInput is an input type that accepts ClickPipeMySqlTableMappingArray and ClickPipeMySqlTableMappingArrayOutput values.
+// You can construct a concrete instance of `ClickPipeMySqlTableMappingArrayInput` via:
+//
+//	ClickPipeMySqlTableMappingArray{ ClickPipeMySqlTableMappingArgs{...} }
+type ClickPipeMySqlTableMappingArrayInput interface {
+	pulumi.Input
+
+	ToClickPipeMySqlTableMappingArrayOutput() ClickPipeMySqlTableMappingArrayOutput
+	ToClickPipeMySqlTableMappingArrayOutputWithContext(context.Context) ClickPipeMySqlTableMappingArrayOutput
+}
+
+type ClickPipeMySqlTableMappingArray []ClickPipeMySqlTableMappingInput
+
+func (ClickPipeMySqlTableMappingArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipeMySqlTableMapping)(nil)).Elem()
+}
+
+func (i ClickPipeMySqlTableMappingArray) ToClickPipeMySqlTableMappingArrayOutput() ClickPipeMySqlTableMappingArrayOutput {
+	return i.ToClickPipeMySqlTableMappingArrayOutputWithContext(context.Background())
+}
+
+func (i ClickPipeMySqlTableMappingArray) ToClickPipeMySqlTableMappingArrayOutputWithContext(ctx context.Context) ClickPipeMySqlTableMappingArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeMySqlTableMappingArrayOutput)
+}
+
+// A MySQL table and the ClickHouse table it fills.
+type ClickPipeMySqlTableMappingOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMySqlTableMappingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeMySqlTableMapping)(nil)).Elem()
+}
+
+func (o ClickPipeMySqlTableMappingOutput) ToClickPipeMySqlTableMappingOutput() ClickPipeMySqlTableMappingOutput {
+	return o
+}
+
+func (o ClickPipeMySqlTableMappingOutput) ToClickPipeMySqlTableMappingOutputWithContext(ctx context.Context) ClickPipeMySqlTableMappingOutput {
+	return o
+}
+
+// Columns left out of replication (unique).
+func (o ClickPipeMySqlTableMappingOutput) ExcludedColumns() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClickPipeMySqlTableMapping) []string { return v.ExcludedColumns }).(pulumi.StringArrayOutput)
+}
+
+// Indexed column for a parallel snapshot.
+func (o ClickPipeMySqlTableMappingOutput) PartitionKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlTableMapping) *string { return v.PartitionKey }).(pulumi.StringPtrOutput)
+}
+
+// ORDER BY columns, in order; required when useCustomSortingKey is true.
+func (o ClickPipeMySqlTableMappingOutput) SortingKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClickPipeMySqlTableMapping) []string { return v.SortingKeys }).(pulumi.StringArrayOutput)
+}
+
+// Source database.
+func (o ClickPipeMySqlTableMappingOutput) SourceSchemaName() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeMySqlTableMapping) string { return v.SourceSchemaName }).(pulumi.StringOutput)
+}
+
+// Source table.
+func (o ClickPipeMySqlTableMappingOutput) SourceTable() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeMySqlTableMapping) string { return v.SourceTable }).(pulumi.StringOutput)
+}
+
+// The target table's engine.
+func (o ClickPipeMySqlTableMappingOutput) TableEngine() ClickPipeTableEnginePtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlTableMapping) *ClickPipeTableEngine { return v.TableEngine }).(ClickPipeTableEnginePtrOutput)
+}
+
+// Target table, made if missing.
+func (o ClickPipeMySqlTableMappingOutput) TargetTable() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipeMySqlTableMapping) string { return v.TargetTable }).(pulumi.StringOutput)
+}
+
+// Use sortingKeys instead of the source's primary key.
+func (o ClickPipeMySqlTableMappingOutput) UseCustomSortingKey() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeMySqlTableMapping) *bool { return v.UseCustomSortingKey }).(pulumi.BoolPtrOutput)
+}
+
+type ClickPipeMySqlTableMappingArrayOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeMySqlTableMappingArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipeMySqlTableMapping)(nil)).Elem()
+}
+
+func (o ClickPipeMySqlTableMappingArrayOutput) ToClickPipeMySqlTableMappingArrayOutput() ClickPipeMySqlTableMappingArrayOutput {
+	return o
+}
+
+func (o ClickPipeMySqlTableMappingArrayOutput) ToClickPipeMySqlTableMappingArrayOutputWithContext(ctx context.Context) ClickPipeMySqlTableMappingArrayOutput {
+	return o
+}
+
+func (o ClickPipeMySqlTableMappingArrayOutput) Index(i pulumi.IntInput) ClickPipeMySqlTableMappingOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ClickPipeMySqlTableMapping {
+		return vs[0].([]ClickPipeMySqlTableMapping)[vs[1].(int)]
+	}).(ClickPipeMySqlTableMappingOutput)
+}
+
+// Files in object storage.
+type ClickPipeObjectStorageSource struct {
+	// Authentication (none: public); its secrets go in credentials.
+	Authentication *ClickPipeObjectStorageAuthentication `pulumi:"authentication"`
+	// Azure container (azureblobstorage).
+	AzureContainerName *string `pulumi:"azureContainerName"`
+	// Compression (replaces).
+	Compression *ClickPipeCompression `pulumi:"compression"`
+	// Delimiter (replaces).
+	Delimiter *string `pulumi:"delimiter"`
+	// File format. Changing it replaces the pipe.
+	Format ClickPipeObjectStorageFormat `pulumi:"format"`
+	// IAM role (IAM_ROLE, S3 only).
+	IamRole *string `pulumi:"iamRole"`
+	// Keep reading new files (replaces).
+	IsContinuous *bool `pulumi:"isContinuous"`
+	// Path within the Azure container (azureblobstorage).
+	Path *string `pulumi:"path"`
+	// SQS queue or Pub/Sub subscription for event-based ingestion (replaces).
+	QueueUrl *string `pulumi:"queueUrl"`
+	// Only files from queue notifications; only with queueUrl.
+	SkipInitialLoad *bool `pulumi:"skipInitialLoad"`
+	// Skip keys up to this one; not with skipInitialLoad.
+	StartAfter *string `pulumi:"startAfter"`
+	// The store. Changing it replaces the pipe.
+	Type ClickPipeObjectStorageType `pulumi:"type"`
+	// Path of the files, wildcards allowed; required but for azureblobstorage (replaces).
+	Url *string `pulumi:"url"`
+}
+
+// ClickPipeObjectStorageSourceInput is an input type that accepts ClickPipeObjectStorageSourceArgs and ClickPipeObjectStorageSourceOutput values.
+// You can construct a concrete instance of `ClickPipeObjectStorageSourceInput` via:
+//
+//	ClickPipeObjectStorageSourceArgs{...}
+type ClickPipeObjectStorageSourceInput interface {
+	pulumi.Input
+
+	ToClickPipeObjectStorageSourceOutput() ClickPipeObjectStorageSourceOutput
+	ToClickPipeObjectStorageSourceOutputWithContext(context.Context) ClickPipeObjectStorageSourceOutput
+}
+
+// Files in object storage.
+type ClickPipeObjectStorageSourceArgs struct {
+	// Authentication (none: public); its secrets go in credentials.
+	Authentication ClickPipeObjectStorageAuthenticationPtrInput `pulumi:"authentication"`
+	// Azure container (azureblobstorage).
+	AzureContainerName pulumi.StringPtrInput `pulumi:"azureContainerName"`
+	// Compression (replaces).
+	Compression ClickPipeCompressionPtrInput `pulumi:"compression"`
+	// Delimiter (replaces).
+	Delimiter pulumi.StringPtrInput `pulumi:"delimiter"`
+	// File format. Changing it replaces the pipe.
+	Format ClickPipeObjectStorageFormatInput `pulumi:"format"`
+	// IAM role (IAM_ROLE, S3 only).
+	IamRole pulumi.StringPtrInput `pulumi:"iamRole"`
+	// Keep reading new files (replaces).
+	IsContinuous pulumi.BoolPtrInput `pulumi:"isContinuous"`
+	// Path within the Azure container (azureblobstorage).
+	Path pulumi.StringPtrInput `pulumi:"path"`
+	// SQS queue or Pub/Sub subscription for event-based ingestion (replaces).
+	QueueUrl pulumi.StringPtrInput `pulumi:"queueUrl"`
+	// Only files from queue notifications; only with queueUrl.
+	SkipInitialLoad pulumi.BoolPtrInput `pulumi:"skipInitialLoad"`
+	// Skip keys up to this one; not with skipInitialLoad.
+	StartAfter pulumi.StringPtrInput `pulumi:"startAfter"`
+	// The store. Changing it replaces the pipe.
+	Type ClickPipeObjectStorageTypeInput `pulumi:"type"`
+	// Path of the files, wildcards allowed; required but for azureblobstorage (replaces).
+	Url pulumi.StringPtrInput `pulumi:"url"`
+}
+
+func (ClickPipeObjectStorageSourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeObjectStorageSource)(nil)).Elem()
+}
+
+func (i ClickPipeObjectStorageSourceArgs) ToClickPipeObjectStorageSourceOutput() ClickPipeObjectStorageSourceOutput {
+	return i.ToClickPipeObjectStorageSourceOutputWithContext(context.Background())
+}
+
+func (i ClickPipeObjectStorageSourceArgs) ToClickPipeObjectStorageSourceOutputWithContext(ctx context.Context) ClickPipeObjectStorageSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeObjectStorageSourceOutput)
+}
+
+func (i ClickPipeObjectStorageSourceArgs) ToClickPipeObjectStorageSourcePtrOutput() ClickPipeObjectStorageSourcePtrOutput {
+	return i.ToClickPipeObjectStorageSourcePtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeObjectStorageSourceArgs) ToClickPipeObjectStorageSourcePtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeObjectStorageSourceOutput).ToClickPipeObjectStorageSourcePtrOutputWithContext(ctx)
+}
+
+// ClickPipeObjectStorageSourcePtrInput is an input type that accepts ClickPipeObjectStorageSourceArgs, ClickPipeObjectStorageSourcePtr and ClickPipeObjectStorageSourcePtrOutput values.
+// You can construct a concrete instance of `ClickPipeObjectStorageSourcePtrInput` via:
+//
+//	        ClickPipeObjectStorageSourceArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeObjectStorageSourcePtrInput interface {
+	pulumi.Input
+
+	ToClickPipeObjectStorageSourcePtrOutput() ClickPipeObjectStorageSourcePtrOutput
+	ToClickPipeObjectStorageSourcePtrOutputWithContext(context.Context) ClickPipeObjectStorageSourcePtrOutput
+}
+
+type clickPipeObjectStorageSourcePtrType ClickPipeObjectStorageSourceArgs
+
+func ClickPipeObjectStorageSourcePtr(v *ClickPipeObjectStorageSourceArgs) ClickPipeObjectStorageSourcePtrInput {
+	return (*clickPipeObjectStorageSourcePtrType)(v)
+}
+
+func (*clickPipeObjectStorageSourcePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeObjectStorageSource)(nil)).Elem()
+}
+
+func (i *clickPipeObjectStorageSourcePtrType) ToClickPipeObjectStorageSourcePtrOutput() ClickPipeObjectStorageSourcePtrOutput {
+	return i.ToClickPipeObjectStorageSourcePtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeObjectStorageSourcePtrType) ToClickPipeObjectStorageSourcePtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeObjectStorageSourcePtrOutput)
+}
+
+// Files in object storage.
+type ClickPipeObjectStorageSourceOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeObjectStorageSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeObjectStorageSource)(nil)).Elem()
+}
+
+func (o ClickPipeObjectStorageSourceOutput) ToClickPipeObjectStorageSourceOutput() ClickPipeObjectStorageSourceOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageSourceOutput) ToClickPipeObjectStorageSourceOutputWithContext(ctx context.Context) ClickPipeObjectStorageSourceOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageSourceOutput) ToClickPipeObjectStorageSourcePtrOutput() ClickPipeObjectStorageSourcePtrOutput {
+	return o.ToClickPipeObjectStorageSourcePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeObjectStorageSourceOutput) ToClickPipeObjectStorageSourcePtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageSourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeObjectStorageSource) *ClickPipeObjectStorageSource {
+		return &v
+	}).(ClickPipeObjectStorageSourcePtrOutput)
+}
+
+// Authentication (none: public); its secrets go in credentials.
+func (o ClickPipeObjectStorageSourceOutput) Authentication() ClickPipeObjectStorageAuthenticationPtrOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) *ClickPipeObjectStorageAuthentication { return v.Authentication }).(ClickPipeObjectStorageAuthenticationPtrOutput)
+}
+
+// Azure container (azureblobstorage).
+func (o ClickPipeObjectStorageSourceOutput) AzureContainerName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) *string { return v.AzureContainerName }).(pulumi.StringPtrOutput)
+}
+
+// Compression (replaces).
+func (o ClickPipeObjectStorageSourceOutput) Compression() ClickPipeCompressionPtrOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) *ClickPipeCompression { return v.Compression }).(ClickPipeCompressionPtrOutput)
+}
+
+// Delimiter (replaces).
+func (o ClickPipeObjectStorageSourceOutput) Delimiter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) *string { return v.Delimiter }).(pulumi.StringPtrOutput)
+}
+
+// File format. Changing it replaces the pipe.
+func (o ClickPipeObjectStorageSourceOutput) Format() ClickPipeObjectStorageFormatOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) ClickPipeObjectStorageFormat { return v.Format }).(ClickPipeObjectStorageFormatOutput)
+}
+
+// IAM role (IAM_ROLE, S3 only).
+func (o ClickPipeObjectStorageSourceOutput) IamRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) *string { return v.IamRole }).(pulumi.StringPtrOutput)
+}
+
+// Keep reading new files (replaces).
+func (o ClickPipeObjectStorageSourceOutput) IsContinuous() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) *bool { return v.IsContinuous }).(pulumi.BoolPtrOutput)
+}
+
+// Path within the Azure container (azureblobstorage).
+func (o ClickPipeObjectStorageSourceOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// SQS queue or Pub/Sub subscription for event-based ingestion (replaces).
+func (o ClickPipeObjectStorageSourceOutput) QueueUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) *string { return v.QueueUrl }).(pulumi.StringPtrOutput)
+}
+
+// Only files from queue notifications; only with queueUrl.
+func (o ClickPipeObjectStorageSourceOutput) SkipInitialLoad() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) *bool { return v.SkipInitialLoad }).(pulumi.BoolPtrOutput)
+}
+
+// Skip keys up to this one; not with skipInitialLoad.
+func (o ClickPipeObjectStorageSourceOutput) StartAfter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) *string { return v.StartAfter }).(pulumi.StringPtrOutput)
+}
+
+// The store. Changing it replaces the pipe.
+func (o ClickPipeObjectStorageSourceOutput) Type() ClickPipeObjectStorageTypeOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) ClickPipeObjectStorageType { return v.Type }).(ClickPipeObjectStorageTypeOutput)
+}
+
+// Path of the files, wildcards allowed; required but for azureblobstorage (replaces).
+func (o ClickPipeObjectStorageSourceOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeObjectStorageSource) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeObjectStorageSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeObjectStorageSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeObjectStorageSource)(nil)).Elem()
+}
+
+func (o ClickPipeObjectStorageSourcePtrOutput) ToClickPipeObjectStorageSourcePtrOutput() ClickPipeObjectStorageSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageSourcePtrOutput) ToClickPipeObjectStorageSourcePtrOutputWithContext(ctx context.Context) ClickPipeObjectStorageSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeObjectStorageSourcePtrOutput) Elem() ClickPipeObjectStorageSourceOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) ClickPipeObjectStorageSource {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeObjectStorageSource
+		return ret
+	}).(ClickPipeObjectStorageSourceOutput)
+}
+
+// Authentication (none: public); its secrets go in credentials.
+func (o ClickPipeObjectStorageSourcePtrOutput) Authentication() ClickPipeObjectStorageAuthenticationPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *ClickPipeObjectStorageAuthentication {
+		if v == nil {
+			return nil
+		}
+		return v.Authentication
+	}).(ClickPipeObjectStorageAuthenticationPtrOutput)
+}
+
+// Azure container (azureblobstorage).
+func (o ClickPipeObjectStorageSourcePtrOutput) AzureContainerName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.AzureContainerName
+	}).(pulumi.StringPtrOutput)
+}
+
+// Compression (replaces).
+func (o ClickPipeObjectStorageSourcePtrOutput) Compression() ClickPipeCompressionPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *ClickPipeCompression {
+		if v == nil {
+			return nil
+		}
+		return v.Compression
+	}).(ClickPipeCompressionPtrOutput)
+}
+
+// Delimiter (replaces).
+func (o ClickPipeObjectStorageSourcePtrOutput) Delimiter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Delimiter
+	}).(pulumi.StringPtrOutput)
+}
+
+// File format. Changing it replaces the pipe.
+func (o ClickPipeObjectStorageSourcePtrOutput) Format() ClickPipeObjectStorageFormatPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *ClickPipeObjectStorageFormat {
+		if v == nil {
+			return nil
+		}
+		return &v.Format
+	}).(ClickPipeObjectStorageFormatPtrOutput)
+}
+
+// IAM role (IAM_ROLE, S3 only).
+func (o ClickPipeObjectStorageSourcePtrOutput) IamRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.IamRole
+	}).(pulumi.StringPtrOutput)
+}
+
+// Keep reading new files (replaces).
+func (o ClickPipeObjectStorageSourcePtrOutput) IsContinuous() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.IsContinuous
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Path within the Azure container (azureblobstorage).
+func (o ClickPipeObjectStorageSourcePtrOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Path
+	}).(pulumi.StringPtrOutput)
+}
+
+// SQS queue or Pub/Sub subscription for event-based ingestion (replaces).
+func (o ClickPipeObjectStorageSourcePtrOutput) QueueUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.QueueUrl
+	}).(pulumi.StringPtrOutput)
+}
+
+// Only files from queue notifications; only with queueUrl.
+func (o ClickPipeObjectStorageSourcePtrOutput) SkipInitialLoad() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SkipInitialLoad
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Skip keys up to this one; not with skipInitialLoad.
+func (o ClickPipeObjectStorageSourcePtrOutput) StartAfter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.StartAfter
+	}).(pulumi.StringPtrOutput)
+}
+
+// The store. Changing it replaces the pipe.
+func (o ClickPipeObjectStorageSourcePtrOutput) Type() ClickPipeObjectStorageTypePtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *ClickPipeObjectStorageType {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(ClickPipeObjectStorageTypePtrOutput)
+}
+
+// Path of the files, wildcards allowed; required but for azureblobstorage (replaces).
+func (o ClickPipeObjectStorageSourcePtrOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeObjectStorageSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Url
+	}).(pulumi.StringPtrOutput)
+}
+
+// A Postgres pipe's replication settings.
+type ClickPipePostgresSettings struct {
+	// Keep the source's nullability (replaces).
+	AllowNullableColumns *bool `pulumi:"allowNullableColumns"`
+	// Hard deletes in ReplacingMergeTree (replaces).
+	DeleteOnMerge *bool `pulumi:"deleteOnMerge"`
+	// Failover slot, PG17+ (replaces).
+	EnableFailoverSlots *bool `pulumi:"enableFailoverSlots"`
+	// Workers per table in the snapshot (at least 1; replaces).
+	InitialLoadParallelism *int `pulumi:"initialLoadParallelism"`
+	// Publication; made by ClickPipes if unset (replaces).
+	PublicationName *string `pulumi:"publicationName"`
+	// Rows per batch (at least 1).
+	PullBatchSize *int `pulumi:"pullBatchSize"`
+	// Replication mode (replaces).
+	ReplicationMode ClickPipeReplicationMode `pulumi:"replicationMode"`
+	// Replication slot; "cdc_only" only (replaces).
+	ReplicationSlotName *string `pulumi:"replicationSlotName"`
+	// Rows per snapshot partition (at least 1000; replaces).
+	SnapshotNumRowsPerPartition *int `pulumi:"snapshotNumRowsPerPartition"`
+	// Tables snapshotted at once (at least 1; replaces).
+	SnapshotNumberOfParallelTables *int `pulumi:"snapshotNumberOfParallelTables"`
+	// Seconds between syncs (at least 1).
+	SyncIntervalSeconds *int `pulumi:"syncIntervalSeconds"`
+}
+
+// ClickPipePostgresSettingsInput is an input type that accepts ClickPipePostgresSettingsArgs and ClickPipePostgresSettingsOutput values.
+// You can construct a concrete instance of `ClickPipePostgresSettingsInput` via:
+//
+//	ClickPipePostgresSettingsArgs{...}
+type ClickPipePostgresSettingsInput interface {
+	pulumi.Input
+
+	ToClickPipePostgresSettingsOutput() ClickPipePostgresSettingsOutput
+	ToClickPipePostgresSettingsOutputWithContext(context.Context) ClickPipePostgresSettingsOutput
+}
+
+// A Postgres pipe's replication settings.
+type ClickPipePostgresSettingsArgs struct {
+	// Keep the source's nullability (replaces).
+	AllowNullableColumns pulumi.BoolPtrInput `pulumi:"allowNullableColumns"`
+	// Hard deletes in ReplacingMergeTree (replaces).
+	DeleteOnMerge pulumi.BoolPtrInput `pulumi:"deleteOnMerge"`
+	// Failover slot, PG17+ (replaces).
+	EnableFailoverSlots pulumi.BoolPtrInput `pulumi:"enableFailoverSlots"`
+	// Workers per table in the snapshot (at least 1; replaces).
+	InitialLoadParallelism pulumi.IntPtrInput `pulumi:"initialLoadParallelism"`
+	// Publication; made by ClickPipes if unset (replaces).
+	PublicationName pulumi.StringPtrInput `pulumi:"publicationName"`
+	// Rows per batch (at least 1).
+	PullBatchSize pulumi.IntPtrInput `pulumi:"pullBatchSize"`
+	// Replication mode (replaces).
+	ReplicationMode ClickPipeReplicationModeInput `pulumi:"replicationMode"`
+	// Replication slot; "cdc_only" only (replaces).
+	ReplicationSlotName pulumi.StringPtrInput `pulumi:"replicationSlotName"`
+	// Rows per snapshot partition (at least 1000; replaces).
+	SnapshotNumRowsPerPartition pulumi.IntPtrInput `pulumi:"snapshotNumRowsPerPartition"`
+	// Tables snapshotted at once (at least 1; replaces).
+	SnapshotNumberOfParallelTables pulumi.IntPtrInput `pulumi:"snapshotNumberOfParallelTables"`
+	// Seconds between syncs (at least 1).
+	SyncIntervalSeconds pulumi.IntPtrInput `pulumi:"syncIntervalSeconds"`
+}
+
+func (ClickPipePostgresSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePostgresSettings)(nil)).Elem()
+}
+
+func (i ClickPipePostgresSettingsArgs) ToClickPipePostgresSettingsOutput() ClickPipePostgresSettingsOutput {
+	return i.ToClickPipePostgresSettingsOutputWithContext(context.Background())
+}
+
+func (i ClickPipePostgresSettingsArgs) ToClickPipePostgresSettingsOutputWithContext(ctx context.Context) ClickPipePostgresSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipePostgresSettingsOutput)
+}
+
+func (i ClickPipePostgresSettingsArgs) ToClickPipePostgresSettingsPtrOutput() ClickPipePostgresSettingsPtrOutput {
+	return i.ToClickPipePostgresSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipePostgresSettingsArgs) ToClickPipePostgresSettingsPtrOutputWithContext(ctx context.Context) ClickPipePostgresSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipePostgresSettingsOutput).ToClickPipePostgresSettingsPtrOutputWithContext(ctx)
+}
+
+// ClickPipePostgresSettingsPtrInput is an input type that accepts ClickPipePostgresSettingsArgs, ClickPipePostgresSettingsPtr and ClickPipePostgresSettingsPtrOutput values.
+// You can construct a concrete instance of `ClickPipePostgresSettingsPtrInput` via:
+//
+//	        ClickPipePostgresSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipePostgresSettingsPtrInput interface {
+	pulumi.Input
+
+	ToClickPipePostgresSettingsPtrOutput() ClickPipePostgresSettingsPtrOutput
+	ToClickPipePostgresSettingsPtrOutputWithContext(context.Context) ClickPipePostgresSettingsPtrOutput
+}
+
+type clickPipePostgresSettingsPtrType ClickPipePostgresSettingsArgs
+
+func ClickPipePostgresSettingsPtr(v *ClickPipePostgresSettingsArgs) ClickPipePostgresSettingsPtrInput {
+	return (*clickPipePostgresSettingsPtrType)(v)
+}
+
+func (*clickPipePostgresSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipePostgresSettings)(nil)).Elem()
+}
+
+func (i *clickPipePostgresSettingsPtrType) ToClickPipePostgresSettingsPtrOutput() ClickPipePostgresSettingsPtrOutput {
+	return i.ToClickPipePostgresSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipePostgresSettingsPtrType) ToClickPipePostgresSettingsPtrOutputWithContext(ctx context.Context) ClickPipePostgresSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipePostgresSettingsPtrOutput)
+}
+
+// A Postgres pipe's replication settings.
+type ClickPipePostgresSettingsOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePostgresSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePostgresSettings)(nil)).Elem()
+}
+
+func (o ClickPipePostgresSettingsOutput) ToClickPipePostgresSettingsOutput() ClickPipePostgresSettingsOutput {
+	return o
+}
+
+func (o ClickPipePostgresSettingsOutput) ToClickPipePostgresSettingsOutputWithContext(ctx context.Context) ClickPipePostgresSettingsOutput {
+	return o
+}
+
+func (o ClickPipePostgresSettingsOutput) ToClickPipePostgresSettingsPtrOutput() ClickPipePostgresSettingsPtrOutput {
+	return o.ToClickPipePostgresSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePostgresSettingsOutput) ToClickPipePostgresSettingsPtrOutputWithContext(ctx context.Context) ClickPipePostgresSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipePostgresSettings) *ClickPipePostgresSettings {
+		return &v
+	}).(ClickPipePostgresSettingsPtrOutput)
+}
+
+// Keep the source's nullability (replaces).
+func (o ClickPipePostgresSettingsOutput) AllowNullableColumns() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSettings) *bool { return v.AllowNullableColumns }).(pulumi.BoolPtrOutput)
+}
+
+// Hard deletes in ReplacingMergeTree (replaces).
+func (o ClickPipePostgresSettingsOutput) DeleteOnMerge() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSettings) *bool { return v.DeleteOnMerge }).(pulumi.BoolPtrOutput)
+}
+
+// Failover slot, PG17+ (replaces).
+func (o ClickPipePostgresSettingsOutput) EnableFailoverSlots() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSettings) *bool { return v.EnableFailoverSlots }).(pulumi.BoolPtrOutput)
+}
+
+// Workers per table in the snapshot (at least 1; replaces).
+func (o ClickPipePostgresSettingsOutput) InitialLoadParallelism() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSettings) *int { return v.InitialLoadParallelism }).(pulumi.IntPtrOutput)
+}
+
+// Publication; made by ClickPipes if unset (replaces).
+func (o ClickPipePostgresSettingsOutput) PublicationName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSettings) *string { return v.PublicationName }).(pulumi.StringPtrOutput)
+}
+
+// Rows per batch (at least 1).
+func (o ClickPipePostgresSettingsOutput) PullBatchSize() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSettings) *int { return v.PullBatchSize }).(pulumi.IntPtrOutput)
+}
+
+// Replication mode (replaces).
+func (o ClickPipePostgresSettingsOutput) ReplicationMode() ClickPipeReplicationModeOutput {
+	return o.ApplyT(func(v ClickPipePostgresSettings) ClickPipeReplicationMode { return v.ReplicationMode }).(ClickPipeReplicationModeOutput)
+}
+
+// Replication slot; "cdc_only" only (replaces).
+func (o ClickPipePostgresSettingsOutput) ReplicationSlotName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSettings) *string { return v.ReplicationSlotName }).(pulumi.StringPtrOutput)
+}
+
+// Rows per snapshot partition (at least 1000; replaces).
+func (o ClickPipePostgresSettingsOutput) SnapshotNumRowsPerPartition() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSettings) *int { return v.SnapshotNumRowsPerPartition }).(pulumi.IntPtrOutput)
+}
+
+// Tables snapshotted at once (at least 1; replaces).
+func (o ClickPipePostgresSettingsOutput) SnapshotNumberOfParallelTables() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSettings) *int { return v.SnapshotNumberOfParallelTables }).(pulumi.IntPtrOutput)
+}
+
+// Seconds between syncs (at least 1).
+func (o ClickPipePostgresSettingsOutput) SyncIntervalSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSettings) *int { return v.SyncIntervalSeconds }).(pulumi.IntPtrOutput)
+}
+
+type ClickPipePostgresSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePostgresSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipePostgresSettings)(nil)).Elem()
+}
+
+func (o ClickPipePostgresSettingsPtrOutput) ToClickPipePostgresSettingsPtrOutput() ClickPipePostgresSettingsPtrOutput {
+	return o
+}
+
+func (o ClickPipePostgresSettingsPtrOutput) ToClickPipePostgresSettingsPtrOutputWithContext(ctx context.Context) ClickPipePostgresSettingsPtrOutput {
+	return o
+}
+
+func (o ClickPipePostgresSettingsPtrOutput) Elem() ClickPipePostgresSettingsOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) ClickPipePostgresSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipePostgresSettings
+		return ret
+	}).(ClickPipePostgresSettingsOutput)
+}
+
+// Keep the source's nullability (replaces).
+func (o ClickPipePostgresSettingsPtrOutput) AllowNullableColumns() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AllowNullableColumns
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Hard deletes in ReplacingMergeTree (replaces).
+func (o ClickPipePostgresSettingsPtrOutput) DeleteOnMerge() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DeleteOnMerge
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Failover slot, PG17+ (replaces).
+func (o ClickPipePostgresSettingsPtrOutput) EnableFailoverSlots() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnableFailoverSlots
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Workers per table in the snapshot (at least 1; replaces).
+func (o ClickPipePostgresSettingsPtrOutput) InitialLoadParallelism() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.InitialLoadParallelism
+	}).(pulumi.IntPtrOutput)
+}
+
+// Publication; made by ClickPipes if unset (replaces).
+func (o ClickPipePostgresSettingsPtrOutput) PublicationName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PublicationName
+	}).(pulumi.StringPtrOutput)
+}
+
+// Rows per batch (at least 1).
+func (o ClickPipePostgresSettingsPtrOutput) PullBatchSize() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.PullBatchSize
+	}).(pulumi.IntPtrOutput)
+}
+
+// Replication mode (replaces).
+func (o ClickPipePostgresSettingsPtrOutput) ReplicationMode() ClickPipeReplicationModePtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) *ClickPipeReplicationMode {
+		if v == nil {
+			return nil
+		}
+		return &v.ReplicationMode
+	}).(ClickPipeReplicationModePtrOutput)
+}
+
+// Replication slot; "cdc_only" only (replaces).
+func (o ClickPipePostgresSettingsPtrOutput) ReplicationSlotName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ReplicationSlotName
+	}).(pulumi.StringPtrOutput)
+}
+
+// Rows per snapshot partition (at least 1000; replaces).
+func (o ClickPipePostgresSettingsPtrOutput) SnapshotNumRowsPerPartition() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SnapshotNumRowsPerPartition
+	}).(pulumi.IntPtrOutput)
+}
+
+// Tables snapshotted at once (at least 1; replaces).
+func (o ClickPipePostgresSettingsPtrOutput) SnapshotNumberOfParallelTables() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SnapshotNumberOfParallelTables
+	}).(pulumi.IntPtrOutput)
+}
+
+// Seconds between syncs (at least 1).
+func (o ClickPipePostgresSettingsPtrOutput) SyncIntervalSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SyncIntervalSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// A PostgreSQL database replicated by CDC (user and password go in credentials).
+type ClickPipePostgresSource struct {
+	// basic (credentials) or IAM_ROLE (replaces).
+	Authentication *ClickPipeDatabaseAuthentication `pulumi:"authentication"`
+	// PEM CA certificate validating the server's certificate.
+	CaCertificate *string `pulumi:"caCertificate"`
+	// Database replicated from.
+	Database string `pulumi:"database"`
+	// Disable TLS (use with caution).
+	DisableTls *bool `pulumi:"disableTls"`
+	// Server host name or address.
+	Host string `pulumi:"host"`
+	// IAM role ARN (IAM_ROLE; replaces).
+	IamRole *string `pulumi:"iamRole"`
+	// Server port, 1 to 65535.
+	Port int `pulumi:"port"`
+	// Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+	Settings ClickPipePostgresSettings `pulumi:"settings"`
+	// Skip certificate verification (use with caution).
+	SkipCertVerification *bool `pulumi:"skipCertVerification"`
+	// Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+	TableMappings []ClickPipePostgresTableMapping `pulumi:"tableMappings"`
+	// TLS host name for the server's certificate.
+	TlsHost *string `pulumi:"tlsHost"`
+	// Flavour; default "postgres" (replaces).
+	Type *ClickPipePostgresType `pulumi:"type"`
+}
+
+// ClickPipePostgresSourceInput is an input type that accepts ClickPipePostgresSourceArgs and ClickPipePostgresSourceOutput values.
+// You can construct a concrete instance of `ClickPipePostgresSourceInput` via:
+//
+//	ClickPipePostgresSourceArgs{...}
+type ClickPipePostgresSourceInput interface {
+	pulumi.Input
+
+	ToClickPipePostgresSourceOutput() ClickPipePostgresSourceOutput
+	ToClickPipePostgresSourceOutputWithContext(context.Context) ClickPipePostgresSourceOutput
+}
+
+// A PostgreSQL database replicated by CDC (user and password go in credentials).
+type ClickPipePostgresSourceArgs struct {
+	// basic (credentials) or IAM_ROLE (replaces).
+	Authentication ClickPipeDatabaseAuthenticationPtrInput `pulumi:"authentication"`
+	// PEM CA certificate validating the server's certificate.
+	CaCertificate pulumi.StringPtrInput `pulumi:"caCertificate"`
+	// Database replicated from.
+	Database pulumi.StringInput `pulumi:"database"`
+	// Disable TLS (use with caution).
+	DisableTls pulumi.BoolPtrInput `pulumi:"disableTls"`
+	// Server host name or address.
+	Host pulumi.StringInput `pulumi:"host"`
+	// IAM role ARN (IAM_ROLE; replaces).
+	IamRole pulumi.StringPtrInput `pulumi:"iamRole"`
+	// Server port, 1 to 65535.
+	Port pulumi.IntInput `pulumi:"port"`
+	// Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+	Settings ClickPipePostgresSettingsInput `pulumi:"settings"`
+	// Skip certificate verification (use with caution).
+	SkipCertVerification pulumi.BoolPtrInput `pulumi:"skipCertVerification"`
+	// Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+	TableMappings ClickPipePostgresTableMappingArrayInput `pulumi:"tableMappings"`
+	// TLS host name for the server's certificate.
+	TlsHost pulumi.StringPtrInput `pulumi:"tlsHost"`
+	// Flavour; default "postgres" (replaces).
+	Type ClickPipePostgresTypePtrInput `pulumi:"type"`
+}
+
+func (ClickPipePostgresSourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePostgresSource)(nil)).Elem()
+}
+
+func (i ClickPipePostgresSourceArgs) ToClickPipePostgresSourceOutput() ClickPipePostgresSourceOutput {
+	return i.ToClickPipePostgresSourceOutputWithContext(context.Background())
+}
+
+func (i ClickPipePostgresSourceArgs) ToClickPipePostgresSourceOutputWithContext(ctx context.Context) ClickPipePostgresSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipePostgresSourceOutput)
+}
+
+func (i ClickPipePostgresSourceArgs) ToClickPipePostgresSourcePtrOutput() ClickPipePostgresSourcePtrOutput {
+	return i.ToClickPipePostgresSourcePtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipePostgresSourceArgs) ToClickPipePostgresSourcePtrOutputWithContext(ctx context.Context) ClickPipePostgresSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipePostgresSourceOutput).ToClickPipePostgresSourcePtrOutputWithContext(ctx)
+}
+
+// ClickPipePostgresSourcePtrInput is an input type that accepts ClickPipePostgresSourceArgs, ClickPipePostgresSourcePtr and ClickPipePostgresSourcePtrOutput values.
+// You can construct a concrete instance of `ClickPipePostgresSourcePtrInput` via:
+//
+//	        ClickPipePostgresSourceArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipePostgresSourcePtrInput interface {
+	pulumi.Input
+
+	ToClickPipePostgresSourcePtrOutput() ClickPipePostgresSourcePtrOutput
+	ToClickPipePostgresSourcePtrOutputWithContext(context.Context) ClickPipePostgresSourcePtrOutput
+}
+
+type clickPipePostgresSourcePtrType ClickPipePostgresSourceArgs
+
+func ClickPipePostgresSourcePtr(v *ClickPipePostgresSourceArgs) ClickPipePostgresSourcePtrInput {
+	return (*clickPipePostgresSourcePtrType)(v)
+}
+
+func (*clickPipePostgresSourcePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipePostgresSource)(nil)).Elem()
+}
+
+func (i *clickPipePostgresSourcePtrType) ToClickPipePostgresSourcePtrOutput() ClickPipePostgresSourcePtrOutput {
+	return i.ToClickPipePostgresSourcePtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipePostgresSourcePtrType) ToClickPipePostgresSourcePtrOutputWithContext(ctx context.Context) ClickPipePostgresSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipePostgresSourcePtrOutput)
+}
+
+// A PostgreSQL database replicated by CDC (user and password go in credentials).
+type ClickPipePostgresSourceOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePostgresSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePostgresSource)(nil)).Elem()
+}
+
+func (o ClickPipePostgresSourceOutput) ToClickPipePostgresSourceOutput() ClickPipePostgresSourceOutput {
+	return o
+}
+
+func (o ClickPipePostgresSourceOutput) ToClickPipePostgresSourceOutputWithContext(ctx context.Context) ClickPipePostgresSourceOutput {
+	return o
+}
+
+func (o ClickPipePostgresSourceOutput) ToClickPipePostgresSourcePtrOutput() ClickPipePostgresSourcePtrOutput {
+	return o.ToClickPipePostgresSourcePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePostgresSourceOutput) ToClickPipePostgresSourcePtrOutputWithContext(ctx context.Context) ClickPipePostgresSourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipePostgresSource) *ClickPipePostgresSource {
+		return &v
+	}).(ClickPipePostgresSourcePtrOutput)
+}
+
+// basic (credentials) or IAM_ROLE (replaces).
+func (o ClickPipePostgresSourceOutput) Authentication() ClickPipeDatabaseAuthenticationPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) *ClickPipeDatabaseAuthentication { return v.Authentication }).(ClickPipeDatabaseAuthenticationPtrOutput)
+}
+
+// PEM CA certificate validating the server's certificate.
+func (o ClickPipePostgresSourceOutput) CaCertificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) *string { return v.CaCertificate }).(pulumi.StringPtrOutput)
+}
+
+// Database replicated from.
+func (o ClickPipePostgresSourceOutput) Database() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) string { return v.Database }).(pulumi.StringOutput)
+}
+
+// Disable TLS (use with caution).
+func (o ClickPipePostgresSourceOutput) DisableTls() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) *bool { return v.DisableTls }).(pulumi.BoolPtrOutput)
+}
+
+// Server host name or address.
+func (o ClickPipePostgresSourceOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) string { return v.Host }).(pulumi.StringOutput)
+}
+
+// IAM role ARN (IAM_ROLE; replaces).
+func (o ClickPipePostgresSourceOutput) IamRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) *string { return v.IamRole }).(pulumi.StringPtrOutput)
+}
+
+// Server port, 1 to 65535.
+func (o ClickPipePostgresSourceOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) int { return v.Port }).(pulumi.IntOutput)
+}
+
+// Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+func (o ClickPipePostgresSourceOutput) Settings() ClickPipePostgresSettingsOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) ClickPipePostgresSettings { return v.Settings }).(ClickPipePostgresSettingsOutput)
+}
+
+// Skip certificate verification (use with caution).
+func (o ClickPipePostgresSourceOutput) SkipCertVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) *bool { return v.SkipCertVerification }).(pulumi.BoolPtrOutput)
+}
+
+// Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+func (o ClickPipePostgresSourceOutput) TableMappings() ClickPipePostgresTableMappingArrayOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) []ClickPipePostgresTableMapping { return v.TableMappings }).(ClickPipePostgresTableMappingArrayOutput)
+}
+
+// TLS host name for the server's certificate.
+func (o ClickPipePostgresSourceOutput) TlsHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) *string { return v.TlsHost }).(pulumi.StringPtrOutput)
+}
+
+// Flavour; default "postgres" (replaces).
+func (o ClickPipePostgresSourceOutput) Type() ClickPipePostgresTypePtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresSource) *ClickPipePostgresType { return v.Type }).(ClickPipePostgresTypePtrOutput)
+}
+
+type ClickPipePostgresSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePostgresSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipePostgresSource)(nil)).Elem()
+}
+
+func (o ClickPipePostgresSourcePtrOutput) ToClickPipePostgresSourcePtrOutput() ClickPipePostgresSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipePostgresSourcePtrOutput) ToClickPipePostgresSourcePtrOutputWithContext(ctx context.Context) ClickPipePostgresSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipePostgresSourcePtrOutput) Elem() ClickPipePostgresSourceOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) ClickPipePostgresSource {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipePostgresSource
+		return ret
+	}).(ClickPipePostgresSourceOutput)
+}
+
+// basic (credentials) or IAM_ROLE (replaces).
+func (o ClickPipePostgresSourcePtrOutput) Authentication() ClickPipeDatabaseAuthenticationPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) *ClickPipeDatabaseAuthentication {
+		if v == nil {
+			return nil
+		}
+		return v.Authentication
+	}).(ClickPipeDatabaseAuthenticationPtrOutput)
+}
+
+// PEM CA certificate validating the server's certificate.
+func (o ClickPipePostgresSourcePtrOutput) CaCertificate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CaCertificate
+	}).(pulumi.StringPtrOutput)
+}
+
+// Database replicated from.
+func (o ClickPipePostgresSourcePtrOutput) Database() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Database
+	}).(pulumi.StringPtrOutput)
+}
+
+// Disable TLS (use with caution).
+func (o ClickPipePostgresSourcePtrOutput) DisableTls() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DisableTls
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Server host name or address.
+func (o ClickPipePostgresSourcePtrOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Host
+	}).(pulumi.StringPtrOutput)
+}
+
+// IAM role ARN (IAM_ROLE; replaces).
+func (o ClickPipePostgresSourcePtrOutput) IamRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.IamRole
+	}).(pulumi.StringPtrOutput)
+}
+
+// Server port, 1 to 65535.
+func (o ClickPipePostgresSourcePtrOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) *int {
+		if v == nil {
+			return nil
+		}
+		return &v.Port
+	}).(pulumi.IntPtrOutput)
+}
+
+// Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+func (o ClickPipePostgresSourcePtrOutput) Settings() ClickPipePostgresSettingsPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) *ClickPipePostgresSettings {
+		if v == nil {
+			return nil
+		}
+		return &v.Settings
+	}).(ClickPipePostgresSettingsPtrOutput)
+}
+
+// Skip certificate verification (use with caution).
+func (o ClickPipePostgresSourcePtrOutput) SkipCertVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SkipCertVerification
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+func (o ClickPipePostgresSourcePtrOutput) TableMappings() ClickPipePostgresTableMappingArrayOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) []ClickPipePostgresTableMapping {
+		if v == nil {
+			return nil
+		}
+		return v.TableMappings
+	}).(ClickPipePostgresTableMappingArrayOutput)
+}
+
+// TLS host name for the server's certificate.
+func (o ClickPipePostgresSourcePtrOutput) TlsHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TlsHost
+	}).(pulumi.StringPtrOutput)
+}
+
+// Flavour; default "postgres" (replaces).
+func (o ClickPipePostgresSourcePtrOutput) Type() ClickPipePostgresTypePtrOutput {
+	return o.ApplyT(func(v *ClickPipePostgresSource) *ClickPipePostgresType {
+		if v == nil {
+			return nil
+		}
+		return v.Type
+	}).(ClickPipePostgresTypePtrOutput)
+}
+
+// A Postgres table and the ClickHouse table it fills.
+type ClickPipePostgresTableMapping struct {
+	// Columns left out of replication (unique).
+	ExcludedColumns []string `pulumi:"excludedColumns"`
+	// PARTITION BY of the target table.
+	PartitionByExpr *string `pulumi:"partitionByExpr"`
+	// Indexed column for a parallel snapshot.
+	PartitionKey *string `pulumi:"partitionKey"`
+	// ORDER BY columns, in order; required when useCustomSortingKey is true.
+	SortingKeys []string `pulumi:"sortingKeys"`
+	// Source schema.
+	SourceSchemaName string `pulumi:"sourceSchemaName"`
+	// Source table.
+	SourceTable string `pulumi:"sourceTable"`
+	// The target table's engine.
+	TableEngine *ClickPipeTableEngine `pulumi:"tableEngine"`
+	// Target table, made if missing.
+	TargetTable string `pulumi:"targetTable"`
+	// Use sortingKeys instead of the source's primary key.
+	UseCustomSortingKey *bool `pulumi:"useCustomSortingKey"`
+}
+
+// ClickPipePostgresTableMappingInput is an input type that accepts ClickPipePostgresTableMappingArgs and ClickPipePostgresTableMappingOutput values.
+// You can construct a concrete instance of `ClickPipePostgresTableMappingInput` via:
+//
+//	ClickPipePostgresTableMappingArgs{...}
+type ClickPipePostgresTableMappingInput interface {
+	pulumi.Input
+
+	ToClickPipePostgresTableMappingOutput() ClickPipePostgresTableMappingOutput
+	ToClickPipePostgresTableMappingOutputWithContext(context.Context) ClickPipePostgresTableMappingOutput
+}
+
+// A Postgres table and the ClickHouse table it fills.
+type ClickPipePostgresTableMappingArgs struct {
+	// Columns left out of replication (unique).
+	ExcludedColumns pulumi.StringArrayInput `pulumi:"excludedColumns"`
+	// PARTITION BY of the target table.
+	PartitionByExpr pulumi.StringPtrInput `pulumi:"partitionByExpr"`
+	// Indexed column for a parallel snapshot.
+	PartitionKey pulumi.StringPtrInput `pulumi:"partitionKey"`
+	// ORDER BY columns, in order; required when useCustomSortingKey is true.
+	SortingKeys pulumi.StringArrayInput `pulumi:"sortingKeys"`
+	// Source schema.
+	SourceSchemaName pulumi.StringInput `pulumi:"sourceSchemaName"`
+	// Source table.
+	SourceTable pulumi.StringInput `pulumi:"sourceTable"`
+	// The target table's engine.
+	TableEngine ClickPipeTableEnginePtrInput `pulumi:"tableEngine"`
+	// Target table, made if missing.
+	TargetTable pulumi.StringInput `pulumi:"targetTable"`
+	// Use sortingKeys instead of the source's primary key.
+	UseCustomSortingKey pulumi.BoolPtrInput `pulumi:"useCustomSortingKey"`
+}
+
+func (ClickPipePostgresTableMappingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePostgresTableMapping)(nil)).Elem()
+}
+
+func (i ClickPipePostgresTableMappingArgs) ToClickPipePostgresTableMappingOutput() ClickPipePostgresTableMappingOutput {
+	return i.ToClickPipePostgresTableMappingOutputWithContext(context.Background())
+}
+
+func (i ClickPipePostgresTableMappingArgs) ToClickPipePostgresTableMappingOutputWithContext(ctx context.Context) ClickPipePostgresTableMappingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipePostgresTableMappingOutput)
+}
+
+// ClickPipePostgresTableMappingArrayInput is an input type that accepts ClickPipePostgresTableMappingArray and ClickPipePostgresTableMappingArrayOutput values.
+// You can construct a concrete instance of `ClickPipePostgresTableMappingArrayInput` via:
+//
+//	ClickPipePostgresTableMappingArray{ ClickPipePostgresTableMappingArgs{...} }
+type ClickPipePostgresTableMappingArrayInput interface {
+	pulumi.Input
+
+	ToClickPipePostgresTableMappingArrayOutput() ClickPipePostgresTableMappingArrayOutput
+	ToClickPipePostgresTableMappingArrayOutputWithContext(context.Context) ClickPipePostgresTableMappingArrayOutput
+}
+
+type ClickPipePostgresTableMappingArray []ClickPipePostgresTableMappingInput
+
+func (ClickPipePostgresTableMappingArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipePostgresTableMapping)(nil)).Elem()
+}
+
+func (i ClickPipePostgresTableMappingArray) ToClickPipePostgresTableMappingArrayOutput() ClickPipePostgresTableMappingArrayOutput {
+	return i.ToClickPipePostgresTableMappingArrayOutputWithContext(context.Background())
+}
+
+func (i ClickPipePostgresTableMappingArray) ToClickPipePostgresTableMappingArrayOutputWithContext(ctx context.Context) ClickPipePostgresTableMappingArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipePostgresTableMappingArrayOutput)
+}
+
+// A Postgres table and the ClickHouse table it fills.
+type ClickPipePostgresTableMappingOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePostgresTableMappingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePostgresTableMapping)(nil)).Elem()
+}
+
+func (o ClickPipePostgresTableMappingOutput) ToClickPipePostgresTableMappingOutput() ClickPipePostgresTableMappingOutput {
+	return o
+}
+
+func (o ClickPipePostgresTableMappingOutput) ToClickPipePostgresTableMappingOutputWithContext(ctx context.Context) ClickPipePostgresTableMappingOutput {
+	return o
+}
+
+// Columns left out of replication (unique).
+func (o ClickPipePostgresTableMappingOutput) ExcludedColumns() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClickPipePostgresTableMapping) []string { return v.ExcludedColumns }).(pulumi.StringArrayOutput)
+}
+
+// PARTITION BY of the target table.
+func (o ClickPipePostgresTableMappingOutput) PartitionByExpr() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresTableMapping) *string { return v.PartitionByExpr }).(pulumi.StringPtrOutput)
+}
+
+// Indexed column for a parallel snapshot.
+func (o ClickPipePostgresTableMappingOutput) PartitionKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresTableMapping) *string { return v.PartitionKey }).(pulumi.StringPtrOutput)
+}
+
+// ORDER BY columns, in order; required when useCustomSortingKey is true.
+func (o ClickPipePostgresTableMappingOutput) SortingKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClickPipePostgresTableMapping) []string { return v.SortingKeys }).(pulumi.StringArrayOutput)
+}
+
+// Source schema.
+func (o ClickPipePostgresTableMappingOutput) SourceSchemaName() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipePostgresTableMapping) string { return v.SourceSchemaName }).(pulumi.StringOutput)
+}
+
+// Source table.
+func (o ClickPipePostgresTableMappingOutput) SourceTable() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipePostgresTableMapping) string { return v.SourceTable }).(pulumi.StringOutput)
+}
+
+// The target table's engine.
+func (o ClickPipePostgresTableMappingOutput) TableEngine() ClickPipeTableEnginePtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresTableMapping) *ClickPipeTableEngine { return v.TableEngine }).(ClickPipeTableEnginePtrOutput)
+}
+
+// Target table, made if missing.
+func (o ClickPipePostgresTableMappingOutput) TargetTable() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipePostgresTableMapping) string { return v.TargetTable }).(pulumi.StringOutput)
+}
+
+// Use sortingKeys instead of the source's primary key.
+func (o ClickPipePostgresTableMappingOutput) UseCustomSortingKey() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipePostgresTableMapping) *bool { return v.UseCustomSortingKey }).(pulumi.BoolPtrOutput)
+}
+
+type ClickPipePostgresTableMappingArrayOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePostgresTableMappingArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClickPipePostgresTableMapping)(nil)).Elem()
+}
+
+func (o ClickPipePostgresTableMappingArrayOutput) ToClickPipePostgresTableMappingArrayOutput() ClickPipePostgresTableMappingArrayOutput {
+	return o
+}
+
+func (o ClickPipePostgresTableMappingArrayOutput) ToClickPipePostgresTableMappingArrayOutputWithContext(ctx context.Context) ClickPipePostgresTableMappingArrayOutput {
+	return o
+}
+
+func (o ClickPipePostgresTableMappingArrayOutput) Index(i pulumi.IntInput) ClickPipePostgresTableMappingOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ClickPipePostgresTableMapping {
+		return vs[0].([]ClickPipePostgresTableMapping)[vs[1].(int)]
+	}).(ClickPipePostgresTableMappingOutput)
+}
+
+// A GCP Pub/Sub topic (its service-account key goes in credentials).
+type ClickPipePubSubSource struct {
+	// Acknowledgement deadline, 10 to 600 seconds.
+	AckDeadline *int `pulumi:"ackDeadline"`
+	// SERVICE_ACCOUNT.
+	Authentication ClickPipePubSubAuthentication `pulumi:"authentication"`
+	// Ordered delivery (replaces).
+	EnableOrdering *bool `pulumi:"enableOrdering"`
+	// Subscription filter (CEL), at most 256 characters (replaces).
+	Filter *string `pulumi:"filter"`
+	// Message format (replaces).
+	Format ClickPipePubSubFormat `pulumi:"format"`
+	// GCP project (replaces).
+	ProjectId string `pulumi:"projectId"`
+	// RFC 3339 time; exactly when seekType is "timestamp" (replaces).
+	SeekTimestamp *string `pulumi:"seekTimestamp"`
+	// Where to start (replaces).
+	SeekType ClickPipePubSubSeekType `pulumi:"seekType"`
+	// Topic name (replaces).
+	Topic string `pulumi:"topic"`
+}
+
+// ClickPipePubSubSourceInput is an input type that accepts ClickPipePubSubSourceArgs and ClickPipePubSubSourceOutput values.
+// You can construct a concrete instance of `ClickPipePubSubSourceInput` via:
+//
+//	ClickPipePubSubSourceArgs{...}
+type ClickPipePubSubSourceInput interface {
+	pulumi.Input
+
+	ToClickPipePubSubSourceOutput() ClickPipePubSubSourceOutput
+	ToClickPipePubSubSourceOutputWithContext(context.Context) ClickPipePubSubSourceOutput
+}
+
+// A GCP Pub/Sub topic (its service-account key goes in credentials).
+type ClickPipePubSubSourceArgs struct {
+	// Acknowledgement deadline, 10 to 600 seconds.
+	AckDeadline pulumi.IntPtrInput `pulumi:"ackDeadline"`
+	// SERVICE_ACCOUNT.
+	Authentication ClickPipePubSubAuthenticationInput `pulumi:"authentication"`
+	// Ordered delivery (replaces).
+	EnableOrdering pulumi.BoolPtrInput `pulumi:"enableOrdering"`
+	// Subscription filter (CEL), at most 256 characters (replaces).
+	Filter pulumi.StringPtrInput `pulumi:"filter"`
+	// Message format (replaces).
+	Format ClickPipePubSubFormatInput `pulumi:"format"`
+	// GCP project (replaces).
+	ProjectId pulumi.StringInput `pulumi:"projectId"`
+	// RFC 3339 time; exactly when seekType is "timestamp" (replaces).
+	SeekTimestamp pulumi.StringPtrInput `pulumi:"seekTimestamp"`
+	// Where to start (replaces).
+	SeekType ClickPipePubSubSeekTypeInput `pulumi:"seekType"`
+	// Topic name (replaces).
+	Topic pulumi.StringInput `pulumi:"topic"`
+}
+
+func (ClickPipePubSubSourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePubSubSource)(nil)).Elem()
+}
+
+func (i ClickPipePubSubSourceArgs) ToClickPipePubSubSourceOutput() ClickPipePubSubSourceOutput {
+	return i.ToClickPipePubSubSourceOutputWithContext(context.Background())
+}
+
+func (i ClickPipePubSubSourceArgs) ToClickPipePubSubSourceOutputWithContext(ctx context.Context) ClickPipePubSubSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipePubSubSourceOutput)
+}
+
+func (i ClickPipePubSubSourceArgs) ToClickPipePubSubSourcePtrOutput() ClickPipePubSubSourcePtrOutput {
+	return i.ToClickPipePubSubSourcePtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipePubSubSourceArgs) ToClickPipePubSubSourcePtrOutputWithContext(ctx context.Context) ClickPipePubSubSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipePubSubSourceOutput).ToClickPipePubSubSourcePtrOutputWithContext(ctx)
+}
+
+// ClickPipePubSubSourcePtrInput is an input type that accepts ClickPipePubSubSourceArgs, ClickPipePubSubSourcePtr and ClickPipePubSubSourcePtrOutput values.
+// You can construct a concrete instance of `ClickPipePubSubSourcePtrInput` via:
+//
+//	        ClickPipePubSubSourceArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipePubSubSourcePtrInput interface {
+	pulumi.Input
+
+	ToClickPipePubSubSourcePtrOutput() ClickPipePubSubSourcePtrOutput
+	ToClickPipePubSubSourcePtrOutputWithContext(context.Context) ClickPipePubSubSourcePtrOutput
+}
+
+type clickPipePubSubSourcePtrType ClickPipePubSubSourceArgs
+
+func ClickPipePubSubSourcePtr(v *ClickPipePubSubSourceArgs) ClickPipePubSubSourcePtrInput {
+	return (*clickPipePubSubSourcePtrType)(v)
+}
+
+func (*clickPipePubSubSourcePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipePubSubSource)(nil)).Elem()
+}
+
+func (i *clickPipePubSubSourcePtrType) ToClickPipePubSubSourcePtrOutput() ClickPipePubSubSourcePtrOutput {
+	return i.ToClickPipePubSubSourcePtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipePubSubSourcePtrType) ToClickPipePubSubSourcePtrOutputWithContext(ctx context.Context) ClickPipePubSubSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipePubSubSourcePtrOutput)
+}
+
+// A GCP Pub/Sub topic (its service-account key goes in credentials).
+type ClickPipePubSubSourceOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePubSubSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipePubSubSource)(nil)).Elem()
+}
+
+func (o ClickPipePubSubSourceOutput) ToClickPipePubSubSourceOutput() ClickPipePubSubSourceOutput {
+	return o
+}
+
+func (o ClickPipePubSubSourceOutput) ToClickPipePubSubSourceOutputWithContext(ctx context.Context) ClickPipePubSubSourceOutput {
+	return o
+}
+
+func (o ClickPipePubSubSourceOutput) ToClickPipePubSubSourcePtrOutput() ClickPipePubSubSourcePtrOutput {
+	return o.ToClickPipePubSubSourcePtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipePubSubSourceOutput) ToClickPipePubSubSourcePtrOutputWithContext(ctx context.Context) ClickPipePubSubSourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipePubSubSource) *ClickPipePubSubSource {
+		return &v
+	}).(ClickPipePubSubSourcePtrOutput)
+}
+
+// Acknowledgement deadline, 10 to 600 seconds.
+func (o ClickPipePubSubSourceOutput) AckDeadline() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipePubSubSource) *int { return v.AckDeadline }).(pulumi.IntPtrOutput)
+}
+
+// SERVICE_ACCOUNT.
+func (o ClickPipePubSubSourceOutput) Authentication() ClickPipePubSubAuthenticationOutput {
+	return o.ApplyT(func(v ClickPipePubSubSource) ClickPipePubSubAuthentication { return v.Authentication }).(ClickPipePubSubAuthenticationOutput)
+}
+
+// Ordered delivery (replaces).
+func (o ClickPipePubSubSourceOutput) EnableOrdering() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipePubSubSource) *bool { return v.EnableOrdering }).(pulumi.BoolPtrOutput)
+}
+
+// Subscription filter (CEL), at most 256 characters (replaces).
+func (o ClickPipePubSubSourceOutput) Filter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipePubSubSource) *string { return v.Filter }).(pulumi.StringPtrOutput)
+}
+
+// Message format (replaces).
+func (o ClickPipePubSubSourceOutput) Format() ClickPipePubSubFormatOutput {
+	return o.ApplyT(func(v ClickPipePubSubSource) ClickPipePubSubFormat { return v.Format }).(ClickPipePubSubFormatOutput)
+}
+
+// GCP project (replaces).
+func (o ClickPipePubSubSourceOutput) ProjectId() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipePubSubSource) string { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// RFC 3339 time; exactly when seekType is "timestamp" (replaces).
+func (o ClickPipePubSubSourceOutput) SeekTimestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipePubSubSource) *string { return v.SeekTimestamp }).(pulumi.StringPtrOutput)
+}
+
+// Where to start (replaces).
+func (o ClickPipePubSubSourceOutput) SeekType() ClickPipePubSubSeekTypeOutput {
+	return o.ApplyT(func(v ClickPipePubSubSource) ClickPipePubSubSeekType { return v.SeekType }).(ClickPipePubSubSeekTypeOutput)
+}
+
+// Topic name (replaces).
+func (o ClickPipePubSubSourceOutput) Topic() pulumi.StringOutput {
+	return o.ApplyT(func(v ClickPipePubSubSource) string { return v.Topic }).(pulumi.StringOutput)
+}
+
+type ClickPipePubSubSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipePubSubSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipePubSubSource)(nil)).Elem()
+}
+
+func (o ClickPipePubSubSourcePtrOutput) ToClickPipePubSubSourcePtrOutput() ClickPipePubSubSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipePubSubSourcePtrOutput) ToClickPipePubSubSourcePtrOutputWithContext(ctx context.Context) ClickPipePubSubSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipePubSubSourcePtrOutput) Elem() ClickPipePubSubSourceOutput {
+	return o.ApplyT(func(v *ClickPipePubSubSource) ClickPipePubSubSource {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipePubSubSource
+		return ret
+	}).(ClickPipePubSubSourceOutput)
+}
+
+// Acknowledgement deadline, 10 to 600 seconds.
+func (o ClickPipePubSubSourcePtrOutput) AckDeadline() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipePubSubSource) *int {
+		if v == nil {
+			return nil
+		}
+		return v.AckDeadline
+	}).(pulumi.IntPtrOutput)
+}
+
+// SERVICE_ACCOUNT.
+func (o ClickPipePubSubSourcePtrOutput) Authentication() ClickPipePubSubAuthenticationPtrOutput {
+	return o.ApplyT(func(v *ClickPipePubSubSource) *ClickPipePubSubAuthentication {
+		if v == nil {
+			return nil
+		}
+		return &v.Authentication
+	}).(ClickPipePubSubAuthenticationPtrOutput)
+}
+
+// Ordered delivery (replaces).
+func (o ClickPipePubSubSourcePtrOutput) EnableOrdering() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipePubSubSource) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnableOrdering
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Subscription filter (CEL), at most 256 characters (replaces).
+func (o ClickPipePubSubSourcePtrOutput) Filter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipePubSubSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Filter
+	}).(pulumi.StringPtrOutput)
+}
+
+// Message format (replaces).
+func (o ClickPipePubSubSourcePtrOutput) Format() ClickPipePubSubFormatPtrOutput {
+	return o.ApplyT(func(v *ClickPipePubSubSource) *ClickPipePubSubFormat {
+		if v == nil {
+			return nil
+		}
+		return &v.Format
+	}).(ClickPipePubSubFormatPtrOutput)
+}
+
+// GCP project (replaces).
+func (o ClickPipePubSubSourcePtrOutput) ProjectId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipePubSubSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ProjectId
+	}).(pulumi.StringPtrOutput)
+}
+
+// RFC 3339 time; exactly when seekType is "timestamp" (replaces).
+func (o ClickPipePubSubSourcePtrOutput) SeekTimestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipePubSubSource) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SeekTimestamp
+	}).(pulumi.StringPtrOutput)
+}
+
+// Where to start (replaces).
+func (o ClickPipePubSubSourcePtrOutput) SeekType() ClickPipePubSubSeekTypePtrOutput {
+	return o.ApplyT(func(v *ClickPipePubSubSource) *ClickPipePubSubSeekType {
+		if v == nil {
+			return nil
+		}
+		return &v.SeekType
+	}).(ClickPipePubSubSeekTypePtrOutput)
+}
+
+// Topic name (replaces).
+func (o ClickPipePubSubSourcePtrOutput) Topic() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipePubSubSource) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Topic
+	}).(pulumi.StringPtrOutput)
+}
+
+// A streaming or object-storage pipe's scaling.
+type ClickPipeScaling struct {
+	// Concurrency, 0 (auto) to 34 (object storage).
+	Concurrency *int `pulumi:"concurrency"`
+	// CPU per replica, 125 to 2000 millicores.
+	ReplicaCpuMillicores *int `pulumi:"replicaCpuMillicores"`
+	// Memory per replica, 0.5 to 8 GB.
+	ReplicaMemoryGb *float64 `pulumi:"replicaMemoryGb"`
+	// Replicas, 1 to 40 (streaming pipes).
+	Replicas *int `pulumi:"replicas"`
+}
+
+// ClickPipeScalingInput is an input type that accepts ClickPipeScalingArgs and ClickPipeScalingOutput values.
+// You can construct a concrete instance of `ClickPipeScalingInput` via:
+//
+//	ClickPipeScalingArgs{...}
+type ClickPipeScalingInput interface {
+	pulumi.Input
+
+	ToClickPipeScalingOutput() ClickPipeScalingOutput
+	ToClickPipeScalingOutputWithContext(context.Context) ClickPipeScalingOutput
+}
+
+// A streaming or object-storage pipe's scaling.
+type ClickPipeScalingArgs struct {
+	// Concurrency, 0 (auto) to 34 (object storage).
+	Concurrency pulumi.IntPtrInput `pulumi:"concurrency"`
+	// CPU per replica, 125 to 2000 millicores.
+	ReplicaCpuMillicores pulumi.IntPtrInput `pulumi:"replicaCpuMillicores"`
+	// Memory per replica, 0.5 to 8 GB.
+	ReplicaMemoryGb pulumi.Float64PtrInput `pulumi:"replicaMemoryGb"`
+	// Replicas, 1 to 40 (streaming pipes).
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
+}
+
+func (ClickPipeScalingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeScaling)(nil)).Elem()
+}
+
+func (i ClickPipeScalingArgs) ToClickPipeScalingOutput() ClickPipeScalingOutput {
+	return i.ToClickPipeScalingOutputWithContext(context.Background())
+}
+
+func (i ClickPipeScalingArgs) ToClickPipeScalingOutputWithContext(ctx context.Context) ClickPipeScalingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeScalingOutput)
+}
+
+func (i ClickPipeScalingArgs) ToClickPipeScalingPtrOutput() ClickPipeScalingPtrOutput {
+	return i.ToClickPipeScalingPtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeScalingArgs) ToClickPipeScalingPtrOutputWithContext(ctx context.Context) ClickPipeScalingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeScalingOutput).ToClickPipeScalingPtrOutputWithContext(ctx)
+}
+
+// ClickPipeScalingPtrInput is an input type that accepts ClickPipeScalingArgs, ClickPipeScalingPtr and ClickPipeScalingPtrOutput values.
+// You can construct a concrete instance of `ClickPipeScalingPtrInput` via:
+//
+//	        ClickPipeScalingArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeScalingPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeScalingPtrOutput() ClickPipeScalingPtrOutput
+	ToClickPipeScalingPtrOutputWithContext(context.Context) ClickPipeScalingPtrOutput
+}
+
+type clickPipeScalingPtrType ClickPipeScalingArgs
+
+func ClickPipeScalingPtr(v *ClickPipeScalingArgs) ClickPipeScalingPtrInput {
+	return (*clickPipeScalingPtrType)(v)
+}
+
+func (*clickPipeScalingPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeScaling)(nil)).Elem()
+}
+
+func (i *clickPipeScalingPtrType) ToClickPipeScalingPtrOutput() ClickPipeScalingPtrOutput {
+	return i.ToClickPipeScalingPtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeScalingPtrType) ToClickPipeScalingPtrOutputWithContext(ctx context.Context) ClickPipeScalingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeScalingPtrOutput)
+}
+
+// A streaming or object-storage pipe's scaling.
+type ClickPipeScalingOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeScalingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeScaling)(nil)).Elem()
+}
+
+func (o ClickPipeScalingOutput) ToClickPipeScalingOutput() ClickPipeScalingOutput {
+	return o
+}
+
+func (o ClickPipeScalingOutput) ToClickPipeScalingOutputWithContext(ctx context.Context) ClickPipeScalingOutput {
+	return o
+}
+
+func (o ClickPipeScalingOutput) ToClickPipeScalingPtrOutput() ClickPipeScalingPtrOutput {
+	return o.ToClickPipeScalingPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeScalingOutput) ToClickPipeScalingPtrOutputWithContext(ctx context.Context) ClickPipeScalingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeScaling) *ClickPipeScaling {
+		return &v
+	}).(ClickPipeScalingPtrOutput)
+}
+
+// Concurrency, 0 (auto) to 34 (object storage).
+func (o ClickPipeScalingOutput) Concurrency() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeScaling) *int { return v.Concurrency }).(pulumi.IntPtrOutput)
+}
+
+// CPU per replica, 125 to 2000 millicores.
+func (o ClickPipeScalingOutput) ReplicaCpuMillicores() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeScaling) *int { return v.ReplicaCpuMillicores }).(pulumi.IntPtrOutput)
+}
+
+// Memory per replica, 0.5 to 8 GB.
+func (o ClickPipeScalingOutput) ReplicaMemoryGb() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ClickPipeScaling) *float64 { return v.ReplicaMemoryGb }).(pulumi.Float64PtrOutput)
+}
+
+// Replicas, 1 to 40 (streaming pipes).
+func (o ClickPipeScalingOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeScaling) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+}
+
+type ClickPipeScalingPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeScalingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeScaling)(nil)).Elem()
+}
+
+func (o ClickPipeScalingPtrOutput) ToClickPipeScalingPtrOutput() ClickPipeScalingPtrOutput {
+	return o
+}
+
+func (o ClickPipeScalingPtrOutput) ToClickPipeScalingPtrOutputWithContext(ctx context.Context) ClickPipeScalingPtrOutput {
+	return o
+}
+
+func (o ClickPipeScalingPtrOutput) Elem() ClickPipeScalingOutput {
+	return o.ApplyT(func(v *ClickPipeScaling) ClickPipeScaling {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeScaling
+		return ret
+	}).(ClickPipeScalingOutput)
+}
+
+// Concurrency, 0 (auto) to 34 (object storage).
+func (o ClickPipeScalingPtrOutput) Concurrency() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeScaling) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Concurrency
+	}).(pulumi.IntPtrOutput)
+}
+
+// CPU per replica, 125 to 2000 millicores.
+func (o ClickPipeScalingPtrOutput) ReplicaCpuMillicores() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeScaling) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ReplicaCpuMillicores
+	}).(pulumi.IntPtrOutput)
+}
+
+// Memory per replica, 0.5 to 8 GB.
+func (o ClickPipeScalingPtrOutput) ReplicaMemoryGb() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ClickPipeScaling) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.ReplicaMemoryGb
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Replicas, 1 to 40 (streaming pipes).
+func (o ClickPipeScalingPtrOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeScaling) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Replicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// A pipe's settings, as PipeSettings manages them.
+type ClickPipeSettings struct {
+	// Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
+	DbMaxDownloadThreads *int `pulumi:"dbMaxDownloadThreads"`
+	// Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null.
+	DbMaxInsertThreads *int `pulumi:"dbMaxInsertThreads"`
+	// Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null.
+	DbMaxThreads *int `pulumi:"dbMaxThreads"`
+	// Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
+	DbMinInsertBlockSizeBytes *int `pulumi:"dbMinInsertBlockSizeBytes"`
+	// Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
+	DbParallelDistributedInsertSelect *int `pulumi:"dbParallelDistributedInsertSelect"`
+	// Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+	DbParallelViewProcessing *bool `pulumi:"dbParallelViewProcessing"`
+	// Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+	KafkaReadCommitted *bool `pulumi:"kafkaReadCommitted"`
+	// Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
+	ObjectStorageConcurrency *int `pulumi:"objectStorageConcurrency"`
+	// Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
+	ObjectStorageMaxFileCount *int `pulumi:"objectStorageMaxFileCount"`
+	// Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
+	ObjectStorageMaxInsertBytes *int `pulumi:"objectStorageMaxInsertBytes"`
+	// Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100 to 3600000 (inclusive) or null.
+	ObjectStoragePollingIntervalMs *int `pulumi:"objectStoragePollingIntervalMs"`
+	// Whether the cluster function is used for distributed processing: true, false or null.
+	ObjectStorageUseClusterFunction *bool `pulumi:"objectStorageUseClusterFunction"`
+	// Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+	StreamingMaxInsertWaitMs *int `pulumi:"streamingMaxInsertWaitMs"`
+}
+
+// ClickPipeSettingsInput is an input type that accepts ClickPipeSettingsArgs and ClickPipeSettingsOutput values.
+// You can construct a concrete instance of `ClickPipeSettingsInput` via:
+//
+//	ClickPipeSettingsArgs{...}
+type ClickPipeSettingsInput interface {
+	pulumi.Input
+
+	ToClickPipeSettingsOutput() ClickPipeSettingsOutput
+	ToClickPipeSettingsOutputWithContext(context.Context) ClickPipeSettingsOutput
+}
+
+// A pipe's settings, as PipeSettings manages them.
+type ClickPipeSettingsArgs struct {
+	// Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
+	DbMaxDownloadThreads pulumi.IntPtrInput `pulumi:"dbMaxDownloadThreads"`
+	// Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null.
+	DbMaxInsertThreads pulumi.IntPtrInput `pulumi:"dbMaxInsertThreads"`
+	// Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null.
+	DbMaxThreads pulumi.IntPtrInput `pulumi:"dbMaxThreads"`
+	// Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
+	DbMinInsertBlockSizeBytes pulumi.IntPtrInput `pulumi:"dbMinInsertBlockSizeBytes"`
+	// Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
+	DbParallelDistributedInsertSelect pulumi.IntPtrInput `pulumi:"dbParallelDistributedInsertSelect"`
+	// Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+	DbParallelViewProcessing pulumi.BoolPtrInput `pulumi:"dbParallelViewProcessing"`
+	// Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+	KafkaReadCommitted pulumi.BoolPtrInput `pulumi:"kafkaReadCommitted"`
+	// Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
+	ObjectStorageConcurrency pulumi.IntPtrInput `pulumi:"objectStorageConcurrency"`
+	// Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
+	ObjectStorageMaxFileCount pulumi.IntPtrInput `pulumi:"objectStorageMaxFileCount"`
+	// Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
+	ObjectStorageMaxInsertBytes pulumi.IntPtrInput `pulumi:"objectStorageMaxInsertBytes"`
+	// Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100 to 3600000 (inclusive) or null.
+	ObjectStoragePollingIntervalMs pulumi.IntPtrInput `pulumi:"objectStoragePollingIntervalMs"`
+	// Whether the cluster function is used for distributed processing: true, false or null.
+	ObjectStorageUseClusterFunction pulumi.BoolPtrInput `pulumi:"objectStorageUseClusterFunction"`
+	// Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+	StreamingMaxInsertWaitMs pulumi.IntPtrInput `pulumi:"streamingMaxInsertWaitMs"`
+}
+
+func (ClickPipeSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeSettings)(nil)).Elem()
+}
+
+func (i ClickPipeSettingsArgs) ToClickPipeSettingsOutput() ClickPipeSettingsOutput {
+	return i.ToClickPipeSettingsOutputWithContext(context.Background())
+}
+
+func (i ClickPipeSettingsArgs) ToClickPipeSettingsOutputWithContext(ctx context.Context) ClickPipeSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeSettingsOutput)
+}
+
+func (i ClickPipeSettingsArgs) ToClickPipeSettingsPtrOutput() ClickPipeSettingsPtrOutput {
+	return i.ToClickPipeSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeSettingsArgs) ToClickPipeSettingsPtrOutputWithContext(ctx context.Context) ClickPipeSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeSettingsOutput).ToClickPipeSettingsPtrOutputWithContext(ctx)
+}
+
+// ClickPipeSettingsPtrInput is an input type that accepts ClickPipeSettingsArgs, ClickPipeSettingsPtr and ClickPipeSettingsPtrOutput values.
+// You can construct a concrete instance of `ClickPipeSettingsPtrInput` via:
+//
+//	        ClickPipeSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeSettingsPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeSettingsPtrOutput() ClickPipeSettingsPtrOutput
+	ToClickPipeSettingsPtrOutputWithContext(context.Context) ClickPipeSettingsPtrOutput
+}
+
+type clickPipeSettingsPtrType ClickPipeSettingsArgs
+
+func ClickPipeSettingsPtr(v *ClickPipeSettingsArgs) ClickPipeSettingsPtrInput {
+	return (*clickPipeSettingsPtrType)(v)
+}
+
+func (*clickPipeSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeSettings)(nil)).Elem()
+}
+
+func (i *clickPipeSettingsPtrType) ToClickPipeSettingsPtrOutput() ClickPipeSettingsPtrOutput {
+	return i.ToClickPipeSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeSettingsPtrType) ToClickPipeSettingsPtrOutputWithContext(ctx context.Context) ClickPipeSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeSettingsPtrOutput)
+}
+
+// A pipe's settings, as PipeSettings manages them.
+type ClickPipeSettingsOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeSettings)(nil)).Elem()
+}
+
+func (o ClickPipeSettingsOutput) ToClickPipeSettingsOutput() ClickPipeSettingsOutput {
+	return o
+}
+
+func (o ClickPipeSettingsOutput) ToClickPipeSettingsOutputWithContext(ctx context.Context) ClickPipeSettingsOutput {
+	return o
+}
+
+func (o ClickPipeSettingsOutput) ToClickPipeSettingsPtrOutput() ClickPipeSettingsPtrOutput {
+	return o.ToClickPipeSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeSettingsOutput) ToClickPipeSettingsPtrOutputWithContext(ctx context.Context) ClickPipeSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeSettings) *ClickPipeSettings {
+		return &v
+	}).(ClickPipeSettingsPtrOutput)
+}
+
+// Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
+func (o ClickPipeSettingsOutput) DbMaxDownloadThreads() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *int { return v.DbMaxDownloadThreads }).(pulumi.IntPtrOutput)
+}
+
+// Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null.
+func (o ClickPipeSettingsOutput) DbMaxInsertThreads() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *int { return v.DbMaxInsertThreads }).(pulumi.IntPtrOutput)
+}
+
+// Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null.
+func (o ClickPipeSettingsOutput) DbMaxThreads() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *int { return v.DbMaxThreads }).(pulumi.IntPtrOutput)
+}
+
+// Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
+func (o ClickPipeSettingsOutput) DbMinInsertBlockSizeBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *int { return v.DbMinInsertBlockSizeBytes }).(pulumi.IntPtrOutput)
+}
+
+// Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
+func (o ClickPipeSettingsOutput) DbParallelDistributedInsertSelect() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *int { return v.DbParallelDistributedInsertSelect }).(pulumi.IntPtrOutput)
+}
+
+// Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+func (o ClickPipeSettingsOutput) DbParallelViewProcessing() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *bool { return v.DbParallelViewProcessing }).(pulumi.BoolPtrOutput)
+}
+
+// Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+func (o ClickPipeSettingsOutput) KafkaReadCommitted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *bool { return v.KafkaReadCommitted }).(pulumi.BoolPtrOutput)
+}
+
+// Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
+func (o ClickPipeSettingsOutput) ObjectStorageConcurrency() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *int { return v.ObjectStorageConcurrency }).(pulumi.IntPtrOutput)
+}
+
+// Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
+func (o ClickPipeSettingsOutput) ObjectStorageMaxFileCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *int { return v.ObjectStorageMaxFileCount }).(pulumi.IntPtrOutput)
+}
+
+// Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
+func (o ClickPipeSettingsOutput) ObjectStorageMaxInsertBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *int { return v.ObjectStorageMaxInsertBytes }).(pulumi.IntPtrOutput)
+}
+
+// Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100 to 3600000 (inclusive) or null.
+func (o ClickPipeSettingsOutput) ObjectStoragePollingIntervalMs() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *int { return v.ObjectStoragePollingIntervalMs }).(pulumi.IntPtrOutput)
+}
+
+// Whether the cluster function is used for distributed processing: true, false or null.
+func (o ClickPipeSettingsOutput) ObjectStorageUseClusterFunction() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *bool { return v.ObjectStorageUseClusterFunction }).(pulumi.BoolPtrOutput)
+}
+
+// Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+func (o ClickPipeSettingsOutput) StreamingMaxInsertWaitMs() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClickPipeSettings) *int { return v.StreamingMaxInsertWaitMs }).(pulumi.IntPtrOutput)
+}
+
+type ClickPipeSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeSettings)(nil)).Elem()
+}
+
+func (o ClickPipeSettingsPtrOutput) ToClickPipeSettingsPtrOutput() ClickPipeSettingsPtrOutput {
+	return o
+}
+
+func (o ClickPipeSettingsPtrOutput) ToClickPipeSettingsPtrOutputWithContext(ctx context.Context) ClickPipeSettingsPtrOutput {
+	return o
+}
+
+func (o ClickPipeSettingsPtrOutput) Elem() ClickPipeSettingsOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) ClickPipeSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeSettings
+		return ret
+	}).(ClickPipeSettingsOutput)
+}
+
+// Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
+func (o ClickPipeSettingsPtrOutput) DbMaxDownloadThreads() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.DbMaxDownloadThreads
+	}).(pulumi.IntPtrOutput)
+}
+
+// Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null.
+func (o ClickPipeSettingsPtrOutput) DbMaxInsertThreads() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.DbMaxInsertThreads
+	}).(pulumi.IntPtrOutput)
+}
+
+// Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null.
+func (o ClickPipeSettingsPtrOutput) DbMaxThreads() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.DbMaxThreads
+	}).(pulumi.IntPtrOutput)
+}
+
+// Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
+func (o ClickPipeSettingsPtrOutput) DbMinInsertBlockSizeBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.DbMinInsertBlockSizeBytes
+	}).(pulumi.IntPtrOutput)
+}
+
+// Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
+func (o ClickPipeSettingsPtrOutput) DbParallelDistributedInsertSelect() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.DbParallelDistributedInsertSelect
+	}).(pulumi.IntPtrOutput)
+}
+
+// Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+func (o ClickPipeSettingsPtrOutput) DbParallelViewProcessing() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DbParallelViewProcessing
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+func (o ClickPipeSettingsPtrOutput) KafkaReadCommitted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.KafkaReadCommitted
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
+func (o ClickPipeSettingsPtrOutput) ObjectStorageConcurrency() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ObjectStorageConcurrency
+	}).(pulumi.IntPtrOutput)
+}
+
+// Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
+func (o ClickPipeSettingsPtrOutput) ObjectStorageMaxFileCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ObjectStorageMaxFileCount
+	}).(pulumi.IntPtrOutput)
+}
+
+// Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
+func (o ClickPipeSettingsPtrOutput) ObjectStorageMaxInsertBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ObjectStorageMaxInsertBytes
+	}).(pulumi.IntPtrOutput)
+}
+
+// Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100 to 3600000 (inclusive) or null.
+func (o ClickPipeSettingsPtrOutput) ObjectStoragePollingIntervalMs() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ObjectStoragePollingIntervalMs
+	}).(pulumi.IntPtrOutput)
+}
+
+// Whether the cluster function is used for distributed processing: true, false or null.
+func (o ClickPipeSettingsPtrOutput) ObjectStorageUseClusterFunction() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ObjectStorageUseClusterFunction
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+func (o ClickPipeSettingsPtrOutput) StreamingMaxInsertWaitMs() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ClickPipeSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.StreamingMaxInsertWaitMs
+	}).(pulumi.IntPtrOutput)
+}
+
+// Where a pipe reads: exactly one kind.
+type ClickPipeSource struct {
+	// BigQuery (snapshot).
+	Bigquery *ClickPipeBigQuerySource `pulumi:"bigquery"`
+	// Kafka, Redpanda, MSK, Confluent, Event Hubs, ...
+	Kafka *ClickPipeKafkaSource `pulumi:"kafka"`
+	// Amazon Kinesis.
+	Kinesis *ClickPipeKinesisSource `pulumi:"kinesis"`
+	// MongoDB (CDC).
+	Mongodb *ClickPipeMongoDbSource `pulumi:"mongodb"`
+	// MySQL, MariaDB (CDC).
+	Mysql *ClickPipeMySqlSource `pulumi:"mysql"`
+	// S3, GCS, Azure Blob Storage, ...
+	ObjectStorage *ClickPipeObjectStorageSource `pulumi:"objectStorage"`
+	// PostgreSQL (CDC).
+	Postgres *ClickPipePostgresSource `pulumi:"postgres"`
+	// GCP Pub/Sub.
+	Pubsub *ClickPipePubSubSource `pulumi:"pubsub"`
+}
+
+// ClickPipeSourceInput is an input type that accepts ClickPipeSourceArgs and ClickPipeSourceOutput values.
+// You can construct a concrete instance of `ClickPipeSourceInput` via:
+//
+//	ClickPipeSourceArgs{...}
+type ClickPipeSourceInput interface {
+	pulumi.Input
+
+	ToClickPipeSourceOutput() ClickPipeSourceOutput
+	ToClickPipeSourceOutputWithContext(context.Context) ClickPipeSourceOutput
+}
+
+// Where a pipe reads: exactly one kind.
+type ClickPipeSourceArgs struct {
+	// BigQuery (snapshot).
+	Bigquery ClickPipeBigQuerySourcePtrInput `pulumi:"bigquery"`
+	// Kafka, Redpanda, MSK, Confluent, Event Hubs, ...
+	Kafka ClickPipeKafkaSourcePtrInput `pulumi:"kafka"`
+	// Amazon Kinesis.
+	Kinesis ClickPipeKinesisSourcePtrInput `pulumi:"kinesis"`
+	// MongoDB (CDC).
+	Mongodb ClickPipeMongoDbSourcePtrInput `pulumi:"mongodb"`
+	// MySQL, MariaDB (CDC).
+	Mysql ClickPipeMySqlSourcePtrInput `pulumi:"mysql"`
+	// S3, GCS, Azure Blob Storage, ...
+	ObjectStorage ClickPipeObjectStorageSourcePtrInput `pulumi:"objectStorage"`
+	// PostgreSQL (CDC).
+	Postgres ClickPipePostgresSourcePtrInput `pulumi:"postgres"`
+	// GCP Pub/Sub.
+	Pubsub ClickPipePubSubSourcePtrInput `pulumi:"pubsub"`
+}
+
+func (ClickPipeSourceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeSource)(nil)).Elem()
+}
+
+func (i ClickPipeSourceArgs) ToClickPipeSourceOutput() ClickPipeSourceOutput {
+	return i.ToClickPipeSourceOutputWithContext(context.Background())
+}
+
+func (i ClickPipeSourceArgs) ToClickPipeSourceOutputWithContext(ctx context.Context) ClickPipeSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeSourceOutput)
+}
+
+// Where a pipe reads: exactly one kind.
+type ClickPipeSourceOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeSource)(nil)).Elem()
+}
+
+func (o ClickPipeSourceOutput) ToClickPipeSourceOutput() ClickPipeSourceOutput {
+	return o
+}
+
+func (o ClickPipeSourceOutput) ToClickPipeSourceOutputWithContext(ctx context.Context) ClickPipeSourceOutput {
+	return o
+}
+
+// BigQuery (snapshot).
+func (o ClickPipeSourceOutput) Bigquery() ClickPipeBigQuerySourcePtrOutput {
+	return o.ApplyT(func(v ClickPipeSource) *ClickPipeBigQuerySource { return v.Bigquery }).(ClickPipeBigQuerySourcePtrOutput)
+}
+
+// Kafka, Redpanda, MSK, Confluent, Event Hubs, ...
+func (o ClickPipeSourceOutput) Kafka() ClickPipeKafkaSourcePtrOutput {
+	return o.ApplyT(func(v ClickPipeSource) *ClickPipeKafkaSource { return v.Kafka }).(ClickPipeKafkaSourcePtrOutput)
+}
+
+// Amazon Kinesis.
+func (o ClickPipeSourceOutput) Kinesis() ClickPipeKinesisSourcePtrOutput {
+	return o.ApplyT(func(v ClickPipeSource) *ClickPipeKinesisSource { return v.Kinesis }).(ClickPipeKinesisSourcePtrOutput)
+}
+
+// MongoDB (CDC).
+func (o ClickPipeSourceOutput) Mongodb() ClickPipeMongoDbSourcePtrOutput {
+	return o.ApplyT(func(v ClickPipeSource) *ClickPipeMongoDbSource { return v.Mongodb }).(ClickPipeMongoDbSourcePtrOutput)
+}
+
+// MySQL, MariaDB (CDC).
+func (o ClickPipeSourceOutput) Mysql() ClickPipeMySqlSourcePtrOutput {
+	return o.ApplyT(func(v ClickPipeSource) *ClickPipeMySqlSource { return v.Mysql }).(ClickPipeMySqlSourcePtrOutput)
+}
+
+// S3, GCS, Azure Blob Storage, ...
+func (o ClickPipeSourceOutput) ObjectStorage() ClickPipeObjectStorageSourcePtrOutput {
+	return o.ApplyT(func(v ClickPipeSource) *ClickPipeObjectStorageSource { return v.ObjectStorage }).(ClickPipeObjectStorageSourcePtrOutput)
+}
+
+// PostgreSQL (CDC).
+func (o ClickPipeSourceOutput) Postgres() ClickPipePostgresSourcePtrOutput {
+	return o.ApplyT(func(v ClickPipeSource) *ClickPipePostgresSource { return v.Postgres }).(ClickPipePostgresSourcePtrOutput)
+}
+
+// GCP Pub/Sub.
+func (o ClickPipeSourceOutput) Pubsub() ClickPipePubSubSourcePtrOutput {
+	return o.ApplyT(func(v ClickPipeSource) *ClickPipePubSubSource { return v.Pubsub }).(ClickPipePubSubSourcePtrOutput)
+}
+
+// The managed table's definition.
+type ClickPipeTableDefinition struct {
+	// Engine.
+	Engine ClickPipeTableEngineSpec `pulumi:"engine"`
+	// PARTITION BY expression.
+	PartitionBy *string `pulumi:"partitionBy"`
+	// PRIMARY KEY expression.
+	PrimaryKey *string `pulumi:"primaryKey"`
+	// Sorting key columns.
+	SortingKey []string `pulumi:"sortingKey"`
+}
+
+// ClickPipeTableDefinitionInput is an input type that accepts ClickPipeTableDefinitionArgs and ClickPipeTableDefinitionOutput values.
+// You can construct a concrete instance of `ClickPipeTableDefinitionInput` via:
+//
+//	ClickPipeTableDefinitionArgs{...}
+type ClickPipeTableDefinitionInput interface {
+	pulumi.Input
+
+	ToClickPipeTableDefinitionOutput() ClickPipeTableDefinitionOutput
+	ToClickPipeTableDefinitionOutputWithContext(context.Context) ClickPipeTableDefinitionOutput
+}
+
+// The managed table's definition.
+type ClickPipeTableDefinitionArgs struct {
+	// Engine.
+	Engine ClickPipeTableEngineSpecInput `pulumi:"engine"`
+	// PARTITION BY expression.
+	PartitionBy pulumi.StringPtrInput `pulumi:"partitionBy"`
+	// PRIMARY KEY expression.
+	PrimaryKey pulumi.StringPtrInput `pulumi:"primaryKey"`
+	// Sorting key columns.
+	SortingKey pulumi.StringArrayInput `pulumi:"sortingKey"`
+}
+
+func (ClickPipeTableDefinitionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeTableDefinition)(nil)).Elem()
+}
+
+func (i ClickPipeTableDefinitionArgs) ToClickPipeTableDefinitionOutput() ClickPipeTableDefinitionOutput {
+	return i.ToClickPipeTableDefinitionOutputWithContext(context.Background())
+}
+
+func (i ClickPipeTableDefinitionArgs) ToClickPipeTableDefinitionOutputWithContext(ctx context.Context) ClickPipeTableDefinitionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeTableDefinitionOutput)
+}
+
+func (i ClickPipeTableDefinitionArgs) ToClickPipeTableDefinitionPtrOutput() ClickPipeTableDefinitionPtrOutput {
+	return i.ToClickPipeTableDefinitionPtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeTableDefinitionArgs) ToClickPipeTableDefinitionPtrOutputWithContext(ctx context.Context) ClickPipeTableDefinitionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeTableDefinitionOutput).ToClickPipeTableDefinitionPtrOutputWithContext(ctx)
+}
+
+// ClickPipeTableDefinitionPtrInput is an input type that accepts ClickPipeTableDefinitionArgs, ClickPipeTableDefinitionPtr and ClickPipeTableDefinitionPtrOutput values.
+// You can construct a concrete instance of `ClickPipeTableDefinitionPtrInput` via:
+//
+//	        ClickPipeTableDefinitionArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeTableDefinitionPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeTableDefinitionPtrOutput() ClickPipeTableDefinitionPtrOutput
+	ToClickPipeTableDefinitionPtrOutputWithContext(context.Context) ClickPipeTableDefinitionPtrOutput
+}
+
+type clickPipeTableDefinitionPtrType ClickPipeTableDefinitionArgs
+
+func ClickPipeTableDefinitionPtr(v *ClickPipeTableDefinitionArgs) ClickPipeTableDefinitionPtrInput {
+	return (*clickPipeTableDefinitionPtrType)(v)
+}
+
+func (*clickPipeTableDefinitionPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeTableDefinition)(nil)).Elem()
+}
+
+func (i *clickPipeTableDefinitionPtrType) ToClickPipeTableDefinitionPtrOutput() ClickPipeTableDefinitionPtrOutput {
+	return i.ToClickPipeTableDefinitionPtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeTableDefinitionPtrType) ToClickPipeTableDefinitionPtrOutputWithContext(ctx context.Context) ClickPipeTableDefinitionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeTableDefinitionPtrOutput)
+}
+
+// The managed table's definition.
+type ClickPipeTableDefinitionOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeTableDefinitionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeTableDefinition)(nil)).Elem()
+}
+
+func (o ClickPipeTableDefinitionOutput) ToClickPipeTableDefinitionOutput() ClickPipeTableDefinitionOutput {
+	return o
+}
+
+func (o ClickPipeTableDefinitionOutput) ToClickPipeTableDefinitionOutputWithContext(ctx context.Context) ClickPipeTableDefinitionOutput {
+	return o
+}
+
+func (o ClickPipeTableDefinitionOutput) ToClickPipeTableDefinitionPtrOutput() ClickPipeTableDefinitionPtrOutput {
+	return o.ToClickPipeTableDefinitionPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeTableDefinitionOutput) ToClickPipeTableDefinitionPtrOutputWithContext(ctx context.Context) ClickPipeTableDefinitionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeTableDefinition) *ClickPipeTableDefinition {
+		return &v
+	}).(ClickPipeTableDefinitionPtrOutput)
+}
+
+// Engine.
+func (o ClickPipeTableDefinitionOutput) Engine() ClickPipeTableEngineSpecOutput {
+	return o.ApplyT(func(v ClickPipeTableDefinition) ClickPipeTableEngineSpec { return v.Engine }).(ClickPipeTableEngineSpecOutput)
+}
+
+// PARTITION BY expression.
+func (o ClickPipeTableDefinitionOutput) PartitionBy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeTableDefinition) *string { return v.PartitionBy }).(pulumi.StringPtrOutput)
+}
+
+// PRIMARY KEY expression.
+func (o ClickPipeTableDefinitionOutput) PrimaryKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeTableDefinition) *string { return v.PrimaryKey }).(pulumi.StringPtrOutput)
+}
+
+// Sorting key columns.
+func (o ClickPipeTableDefinitionOutput) SortingKey() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClickPipeTableDefinition) []string { return v.SortingKey }).(pulumi.StringArrayOutput)
+}
+
+type ClickPipeTableDefinitionPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeTableDefinitionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeTableDefinition)(nil)).Elem()
+}
+
+func (o ClickPipeTableDefinitionPtrOutput) ToClickPipeTableDefinitionPtrOutput() ClickPipeTableDefinitionPtrOutput {
+	return o
+}
+
+func (o ClickPipeTableDefinitionPtrOutput) ToClickPipeTableDefinitionPtrOutputWithContext(ctx context.Context) ClickPipeTableDefinitionPtrOutput {
+	return o
+}
+
+func (o ClickPipeTableDefinitionPtrOutput) Elem() ClickPipeTableDefinitionOutput {
+	return o.ApplyT(func(v *ClickPipeTableDefinition) ClickPipeTableDefinition {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeTableDefinition
+		return ret
+	}).(ClickPipeTableDefinitionOutput)
+}
+
+// Engine.
+func (o ClickPipeTableDefinitionPtrOutput) Engine() ClickPipeTableEngineSpecPtrOutput {
+	return o.ApplyT(func(v *ClickPipeTableDefinition) *ClickPipeTableEngineSpec {
+		if v == nil {
+			return nil
+		}
+		return &v.Engine
+	}).(ClickPipeTableEngineSpecPtrOutput)
+}
+
+// PARTITION BY expression.
+func (o ClickPipeTableDefinitionPtrOutput) PartitionBy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeTableDefinition) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PartitionBy
+	}).(pulumi.StringPtrOutput)
+}
+
+// PRIMARY KEY expression.
+func (o ClickPipeTableDefinitionPtrOutput) PrimaryKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeTableDefinition) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PrimaryKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Sorting key columns.
+func (o ClickPipeTableDefinitionPtrOutput) SortingKey() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ClickPipeTableDefinition) []string {
+		if v == nil {
+			return nil
+		}
+		return v.SortingKey
+	}).(pulumi.StringArrayOutput)
+}
+
+// A managed table's engine.
+type ClickPipeTableEngineSpec struct {
+	// Columns summed (SummingMergeTree).
+	ColumnIds []string `pulumi:"columnIds"`
+	// Engine.
+	Type ClickPipeManagedTableEngine `pulumi:"type"`
+	// Version column (ReplacingMergeTree).
+	VersionColumnId *string `pulumi:"versionColumnId"`
+}
+
+// ClickPipeTableEngineSpecInput is an input type that accepts ClickPipeTableEngineSpecArgs and ClickPipeTableEngineSpecOutput values.
+// You can construct a concrete instance of `ClickPipeTableEngineSpecInput` via:
+//
+//	ClickPipeTableEngineSpecArgs{...}
+type ClickPipeTableEngineSpecInput interface {
+	pulumi.Input
+
+	ToClickPipeTableEngineSpecOutput() ClickPipeTableEngineSpecOutput
+	ToClickPipeTableEngineSpecOutputWithContext(context.Context) ClickPipeTableEngineSpecOutput
+}
+
+// A managed table's engine.
+type ClickPipeTableEngineSpecArgs struct {
+	// Columns summed (SummingMergeTree).
+	ColumnIds pulumi.StringArrayInput `pulumi:"columnIds"`
+	// Engine.
+	Type ClickPipeManagedTableEngineInput `pulumi:"type"`
+	// Version column (ReplacingMergeTree).
+	VersionColumnId pulumi.StringPtrInput `pulumi:"versionColumnId"`
+}
+
+func (ClickPipeTableEngineSpecArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeTableEngineSpec)(nil)).Elem()
+}
+
+func (i ClickPipeTableEngineSpecArgs) ToClickPipeTableEngineSpecOutput() ClickPipeTableEngineSpecOutput {
+	return i.ToClickPipeTableEngineSpecOutputWithContext(context.Background())
+}
+
+func (i ClickPipeTableEngineSpecArgs) ToClickPipeTableEngineSpecOutputWithContext(ctx context.Context) ClickPipeTableEngineSpecOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeTableEngineSpecOutput)
+}
+
+func (i ClickPipeTableEngineSpecArgs) ToClickPipeTableEngineSpecPtrOutput() ClickPipeTableEngineSpecPtrOutput {
+	return i.ToClickPipeTableEngineSpecPtrOutputWithContext(context.Background())
+}
+
+func (i ClickPipeTableEngineSpecArgs) ToClickPipeTableEngineSpecPtrOutputWithContext(ctx context.Context) ClickPipeTableEngineSpecPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeTableEngineSpecOutput).ToClickPipeTableEngineSpecPtrOutputWithContext(ctx)
+}
+
+// ClickPipeTableEngineSpecPtrInput is an input type that accepts ClickPipeTableEngineSpecArgs, ClickPipeTableEngineSpecPtr and ClickPipeTableEngineSpecPtrOutput values.
+// You can construct a concrete instance of `ClickPipeTableEngineSpecPtrInput` via:
+//
+//	        ClickPipeTableEngineSpecArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClickPipeTableEngineSpecPtrInput interface {
+	pulumi.Input
+
+	ToClickPipeTableEngineSpecPtrOutput() ClickPipeTableEngineSpecPtrOutput
+	ToClickPipeTableEngineSpecPtrOutputWithContext(context.Context) ClickPipeTableEngineSpecPtrOutput
+}
+
+type clickPipeTableEngineSpecPtrType ClickPipeTableEngineSpecArgs
+
+func ClickPipeTableEngineSpecPtr(v *ClickPipeTableEngineSpecArgs) ClickPipeTableEngineSpecPtrInput {
+	return (*clickPipeTableEngineSpecPtrType)(v)
+}
+
+func (*clickPipeTableEngineSpecPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeTableEngineSpec)(nil)).Elem()
+}
+
+func (i *clickPipeTableEngineSpecPtrType) ToClickPipeTableEngineSpecPtrOutput() ClickPipeTableEngineSpecPtrOutput {
+	return i.ToClickPipeTableEngineSpecPtrOutputWithContext(context.Background())
+}
+
+func (i *clickPipeTableEngineSpecPtrType) ToClickPipeTableEngineSpecPtrOutputWithContext(ctx context.Context) ClickPipeTableEngineSpecPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClickPipeTableEngineSpecPtrOutput)
+}
+
+// A managed table's engine.
+type ClickPipeTableEngineSpecOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeTableEngineSpecOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickPipeTableEngineSpec)(nil)).Elem()
+}
+
+func (o ClickPipeTableEngineSpecOutput) ToClickPipeTableEngineSpecOutput() ClickPipeTableEngineSpecOutput {
+	return o
+}
+
+func (o ClickPipeTableEngineSpecOutput) ToClickPipeTableEngineSpecOutputWithContext(ctx context.Context) ClickPipeTableEngineSpecOutput {
+	return o
+}
+
+func (o ClickPipeTableEngineSpecOutput) ToClickPipeTableEngineSpecPtrOutput() ClickPipeTableEngineSpecPtrOutput {
+	return o.ToClickPipeTableEngineSpecPtrOutputWithContext(context.Background())
+}
+
+func (o ClickPipeTableEngineSpecOutput) ToClickPipeTableEngineSpecPtrOutputWithContext(ctx context.Context) ClickPipeTableEngineSpecPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickPipeTableEngineSpec) *ClickPipeTableEngineSpec {
+		return &v
+	}).(ClickPipeTableEngineSpecPtrOutput)
+}
+
+// Columns summed (SummingMergeTree).
+func (o ClickPipeTableEngineSpecOutput) ColumnIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClickPipeTableEngineSpec) []string { return v.ColumnIds }).(pulumi.StringArrayOutput)
+}
+
+// Engine.
+func (o ClickPipeTableEngineSpecOutput) Type() ClickPipeManagedTableEngineOutput {
+	return o.ApplyT(func(v ClickPipeTableEngineSpec) ClickPipeManagedTableEngine { return v.Type }).(ClickPipeManagedTableEngineOutput)
+}
+
+// Version column (ReplacingMergeTree).
+func (o ClickPipeTableEngineSpecOutput) VersionColumnId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClickPipeTableEngineSpec) *string { return v.VersionColumnId }).(pulumi.StringPtrOutput)
+}
+
+type ClickPipeTableEngineSpecPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeTableEngineSpecPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeTableEngineSpec)(nil)).Elem()
+}
+
+func (o ClickPipeTableEngineSpecPtrOutput) ToClickPipeTableEngineSpecPtrOutput() ClickPipeTableEngineSpecPtrOutput {
+	return o
+}
+
+func (o ClickPipeTableEngineSpecPtrOutput) ToClickPipeTableEngineSpecPtrOutputWithContext(ctx context.Context) ClickPipeTableEngineSpecPtrOutput {
+	return o
+}
+
+func (o ClickPipeTableEngineSpecPtrOutput) Elem() ClickPipeTableEngineSpecOutput {
+	return o.ApplyT(func(v *ClickPipeTableEngineSpec) ClickPipeTableEngineSpec {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeTableEngineSpec
+		return ret
+	}).(ClickPipeTableEngineSpecOutput)
+}
+
+// Columns summed (SummingMergeTree).
+func (o ClickPipeTableEngineSpecPtrOutput) ColumnIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ClickPipeTableEngineSpec) []string {
+		if v == nil {
+			return nil
+		}
+		return v.ColumnIds
+	}).(pulumi.StringArrayOutput)
+}
+
+// Engine.
+func (o ClickPipeTableEngineSpecPtrOutput) Type() ClickPipeManagedTableEnginePtrOutput {
+	return o.ApplyT(func(v *ClickPipeTableEngineSpec) *ClickPipeManagedTableEngine {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(ClickPipeManagedTableEnginePtrOutput)
+}
+
+// Version column (ReplacingMergeTree).
+func (o ClickPipeTableEngineSpecPtrOutput) VersionColumnId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeTableEngineSpec) *string {
+		if v == nil {
+			return nil
+		}
+		return v.VersionColumnId
+	}).(pulumi.StringPtrOutput)
+}
+
 // A group of tiles, with tabs.
 type DashboardContainer struct {
 	// Bordered.
@@ -4159,6 +10341,58 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AlertChannelArrayInput)(nil)).Elem(), AlertChannelArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyHashDataInput)(nil)).Elem(), ApiKeyHashDataArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyHashDataPtrInput)(nil)).Elem(), ApiKeyHashDataArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeBigQuerySettingsInput)(nil)).Elem(), ClickPipeBigQuerySettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeBigQuerySettingsPtrInput)(nil)).Elem(), ClickPipeBigQuerySettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeBigQuerySourceInput)(nil)).Elem(), ClickPipeBigQuerySourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeBigQuerySourcePtrInput)(nil)).Elem(), ClickPipeBigQuerySourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeBigQueryTableMappingInput)(nil)).Elem(), ClickPipeBigQueryTableMappingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeBigQueryTableMappingArrayInput)(nil)).Elem(), ClickPipeBigQueryTableMappingArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeColumnInput)(nil)).Elem(), ClickPipeColumnArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeColumnArrayInput)(nil)).Elem(), ClickPipeColumnArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeCredentialsInput)(nil)).Elem(), ClickPipeCredentialsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeCredentialsPtrInput)(nil)).Elem(), ClickPipeCredentialsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeDestinationInput)(nil)).Elem(), ClickPipeDestinationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeFieldMappingInput)(nil)).Elem(), ClickPipeFieldMappingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeFieldMappingArrayInput)(nil)).Elem(), ClickPipeFieldMappingArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaOffsetInput)(nil)).Elem(), ClickPipeKafkaOffsetArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaOffsetPtrInput)(nil)).Elem(), ClickPipeKafkaOffsetArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaSchemaRegistryInput)(nil)).Elem(), ClickPipeKafkaSchemaRegistryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaSchemaRegistryPtrInput)(nil)).Elem(), ClickPipeKafkaSchemaRegistryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaSourceInput)(nil)).Elem(), ClickPipeKafkaSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKafkaSourcePtrInput)(nil)).Elem(), ClickPipeKafkaSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKinesisSourceInput)(nil)).Elem(), ClickPipeKinesisSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeKinesisSourcePtrInput)(nil)).Elem(), ClickPipeKinesisSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMongoDbSettingsInput)(nil)).Elem(), ClickPipeMongoDbSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMongoDbSettingsPtrInput)(nil)).Elem(), ClickPipeMongoDbSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMongoDbSourceInput)(nil)).Elem(), ClickPipeMongoDbSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMongoDbSourcePtrInput)(nil)).Elem(), ClickPipeMongoDbSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMongoDbTableMappingInput)(nil)).Elem(), ClickPipeMongoDbTableMappingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMongoDbTableMappingArrayInput)(nil)).Elem(), ClickPipeMongoDbTableMappingArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMySqlSettingsInput)(nil)).Elem(), ClickPipeMySqlSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMySqlSettingsPtrInput)(nil)).Elem(), ClickPipeMySqlSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMySqlSourceInput)(nil)).Elem(), ClickPipeMySqlSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMySqlSourcePtrInput)(nil)).Elem(), ClickPipeMySqlSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMySqlTableMappingInput)(nil)).Elem(), ClickPipeMySqlTableMappingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeMySqlTableMappingArrayInput)(nil)).Elem(), ClickPipeMySqlTableMappingArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeObjectStorageSourceInput)(nil)).Elem(), ClickPipeObjectStorageSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeObjectStorageSourcePtrInput)(nil)).Elem(), ClickPipeObjectStorageSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePostgresSettingsInput)(nil)).Elem(), ClickPipePostgresSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePostgresSettingsPtrInput)(nil)).Elem(), ClickPipePostgresSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePostgresSourceInput)(nil)).Elem(), ClickPipePostgresSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePostgresSourcePtrInput)(nil)).Elem(), ClickPipePostgresSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePostgresTableMappingInput)(nil)).Elem(), ClickPipePostgresTableMappingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePostgresTableMappingArrayInput)(nil)).Elem(), ClickPipePostgresTableMappingArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePubSubSourceInput)(nil)).Elem(), ClickPipePubSubSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipePubSubSourcePtrInput)(nil)).Elem(), ClickPipePubSubSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeScalingInput)(nil)).Elem(), ClickPipeScalingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeScalingPtrInput)(nil)).Elem(), ClickPipeScalingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeSettingsInput)(nil)).Elem(), ClickPipeSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeSettingsPtrInput)(nil)).Elem(), ClickPipeSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeSourceInput)(nil)).Elem(), ClickPipeSourceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeTableDefinitionInput)(nil)).Elem(), ClickPipeTableDefinitionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeTableDefinitionPtrInput)(nil)).Elem(), ClickPipeTableDefinitionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeTableEngineSpecInput)(nil)).Elem(), ClickPipeTableEngineSpecArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickPipeTableEngineSpecPtrInput)(nil)).Elem(), ClickPipeTableEngineSpecArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DashboardContainerInput)(nil)).Elem(), DashboardContainerArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DashboardContainerArrayInput)(nil)).Elem(), DashboardContainerArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DashboardContainerTabInput)(nil)).Elem(), DashboardContainerTabArgs{})
@@ -4198,6 +10432,58 @@ func init() {
 	pulumi.RegisterOutputType(ApiKeyAssignedRoleArrayOutput{})
 	pulumi.RegisterOutputType(ApiKeyHashDataOutput{})
 	pulumi.RegisterOutputType(ApiKeyHashDataPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeBigQuerySettingsOutput{})
+	pulumi.RegisterOutputType(ClickPipeBigQuerySettingsPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeBigQuerySourceOutput{})
+	pulumi.RegisterOutputType(ClickPipeBigQuerySourcePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeBigQueryTableMappingOutput{})
+	pulumi.RegisterOutputType(ClickPipeBigQueryTableMappingArrayOutput{})
+	pulumi.RegisterOutputType(ClickPipeColumnOutput{})
+	pulumi.RegisterOutputType(ClickPipeColumnArrayOutput{})
+	pulumi.RegisterOutputType(ClickPipeCredentialsOutput{})
+	pulumi.RegisterOutputType(ClickPipeCredentialsPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeDestinationOutput{})
+	pulumi.RegisterOutputType(ClickPipeFieldMappingOutput{})
+	pulumi.RegisterOutputType(ClickPipeFieldMappingArrayOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaOffsetOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaOffsetPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaSchemaRegistryOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaSchemaRegistryPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaSourceOutput{})
+	pulumi.RegisterOutputType(ClickPipeKafkaSourcePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeKinesisSourceOutput{})
+	pulumi.RegisterOutputType(ClickPipeKinesisSourcePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeMongoDbSettingsOutput{})
+	pulumi.RegisterOutputType(ClickPipeMongoDbSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeMongoDbSourceOutput{})
+	pulumi.RegisterOutputType(ClickPipeMongoDbSourcePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeMongoDbTableMappingOutput{})
+	pulumi.RegisterOutputType(ClickPipeMongoDbTableMappingArrayOutput{})
+	pulumi.RegisterOutputType(ClickPipeMySqlSettingsOutput{})
+	pulumi.RegisterOutputType(ClickPipeMySqlSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeMySqlSourceOutput{})
+	pulumi.RegisterOutputType(ClickPipeMySqlSourcePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeMySqlTableMappingOutput{})
+	pulumi.RegisterOutputType(ClickPipeMySqlTableMappingArrayOutput{})
+	pulumi.RegisterOutputType(ClickPipeObjectStorageSourceOutput{})
+	pulumi.RegisterOutputType(ClickPipeObjectStorageSourcePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipePostgresSettingsOutput{})
+	pulumi.RegisterOutputType(ClickPipePostgresSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipePostgresSourceOutput{})
+	pulumi.RegisterOutputType(ClickPipePostgresSourcePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipePostgresTableMappingOutput{})
+	pulumi.RegisterOutputType(ClickPipePostgresTableMappingArrayOutput{})
+	pulumi.RegisterOutputType(ClickPipePubSubSourceOutput{})
+	pulumi.RegisterOutputType(ClickPipePubSubSourcePtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeScalingOutput{})
+	pulumi.RegisterOutputType(ClickPipeScalingPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeSettingsOutput{})
+	pulumi.RegisterOutputType(ClickPipeSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeSourceOutput{})
+	pulumi.RegisterOutputType(ClickPipeTableDefinitionOutput{})
+	pulumi.RegisterOutputType(ClickPipeTableDefinitionPtrOutput{})
+	pulumi.RegisterOutputType(ClickPipeTableEngineSpecOutput{})
+	pulumi.RegisterOutputType(ClickPipeTableEngineSpecPtrOutput{})
 	pulumi.RegisterOutputType(DashboardContainerOutput{})
 	pulumi.RegisterOutputType(DashboardContainerArrayOutput{})
 	pulumi.RegisterOutputType(DashboardContainerTabOutput{})

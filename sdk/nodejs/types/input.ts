@@ -51,6 +51,948 @@ export interface ApiKeyHashDataArgs {
 }
 
 /**
+ * A BigQuery pipe's settings.
+ */
+export interface ClickPipeBigQuerySettingsArgs {
+    /**
+     * Nullable target columns.
+     */
+    allowNullableColumns?: pulumi.Input<boolean | undefined>;
+    /**
+     * Workers in the initial load.
+     */
+    initialLoadParallelism?: pulumi.Input<number | undefined>;
+    /**
+     * snapshot.
+     */
+    replicationMode?: pulumi.Input<enums.ClickPipeBigQueryReplicationMode | undefined>;
+    /**
+     * Rows per partition.
+     */
+    snapshotNumRowsPerPartition?: pulumi.Input<number | undefined>;
+    /**
+     * Tables at once.
+     */
+    snapshotNumberOfParallelTables?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * BigQuery tables loaded once (snapshot); any change replaces the pipe. Its key goes in credentials.
+ */
+export interface ClickPipeBigQuerySourceArgs {
+    /**
+     * Settings.
+     */
+    settings?: pulumi.Input<inputs.ClickPipeBigQuerySettingsArgs | undefined>;
+    /**
+     * GCS staging path, e.g. gs://bucket/staging/.
+     */
+    snapshotStagingPath: pulumi.Input<string>;
+    /**
+     * Tables loaded.
+     */
+    tableMappings: pulumi.Input<pulumi.Input<inputs.ClickPipeBigQueryTableMappingArgs>[]>;
+}
+
+/**
+ * A BigQuery table and the ClickHouse table it fills.
+ */
+export interface ClickPipeBigQueryTableMappingArgs {
+    /**
+     * Columns left out of replication (unique).
+     */
+    excludedColumns?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * ORDER BY columns, in order; required when useCustomSortingKey is true.
+     */
+    sortingKeys?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Source dataset.
+     */
+    sourceDatasetName: pulumi.Input<string>;
+    /**
+     * Source table.
+     */
+    sourceTable: pulumi.Input<string>;
+    /**
+     * The target table's engine.
+     */
+    tableEngine?: pulumi.Input<enums.ClickPipeTableEngine | undefined>;
+    /**
+     * Target table.
+     */
+    targetTable: pulumi.Input<string>;
+    /**
+     * Use sortingKeys instead of the source's primary key.
+     */
+    useCustomSortingKey?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * A destination column.
+ */
+export interface ClickPipeColumnArgs {
+    /**
+     * Column name.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * ClickHouse type, e.g. String.
+     */
+    type: pulumi.Input<string>;
+}
+
+/**
+ * The source's secrets, write-only: sent, never read back.
+ */
+export interface ClickPipeCredentialsArgs {
+    /**
+     * AWS access key id (IAM_USER).
+     */
+    accessKeyId?: pulumi.Input<string | undefined>;
+    /**
+     * PEM client certificate (MUTUAL_TLS).
+     */
+    certificate?: pulumi.Input<string | undefined>;
+    /**
+     * Azure connection string (Event Hubs, Blob Storage).
+     */
+    connectionString?: pulumi.Input<string | undefined>;
+    /**
+     * Password.
+     */
+    password?: pulumi.Input<string | undefined>;
+    /**
+     * PEM client private key (MUTUAL_TLS).
+     */
+    privateKey?: pulumi.Input<string | undefined>;
+    /**
+     * Schema registry password.
+     */
+    schemaRegistryPassword?: pulumi.Input<string | undefined>;
+    /**
+     * Schema registry user.
+     */
+    schemaRegistryUsername?: pulumi.Input<string | undefined>;
+    /**
+     * AWS secret key (IAM_USER).
+     */
+    secretKey?: pulumi.Input<string | undefined>;
+    /**
+     * Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery).
+     */
+    serviceAccountKey?: pulumi.Input<string | undefined>;
+    /**
+     * User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB).
+     */
+    username?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * Where a pipe writes.
+ */
+export interface ClickPipeDestinationArgs {
+    /**
+     * Columns; required but for database pipes. Changes in place (the table's schema is not altered).
+     */
+    columns?: pulumi.Input<pulumi.Input<inputs.ClickPipeColumnArgs>[] | undefined>;
+    /**
+     * Database (replaces).
+     */
+    database: pulumi.Input<string>;
+    /**
+     * Whether ClickPipes makes the table; required but for database pipes (replaces).
+     */
+    managedTable?: pulumi.Input<boolean | undefined>;
+    /**
+     * Roles granted to the pipe's ClickHouse user (replaces).
+     */
+    roles?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Table; required but for database pipes (replaces).
+     */
+    table?: pulumi.Input<string | undefined>;
+    /**
+     * Managed table's definition; with managedTable true (replaces).
+     */
+    tableDefinition?: pulumi.Input<inputs.ClickPipeTableDefinitionArgs | undefined>;
+}
+
+/**
+ * A source field and the column it fills.
+ */
+export interface ClickPipeFieldMappingArgs {
+    /**
+     * Destination column.
+     */
+    destinationField: pulumi.Input<string>;
+    /**
+     * Source field.
+     */
+    sourceField: pulumi.Input<string>;
+}
+
+/**
+ * Where a Kafka pipe starts reading.
+ */
+export interface ClickPipeKafkaOffsetArgs {
+    /**
+     * Where to start.
+     */
+    strategy: pulumi.Input<enums.ClickPipeKafkaOffsetStrategy>;
+    /**
+     * Minute-precision UTC timestamp; required for "from_timestamp".
+     */
+    timestamp?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * A schema registry (its user and password go in credentials).
+ */
+export interface ClickPipeKafkaSchemaRegistryArgs {
+    /**
+     * PLAIN.
+     */
+    authentication: pulumi.Input<enums.ClickPipeSchemaRegistryAuthentication>;
+    /**
+     * PEM CA certificate of the registry.
+     */
+    caCertificate?: pulumi.Input<string | undefined>;
+    /**
+     * The schema's URL (https).
+     */
+    url: pulumi.Input<string>;
+}
+
+/**
+ * A Kafka (or Kafka-compatible) source.
+ */
+export interface ClickPipeKafkaSourceArgs {
+    /**
+     * Authentication; its secrets go in credentials.
+     */
+    authentication: pulumi.Input<enums.ClickPipeKafkaAuthentication>;
+    /**
+     * Brokers, comma-separated. Changing it replaces the pipe.
+     */
+    brokers: pulumi.Input<string>;
+    /**
+     * PEM CA certificates validating the brokers.
+     */
+    caCertificate?: pulumi.Input<string | undefined>;
+    /**
+     * Consumer group; default "clickpipes-<id>". Changing it replaces the pipe.
+     */
+    consumerGroup?: pulumi.Input<string | undefined>;
+    /**
+     * Exactly-once delivery; set at creation only (changing it replaces the pipe).
+     */
+    exactlyOnce?: pulumi.Input<boolean | undefined>;
+    /**
+     * Message format. Changing it replaces the pipe.
+     */
+    format: pulumi.Input<enums.ClickPipeKafkaFormat>;
+    /**
+     * IAM role (IAM_ROLE).
+     */
+    iamRole?: pulumi.Input<string | undefined>;
+    /**
+     * Where to start reading. Changing it replaces the pipe.
+     */
+    offset?: pulumi.Input<inputs.ClickPipeKafkaOffsetArgs | undefined>;
+    /**
+     * Reverse private endpoint uuids.
+     */
+    reversePrivateEndpointIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Schema registry. Changing it replaces the pipe.
+     */
+    schemaRegistry?: pulumi.Input<inputs.ClickPipeKafkaSchemaRegistryArgs | undefined>;
+    /**
+     * Topics. Changing it replaces the pipe.
+     */
+    topics: pulumi.Input<string>;
+    /**
+     * The Kafka flavour. Changing it replaces the pipe.
+     */
+    type: pulumi.Input<enums.ClickPipeKafkaType>;
+}
+
+/**
+ * An Amazon Kinesis stream.
+ */
+export interface ClickPipeKinesisSourceArgs {
+    /**
+     * Authentication; IAM_USER's keys go in credentials.
+     */
+    authentication: pulumi.Input<enums.ClickPipeKinesisAuthentication>;
+    /**
+     * Record format (replaces).
+     */
+    format: pulumi.Input<enums.ClickPipeKinesisFormat>;
+    /**
+     * IAM role (IAM_ROLE).
+     */
+    iamRole?: pulumi.Input<string | undefined>;
+    /**
+     * Where to start (replaces).
+     */
+    iteratorType: pulumi.Input<enums.ClickPipeKinesisIteratorType>;
+    /**
+     * AWS region (replaces).
+     */
+    region: pulumi.Input<string>;
+    /**
+     * Stream name (replaces).
+     */
+    streamName: pulumi.Input<string>;
+    /**
+     * UNIX timestamp; required for AT_TIMESTAMP (replaces).
+     */
+    timestamp?: pulumi.Input<number | undefined>;
+    /**
+     * Enhanced fan-out (replaces).
+     */
+    useEnhancedFanOut?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * A MongoDB pipe's replication settings.
+ */
+export interface ClickPipeMongoDbSettingsArgs {
+    /**
+     * Hard deletes in ReplacingMergeTree (replaces).
+     */
+    deleteOnMerge?: pulumi.Input<boolean | undefined>;
+    /**
+     * Rows per batch (at least 1).
+     */
+    pullBatchSize?: pulumi.Input<number | undefined>;
+    /**
+     * Replication mode (replaces).
+     */
+    replicationMode: pulumi.Input<enums.ClickPipeReplicationMode>;
+    /**
+     * Rows per snapshot partition (at least 1000; replaces).
+     */
+    snapshotNumRowsPerPartition?: pulumi.Input<number | undefined>;
+    /**
+     * Tables snapshotted at once (at least 1; replaces).
+     */
+    snapshotNumberOfParallelTables?: pulumi.Input<number | undefined>;
+    /**
+     * Seconds between syncs (at least 1).
+     */
+    syncIntervalSeconds?: pulumi.Input<number | undefined>;
+    /**
+     * Native JSON columns (replaces).
+     */
+    useJsonNativeFormat?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * A MongoDB deployment replicated by CDC (user and password go in credentials, not in uri).
+ */
+export interface ClickPipeMongoDbSourceArgs {
+    /**
+     * PEM CA certificate validating the server's certificate.
+     */
+    caCertificate?: pulumi.Input<string | undefined>;
+    /**
+     * Disable TLS (use with caution).
+     */
+    disableTls?: pulumi.Input<boolean | undefined>;
+    /**
+     * Read preference.
+     */
+    readPreference: pulumi.Input<enums.ClickPipeMongoDbReadPreference>;
+    /**
+     * Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+     */
+    settings: pulumi.Input<inputs.ClickPipeMongoDbSettingsArgs>;
+    /**
+     * Skip certificate verification (use with caution).
+     */
+    skipCertVerification?: pulumi.Input<boolean | undefined>;
+    /**
+     * Collections replicated; changes by adding and removing mappings, the pipe paused around it.
+     */
+    tableMappings: pulumi.Input<pulumi.Input<inputs.ClickPipeMongoDbTableMappingArgs>[]>;
+    /**
+     * TLS host name for the server's certificate.
+     */
+    tlsHost?: pulumi.Input<string | undefined>;
+    /**
+     * Connection URI (mongodb:// or mongodb+srv://), without a password.
+     */
+    uri: pulumi.Input<string>;
+}
+
+/**
+ * A MongoDB collection and the ClickHouse table it fills.
+ */
+export interface ClickPipeMongoDbTableMappingArgs {
+    /**
+     * Source collection.
+     */
+    sourceCollection: pulumi.Input<string>;
+    /**
+     * Source database.
+     */
+    sourceDatabaseName: pulumi.Input<string>;
+    /**
+     * The target table's engine.
+     */
+    tableEngine?: pulumi.Input<enums.ClickPipeTableEngine | undefined>;
+    /**
+     * Target table, made if missing.
+     */
+    targetTable: pulumi.Input<string>;
+}
+
+/**
+ * A MySQL pipe's replication settings.
+ */
+export interface ClickPipeMySqlSettingsArgs {
+    /**
+     * Keep the source's nullability (replaces).
+     */
+    allowNullableColumns?: pulumi.Input<boolean | undefined>;
+    /**
+     * Hard deletes in ReplacingMergeTree (replaces).
+     */
+    deleteOnMerge?: pulumi.Input<boolean | undefined>;
+    /**
+     * Workers per table in the snapshot (at least 1; replaces).
+     */
+    initialLoadParallelism?: pulumi.Input<number | undefined>;
+    /**
+     * Rows per batch (at least 1).
+     */
+    pullBatchSize?: pulumi.Input<number | undefined>;
+    /**
+     * Default "GTID" (replaces).
+     */
+    replicationMechanism?: pulumi.Input<enums.ClickPipeMySqlReplicationMechanism | undefined>;
+    /**
+     * Replication mode (replaces).
+     */
+    replicationMode: pulumi.Input<enums.ClickPipeReplicationMode>;
+    /**
+     * Rows per snapshot partition (at least 1000; replaces).
+     */
+    snapshotNumRowsPerPartition?: pulumi.Input<number | undefined>;
+    /**
+     * Tables snapshotted at once (at least 1; replaces).
+     */
+    snapshotNumberOfParallelTables?: pulumi.Input<number | undefined>;
+    /**
+     * Seconds between syncs (at least 1).
+     */
+    syncIntervalSeconds?: pulumi.Input<number | undefined>;
+    /**
+     * Compressed connection.
+     */
+    useCompression?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * A MySQL or MariaDB database replicated by CDC (user and password go in credentials).
+ */
+export interface ClickPipeMySqlSourceArgs {
+    /**
+     * basic (credentials) or IAM_ROLE.
+     */
+    authentication?: pulumi.Input<enums.ClickPipeDatabaseAuthentication | undefined>;
+    /**
+     * PEM CA certificate validating the server's certificate.
+     */
+    caCertificate?: pulumi.Input<string | undefined>;
+    /**
+     * Disable TLS (use with caution).
+     */
+    disableTls?: pulumi.Input<boolean | undefined>;
+    /**
+     * Server host name or address.
+     */
+    host: pulumi.Input<string>;
+    /**
+     * IAM role ARN (IAM_ROLE).
+     */
+    iamRole?: pulumi.Input<string | undefined>;
+    /**
+     * Server port, 1 to 65535.
+     */
+    port: pulumi.Input<number>;
+    /**
+     * server_id in the replication topology, 1 to 4294967295.
+     */
+    serverId?: pulumi.Input<number | undefined>;
+    /**
+     * Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place.
+     */
+    settings: pulumi.Input<inputs.ClickPipeMySqlSettingsArgs>;
+    /**
+     * Skip certificate verification (use with caution).
+     */
+    skipCertVerification?: pulumi.Input<boolean | undefined>;
+    /**
+     * Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+     */
+    tableMappings: pulumi.Input<pulumi.Input<inputs.ClickPipeMySqlTableMappingArgs>[]>;
+    /**
+     * TLS host name for the server's certificate.
+     */
+    tlsHost?: pulumi.Input<string | undefined>;
+    /**
+     * Flavour; default "mysql" (replaces).
+     */
+    type?: pulumi.Input<enums.ClickPipeMySqlType | undefined>;
+}
+
+/**
+ * A MySQL table and the ClickHouse table it fills.
+ */
+export interface ClickPipeMySqlTableMappingArgs {
+    /**
+     * Columns left out of replication (unique).
+     */
+    excludedColumns?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Indexed column for a parallel snapshot.
+     */
+    partitionKey?: pulumi.Input<string | undefined>;
+    /**
+     * ORDER BY columns, in order; required when useCustomSortingKey is true.
+     */
+    sortingKeys?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Source database.
+     */
+    sourceSchemaName: pulumi.Input<string>;
+    /**
+     * Source table.
+     */
+    sourceTable: pulumi.Input<string>;
+    /**
+     * The target table's engine.
+     */
+    tableEngine?: pulumi.Input<enums.ClickPipeTableEngine | undefined>;
+    /**
+     * Target table, made if missing.
+     */
+    targetTable: pulumi.Input<string>;
+    /**
+     * Use sortingKeys instead of the source's primary key.
+     */
+    useCustomSortingKey?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * Files in object storage.
+ */
+export interface ClickPipeObjectStorageSourceArgs {
+    /**
+     * Authentication (none: public); its secrets go in credentials.
+     */
+    authentication?: pulumi.Input<enums.ClickPipeObjectStorageAuthentication | undefined>;
+    /**
+     * Azure container (azureblobstorage).
+     */
+    azureContainerName?: pulumi.Input<string | undefined>;
+    /**
+     * Compression (replaces).
+     */
+    compression?: pulumi.Input<enums.ClickPipeCompression | undefined>;
+    /**
+     * Delimiter (replaces).
+     */
+    delimiter?: pulumi.Input<string | undefined>;
+    /**
+     * File format. Changing it replaces the pipe.
+     */
+    format: pulumi.Input<enums.ClickPipeObjectStorageFormat>;
+    /**
+     * IAM role (IAM_ROLE, S3 only).
+     */
+    iamRole?: pulumi.Input<string | undefined>;
+    /**
+     * Keep reading new files (replaces).
+     */
+    isContinuous?: pulumi.Input<boolean | undefined>;
+    /**
+     * Path within the Azure container (azureblobstorage).
+     */
+    path?: pulumi.Input<string | undefined>;
+    /**
+     * SQS queue or Pub/Sub subscription for event-based ingestion (replaces).
+     */
+    queueUrl?: pulumi.Input<string | undefined>;
+    /**
+     * Only files from queue notifications; only with queueUrl.
+     */
+    skipInitialLoad?: pulumi.Input<boolean | undefined>;
+    /**
+     * Skip keys up to this one; not with skipInitialLoad.
+     */
+    startAfter?: pulumi.Input<string | undefined>;
+    /**
+     * The store. Changing it replaces the pipe.
+     */
+    type: pulumi.Input<enums.ClickPipeObjectStorageType>;
+    /**
+     * Path of the files, wildcards allowed; required but for azureblobstorage (replaces).
+     */
+    url?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * A Postgres pipe's replication settings.
+ */
+export interface ClickPipePostgresSettingsArgs {
+    /**
+     * Keep the source's nullability (replaces).
+     */
+    allowNullableColumns?: pulumi.Input<boolean | undefined>;
+    /**
+     * Hard deletes in ReplacingMergeTree (replaces).
+     */
+    deleteOnMerge?: pulumi.Input<boolean | undefined>;
+    /**
+     * Failover slot, PG17+ (replaces).
+     */
+    enableFailoverSlots?: pulumi.Input<boolean | undefined>;
+    /**
+     * Workers per table in the snapshot (at least 1; replaces).
+     */
+    initialLoadParallelism?: pulumi.Input<number | undefined>;
+    /**
+     * Publication; made by ClickPipes if unset (replaces).
+     */
+    publicationName?: pulumi.Input<string | undefined>;
+    /**
+     * Rows per batch (at least 1).
+     */
+    pullBatchSize?: pulumi.Input<number | undefined>;
+    /**
+     * Replication mode (replaces).
+     */
+    replicationMode: pulumi.Input<enums.ClickPipeReplicationMode>;
+    /**
+     * Replication slot; "cdc_only" only (replaces).
+     */
+    replicationSlotName?: pulumi.Input<string | undefined>;
+    /**
+     * Rows per snapshot partition (at least 1000; replaces).
+     */
+    snapshotNumRowsPerPartition?: pulumi.Input<number | undefined>;
+    /**
+     * Tables snapshotted at once (at least 1; replaces).
+     */
+    snapshotNumberOfParallelTables?: pulumi.Input<number | undefined>;
+    /**
+     * Seconds between syncs (at least 1).
+     */
+    syncIntervalSeconds?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * A PostgreSQL database replicated by CDC (user and password go in credentials).
+ */
+export interface ClickPipePostgresSourceArgs {
+    /**
+     * basic (credentials) or IAM_ROLE (replaces).
+     */
+    authentication?: pulumi.Input<enums.ClickPipeDatabaseAuthentication | undefined>;
+    /**
+     * PEM CA certificate validating the server's certificate.
+     */
+    caCertificate?: pulumi.Input<string | undefined>;
+    /**
+     * Database replicated from.
+     */
+    database: pulumi.Input<string>;
+    /**
+     * Disable TLS (use with caution).
+     */
+    disableTls?: pulumi.Input<boolean | undefined>;
+    /**
+     * Server host name or address.
+     */
+    host: pulumi.Input<string>;
+    /**
+     * IAM role ARN (IAM_ROLE; replaces).
+     */
+    iamRole?: pulumi.Input<string | undefined>;
+    /**
+     * Server port, 1 to 65535.
+     */
+    port: pulumi.Input<number>;
+    /**
+     * Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+     */
+    settings: pulumi.Input<inputs.ClickPipePostgresSettingsArgs>;
+    /**
+     * Skip certificate verification (use with caution).
+     */
+    skipCertVerification?: pulumi.Input<boolean | undefined>;
+    /**
+     * Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+     */
+    tableMappings: pulumi.Input<pulumi.Input<inputs.ClickPipePostgresTableMappingArgs>[]>;
+    /**
+     * TLS host name for the server's certificate.
+     */
+    tlsHost?: pulumi.Input<string | undefined>;
+    /**
+     * Flavour; default "postgres" (replaces).
+     */
+    type?: pulumi.Input<enums.ClickPipePostgresType | undefined>;
+}
+
+/**
+ * A Postgres table and the ClickHouse table it fills.
+ */
+export interface ClickPipePostgresTableMappingArgs {
+    /**
+     * Columns left out of replication (unique).
+     */
+    excludedColumns?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * PARTITION BY of the target table.
+     */
+    partitionByExpr?: pulumi.Input<string | undefined>;
+    /**
+     * Indexed column for a parallel snapshot.
+     */
+    partitionKey?: pulumi.Input<string | undefined>;
+    /**
+     * ORDER BY columns, in order; required when useCustomSortingKey is true.
+     */
+    sortingKeys?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Source schema.
+     */
+    sourceSchemaName: pulumi.Input<string>;
+    /**
+     * Source table.
+     */
+    sourceTable: pulumi.Input<string>;
+    /**
+     * The target table's engine.
+     */
+    tableEngine?: pulumi.Input<enums.ClickPipeTableEngine | undefined>;
+    /**
+     * Target table, made if missing.
+     */
+    targetTable: pulumi.Input<string>;
+    /**
+     * Use sortingKeys instead of the source's primary key.
+     */
+    useCustomSortingKey?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * A GCP Pub/Sub topic (its service-account key goes in credentials).
+ */
+export interface ClickPipePubSubSourceArgs {
+    /**
+     * Acknowledgement deadline, 10 to 600 seconds.
+     */
+    ackDeadline?: pulumi.Input<number | undefined>;
+    /**
+     * SERVICE_ACCOUNT.
+     */
+    authentication: pulumi.Input<enums.ClickPipePubSubAuthentication>;
+    /**
+     * Ordered delivery (replaces).
+     */
+    enableOrdering?: pulumi.Input<boolean | undefined>;
+    /**
+     * Subscription filter (CEL), at most 256 characters (replaces).
+     */
+    filter?: pulumi.Input<string | undefined>;
+    /**
+     * Message format (replaces).
+     */
+    format: pulumi.Input<enums.ClickPipePubSubFormat>;
+    /**
+     * GCP project (replaces).
+     */
+    projectId: pulumi.Input<string>;
+    /**
+     * RFC 3339 time; exactly when seekType is "timestamp" (replaces).
+     */
+    seekTimestamp?: pulumi.Input<string | undefined>;
+    /**
+     * Where to start (replaces).
+     */
+    seekType: pulumi.Input<enums.ClickPipePubSubSeekType>;
+    /**
+     * Topic name (replaces).
+     */
+    topic: pulumi.Input<string>;
+}
+
+/**
+ * A streaming or object-storage pipe's scaling.
+ */
+export interface ClickPipeScalingArgs {
+    /**
+     * Concurrency, 0 (auto) to 34 (object storage).
+     */
+    concurrency?: pulumi.Input<number | undefined>;
+    /**
+     * CPU per replica, 125 to 2000 millicores.
+     */
+    replicaCpuMillicores?: pulumi.Input<number | undefined>;
+    /**
+     * Memory per replica, 0.5 to 8 GB.
+     */
+    replicaMemoryGb?: pulumi.Input<number | undefined>;
+    /**
+     * Replicas, 1 to 40 (streaming pipes).
+     */
+    replicas?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * A pipe's settings, as PipeSettings manages them.
+ */
+export interface ClickPipeSettingsArgs {
+    /**
+     * Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
+     */
+    dbMaxDownloadThreads?: pulumi.Input<number | undefined>;
+    /**
+     * Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null.
+     */
+    dbMaxInsertThreads?: pulumi.Input<number | undefined>;
+    /**
+     * Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null.
+     */
+    dbMaxThreads?: pulumi.Input<number | undefined>;
+    /**
+     * Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
+     */
+    dbMinInsertBlockSizeBytes?: pulumi.Input<number | undefined>;
+    /**
+     * Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
+     */
+    dbParallelDistributedInsertSelect?: pulumi.Input<number | undefined>;
+    /**
+     * Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+     */
+    dbParallelViewProcessing?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+     */
+    kafkaReadCommitted?: pulumi.Input<boolean | undefined>;
+    /**
+     * Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
+     */
+    objectStorageConcurrency?: pulumi.Input<number | undefined>;
+    /**
+     * Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
+     */
+    objectStorageMaxFileCount?: pulumi.Input<number | undefined>;
+    /**
+     * Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
+     */
+    objectStorageMaxInsertBytes?: pulumi.Input<number | undefined>;
+    /**
+     * Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100 to 3600000 (inclusive) or null.
+     */
+    objectStoragePollingIntervalMs?: pulumi.Input<number | undefined>;
+    /**
+     * Whether the cluster function is used for distributed processing: true, false or null.
+     */
+    objectStorageUseClusterFunction?: pulumi.Input<boolean | undefined>;
+    /**
+     * Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+     */
+    streamingMaxInsertWaitMs?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * Where a pipe reads: exactly one kind.
+ */
+export interface ClickPipeSourceArgs {
+    /**
+     * BigQuery (snapshot).
+     */
+    bigquery?: pulumi.Input<inputs.ClickPipeBigQuerySourceArgs | undefined>;
+    /**
+     * Kafka, Redpanda, MSK, Confluent, Event Hubs, ...
+     */
+    kafka?: pulumi.Input<inputs.ClickPipeKafkaSourceArgs | undefined>;
+    /**
+     * Amazon Kinesis.
+     */
+    kinesis?: pulumi.Input<inputs.ClickPipeKinesisSourceArgs | undefined>;
+    /**
+     * MongoDB (CDC).
+     */
+    mongodb?: pulumi.Input<inputs.ClickPipeMongoDbSourceArgs | undefined>;
+    /**
+     * MySQL, MariaDB (CDC).
+     */
+    mysql?: pulumi.Input<inputs.ClickPipeMySqlSourceArgs | undefined>;
+    /**
+     * S3, GCS, Azure Blob Storage, ...
+     */
+    objectStorage?: pulumi.Input<inputs.ClickPipeObjectStorageSourceArgs | undefined>;
+    /**
+     * PostgreSQL (CDC).
+     */
+    postgres?: pulumi.Input<inputs.ClickPipePostgresSourceArgs | undefined>;
+    /**
+     * GCP Pub/Sub.
+     */
+    pubsub?: pulumi.Input<inputs.ClickPipePubSubSourceArgs | undefined>;
+}
+
+/**
+ * The managed table's definition.
+ */
+export interface ClickPipeTableDefinitionArgs {
+    /**
+     * Engine.
+     */
+    engine: pulumi.Input<inputs.ClickPipeTableEngineSpecArgs>;
+    /**
+     * PARTITION BY expression.
+     */
+    partitionBy?: pulumi.Input<string | undefined>;
+    /**
+     * PRIMARY KEY expression.
+     */
+    primaryKey?: pulumi.Input<string | undefined>;
+    /**
+     * Sorting key columns.
+     */
+    sortingKey?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
+ * A managed table's engine.
+ */
+export interface ClickPipeTableEngineSpecArgs {
+    /**
+     * Columns summed (SummingMergeTree).
+     */
+    columnIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Engine.
+     */
+    type: pulumi.Input<enums.ClickPipeManagedTableEngine>;
+    /**
+     * Version column (ReplacingMergeTree).
+     */
+    versionColumnId?: pulumi.Input<string | undefined>;
+}
+
+/**
  * A group of tiles, with tabs.
  */
 export interface DashboardContainerArgs {

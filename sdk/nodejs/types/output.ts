@@ -87,6 +87,948 @@ export interface ApiKeyHashData {
 }
 
 /**
+ * A BigQuery pipe's settings.
+ */
+export interface ClickPipeBigQuerySettings {
+    /**
+     * Nullable target columns.
+     */
+    allowNullableColumns?: boolean;
+    /**
+     * Workers in the initial load.
+     */
+    initialLoadParallelism?: number;
+    /**
+     * snapshot.
+     */
+    replicationMode?: enums.ClickPipeBigQueryReplicationMode;
+    /**
+     * Rows per partition.
+     */
+    snapshotNumRowsPerPartition?: number;
+    /**
+     * Tables at once.
+     */
+    snapshotNumberOfParallelTables?: number;
+}
+
+/**
+ * BigQuery tables loaded once (snapshot); any change replaces the pipe. Its key goes in credentials.
+ */
+export interface ClickPipeBigQuerySource {
+    /**
+     * Settings.
+     */
+    settings?: outputs.ClickPipeBigQuerySettings;
+    /**
+     * GCS staging path, e.g. gs://bucket/staging/.
+     */
+    snapshotStagingPath: string;
+    /**
+     * Tables loaded.
+     */
+    tableMappings: outputs.ClickPipeBigQueryTableMapping[];
+}
+
+/**
+ * A BigQuery table and the ClickHouse table it fills.
+ */
+export interface ClickPipeBigQueryTableMapping {
+    /**
+     * Columns left out of replication (unique).
+     */
+    excludedColumns?: string[];
+    /**
+     * ORDER BY columns, in order; required when useCustomSortingKey is true.
+     */
+    sortingKeys?: string[];
+    /**
+     * Source dataset.
+     */
+    sourceDatasetName: string;
+    /**
+     * Source table.
+     */
+    sourceTable: string;
+    /**
+     * The target table's engine.
+     */
+    tableEngine?: enums.ClickPipeTableEngine;
+    /**
+     * Target table.
+     */
+    targetTable: string;
+    /**
+     * Use sortingKeys instead of the source's primary key.
+     */
+    useCustomSortingKey?: boolean;
+}
+
+/**
+ * A destination column.
+ */
+export interface ClickPipeColumn {
+    /**
+     * Column name.
+     */
+    name: string;
+    /**
+     * ClickHouse type, e.g. String.
+     */
+    type: string;
+}
+
+/**
+ * The source's secrets, write-only: sent, never read back.
+ */
+export interface ClickPipeCredentials {
+    /**
+     * AWS access key id (IAM_USER).
+     */
+    accessKeyId?: string;
+    /**
+     * PEM client certificate (MUTUAL_TLS).
+     */
+    certificate?: string;
+    /**
+     * Azure connection string (Event Hubs, Blob Storage).
+     */
+    connectionString?: string;
+    /**
+     * Password.
+     */
+    password?: string;
+    /**
+     * PEM client private key (MUTUAL_TLS).
+     */
+    privateKey?: string;
+    /**
+     * Schema registry password.
+     */
+    schemaRegistryPassword?: string;
+    /**
+     * Schema registry user.
+     */
+    schemaRegistryUsername?: string;
+    /**
+     * AWS secret key (IAM_USER).
+     */
+    secretKey?: string;
+    /**
+     * Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery).
+     */
+    serviceAccountKey?: string;
+    /**
+     * User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB).
+     */
+    username?: string;
+}
+
+/**
+ * Where a pipe writes.
+ */
+export interface ClickPipeDestination {
+    /**
+     * Columns; required but for database pipes. Changes in place (the table's schema is not altered).
+     */
+    columns?: outputs.ClickPipeColumn[];
+    /**
+     * Database (replaces).
+     */
+    database: string;
+    /**
+     * Whether ClickPipes makes the table; required but for database pipes (replaces).
+     */
+    managedTable?: boolean;
+    /**
+     * Roles granted to the pipe's ClickHouse user (replaces).
+     */
+    roles?: string[];
+    /**
+     * Table; required but for database pipes (replaces).
+     */
+    table?: string;
+    /**
+     * Managed table's definition; with managedTable true (replaces).
+     */
+    tableDefinition?: outputs.ClickPipeTableDefinition;
+}
+
+/**
+ * A source field and the column it fills.
+ */
+export interface ClickPipeFieldMapping {
+    /**
+     * Destination column.
+     */
+    destinationField: string;
+    /**
+     * Source field.
+     */
+    sourceField: string;
+}
+
+/**
+ * Where a Kafka pipe starts reading.
+ */
+export interface ClickPipeKafkaOffset {
+    /**
+     * Where to start.
+     */
+    strategy: enums.ClickPipeKafkaOffsetStrategy;
+    /**
+     * Minute-precision UTC timestamp; required for "from_timestamp".
+     */
+    timestamp?: string;
+}
+
+/**
+ * A schema registry (its user and password go in credentials).
+ */
+export interface ClickPipeKafkaSchemaRegistry {
+    /**
+     * PLAIN.
+     */
+    authentication: enums.ClickPipeSchemaRegistryAuthentication;
+    /**
+     * PEM CA certificate of the registry.
+     */
+    caCertificate?: string;
+    /**
+     * The schema's URL (https).
+     */
+    url: string;
+}
+
+/**
+ * A Kafka (or Kafka-compatible) source.
+ */
+export interface ClickPipeKafkaSource {
+    /**
+     * Authentication; its secrets go in credentials.
+     */
+    authentication: enums.ClickPipeKafkaAuthentication;
+    /**
+     * Brokers, comma-separated. Changing it replaces the pipe.
+     */
+    brokers: string;
+    /**
+     * PEM CA certificates validating the brokers.
+     */
+    caCertificate?: string;
+    /**
+     * Consumer group; default "clickpipes-<id>". Changing it replaces the pipe.
+     */
+    consumerGroup?: string;
+    /**
+     * Exactly-once delivery; set at creation only (changing it replaces the pipe).
+     */
+    exactlyOnce?: boolean;
+    /**
+     * Message format. Changing it replaces the pipe.
+     */
+    format: enums.ClickPipeKafkaFormat;
+    /**
+     * IAM role (IAM_ROLE).
+     */
+    iamRole?: string;
+    /**
+     * Where to start reading. Changing it replaces the pipe.
+     */
+    offset?: outputs.ClickPipeKafkaOffset;
+    /**
+     * Reverse private endpoint uuids.
+     */
+    reversePrivateEndpointIds?: string[];
+    /**
+     * Schema registry. Changing it replaces the pipe.
+     */
+    schemaRegistry?: outputs.ClickPipeKafkaSchemaRegistry;
+    /**
+     * Topics. Changing it replaces the pipe.
+     */
+    topics: string;
+    /**
+     * The Kafka flavour. Changing it replaces the pipe.
+     */
+    type: enums.ClickPipeKafkaType;
+}
+
+/**
+ * An Amazon Kinesis stream.
+ */
+export interface ClickPipeKinesisSource {
+    /**
+     * Authentication; IAM_USER's keys go in credentials.
+     */
+    authentication: enums.ClickPipeKinesisAuthentication;
+    /**
+     * Record format (replaces).
+     */
+    format: enums.ClickPipeKinesisFormat;
+    /**
+     * IAM role (IAM_ROLE).
+     */
+    iamRole?: string;
+    /**
+     * Where to start (replaces).
+     */
+    iteratorType: enums.ClickPipeKinesisIteratorType;
+    /**
+     * AWS region (replaces).
+     */
+    region: string;
+    /**
+     * Stream name (replaces).
+     */
+    streamName: string;
+    /**
+     * UNIX timestamp; required for AT_TIMESTAMP (replaces).
+     */
+    timestamp?: number;
+    /**
+     * Enhanced fan-out (replaces).
+     */
+    useEnhancedFanOut?: boolean;
+}
+
+/**
+ * A MongoDB pipe's replication settings.
+ */
+export interface ClickPipeMongoDbSettings {
+    /**
+     * Hard deletes in ReplacingMergeTree (replaces).
+     */
+    deleteOnMerge?: boolean;
+    /**
+     * Rows per batch (at least 1).
+     */
+    pullBatchSize?: number;
+    /**
+     * Replication mode (replaces).
+     */
+    replicationMode: enums.ClickPipeReplicationMode;
+    /**
+     * Rows per snapshot partition (at least 1000; replaces).
+     */
+    snapshotNumRowsPerPartition?: number;
+    /**
+     * Tables snapshotted at once (at least 1; replaces).
+     */
+    snapshotNumberOfParallelTables?: number;
+    /**
+     * Seconds between syncs (at least 1).
+     */
+    syncIntervalSeconds?: number;
+    /**
+     * Native JSON columns (replaces).
+     */
+    useJsonNativeFormat?: boolean;
+}
+
+/**
+ * A MongoDB deployment replicated by CDC (user and password go in credentials, not in uri).
+ */
+export interface ClickPipeMongoDbSource {
+    /**
+     * PEM CA certificate validating the server's certificate.
+     */
+    caCertificate?: string;
+    /**
+     * Disable TLS (use with caution).
+     */
+    disableTls?: boolean;
+    /**
+     * Read preference.
+     */
+    readPreference: enums.ClickPipeMongoDbReadPreference;
+    /**
+     * Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+     */
+    settings: outputs.ClickPipeMongoDbSettings;
+    /**
+     * Skip certificate verification (use with caution).
+     */
+    skipCertVerification?: boolean;
+    /**
+     * Collections replicated; changes by adding and removing mappings, the pipe paused around it.
+     */
+    tableMappings: outputs.ClickPipeMongoDbTableMapping[];
+    /**
+     * TLS host name for the server's certificate.
+     */
+    tlsHost?: string;
+    /**
+     * Connection URI (mongodb:// or mongodb+srv://), without a password.
+     */
+    uri: string;
+}
+
+/**
+ * A MongoDB collection and the ClickHouse table it fills.
+ */
+export interface ClickPipeMongoDbTableMapping {
+    /**
+     * Source collection.
+     */
+    sourceCollection: string;
+    /**
+     * Source database.
+     */
+    sourceDatabaseName: string;
+    /**
+     * The target table's engine.
+     */
+    tableEngine?: enums.ClickPipeTableEngine;
+    /**
+     * Target table, made if missing.
+     */
+    targetTable: string;
+}
+
+/**
+ * A MySQL pipe's replication settings.
+ */
+export interface ClickPipeMySqlSettings {
+    /**
+     * Keep the source's nullability (replaces).
+     */
+    allowNullableColumns?: boolean;
+    /**
+     * Hard deletes in ReplacingMergeTree (replaces).
+     */
+    deleteOnMerge?: boolean;
+    /**
+     * Workers per table in the snapshot (at least 1; replaces).
+     */
+    initialLoadParallelism?: number;
+    /**
+     * Rows per batch (at least 1).
+     */
+    pullBatchSize?: number;
+    /**
+     * Default "GTID" (replaces).
+     */
+    replicationMechanism?: enums.ClickPipeMySqlReplicationMechanism;
+    /**
+     * Replication mode (replaces).
+     */
+    replicationMode: enums.ClickPipeReplicationMode;
+    /**
+     * Rows per snapshot partition (at least 1000; replaces).
+     */
+    snapshotNumRowsPerPartition?: number;
+    /**
+     * Tables snapshotted at once (at least 1; replaces).
+     */
+    snapshotNumberOfParallelTables?: number;
+    /**
+     * Seconds between syncs (at least 1).
+     */
+    syncIntervalSeconds?: number;
+    /**
+     * Compressed connection.
+     */
+    useCompression?: boolean;
+}
+
+/**
+ * A MySQL or MariaDB database replicated by CDC (user and password go in credentials).
+ */
+export interface ClickPipeMySqlSource {
+    /**
+     * basic (credentials) or IAM_ROLE.
+     */
+    authentication?: enums.ClickPipeDatabaseAuthentication;
+    /**
+     * PEM CA certificate validating the server's certificate.
+     */
+    caCertificate?: string;
+    /**
+     * Disable TLS (use with caution).
+     */
+    disableTls?: boolean;
+    /**
+     * Server host name or address.
+     */
+    host: string;
+    /**
+     * IAM role ARN (IAM_ROLE).
+     */
+    iamRole?: string;
+    /**
+     * Server port, 1 to 65535.
+     */
+    port: number;
+    /**
+     * server_id in the replication topology, 1 to 4294967295.
+     */
+    serverId?: number;
+    /**
+     * Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place.
+     */
+    settings: outputs.ClickPipeMySqlSettings;
+    /**
+     * Skip certificate verification (use with caution).
+     */
+    skipCertVerification?: boolean;
+    /**
+     * Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+     */
+    tableMappings: outputs.ClickPipeMySqlTableMapping[];
+    /**
+     * TLS host name for the server's certificate.
+     */
+    tlsHost?: string;
+    /**
+     * Flavour; default "mysql" (replaces).
+     */
+    type?: enums.ClickPipeMySqlType;
+}
+
+/**
+ * A MySQL table and the ClickHouse table it fills.
+ */
+export interface ClickPipeMySqlTableMapping {
+    /**
+     * Columns left out of replication (unique).
+     */
+    excludedColumns?: string[];
+    /**
+     * Indexed column for a parallel snapshot.
+     */
+    partitionKey?: string;
+    /**
+     * ORDER BY columns, in order; required when useCustomSortingKey is true.
+     */
+    sortingKeys?: string[];
+    /**
+     * Source database.
+     */
+    sourceSchemaName: string;
+    /**
+     * Source table.
+     */
+    sourceTable: string;
+    /**
+     * The target table's engine.
+     */
+    tableEngine?: enums.ClickPipeTableEngine;
+    /**
+     * Target table, made if missing.
+     */
+    targetTable: string;
+    /**
+     * Use sortingKeys instead of the source's primary key.
+     */
+    useCustomSortingKey?: boolean;
+}
+
+/**
+ * Files in object storage.
+ */
+export interface ClickPipeObjectStorageSource {
+    /**
+     * Authentication (none: public); its secrets go in credentials.
+     */
+    authentication?: enums.ClickPipeObjectStorageAuthentication;
+    /**
+     * Azure container (azureblobstorage).
+     */
+    azureContainerName?: string;
+    /**
+     * Compression (replaces).
+     */
+    compression?: enums.ClickPipeCompression;
+    /**
+     * Delimiter (replaces).
+     */
+    delimiter?: string;
+    /**
+     * File format. Changing it replaces the pipe.
+     */
+    format: enums.ClickPipeObjectStorageFormat;
+    /**
+     * IAM role (IAM_ROLE, S3 only).
+     */
+    iamRole?: string;
+    /**
+     * Keep reading new files (replaces).
+     */
+    isContinuous?: boolean;
+    /**
+     * Path within the Azure container (azureblobstorage).
+     */
+    path?: string;
+    /**
+     * SQS queue or Pub/Sub subscription for event-based ingestion (replaces).
+     */
+    queueUrl?: string;
+    /**
+     * Only files from queue notifications; only with queueUrl.
+     */
+    skipInitialLoad?: boolean;
+    /**
+     * Skip keys up to this one; not with skipInitialLoad.
+     */
+    startAfter?: string;
+    /**
+     * The store. Changing it replaces the pipe.
+     */
+    type: enums.ClickPipeObjectStorageType;
+    /**
+     * Path of the files, wildcards allowed; required but for azureblobstorage (replaces).
+     */
+    url?: string;
+}
+
+/**
+ * A Postgres pipe's replication settings.
+ */
+export interface ClickPipePostgresSettings {
+    /**
+     * Keep the source's nullability (replaces).
+     */
+    allowNullableColumns?: boolean;
+    /**
+     * Hard deletes in ReplacingMergeTree (replaces).
+     */
+    deleteOnMerge?: boolean;
+    /**
+     * Failover slot, PG17+ (replaces).
+     */
+    enableFailoverSlots?: boolean;
+    /**
+     * Workers per table in the snapshot (at least 1; replaces).
+     */
+    initialLoadParallelism?: number;
+    /**
+     * Publication; made by ClickPipes if unset (replaces).
+     */
+    publicationName?: string;
+    /**
+     * Rows per batch (at least 1).
+     */
+    pullBatchSize?: number;
+    /**
+     * Replication mode (replaces).
+     */
+    replicationMode: enums.ClickPipeReplicationMode;
+    /**
+     * Replication slot; "cdc_only" only (replaces).
+     */
+    replicationSlotName?: string;
+    /**
+     * Rows per snapshot partition (at least 1000; replaces).
+     */
+    snapshotNumRowsPerPartition?: number;
+    /**
+     * Tables snapshotted at once (at least 1; replaces).
+     */
+    snapshotNumberOfParallelTables?: number;
+    /**
+     * Seconds between syncs (at least 1).
+     */
+    syncIntervalSeconds?: number;
+}
+
+/**
+ * A PostgreSQL database replicated by CDC (user and password go in credentials).
+ */
+export interface ClickPipePostgresSource {
+    /**
+     * basic (credentials) or IAM_ROLE (replaces).
+     */
+    authentication?: enums.ClickPipeDatabaseAuthentication;
+    /**
+     * PEM CA certificate validating the server's certificate.
+     */
+    caCertificate?: string;
+    /**
+     * Database replicated from.
+     */
+    database: string;
+    /**
+     * Disable TLS (use with caution).
+     */
+    disableTls?: boolean;
+    /**
+     * Server host name or address.
+     */
+    host: string;
+    /**
+     * IAM role ARN (IAM_ROLE; replaces).
+     */
+    iamRole?: string;
+    /**
+     * Server port, 1 to 65535.
+     */
+    port: number;
+    /**
+     * Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+     */
+    settings: outputs.ClickPipePostgresSettings;
+    /**
+     * Skip certificate verification (use with caution).
+     */
+    skipCertVerification?: boolean;
+    /**
+     * Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+     */
+    tableMappings: outputs.ClickPipePostgresTableMapping[];
+    /**
+     * TLS host name for the server's certificate.
+     */
+    tlsHost?: string;
+    /**
+     * Flavour; default "postgres" (replaces).
+     */
+    type?: enums.ClickPipePostgresType;
+}
+
+/**
+ * A Postgres table and the ClickHouse table it fills.
+ */
+export interface ClickPipePostgresTableMapping {
+    /**
+     * Columns left out of replication (unique).
+     */
+    excludedColumns?: string[];
+    /**
+     * PARTITION BY of the target table.
+     */
+    partitionByExpr?: string;
+    /**
+     * Indexed column for a parallel snapshot.
+     */
+    partitionKey?: string;
+    /**
+     * ORDER BY columns, in order; required when useCustomSortingKey is true.
+     */
+    sortingKeys?: string[];
+    /**
+     * Source schema.
+     */
+    sourceSchemaName: string;
+    /**
+     * Source table.
+     */
+    sourceTable: string;
+    /**
+     * The target table's engine.
+     */
+    tableEngine?: enums.ClickPipeTableEngine;
+    /**
+     * Target table, made if missing.
+     */
+    targetTable: string;
+    /**
+     * Use sortingKeys instead of the source's primary key.
+     */
+    useCustomSortingKey?: boolean;
+}
+
+/**
+ * A GCP Pub/Sub topic (its service-account key goes in credentials).
+ */
+export interface ClickPipePubSubSource {
+    /**
+     * Acknowledgement deadline, 10 to 600 seconds.
+     */
+    ackDeadline?: number;
+    /**
+     * SERVICE_ACCOUNT.
+     */
+    authentication: enums.ClickPipePubSubAuthentication;
+    /**
+     * Ordered delivery (replaces).
+     */
+    enableOrdering?: boolean;
+    /**
+     * Subscription filter (CEL), at most 256 characters (replaces).
+     */
+    filter?: string;
+    /**
+     * Message format (replaces).
+     */
+    format: enums.ClickPipePubSubFormat;
+    /**
+     * GCP project (replaces).
+     */
+    projectId: string;
+    /**
+     * RFC 3339 time; exactly when seekType is "timestamp" (replaces).
+     */
+    seekTimestamp?: string;
+    /**
+     * Where to start (replaces).
+     */
+    seekType: enums.ClickPipePubSubSeekType;
+    /**
+     * Topic name (replaces).
+     */
+    topic: string;
+}
+
+/**
+ * A streaming or object-storage pipe's scaling.
+ */
+export interface ClickPipeScaling {
+    /**
+     * Concurrency, 0 (auto) to 34 (object storage).
+     */
+    concurrency?: number;
+    /**
+     * CPU per replica, 125 to 2000 millicores.
+     */
+    replicaCpuMillicores?: number;
+    /**
+     * Memory per replica, 0.5 to 8 GB.
+     */
+    replicaMemoryGb?: number;
+    /**
+     * Replicas, 1 to 40 (streaming pipes).
+     */
+    replicas?: number;
+}
+
+/**
+ * A pipe's settings, as PipeSettings manages them.
+ */
+export interface ClickPipeSettings {
+    /**
+     * Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
+     */
+    dbMaxDownloadThreads?: number;
+    /**
+     * Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null.
+     */
+    dbMaxInsertThreads?: number;
+    /**
+     * Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null.
+     */
+    dbMaxThreads?: number;
+    /**
+     * Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
+     */
+    dbMinInsertBlockSizeBytes?: number;
+    /**
+     * Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
+     */
+    dbParallelDistributedInsertSelect?: number;
+    /**
+     * Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+     */
+    dbParallelViewProcessing?: boolean;
+    /**
+     * Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+     */
+    kafkaReadCommitted?: boolean;
+    /**
+     * Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
+     */
+    objectStorageConcurrency?: number;
+    /**
+     * Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
+     */
+    objectStorageMaxFileCount?: number;
+    /**
+     * Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
+     */
+    objectStorageMaxInsertBytes?: number;
+    /**
+     * Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100 to 3600000 (inclusive) or null.
+     */
+    objectStoragePollingIntervalMs?: number;
+    /**
+     * Whether the cluster function is used for distributed processing: true, false or null.
+     */
+    objectStorageUseClusterFunction?: boolean;
+    /**
+     * Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+     */
+    streamingMaxInsertWaitMs?: number;
+}
+
+/**
+ * Where a pipe reads: exactly one kind.
+ */
+export interface ClickPipeSource {
+    /**
+     * BigQuery (snapshot).
+     */
+    bigquery?: outputs.ClickPipeBigQuerySource;
+    /**
+     * Kafka, Redpanda, MSK, Confluent, Event Hubs, ...
+     */
+    kafka?: outputs.ClickPipeKafkaSource;
+    /**
+     * Amazon Kinesis.
+     */
+    kinesis?: outputs.ClickPipeKinesisSource;
+    /**
+     * MongoDB (CDC).
+     */
+    mongodb?: outputs.ClickPipeMongoDbSource;
+    /**
+     * MySQL, MariaDB (CDC).
+     */
+    mysql?: outputs.ClickPipeMySqlSource;
+    /**
+     * S3, GCS, Azure Blob Storage, ...
+     */
+    objectStorage?: outputs.ClickPipeObjectStorageSource;
+    /**
+     * PostgreSQL (CDC).
+     */
+    postgres?: outputs.ClickPipePostgresSource;
+    /**
+     * GCP Pub/Sub.
+     */
+    pubsub?: outputs.ClickPipePubSubSource;
+}
+
+/**
+ * The managed table's definition.
+ */
+export interface ClickPipeTableDefinition {
+    /**
+     * Engine.
+     */
+    engine: outputs.ClickPipeTableEngineSpec;
+    /**
+     * PARTITION BY expression.
+     */
+    partitionBy?: string;
+    /**
+     * PRIMARY KEY expression.
+     */
+    primaryKey?: string;
+    /**
+     * Sorting key columns.
+     */
+    sortingKey?: string[];
+}
+
+/**
+ * A managed table's engine.
+ */
+export interface ClickPipeTableEngineSpec {
+    /**
+     * Columns summed (SummingMergeTree).
+     */
+    columnIds?: string[];
+    /**
+     * Engine.
+     */
+    type: enums.ClickPipeManagedTableEngine;
+    /**
+     * Version column (ReplacingMergeTree).
+     */
+    versionColumnId?: string;
+}
+
+/**
  * A group of tiles, with tabs.
  */
 export interface DashboardContainer {

@@ -9,6 +9,7 @@ import typing
 from ._enums import *
 from .alert import *
 from .api_key import *
+from .click_pipe import *
 from .click_pipe_cdc_infrastructure import *
 from .connection import *
 from .dashboard import *
@@ -53,6 +54,7 @@ _utilities.register(
   "classes": {
    "alertpipe:index:Alert": "Alert",
    "alertpipe:index:ApiKey": "ApiKey",
+   "alertpipe:index:ClickPipe": "ClickPipe",
    "alertpipe:index:ClickPipeCdcInfrastructure": "ClickPipeCdcInfrastructure",
    "alertpipe:index:Connection": "Connection",
    "alertpipe:index:Dashboard": "Dashboard",

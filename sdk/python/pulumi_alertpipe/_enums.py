@@ -16,6 +16,30 @@ __all__ = [
     'ApiKeyRole',
     'ApiKeyRoleType',
     'ApiKeyState',
+    'ClickPipeBigQueryReplicationMode',
+    'ClickPipeCompression',
+    'ClickPipeDatabaseAuthentication',
+    'ClickPipeKafkaAuthentication',
+    'ClickPipeKafkaFormat',
+    'ClickPipeKafkaOffsetStrategy',
+    'ClickPipeKafkaType',
+    'ClickPipeKinesisAuthentication',
+    'ClickPipeKinesisFormat',
+    'ClickPipeKinesisIteratorType',
+    'ClickPipeManagedTableEngine',
+    'ClickPipeMongoDbReadPreference',
+    'ClickPipeMySqlReplicationMechanism',
+    'ClickPipeMySqlType',
+    'ClickPipeObjectStorageAuthentication',
+    'ClickPipeObjectStorageFormat',
+    'ClickPipeObjectStorageType',
+    'ClickPipePostgresType',
+    'ClickPipePubSubAuthentication',
+    'ClickPipePubSubFormat',
+    'ClickPipePubSubSeekType',
+    'ClickPipeReplicationMode',
+    'ClickPipeSchemaRegistryAuthentication',
+    'ClickPipeTableEngine',
     'DashboardAggFn',
     'DashboardConfigType',
     'DashboardDisplayType',
@@ -163,6 +187,274 @@ class ApiKeyState(_builtins.str, Enum):
     """
     ENABLED = "enabled"
     DISABLED = "disabled"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeBigQueryReplicationMode")
+class ClickPipeBigQueryReplicationMode(_builtins.str, Enum):
+    """
+    Snapshot only.
+    """
+    SNAPSHOT = "snapshot"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeCompression")
+class ClickPipeCompression(_builtins.str, Enum):
+    """
+    A file compression.
+    """
+    NONE = "none"
+    GZIP = "gzip"
+    GZ = "gz"
+    BROTLI = "brotli"
+    BR = "br"
+    XZ = "xz"
+    LZMA = "LZMA"
+    ZSTD = "zstd"
+    AUTO = "auto"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeDatabaseAuthentication")
+class ClickPipeDatabaseAuthentication(_builtins.str, Enum):
+    """
+    How a database pipe signs in.
+    """
+    BASIC = "basic"
+    IAMROLE = "IAM_ROLE"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeKafkaAuthentication")
+class ClickPipeKafkaAuthentication(_builtins.str, Enum):
+    """
+    How a Kafka pipe signs in.
+    """
+    PLAIN = "PLAIN"
+    SCRAMSHA256 = "SCRAM-SHA-256"
+    SCRAMSHA512 = "SCRAM-SHA-512"
+    IAMROLE = "IAM_ROLE"
+    IAMUSER = "IAM_USER"
+    MUTUALTLS = "MUTUAL_TLS"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeKafkaFormat")
+class ClickPipeKafkaFormat(_builtins.str, Enum):
+    """
+    A Kafka message format.
+    """
+    JSON_EACH_ROW = "JSONEachRow"
+    AVRO = "Avro"
+    AVRO_CONFLUENT = "AvroConfluent"
+    PROTOBUF = "Protobuf"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeKafkaOffsetStrategy")
+class ClickPipeKafkaOffsetStrategy(_builtins.str, Enum):
+    """
+    Where to start.
+    """
+    FROM_BEGINNING = "from_beginning"
+    FROM_LATEST = "from_latest"
+    FROM_TIMESTAMP = "from_timestamp"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeKafkaType")
+class ClickPipeKafkaType(_builtins.str, Enum):
+    """
+    The Kafka flavour.
+    """
+    KAFKA = "kafka"
+    REDPANDA = "redpanda"
+    MSK = "msk"
+    GCMK = "gcmk"
+    CONFLUENT = "confluent"
+    WARPSTREAM = "warpstream"
+    AZUREEVENTHUB = "azureeventhub"
+    DOKAFKA = "dokafka"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeKinesisAuthentication")
+class ClickPipeKinesisAuthentication(_builtins.str, Enum):
+    """
+    How a Kinesis pipe signs in.
+    """
+    IAMROLE = "IAM_ROLE"
+    IAMUSER = "IAM_USER"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeKinesisFormat")
+class ClickPipeKinesisFormat(_builtins.str, Enum):
+    """
+    A Kinesis record format.
+    """
+    JSON_EACH_ROW = "JSONEachRow"
+    AVRO = "Avro"
+    AVRO_CONFLUENT = "AvroConfluent"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeKinesisIteratorType")
+class ClickPipeKinesisIteratorType(_builtins.str, Enum):
+    """
+    Where to start.
+    """
+    TRIMHORIZON = "TRIM_HORIZON"
+    LATEST = "LATEST"
+    ATTIMESTAMP = "AT_TIMESTAMP"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeManagedTableEngine")
+class ClickPipeManagedTableEngine(_builtins.str, Enum):
+    """
+    A managed table's engine.
+    """
+    MERGE_TREE = "MergeTree"
+    REPLACING_MERGE_TREE = "ReplacingMergeTree"
+    SUMMING_MERGE_TREE = "SummingMergeTree"
+    NULL = "Null"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeMongoDbReadPreference")
+class ClickPipeMongoDbReadPreference(_builtins.str, Enum):
+    """
+    A read preference.
+    """
+    PRIMARY = "primary"
+    PRIMARY_PREFERRED = "primaryPreferred"
+    SECONDARY = "secondary"
+    SECONDARY_PREFERRED = "secondaryPreferred"
+    NEAREST = "nearest"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeMySqlReplicationMechanism")
+class ClickPipeMySqlReplicationMechanism(_builtins.str, Enum):
+    """
+    How MySQL replicates.
+    """
+    GTID = "GTID"
+    FILEPOS = "FILE_POS"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeMySqlType")
+class ClickPipeMySqlType(_builtins.str, Enum):
+    """
+    A MySQL flavour.
+    """
+    MYSQL = "mysql"
+    RDSMYSQL = "rdsmysql"
+    AURORAMYSQL = "auroramysql"
+    MARIADB = "mariadb"
+    RDSMARIADB = "rdsmariadb"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeObjectStorageAuthentication")
+class ClickPipeObjectStorageAuthentication(_builtins.str, Enum):
+    """
+    How an object-storage pipe signs in.
+    """
+    IAMROLE = "IAM_ROLE"
+    IAMUSER = "IAM_USER"
+    CONNECTIONSTRING = "CONNECTION_STRING"
+    SERVICEACCOUNT = "SERVICE_ACCOUNT"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeObjectStorageFormat")
+class ClickPipeObjectStorageFormat(_builtins.str, Enum):
+    """
+    A file format.
+    """
+    JSON_EACH_ROW = "JSONEachRow"
+    JSONAS_OBJECT = "JSONAsObject"
+    CSV = "CSV"
+    CSV_WITH_NAMES = "CSVWithNames"
+    TAB_SEPARATED = "TabSeparated"
+    TAB_SEPARATED_WITH_NAMES = "TabSeparatedWithNames"
+    PARQUET = "Parquet"
+    AVRO = "Avro"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeObjectStorageType")
+class ClickPipeObjectStorageType(_builtins.str, Enum):
+    """
+    An object store.
+    """
+    S3 = "s3"
+    GCS = "gcs"
+    DOSPACES = "dospaces"
+    AZUREBLOBSTORAGE = "azureblobstorage"
+    CLOUDFLARER2 = "cloudflarer2"
+    OVHOBJECTSTORAGE = "ovhobjectstorage"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipePostgresType")
+class ClickPipePostgresType(_builtins.str, Enum):
+    """
+    A Postgres flavour.
+    """
+    POSTGRES = "postgres"
+    SUPABASE = "supabase"
+    NEON = "neon"
+    ALLOYDB = "alloydb"
+    PLANETSCALE = "planetscale"
+    RDSPOSTGRES = "rdspostgres"
+    AURORAPOSTGRES = "aurorapostgres"
+    CLOUDSQLPOSTGRES = "cloudsqlpostgres"
+    AZUREPOSTGRES = "azurepostgres"
+    CRUNCHYBRIDGE = "crunchybridge"
+    TIGERDATA = "tigerdata"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipePubSubAuthentication")
+class ClickPipePubSubAuthentication(_builtins.str, Enum):
+    """
+    How a Pub/Sub pipe signs in.
+    """
+    SERVICEACCOUNT = "SERVICE_ACCOUNT"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipePubSubFormat")
+class ClickPipePubSubFormat(_builtins.str, Enum):
+    """
+    A Pub/Sub message format.
+    """
+    JSON_EACH_ROW = "JSONEachRow"
+    AVRO = "Avro"
+    PROTOBUF = "Protobuf"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipePubSubSeekType")
+class ClickPipePubSubSeekType(_builtins.str, Enum):
+    """
+    Where to start.
+    """
+    LATEST = "latest"
+    EARLIEST = "earliest"
+    TIMESTAMP = "timestamp"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeReplicationMode")
+class ClickPipeReplicationMode(_builtins.str, Enum):
+    """
+    "cdc" (snapshot, then changes), "snapshot" (once) or "cdc_only" (changes only).
+    """
+    CDC = "cdc"
+    SNAPSHOT = "snapshot"
+    CDC_ONLY = "cdc_only"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeSchemaRegistryAuthentication")
+class ClickPipeSchemaRegistryAuthentication(_builtins.str, Enum):
+    """
+    Registry sign-in.
+    """
+    PLAIN = "PLAIN"
+
+
+@pulumi.type_token("alertpipe:index:ClickPipeTableEngine")
+class ClickPipeTableEngine(_builtins.str, Enum):
+    """
+    A CDC target table's engine.
+    """
+    MERGE_TREE = "MergeTree"
+    REPLACING_MERGE_TREE = "ReplacingMergeTree"
+    NULL = "Null"
 
 
 @pulumi.type_token("alertpipe:index:DashboardAggFn")

@@ -20,6 +20,60 @@ __all__ = [
     'AlertChannelArgsDict',
     'ApiKeyHashDataArgs',
     'ApiKeyHashDataArgsDict',
+    'ClickPipeBigQuerySettingsArgs',
+    'ClickPipeBigQuerySettingsArgsDict',
+    'ClickPipeBigQuerySourceArgs',
+    'ClickPipeBigQuerySourceArgsDict',
+    'ClickPipeBigQueryTableMappingArgs',
+    'ClickPipeBigQueryTableMappingArgsDict',
+    'ClickPipeColumnArgs',
+    'ClickPipeColumnArgsDict',
+    'ClickPipeCredentialsArgs',
+    'ClickPipeCredentialsArgsDict',
+    'ClickPipeDestinationArgs',
+    'ClickPipeDestinationArgsDict',
+    'ClickPipeFieldMappingArgs',
+    'ClickPipeFieldMappingArgsDict',
+    'ClickPipeKafkaOffsetArgs',
+    'ClickPipeKafkaOffsetArgsDict',
+    'ClickPipeKafkaSchemaRegistryArgs',
+    'ClickPipeKafkaSchemaRegistryArgsDict',
+    'ClickPipeKafkaSourceArgs',
+    'ClickPipeKafkaSourceArgsDict',
+    'ClickPipeKinesisSourceArgs',
+    'ClickPipeKinesisSourceArgsDict',
+    'ClickPipeMongoDbSettingsArgs',
+    'ClickPipeMongoDbSettingsArgsDict',
+    'ClickPipeMongoDbSourceArgs',
+    'ClickPipeMongoDbSourceArgsDict',
+    'ClickPipeMongoDbTableMappingArgs',
+    'ClickPipeMongoDbTableMappingArgsDict',
+    'ClickPipeMySqlSettingsArgs',
+    'ClickPipeMySqlSettingsArgsDict',
+    'ClickPipeMySqlSourceArgs',
+    'ClickPipeMySqlSourceArgsDict',
+    'ClickPipeMySqlTableMappingArgs',
+    'ClickPipeMySqlTableMappingArgsDict',
+    'ClickPipeObjectStorageSourceArgs',
+    'ClickPipeObjectStorageSourceArgsDict',
+    'ClickPipePostgresSettingsArgs',
+    'ClickPipePostgresSettingsArgsDict',
+    'ClickPipePostgresSourceArgs',
+    'ClickPipePostgresSourceArgsDict',
+    'ClickPipePostgresTableMappingArgs',
+    'ClickPipePostgresTableMappingArgsDict',
+    'ClickPipePubSubSourceArgs',
+    'ClickPipePubSubSourceArgsDict',
+    'ClickPipeScalingArgs',
+    'ClickPipeScalingArgsDict',
+    'ClickPipeSettingsArgs',
+    'ClickPipeSettingsArgsDict',
+    'ClickPipeSourceArgs',
+    'ClickPipeSourceArgsDict',
+    'ClickPipeTableDefinitionArgs',
+    'ClickPipeTableDefinitionArgsDict',
+    'ClickPipeTableEngineSpecArgs',
+    'ClickPipeTableEngineSpecArgsDict',
     'DashboardContainerArgs',
     'DashboardContainerArgsDict',
     'DashboardContainerTabArgs',
@@ -235,6 +289,4227 @@ class ApiKeyHashDataArgs:
     @key_secret_hash.setter
     def key_secret_hash(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "key_secret_hash", value)
+
+
+class ClickPipeBigQuerySettingsArgsDict(TypedDict):
+    """
+    A BigQuery pipe's settings.
+    """
+    allow_nullable_columns: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Nullable target columns.
+    """
+    initial_load_parallelism: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Workers in the initial load.
+    """
+    replication_mode: NotRequired[pulumi.Input[Optional['ClickPipeBigQueryReplicationMode']]]
+    """
+    snapshot.
+    """
+    snapshot_num_rows_per_partition: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Rows per partition.
+    """
+    snapshot_number_of_parallel_tables: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Tables at once.
+    """
+
+@pulumi.input_type
+class ClickPipeBigQuerySettingsArgs:
+    def __init__(__self__, *,
+                 allow_nullable_columns: pulumi.Input[Optional[_builtins.bool]] = None,
+                 initial_load_parallelism: pulumi.Input[Optional[_builtins.float]] = None,
+                 replication_mode: pulumi.Input[Optional['ClickPipeBigQueryReplicationMode']] = None,
+                 snapshot_num_rows_per_partition: pulumi.Input[Optional[_builtins.float]] = None,
+                 snapshot_number_of_parallel_tables: pulumi.Input[Optional[_builtins.float]] = None):
+        """
+        A BigQuery pipe's settings.
+
+        :param pulumi.Input[_builtins.bool] allow_nullable_columns: Nullable target columns.
+        :param pulumi.Input[_builtins.float] initial_load_parallelism: Workers in the initial load.
+        :param pulumi.Input['ClickPipeBigQueryReplicationMode'] replication_mode: snapshot.
+        :param pulumi.Input[_builtins.float] snapshot_num_rows_per_partition: Rows per partition.
+        :param pulumi.Input[_builtins.float] snapshot_number_of_parallel_tables: Tables at once.
+        """
+        if allow_nullable_columns is not None:
+            pulumi.set(__self__, "allow_nullable_columns", allow_nullable_columns)
+        if initial_load_parallelism is not None:
+            pulumi.set(__self__, "initial_load_parallelism", initial_load_parallelism)
+        if replication_mode is not None:
+            pulumi.set(__self__, "replication_mode", replication_mode)
+        if snapshot_num_rows_per_partition is not None:
+            pulumi.set(__self__, "snapshot_num_rows_per_partition", snapshot_num_rows_per_partition)
+        if snapshot_number_of_parallel_tables is not None:
+            pulumi.set(__self__, "snapshot_number_of_parallel_tables", snapshot_number_of_parallel_tables)
+
+    @_builtins.property
+    @pulumi.getter(name="allowNullableColumns")
+    def allow_nullable_columns(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Nullable target columns.
+        """
+        return pulumi.get(self, "allow_nullable_columns")
+
+    @allow_nullable_columns.setter
+    def allow_nullable_columns(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_nullable_columns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initialLoadParallelism")
+    def initial_load_parallelism(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Workers in the initial load.
+        """
+        return pulumi.get(self, "initial_load_parallelism")
+
+    @initial_load_parallelism.setter
+    def initial_load_parallelism(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "initial_load_parallelism", value)
+
+    @_builtins.property
+    @pulumi.getter(name="replicationMode")
+    def replication_mode(self) -> pulumi.Input[Optional['ClickPipeBigQueryReplicationMode']]:
+        """
+        snapshot.
+        """
+        return pulumi.get(self, "replication_mode")
+
+    @replication_mode.setter
+    def replication_mode(self, value: pulumi.Input[Optional['ClickPipeBigQueryReplicationMode']]):
+        pulumi.set(self, "replication_mode", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumRowsPerPartition")
+    def snapshot_num_rows_per_partition(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Rows per partition.
+        """
+        return pulumi.get(self, "snapshot_num_rows_per_partition")
+
+    @snapshot_num_rows_per_partition.setter
+    def snapshot_num_rows_per_partition(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "snapshot_num_rows_per_partition", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumberOfParallelTables")
+    def snapshot_number_of_parallel_tables(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Tables at once.
+        """
+        return pulumi.get(self, "snapshot_number_of_parallel_tables")
+
+    @snapshot_number_of_parallel_tables.setter
+    def snapshot_number_of_parallel_tables(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "snapshot_number_of_parallel_tables", value)
+
+
+class ClickPipeBigQuerySourceArgsDict(TypedDict):
+    """
+    BigQuery tables loaded once (snapshot); any change replaces the pipe. Its key goes in credentials.
+    """
+    snapshot_staging_path: pulumi.Input[_builtins.str]
+    """
+    GCS staging path, e.g. gs://bucket/staging/.
+    """
+    table_mappings: pulumi.Input[Sequence[pulumi.Input['ClickPipeBigQueryTableMappingArgsDict']]]
+    """
+    Tables loaded.
+    """
+    settings: NotRequired[pulumi.Input[Optional['ClickPipeBigQuerySettingsArgsDict']]]
+    """
+    Settings.
+    """
+
+@pulumi.input_type
+class ClickPipeBigQuerySourceArgs:
+    def __init__(__self__, *,
+                 snapshot_staging_path: pulumi.Input[_builtins.str],
+                 table_mappings: pulumi.Input[Sequence[pulumi.Input['ClickPipeBigQueryTableMappingArgs']]],
+                 settings: pulumi.Input[Optional['ClickPipeBigQuerySettingsArgs']] = None):
+        """
+        BigQuery tables loaded once (snapshot); any change replaces the pipe. Its key goes in credentials.
+
+        :param pulumi.Input[_builtins.str] snapshot_staging_path: GCS staging path, e.g. gs://bucket/staging/.
+        :param pulumi.Input[Sequence[pulumi.Input['ClickPipeBigQueryTableMappingArgs']]] table_mappings: Tables loaded.
+        :param pulumi.Input['ClickPipeBigQuerySettingsArgs'] settings: Settings.
+        """
+        pulumi.set(__self__, "snapshot_staging_path", snapshot_staging_path)
+        pulumi.set(__self__, "table_mappings", table_mappings)
+        if settings is not None:
+            pulumi.set(__self__, "settings", settings)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotStagingPath")
+    def snapshot_staging_path(self) -> pulumi.Input[_builtins.str]:
+        """
+        GCS staging path, e.g. gs://bucket/staging/.
+        """
+        return pulumi.get(self, "snapshot_staging_path")
+
+    @snapshot_staging_path.setter
+    def snapshot_staging_path(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "snapshot_staging_path", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableMappings")
+    def table_mappings(self) -> pulumi.Input[Sequence[pulumi.Input['ClickPipeBigQueryTableMappingArgs']]]:
+        """
+        Tables loaded.
+        """
+        return pulumi.get(self, "table_mappings")
+
+    @table_mappings.setter
+    def table_mappings(self, value: pulumi.Input[Sequence[pulumi.Input['ClickPipeBigQueryTableMappingArgs']]]):
+        pulumi.set(self, "table_mappings", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> pulumi.Input[Optional['ClickPipeBigQuerySettingsArgs']]:
+        """
+        Settings.
+        """
+        return pulumi.get(self, "settings")
+
+    @settings.setter
+    def settings(self, value: pulumi.Input[Optional['ClickPipeBigQuerySettingsArgs']]):
+        pulumi.set(self, "settings", value)
+
+
+class ClickPipeBigQueryTableMappingArgsDict(TypedDict):
+    """
+    A BigQuery table and the ClickHouse table it fills.
+    """
+    source_dataset_name: pulumi.Input[_builtins.str]
+    """
+    Source dataset.
+    """
+    source_table: pulumi.Input[_builtins.str]
+    """
+    Source table.
+    """
+    target_table: pulumi.Input[_builtins.str]
+    """
+    Target table.
+    """
+    excluded_columns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Columns left out of replication (unique).
+    """
+    sorting_keys: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    ORDER BY columns, in order; required when useCustomSortingKey is true.
+    """
+    table_engine: NotRequired[pulumi.Input[Optional['ClickPipeTableEngine']]]
+    """
+    The target table's engine.
+    """
+    use_custom_sorting_key: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Use sortingKeys instead of the source's primary key.
+    """
+
+@pulumi.input_type
+class ClickPipeBigQueryTableMappingArgs:
+    def __init__(__self__, *,
+                 source_dataset_name: pulumi.Input[_builtins.str],
+                 source_table: pulumi.Input[_builtins.str],
+                 target_table: pulumi.Input[_builtins.str],
+                 excluded_columns: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 sorting_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 table_engine: pulumi.Input[Optional['ClickPipeTableEngine']] = None,
+                 use_custom_sorting_key: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        A BigQuery table and the ClickHouse table it fills.
+
+        :param pulumi.Input[_builtins.str] source_dataset_name: Source dataset.
+        :param pulumi.Input[_builtins.str] source_table: Source table.
+        :param pulumi.Input[_builtins.str] target_table: Target table.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_columns: Columns left out of replication (unique).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] sorting_keys: ORDER BY columns, in order; required when useCustomSortingKey is true.
+        :param pulumi.Input['ClickPipeTableEngine'] table_engine: The target table's engine.
+        :param pulumi.Input[_builtins.bool] use_custom_sorting_key: Use sortingKeys instead of the source's primary key.
+        """
+        pulumi.set(__self__, "source_dataset_name", source_dataset_name)
+        pulumi.set(__self__, "source_table", source_table)
+        pulumi.set(__self__, "target_table", target_table)
+        if excluded_columns is not None:
+            pulumi.set(__self__, "excluded_columns", excluded_columns)
+        if sorting_keys is not None:
+            pulumi.set(__self__, "sorting_keys", sorting_keys)
+        if table_engine is not None:
+            pulumi.set(__self__, "table_engine", table_engine)
+        if use_custom_sorting_key is not None:
+            pulumi.set(__self__, "use_custom_sorting_key", use_custom_sorting_key)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceDatasetName")
+    def source_dataset_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Source dataset.
+        """
+        return pulumi.get(self, "source_dataset_name")
+
+    @source_dataset_name.setter
+    def source_dataset_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "source_dataset_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceTable")
+    def source_table(self) -> pulumi.Input[_builtins.str]:
+        """
+        Source table.
+        """
+        return pulumi.get(self, "source_table")
+
+    @source_table.setter
+    def source_table(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "source_table", value)
+
+    @_builtins.property
+    @pulumi.getter(name="targetTable")
+    def target_table(self) -> pulumi.Input[_builtins.str]:
+        """
+        Target table.
+        """
+        return pulumi.get(self, "target_table")
+
+    @target_table.setter
+    def target_table(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "target_table", value)
+
+    @_builtins.property
+    @pulumi.getter(name="excludedColumns")
+    def excluded_columns(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Columns left out of replication (unique).
+        """
+        return pulumi.get(self, "excluded_columns")
+
+    @excluded_columns.setter
+    def excluded_columns(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "excluded_columns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sortingKeys")
+    def sorting_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        ORDER BY columns, in order; required when useCustomSortingKey is true.
+        """
+        return pulumi.get(self, "sorting_keys")
+
+    @sorting_keys.setter
+    def sorting_keys(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "sorting_keys", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableEngine")
+    def table_engine(self) -> pulumi.Input[Optional['ClickPipeTableEngine']]:
+        """
+        The target table's engine.
+        """
+        return pulumi.get(self, "table_engine")
+
+    @table_engine.setter
+    def table_engine(self, value: pulumi.Input[Optional['ClickPipeTableEngine']]):
+        pulumi.set(self, "table_engine", value)
+
+    @_builtins.property
+    @pulumi.getter(name="useCustomSortingKey")
+    def use_custom_sorting_key(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Use sortingKeys instead of the source's primary key.
+        """
+        return pulumi.get(self, "use_custom_sorting_key")
+
+    @use_custom_sorting_key.setter
+    def use_custom_sorting_key(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "use_custom_sorting_key", value)
+
+
+class ClickPipeColumnArgsDict(TypedDict):
+    """
+    A destination column.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Column name.
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    ClickHouse type, e.g. String.
+    """
+
+@pulumi.input_type
+class ClickPipeColumnArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[_builtins.str]):
+        """
+        A destination column.
+
+        :param pulumi.Input[_builtins.str] name: Column name.
+        :param pulumi.Input[_builtins.str] type: ClickHouse type, e.g. String.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Column name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        ClickHouse type, e.g. String.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
+
+
+class ClickPipeCredentialsArgsDict(TypedDict):
+    """
+    The source's secrets, write-only: sent, never read back.
+    """
+    access_key_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    AWS access key id (IAM_USER).
+    """
+    certificate: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM client certificate (MUTUAL_TLS).
+    """
+    connection_string: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Azure connection string (Event Hubs, Blob Storage).
+    """
+    password: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Password.
+    """
+    private_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM client private key (MUTUAL_TLS).
+    """
+    schema_registry_password: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Schema registry password.
+    """
+    schema_registry_username: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Schema registry user.
+    """
+    secret_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    AWS secret key (IAM_USER).
+    """
+    service_account_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery).
+    """
+    username: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB).
+    """
+
+@pulumi.input_type
+class ClickPipeCredentialsArgs:
+    def __init__(__self__, *,
+                 access_key_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 certificate: pulumi.Input[Optional[_builtins.str]] = None,
+                 connection_string: pulumi.Input[Optional[_builtins.str]] = None,
+                 password: pulumi.Input[Optional[_builtins.str]] = None,
+                 private_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 schema_registry_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 schema_registry_username: pulumi.Input[Optional[_builtins.str]] = None,
+                 secret_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 service_account_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 username: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The source's secrets, write-only: sent, never read back.
+
+        :param pulumi.Input[_builtins.str] access_key_id: AWS access key id (IAM_USER).
+        :param pulumi.Input[_builtins.str] certificate: PEM client certificate (MUTUAL_TLS).
+        :param pulumi.Input[_builtins.str] connection_string: Azure connection string (Event Hubs, Blob Storage).
+        :param pulumi.Input[_builtins.str] password: Password.
+        :param pulumi.Input[_builtins.str] private_key: PEM client private key (MUTUAL_TLS).
+        :param pulumi.Input[_builtins.str] schema_registry_password: Schema registry password.
+        :param pulumi.Input[_builtins.str] schema_registry_username: Schema registry user.
+        :param pulumi.Input[_builtins.str] secret_key: AWS secret key (IAM_USER).
+        :param pulumi.Input[_builtins.str] service_account_key: Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery).
+        :param pulumi.Input[_builtins.str] username: User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB).
+        """
+        if access_key_id is not None:
+            pulumi.set(__self__, "access_key_id", access_key_id)
+        if certificate is not None:
+            pulumi.set(__self__, "certificate", certificate)
+        if connection_string is not None:
+            pulumi.set(__self__, "connection_string", connection_string)
+        if password is not None:
+            pulumi.set(__self__, "password", password)
+        if private_key is not None:
+            pulumi.set(__self__, "private_key", private_key)
+        if schema_registry_password is not None:
+            pulumi.set(__self__, "schema_registry_password", schema_registry_password)
+        if schema_registry_username is not None:
+            pulumi.set(__self__, "schema_registry_username", schema_registry_username)
+        if secret_key is not None:
+            pulumi.set(__self__, "secret_key", secret_key)
+        if service_account_key is not None:
+            pulumi.set(__self__, "service_account_key", service_account_key)
+        if username is not None:
+            pulumi.set(__self__, "username", username)
+
+    @_builtins.property
+    @pulumi.getter(name="accessKeyId")
+    def access_key_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        AWS access key id (IAM_USER).
+        """
+        return pulumi.get(self, "access_key_id")
+
+    @access_key_id.setter
+    def access_key_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "access_key_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def certificate(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM client certificate (MUTUAL_TLS).
+        """
+        return pulumi.get(self, "certificate")
+
+    @certificate.setter
+    def certificate(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "certificate", value)
+
+    @_builtins.property
+    @pulumi.getter(name="connectionString")
+    def connection_string(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Azure connection string (Event Hubs, Blob Storage).
+        """
+        return pulumi.get(self, "connection_string")
+
+    @connection_string.setter
+    def connection_string(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "connection_string", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Password.
+        """
+        return pulumi.get(self, "password")
+
+    @password.setter
+    def password(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "password", value)
+
+    @_builtins.property
+    @pulumi.getter(name="privateKey")
+    def private_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM client private key (MUTUAL_TLS).
+        """
+        return pulumi.get(self, "private_key")
+
+    @private_key.setter
+    def private_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "private_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="schemaRegistryPassword")
+    def schema_registry_password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Schema registry password.
+        """
+        return pulumi.get(self, "schema_registry_password")
+
+    @schema_registry_password.setter
+    def schema_registry_password(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "schema_registry_password", value)
+
+    @_builtins.property
+    @pulumi.getter(name="schemaRegistryUsername")
+    def schema_registry_username(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Schema registry user.
+        """
+        return pulumi.get(self, "schema_registry_username")
+
+    @schema_registry_username.setter
+    def schema_registry_username(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "schema_registry_username", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretKey")
+    def secret_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        AWS secret key (IAM_USER).
+        """
+        return pulumi.get(self, "secret_key")
+
+    @secret_key.setter
+    def secret_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "secret_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccountKey")
+    def service_account_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery).
+        """
+        return pulumi.get(self, "service_account_key")
+
+    @service_account_key.setter
+    def service_account_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "service_account_key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB).
+        """
+        return pulumi.get(self, "username")
+
+    @username.setter
+    def username(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "username", value)
+
+
+class ClickPipeDestinationArgsDict(TypedDict):
+    """
+    Where a pipe writes.
+    """
+    database: pulumi.Input[_builtins.str]
+    """
+    Database (replaces).
+    """
+    columns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ClickPipeColumnArgsDict']]]]]
+    """
+    Columns; required but for database pipes. Changes in place (the table's schema is not altered).
+    """
+    managed_table: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether ClickPipes makes the table; required but for database pipes (replaces).
+    """
+    roles: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Roles granted to the pipe's ClickHouse user (replaces).
+    """
+    table: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Table; required but for database pipes (replaces).
+    """
+    table_definition: NotRequired[pulumi.Input[Optional['ClickPipeTableDefinitionArgsDict']]]
+    """
+    Managed table's definition; with managedTable true (replaces).
+    """
+
+@pulumi.input_type
+class ClickPipeDestinationArgs:
+    def __init__(__self__, *,
+                 database: pulumi.Input[_builtins.str],
+                 columns: pulumi.Input[Optional[Sequence[pulumi.Input['ClickPipeColumnArgs']]]] = None,
+                 managed_table: pulumi.Input[Optional[_builtins.bool]] = None,
+                 roles: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 table: pulumi.Input[Optional[_builtins.str]] = None,
+                 table_definition: pulumi.Input[Optional['ClickPipeTableDefinitionArgs']] = None):
+        """
+        Where a pipe writes.
+
+        :param pulumi.Input[_builtins.str] database: Database (replaces).
+        :param pulumi.Input[Sequence[pulumi.Input['ClickPipeColumnArgs']]] columns: Columns; required but for database pipes. Changes in place (the table's schema is not altered).
+        :param pulumi.Input[_builtins.bool] managed_table: Whether ClickPipes makes the table; required but for database pipes (replaces).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] roles: Roles granted to the pipe's ClickHouse user (replaces).
+        :param pulumi.Input[_builtins.str] table: Table; required but for database pipes (replaces).
+        :param pulumi.Input['ClickPipeTableDefinitionArgs'] table_definition: Managed table's definition; with managedTable true (replaces).
+        """
+        pulumi.set(__self__, "database", database)
+        if columns is not None:
+            pulumi.set(__self__, "columns", columns)
+        if managed_table is not None:
+            pulumi.set(__self__, "managed_table", managed_table)
+        if roles is not None:
+            pulumi.set(__self__, "roles", roles)
+        if table is not None:
+            pulumi.set(__self__, "table", table)
+        if table_definition is not None:
+            pulumi.set(__self__, "table_definition", table_definition)
+
+    @_builtins.property
+    @pulumi.getter
+    def database(self) -> pulumi.Input[_builtins.str]:
+        """
+        Database (replaces).
+        """
+        return pulumi.get(self, "database")
+
+    @database.setter
+    def database(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "database", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def columns(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ClickPipeColumnArgs']]]]:
+        """
+        Columns; required but for database pipes. Changes in place (the table's schema is not altered).
+        """
+        return pulumi.get(self, "columns")
+
+    @columns.setter
+    def columns(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ClickPipeColumnArgs']]]]):
+        pulumi.set(self, "columns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="managedTable")
+    def managed_table(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether ClickPipes makes the table; required but for database pipes (replaces).
+        """
+        return pulumi.get(self, "managed_table")
+
+    @managed_table.setter
+    def managed_table(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "managed_table", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def roles(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Roles granted to the pipe's ClickHouse user (replaces).
+        """
+        return pulumi.get(self, "roles")
+
+    @roles.setter
+    def roles(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "roles", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def table(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Table; required but for database pipes (replaces).
+        """
+        return pulumi.get(self, "table")
+
+    @table.setter
+    def table(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "table", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableDefinition")
+    def table_definition(self) -> pulumi.Input[Optional['ClickPipeTableDefinitionArgs']]:
+        """
+        Managed table's definition; with managedTable true (replaces).
+        """
+        return pulumi.get(self, "table_definition")
+
+    @table_definition.setter
+    def table_definition(self, value: pulumi.Input[Optional['ClickPipeTableDefinitionArgs']]):
+        pulumi.set(self, "table_definition", value)
+
+
+class ClickPipeFieldMappingArgsDict(TypedDict):
+    """
+    A source field and the column it fills.
+    """
+    destination_field: pulumi.Input[_builtins.str]
+    """
+    Destination column.
+    """
+    source_field: pulumi.Input[_builtins.str]
+    """
+    Source field.
+    """
+
+@pulumi.input_type
+class ClickPipeFieldMappingArgs:
+    def __init__(__self__, *,
+                 destination_field: pulumi.Input[_builtins.str],
+                 source_field: pulumi.Input[_builtins.str]):
+        """
+        A source field and the column it fills.
+
+        :param pulumi.Input[_builtins.str] destination_field: Destination column.
+        :param pulumi.Input[_builtins.str] source_field: Source field.
+        """
+        pulumi.set(__self__, "destination_field", destination_field)
+        pulumi.set(__self__, "source_field", source_field)
+
+    @_builtins.property
+    @pulumi.getter(name="destinationField")
+    def destination_field(self) -> pulumi.Input[_builtins.str]:
+        """
+        Destination column.
+        """
+        return pulumi.get(self, "destination_field")
+
+    @destination_field.setter
+    def destination_field(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "destination_field", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceField")
+    def source_field(self) -> pulumi.Input[_builtins.str]:
+        """
+        Source field.
+        """
+        return pulumi.get(self, "source_field")
+
+    @source_field.setter
+    def source_field(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "source_field", value)
+
+
+class ClickPipeKafkaOffsetArgsDict(TypedDict):
+    """
+    Where a Kafka pipe starts reading.
+    """
+    strategy: pulumi.Input['ClickPipeKafkaOffsetStrategy']
+    """
+    Where to start.
+    """
+    timestamp: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Minute-precision UTC timestamp; required for "from_timestamp".
+    """
+
+@pulumi.input_type
+class ClickPipeKafkaOffsetArgs:
+    def __init__(__self__, *,
+                 strategy: pulumi.Input['ClickPipeKafkaOffsetStrategy'],
+                 timestamp: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Where a Kafka pipe starts reading.
+
+        :param pulumi.Input['ClickPipeKafkaOffsetStrategy'] strategy: Where to start.
+        :param pulumi.Input[_builtins.str] timestamp: Minute-precision UTC timestamp; required for "from_timestamp".
+        """
+        pulumi.set(__self__, "strategy", strategy)
+        if timestamp is not None:
+            pulumi.set(__self__, "timestamp", timestamp)
+
+    @_builtins.property
+    @pulumi.getter
+    def strategy(self) -> pulumi.Input['ClickPipeKafkaOffsetStrategy']:
+        """
+        Where to start.
+        """
+        return pulumi.get(self, "strategy")
+
+    @strategy.setter
+    def strategy(self, value: pulumi.Input['ClickPipeKafkaOffsetStrategy']):
+        pulumi.set(self, "strategy", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Minute-precision UTC timestamp; required for "from_timestamp".
+        """
+        return pulumi.get(self, "timestamp")
+
+    @timestamp.setter
+    def timestamp(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "timestamp", value)
+
+
+class ClickPipeKafkaSchemaRegistryArgsDict(TypedDict):
+    """
+    A schema registry (its user and password go in credentials).
+    """
+    authentication: pulumi.Input['ClickPipeSchemaRegistryAuthentication']
+    """
+    PLAIN.
+    """
+    url: pulumi.Input[_builtins.str]
+    """
+    The schema's URL (https).
+    """
+    ca_certificate: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM CA certificate of the registry.
+    """
+
+@pulumi.input_type
+class ClickPipeKafkaSchemaRegistryArgs:
+    def __init__(__self__, *,
+                 authentication: pulumi.Input['ClickPipeSchemaRegistryAuthentication'],
+                 url: pulumi.Input[_builtins.str],
+                 ca_certificate: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A schema registry (its user and password go in credentials).
+
+        :param pulumi.Input['ClickPipeSchemaRegistryAuthentication'] authentication: PLAIN.
+        :param pulumi.Input[_builtins.str] url: The schema's URL (https).
+        :param pulumi.Input[_builtins.str] ca_certificate: PEM CA certificate of the registry.
+        """
+        pulumi.set(__self__, "authentication", authentication)
+        pulumi.set(__self__, "url", url)
+        if ca_certificate is not None:
+            pulumi.set(__self__, "ca_certificate", ca_certificate)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> pulumi.Input['ClickPipeSchemaRegistryAuthentication']:
+        """
+        PLAIN.
+        """
+        return pulumi.get(self, "authentication")
+
+    @authentication.setter
+    def authentication(self, value: pulumi.Input['ClickPipeSchemaRegistryAuthentication']):
+        pulumi.set(self, "authentication", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[_builtins.str]:
+        """
+        The schema's URL (https).
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="caCertificate")
+    def ca_certificate(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM CA certificate of the registry.
+        """
+        return pulumi.get(self, "ca_certificate")
+
+    @ca_certificate.setter
+    def ca_certificate(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ca_certificate", value)
+
+
+class ClickPipeKafkaSourceArgsDict(TypedDict):
+    """
+    A Kafka (or Kafka-compatible) source.
+    """
+    authentication: pulumi.Input['ClickPipeKafkaAuthentication']
+    """
+    Authentication; its secrets go in credentials.
+    """
+    brokers: pulumi.Input[_builtins.str]
+    """
+    Brokers, comma-separated. Changing it replaces the pipe.
+    """
+    format: pulumi.Input['ClickPipeKafkaFormat']
+    """
+    Message format. Changing it replaces the pipe.
+    """
+    topics: pulumi.Input[_builtins.str]
+    """
+    Topics. Changing it replaces the pipe.
+    """
+    type: pulumi.Input['ClickPipeKafkaType']
+    """
+    The Kafka flavour. Changing it replaces the pipe.
+    """
+    ca_certificate: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM CA certificates validating the brokers.
+    """
+    consumer_group: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Consumer group; default "clickpipes-<id>". Changing it replaces the pipe.
+    """
+    exactly_once: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Exactly-once delivery; set at creation only (changing it replaces the pipe).
+    """
+    iam_role: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    IAM role (IAM_ROLE).
+    """
+    offset: NotRequired[pulumi.Input[Optional['ClickPipeKafkaOffsetArgsDict']]]
+    """
+    Where to start reading. Changing it replaces the pipe.
+    """
+    reverse_private_endpoint_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Reverse private endpoint uuids.
+    """
+    schema_registry: NotRequired[pulumi.Input[Optional['ClickPipeKafkaSchemaRegistryArgsDict']]]
+    """
+    Schema registry. Changing it replaces the pipe.
+    """
+
+@pulumi.input_type
+class ClickPipeKafkaSourceArgs:
+    def __init__(__self__, *,
+                 authentication: pulumi.Input['ClickPipeKafkaAuthentication'],
+                 brokers: pulumi.Input[_builtins.str],
+                 format: pulumi.Input['ClickPipeKafkaFormat'],
+                 topics: pulumi.Input[_builtins.str],
+                 type: pulumi.Input['ClickPipeKafkaType'],
+                 ca_certificate: pulumi.Input[Optional[_builtins.str]] = None,
+                 consumer_group: pulumi.Input[Optional[_builtins.str]] = None,
+                 exactly_once: pulumi.Input[Optional[_builtins.bool]] = None,
+                 iam_role: pulumi.Input[Optional[_builtins.str]] = None,
+                 offset: pulumi.Input[Optional['ClickPipeKafkaOffsetArgs']] = None,
+                 reverse_private_endpoint_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 schema_registry: pulumi.Input[Optional['ClickPipeKafkaSchemaRegistryArgs']] = None):
+        """
+        A Kafka (or Kafka-compatible) source.
+
+        :param pulumi.Input['ClickPipeKafkaAuthentication'] authentication: Authentication; its secrets go in credentials.
+        :param pulumi.Input[_builtins.str] brokers: Brokers, comma-separated. Changing it replaces the pipe.
+        :param pulumi.Input['ClickPipeKafkaFormat'] format: Message format. Changing it replaces the pipe.
+        :param pulumi.Input[_builtins.str] topics: Topics. Changing it replaces the pipe.
+        :param pulumi.Input['ClickPipeKafkaType'] type: The Kafka flavour. Changing it replaces the pipe.
+        :param pulumi.Input[_builtins.str] ca_certificate: PEM CA certificates validating the brokers.
+        :param pulumi.Input[_builtins.str] consumer_group: Consumer group; default "clickpipes-<id>". Changing it replaces the pipe.
+        :param pulumi.Input[_builtins.bool] exactly_once: Exactly-once delivery; set at creation only (changing it replaces the pipe).
+        :param pulumi.Input[_builtins.str] iam_role: IAM role (IAM_ROLE).
+        :param pulumi.Input['ClickPipeKafkaOffsetArgs'] offset: Where to start reading. Changing it replaces the pipe.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] reverse_private_endpoint_ids: Reverse private endpoint uuids.
+        :param pulumi.Input['ClickPipeKafkaSchemaRegistryArgs'] schema_registry: Schema registry. Changing it replaces the pipe.
+        """
+        pulumi.set(__self__, "authentication", authentication)
+        pulumi.set(__self__, "brokers", brokers)
+        pulumi.set(__self__, "format", format)
+        pulumi.set(__self__, "topics", topics)
+        pulumi.set(__self__, "type", type)
+        if ca_certificate is not None:
+            pulumi.set(__self__, "ca_certificate", ca_certificate)
+        if consumer_group is not None:
+            pulumi.set(__self__, "consumer_group", consumer_group)
+        if exactly_once is not None:
+            pulumi.set(__self__, "exactly_once", exactly_once)
+        if iam_role is not None:
+            pulumi.set(__self__, "iam_role", iam_role)
+        if offset is not None:
+            pulumi.set(__self__, "offset", offset)
+        if reverse_private_endpoint_ids is not None:
+            pulumi.set(__self__, "reverse_private_endpoint_ids", reverse_private_endpoint_ids)
+        if schema_registry is not None:
+            pulumi.set(__self__, "schema_registry", schema_registry)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> pulumi.Input['ClickPipeKafkaAuthentication']:
+        """
+        Authentication; its secrets go in credentials.
+        """
+        return pulumi.get(self, "authentication")
+
+    @authentication.setter
+    def authentication(self, value: pulumi.Input['ClickPipeKafkaAuthentication']):
+        pulumi.set(self, "authentication", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def brokers(self) -> pulumi.Input[_builtins.str]:
+        """
+        Brokers, comma-separated. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "brokers")
+
+    @brokers.setter
+    def brokers(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "brokers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def format(self) -> pulumi.Input['ClickPipeKafkaFormat']:
+        """
+        Message format. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "format")
+
+    @format.setter
+    def format(self, value: pulumi.Input['ClickPipeKafkaFormat']):
+        pulumi.set(self, "format", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def topics(self) -> pulumi.Input[_builtins.str]:
+        """
+        Topics. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "topics")
+
+    @topics.setter
+    def topics(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "topics", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input['ClickPipeKafkaType']:
+        """
+        The Kafka flavour. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input['ClickPipeKafkaType']):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="caCertificate")
+    def ca_certificate(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM CA certificates validating the brokers.
+        """
+        return pulumi.get(self, "ca_certificate")
+
+    @ca_certificate.setter
+    def ca_certificate(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ca_certificate", value)
+
+    @_builtins.property
+    @pulumi.getter(name="consumerGroup")
+    def consumer_group(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Consumer group; default "clickpipes-<id>". Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "consumer_group")
+
+    @consumer_group.setter
+    def consumer_group(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "consumer_group", value)
+
+    @_builtins.property
+    @pulumi.getter(name="exactlyOnce")
+    def exactly_once(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Exactly-once delivery; set at creation only (changing it replaces the pipe).
+        """
+        return pulumi.get(self, "exactly_once")
+
+    @exactly_once.setter
+    def exactly_once(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "exactly_once", value)
+
+    @_builtins.property
+    @pulumi.getter(name="iamRole")
+    def iam_role(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        IAM role (IAM_ROLE).
+        """
+        return pulumi.get(self, "iam_role")
+
+    @iam_role.setter
+    def iam_role(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "iam_role", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def offset(self) -> pulumi.Input[Optional['ClickPipeKafkaOffsetArgs']]:
+        """
+        Where to start reading. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "offset")
+
+    @offset.setter
+    def offset(self, value: pulumi.Input[Optional['ClickPipeKafkaOffsetArgs']]):
+        pulumi.set(self, "offset", value)
+
+    @_builtins.property
+    @pulumi.getter(name="reversePrivateEndpointIds")
+    def reverse_private_endpoint_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Reverse private endpoint uuids.
+        """
+        return pulumi.get(self, "reverse_private_endpoint_ids")
+
+    @reverse_private_endpoint_ids.setter
+    def reverse_private_endpoint_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "reverse_private_endpoint_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="schemaRegistry")
+    def schema_registry(self) -> pulumi.Input[Optional['ClickPipeKafkaSchemaRegistryArgs']]:
+        """
+        Schema registry. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "schema_registry")
+
+    @schema_registry.setter
+    def schema_registry(self, value: pulumi.Input[Optional['ClickPipeKafkaSchemaRegistryArgs']]):
+        pulumi.set(self, "schema_registry", value)
+
+
+class ClickPipeKinesisSourceArgsDict(TypedDict):
+    """
+    An Amazon Kinesis stream.
+    """
+    authentication: pulumi.Input['ClickPipeKinesisAuthentication']
+    """
+    Authentication; IAM_USER's keys go in credentials.
+    """
+    format: pulumi.Input['ClickPipeKinesisFormat']
+    """
+    Record format (replaces).
+    """
+    iterator_type: pulumi.Input['ClickPipeKinesisIteratorType']
+    """
+    Where to start (replaces).
+    """
+    region: pulumi.Input[_builtins.str]
+    """
+    AWS region (replaces).
+    """
+    stream_name: pulumi.Input[_builtins.str]
+    """
+    Stream name (replaces).
+    """
+    iam_role: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    IAM role (IAM_ROLE).
+    """
+    timestamp: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    UNIX timestamp; required for AT_TIMESTAMP (replaces).
+    """
+    use_enhanced_fan_out: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Enhanced fan-out (replaces).
+    """
+
+@pulumi.input_type
+class ClickPipeKinesisSourceArgs:
+    def __init__(__self__, *,
+                 authentication: pulumi.Input['ClickPipeKinesisAuthentication'],
+                 format: pulumi.Input['ClickPipeKinesisFormat'],
+                 iterator_type: pulumi.Input['ClickPipeKinesisIteratorType'],
+                 region: pulumi.Input[_builtins.str],
+                 stream_name: pulumi.Input[_builtins.str],
+                 iam_role: pulumi.Input[Optional[_builtins.str]] = None,
+                 timestamp: pulumi.Input[Optional[_builtins.int]] = None,
+                 use_enhanced_fan_out: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        An Amazon Kinesis stream.
+
+        :param pulumi.Input['ClickPipeKinesisAuthentication'] authentication: Authentication; IAM_USER's keys go in credentials.
+        :param pulumi.Input['ClickPipeKinesisFormat'] format: Record format (replaces).
+        :param pulumi.Input['ClickPipeKinesisIteratorType'] iterator_type: Where to start (replaces).
+        :param pulumi.Input[_builtins.str] region: AWS region (replaces).
+        :param pulumi.Input[_builtins.str] stream_name: Stream name (replaces).
+        :param pulumi.Input[_builtins.str] iam_role: IAM role (IAM_ROLE).
+        :param pulumi.Input[_builtins.int] timestamp: UNIX timestamp; required for AT_TIMESTAMP (replaces).
+        :param pulumi.Input[_builtins.bool] use_enhanced_fan_out: Enhanced fan-out (replaces).
+        """
+        pulumi.set(__self__, "authentication", authentication)
+        pulumi.set(__self__, "format", format)
+        pulumi.set(__self__, "iterator_type", iterator_type)
+        pulumi.set(__self__, "region", region)
+        pulumi.set(__self__, "stream_name", stream_name)
+        if iam_role is not None:
+            pulumi.set(__self__, "iam_role", iam_role)
+        if timestamp is not None:
+            pulumi.set(__self__, "timestamp", timestamp)
+        if use_enhanced_fan_out is not None:
+            pulumi.set(__self__, "use_enhanced_fan_out", use_enhanced_fan_out)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> pulumi.Input['ClickPipeKinesisAuthentication']:
+        """
+        Authentication; IAM_USER's keys go in credentials.
+        """
+        return pulumi.get(self, "authentication")
+
+    @authentication.setter
+    def authentication(self, value: pulumi.Input['ClickPipeKinesisAuthentication']):
+        pulumi.set(self, "authentication", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def format(self) -> pulumi.Input['ClickPipeKinesisFormat']:
+        """
+        Record format (replaces).
+        """
+        return pulumi.get(self, "format")
+
+    @format.setter
+    def format(self, value: pulumi.Input['ClickPipeKinesisFormat']):
+        pulumi.set(self, "format", value)
+
+    @_builtins.property
+    @pulumi.getter(name="iteratorType")
+    def iterator_type(self) -> pulumi.Input['ClickPipeKinesisIteratorType']:
+        """
+        Where to start (replaces).
+        """
+        return pulumi.get(self, "iterator_type")
+
+    @iterator_type.setter
+    def iterator_type(self, value: pulumi.Input['ClickPipeKinesisIteratorType']):
+        pulumi.set(self, "iterator_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def region(self) -> pulumi.Input[_builtins.str]:
+        """
+        AWS region (replaces).
+        """
+        return pulumi.get(self, "region")
+
+    @region.setter
+    def region(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "region", value)
+
+    @_builtins.property
+    @pulumi.getter(name="streamName")
+    def stream_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Stream name (replaces).
+        """
+        return pulumi.get(self, "stream_name")
+
+    @stream_name.setter
+    def stream_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "stream_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="iamRole")
+    def iam_role(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        IAM role (IAM_ROLE).
+        """
+        return pulumi.get(self, "iam_role")
+
+    @iam_role.setter
+    def iam_role(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "iam_role", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        UNIX timestamp; required for AT_TIMESTAMP (replaces).
+        """
+        return pulumi.get(self, "timestamp")
+
+    @timestamp.setter
+    def timestamp(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "timestamp", value)
+
+    @_builtins.property
+    @pulumi.getter(name="useEnhancedFanOut")
+    def use_enhanced_fan_out(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Enhanced fan-out (replaces).
+        """
+        return pulumi.get(self, "use_enhanced_fan_out")
+
+    @use_enhanced_fan_out.setter
+    def use_enhanced_fan_out(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "use_enhanced_fan_out", value)
+
+
+class ClickPipeMongoDbSettingsArgsDict(TypedDict):
+    """
+    A MongoDB pipe's replication settings.
+    """
+    replication_mode: pulumi.Input['ClickPipeReplicationMode']
+    """
+    Replication mode (replaces).
+    """
+    delete_on_merge: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Hard deletes in ReplacingMergeTree (replaces).
+    """
+    pull_batch_size: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Rows per batch (at least 1).
+    """
+    snapshot_num_rows_per_partition: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Rows per snapshot partition (at least 1000; replaces).
+    """
+    snapshot_number_of_parallel_tables: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Tables snapshotted at once (at least 1; replaces).
+    """
+    sync_interval_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds between syncs (at least 1).
+    """
+    use_json_native_format: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Native JSON columns (replaces).
+    """
+
+@pulumi.input_type
+class ClickPipeMongoDbSettingsArgs:
+    def __init__(__self__, *,
+                 replication_mode: pulumi.Input['ClickPipeReplicationMode'],
+                 delete_on_merge: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pull_batch_size: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_num_rows_per_partition: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_number_of_parallel_tables: pulumi.Input[Optional[_builtins.int]] = None,
+                 sync_interval_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 use_json_native_format: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        A MongoDB pipe's replication settings.
+
+        :param pulumi.Input['ClickPipeReplicationMode'] replication_mode: Replication mode (replaces).
+        :param pulumi.Input[_builtins.bool] delete_on_merge: Hard deletes in ReplacingMergeTree (replaces).
+        :param pulumi.Input[_builtins.int] pull_batch_size: Rows per batch (at least 1).
+        :param pulumi.Input[_builtins.int] snapshot_num_rows_per_partition: Rows per snapshot partition (at least 1000; replaces).
+        :param pulumi.Input[_builtins.int] snapshot_number_of_parallel_tables: Tables snapshotted at once (at least 1; replaces).
+        :param pulumi.Input[_builtins.int] sync_interval_seconds: Seconds between syncs (at least 1).
+        :param pulumi.Input[_builtins.bool] use_json_native_format: Native JSON columns (replaces).
+        """
+        pulumi.set(__self__, "replication_mode", replication_mode)
+        if delete_on_merge is not None:
+            pulumi.set(__self__, "delete_on_merge", delete_on_merge)
+        if pull_batch_size is not None:
+            pulumi.set(__self__, "pull_batch_size", pull_batch_size)
+        if snapshot_num_rows_per_partition is not None:
+            pulumi.set(__self__, "snapshot_num_rows_per_partition", snapshot_num_rows_per_partition)
+        if snapshot_number_of_parallel_tables is not None:
+            pulumi.set(__self__, "snapshot_number_of_parallel_tables", snapshot_number_of_parallel_tables)
+        if sync_interval_seconds is not None:
+            pulumi.set(__self__, "sync_interval_seconds", sync_interval_seconds)
+        if use_json_native_format is not None:
+            pulumi.set(__self__, "use_json_native_format", use_json_native_format)
+
+    @_builtins.property
+    @pulumi.getter(name="replicationMode")
+    def replication_mode(self) -> pulumi.Input['ClickPipeReplicationMode']:
+        """
+        Replication mode (replaces).
+        """
+        return pulumi.get(self, "replication_mode")
+
+    @replication_mode.setter
+    def replication_mode(self, value: pulumi.Input['ClickPipeReplicationMode']):
+        pulumi.set(self, "replication_mode", value)
+
+    @_builtins.property
+    @pulumi.getter(name="deleteOnMerge")
+    def delete_on_merge(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Hard deletes in ReplacingMergeTree (replaces).
+        """
+        return pulumi.get(self, "delete_on_merge")
+
+    @delete_on_merge.setter
+    def delete_on_merge(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_on_merge", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pullBatchSize")
+    def pull_batch_size(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Rows per batch (at least 1).
+        """
+        return pulumi.get(self, "pull_batch_size")
+
+    @pull_batch_size.setter
+    def pull_batch_size(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "pull_batch_size", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumRowsPerPartition")
+    def snapshot_num_rows_per_partition(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Rows per snapshot partition (at least 1000; replaces).
+        """
+        return pulumi.get(self, "snapshot_num_rows_per_partition")
+
+    @snapshot_num_rows_per_partition.setter
+    def snapshot_num_rows_per_partition(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "snapshot_num_rows_per_partition", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumberOfParallelTables")
+    def snapshot_number_of_parallel_tables(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Tables snapshotted at once (at least 1; replaces).
+        """
+        return pulumi.get(self, "snapshot_number_of_parallel_tables")
+
+    @snapshot_number_of_parallel_tables.setter
+    def snapshot_number_of_parallel_tables(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "snapshot_number_of_parallel_tables", value)
+
+    @_builtins.property
+    @pulumi.getter(name="syncIntervalSeconds")
+    def sync_interval_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds between syncs (at least 1).
+        """
+        return pulumi.get(self, "sync_interval_seconds")
+
+    @sync_interval_seconds.setter
+    def sync_interval_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "sync_interval_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="useJsonNativeFormat")
+    def use_json_native_format(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Native JSON columns (replaces).
+        """
+        return pulumi.get(self, "use_json_native_format")
+
+    @use_json_native_format.setter
+    def use_json_native_format(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "use_json_native_format", value)
+
+
+class ClickPipeMongoDbSourceArgsDict(TypedDict):
+    """
+    A MongoDB deployment replicated by CDC (user and password go in credentials, not in uri).
+    """
+    read_preference: pulumi.Input['ClickPipeMongoDbReadPreference']
+    """
+    Read preference.
+    """
+    settings: pulumi.Input['ClickPipeMongoDbSettingsArgsDict']
+    """
+    Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+    """
+    table_mappings: pulumi.Input[Sequence[pulumi.Input['ClickPipeMongoDbTableMappingArgsDict']]]
+    """
+    Collections replicated; changes by adding and removing mappings, the pipe paused around it.
+    """
+    uri: pulumi.Input[_builtins.str]
+    """
+    Connection URI (mongodb:// or mongodb+srv://), without a password.
+    """
+    ca_certificate: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM CA certificate validating the server's certificate.
+    """
+    disable_tls: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Disable TLS (use with caution).
+    """
+    skip_cert_verification: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Skip certificate verification (use with caution).
+    """
+    tls_host: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    TLS host name for the server's certificate.
+    """
+
+@pulumi.input_type
+class ClickPipeMongoDbSourceArgs:
+    def __init__(__self__, *,
+                 read_preference: pulumi.Input['ClickPipeMongoDbReadPreference'],
+                 settings: pulumi.Input['ClickPipeMongoDbSettingsArgs'],
+                 table_mappings: pulumi.Input[Sequence[pulumi.Input['ClickPipeMongoDbTableMappingArgs']]],
+                 uri: pulumi.Input[_builtins.str],
+                 ca_certificate: pulumi.Input[Optional[_builtins.str]] = None,
+                 disable_tls: pulumi.Input[Optional[_builtins.bool]] = None,
+                 skip_cert_verification: pulumi.Input[Optional[_builtins.bool]] = None,
+                 tls_host: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A MongoDB deployment replicated by CDC (user and password go in credentials, not in uri).
+
+        :param pulumi.Input['ClickPipeMongoDbReadPreference'] read_preference: Read preference.
+        :param pulumi.Input['ClickPipeMongoDbSettingsArgs'] settings: Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+        :param pulumi.Input[Sequence[pulumi.Input['ClickPipeMongoDbTableMappingArgs']]] table_mappings: Collections replicated; changes by adding and removing mappings, the pipe paused around it.
+        :param pulumi.Input[_builtins.str] uri: Connection URI (mongodb:// or mongodb+srv://), without a password.
+        :param pulumi.Input[_builtins.str] ca_certificate: PEM CA certificate validating the server's certificate.
+        :param pulumi.Input[_builtins.bool] disable_tls: Disable TLS (use with caution).
+        :param pulumi.Input[_builtins.bool] skip_cert_verification: Skip certificate verification (use with caution).
+        :param pulumi.Input[_builtins.str] tls_host: TLS host name for the server's certificate.
+        """
+        pulumi.set(__self__, "read_preference", read_preference)
+        pulumi.set(__self__, "settings", settings)
+        pulumi.set(__self__, "table_mappings", table_mappings)
+        pulumi.set(__self__, "uri", uri)
+        if ca_certificate is not None:
+            pulumi.set(__self__, "ca_certificate", ca_certificate)
+        if disable_tls is not None:
+            pulumi.set(__self__, "disable_tls", disable_tls)
+        if skip_cert_verification is not None:
+            pulumi.set(__self__, "skip_cert_verification", skip_cert_verification)
+        if tls_host is not None:
+            pulumi.set(__self__, "tls_host", tls_host)
+
+    @_builtins.property
+    @pulumi.getter(name="readPreference")
+    def read_preference(self) -> pulumi.Input['ClickPipeMongoDbReadPreference']:
+        """
+        Read preference.
+        """
+        return pulumi.get(self, "read_preference")
+
+    @read_preference.setter
+    def read_preference(self, value: pulumi.Input['ClickPipeMongoDbReadPreference']):
+        pulumi.set(self, "read_preference", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> pulumi.Input['ClickPipeMongoDbSettingsArgs']:
+        """
+        Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+        """
+        return pulumi.get(self, "settings")
+
+    @settings.setter
+    def settings(self, value: pulumi.Input['ClickPipeMongoDbSettingsArgs']):
+        pulumi.set(self, "settings", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableMappings")
+    def table_mappings(self) -> pulumi.Input[Sequence[pulumi.Input['ClickPipeMongoDbTableMappingArgs']]]:
+        """
+        Collections replicated; changes by adding and removing mappings, the pipe paused around it.
+        """
+        return pulumi.get(self, "table_mappings")
+
+    @table_mappings.setter
+    def table_mappings(self, value: pulumi.Input[Sequence[pulumi.Input['ClickPipeMongoDbTableMappingArgs']]]):
+        pulumi.set(self, "table_mappings", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def uri(self) -> pulumi.Input[_builtins.str]:
+        """
+        Connection URI (mongodb:// or mongodb+srv://), without a password.
+        """
+        return pulumi.get(self, "uri")
+
+    @uri.setter
+    def uri(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "uri", value)
+
+    @_builtins.property
+    @pulumi.getter(name="caCertificate")
+    def ca_certificate(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM CA certificate validating the server's certificate.
+        """
+        return pulumi.get(self, "ca_certificate")
+
+    @ca_certificate.setter
+    def ca_certificate(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ca_certificate", value)
+
+    @_builtins.property
+    @pulumi.getter(name="disableTls")
+    def disable_tls(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Disable TLS (use with caution).
+        """
+        return pulumi.get(self, "disable_tls")
+
+    @disable_tls.setter
+    def disable_tls(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "disable_tls", value)
+
+    @_builtins.property
+    @pulumi.getter(name="skipCertVerification")
+    def skip_cert_verification(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Skip certificate verification (use with caution).
+        """
+        return pulumi.get(self, "skip_cert_verification")
+
+    @skip_cert_verification.setter
+    def skip_cert_verification(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "skip_cert_verification", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsHost")
+    def tls_host(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        TLS host name for the server's certificate.
+        """
+        return pulumi.get(self, "tls_host")
+
+    @tls_host.setter
+    def tls_host(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "tls_host", value)
+
+
+class ClickPipeMongoDbTableMappingArgsDict(TypedDict):
+    """
+    A MongoDB collection and the ClickHouse table it fills.
+    """
+    source_collection: pulumi.Input[_builtins.str]
+    """
+    Source collection.
+    """
+    source_database_name: pulumi.Input[_builtins.str]
+    """
+    Source database.
+    """
+    target_table: pulumi.Input[_builtins.str]
+    """
+    Target table, made if missing.
+    """
+    table_engine: NotRequired[pulumi.Input[Optional['ClickPipeTableEngine']]]
+    """
+    The target table's engine.
+    """
+
+@pulumi.input_type
+class ClickPipeMongoDbTableMappingArgs:
+    def __init__(__self__, *,
+                 source_collection: pulumi.Input[_builtins.str],
+                 source_database_name: pulumi.Input[_builtins.str],
+                 target_table: pulumi.Input[_builtins.str],
+                 table_engine: pulumi.Input[Optional['ClickPipeTableEngine']] = None):
+        """
+        A MongoDB collection and the ClickHouse table it fills.
+
+        :param pulumi.Input[_builtins.str] source_collection: Source collection.
+        :param pulumi.Input[_builtins.str] source_database_name: Source database.
+        :param pulumi.Input[_builtins.str] target_table: Target table, made if missing.
+        :param pulumi.Input['ClickPipeTableEngine'] table_engine: The target table's engine.
+        """
+        pulumi.set(__self__, "source_collection", source_collection)
+        pulumi.set(__self__, "source_database_name", source_database_name)
+        pulumi.set(__self__, "target_table", target_table)
+        if table_engine is not None:
+            pulumi.set(__self__, "table_engine", table_engine)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceCollection")
+    def source_collection(self) -> pulumi.Input[_builtins.str]:
+        """
+        Source collection.
+        """
+        return pulumi.get(self, "source_collection")
+
+    @source_collection.setter
+    def source_collection(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "source_collection", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceDatabaseName")
+    def source_database_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Source database.
+        """
+        return pulumi.get(self, "source_database_name")
+
+    @source_database_name.setter
+    def source_database_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "source_database_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="targetTable")
+    def target_table(self) -> pulumi.Input[_builtins.str]:
+        """
+        Target table, made if missing.
+        """
+        return pulumi.get(self, "target_table")
+
+    @target_table.setter
+    def target_table(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "target_table", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableEngine")
+    def table_engine(self) -> pulumi.Input[Optional['ClickPipeTableEngine']]:
+        """
+        The target table's engine.
+        """
+        return pulumi.get(self, "table_engine")
+
+    @table_engine.setter
+    def table_engine(self, value: pulumi.Input[Optional['ClickPipeTableEngine']]):
+        pulumi.set(self, "table_engine", value)
+
+
+class ClickPipeMySqlSettingsArgsDict(TypedDict):
+    """
+    A MySQL pipe's replication settings.
+    """
+    replication_mode: pulumi.Input['ClickPipeReplicationMode']
+    """
+    Replication mode (replaces).
+    """
+    allow_nullable_columns: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Keep the source's nullability (replaces).
+    """
+    delete_on_merge: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Hard deletes in ReplacingMergeTree (replaces).
+    """
+    initial_load_parallelism: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Workers per table in the snapshot (at least 1; replaces).
+    """
+    pull_batch_size: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Rows per batch (at least 1).
+    """
+    replication_mechanism: NotRequired[pulumi.Input[Optional['ClickPipeMySqlReplicationMechanism']]]
+    """
+    Default "GTID" (replaces).
+    """
+    snapshot_num_rows_per_partition: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Rows per snapshot partition (at least 1000; replaces).
+    """
+    snapshot_number_of_parallel_tables: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Tables snapshotted at once (at least 1; replaces).
+    """
+    sync_interval_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds between syncs (at least 1).
+    """
+    use_compression: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Compressed connection.
+    """
+
+@pulumi.input_type
+class ClickPipeMySqlSettingsArgs:
+    def __init__(__self__, *,
+                 replication_mode: pulumi.Input['ClickPipeReplicationMode'],
+                 allow_nullable_columns: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete_on_merge: pulumi.Input[Optional[_builtins.bool]] = None,
+                 initial_load_parallelism: pulumi.Input[Optional[_builtins.int]] = None,
+                 pull_batch_size: pulumi.Input[Optional[_builtins.int]] = None,
+                 replication_mechanism: pulumi.Input[Optional['ClickPipeMySqlReplicationMechanism']] = None,
+                 snapshot_num_rows_per_partition: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_number_of_parallel_tables: pulumi.Input[Optional[_builtins.int]] = None,
+                 sync_interval_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 use_compression: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        A MySQL pipe's replication settings.
+
+        :param pulumi.Input['ClickPipeReplicationMode'] replication_mode: Replication mode (replaces).
+        :param pulumi.Input[_builtins.bool] allow_nullable_columns: Keep the source's nullability (replaces).
+        :param pulumi.Input[_builtins.bool] delete_on_merge: Hard deletes in ReplacingMergeTree (replaces).
+        :param pulumi.Input[_builtins.int] initial_load_parallelism: Workers per table in the snapshot (at least 1; replaces).
+        :param pulumi.Input[_builtins.int] pull_batch_size: Rows per batch (at least 1).
+        :param pulumi.Input['ClickPipeMySqlReplicationMechanism'] replication_mechanism: Default "GTID" (replaces).
+        :param pulumi.Input[_builtins.int] snapshot_num_rows_per_partition: Rows per snapshot partition (at least 1000; replaces).
+        :param pulumi.Input[_builtins.int] snapshot_number_of_parallel_tables: Tables snapshotted at once (at least 1; replaces).
+        :param pulumi.Input[_builtins.int] sync_interval_seconds: Seconds between syncs (at least 1).
+        :param pulumi.Input[_builtins.bool] use_compression: Compressed connection.
+        """
+        pulumi.set(__self__, "replication_mode", replication_mode)
+        if allow_nullable_columns is not None:
+            pulumi.set(__self__, "allow_nullable_columns", allow_nullable_columns)
+        if delete_on_merge is not None:
+            pulumi.set(__self__, "delete_on_merge", delete_on_merge)
+        if initial_load_parallelism is not None:
+            pulumi.set(__self__, "initial_load_parallelism", initial_load_parallelism)
+        if pull_batch_size is not None:
+            pulumi.set(__self__, "pull_batch_size", pull_batch_size)
+        if replication_mechanism is not None:
+            pulumi.set(__self__, "replication_mechanism", replication_mechanism)
+        if snapshot_num_rows_per_partition is not None:
+            pulumi.set(__self__, "snapshot_num_rows_per_partition", snapshot_num_rows_per_partition)
+        if snapshot_number_of_parallel_tables is not None:
+            pulumi.set(__self__, "snapshot_number_of_parallel_tables", snapshot_number_of_parallel_tables)
+        if sync_interval_seconds is not None:
+            pulumi.set(__self__, "sync_interval_seconds", sync_interval_seconds)
+        if use_compression is not None:
+            pulumi.set(__self__, "use_compression", use_compression)
+
+    @_builtins.property
+    @pulumi.getter(name="replicationMode")
+    def replication_mode(self) -> pulumi.Input['ClickPipeReplicationMode']:
+        """
+        Replication mode (replaces).
+        """
+        return pulumi.get(self, "replication_mode")
+
+    @replication_mode.setter
+    def replication_mode(self, value: pulumi.Input['ClickPipeReplicationMode']):
+        pulumi.set(self, "replication_mode", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowNullableColumns")
+    def allow_nullable_columns(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Keep the source's nullability (replaces).
+        """
+        return pulumi.get(self, "allow_nullable_columns")
+
+    @allow_nullable_columns.setter
+    def allow_nullable_columns(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_nullable_columns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="deleteOnMerge")
+    def delete_on_merge(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Hard deletes in ReplacingMergeTree (replaces).
+        """
+        return pulumi.get(self, "delete_on_merge")
+
+    @delete_on_merge.setter
+    def delete_on_merge(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_on_merge", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initialLoadParallelism")
+    def initial_load_parallelism(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Workers per table in the snapshot (at least 1; replaces).
+        """
+        return pulumi.get(self, "initial_load_parallelism")
+
+    @initial_load_parallelism.setter
+    def initial_load_parallelism(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "initial_load_parallelism", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pullBatchSize")
+    def pull_batch_size(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Rows per batch (at least 1).
+        """
+        return pulumi.get(self, "pull_batch_size")
+
+    @pull_batch_size.setter
+    def pull_batch_size(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "pull_batch_size", value)
+
+    @_builtins.property
+    @pulumi.getter(name="replicationMechanism")
+    def replication_mechanism(self) -> pulumi.Input[Optional['ClickPipeMySqlReplicationMechanism']]:
+        """
+        Default "GTID" (replaces).
+        """
+        return pulumi.get(self, "replication_mechanism")
+
+    @replication_mechanism.setter
+    def replication_mechanism(self, value: pulumi.Input[Optional['ClickPipeMySqlReplicationMechanism']]):
+        pulumi.set(self, "replication_mechanism", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumRowsPerPartition")
+    def snapshot_num_rows_per_partition(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Rows per snapshot partition (at least 1000; replaces).
+        """
+        return pulumi.get(self, "snapshot_num_rows_per_partition")
+
+    @snapshot_num_rows_per_partition.setter
+    def snapshot_num_rows_per_partition(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "snapshot_num_rows_per_partition", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumberOfParallelTables")
+    def snapshot_number_of_parallel_tables(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Tables snapshotted at once (at least 1; replaces).
+        """
+        return pulumi.get(self, "snapshot_number_of_parallel_tables")
+
+    @snapshot_number_of_parallel_tables.setter
+    def snapshot_number_of_parallel_tables(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "snapshot_number_of_parallel_tables", value)
+
+    @_builtins.property
+    @pulumi.getter(name="syncIntervalSeconds")
+    def sync_interval_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds between syncs (at least 1).
+        """
+        return pulumi.get(self, "sync_interval_seconds")
+
+    @sync_interval_seconds.setter
+    def sync_interval_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "sync_interval_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="useCompression")
+    def use_compression(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Compressed connection.
+        """
+        return pulumi.get(self, "use_compression")
+
+    @use_compression.setter
+    def use_compression(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "use_compression", value)
+
+
+class ClickPipeMySqlSourceArgsDict(TypedDict):
+    """
+    A MySQL or MariaDB database replicated by CDC (user and password go in credentials).
+    """
+    host: pulumi.Input[_builtins.str]
+    """
+    Server host name or address.
+    """
+    port: pulumi.Input[_builtins.int]
+    """
+    Server port, 1 to 65535.
+    """
+    settings: pulumi.Input['ClickPipeMySqlSettingsArgsDict']
+    """
+    Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place.
+    """
+    table_mappings: pulumi.Input[Sequence[pulumi.Input['ClickPipeMySqlTableMappingArgsDict']]]
+    """
+    Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+    """
+    authentication: NotRequired[pulumi.Input[Optional['ClickPipeDatabaseAuthentication']]]
+    """
+    basic (credentials) or IAM_ROLE.
+    """
+    ca_certificate: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM CA certificate validating the server's certificate.
+    """
+    disable_tls: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Disable TLS (use with caution).
+    """
+    iam_role: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    IAM role ARN (IAM_ROLE).
+    """
+    server_id: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    server_id in the replication topology, 1 to 4294967295.
+    """
+    skip_cert_verification: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Skip certificate verification (use with caution).
+    """
+    tls_host: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    TLS host name for the server's certificate.
+    """
+    type: NotRequired[pulumi.Input[Optional['ClickPipeMySqlType']]]
+    """
+    Flavour; default "mysql" (replaces).
+    """
+
+@pulumi.input_type
+class ClickPipeMySqlSourceArgs:
+    def __init__(__self__, *,
+                 host: pulumi.Input[_builtins.str],
+                 port: pulumi.Input[_builtins.int],
+                 settings: pulumi.Input['ClickPipeMySqlSettingsArgs'],
+                 table_mappings: pulumi.Input[Sequence[pulumi.Input['ClickPipeMySqlTableMappingArgs']]],
+                 authentication: pulumi.Input[Optional['ClickPipeDatabaseAuthentication']] = None,
+                 ca_certificate: pulumi.Input[Optional[_builtins.str]] = None,
+                 disable_tls: pulumi.Input[Optional[_builtins.bool]] = None,
+                 iam_role: pulumi.Input[Optional[_builtins.str]] = None,
+                 server_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 skip_cert_verification: pulumi.Input[Optional[_builtins.bool]] = None,
+                 tls_host: pulumi.Input[Optional[_builtins.str]] = None,
+                 type: pulumi.Input[Optional['ClickPipeMySqlType']] = None):
+        """
+        A MySQL or MariaDB database replicated by CDC (user and password go in credentials).
+
+        :param pulumi.Input[_builtins.str] host: Server host name or address.
+        :param pulumi.Input[_builtins.int] port: Server port, 1 to 65535.
+        :param pulumi.Input['ClickPipeMySqlSettingsArgs'] settings: Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place.
+        :param pulumi.Input[Sequence[pulumi.Input['ClickPipeMySqlTableMappingArgs']]] table_mappings: Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+        :param pulumi.Input['ClickPipeDatabaseAuthentication'] authentication: basic (credentials) or IAM_ROLE.
+        :param pulumi.Input[_builtins.str] ca_certificate: PEM CA certificate validating the server's certificate.
+        :param pulumi.Input[_builtins.bool] disable_tls: Disable TLS (use with caution).
+        :param pulumi.Input[_builtins.str] iam_role: IAM role ARN (IAM_ROLE).
+        :param pulumi.Input[_builtins.int] server_id: server_id in the replication topology, 1 to 4294967295.
+        :param pulumi.Input[_builtins.bool] skip_cert_verification: Skip certificate verification (use with caution).
+        :param pulumi.Input[_builtins.str] tls_host: TLS host name for the server's certificate.
+        :param pulumi.Input['ClickPipeMySqlType'] type: Flavour; default "mysql" (replaces).
+        """
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "port", port)
+        pulumi.set(__self__, "settings", settings)
+        pulumi.set(__self__, "table_mappings", table_mappings)
+        if authentication is not None:
+            pulumi.set(__self__, "authentication", authentication)
+        if ca_certificate is not None:
+            pulumi.set(__self__, "ca_certificate", ca_certificate)
+        if disable_tls is not None:
+            pulumi.set(__self__, "disable_tls", disable_tls)
+        if iam_role is not None:
+            pulumi.set(__self__, "iam_role", iam_role)
+        if server_id is not None:
+            pulumi.set(__self__, "server_id", server_id)
+        if skip_cert_verification is not None:
+            pulumi.set(__self__, "skip_cert_verification", skip_cert_verification)
+        if tls_host is not None:
+            pulumi.set(__self__, "tls_host", tls_host)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> pulumi.Input[_builtins.str]:
+        """
+        Server host name or address.
+        """
+        return pulumi.get(self, "host")
+
+    @host.setter
+    def host(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "host", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[_builtins.int]:
+        """
+        Server port, 1 to 65535.
+        """
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "port", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> pulumi.Input['ClickPipeMySqlSettingsArgs']:
+        """
+        Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place.
+        """
+        return pulumi.get(self, "settings")
+
+    @settings.setter
+    def settings(self, value: pulumi.Input['ClickPipeMySqlSettingsArgs']):
+        pulumi.set(self, "settings", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableMappings")
+    def table_mappings(self) -> pulumi.Input[Sequence[pulumi.Input['ClickPipeMySqlTableMappingArgs']]]:
+        """
+        Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+        """
+        return pulumi.get(self, "table_mappings")
+
+    @table_mappings.setter
+    def table_mappings(self, value: pulumi.Input[Sequence[pulumi.Input['ClickPipeMySqlTableMappingArgs']]]):
+        pulumi.set(self, "table_mappings", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> pulumi.Input[Optional['ClickPipeDatabaseAuthentication']]:
+        """
+        basic (credentials) or IAM_ROLE.
+        """
+        return pulumi.get(self, "authentication")
+
+    @authentication.setter
+    def authentication(self, value: pulumi.Input[Optional['ClickPipeDatabaseAuthentication']]):
+        pulumi.set(self, "authentication", value)
+
+    @_builtins.property
+    @pulumi.getter(name="caCertificate")
+    def ca_certificate(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM CA certificate validating the server's certificate.
+        """
+        return pulumi.get(self, "ca_certificate")
+
+    @ca_certificate.setter
+    def ca_certificate(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ca_certificate", value)
+
+    @_builtins.property
+    @pulumi.getter(name="disableTls")
+    def disable_tls(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Disable TLS (use with caution).
+        """
+        return pulumi.get(self, "disable_tls")
+
+    @disable_tls.setter
+    def disable_tls(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "disable_tls", value)
+
+    @_builtins.property
+    @pulumi.getter(name="iamRole")
+    def iam_role(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        IAM role ARN (IAM_ROLE).
+        """
+        return pulumi.get(self, "iam_role")
+
+    @iam_role.setter
+    def iam_role(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "iam_role", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serverId")
+    def server_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        server_id in the replication topology, 1 to 4294967295.
+        """
+        return pulumi.get(self, "server_id")
+
+    @server_id.setter
+    def server_id(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "server_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="skipCertVerification")
+    def skip_cert_verification(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Skip certificate verification (use with caution).
+        """
+        return pulumi.get(self, "skip_cert_verification")
+
+    @skip_cert_verification.setter
+    def skip_cert_verification(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "skip_cert_verification", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsHost")
+    def tls_host(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        TLS host name for the server's certificate.
+        """
+        return pulumi.get(self, "tls_host")
+
+    @tls_host.setter
+    def tls_host(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "tls_host", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Optional['ClickPipeMySqlType']]:
+        """
+        Flavour; default "mysql" (replaces).
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Optional['ClickPipeMySqlType']]):
+        pulumi.set(self, "type", value)
+
+
+class ClickPipeMySqlTableMappingArgsDict(TypedDict):
+    """
+    A MySQL table and the ClickHouse table it fills.
+    """
+    source_schema_name: pulumi.Input[_builtins.str]
+    """
+    Source database.
+    """
+    source_table: pulumi.Input[_builtins.str]
+    """
+    Source table.
+    """
+    target_table: pulumi.Input[_builtins.str]
+    """
+    Target table, made if missing.
+    """
+    excluded_columns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Columns left out of replication (unique).
+    """
+    partition_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Indexed column for a parallel snapshot.
+    """
+    sorting_keys: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    ORDER BY columns, in order; required when useCustomSortingKey is true.
+    """
+    table_engine: NotRequired[pulumi.Input[Optional['ClickPipeTableEngine']]]
+    """
+    The target table's engine.
+    """
+    use_custom_sorting_key: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Use sortingKeys instead of the source's primary key.
+    """
+
+@pulumi.input_type
+class ClickPipeMySqlTableMappingArgs:
+    def __init__(__self__, *,
+                 source_schema_name: pulumi.Input[_builtins.str],
+                 source_table: pulumi.Input[_builtins.str],
+                 target_table: pulumi.Input[_builtins.str],
+                 excluded_columns: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 partition_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 sorting_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 table_engine: pulumi.Input[Optional['ClickPipeTableEngine']] = None,
+                 use_custom_sorting_key: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        A MySQL table and the ClickHouse table it fills.
+
+        :param pulumi.Input[_builtins.str] source_schema_name: Source database.
+        :param pulumi.Input[_builtins.str] source_table: Source table.
+        :param pulumi.Input[_builtins.str] target_table: Target table, made if missing.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_columns: Columns left out of replication (unique).
+        :param pulumi.Input[_builtins.str] partition_key: Indexed column for a parallel snapshot.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] sorting_keys: ORDER BY columns, in order; required when useCustomSortingKey is true.
+        :param pulumi.Input['ClickPipeTableEngine'] table_engine: The target table's engine.
+        :param pulumi.Input[_builtins.bool] use_custom_sorting_key: Use sortingKeys instead of the source's primary key.
+        """
+        pulumi.set(__self__, "source_schema_name", source_schema_name)
+        pulumi.set(__self__, "source_table", source_table)
+        pulumi.set(__self__, "target_table", target_table)
+        if excluded_columns is not None:
+            pulumi.set(__self__, "excluded_columns", excluded_columns)
+        if partition_key is not None:
+            pulumi.set(__self__, "partition_key", partition_key)
+        if sorting_keys is not None:
+            pulumi.set(__self__, "sorting_keys", sorting_keys)
+        if table_engine is not None:
+            pulumi.set(__self__, "table_engine", table_engine)
+        if use_custom_sorting_key is not None:
+            pulumi.set(__self__, "use_custom_sorting_key", use_custom_sorting_key)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceSchemaName")
+    def source_schema_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Source database.
+        """
+        return pulumi.get(self, "source_schema_name")
+
+    @source_schema_name.setter
+    def source_schema_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "source_schema_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceTable")
+    def source_table(self) -> pulumi.Input[_builtins.str]:
+        """
+        Source table.
+        """
+        return pulumi.get(self, "source_table")
+
+    @source_table.setter
+    def source_table(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "source_table", value)
+
+    @_builtins.property
+    @pulumi.getter(name="targetTable")
+    def target_table(self) -> pulumi.Input[_builtins.str]:
+        """
+        Target table, made if missing.
+        """
+        return pulumi.get(self, "target_table")
+
+    @target_table.setter
+    def target_table(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "target_table", value)
+
+    @_builtins.property
+    @pulumi.getter(name="excludedColumns")
+    def excluded_columns(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Columns left out of replication (unique).
+        """
+        return pulumi.get(self, "excluded_columns")
+
+    @excluded_columns.setter
+    def excluded_columns(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "excluded_columns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="partitionKey")
+    def partition_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Indexed column for a parallel snapshot.
+        """
+        return pulumi.get(self, "partition_key")
+
+    @partition_key.setter
+    def partition_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "partition_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sortingKeys")
+    def sorting_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        ORDER BY columns, in order; required when useCustomSortingKey is true.
+        """
+        return pulumi.get(self, "sorting_keys")
+
+    @sorting_keys.setter
+    def sorting_keys(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "sorting_keys", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableEngine")
+    def table_engine(self) -> pulumi.Input[Optional['ClickPipeTableEngine']]:
+        """
+        The target table's engine.
+        """
+        return pulumi.get(self, "table_engine")
+
+    @table_engine.setter
+    def table_engine(self, value: pulumi.Input[Optional['ClickPipeTableEngine']]):
+        pulumi.set(self, "table_engine", value)
+
+    @_builtins.property
+    @pulumi.getter(name="useCustomSortingKey")
+    def use_custom_sorting_key(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Use sortingKeys instead of the source's primary key.
+        """
+        return pulumi.get(self, "use_custom_sorting_key")
+
+    @use_custom_sorting_key.setter
+    def use_custom_sorting_key(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "use_custom_sorting_key", value)
+
+
+class ClickPipeObjectStorageSourceArgsDict(TypedDict):
+    """
+    Files in object storage.
+    """
+    format: pulumi.Input['ClickPipeObjectStorageFormat']
+    """
+    File format. Changing it replaces the pipe.
+    """
+    type: pulumi.Input['ClickPipeObjectStorageType']
+    """
+    The store. Changing it replaces the pipe.
+    """
+    authentication: NotRequired[pulumi.Input[Optional['ClickPipeObjectStorageAuthentication']]]
+    """
+    Authentication (none: public); its secrets go in credentials.
+    """
+    azure_container_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Azure container (azureblobstorage).
+    """
+    compression: NotRequired[pulumi.Input[Optional['ClickPipeCompression']]]
+    """
+    Compression (replaces).
+    """
+    delimiter: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Delimiter (replaces).
+    """
+    iam_role: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    IAM role (IAM_ROLE, S3 only).
+    """
+    is_continuous: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Keep reading new files (replaces).
+    """
+    path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Path within the Azure container (azureblobstorage).
+    """
+    queue_url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    SQS queue or Pub/Sub subscription for event-based ingestion (replaces).
+    """
+    skip_initial_load: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Only files from queue notifications; only with queueUrl.
+    """
+    start_after: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Skip keys up to this one; not with skipInitialLoad.
+    """
+    url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Path of the files, wildcards allowed; required but for azureblobstorage (replaces).
+    """
+
+@pulumi.input_type
+class ClickPipeObjectStorageSourceArgs:
+    def __init__(__self__, *,
+                 format: pulumi.Input['ClickPipeObjectStorageFormat'],
+                 type: pulumi.Input['ClickPipeObjectStorageType'],
+                 authentication: pulumi.Input[Optional['ClickPipeObjectStorageAuthentication']] = None,
+                 azure_container_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 compression: pulumi.Input[Optional['ClickPipeCompression']] = None,
+                 delimiter: pulumi.Input[Optional[_builtins.str]] = None,
+                 iam_role: pulumi.Input[Optional[_builtins.str]] = None,
+                 is_continuous: pulumi.Input[Optional[_builtins.bool]] = None,
+                 path: pulumi.Input[Optional[_builtins.str]] = None,
+                 queue_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 skip_initial_load: pulumi.Input[Optional[_builtins.bool]] = None,
+                 start_after: pulumi.Input[Optional[_builtins.str]] = None,
+                 url: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Files in object storage.
+
+        :param pulumi.Input['ClickPipeObjectStorageFormat'] format: File format. Changing it replaces the pipe.
+        :param pulumi.Input['ClickPipeObjectStorageType'] type: The store. Changing it replaces the pipe.
+        :param pulumi.Input['ClickPipeObjectStorageAuthentication'] authentication: Authentication (none: public); its secrets go in credentials.
+        :param pulumi.Input[_builtins.str] azure_container_name: Azure container (azureblobstorage).
+        :param pulumi.Input['ClickPipeCompression'] compression: Compression (replaces).
+        :param pulumi.Input[_builtins.str] delimiter: Delimiter (replaces).
+        :param pulumi.Input[_builtins.str] iam_role: IAM role (IAM_ROLE, S3 only).
+        :param pulumi.Input[_builtins.bool] is_continuous: Keep reading new files (replaces).
+        :param pulumi.Input[_builtins.str] path: Path within the Azure container (azureblobstorage).
+        :param pulumi.Input[_builtins.str] queue_url: SQS queue or Pub/Sub subscription for event-based ingestion (replaces).
+        :param pulumi.Input[_builtins.bool] skip_initial_load: Only files from queue notifications; only with queueUrl.
+        :param pulumi.Input[_builtins.str] start_after: Skip keys up to this one; not with skipInitialLoad.
+        :param pulumi.Input[_builtins.str] url: Path of the files, wildcards allowed; required but for azureblobstorage (replaces).
+        """
+        pulumi.set(__self__, "format", format)
+        pulumi.set(__self__, "type", type)
+        if authentication is not None:
+            pulumi.set(__self__, "authentication", authentication)
+        if azure_container_name is not None:
+            pulumi.set(__self__, "azure_container_name", azure_container_name)
+        if compression is not None:
+            pulumi.set(__self__, "compression", compression)
+        if delimiter is not None:
+            pulumi.set(__self__, "delimiter", delimiter)
+        if iam_role is not None:
+            pulumi.set(__self__, "iam_role", iam_role)
+        if is_continuous is not None:
+            pulumi.set(__self__, "is_continuous", is_continuous)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+        if queue_url is not None:
+            pulumi.set(__self__, "queue_url", queue_url)
+        if skip_initial_load is not None:
+            pulumi.set(__self__, "skip_initial_load", skip_initial_load)
+        if start_after is not None:
+            pulumi.set(__self__, "start_after", start_after)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def format(self) -> pulumi.Input['ClickPipeObjectStorageFormat']:
+        """
+        File format. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "format")
+
+    @format.setter
+    def format(self, value: pulumi.Input['ClickPipeObjectStorageFormat']):
+        pulumi.set(self, "format", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input['ClickPipeObjectStorageType']:
+        """
+        The store. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input['ClickPipeObjectStorageType']):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> pulumi.Input[Optional['ClickPipeObjectStorageAuthentication']]:
+        """
+        Authentication (none: public); its secrets go in credentials.
+        """
+        return pulumi.get(self, "authentication")
+
+    @authentication.setter
+    def authentication(self, value: pulumi.Input[Optional['ClickPipeObjectStorageAuthentication']]):
+        pulumi.set(self, "authentication", value)
+
+    @_builtins.property
+    @pulumi.getter(name="azureContainerName")
+    def azure_container_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Azure container (azureblobstorage).
+        """
+        return pulumi.get(self, "azure_container_name")
+
+    @azure_container_name.setter
+    def azure_container_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "azure_container_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def compression(self) -> pulumi.Input[Optional['ClickPipeCompression']]:
+        """
+        Compression (replaces).
+        """
+        return pulumi.get(self, "compression")
+
+    @compression.setter
+    def compression(self, value: pulumi.Input[Optional['ClickPipeCompression']]):
+        pulumi.set(self, "compression", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def delimiter(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Delimiter (replaces).
+        """
+        return pulumi.get(self, "delimiter")
+
+    @delimiter.setter
+    def delimiter(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "delimiter", value)
+
+    @_builtins.property
+    @pulumi.getter(name="iamRole")
+    def iam_role(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        IAM role (IAM_ROLE, S3 only).
+        """
+        return pulumi.get(self, "iam_role")
+
+    @iam_role.setter
+    def iam_role(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "iam_role", value)
+
+    @_builtins.property
+    @pulumi.getter(name="isContinuous")
+    def is_continuous(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Keep reading new files (replaces).
+        """
+        return pulumi.get(self, "is_continuous")
+
+    @is_continuous.setter
+    def is_continuous(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "is_continuous", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Path within the Azure container (azureblobstorage).
+        """
+        return pulumi.get(self, "path")
+
+    @path.setter
+    def path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "path", value)
+
+    @_builtins.property
+    @pulumi.getter(name="queueUrl")
+    def queue_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        SQS queue or Pub/Sub subscription for event-based ingestion (replaces).
+        """
+        return pulumi.get(self, "queue_url")
+
+    @queue_url.setter
+    def queue_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "queue_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="skipInitialLoad")
+    def skip_initial_load(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Only files from queue notifications; only with queueUrl.
+        """
+        return pulumi.get(self, "skip_initial_load")
+
+    @skip_initial_load.setter
+    def skip_initial_load(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "skip_initial_load", value)
+
+    @_builtins.property
+    @pulumi.getter(name="startAfter")
+    def start_after(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Skip keys up to this one; not with skipInitialLoad.
+        """
+        return pulumi.get(self, "start_after")
+
+    @start_after.setter
+    def start_after(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "start_after", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Path of the files, wildcards allowed; required but for azureblobstorage (replaces).
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "url", value)
+
+
+class ClickPipePostgresSettingsArgsDict(TypedDict):
+    """
+    A Postgres pipe's replication settings.
+    """
+    replication_mode: pulumi.Input['ClickPipeReplicationMode']
+    """
+    Replication mode (replaces).
+    """
+    allow_nullable_columns: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Keep the source's nullability (replaces).
+    """
+    delete_on_merge: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Hard deletes in ReplacingMergeTree (replaces).
+    """
+    enable_failover_slots: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Failover slot, PG17+ (replaces).
+    """
+    initial_load_parallelism: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Workers per table in the snapshot (at least 1; replaces).
+    """
+    publication_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Publication; made by ClickPipes if unset (replaces).
+    """
+    pull_batch_size: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Rows per batch (at least 1).
+    """
+    replication_slot_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Replication slot; "cdc_only" only (replaces).
+    """
+    snapshot_num_rows_per_partition: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Rows per snapshot partition (at least 1000; replaces).
+    """
+    snapshot_number_of_parallel_tables: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Tables snapshotted at once (at least 1; replaces).
+    """
+    sync_interval_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds between syncs (at least 1).
+    """
+
+@pulumi.input_type
+class ClickPipePostgresSettingsArgs:
+    def __init__(__self__, *,
+                 replication_mode: pulumi.Input['ClickPipeReplicationMode'],
+                 allow_nullable_columns: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delete_on_merge: pulumi.Input[Optional[_builtins.bool]] = None,
+                 enable_failover_slots: pulumi.Input[Optional[_builtins.bool]] = None,
+                 initial_load_parallelism: pulumi.Input[Optional[_builtins.int]] = None,
+                 publication_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 pull_batch_size: pulumi.Input[Optional[_builtins.int]] = None,
+                 replication_slot_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 snapshot_num_rows_per_partition: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_number_of_parallel_tables: pulumi.Input[Optional[_builtins.int]] = None,
+                 sync_interval_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        A Postgres pipe's replication settings.
+
+        :param pulumi.Input['ClickPipeReplicationMode'] replication_mode: Replication mode (replaces).
+        :param pulumi.Input[_builtins.bool] allow_nullable_columns: Keep the source's nullability (replaces).
+        :param pulumi.Input[_builtins.bool] delete_on_merge: Hard deletes in ReplacingMergeTree (replaces).
+        :param pulumi.Input[_builtins.bool] enable_failover_slots: Failover slot, PG17+ (replaces).
+        :param pulumi.Input[_builtins.int] initial_load_parallelism: Workers per table in the snapshot (at least 1; replaces).
+        :param pulumi.Input[_builtins.str] publication_name: Publication; made by ClickPipes if unset (replaces).
+        :param pulumi.Input[_builtins.int] pull_batch_size: Rows per batch (at least 1).
+        :param pulumi.Input[_builtins.str] replication_slot_name: Replication slot; "cdc_only" only (replaces).
+        :param pulumi.Input[_builtins.int] snapshot_num_rows_per_partition: Rows per snapshot partition (at least 1000; replaces).
+        :param pulumi.Input[_builtins.int] snapshot_number_of_parallel_tables: Tables snapshotted at once (at least 1; replaces).
+        :param pulumi.Input[_builtins.int] sync_interval_seconds: Seconds between syncs (at least 1).
+        """
+        pulumi.set(__self__, "replication_mode", replication_mode)
+        if allow_nullable_columns is not None:
+            pulumi.set(__self__, "allow_nullable_columns", allow_nullable_columns)
+        if delete_on_merge is not None:
+            pulumi.set(__self__, "delete_on_merge", delete_on_merge)
+        if enable_failover_slots is not None:
+            pulumi.set(__self__, "enable_failover_slots", enable_failover_slots)
+        if initial_load_parallelism is not None:
+            pulumi.set(__self__, "initial_load_parallelism", initial_load_parallelism)
+        if publication_name is not None:
+            pulumi.set(__self__, "publication_name", publication_name)
+        if pull_batch_size is not None:
+            pulumi.set(__self__, "pull_batch_size", pull_batch_size)
+        if replication_slot_name is not None:
+            pulumi.set(__self__, "replication_slot_name", replication_slot_name)
+        if snapshot_num_rows_per_partition is not None:
+            pulumi.set(__self__, "snapshot_num_rows_per_partition", snapshot_num_rows_per_partition)
+        if snapshot_number_of_parallel_tables is not None:
+            pulumi.set(__self__, "snapshot_number_of_parallel_tables", snapshot_number_of_parallel_tables)
+        if sync_interval_seconds is not None:
+            pulumi.set(__self__, "sync_interval_seconds", sync_interval_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="replicationMode")
+    def replication_mode(self) -> pulumi.Input['ClickPipeReplicationMode']:
+        """
+        Replication mode (replaces).
+        """
+        return pulumi.get(self, "replication_mode")
+
+    @replication_mode.setter
+    def replication_mode(self, value: pulumi.Input['ClickPipeReplicationMode']):
+        pulumi.set(self, "replication_mode", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowNullableColumns")
+    def allow_nullable_columns(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Keep the source's nullability (replaces).
+        """
+        return pulumi.get(self, "allow_nullable_columns")
+
+    @allow_nullable_columns.setter
+    def allow_nullable_columns(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_nullable_columns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="deleteOnMerge")
+    def delete_on_merge(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Hard deletes in ReplacingMergeTree (replaces).
+        """
+        return pulumi.get(self, "delete_on_merge")
+
+    @delete_on_merge.setter
+    def delete_on_merge(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "delete_on_merge", value)
+
+    @_builtins.property
+    @pulumi.getter(name="enableFailoverSlots")
+    def enable_failover_slots(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Failover slot, PG17+ (replaces).
+        """
+        return pulumi.get(self, "enable_failover_slots")
+
+    @enable_failover_slots.setter
+    def enable_failover_slots(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enable_failover_slots", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initialLoadParallelism")
+    def initial_load_parallelism(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Workers per table in the snapshot (at least 1; replaces).
+        """
+        return pulumi.get(self, "initial_load_parallelism")
+
+    @initial_load_parallelism.setter
+    def initial_load_parallelism(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "initial_load_parallelism", value)
+
+    @_builtins.property
+    @pulumi.getter(name="publicationName")
+    def publication_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Publication; made by ClickPipes if unset (replaces).
+        """
+        return pulumi.get(self, "publication_name")
+
+    @publication_name.setter
+    def publication_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "publication_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pullBatchSize")
+    def pull_batch_size(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Rows per batch (at least 1).
+        """
+        return pulumi.get(self, "pull_batch_size")
+
+    @pull_batch_size.setter
+    def pull_batch_size(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "pull_batch_size", value)
+
+    @_builtins.property
+    @pulumi.getter(name="replicationSlotName")
+    def replication_slot_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Replication slot; "cdc_only" only (replaces).
+        """
+        return pulumi.get(self, "replication_slot_name")
+
+    @replication_slot_name.setter
+    def replication_slot_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "replication_slot_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumRowsPerPartition")
+    def snapshot_num_rows_per_partition(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Rows per snapshot partition (at least 1000; replaces).
+        """
+        return pulumi.get(self, "snapshot_num_rows_per_partition")
+
+    @snapshot_num_rows_per_partition.setter
+    def snapshot_num_rows_per_partition(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "snapshot_num_rows_per_partition", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumberOfParallelTables")
+    def snapshot_number_of_parallel_tables(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Tables snapshotted at once (at least 1; replaces).
+        """
+        return pulumi.get(self, "snapshot_number_of_parallel_tables")
+
+    @snapshot_number_of_parallel_tables.setter
+    def snapshot_number_of_parallel_tables(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "snapshot_number_of_parallel_tables", value)
+
+    @_builtins.property
+    @pulumi.getter(name="syncIntervalSeconds")
+    def sync_interval_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds between syncs (at least 1).
+        """
+        return pulumi.get(self, "sync_interval_seconds")
+
+    @sync_interval_seconds.setter
+    def sync_interval_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "sync_interval_seconds", value)
+
+
+class ClickPipePostgresSourceArgsDict(TypedDict):
+    """
+    A PostgreSQL database replicated by CDC (user and password go in credentials).
+    """
+    database: pulumi.Input[_builtins.str]
+    """
+    Database replicated from.
+    """
+    host: pulumi.Input[_builtins.str]
+    """
+    Server host name or address.
+    """
+    port: pulumi.Input[_builtins.int]
+    """
+    Server port, 1 to 65535.
+    """
+    settings: pulumi.Input['ClickPipePostgresSettingsArgsDict']
+    """
+    Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+    """
+    table_mappings: pulumi.Input[Sequence[pulumi.Input['ClickPipePostgresTableMappingArgsDict']]]
+    """
+    Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+    """
+    authentication: NotRequired[pulumi.Input[Optional['ClickPipeDatabaseAuthentication']]]
+    """
+    basic (credentials) or IAM_ROLE (replaces).
+    """
+    ca_certificate: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM CA certificate validating the server's certificate.
+    """
+    disable_tls: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Disable TLS (use with caution).
+    """
+    iam_role: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    IAM role ARN (IAM_ROLE; replaces).
+    """
+    skip_cert_verification: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Skip certificate verification (use with caution).
+    """
+    tls_host: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    TLS host name for the server's certificate.
+    """
+    type: NotRequired[pulumi.Input[Optional['ClickPipePostgresType']]]
+    """
+    Flavour; default "postgres" (replaces).
+    """
+
+@pulumi.input_type
+class ClickPipePostgresSourceArgs:
+    def __init__(__self__, *,
+                 database: pulumi.Input[_builtins.str],
+                 host: pulumi.Input[_builtins.str],
+                 port: pulumi.Input[_builtins.int],
+                 settings: pulumi.Input['ClickPipePostgresSettingsArgs'],
+                 table_mappings: pulumi.Input[Sequence[pulumi.Input['ClickPipePostgresTableMappingArgs']]],
+                 authentication: pulumi.Input[Optional['ClickPipeDatabaseAuthentication']] = None,
+                 ca_certificate: pulumi.Input[Optional[_builtins.str]] = None,
+                 disable_tls: pulumi.Input[Optional[_builtins.bool]] = None,
+                 iam_role: pulumi.Input[Optional[_builtins.str]] = None,
+                 skip_cert_verification: pulumi.Input[Optional[_builtins.bool]] = None,
+                 tls_host: pulumi.Input[Optional[_builtins.str]] = None,
+                 type: pulumi.Input[Optional['ClickPipePostgresType']] = None):
+        """
+        A PostgreSQL database replicated by CDC (user and password go in credentials).
+
+        :param pulumi.Input[_builtins.str] database: Database replicated from.
+        :param pulumi.Input[_builtins.str] host: Server host name or address.
+        :param pulumi.Input[_builtins.int] port: Server port, 1 to 65535.
+        :param pulumi.Input['ClickPipePostgresSettingsArgs'] settings: Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+        :param pulumi.Input[Sequence[pulumi.Input['ClickPipePostgresTableMappingArgs']]] table_mappings: Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+        :param pulumi.Input['ClickPipeDatabaseAuthentication'] authentication: basic (credentials) or IAM_ROLE (replaces).
+        :param pulumi.Input[_builtins.str] ca_certificate: PEM CA certificate validating the server's certificate.
+        :param pulumi.Input[_builtins.bool] disable_tls: Disable TLS (use with caution).
+        :param pulumi.Input[_builtins.str] iam_role: IAM role ARN (IAM_ROLE; replaces).
+        :param pulumi.Input[_builtins.bool] skip_cert_verification: Skip certificate verification (use with caution).
+        :param pulumi.Input[_builtins.str] tls_host: TLS host name for the server's certificate.
+        :param pulumi.Input['ClickPipePostgresType'] type: Flavour; default "postgres" (replaces).
+        """
+        pulumi.set(__self__, "database", database)
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "port", port)
+        pulumi.set(__self__, "settings", settings)
+        pulumi.set(__self__, "table_mappings", table_mappings)
+        if authentication is not None:
+            pulumi.set(__self__, "authentication", authentication)
+        if ca_certificate is not None:
+            pulumi.set(__self__, "ca_certificate", ca_certificate)
+        if disable_tls is not None:
+            pulumi.set(__self__, "disable_tls", disable_tls)
+        if iam_role is not None:
+            pulumi.set(__self__, "iam_role", iam_role)
+        if skip_cert_verification is not None:
+            pulumi.set(__self__, "skip_cert_verification", skip_cert_verification)
+        if tls_host is not None:
+            pulumi.set(__self__, "tls_host", tls_host)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def database(self) -> pulumi.Input[_builtins.str]:
+        """
+        Database replicated from.
+        """
+        return pulumi.get(self, "database")
+
+    @database.setter
+    def database(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "database", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> pulumi.Input[_builtins.str]:
+        """
+        Server host name or address.
+        """
+        return pulumi.get(self, "host")
+
+    @host.setter
+    def host(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "host", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[_builtins.int]:
+        """
+        Server port, 1 to 65535.
+        """
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "port", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> pulumi.Input['ClickPipePostgresSettingsArgs']:
+        """
+        Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+        """
+        return pulumi.get(self, "settings")
+
+    @settings.setter
+    def settings(self, value: pulumi.Input['ClickPipePostgresSettingsArgs']):
+        pulumi.set(self, "settings", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableMappings")
+    def table_mappings(self) -> pulumi.Input[Sequence[pulumi.Input['ClickPipePostgresTableMappingArgs']]]:
+        """
+        Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+        """
+        return pulumi.get(self, "table_mappings")
+
+    @table_mappings.setter
+    def table_mappings(self, value: pulumi.Input[Sequence[pulumi.Input['ClickPipePostgresTableMappingArgs']]]):
+        pulumi.set(self, "table_mappings", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> pulumi.Input[Optional['ClickPipeDatabaseAuthentication']]:
+        """
+        basic (credentials) or IAM_ROLE (replaces).
+        """
+        return pulumi.get(self, "authentication")
+
+    @authentication.setter
+    def authentication(self, value: pulumi.Input[Optional['ClickPipeDatabaseAuthentication']]):
+        pulumi.set(self, "authentication", value)
+
+    @_builtins.property
+    @pulumi.getter(name="caCertificate")
+    def ca_certificate(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM CA certificate validating the server's certificate.
+        """
+        return pulumi.get(self, "ca_certificate")
+
+    @ca_certificate.setter
+    def ca_certificate(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ca_certificate", value)
+
+    @_builtins.property
+    @pulumi.getter(name="disableTls")
+    def disable_tls(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Disable TLS (use with caution).
+        """
+        return pulumi.get(self, "disable_tls")
+
+    @disable_tls.setter
+    def disable_tls(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "disable_tls", value)
+
+    @_builtins.property
+    @pulumi.getter(name="iamRole")
+    def iam_role(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        IAM role ARN (IAM_ROLE; replaces).
+        """
+        return pulumi.get(self, "iam_role")
+
+    @iam_role.setter
+    def iam_role(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "iam_role", value)
+
+    @_builtins.property
+    @pulumi.getter(name="skipCertVerification")
+    def skip_cert_verification(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Skip certificate verification (use with caution).
+        """
+        return pulumi.get(self, "skip_cert_verification")
+
+    @skip_cert_verification.setter
+    def skip_cert_verification(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "skip_cert_verification", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsHost")
+    def tls_host(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        TLS host name for the server's certificate.
+        """
+        return pulumi.get(self, "tls_host")
+
+    @tls_host.setter
+    def tls_host(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "tls_host", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Optional['ClickPipePostgresType']]:
+        """
+        Flavour; default "postgres" (replaces).
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Optional['ClickPipePostgresType']]):
+        pulumi.set(self, "type", value)
+
+
+class ClickPipePostgresTableMappingArgsDict(TypedDict):
+    """
+    A Postgres table and the ClickHouse table it fills.
+    """
+    source_schema_name: pulumi.Input[_builtins.str]
+    """
+    Source schema.
+    """
+    source_table: pulumi.Input[_builtins.str]
+    """
+    Source table.
+    """
+    target_table: pulumi.Input[_builtins.str]
+    """
+    Target table, made if missing.
+    """
+    excluded_columns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Columns left out of replication (unique).
+    """
+    partition_by_expr: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PARTITION BY of the target table.
+    """
+    partition_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Indexed column for a parallel snapshot.
+    """
+    sorting_keys: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    ORDER BY columns, in order; required when useCustomSortingKey is true.
+    """
+    table_engine: NotRequired[pulumi.Input[Optional['ClickPipeTableEngine']]]
+    """
+    The target table's engine.
+    """
+    use_custom_sorting_key: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Use sortingKeys instead of the source's primary key.
+    """
+
+@pulumi.input_type
+class ClickPipePostgresTableMappingArgs:
+    def __init__(__self__, *,
+                 source_schema_name: pulumi.Input[_builtins.str],
+                 source_table: pulumi.Input[_builtins.str],
+                 target_table: pulumi.Input[_builtins.str],
+                 excluded_columns: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 partition_by_expr: pulumi.Input[Optional[_builtins.str]] = None,
+                 partition_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 sorting_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 table_engine: pulumi.Input[Optional['ClickPipeTableEngine']] = None,
+                 use_custom_sorting_key: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        A Postgres table and the ClickHouse table it fills.
+
+        :param pulumi.Input[_builtins.str] source_schema_name: Source schema.
+        :param pulumi.Input[_builtins.str] source_table: Source table.
+        :param pulumi.Input[_builtins.str] target_table: Target table, made if missing.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_columns: Columns left out of replication (unique).
+        :param pulumi.Input[_builtins.str] partition_by_expr: PARTITION BY of the target table.
+        :param pulumi.Input[_builtins.str] partition_key: Indexed column for a parallel snapshot.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] sorting_keys: ORDER BY columns, in order; required when useCustomSortingKey is true.
+        :param pulumi.Input['ClickPipeTableEngine'] table_engine: The target table's engine.
+        :param pulumi.Input[_builtins.bool] use_custom_sorting_key: Use sortingKeys instead of the source's primary key.
+        """
+        pulumi.set(__self__, "source_schema_name", source_schema_name)
+        pulumi.set(__self__, "source_table", source_table)
+        pulumi.set(__self__, "target_table", target_table)
+        if excluded_columns is not None:
+            pulumi.set(__self__, "excluded_columns", excluded_columns)
+        if partition_by_expr is not None:
+            pulumi.set(__self__, "partition_by_expr", partition_by_expr)
+        if partition_key is not None:
+            pulumi.set(__self__, "partition_key", partition_key)
+        if sorting_keys is not None:
+            pulumi.set(__self__, "sorting_keys", sorting_keys)
+        if table_engine is not None:
+            pulumi.set(__self__, "table_engine", table_engine)
+        if use_custom_sorting_key is not None:
+            pulumi.set(__self__, "use_custom_sorting_key", use_custom_sorting_key)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceSchemaName")
+    def source_schema_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Source schema.
+        """
+        return pulumi.get(self, "source_schema_name")
+
+    @source_schema_name.setter
+    def source_schema_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "source_schema_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceTable")
+    def source_table(self) -> pulumi.Input[_builtins.str]:
+        """
+        Source table.
+        """
+        return pulumi.get(self, "source_table")
+
+    @source_table.setter
+    def source_table(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "source_table", value)
+
+    @_builtins.property
+    @pulumi.getter(name="targetTable")
+    def target_table(self) -> pulumi.Input[_builtins.str]:
+        """
+        Target table, made if missing.
+        """
+        return pulumi.get(self, "target_table")
+
+    @target_table.setter
+    def target_table(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "target_table", value)
+
+    @_builtins.property
+    @pulumi.getter(name="excludedColumns")
+    def excluded_columns(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Columns left out of replication (unique).
+        """
+        return pulumi.get(self, "excluded_columns")
+
+    @excluded_columns.setter
+    def excluded_columns(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "excluded_columns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="partitionByExpr")
+    def partition_by_expr(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PARTITION BY of the target table.
+        """
+        return pulumi.get(self, "partition_by_expr")
+
+    @partition_by_expr.setter
+    def partition_by_expr(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "partition_by_expr", value)
+
+    @_builtins.property
+    @pulumi.getter(name="partitionKey")
+    def partition_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Indexed column for a parallel snapshot.
+        """
+        return pulumi.get(self, "partition_key")
+
+    @partition_key.setter
+    def partition_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "partition_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sortingKeys")
+    def sorting_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        ORDER BY columns, in order; required when useCustomSortingKey is true.
+        """
+        return pulumi.get(self, "sorting_keys")
+
+    @sorting_keys.setter
+    def sorting_keys(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "sorting_keys", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableEngine")
+    def table_engine(self) -> pulumi.Input[Optional['ClickPipeTableEngine']]:
+        """
+        The target table's engine.
+        """
+        return pulumi.get(self, "table_engine")
+
+    @table_engine.setter
+    def table_engine(self, value: pulumi.Input[Optional['ClickPipeTableEngine']]):
+        pulumi.set(self, "table_engine", value)
+
+    @_builtins.property
+    @pulumi.getter(name="useCustomSortingKey")
+    def use_custom_sorting_key(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Use sortingKeys instead of the source's primary key.
+        """
+        return pulumi.get(self, "use_custom_sorting_key")
+
+    @use_custom_sorting_key.setter
+    def use_custom_sorting_key(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "use_custom_sorting_key", value)
+
+
+class ClickPipePubSubSourceArgsDict(TypedDict):
+    """
+    A GCP Pub/Sub topic (its service-account key goes in credentials).
+    """
+    authentication: pulumi.Input['ClickPipePubSubAuthentication']
+    """
+    SERVICE_ACCOUNT.
+    """
+    format: pulumi.Input['ClickPipePubSubFormat']
+    """
+    Message format (replaces).
+    """
+    project_id: pulumi.Input[_builtins.str]
+    """
+    GCP project (replaces).
+    """
+    seek_type: pulumi.Input['ClickPipePubSubSeekType']
+    """
+    Where to start (replaces).
+    """
+    topic: pulumi.Input[_builtins.str]
+    """
+    Topic name (replaces).
+    """
+    ack_deadline: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Acknowledgement deadline, 10 to 600 seconds.
+    """
+    enable_ordering: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Ordered delivery (replaces).
+    """
+    filter: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Subscription filter (CEL), at most 256 characters (replaces).
+    """
+    seek_timestamp: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    RFC 3339 time; exactly when seekType is "timestamp" (replaces).
+    """
+
+@pulumi.input_type
+class ClickPipePubSubSourceArgs:
+    def __init__(__self__, *,
+                 authentication: pulumi.Input['ClickPipePubSubAuthentication'],
+                 format: pulumi.Input['ClickPipePubSubFormat'],
+                 project_id: pulumi.Input[_builtins.str],
+                 seek_type: pulumi.Input['ClickPipePubSubSeekType'],
+                 topic: pulumi.Input[_builtins.str],
+                 ack_deadline: pulumi.Input[Optional[_builtins.int]] = None,
+                 enable_ordering: pulumi.Input[Optional[_builtins.bool]] = None,
+                 filter: pulumi.Input[Optional[_builtins.str]] = None,
+                 seek_timestamp: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A GCP Pub/Sub topic (its service-account key goes in credentials).
+
+        :param pulumi.Input['ClickPipePubSubAuthentication'] authentication: SERVICE_ACCOUNT.
+        :param pulumi.Input['ClickPipePubSubFormat'] format: Message format (replaces).
+        :param pulumi.Input[_builtins.str] project_id: GCP project (replaces).
+        :param pulumi.Input['ClickPipePubSubSeekType'] seek_type: Where to start (replaces).
+        :param pulumi.Input[_builtins.str] topic: Topic name (replaces).
+        :param pulumi.Input[_builtins.int] ack_deadline: Acknowledgement deadline, 10 to 600 seconds.
+        :param pulumi.Input[_builtins.bool] enable_ordering: Ordered delivery (replaces).
+        :param pulumi.Input[_builtins.str] filter: Subscription filter (CEL), at most 256 characters (replaces).
+        :param pulumi.Input[_builtins.str] seek_timestamp: RFC 3339 time; exactly when seekType is "timestamp" (replaces).
+        """
+        pulumi.set(__self__, "authentication", authentication)
+        pulumi.set(__self__, "format", format)
+        pulumi.set(__self__, "project_id", project_id)
+        pulumi.set(__self__, "seek_type", seek_type)
+        pulumi.set(__self__, "topic", topic)
+        if ack_deadline is not None:
+            pulumi.set(__self__, "ack_deadline", ack_deadline)
+        if enable_ordering is not None:
+            pulumi.set(__self__, "enable_ordering", enable_ordering)
+        if filter is not None:
+            pulumi.set(__self__, "filter", filter)
+        if seek_timestamp is not None:
+            pulumi.set(__self__, "seek_timestamp", seek_timestamp)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> pulumi.Input['ClickPipePubSubAuthentication']:
+        """
+        SERVICE_ACCOUNT.
+        """
+        return pulumi.get(self, "authentication")
+
+    @authentication.setter
+    def authentication(self, value: pulumi.Input['ClickPipePubSubAuthentication']):
+        pulumi.set(self, "authentication", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def format(self) -> pulumi.Input['ClickPipePubSubFormat']:
+        """
+        Message format (replaces).
+        """
+        return pulumi.get(self, "format")
+
+    @format.setter
+    def format(self, value: pulumi.Input['ClickPipePubSubFormat']):
+        pulumi.set(self, "format", value)
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        GCP project (replaces).
+        """
+        return pulumi.get(self, "project_id")
+
+    @project_id.setter
+    def project_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "project_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="seekType")
+    def seek_type(self) -> pulumi.Input['ClickPipePubSubSeekType']:
+        """
+        Where to start (replaces).
+        """
+        return pulumi.get(self, "seek_type")
+
+    @seek_type.setter
+    def seek_type(self, value: pulumi.Input['ClickPipePubSubSeekType']):
+        pulumi.set(self, "seek_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def topic(self) -> pulumi.Input[_builtins.str]:
+        """
+        Topic name (replaces).
+        """
+        return pulumi.get(self, "topic")
+
+    @topic.setter
+    def topic(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "topic", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ackDeadline")
+    def ack_deadline(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Acknowledgement deadline, 10 to 600 seconds.
+        """
+        return pulumi.get(self, "ack_deadline")
+
+    @ack_deadline.setter
+    def ack_deadline(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "ack_deadline", value)
+
+    @_builtins.property
+    @pulumi.getter(name="enableOrdering")
+    def enable_ordering(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Ordered delivery (replaces).
+        """
+        return pulumi.get(self, "enable_ordering")
+
+    @enable_ordering.setter
+    def enable_ordering(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enable_ordering", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def filter(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Subscription filter (CEL), at most 256 characters (replaces).
+        """
+        return pulumi.get(self, "filter")
+
+    @filter.setter
+    def filter(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "filter", value)
+
+    @_builtins.property
+    @pulumi.getter(name="seekTimestamp")
+    def seek_timestamp(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        RFC 3339 time; exactly when seekType is "timestamp" (replaces).
+        """
+        return pulumi.get(self, "seek_timestamp")
+
+    @seek_timestamp.setter
+    def seek_timestamp(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "seek_timestamp", value)
+
+
+class ClickPipeScalingArgsDict(TypedDict):
+    """
+    A streaming or object-storage pipe's scaling.
+    """
+    concurrency: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Concurrency, 0 (auto) to 34 (object storage).
+    """
+    replica_cpu_millicores: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    CPU per replica, 125 to 2000 millicores.
+    """
+    replica_memory_gb: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Memory per replica, 0.5 to 8 GB.
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Replicas, 1 to 40 (streaming pipes).
+    """
+
+@pulumi.input_type
+class ClickPipeScalingArgs:
+    def __init__(__self__, *,
+                 concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 replica_cpu_millicores: pulumi.Input[Optional[_builtins.int]] = None,
+                 replica_memory_gb: pulumi.Input[Optional[_builtins.float]] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        A streaming or object-storage pipe's scaling.
+
+        :param pulumi.Input[_builtins.int] concurrency: Concurrency, 0 (auto) to 34 (object storage).
+        :param pulumi.Input[_builtins.int] replica_cpu_millicores: CPU per replica, 125 to 2000 millicores.
+        :param pulumi.Input[_builtins.float] replica_memory_gb: Memory per replica, 0.5 to 8 GB.
+        :param pulumi.Input[_builtins.int] replicas: Replicas, 1 to 40 (streaming pipes).
+        """
+        if concurrency is not None:
+            pulumi.set(__self__, "concurrency", concurrency)
+        if replica_cpu_millicores is not None:
+            pulumi.set(__self__, "replica_cpu_millicores", replica_cpu_millicores)
+        if replica_memory_gb is not None:
+            pulumi.set(__self__, "replica_memory_gb", replica_memory_gb)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+
+    @_builtins.property
+    @pulumi.getter
+    def concurrency(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Concurrency, 0 (auto) to 34 (object storage).
+        """
+        return pulumi.get(self, "concurrency")
+
+    @concurrency.setter
+    def concurrency(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "concurrency", value)
+
+    @_builtins.property
+    @pulumi.getter(name="replicaCpuMillicores")
+    def replica_cpu_millicores(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        CPU per replica, 125 to 2000 millicores.
+        """
+        return pulumi.get(self, "replica_cpu_millicores")
+
+    @replica_cpu_millicores.setter
+    def replica_cpu_millicores(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replica_cpu_millicores", value)
+
+    @_builtins.property
+    @pulumi.getter(name="replicaMemoryGb")
+    def replica_memory_gb(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Memory per replica, 0.5 to 8 GB.
+        """
+        return pulumi.get(self, "replica_memory_gb")
+
+    @replica_memory_gb.setter
+    def replica_memory_gb(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "replica_memory_gb", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Replicas, 1 to 40 (streaming pipes).
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
+
+
+class ClickPipeSettingsArgsDict(TypedDict):
+    """
+    A pipe's settings, as PipeSettings manages them.
+    """
+    db_max_download_threads: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
+    """
+    db_max_insert_threads: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null.
+    """
+    db_max_threads: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null.
+    """
+    db_min_insert_block_size_bytes: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
+    """
+    db_parallel_distributed_insert_select: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
+    """
+    db_parallel_view_processing: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+    """
+    kafka_read_committed: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+    """
+    object_storage_concurrency: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
+    """
+    object_storage_max_file_count: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
+    """
+    object_storage_max_insert_bytes: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
+    """
+    object_storage_polling_interval_ms: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100 to 3600000 (inclusive) or null.
+    """
+    object_storage_use_cluster_function: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the cluster function is used for distributed processing: true, false or null.
+    """
+    streaming_max_insert_wait_ms: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+    """
+
+@pulumi.input_type
+class ClickPipeSettingsArgs:
+    def __init__(__self__, *,
+                 db_max_download_threads: pulumi.Input[Optional[_builtins.int]] = None,
+                 db_max_insert_threads: pulumi.Input[Optional[_builtins.int]] = None,
+                 db_max_threads: pulumi.Input[Optional[_builtins.int]] = None,
+                 db_min_insert_block_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
+                 db_parallel_distributed_insert_select: pulumi.Input[Optional[_builtins.int]] = None,
+                 db_parallel_view_processing: pulumi.Input[Optional[_builtins.bool]] = None,
+                 kafka_read_committed: pulumi.Input[Optional[_builtins.bool]] = None,
+                 object_storage_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 object_storage_max_file_count: pulumi.Input[Optional[_builtins.int]] = None,
+                 object_storage_max_insert_bytes: pulumi.Input[Optional[_builtins.int]] = None,
+                 object_storage_polling_interval_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 object_storage_use_cluster_function: pulumi.Input[Optional[_builtins.bool]] = None,
+                 streaming_max_insert_wait_ms: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        A pipe's settings, as PipeSettings manages them.
+
+        :param pulumi.Input[_builtins.int] db_max_download_threads: Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
+        :param pulumi.Input[_builtins.int] db_max_insert_threads: Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null.
+        :param pulumi.Input[_builtins.int] db_max_threads: Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null.
+        :param pulumi.Input[_builtins.int] db_min_insert_block_size_bytes: Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
+        :param pulumi.Input[_builtins.int] db_parallel_distributed_insert_select: Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
+        :param pulumi.Input[_builtins.bool] db_parallel_view_processing: Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+        :param pulumi.Input[_builtins.bool] kafka_read_committed: Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+        :param pulumi.Input[_builtins.int] object_storage_concurrency: Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
+        :param pulumi.Input[_builtins.int] object_storage_max_file_count: Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
+        :param pulumi.Input[_builtins.int] object_storage_max_insert_bytes: Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
+        :param pulumi.Input[_builtins.int] object_storage_polling_interval_ms: Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100 to 3600000 (inclusive) or null.
+        :param pulumi.Input[_builtins.bool] object_storage_use_cluster_function: Whether the cluster function is used for distributed processing: true, false or null.
+        :param pulumi.Input[_builtins.int] streaming_max_insert_wait_ms: Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+        """
+        if db_max_download_threads is not None:
+            pulumi.set(__self__, "db_max_download_threads", db_max_download_threads)
+        if db_max_insert_threads is not None:
+            pulumi.set(__self__, "db_max_insert_threads", db_max_insert_threads)
+        if db_max_threads is not None:
+            pulumi.set(__self__, "db_max_threads", db_max_threads)
+        if db_min_insert_block_size_bytes is not None:
+            pulumi.set(__self__, "db_min_insert_block_size_bytes", db_min_insert_block_size_bytes)
+        if db_parallel_distributed_insert_select is not None:
+            pulumi.set(__self__, "db_parallel_distributed_insert_select", db_parallel_distributed_insert_select)
+        if db_parallel_view_processing is not None:
+            pulumi.set(__self__, "db_parallel_view_processing", db_parallel_view_processing)
+        if kafka_read_committed is not None:
+            pulumi.set(__self__, "kafka_read_committed", kafka_read_committed)
+        if object_storage_concurrency is not None:
+            pulumi.set(__self__, "object_storage_concurrency", object_storage_concurrency)
+        if object_storage_max_file_count is not None:
+            pulumi.set(__self__, "object_storage_max_file_count", object_storage_max_file_count)
+        if object_storage_max_insert_bytes is not None:
+            pulumi.set(__self__, "object_storage_max_insert_bytes", object_storage_max_insert_bytes)
+        if object_storage_polling_interval_ms is not None:
+            pulumi.set(__self__, "object_storage_polling_interval_ms", object_storage_polling_interval_ms)
+        if object_storage_use_cluster_function is not None:
+            pulumi.set(__self__, "object_storage_use_cluster_function", object_storage_use_cluster_function)
+        if streaming_max_insert_wait_ms is not None:
+            pulumi.set(__self__, "streaming_max_insert_wait_ms", streaming_max_insert_wait_ms)
+
+    @_builtins.property
+    @pulumi.getter(name="dbMaxDownloadThreads")
+    def db_max_download_threads(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
+        """
+        return pulumi.get(self, "db_max_download_threads")
+
+    @db_max_download_threads.setter
+    def db_max_download_threads(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "db_max_download_threads", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbMaxInsertThreads")
+    def db_max_insert_threads(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null.
+        """
+        return pulumi.get(self, "db_max_insert_threads")
+
+    @db_max_insert_threads.setter
+    def db_max_insert_threads(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "db_max_insert_threads", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbMaxThreads")
+    def db_max_threads(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null.
+        """
+        return pulumi.get(self, "db_max_threads")
+
+    @db_max_threads.setter
+    def db_max_threads(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "db_max_threads", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbMinInsertBlockSizeBytes")
+    def db_min_insert_block_size_bytes(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
+        """
+        return pulumi.get(self, "db_min_insert_block_size_bytes")
+
+    @db_min_insert_block_size_bytes.setter
+    def db_min_insert_block_size_bytes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "db_min_insert_block_size_bytes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbParallelDistributedInsertSelect")
+    def db_parallel_distributed_insert_select(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
+        """
+        return pulumi.get(self, "db_parallel_distributed_insert_select")
+
+    @db_parallel_distributed_insert_select.setter
+    def db_parallel_distributed_insert_select(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "db_parallel_distributed_insert_select", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbParallelViewProcessing")
+    def db_parallel_view_processing(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+        """
+        return pulumi.get(self, "db_parallel_view_processing")
+
+    @db_parallel_view_processing.setter
+    def db_parallel_view_processing(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "db_parallel_view_processing", value)
+
+    @_builtins.property
+    @pulumi.getter(name="kafkaReadCommitted")
+    def kafka_read_committed(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+        """
+        return pulumi.get(self, "kafka_read_committed")
+
+    @kafka_read_committed.setter
+    def kafka_read_committed(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "kafka_read_committed", value)
+
+    @_builtins.property
+    @pulumi.getter(name="objectStorageConcurrency")
+    def object_storage_concurrency(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
+        """
+        return pulumi.get(self, "object_storage_concurrency")
+
+    @object_storage_concurrency.setter
+    def object_storage_concurrency(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "object_storage_concurrency", value)
+
+    @_builtins.property
+    @pulumi.getter(name="objectStorageMaxFileCount")
+    def object_storage_max_file_count(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
+        """
+        return pulumi.get(self, "object_storage_max_file_count")
+
+    @object_storage_max_file_count.setter
+    def object_storage_max_file_count(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "object_storage_max_file_count", value)
+
+    @_builtins.property
+    @pulumi.getter(name="objectStorageMaxInsertBytes")
+    def object_storage_max_insert_bytes(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
+        """
+        return pulumi.get(self, "object_storage_max_insert_bytes")
+
+    @object_storage_max_insert_bytes.setter
+    def object_storage_max_insert_bytes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "object_storage_max_insert_bytes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="objectStoragePollingIntervalMs")
+    def object_storage_polling_interval_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100 to 3600000 (inclusive) or null.
+        """
+        return pulumi.get(self, "object_storage_polling_interval_ms")
+
+    @object_storage_polling_interval_ms.setter
+    def object_storage_polling_interval_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "object_storage_polling_interval_ms", value)
+
+    @_builtins.property
+    @pulumi.getter(name="objectStorageUseClusterFunction")
+    def object_storage_use_cluster_function(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the cluster function is used for distributed processing: true, false or null.
+        """
+        return pulumi.get(self, "object_storage_use_cluster_function")
+
+    @object_storage_use_cluster_function.setter
+    def object_storage_use_cluster_function(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "object_storage_use_cluster_function", value)
+
+    @_builtins.property
+    @pulumi.getter(name="streamingMaxInsertWaitMs")
+    def streaming_max_insert_wait_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+        """
+        return pulumi.get(self, "streaming_max_insert_wait_ms")
+
+    @streaming_max_insert_wait_ms.setter
+    def streaming_max_insert_wait_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "streaming_max_insert_wait_ms", value)
+
+
+class ClickPipeSourceArgsDict(TypedDict):
+    """
+    Where a pipe reads: exactly one kind.
+    """
+    bigquery: NotRequired[pulumi.Input[Optional['ClickPipeBigQuerySourceArgsDict']]]
+    """
+    BigQuery (snapshot).
+    """
+    kafka: NotRequired[pulumi.Input[Optional['ClickPipeKafkaSourceArgsDict']]]
+    """
+    Kafka, Redpanda, MSK, Confluent, Event Hubs, ...
+    """
+    kinesis: NotRequired[pulumi.Input[Optional['ClickPipeKinesisSourceArgsDict']]]
+    """
+    Amazon Kinesis.
+    """
+    mongodb: NotRequired[pulumi.Input[Optional['ClickPipeMongoDbSourceArgsDict']]]
+    """
+    MongoDB (CDC).
+    """
+    mysql: NotRequired[pulumi.Input[Optional['ClickPipeMySqlSourceArgsDict']]]
+    """
+    MySQL, MariaDB (CDC).
+    """
+    object_storage: NotRequired[pulumi.Input[Optional['ClickPipeObjectStorageSourceArgsDict']]]
+    """
+    S3, GCS, Azure Blob Storage, ...
+    """
+    postgres: NotRequired[pulumi.Input[Optional['ClickPipePostgresSourceArgsDict']]]
+    """
+    PostgreSQL (CDC).
+    """
+    pubsub: NotRequired[pulumi.Input[Optional['ClickPipePubSubSourceArgsDict']]]
+    """
+    GCP Pub/Sub.
+    """
+
+@pulumi.input_type
+class ClickPipeSourceArgs:
+    def __init__(__self__, *,
+                 bigquery: pulumi.Input[Optional['ClickPipeBigQuerySourceArgs']] = None,
+                 kafka: pulumi.Input[Optional['ClickPipeKafkaSourceArgs']] = None,
+                 kinesis: pulumi.Input[Optional['ClickPipeKinesisSourceArgs']] = None,
+                 mongodb: pulumi.Input[Optional['ClickPipeMongoDbSourceArgs']] = None,
+                 mysql: pulumi.Input[Optional['ClickPipeMySqlSourceArgs']] = None,
+                 object_storage: pulumi.Input[Optional['ClickPipeObjectStorageSourceArgs']] = None,
+                 postgres: pulumi.Input[Optional['ClickPipePostgresSourceArgs']] = None,
+                 pubsub: pulumi.Input[Optional['ClickPipePubSubSourceArgs']] = None):
+        """
+        Where a pipe reads: exactly one kind.
+
+        :param pulumi.Input['ClickPipeBigQuerySourceArgs'] bigquery: BigQuery (snapshot).
+        :param pulumi.Input['ClickPipeKafkaSourceArgs'] kafka: Kafka, Redpanda, MSK, Confluent, Event Hubs, ...
+        :param pulumi.Input['ClickPipeKinesisSourceArgs'] kinesis: Amazon Kinesis.
+        :param pulumi.Input['ClickPipeMongoDbSourceArgs'] mongodb: MongoDB (CDC).
+        :param pulumi.Input['ClickPipeMySqlSourceArgs'] mysql: MySQL, MariaDB (CDC).
+        :param pulumi.Input['ClickPipeObjectStorageSourceArgs'] object_storage: S3, GCS, Azure Blob Storage, ...
+        :param pulumi.Input['ClickPipePostgresSourceArgs'] postgres: PostgreSQL (CDC).
+        :param pulumi.Input['ClickPipePubSubSourceArgs'] pubsub: GCP Pub/Sub.
+        """
+        if bigquery is not None:
+            pulumi.set(__self__, "bigquery", bigquery)
+        if kafka is not None:
+            pulumi.set(__self__, "kafka", kafka)
+        if kinesis is not None:
+            pulumi.set(__self__, "kinesis", kinesis)
+        if mongodb is not None:
+            pulumi.set(__self__, "mongodb", mongodb)
+        if mysql is not None:
+            pulumi.set(__self__, "mysql", mysql)
+        if object_storage is not None:
+            pulumi.set(__self__, "object_storage", object_storage)
+        if postgres is not None:
+            pulumi.set(__self__, "postgres", postgres)
+        if pubsub is not None:
+            pulumi.set(__self__, "pubsub", pubsub)
+
+    @_builtins.property
+    @pulumi.getter
+    def bigquery(self) -> pulumi.Input[Optional['ClickPipeBigQuerySourceArgs']]:
+        """
+        BigQuery (snapshot).
+        """
+        return pulumi.get(self, "bigquery")
+
+    @bigquery.setter
+    def bigquery(self, value: pulumi.Input[Optional['ClickPipeBigQuerySourceArgs']]):
+        pulumi.set(self, "bigquery", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def kafka(self) -> pulumi.Input[Optional['ClickPipeKafkaSourceArgs']]:
+        """
+        Kafka, Redpanda, MSK, Confluent, Event Hubs, ...
+        """
+        return pulumi.get(self, "kafka")
+
+    @kafka.setter
+    def kafka(self, value: pulumi.Input[Optional['ClickPipeKafkaSourceArgs']]):
+        pulumi.set(self, "kafka", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def kinesis(self) -> pulumi.Input[Optional['ClickPipeKinesisSourceArgs']]:
+        """
+        Amazon Kinesis.
+        """
+        return pulumi.get(self, "kinesis")
+
+    @kinesis.setter
+    def kinesis(self, value: pulumi.Input[Optional['ClickPipeKinesisSourceArgs']]):
+        pulumi.set(self, "kinesis", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mongodb(self) -> pulumi.Input[Optional['ClickPipeMongoDbSourceArgs']]:
+        """
+        MongoDB (CDC).
+        """
+        return pulumi.get(self, "mongodb")
+
+    @mongodb.setter
+    def mongodb(self, value: pulumi.Input[Optional['ClickPipeMongoDbSourceArgs']]):
+        pulumi.set(self, "mongodb", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mysql(self) -> pulumi.Input[Optional['ClickPipeMySqlSourceArgs']]:
+        """
+        MySQL, MariaDB (CDC).
+        """
+        return pulumi.get(self, "mysql")
+
+    @mysql.setter
+    def mysql(self, value: pulumi.Input[Optional['ClickPipeMySqlSourceArgs']]):
+        pulumi.set(self, "mysql", value)
+
+    @_builtins.property
+    @pulumi.getter(name="objectStorage")
+    def object_storage(self) -> pulumi.Input[Optional['ClickPipeObjectStorageSourceArgs']]:
+        """
+        S3, GCS, Azure Blob Storage, ...
+        """
+        return pulumi.get(self, "object_storage")
+
+    @object_storage.setter
+    def object_storage(self, value: pulumi.Input[Optional['ClickPipeObjectStorageSourceArgs']]):
+        pulumi.set(self, "object_storage", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def postgres(self) -> pulumi.Input[Optional['ClickPipePostgresSourceArgs']]:
+        """
+        PostgreSQL (CDC).
+        """
+        return pulumi.get(self, "postgres")
+
+    @postgres.setter
+    def postgres(self, value: pulumi.Input[Optional['ClickPipePostgresSourceArgs']]):
+        pulumi.set(self, "postgres", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def pubsub(self) -> pulumi.Input[Optional['ClickPipePubSubSourceArgs']]:
+        """
+        GCP Pub/Sub.
+        """
+        return pulumi.get(self, "pubsub")
+
+    @pubsub.setter
+    def pubsub(self, value: pulumi.Input[Optional['ClickPipePubSubSourceArgs']]):
+        pulumi.set(self, "pubsub", value)
+
+
+class ClickPipeTableDefinitionArgsDict(TypedDict):
+    """
+    The managed table's definition.
+    """
+    engine: pulumi.Input['ClickPipeTableEngineSpecArgsDict']
+    """
+    Engine.
+    """
+    partition_by: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PARTITION BY expression.
+    """
+    primary_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PRIMARY KEY expression.
+    """
+    sorting_key: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Sorting key columns.
+    """
+
+@pulumi.input_type
+class ClickPipeTableDefinitionArgs:
+    def __init__(__self__, *,
+                 engine: pulumi.Input['ClickPipeTableEngineSpecArgs'],
+                 partition_by: pulumi.Input[Optional[_builtins.str]] = None,
+                 primary_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 sorting_key: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        The managed table's definition.
+
+        :param pulumi.Input['ClickPipeTableEngineSpecArgs'] engine: Engine.
+        :param pulumi.Input[_builtins.str] partition_by: PARTITION BY expression.
+        :param pulumi.Input[_builtins.str] primary_key: PRIMARY KEY expression.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] sorting_key: Sorting key columns.
+        """
+        pulumi.set(__self__, "engine", engine)
+        if partition_by is not None:
+            pulumi.set(__self__, "partition_by", partition_by)
+        if primary_key is not None:
+            pulumi.set(__self__, "primary_key", primary_key)
+        if sorting_key is not None:
+            pulumi.set(__self__, "sorting_key", sorting_key)
+
+    @_builtins.property
+    @pulumi.getter
+    def engine(self) -> pulumi.Input['ClickPipeTableEngineSpecArgs']:
+        """
+        Engine.
+        """
+        return pulumi.get(self, "engine")
+
+    @engine.setter
+    def engine(self, value: pulumi.Input['ClickPipeTableEngineSpecArgs']):
+        pulumi.set(self, "engine", value)
+
+    @_builtins.property
+    @pulumi.getter(name="partitionBy")
+    def partition_by(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PARTITION BY expression.
+        """
+        return pulumi.get(self, "partition_by")
+
+    @partition_by.setter
+    def partition_by(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "partition_by", value)
+
+    @_builtins.property
+    @pulumi.getter(name="primaryKey")
+    def primary_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PRIMARY KEY expression.
+        """
+        return pulumi.get(self, "primary_key")
+
+    @primary_key.setter
+    def primary_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "primary_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sortingKey")
+    def sorting_key(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Sorting key columns.
+        """
+        return pulumi.get(self, "sorting_key")
+
+    @sorting_key.setter
+    def sorting_key(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "sorting_key", value)
+
+
+class ClickPipeTableEngineSpecArgsDict(TypedDict):
+    """
+    A managed table's engine.
+    """
+    type: pulumi.Input['ClickPipeManagedTableEngine']
+    """
+    Engine.
+    """
+    column_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Columns summed (SummingMergeTree).
+    """
+    version_column_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Version column (ReplacingMergeTree).
+    """
+
+@pulumi.input_type
+class ClickPipeTableEngineSpecArgs:
+    def __init__(__self__, *,
+                 type: pulumi.Input['ClickPipeManagedTableEngine'],
+                 column_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 version_column_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A managed table's engine.
+
+        :param pulumi.Input['ClickPipeManagedTableEngine'] type: Engine.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] column_ids: Columns summed (SummingMergeTree).
+        :param pulumi.Input[_builtins.str] version_column_id: Version column (ReplacingMergeTree).
+        """
+        pulumi.set(__self__, "type", type)
+        if column_ids is not None:
+            pulumi.set(__self__, "column_ids", column_ids)
+        if version_column_id is not None:
+            pulumi.set(__self__, "version_column_id", version_column_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input['ClickPipeManagedTableEngine']:
+        """
+        Engine.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input['ClickPipeManagedTableEngine']):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="columnIds")
+    def column_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Columns summed (SummingMergeTree).
+        """
+        return pulumi.get(self, "column_ids")
+
+    @column_ids.setter
+    def column_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "column_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="versionColumnId")
+    def version_column_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Version column (ReplacingMergeTree).
+        """
+        return pulumi.get(self, "version_column_id")
+
+    @version_column_id.setter
+    def version_column_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "version_column_id", value)
 
 
 class DashboardContainerArgsDict(TypedDict):

@@ -21,6 +21,33 @@ __all__ = [
     'AlertExecutionError',
     'ApiKeyAssignedRole',
     'ApiKeyHashData',
+    'ClickPipeBigQuerySettings',
+    'ClickPipeBigQuerySource',
+    'ClickPipeBigQueryTableMapping',
+    'ClickPipeColumn',
+    'ClickPipeCredentials',
+    'ClickPipeDestination',
+    'ClickPipeFieldMapping',
+    'ClickPipeKafkaOffset',
+    'ClickPipeKafkaSchemaRegistry',
+    'ClickPipeKafkaSource',
+    'ClickPipeKinesisSource',
+    'ClickPipeMongoDbSettings',
+    'ClickPipeMongoDbSource',
+    'ClickPipeMongoDbTableMapping',
+    'ClickPipeMySqlSettings',
+    'ClickPipeMySqlSource',
+    'ClickPipeMySqlTableMapping',
+    'ClickPipeObjectStorageSource',
+    'ClickPipePostgresSettings',
+    'ClickPipePostgresSource',
+    'ClickPipePostgresTableMapping',
+    'ClickPipePubSubSource',
+    'ClickPipeScaling',
+    'ClickPipeSettings',
+    'ClickPipeSource',
+    'ClickPipeTableDefinition',
+    'ClickPipeTableEngineSpec',
     'DashboardContainer',
     'DashboardContainerTab',
     'DashboardFilter',
@@ -312,6 +339,3260 @@ class ApiKeyHashData(dict):
         The standard base64 (padded, 44 characters) of the SHA-256 of the key secret.
         """
         return pulumi.get(self, "key_secret_hash")
+
+
+@pulumi.output_type
+class ClickPipeBigQuerySettings(dict):
+    """
+    A BigQuery pipe's settings.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "allowNullableColumns":
+            suggest = "allow_nullable_columns"
+        elif key == "initialLoadParallelism":
+            suggest = "initial_load_parallelism"
+        elif key == "replicationMode":
+            suggest = "replication_mode"
+        elif key == "snapshotNumRowsPerPartition":
+            suggest = "snapshot_num_rows_per_partition"
+        elif key == "snapshotNumberOfParallelTables":
+            suggest = "snapshot_number_of_parallel_tables"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeBigQuerySettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeBigQuerySettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeBigQuerySettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 allow_nullable_columns: Optional[_builtins.bool] = None,
+                 initial_load_parallelism: Optional[_builtins.float] = None,
+                 replication_mode: Optional['ClickPipeBigQueryReplicationMode'] = None,
+                 snapshot_num_rows_per_partition: Optional[_builtins.float] = None,
+                 snapshot_number_of_parallel_tables: Optional[_builtins.float] = None):
+        """
+        A BigQuery pipe's settings.
+
+        :param _builtins.bool allow_nullable_columns: Nullable target columns.
+        :param _builtins.float initial_load_parallelism: Workers in the initial load.
+        :param 'ClickPipeBigQueryReplicationMode' replication_mode: snapshot.
+        :param _builtins.float snapshot_num_rows_per_partition: Rows per partition.
+        :param _builtins.float snapshot_number_of_parallel_tables: Tables at once.
+        """
+        if allow_nullable_columns is not None:
+            pulumi.set(__self__, "allow_nullable_columns", allow_nullable_columns)
+        if initial_load_parallelism is not None:
+            pulumi.set(__self__, "initial_load_parallelism", initial_load_parallelism)
+        if replication_mode is not None:
+            pulumi.set(__self__, "replication_mode", replication_mode)
+        if snapshot_num_rows_per_partition is not None:
+            pulumi.set(__self__, "snapshot_num_rows_per_partition", snapshot_num_rows_per_partition)
+        if snapshot_number_of_parallel_tables is not None:
+            pulumi.set(__self__, "snapshot_number_of_parallel_tables", snapshot_number_of_parallel_tables)
+
+    @_builtins.property
+    @pulumi.getter(name="allowNullableColumns")
+    def allow_nullable_columns(self) -> Optional[_builtins.bool]:
+        """
+        Nullable target columns.
+        """
+        return pulumi.get(self, "allow_nullable_columns")
+
+    @_builtins.property
+    @pulumi.getter(name="initialLoadParallelism")
+    def initial_load_parallelism(self) -> Optional[_builtins.float]:
+        """
+        Workers in the initial load.
+        """
+        return pulumi.get(self, "initial_load_parallelism")
+
+    @_builtins.property
+    @pulumi.getter(name="replicationMode")
+    def replication_mode(self) -> Optional['ClickPipeBigQueryReplicationMode']:
+        """
+        snapshot.
+        """
+        return pulumi.get(self, "replication_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumRowsPerPartition")
+    def snapshot_num_rows_per_partition(self) -> Optional[_builtins.float]:
+        """
+        Rows per partition.
+        """
+        return pulumi.get(self, "snapshot_num_rows_per_partition")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumberOfParallelTables")
+    def snapshot_number_of_parallel_tables(self) -> Optional[_builtins.float]:
+        """
+        Tables at once.
+        """
+        return pulumi.get(self, "snapshot_number_of_parallel_tables")
+
+
+@pulumi.output_type
+class ClickPipeBigQuerySource(dict):
+    """
+    BigQuery tables loaded once (snapshot); any change replaces the pipe. Its key goes in credentials.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "snapshotStagingPath":
+            suggest = "snapshot_staging_path"
+        elif key == "tableMappings":
+            suggest = "table_mappings"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeBigQuerySource. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeBigQuerySource.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeBigQuerySource.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 snapshot_staging_path: _builtins.str,
+                 table_mappings: Sequence['outputs.ClickPipeBigQueryTableMapping'],
+                 settings: Optional['outputs.ClickPipeBigQuerySettings'] = None):
+        """
+        BigQuery tables loaded once (snapshot); any change replaces the pipe. Its key goes in credentials.
+
+        :param _builtins.str snapshot_staging_path: GCS staging path, e.g. gs://bucket/staging/.
+        :param Sequence['ClickPipeBigQueryTableMapping'] table_mappings: Tables loaded.
+        :param 'ClickPipeBigQuerySettings' settings: Settings.
+        """
+        pulumi.set(__self__, "snapshot_staging_path", snapshot_staging_path)
+        pulumi.set(__self__, "table_mappings", table_mappings)
+        if settings is not None:
+            pulumi.set(__self__, "settings", settings)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotStagingPath")
+    def snapshot_staging_path(self) -> _builtins.str:
+        """
+        GCS staging path, e.g. gs://bucket/staging/.
+        """
+        return pulumi.get(self, "snapshot_staging_path")
+
+    @_builtins.property
+    @pulumi.getter(name="tableMappings")
+    def table_mappings(self) -> Sequence['outputs.ClickPipeBigQueryTableMapping']:
+        """
+        Tables loaded.
+        """
+        return pulumi.get(self, "table_mappings")
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> Optional['outputs.ClickPipeBigQuerySettings']:
+        """
+        Settings.
+        """
+        return pulumi.get(self, "settings")
+
+
+@pulumi.output_type
+class ClickPipeBigQueryTableMapping(dict):
+    """
+    A BigQuery table and the ClickHouse table it fills.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "sourceDatasetName":
+            suggest = "source_dataset_name"
+        elif key == "sourceTable":
+            suggest = "source_table"
+        elif key == "targetTable":
+            suggest = "target_table"
+        elif key == "excludedColumns":
+            suggest = "excluded_columns"
+        elif key == "sortingKeys":
+            suggest = "sorting_keys"
+        elif key == "tableEngine":
+            suggest = "table_engine"
+        elif key == "useCustomSortingKey":
+            suggest = "use_custom_sorting_key"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeBigQueryTableMapping. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeBigQueryTableMapping.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeBigQueryTableMapping.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 source_dataset_name: _builtins.str,
+                 source_table: _builtins.str,
+                 target_table: _builtins.str,
+                 excluded_columns: Optional[Sequence[_builtins.str]] = None,
+                 sorting_keys: Optional[Sequence[_builtins.str]] = None,
+                 table_engine: Optional['ClickPipeTableEngine'] = None,
+                 use_custom_sorting_key: Optional[_builtins.bool] = None):
+        """
+        A BigQuery table and the ClickHouse table it fills.
+
+        :param _builtins.str source_dataset_name: Source dataset.
+        :param _builtins.str source_table: Source table.
+        :param _builtins.str target_table: Target table.
+        :param Sequence[_builtins.str] excluded_columns: Columns left out of replication (unique).
+        :param Sequence[_builtins.str] sorting_keys: ORDER BY columns, in order; required when useCustomSortingKey is true.
+        :param 'ClickPipeTableEngine' table_engine: The target table's engine.
+        :param _builtins.bool use_custom_sorting_key: Use sortingKeys instead of the source's primary key.
+        """
+        pulumi.set(__self__, "source_dataset_name", source_dataset_name)
+        pulumi.set(__self__, "source_table", source_table)
+        pulumi.set(__self__, "target_table", target_table)
+        if excluded_columns is not None:
+            pulumi.set(__self__, "excluded_columns", excluded_columns)
+        if sorting_keys is not None:
+            pulumi.set(__self__, "sorting_keys", sorting_keys)
+        if table_engine is not None:
+            pulumi.set(__self__, "table_engine", table_engine)
+        if use_custom_sorting_key is not None:
+            pulumi.set(__self__, "use_custom_sorting_key", use_custom_sorting_key)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceDatasetName")
+    def source_dataset_name(self) -> _builtins.str:
+        """
+        Source dataset.
+        """
+        return pulumi.get(self, "source_dataset_name")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceTable")
+    def source_table(self) -> _builtins.str:
+        """
+        Source table.
+        """
+        return pulumi.get(self, "source_table")
+
+    @_builtins.property
+    @pulumi.getter(name="targetTable")
+    def target_table(self) -> _builtins.str:
+        """
+        Target table.
+        """
+        return pulumi.get(self, "target_table")
+
+    @_builtins.property
+    @pulumi.getter(name="excludedColumns")
+    def excluded_columns(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Columns left out of replication (unique).
+        """
+        return pulumi.get(self, "excluded_columns")
+
+    @_builtins.property
+    @pulumi.getter(name="sortingKeys")
+    def sorting_keys(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        ORDER BY columns, in order; required when useCustomSortingKey is true.
+        """
+        return pulumi.get(self, "sorting_keys")
+
+    @_builtins.property
+    @pulumi.getter(name="tableEngine")
+    def table_engine(self) -> Optional['ClickPipeTableEngine']:
+        """
+        The target table's engine.
+        """
+        return pulumi.get(self, "table_engine")
+
+    @_builtins.property
+    @pulumi.getter(name="useCustomSortingKey")
+    def use_custom_sorting_key(self) -> Optional[_builtins.bool]:
+        """
+        Use sortingKeys instead of the source's primary key.
+        """
+        return pulumi.get(self, "use_custom_sorting_key")
+
+
+@pulumi.output_type
+class ClickPipeColumn(dict):
+    """
+    A destination column.
+    """
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 type: _builtins.str):
+        """
+        A destination column.
+
+        :param _builtins.str name: Column name.
+        :param _builtins.str type: ClickHouse type, e.g. String.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Column name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        ClickHouse type, e.g. String.
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class ClickPipeCredentials(dict):
+    """
+    The source's secrets, write-only: sent, never read back.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "accessKeyId":
+            suggest = "access_key_id"
+        elif key == "connectionString":
+            suggest = "connection_string"
+        elif key == "privateKey":
+            suggest = "private_key"
+        elif key == "schemaRegistryPassword":
+            suggest = "schema_registry_password"
+        elif key == "schemaRegistryUsername":
+            suggest = "schema_registry_username"
+        elif key == "secretKey":
+            suggest = "secret_key"
+        elif key == "serviceAccountKey":
+            suggest = "service_account_key"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeCredentials. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeCredentials.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeCredentials.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 access_key_id: Optional[_builtins.str] = None,
+                 certificate: Optional[_builtins.str] = None,
+                 connection_string: Optional[_builtins.str] = None,
+                 password: Optional[_builtins.str] = None,
+                 private_key: Optional[_builtins.str] = None,
+                 schema_registry_password: Optional[_builtins.str] = None,
+                 schema_registry_username: Optional[_builtins.str] = None,
+                 secret_key: Optional[_builtins.str] = None,
+                 service_account_key: Optional[_builtins.str] = None,
+                 username: Optional[_builtins.str] = None):
+        """
+        The source's secrets, write-only: sent, never read back.
+
+        :param _builtins.str access_key_id: AWS access key id (IAM_USER).
+        :param _builtins.str certificate: PEM client certificate (MUTUAL_TLS).
+        :param _builtins.str connection_string: Azure connection string (Event Hubs, Blob Storage).
+        :param _builtins.str password: Password.
+        :param _builtins.str private_key: PEM client private key (MUTUAL_TLS).
+        :param _builtins.str schema_registry_password: Schema registry password.
+        :param _builtins.str schema_registry_username: Schema registry user.
+        :param _builtins.str secret_key: AWS secret key (IAM_USER).
+        :param _builtins.str service_account_key: Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery).
+        :param _builtins.str username: User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB).
+        """
+        if access_key_id is not None:
+            pulumi.set(__self__, "access_key_id", access_key_id)
+        if certificate is not None:
+            pulumi.set(__self__, "certificate", certificate)
+        if connection_string is not None:
+            pulumi.set(__self__, "connection_string", connection_string)
+        if password is not None:
+            pulumi.set(__self__, "password", password)
+        if private_key is not None:
+            pulumi.set(__self__, "private_key", private_key)
+        if schema_registry_password is not None:
+            pulumi.set(__self__, "schema_registry_password", schema_registry_password)
+        if schema_registry_username is not None:
+            pulumi.set(__self__, "schema_registry_username", schema_registry_username)
+        if secret_key is not None:
+            pulumi.set(__self__, "secret_key", secret_key)
+        if service_account_key is not None:
+            pulumi.set(__self__, "service_account_key", service_account_key)
+        if username is not None:
+            pulumi.set(__self__, "username", username)
+
+    @_builtins.property
+    @pulumi.getter(name="accessKeyId")
+    def access_key_id(self) -> Optional[_builtins.str]:
+        """
+        AWS access key id (IAM_USER).
+        """
+        return pulumi.get(self, "access_key_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def certificate(self) -> Optional[_builtins.str]:
+        """
+        PEM client certificate (MUTUAL_TLS).
+        """
+        return pulumi.get(self, "certificate")
+
+    @_builtins.property
+    @pulumi.getter(name="connectionString")
+    def connection_string(self) -> Optional[_builtins.str]:
+        """
+        Azure connection string (Event Hubs, Blob Storage).
+        """
+        return pulumi.get(self, "connection_string")
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> Optional[_builtins.str]:
+        """
+        Password.
+        """
+        return pulumi.get(self, "password")
+
+    @_builtins.property
+    @pulumi.getter(name="privateKey")
+    def private_key(self) -> Optional[_builtins.str]:
+        """
+        PEM client private key (MUTUAL_TLS).
+        """
+        return pulumi.get(self, "private_key")
+
+    @_builtins.property
+    @pulumi.getter(name="schemaRegistryPassword")
+    def schema_registry_password(self) -> Optional[_builtins.str]:
+        """
+        Schema registry password.
+        """
+        return pulumi.get(self, "schema_registry_password")
+
+    @_builtins.property
+    @pulumi.getter(name="schemaRegistryUsername")
+    def schema_registry_username(self) -> Optional[_builtins.str]:
+        """
+        Schema registry user.
+        """
+        return pulumi.get(self, "schema_registry_username")
+
+    @_builtins.property
+    @pulumi.getter(name="secretKey")
+    def secret_key(self) -> Optional[_builtins.str]:
+        """
+        AWS secret key (IAM_USER).
+        """
+        return pulumi.get(self, "secret_key")
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccountKey")
+    def service_account_key(self) -> Optional[_builtins.str]:
+        """
+        Base64 GCP service-account JSON key (GCS, Pub/Sub, BigQuery).
+        """
+        return pulumi.get(self, "service_account_key")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> Optional[_builtins.str]:
+        """
+        User (Kafka PLAIN/SCRAM, Postgres, MySQL, MongoDB).
+        """
+        return pulumi.get(self, "username")
+
+
+@pulumi.output_type
+class ClickPipeDestination(dict):
+    """
+    Where a pipe writes.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "managedTable":
+            suggest = "managed_table"
+        elif key == "tableDefinition":
+            suggest = "table_definition"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeDestination. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeDestination.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeDestination.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 database: _builtins.str,
+                 columns: Optional[Sequence['outputs.ClickPipeColumn']] = None,
+                 managed_table: Optional[_builtins.bool] = None,
+                 roles: Optional[Sequence[_builtins.str]] = None,
+                 table: Optional[_builtins.str] = None,
+                 table_definition: Optional['outputs.ClickPipeTableDefinition'] = None):
+        """
+        Where a pipe writes.
+
+        :param _builtins.str database: Database (replaces).
+        :param Sequence['ClickPipeColumn'] columns: Columns; required but for database pipes. Changes in place (the table's schema is not altered).
+        :param _builtins.bool managed_table: Whether ClickPipes makes the table; required but for database pipes (replaces).
+        :param Sequence[_builtins.str] roles: Roles granted to the pipe's ClickHouse user (replaces).
+        :param _builtins.str table: Table; required but for database pipes (replaces).
+        :param 'ClickPipeTableDefinition' table_definition: Managed table's definition; with managedTable true (replaces).
+        """
+        pulumi.set(__self__, "database", database)
+        if columns is not None:
+            pulumi.set(__self__, "columns", columns)
+        if managed_table is not None:
+            pulumi.set(__self__, "managed_table", managed_table)
+        if roles is not None:
+            pulumi.set(__self__, "roles", roles)
+        if table is not None:
+            pulumi.set(__self__, "table", table)
+        if table_definition is not None:
+            pulumi.set(__self__, "table_definition", table_definition)
+
+    @_builtins.property
+    @pulumi.getter
+    def database(self) -> _builtins.str:
+        """
+        Database (replaces).
+        """
+        return pulumi.get(self, "database")
+
+    @_builtins.property
+    @pulumi.getter
+    def columns(self) -> Optional[Sequence['outputs.ClickPipeColumn']]:
+        """
+        Columns; required but for database pipes. Changes in place (the table's schema is not altered).
+        """
+        return pulumi.get(self, "columns")
+
+    @_builtins.property
+    @pulumi.getter(name="managedTable")
+    def managed_table(self) -> Optional[_builtins.bool]:
+        """
+        Whether ClickPipes makes the table; required but for database pipes (replaces).
+        """
+        return pulumi.get(self, "managed_table")
+
+    @_builtins.property
+    @pulumi.getter
+    def roles(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Roles granted to the pipe's ClickHouse user (replaces).
+        """
+        return pulumi.get(self, "roles")
+
+    @_builtins.property
+    @pulumi.getter
+    def table(self) -> Optional[_builtins.str]:
+        """
+        Table; required but for database pipes (replaces).
+        """
+        return pulumi.get(self, "table")
+
+    @_builtins.property
+    @pulumi.getter(name="tableDefinition")
+    def table_definition(self) -> Optional['outputs.ClickPipeTableDefinition']:
+        """
+        Managed table's definition; with managedTable true (replaces).
+        """
+        return pulumi.get(self, "table_definition")
+
+
+@pulumi.output_type
+class ClickPipeFieldMapping(dict):
+    """
+    A source field and the column it fills.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "destinationField":
+            suggest = "destination_field"
+        elif key == "sourceField":
+            suggest = "source_field"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeFieldMapping. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeFieldMapping.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeFieldMapping.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 destination_field: _builtins.str,
+                 source_field: _builtins.str):
+        """
+        A source field and the column it fills.
+
+        :param _builtins.str destination_field: Destination column.
+        :param _builtins.str source_field: Source field.
+        """
+        pulumi.set(__self__, "destination_field", destination_field)
+        pulumi.set(__self__, "source_field", source_field)
+
+    @_builtins.property
+    @pulumi.getter(name="destinationField")
+    def destination_field(self) -> _builtins.str:
+        """
+        Destination column.
+        """
+        return pulumi.get(self, "destination_field")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceField")
+    def source_field(self) -> _builtins.str:
+        """
+        Source field.
+        """
+        return pulumi.get(self, "source_field")
+
+
+@pulumi.output_type
+class ClickPipeKafkaOffset(dict):
+    """
+    Where a Kafka pipe starts reading.
+    """
+    def __init__(__self__, *,
+                 strategy: 'ClickPipeKafkaOffsetStrategy',
+                 timestamp: Optional[_builtins.str] = None):
+        """
+        Where a Kafka pipe starts reading.
+
+        :param 'ClickPipeKafkaOffsetStrategy' strategy: Where to start.
+        :param _builtins.str timestamp: Minute-precision UTC timestamp; required for "from_timestamp".
+        """
+        pulumi.set(__self__, "strategy", strategy)
+        if timestamp is not None:
+            pulumi.set(__self__, "timestamp", timestamp)
+
+    @_builtins.property
+    @pulumi.getter
+    def strategy(self) -> 'ClickPipeKafkaOffsetStrategy':
+        """
+        Where to start.
+        """
+        return pulumi.get(self, "strategy")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> Optional[_builtins.str]:
+        """
+        Minute-precision UTC timestamp; required for "from_timestamp".
+        """
+        return pulumi.get(self, "timestamp")
+
+
+@pulumi.output_type
+class ClickPipeKafkaSchemaRegistry(dict):
+    """
+    A schema registry (its user and password go in credentials).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "caCertificate":
+            suggest = "ca_certificate"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeKafkaSchemaRegistry. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeKafkaSchemaRegistry.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeKafkaSchemaRegistry.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 authentication: 'ClickPipeSchemaRegistryAuthentication',
+                 url: _builtins.str,
+                 ca_certificate: Optional[_builtins.str] = None):
+        """
+        A schema registry (its user and password go in credentials).
+
+        :param 'ClickPipeSchemaRegistryAuthentication' authentication: PLAIN.
+        :param _builtins.str url: The schema's URL (https).
+        :param _builtins.str ca_certificate: PEM CA certificate of the registry.
+        """
+        pulumi.set(__self__, "authentication", authentication)
+        pulumi.set(__self__, "url", url)
+        if ca_certificate is not None:
+            pulumi.set(__self__, "ca_certificate", ca_certificate)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> 'ClickPipeSchemaRegistryAuthentication':
+        """
+        PLAIN.
+        """
+        return pulumi.get(self, "authentication")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> _builtins.str:
+        """
+        The schema's URL (https).
+        """
+        return pulumi.get(self, "url")
+
+    @_builtins.property
+    @pulumi.getter(name="caCertificate")
+    def ca_certificate(self) -> Optional[_builtins.str]:
+        """
+        PEM CA certificate of the registry.
+        """
+        return pulumi.get(self, "ca_certificate")
+
+
+@pulumi.output_type
+class ClickPipeKafkaSource(dict):
+    """
+    A Kafka (or Kafka-compatible) source.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "caCertificate":
+            suggest = "ca_certificate"
+        elif key == "consumerGroup":
+            suggest = "consumer_group"
+        elif key == "exactlyOnce":
+            suggest = "exactly_once"
+        elif key == "iamRole":
+            suggest = "iam_role"
+        elif key == "reversePrivateEndpointIds":
+            suggest = "reverse_private_endpoint_ids"
+        elif key == "schemaRegistry":
+            suggest = "schema_registry"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeKafkaSource. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeKafkaSource.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeKafkaSource.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 authentication: 'ClickPipeKafkaAuthentication',
+                 brokers: _builtins.str,
+                 format: 'ClickPipeKafkaFormat',
+                 topics: _builtins.str,
+                 type: 'ClickPipeKafkaType',
+                 ca_certificate: Optional[_builtins.str] = None,
+                 consumer_group: Optional[_builtins.str] = None,
+                 exactly_once: Optional[_builtins.bool] = None,
+                 iam_role: Optional[_builtins.str] = None,
+                 offset: Optional['outputs.ClickPipeKafkaOffset'] = None,
+                 reverse_private_endpoint_ids: Optional[Sequence[_builtins.str]] = None,
+                 schema_registry: Optional['outputs.ClickPipeKafkaSchemaRegistry'] = None):
+        """
+        A Kafka (or Kafka-compatible) source.
+
+        :param 'ClickPipeKafkaAuthentication' authentication: Authentication; its secrets go in credentials.
+        :param _builtins.str brokers: Brokers, comma-separated. Changing it replaces the pipe.
+        :param 'ClickPipeKafkaFormat' format: Message format. Changing it replaces the pipe.
+        :param _builtins.str topics: Topics. Changing it replaces the pipe.
+        :param 'ClickPipeKafkaType' type: The Kafka flavour. Changing it replaces the pipe.
+        :param _builtins.str ca_certificate: PEM CA certificates validating the brokers.
+        :param _builtins.str consumer_group: Consumer group; default "clickpipes-<id>". Changing it replaces the pipe.
+        :param _builtins.bool exactly_once: Exactly-once delivery; set at creation only (changing it replaces the pipe).
+        :param _builtins.str iam_role: IAM role (IAM_ROLE).
+        :param 'ClickPipeKafkaOffset' offset: Where to start reading. Changing it replaces the pipe.
+        :param Sequence[_builtins.str] reverse_private_endpoint_ids: Reverse private endpoint uuids.
+        :param 'ClickPipeKafkaSchemaRegistry' schema_registry: Schema registry. Changing it replaces the pipe.
+        """
+        pulumi.set(__self__, "authentication", authentication)
+        pulumi.set(__self__, "brokers", brokers)
+        pulumi.set(__self__, "format", format)
+        pulumi.set(__self__, "topics", topics)
+        pulumi.set(__self__, "type", type)
+        if ca_certificate is not None:
+            pulumi.set(__self__, "ca_certificate", ca_certificate)
+        if consumer_group is not None:
+            pulumi.set(__self__, "consumer_group", consumer_group)
+        if exactly_once is not None:
+            pulumi.set(__self__, "exactly_once", exactly_once)
+        if iam_role is not None:
+            pulumi.set(__self__, "iam_role", iam_role)
+        if offset is not None:
+            pulumi.set(__self__, "offset", offset)
+        if reverse_private_endpoint_ids is not None:
+            pulumi.set(__self__, "reverse_private_endpoint_ids", reverse_private_endpoint_ids)
+        if schema_registry is not None:
+            pulumi.set(__self__, "schema_registry", schema_registry)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> 'ClickPipeKafkaAuthentication':
+        """
+        Authentication; its secrets go in credentials.
+        """
+        return pulumi.get(self, "authentication")
+
+    @_builtins.property
+    @pulumi.getter
+    def brokers(self) -> _builtins.str:
+        """
+        Brokers, comma-separated. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "brokers")
+
+    @_builtins.property
+    @pulumi.getter
+    def format(self) -> 'ClickPipeKafkaFormat':
+        """
+        Message format. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "format")
+
+    @_builtins.property
+    @pulumi.getter
+    def topics(self) -> _builtins.str:
+        """
+        Topics. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "topics")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> 'ClickPipeKafkaType':
+        """
+        The Kafka flavour. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="caCertificate")
+    def ca_certificate(self) -> Optional[_builtins.str]:
+        """
+        PEM CA certificates validating the brokers.
+        """
+        return pulumi.get(self, "ca_certificate")
+
+    @_builtins.property
+    @pulumi.getter(name="consumerGroup")
+    def consumer_group(self) -> Optional[_builtins.str]:
+        """
+        Consumer group; default "clickpipes-<id>". Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "consumer_group")
+
+    @_builtins.property
+    @pulumi.getter(name="exactlyOnce")
+    def exactly_once(self) -> Optional[_builtins.bool]:
+        """
+        Exactly-once delivery; set at creation only (changing it replaces the pipe).
+        """
+        return pulumi.get(self, "exactly_once")
+
+    @_builtins.property
+    @pulumi.getter(name="iamRole")
+    def iam_role(self) -> Optional[_builtins.str]:
+        """
+        IAM role (IAM_ROLE).
+        """
+        return pulumi.get(self, "iam_role")
+
+    @_builtins.property
+    @pulumi.getter
+    def offset(self) -> Optional['outputs.ClickPipeKafkaOffset']:
+        """
+        Where to start reading. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "offset")
+
+    @_builtins.property
+    @pulumi.getter(name="reversePrivateEndpointIds")
+    def reverse_private_endpoint_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Reverse private endpoint uuids.
+        """
+        return pulumi.get(self, "reverse_private_endpoint_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="schemaRegistry")
+    def schema_registry(self) -> Optional['outputs.ClickPipeKafkaSchemaRegistry']:
+        """
+        Schema registry. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "schema_registry")
+
+
+@pulumi.output_type
+class ClickPipeKinesisSource(dict):
+    """
+    An Amazon Kinesis stream.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "iteratorType":
+            suggest = "iterator_type"
+        elif key == "streamName":
+            suggest = "stream_name"
+        elif key == "iamRole":
+            suggest = "iam_role"
+        elif key == "useEnhancedFanOut":
+            suggest = "use_enhanced_fan_out"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeKinesisSource. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeKinesisSource.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeKinesisSource.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 authentication: 'ClickPipeKinesisAuthentication',
+                 format: 'ClickPipeKinesisFormat',
+                 iterator_type: 'ClickPipeKinesisIteratorType',
+                 region: _builtins.str,
+                 stream_name: _builtins.str,
+                 iam_role: Optional[_builtins.str] = None,
+                 timestamp: Optional[_builtins.int] = None,
+                 use_enhanced_fan_out: Optional[_builtins.bool] = None):
+        """
+        An Amazon Kinesis stream.
+
+        :param 'ClickPipeKinesisAuthentication' authentication: Authentication; IAM_USER's keys go in credentials.
+        :param 'ClickPipeKinesisFormat' format: Record format (replaces).
+        :param 'ClickPipeKinesisIteratorType' iterator_type: Where to start (replaces).
+        :param _builtins.str region: AWS region (replaces).
+        :param _builtins.str stream_name: Stream name (replaces).
+        :param _builtins.str iam_role: IAM role (IAM_ROLE).
+        :param _builtins.int timestamp: UNIX timestamp; required for AT_TIMESTAMP (replaces).
+        :param _builtins.bool use_enhanced_fan_out: Enhanced fan-out (replaces).
+        """
+        pulumi.set(__self__, "authentication", authentication)
+        pulumi.set(__self__, "format", format)
+        pulumi.set(__self__, "iterator_type", iterator_type)
+        pulumi.set(__self__, "region", region)
+        pulumi.set(__self__, "stream_name", stream_name)
+        if iam_role is not None:
+            pulumi.set(__self__, "iam_role", iam_role)
+        if timestamp is not None:
+            pulumi.set(__self__, "timestamp", timestamp)
+        if use_enhanced_fan_out is not None:
+            pulumi.set(__self__, "use_enhanced_fan_out", use_enhanced_fan_out)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> 'ClickPipeKinesisAuthentication':
+        """
+        Authentication; IAM_USER's keys go in credentials.
+        """
+        return pulumi.get(self, "authentication")
+
+    @_builtins.property
+    @pulumi.getter
+    def format(self) -> 'ClickPipeKinesisFormat':
+        """
+        Record format (replaces).
+        """
+        return pulumi.get(self, "format")
+
+    @_builtins.property
+    @pulumi.getter(name="iteratorType")
+    def iterator_type(self) -> 'ClickPipeKinesisIteratorType':
+        """
+        Where to start (replaces).
+        """
+        return pulumi.get(self, "iterator_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def region(self) -> _builtins.str:
+        """
+        AWS region (replaces).
+        """
+        return pulumi.get(self, "region")
+
+    @_builtins.property
+    @pulumi.getter(name="streamName")
+    def stream_name(self) -> _builtins.str:
+        """
+        Stream name (replaces).
+        """
+        return pulumi.get(self, "stream_name")
+
+    @_builtins.property
+    @pulumi.getter(name="iamRole")
+    def iam_role(self) -> Optional[_builtins.str]:
+        """
+        IAM role (IAM_ROLE).
+        """
+        return pulumi.get(self, "iam_role")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> Optional[_builtins.int]:
+        """
+        UNIX timestamp; required for AT_TIMESTAMP (replaces).
+        """
+        return pulumi.get(self, "timestamp")
+
+    @_builtins.property
+    @pulumi.getter(name="useEnhancedFanOut")
+    def use_enhanced_fan_out(self) -> Optional[_builtins.bool]:
+        """
+        Enhanced fan-out (replaces).
+        """
+        return pulumi.get(self, "use_enhanced_fan_out")
+
+
+@pulumi.output_type
+class ClickPipeMongoDbSettings(dict):
+    """
+    A MongoDB pipe's replication settings.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "replicationMode":
+            suggest = "replication_mode"
+        elif key == "deleteOnMerge":
+            suggest = "delete_on_merge"
+        elif key == "pullBatchSize":
+            suggest = "pull_batch_size"
+        elif key == "snapshotNumRowsPerPartition":
+            suggest = "snapshot_num_rows_per_partition"
+        elif key == "snapshotNumberOfParallelTables":
+            suggest = "snapshot_number_of_parallel_tables"
+        elif key == "syncIntervalSeconds":
+            suggest = "sync_interval_seconds"
+        elif key == "useJsonNativeFormat":
+            suggest = "use_json_native_format"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeMongoDbSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeMongoDbSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeMongoDbSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 replication_mode: 'ClickPipeReplicationMode',
+                 delete_on_merge: Optional[_builtins.bool] = None,
+                 pull_batch_size: Optional[_builtins.int] = None,
+                 snapshot_num_rows_per_partition: Optional[_builtins.int] = None,
+                 snapshot_number_of_parallel_tables: Optional[_builtins.int] = None,
+                 sync_interval_seconds: Optional[_builtins.int] = None,
+                 use_json_native_format: Optional[_builtins.bool] = None):
+        """
+        A MongoDB pipe's replication settings.
+
+        :param 'ClickPipeReplicationMode' replication_mode: Replication mode (replaces).
+        :param _builtins.bool delete_on_merge: Hard deletes in ReplacingMergeTree (replaces).
+        :param _builtins.int pull_batch_size: Rows per batch (at least 1).
+        :param _builtins.int snapshot_num_rows_per_partition: Rows per snapshot partition (at least 1000; replaces).
+        :param _builtins.int snapshot_number_of_parallel_tables: Tables snapshotted at once (at least 1; replaces).
+        :param _builtins.int sync_interval_seconds: Seconds between syncs (at least 1).
+        :param _builtins.bool use_json_native_format: Native JSON columns (replaces).
+        """
+        pulumi.set(__self__, "replication_mode", replication_mode)
+        if delete_on_merge is not None:
+            pulumi.set(__self__, "delete_on_merge", delete_on_merge)
+        if pull_batch_size is not None:
+            pulumi.set(__self__, "pull_batch_size", pull_batch_size)
+        if snapshot_num_rows_per_partition is not None:
+            pulumi.set(__self__, "snapshot_num_rows_per_partition", snapshot_num_rows_per_partition)
+        if snapshot_number_of_parallel_tables is not None:
+            pulumi.set(__self__, "snapshot_number_of_parallel_tables", snapshot_number_of_parallel_tables)
+        if sync_interval_seconds is not None:
+            pulumi.set(__self__, "sync_interval_seconds", sync_interval_seconds)
+        if use_json_native_format is not None:
+            pulumi.set(__self__, "use_json_native_format", use_json_native_format)
+
+    @_builtins.property
+    @pulumi.getter(name="replicationMode")
+    def replication_mode(self) -> 'ClickPipeReplicationMode':
+        """
+        Replication mode (replaces).
+        """
+        return pulumi.get(self, "replication_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteOnMerge")
+    def delete_on_merge(self) -> Optional[_builtins.bool]:
+        """
+        Hard deletes in ReplacingMergeTree (replaces).
+        """
+        return pulumi.get(self, "delete_on_merge")
+
+    @_builtins.property
+    @pulumi.getter(name="pullBatchSize")
+    def pull_batch_size(self) -> Optional[_builtins.int]:
+        """
+        Rows per batch (at least 1).
+        """
+        return pulumi.get(self, "pull_batch_size")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumRowsPerPartition")
+    def snapshot_num_rows_per_partition(self) -> Optional[_builtins.int]:
+        """
+        Rows per snapshot partition (at least 1000; replaces).
+        """
+        return pulumi.get(self, "snapshot_num_rows_per_partition")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumberOfParallelTables")
+    def snapshot_number_of_parallel_tables(self) -> Optional[_builtins.int]:
+        """
+        Tables snapshotted at once (at least 1; replaces).
+        """
+        return pulumi.get(self, "snapshot_number_of_parallel_tables")
+
+    @_builtins.property
+    @pulumi.getter(name="syncIntervalSeconds")
+    def sync_interval_seconds(self) -> Optional[_builtins.int]:
+        """
+        Seconds between syncs (at least 1).
+        """
+        return pulumi.get(self, "sync_interval_seconds")
+
+    @_builtins.property
+    @pulumi.getter(name="useJsonNativeFormat")
+    def use_json_native_format(self) -> Optional[_builtins.bool]:
+        """
+        Native JSON columns (replaces).
+        """
+        return pulumi.get(self, "use_json_native_format")
+
+
+@pulumi.output_type
+class ClickPipeMongoDbSource(dict):
+    """
+    A MongoDB deployment replicated by CDC (user and password go in credentials, not in uri).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "readPreference":
+            suggest = "read_preference"
+        elif key == "tableMappings":
+            suggest = "table_mappings"
+        elif key == "caCertificate":
+            suggest = "ca_certificate"
+        elif key == "disableTls":
+            suggest = "disable_tls"
+        elif key == "skipCertVerification":
+            suggest = "skip_cert_verification"
+        elif key == "tlsHost":
+            suggest = "tls_host"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeMongoDbSource. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeMongoDbSource.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeMongoDbSource.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 read_preference: 'ClickPipeMongoDbReadPreference',
+                 settings: 'outputs.ClickPipeMongoDbSettings',
+                 table_mappings: Sequence['outputs.ClickPipeMongoDbTableMapping'],
+                 uri: _builtins.str,
+                 ca_certificate: Optional[_builtins.str] = None,
+                 disable_tls: Optional[_builtins.bool] = None,
+                 skip_cert_verification: Optional[_builtins.bool] = None,
+                 tls_host: Optional[_builtins.str] = None):
+        """
+        A MongoDB deployment replicated by CDC (user and password go in credentials, not in uri).
+
+        :param 'ClickPipeMongoDbReadPreference' read_preference: Read preference.
+        :param 'ClickPipeMongoDbSettings' settings: Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+        :param Sequence['ClickPipeMongoDbTableMapping'] table_mappings: Collections replicated; changes by adding and removing mappings, the pipe paused around it.
+        :param _builtins.str uri: Connection URI (mongodb:// or mongodb+srv://), without a password.
+        :param _builtins.str ca_certificate: PEM CA certificate validating the server's certificate.
+        :param _builtins.bool disable_tls: Disable TLS (use with caution).
+        :param _builtins.bool skip_cert_verification: Skip certificate verification (use with caution).
+        :param _builtins.str tls_host: TLS host name for the server's certificate.
+        """
+        pulumi.set(__self__, "read_preference", read_preference)
+        pulumi.set(__self__, "settings", settings)
+        pulumi.set(__self__, "table_mappings", table_mappings)
+        pulumi.set(__self__, "uri", uri)
+        if ca_certificate is not None:
+            pulumi.set(__self__, "ca_certificate", ca_certificate)
+        if disable_tls is not None:
+            pulumi.set(__self__, "disable_tls", disable_tls)
+        if skip_cert_verification is not None:
+            pulumi.set(__self__, "skip_cert_verification", skip_cert_verification)
+        if tls_host is not None:
+            pulumi.set(__self__, "tls_host", tls_host)
+
+    @_builtins.property
+    @pulumi.getter(name="readPreference")
+    def read_preference(self) -> 'ClickPipeMongoDbReadPreference':
+        """
+        Read preference.
+        """
+        return pulumi.get(self, "read_preference")
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> 'outputs.ClickPipeMongoDbSettings':
+        """
+        Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+        """
+        return pulumi.get(self, "settings")
+
+    @_builtins.property
+    @pulumi.getter(name="tableMappings")
+    def table_mappings(self) -> Sequence['outputs.ClickPipeMongoDbTableMapping']:
+        """
+        Collections replicated; changes by adding and removing mappings, the pipe paused around it.
+        """
+        return pulumi.get(self, "table_mappings")
+
+    @_builtins.property
+    @pulumi.getter
+    def uri(self) -> _builtins.str:
+        """
+        Connection URI (mongodb:// or mongodb+srv://), without a password.
+        """
+        return pulumi.get(self, "uri")
+
+    @_builtins.property
+    @pulumi.getter(name="caCertificate")
+    def ca_certificate(self) -> Optional[_builtins.str]:
+        """
+        PEM CA certificate validating the server's certificate.
+        """
+        return pulumi.get(self, "ca_certificate")
+
+    @_builtins.property
+    @pulumi.getter(name="disableTls")
+    def disable_tls(self) -> Optional[_builtins.bool]:
+        """
+        Disable TLS (use with caution).
+        """
+        return pulumi.get(self, "disable_tls")
+
+    @_builtins.property
+    @pulumi.getter(name="skipCertVerification")
+    def skip_cert_verification(self) -> Optional[_builtins.bool]:
+        """
+        Skip certificate verification (use with caution).
+        """
+        return pulumi.get(self, "skip_cert_verification")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsHost")
+    def tls_host(self) -> Optional[_builtins.str]:
+        """
+        TLS host name for the server's certificate.
+        """
+        return pulumi.get(self, "tls_host")
+
+
+@pulumi.output_type
+class ClickPipeMongoDbTableMapping(dict):
+    """
+    A MongoDB collection and the ClickHouse table it fills.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "sourceCollection":
+            suggest = "source_collection"
+        elif key == "sourceDatabaseName":
+            suggest = "source_database_name"
+        elif key == "targetTable":
+            suggest = "target_table"
+        elif key == "tableEngine":
+            suggest = "table_engine"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeMongoDbTableMapping. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeMongoDbTableMapping.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeMongoDbTableMapping.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 source_collection: _builtins.str,
+                 source_database_name: _builtins.str,
+                 target_table: _builtins.str,
+                 table_engine: Optional['ClickPipeTableEngine'] = None):
+        """
+        A MongoDB collection and the ClickHouse table it fills.
+
+        :param _builtins.str source_collection: Source collection.
+        :param _builtins.str source_database_name: Source database.
+        :param _builtins.str target_table: Target table, made if missing.
+        :param 'ClickPipeTableEngine' table_engine: The target table's engine.
+        """
+        pulumi.set(__self__, "source_collection", source_collection)
+        pulumi.set(__self__, "source_database_name", source_database_name)
+        pulumi.set(__self__, "target_table", target_table)
+        if table_engine is not None:
+            pulumi.set(__self__, "table_engine", table_engine)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceCollection")
+    def source_collection(self) -> _builtins.str:
+        """
+        Source collection.
+        """
+        return pulumi.get(self, "source_collection")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceDatabaseName")
+    def source_database_name(self) -> _builtins.str:
+        """
+        Source database.
+        """
+        return pulumi.get(self, "source_database_name")
+
+    @_builtins.property
+    @pulumi.getter(name="targetTable")
+    def target_table(self) -> _builtins.str:
+        """
+        Target table, made if missing.
+        """
+        return pulumi.get(self, "target_table")
+
+    @_builtins.property
+    @pulumi.getter(name="tableEngine")
+    def table_engine(self) -> Optional['ClickPipeTableEngine']:
+        """
+        The target table's engine.
+        """
+        return pulumi.get(self, "table_engine")
+
+
+@pulumi.output_type
+class ClickPipeMySqlSettings(dict):
+    """
+    A MySQL pipe's replication settings.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "replicationMode":
+            suggest = "replication_mode"
+        elif key == "allowNullableColumns":
+            suggest = "allow_nullable_columns"
+        elif key == "deleteOnMerge":
+            suggest = "delete_on_merge"
+        elif key == "initialLoadParallelism":
+            suggest = "initial_load_parallelism"
+        elif key == "pullBatchSize":
+            suggest = "pull_batch_size"
+        elif key == "replicationMechanism":
+            suggest = "replication_mechanism"
+        elif key == "snapshotNumRowsPerPartition":
+            suggest = "snapshot_num_rows_per_partition"
+        elif key == "snapshotNumberOfParallelTables":
+            suggest = "snapshot_number_of_parallel_tables"
+        elif key == "syncIntervalSeconds":
+            suggest = "sync_interval_seconds"
+        elif key == "useCompression":
+            suggest = "use_compression"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeMySqlSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeMySqlSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeMySqlSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 replication_mode: 'ClickPipeReplicationMode',
+                 allow_nullable_columns: Optional[_builtins.bool] = None,
+                 delete_on_merge: Optional[_builtins.bool] = None,
+                 initial_load_parallelism: Optional[_builtins.int] = None,
+                 pull_batch_size: Optional[_builtins.int] = None,
+                 replication_mechanism: Optional['ClickPipeMySqlReplicationMechanism'] = None,
+                 snapshot_num_rows_per_partition: Optional[_builtins.int] = None,
+                 snapshot_number_of_parallel_tables: Optional[_builtins.int] = None,
+                 sync_interval_seconds: Optional[_builtins.int] = None,
+                 use_compression: Optional[_builtins.bool] = None):
+        """
+        A MySQL pipe's replication settings.
+
+        :param 'ClickPipeReplicationMode' replication_mode: Replication mode (replaces).
+        :param _builtins.bool allow_nullable_columns: Keep the source's nullability (replaces).
+        :param _builtins.bool delete_on_merge: Hard deletes in ReplacingMergeTree (replaces).
+        :param _builtins.int initial_load_parallelism: Workers per table in the snapshot (at least 1; replaces).
+        :param _builtins.int pull_batch_size: Rows per batch (at least 1).
+        :param 'ClickPipeMySqlReplicationMechanism' replication_mechanism: Default "GTID" (replaces).
+        :param _builtins.int snapshot_num_rows_per_partition: Rows per snapshot partition (at least 1000; replaces).
+        :param _builtins.int snapshot_number_of_parallel_tables: Tables snapshotted at once (at least 1; replaces).
+        :param _builtins.int sync_interval_seconds: Seconds between syncs (at least 1).
+        :param _builtins.bool use_compression: Compressed connection.
+        """
+        pulumi.set(__self__, "replication_mode", replication_mode)
+        if allow_nullable_columns is not None:
+            pulumi.set(__self__, "allow_nullable_columns", allow_nullable_columns)
+        if delete_on_merge is not None:
+            pulumi.set(__self__, "delete_on_merge", delete_on_merge)
+        if initial_load_parallelism is not None:
+            pulumi.set(__self__, "initial_load_parallelism", initial_load_parallelism)
+        if pull_batch_size is not None:
+            pulumi.set(__self__, "pull_batch_size", pull_batch_size)
+        if replication_mechanism is not None:
+            pulumi.set(__self__, "replication_mechanism", replication_mechanism)
+        if snapshot_num_rows_per_partition is not None:
+            pulumi.set(__self__, "snapshot_num_rows_per_partition", snapshot_num_rows_per_partition)
+        if snapshot_number_of_parallel_tables is not None:
+            pulumi.set(__self__, "snapshot_number_of_parallel_tables", snapshot_number_of_parallel_tables)
+        if sync_interval_seconds is not None:
+            pulumi.set(__self__, "sync_interval_seconds", sync_interval_seconds)
+        if use_compression is not None:
+            pulumi.set(__self__, "use_compression", use_compression)
+
+    @_builtins.property
+    @pulumi.getter(name="replicationMode")
+    def replication_mode(self) -> 'ClickPipeReplicationMode':
+        """
+        Replication mode (replaces).
+        """
+        return pulumi.get(self, "replication_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="allowNullableColumns")
+    def allow_nullable_columns(self) -> Optional[_builtins.bool]:
+        """
+        Keep the source's nullability (replaces).
+        """
+        return pulumi.get(self, "allow_nullable_columns")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteOnMerge")
+    def delete_on_merge(self) -> Optional[_builtins.bool]:
+        """
+        Hard deletes in ReplacingMergeTree (replaces).
+        """
+        return pulumi.get(self, "delete_on_merge")
+
+    @_builtins.property
+    @pulumi.getter(name="initialLoadParallelism")
+    def initial_load_parallelism(self) -> Optional[_builtins.int]:
+        """
+        Workers per table in the snapshot (at least 1; replaces).
+        """
+        return pulumi.get(self, "initial_load_parallelism")
+
+    @_builtins.property
+    @pulumi.getter(name="pullBatchSize")
+    def pull_batch_size(self) -> Optional[_builtins.int]:
+        """
+        Rows per batch (at least 1).
+        """
+        return pulumi.get(self, "pull_batch_size")
+
+    @_builtins.property
+    @pulumi.getter(name="replicationMechanism")
+    def replication_mechanism(self) -> Optional['ClickPipeMySqlReplicationMechanism']:
+        """
+        Default "GTID" (replaces).
+        """
+        return pulumi.get(self, "replication_mechanism")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumRowsPerPartition")
+    def snapshot_num_rows_per_partition(self) -> Optional[_builtins.int]:
+        """
+        Rows per snapshot partition (at least 1000; replaces).
+        """
+        return pulumi.get(self, "snapshot_num_rows_per_partition")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumberOfParallelTables")
+    def snapshot_number_of_parallel_tables(self) -> Optional[_builtins.int]:
+        """
+        Tables snapshotted at once (at least 1; replaces).
+        """
+        return pulumi.get(self, "snapshot_number_of_parallel_tables")
+
+    @_builtins.property
+    @pulumi.getter(name="syncIntervalSeconds")
+    def sync_interval_seconds(self) -> Optional[_builtins.int]:
+        """
+        Seconds between syncs (at least 1).
+        """
+        return pulumi.get(self, "sync_interval_seconds")
+
+    @_builtins.property
+    @pulumi.getter(name="useCompression")
+    def use_compression(self) -> Optional[_builtins.bool]:
+        """
+        Compressed connection.
+        """
+        return pulumi.get(self, "use_compression")
+
+
+@pulumi.output_type
+class ClickPipeMySqlSource(dict):
+    """
+    A MySQL or MariaDB database replicated by CDC (user and password go in credentials).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "tableMappings":
+            suggest = "table_mappings"
+        elif key == "caCertificate":
+            suggest = "ca_certificate"
+        elif key == "disableTls":
+            suggest = "disable_tls"
+        elif key == "iamRole":
+            suggest = "iam_role"
+        elif key == "serverId":
+            suggest = "server_id"
+        elif key == "skipCertVerification":
+            suggest = "skip_cert_verification"
+        elif key == "tlsHost":
+            suggest = "tls_host"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeMySqlSource. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeMySqlSource.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeMySqlSource.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 host: _builtins.str,
+                 port: _builtins.int,
+                 settings: 'outputs.ClickPipeMySqlSettings',
+                 table_mappings: Sequence['outputs.ClickPipeMySqlTableMapping'],
+                 authentication: Optional['ClickPipeDatabaseAuthentication'] = None,
+                 ca_certificate: Optional[_builtins.str] = None,
+                 disable_tls: Optional[_builtins.bool] = None,
+                 iam_role: Optional[_builtins.str] = None,
+                 server_id: Optional[_builtins.int] = None,
+                 skip_cert_verification: Optional[_builtins.bool] = None,
+                 tls_host: Optional[_builtins.str] = None,
+                 type: Optional['ClickPipeMySqlType'] = None):
+        """
+        A MySQL or MariaDB database replicated by CDC (user and password go in credentials).
+
+        :param _builtins.str host: Server host name or address.
+        :param _builtins.int port: Server port, 1 to 65535.
+        :param 'ClickPipeMySqlSettings' settings: Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place.
+        :param Sequence['ClickPipeMySqlTableMapping'] table_mappings: Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+        :param 'ClickPipeDatabaseAuthentication' authentication: basic (credentials) or IAM_ROLE.
+        :param _builtins.str ca_certificate: PEM CA certificate validating the server's certificate.
+        :param _builtins.bool disable_tls: Disable TLS (use with caution).
+        :param _builtins.str iam_role: IAM role ARN (IAM_ROLE).
+        :param _builtins.int server_id: server_id in the replication topology, 1 to 4294967295.
+        :param _builtins.bool skip_cert_verification: Skip certificate verification (use with caution).
+        :param _builtins.str tls_host: TLS host name for the server's certificate.
+        :param 'ClickPipeMySqlType' type: Flavour; default "mysql" (replaces).
+        """
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "port", port)
+        pulumi.set(__self__, "settings", settings)
+        pulumi.set(__self__, "table_mappings", table_mappings)
+        if authentication is not None:
+            pulumi.set(__self__, "authentication", authentication)
+        if ca_certificate is not None:
+            pulumi.set(__self__, "ca_certificate", ca_certificate)
+        if disable_tls is not None:
+            pulumi.set(__self__, "disable_tls", disable_tls)
+        if iam_role is not None:
+            pulumi.set(__self__, "iam_role", iam_role)
+        if server_id is not None:
+            pulumi.set(__self__, "server_id", server_id)
+        if skip_cert_verification is not None:
+            pulumi.set(__self__, "skip_cert_verification", skip_cert_verification)
+        if tls_host is not None:
+            pulumi.set(__self__, "tls_host", tls_host)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        """
+        Server host name or address.
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> _builtins.int:
+        """
+        Server port, 1 to 65535.
+        """
+        return pulumi.get(self, "port")
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> 'outputs.ClickPipeMySqlSettings':
+        """
+        Replication settings; syncIntervalSeconds, pullBatchSize and useCompression change in place.
+        """
+        return pulumi.get(self, "settings")
+
+    @_builtins.property
+    @pulumi.getter(name="tableMappings")
+    def table_mappings(self) -> Sequence['outputs.ClickPipeMySqlTableMapping']:
+        """
+        Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+        """
+        return pulumi.get(self, "table_mappings")
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> Optional['ClickPipeDatabaseAuthentication']:
+        """
+        basic (credentials) or IAM_ROLE.
+        """
+        return pulumi.get(self, "authentication")
+
+    @_builtins.property
+    @pulumi.getter(name="caCertificate")
+    def ca_certificate(self) -> Optional[_builtins.str]:
+        """
+        PEM CA certificate validating the server's certificate.
+        """
+        return pulumi.get(self, "ca_certificate")
+
+    @_builtins.property
+    @pulumi.getter(name="disableTls")
+    def disable_tls(self) -> Optional[_builtins.bool]:
+        """
+        Disable TLS (use with caution).
+        """
+        return pulumi.get(self, "disable_tls")
+
+    @_builtins.property
+    @pulumi.getter(name="iamRole")
+    def iam_role(self) -> Optional[_builtins.str]:
+        """
+        IAM role ARN (IAM_ROLE).
+        """
+        return pulumi.get(self, "iam_role")
+
+    @_builtins.property
+    @pulumi.getter(name="serverId")
+    def server_id(self) -> Optional[_builtins.int]:
+        """
+        server_id in the replication topology, 1 to 4294967295.
+        """
+        return pulumi.get(self, "server_id")
+
+    @_builtins.property
+    @pulumi.getter(name="skipCertVerification")
+    def skip_cert_verification(self) -> Optional[_builtins.bool]:
+        """
+        Skip certificate verification (use with caution).
+        """
+        return pulumi.get(self, "skip_cert_verification")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsHost")
+    def tls_host(self) -> Optional[_builtins.str]:
+        """
+        TLS host name for the server's certificate.
+        """
+        return pulumi.get(self, "tls_host")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional['ClickPipeMySqlType']:
+        """
+        Flavour; default "mysql" (replaces).
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class ClickPipeMySqlTableMapping(dict):
+    """
+    A MySQL table and the ClickHouse table it fills.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "sourceSchemaName":
+            suggest = "source_schema_name"
+        elif key == "sourceTable":
+            suggest = "source_table"
+        elif key == "targetTable":
+            suggest = "target_table"
+        elif key == "excludedColumns":
+            suggest = "excluded_columns"
+        elif key == "partitionKey":
+            suggest = "partition_key"
+        elif key == "sortingKeys":
+            suggest = "sorting_keys"
+        elif key == "tableEngine":
+            suggest = "table_engine"
+        elif key == "useCustomSortingKey":
+            suggest = "use_custom_sorting_key"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeMySqlTableMapping. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeMySqlTableMapping.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeMySqlTableMapping.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 source_schema_name: _builtins.str,
+                 source_table: _builtins.str,
+                 target_table: _builtins.str,
+                 excluded_columns: Optional[Sequence[_builtins.str]] = None,
+                 partition_key: Optional[_builtins.str] = None,
+                 sorting_keys: Optional[Sequence[_builtins.str]] = None,
+                 table_engine: Optional['ClickPipeTableEngine'] = None,
+                 use_custom_sorting_key: Optional[_builtins.bool] = None):
+        """
+        A MySQL table and the ClickHouse table it fills.
+
+        :param _builtins.str source_schema_name: Source database.
+        :param _builtins.str source_table: Source table.
+        :param _builtins.str target_table: Target table, made if missing.
+        :param Sequence[_builtins.str] excluded_columns: Columns left out of replication (unique).
+        :param _builtins.str partition_key: Indexed column for a parallel snapshot.
+        :param Sequence[_builtins.str] sorting_keys: ORDER BY columns, in order; required when useCustomSortingKey is true.
+        :param 'ClickPipeTableEngine' table_engine: The target table's engine.
+        :param _builtins.bool use_custom_sorting_key: Use sortingKeys instead of the source's primary key.
+        """
+        pulumi.set(__self__, "source_schema_name", source_schema_name)
+        pulumi.set(__self__, "source_table", source_table)
+        pulumi.set(__self__, "target_table", target_table)
+        if excluded_columns is not None:
+            pulumi.set(__self__, "excluded_columns", excluded_columns)
+        if partition_key is not None:
+            pulumi.set(__self__, "partition_key", partition_key)
+        if sorting_keys is not None:
+            pulumi.set(__self__, "sorting_keys", sorting_keys)
+        if table_engine is not None:
+            pulumi.set(__self__, "table_engine", table_engine)
+        if use_custom_sorting_key is not None:
+            pulumi.set(__self__, "use_custom_sorting_key", use_custom_sorting_key)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceSchemaName")
+    def source_schema_name(self) -> _builtins.str:
+        """
+        Source database.
+        """
+        return pulumi.get(self, "source_schema_name")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceTable")
+    def source_table(self) -> _builtins.str:
+        """
+        Source table.
+        """
+        return pulumi.get(self, "source_table")
+
+    @_builtins.property
+    @pulumi.getter(name="targetTable")
+    def target_table(self) -> _builtins.str:
+        """
+        Target table, made if missing.
+        """
+        return pulumi.get(self, "target_table")
+
+    @_builtins.property
+    @pulumi.getter(name="excludedColumns")
+    def excluded_columns(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Columns left out of replication (unique).
+        """
+        return pulumi.get(self, "excluded_columns")
+
+    @_builtins.property
+    @pulumi.getter(name="partitionKey")
+    def partition_key(self) -> Optional[_builtins.str]:
+        """
+        Indexed column for a parallel snapshot.
+        """
+        return pulumi.get(self, "partition_key")
+
+    @_builtins.property
+    @pulumi.getter(name="sortingKeys")
+    def sorting_keys(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        ORDER BY columns, in order; required when useCustomSortingKey is true.
+        """
+        return pulumi.get(self, "sorting_keys")
+
+    @_builtins.property
+    @pulumi.getter(name="tableEngine")
+    def table_engine(self) -> Optional['ClickPipeTableEngine']:
+        """
+        The target table's engine.
+        """
+        return pulumi.get(self, "table_engine")
+
+    @_builtins.property
+    @pulumi.getter(name="useCustomSortingKey")
+    def use_custom_sorting_key(self) -> Optional[_builtins.bool]:
+        """
+        Use sortingKeys instead of the source's primary key.
+        """
+        return pulumi.get(self, "use_custom_sorting_key")
+
+
+@pulumi.output_type
+class ClickPipeObjectStorageSource(dict):
+    """
+    Files in object storage.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "azureContainerName":
+            suggest = "azure_container_name"
+        elif key == "iamRole":
+            suggest = "iam_role"
+        elif key == "isContinuous":
+            suggest = "is_continuous"
+        elif key == "queueUrl":
+            suggest = "queue_url"
+        elif key == "skipInitialLoad":
+            suggest = "skip_initial_load"
+        elif key == "startAfter":
+            suggest = "start_after"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeObjectStorageSource. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeObjectStorageSource.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeObjectStorageSource.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 format: 'ClickPipeObjectStorageFormat',
+                 type: 'ClickPipeObjectStorageType',
+                 authentication: Optional['ClickPipeObjectStorageAuthentication'] = None,
+                 azure_container_name: Optional[_builtins.str] = None,
+                 compression: Optional['ClickPipeCompression'] = None,
+                 delimiter: Optional[_builtins.str] = None,
+                 iam_role: Optional[_builtins.str] = None,
+                 is_continuous: Optional[_builtins.bool] = None,
+                 path: Optional[_builtins.str] = None,
+                 queue_url: Optional[_builtins.str] = None,
+                 skip_initial_load: Optional[_builtins.bool] = None,
+                 start_after: Optional[_builtins.str] = None,
+                 url: Optional[_builtins.str] = None):
+        """
+        Files in object storage.
+
+        :param 'ClickPipeObjectStorageFormat' format: File format. Changing it replaces the pipe.
+        :param 'ClickPipeObjectStorageType' type: The store. Changing it replaces the pipe.
+        :param 'ClickPipeObjectStorageAuthentication' authentication: Authentication (none: public); its secrets go in credentials.
+        :param _builtins.str azure_container_name: Azure container (azureblobstorage).
+        :param 'ClickPipeCompression' compression: Compression (replaces).
+        :param _builtins.str delimiter: Delimiter (replaces).
+        :param _builtins.str iam_role: IAM role (IAM_ROLE, S3 only).
+        :param _builtins.bool is_continuous: Keep reading new files (replaces).
+        :param _builtins.str path: Path within the Azure container (azureblobstorage).
+        :param _builtins.str queue_url: SQS queue or Pub/Sub subscription for event-based ingestion (replaces).
+        :param _builtins.bool skip_initial_load: Only files from queue notifications; only with queueUrl.
+        :param _builtins.str start_after: Skip keys up to this one; not with skipInitialLoad.
+        :param _builtins.str url: Path of the files, wildcards allowed; required but for azureblobstorage (replaces).
+        """
+        pulumi.set(__self__, "format", format)
+        pulumi.set(__self__, "type", type)
+        if authentication is not None:
+            pulumi.set(__self__, "authentication", authentication)
+        if azure_container_name is not None:
+            pulumi.set(__self__, "azure_container_name", azure_container_name)
+        if compression is not None:
+            pulumi.set(__self__, "compression", compression)
+        if delimiter is not None:
+            pulumi.set(__self__, "delimiter", delimiter)
+        if iam_role is not None:
+            pulumi.set(__self__, "iam_role", iam_role)
+        if is_continuous is not None:
+            pulumi.set(__self__, "is_continuous", is_continuous)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+        if queue_url is not None:
+            pulumi.set(__self__, "queue_url", queue_url)
+        if skip_initial_load is not None:
+            pulumi.set(__self__, "skip_initial_load", skip_initial_load)
+        if start_after is not None:
+            pulumi.set(__self__, "start_after", start_after)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def format(self) -> 'ClickPipeObjectStorageFormat':
+        """
+        File format. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "format")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> 'ClickPipeObjectStorageType':
+        """
+        The store. Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> Optional['ClickPipeObjectStorageAuthentication']:
+        """
+        Authentication (none: public); its secrets go in credentials.
+        """
+        return pulumi.get(self, "authentication")
+
+    @_builtins.property
+    @pulumi.getter(name="azureContainerName")
+    def azure_container_name(self) -> Optional[_builtins.str]:
+        """
+        Azure container (azureblobstorage).
+        """
+        return pulumi.get(self, "azure_container_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def compression(self) -> Optional['ClickPipeCompression']:
+        """
+        Compression (replaces).
+        """
+        return pulumi.get(self, "compression")
+
+    @_builtins.property
+    @pulumi.getter
+    def delimiter(self) -> Optional[_builtins.str]:
+        """
+        Delimiter (replaces).
+        """
+        return pulumi.get(self, "delimiter")
+
+    @_builtins.property
+    @pulumi.getter(name="iamRole")
+    def iam_role(self) -> Optional[_builtins.str]:
+        """
+        IAM role (IAM_ROLE, S3 only).
+        """
+        return pulumi.get(self, "iam_role")
+
+    @_builtins.property
+    @pulumi.getter(name="isContinuous")
+    def is_continuous(self) -> Optional[_builtins.bool]:
+        """
+        Keep reading new files (replaces).
+        """
+        return pulumi.get(self, "is_continuous")
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> Optional[_builtins.str]:
+        """
+        Path within the Azure container (azureblobstorage).
+        """
+        return pulumi.get(self, "path")
+
+    @_builtins.property
+    @pulumi.getter(name="queueUrl")
+    def queue_url(self) -> Optional[_builtins.str]:
+        """
+        SQS queue or Pub/Sub subscription for event-based ingestion (replaces).
+        """
+        return pulumi.get(self, "queue_url")
+
+    @_builtins.property
+    @pulumi.getter(name="skipInitialLoad")
+    def skip_initial_load(self) -> Optional[_builtins.bool]:
+        """
+        Only files from queue notifications; only with queueUrl.
+        """
+        return pulumi.get(self, "skip_initial_load")
+
+    @_builtins.property
+    @pulumi.getter(name="startAfter")
+    def start_after(self) -> Optional[_builtins.str]:
+        """
+        Skip keys up to this one; not with skipInitialLoad.
+        """
+        return pulumi.get(self, "start_after")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        Path of the files, wildcards allowed; required but for azureblobstorage (replaces).
+        """
+        return pulumi.get(self, "url")
+
+
+@pulumi.output_type
+class ClickPipePostgresSettings(dict):
+    """
+    A Postgres pipe's replication settings.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "replicationMode":
+            suggest = "replication_mode"
+        elif key == "allowNullableColumns":
+            suggest = "allow_nullable_columns"
+        elif key == "deleteOnMerge":
+            suggest = "delete_on_merge"
+        elif key == "enableFailoverSlots":
+            suggest = "enable_failover_slots"
+        elif key == "initialLoadParallelism":
+            suggest = "initial_load_parallelism"
+        elif key == "publicationName":
+            suggest = "publication_name"
+        elif key == "pullBatchSize":
+            suggest = "pull_batch_size"
+        elif key == "replicationSlotName":
+            suggest = "replication_slot_name"
+        elif key == "snapshotNumRowsPerPartition":
+            suggest = "snapshot_num_rows_per_partition"
+        elif key == "snapshotNumberOfParallelTables":
+            suggest = "snapshot_number_of_parallel_tables"
+        elif key == "syncIntervalSeconds":
+            suggest = "sync_interval_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipePostgresSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipePostgresSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipePostgresSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 replication_mode: 'ClickPipeReplicationMode',
+                 allow_nullable_columns: Optional[_builtins.bool] = None,
+                 delete_on_merge: Optional[_builtins.bool] = None,
+                 enable_failover_slots: Optional[_builtins.bool] = None,
+                 initial_load_parallelism: Optional[_builtins.int] = None,
+                 publication_name: Optional[_builtins.str] = None,
+                 pull_batch_size: Optional[_builtins.int] = None,
+                 replication_slot_name: Optional[_builtins.str] = None,
+                 snapshot_num_rows_per_partition: Optional[_builtins.int] = None,
+                 snapshot_number_of_parallel_tables: Optional[_builtins.int] = None,
+                 sync_interval_seconds: Optional[_builtins.int] = None):
+        """
+        A Postgres pipe's replication settings.
+
+        :param 'ClickPipeReplicationMode' replication_mode: Replication mode (replaces).
+        :param _builtins.bool allow_nullable_columns: Keep the source's nullability (replaces).
+        :param _builtins.bool delete_on_merge: Hard deletes in ReplacingMergeTree (replaces).
+        :param _builtins.bool enable_failover_slots: Failover slot, PG17+ (replaces).
+        :param _builtins.int initial_load_parallelism: Workers per table in the snapshot (at least 1; replaces).
+        :param _builtins.str publication_name: Publication; made by ClickPipes if unset (replaces).
+        :param _builtins.int pull_batch_size: Rows per batch (at least 1).
+        :param _builtins.str replication_slot_name: Replication slot; "cdc_only" only (replaces).
+        :param _builtins.int snapshot_num_rows_per_partition: Rows per snapshot partition (at least 1000; replaces).
+        :param _builtins.int snapshot_number_of_parallel_tables: Tables snapshotted at once (at least 1; replaces).
+        :param _builtins.int sync_interval_seconds: Seconds between syncs (at least 1).
+        """
+        pulumi.set(__self__, "replication_mode", replication_mode)
+        if allow_nullable_columns is not None:
+            pulumi.set(__self__, "allow_nullable_columns", allow_nullable_columns)
+        if delete_on_merge is not None:
+            pulumi.set(__self__, "delete_on_merge", delete_on_merge)
+        if enable_failover_slots is not None:
+            pulumi.set(__self__, "enable_failover_slots", enable_failover_slots)
+        if initial_load_parallelism is not None:
+            pulumi.set(__self__, "initial_load_parallelism", initial_load_parallelism)
+        if publication_name is not None:
+            pulumi.set(__self__, "publication_name", publication_name)
+        if pull_batch_size is not None:
+            pulumi.set(__self__, "pull_batch_size", pull_batch_size)
+        if replication_slot_name is not None:
+            pulumi.set(__self__, "replication_slot_name", replication_slot_name)
+        if snapshot_num_rows_per_partition is not None:
+            pulumi.set(__self__, "snapshot_num_rows_per_partition", snapshot_num_rows_per_partition)
+        if snapshot_number_of_parallel_tables is not None:
+            pulumi.set(__self__, "snapshot_number_of_parallel_tables", snapshot_number_of_parallel_tables)
+        if sync_interval_seconds is not None:
+            pulumi.set(__self__, "sync_interval_seconds", sync_interval_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="replicationMode")
+    def replication_mode(self) -> 'ClickPipeReplicationMode':
+        """
+        Replication mode (replaces).
+        """
+        return pulumi.get(self, "replication_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="allowNullableColumns")
+    def allow_nullable_columns(self) -> Optional[_builtins.bool]:
+        """
+        Keep the source's nullability (replaces).
+        """
+        return pulumi.get(self, "allow_nullable_columns")
+
+    @_builtins.property
+    @pulumi.getter(name="deleteOnMerge")
+    def delete_on_merge(self) -> Optional[_builtins.bool]:
+        """
+        Hard deletes in ReplacingMergeTree (replaces).
+        """
+        return pulumi.get(self, "delete_on_merge")
+
+    @_builtins.property
+    @pulumi.getter(name="enableFailoverSlots")
+    def enable_failover_slots(self) -> Optional[_builtins.bool]:
+        """
+        Failover slot, PG17+ (replaces).
+        """
+        return pulumi.get(self, "enable_failover_slots")
+
+    @_builtins.property
+    @pulumi.getter(name="initialLoadParallelism")
+    def initial_load_parallelism(self) -> Optional[_builtins.int]:
+        """
+        Workers per table in the snapshot (at least 1; replaces).
+        """
+        return pulumi.get(self, "initial_load_parallelism")
+
+    @_builtins.property
+    @pulumi.getter(name="publicationName")
+    def publication_name(self) -> Optional[_builtins.str]:
+        """
+        Publication; made by ClickPipes if unset (replaces).
+        """
+        return pulumi.get(self, "publication_name")
+
+    @_builtins.property
+    @pulumi.getter(name="pullBatchSize")
+    def pull_batch_size(self) -> Optional[_builtins.int]:
+        """
+        Rows per batch (at least 1).
+        """
+        return pulumi.get(self, "pull_batch_size")
+
+    @_builtins.property
+    @pulumi.getter(name="replicationSlotName")
+    def replication_slot_name(self) -> Optional[_builtins.str]:
+        """
+        Replication slot; "cdc_only" only (replaces).
+        """
+        return pulumi.get(self, "replication_slot_name")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumRowsPerPartition")
+    def snapshot_num_rows_per_partition(self) -> Optional[_builtins.int]:
+        """
+        Rows per snapshot partition (at least 1000; replaces).
+        """
+        return pulumi.get(self, "snapshot_num_rows_per_partition")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotNumberOfParallelTables")
+    def snapshot_number_of_parallel_tables(self) -> Optional[_builtins.int]:
+        """
+        Tables snapshotted at once (at least 1; replaces).
+        """
+        return pulumi.get(self, "snapshot_number_of_parallel_tables")
+
+    @_builtins.property
+    @pulumi.getter(name="syncIntervalSeconds")
+    def sync_interval_seconds(self) -> Optional[_builtins.int]:
+        """
+        Seconds between syncs (at least 1).
+        """
+        return pulumi.get(self, "sync_interval_seconds")
+
+
+@pulumi.output_type
+class ClickPipePostgresSource(dict):
+    """
+    A PostgreSQL database replicated by CDC (user and password go in credentials).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "tableMappings":
+            suggest = "table_mappings"
+        elif key == "caCertificate":
+            suggest = "ca_certificate"
+        elif key == "disableTls":
+            suggest = "disable_tls"
+        elif key == "iamRole":
+            suggest = "iam_role"
+        elif key == "skipCertVerification":
+            suggest = "skip_cert_verification"
+        elif key == "tlsHost":
+            suggest = "tls_host"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipePostgresSource. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipePostgresSource.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipePostgresSource.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 database: _builtins.str,
+                 host: _builtins.str,
+                 port: _builtins.int,
+                 settings: 'outputs.ClickPipePostgresSettings',
+                 table_mappings: Sequence['outputs.ClickPipePostgresTableMapping'],
+                 authentication: Optional['ClickPipeDatabaseAuthentication'] = None,
+                 ca_certificate: Optional[_builtins.str] = None,
+                 disable_tls: Optional[_builtins.bool] = None,
+                 iam_role: Optional[_builtins.str] = None,
+                 skip_cert_verification: Optional[_builtins.bool] = None,
+                 tls_host: Optional[_builtins.str] = None,
+                 type: Optional['ClickPipePostgresType'] = None):
+        """
+        A PostgreSQL database replicated by CDC (user and password go in credentials).
+
+        :param _builtins.str database: Database replicated from.
+        :param _builtins.str host: Server host name or address.
+        :param _builtins.int port: Server port, 1 to 65535.
+        :param 'ClickPipePostgresSettings' settings: Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+        :param Sequence['ClickPipePostgresTableMapping'] table_mappings: Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+        :param 'ClickPipeDatabaseAuthentication' authentication: basic (credentials) or IAM_ROLE (replaces).
+        :param _builtins.str ca_certificate: PEM CA certificate validating the server's certificate.
+        :param _builtins.bool disable_tls: Disable TLS (use with caution).
+        :param _builtins.str iam_role: IAM role ARN (IAM_ROLE; replaces).
+        :param _builtins.bool skip_cert_verification: Skip certificate verification (use with caution).
+        :param _builtins.str tls_host: TLS host name for the server's certificate.
+        :param 'ClickPipePostgresType' type: Flavour; default "postgres" (replaces).
+        """
+        pulumi.set(__self__, "database", database)
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "port", port)
+        pulumi.set(__self__, "settings", settings)
+        pulumi.set(__self__, "table_mappings", table_mappings)
+        if authentication is not None:
+            pulumi.set(__self__, "authentication", authentication)
+        if ca_certificate is not None:
+            pulumi.set(__self__, "ca_certificate", ca_certificate)
+        if disable_tls is not None:
+            pulumi.set(__self__, "disable_tls", disable_tls)
+        if iam_role is not None:
+            pulumi.set(__self__, "iam_role", iam_role)
+        if skip_cert_verification is not None:
+            pulumi.set(__self__, "skip_cert_verification", skip_cert_verification)
+        if tls_host is not None:
+            pulumi.set(__self__, "tls_host", tls_host)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def database(self) -> _builtins.str:
+        """
+        Database replicated from.
+        """
+        return pulumi.get(self, "database")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        """
+        Server host name or address.
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> _builtins.int:
+        """
+        Server port, 1 to 65535.
+        """
+        return pulumi.get(self, "port")
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> 'outputs.ClickPipePostgresSettings':
+        """
+        Replication settings; syncIntervalSeconds and pullBatchSize change in place.
+        """
+        return pulumi.get(self, "settings")
+
+    @_builtins.property
+    @pulumi.getter(name="tableMappings")
+    def table_mappings(self) -> Sequence['outputs.ClickPipePostgresTableMapping']:
+        """
+        Tables replicated; changes by adding and removing mappings, the pipe paused around it.
+        """
+        return pulumi.get(self, "table_mappings")
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> Optional['ClickPipeDatabaseAuthentication']:
+        """
+        basic (credentials) or IAM_ROLE (replaces).
+        """
+        return pulumi.get(self, "authentication")
+
+    @_builtins.property
+    @pulumi.getter(name="caCertificate")
+    def ca_certificate(self) -> Optional[_builtins.str]:
+        """
+        PEM CA certificate validating the server's certificate.
+        """
+        return pulumi.get(self, "ca_certificate")
+
+    @_builtins.property
+    @pulumi.getter(name="disableTls")
+    def disable_tls(self) -> Optional[_builtins.bool]:
+        """
+        Disable TLS (use with caution).
+        """
+        return pulumi.get(self, "disable_tls")
+
+    @_builtins.property
+    @pulumi.getter(name="iamRole")
+    def iam_role(self) -> Optional[_builtins.str]:
+        """
+        IAM role ARN (IAM_ROLE; replaces).
+        """
+        return pulumi.get(self, "iam_role")
+
+    @_builtins.property
+    @pulumi.getter(name="skipCertVerification")
+    def skip_cert_verification(self) -> Optional[_builtins.bool]:
+        """
+        Skip certificate verification (use with caution).
+        """
+        return pulumi.get(self, "skip_cert_verification")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsHost")
+    def tls_host(self) -> Optional[_builtins.str]:
+        """
+        TLS host name for the server's certificate.
+        """
+        return pulumi.get(self, "tls_host")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional['ClickPipePostgresType']:
+        """
+        Flavour; default "postgres" (replaces).
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class ClickPipePostgresTableMapping(dict):
+    """
+    A Postgres table and the ClickHouse table it fills.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "sourceSchemaName":
+            suggest = "source_schema_name"
+        elif key == "sourceTable":
+            suggest = "source_table"
+        elif key == "targetTable":
+            suggest = "target_table"
+        elif key == "excludedColumns":
+            suggest = "excluded_columns"
+        elif key == "partitionByExpr":
+            suggest = "partition_by_expr"
+        elif key == "partitionKey":
+            suggest = "partition_key"
+        elif key == "sortingKeys":
+            suggest = "sorting_keys"
+        elif key == "tableEngine":
+            suggest = "table_engine"
+        elif key == "useCustomSortingKey":
+            suggest = "use_custom_sorting_key"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipePostgresTableMapping. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipePostgresTableMapping.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipePostgresTableMapping.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 source_schema_name: _builtins.str,
+                 source_table: _builtins.str,
+                 target_table: _builtins.str,
+                 excluded_columns: Optional[Sequence[_builtins.str]] = None,
+                 partition_by_expr: Optional[_builtins.str] = None,
+                 partition_key: Optional[_builtins.str] = None,
+                 sorting_keys: Optional[Sequence[_builtins.str]] = None,
+                 table_engine: Optional['ClickPipeTableEngine'] = None,
+                 use_custom_sorting_key: Optional[_builtins.bool] = None):
+        """
+        A Postgres table and the ClickHouse table it fills.
+
+        :param _builtins.str source_schema_name: Source schema.
+        :param _builtins.str source_table: Source table.
+        :param _builtins.str target_table: Target table, made if missing.
+        :param Sequence[_builtins.str] excluded_columns: Columns left out of replication (unique).
+        :param _builtins.str partition_by_expr: PARTITION BY of the target table.
+        :param _builtins.str partition_key: Indexed column for a parallel snapshot.
+        :param Sequence[_builtins.str] sorting_keys: ORDER BY columns, in order; required when useCustomSortingKey is true.
+        :param 'ClickPipeTableEngine' table_engine: The target table's engine.
+        :param _builtins.bool use_custom_sorting_key: Use sortingKeys instead of the source's primary key.
+        """
+        pulumi.set(__self__, "source_schema_name", source_schema_name)
+        pulumi.set(__self__, "source_table", source_table)
+        pulumi.set(__self__, "target_table", target_table)
+        if excluded_columns is not None:
+            pulumi.set(__self__, "excluded_columns", excluded_columns)
+        if partition_by_expr is not None:
+            pulumi.set(__self__, "partition_by_expr", partition_by_expr)
+        if partition_key is not None:
+            pulumi.set(__self__, "partition_key", partition_key)
+        if sorting_keys is not None:
+            pulumi.set(__self__, "sorting_keys", sorting_keys)
+        if table_engine is not None:
+            pulumi.set(__self__, "table_engine", table_engine)
+        if use_custom_sorting_key is not None:
+            pulumi.set(__self__, "use_custom_sorting_key", use_custom_sorting_key)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceSchemaName")
+    def source_schema_name(self) -> _builtins.str:
+        """
+        Source schema.
+        """
+        return pulumi.get(self, "source_schema_name")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceTable")
+    def source_table(self) -> _builtins.str:
+        """
+        Source table.
+        """
+        return pulumi.get(self, "source_table")
+
+    @_builtins.property
+    @pulumi.getter(name="targetTable")
+    def target_table(self) -> _builtins.str:
+        """
+        Target table, made if missing.
+        """
+        return pulumi.get(self, "target_table")
+
+    @_builtins.property
+    @pulumi.getter(name="excludedColumns")
+    def excluded_columns(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Columns left out of replication (unique).
+        """
+        return pulumi.get(self, "excluded_columns")
+
+    @_builtins.property
+    @pulumi.getter(name="partitionByExpr")
+    def partition_by_expr(self) -> Optional[_builtins.str]:
+        """
+        PARTITION BY of the target table.
+        """
+        return pulumi.get(self, "partition_by_expr")
+
+    @_builtins.property
+    @pulumi.getter(name="partitionKey")
+    def partition_key(self) -> Optional[_builtins.str]:
+        """
+        Indexed column for a parallel snapshot.
+        """
+        return pulumi.get(self, "partition_key")
+
+    @_builtins.property
+    @pulumi.getter(name="sortingKeys")
+    def sorting_keys(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        ORDER BY columns, in order; required when useCustomSortingKey is true.
+        """
+        return pulumi.get(self, "sorting_keys")
+
+    @_builtins.property
+    @pulumi.getter(name="tableEngine")
+    def table_engine(self) -> Optional['ClickPipeTableEngine']:
+        """
+        The target table's engine.
+        """
+        return pulumi.get(self, "table_engine")
+
+    @_builtins.property
+    @pulumi.getter(name="useCustomSortingKey")
+    def use_custom_sorting_key(self) -> Optional[_builtins.bool]:
+        """
+        Use sortingKeys instead of the source's primary key.
+        """
+        return pulumi.get(self, "use_custom_sorting_key")
+
+
+@pulumi.output_type
+class ClickPipePubSubSource(dict):
+    """
+    A GCP Pub/Sub topic (its service-account key goes in credentials).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "projectId":
+            suggest = "project_id"
+        elif key == "seekType":
+            suggest = "seek_type"
+        elif key == "ackDeadline":
+            suggest = "ack_deadline"
+        elif key == "enableOrdering":
+            suggest = "enable_ordering"
+        elif key == "seekTimestamp":
+            suggest = "seek_timestamp"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipePubSubSource. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipePubSubSource.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipePubSubSource.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 authentication: 'ClickPipePubSubAuthentication',
+                 format: 'ClickPipePubSubFormat',
+                 project_id: _builtins.str,
+                 seek_type: 'ClickPipePubSubSeekType',
+                 topic: _builtins.str,
+                 ack_deadline: Optional[_builtins.int] = None,
+                 enable_ordering: Optional[_builtins.bool] = None,
+                 filter: Optional[_builtins.str] = None,
+                 seek_timestamp: Optional[_builtins.str] = None):
+        """
+        A GCP Pub/Sub topic (its service-account key goes in credentials).
+
+        :param 'ClickPipePubSubAuthentication' authentication: SERVICE_ACCOUNT.
+        :param 'ClickPipePubSubFormat' format: Message format (replaces).
+        :param _builtins.str project_id: GCP project (replaces).
+        :param 'ClickPipePubSubSeekType' seek_type: Where to start (replaces).
+        :param _builtins.str topic: Topic name (replaces).
+        :param _builtins.int ack_deadline: Acknowledgement deadline, 10 to 600 seconds.
+        :param _builtins.bool enable_ordering: Ordered delivery (replaces).
+        :param _builtins.str filter: Subscription filter (CEL), at most 256 characters (replaces).
+        :param _builtins.str seek_timestamp: RFC 3339 time; exactly when seekType is "timestamp" (replaces).
+        """
+        pulumi.set(__self__, "authentication", authentication)
+        pulumi.set(__self__, "format", format)
+        pulumi.set(__self__, "project_id", project_id)
+        pulumi.set(__self__, "seek_type", seek_type)
+        pulumi.set(__self__, "topic", topic)
+        if ack_deadline is not None:
+            pulumi.set(__self__, "ack_deadline", ack_deadline)
+        if enable_ordering is not None:
+            pulumi.set(__self__, "enable_ordering", enable_ordering)
+        if filter is not None:
+            pulumi.set(__self__, "filter", filter)
+        if seek_timestamp is not None:
+            pulumi.set(__self__, "seek_timestamp", seek_timestamp)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> 'ClickPipePubSubAuthentication':
+        """
+        SERVICE_ACCOUNT.
+        """
+        return pulumi.get(self, "authentication")
+
+    @_builtins.property
+    @pulumi.getter
+    def format(self) -> 'ClickPipePubSubFormat':
+        """
+        Message format (replaces).
+        """
+        return pulumi.get(self, "format")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> _builtins.str:
+        """
+        GCP project (replaces).
+        """
+        return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter(name="seekType")
+    def seek_type(self) -> 'ClickPipePubSubSeekType':
+        """
+        Where to start (replaces).
+        """
+        return pulumi.get(self, "seek_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def topic(self) -> _builtins.str:
+        """
+        Topic name (replaces).
+        """
+        return pulumi.get(self, "topic")
+
+    @_builtins.property
+    @pulumi.getter(name="ackDeadline")
+    def ack_deadline(self) -> Optional[_builtins.int]:
+        """
+        Acknowledgement deadline, 10 to 600 seconds.
+        """
+        return pulumi.get(self, "ack_deadline")
+
+    @_builtins.property
+    @pulumi.getter(name="enableOrdering")
+    def enable_ordering(self) -> Optional[_builtins.bool]:
+        """
+        Ordered delivery (replaces).
+        """
+        return pulumi.get(self, "enable_ordering")
+
+    @_builtins.property
+    @pulumi.getter
+    def filter(self) -> Optional[_builtins.str]:
+        """
+        Subscription filter (CEL), at most 256 characters (replaces).
+        """
+        return pulumi.get(self, "filter")
+
+    @_builtins.property
+    @pulumi.getter(name="seekTimestamp")
+    def seek_timestamp(self) -> Optional[_builtins.str]:
+        """
+        RFC 3339 time; exactly when seekType is "timestamp" (replaces).
+        """
+        return pulumi.get(self, "seek_timestamp")
+
+
+@pulumi.output_type
+class ClickPipeScaling(dict):
+    """
+    A streaming or object-storage pipe's scaling.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "replicaCpuMillicores":
+            suggest = "replica_cpu_millicores"
+        elif key == "replicaMemoryGb":
+            suggest = "replica_memory_gb"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeScaling. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeScaling.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeScaling.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 concurrency: Optional[_builtins.int] = None,
+                 replica_cpu_millicores: Optional[_builtins.int] = None,
+                 replica_memory_gb: Optional[_builtins.float] = None,
+                 replicas: Optional[_builtins.int] = None):
+        """
+        A streaming or object-storage pipe's scaling.
+
+        :param _builtins.int concurrency: Concurrency, 0 (auto) to 34 (object storage).
+        :param _builtins.int replica_cpu_millicores: CPU per replica, 125 to 2000 millicores.
+        :param _builtins.float replica_memory_gb: Memory per replica, 0.5 to 8 GB.
+        :param _builtins.int replicas: Replicas, 1 to 40 (streaming pipes).
+        """
+        if concurrency is not None:
+            pulumi.set(__self__, "concurrency", concurrency)
+        if replica_cpu_millicores is not None:
+            pulumi.set(__self__, "replica_cpu_millicores", replica_cpu_millicores)
+        if replica_memory_gb is not None:
+            pulumi.set(__self__, "replica_memory_gb", replica_memory_gb)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+
+    @_builtins.property
+    @pulumi.getter
+    def concurrency(self) -> Optional[_builtins.int]:
+        """
+        Concurrency, 0 (auto) to 34 (object storage).
+        """
+        return pulumi.get(self, "concurrency")
+
+    @_builtins.property
+    @pulumi.getter(name="replicaCpuMillicores")
+    def replica_cpu_millicores(self) -> Optional[_builtins.int]:
+        """
+        CPU per replica, 125 to 2000 millicores.
+        """
+        return pulumi.get(self, "replica_cpu_millicores")
+
+    @_builtins.property
+    @pulumi.getter(name="replicaMemoryGb")
+    def replica_memory_gb(self) -> Optional[_builtins.float]:
+        """
+        Memory per replica, 0.5 to 8 GB.
+        """
+        return pulumi.get(self, "replica_memory_gb")
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> Optional[_builtins.int]:
+        """
+        Replicas, 1 to 40 (streaming pipes).
+        """
+        return pulumi.get(self, "replicas")
+
+
+@pulumi.output_type
+class ClickPipeSettings(dict):
+    """
+    A pipe's settings, as PipeSettings manages them.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "dbMaxDownloadThreads":
+            suggest = "db_max_download_threads"
+        elif key == "dbMaxInsertThreads":
+            suggest = "db_max_insert_threads"
+        elif key == "dbMaxThreads":
+            suggest = "db_max_threads"
+        elif key == "dbMinInsertBlockSizeBytes":
+            suggest = "db_min_insert_block_size_bytes"
+        elif key == "dbParallelDistributedInsertSelect":
+            suggest = "db_parallel_distributed_insert_select"
+        elif key == "dbParallelViewProcessing":
+            suggest = "db_parallel_view_processing"
+        elif key == "kafkaReadCommitted":
+            suggest = "kafka_read_committed"
+        elif key == "objectStorageConcurrency":
+            suggest = "object_storage_concurrency"
+        elif key == "objectStorageMaxFileCount":
+            suggest = "object_storage_max_file_count"
+        elif key == "objectStorageMaxInsertBytes":
+            suggest = "object_storage_max_insert_bytes"
+        elif key == "objectStoragePollingIntervalMs":
+            suggest = "object_storage_polling_interval_ms"
+        elif key == "objectStorageUseClusterFunction":
+            suggest = "object_storage_use_cluster_function"
+        elif key == "streamingMaxInsertWaitMs":
+            suggest = "streaming_max_insert_wait_ms"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 db_max_download_threads: Optional[_builtins.int] = None,
+                 db_max_insert_threads: Optional[_builtins.int] = None,
+                 db_max_threads: Optional[_builtins.int] = None,
+                 db_min_insert_block_size_bytes: Optional[_builtins.int] = None,
+                 db_parallel_distributed_insert_select: Optional[_builtins.int] = None,
+                 db_parallel_view_processing: Optional[_builtins.bool] = None,
+                 kafka_read_committed: Optional[_builtins.bool] = None,
+                 object_storage_concurrency: Optional[_builtins.int] = None,
+                 object_storage_max_file_count: Optional[_builtins.int] = None,
+                 object_storage_max_insert_bytes: Optional[_builtins.int] = None,
+                 object_storage_polling_interval_ms: Optional[_builtins.int] = None,
+                 object_storage_use_cluster_function: Optional[_builtins.bool] = None,
+                 streaming_max_insert_wait_ms: Optional[_builtins.int] = None):
+        """
+        A pipe's settings, as PipeSettings manages them.
+
+        :param _builtins.int db_max_download_threads: Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
+        :param _builtins.int db_max_insert_threads: Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null.
+        :param _builtins.int db_max_threads: Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null.
+        :param _builtins.int db_min_insert_block_size_bytes: Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
+        :param _builtins.int db_parallel_distributed_insert_select: Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
+        :param _builtins.bool db_parallel_view_processing: Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+        :param _builtins.bool kafka_read_committed: Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+        :param _builtins.int object_storage_concurrency: Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
+        :param _builtins.int object_storage_max_file_count: Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
+        :param _builtins.int object_storage_max_insert_bytes: Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
+        :param _builtins.int object_storage_polling_interval_ms: Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100 to 3600000 (inclusive) or null.
+        :param _builtins.bool object_storage_use_cluster_function: Whether the cluster function is used for distributed processing: true, false or null.
+        :param _builtins.int streaming_max_insert_wait_ms: Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+        """
+        if db_max_download_threads is not None:
+            pulumi.set(__self__, "db_max_download_threads", db_max_download_threads)
+        if db_max_insert_threads is not None:
+            pulumi.set(__self__, "db_max_insert_threads", db_max_insert_threads)
+        if db_max_threads is not None:
+            pulumi.set(__self__, "db_max_threads", db_max_threads)
+        if db_min_insert_block_size_bytes is not None:
+            pulumi.set(__self__, "db_min_insert_block_size_bytes", db_min_insert_block_size_bytes)
+        if db_parallel_distributed_insert_select is not None:
+            pulumi.set(__self__, "db_parallel_distributed_insert_select", db_parallel_distributed_insert_select)
+        if db_parallel_view_processing is not None:
+            pulumi.set(__self__, "db_parallel_view_processing", db_parallel_view_processing)
+        if kafka_read_committed is not None:
+            pulumi.set(__self__, "kafka_read_committed", kafka_read_committed)
+        if object_storage_concurrency is not None:
+            pulumi.set(__self__, "object_storage_concurrency", object_storage_concurrency)
+        if object_storage_max_file_count is not None:
+            pulumi.set(__self__, "object_storage_max_file_count", object_storage_max_file_count)
+        if object_storage_max_insert_bytes is not None:
+            pulumi.set(__self__, "object_storage_max_insert_bytes", object_storage_max_insert_bytes)
+        if object_storage_polling_interval_ms is not None:
+            pulumi.set(__self__, "object_storage_polling_interval_ms", object_storage_polling_interval_ms)
+        if object_storage_use_cluster_function is not None:
+            pulumi.set(__self__, "object_storage_use_cluster_function", object_storage_use_cluster_function)
+        if streaming_max_insert_wait_ms is not None:
+            pulumi.set(__self__, "streaming_max_insert_wait_ms", streaming_max_insert_wait_ms)
+
+    @_builtins.property
+    @pulumi.getter(name="dbMaxDownloadThreads")
+    def db_max_download_threads(self) -> Optional[_builtins.int]:
+        """
+        Maximum concurrent download threads: an integer from 0 to 32 (inclusive) or null.
+        """
+        return pulumi.get(self, "db_max_download_threads")
+
+    @_builtins.property
+    @pulumi.getter(name="dbMaxInsertThreads")
+    def db_max_insert_threads(self) -> Optional[_builtins.int]:
+        """
+        Maximum concurrent insert threads: an integer from 0 to 16 (inclusive) or null.
+        """
+        return pulumi.get(self, "db_max_insert_threads")
+
+    @_builtins.property
+    @pulumi.getter(name="dbMaxThreads")
+    def db_max_threads(self) -> Optional[_builtins.int]:
+        """
+        Maximum concurrent threads for file processing: an integer from 0 to 64 (inclusive) or null.
+        """
+        return pulumi.get(self, "db_max_threads")
+
+    @_builtins.property
+    @pulumi.getter(name="dbMinInsertBlockSizeBytes")
+    def db_min_insert_block_size_bytes(self) -> Optional[_builtins.int]:
+        """
+        Minimum data block size for insert, in bytes: an integer from 0 to 10737418240 (inclusive) or null.
+        """
+        return pulumi.get(self, "db_min_insert_block_size_bytes")
+
+    @_builtins.property
+    @pulumi.getter(name="dbParallelDistributedInsertSelect")
+    def db_parallel_distributed_insert_select(self) -> Optional[_builtins.int]:
+        """
+        Parallel distributed insert-select setting: an integer from 0 to 2 (inclusive) or null.
+        """
+        return pulumi.get(self, "db_parallel_distributed_insert_select")
+
+    @_builtins.property
+    @pulumi.getter(name="dbParallelViewProcessing")
+    def db_parallel_view_processing(self) -> Optional[_builtins.bool]:
+        """
+        Whether pushing to attached views happens concurrently instead of sequentially: true, false or null.
+        """
+        return pulumi.get(self, "db_parallel_view_processing")
+
+    @_builtins.property
+    @pulumi.getter(name="kafkaReadCommitted")
+    def kafka_read_committed(self) -> Optional[_builtins.bool]:
+        """
+        Whether Kafka consumers read only committed messages (Kafka pipes only): true or false (no null).
+        """
+        return pulumi.get(self, "kafka_read_committed")
+
+    @_builtins.property
+    @pulumi.getter(name="objectStorageConcurrency")
+    def object_storage_concurrency(self) -> Optional[_builtins.int]:
+        """
+        Number of concurrent file-processing threads: an integer from 1 to 35 (inclusive) or null.
+        """
+        return pulumi.get(self, "object_storage_concurrency")
+
+    @_builtins.property
+    @pulumi.getter(name="objectStorageMaxFileCount")
+    def object_storage_max_file_count(self) -> Optional[_builtins.int]:
+        """
+        Maximum files processed in one insert batch: an integer from 1 to 10000 (inclusive) or null.
+        """
+        return pulumi.get(self, "object_storage_max_file_count")
+
+    @_builtins.property
+    @pulumi.getter(name="objectStorageMaxInsertBytes")
+    def object_storage_max_insert_bytes(self) -> Optional[_builtins.int]:
+        """
+        Bytes processed in one insert batch: an integer from 10485760 to 53687091200 (inclusive) or null.
+        """
+        return pulumi.get(self, "object_storage_max_insert_bytes")
+
+    @_builtins.property
+    @pulumi.getter(name="objectStoragePollingIntervalMs")
+    def object_storage_polling_interval_ms(self) -> Optional[_builtins.int]:
+        """
+        Refresh interval in milliseconds for checking object storage for new data in continuous ingest: an integer from 100 to 3600000 (inclusive) or null.
+        """
+        return pulumi.get(self, "object_storage_polling_interval_ms")
+
+    @_builtins.property
+    @pulumi.getter(name="objectStorageUseClusterFunction")
+    def object_storage_use_cluster_function(self) -> Optional[_builtins.bool]:
+        """
+        Whether the cluster function is used for distributed processing: true, false or null.
+        """
+        return pulumi.get(self, "object_storage_use_cluster_function")
+
+    @_builtins.property
+    @pulumi.getter(name="streamingMaxInsertWaitMs")
+    def streaming_max_insert_wait_ms(self) -> Optional[_builtins.int]:
+        """
+        Maximum wait in milliseconds before data is inserted (streaming): an integer from 500 to 60000 (inclusive) or null.
+        """
+        return pulumi.get(self, "streaming_max_insert_wait_ms")
+
+
+@pulumi.output_type
+class ClickPipeSource(dict):
+    """
+    Where a pipe reads: exactly one kind.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "objectStorage":
+            suggest = "object_storage"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeSource. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeSource.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeSource.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 bigquery: Optional['outputs.ClickPipeBigQuerySource'] = None,
+                 kafka: Optional['outputs.ClickPipeKafkaSource'] = None,
+                 kinesis: Optional['outputs.ClickPipeKinesisSource'] = None,
+                 mongodb: Optional['outputs.ClickPipeMongoDbSource'] = None,
+                 mysql: Optional['outputs.ClickPipeMySqlSource'] = None,
+                 object_storage: Optional['outputs.ClickPipeObjectStorageSource'] = None,
+                 postgres: Optional['outputs.ClickPipePostgresSource'] = None,
+                 pubsub: Optional['outputs.ClickPipePubSubSource'] = None):
+        """
+        Where a pipe reads: exactly one kind.
+
+        :param 'ClickPipeBigQuerySource' bigquery: BigQuery (snapshot).
+        :param 'ClickPipeKafkaSource' kafka: Kafka, Redpanda, MSK, Confluent, Event Hubs, ...
+        :param 'ClickPipeKinesisSource' kinesis: Amazon Kinesis.
+        :param 'ClickPipeMongoDbSource' mongodb: MongoDB (CDC).
+        :param 'ClickPipeMySqlSource' mysql: MySQL, MariaDB (CDC).
+        :param 'ClickPipeObjectStorageSource' object_storage: S3, GCS, Azure Blob Storage, ...
+        :param 'ClickPipePostgresSource' postgres: PostgreSQL (CDC).
+        :param 'ClickPipePubSubSource' pubsub: GCP Pub/Sub.
+        """
+        if bigquery is not None:
+            pulumi.set(__self__, "bigquery", bigquery)
+        if kafka is not None:
+            pulumi.set(__self__, "kafka", kafka)
+        if kinesis is not None:
+            pulumi.set(__self__, "kinesis", kinesis)
+        if mongodb is not None:
+            pulumi.set(__self__, "mongodb", mongodb)
+        if mysql is not None:
+            pulumi.set(__self__, "mysql", mysql)
+        if object_storage is not None:
+            pulumi.set(__self__, "object_storage", object_storage)
+        if postgres is not None:
+            pulumi.set(__self__, "postgres", postgres)
+        if pubsub is not None:
+            pulumi.set(__self__, "pubsub", pubsub)
+
+    @_builtins.property
+    @pulumi.getter
+    def bigquery(self) -> Optional['outputs.ClickPipeBigQuerySource']:
+        """
+        BigQuery (snapshot).
+        """
+        return pulumi.get(self, "bigquery")
+
+    @_builtins.property
+    @pulumi.getter
+    def kafka(self) -> Optional['outputs.ClickPipeKafkaSource']:
+        """
+        Kafka, Redpanda, MSK, Confluent, Event Hubs, ...
+        """
+        return pulumi.get(self, "kafka")
+
+    @_builtins.property
+    @pulumi.getter
+    def kinesis(self) -> Optional['outputs.ClickPipeKinesisSource']:
+        """
+        Amazon Kinesis.
+        """
+        return pulumi.get(self, "kinesis")
+
+    @_builtins.property
+    @pulumi.getter
+    def mongodb(self) -> Optional['outputs.ClickPipeMongoDbSource']:
+        """
+        MongoDB (CDC).
+        """
+        return pulumi.get(self, "mongodb")
+
+    @_builtins.property
+    @pulumi.getter
+    def mysql(self) -> Optional['outputs.ClickPipeMySqlSource']:
+        """
+        MySQL, MariaDB (CDC).
+        """
+        return pulumi.get(self, "mysql")
+
+    @_builtins.property
+    @pulumi.getter(name="objectStorage")
+    def object_storage(self) -> Optional['outputs.ClickPipeObjectStorageSource']:
+        """
+        S3, GCS, Azure Blob Storage, ...
+        """
+        return pulumi.get(self, "object_storage")
+
+    @_builtins.property
+    @pulumi.getter
+    def postgres(self) -> Optional['outputs.ClickPipePostgresSource']:
+        """
+        PostgreSQL (CDC).
+        """
+        return pulumi.get(self, "postgres")
+
+    @_builtins.property
+    @pulumi.getter
+    def pubsub(self) -> Optional['outputs.ClickPipePubSubSource']:
+        """
+        GCP Pub/Sub.
+        """
+        return pulumi.get(self, "pubsub")
+
+
+@pulumi.output_type
+class ClickPipeTableDefinition(dict):
+    """
+    The managed table's definition.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "partitionBy":
+            suggest = "partition_by"
+        elif key == "primaryKey":
+            suggest = "primary_key"
+        elif key == "sortingKey":
+            suggest = "sorting_key"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeTableDefinition. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeTableDefinition.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeTableDefinition.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 engine: 'outputs.ClickPipeTableEngineSpec',
+                 partition_by: Optional[_builtins.str] = None,
+                 primary_key: Optional[_builtins.str] = None,
+                 sorting_key: Optional[Sequence[_builtins.str]] = None):
+        """
+        The managed table's definition.
+
+        :param 'ClickPipeTableEngineSpec' engine: Engine.
+        :param _builtins.str partition_by: PARTITION BY expression.
+        :param _builtins.str primary_key: PRIMARY KEY expression.
+        :param Sequence[_builtins.str] sorting_key: Sorting key columns.
+        """
+        pulumi.set(__self__, "engine", engine)
+        if partition_by is not None:
+            pulumi.set(__self__, "partition_by", partition_by)
+        if primary_key is not None:
+            pulumi.set(__self__, "primary_key", primary_key)
+        if sorting_key is not None:
+            pulumi.set(__self__, "sorting_key", sorting_key)
+
+    @_builtins.property
+    @pulumi.getter
+    def engine(self) -> 'outputs.ClickPipeTableEngineSpec':
+        """
+        Engine.
+        """
+        return pulumi.get(self, "engine")
+
+    @_builtins.property
+    @pulumi.getter(name="partitionBy")
+    def partition_by(self) -> Optional[_builtins.str]:
+        """
+        PARTITION BY expression.
+        """
+        return pulumi.get(self, "partition_by")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryKey")
+    def primary_key(self) -> Optional[_builtins.str]:
+        """
+        PRIMARY KEY expression.
+        """
+        return pulumi.get(self, "primary_key")
+
+    @_builtins.property
+    @pulumi.getter(name="sortingKey")
+    def sorting_key(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Sorting key columns.
+        """
+        return pulumi.get(self, "sorting_key")
+
+
+@pulumi.output_type
+class ClickPipeTableEngineSpec(dict):
+    """
+    A managed table's engine.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "columnIds":
+            suggest = "column_ids"
+        elif key == "versionColumnId":
+            suggest = "version_column_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClickPipeTableEngineSpec. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClickPipeTableEngineSpec.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClickPipeTableEngineSpec.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 type: 'ClickPipeManagedTableEngine',
+                 column_ids: Optional[Sequence[_builtins.str]] = None,
+                 version_column_id: Optional[_builtins.str] = None):
+        """
+        A managed table's engine.
+
+        :param 'ClickPipeManagedTableEngine' type: Engine.
+        :param Sequence[_builtins.str] column_ids: Columns summed (SummingMergeTree).
+        :param _builtins.str version_column_id: Version column (ReplacingMergeTree).
+        """
+        pulumi.set(__self__, "type", type)
+        if column_ids is not None:
+            pulumi.set(__self__, "column_ids", column_ids)
+        if version_column_id is not None:
+            pulumi.set(__self__, "version_column_id", version_column_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> 'ClickPipeManagedTableEngine':
+        """
+        Engine.
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="columnIds")
+    def column_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Columns summed (SummingMergeTree).
+        """
+        return pulumi.get(self, "column_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="versionColumnId")
+    def version_column_id(self) -> Optional[_builtins.str]:
+        """
+        Version column (ReplacingMergeTree).
+        """
+        return pulumi.get(self, "version_column_id")
 
 
 @pulumi.output_type

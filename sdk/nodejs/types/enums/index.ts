@@ -148,6 +148,298 @@ export const ApiKeyState = {
  */
 export type ApiKeyState = (typeof ApiKeyState)[keyof typeof ApiKeyState];
 
+export const ClickPipeBigQueryReplicationMode = {
+    Snapshot: "snapshot",
+} as const;
+
+/**
+ * Snapshot only.
+ */
+export type ClickPipeBigQueryReplicationMode = (typeof ClickPipeBigQueryReplicationMode)[keyof typeof ClickPipeBigQueryReplicationMode];
+
+export const ClickPipeCompression = {
+    None: "none",
+    Gzip: "gzip",
+    Gz: "gz",
+    Brotli: "brotli",
+    Br: "br",
+    Xz: "xz",
+    LZMA: "LZMA",
+    Zstd: "zstd",
+    Auto: "auto",
+} as const;
+
+/**
+ * A file compression.
+ */
+export type ClickPipeCompression = (typeof ClickPipeCompression)[keyof typeof ClickPipeCompression];
+
+export const ClickPipeDatabaseAuthentication = {
+    Basic: "basic",
+    IAMROLE: "IAM_ROLE",
+} as const;
+
+/**
+ * How a database pipe signs in.
+ */
+export type ClickPipeDatabaseAuthentication = (typeof ClickPipeDatabaseAuthentication)[keyof typeof ClickPipeDatabaseAuthentication];
+
+export const ClickPipeKafkaAuthentication = {
+    PLAIN: "PLAIN",
+    SCRAMSHA256: "SCRAM-SHA-256",
+    SCRAMSHA512: "SCRAM-SHA-512",
+    IAMROLE: "IAM_ROLE",
+    IAMUSER: "IAM_USER",
+    MUTUALTLS: "MUTUAL_TLS",
+} as const;
+
+/**
+ * How a Kafka pipe signs in.
+ */
+export type ClickPipeKafkaAuthentication = (typeof ClickPipeKafkaAuthentication)[keyof typeof ClickPipeKafkaAuthentication];
+
+export const ClickPipeKafkaFormat = {
+    JSONEachRow: "JSONEachRow",
+    Avro: "Avro",
+    AvroConfluent: "AvroConfluent",
+    Protobuf: "Protobuf",
+} as const;
+
+/**
+ * A Kafka message format.
+ */
+export type ClickPipeKafkaFormat = (typeof ClickPipeKafkaFormat)[keyof typeof ClickPipeKafkaFormat];
+
+export const ClickPipeKafkaOffsetStrategy = {
+    FromBeginning: "from_beginning",
+    FromLatest: "from_latest",
+    FromTimestamp: "from_timestamp",
+} as const;
+
+/**
+ * Where to start.
+ */
+export type ClickPipeKafkaOffsetStrategy = (typeof ClickPipeKafkaOffsetStrategy)[keyof typeof ClickPipeKafkaOffsetStrategy];
+
+export const ClickPipeKafkaType = {
+    Kafka: "kafka",
+    Redpanda: "redpanda",
+    Msk: "msk",
+    Gcmk: "gcmk",
+    Confluent: "confluent",
+    Warpstream: "warpstream",
+    Azureeventhub: "azureeventhub",
+    Dokafka: "dokafka",
+} as const;
+
+/**
+ * The Kafka flavour.
+ */
+export type ClickPipeKafkaType = (typeof ClickPipeKafkaType)[keyof typeof ClickPipeKafkaType];
+
+export const ClickPipeKinesisAuthentication = {
+    IAMROLE: "IAM_ROLE",
+    IAMUSER: "IAM_USER",
+} as const;
+
+/**
+ * How a Kinesis pipe signs in.
+ */
+export type ClickPipeKinesisAuthentication = (typeof ClickPipeKinesisAuthentication)[keyof typeof ClickPipeKinesisAuthentication];
+
+export const ClickPipeKinesisFormat = {
+    JSONEachRow: "JSONEachRow",
+    Avro: "Avro",
+    AvroConfluent: "AvroConfluent",
+} as const;
+
+/**
+ * A Kinesis record format.
+ */
+export type ClickPipeKinesisFormat = (typeof ClickPipeKinesisFormat)[keyof typeof ClickPipeKinesisFormat];
+
+export const ClickPipeKinesisIteratorType = {
+    TRIMHORIZON: "TRIM_HORIZON",
+    LATEST: "LATEST",
+    ATTIMESTAMP: "AT_TIMESTAMP",
+} as const;
+
+/**
+ * Where to start.
+ */
+export type ClickPipeKinesisIteratorType = (typeof ClickPipeKinesisIteratorType)[keyof typeof ClickPipeKinesisIteratorType];
+
+export const ClickPipeManagedTableEngine = {
+    MergeTree: "MergeTree",
+    ReplacingMergeTree: "ReplacingMergeTree",
+    SummingMergeTree: "SummingMergeTree",
+    Null: "Null",
+} as const;
+
+/**
+ * A managed table's engine.
+ */
+export type ClickPipeManagedTableEngine = (typeof ClickPipeManagedTableEngine)[keyof typeof ClickPipeManagedTableEngine];
+
+export const ClickPipeMongoDbReadPreference = {
+    Primary: "primary",
+    PrimaryPreferred: "primaryPreferred",
+    Secondary: "secondary",
+    SecondaryPreferred: "secondaryPreferred",
+    Nearest: "nearest",
+} as const;
+
+/**
+ * A read preference.
+ */
+export type ClickPipeMongoDbReadPreference = (typeof ClickPipeMongoDbReadPreference)[keyof typeof ClickPipeMongoDbReadPreference];
+
+export const ClickPipeMySqlReplicationMechanism = {
+    GTID: "GTID",
+    FILEPOS: "FILE_POS",
+} as const;
+
+/**
+ * How MySQL replicates.
+ */
+export type ClickPipeMySqlReplicationMechanism = (typeof ClickPipeMySqlReplicationMechanism)[keyof typeof ClickPipeMySqlReplicationMechanism];
+
+export const ClickPipeMySqlType = {
+    Mysql: "mysql",
+    Rdsmysql: "rdsmysql",
+    Auroramysql: "auroramysql",
+    Mariadb: "mariadb",
+    Rdsmariadb: "rdsmariadb",
+} as const;
+
+/**
+ * A MySQL flavour.
+ */
+export type ClickPipeMySqlType = (typeof ClickPipeMySqlType)[keyof typeof ClickPipeMySqlType];
+
+export const ClickPipeObjectStorageAuthentication = {
+    IAMROLE: "IAM_ROLE",
+    IAMUSER: "IAM_USER",
+    CONNECTIONSTRING: "CONNECTION_STRING",
+    SERVICEACCOUNT: "SERVICE_ACCOUNT",
+} as const;
+
+/**
+ * How an object-storage pipe signs in.
+ */
+export type ClickPipeObjectStorageAuthentication = (typeof ClickPipeObjectStorageAuthentication)[keyof typeof ClickPipeObjectStorageAuthentication];
+
+export const ClickPipeObjectStorageFormat = {
+    JSONEachRow: "JSONEachRow",
+    JSONAsObject: "JSONAsObject",
+    CSV: "CSV",
+    CSVWithNames: "CSVWithNames",
+    TabSeparated: "TabSeparated",
+    TabSeparatedWithNames: "TabSeparatedWithNames",
+    Parquet: "Parquet",
+    Avro: "Avro",
+} as const;
+
+/**
+ * A file format.
+ */
+export type ClickPipeObjectStorageFormat = (typeof ClickPipeObjectStorageFormat)[keyof typeof ClickPipeObjectStorageFormat];
+
+export const ClickPipeObjectStorageType = {
+    S3: "s3",
+    Gcs: "gcs",
+    Dospaces: "dospaces",
+    Azureblobstorage: "azureblobstorage",
+    Cloudflarer2: "cloudflarer2",
+    Ovhobjectstorage: "ovhobjectstorage",
+} as const;
+
+/**
+ * An object store.
+ */
+export type ClickPipeObjectStorageType = (typeof ClickPipeObjectStorageType)[keyof typeof ClickPipeObjectStorageType];
+
+export const ClickPipePostgresType = {
+    Postgres: "postgres",
+    Supabase: "supabase",
+    Neon: "neon",
+    Alloydb: "alloydb",
+    Planetscale: "planetscale",
+    Rdspostgres: "rdspostgres",
+    Aurorapostgres: "aurorapostgres",
+    Cloudsqlpostgres: "cloudsqlpostgres",
+    Azurepostgres: "azurepostgres",
+    Crunchybridge: "crunchybridge",
+    Tigerdata: "tigerdata",
+} as const;
+
+/**
+ * A Postgres flavour.
+ */
+export type ClickPipePostgresType = (typeof ClickPipePostgresType)[keyof typeof ClickPipePostgresType];
+
+export const ClickPipePubSubAuthentication = {
+    SERVICEACCOUNT: "SERVICE_ACCOUNT",
+} as const;
+
+/**
+ * How a Pub/Sub pipe signs in.
+ */
+export type ClickPipePubSubAuthentication = (typeof ClickPipePubSubAuthentication)[keyof typeof ClickPipePubSubAuthentication];
+
+export const ClickPipePubSubFormat = {
+    JSONEachRow: "JSONEachRow",
+    Avro: "Avro",
+    Protobuf: "Protobuf",
+} as const;
+
+/**
+ * A Pub/Sub message format.
+ */
+export type ClickPipePubSubFormat = (typeof ClickPipePubSubFormat)[keyof typeof ClickPipePubSubFormat];
+
+export const ClickPipePubSubSeekType = {
+    Latest: "latest",
+    Earliest: "earliest",
+    Timestamp: "timestamp",
+} as const;
+
+/**
+ * Where to start.
+ */
+export type ClickPipePubSubSeekType = (typeof ClickPipePubSubSeekType)[keyof typeof ClickPipePubSubSeekType];
+
+export const ClickPipeReplicationMode = {
+    Cdc: "cdc",
+    Snapshot: "snapshot",
+    CdcOnly: "cdc_only",
+} as const;
+
+/**
+ * "cdc" (snapshot, then changes), "snapshot" (once) or "cdc_only" (changes only).
+ */
+export type ClickPipeReplicationMode = (typeof ClickPipeReplicationMode)[keyof typeof ClickPipeReplicationMode];
+
+export const ClickPipeSchemaRegistryAuthentication = {
+    PLAIN: "PLAIN",
+} as const;
+
+/**
+ * Registry sign-in.
+ */
+export type ClickPipeSchemaRegistryAuthentication = (typeof ClickPipeSchemaRegistryAuthentication)[keyof typeof ClickPipeSchemaRegistryAuthentication];
+
+export const ClickPipeTableEngine = {
+    MergeTree: "MergeTree",
+    ReplacingMergeTree: "ReplacingMergeTree",
+    Null: "Null",
+} as const;
+
+/**
+ * A CDC target table's engine.
+ */
+export type ClickPipeTableEngine = (typeof ClickPipeTableEngine)[keyof typeof ClickPipeTableEngine];
+
 export const DashboardAggFn = {
     Avg: "avg",
     Count: "count",
