@@ -23,19 +23,13 @@ import {
   told,
 } from "../support/engine";
 import { PIPE_IDS } from "../support/fixtures";
+import { LOG_SOURCE, TRACE_SOURCE } from "../support/sources";
 import { yamlProgram, yamlStack } from "../support/yamlStack";
 
 type Phase = "base" | "moved" | "alertMoved";
 const MODE = { mode: "2026", rateLimits: { cloud: false, alerting: false } } as const;
 const PASSWORD = "ch-CANARY-5e2a-never-in-plain-text";
 const CH = { name: "ch", host: "http://127.0.0.1:8123", username: "default", password: PASSWORD };
-const LOGS = {
-  kind: "log",
-  name: "Logs",
-  from: { databaseName: "default", tableName: "otel_logs" },
-  timestampValueExpression: "Timestamp",
-  defaultTableSelectExpression: "Timestamp, Body",
-};
 const ALERT = { threshold: 10, thresholdType: "above", interval: "5m" };
 
 /** The tiles of a phase, the source's id given (a reference or a YAML interpolation). */
@@ -71,7 +65,7 @@ async function dynamicDoor(): Promise<Door> {
     "observability",
     async (pkg) => {
       const ch = new pkg.Connection("ch", CH);
-      const logs = new pkg.Source("logs", { ...LOGS, connection: ch.id } as never);
+      const logs = new pkg.Source("logs", { ...LOG_SOURCE, connection: ch.id } as never);
       const ops = new pkg.Dashboard("ops", { name: "Ops", tags: ["prod"], tiles: tiles(phase, logs.id) } as never);
       const search = new pkg.SavedSearch("errors", { name: "errors", sourceId: logs.id, where: "level:error" });
       const hook = new pkg.Webhook("hook", { name: "ops", service: "generic", url: "https://hooks.example.com/ops" });
@@ -128,7 +122,7 @@ function yamlResources(phase: Phase): Record<string, unknown> {
   );
   return {
     ch: { type: "alertpipe:index:Connection", properties: CH },
-    logs: { type: "alertpipe:index:Source", properties: { ...LOGS, connection: "${ch.id}" } },
+    logs: { type: "alertpipe:index:Source", properties: { ...LOG_SOURCE, connection: "${ch.id}" } },
     ops: {
       type: "alertpipe:index:Dashboard",
       properties: { name: "Ops", tags: ["prod"], tiles: tiles(phase, "${logs.id}") },
@@ -286,19 +280,6 @@ const CLOUD_MODE = { cloudDialect: "clickhouse", rateLimits: { cloud: false, ale
 const ORG = PIPE_IDS.organizationId;
 const SVC = PIPE_IDS.serviceId;
 const BASE = `/v1/organizations/${ORG}/services/${SVC}/clickstack`;
-const TRACES = {
-  kind: "trace",
-  name: "Traces",
-  from: { databaseName: "default", tableName: "otel_traces" },
-  timestampValueExpression: "Timestamp",
-  defaultTableSelectExpression: "Timestamp, SpanName",
-  durationExpression: "Duration",
-  traceIdExpression: "TraceId",
-  spanIdExpression: "SpanId",
-  parentSpanIdExpression: "ParentSpanId",
-  spanNameExpression: "SpanName",
-  spanKindExpression: "SpanKind",
-};
 
 /** What the guide names for managed ClickStack behind a host of its own; pacing off for speed. */
 function cloudConfig(emu: RunningEmulator): StackConfig {
@@ -329,8 +310,8 @@ async function cloudDynamicDoor(): Promise<Door> {
     program: async () => {
       const pkg = installedPackage();
       const connection = SEEDED_CONNECTION.id;
-      const logs = new pkg.Source("logs", { ...LOGS, connection } as never);
-      const traces = new pkg.Source("traces", { ...TRACES, connection } as never);
+      const logs = new pkg.Source("logs", { ...LOG_SOURCE, connection } as never);
+      const traces = new pkg.Source("traces", { ...TRACE_SOURCE, connection } as never);
       const ops = new pkg.Dashboard("ops", { name: "Ops", tiles: cloudTiles(logs.id, traces.id) } as never);
       const search = new pkg.SavedSearch("errors", { name: "errors", sourceId: logs.id, where: "level:error" });
       const hook = new pkg.Webhook("hook", { name: "ops", service: "generic", url: "https://hooks.example.com/ops" });
@@ -368,8 +349,8 @@ async function cloudYamlDoor(): Promise<Door> {
   const channel = { type: "webhook", webhookId: "${hook.id}" };
   const connection = SEEDED_CONNECTION.id;
   const resources = {
-    logs: { type: "alertpipe:index:Source", properties: { ...LOGS, connection } },
-    traces: { type: "alertpipe:index:Source", properties: { ...TRACES, connection } },
+    logs: { type: "alertpipe:index:Source", properties: { ...LOG_SOURCE, connection } },
+    traces: { type: "alertpipe:index:Source", properties: { ...TRACE_SOURCE, connection } },
     ops: {
       type: "alertpipe:index:Dashboard",
       properties: { name: "Ops", tiles: cloudTiles("${logs.id}", "${traces.id}") },

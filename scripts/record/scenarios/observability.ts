@@ -17,6 +17,16 @@ export const aConnection = (name: string): Record<string, unknown> => ({
   username: "default",
 });
 
+/** What HyperDX's server requires of a trace source besides a log source's fields. */
+export const TRACE_EXPRESSIONS = {
+  durationExpression: "Duration",
+  traceIdExpression: "TraceId",
+  spanIdExpression: "SpanId",
+  parentSpanIdExpression: "ParentSpanId",
+  spanNameExpression: "SpanName",
+  spanKindExpression: "SpanKind",
+};
+
 /** A log source as the Source resource sends it, every field it would send set. */
 export const aLogSource = (connection: string, name = "Logs"): Record<string, unknown> => ({
   kind: "log",

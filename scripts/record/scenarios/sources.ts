@@ -4,17 +4,19 @@
 
 import type { Scenario } from "../scenario";
 import { SEARCHES } from "./rows";
-import { CONNECTIONS, DASHBOARDS, NOTHING, SOURCES, aConnection, aLogSource, lineTile, made } from "./observability";
+import {
+  CONNECTIONS,
+  DASHBOARDS,
+  NOTHING,
+  SOURCES,
+  TRACE_EXPRESSIONS,
+  aConnection,
+  aLogSource,
+  lineTile,
+  made,
+} from "./observability";
 
-const TRACE_FIELDS = {
-  defaultTableSelectExpression: "Timestamp,SpanName",
-  durationExpression: "Duration",
-  traceIdExpression: "TraceId",
-  spanIdExpression: "SpanId",
-  parentSpanIdExpression: "ParentSpanId",
-  spanNameExpression: "SpanName",
-  spanKindExpression: "SpanKind",
-};
+const TRACE_FIELDS = { defaultTableSelectExpression: "Timestamp,SpanName", ...TRACE_EXPRESSIONS };
 
 export const sources: Scenario = {
   name: "sources",
