@@ -15,7 +15,7 @@ import { SEEDED_SOURCES } from "../../emulator";
 import type { StackConfig } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/packedPackage";
 import { byHand, changes, emulator as startEmulator, installedPackage, requestLog } from "../support/engine";
-import { dynamicDoor, yamlDoor, type Door } from "../support/cloudDoors";
+import { dynamicDoor, timedRun, yamlDoor, type Door } from "../support/cloudDoors";
 import { KEYS_PATH, PIPE_IDS, PIPE_RESOURCE_ID } from "../support/fixtures";
 
 // The ClickPipe and ClickStack of one service of the organization.
@@ -93,13 +93,7 @@ describe.each([
 ])("all five resources on ClickHouse Cloud and its managed ClickStack, through %s", (door, open) => {
   let d: Door;
   const only = <T>(record: Record<string, T> | undefined): string => Object.keys(record ?? {})[0] ?? "";
-  const run = async (kind: Parameters<Door["run"]>[0]) => {
-    const t0 = Date.now();
-    const r = await d.run(kind);
-    console.log(`${door}: ${kind} ${Date.now() - t0} ms`);
-    expect(r.ok, r.told).toBe(true);
-    return r;
-  };
+  const run = timedRun(door, () => d);
 
   beforeAll(async () => {
     d = await open();
