@@ -41,18 +41,13 @@ export const aLogSource = (connection: string, name = "Logs"): Record<string, un
   bodyExpression: "Body",
 });
 
-export const lineTile = (name: string, sourceId: string, x = 0, y = 0): Record<string, unknown> => ({
-  name,
-  x,
-  y,
-  w: 6,
-  h: 3,
-  config: {
-    displayType: "line",
-    sourceId,
-    select: [{ aggFn: "count", where: "SeverityText:error", whereLanguage: "lucene" }],
-  },
-});
+export const lineTile = (
+  name: string,
+  sourceId: string,
+  x = 0,
+  y = 0,
+  select: unknown[] = [{ aggFn: "count", where: "SeverityText:error", whereLanguage: "lucene" }],
+): Record<string, unknown> => ({ name, x, y, w: 6, h: 3, config: { displayType: "line", sourceId, select } });
 
 export const withDisplay = (tile: Record<string, unknown>, displayType: string): Record<string, unknown> => ({
   ...tile,
