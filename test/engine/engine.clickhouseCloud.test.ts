@@ -10,12 +10,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../emulator";
 import { SEEDED_SOURCES } from "../../emulator";
-import type { StackConfig } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/packedPackage";
 import { byHand, changes, emulator as startEmulator, installedPackage, requestLog } from "../support/engine";
-import { dynamicDoor, timedRun, yamlDoor, type Door } from "../support/cloudDoors";
+import { CLOUD_MODE, dynamicDoor, guideConfig, timedRun, yamlDoor, type Door } from "../support/cloudDoors";
 import { KEYS_PATH, PIPE_IDS, PIPE_RESOURCE_ID } from "../support/fixtures";
 
 // The ClickPipe and ClickStack of one service of the organization.
@@ -36,20 +34,6 @@ const ALERT = {
   thresholdType: "above" as const,
   interval: "5m" as const,
 };
-const CLOUD_MODE = { cloudDialect: "clickhouse", rateLimits: { cloud: false, alerting: false } } as const;
-
-/** What the guide names for ClickHouse Cloud and managed ClickStack behind a host of its own; pacing off for speed. */
-function guideConfig(emu: RunningEmulator): StackConfig {
-  return {
-    "alertpipe:cloudUrl": { value: emu.url },
-    "alertpipe:cloudKeyId": { value: emu.keyId },
-    "alertpipe:cloudKeySecret": { value: emu.keySecret, secret: true },
-    "alertpipe:cloudDialect": { value: "clickhouse" },
-    "alertpipe:clickstackOrganizationId": { value: ORG },
-    "alertpipe:clickstackServiceId": { value: SVC },
-    "alertpipe:cloudRateLimit": { value: "off" },
-  };
-}
 
 const isWrite = (method: string) => method !== "GET";
 

@@ -9,10 +9,17 @@
 // → a tile alert and a search alert; up, a no-op preview, destroy leaving nothing.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import { SEEDED_CONNECTION, SEEDED_SOURCES, type RunningEmulator } from "../../emulator";
-import { emulatorConfig, type StackConfig } from "../../scripts/exampleStack";
+import { SEEDED_CONNECTION, SEEDED_SOURCES } from "../../emulator";
+import { emulatorConfig } from "../../scripts/exampleStack";
 import { byHand, changes, emulator as startEmulator, installedPackage, requestLog } from "../support/engine";
-import { dynamicDoor, timedRun, yamlDoor, type Door as CloudDoor } from "../support/cloudDoors";
+import {
+  CLOUD_MODE,
+  dynamicDoor,
+  guideConfig,
+  timedRun,
+  yamlDoor,
+  type Door as CloudDoor,
+} from "../support/cloudDoors";
 import { PIPE_IDS } from "../support/fixtures";
 import { ALERT, observabilityProgram, tileOf, tiles, type Phase } from "../support/observabilityLifecycle";
 import { LOG_SOURCE, TRACE_SOURCE } from "../support/sources";
@@ -201,23 +208,9 @@ describe.each([
 
 // ---- managed ClickStack: the Cloud mode, no Connection
 
-const CLOUD_MODE = { cloudDialect: "clickhouse", rateLimits: { cloud: false, alerting: false } } as const;
 const ORG = PIPE_IDS.organizationId;
 const SVC = PIPE_IDS.serviceId;
 const BASE = `/v1/organizations/${ORG}/services/${SVC}/clickstack`;
-
-/** What the guide names for managed ClickStack behind a host of its own; pacing off for speed. */
-function cloudConfig(emu: RunningEmulator): StackConfig {
-  return {
-    "alertpipe:cloudUrl": { value: emu.url },
-    "alertpipe:cloudKeyId": { value: emu.keyId },
-    "alertpipe:cloudKeySecret": { value: emu.keySecret, secret: true },
-    "alertpipe:cloudDialect": { value: "clickhouse" },
-    "alertpipe:clickstackOrganizationId": { value: ORG },
-    "alertpipe:clickstackServiceId": { value: SVC },
-    "alertpipe:cloudRateLimit": { value: "off" },
-  };
-}
 
 /** Three tiles: one on each source, and a note. */
 function cloudTiles(logsId: unknown, tracesId: unknown) {
@@ -234,7 +227,7 @@ const CLOUD = { connection: SEEDED_CONNECTION.id, tiles: cloudTiles, tileAlerts:
 
 async function cloudDynamic(): Promise<Door> {
   const emu = await startEmulator(CLOUD_MODE);
-  const door = await dynamicDoor(emu, cloudConfig(emu), "observability-cloud", async () =>
+  const door = await dynamicDoor(emu, guideConfig(emu), "observability-cloud", async () =>
     observabilityProgram(installedPackage(), { ...CLOUD, logs: "Logs", traces: "Traces", ...NAMED }),
   );
   return { ...door, phase: () => undefined };
@@ -242,7 +235,7 @@ async function cloudDynamic(): Promise<Door> {
 
 async function cloudYaml(): Promise<Door> {
   const emu = await startEmulator(CLOUD_MODE);
-  const door = await yamlDoor(emu, cloudConfig(emu), yamlResources({ ...CLOUD, traces: true }));
+  const door = await yamlDoor(emu, guideConfig(emu), yamlResources({ ...CLOUD, traces: true }));
   return { ...door, phase: () => undefined };
 }
 

@@ -6,7 +6,27 @@ import type { RunningEmulator } from "../../emulator";
 import type { StackConfig } from "../../scripts/exampleStack";
 import type { Step } from "../../scripts/engine/stack";
 import { ourState, stackWith, told, type StateResource } from "./engine";
+import { PIPE_IDS } from "./fixtures";
 import { yamlProgram, yamlStack } from "./yamlStack";
+
+/** The emulator's ClickHouse Cloud mode (managed ClickStack), pacing off for speed. */
+export const CLOUD_MODE = { cloudDialect: "clickhouse", rateLimits: { cloud: false, alerting: false } } as const;
+
+/**
+ * What the guide (docs/guides/real-accounts.md) names for ClickHouse Cloud and managed ClickStack
+ * behind a host of its own, for the service of PIPE_IDS; pacing off for speed.
+ */
+export function guideConfig(emu: RunningEmulator): StackConfig {
+  return {
+    "alertpipe:cloudUrl": { value: emu.url },
+    "alertpipe:cloudKeyId": { value: emu.keyId },
+    "alertpipe:cloudKeySecret": { value: emu.keySecret, secret: true },
+    "alertpipe:cloudDialect": { value: "clickhouse" },
+    "alertpipe:clickstackOrganizationId": { value: PIPE_IDS.organizationId },
+    "alertpipe:clickstackServiceId": { value: PIPE_IDS.serviceId },
+    "alertpipe:cloudRateLimit": { value: "off" },
+  };
+}
 
 export type DoorRun = "up" | "refresh" | "destroy" | "preview";
 
