@@ -33,78 +33,65 @@ export const sources: Scenario = {
       from: { databaseName: "default", tableName },
       ...more,
     });
-    await s.row(
+    /** A row creating a source of this body. */
+    const create = (what: string, body: unknown, options?: Parameters<typeof s.row>[4]) =>
+      s.row(what, "POST", SOURCES, body, options);
+    await create(
       "create the smallest log source (defaults added)",
-      "POST",
-      SOURCES,
       on("log", "Logs small", "otel_logs", {
         timestampValueExpression: "Timestamp",
         defaultTableSelectExpression: "Timestamp,Body",
       }),
     );
-    const log = s.id(await s.row("create a log source as the resource does", "POST", SOURCES, aLogSource(connection)));
+    const log = s.id(await create("create a log source as the resource does", aLogSource(connection)));
     s.name("sourceId", log);
     const trace = s.id(
-      await s.row(
+      await create(
         "create a trace source without durationPrecision (given 3)",
-        "POST",
-        SOURCES,
         on("trace", "Traces", "otel_traces", { timestampValueExpression: "Timestamp", ...TRACE_FIELDS }),
         { deliberate: true },
       ),
     );
-    await s.row(
+    await create(
       "create a trace source without spanKindExpression (refused)",
-      "POST",
-      SOURCES,
       on("trace", "Traces bad", "otel_traces", {
         timestampValueExpression: "Timestamp",
         ...TRACE_FIELDS,
         spanKindExpression: undefined,
       }),
     );
-    await s.row(
+    await create(
       "create a metric source (its table empty)",
-      "POST",
-      SOURCES,
       on("metric", "Metrics", "", {
         timestampValueExpression: "TimeUnix",
         metricTables: { gauge: "otel_metrics_gauge", sum: "otel_metrics_sum" },
         resourceAttributesExpression: "ResourceAttributes",
       }),
     );
-    await s.row(
+    await create(
       "create a session source without timestampValueExpression (refused)",
-      "POST",
-      SOURCES,
       on("session", "Sessions bad", "hyperdx_sessions", { traceSourceId: trace }),
     );
-    await s.row(
+    await create(
       "create a session source with timestampValueExpression",
-      "POST",
-      SOURCES,
       on("session", "Sessions", "hyperdx_sessions", {
         traceSourceId: trace,
         timestampValueExpression: "TimestampTime",
       }),
       { deliberate: true },
     );
-    await s.row(
+    await create(
       "create a promql source of from and timestampValueExpression",
-      "POST",
-      SOURCES,
       on("promql", "Prometheus", "prom", { timestampValueExpression: "Timestamp" }),
     );
-    await s.row("create a source on a connection that does not exist (refused)", "POST", SOURCES, {
+    await create("create a source on a connection that does not exist (refused)", {
       ...aLogSource(NOTHING, "Logs nowhere"),
     });
-    await s.row("create a source on a connection id that is no ObjectId (refused)", "POST", SOURCES, {
+    await create("create a source on a connection id that is no ObjectId (refused)", {
       ...aLogSource("abc", "Logs abc"),
     });
-    await s.row(
+    await create(
       "create a source with an unknown field (dropped)",
-      "POST",
-      SOURCES,
       {
         ...aLogSource(connection, "Logs bogus"),
         bogusField: 1,
