@@ -1,6 +1,7 @@
 // The ApiKey, each property once, in the state's order, which `managedArgs` follows.
 
 import type { OutputRule } from "../protocol/outputRules";
+import { objectList } from "../protocol/commonProperties";
 import type { ResourceDefinition } from "../protocol/definition";
 import { KEY_ROLES, KEY_STATES, NEW_KEY_STATE, ROLE_TYPES } from "../serviceFacts/apiKeys";
 import { KEY_ID_SUFFIX_LENGTH, SHA256_BASE64_RULE, isSha256Base64 } from "../serviceFacts/hashData";
@@ -121,18 +122,10 @@ export const API_KEY = {
       outputMay: [],
     },
     ipAccessList: {
-      type: {
-        kind: "array",
-        items: {
-          kind: "object",
-          name: "IpAccessEntry",
-          description: "An address allowed to use an API key.",
-          fields: {
-            source: { type: STRING, description: 'An IPv4 address or CIDR range, e.g. "203.0.113.7" or "10.0.0.0/8".' },
-            description: { type: STRING, description: "What the address is, for people." },
-          },
-        },
-      },
+      type: objectList("IpAccessEntry", "An address allowed to use an API key.", {
+        source: { type: STRING, description: 'An IPv4 address or CIDR range, e.g. "203.0.113.7" or "10.0.0.0/8".' },
+        description: { type: STRING, description: "What the address is, for people." },
+      }),
       description:
         "Addresses allowed to use the key; unset allows any. An empty list is refused (it would lock every caller out).",
       role: "both",
@@ -265,28 +258,20 @@ export const API_KEY = {
       check: ({ uuid }) => uuid("importId"),
     },
     assignedRoles: {
-      type: {
-        kind: "array",
-        items: {
-          kind: "object",
-          name: "ApiKeyAssignedRole",
-          description: "A role an API key is assigned, as the service reports it.",
-          fields: {
-            roleId: { type: STRING, description: "The role's uuid." },
-            roleName: { type: STRING, description: "The role's name, for people." },
-            roleType: {
-              type: {
-                kind: "enum",
-                name: "ApiKeyRoleType",
-                description: "Whether a role is predefined or the organization's own.",
-                values: ROLE_TYPES,
-                meanings: { system: "A predefined role.", custom: "A role the organization defined." },
-              },
-              description: '"system" (predefined) or "custom" (the organization\'s own).',
-            },
+      type: objectList("ApiKeyAssignedRole", "A role an API key is assigned, as the service reports it.", {
+        roleId: { type: STRING, description: "The role's uuid." },
+        roleName: { type: STRING, description: "The role's name, for people." },
+        roleType: {
+          type: {
+            kind: "enum",
+            name: "ApiKeyRoleType",
+            description: "Whether a role is predefined or the organization's own.",
+            values: ROLE_TYPES,
+            meanings: { system: "A predefined role.", custom: "A role the organization defined." },
           },
+          description: '"system" (predefined) or "custom" (the organization\'s own).',
         },
-      },
+      }),
       description:
         "The roles the key has, system and custom, as the service reports them (a role may also be given to the key from the role's side).",
       role: "output",

@@ -3,6 +3,7 @@
 
 import type { CheckRules, ResourceDefinition } from "../protocol/definition";
 import type { OutputRule } from "../protocol/outputRules";
+import { takeOverId } from "../protocol/commonProperties";
 import { SETTING_PREFIX } from "../serviceFacts/observability";
 
 const STRING = { kind: "string" } as const;
@@ -79,17 +80,10 @@ export const CONNECTION = {
       role: "both",
       whenAbsent: AS_ANSWERED,
     },
-    importId: {
-      type: STRING,
-      description:
-        "The id of an existing connection to take over instead of creating one. The create reads it (failing, with nothing created, " +
-        "when there is none) and writes the program's whole connection with one PUT only when it differs or the program sets a password (never read back, so sent); it never creates " +
-        "one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has " +
-        "`retainOnDelete`.",
-      role: "input",
-      wire: false,
-      check: ({ opaquePathId }) => opaquePathId("importId"),
-    },
+    importId: takeOverId(
+      "connection",
+      "the program's whole connection with one PUT only when it differs or the program sets a password (never read back, so sent)",
+    ),
     createdAt: {
       type: STRING,
       description: "When the connection was made (ISO 8601, set by the service).",

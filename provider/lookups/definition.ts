@@ -213,78 +213,48 @@ export const GET_PIPE_SETTINGS = {
   outputs: pipeFields,
 } as const satisfies LookupDefinition;
 
-export const GET_WEBHOOK = callersObject(
-  "getWebhook",
-  {
-    one: "webhook",
-    more: ": never its headers or queryParams, nor an incidentio webhook's body, which the service never returns",
-    several: "Webhooks of several services sharing it are an error.",
-  },
-  webhookFields,
-);
+// What each pair of lookups below says beyond its nouns: why a name can match several; what the one
+// object's answer and the list's answer never give.
+const SEVERAL = {
+  Webhook: "Webhooks of several services sharing it are an error.",
+  SavedSearch: "Several searches of the name are an error.",
+  Dashboard: "Several dashboards of the name are an error.",
+  Source: "Several sources of the name are an error.",
+  Connection: "Several connections of the name are an error.",
+} as const;
+const ONE_NEVER: Partial<Record<keyof typeof SEVERAL, string>> = {
+  Webhook: ": never its headers or queryParams, nor an incidentio webhook's body, which the service never returns",
+  Dashboard: ", with its tileIds",
+  Connection: " (self-hosted HyperDX): never its password, which the service never returns",
+};
+const LIST_NEVER: Partial<Record<keyof typeof SEVERAL, string>> = {
+  Webhook: " Never a write-only field.",
+  Connection: " Never a password.",
+};
 
-export const GET_WEBHOOKS = callersObjects(
-  "getWebhooks",
-  "webhooks",
-  { plural: "webhooks", one: "A webhook", record: "GetWebhooksWebhook", more: " Never a write-only field." },
-  webhookFields,
-);
+/** `SavedSearch` → `saved search`. */
+const words = (pascal: string) => pascal.replace(/(?<!^)([A-Z])/g, " $1").toLowerCase();
 
-export const GET_SAVED_SEARCH = callersObject(
-  "getSavedSearch",
-  { one: "saved search", several: "Several searches of the name are an error." },
-  searchFields,
-);
+/** The pair of lookups of one alerting kind: one object by id or name, and the list. */
+function callersLookups<const S extends keyof typeof SEVERAL, const P extends string>(one: S, all: P, fields: Fields) {
+  const key = `${all.charAt(0).toLowerCase()}${all.slice(1)}`;
+  const plural = words(all);
+  return [
+    callersObject(`get${one}`, { one: words(one), more: ONE_NEVER[one], several: SEVERAL[one] }, fields),
+    callersObjects(
+      `get${all}`,
+      key,
+      { plural, one: `A ${words(one)}`, record: `Get${all}${one}`, more: LIST_NEVER[one] },
+      fields,
+    ),
+  ] as const;
+}
 
-export const GET_SAVED_SEARCHES = callersObjects(
-  "getSavedSearches",
-  "savedSearches",
-  { plural: "saved searches", one: "A saved search", record: "GetSavedSearchesSavedSearch" },
-  searchFields,
-);
-
-export const GET_DASHBOARD = callersObject(
-  "getDashboard",
-  { one: "dashboard", more: ", with its tileIds", several: "Several dashboards of the name are an error." },
-  dashboardFields,
-);
-
-export const GET_DASHBOARDS = callersObjects(
-  "getDashboards",
-  "dashboards",
-  { plural: "dashboards", one: "A dashboard", record: "GetDashboardsDashboard" },
-  dashboardFields,
-);
-
-export const GET_SOURCE = callersObject(
-  "getSource",
-  { one: "source", several: "Several sources of the name are an error." },
-  sourceFields,
-);
-
-export const GET_SOURCES = callersObjects(
-  "getSources",
-  "sources",
-  { plural: "sources", one: "A source", record: "GetSourcesSource" },
-  sourceFields,
-);
-
-export const GET_CONNECTION = callersObject(
-  "getConnection",
-  {
-    one: "connection",
-    more: " (self-hosted HyperDX): never its password, which the service never returns",
-    several: "Several connections of the name are an error.",
-  },
-  connectionFields,
-);
-
-export const GET_CONNECTIONS = callersObjects(
-  "getConnections",
-  "connections",
-  { plural: "connections", one: "A connection", record: "GetConnectionsConnection", more: " Never a password." },
-  connectionFields,
-);
+export const [GET_WEBHOOK, GET_WEBHOOKS] = callersLookups("Webhook", "Webhooks", webhookFields);
+export const [GET_SAVED_SEARCH, GET_SAVED_SEARCHES] = callersLookups("SavedSearch", "SavedSearches", searchFields);
+export const [GET_DASHBOARD, GET_DASHBOARDS] = callersLookups("Dashboard", "Dashboards", dashboardFields);
+export const [GET_SOURCE, GET_SOURCES] = callersLookups("Source", "Sources", sourceFields);
+export const [GET_CONNECTION, GET_CONNECTIONS] = callersLookups("Connection", "Connections", connectionFields);
 
 const cdcIds = {
   organizationId: ID("The organization that owns the service (uuid).", "uuid"),

@@ -95,3 +95,27 @@ export function pipeSetting(name: SettingName) {
     },
   } as const satisfies PropertyDef;
 }
+
+/** A list of objects of one named shape, as a property's type. */
+export const objectList = <const N extends string, const D extends string, const F>(
+  name: N,
+  description: D,
+  fields: F,
+) => ({ kind: "array", items: { kind: "object", name, description, fields } }) as const;
+
+/**
+ * The importId of a resource whose create takes over an existing object: it reads it (failing, with
+ * nothing created, when there is none) and writes `writes`; `noun` is what the service calls it.
+ */
+export const takeOverId = (noun: string, writes: string) =>
+  ({
+    type: { kind: "string" },
+    description:
+      `The id of an existing ${noun} to take over instead of creating one. The create reads it (failing, with nothing created, ` +
+      `when there is none) and writes ${writes}; it never creates ` +
+      "one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has " +
+      "`retainOnDelete`.",
+    role: "input",
+    wire: false,
+    check: ({ opaquePathId }: CheckRules) => opaquePathId("importId"),
+  }) as const satisfies PropertyDef;

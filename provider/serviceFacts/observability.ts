@@ -25,15 +25,8 @@ export const ALERTABLE_DISPLAY_TYPES: readonly DisplayType[] = ["line", "stacked
 /** Display types with a Raw SQL variant (`configType: "sql"`). */
 export const SQL_DISPLAY_TYPES: readonly DisplayType[] = ["line", "stacked_bar", "table", "number", "pie", "bar"];
 
-/** Builder display types whose `select` is a list of aggregations. */
-export const AGGREGATING_DISPLAY_TYPES: readonly DisplayType[] = [
-  "line",
-  "stacked_bar",
-  "table",
-  "number",
-  "pie",
-  "bar",
-];
+/** Builder display types whose `select` is a list of aggregations: the same six that have a Raw SQL variant. */
+export const AGGREGATING_DISPLAY_TYPES: readonly DisplayType[] = SQL_DISPLAY_TYPES;
 
 export const AGG_FNS = [
   "avg",

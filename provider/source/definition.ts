@@ -3,6 +3,7 @@
 
 import type { CheckRules, ResourceDefinition } from "../protocol/definition";
 import type { OutputRule } from "../protocol/outputRules";
+import { objectList, takeOverId } from "../protocol/commonProperties";
 import { SOURCE_KINDS, isObjectIdText } from "../serviceFacts/observability";
 
 const STRING = { kind: "string" } as const;
@@ -37,19 +38,11 @@ const highlighted =
       { error: `${property} must be a list` },
     );
 
-const HIGHLIGHTED = {
-  kind: "array",
-  items: {
-    kind: "object",
-    name: "SourceHighlightedExpression",
-    description: "An attribute expression shown highlighted.",
-    fields: {
-      sqlExpression: { type: STRING, description: "The SQL expression." },
-      luceneExpression: { type: STRING, description: "Its Lucene form.", optional: true },
-      alias: { type: STRING, description: "The name shown.", optional: true },
-    },
-  },
-} as const;
+const HIGHLIGHTED = objectList("SourceHighlightedExpression", "An attribute expression shown highlighted.", {
+  sqlExpression: { type: STRING, description: "The SQL expression." },
+  luceneExpression: { type: STRING, description: "Its Lucene form.", optional: true },
+  alias: { type: STRING, description: "The name shown.", optional: true },
+});
 
 export const SOURCE = {
   name: "Source",
@@ -124,18 +117,10 @@ export const SOURCE = {
       compared: orDefault(false),
     },
     querySettings: {
-      type: {
-        kind: "array",
-        items: {
-          kind: "object",
-          name: "SourceQuerySetting",
-          description: "A ClickHouse setting applied to the source's queries.",
-          fields: {
-            setting: { type: STRING, description: "The setting's name." },
-            value: { type: STRING, description: "Its value." },
-          },
-        },
-      },
+      type: objectList("SourceQuerySetting", "A ClickHouse setting applied to the source's queries.", {
+        setting: { type: STRING, description: "The setting's name." },
+        value: { type: STRING, description: "Its value." },
+      }),
       description: "ClickHouse settings applied to the source's queries; default none.",
       role: "both",
       whenAbsent: AS_ANSWERED,
@@ -230,17 +215,7 @@ export const SOURCE = {
       compared: orDefault([]),
       check: highlighted("highlightedRowAttributeExpressions"),
     },
-    importId: {
-      type: STRING,
-      description:
-        "The id of an existing source to take over instead of creating one. The create reads it (failing, with nothing created, " +
-        "when there is none) and writes the program's whole source with one PUT only when it differs; it never creates " +
-        "one. Once taken over, changing or removing importId changes nothing, and a destroy deletes it unless the resource has " +
-        "`retainOnDelete`.",
-      role: "input",
-      wire: false,
-      check: ({ opaquePathId }) => opaquePathId("importId"),
-    },
+    importId: takeOverId("source", "the program's whole source with one PUT only when it differs"),
     createdAt: {
       type: STRING,
       description: "When the source was made (ISO 8601, set by the service), when it says.",

@@ -9,31 +9,12 @@ import * as source from "../../provider/source/provider";
 import * as dashboard from "../../provider/dashboard/provider";
 import * as lookups from "../../provider/dynamic/lookups";
 import { CLICKSTACK_IDS, emulatorPerTest } from "../support/emulatorPerTest";
+import { TRACE_SOURCE, logSource } from "../support/sources";
 
 const BASE = `/v1/organizations/${CLICKSTACK_IDS.organizationId}/services/${CLICKSTACK_IDS.serviceId}/clickstack`;
 const PLATFORM = SEEDED_CONNECTION.id;
-const logs = {
-  kind: "log",
-  name: "Logs",
-  connection: PLATFORM,
-  from: { databaseName: "default", tableName: "otel_logs" },
-  timestampValueExpression: "Timestamp",
-  defaultTableSelectExpression: "Timestamp, Body",
-};
-const traces = {
-  kind: "trace",
-  name: "Traces",
-  connection: PLATFORM,
-  from: { databaseName: "default", tableName: "otel_traces" },
-  timestampValueExpression: "Timestamp",
-  defaultTableSelectExpression: "Timestamp, SpanName",
-  durationExpression: "Duration",
-  traceIdExpression: "TraceId",
-  spanIdExpression: "SpanId",
-  parentSpanIdExpression: "ParentSpanId",
-  spanNameExpression: "SpanName",
-  spanKindExpression: "SpanKind",
-};
+const logs = logSource(PLATFORM);
+const traces = { ...TRACE_SOURCE, connection: PLATFORM };
 const tile = (name: string, sourceId: string, displayType = "line", x = 0) => ({
   name,
   x,

@@ -9,6 +9,7 @@ import * as source from "../../provider/source/provider";
 import * as dashboard from "../../provider/dashboard/provider";
 import { emulatorPerTest, type PerTestOptions } from "../support/emulatorPerTest";
 import { CLICKSTACK_BASE, asPutBody, objectByHand } from "../support/byHand";
+import { logSource } from "../support/sources";
 
 type Obj = Record<string, unknown>;
 
@@ -28,14 +29,7 @@ const DIALECTS: readonly { readonly name: string; readonly options: PerTestOptio
 
 const CONN = SEEDED_CONNECTION.id;
 const S = SEEDED_SOURCES[0].id;
-const logs = {
-  kind: "log",
-  name: "Logs",
-  connection: CONN,
-  from: { databaseName: "default", tableName: "otel_logs" },
-  timestampValueExpression: "Timestamp",
-  defaultTableSelectExpression: "Timestamp, Body",
-};
+const logs = logSource(CONN);
 const metrics = {
   kind: "metric",
   name: "Metrics",

@@ -10,12 +10,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../emulator";
 import { SEEDED_SOURCES } from "../../emulator";
-import type { StackConfig } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/packedPackage";
 import { byHand, changes, emulator as startEmulator, installedPackage, requestLog } from "../support/engine";
-import { dynamicDoor, yamlDoor, type Door } from "../support/cloudDoors";
+import { CLOUD_MODE, dynamicDoor, guideConfig, timedRun, yamlDoor, type Door } from "../support/cloudDoors";
 import { KEYS_PATH, PIPE_IDS, PIPE_RESOURCE_ID } from "../support/fixtures";
 
 // The ClickPipe and ClickStack of one service of the organization.
@@ -36,20 +34,6 @@ const ALERT = {
   thresholdType: "above" as const,
   interval: "5m" as const,
 };
-const CLOUD_MODE = { cloudDialect: "clickhouse", rateLimits: { cloud: false, alerting: false } } as const;
-
-/** What the guide names for ClickHouse Cloud and managed ClickStack behind a host of its own; pacing off for speed. */
-function guideConfig(emu: RunningEmulator): StackConfig {
-  return {
-    "alertpipe:cloudUrl": { value: emu.url },
-    "alertpipe:cloudKeyId": { value: emu.keyId },
-    "alertpipe:cloudKeySecret": { value: emu.keySecret, secret: true },
-    "alertpipe:cloudDialect": { value: "clickhouse" },
-    "alertpipe:clickstackOrganizationId": { value: ORG },
-    "alertpipe:clickstackServiceId": { value: SVC },
-    "alertpipe:cloudRateLimit": { value: "off" },
-  };
-}
 
 const isWrite = (method: string) => method !== "GET";
 
@@ -93,13 +77,7 @@ describe.each([
 ])("all five resources on ClickHouse Cloud and its managed ClickStack, through %s", (door, open) => {
   let d: Door;
   const only = <T>(record: Record<string, T> | undefined): string => Object.keys(record ?? {})[0] ?? "";
-  const run = async (kind: Parameters<Door["run"]>[0]) => {
-    const t0 = Date.now();
-    const r = await d.run(kind);
-    console.log(`${door}: ${kind} ${Date.now() - t0} ms`);
-    expect(r.ok, r.told).toBe(true);
-    return r;
-  };
+  const run = timedRun(door, () => d);
 
   beforeAll(async () => {
     d = await open();

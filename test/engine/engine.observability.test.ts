@@ -9,181 +9,107 @@
 // → a tile alert and a search alert; up, a no-op preview, destroy leaving nothing.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import { SEEDED_CONNECTION, SEEDED_SOURCES, type RunningEmulator } from "../../emulator";
-import type { StackConfig } from "../../scripts/exampleStack";
-import type { Step } from "../../scripts/engine/stack";
+import { SEEDED_CONNECTION, SEEDED_SOURCES } from "../../emulator";
+import { emulatorConfig } from "../../scripts/exampleStack";
+import { byHand, changes, emulator as startEmulator, installedPackage, requestLog } from "../support/engine";
 import {
-  byHand,
-  changes,
-  emulator as startEmulator,
-  installedPackage,
-  newStack,
-  requestLog,
-  stackWith,
-  told,
-} from "../support/engine";
+  CLOUD_MODE,
+  dynamicDoor,
+  guideConfig,
+  timedRun,
+  yamlDoor,
+  type Door as CloudDoor,
+} from "../support/cloudDoors";
 import { PIPE_IDS } from "../support/fixtures";
-import { yamlProgram, yamlStack } from "../support/yamlStack";
+import { ALERT, observabilityProgram, tileOf, tiles, type Phase } from "../support/observabilityLifecycle";
+import { LOG_SOURCE, TRACE_SOURCE } from "../support/sources";
 
-type Phase = "base" | "moved" | "alertMoved";
 const MODE = { mode: "2026", rateLimits: { cloud: false, alerting: false } } as const;
 const PASSWORD = "ch-CANARY-5e2a-never-in-plain-text";
 const CH = { name: "ch", host: "http://127.0.0.1:8123", username: "default", password: PASSWORD };
-const LOGS = {
-  kind: "log",
-  name: "Logs",
-  from: { databaseName: "default", tableName: "otel_logs" },
-  timestampValueExpression: "Timestamp",
-  defaultTableSelectExpression: "Timestamp, Body",
-};
-const ALERT = { threshold: 10, thresholdType: "above", interval: "5m" };
+/** What the dashboard, the search and the webhook are called on both modes. */
+const NAMED = { ops: "Ops", search: "errors", hook: "ops", url: "https://hooks.example.com/ops" };
 
-/** The tiles of a phase, the source's id given (a reference or a YAML interpolation). */
-function tiles(phase: Phase, sourceId: unknown) {
-  const count = (displayType: string) => ({ displayType, sourceId, select: [{ aggFn: "count" }] });
-  const errors = { name: "Errors", x: 0, y: 0, w: 6, h: 3, config: count("line") };
-  const latency = { name: "Latency", x: 6, y: 0, w: 6, h: 3, config: count("number") };
-  const notes = { name: "Notes", x: 12, y: 0, w: 6, h: 3, config: { displayType: "markdown", markdown: "runbook" } };
-  if (phase === "base") return [errors, latency, notes];
-  // Errors and Notes swap places; Latency is renamed where it stands.
-  return [
-    { ...notes, x: 0 },
-    { ...latency, name: "p99 latency" },
-    { ...errors, x: 12 },
-  ];
-}
-/** Which tile each tile alert names, by tileIds key. */
-const tileOf = (phase: Phase) => ({
-  errorsHigh: "Errors",
-  latencyHigh: phase === "base" ? "Latency" : phase === "moved" ? "p99 latency" : "Errors",
-});
+type Door = CloudDoor & { phase(p: Phase): void };
 
-interface Door {
-  emu: RunningEmulator;
-  phase(p: Phase): void;
-  run(kind: "up" | "refresh" | "destroy" | "preview"): Promise<{ ok: boolean; steps: Step[]; told: string }>;
-  exportText(): Promise<string>;
-}
-
-async function dynamicDoor(): Promise<Door> {
-  let phase: Phase = "base";
-  const { emu, stack } = await newStack(
-    "observability",
-    async (pkg) => {
-      const ch = new pkg.Connection("ch", CH);
-      const logs = new pkg.Source("logs", { ...LOGS, connection: ch.id } as never);
-      const ops = new pkg.Dashboard("ops", { name: "Ops", tags: ["prod"], tiles: tiles(phase, logs.id) } as never);
-      const search = new pkg.SavedSearch("errors", { name: "errors", sourceId: logs.id, where: "level:error" });
-      const hook = new pkg.Webhook("hook", { name: "ops", service: "generic", url: "https://hooks.example.com/ops" });
-      const channel = { type: "webhook", webhookId: hook.id };
-      for (const [name, tileName] of Object.entries(tileOf(phase)))
-        new pkg.Alert(name, {
-          ...ALERT,
-          name,
-          source: "tile",
-          channel,
-          dashboardId: ops.id,
-          tileId: ops.tileIds.apply((ids) => ids?.[tileName]),
-        } as never);
-      new pkg.Alert("errorRate", {
-        ...ALERT,
-        name: "errorRate",
-        source: "search",
-        channel,
-        savedSearchId: search.id,
-      } as never);
-    },
-    { emulator: MODE },
-  );
-  return {
-    emu,
-    phase: (p) => {
-      phase = p;
-    },
-    run: async (kind) => {
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
-    },
-    exportText: () => stack.exportText(),
-  };
-}
-
-function yamlResources(phase: Phase): Record<string, unknown> {
+/** The program as Pulumi YAML's resources: the Connection "ch" unless `connection` names one. */
+function yamlResources(o: {
+  connection?: string;
+  traces?: true;
+  tags?: string[];
+  tiles(logsId: unknown, tracesId: unknown): unknown[];
+  tileAlerts: Record<string, string>;
+}): Record<string, unknown> {
+  const connection = o.connection ?? "${ch.id}";
   const channel = { type: "webhook", webhookId: "${hook.id}" };
-  const alerts = Object.fromEntries(
-    Object.entries(tileOf(phase)).map(([name, tileName]) => [
-      name,
-      {
-        type: "alertpipe:index:Alert",
-        properties: {
-          ...ALERT,
-          name,
-          source: "tile",
-          channel,
-          dashboardId: "${ops.id}",
-          tileId: `\${ops.tileIds["${tileName}"]}`,
-        },
-      },
-    ]),
+  const alert = (name: string, properties: Record<string, unknown>): [string, unknown] => [
+    name,
+    { type: "alertpipe:index:Alert", properties: { ...ALERT, name, channel, ...properties } },
+  ];
+  const tileAlerts = Object.entries(o.tileAlerts).map(([name, tileName]) =>
+    alert(name, { source: "tile", dashboardId: "${ops.id}", tileId: `\${ops.tileIds["${tileName}"]}` }),
   );
+  const source = (properties: object) => ({
+    type: "alertpipe:index:Source",
+    properties: { ...properties, connection },
+  });
   return {
-    ch: { type: "alertpipe:index:Connection", properties: CH },
-    logs: { type: "alertpipe:index:Source", properties: { ...LOGS, connection: "${ch.id}" } },
+    ...(o.connection === undefined ? { ch: { type: "alertpipe:index:Connection", properties: CH } } : {}),
+    logs: source(LOG_SOURCE),
+    ...(o.traces === true ? { traces: source(TRACE_SOURCE) } : {}),
     ops: {
       type: "alertpipe:index:Dashboard",
-      properties: { name: "Ops", tags: ["prod"], tiles: tiles(phase, "${logs.id}") },
+      properties: {
+        name: NAMED.ops,
+        ...(o.tags === undefined ? {} : { tags: o.tags }),
+        tiles: o.tiles("${logs.id}", "${traces.id}"),
+      },
     },
     errors: {
       type: "alertpipe:index:SavedSearch",
-      properties: { name: "errors", sourceId: "${logs.id}", where: "level:error" },
+      properties: { name: NAMED.search, sourceId: "${logs.id}", where: "level:error" },
     },
-    hook: {
-      type: "alertpipe:index:Webhook",
-      properties: { name: "ops", service: "generic", url: "https://hooks.example.com/ops" },
-    },
-    ...alerts,
-    errorRate: {
-      type: "alertpipe:index:Alert",
-      properties: { ...ALERT, name: "errorRate", source: "search", channel, savedSearchId: "${errors.id}" },
+    hook: { type: "alertpipe:index:Webhook", properties: { name: NAMED.hook, service: "generic", url: NAMED.url } },
+    ...Object.fromEntries([...tileAlerts, alert("errorRate", { source: "search", savedSearchId: "${errors.id}" })]),
+  };
+}
+
+/** The HyperDX (2026) program of a phase: its tiles and which tile each tile alert names. */
+const hyperdx = (phase: Phase) => ({
+  tags: ["prod"],
+  tiles: (logsId: unknown) => tiles(phase, logsId),
+  tileAlerts: tileOf(phase),
+});
+
+async function dynamic(): Promise<Door> {
+  const emu = await startEmulator(MODE);
+  let phase: Phase = "base";
+  const door = await dynamicDoor(emu, emulatorConfig(emu), "observability", async () =>
+    observabilityProgram(installedPackage(), { connection: CH, logs: "Logs", ...NAMED, ...hyperdx(phase) }),
+  );
+  return {
+    ...door,
+    phase: (p) => {
+      phase = p;
     },
   };
 }
 
-async function yamlDoor(): Promise<Door> {
+async function yaml(): Promise<Door> {
   const emu = await startEmulator(MODE);
-  const yaml = await yamlStack(emu, yamlProgram({ resources: yamlResources("base") }));
-  const args = {
-    up: ["up", "--yes"],
-    refresh: ["refresh", "--yes"],
-    destroy: ["destroy", "--yes"],
-    preview: ["preview"],
-  };
-  return {
-    emu,
-    phase: (p) => yaml.write(yamlProgram({ resources: yamlResources(p) })),
-    run: async (kind) => {
-      const r = await yaml.stack.runLogged(kind, args[kind]);
-      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
-    },
-    exportText: () => yaml.stack.exportText(),
-  };
+  const door = await yamlDoor(emu, emulatorConfig(emu), yamlResources(hyperdx("base")));
+  return { ...door, phase: (p) => door.write(yamlResources(hyperdx(p))) };
 }
 
 describe.each([
-  ["the dynamic classes", dynamicDoor],
-  ["Pulumi YAML through the plugin", yamlDoor],
+  ["the dynamic classes", dynamic],
+  ["Pulumi YAML through the plugin", yaml],
 ])("a whole observability stack, through %s", (doorName, open) => {
   let door: Door;
   const snap = () => door.emu.snapshot();
   const alertIdOf = (name: string) => Object.values(snap().alerts).find((a) => a.name === name)?.id;
   const dashboardId = () => Object.keys(snap().dashboards ?? {})[0] ?? "";
-  const run = async (kind: Parameters<Door["run"]>[0], ok = true) => {
-    const t0 = Date.now();
-    const r = await door.run(kind);
-    console.log(`${doorName}: ${kind} ${Date.now() - t0} ms`);
-    if (ok) expect(r.ok, r.told).toBe(true);
-    return r;
-  };
+  const run = timedRun(doorName, () => door);
   let ids: Record<string, string | undefined> = {};
 
   beforeAll(async () => {
@@ -282,36 +208,9 @@ describe.each([
 
 // ---- managed ClickStack: the Cloud mode, no Connection
 
-const CLOUD_MODE = { cloudDialect: "clickhouse", rateLimits: { cloud: false, alerting: false } } as const;
 const ORG = PIPE_IDS.organizationId;
 const SVC = PIPE_IDS.serviceId;
 const BASE = `/v1/organizations/${ORG}/services/${SVC}/clickstack`;
-const TRACES = {
-  kind: "trace",
-  name: "Traces",
-  from: { databaseName: "default", tableName: "otel_traces" },
-  timestampValueExpression: "Timestamp",
-  defaultTableSelectExpression: "Timestamp, SpanName",
-  durationExpression: "Duration",
-  traceIdExpression: "TraceId",
-  spanIdExpression: "SpanId",
-  parentSpanIdExpression: "ParentSpanId",
-  spanNameExpression: "SpanName",
-  spanKindExpression: "SpanKind",
-};
-
-/** What the guide names for managed ClickStack behind a host of its own; pacing off for speed. */
-function cloudConfig(emu: RunningEmulator): StackConfig {
-  return {
-    "alertpipe:cloudUrl": { value: emu.url },
-    "alertpipe:cloudKeyId": { value: emu.keyId },
-    "alertpipe:cloudKeySecret": { value: emu.keySecret, secret: true },
-    "alertpipe:cloudDialect": { value: "clickhouse" },
-    "alertpipe:clickstackOrganizationId": { value: ORG },
-    "alertpipe:clickstackServiceId": { value: SVC },
-    "alertpipe:cloudRateLimit": { value: "off" },
-  };
-}
 
 /** Three tiles: one on each source, and a note. */
 function cloudTiles(logsId: unknown, tracesId: unknown) {
@@ -323,113 +222,31 @@ function cloudTiles(logsId: unknown, tracesId: unknown) {
   ];
 }
 
-async function cloudDynamicDoor(): Promise<Door> {
+/** The managed ClickStack program: sources on the platform's connection, one tile alert. */
+const CLOUD = { connection: SEEDED_CONNECTION.id, tiles: cloudTiles, tileAlerts: { errorsHigh: "Errors" } };
+
+async function cloudDynamic(): Promise<Door> {
   const emu = await startEmulator(CLOUD_MODE);
-  const stack = await stackWith(cloudConfig(emu), "observability-cloud", {
-    program: async () => {
-      const pkg = installedPackage();
-      const connection = SEEDED_CONNECTION.id;
-      const logs = new pkg.Source("logs", { ...LOGS, connection } as never);
-      const traces = new pkg.Source("traces", { ...TRACES, connection } as never);
-      const ops = new pkg.Dashboard("ops", { name: "Ops", tiles: cloudTiles(logs.id, traces.id) } as never);
-      const search = new pkg.SavedSearch("errors", { name: "errors", sourceId: logs.id, where: "level:error" });
-      const hook = new pkg.Webhook("hook", { name: "ops", service: "generic", url: "https://hooks.example.com/ops" });
-      const channel = { type: "webhook", webhookId: hook.id };
-      new pkg.Alert("errorsHigh", {
-        ...ALERT,
-        name: "errorsHigh",
-        source: "tile",
-        channel,
-        dashboardId: ops.id,
-        tileId: ops.tileIds.apply((ids) => ids?.["Errors"]),
-      } as never);
-      new pkg.Alert("errorRate", {
-        ...ALERT,
-        name: "errorRate",
-        source: "search",
-        channel,
-        savedSearchId: search.id,
-      } as never);
-    },
-  });
-  return {
-    emu,
-    phase: () => undefined,
-    run: async (kind) => {
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
-    },
-    exportText: () => stack.exportText(),
-  };
+  const door = await dynamicDoor(emu, guideConfig(emu), "observability-cloud", async () =>
+    observabilityProgram(installedPackage(), { ...CLOUD, logs: "Logs", traces: "Traces", ...NAMED }),
+  );
+  return { ...door, phase: () => undefined };
 }
 
-async function cloudYamlDoor(): Promise<Door> {
+async function cloudYaml(): Promise<Door> {
   const emu = await startEmulator(CLOUD_MODE);
-  const channel = { type: "webhook", webhookId: "${hook.id}" };
-  const connection = SEEDED_CONNECTION.id;
-  const resources = {
-    logs: { type: "alertpipe:index:Source", properties: { ...LOGS, connection } },
-    traces: { type: "alertpipe:index:Source", properties: { ...TRACES, connection } },
-    ops: {
-      type: "alertpipe:index:Dashboard",
-      properties: { name: "Ops", tiles: cloudTiles("${logs.id}", "${traces.id}") },
-    },
-    errors: {
-      type: "alertpipe:index:SavedSearch",
-      properties: { name: "errors", sourceId: "${logs.id}", where: "level:error" },
-    },
-    hook: {
-      type: "alertpipe:index:Webhook",
-      properties: { name: "ops", service: "generic", url: "https://hooks.example.com/ops" },
-    },
-    errorsHigh: {
-      type: "alertpipe:index:Alert",
-      properties: {
-        ...ALERT,
-        name: "errorsHigh",
-        source: "tile",
-        channel,
-        dashboardId: "${ops.id}",
-        tileId: '${ops.tileIds["Errors"]}',
-      },
-    },
-    errorRate: {
-      type: "alertpipe:index:Alert",
-      properties: { ...ALERT, name: "errorRate", source: "search", channel, savedSearchId: "${errors.id}" },
-    },
-  };
-  const { stack } = await yamlStack(undefined, yamlProgram({ resources }), { config: cloudConfig(emu) });
-  const args = {
-    up: ["up", "--yes"],
-    refresh: ["refresh", "--yes"],
-    destroy: ["destroy", "--yes"],
-    preview: ["preview"],
-  };
-  return {
-    emu,
-    phase: () => undefined,
-    run: async (kind) => {
-      const r = await stack.runLogged(kind, args[kind]);
-      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
-    },
-    exportText: () => stack.exportText(),
-  };
+  const door = await yamlDoor(emu, guideConfig(emu), yamlResources({ ...CLOUD, traces: true }));
+  return { ...door, phase: () => undefined };
 }
 
 describe.each([
-  ["the dynamic classes", cloudDynamicDoor],
-  ["Pulumi YAML through the plugin", cloudYamlDoor],
+  ["the dynamic classes", cloudDynamic],
+  ["Pulumi YAML through the plugin", cloudYaml],
 ])("the same stack on managed ClickStack, without the connection, through %s", (doorName, open) => {
   let door: Door;
   const snap = () => door.emu.snapshot();
   const isWrite = (method: string) => method !== "GET";
-  const run = async (kind: Parameters<Door["run"]>[0]) => {
-    const t0 = Date.now();
-    const r = await door.run(kind);
-    console.log(`${doorName} (managed ClickStack): ${kind} ${Date.now() - t0} ms`);
-    expect(r.ok, r.told).toBe(true);
-    return r;
-  };
+  const run = timedRun(`${doorName} (managed ClickStack)`, () => door);
 
   beforeAll(async () => {
     door = await open();

@@ -211,3 +211,24 @@ export function noConnectionPerTest(): void {
     useRuntime({ config: undefined });
   });
 }
+
+/** The organization and service of managed ClickStack in the unit tests that speak to it. */
+export const CLICKSTACK_ORG = "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+export const CLICKSTACK_SVC = "7b2c3d4e-5f60-4b7c-9d8e-0f1a2b3c4d5e";
+
+/**
+ * For a test file about managed ClickStack: each test runs with its two ids set and no alerting URL
+ * or token, so the alerting area goes through the Cloud's /clickstack path; the ids are unset after.
+ */
+export function managedClickStackPerTest(): void {
+  beforeEach(() => {
+    process.env.ALERTPIPE_CLICKSTACK_ORGANIZATION_ID = CLICKSTACK_ORG;
+    process.env.ALERTPIPE_CLICKSTACK_SERVICE_ID = CLICKSTACK_SVC;
+    delete process.env.ALERTPIPE_ALERTING_URL;
+    delete process.env.ALERTPIPE_ALERTING_TOKEN;
+  });
+  afterEach(() => {
+    delete process.env.ALERTPIPE_CLICKSTACK_ORGANIZATION_ID;
+    delete process.env.ALERTPIPE_CLICKSTACK_SERVICE_ID;
+  });
+}

@@ -2,15 +2,21 @@
 // console and not through the API: lookups read them, and a Webhook refuses them as inputs naming
 // the services it can make.
 
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as webhook from "../../provider/webhook/provider";
 import { lookupNamed, runLookup } from "../../provider/lookups/run";
 import { exportEstate } from "../../provider/export/export";
 import { checkFailures } from "../support/failures";
-import { cloudAnswer, mockApiPerTest } from "../support/mockApi";
+import {
+  CLICKSTACK_ORG,
+  CLICKSTACK_SVC,
+  cloudAnswer,
+  managedClickStackPerTest,
+  mockApiPerTest,
+} from "../support/mockApi";
 
-const ORG = "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
-const SVC = "7b2c3d4e-5f60-4b7c-9d8e-0f1a2b3c4d5e";
+const ORG = CLICKSTACK_ORG;
+const SVC = CLICKSTACK_SVC;
 const LIST = `/v1/organizations/${ORG}/services/${SVC}/clickstack/webhooks?limit=1000&offset=0`;
 const slackApi = {
   id: "65f5e4a3b9e77c001a789012",
@@ -22,16 +28,7 @@ const slackApi = {
 };
 
 const mock = mockApiPerTest();
-beforeEach(() => {
-  process.env.ALERTPIPE_CLICKSTACK_ORGANIZATION_ID = ORG;
-  process.env.ALERTPIPE_CLICKSTACK_SERVICE_ID = SVC;
-  delete process.env.ALERTPIPE_ALERTING_URL;
-  delete process.env.ALERTPIPE_ALERTING_TOKEN;
-});
-afterEach(() => {
-  delete process.env.ALERTPIPE_CLICKSTACK_ORGANIZATION_ID;
-  delete process.env.ALERTPIPE_CLICKSTACK_SERVICE_ID;
-});
+managedClickStackPerTest();
 
 describe("console-made webhooks on managed ClickStack", () => {
   it("getWebhook reads one of service slack_api through the Cloud list", async () => {

@@ -12,10 +12,10 @@ import {
   type ConnectionSettingName,
 } from "../../provider/runtime/connection";
 import { ConfigError } from "../../provider/errors";
-import { noConnectionPerTest } from "../support/mockApi";
+import { CLICKSTACK_ORG, CLICKSTACK_SVC, noConnectionPerTest } from "../support/mockApi";
 
-const ORG = "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
-const SVC = "7b2c3d4e-5f60-4b7c-9d8e-0f1a2b3c4d5e";
+const ORG = CLICKSTACK_ORG;
+const SVC = CLICKSTACK_SVC;
 const CLOUD = {
   cloudUrl: "https://api.clickhouse.example",
   cloudKeyId: "KEYID-CANARY-managed",

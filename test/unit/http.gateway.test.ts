@@ -2,7 +2,7 @@
 // cloud envelope read as `{data}` (a list's bare array too), the cloud error's words and requestId,
 // an HTML 404 as a route not served (never gone), and an alert's one channel.
 
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { send } from "../../provider/http/client";
 import { gatewayAnswer, gatewayPath } from "../../provider/http/gateway";
 import { isNotFound, unlessGone } from "../../provider/http/gone";
@@ -11,27 +11,27 @@ import { connectionFor, type AreaConnection } from "../../provider/runtime/conne
 import { ApiError, RouteNotServedError } from "../../provider/errors";
 import { fromWire, toWire } from "../../provider/alert/wire";
 import * as alert from "../../provider/alert/provider";
-import { CLOUD_AUTH, cloudAnswer, mockApiPerTest, requestId, type SeenRequest } from "../support/mockApi";
+import {
+  CLICKSTACK_ORG,
+  CLICKSTACK_SVC,
+  CLOUD_AUTH,
+  cloudAnswer,
+  managedClickStackPerTest,
+  mockApiPerTest,
+  requestId,
+  type SeenRequest,
+} from "../support/mockApi";
 import { checkFailures } from "../support/failures";
 import { searchAlert } from "../support/fixtures";
 
-const ORG = "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
-const SVC = "7b2c3d4e-5f60-4b7c-9d8e-0f1a2b3c4d5e";
+const ORG = CLICKSTACK_ORG;
+const SVC = CLICKSTACK_SVC;
 const PREFIX = `/v1/organizations/${ORG}/services/${SVC}/clickstack`;
 const HTML_404 = "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body>nginx</body></html>";
 
 const mock = mockApiPerTest();
 
-beforeEach(() => {
-  process.env.ALERTPIPE_CLICKSTACK_ORGANIZATION_ID = ORG;
-  process.env.ALERTPIPE_CLICKSTACK_SERVICE_ID = SVC;
-  delete process.env.ALERTPIPE_ALERTING_URL;
-  delete process.env.ALERTPIPE_ALERTING_TOKEN;
-});
-afterEach(() => {
-  delete process.env.ALERTPIPE_CLICKSTACK_ORGANIZATION_ID;
-  delete process.env.ALERTPIPE_CLICKSTACK_SERVICE_ID;
-});
+managedClickStackPerTest();
 
 function managed(): AreaConnection {
   return connectionFor("alerting");

@@ -8,20 +8,15 @@ import * as dashboard from "../../provider/dashboard/provider";
 import { UNKNOWN } from "../../provider/protocol/properties";
 import { checkFailures, where } from "../support/failures";
 import { connectionEnvPerFile } from "../support/mockApi";
+import { TRACE_EXPRESSIONS } from "../../scripts/record/scenarios/observability";
+import { logSource } from "../support/sources";
 
 connectionEnvPerFile();
 
 const C = "65a0000000000000000000c1";
 const S = "65a000000000000000000001";
 const ch = { name: "ch", host: "http://127.0.0.1:8123", username: "default" };
-const logs = {
-  kind: "log",
-  name: "Logs",
-  connection: C,
-  from: { databaseName: "default", tableName: "otel_logs" },
-  timestampValueExpression: "Timestamp",
-  defaultTableSelectExpression: "Timestamp, Body",
-};
+const logs = logSource(C);
 const line = { displayType: "line", sourceId: S, select: [{ aggFn: "count" }] };
 const tile = (config: Record<string, unknown>, more: Record<string, unknown> = {}) => ({
   name: "t",
@@ -65,16 +60,7 @@ describe("Connection check", () => {
 describe("Source check", () => {
   it("accepts the smallest source of each kind the server takes", async () => {
     expect(await sourceFailures(logs)).toEqual([]);
-    const trace = {
-      ...logs,
-      kind: "trace",
-      durationExpression: "Duration",
-      traceIdExpression: "TraceId",
-      spanIdExpression: "SpanId",
-      parentSpanIdExpression: "ParentSpanId",
-      spanNameExpression: "SpanName",
-      spanKindExpression: "SpanKind",
-    };
+    const trace = { ...logs, kind: "trace", ...TRACE_EXPRESSIONS };
     // durationPrecision is not required, though the document says so.
     expect(await sourceFailures(trace)).toEqual([]);
     const base = {

@@ -119,6 +119,15 @@ const findings = (e: LoggedExchange) =>
   validator.check(e).findings.map((f) => `${f.operation} | ${f.part} | ${f.finding}`);
 const alert = { threshold: 1, name: null, channel: { type: "webhook", webhookId: "w" } };
 
+/** An alert as the contract's own API takes it, of this source. */
+const contractAlert = (source: string) => ({
+  threshold: 1,
+  interval: "5m",
+  source,
+  thresholdType: "above",
+  channel: { type: "webhook", webhookId: "w" },
+});
+
 describe("request validation", () => {
   it("takes a body its operation's schema declares, composed by allOf, nullable as 3.0 says", () => {
     expect(findings(exchange("POST", "/api/v2/alerts", alert))).toEqual([]);
@@ -154,13 +163,7 @@ describe("request validation", () => {
   });
 
   it("checks the contract's own operations against spec/interfaces.md, closed", () => {
-    const contract = {
-      threshold: 1,
-      interval: "5m",
-      source: "search",
-      thresholdType: "above",
-      channel: { type: "webhook", webhookId: "w" },
-    };
+    const contract = contractAlert("search");
     expect(findings(exchange("POST", "/api/v2/alerts", contract, { alerting: "contract" }))).toEqual([]);
     expect(
       findings(exchange("POST", "/api/v2/alerts", { ...contract, savedSearchId: "s" }, { alerting: "contract" })),
@@ -196,13 +199,7 @@ describe("answer validation", () => {
   });
 
   it("leaves the contract mode's answers alone", () => {
-    const contract = {
-      threshold: 1,
-      interval: "5m",
-      source: "tile",
-      thresholdType: "above",
-      channel: { type: "webhook", webhookId: "w" },
-    };
+    const contract = contractAlert("tile");
     expect(
       validator.check(exchange("POST", "/api/v2/alerts", contract, { alerting: "contract", answer: { odd: 1 } }))
         .answerValidated,

@@ -120,19 +120,15 @@ describe("the wire translation", () => {
 describe("PipeSettings on a connection in the clickhouse dialect", () => {
   const mock = mockApiPerTest();
   const seen = mock.seen;
-  const clickhouse = () => {
+  /** The clickhouse dialect, the Cloud answering each request in turn with these settings. */
+  const clickhouse = (...answers: ["GET" | "PUT", Record<string, unknown>][]) => {
     process.env.ALERTPIPE_CLOUD_DIALECT = "clickhouse";
+    for (const [method, settings] of answers)
+      answerOnce(mock.api.cloud, seen, { method, path: CLOUD_PATH }, 200, cloudAnswer(settings));
   };
 
   it("creates with one PUT to /clickpipes/ in the Cloud's names, and records the program's names", async () => {
-    clickhouse();
-    answerOnce(
-      mock.api.cloud,
-      seen,
-      { method: "PUT", path: CLOUD_PATH },
-      200,
-      cloudAnswer({ clickhouse_max_threads: 8 }),
-    );
+    clickhouse(["PUT", { clickhouse_max_threads: 8 }]);
     const result = await provider.create({ ...PIPE_IDS, dbMaxThreads: 8 });
     expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT ${CLOUD_PATH}`]);
     expect(seen[0]?.body).toEqual({ clickhouse_max_threads: 8 });
@@ -141,14 +137,7 @@ describe("PipeSettings on a connection in the clickhouse dialect", () => {
   });
 
   it("reads a state made in the contract dialect, with the same id and program names, and sees drift in the Cloud's names", async () => {
-    clickhouse();
-    answerOnce(
-      mock.api.cloud,
-      seen,
-      { method: "GET", path: CLOUD_PATH },
-      200,
-      cloudAnswer({ clickhouse_max_threads: 16 }),
-    );
+    clickhouse(["GET", { clickhouse_max_threads: 16 }]);
     const stored = { ...PIPE_IDS, dbMaxThreads: 8, managedSettings: ["dbMaxThreads"] };
     const read = await provider.read(PIPE_RESOURCE_ID, stored);
     expect(read.id).toBe(PIPE_RESOURCE_ID);
@@ -156,21 +145,7 @@ describe("PipeSettings on a connection in the clickhouse dialect", () => {
   });
 
   it("resets on delete with a GET and a PUT of the Cloud's names", async () => {
-    clickhouse();
-    answerOnce(
-      mock.api.cloud,
-      seen,
-      { method: "GET", path: CLOUD_PATH },
-      200,
-      cloudAnswer({ clickhouse_max_threads: 8 }),
-    );
-    answerOnce(
-      mock.api.cloud,
-      seen,
-      { method: "PUT", path: CLOUD_PATH },
-      200,
-      cloudAnswer({ clickhouse_max_threads: null }),
-    );
+    clickhouse(["GET", { clickhouse_max_threads: 8 }], ["PUT", { clickhouse_max_threads: null }]);
     await provider.delete(PIPE_RESOURCE_ID, {
       ...PIPE_IDS,
       dbMaxThreads: 8,
@@ -182,14 +157,7 @@ describe("PipeSettings on a connection in the clickhouse dialect", () => {
   });
 
   it("serves the getPipeSettings lookup from the Cloud's path and names", async () => {
-    clickhouse();
-    answerOnce(
-      mock.api.cloud,
-      seen,
-      { method: "GET", path: CLOUD_PATH },
-      200,
-      cloudAnswer({ clickhouse_max_threads: 4 }),
-    );
+    clickhouse(["GET", { clickhouse_max_threads: 4 }]);
     const def = lookupNamed("getPipeSettings");
     if (def === undefined) throw new Error("no getPipeSettings");
     const result = await runLookup(def, { ...PIPE_IDS });
@@ -197,14 +165,7 @@ describe("PipeSettings on a connection in the clickhouse dialect", () => {
   });
 
   it("imports by the same id form as in the contract dialect, managing the settings set live", async () => {
-    clickhouse();
-    answerOnce(
-      mock.api.cloud,
-      seen,
-      { method: "GET", path: CLOUD_PATH },
-      200,
-      cloudAnswer({ clickhouse_max_threads: 4 }),
-    );
+    clickhouse(["GET", { clickhouse_max_threads: 4 }]);
     const found = await behaviour.readImported(PIPE_RESOURCE_ID);
     expect(found?.id).toBe(PIPE_RESOURCE_ID);
     expect(found?.outputs).toMatchObject({ dbMaxThreads: 4, managedSettings: ["dbMaxThreads"] });

@@ -1,8 +1,6 @@
 // Every request shape the Alert resource sends, and each validation failure its check guards
 // against, sent anyway (the differential suite's alert rows).
 
-import type { Scenario } from "../scenario";
-import { makeReferents } from "./referents";
 import {
   ALERTS,
   NOT_AN_ALERT,
@@ -11,7 +9,7 @@ import {
   anAlert,
   createWith,
   hook,
-  runRows,
+  rowsScenario,
   searchAlert,
   tile,
   type Row,
@@ -167,11 +165,9 @@ const ROWS: Row[] = [
   },
 ];
 
-export const alerts: Scenario = {
-  name: "alerts",
-  about:
-    "Every request shape the Alert resource sends, and each validation failure its check guards against, sent anyway.",
-  async run(s) {
-    await runRows(s, await makeReferents(s, "alerts"), ROWS);
-  },
-};
+export const alerts = rowsScenario(
+  "alerts",
+  "Every request shape the Alert resource sends, and each validation failure its check guards against, sent anyway.",
+  "alerts",
+  ROWS,
+);

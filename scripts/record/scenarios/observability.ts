@@ -17,6 +17,16 @@ export const aConnection = (name: string): Record<string, unknown> => ({
   username: "default",
 });
 
+/** What HyperDX's server requires of a trace source besides a log source's fields. */
+export const TRACE_EXPRESSIONS = {
+  durationExpression: "Duration",
+  traceIdExpression: "TraceId",
+  spanIdExpression: "SpanId",
+  parentSpanIdExpression: "ParentSpanId",
+  spanNameExpression: "SpanName",
+  spanKindExpression: "SpanKind",
+};
+
 /** A log source as the Source resource sends it, every field it would send set. */
 export const aLogSource = (connection: string, name = "Logs"): Record<string, unknown> => ({
   kind: "log",
@@ -31,18 +41,13 @@ export const aLogSource = (connection: string, name = "Logs"): Record<string, un
   bodyExpression: "Body",
 });
 
-export const lineTile = (name: string, sourceId: string, x = 0, y = 0): Record<string, unknown> => ({
-  name,
-  x,
-  y,
-  w: 6,
-  h: 3,
-  config: {
-    displayType: "line",
-    sourceId,
-    select: [{ aggFn: "count", where: "SeverityText:error", whereLanguage: "lucene" }],
-  },
-});
+export const lineTile = (
+  name: string,
+  sourceId: string,
+  x = 0,
+  y = 0,
+  select: unknown[] = [{ aggFn: "count", where: "SeverityText:error", whereLanguage: "lucene" }],
+): Record<string, unknown> => ({ name, x, y, w: 6, h: 3, config: { displayType: "line", sourceId, select } });
 
 export const withDisplay = (tile: Record<string, unknown>, displayType: string): Record<string, unknown> => ({
   ...tile,

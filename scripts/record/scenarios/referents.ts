@@ -2,6 +2,7 @@
 // it (neither contacts ClickHouse), a saved search, a dashboard with one tile, a second webhook.
 
 import type { Session } from "../session";
+import { lineTile } from "./observability";
 
 export interface Refs {
   readonly webhookId: string;
@@ -48,16 +49,7 @@ export async function makeReferents(s: Session, tag: string): Promise<Refs> {
   );
   const dashboard = await s.setup("a dashboard with one line tile", "POST", "/api/v2/dashboards", {
     name: `dash-${tag}`,
-    tiles: [
-      {
-        name: "errors",
-        x: 0,
-        y: 0,
-        w: 6,
-        h: 3,
-        config: { displayType: "line", sourceId, select: [{ aggFn: "count", where: "level:error" }] },
-      },
-    ],
+    tiles: [lineTile("errors", sourceId, 0, 0, [{ aggFn: "count", where: "level:error" }])],
   });
   const made = (dashboard.body as { data?: { id?: unknown; tiles?: { id?: unknown }[] } } | undefined)?.data;
   const tileId = made?.tiles?.[0]?.id;

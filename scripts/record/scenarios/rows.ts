@@ -1,8 +1,9 @@
 // The differential suite's rows (test/real/differential.test.ts before issue 36), as recorder rows:
 // what a row needs made first (setup), then its one request (the row).
 
+import type { Scenario } from "../scenario";
 import type { Session } from "../session";
-import type { Refs } from "./referents";
+import { makeReferents, type Refs } from "./referents";
 
 export interface Request {
   readonly method: "GET" | "POST" | "PUT" | "DELETE";
@@ -119,3 +120,8 @@ export const anAlertOfAGoneSearch = async (s: Session, r: Refs) => {
   await gone(s, SEARCHES, search);
   return alert;
 };
+
+/** A scenario of rows, sent after makeReferents(s, tag) has made what they refer to. */
+export function rowsScenario(name: string, about: string, tag: string, rows: readonly Row[]): Scenario {
+  return { name, about, run: async (s) => runRows(s, await makeReferents(s, tag), rows) };
+}

@@ -1,8 +1,7 @@
 // What the SavedSearch resource sends (issue 29), and what its check refuses, sent anyway; a saved
 // search whose delete takes its alerts with it.
 
-import type { Scenario } from "../scenario";
-import { makeReferents, type Refs } from "./referents";
+import type { Refs } from "./referents";
 import {
   ALERTS,
   NOT_AN_ALERT,
@@ -12,7 +11,7 @@ import {
   aWatchedSearch,
   anAlertOfAGoneSearch,
   at,
-  runRows,
+  rowsScenario,
   type Request,
   type Row,
 } from "./rows";
@@ -87,11 +86,9 @@ const ROWS: Row[] = [
   refused("a tag of 33 characters", { tags: ["x".repeat(33)] }),
 ];
 
-export const savedSearches: Scenario = {
-  name: "saved-searches",
-  about:
-    "What the SavedSearch resource sends, and what its check refuses, sent anyway; a saved search whose delete takes its alerts.",
-  async run(s) {
-    await runRows(s, await makeReferents(s, "searches"), ROWS);
-  },
-};
+export const savedSearches = rowsScenario(
+  "saved-searches",
+  "What the SavedSearch resource sends, and what its check refuses, sent anyway; a saved search whose delete takes its alerts.",
+  "searches",
+  ROWS,
+);

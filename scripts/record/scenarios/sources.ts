@@ -4,17 +4,19 @@
 
 import type { Scenario } from "../scenario";
 import { SEARCHES } from "./rows";
-import { CONNECTIONS, DASHBOARDS, NOTHING, SOURCES, aConnection, aLogSource, lineTile, made } from "./observability";
+import {
+  CONNECTIONS,
+  DASHBOARDS,
+  NOTHING,
+  SOURCES,
+  TRACE_EXPRESSIONS,
+  aConnection,
+  aLogSource,
+  lineTile,
+  made,
+} from "./observability";
 
-const TRACE_FIELDS = {
-  defaultTableSelectExpression: "Timestamp,SpanName",
-  durationExpression: "Duration",
-  traceIdExpression: "TraceId",
-  spanIdExpression: "SpanId",
-  parentSpanIdExpression: "ParentSpanId",
-  spanNameExpression: "SpanName",
-  spanKindExpression: "SpanKind",
-};
+const TRACE_FIELDS = { defaultTableSelectExpression: "Timestamp,SpanName", ...TRACE_EXPRESSIONS };
 
 export const sources: Scenario = {
   name: "sources",
@@ -23,89 +25,73 @@ export const sources: Scenario = {
     "added, unknown fields dropped, a PUT replacing the whole source (null refused), a delete that never refuses.",
   async run(s) {
     const connection = s.name("connectionId", await made(s, "a connection", CONNECTIONS, aConnection("ch-sources")));
-    const from = { databaseName: "default", tableName: "otel_logs" };
-    await s.row("create the smallest log source (defaults added)", "POST", SOURCES, {
-      kind: "log",
-      name: "Logs small",
+    /** A source of `kind` on the connection and a table of the default database, then `more`. */
+    const on = (kind: string, name: string, tableName: string, more: Record<string, unknown> = {}) => ({
+      kind,
+      name,
       connection,
-      from,
-      timestampValueExpression: "Timestamp",
-      defaultTableSelectExpression: "Timestamp,Body",
+      from: { databaseName: "default", tableName },
+      ...more,
     });
-    const log = s.id(await s.row("create a log source as the resource does", "POST", SOURCES, aLogSource(connection)));
+    /** A row creating a source of this body. */
+    const create = (what: string, body: unknown, options?: Parameters<typeof s.row>[4]) =>
+      s.row(what, "POST", SOURCES, body, options);
+    await create(
+      "create the smallest log source (defaults added)",
+      on("log", "Logs small", "otel_logs", {
+        timestampValueExpression: "Timestamp",
+        defaultTableSelectExpression: "Timestamp,Body",
+      }),
+    );
+    const log = s.id(await create("create a log source as the resource does", aLogSource(connection)));
     s.name("sourceId", log);
     const trace = s.id(
-      await s.row(
+      await create(
         "create a trace source without durationPrecision (given 3)",
-        "POST",
-        SOURCES,
-        {
-          kind: "trace",
-          name: "Traces",
-          connection,
-          from: { databaseName: "default", tableName: "otel_traces" },
-          timestampValueExpression: "Timestamp",
-          ...TRACE_FIELDS,
-        },
+        on("trace", "Traces", "otel_traces", { timestampValueExpression: "Timestamp", ...TRACE_FIELDS }),
         { deliberate: true },
       ),
     );
-    await s.row("create a trace source without spanKindExpression (refused)", "POST", SOURCES, {
-      kind: "trace",
-      name: "Traces bad",
-      connection,
-      from: { databaseName: "default", tableName: "otel_traces" },
-      timestampValueExpression: "Timestamp",
-      ...TRACE_FIELDS,
-      spanKindExpression: undefined,
-    });
-    await s.row("create a metric source (its table empty)", "POST", SOURCES, {
-      kind: "metric",
-      name: "Metrics",
-      connection,
-      from: { databaseName: "default", tableName: "" },
-      timestampValueExpression: "TimeUnix",
-      metricTables: { gauge: "otel_metrics_gauge", sum: "otel_metrics_sum" },
-      resourceAttributesExpression: "ResourceAttributes",
-    });
-    await s.row("create a session source without timestampValueExpression (refused)", "POST", SOURCES, {
-      kind: "session",
-      name: "Sessions bad",
-      connection,
-      from: { databaseName: "default", tableName: "hyperdx_sessions" },
-      traceSourceId: trace,
-    });
-    await s.row(
+    await create(
+      "create a trace source without spanKindExpression (refused)",
+      on("trace", "Traces bad", "otel_traces", {
+        timestampValueExpression: "Timestamp",
+        ...TRACE_FIELDS,
+        spanKindExpression: undefined,
+      }),
+    );
+    await create(
+      "create a metric source (its table empty)",
+      on("metric", "Metrics", "", {
+        timestampValueExpression: "TimeUnix",
+        metricTables: { gauge: "otel_metrics_gauge", sum: "otel_metrics_sum" },
+        resourceAttributesExpression: "ResourceAttributes",
+      }),
+    );
+    await create(
+      "create a session source without timestampValueExpression (refused)",
+      on("session", "Sessions bad", "hyperdx_sessions", { traceSourceId: trace }),
+    );
+    await create(
       "create a session source with timestampValueExpression",
-      "POST",
-      SOURCES,
-      {
-        kind: "session",
-        name: "Sessions",
-        connection,
-        from: { databaseName: "default", tableName: "hyperdx_sessions" },
+      on("session", "Sessions", "hyperdx_sessions", {
         traceSourceId: trace,
         timestampValueExpression: "TimestampTime",
-      },
+      }),
       { deliberate: true },
     );
-    await s.row("create a promql source of from and timestampValueExpression", "POST", SOURCES, {
-      kind: "promql",
-      name: "Prometheus",
-      connection,
-      from: { databaseName: "default", tableName: "prom" },
-      timestampValueExpression: "Timestamp",
-    });
-    await s.row("create a source on a connection that does not exist (refused)", "POST", SOURCES, {
+    await create(
+      "create a promql source of from and timestampValueExpression",
+      on("promql", "Prometheus", "prom", { timestampValueExpression: "Timestamp" }),
+    );
+    await create("create a source on a connection that does not exist (refused)", {
       ...aLogSource(NOTHING, "Logs nowhere"),
     });
-    await s.row("create a source on a connection id that is no ObjectId (refused)", "POST", SOURCES, {
+    await create("create a source on a connection id that is no ObjectId (refused)", {
       ...aLogSource("abc", "Logs abc"),
     });
-    await s.row(
+    await create(
       "create a source with an unknown field (dropped)",
-      "POST",
-      SOURCES,
       {
         ...aLogSource(connection, "Logs bogus"),
         bogusField: 1,

@@ -1,8 +1,6 @@
 // What the Webhook resource sends (issue 29), and what its check refuses, sent anyway.
 
-import type { Scenario } from "../scenario";
-import { makeReferents } from "./referents";
-import { WEBHOOKS, aGoneWebhook, aWebhook, aWebhookInUse, at, runRows, type Request, type Row } from "./rows";
+import { WEBHOOKS, aGoneWebhook, aWebhook, aWebhookInUse, at, rowsScenario, type Request, type Row } from "./rows";
 
 const TAG = "webhooks";
 const SECOND = `second-hook-${TAG}`;
@@ -95,11 +93,9 @@ const ROWS: Row[] = [
   { what: "a blank name", make: create({ name: "   ", ...generic }), words: true },
 ];
 
-export const webhooks: Scenario = {
-  name: "webhooks",
-  about:
-    "What the Webhook resource sends, and what its check refuses, sent anyway; the 409 of a webhook still referenced.",
-  async run(s) {
-    await runRows(s, await makeReferents(s, TAG), ROWS);
-  },
-};
+export const webhooks = rowsScenario(
+  "webhooks",
+  "What the Webhook resource sends, and what its check refuses, sent anyway; the 409 of a webhook still referenced.",
+  TAG,
+  ROWS,
+);

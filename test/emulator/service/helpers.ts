@@ -4,6 +4,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { afterEach } from "vitest";
 import { tileAlert } from "../../support/fixtures";
+import { lineTile } from "../../../scripts/record/scenarios/observability";
 import {
   SEEDED_SOURCES,
   startEmulator,
@@ -166,16 +167,7 @@ export async function makeReferents(emulator: RunningEmulator): Promise<Referent
   const board = data(
     await alerting(emulator, "POST", "/api/v2/dashboards", {
       name: "ops",
-      tiles: [
-        {
-          name: "errors",
-          x: 0,
-          y: 0,
-          w: 6,
-          h: 3,
-          config: { displayType: "line", sourceId: SEEDED_SOURCES[0].id, select: [{ aggFn: "count" }] },
-        },
-      ],
+      tiles: [lineTile("errors", SEEDED_SOURCES[0].id, 0, 0, [{ aggFn: "count" }])],
     }),
   ) as unknown as { id: string; tiles: { id: string }[] };
   return {
