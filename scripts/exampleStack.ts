@@ -20,9 +20,9 @@ export function examplesDir(): string {
 }
 
 /**
- * Makes examples/ runnable as a user's program: the packed package in its node_modules, and
- * index.ts compiled (with the example's own tsconfig) to bin/index.js so it can be loaded as an
- * inline program. Returns the program folder.
+ * Makes examples/ runnable as a user's program: the packed package in its node_modules, and each
+ * example program compiled (with the example's own tsconfig) to bin/<name>.js so it can be loaded as
+ * an inline program. Returns the program folder.
  */
 export function prepareExamples(): string {
   const dir = examplesDir();
@@ -33,15 +33,21 @@ export function prepareExamples(): string {
   execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), "--outDir", scratch], {
     stdio: ["ignore", "inherit", "inherit"],
   });
-  renameSync(join(scratch, "index.js"), join(dir, "bin", "index.js"));
+  for (const program of EXAMPLE_PROGRAMS) renameSync(join(scratch, `${program}.js`), join(dir, "bin", `${program}.js`));
   rmSync(scratch, { recursive: true, force: true });
   return dir;
 }
 
-/** The example's program function, loaded from examples/bin (see prepareExamples). */
-export function exampleProgram(programDir: string = examplesDir()): PulumiFn {
-  const load = createRequire(join(programDir, "bin", "index.js"));
-  return load("./index.js") as PulumiFn;
+/** The example programs of examples/ (each `<name>.ts`): index, the one `pulumi up` there runs, first. */
+export const EXAMPLE_PROGRAMS = ["index", "observability"] as const;
+
+/** An example's program function, loaded from examples/bin (see prepareExamples). */
+export function exampleProgram(
+  programDir: string = examplesDir(),
+  program: (typeof EXAMPLE_PROGRAMS)[number] = "index",
+): PulumiFn {
+  const load = createRequire(join(programDir, "bin", `${program}.js`));
+  return load(`./${program}.js`) as PulumiFn;
 }
 
 /**
