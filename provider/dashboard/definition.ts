@@ -209,6 +209,7 @@ export const DASHBOARD = {
       required: true,
       whenAbsent: FROM_PROGRAM,
       compared: tilesForm,
+      diffByPath: true,
       check: tilesCheck,
     },
     tags: {

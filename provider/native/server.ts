@@ -109,7 +109,9 @@ function detailedDiffInto(response: ProviderPb.DiffResponse, detailed: Readonly<
       new providerPb.PropertyDiff().setKind(PROPERTY_DIFF_KIND[change.kind][change.replaces ? "replaces" : "inPlace"]),
     );
   }
-  response.setHasdetaileddiff(true).setDiffsList(Object.keys(detailed));
+  // The top-level properties changed, whatever paths name them.
+  const properties = new Set(Object.keys(detailed).map((path) => /^[^.[]+/.exec(path)?.[0] ?? path));
+  response.setHasdetaileddiff(true).setDiffsList([...properties]);
 }
 
 /** What it lacks, the environment gives. */

@@ -49,6 +49,11 @@ export interface PropertyDef {
   readonly check?: (rules: CheckRules) => z.ZodType;
   /** Where the service may store a value in another form. */
   readonly compared?: (value: unknown) => unknown;
+  /**
+   * A change is told the engine member by member (`tiles[0].x`), in the compared form: what the service
+   * fills in or keeps (a default, an id) is no change, and a moved item shows only what moved.
+   */
+  readonly diffByPath?: true;
   /** False when never sent. */
   readonly wire?: string | false;
   /** First found wins; default: the wire name. */
@@ -157,7 +162,7 @@ export function outputNames<D extends ResourceDefinition>(def: D): OutputNameOf<
 
 export function namesWith<D extends ResourceDefinition>(
   def: D,
-  flag: "required" | "secret" | "replaces" | "caseless" | "stable",
+  flag: "required" | "secret" | "replaces" | "caseless" | "stable" | "diffByPath",
 ): NameOf<D>[] {
   return namesWhere(def, (p) => p[flag] === true);
 }

@@ -62,6 +62,40 @@ export function changeOf(before: unknown, after: unknown, replaces: boolean): Pr
   };
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** `name[0].x`: the engine's property path syntax. */
+function pathOf(base: string, key: string | number): string {
+  return typeof key === "number"
+    ? `${base}[${key}]`
+    : /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)
+      ? `${base}.${key}`
+      : `${base}["${key}"]`;
+}
+
+/** The paths of the members that differ between two compared forms, each with its change. */
+export function changedPaths(
+  path: string,
+  before: unknown,
+  after: unknown,
+  replaces: boolean,
+  out: Record<string, PropertyChange> = {},
+): Record<string, PropertyChange> {
+  if (deepEqual(before, after)) return out;
+  if (Array.isArray(before) && Array.isArray(after)) {
+    for (let i = 0; i < Math.max(before.length, after.length); i++)
+      changedPaths(pathOf(path, i), before[i], after[i], replaces, out);
+    return out;
+  }
+  if (isRecord(before) && isRecord(after)) {
+    for (const k of new Set([...Object.keys(before), ...Object.keys(after)]))
+      changedPaths(pathOf(path, k), before[k], after[k], replaces, out);
+    return out;
+  }
+  out[path] = changeOf(before, after, replaces);
+  return out;
+}
+
 export function diffProperties(
   olds: Values,
   news: Values,
@@ -70,6 +104,8 @@ export function diffProperties(
   comparedForm: ComparedForm = asIs,
   /** Stable unless the object is replaced. */
   stableOutputs: readonly string[] = [],
+  /** Told by member (PropertySpec.diffByPath) while the new value is known. */
+  byPath: readonly string[] = [],
 ): Diff {
   const changed: string[] = [];
   const stables: string[] = [];
@@ -84,6 +120,13 @@ export function diffProperties(
     // For an engine that honours them; the dynamic host does not (dynamic/carry.ts).
     stables: replaces.length > 0 ? [] : [...stables, ...stableOutputs],
     deleteBeforeReplace: false,
-    detailedDiff: Object.fromEntries(changed.map((p) => [p, changeOf(olds[p], news[p], replaceOn.includes(p))])),
+    detailedDiff: Object.fromEntries(
+      changed.flatMap((p) => {
+        const replacing = replaceOn.includes(p);
+        if (!byPath.includes(p) || containsUnknown(news[p])) return [[p, changeOf(olds[p], news[p], replacing)]];
+        const paths = Object.entries(changedPaths(p, comparedForm(p, olds[p]), comparedForm(p, news[p]), replacing));
+        return paths.length > 0 ? paths : [[p, changeOf(olds[p], news[p], replacing)]];
+      }),
+    ),
   };
 }

@@ -41,6 +41,7 @@ export function wholeObject<D extends ResourceDefinition>(
   const replaces = namesWith(def, "replaces");
   const rules = outputRules(def);
   const compared = comparedForm(def);
+  const byPath = namesWith(def, "diffByPath");
   // Built over plain values: a generic D hides that they are D's own.
   const state = (values: Values) => values as StateOf<D>;
   const found = (values: Values) => values as Found<D>["inputs"];
@@ -64,7 +65,7 @@ export function wholeObject<D extends ResourceDefinition>(
       const live = args.filter((n) => !writeOnly(n, outs) && !deepEqual(compared(n, outs[n]), compared(n, undefined)));
       return found(pick(outs, live));
     },
-    diff: (olds, news) => diffProperties(olds, news, args, replaces, compared, stable),
+    diff: (olds, news) => diffProperties(olds, news, args, replaces, compared, stable, byPath),
     previewCreate: (a: Values) => state(previewOutputs(pick(a, args), serviceOutputs)),
     previewUpdate: (olds: Values, news: Values) =>
       state(previewOutputs({ ...pick(olds, stable), ...pick(news, args) }, serviceOutputs)),
