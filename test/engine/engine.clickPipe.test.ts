@@ -5,13 +5,12 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import type { StackConfig } from "../../scripts/exampleStack";
 import type { Step } from "../../scripts/engine/stack";
 import { changes, emulator as startEmulator, installedPackage, requestLog, stackWith, told } from "../support/engine";
+import { CLOUD_MODE, cloudConfig } from "../support/cloudDoors";
 import { PROGRAMS, withValue } from "../support/clickPipes";
 import { yamlProgram, yamlStack } from "../support/yamlStack";
 
-const CLOUD_MODE = { cloudDialect: "clickhouse", rateLimits: { cloud: false, alerting: false } } as const;
 const { organizationId: ORG, serviceId: SVC } = PROGRAMS.kafka;
 const PIPES = `/v1/organizations/${ORG}/services/${SVC}/clickpipes`;
 const isWrite = (method: string) => method !== "GET";
@@ -26,16 +25,6 @@ afterAll(() => {
   else process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = savedStep;
 });
 
-function config(emu: RunningEmulator): StackConfig {
-  return {
-    "alertpipe:cloudUrl": { value: emu.url },
-    "alertpipe:cloudKeyId": { value: emu.keyId },
-    "alertpipe:cloudKeySecret": { value: emu.keySecret, secret: true },
-    "alertpipe:cloudDialect": { value: "clickhouse" },
-    "alertpipe:cloudRateLimit": { value: "off" },
-  };
-}
-
 type Program = Record<string, unknown>;
 
 interface Door {
@@ -47,7 +36,7 @@ interface Door {
 async function dynamicDoor(): Promise<Door> {
   const emu = await startEmulator(CLOUD_MODE);
   let current: Program = PROGRAMS.kafka;
-  const stack = await stackWith(config(emu), "clickpipe", {
+  const stack = await stackWith(cloudConfig(emu), "clickpipe", {
     program: async () => {
       const pkg = installedPackage() as unknown as { ClickPipe: new (name: string, args: Program) => unknown };
       new pkg.ClickPipe("orders", current);
@@ -68,7 +57,7 @@ async function yamlDoor(): Promise<Door> {
   const emu = await startEmulator(CLOUD_MODE);
   const text = (program: Program) =>
     yamlProgram({ resources: { orders: { type: "alertpipe:index:ClickPipe", properties: program } } });
-  const yaml = await yamlStack(undefined, text(PROGRAMS.kafka), { config: config(emu) });
+  const yaml = await yamlStack(undefined, text(PROGRAMS.kafka), { config: cloudConfig(emu) });
   const args = { up: ["up", "--yes"], destroy: ["destroy", "--yes"], preview: ["preview", "--diff"] };
   return {
     emu,

@@ -4,10 +4,8 @@
 // do; a change by hand found by refresh and put back; a destroy that sends nothing and says what stays.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../emulator";
-import type { StackConfig } from "../../scripts/exampleStack";
 import { byHand, changes, emulator as startEmulator, installedPackage, requestLog } from "../support/engine";
-import { dynamicDoor, yamlDoor, type Door } from "../support/cloudDoors";
+import { CLOUD_MODE, cloudConfig, dynamicDoor, yamlDoor, type Door } from "../support/cloudDoors";
 import { PIPE_IDS } from "../support/fixtures";
 
 const ORG = PIPE_IDS.organizationId;
@@ -15,30 +13,21 @@ const SVC = PIPE_IDS.serviceId;
 const SERVICE = `/v1/organizations/${ORG}/services/${SVC}`;
 const SCALING = `${SERVICE}/clickpipesCdcScaling`;
 const CDC = { organizationId: ORG, serviceId: SVC, replicaCpuMillicores: 4000, replicaMemoryGb: 16 };
-const CLOUD_MODE = { cloudDialect: "clickhouse", rateLimits: { cloud: false, alerting: false } } as const;
-
-function config(emu: RunningEmulator): StackConfig {
-  return {
-    "alertpipe:cloudUrl": { value: emu.url },
-    "alertpipe:cloudKeyId": { value: emu.keyId },
-    "alertpipe:cloudKeySecret": { value: emu.keySecret, secret: true },
-    "alertpipe:cloudDialect": { value: "clickhouse" },
-    "alertpipe:cloudRateLimit": { value: "off" },
-  };
-}
 
 const isWrite = (method: string) => method !== "GET";
 
 const dynamic = async (): Promise<Door> => {
   const emu = await startEmulator(CLOUD_MODE);
-  return dynamicDoor(emu, config(emu), "cdc-infrastructure", async () => {
+  return dynamicDoor(emu, cloudConfig(emu), "cdc-infrastructure", async () => {
     new (installedPackage().ClickPipeCdcInfrastructure)("cdc", CDC);
   });
 };
 
 const yaml = async (): Promise<Door> => {
   const emu = await startEmulator(CLOUD_MODE);
-  return yamlDoor(emu, config(emu), { cdc: { type: "alertpipe:index:ClickPipeCdcInfrastructure", properties: CDC } });
+  return yamlDoor(emu, cloudConfig(emu), {
+    cdc: { type: "alertpipe:index:ClickPipeCdcInfrastructure", properties: CDC },
+  });
 };
 
 describe.each([

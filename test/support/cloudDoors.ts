@@ -16,15 +16,23 @@ export const CLOUD_MODE = { cloudDialect: "clickhouse", rateLimits: { cloud: fal
  * What the guide (docs/guides/real-accounts.md) names for ClickHouse Cloud and managed ClickStack
  * behind a host of its own, for the service of PIPE_IDS; pacing off for speed.
  */
-export function guideConfig(emu: RunningEmulator): StackConfig {
+/** A stack's config for the emulator's ClickHouse Cloud API: its key, the Cloud's dialect, no pacing. */
+export function cloudConfig(emu: RunningEmulator): StackConfig {
   return {
     "alertpipe:cloudUrl": { value: emu.url },
     "alertpipe:cloudKeyId": { value: emu.keyId },
     "alertpipe:cloudKeySecret": { value: emu.keySecret, secret: true },
     "alertpipe:cloudDialect": { value: "clickhouse" },
+    "alertpipe:cloudRateLimit": { value: "off" },
+  };
+}
+
+/** The real-accounts guide's config: the Cloud's, and managed ClickStack's organization and service. */
+export function guideConfig(emu: RunningEmulator): StackConfig {
+  return {
+    ...cloudConfig(emu),
     "alertpipe:clickstackOrganizationId": { value: PIPE_IDS.organizationId },
     "alertpipe:clickstackServiceId": { value: PIPE_IDS.serviceId },
-    "alertpipe:cloudRateLimit": { value: "off" },
   };
 }
 
