@@ -55,11 +55,28 @@ export function referenceDeclaringBuild(
   prefix: string,
   args: Args = ARGS,
 ): Build {
+  return declaringBuild(
+    (folder, name, props) => new Reference(folder.reference, name, props),
+    count,
+    kindAt,
+    prefix,
+    args,
+  );
+}
+
+/** `count` resources made by `make`, each given the props our classes hand the SDK for its kind's args. */
+function declaringBuild(
+  make: (folder: Parameters<Build>[0], name: string, props: pulumi.Inputs) => pulumi.CustomResource,
+  count: number,
+  kindAt: (i: number) => Kind,
+  prefix: string,
+  args: Args,
+): Build {
   return (folder) =>
     range(count).map((i) => {
       const kind = kindAt(i);
       const { props } = constructorProps(DEFINITIONS[kind], { ...args[kind](i) }, undefined);
-      return new Reference(folder.reference, `${prefix}-${i}`, props);
+      return make(folder, `${prefix}-${i}`, props);
     });
 }
 
@@ -80,12 +97,7 @@ export function listingDeclaringBuild(
   prefix: string,
   args: Args = ARGS,
 ): Build {
-  return (folder) =>
-    range(count).map((i) => {
-      const kind = kindAt(i);
-      const { props } = constructorProps(DEFINITIONS[kind], { ...args[kind](i) }, undefined);
-      return new Listing(folder.listing, `${prefix}-${i}`, props);
-    });
+  return declaringBuild((folder, name, props) => new Listing(folder.listing, name, props), count, kindAt, prefix, args);
 }
 
 /** A resource of the hand-written fetching provider: type pulumi-nodejs:dynamic/bench:Fetching. */

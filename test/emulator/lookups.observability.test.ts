@@ -7,6 +7,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import * as lookups from "../../provider/dynamic/lookups";
 import { resetRuntime } from "../../provider/runtime/runtime";
 import { envFor, setEnv } from "../support/emulatorPerTest";
+import { lineTile } from "../../scripts/record/scenarios/observability";
 import { byHand } from "../support/engine";
 import { nativeCalls, nativeProviderPerFile, pluginConfig } from "../support/nativeProvider";
 
@@ -35,14 +36,7 @@ beforeAll(async () => {
   const board = (await byHand(emu, "POST", "/api/v2/dashboards", {
     name: "Ops",
     tiles: [
-      {
-        name: "Errors",
-        x: 0,
-        y: 0,
-        w: 6,
-        h: 3,
-        config: { displayType: "line", sourceId: made.source, select: [{ aggFn: "count" }] },
-      },
+      lineTile("Errors", made.source, 0, 0, [{ aggFn: "count" }]),
       {
         name: "Search",
         x: 6,

@@ -66,6 +66,33 @@ async function exportProgram(emu: RunningEmulator, estate: DuplicateEstate, form
  * how many of its input values are that referent's id, or one of its tileIds (a tile alert's tileId).
  * A reference the program wired is both a dependency and the value; a literal id is no dependency.
  */
+/** After the adopting up, on either door: a preview with nothing to do and no write, then a destroy of every object. */
+function itPreviewsNothingThenDestroysAll(adopted: () => { emu: RunningEmulator; stack: CliStack }): void {
+  it(
+    "previews nothing to do after that up",
+    async () => {
+      const { emu, stack } = adopted();
+      emu.resetRequestLog();
+      const preview = ok(await stack.runLogged("preview", ["preview"]));
+      expect(changes(preview)).toEqual([]);
+      expect(requestLog(emu, isWrite)).toEqual([]);
+    },
+    COMMAND_TIMEOUT_MS,
+  );
+
+  it(
+    "destroys every object it adopted",
+    async () => {
+      const { emu, stack } = adopted();
+      ok(await stack.runLogged("destroy", ["destroy", "--yes"]));
+      const snap = emu.snapshot();
+      expect([snap.alerts, snap.webhooks, snap.savedSearches, snap.keys]).toEqual([{}, {}, {}, {}]);
+      expect([snap.dashboards, snap.sources, snap.connections]).toEqual([{}, {}, {}]);
+    },
+    COMMAND_TIMEOUT_MS,
+  );
+}
+
 async function wiredInState(stack: CliStack): Promise<number> {
   const shown = ok(await stack.run(["stack", "export"]));
   const resources = [...ourExported(shown.stdout).values()] as Array<StateResource & { dependencies?: string[] }>;
@@ -161,27 +188,7 @@ describe("adopting an estate whose names meet with alertpipe export --format yam
     expect(await wiredInState(yaml.stack)).toBe(estate.references);
   });
 
-  it(
-    "previews nothing to do after that up",
-    async () => {
-      emu.resetRequestLog();
-      const preview = ok(await yaml.stack.runLogged("preview", ["preview"]));
-      expect(changes(preview)).toEqual([]);
-      expect(requestLog(emu, isWrite)).toEqual([]);
-    },
-    COMMAND_TIMEOUT_MS,
-  );
-
-  it(
-    "destroys every object it adopted",
-    async () => {
-      ok(await yaml.stack.runLogged("destroy", ["destroy", "--yes"]));
-      const snap = emu.snapshot();
-      expect([snap.alerts, snap.webhooks, snap.savedSearches, snap.keys]).toEqual([{}, {}, {}, {}]);
-      expect([snap.dashboards, snap.sources, snap.connections]).toEqual([{}, {}, {}]);
-    },
-    COMMAND_TIMEOUT_MS,
-  );
+  itPreviewsNothingThenDestroysAll(() => ({ emu, stack: yaml.stack }));
 });
 
 describe("adopting an estate whose names meet with alertpipe export --format typescript, the dynamic classes", () => {
@@ -234,27 +241,7 @@ describe("adopting an estate whose names meet with alertpipe export --format typ
     expect(await wiredInState(stack)).toBe(estate.references);
   });
 
-  it(
-    "previews nothing to do after that up",
-    async () => {
-      emu.resetRequestLog();
-      const preview = ok(await stack.runLogged("preview", ["preview"]));
-      expect(changes(preview)).toEqual([]);
-      expect(requestLog(emu, isWrite)).toEqual([]);
-    },
-    COMMAND_TIMEOUT_MS,
-  );
-
-  it(
-    "destroys every object it adopted",
-    async () => {
-      ok(await stack.runLogged("destroy", ["destroy", "--yes"]));
-      const snap = emu.snapshot();
-      expect([snap.alerts, snap.webhooks, snap.savedSearches, snap.keys]).toEqual([{}, {}, {}, {}]);
-      expect([snap.dashboards, snap.sources, snap.connections]).toEqual([{}, {}, {}]);
-    },
-    COMMAND_TIMEOUT_MS,
-  );
+  itPreviewsNothingThenDestroysAll(() => ({ emu, stack }));
 });
 
 // The limit the adopting guide documents for the `pulumi import --file` route: the engine's own code

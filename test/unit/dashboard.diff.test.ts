@@ -29,32 +29,23 @@ const stored = (name: string, x: number, id: string) => {
 };
 const OLDS = { name: "Ops", tiles: [stored("Errors", 0, "t1"), stored("Latency", 6, "t2")] };
 
+/** The diff from OLDS to a program of these tiles. */
+const diffTo = (...tiles: unknown[]) => behaviour.diff("d1", OLDS as never, { name: "Ops", tiles } as never);
+
 describe("the dashboard's diff", () => {
   it("names only the moved tile's x", async () => {
-    const diff = await behaviour.diff(
-      "d1",
-      OLDS as never,
-      { name: "Ops", tiles: [tile("Errors", 12), tile("Latency", 6)] } as never,
-    );
+    const diff = await diffTo(tile("Errors", 12), tile("Latency", 6));
     expect(diff.changes).toBe(true);
     expect(diff.detailedDiff).toEqual({ "tiles[0].x": { kind: "update", replaces: false } });
   });
 
   it("names a renamed tile's name alone", async () => {
-    const diff = await behaviour.diff(
-      "d1",
-      OLDS as never,
-      { name: "Ops", tiles: [tile("Errors", 0), tile("p99", 6)] } as never,
-    );
+    const diff = await diffTo(tile("Errors", 0), tile("p99", 6));
     expect(Object.keys(diff.detailedDiff)).toEqual(["tiles[1].name"]);
   });
 
   it("sees no change where the service only filled in defaults and ids", async () => {
-    const diff = await behaviour.diff(
-      "d1",
-      OLDS as never,
-      { name: "Ops", tiles: [tile("Errors", 0), tile("Latency", 6)] } as never,
-    );
+    const diff = await diffTo(tile("Errors", 0), tile("Latency", 6));
     expect(diff.changes).toBe(false);
     expect(diff.detailedDiff).toEqual({});
   });
