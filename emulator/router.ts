@@ -26,6 +26,8 @@ export interface RecordedRequest {
    * answer was sent: the connection was cut (cutAfterCommit) or the client hung up during a delayAfterCommit hold.
    */
   status: number;
+  /** The query as sent, without its "?"; absent when none. */
+  query?: string;
   /** When the request arrived, ms since the epoch. */
   at: number;
   /** The fault injected into this request, by the plan member that took it (a random plan's too); absent when none. */
@@ -145,7 +147,8 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
     };
     reply = dispatch(router.services, area, incoming);
   }
-  const faulted = fault === undefined ? {} : { fault: fault.fault };
+  const queried = query.size === 0 ? {} : { query: query.toString() };
+  const faulted = { ...queried, ...(fault === undefined ? {} : { fault: fault.fault }) };
   const logExchange = (answered: Reply | undefined) =>
     router.exchanges?.(
       exchangeOf(router.services, req, { at, method, path, query, body: body ?? "" }, answered, fault),

@@ -16,10 +16,13 @@ export function credentialRead(conn: AreaConnection): string {
   return "/api/v2/alerts?limit=1";
 }
 
+/** No retry: a failure other than a refusal is the next request's to meet, with the whole policy. */
+const ONE_ATTEMPT = { maxAttempts: 1, attemptTimeoutMs: 10_000 } as const;
+
 /** Only a refusal of the credential fails; anything else is left to the request that needs the answer. */
 async function verify(conn: AreaConnection): Promise<string | undefined> {
   try {
-    await send(conn, { method: "GET", path: credentialRead(conn) });
+    await send(conn, { method: "GET", path: credentialRead(conn), retryPolicy: ONE_ATTEMPT });
     return undefined;
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.status === 403))

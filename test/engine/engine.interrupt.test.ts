@@ -11,7 +11,7 @@ import { readdirSync, readlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EngineStack, PackageProgram, RunningEmulator, RunResult } from "../support/engine";
-import { changes, newStack, told } from "../support/engine";
+import { changes, newStack, requestLog, told } from "../support/engine";
 import { ORG_ID as ORG } from "../support/fixtures";
 const PROJECT = "alertpipe-example";
 
@@ -183,7 +183,7 @@ describe("Ctrl-C during an up, on the real engine", () => {
     expect(told(next)).not.toContain("pending operations");
     expect(changes(next)).toEqual(["create second", "create third"]);
     // One POST per object over both runs, and everything on the service is in state.
-    expect(emu.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/v2/alerts", "POST /api/v2/alerts"]);
+    expect(requestLog(emu)).toEqual(["POST /api/v2/alerts", "POST /api/v2/alerts"]);
     const after = onService(emu);
     expect(after.keys).toHaveLength(1);
     expect(after.alerts.map(([name]) => name).sort()).toEqual(["first", "second", "third"]);
