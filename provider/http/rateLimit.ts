@@ -96,12 +96,16 @@ export class SlidingWindowLimiter {
   private serviceWindow: ServiceWindow | undefined;
   private readonly resetMarginMs: number;
 
-  /** `countsInAnswers`: the first send goes alone to hear the service's count. */
+  /**
+   * `countsInAnswers`: the first send goes alone to hear the service's count. `reservedAtStart`: sends
+   * counted as made at creation, so its first window admits that many fewer (another process's, unseen).
+   */
   constructor(
     readonly limit: RateLimit,
     private readonly now: () => number = monotonicNow,
     private readonly sleep: (ms: number) => Promise<void> = realSleep,
     countsInAnswers = false,
+    reservedAtStart = 0,
   ) {
     if (!(Number.isInteger(limit.requests) && limit.requests >= 1 && limit.perSeconds > 0)) {
       throw new RangeError("a rate limit needs a whole number of requests >= 1 and a period > 0 seconds");
@@ -111,6 +115,9 @@ export class SlidingWindowLimiter {
     this.slackMs = clockSlackMs(this.windowMs);
     this.resetMarginMs = resetMarginMs(this.windowMs);
     this.counting = countsInAnswers ? undefined : false;
+    const createdAt = this.now();
+    for (let i = 0; i < reservedAtStart; i++)
+      this.sends.push({ ticket: this.nextTicket++, at: createdAt, granted: true, countedFrom: createdAt });
   }
 
   /** Resolves when the caller may send, with a ticket for `written` and `settle`. */
@@ -350,6 +357,16 @@ export function blockFor(conn: AreaConnection): CredentialBlock {
   return block;
 }
 
+/**
+ * Sends a fresh process's limiter counts as made in its first window: the credential check of the
+ * preview process `pulumi up` ran just before (provider/http/credentials.ts), which this process cannot
+ * see. None under a limit of one request, where it would hold every process's first send a window.
+ * Cost and why: docs/design/retries-and-pacing.md.
+ */
+export function reservedAtStart(limit: RateLimit): number {
+  return limit.requests >= 2 ? 1 : 0;
+}
+
 /** The process-wide limiter of a credential, or undefined when pacing is off. */
 export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefined {
   if (!conn.rateLimit) return undefined;
@@ -357,7 +374,13 @@ export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefin
   const key = `${conn.credentialId}:${conn.rateLimit.requests}/${conn.rateLimit.perSeconds}`;
   let limiter = limiters.get(key) as SlidingWindowLimiter | undefined;
   if (!limiter) {
-    limiter = new SlidingWindowLimiter(conn.rateLimit, monotonicNow, realSleep, COUNTS_IN_ANSWERS[conn.area]);
+    limiter = new SlidingWindowLimiter(
+      conn.rateLimit,
+      monotonicNow,
+      realSleep,
+      COUNTS_IN_ANSWERS[conn.area],
+      reservedAtStart(conn.rateLimit),
+    );
     limiters.set(key, limiter);
   }
   return limiter;
