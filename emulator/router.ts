@@ -37,6 +37,8 @@ export interface RecordedRequest {
 export interface FaultPlan {
   /** Added before every answer (after the request was processed). */
   latencyMs?: number;
+  /** `latencyMs` for writes (POST, PUT, PATCH, DELETE) alone: reads are answered at once. */
+  latencyWritesOnly?: boolean;
   /** Answer the next N requests 503 without processing them. */
   failNext?: number;
   /** Answer the next `count` matching requests 503 without processing them (a failNext for some requests only). */
@@ -154,7 +156,8 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
       exchangeOf(router.services, req, { at, method, path, query, body: body ?? "" }, answered, fault),
     );
 
-  if (plan.latencyMs !== undefined && plan.latencyMs > 0) await sleep(plan.latencyMs);
+  if (plan.latencyMs !== undefined && plan.latencyMs > 0 && !(plan.latencyWritesOnly === true && method === "GET"))
+    await sleep(plan.latencyMs);
   if (fault?.kind === "cut") {
     record(router, { area, method, path, status: 0, at, ...faulted });
     logExchange(undefined);

@@ -131,6 +131,13 @@ function cliPid(s: EngineStack): number {
 const CONTRACT = { "alertpipe:alertingDialect": { value: "contract" } };
 
 /**
+ * Writes answered `ms` late, reads at once: the creates are the requests in flight under test, and
+ * each credential's check (one GET per provider process, provider/http/credentials.ts) must not
+ * hold them back by a latency of its own, which would change which create is in flight at the Ctrl-C.
+ */
+const WRITES_SLOW = (ms: number) => ({ latencyMs: ms, latencyWritesOnly: true });
+
+/**
  * An up of the program, Ctrl-C'd twice once the key and the first alert reached the service
  * (answers take 3 s, so both creates are in flight): the first through the Automation API's
  * signal, the second straight to the CLI, since the signal sends only one.
@@ -138,7 +145,8 @@ const CONTRACT = { "alertpipe:alertingDialect": { value: "contract" } };
 async function upInterruptedTwice(
   name: string,
 ): Promise<{ emu: RunningEmulator; s: EngineStack; interrupted: RunResult }> {
-  const { emu, stack: s } = await newStack(name, program, { emulator: { latencyMs: 3_000 }, config: CONTRACT });
+  const { emu, stack: s } = await newStack(name, program, { config: CONTRACT });
+  emu.setFaults(WRITES_SLOW(3_000));
   const controller = new AbortController();
   const running = s.up({ signal: controller.signal });
   await until("the key and the first alert to reach the service", () => objectCount(emu) === 2);
@@ -154,10 +162,8 @@ describe("Ctrl-C during an up, on the real engine", () => {
   it("once: in-flight creates finish and are recorded, nothing new starts, no pending operation; the next up creates only the rest", async () => {
     // The emulator stores an object when the request arrives and answers 2 s later: objects on
     // the service are creates in flight.
-    const { emu, stack: s } = await newStack("ctrl-c-once", program, {
-      emulator: { latencyMs: 2_000 },
-      config: CONTRACT,
-    });
+    const { emu, stack: s } = await newStack("ctrl-c-once", program, { config: CONTRACT });
+    emu.setFaults(WRITES_SLOW(2_000));
     const controller = new AbortController();
     const running = s.up({ signal: controller.signal });
     await until("the key and the first alert to reach the service", () => objectCount(emu) === 2);
