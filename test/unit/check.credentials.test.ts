@@ -4,9 +4,12 @@
 import { describe, expect, it } from "vitest";
 import * as alert from "../../provider/alert/provider";
 import * as apiKey from "../../provider/apiKey/provider";
+import * as clickPipe from "../../provider/clickPipe/provider";
+import * as cdcInfrastructure from "../../provider/clickPipeCdcInfrastructure/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
 import { CONNECTION_SETTINGS } from "../../provider/runtime/connection";
 import { answerOnce, cloudAnswer, mockApiPerTest } from "../support/mockApi";
+import { PROGRAMS } from "../support/clickPipes";
 import { ORG_ID, PIPE_IDS, searchAlert } from "../support/fixtures";
 
 const mock = mockApiPerTest();
@@ -45,6 +48,26 @@ describe("the credential check of a run", () => {
       expect(reason).toContain(CONNECTION_SETTINGS.cloudKeySecret.configKey);
     }
     expect(mock.seen).toHaveLength(1);
+  });
+
+  it("fails a ClickPipe and a ClickPipeCdcInfrastructure of a refused cloud key too, with one read", async () => {
+    const dialect = process.env.ALERTPIPE_CLOUD_DIALECT;
+    process.env.ALERTPIPE_CLOUD_DIALECT = "clickhouse";
+    try {
+      answerOnce(mock.api.cloud, mock.seen, CLOUD_READ, 401, { status: 401, error: "missing or invalid credentials" });
+      const ids = { organizationId: PIPE_IDS.organizationId, serviceId: PIPE_IDS.serviceId };
+      const cdc = { ...ids, replicaCpuMillicores: 2000, replicaMemoryGb: 8 };
+      const got = [
+        ...reasons(await clickPipe.check({}, PROGRAMS.kafka)),
+        ...reasons(await cdcInfrastructure.check({}, cdc)),
+      ];
+      expect(got).toHaveLength(2);
+      for (const reason of got) expect(reason).toMatch(/^\[CREDENTIAL_REFUSED\] /);
+      expect(mock.seen.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/organizations"]);
+    } finally {
+      if (dialect === undefined) delete process.env.ALERTPIPE_CLOUD_DIALECT;
+      else process.env.ALERTPIPE_CLOUD_DIALECT = dialect;
+    }
   });
 
   it("fails on a 403 of the alerting token, naming alertpipe:alertingToken", async () => {
