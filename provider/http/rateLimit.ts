@@ -62,6 +62,8 @@ interface Send {
   countedFrom?: number;
   /** Let through alone to learn the service's count (see `serviceAdmits`). */
   asking?: boolean;
+  /** Not ours: counted at creation for another process's send (`reservedAtStart`). */
+  reserved?: boolean;
 }
 
 /** The service's current window as its answers stated it. */
@@ -117,7 +119,13 @@ export class SlidingWindowLimiter {
     this.counting = countsInAnswers ? undefined : false;
     const createdAt = this.now();
     for (let i = 0; i < reservedAtStart; i++)
-      this.sends.push({ ticket: this.nextTicket++, at: createdAt, granted: true, countedFrom: createdAt });
+      this.sends.push({
+        ticket: this.nextTicket++,
+        at: createdAt,
+        granted: true,
+        countedFrom: createdAt,
+        reserved: true,
+      });
   }
 
   /** Resolves when the caller may send, with a ticket for `written` and `settle`. */
@@ -225,10 +233,10 @@ export class SlidingWindowLimiter {
     return now + ASKING_POLL_MS;
   }
 
-  /** The sends let through that still count, oldest first (for tests). */
+  /** The sends let through that still count, oldest first, the reserved one aside (for tests). */
   recent(): SendTimes[] {
     return this.sends
-      .filter((s) => s.granted)
+      .filter((s) => s.granted && s.reserved !== true)
       .map((s) => ({ grantedAt: s.at, writtenAt: s.writtenAt, countedFrom: s.countedFrom }));
   }
 
