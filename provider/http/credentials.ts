@@ -42,6 +42,16 @@ function verified(conn: AreaConnection): Promise<string | undefined> {
 }
 
 /**
+ * A read this process already had answered with the credential: its later checks send nothing. For
+ * `alertpipe export`, which checks what it listed as a preview would, with the key that listed it.
+ */
+export function credentialAnswered(area: Area): void {
+  const checks = (runtime().credentialChecks ??= new Map<string, Promise<string | undefined>>());
+  const conn = connectionFor(area);
+  if (!checks.has(conn.credentialId)) checks.set(conn.credentialId, Promise.resolve(undefined));
+}
+
+/**
  * A check that passed, and so sent nothing yet (bad input or settings fail first), meets its
  * credential's refusal as a failure naming no property: no input is at fault.
  */
