@@ -110,7 +110,6 @@ export {
   UnusableKeyLeftError,
   AttemptTimeout,
   ConfigError,
-  CredentialRefusedError,
   PartialFailure,
   ImportIdOnReplaceError,
   ImportIdFormError,

@@ -8,7 +8,6 @@ import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { withIdleServiceWake } from "../http/idleService";
 import { behaviourOf, type Found } from "../protocol/behaviour";
-import { credentialChecked } from "../http/credentials";
 import { checkArgs } from "../protocol/check";
 import { comparedForm, inputNames, namesWith } from "../protocol/definition";
 import { diffProperties, type Diff } from "../protocol/diff";
@@ -51,10 +50,7 @@ function crossField(inputs: RawInputs) {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return credentialChecked(
-    "cloud",
-    checkArgs<Args>(DEF, news, crossField, [...connectionFailures("cloud"), ...clickhouseCloudOnly(DEF.name)]),
-  );
+  return checkArgs<Args>(DEF, news, crossField, [...connectionFailures("cloud"), ...clickhouseCloudOnly(DEF.name)]);
 }
 
 async function diff(_id: string, olds: State, news: Args): Promise<Diff> {

@@ -3,7 +3,6 @@
 // delete is refused while alerts outside the stack sit on the dashboard.
 
 import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
-import { credentialChecked } from "../http/credentials";
 import { send } from "../http/client";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdId } from "../creation/recovery";
@@ -83,14 +82,11 @@ function managedFailures(inputs: RawInputs): CheckFailure[] {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return credentialChecked(
-    "alerting",
-    checkArgs<Args>(
-      DASHBOARD,
-      news,
-      (inputs) => [...managedFailures(inputs), ...containerFailures(inputs)],
-      connectionFailures("alerting"),
-    ),
+  return checkArgs<Args>(
+    DASHBOARD,
+    news,
+    (inputs) => [...managedFailures(inputs), ...containerFailures(inputs)],
+    connectionFailures("alerting"),
   );
 }
 

@@ -2,7 +2,6 @@
 // them live unless resetOnDelete asks to unset them.
 
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
-import { credentialChecked } from "../http/credentials";
 import type { CloudDialect } from "../serviceFacts/cloudDialects";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
@@ -107,10 +106,7 @@ function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingNam
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return credentialChecked(
-    "cloud",
-    checkArgs<Args>(DEF, news, () => [], connectionFailures("cloud")),
-  );
+  return checkArgs<Args>(DEF, news, () => [], connectionFailures("cloud"));
 }
 
 async function diff(id: string, olds: State, news: Args): Promise<Diff> {

@@ -4,7 +4,6 @@
 // leave them pointing at nothing, and their next PUT would fail.
 
 import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
-import { credentialChecked } from "../http/credentials";
 import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
@@ -82,14 +81,11 @@ function managedFailures(inputs: RawInputs): CheckFailure[] {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return credentialChecked(
-    "alerting",
-    checkArgs<Args>(
-      SOURCE,
-      news,
-      (inputs) => [...kindFailures(inputs), ...managedFailures(inputs)],
-      connectionFailures("alerting"),
-    ),
+  return checkArgs<Args>(
+    SOURCE,
+    news,
+    (inputs) => [...kindFailures(inputs), ...managedFailures(inputs)],
+    connectionFailures("alerting"),
   );
 }
 
