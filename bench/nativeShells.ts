@@ -2,7 +2,7 @@
 // protobuf and Struct conversion our plugin loads (provider/native/protocol.ts, values.ts), so
 // that what differs from ours is the resource code and nothing else.
 // - "nothing" (`pulumi-resource-benchnothing`): answers every call from its inputs; a create (not a
-//   preview) first waits REFERENCE_SLEEP_ENV ms, the server latency, and sends nothing.
+//   preview) first waits shell.REFERENCE_SLEEP_ENV ms, the server latency, and sends nothing.
 // - "post" (`pulumi-resource-benchpost`): what a user writes by hand: a create POSTs its inputs as
 //   JSON to the alerting service with `fetch` and returns the answer; no checks, retries or pacing.
 // - "paced" (`pulumi-resource-benchpaced`): the one-budget row's reference: a create of an Alert or
@@ -30,14 +30,7 @@ import type { Values } from "../provider/protocol/properties";
 import { LIST_PAGE_MAX } from "../provider/serviceFacts/alertRules";
 import type { HandWrittenCloud } from "./handWrittenCloud";
 import { ListingReads, listingEnv } from "./listingReference";
-import {
-  FETCH_TOKEN_ENV,
-  FETCH_URL_ENV,
-  HAND_WRITTEN_CLOUD_PACKAGE,
-  REFERENCE_SLEEP_ENV,
-  SHELL_PACKAGES,
-  type ShellKind,
-} from "./shellFacts";
+import * as shell from "./shellFacts";
 
 type Unary<Req, Res> = GrpcJs.handleUnaryCall<Req, Res>;
 
@@ -59,9 +52,12 @@ let counter = 0;
 
 /** The POST a user's create makes: the inputs as they are, the answer's object as the outputs. */
 async function posted(inputs: Values): Promise<{ id: string; outputs: Values }> {
-  const res = await fetch(`${process.env[FETCH_URL_ENV] ?? ""}/api/v2/alerts`, {
+  const res = await fetch(`${process.env[shell.FETCH_URL_ENV] ?? ""}/api/v2/alerts`, {
     method: "POST",
-    headers: { authorization: `Bearer ${process.env[FETCH_TOKEN_ENV] ?? ""}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Bearer ${process.env[shell.FETCH_TOKEN_ENV] ?? ""}`,
+      "content-type": "application/json",
+    },
     body: JSON.stringify(inputs),
   });
   const body = (await res.json()) as { data?: Values & { id?: unknown } };
@@ -70,7 +66,7 @@ async function posted(inputs: Values): Promise<{ id: string; outputs: Values }> 
 }
 
 async function slept(inputs: Values): Promise<{ id: string; outputs: Values }> {
-  const ms = Number(process.env[REFERENCE_SLEEP_ENV] ?? 0);
+  const ms = Number(process.env[shell.REFERENCE_SLEEP_ENV] ?? 0);
   if (ms > 0) await sleep(ms);
   counter += 1;
   return { id: `shell-${process.pid}-${counter}`, outputs: inputs };
@@ -78,7 +74,7 @@ async function slept(inputs: Values): Promise<{ id: string; outputs: Values }> {
 
 /** The hand-written Cloud module, from the bench folder's node_modules (this script's main is in its .bin). */
 function handWrittenCloud(): HandWrittenCloud {
-  return (require.main ?? module).require(HAND_WRITTEN_CLOUD_PACKAGE) as HandWrittenCloud;
+  return (require.main ?? module).require(shell.HAND_WRITTEN_CLOUD_PACKAGE) as HandWrittenCloud;
 }
 
 /** A create through the hand-written Cloud module, by the resource's type in its URN (`…::benchpaced:index:<Kind>::…`). */
@@ -114,7 +110,7 @@ function reader(reads: ListingReads | undefined) {
   };
 }
 
-function handlers(kind: ShellKind): ProviderGrpcPb.IResourceProviderServer {
+function handlers(kind: shell.ShellKind): ProviderGrpcPb.IResourceProviderServer {
   const reads = kind === "listing" ? new ListingReads(listingEnv(), LIST_PAGE_MAX) : undefined;
   const create: (inputs: Values, urn: string) => Promise<{ id: string; outputs: Values }> =
     reads !== undefined ? adopting(reads) : kind === "post" ? posted : kind === "paced" ? paced() : slept;
@@ -166,14 +162,14 @@ function handlers(kind: ShellKind): ProviderGrpcPb.IResourceProviderServer {
 }
 
 /** The shell's main: serves on loopback, prints its port, and exits with the engine, as our plugin's main does. */
-export function serveShell(kind: ShellKind): void {
+export function serveShell(kind: shell.ShellKind): void {
   const engineAddress = process.argv.slice(2).find((arg) => !arg.startsWith("-"));
   const parentPid = process.ppid;
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(providerGrpc.ResourceProviderService, handlers(kind));
   server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
     if (err !== null) {
-      process.stderr.write(`pulumi-resource-${SHELL_PACKAGES[kind]}: cannot serve: ${err.message}\n`);
+      process.stderr.write(`pulumi-resource-${shell.SHELL_PACKAGES[kind]}: cannot serve: ${err.message}\n`);
       process.exit(1);
     }
     process.stdout.write(`${port}\n`);

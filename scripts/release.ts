@@ -9,18 +9,7 @@
 // Needs python3 (with venv) besides Node; nothing is published.
 
 import { createHash } from "node:crypto";
-import {
-  copyFileSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { writeGoModule, type GoModule } from "./goModule";
@@ -59,8 +48,8 @@ async function exec(command: string, args: readonly string[], cwd?: string): Pro
 function npmPackage(out: string): string {
   const packed = packPackage();
   const target = join(out, relative(join(packed, ".."), packed));
-  copyFileSync(packed, target);
-  rmSync(join(packed, ".."), { recursive: true, force: true });
+  fs.copyFileSync(packed, target);
+  fs.rmSync(join(packed, ".."), { recursive: true, force: true });
   return target;
 }
 
@@ -70,13 +59,13 @@ function npmPackage(out: string): string {
  */
 async function nodeSdk(out: string, work: string): Promise<string> {
   const dir = join(work, "nodejs");
-  cpSync(join(sdkDir(), "nodejs"), dir, { recursive: true });
+  fs.cpSync(join(sdkDir(), "nodejs"), dir, { recursive: true });
   // Compiled against our @pulumi/pulumi and TypeScript: nothing is fetched.
-  symlinkSync(join(repoRoot(), "node_modules"), join(dir, "node_modules"));
+  fs.symlinkSync(join(repoRoot(), "node_modules"), join(dir, "node_modules"));
   await exec(process.execPath, [join(repoRoot(), "node_modules", "typescript", "bin", "tsc"), "-p", dir]);
   const bin = join(dir, "bin");
-  for (const file of ["package.json", "README.md"]) copyFileSync(join(dir, file), join(bin, file));
-  copyFileSync(join(repoRoot(), "LICENSE"), join(bin, "LICENSE"));
+  for (const file of ["package.json", "README.md"]) fs.copyFileSync(join(dir, file), join(bin, file));
+  fs.copyFileSync(join(repoRoot(), "LICENSE"), join(bin, "LICENSE"));
   const packed = JSON.parse(
     await exec("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", out], bin),
   ) as [{ filename: string }];
@@ -86,10 +75,10 @@ async function nodeSdk(out: string, work: string): Promise<string> {
 /** The Python SDK's sdist and wheel, by PyPI's `build` in a venv of its own, from a copy with README and LICENSE. */
 async function pythonSdk(out: string, work: string): Promise<{ sdist: string; wheel: string }> {
   const dir = join(work, "python");
-  cpSync(join(sdkDir(), "python"), dir, { recursive: true });
+  fs.cpSync(join(sdkDir(), "python"), dir, { recursive: true });
   // pyproject.toml names README.md beside it; the generator writes it into the package folder only.
-  copyFileSync(join(dir, "pulumi_alertpipe", "README.md"), join(dir, "README.md"));
-  copyFileSync(join(repoRoot(), "LICENSE"), join(dir, "LICENSE"));
+  fs.copyFileSync(join(dir, "pulumi_alertpipe", "README.md"), join(dir, "README.md"));
+  fs.copyFileSync(join(repoRoot(), "LICENSE"), join(dir, "LICENSE"));
   const python = await venvWith("python3", join(work, "venv"), ["build", "setuptools>=61", "wheel"]);
   // No isolation: the venv already holds the backend, so no second venv is made and filled.
   await exec(python, ["-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", out, dir]);
@@ -111,10 +100,11 @@ async function commitTime(): Promise<Date> {
 
 /** Every file under `dir`, relative, sorted. */
 export function filesUnder(dir: string, top: string = dir): string[] {
-  return readdirSync(dir)
+  return fs
+    .readdirSync(dir)
     .flatMap((name) => {
       const path = join(dir, name);
-      return statSync(path).isDirectory() ? filesUnder(path, top) : [relative(top, path)];
+      return fs.statSync(path).isDirectory() ? filesUnder(path, top) : [relative(top, path)];
     })
     .sort();
 }
@@ -126,18 +116,18 @@ function writeChecksums(dir: string): void {
     .map(
       (f) =>
         `${createHash("sha256")
-          .update(readFileSync(join(dir, f)))
+          .update(fs.readFileSync(join(dir, f)))
           .digest("hex")}  ${f}\n`,
     );
-  writeFileSync(join(dir, "SHA256SUMS"), lines.join(""));
+  fs.writeFileSync(join(dir, "SHA256SUMS"), lines.join(""));
 }
 
 /** Makes every artifact into `dir`, which is emptied first. Needs dist/ built. */
 export async function buildRelease(dir: string, log: (line: string) => void = () => undefined): Promise<Release> {
   const version = packageVersion();
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const work = mkdtempSync(join(tmpdir(), "alertpipe-release-"));
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const work = fs.mkdtempSync(join(tmpdir(), "alertpipe-release-"));
   const timings: Record<string, number> = {};
   const timed = async <T>(step: string, make: () => Promise<T> | T): Promise<T> => {
     const t0 = Date.now();
@@ -174,7 +164,7 @@ export async function buildRelease(dir: string, log: (line: string) => void = ()
     writeChecksums(dir);
     return { dir, version, pythonSdist: python.value.sdist, pythonWheel: python.value.wheel, ...rest.value, timings };
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -188,7 +178,7 @@ if (require.main === module) {
   const t0 = Date.now();
   buildRelease(dir, (line) => console.log(line))
     .then(() => {
-      for (const f of filesUnder(dir)) console.log(`${f}  ${Math.round(statSync(join(dir, f)).size / 1024)} KiB`);
+      for (const f of filesUnder(dir)) console.log(`${f}  ${Math.round(fs.statSync(join(dir, f)).size / 1024)} KiB`);
       console.log(`release ${packageVersion()} in ${dir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     })
     .catch((err: unknown) => {
