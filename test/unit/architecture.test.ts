@@ -50,6 +50,21 @@ describe("ARCHITECTURE.md", () => {
     expect(mappedFolders()).toEqual(tree);
   });
 
+  it("names every entry point package.json gives (bin and exports), by the source file it is built from", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+      exports: Record<string, string | { default: string }>;
+    };
+    const built = [
+      ...Object.values(pkg.bin),
+      ...Object.values(pkg.exports).map((e) => (typeof e === "string" ? e : e.default)),
+    ].filter((p) => p.endsWith(".js") && !p.includes("*"));
+    const sources = built.map((p) => p.replace(/^\.?\/?dist\//, "").replace(/\.js$/, ".ts"));
+    const text = readFileSync(join(root, "ARCHITECTURE.md"), "utf8");
+    expect(sources.length).toBeGreaterThan(3);
+    expect(sources.filter((s) => !text.includes(s))).toEqual([]);
+  });
+
   it("stays short enough to read at one sitting (under 260 lines, room for its invariants)", () => {
     expect(readFileSync(join(root, "ARCHITECTURE.md"), "utf8").split("\n").length).toBeLessThan(260);
   });
