@@ -61,5 +61,6 @@ describe("the README's quick start, on a fresh clone", () => {
     expect(port).toBeGreaterThan(0);
     expect(await portFree(port)).toBe(true);
     expect(groupMembers(group ?? 0)).toEqual([]);
-  });
+    // A clone's npm ci and the demo's up and destroy: the script's own bound, not the tier's 120 s.
+  }, 900_000);
 });
