@@ -9,6 +9,7 @@ import {
   type AreaConnection,
 } from "../runtime/connection";
 import { send } from "../http/client";
+import { credentialChecked } from "../http/credentials";
 import { unlessGone } from "../http/gone";
 import { TileNotAlertableError } from "../errors";
 import { memberPath } from "../http/paths";
@@ -343,11 +344,9 @@ function describeAlert(args: Args): string {
 }
 
 async function check(olds: RawInputs, news: RawInputs) {
-  const checked = checkArgs<Args>(
-    ALERT,
-    news,
-    (inputs) => crossFieldFailures(inputs, olds),
-    connectionFailures("alerting"),
+  const checked = await credentialChecked(
+    "alerting",
+    checkArgs<Args>(ALERT, news, (inputs) => crossFieldFailures(inputs, olds), connectionFailures("alerting")),
   );
   if (!checked.ok) return checked;
   const problem = await tileProblemOnService(olds, checked.inputs);

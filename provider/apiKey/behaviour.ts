@@ -2,6 +2,7 @@
 // only hashes. A lost create answer is found by listing; importId takes over an existing key.
 
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { credentialChecked } from "../http/credentials";
 import { send, type ApiRequest } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { IdFormError, UnusableKeyLeftError, ImportIdOnReplaceError } from "../errors";
@@ -156,11 +157,14 @@ function organizationOrFail(id: string, props: Pick<State, "organizationId">): s
 }
 
 async function check(olds: Unchecked, news: Unchecked) {
-  return checkArgs<Args>(
-    API_KEY,
-    news,
-    (inputs) => [...crossFieldFailures(inputs), ...expiredOnArrival(olds, inputs)],
-    connectionFailures("cloud"),
+  return credentialChecked(
+    "cloud",
+    checkArgs<Args>(
+      API_KEY,
+      news,
+      (inputs) => [...crossFieldFailures(inputs), ...expiredOnArrival(olds, inputs)],
+      connectionFailures("cloud"),
+    ),
   );
 }
 

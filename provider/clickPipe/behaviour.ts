@@ -12,6 +12,7 @@ import { importIdParts } from "../creation/importing";
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
+import { credentialChecked } from "../http/credentials";
 import { checkArgs, type CheckFailure } from "../protocol/check";
 import { comparedForm, importIdFormOf } from "../protocol/definition";
 import { changeOf, deepEqual, hasChanged, type Diff, type PropertyChange } from "../protocol/diff";
@@ -225,10 +226,13 @@ function destinationProblems(
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(DEF, news, crossFieldProblems, [
-    ...connectionFailures("cloud"),
-    ...clickhouseCloudOnly("ClickPipe"),
-  ]);
+  return credentialChecked(
+    "cloud",
+    checkArgs<Args>(DEF, news, crossFieldProblems, [
+      ...connectionFailures("cloud"),
+      ...clickhouseCloudOnly("ClickPipe"),
+    ]),
+  );
 }
 
 const refOf = (v: { readonly organizationId?: string | null; readonly serviceId?: string | null }): PipeRef => ({

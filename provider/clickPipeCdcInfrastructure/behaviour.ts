@@ -8,6 +8,7 @@ import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { withIdleServiceWake } from "../http/idleService";
 import { behaviourOf, type Found } from "../protocol/behaviour";
+import { credentialChecked } from "../http/credentials";
 import { checkArgs } from "../protocol/check";
 import { comparedForm, inputNames, namesWith } from "../protocol/definition";
 import { diffProperties, type Diff } from "../protocol/diff";
@@ -50,7 +51,10 @@ function crossField(inputs: RawInputs) {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(DEF, news, crossField, [...connectionFailures("cloud"), ...clickhouseCloudOnly(DEF.name)]);
+  return credentialChecked(
+    "cloud",
+    checkArgs<Args>(DEF, news, crossField, [...connectionFailures("cloud"), ...clickhouseCloudOnly(DEF.name)]),
+  );
 }
 
 async function diff(_id: string, olds: State, news: Args): Promise<Diff> {

@@ -3,6 +3,7 @@
 // the service would leave them pointing at nothing.
 
 import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
+import { credentialChecked } from "../http/credentials";
 import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
@@ -37,11 +38,9 @@ const MANAGED: CheckFailure = {
 };
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(
-    CONNECTION,
-    news,
-    () => (isManagedClickStack() ? [MANAGED] : []),
-    connectionFailures("alerting"),
+  return credentialChecked(
+    "alerting",
+    checkArgs<Args>(CONNECTION, news, () => (isManagedClickStack() ? [MANAGED] : []), connectionFailures("alerting")),
   );
 }
 

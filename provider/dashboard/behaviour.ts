@@ -3,6 +3,7 @@
 // delete is refused while alerts outside the stack sit on the dashboard.
 
 import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
+import { credentialChecked } from "../http/credentials";
 import { send } from "../http/client";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdId } from "../creation/recovery";
@@ -82,11 +83,14 @@ function managedFailures(inputs: RawInputs): CheckFailure[] {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(
-    DASHBOARD,
-    news,
-    (inputs) => [...managedFailures(inputs), ...containerFailures(inputs)],
-    connectionFailures("alerting"),
+  return credentialChecked(
+    "alerting",
+    checkArgs<Args>(
+      DASHBOARD,
+      news,
+      (inputs) => [...managedFailures(inputs), ...containerFailures(inputs)],
+      connectionFailures("alerting"),
+    ),
   );
 }
 

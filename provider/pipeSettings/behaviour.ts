@@ -2,6 +2,7 @@
 // them live unless resetOnDelete asks to unset them.
 
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { credentialChecked } from "../http/credentials";
 import type { CloudDialect } from "../serviceFacts/cloudDialects";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
@@ -106,7 +107,10 @@ function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingNam
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(DEF, news, () => [], connectionFailures("cloud"));
+  return credentialChecked(
+    "cloud",
+    checkArgs<Args>(DEF, news, () => [], connectionFailures("cloud")),
+  );
 }
 
 async function diff(id: string, olds: State, news: Args): Promise<Diff> {

@@ -2,6 +2,7 @@
 // this stack's alerts first, so any left are outside it: the delete refuses to take them along.
 
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { credentialChecked } from "../http/credentials";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
@@ -49,7 +50,10 @@ async function sayReplaced(news: RawInputs): Promise<void> {
 }
 
 async function check(olds: RawInputs, news: RawInputs) {
-  const checked = checkArgs<Args>(SAVED_SEARCH, news, () => [], connectionFailures("alerting"));
+  const checked = await credentialChecked(
+    "alerting",
+    checkArgs<Args>(SAVED_SEARCH, news, () => [], connectionFailures("alerting")),
+  );
   if (checked.ok && Object.keys(olds).length === 0) await sayReplaced(news);
   return checked;
 }

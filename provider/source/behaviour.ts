@@ -4,6 +4,7 @@
 // leave them pointing at nothing, and their next PUT would fail.
 
 import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
+import { credentialChecked } from "../http/credentials";
 import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
@@ -81,11 +82,14 @@ function managedFailures(inputs: RawInputs): CheckFailure[] {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(
-    SOURCE,
-    news,
-    (inputs) => [...kindFailures(inputs), ...managedFailures(inputs)],
-    connectionFailures("alerting"),
+  return credentialChecked(
+    "alerting",
+    checkArgs<Args>(
+      SOURCE,
+      news,
+      (inputs) => [...kindFailures(inputs), ...managedFailures(inputs)],
+      connectionFailures("alerting"),
+    ),
   );
 }
 

@@ -2,6 +2,7 @@
 // changing url or service drops those it does not carry.
 
 import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { credentialChecked } from "../http/credentials";
 import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { ApiError, StillReferencedError } from "../errors";
@@ -57,7 +58,10 @@ function crossFieldFailures(inputs: RawInputs): CheckFailure[] {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(WEBHOOK, news, crossFieldFailures, connectionFailures("alerting"));
+  return credentialChecked(
+    "alerting",
+    checkArgs<Args>(WEBHOOK, news, crossFieldFailures, connectionFailures("alerting")),
+  );
 }
 
 function describe(args: Args): string {
