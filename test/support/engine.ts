@@ -263,7 +263,8 @@ function ourByName(resources: StateResource[]): Map<string, StateResource> {
 /** The read each credential's check sends, once per provider process (provider/http/credentials.ts). */
 export const CREDENTIAL_READS = { cloud: "GET /v1/organizations", alerting: "GET /api/v2/alerts" } as const;
 
-function isCredentialCheck(r: RunningEmulator["requests"][number]): boolean {
+/** A credential's check read (`CREDENTIAL_READS`; the alerting one with its `limit=1`), not a list's read. */
+export function isCredentialCheck(r: RunningEmulator["requests"][number]): boolean {
   const said = `${r.method} ${r.path}`;
   return said === CREDENTIAL_READS.cloud || (said === CREDENTIAL_READS.alerting && r.query === "limit=1");
 }
