@@ -2,9 +2,10 @@
 // preview (which sends no write) instead of `up`. Which read, and why: docs/design/preview.md.
 
 import { ApiError, CredentialRefusedError } from "../errors";
-import type { Checked } from "../protocol/check";
+import { checkArgs, type CheckFailure, type Checked } from "../protocol/check";
+import type { ResourceDefinition } from "../protocol/definition";
 import type { RawInputs } from "../protocol/properties";
-import { connectionFor, type Area, type AreaConnection } from "../runtime/connection";
+import { connectionFailures, connectionFor, type Area, type AreaConnection } from "../runtime/connection";
 import { runtime } from "../runtime/runtime";
 import { send } from "./client";
 
@@ -55,9 +56,23 @@ export function credentialAnswered(area: Area): void {
  * A check that passed, and so sent nothing yet (bad input or settings fail first), meets its
  * credential's refusal as a failure naming no property: no input is at fault.
  */
-export async function credentialChecked<A>(area: Area, checked: Checked<A>): Promise<Checked<A>> {
+async function credentialChecked<A>(area: Area, checked: Checked<A>): Promise<Checked<A>> {
   if (!checked.ok) return checked;
   const refused = await verified(connectionFor(area));
   if (refused === undefined) return checked;
   return { ok: false, inputs: checked.inputs as RawInputs, failures: [{ property: "", reason: refused }] };
+}
+
+/**
+ * A resource's check: its inputs against its definition and `crossField`, its area's connection
+ * settings and `more` (each coded already), then, all passing, its credential's check.
+ */
+export function checkedWithCredential<A>(
+  area: Area,
+  def: ResourceDefinition,
+  news: RawInputs,
+  crossField: (inputs: RawInputs) => readonly CheckFailure[] = () => [],
+  more: readonly CheckFailure[] = [],
+): Promise<Checked<A>> {
+  return credentialChecked(area, checkArgs<A>(def, news, crossField, [...connectionFailures(area), ...more]));
 }
