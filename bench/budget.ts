@@ -208,7 +208,8 @@ function budgetRow(
   const within = (x: number | null) => x !== null && x <= target;
   const http429 = (t: Timed) => t.requests.filter((q) => q.status === 429).length;
   const allCreated = (t: Timed) => t.created.length === runs && t.created.every((c) => c === n + 2);
-  const sentAll = (t: Timed) => t.requests.length === n * runs;
+  // Ours checks the one key once per run (provider/http/credentials.ts); the hand-written reference does not.
+  const sentAll = (t: Timed, perRun: number) => t.requests.length === perRun * runs;
   const oneRequestMs = median(ours.warmUpMs.map((w) => w[1] ?? NaN));
   const floorMs = budgetFloorMs(n, limit, oneRequestMs);
   const measured = median(ours.ms);
@@ -233,8 +234,8 @@ function budgetRow(
       http429(reference) === 0 &&
       allCreated(ours) &&
       allCreated(reference) &&
-      sentAll(ours) &&
-      sentAll(reference),
+      sentAll(ours, n + 1) &&
+      sentAll(reference, n),
     extra: {
       ...engineFacts(up),
       resources: { Alert: alerts, PipeSettings: pipes },
@@ -262,7 +263,11 @@ function budgetRow(
       // A number, as every row's: the table prints it beside the figure.
       http429: http429(ours),
       referenceHttp429: http429(reference),
-      requests: { ours: ours.requests.length, reference: reference.requests.length, expected: n * runs },
+      requests: {
+        ours: ours.requests.length,
+        reference: reference.requests.length,
+        expected: { ours: (n + 1) * runs, reference: n * runs },
+      },
       statuses: { ours: statusCounts(ours.requests), reference: statusCounts(reference.requests) },
       maxRequestsInAnyWindow: {
         ours: maxInAnyWindow(ours.requests, windowMs),

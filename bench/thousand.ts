@@ -128,11 +128,20 @@ function variants(door: Door): [Variant, Variant, Variant] {
   ];
 }
 
-/** The requests an operation is allowed: none for preview and up, the list pages alone for refresh. */
-export function expectedRequests(op: Operation): { keyLists: number; alertPages: number; total: number } {
-  if (op !== "refresh") return { keyLists: 0, alertPages: 0, total: 0 };
+/**
+ * The requests an operation is allowed: for preview and up (one provider process each, the Automation
+ * API's up skipping its preview) one check per credential, the cloud key's list of its organization
+ * and the token's page of one alert (provider/http/credentials.ts); the list pages alone for refresh.
+ */
+export function expectedRequests(op: Operation): {
+  keyLists: number;
+  alertPages: number;
+  organizationLists: number;
+  total: number;
+} {
+  if (op !== "refresh") return { keyLists: 0, alertPages: 1, organizationLists: 1, total: 2 };
   const alertPages = listPages(ALERTS, LIST_PAGE_MAX);
-  return { keyLists: ORGANIZATIONS.length, alertPages, total: ORGANIZATIONS.length + alertPages };
+  return { keyLists: ORGANIZATIONS.length, alertPages, organizationLists: 0, total: ORGANIZATIONS.length + alertPages };
 }
 
 function sentBy(requests: readonly RecordedRequest[]) {
@@ -140,9 +149,11 @@ function sentBy(requests: readonly RecordedRequest[]) {
     (r) => r.method === "GET" && ORGANIZATIONS.some((o) => r.path === `/v1/organizations/${o}/keys`),
   ).length;
   const alertPages = requests.filter((r) => r.method === "GET" && r.path === "/api/v2/alerts").length;
+  const organizationLists = requests.filter((r) => r.method === "GET" && r.path === "/v1/organizations").length;
   return {
     keyLists,
     alertPages,
+    organizationLists,
     total: requests.length,
     http429: requests.filter((r) => r.status === 429).length,
     statuses: statusCounts(requests),
@@ -278,12 +289,16 @@ export function rowReference(op: Operation): { who: Who; target: number; referen
     : { who: "reference", target: THOUSAND_TARGET, referenceSends: "none" };
 }
 
-/** Sent as an operation is allowed: its lists and pages, nothing else, no 429. */
-export function sentAsExpected(op: Operation, s: Pick<Sent, "keyLists" | "alertPages" | "total" | "http429">): boolean {
+/** Sent as an operation is allowed: its lists and pages, its credential checks, nothing else, no 429. */
+export function sentAsExpected(
+  op: Operation,
+  s: Pick<Sent, "keyLists" | "alertPages" | "organizationLists" | "total" | "http429">,
+): boolean {
   const expected = expectedRequests(op);
   return (
     s.keyLists === expected.keyLists &&
     s.alertPages === expected.alertPages &&
+    s.organizationLists === expected.organizationLists &&
     s.total === expected.total &&
     s.http429 === 0
   );
@@ -312,7 +327,7 @@ function operationRow(
   const requestWords =
     op === "refresh"
       ? `reads: ${expected.keyLists} key lists (one per organization) and ${expected.alertPages} page(s) of alerts, nothing else, no 429`
-      : "0 requests";
+      : "one read per credential (the key's organization list, the token's page of one alert), nothing else";
   const doorWords = door === "dynamic" ? "dynamic host" : "native plugin";
   return {
     name: `thousand-${door}-${op}`,

@@ -53,6 +53,17 @@ function settingsRoute(dialect: CloudDialect, pattern: RegExp, pipeParam: string
 }
 
 const ROUTES: Route[] = [
+  {
+    // The key's own organization, as the real service lists it (a list of one); the bootstrap pair has none.
+    pattern: /^\/v1\/organizations$/,
+    allow: ["GET"],
+    params: [],
+    run: (services, req) => {
+      const caller = authenticate(services, req);
+      const org = caller.ok ? caller.organizationId : undefined;
+      return cloudOk(org === undefined ? [] : [{ id: org, name: "emulator", createdAt: "2026-01-01T00:00:00Z" }]);
+    },
+  },
   settingsRoute("contract", /^\/v1\/organizations\/([^/]+)\/services\/([^/]+)\/pipes\/([^/]+)\/settings$/, "pipeId"),
   settingsRoute(
     "clickhouse",
@@ -125,7 +136,7 @@ export function handleCloud(services: Services, req: Incoming): Reply {
   // Uuids compare case-insensitively; lowercase is the one stored form.
   const ids = captures.map((s) => s.toLowerCase());
   const org = ids[0] ?? "";
-  if (caller.organizationId !== undefined && caller.organizationId !== org) {
+  if (route.params[0] === "organizationId" && caller.organizationId !== undefined && caller.organizationId !== org) {
     return cloudError(403, "this API key belongs to another organization");
   }
   return route.run(services, req, ids);

@@ -285,6 +285,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 function copyPlan(plan: FaultPlan): FaultPlan {
   return {
     ...(plan.latencyMs !== undefined ? { latencyMs: plan.latencyMs } : {}),
+    ...(plan.latencyWritesOnly !== undefined ? { latencyWritesOnly: plan.latencyWritesOnly } : {}),
     ...(plan.failNext !== undefined ? { failNext: plan.failNext } : {}),
     ...(plan.failBeforeCommit !== undefined ? { failBeforeCommit: { ...plan.failBeforeCommit } } : {}),
     ...(plan.cutAfterCommit !== undefined ? { cutAfterCommit: { ...plan.cutAfterCommit } } : {}),

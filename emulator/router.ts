@@ -26,6 +26,8 @@ export interface RecordedRequest {
    * answer was sent: the connection was cut (cutAfterCommit) or the client hung up during a delayAfterCommit hold.
    */
   status: number;
+  /** The query as sent, without its "?"; absent when none. */
+  query?: string;
   /** When the request arrived, ms since the epoch. */
   at: number;
   /** The fault injected into this request, by the plan member that took it (a random plan's too); absent when none. */
@@ -35,6 +37,8 @@ export interface RecordedRequest {
 export interface FaultPlan {
   /** Added before every answer (after the request was processed). */
   latencyMs?: number;
+  /** `latencyMs` for writes (POST, PUT, PATCH, DELETE) alone: reads are answered at once. */
+  latencyWritesOnly?: boolean;
   /** Answer the next N requests 503 without processing them. */
   failNext?: number;
   /** Answer the next `count` matching requests 503 without processing them (a failNext for some requests only). */
@@ -145,13 +149,15 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
     };
     reply = dispatch(router.services, area, incoming);
   }
-  const faulted = fault === undefined ? {} : { fault: fault.fault };
+  const queried = query.size === 0 ? {} : { query: query.toString() };
+  const faulted = { ...queried, ...(fault === undefined ? {} : { fault: fault.fault }) };
   const logExchange = (answered: Reply | undefined) =>
     router.exchanges?.(
       exchangeOf(router.services, req, { at, method, path, query, body: body ?? "" }, answered, fault),
     );
 
-  if (plan.latencyMs !== undefined && plan.latencyMs > 0) await sleep(plan.latencyMs);
+  if (plan.latencyMs !== undefined && plan.latencyMs > 0 && !(plan.latencyWritesOnly === true && method === "GET"))
+    await sleep(plan.latencyMs);
   if (fault?.kind === "cut") {
     record(router, { area, method, path, status: 0, at, ...faulted });
     logExchange(undefined);

@@ -19,6 +19,8 @@ export const ERROR_CODES = {
     "The service refused the request: read its words and requestId in the message, correct the program or the object, then run again.",
   NOT_FOUND:
     "An object the request names is not on the service: check the ids the program gives, or run `pulumi refresh` if it was deleted outside Pulumi.",
+  CREDENTIAL_REFUSED:
+    "The service refused the credential when the run first checked it (401 or 403), before any change: set the configuration keys the message names to a key or token the service takes, then run again.",
   RATE_LIMITED:
     "The service rate-limited the credential and the retries ran out: wait a minute, or set a lower `alertpipe:cloudRateLimit` or `alertpipe:alertingRateLimit`, then run again.",
   RATE_LIMIT_WAIT_TOO_LONG:
@@ -413,6 +415,18 @@ export class AttemptTimeout extends AlertpipeError<"ATTEMPT_TIMEOUT"> {
   constructor(ms: number) {
     super("ATTEMPT_TIMEOUT", `no complete answer within ${ms} ms`);
     this.name = "AttemptTimeout";
+  }
+}
+
+/** A credential refused by its first read of the run (http/credentials.ts); the answer's advice names its keys. */
+export class CredentialRefusedError extends AlertpipeError<"CREDENTIAL_REFUSED"> {
+  constructor(cause: ApiError) {
+    super(
+      "CREDENTIAL_REFUSED",
+      `the credential was checked before any change, and refused: ${AlertpipeError.detailOf(cause)}`,
+      { cause },
+    );
+    this.name = "CredentialRefusedError";
   }
 }
 

@@ -110,6 +110,7 @@ export {
   UnusableKeyLeftError,
   AttemptTimeout,
   ConfigError,
+  CredentialRefusedError,
   PartialFailure,
   ImportIdOnReplaceError,
   ImportIdFormError,

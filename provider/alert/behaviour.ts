@@ -1,14 +1,9 @@
 // Every argument changes in place: PUT replaces the whole body. A create whose answer is lost
 // finds what it made by listing (lookup.ts); one with importId takes over an existing alert.
 
-import {
-  configuredDialect,
-  connectionFailures,
-  connectionFor,
-  isManagedClickStack,
-  type AreaConnection,
-} from "../runtime/connection";
+import { configuredDialect, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
 import { send } from "../http/client";
+import { checkedWithCredential } from "../http/credentials";
 import { unlessGone } from "../http/gone";
 import { TileNotAlertableError } from "../errors";
 import { memberPath } from "../http/paths";
@@ -17,7 +12,7 @@ import { importIdParts, keptByReplacement, readForImport } from "../creation/imp
 import { createRecovering, createdId } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { INVALID_INPUT, checkArgs, type CheckFailure } from "../protocol/check";
+import { INVALID_INPUT, type CheckFailure } from "../protocol/check";
 import { comparedForm, namesWith, outputNames, outputRules, type PropertyDef } from "../protocol/definition";
 import { importIdFormOf } from "../protocol/definition";
 import { changeOf, diffProperties, hasChanged, type Diff } from "../protocol/diff";
@@ -343,11 +338,8 @@ function describeAlert(args: Args): string {
 }
 
 async function check(olds: RawInputs, news: RawInputs) {
-  const checked = checkArgs<Args>(
-    ALERT,
-    news,
-    (inputs) => crossFieldFailures(inputs, olds),
-    connectionFailures("alerting"),
+  const checked = await checkedWithCredential<Args>("alerting", ALERT, news, (inputs) =>
+    crossFieldFailures(inputs, olds),
   );
   if (!checked.ok) return checked;
   const problem = await tileProblemOnService(olds, checked.inputs);

@@ -1,7 +1,8 @@
 // The secret comes back once, from POST, so state keeps it (a Pulumi secret). "local" material sends
 // only hashes. A lost create answer is found by listing; importId takes over an existing key.
 
-import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { connectionFor, type AreaConnection } from "../runtime/connection";
+import { checkedWithCredential } from "../http/credentials";
 import { send, type ApiRequest } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { IdFormError, UnusableKeyLeftError, ImportIdOnReplaceError } from "../errors";
@@ -10,7 +11,7 @@ import { createRecovering } from "../creation/recovery";
 import { readListed } from "../reading/listedReads";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs, type CheckFailure } from "../protocol/check";
+import type { CheckFailure } from "../protocol/check";
 import { comparedForm, namesWith } from "../protocol/definition";
 import { changeOf, deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn, managedInState } from "../protocol/managed";
@@ -156,12 +157,10 @@ function organizationOrFail(id: string, props: Pick<State, "organizationId">): s
 }
 
 async function check(olds: Unchecked, news: Unchecked) {
-  return checkArgs<Args>(
-    API_KEY,
-    news,
-    (inputs) => [...crossFieldFailures(inputs), ...expiredOnArrival(olds, inputs)],
-    connectionFailures("cloud"),
-  );
+  return checkedWithCredential<Args>("cloud", API_KEY, news, (inputs) => [
+    ...crossFieldFailures(inputs),
+    ...expiredOnArrival(olds, inputs),
+  ]);
 }
 
 /** Undefined when none or not a date-time (the check says why). */

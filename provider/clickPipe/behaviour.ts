@@ -2,7 +2,7 @@
 // `stopped` drives the state command and its bounded wait; replacements are decided per field
 // (docs/design/clickpipes.md).
 
-import { clickhouseCloudOnly, connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { clickhouseCloudOnly, connectionFor, type AreaConnection } from "../runtime/connection";
 import { withIdleServiceWake } from "../http/idleService";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
@@ -12,7 +12,8 @@ import { importIdParts } from "../creation/importing";
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs, type CheckFailure } from "../protocol/check";
+import { checkedWithCredential } from "../http/credentials";
+import type { CheckFailure } from "../protocol/check";
 import { comparedForm, importIdFormOf } from "../protocol/definition";
 import { changeOf, deepEqual, hasChanged, type Diff, type PropertyChange } from "../protocol/diff";
 import { previewOutputs } from "../protocol/preview";
@@ -225,10 +226,7 @@ function destinationProblems(
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(DEF, news, crossFieldProblems, [
-    ...connectionFailures("cloud"),
-    ...clickhouseCloudOnly("ClickPipe"),
-  ]);
+  return checkedWithCredential<Args>("cloud", DEF, news, crossFieldProblems, clickhouseCloudOnly("ClickPipe"));
 }
 
 const refOf = (v: { readonly organizationId?: string | null; readonly serviceId?: string | null }): PipeRef => ({

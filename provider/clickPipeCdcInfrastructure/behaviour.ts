@@ -1,14 +1,14 @@
 // The service's CDC capacity always exists: "create" takes it over with a PATCH, "delete" leaves it
 // as it is (the API has none) and says so. ClickHouse Cloud only.
 
-import { clickhouseCloudOnly, connectionFailures, connectionFor } from "../runtime/connection";
+import { clickhouseCloudOnly, connectionFor } from "../runtime/connection";
 import { notify } from "../runtime/notices";
 import { DEFAULT_TIMINGS, runtime } from "../runtime/runtime";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { withIdleServiceWake } from "../http/idleService";
 import { behaviourOf, type Found } from "../protocol/behaviour";
-import { checkArgs } from "../protocol/check";
+import { checkedWithCredential } from "../http/credentials";
 import { comparedForm, inputNames, namesWith } from "../protocol/definition";
 import { diffProperties, type Diff } from "../protocol/diff";
 import { quotedId } from "../protocol/ids";
@@ -50,7 +50,7 @@ function crossField(inputs: RawInputs) {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(DEF, news, crossField, [...connectionFailures("cloud"), ...clickhouseCloudOnly(DEF.name)]);
+  return checkedWithCredential<Args>("cloud", DEF, news, crossField, clickhouseCloudOnly(DEF.name));
 }
 
 async function diff(_id: string, olds: State, news: Args): Promise<Diff> {

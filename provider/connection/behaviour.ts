@@ -2,7 +2,8 @@
 // none is sent, and never returns it). Its delete is refused while sources outside the stack use it:
 // the service would leave them pointing at nothing.
 
-import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
+import { connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
+import { checkedWithCredential } from "../http/credentials";
 import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
@@ -11,7 +12,7 @@ import { importIdParts, keptByReplacement, listedForImport } from "../creation/i
 import { listWhole, named, stillFound, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs, type CheckFailure } from "../protocol/check";
+import type { CheckFailure } from "../protocol/check";
 import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import type { RawInputs } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
@@ -37,12 +38,7 @@ const MANAGED: CheckFailure = {
 };
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(
-    CONNECTION,
-    news,
-    () => (isManagedClickStack() ? [MANAGED] : []),
-    connectionFailures("alerting"),
-  );
+  return checkedWithCredential<Args>("alerting", CONNECTION, news, () => (isManagedClickStack() ? [MANAGED] : []));
 }
 
 const describe = (args: Args) => `the connection "${args.name}"`;

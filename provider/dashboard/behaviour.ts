@@ -2,7 +2,8 @@
 // alerts of a tile whose id a PUT does not send. What it deletes anyway is said before the PUT, and a
 // delete is refused while alerts outside the stack sit on the dashboard.
 
-import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
+import { connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
+import { checkedWithCredential } from "../http/credentials";
 import { send } from "../http/client";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdId } from "../creation/recovery";
@@ -11,7 +12,7 @@ import { partsClaimedThisRun } from "../creation/runClaims";
 import { alertsReferring, alertsStillReferring, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs, type CheckFailure } from "../protocol/check";
+import type { CheckFailure } from "../protocol/check";
 import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import { UNKNOWN, type RawInputs } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
@@ -82,12 +83,10 @@ function managedFailures(inputs: RawInputs): CheckFailure[] {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(
-    DASHBOARD,
-    news,
-    (inputs) => [...managedFailures(inputs), ...containerFailures(inputs)],
-    connectionFailures("alerting"),
-  );
+  return checkedWithCredential<Args>("alerting", DASHBOARD, news, (inputs) => [
+    ...managedFailures(inputs),
+    ...containerFailures(inputs),
+  ]);
 }
 
 const describe = (args: Args) => `the dashboard "${args.name}"`;

@@ -1,6 +1,7 @@
 // The export's table: a new type is one more row.
 
 import { ApiError, UnexpectedResponseError } from "../errors";
+import { credentialAnswered } from "../http/credentials";
 import { isNotFound } from "../http/gone";
 import { listedObjects, type Collection } from "../reading/listedReads";
 import { connectionFor, isManagedClickStack, type Area } from "../runtime/connection";
@@ -132,6 +133,7 @@ function listedCollection(
       let items: ReadonlyMap<string, unknown>;
       try {
         items = await listedObjects(conn, collection(conn));
+        credentialAnswered(area);
       } catch (err) {
         const missing = missingBecause(err);
         if (missing === undefined) throw err;
@@ -294,6 +296,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
         where: `settings of pipe ${pipe}`,
         list: async () => {
           const recorded = await pipeSettings.readImported(pipe);
+          credentialAnswered("cloud");
           if (recorded === undefined) return { missing: "the service has no such pipe (404)" };
           return [{ id: pipe.split("/").pop() ?? pipe, importId: pipe, name: undefined, recorded }];
         },

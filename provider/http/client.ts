@@ -30,7 +30,7 @@ import {
   type AttemptOutcome,
 } from "./retry";
 import { notify } from "../runtime/notices";
-import { forgetListingsUnder, runtime } from "../runtime/runtime";
+import { forgetListingsUnder, runtime, type RetryPolicy } from "../runtime/runtime";
 import { headerLookup, parseBody, requestIdOf, serviceMessage } from "./serviceWords";
 import { hasDotOrEmptySegment } from "./paths";
 import { gatewayAnswer, gatewayPath, isUnservedRoute, unservedRouteAdvice } from "./gateway";
@@ -53,6 +53,8 @@ export interface ApiRequest {
   readonly secretsInAnswer?: (body: unknown) => readonly unknown[];
   /** The fresh read before a PUT is resent after a 409 (a concurrent change). */
   readonly readOnConflict?: () => Promise<void>;
+  /** Tighter limits than the runtime's, for a request whose failure another request will meet anyway. */
+  readonly retryPolicy?: Partial<RetryPolicy>;
 }
 
 export interface ApiResponse {
@@ -255,7 +257,7 @@ export async function send(conn: AreaConnection, req: ApiRequest): Promise<ApiRe
 }
 
 async function sendPaced(conn: AreaConnection, req: ApiRequest): Promise<ApiResponse> {
-  const policy = runtime().retryPolicy;
+  const policy = { ...runtime().retryPolicy, ...req.retryPolicy };
   const ref: RequestRef = { method: req.method, path: req.path };
   const limiter = limiterFor(conn);
   const block = blockFor(conn);

@@ -62,6 +62,8 @@ interface Send {
   countedFrom?: number;
   /** Let through alone to learn the service's count (see `serviceAdmits`). */
   asking?: boolean;
+  /** Not ours: counted at creation for another process's send (`reservedAtStart`). */
+  reserved?: boolean;
 }
 
 /** The service's current window as its answers stated it. */
@@ -96,12 +98,16 @@ export class SlidingWindowLimiter {
   private serviceWindow: ServiceWindow | undefined;
   private readonly resetMarginMs: number;
 
-  /** `countsInAnswers`: the first send goes alone to hear the service's count. */
+  /**
+   * `countsInAnswers`: the first send goes alone to hear the service's count. `reservedAtStart`: sends
+   * counted as made at creation, so its first window admits that many fewer (another process's, unseen).
+   */
   constructor(
     readonly limit: RateLimit,
     private readonly now: () => number = monotonicNow,
     private readonly sleep: (ms: number) => Promise<void> = realSleep,
     countsInAnswers = false,
+    reservedAtStart = 0,
   ) {
     if (!(Number.isInteger(limit.requests) && limit.requests >= 1 && limit.perSeconds > 0)) {
       throw new RangeError("a rate limit needs a whole number of requests >= 1 and a period > 0 seconds");
@@ -111,6 +117,15 @@ export class SlidingWindowLimiter {
     this.slackMs = clockSlackMs(this.windowMs);
     this.resetMarginMs = resetMarginMs(this.windowMs);
     this.counting = countsInAnswers ? undefined : false;
+    const createdAt = this.now();
+    for (let i = 0; i < reservedAtStart; i++)
+      this.sends.push({
+        ticket: this.nextTicket++,
+        at: createdAt,
+        granted: true,
+        countedFrom: createdAt,
+        reserved: true,
+      });
   }
 
   /** Resolves when the caller may send, with a ticket for `written` and `settle`. */
@@ -218,10 +233,10 @@ export class SlidingWindowLimiter {
     return now + ASKING_POLL_MS;
   }
 
-  /** The sends let through that still count, oldest first (for tests). */
+  /** The sends let through that still count, oldest first, the reserved one aside (for tests). */
   recent(): SendTimes[] {
     return this.sends
-      .filter((s) => s.granted)
+      .filter((s) => s.granted && s.reserved !== true)
       .map((s) => ({ grantedAt: s.at, writtenAt: s.writtenAt, countedFrom: s.countedFrom }));
   }
 
@@ -350,6 +365,16 @@ export function blockFor(conn: AreaConnection): CredentialBlock {
   return block;
 }
 
+/**
+ * Sends a fresh process's limiter counts as made in its first window: the credential check of the
+ * preview process `pulumi up` ran just before (provider/http/credentials.ts), which this process cannot
+ * see. None under a limit of one request, where it would hold every process's first send a window.
+ * Cost and why: docs/design/retries-and-pacing.md.
+ */
+export function reservedAtStart(limit: RateLimit): number {
+  return limit.requests >= 2 ? 1 : 0;
+}
+
 /** The process-wide limiter of a credential, or undefined when pacing is off. */
 export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefined {
   if (!conn.rateLimit) return undefined;
@@ -357,7 +382,13 @@ export function limiterFor(conn: AreaConnection): SlidingWindowLimiter | undefin
   const key = `${conn.credentialId}:${conn.rateLimit.requests}/${conn.rateLimit.perSeconds}`;
   let limiter = limiters.get(key) as SlidingWindowLimiter | undefined;
   if (!limiter) {
-    limiter = new SlidingWindowLimiter(conn.rateLimit, monotonicNow, realSleep, COUNTS_IN_ANSWERS[conn.area]);
+    limiter = new SlidingWindowLimiter(
+      conn.rateLimit,
+      monotonicNow,
+      realSleep,
+      COUNTS_IN_ANSWERS[conn.area],
+      reservedAtStart(conn.rateLimit),
+    );
     limiters.set(key, limiter);
   }
   return limiter;

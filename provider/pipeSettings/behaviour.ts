@@ -1,12 +1,12 @@
 // A pipe is never created or deleted here: "create" puts the managed settings, "delete" leaves
 // them live unless resetOnDelete asks to unset them.
 
-import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { connectionFor, type AreaConnection } from "../runtime/connection";
+import { checkedWithCredential } from "../http/credentials";
 import type { CloudDialect } from "../serviceFacts/cloudDialects";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { behaviourOf, type Found } from "../protocol/behaviour";
-import { checkArgs } from "../protocol/check";
 import { comparedForm, namesWith } from "../protocol/definition";
 import { deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn, managedInState } from "../protocol/managed";
@@ -106,7 +106,7 @@ function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingNam
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(DEF, news, () => [], connectionFailures("cloud"));
+  return checkedWithCredential<Args>("cloud", DEF, news);
 }
 
 async function diff(id: string, olds: State, news: Args): Promise<Diff> {

@@ -101,6 +101,8 @@ export interface Runtime extends Settable {
   saidOnce?: Set<string>;
   /** The alerting API's spelling of `source` per credential. Optional, as saidOnce. */
   dialects?: Map<string, Promise<"contract" | "2026">>;
+  /** Each credential's one check (http/credentials.ts): its refusal's words, if refused. Optional, as saidOnce. */
+  credentialChecks?: Map<string, Promise<string | undefined>>;
 }
 
 /** Any settable part, and any timing alone. */
@@ -158,6 +160,7 @@ export function resetRuntime(): void {
   rt.listings.clear();
   rt.saidOnce?.clear();
   rt.dialects?.clear();
+  rt.credentialChecks?.clear();
 }
 
 /** Drops the listings a write to `path` may stale; here because http/ must not import reading/. */

@@ -1,14 +1,14 @@
 // The service's DELETE also deletes every alert watching the search. The engine deletes or moves
 // this stack's alerts first, so any left are outside it: the delete refuses to take them along.
 
-import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { connectionFor, type AreaConnection } from "../runtime/connection";
+import { checkedWithCredential } from "../http/credentials";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
 import { createRecovering, createdAfterSend, createdId } from "../creation/recovery";
 import { alertsReferring, alertsStillReferring, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs } from "../protocol/check";
 import { importIdParts, keptByReplacement, readForImport } from "../creation/importing";
 import { claimForThisRun, partsClaimedThisRun } from "../creation/runClaims";
 import { notify } from "../runtime/notices";
@@ -49,7 +49,7 @@ async function sayReplaced(news: RawInputs): Promise<void> {
 }
 
 async function check(olds: RawInputs, news: RawInputs) {
-  const checked = checkArgs<Args>(SAVED_SEARCH, news, () => [], connectionFailures("alerting"));
+  const checked = await checkedWithCredential<Args>("alerting", SAVED_SEARCH, news);
   if (checked.ok && Object.keys(olds).length === 0) await sayReplaced(news);
   return checked;
 }

@@ -3,7 +3,8 @@
 // delete is refused while saved searches or dashboards outside the stack use it: the service would
 // leave them pointing at nothing, and their next PUT would fail.
 
-import { connectionFailures, connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
+import { connectionFor, isManagedClickStack, type AreaConnection } from "../runtime/connection";
+import { checkedWithCredential } from "../http/credentials";
 import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { StillReferencedError } from "../errors";
@@ -11,7 +12,7 @@ import { createRecovering, createdAfterSend, createdId } from "../creation/recov
 import { importIdParts, keptByReplacement, listedForImport } from "../creation/importing";
 import { listPaged, listWhole, named, stillFound, type Listed } from "../reading/pagedList";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs, type CheckFailure } from "../protocol/check";
+import type { CheckFailure } from "../protocol/check";
 import { importIdFormOf, inputNames, type ArgsOf, type StateOf } from "../protocol/definition";
 import type { RawInputs } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
@@ -81,12 +82,10 @@ function managedFailures(inputs: RawInputs): CheckFailure[] {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(
-    SOURCE,
-    news,
-    (inputs) => [...kindFailures(inputs), ...managedFailures(inputs)],
-    connectionFailures("alerting"),
-  );
+  return checkedWithCredential<Args>("alerting", SOURCE, news, (inputs) => [
+    ...kindFailures(inputs),
+    ...managedFailures(inputs),
+  ]);
 }
 
 const describe = (args: Args) => `the ${args.kind} source "${args.name}"`;

@@ -1,7 +1,8 @@
 // Read through the list: there is no GET of one. Write-only fields go in every PUT, since a PUT
 // changing url or service drops those it does not carry.
 
-import { connectionFailures, connectionFor, type AreaConnection } from "../runtime/connection";
+import { connectionFor, type AreaConnection } from "../runtime/connection";
+import { checkedWithCredential } from "../http/credentials";
 import { send, type ApiResponse } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { ApiError, StillReferencedError } from "../errors";
@@ -10,7 +11,7 @@ import { importIdParts, keptByReplacement, listedForImport } from "../creation/i
 import { alertsStillReferring, type Listed } from "../reading/pagedList";
 import { notify } from "../runtime/notices";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
-import { checkArgs, type CheckFailure } from "../protocol/check";
+import type { CheckFailure } from "../protocol/check";
 import { importIdFormOf, type ArgsOf, type StateOf } from "../protocol/definition";
 import type { RawInputs } from "../protocol/properties";
 import { wholeObject } from "../protocol/wholeObject";
@@ -57,7 +58,7 @@ function crossFieldFailures(inputs: RawInputs): CheckFailure[] {
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(WEBHOOK, news, crossFieldFailures, connectionFailures("alerting"));
+  return checkedWithCredential<Args>("alerting", WEBHOOK, news, crossFieldFailures);
 }
 
 function describe(args: Args): string {

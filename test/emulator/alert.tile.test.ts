@@ -113,9 +113,14 @@ describe("A tile alert's tile", () => {
 
   it("asks nothing in the check of a literal tileId when the config does not say the service holds dashboards", async () => {
     const board = await dashboard.create(ops);
-    const before = service.requests().length;
-    expect(await failuresFor(await alertOn({ dashboardId: board.id, tileId: "none" }))).toEqual([]);
-    expect(service.requests().length).toBe(before + 1); // the webhook's POST alone
+    const args = await alertOn({ dashboardId: board.id, tileId: "none" });
+    const before = service.emulator.requests.length;
+    expect(await failuresFor(args)).toEqual([]);
+    // The token's check read (once per process, docs/design/preview.md) alone: no dashboard's GET.
+    const sent = service.emulator.requests
+      .slice(before)
+      .map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ""}`);
+    expect(sent).toEqual(["GET /api/v2/alerts?limit=1"]);
   });
 
   it("refuses at create, before the alert's request, a literal tileId of a table tile", async () => {

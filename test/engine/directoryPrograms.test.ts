@@ -22,7 +22,7 @@ import { pulumiLanguageHost, type EngineTool } from "../../scripts/engine/pulumi
 import { emulatorConfig, examplesDir } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/packedPackage";
 import { CliStack, COMMAND_TIMEOUT_MS, type CliRun } from "../support/cliStack";
-import { expectExampleMade } from "../support/engine";
+import { CREDENTIAL_READS, credentialChecks, expectExampleMade, requestLog } from "../support/engine";
 import { PIPE_RESOURCE_ID } from "../support/fixtures";
 
 /** One of our resources in a progress line: its kind, its name and the operation. */
@@ -78,13 +78,14 @@ describe.each([
   });
 
   it(
-    "previews three creates and sends no request",
+    "previews three creates and sends nothing but one check per credential",
     async () => {
       const preview = ranClean(await stack.run(["preview", ...stack.configArgs()]));
       // Each resource is listed when its step is planned; the summary counts the stack as well.
       expect([...new Set(ourSteps(preview.output, "create"))].sort(), preview.output).toEqual(EXAMPLE_RESOURCES);
       expect(preview.output).toMatch(/\+ 4 to create/);
-      expect(emulator.requests).toEqual([]);
+      expect(credentialChecks(emulator).sort()).toEqual(Object.values(CREDENTIAL_READS).sort());
+      expect(requestLog(emulator)).toEqual([]);
     },
     COMMAND_TIMEOUT_MS,
   );

@@ -11,7 +11,7 @@ import { readdirSync, readlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EngineStack, PackageProgram, RunningEmulator, RunResult } from "../support/engine";
-import { changes, newStack, told } from "../support/engine";
+import { changes, newStack, requestLog, told } from "../support/engine";
 import { ORG_ID as ORG } from "../support/fixtures";
 const PROJECT = "alertpipe-example";
 
@@ -131,6 +131,13 @@ function cliPid(s: EngineStack): number {
 const CONTRACT = { "alertpipe:alertingDialect": { value: "contract" } };
 
 /**
+ * Writes answered `ms` late, reads at once: the creates are the requests in flight under test, and
+ * each credential's check (one GET per provider process, provider/http/credentials.ts) must not
+ * hold them back by a latency of its own, which would change which create is in flight at the Ctrl-C.
+ */
+const WRITES_SLOW = (ms: number) => ({ latencyMs: ms, latencyWritesOnly: true });
+
+/**
  * An up of the program, Ctrl-C'd twice once the key and the first alert reached the service
  * (answers take 3 s, so both creates are in flight): the first through the Automation API's
  * signal, the second straight to the CLI, since the signal sends only one.
@@ -138,7 +145,8 @@ const CONTRACT = { "alertpipe:alertingDialect": { value: "contract" } };
 async function upInterruptedTwice(
   name: string,
 ): Promise<{ emu: RunningEmulator; s: EngineStack; interrupted: RunResult }> {
-  const { emu, stack: s } = await newStack(name, program, { emulator: { latencyMs: 3_000 }, config: CONTRACT });
+  const { emu, stack: s } = await newStack(name, program, { config: CONTRACT });
+  emu.setFaults(WRITES_SLOW(3_000));
   const controller = new AbortController();
   const running = s.up({ signal: controller.signal });
   await until("the key and the first alert to reach the service", () => objectCount(emu) === 2);
@@ -154,10 +162,8 @@ describe("Ctrl-C during an up, on the real engine", () => {
   it("once: in-flight creates finish and are recorded, nothing new starts, no pending operation; the next up creates only the rest", async () => {
     // The emulator stores an object when the request arrives and answers 2 s later: objects on
     // the service are creates in flight.
-    const { emu, stack: s } = await newStack("ctrl-c-once", program, {
-      emulator: { latencyMs: 2_000 },
-      config: CONTRACT,
-    });
+    const { emu, stack: s } = await newStack("ctrl-c-once", program, { config: CONTRACT });
+    emu.setFaults(WRITES_SLOW(2_000));
     const controller = new AbortController();
     const running = s.up({ signal: controller.signal });
     await until("the key and the first alert to reach the service", () => objectCount(emu) === 2);
@@ -183,7 +189,7 @@ describe("Ctrl-C during an up, on the real engine", () => {
     expect(told(next)).not.toContain("pending operations");
     expect(changes(next)).toEqual(["create second", "create third"]);
     // One POST per object over both runs, and everything on the service is in state.
-    expect(emu.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/v2/alerts", "POST /api/v2/alerts"]);
+    expect(requestLog(emu)).toEqual(["POST /api/v2/alerts", "POST /api/v2/alerts"]);
     const after = onService(emu);
     expect(after.keys).toHaveLength(1);
     expect(after.alerts.map(([name]) => name).sort()).toEqual(["first", "second", "third"]);

@@ -221,7 +221,7 @@ describe("resource options on the real engine", () => {
       const renamed = await s.up({ program: alertProgram("new-name", {}, { aliases: [{ name: "old-name" }] }) });
       succeeded(renamed);
       expect(changes(renamed)).toEqual([]);
-      expect(emu.requests).toEqual([]);
+      expect(requestLog(emu)).toEqual([]);
       expect(Object.keys(emu.snapshot().alerts)).toEqual([alertId]);
       expect([...ourState(s).keys()]).toEqual(["new-name"]);
       expect(ourState(s).get("new-name")?.id).toBe(alertId);

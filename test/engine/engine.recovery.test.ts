@@ -6,13 +6,18 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator, RunResult } from "../support/engine";
-import { changes, ourState, sharedStack, statusWithKey, succeeded, told } from "../support/engine";
+import { changes, isCredentialCheck, ourState, sharedStack, statusWithKey, succeeded, told } from "../support/engine";
 import { ALERTS_PATH, KEYS_PATH, ORG_ID } from "../support/fixtures";
 import { DEPLOYER_KEY, LAG_ALERT, keyOutputs } from "../support/programs";
 
-/** "METHOD path status" of the requests to one area's paths, in answer order (0: cut, no answer). */
+/**
+ * "METHOD path status" of the requests to one area's paths, in answer order (0: cut, no answer), but
+ * the credentials' checks (the check's `GET /api/v2/alerts?limit=1`), which are no part of a recovery.
+ */
 function answered(emu: RunningEmulator, prefix: string): string[] {
-  return emu.requests.filter((r) => r.path.startsWith(prefix)).map((r) => `${r.method} ${r.path} ${r.status}`);
+  return emu.requests
+    .filter((r) => r.path.startsWith(prefix) && !isCredentialCheck(r))
+    .map((r) => `${r.method} ${r.path} ${r.status}`);
 }
 
 const isWrite = (line: string) => !line.startsWith("GET ");
@@ -40,7 +45,7 @@ describe("an alert's 500 after commit and a service-made key's cut answer, recov
   it("finds the alert the failed POST made by listing, and sends no second POST", () => {
     const log = answered(t.emu, ALERTS_PATH);
     expect(log.filter(isWrite)).toEqual([`POST ${ALERTS_PATH} 500`]);
-    expect(log[1]).toBe(`GET ${ALERTS_PATH} 200`);
+    expect(log.slice(0, 2)).toEqual([`POST ${ALERTS_PATH} 500`, `GET ${ALERTS_PATH} 200`]);
   });
 
   it("leaves exactly one alert on the service, the one in state", () => {

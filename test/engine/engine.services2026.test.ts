@@ -188,7 +188,7 @@ describe("the 2026 properties in Pulumi YAML, through the native plugin", () => 
     yaml.write(yamlProgram({ resources }));
     expect(preview.code).not.toBe(0);
     expect(preview.output).toMatch(says);
-    expect(emu.requests).toEqual([]);
+    expect(requestLog(emu)).toEqual([]);
   });
 
   it("creates the five, and a second up writes nothing", async () => {

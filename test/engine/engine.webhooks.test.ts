@@ -177,7 +177,7 @@ describe.each([
     expect(preview.ok).toBe(false);
     expect(preview.told).toContain("headers is not supported for a slack webhook");
     expect(around(preview.told, SECRET)).toEqual([]);
-    expect(door.emu.requests).toEqual([]);
+    expect(requestLog(door.emu)).toEqual([]);
   });
 });
 

@@ -16,7 +16,7 @@ import {
 } from "../support/hyperdxLifecycle";
 import { changes } from "../support/engine";
 import { OBSERVABILITY_RUNS, OBSERVABILITY_SCENARIO, observabilityDoor } from "../support/observabilityLifecycle";
-import { replayServer, type ReplayServer } from "../support/replayServer";
+import { CREDENTIAL_READ, replayServer, type ReplayServer } from "../support/replayServer";
 
 /** What each run changes, as the recording's run did. */
 const EXPECTED: Record<(typeof RUNS)[number]["label"], string[]> = {
@@ -26,6 +26,17 @@ const EXPECTED: Record<(typeof RUNS)[number]["label"], string[]> = {
   "up after refresh": ["update onSearch"],
   destroy: ["delete errors", "delete hook", "delete onSearch", "delete onTile"],
 };
+
+/**
+ * The alerting token's check reads a run sends (issue 45), which the recordings predate: one per
+ * provider process that checks, an up's (the YAML door's CLI `up` runs its preview and its update in
+ * two processes, the Automation API's `up` one); a refresh and a destroy check nothing.
+ */
+const CHECK_READS: Record<(typeof DOORS)[number], Record<(typeof RUNS)[number]["label"], number>> = {
+  dynamic: { up: 1, "up again": 1, refresh: 0, "up after refresh": 1, destroy: 0 },
+  yaml: { up: 2, "up again": 2, refresh: 0, "up after refresh": 2, destroy: 0 },
+};
+const checkReads = (n: number) => Array<string>(n).fill(`GET ${CREDENTIAL_READ}`);
 
 describe.each(DOORS.map((door) => [door] as const))("the recorded lifecycle through the %s door, replayed", (door) => {
   const rec = recording(lifecycleScenario(door));
@@ -39,8 +50,12 @@ describe.each(DOORS.map((door) => [door] as const))("the recorded lifecycle thro
 
   it.each(RUNS.map((run) => [run.label, run] as const))("%s sends only recorded requests", async (label, run) => {
     const before = replay.offRecording.length;
+    const checksBefore = replay.credentialReads.length;
     const result = await stack.run(run.kind);
     expect(replay.offRecording.slice(before), "requests the recording has no answer for").toEqual([]);
+    expect(replay.credentialReads.slice(checksBefore), "the token's check reads").toEqual(
+      checkReads(CHECK_READS[door][label]),
+    );
     expect(result.ok, result.told).toBe(true);
     const done = changes(result);
     expect(run.kind === "refresh" ? done.filter((c) => c.startsWith("refresh-")) : done).toEqual(EXPECTED[label]);
@@ -67,9 +82,14 @@ describe("the recorded observability lifecycle through the dynamic door, replaye
     "%s sends only recorded requests",
     async (_label, run) => {
       const before = replay.offRecording.length;
+      const checksBefore = replay.credentialReads.length;
       stack.phase(run.phase);
       const result = await stack.run(run.kind);
       expect(replay.offRecording.slice(before), "requests the recording has no answer for").toEqual([]);
+      // The Automation API's up checks in one process; a destroy checks nothing.
+      expect(replay.credentialReads.slice(checksBefore), "the token's check reads").toEqual(
+        checkReads(run.kind === "up" ? 1 : 0),
+      );
       expect(result.ok, result.told).toBe(true);
       expect(changes(result)).toEqual(run.changes);
     },

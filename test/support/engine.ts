@@ -260,9 +260,26 @@ function ourByName(resources: StateResource[]): Map<string, StateResource> {
   return found;
 }
 
-/** "METHOD path" of every request the emulator answered since its log was last reset, in answer order. */
+/** The read each credential's check sends, once per provider process (provider/http/credentials.ts). */
+export const CREDENTIAL_READS = { cloud: "GET /v1/organizations", alerting: "GET /api/v2/alerts" } as const;
+
+/** A credential's check read (`CREDENTIAL_READS`; the alerting one with its `limit=1`), not a list's read. */
+export function isCredentialCheck(r: RunningEmulator["requests"][number]): boolean {
+  const said = `${r.method} ${r.path}`;
+  return said === CREDENTIAL_READS.cloud || (said === CREDENTIAL_READS.alerting && r.query === "limit=1");
+}
+
+/**
+ * "METHOD path" of every request the emulator answered since its log was last reset, in answer order,
+ * but the credentials' checks (each run's first check of each credential), which `credentialChecks` lists.
+ */
 export function requestLog(emu: RunningEmulator, keep: (method: string) => boolean = () => true): string[] {
-  return emu.requests.filter((r) => keep(r.method)).map((r) => `${r.method} ${r.path}`);
+  return emu.requests.filter((r) => keep(r.method) && !isCredentialCheck(r)).map((r) => `${r.method} ${r.path}`);
+}
+
+/** "METHOD path" of the credentials' checks alone, in answer order. */
+export function credentialChecks(emu: RunningEmulator): string[] {
+  return emu.requests.filter(isCredentialCheck).map((r) => `${r.method} ${r.path}`);
 }
 
 /**

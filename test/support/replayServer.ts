@@ -5,7 +5,10 @@
 // in `readsBeforeWrite`: the GET of one object that recordings made before them lack, an update's before
 // its PUT (issue 44, docs/design/fields-kept.md) and a tile alert's of its dashboard before its write
 // (issue 45, docs/design/tile-alerts.md), is answered with the object as the server last answered it in
-// the recording (the answer of its create, list, GET or PUT, the recorder's set-up's included).
+// the recording (the answer of its create, list, GET or PUT, the recorder's set-up's included). And
+// one more, kept apart in `credentialReads`: the alerting token's check (`GET /api/v2/alerts?limit=1`,
+// issue 45, docs/design/preview.md), which the lifecycles predate, answered as a list of at most one
+// of the alerts the server last answered.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -22,7 +25,12 @@ export interface ReplayServer {
   left(): Exchange[];
   /** "GET path" of each unrecorded read of one object, answered from its last recorded answer. */
   readonly readsBeforeWrite: string[];
+  /** "GET path" of each credential check read (`CREDENTIAL_READ`), answered from the alerts held. */
+  readonly credentialReads: string[];
 }
+
+/** The alerting token's check read (provider/http/credentials.ts), the one unrecorded list answered. */
+export const CREDENTIAL_READ = "/api/v2/alerts?limit=1";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -38,6 +46,15 @@ function objectsIn(x: Exchange): [string, Obj][] {
       .map((o) => [`${path}/${String(o.id)}`, o]);
   if (!isObj(data) || typeof data.id !== "string") return [];
   return [[x.request.method === "POST" ? `${path}/${data.id}` : path, data]];
+}
+
+/** A list of at most one of the alerts last answered, by id, as HyperDX's list answers (meta included). */
+function credentialAnswer(lastAnswered: Map<string, Obj>): { data: Obj[]; meta: Obj } {
+  const alerts = [...lastAnswered]
+    .filter(([member]) => /^\/api\/v2\/alerts\/[^/]+$/.test(member))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([, object]) => object);
+  return { data: alerts.slice(0, 1), meta: { total: alerts.length, limit: 1, offset: 0 } };
 }
 
 /** The recorded headers, a counter normalized away answered as a key with room to spare. */
@@ -59,6 +76,7 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
   }
   const offRecording: string[] = [];
   const readsBeforeWrite: string[] = [];
+  const credentialReads: string[] = [];
   const lastAnswered = new Map<string, Obj>();
   for (const x of recording.exchanges.filter((e) => e.role !== "row"))
     for (const [member, object] of objectsIn(x)) lastAnswered.set(member, object);
@@ -90,6 +108,16 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
           res.end(JSON.stringify({ data: held }));
           return;
         }
+        if (method === "GET" && path === CREDENTIAL_READ) {
+          credentialReads.push(`${method} ${path}`);
+          const answer = credentialAnswer(lastAnswered);
+          res.writeHead(200, {
+            "content-type": "application/json; charset=utf-8",
+            "x-total-count": String(answer.meta.total),
+          });
+          res.end(JSON.stringify(answer));
+          return;
+        }
         offRecording.push(`${method} ${path} ${text}`);
         res.writeHead(400, { "content-type": "application/json" });
         res.end(
@@ -114,6 +142,7 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
     url: `http://127.0.0.1:${port}`,
     offRecording,
     readsBeforeWrite,
+    credentialReads,
     left: () => [...queues.values()].flat().sort((a, b) => a.n - b.n),
   };
 }

@@ -14,17 +14,22 @@ import {
 import { LIST_PAGE_MAX } from "../../provider/serviceFacts/alertRules";
 
 describe("the requests an operation on the thousand stack is allowed", () => {
-  it("are none for a preview with nothing changed", () => {
-    expect(expectedRequests("preview")).toEqual({ keyLists: 0, alertPages: 0, total: 0 });
+  it("are one read per credential for a preview with nothing changed: the key's organizations, one alert", () => {
+    expect(expectedRequests("preview")).toEqual({ keyLists: 0, alertPages: 1, organizationLists: 1, total: 2 });
   });
 
-  it("are none for an up with nothing changed", () => {
-    expect(expectedRequests("up")).toEqual({ keyLists: 0, alertPages: 0, total: 0 });
+  it("are one read per credential for an up with nothing changed, its own provider process", () => {
+    expect(expectedRequests("up")).toEqual({ keyLists: 0, alertPages: 1, organizationLists: 1, total: 2 });
   });
 
   it("are, for a refresh, one list of keys per organization and the pages 1,000 alerts take", () => {
     const pages = Math.ceil(1000 / LIST_PAGE_MAX);
-    expect(expectedRequests("refresh")).toEqual({ keyLists: 2, alertPages: pages, total: 2 + pages });
+    expect(expectedRequests("refresh")).toEqual({
+      keyLists: 2,
+      alertPages: pages,
+      organizationLists: 0,
+      total: 2 + pages,
+    });
   });
 
   it("count one page of alerts for a refresh while a page holds 1,000", () => {
@@ -57,6 +62,9 @@ describe("what each thousand row holds ours to (issue 47)", () => {
     expect(sentAsExpected("refresh", { ...ok, http429: 1 })).toBe(false);
     expect(sentAsExpected("refresh", { ...ok, total: ok.total + 1 })).toBe(false);
     expect(sentAsExpected("refresh", { ...ok, keyLists: 1, total: ok.total - 1 })).toBe(false);
-    expect(sentAsExpected("up", { keyLists: 0, alertPages: 0, total: 0, http429: 0 })).toBe(true);
+    expect(sentAsExpected("up", { ...expectedRequests("up"), http429: 0 })).toBe(true);
+    expect(sentAsExpected("up", { keyLists: 0, alertPages: 0, organizationLists: 0, total: 0, http429: 0 })).toBe(
+      false,
+    );
   });
 });

@@ -14,6 +14,7 @@ import {
   ServiceNotAwakeError,
   AttemptTimeout,
   ConfigError,
+  CredentialRefusedError,
   ERROR_CODES,
   TileNotAlertableError,
   TRANSPORT_CODES_ADVICE,
@@ -55,6 +56,7 @@ const setting = { configKey: "alertpipe:cloudUrl", envVar: "ALERTPIPE_CLOUD_URL"
 /** One of each kind, with every code ApiError can carry. */
 const EXAMPLES: readonly AlertpipeError[] = [
   new ConfigError("cloudUrl", setting, "alertpipe:cloudUrl is not set"),
+  new CredentialRefusedError(new ApiError(ref, 401, "missing or invalid credentials", "rid-401")),
   new ApiError(ref, 400, "bad", "rid-1"),
   new ApiError(ref, 404, "gone", undefined),
   new ApiError(ref, 429, "slow down", undefined),
@@ -104,6 +106,7 @@ describe("error codes", () => {
     expect(new Set([...EXAMPLES.map((e) => e.code), ...checks])).toEqual(new Set(Object.keys(ERROR_CODES)));
     type OwnKinds =
       | ConfigError
+      | CredentialRefusedError
       | ApiError
       | ServiceNotAwakeError
       | RateLimitWaitError

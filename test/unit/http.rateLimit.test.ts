@@ -14,6 +14,7 @@ import {
   blockFor,
   clockSlackMs,
   limiterFor,
+  reservedAtStart,
 } from "../../provider/http/rateLimit";
 import { resetRuntime, useRuntime } from "../../provider/runtime/runtime";
 import { mockApiPerTest, requestId } from "../support/mockApi";
@@ -175,6 +176,57 @@ describe("the sliding-window limiter", () => {
     expect(() => new SlidingWindowLimiter({ requests: 0, perSeconds: 1 })).toThrow(RangeError);
     expect(() => new SlidingWindowLimiter({ requests: 1.5, perSeconds: 1 })).toThrow(RangeError);
     expect(() => new SlidingWindowLimiter({ requests: 1, perSeconds: 0 })).toThrow(RangeError);
+  });
+});
+
+describe("a fresh process's limiter, one send of its first window reserved", () => {
+  // pulumi up previews and updates in two provider processes: the preview's credential check spends a
+  // request of the window the update starts in, which the update's own count cannot see.
+  const LIMIT = { requests: 10, perSeconds: 10 };
+  const CHECK_BEFORE = -100; // the preview process's check, 100 ms before the update's limiter exists
+
+  it("keeps another process's send just before its start and its own sends within N in any window", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter(LIMIT, clock.now, clock.sleep, false, reservedAtStart(LIMIT));
+    const at = await grants(limiter, clock, 25);
+    expect(busiestWindow([CHECK_BEFORE, ...at], 10_000)).toBe(10);
+    expect(at.filter((t) => t === 0)).toHaveLength(9);
+  });
+
+  it("would let that send and its own make N + 1 in a window without the reservation", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter(LIMIT, clock.now, clock.sleep);
+    const at = await grants(limiter, clock, 25);
+    expect(busiestWindow([CHECK_BEFORE, ...at], 10_000)).toBe(11);
+  });
+
+  it("costs a window only where a process's sends are a multiple of N: 10 take 10 s instead of 0, 25 take 20 s either way", async () => {
+    const last = async (reserved: number, count: number): Promise<number> => {
+      const clock = new VirtualTime();
+      return Math.max(
+        ...(await grants(new SlidingWindowLimiter(LIMIT, clock.now, clock.sleep, false, reserved), clock, count)),
+      );
+    };
+    expect(await last(0, 10)).toBe(0);
+    expect(await last(1, 10)).toBeGreaterThanOrEqual(10_000);
+    expect(await last(1, 10)).toBeLessThan(10_100);
+    expect(Math.floor((await last(0, 25)) / 10_000)).toBe(2);
+    expect(Math.floor((await last(1, 25)) / 10_000)).toBe(2);
+  });
+
+  it("is one send under the published limits, none under a limit of one request (it would hold every first send)", () => {
+    expect(reservedAtStart({ requests: 10, perSeconds: 10 })).toBe(1);
+    expect(reservedAtStart({ requests: 100, perSeconds: 60 })).toBe(1);
+    expect(reservedAtStart({ requests: 1, perSeconds: 10 })).toBe(0);
+  });
+
+  it("drops the reserved send once its window is over", async () => {
+    const clock = new VirtualTime();
+    const limiter = new SlidingWindowLimiter(LIMIT, clock.now, clock.sleep, false, 1);
+    expect(limiter.recent()).toEqual([]); // not a send of ours
+    clock.t = 10_100;
+    const at = await grants(limiter, clock, 10);
+    expect(at.every((t) => t === 10_100)).toBe(true);
   });
 });
 

@@ -58,6 +58,17 @@ describe("fault injection", () => {
     expect(Date.now() - began).toBeGreaterThanOrEqual(140);
   });
 
+  it("latencyWritesOnly delays writes and answers reads at once", async () => {
+    const emu = await start();
+    emu.setFaults({ latencyMs: 600, latencyWritesOnly: true });
+    let began = Date.now();
+    await cloud(emu, "GET", settingsPath());
+    expect(Date.now() - began).toBeLessThan(400);
+    began = Date.now();
+    expect((await cloud(emu, "PUT", settingsPath(), { db_max_threads: 1 })).status).toBe(200);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(590);
+  });
+
   it("setFaults replaces the plan, dropping the earlier latency", async () => {
     const emu = await start({ latencyMs: 1000 });
     emu.setFaults({});
@@ -99,7 +110,7 @@ describe("fault injection", () => {
 
 describe("request log", () => {
   it(
-    "records area, method, path (without query), status and arrival time, including 401s",
+    "records area, method, path, its query apart, status and arrival time, including 401s",
     deliberately(async () => {
       const emu = await start();
       const before = Date.now();
@@ -107,7 +118,14 @@ describe("request log", () => {
       await fetch(`${emu.url}/v1/organizations/x/keys?debug=1`, { method: "POST", headers: DELIBERATE });
       expect(emu.requests).toEqual([
         { area: "alerting", method: "POST", path: "/api/v2/alerts", status: 200, at: expect.any(Number) },
-        { area: "cloud", method: "POST", path: "/v1/organizations/x/keys", status: 401, at: expect.any(Number) },
+        {
+          area: "cloud",
+          method: "POST",
+          path: "/v1/organizations/x/keys",
+          query: "debug=1",
+          status: 401,
+          at: expect.any(Number),
+        },
       ]);
       expect(emu.requests[0]?.at).toBeGreaterThanOrEqual(before);
     }),
