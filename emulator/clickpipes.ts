@@ -2,6 +2,7 @@
 // state commands, and states that move over time. Each step takes ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS
 // (default 1000 ms; tests set a few), read when a step starts; a name seeds a broken pipe (brokenBy). A pipe's settings are the settings
 // route's own (state.pipes), so PipeSettings and a ClickPipe see one pipe. Pipes live in memory only.
+// Writes on a service that is not running answer the Cloud's 424 (the peer's #376); reads and deletes do not.
 
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
@@ -11,6 +12,7 @@ import { cloudError, cloudOk, parseJson, type Incoming, type Reply, type Service
 import { PIPE_SETTINGS_BODIES, parseWith } from "./schemas";
 import type { EmulatorState } from "./store";
 import type { Route } from "./cloud";
+import { serviceRunningOr424 } from "./services";
 
 const KINDS = ["kafka", "objectStorage", "kinesis", "pubsub", "postgres", "mysql", "mongodb", "bigquery"] as const;
 type Kind = (typeof KINDS)[number];
@@ -293,6 +295,10 @@ function command(services: Services, req: Incoming, pipe: StoredPipe): Reply {
   return cloudOk(answer(services, pipe));
 }
 
+/** The Cloud's 424 when the pipe's service is not running, as its words say for `what`. */
+const onRunning = (services: Services, [org = "", svc = ""]: string[], what: string) =>
+  serviceRunningOr424(services, org, svc, what);
+
 const PIPES = "^\\/v1\\/organizations\\/([^/]+)\\/services\\/([^/]+)\\/clickpipes";
 
 export const CLICK_PIPE_ROUTES: Route[] = [
@@ -302,7 +308,7 @@ export const CLICK_PIPE_ROUTES: Route[] = [
     allow: ["GET", "POST"],
     params: ["organizationId", "serviceId"],
     run: (services, req, ids) => {
-      if (req.method === "POST") return create(services, req, ids);
+      if (req.method === "POST") return onRunning(services, ids, "ClickPipe creation") ?? create(services, req, ids);
       const [org, svc] = ids;
       const list = [...pipes(services).values()]
         .filter((p) => p.organizationId === org && p.serviceId === svc)
@@ -320,7 +326,8 @@ export const CLICK_PIPE_ROUTES: Route[] = [
       const pipe = found(services, ids);
       if (pipe === undefined) return notFound(ids[2]);
       if (req.method === "GET") return cloudOk(answer(services, pipe));
-      if (req.method === "PATCH") return update(services, req, ids, pipe);
+      if (req.method === "PATCH")
+        return onRunning(services, ids, "ClickPipe update") ?? update(services, req, ids, pipe);
       if (!pipe.deleting) {
         pipe.deleting = true;
         go(pipe, "Stopping", "Stopped");
@@ -337,7 +344,11 @@ export const CLICK_PIPE_ROUTES: Route[] = [
     run: (services, req, ids) => {
       const pipe = found(services, ids);
       if (pipe === undefined) return notFound(ids[2]);
-      return req.path.endsWith("/scaling") ? scale(services, req, pipe) : command(services, req, pipe);
+      const scaling = req.path.endsWith("/scaling");
+      return (
+        onRunning(services, ids, scaling ? "ClickPipe scaling" : "ClickPipe state change") ??
+        (scaling ? scale(services, req, pipe) : command(services, req, pipe))
+      );
     },
   },
 ];

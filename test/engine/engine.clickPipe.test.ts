@@ -3,115 +3,47 @@
 // POST; a second preview has nothing to do; replicas change in place; stopped then started; a broker
 // change replaces it (deleting first: same name and table); destroy leaves nothing.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../emulator";
-import type { Step } from "../../scripts/engine/stack";
-import { changes, emulator as startEmulator, installedPackage, requestLog, stackWith, told } from "../support/engine";
-import { CLOUD_MODE, cloudConfig } from "../support/cloudDoors";
+import { beforeAll, describe, expect, it } from "vitest";
+import { changes } from "../support/engine";
+import { timedRun, type YamlDoor } from "../support/cloudDoors";
 import { PROGRAMS, withValue } from "../support/clickPipes";
-import { yamlProgram, yamlStack } from "../support/yamlStack";
+import { PIPE_DOORS, clickPipes, livePipes, shortPipeSteps, takeWrites } from "../support/clickPipeDoors";
 
-const { organizationId: ORG, serviceId: SVC } = PROGRAMS.kafka;
-const PIPES = `/v1/organizations/${ORG}/services/${SVC}/clickpipes`;
-const isWrite = (method: string) => method !== "GET";
-
-let savedStep: string | undefined;
-beforeAll(() => {
-  savedStep = process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
-  process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = "50";
-});
-afterAll(() => {
-  if (savedStep === undefined) delete process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
-  else process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = savedStep;
-});
+shortPipeSteps();
 
 type Program = Record<string, unknown>;
 
-interface Door {
-  emu: RunningEmulator;
-  run(kind: "up" | "destroy" | "preview", program: Program): Promise<{ ok: boolean; steps: Step[]; told: string }>;
-  stateText(): string;
-}
-
-async function dynamicDoor(): Promise<Door> {
-  const emu = await startEmulator(CLOUD_MODE);
-  let current: Program = PROGRAMS.kafka;
-  const stack = await stackWith(cloudConfig(emu), "clickpipe", {
-    program: async () => {
-      const pkg = installedPackage() as unknown as { ClickPipe: new (name: string, args: Program) => unknown };
-      new pkg.ClickPipe("orders", current);
-    },
-  });
-  return {
-    emu,
-    run: async (kind, program) => {
-      current = program;
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
-    },
-    stateText: () => stack.readStateFile(),
-  };
-}
-
-async function yamlDoor(): Promise<Door> {
-  const emu = await startEmulator(CLOUD_MODE);
-  const text = (program: Program) =>
-    yamlProgram({ resources: { orders: { type: "alertpipe:index:ClickPipe", properties: program } } });
-  const yaml = await yamlStack(undefined, text(PROGRAMS.kafka), { config: cloudConfig(emu) });
-  const args = { up: ["up", "--yes"], destroy: ["destroy", "--yes"], preview: ["preview", "--diff"] };
-  return {
-    emu,
-    run: async (kind, program) => {
-      yaml.write(text(program));
-      const r = await yaml.stack.runLogged(kind, args[kind]);
-      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
-    },
-    stateText: () => yaml.stack.readStateFile(),
-  };
-}
-
-describe.each([
-  ["the dynamic classes", dynamicDoor],
-  ["Pulumi YAML through the plugin", yamlDoor],
-])("a Kafka ClickPipe through %s", (door, open) => {
-  let d: Door;
-  const pipes = async () => {
-    const res = await fetch(`${d.emu.url}${PIPES}`, {
-      headers: { authorization: `Basic ${Buffer.from(`${d.emu.keyId}:${d.emu.keySecret}`).toString("base64")}` },
-    });
-    return ((await res.json()) as { result: Array<Record<string, unknown>> }).result;
-  };
+describe.each(PIPE_DOORS)("a Kafka ClickPipe through %s", (door, open) => {
+  let d: YamlDoor;
+  const pipes = () => livePipes(d.emu);
+  const timed = timedRun(door, () => d);
   const run = async (kind: "up" | "destroy" | "preview", program: Program) => {
-    const t0 = Date.now();
-    const r = await d.run(kind, program);
-    console.log(`${door}: ${kind} ${Date.now() - t0} ms`);
-    expect(r.ok, r.told).toBe(true);
-    const writes = requestLog(d.emu, isWrite);
-    d.emu.resetRequestLog();
-    return { ...r, writes };
+    d.write(clickPipes({ orders: program }));
+    const r = await timed(kind);
+    return { ...r, writes: takeWrites(d.emu) };
   };
   const scaled = withValue(PROGRAMS.kafka, "scaling.replicas", 4);
 
   beforeAll(async () => {
-    d = await open();
+    d = await open(clickPipes({ orders: PROGRAMS.kafka }), "clickpipe");
   }, 300_000);
 
   it("makes the pipe with one POST, then has nothing to do", async () => {
     expect(changes(await run("up", PROGRAMS.kafka))).toEqual(["create orders"]);
     expect(JSON.stringify(await pipes())).not.toContain("kafka-password-1");
     // Credentials are secret in the state: never in plain text.
-    expect(d.stateText()).toContain("credentials");
-    expect(d.stateText()).not.toContain("kafka-password-1");
-    expect(d.stateText()).not.toContain("sr-password-1");
+    const state = await d.exportText();
+    expect(state).toContain("credentials");
+    expect(state).not.toContain("kafka-password-1");
+    expect(state).not.toContain("sr-password-1");
     expect(changes(await run("preview", PROGRAMS.kafka))).toEqual([]);
   });
 
   it("changes replicas in place", async () => {
     d.emu.resetRequestLog();
-    const up = await d.run("up", scaled);
-    expect(up.ok, up.told).toBe(true);
+    const up = await run("up", scaled);
     expect(changes(up)).toEqual(["update orders"]);
-    expect(requestLog(d.emu, isWrite)).toEqual([expect.stringMatching(/\/scaling$/)]);
+    expect(up.writes).toEqual([expect.stringMatching(/\/scaling$/)]);
     expect((await pipes())[0]?.scaling).toMatchObject({ replicas: 4 });
   });
 

@@ -37,6 +37,39 @@ describe("a ClickHouse Cloud service", () => {
     expect((await cloud(emu, "GET", scalingPath(org, svc))).status).toBe(200);
   });
 
+  it(
+    "refuses every ClickPipe write with the Cloud's 424 while idle, changing nothing, and still answers reads",
+    deliberately(async () => {
+      const emu = await start({ cloudDialect: "clickhouse" });
+      const { org, svc } = ids();
+      const pipes = `${servicePath(org, svc)}/clickpipes`;
+      const made = await cloud(emu, "POST", pipes, {
+        name: "orders",
+        source: { kinesis: { format: "JSONEachRow" } },
+        destination: { database: "default", table: "orders" },
+      });
+      const pipe = `${pipes}/${String(result(made).id)}`;
+      emu.setServiceState(org, svc, "idle");
+      const writes: Array<[string, string, unknown, string]> = [
+        ["POST", pipes, { name: "second" }, "ClickPipe creation"],
+        ["PATCH", pipe, { name: "renamed" }, "ClickPipe update"],
+        ["PATCH", `${pipe}/scaling`, { replicas: 2 }, "ClickPipe scaling"],
+        ["PATCH", `${pipe}/state`, { command: "stop" }, "ClickPipe state change"],
+      ];
+      for (const [method, path, body, what] of writes) {
+        const refused = await cloud(emu, method, path, body);
+        expect(refused.status, `${method} ${path}`).toBe(424);
+        expect(refused.json.error).toBe(
+          `FAILED_DEPENDENCY: ${what} is allowed only when the ClickHouse service is running. Current state: idle`,
+        );
+      }
+      const list = await cloud(emu, "GET", pipes);
+      expect(result<Array<Record<string, unknown>>>(list).map((p) => [p.name, p.scaling])).toEqual([
+        ["orders", undefined],
+      ]);
+    }),
+  );
+
   it("runs after its awake command and the delay the test set, then takes the PATCH", async () => {
     const emu = await start({ cloudDialect: "clickhouse" });
     const { org, svc } = ids();
