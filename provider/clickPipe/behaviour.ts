@@ -22,6 +22,7 @@ import {
   BROKEN_STATES,
   CHANGING_STATES,
   STARTED_STATES,
+  STOPPED_BY_STATE,
   STOPPED_STATES,
   stoppedOf,
   type ClickPipeState,
@@ -42,6 +43,7 @@ import {
   projected,
   secretsOf,
   sourceReplacement,
+  sourceWithoutSecrets,
   type Args,
   type Live,
   type PipeRef,
@@ -452,6 +454,27 @@ function outputsFromLive(live: Live, stored: State): State {
       : stored.scaling) as Args["scaling"],
   } as Args;
   return outputsOf(args, live, stopped);
+}
+
+/** A lookup's pipe: its fields as answered, less where a credential goes; `stopped` as its state says. */
+export function pipeAsLookedUp(ref: PipeRef, pipe: Obj & { id: string }): Record<string, unknown> {
+  const live = liveOf(pipe);
+  const stopped = live.state === undefined ? undefined : STOPPED_BY_STATE[live.state as ClickPipeState];
+  const fields: Record<string, unknown> = {
+    clickPipeId: live.id,
+    ...ref,
+    name: live.name,
+    source: sourceWithoutSecrets(live.source),
+    destination: live.destination,
+    fieldMappings: live.fieldMappings,
+    settings: live.settings,
+    scaling: live.scaling,
+    stopped,
+    state: live.state,
+    createdAt: live.createdAt,
+    updatedAt: live.updatedAt,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null));
 }
 
 const INPUTS = COMPARED.filter((n) => n !== "stateTimeoutSeconds");
