@@ -97,14 +97,16 @@ const OBJECT_STORAGE_AUTH_NEEDS: Readonly<Record<string, readonly string[]>> = {
  * The rules across fields, each failure at a top-level property with the nested path in its words.
  * Inputs passed the type checks; values unknown in preview are skipped by the caller's zod step.
  */
-export function crossFieldProblems(inputs: RawInputs): CheckFailure[] {
+export function crossFieldProblems(inputs: RawInputs, needed: string[] = []): CheckFailure[] {
   const out: CheckFailure[] = [];
   const fail = (property: string, reason: string) => out.push({ property, reason });
   const source = asObj(inputs.source);
   const creds = asObj(inputs.credentials) ?? {};
   const needCreds = (names: readonly string[], when: string) => {
-    for (const n of names)
+    for (const n of names) {
+      needed.push(n);
       if (!set(creds, n)) fail("credentials", `credentials need ${n} ${when} (write-only, secret)`);
+    }
   };
   const kinds = SOURCE_KINDS.filter((k) => set(source, k));
   if (source !== undefined && kinds.length !== 1)
@@ -198,6 +200,13 @@ export function crossFieldProblems(inputs: RawInputs): CheckFailure[] {
   return out;
 }
 
+/** The credentials the source's kind and authentication need, in the check's order: an export's placeholders. */
+export function credentialsNeeded(inputs: RawInputs): string[] {
+  const needed: string[] = [];
+  crossFieldProblems(inputs, needed);
+  return [...new Set(needed)];
+}
+
 function destinationProblems(
   inputs: RawInputs,
   kind: SourceKind | undefined,
@@ -227,7 +236,7 @@ function destinationProblems(
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkArgs<Args>(DEF, news, crossFieldProblems, [
+  return checkArgs<Args>(DEF, news, (inputs) => crossFieldProblems(inputs), [
     ...connectionFailures("cloud"),
     ...clickhouseCloudOnly("ClickPipe"),
   ]);
@@ -475,6 +484,12 @@ export function pipeAsLookedUp(ref: PipeRef, pipe: Obj & { id: string }): Record
     updatedAt: live.updatedAt,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null));
+}
+
+/** What an import of a listed pipe records (the list answers whole pipes: no GET of its own). */
+export function importedFromList(ref: PipeRef, pipe: Obj & { id: string }): Found<typeof DEF> {
+  const live = liveOf(pipe);
+  return foundOf({ ...live, source: sourceWithoutSecrets(live.source) }, { ...ref });
 }
 
 const INPUTS = COMPARED.filter((n) => n !== "stateTimeoutSeconds");
