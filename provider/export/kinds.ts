@@ -384,13 +384,16 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     caveat:
       "ClickPipes are adopted without their source's credentials, which the service never returns: each one the source " +
       "needs is a secret config value of the program, named below; set each (pulumi config set --secret <key> <value>) " +
-      "before the first up. The YAML program's ignoreChanges lets the import ignore them; once it is done, drop it and " +
-      "the next up sends them (one PATCH). The TypeScript program leaves ClickPipes commented out (no importId).",
+      "before the first up, which adopts each pipe and sends its credentials with one PATCH (the import compares the " +
+      "program with an answer holding none); then remove each pipe's import option, which would otherwise plan a " +
+      "replacement. The TypeScript program leaves ClickPipes commented out (no importId).",
     references: [],
     dynamicImportId: undefined,
     programNote:
       "credentials are secret config values: the service never returns them. Set each before the first up " +
-      "(pulumi config set --secret <key> <value>).",
+      "(pulumi config set --secret <key> <value>), which adopts the pipe and sends them with one PATCH. Then remove " +
+      "the import option: while it stays, each preview compares the program with the service's answer again, which " +
+      "holds no credentials, and plans to replace the pipe.",
     placeholders: { at: "credentials", names: credentialsNeeded },
     dynamicAdoptable: false,
   },

@@ -74,16 +74,6 @@ export function yamlProgram(program: Program): string {
     out.push(`  ${r.name}:`, `    type: ${r.kind.token}`);
     out.push(...lines("    properties:", r.inputs, "    "));
     out.push("    options:", `      import: ${scalar(r.importId)}`);
-    // The import compares the program with what the service returns, which holds no secret.
-    const at = r.kind.placeholders?.at;
-    if (at !== undefined && r.configKeys.length > 0)
-      out.push(
-        ...commentLines(
-          `Drop ignoreChanges with import after the first up; the next up then sends ${at} (one PATCH).`,
-          "      # ",
-        ),
-        `      ignoreChanges: [${at}]`,
-      );
   }
   return `${out.join("\n")}\n`;
 }
