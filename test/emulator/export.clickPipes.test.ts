@@ -5,9 +5,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { postBody, type Args } from "../../provider/clickPipe/wire";
 import { exportEnv, exportInProcess, type ExportRun } from "../support/exportRuns";
-import { PIPE_SERVICE, PROGRAMS } from "../support/clickPipes";
+import { PIPE_SERVICE, PROGRAMS, kafkaPipeMadeByHand } from "../support/clickPipes";
 
 const SERVICE = `${PIPE_SERVICE.organizationId}/${PIPE_SERVICE.serviceId}`;
 const PIPES = `/v1/organizations/${PIPE_SERVICE.organizationId}/services/${PIPE_SERVICE.serviceId}/clickpipes`;
@@ -21,13 +20,7 @@ describe("alertpipe export --service of a service with a Kafka pipe that has cre
 
   beforeAll(async () => {
     emu = await startEmulator({ cloudDialect: "clickhouse", rateLimits: { cloud: false, alerting: false } });
-    const basic = `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`;
-    const res = await fetch(`${emu.url}${PIPES}`, {
-      method: "POST",
-      headers: { authorization: basic, "content-type": "application/json" },
-      body: JSON.stringify(postBody(PROGRAMS.kafka as unknown as Args)),
-    });
-    pipeId = ((await res.json()) as { result: { id: string } }).result.id;
+    pipeId = await kafkaPipeMadeByHand(emu);
     const env = { ...exportEnv(emu), ALERTPIPE_CLOUD_DIALECT: "clickhouse" };
     for (const format of ["yaml", "typescript", "import"] as const) {
       emu.resetRequestLog();

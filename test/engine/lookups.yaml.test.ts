@@ -14,8 +14,7 @@ import { TEAM_SECRET, seedEstate, seedTeamObjects, type Estate, type TeamObjects
 import { ALERTS_PATH, KEYS_PATH, ORG_ID } from "../support/fixtures";
 import { yamlProgram, yamlStack } from "../support/yamlStack";
 import { exportEnv, exportInProcess } from "../support/exportRuns";
-import { PIPE_SERVICE, PROGRAMS } from "../support/clickPipes";
-import { postBody, type Args } from "../../provider/clickPipe/wire";
+import { PIPE_SERVICE, PROGRAMS, kafkaPipeMadeByHand } from "../support/clickPipes";
 
 /** Looks up one alert by id and every key of the organization, and outputs what it found. */
 const program = (alertId: string) =>
@@ -136,13 +135,7 @@ describe("a Kafka pipe adopted by the exported YAML program, found by getClickPi
 
   beforeAll(async () => {
     emu = await startEmulator({ cloudDialect: "clickhouse", rateLimits: { cloud: false, alerting: false } });
-    const basic = `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`;
-    const made = await fetch(`${emu.url}${pipes}`, {
-      method: "POST",
-      headers: { authorization: basic, "content-type": "application/json" },
-      body: JSON.stringify(postBody(PROGRAMS.kafka as unknown as Args)),
-    });
-    pipeId = ((await made.json()) as { result: { id: string } }).result.id;
+    pipeId = await kafkaPipeMadeByHand(emu);
     const env = { ...exportEnv(emu), ALERTPIPE_CLOUD_DIALECT: "clickhouse" };
     const exported = await exportInProcess(
       ["export", "--type", "ClickPipe", "--service", service, "--format", "yaml"],
