@@ -121,6 +121,8 @@ export interface ExportKind {
     readonly at: string;
     readonly names: (inputs: Readonly<Record<string, unknown>>) => string[];
   };
+  /** The one write the first up of a class without importId sends ("PUT" unless said). */
+  readonly firstWrite?: "PATCH";
   /** False: the dynamic class cannot take an object over (no importId); the TypeScript program comments it out. */
   readonly dynamicAdoptable?: false;
 }
@@ -371,6 +373,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     references: [],
     dynamicImportId: undefined,
     programNote: undefined,
+    firstWrite: "PATCH",
   },
   {
     type: "ClickPipe",

@@ -66,7 +66,7 @@ export function typescriptProgram(program: Program): string {
     else
       out.push(
         ...commentLines(
-          `${r.kind.type} has no importId: the first up sends one PUT of these values, which the service already holds.`,
+          `${r.kind.type} has no importId: the first up sends one ${r.kind.firstWrite ?? "PUT"} of these values, which the service already holds.`,
           "// ",
         ),
       );

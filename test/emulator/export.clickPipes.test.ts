@@ -75,6 +75,7 @@ describe("alertpipe export --service of a service with a Kafka pipe that has cre
     );
     expect(ts.stdout).toContain('//       password: config.requireSecret("ordersPassword"),');
     expect(ts.stdout).toMatch(/^const cdcInfrastructure\w* = new ClickPipeCdcInfrastructure\(/m);
+    expect(ts.stdout).toContain("ClickPipeCdcInfrastructure has no importId: the first up sends one PATCH");
   });
 
   it("lists the pipe in the import file, the report saying which credentials the generated code needs", () => {
