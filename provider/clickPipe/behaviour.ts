@@ -23,6 +23,7 @@ import {
   BROKEN_STATES,
   CHANGING_STATES,
   STARTED_STATES,
+  STOPPED_BY_STATE,
   STOPPED_STATES,
   stoppedOf,
   type ClickPipeState,
@@ -43,6 +44,7 @@ import {
   projected,
   secretsOf,
   sourceReplacement,
+  sourceWithoutSecrets,
   type Args,
   type Live,
   type PipeRef,
@@ -96,14 +98,16 @@ const OBJECT_STORAGE_AUTH_NEEDS: Readonly<Record<string, readonly string[]>> = {
  * The rules across fields, each failure at a top-level property with the nested path in its words.
  * Inputs passed the type checks; values unknown in preview are skipped by the caller's zod step.
  */
-export function crossFieldProblems(inputs: RawInputs): CheckFailure[] {
+export function crossFieldProblems(inputs: RawInputs, needed: string[] = []): CheckFailure[] {
   const out: CheckFailure[] = [];
   const fail = (property: string, reason: string) => out.push({ property, reason });
   const source = asObj(inputs.source);
   const creds = asObj(inputs.credentials) ?? {};
   const needCreds = (names: readonly string[], when: string) => {
-    for (const n of names)
+    for (const n of names) {
+      needed.push(n);
       if (!set(creds, n)) fail("credentials", `credentials need ${n} ${when} (write-only, secret)`);
+    }
   };
   const kinds = SOURCE_KINDS.filter((k) => set(source, k));
   if (source !== undefined && kinds.length !== 1)
@@ -197,6 +201,13 @@ export function crossFieldProblems(inputs: RawInputs): CheckFailure[] {
   return out;
 }
 
+/** The credentials the source's kind and authentication need, in the check's order: an export's placeholders. */
+export function credentialsNeeded(inputs: RawInputs): string[] {
+  const needed: string[] = [];
+  crossFieldProblems(inputs, needed);
+  return [...new Set(needed)];
+}
+
 function destinationProblems(
   inputs: RawInputs,
   kind: SourceKind | undefined,
@@ -226,7 +237,13 @@ function destinationProblems(
 }
 
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkedWithCredential<Args>("cloud", DEF, news, crossFieldProblems, clickhouseCloudOnly("ClickPipe"));
+  return checkedWithCredential<Args>(
+    "cloud",
+    DEF,
+    news,
+    (inputs) => crossFieldProblems(inputs),
+    clickhouseCloudOnly("ClickPipe"),
+  );
 }
 
 const refOf = (v: { readonly organizationId?: string | null; readonly serviceId?: string | null }): PipeRef => ({
@@ -450,6 +467,33 @@ function outputsFromLive(live: Live, stored: State): State {
       : stored.scaling) as Args["scaling"],
   } as Args;
   return outputsOf(args, live, stopped);
+}
+
+/** A lookup's pipe: its fields as answered, less where a credential goes; `stopped` as its state says. */
+export function pipeAsLookedUp(ref: PipeRef, pipe: Obj & { id: string }): Record<string, unknown> {
+  const live = liveOf(pipe);
+  const stopped = live.state === undefined ? undefined : STOPPED_BY_STATE[live.state as ClickPipeState];
+  const fields: Record<string, unknown> = {
+    clickPipeId: live.id,
+    ...ref,
+    name: live.name,
+    source: sourceWithoutSecrets(live.source),
+    destination: live.destination,
+    fieldMappings: live.fieldMappings,
+    settings: live.settings,
+    scaling: live.scaling,
+    stopped,
+    state: live.state,
+    createdAt: live.createdAt,
+    updatedAt: live.updatedAt,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null));
+}
+
+/** What an import of a listed pipe records (the list answers whole pipes: no GET of its own). */
+export function importedFromList(ref: PipeRef, pipe: Obj & { id: string }): Found<typeof DEF> {
+  const live = liveOf(pipe);
+  return foundOf({ ...live, source: sourceWithoutSecrets(live.source) }, { ...ref });
 }
 
 const INPUTS = COMPARED.filter((n) => n !== "stateTimeoutSeconds");

@@ -355,3 +355,25 @@ export function liveOf(pipe: Obj & { id: string }): Live {
     updatedAt: typeof pipe.updatedAt === "string" ? pipe.updatedAt : undefined,
   };
 }
+
+/** Where a source's answer could hold a secret: what the POST takes there, never to be shown. */
+const SECRET_MEMBERS = ["credentials", "accessKey", "connectionString", "serviceAccountKey"] as const;
+
+/** An answered source without any member a credential goes in (an echo would be plain text). */
+export function sourceWithoutSecrets(source: unknown): unknown {
+  const o = asObj(source);
+  if (o === undefined) return source;
+  return Object.fromEntries(
+    Object.entries(o).map(([kind, part]) => {
+      const p = asObj(part);
+      if (p === undefined) return [kind, part];
+      const kept: Record<string, unknown> = Object.fromEntries(
+        Object.entries(p).filter(([k]) => !(SECRET_MEMBERS as readonly string[]).includes(k)),
+      );
+      const registry = asObj(p.schemaRegistry);
+      if (registry !== undefined)
+        kept.schemaRegistry = Object.fromEntries(Object.entries(registry).filter(([k]) => k !== "credentials"));
+      return [kind, kept];
+    }),
+  );
+}

@@ -25,6 +25,11 @@ import type {
   DashboardFilter,
   DashboardSavedFilterValue,
   DashboardContainer,
+  ClickPipeSource,
+  ClickPipeDestination,
+  ClickPipeFieldMapping,
+  ClickPipeSettings,
+  ClickPipeScaling,
 } from "./generated";
 
 /** The arguments of getAlert. */
@@ -609,6 +614,87 @@ export interface GetClickPipeCdcInfrastructureResult {
   replicaMemoryGb?: number | null;
 }
 
+/** The arguments of getClickPipe. */
+export interface GetClickPipeArgs {
+  /** The organization that owns the service (uuid). */
+  organizationId: string;
+  /** The service the pipe writes into (uuid). */
+  serviceId: string;
+  /** The pipe's id (uuid). */
+  clickPipeId: string;
+}
+
+/**
+ * A ClickPipe of a ClickHouse Cloud service by its id, as the service holds it: never its credentials, which the
+ * service never returns (ClickHouse Cloud only).
+ */
+export interface GetClickPipeResult {
+  /** The pipe's id (uuid). */
+  clickPipeId: string;
+  /** Organization that owns the service (uuid). Changing it replaces the pipe. */
+  organizationId?: string | null;
+  /** Service the pipe writes into (uuid). Changing it replaces the pipe. */
+  serviceId?: string | null;
+  /** The pipe's name, 1 to 255 characters. Changes in place. */
+  name?: string | null;
+  /**
+   * Where the pipe reads: exactly one kind. What ClickPipePatchSource cannot change replaces the pipe (every BigQuery
+   * change does).
+   */
+  source?: ClickPipeSource | null;
+  /** Where the pipe writes. Only columns change in place; the rest replaces the pipe. */
+  destination?: ClickPipeDestination | null;
+  /** Source fields to destination columns; every destination column must be filled. Changes in place. */
+  fieldMappings?: ClickPipeFieldMapping[] | null;
+  /** The pipe's settings (the thirteen of PipeSettings, same ranges); only those set are managed. Changes in place. */
+  settings?: ClickPipeSettings | null;
+  /**
+   * Replicas (1-40), CPU (125-2000 millicores) and memory (0.5-8 GB) per replica, or concurrency (object storage); sent
+   * only when set. Not for database pipes: see ClickPipeCdcInfrastructure.
+   */
+  scaling?: ClickPipeScaling | null;
+  /**
+   * Whether the pipe's state says it is stopped (Stopped, Stopping, Paused, Pausing, Failed); absent when the state
+   * tells neither (InternalError, Unknown).
+   */
+  stopped?: boolean | null;
+  /**
+   * What the service reports (Running, Stopped, Failed, Snapshot, ...). Read-only: it never makes a diff; stopped is
+   * the switch.
+   */
+  state?: string | null;
+  /** When the pipe was created (ISO 8601). */
+  createdAt?: string | null;
+  /** When the pipe last changed (ISO 8601). */
+  updatedAt?: string | null;
+}
+
+/** The arguments of getClickPipes. */
+export interface GetClickPipesArgs {
+  /** The organization that owns the service (uuid). */
+  organizationId: string;
+  /** The service the pipes write into (uuid). */
+  serviceId: string;
+  /** Only the pipes of this name (exactly). */
+  name?: string;
+}
+
+/** A ClickPipe as the service holds it. */
+export type GetClickPipesClickPipe = GetClickPipeResult;
+
+/**
+ * A ClickHouse Cloud service's ClickPipes, one list (the service does not page it), as the service holds them; with
+ * `name`, those of that name alone. Never a credential (ClickHouse Cloud only).
+ */
+export interface GetClickPipesResult {
+  /** The organization (uuid). */
+  organizationId: string;
+  /** The service (uuid). */
+  serviceId: string;
+  /** The service's pipes, in the order the service lists them. */
+  clickPipes: GetClickPipesClickPipe[];
+}
+
 /** Each lookup's arguments and result, by the function's name. */
 export interface LookupTypes {
   getAlert: { args: GetAlertArgs; result: GetAlertResult };
@@ -630,4 +716,6 @@ export interface LookupTypes {
     args: GetClickPipeCdcInfrastructureArgs;
     result: GetClickPipeCdcInfrastructureResult;
   };
+  getClickPipe: { args: GetClickPipeArgs; result: GetClickPipeResult };
+  getClickPipes: { args: GetClickPipesArgs; result: GetClickPipesResult };
 }

@@ -40,6 +40,10 @@ export const getApiKeys = lookup("getApiKeys");
 /** One pipe's settings as the service holds them, null when unset. */
 export const getPipeSettings = lookup("getPipeSettings");
 export const getClickPipeCdcInfrastructure = lookup("getClickPipeCdcInfrastructure");
+/** A ClickPipe by its id, as the service holds it: never its credentials. LOOKUP_NOT_FOUND when there is none. */
+export const getClickPipe = lookup("getClickPipe");
+/** A service's ClickPipes (one list); with `name`, those of that name alone. Never a credential. */
+export const getClickPipes = lookup("getClickPipes");
 /** A webhook by `id` or by `name`, never its headers, queryParams or an incidentio body (write-only). */
 export const getWebhook = lookup("getWebhook");
 /** The caller's webhooks (every page); with `name`, those of that name alone. */

@@ -44,8 +44,8 @@ export function helpText(): string {
   });
   return `Usage: alertpipe export [options]
 
-Lists the alerts, webhooks, saved searches, dashboards, sources, connections, API keys and pipe
-settings on the service and writes
+Lists the alerts, webhooks, saved searches, dashboards, sources, connections, API keys, pipe
+settings, ClickPipes and ClickPipes CDC capacities on the service and writes
 either a file for \`pulumi import --file <file>\` ({"resources": [{"type", "name", "id"}, ...]}) or
 a program that adopts every object itself on its first \`pulumi up\`. It only reads (GET requests,
 paced as the provider paces them); it never writes to the service.
@@ -53,10 +53,13 @@ paced as the provider paces them); it never writes to the service.
 What to export:
   --type <type>                   ${EXPORT_TYPES.join(", ")}; repeat for several. Default: every
                                   type whose scope is given (alerts always; keys with
-                                  --organization; settings with --pipe).
+                                  --organization; settings with --pipe; ClickPipes and CDC
+                                  capacity with --service).
   --organization <id>             an organization whose API keys to export (repeat for several)
   --pipe <org>/<service>/<pipe>   a pipe whose settings to export (repeat for several); settings
                                   have no list, so each pipe is read by itself
+  --service <org>/<service>       a ClickHouse Cloud service whose ClickPipes (one GET of their
+                                  list) and CDC capacity (one GET) to export (repeat for several)
   --name <glob>                   keep only the objects whose name matches (* any run, ? one
                                   character, every other character itself, case aside), and
                                   with them what they refer to (webhooks, saved searches,
@@ -78,8 +81,10 @@ Left out, and said on stderr: objects the resources cannot hold as they are (the
 preview runs refuses them; the reason is given), and lists the service does not have (404), which
 do not stop the export. API keys come without their keyId and keySecret: the service shows a
 secret once. Connections come without their password, which the service never returns: a
-program adopts them without it (sending nothing) and says how to supply it. Secrets are never
-written.
+program adopts them without it (sending nothing) and says how to supply it. ClickPipes come
+without their source's credentials, which the service never returns: each is a secret config value
+of the program, which the report names (set each before the first up). The TypeScript program
+leaves ClickPipes commented out (their class has no importId). Secrets are never written.
 
 Connection (a flag, else the environment variable, as the provider reads its stack config):
 ${settings.join("\n")}
@@ -88,7 +93,7 @@ ${settings.join("\n")}
 Exit codes:
   0  the file was written (the report on stderr says what was skipped or not listed)
   1  nothing was written: a setting is missing or malformed, or a request was refused or failed
-  2  usage: an unknown command, flag or type, or a malformed --pipe
+  2  usage: an unknown command, flag or type, or a malformed --pipe or --service
 
 Then, with --format yaml or typescript: pulumi up (its first run adopts every object, writing
 nothing). With the import file: pulumi import --file <file> --protect=false --generate-code
@@ -101,6 +106,7 @@ interface Parsed {
   readonly types: ExportType[];
   readonly organizations: string[];
   readonly pipes: string[];
+  readonly services: string[];
   readonly names: string[];
   readonly out: string | undefined;
   readonly format: Format;
@@ -120,6 +126,7 @@ function parse(args: readonly string[]): Parsed | "help" {
         type: { type: "string", multiple: true },
         organization: { type: "string", multiple: true },
         pipe: { type: "string", multiple: true },
+        service: { type: "string", multiple: true },
         name: { type: "string", multiple: true },
         out: { type: "string" },
         format: { type: "string" },
@@ -144,7 +151,16 @@ function parse(args: readonly string[]): Parsed | "help" {
     if (parts.length !== 3 || parts.some((part) => part.trim() === ""))
       throw new UsageError(`--pipe ${p}: give <organizationId>/<serviceId>/<pipeId>`);
   }
+  const services = (values.service ?? []).map((p) => p.trim().toLowerCase());
+  for (const p of services) {
+    const parts = p.split("/");
+    if (parts.length !== 2 || parts.some((part) => part.trim() === ""))
+      throw new UsageError(`--service ${p}: give <organizationId>/<serviceId>`);
+  }
   const explicit = types as ExportType[];
+  for (const t of ["ClickPipe", "ClickPipeCdcInfrastructure"] as const)
+    if (explicit.includes(t) && services.length === 0)
+      throw new UsageError(`--type ${t} needs --service <organizationId>/<serviceId>: it is listed per service`);
   if (explicit.includes("ApiKey") && organizations.length === 0)
     throw new UsageError("--type ApiKey needs --organization <id>: keys are listed per organization");
   if (explicit.includes("PipeSettings") && pipes.length === 0)
@@ -161,6 +177,7 @@ function parse(args: readonly string[]): Parsed | "help" {
     types: explicit.length > 0 ? [...new Set(explicit)] : [...EXPORT_TYPES],
     organizations: [...new Set(organizations)],
     pipes: [...new Set(pipes)],
+    services: [...new Set(services)],
     names: values.name ?? [],
     out: values.out,
     format,
@@ -201,7 +218,8 @@ export async function runCli(args: readonly string[], io: Io): Promise<number> {
     const text = FORMATS[parsed.format](result);
     if (parsed.out === undefined) io.out(text);
     else writeFileSync(parsed.out, text);
-    for (const line of reportLines(result)) io.err(`alertpipe export: ${line}\n`);
+    for (const line of reportLines(result, parsed.format === "import" ? "import" : "program"))
+      io.err(`alertpipe export: ${line}\n`);
     const where = parsed.out === undefined ? "stdout" : parsed.out;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const wired = parsed.format === "import" ? "" : `, ${programOf(result.adopted).references} references wired`;

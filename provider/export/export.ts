@@ -25,11 +25,24 @@ export interface Kept {
   readonly inputs: Inputs;
   /** What its import's read gives as outputs (a dashboard's tileIds); none when it gave none. */
   readonly outputs?: Inputs;
+  /** The write-only secrets it needs (the kind's placeholders), by name. */
+  readonly secrets?: readonly string[];
 }
 
 /** A kept object under the name the document and the programs give it. */
 export interface Adopted extends Kept {
   readonly name: string;
+  /** Each of its secrets' config key, by the secret's name. */
+  readonly configKeys?: Readonly<Record<string, string>>;
+}
+
+/** A secret config value the program reads in place of a secret the service never returns. */
+export interface ConfigPlaceholder {
+  readonly key: string;
+  readonly resource: string;
+  readonly type: ExportType;
+  /** Where it goes, e.g. `credentials.password`. */
+  readonly at: string;
 }
 
 /** One resource of the `pulumi import --file` document. */
@@ -72,13 +85,15 @@ export interface ExportResult {
   readonly notListed: Array<{ readonly type: ExportType; readonly needs: string }>;
   /** The exported types' notes (e.g. keys come without their secret). */
   readonly notes: string[];
+  /** The secret config values the programs read, each to be set before the first up. */
+  readonly placeholders: ConfigPlaceholder[];
 }
 
 /** What an import of this object records, or why it would give a program that fails preview. */
 async function adoption(
   kind: ExportKind,
   listed: Listed,
-): Promise<{ inputs: Inputs; outputs: Inputs | undefined } | { why: string }> {
+): Promise<{ inputs: Inputs; outputs: Inputs | undefined; secrets: string[] } | { why: string }> {
   let recorded;
   try {
     recorded = listed.recorded ?? (await kind.behaviour.readImported(listed.importId));
@@ -88,9 +103,26 @@ async function adoption(
   if (recorded === undefined) return { why: "it was gone when its import read it" };
   // Checked as the written program's preview will check them.
   const inputs = pick(recorded.inputs, inputNames(kind.behaviour.definition));
-  const checked = await kind.behaviour.check({}, inputs);
-  if (checked.ok) return { inputs, outputs: recorded.outputs };
+  // Secrets the service never returns are checked as the program will give them: set.
+  const secrets = kind.placeholders?.names(inputs) ?? [];
+  const given =
+    kind.placeholders === undefined ? inputs : { ...inputs, [kind.placeholders.at]: placeholderValues(secrets) };
+  const checked = await kind.behaviour.check({}, given);
+  if (checked.ok) return { inputs, outputs: recorded.outputs, secrets };
   return { why: `the resource cannot hold it as it is: ${checked.failures.map((f) => f.reason).join("; ")}` };
+}
+
+const placeholderValues = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, "set-by-config"]));
+
+/** The config key of each secret: the resource's name and the secret's, clear of every resource name. */
+function configKeysOf(name: string, secrets: readonly string[], taken: ReadonlySet<string>): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const secret of secrets) {
+    let key = `${name}${secret.charAt(0).toUpperCase()}${secret.slice(1)}`;
+    while (taken.has(key.toLowerCase())) key = `${key}Secret`;
+    keys[secret] = key;
+  }
+  return keys;
 }
 
 /** The ids an object's inputs name at a reference's path. */
@@ -146,6 +178,7 @@ export async function exportEstate(options: ExportOptions): Promise<ExportResult
       listed: c.listed,
       inputs: got.inputs,
       ...(got.outputs === undefined ? {} : { outputs: got.outputs }),
+      ...(got.secrets.length === 0 ? {} : { secrets: got.secrets }),
     });
     keptKeys.add(key);
     count.exported += 1;
@@ -201,18 +234,32 @@ export async function exportEstate(options: ExportOptions): Promise<ExportResult
     keyOf,
   );
   const order = (k: Kept) => EXPORT_KINDS.indexOf(k.kind);
-  const adopted = kept
-    .map((k) => ({ ...k, name: names.get(keyOf(k)) ?? "" }))
+  const taken = new Set([...names.values()].map((n) => n.toLowerCase()));
+  const adopted: Adopted[] = kept
+    .map((k) => {
+      const name = names.get(keyOf(k)) ?? "";
+      return k.secrets === undefined
+        ? { ...k, name }
+        : { ...k, name, configKeys: configKeysOf(name, k.secrets, taken) };
+    })
     .sort((a, b) => order(a) - order(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const placeholders = adopted.flatMap((a) =>
+    Object.entries(a.configKeys ?? {}).map(([secret, key]) => ({
+      key,
+      resource: a.name,
+      type: a.kind.type,
+      at: `${a.kind.placeholders?.at ?? ""}.${secret}`,
+    })),
+  );
   const resources = adopted.map((k) => ({ type: k.kind.token, name: k.name, id: k.listed.importId }));
   const notes = kinds
     .filter((k) => k.caveat !== undefined && kept.some((x) => x.kind === k))
     .map((k) => k.caveat ?? "");
-  return { document: { resources }, adopted, collections, skipped, notListed, notes };
+  return { document: { resources }, adopted, collections, skipped, notListed, notes, placeholders };
 }
 
-/** The report as lines for a person (stderr). */
-export function reportLines(result: ExportResult): string[] {
+/** The report as lines for a person (stderr); an import file holds no values: its secrets are the code's to add. */
+export function reportLines(result: ExportResult, format: "import" | "program" = "program"): string[] {
   const lines: string[] = [];
   for (const c of result.collections) {
     if (c.missing !== undefined) {
@@ -231,5 +278,12 @@ export function reportLines(result: ExportResult): string[] {
   }
   for (const n of result.notListed) lines.push(`${n.type}: not listed, since none was named (give ${n.needs})`);
   for (const caveat of result.notes) lines.push(`note: ${caveat}`);
+  for (const p of result.placeholders)
+    lines.push(
+      format === "import"
+        ? `secret to set: ${p.type} ${p.resource}'s ${p.at}, which the import file cannot carry: add it to the ` +
+            `generated program from the secret config value ${p.key} (pulumi config set --secret ${p.key} <value>)`
+        : `secret to set: pulumi config set --secret ${p.key} <value> (${p.type} ${p.resource}'s ${p.at})`,
+    );
   return lines;
 }

@@ -10,6 +10,8 @@ export const EXPORT_TYPES = [
   "Dashboard",
   "Source",
   "Connection",
+  "ClickPipe",
+  "ClickPipeCdcInfrastructure",
 ] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
 

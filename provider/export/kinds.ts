@@ -27,6 +27,10 @@ import { SOURCE_REFERENCES } from "../source/definition";
 import { SOURCES } from "../source/wire";
 import { behaviour as connection } from "../connection/behaviour";
 import { CONNECTIONS } from "../connection/wire";
+import { behaviour as clickPipe, credentialsNeeded, importedFromList } from "../clickPipe/behaviour";
+import { pipesIn, pipesPath } from "../clickPipe/wire";
+import { behaviour as cdcInfrastructure } from "../clickPipeCdcInfrastructure/behaviour";
+import { send } from "../http/client";
 import type { ExportType } from "./filters";
 
 /** The inputs an import records, which the generated program holds, and its outputs (a dashboard's tileIds). */
@@ -49,6 +53,8 @@ export interface Scope {
   readonly organizations: readonly string[];
   /** Pipes as `<organizationId>/<serviceId>/<pipeId>`, lower case. */
   readonly pipes: readonly string[];
+  /** ClickHouse Cloud services as `<organizationId>/<serviceId>`, lower case: their ClickPipes and CDC capacity. */
+  readonly services?: readonly string[];
 }
 
 /** An object as listed. */
@@ -108,6 +114,18 @@ export interface ExportKind {
   readonly programNote: string | undefined;
   /** The map output (name to id) a keyed reference to it reads: a dashboard's tileIds. */
   readonly keyedOutput?: string;
+  /**
+   * The write-only secrets an object's inputs need and the service never returns (a ClickPipe's
+   * credentials), by their names under `at`: each becomes a secret config value of the program.
+   */
+  readonly placeholders?: {
+    readonly at: string;
+    readonly names: (inputs: Readonly<Record<string, unknown>>) => string[];
+  };
+  /** The one write the first up of a class without importId sends ("PUT" unless said). */
+  readonly firstWrite?: "PATCH";
+  /** False: the dynamic class cannot take an object over (no importId); the TypeScript program comments it out. */
+  readonly dynamicAdoptable?: false;
 }
 
 /** Words for a list the service lacks or answers unreadably; anything else throws. */
@@ -147,6 +165,34 @@ function listedCollection(
 function nameOf(item: unknown): string | undefined {
   const name = typeof item === "object" && item !== null ? (item as { name?: unknown }).name : undefined;
   return typeof name === "string" && name.trim() !== "" ? name : undefined;
+}
+
+/** A service's ClickPipes: one GET of the list, which answers whole pipes, so no pipe is read again. */
+function servicePipes(service: string): ToList {
+  const [organizationId = "", serviceId = ""] = service.split("/");
+  const ref = { organizationId, serviceId };
+  return {
+    where: `ClickPipes of service ${service}`,
+    list: async () => {
+      let body: unknown;
+      try {
+        body = (await send(connectionFor("cloud"), { method: "GET", path: pipesPath(ref) })).body;
+      } catch (err) {
+        const missing = missingBecause(err);
+        if (missing === undefined) throw err;
+        return { missing };
+      }
+      return pipesIn(body).map((pipe) => {
+        const found = importedFromList(ref, pipe);
+        return {
+          id: pipe.id,
+          importId: `${service}/${pipe.id}`,
+          name: nameOf(pipe),
+          recorded: { inputs: found.inputs, outputs: found.outputs },
+        };
+      });
+    },
+  };
 }
 
 // What others point at comes first, for readers; an import records no dependencies.
@@ -307,5 +353,54 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     references: [],
     dynamicImportId: undefined,
     programNote: undefined,
+  },
+  {
+    type: "ClickPipeCdcInfrastructure",
+    token: "alertpipe:index:ClickPipeCdcInfrastructure",
+    typeWord: "cdcInfrastructure",
+    plural: "ClickPipes CDC capacities",
+    named: false,
+    // One GET per service; a service without CDC scaling has nothing to adopt.
+    collections: (scope) =>
+      (scope.services ?? []).map((service) => ({
+        where: `CDC capacity of service ${service}`,
+        list: async () => {
+          const recorded = await cdcInfrastructure.readImported(service);
+          if (recorded === undefined) return { missing: "the service answers no CDC scaling" };
+          return [{ id: service, importId: service, name: undefined, recorded }];
+        },
+      })),
+    needs: "--service <organizationId>/<serviceId>",
+    behaviour: cdcInfrastructure,
+    caveat: undefined,
+    references: [],
+    dynamicImportId: undefined,
+    programNote: undefined,
+    firstWrite: "PATCH",
+  },
+  {
+    type: "ClickPipe",
+    token: "alertpipe:index:ClickPipe",
+    typeWord: "clickPipe",
+    plural: "ClickPipes",
+    named: true,
+    collections: (scope) => (scope.services ?? []).map(servicePipes),
+    needs: "--service <organizationId>/<serviceId>",
+    behaviour: clickPipe,
+    caveat:
+      "ClickPipes are adopted without their source's credentials, which the service never returns: each one the source " +
+      "needs is a secret config value of the program, named below; set each (pulumi config set --secret <key> <value>) " +
+      "before the first up, which adopts each pipe and sends its credentials with one PATCH (the import compares the " +
+      "program with an answer holding none); then remove each pipe's import option, which would otherwise plan a " +
+      "replacement. The TypeScript program leaves ClickPipes commented out (no importId).",
+    references: [],
+    dynamicImportId: undefined,
+    programNote:
+      "credentials are secret config values: the service never returns them. Set each before the first up " +
+      "(pulumi config set --secret <key> <value>), which adopts the pipe and sends them with one PATCH. Then remove " +
+      "the import option: while it stays, each preview compares the program with the service's answer again, which " +
+      "holds no credentials, and plans to replace the pipe.",
+    placeholders: { at: "credentials", names: credentialsNeeded },
+    dynamicAdoptable: false,
   },
 ];

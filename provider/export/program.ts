@@ -13,8 +13,20 @@ export class Reference {
   ) {}
 }
 
+/** A secret config value of the program, by its key: a secret the service never returns. */
+export class ConfigSecret {
+  constructor(readonly key: string) {}
+}
+
 export type ProgramValue =
-  string | number | boolean | null | Reference | readonly ProgramValue[] | { readonly [key: string]: ProgramValue };
+  | string
+  | number
+  | boolean
+  | null
+  | Reference
+  | ConfigSecret
+  | readonly ProgramValue[]
+  | { readonly [key: string]: ProgramValue };
 
 export interface ProgramResource {
   readonly kind: ExportKind;
@@ -27,6 +39,8 @@ export interface ProgramResource {
   readonly inputs: { readonly [key: string]: ProgramValue };
   /** Said above it: why a value that names another object stays a literal. */
   readonly notes: readonly string[];
+  /** Config keys it reads, in order: each a secret. */
+  readonly configKeys: readonly string[];
 }
 
 export interface Program {
@@ -59,7 +73,14 @@ function replaced(
   const [step, ...rest] = path;
   if (step === undefined) return typeof value === "string" ? (replace(value) ?? value) : value;
   if (step === "[]") return Array.isArray(value) ? value.map((v: ProgramValue) => replaced(v, rest, replace)) : value;
-  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Reference) return value;
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    Array.isArray(value) ||
+    value instanceof Reference ||
+    value instanceof ConfigSecret
+  )
+    return value;
   const record = value as { readonly [key: string]: ProgramValue };
   const inner = record[step];
   if (inner === undefined) return value;
@@ -112,6 +133,13 @@ export function programOf(adopted: readonly Adopted[]): Program {
         return reference;
       }) as typeof inputs;
     }
+    const configKeys = Object.entries(a.configKeys ?? {});
+    const at = a.kind.placeholders?.at;
+    if (at !== undefined && configKeys.length > 0)
+      inputs = {
+        ...inputs,
+        [at]: Object.fromEntries(configKeys.map(([secret, key]) => [secret, new ConfigSecret(key)])),
+      };
     return {
       kind: a.kind,
       name: a.name,
@@ -119,6 +147,7 @@ export function programOf(adopted: readonly Adopted[]): Program {
       dynamicImportId: a.kind.dynamicImportId?.(a.listed),
       inputs,
       notes,
+      configKeys: configKeys.map(([, key]) => key),
     };
   });
   return { resources: referentsFirst(made), references };
@@ -127,7 +156,7 @@ export function programOf(adopted: readonly Adopted[]): Program {
 function namesReferred(value: ProgramValue, into: Set<string>): Set<string> {
   if (value instanceof Reference) into.add(value.name);
   else if (Array.isArray(value)) for (const v of value as readonly ProgramValue[]) namesReferred(v, into);
-  else if (typeof value === "object" && value !== null)
+  else if (typeof value === "object" && value !== null && !(value instanceof ConfigSecret))
     for (const v of Object.values(value as { readonly [key: string]: ProgramValue })) namesReferred(v, into);
   return into;
 }

@@ -1,7 +1,7 @@
 // A Pulumi YAML program for the plugin's resources, each adopting its object with the `import`
 // option on the first `up`, each reference as `${name.id}`.
 
-import { commentLines, Reference, type Program, type ProgramValue } from "./program";
+import { commentLines, ConfigSecret, Reference, type Program, type ProgramValue } from "./program";
 
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -23,6 +23,7 @@ const key = (k: string) => (PLAIN_KEY.test(k) ? k : JSON.stringify(k));
 /** `value` after `head` (a key and colon, or a list's dash), in block style at `indent`. */
 function lines(head: string, value: ProgramValue, indent: string): string[] {
   if (value instanceof Reference) return [`${head} ${reference(value)}`];
+  if (value instanceof ConfigSecret) return [`${head} ${JSON.stringify(`\${${value.key}}`)}`];
   if (Array.isArray(value)) {
     const items = value as readonly ProgramValue[];
     if (items.length === 0) return [`${head} []`];
@@ -38,7 +39,12 @@ function lines(head: string, value: ProgramValue, indent: string): string[] {
 
 /** One element of a list: `- ` and the value, a mapping's first key on the dash's line. */
 function listItem(item: ProgramValue, indent: string): string[] {
-  const isMapping = typeof item === "object" && item !== null && !Array.isArray(item) && !(item instanceof Reference);
+  const isMapping =
+    typeof item === "object" &&
+    item !== null &&
+    !Array.isArray(item) &&
+    !(item instanceof Reference) &&
+    !(item instanceof ConfigSecret);
   if (!isMapping || Object.keys(item).length === 0) return lines(`${indent}-`, item, indent);
   const [first, ...rest] = lines("", item, `${indent}`).slice(1);
   return [`${indent}- ${(first ?? "").trimStart()}`, ...rest];
@@ -55,8 +61,13 @@ export function yamlProgram(program: Program): string {
     "  providers:",
     "    - name: alertpipe",
     "      path: ./node_modules/.bin",
-    "resources:",
   ];
+  const keys = program.resources.flatMap((r) => r.configKeys);
+  if (keys.length > 0) {
+    out.push("# Secrets the service never returns: set each with pulumi config set --secret <key> <value>.", "config:");
+    for (const k of keys) out.push(`  ${k}:`, "    type: string", "    secret: true");
+  }
+  out.push("resources:");
   for (const r of program.resources) {
     if (r.kind.programNote !== undefined) out.push(...commentLines(r.kind.programNote, "  # "));
     for (const said of r.notes) out.push(...commentLines(said, "  # "));

@@ -12,6 +12,7 @@ import { DASHBOARD } from "../dashboard/definition";
 import { SOURCE } from "../source/definition";
 import { CONNECTION } from "../connection/definition";
 import { CLICK_PIPE_CDC_INFRASTRUCTURE } from "../clickPipeCdcInfrastructure/definition";
+import { CLICK_PIPE } from "../clickPipe/definition";
 
 /** A list of objects of the one shape, named for the schema's `types`. */
 export interface RecordsType {
@@ -269,6 +270,59 @@ export const GET_CLICK_PIPE_CDC_INFRASTRUCTURE = {
   outputs: held(CLICK_PIPE_CDC_INFRASTRUCTURE),
 } as const satisfies LookupDefinition;
 
+// A pipe as the service answers it: never its credentials (the service never returns them), nor
+// stateTimeoutSeconds (the provider's alone); stopped is what its state says. Its three ids as its
+// import names them.
+const [clickPipeOrg, clickPipeSvc, clickPipeKey] = CLICK_PIPE.importIdForm;
+const clickPipeFields: Fields = {
+  [clickPipeKey]: { type: STRING, description: "The pipe's id (uuid).", required: true },
+  ...held(CLICK_PIPE),
+  stopped: {
+    type: CLICK_PIPE.properties.stopped.type,
+    description:
+      "Whether the pipe's state says it is stopped (Stopped, Stopping, Paused, Pausing, Failed); absent when the state tells neither (InternalError, Unknown).",
+  },
+};
+const pipeServiceIds = {
+  [clickPipeOrg]: cdcIds.organizationId,
+  [clickPipeSvc]: ID("The service the pipes write into (uuid).", "uuid"),
+};
+
+export const GET_CLICK_PIPE = {
+  name: "getClickPipe",
+  description:
+    "A ClickPipe of a ClickHouse Cloud service by its id, as the service holds it: never its credentials, which the service " +
+    "never returns (ClickHouse Cloud only).",
+  inputs: {
+    ...pipeServiceIds,
+    [clickPipeSvc]: ID("The service the pipe writes into (uuid).", "uuid"),
+    [clickPipeKey]: ID("The pipe's id (uuid).", "uuid"),
+  },
+  outputs: clickPipeFields,
+} as const satisfies LookupDefinition;
+
+export const GET_CLICK_PIPES = {
+  name: "getClickPipes",
+  description:
+    "A ClickHouse Cloud service's ClickPipes, one list (the service does not page it), as the service holds them; with " +
+    "`name`, those of that name alone. Never a credential (ClickHouse Cloud only).",
+  inputs: { ...pipeServiceIds, name: { type: STRING, description: "Only the pipes of this name (exactly)." } },
+  outputs: {
+    [clickPipeOrg]: { type: STRING, description: "The organization (uuid).", required: true },
+    [clickPipeSvc]: { type: STRING, description: "The service (uuid).", required: true },
+    clickPipes: {
+      type: {
+        kind: "records",
+        name: "GetClickPipesClickPipe",
+        description: "A ClickPipe as the service holds it.",
+        fields: clickPipeFields,
+      },
+      description: "The service's pipes, in the order the service lists them.",
+      required: true,
+    },
+  },
+} as const satisfies LookupDefinition;
+
 /** Every lookup, in the order the schema lists them. */
 export const LOOKUPS = [
   GET_ALERT,
@@ -287,6 +341,8 @@ export const LOOKUPS = [
   GET_CONNECTION,
   GET_CONNECTIONS,
   GET_CLICK_PIPE_CDC_INFRASTRUCTURE,
+  GET_CLICK_PIPE,
+  GET_CLICK_PIPES,
 ] as const;
 
 export type LookupName = (typeof LOOKUPS)[number]["name"];

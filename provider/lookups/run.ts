@@ -4,7 +4,7 @@
 import { z } from "../protocol/zod";
 import { idProblem, quotedId } from "../protocol/ids";
 import { fromWire, type ResourceDefinition } from "../protocol/definition";
-import { LookupAmbiguousError, LookupArgumentError, LookupNotFoundError } from "../errors";
+import { LookupAmbiguousError, LookupArgumentError, LookupNotFoundError, UnexpectedResponseError } from "../errors";
 import { send } from "../http/client";
 import { isNotFound, unlessGone } from "../http/gone";
 import { connectionFor, isManagedClickStack, type Area } from "../runtime/connection";
@@ -28,11 +28,16 @@ import { SOURCES } from "../source/wire";
 import { CONNECTION } from "../connection/definition";
 import { CONNECTIONS } from "../connection/wire";
 import { cdcScalingPath, scalingIn } from "../clickPipeCdcInfrastructure/wire";
+import { pipeIn, pipesIn, pipesPath, type PipeRef } from "../clickPipe/wire";
+import { pipeAsLookedUp } from "../clickPipe/behaviour";
+import { CLICK_PIPE } from "../clickPipe/definition";
 import {
   GET_ALERT,
   GET_ALERTS,
   GET_API_KEY,
   GET_API_KEYS,
+  GET_CLICK_PIPE,
+  GET_CLICK_PIPES,
   GET_CLICK_PIPE_CDC_INFRASTRUCTURE,
   GET_CONNECTION,
   GET_CONNECTIONS,
@@ -143,6 +148,10 @@ const connectionResult = (id: string, c: unknown): Result => ({
   ...fieldsOf(CONNECTION, CONNECTION_FIELDS, asObject(c)),
   id,
 });
+
+/** The service a pipe lookup names, in its words. */
+const serviceWords = (ref: PipeRef) =>
+  `service ${quotedId(ref.serviceId)} of organization ${quotedId(ref.organizationId)}`;
 
 /** One of a collection by id (a read) or by name (the list). */
 async function oneOf(
@@ -314,6 +323,36 @@ const RUNS: Record<LookupName, (args: Args) => Promise<Result>> = {
           `(GET ${path} answered ${res === undefined ? "404" : "no replicaCpuMillicores and replicaMemoryGb"})`,
       );
     return { organizationId, serviceId, ...scaling };
+  },
+
+  async getClickPipe(args) {
+    // The pipe's three ids, in its import's and its path's order.
+    const [organizationId = "", serviceId = "", id = ""] = CLICK_PIPE.importIdForm.map((n) => args[n] ?? "");
+    const ref = { organizationId, serviceId };
+    const path = pipesPath(ref, id);
+    const res = await unlessGone(() => send(connectionFor("cloud"), { method: "GET", path }));
+    if (res === undefined)
+      throw new LookupNotFoundError(
+        GET_CLICK_PIPE.name,
+        `${serviceWords(ref)} has no ClickPipe ${quotedId(id)} (GET ${path} answered 404)`,
+      );
+    const pipe = pipeIn(res.body);
+    if (pipe === undefined) throw new UnexpectedResponseError(res, "the answer holds no ClickPipe", res.requestId);
+    return pipeAsLookedUp(ref, pipe);
+  },
+
+  async getClickPipes(args) {
+    const ref = { organizationId: args.organizationId ?? "", serviceId: args.serviceId ?? "" };
+    const path = pipesPath(ref);
+    // One GET: the description gives the list no paging.
+    const res = await unlessGone(() => send(connectionFor("cloud"), { method: "GET", path }));
+    if (res === undefined)
+      throw new LookupNotFoundError(
+        GET_CLICK_PIPES.name,
+        `there is no ${serviceWords(ref)} (GET ${path} answered 404)`,
+      );
+    const pipes = pipesIn(res.body).filter((p) => args.name === undefined || p.name === args.name);
+    return { ...ref, clickPipes: pipes.map((p) => pipeAsLookedUp(ref, p)) };
   },
 
   async getWebhook(args) {

@@ -55,10 +55,20 @@ export const getApiKeys: typeof import("./getApiKeys").getApiKeys = null as any;
 export const getApiKeysOutput: typeof import("./getApiKeys").getApiKeysOutput = null as any;
 utilities.lazyLoad(exports, ["getApiKeys","getApiKeysOutput"], () => require("./getApiKeys"));
 
+export { GetClickPipeArgs, GetClickPipeResult, GetClickPipeOutputArgs } from "./getClickPipe";
+export const getClickPipe: typeof import("./getClickPipe").getClickPipe = null as any;
+export const getClickPipeOutput: typeof import("./getClickPipe").getClickPipeOutput = null as any;
+utilities.lazyLoad(exports, ["getClickPipe","getClickPipeOutput"], () => require("./getClickPipe"));
+
 export { GetClickPipeCdcInfrastructureArgs, GetClickPipeCdcInfrastructureResult, GetClickPipeCdcInfrastructureOutputArgs } from "./getClickPipeCdcInfrastructure";
 export const getClickPipeCdcInfrastructure: typeof import("./getClickPipeCdcInfrastructure").getClickPipeCdcInfrastructure = null as any;
 export const getClickPipeCdcInfrastructureOutput: typeof import("./getClickPipeCdcInfrastructure").getClickPipeCdcInfrastructureOutput = null as any;
 utilities.lazyLoad(exports, ["getClickPipeCdcInfrastructure","getClickPipeCdcInfrastructureOutput"], () => require("./getClickPipeCdcInfrastructure"));
+
+export { GetClickPipesArgs, GetClickPipesResult, GetClickPipesOutputArgs } from "./getClickPipes";
+export const getClickPipes: typeof import("./getClickPipes").getClickPipes = null as any;
+export const getClickPipesOutput: typeof import("./getClickPipes").getClickPipesOutput = null as any;
+utilities.lazyLoad(exports, ["getClickPipes","getClickPipesOutput"], () => require("./getClickPipes"));
 
 export { GetConnectionArgs, GetConnectionResult, GetConnectionOutputArgs } from "./getConnection";
 export const getConnection: typeof import("./getConnection").getConnection = null as any;

@@ -1,6 +1,8 @@
 // ClickPipe programs the tests share: one valid program per source kind, as the Cloud description
 // requires each (docs/design/clickpipes.md), and the service they go on.
 
+import type { RunningEmulator } from "../../emulator";
+import { postBody, type Args } from "../../provider/clickPipe/wire";
 import { PIPE_IDS } from "./fixtures";
 
 export const PIPE_SERVICE = { organizationId: PIPE_IDS.organizationId, serviceId: PIPE_IDS.serviceId };
@@ -163,4 +165,18 @@ export function withValue(program: object, at: string, value: unknown): Record<s
   if (value === undefined) delete node[last];
   else node[last] = value;
   return copy;
+}
+
+/** A Kafka pipe made on the emulator by hand, as the console would (one POST, its credentials sent): its id. */
+export async function kafkaPipeMadeByHand(emu: Pick<RunningEmulator, "url" | "keyId" | "keySecret">): Promise<string> {
+  const path = `/v1/organizations/${PIPE_SERVICE.organizationId}/services/${PIPE_SERVICE.serviceId}/clickpipes`;
+  const made = await fetch(`${emu.url}${path}`, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${Buffer.from(`${emu.keyId}:${emu.keySecret}`).toString("base64")}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify(postBody(PROGRAMS.kafka as unknown as Args)),
+  });
+  return ((await made.json()) as { result: { id: string } }).result.id;
 }

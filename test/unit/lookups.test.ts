@@ -16,6 +16,9 @@ const mock = mockApiPerTest();
 const FIRST_PAGE = `${ALERTS_PATH}?limit=1000&offset=0`;
 const OTHER_UUID = "9b2c1f7e-0d4a-4e8b-8a61-3c5d7e9f1a2b";
 const SECRET = "lookup-secret-CANARY-77e1";
+const PIPE_SERVICE = { organizationId: PIPE_IDS.organizationId, serviceId: PIPE_IDS.serviceId };
+const PIPES_PATH = `/v1/organizations/${ORG_ID}/services/${PIPE_IDS.serviceId}/clickpipes`;
+const PIPE_PATH = `${PIPES_PATH}/${PIPE_IDS.pipeId}`;
 
 /** Runs the lookup of `name`, which exists. */
 function run(name: string, args: unknown): Promise<Record<string, unknown>> {
@@ -84,6 +87,21 @@ describe("a lookup's arguments", () => {
     ["getWebhooks", { service: "slack" }, /getWebhooks: service is not an argument of getWebhooks; it takes name/],
     ["getSavedSearch", { id: HOOK_ID, name: "errors" }, /getSavedSearch: id or name must be given/],
     ["getSavedSearches", { name: 3 }, /getSavedSearches: name must be a string/],
+    ["getClickPipe", PIPE_SERVICE, /^\[LOOKUP_ARGUMENT\] getClickPipe: clickPipeId is required/],
+    ["getClickPipe", { ...PIPE_SERVICE, clickPipeId: "p/1" }, /getClickPipe: clickPipeId "p\/1" cannot be used/],
+    ["getClickPipe", { ...PIPE_SERVICE, clickPipeId: "not-a-uuid" }, /clickPipeId "not-a-uuid" cannot be used: .*uuid/],
+    [
+      "getClickPipe",
+      { ...PIPE_SERVICE, clickPipeId: PIPE_IDS.pipeId, name: "x" },
+      /name is not an argument of getClickPipe/,
+    ],
+    ["getClickPipes", { organizationId: ORG_ID }, /^\[LOOKUP_ARGUMENT\] getClickPipes: serviceId is required/],
+    ["getClickPipes", { ...PIPE_SERVICE, name: 3 }, /getClickPipes: name must be a string/],
+    [
+      "getClickPipes",
+      { ...PIPE_SERVICE, clickPipeId: PIPE_IDS.pipeId },
+      /clickPipeId is not an argument of getClickPipes/,
+    ],
   ];
   for (const [name, args, words] of cases) {
     it(`${name}(${JSON.stringify(args)}) fails naming the argument, sending nothing`, async () => {
@@ -126,6 +144,14 @@ describe("what a lookup did not find", () => {
     answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEYS_PATH }, 404, { status: 404, error: "NOT_FOUND" });
     await expect(run("getApiKeys", { organizationId: ORG_ID })).rejects.toThrow(
       `[LOOKUP_NOT_FOUND] getApiKeys: there is no organization "${ORG_ID}" (GET ${KEYS_PATH} answered 404)`,
+    );
+  });
+
+  it("getClickPipe names the pipe, its service and organization, and the 404", async () => {
+    answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: PIPE_PATH }, 404, { status: 404, error: "NOT_FOUND" });
+    await expect(run("getClickPipe", { ...PIPE_SERVICE, clickPipeId: PIPE_IDS.pipeId })).rejects.toThrow(
+      `[LOOKUP_NOT_FOUND] getClickPipe: service "${PIPE_IDS.serviceId}" of organization "${ORG_ID}" has no ClickPipe ` +
+        `"${PIPE_IDS.pipeId}" (GET ${PIPE_PATH} answered 404)`,
     );
   });
 
@@ -204,6 +230,57 @@ describe("a lookup's result", () => {
       keySuffix: "ab12",
     });
     expect(JSON.stringify(key)).not.toContain(SECRET);
+  });
+
+  it("getClickPipe holds the pipe as answered, less any credential a careless service echoes", async () => {
+    const kafka = { type: "confluent", brokers: "b:9092", authentication: "PLAIN" };
+    answerOnce(
+      mock.api.cloud,
+      mock.seen,
+      { method: "GET", path: PIPE_PATH },
+      200,
+      cloudAnswer({
+        id: PIPE_IDS.pipeId,
+        name: "orders",
+        state: "Paused",
+        source: {
+          kafka: {
+            ...kafka,
+            credentials: { username: "u", password: SECRET },
+            schemaRegistry: { url: "https://r", credentials: { password: SECRET } },
+          },
+        },
+        settings: { streaming_max_insert_wait_ms: 1000 },
+      }),
+    );
+    const pipe = await run("getClickPipe", { ...PIPE_SERVICE, clickPipeId: PIPE_IDS.pipeId });
+    expect(pipe).toEqual({
+      clickPipeId: PIPE_IDS.pipeId,
+      ...PIPE_SERVICE,
+      name: "orders",
+      state: "Paused",
+      stopped: true,
+      source: { kafka: { ...kafka, schemaRegistry: { url: "https://r" } } },
+      settings: { streamingMaxInsertWaitMs: 1000 },
+    });
+    expect(mock.seen.map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${PIPE_PATH}`]);
+  });
+
+  it("getClickPipes keeps those of the name given, from one GET of the list", async () => {
+    const pipe = (id: string, name: string) => ({ id, name, state: "Running" });
+    answerOnce(
+      mock.api.cloud,
+      mock.seen,
+      { method: "GET", path: PIPES_PATH },
+      200,
+      cloudAnswer([pipe(PIPE_IDS.pipeId, "orders"), pipe(OTHER_UUID, "clicks")]),
+    );
+    const found = await run("getClickPipes", { ...PIPE_SERVICE, name: "clicks" });
+    expect(found).toEqual({
+      ...PIPE_SERVICE,
+      clickPipes: [{ clickPipeId: OTHER_UUID, ...PIPE_SERVICE, name: "clicks", state: "Running", stopped: false }],
+    });
+    expect(mock.seen.map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${PIPES_PATH}`]);
   });
 
   it("getApiKeys holds no secret of any key", async () => {

@@ -1640,6 +1640,90 @@ func (o ClickPipeDestinationOutput) TableDefinition() ClickPipeTableDefinitionPt
 	return o.ApplyT(func(v ClickPipeDestination) *ClickPipeTableDefinition { return v.TableDefinition }).(ClickPipeTableDefinitionPtrOutput)
 }
 
+type ClickPipeDestinationPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeDestinationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeDestination)(nil)).Elem()
+}
+
+func (o ClickPipeDestinationPtrOutput) ToClickPipeDestinationPtrOutput() ClickPipeDestinationPtrOutput {
+	return o
+}
+
+func (o ClickPipeDestinationPtrOutput) ToClickPipeDestinationPtrOutputWithContext(ctx context.Context) ClickPipeDestinationPtrOutput {
+	return o
+}
+
+func (o ClickPipeDestinationPtrOutput) Elem() ClickPipeDestinationOutput {
+	return o.ApplyT(func(v *ClickPipeDestination) ClickPipeDestination {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeDestination
+		return ret
+	}).(ClickPipeDestinationOutput)
+}
+
+// Columns; required but for database pipes. Changes in place (the table's schema is not altered).
+func (o ClickPipeDestinationPtrOutput) Columns() ClickPipeColumnArrayOutput {
+	return o.ApplyT(func(v *ClickPipeDestination) []ClickPipeColumn {
+		if v == nil {
+			return nil
+		}
+		return v.Columns
+	}).(ClickPipeColumnArrayOutput)
+}
+
+// Database (replaces).
+func (o ClickPipeDestinationPtrOutput) Database() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeDestination) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Database
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether ClickPipes makes the table; required but for database pipes (replaces).
+func (o ClickPipeDestinationPtrOutput) ManagedTable() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClickPipeDestination) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ManagedTable
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Roles granted to the pipe's ClickHouse user (replaces).
+func (o ClickPipeDestinationPtrOutput) Roles() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ClickPipeDestination) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Roles
+	}).(pulumi.StringArrayOutput)
+}
+
+// Table; required but for database pipes (replaces).
+func (o ClickPipeDestinationPtrOutput) Table() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClickPipeDestination) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Table
+	}).(pulumi.StringPtrOutput)
+}
+
+// Managed table's definition; with managedTable true (replaces).
+func (o ClickPipeDestinationPtrOutput) TableDefinition() ClickPipeTableDefinitionPtrOutput {
+	return o.ApplyT(func(v *ClickPipeDestination) *ClickPipeTableDefinition {
+		if v == nil {
+			return nil
+		}
+		return v.TableDefinition
+	}).(ClickPipeTableDefinitionPtrOutput)
+}
+
 // A source field and the column it fills.
 type ClickPipeFieldMapping struct {
 	// Destination column.
@@ -6379,6 +6463,110 @@ func (o ClickPipeSourceOutput) Pubsub() ClickPipePubSubSourcePtrOutput {
 	return o.ApplyT(func(v ClickPipeSource) *ClickPipePubSubSource { return v.Pubsub }).(ClickPipePubSubSourcePtrOutput)
 }
 
+type ClickPipeSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (ClickPipeSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickPipeSource)(nil)).Elem()
+}
+
+func (o ClickPipeSourcePtrOutput) ToClickPipeSourcePtrOutput() ClickPipeSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeSourcePtrOutput) ToClickPipeSourcePtrOutputWithContext(ctx context.Context) ClickPipeSourcePtrOutput {
+	return o
+}
+
+func (o ClickPipeSourcePtrOutput) Elem() ClickPipeSourceOutput {
+	return o.ApplyT(func(v *ClickPipeSource) ClickPipeSource {
+		if v != nil {
+			return *v
+		}
+		var ret ClickPipeSource
+		return ret
+	}).(ClickPipeSourceOutput)
+}
+
+// BigQuery (snapshot).
+func (o ClickPipeSourcePtrOutput) Bigquery() ClickPipeBigQuerySourcePtrOutput {
+	return o.ApplyT(func(v *ClickPipeSource) *ClickPipeBigQuerySource {
+		if v == nil {
+			return nil
+		}
+		return v.Bigquery
+	}).(ClickPipeBigQuerySourcePtrOutput)
+}
+
+// Kafka, Redpanda, MSK, Confluent, Event Hubs, ...
+func (o ClickPipeSourcePtrOutput) Kafka() ClickPipeKafkaSourcePtrOutput {
+	return o.ApplyT(func(v *ClickPipeSource) *ClickPipeKafkaSource {
+		if v == nil {
+			return nil
+		}
+		return v.Kafka
+	}).(ClickPipeKafkaSourcePtrOutput)
+}
+
+// Amazon Kinesis.
+func (o ClickPipeSourcePtrOutput) Kinesis() ClickPipeKinesisSourcePtrOutput {
+	return o.ApplyT(func(v *ClickPipeSource) *ClickPipeKinesisSource {
+		if v == nil {
+			return nil
+		}
+		return v.Kinesis
+	}).(ClickPipeKinesisSourcePtrOutput)
+}
+
+// MongoDB (CDC).
+func (o ClickPipeSourcePtrOutput) Mongodb() ClickPipeMongoDbSourcePtrOutput {
+	return o.ApplyT(func(v *ClickPipeSource) *ClickPipeMongoDbSource {
+		if v == nil {
+			return nil
+		}
+		return v.Mongodb
+	}).(ClickPipeMongoDbSourcePtrOutput)
+}
+
+// MySQL, MariaDB (CDC).
+func (o ClickPipeSourcePtrOutput) Mysql() ClickPipeMySqlSourcePtrOutput {
+	return o.ApplyT(func(v *ClickPipeSource) *ClickPipeMySqlSource {
+		if v == nil {
+			return nil
+		}
+		return v.Mysql
+	}).(ClickPipeMySqlSourcePtrOutput)
+}
+
+// S3, GCS, Azure Blob Storage, ...
+func (o ClickPipeSourcePtrOutput) ObjectStorage() ClickPipeObjectStorageSourcePtrOutput {
+	return o.ApplyT(func(v *ClickPipeSource) *ClickPipeObjectStorageSource {
+		if v == nil {
+			return nil
+		}
+		return v.ObjectStorage
+	}).(ClickPipeObjectStorageSourcePtrOutput)
+}
+
+// PostgreSQL (CDC).
+func (o ClickPipeSourcePtrOutput) Postgres() ClickPipePostgresSourcePtrOutput {
+	return o.ApplyT(func(v *ClickPipeSource) *ClickPipePostgresSource {
+		if v == nil {
+			return nil
+		}
+		return v.Postgres
+	}).(ClickPipePostgresSourcePtrOutput)
+}
+
+// GCP Pub/Sub.
+func (o ClickPipeSourcePtrOutput) Pubsub() ClickPipePubSubSourcePtrOutput {
+	return o.ApplyT(func(v *ClickPipeSource) *ClickPipePubSubSource {
+		if v == nil {
+			return nil
+		}
+		return v.Pubsub
+	}).(ClickPipePubSubSourcePtrOutput)
+}
+
 // The managed table's definition.
 type ClickPipeTableDefinition struct {
 	// Engine.
@@ -8817,6 +9005,136 @@ func (o GetApiKeysKeyArrayOutput) Index(i pulumi.IntInput) GetApiKeysKeyOutput {
 	}).(GetApiKeysKeyOutput)
 }
 
+// A ClickPipe as the service holds it.
+type GetClickPipesClickPipe struct {
+	// The pipe's id (uuid).
+	ClickPipeId string `pulumi:"clickPipeId"`
+	// When the pipe was created (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// Where the pipe writes. Only columns change in place; the rest replaces the pipe.
+	Destination *ClickPipeDestination `pulumi:"destination"`
+	// Source fields to destination columns; every destination column must be filled. Changes in place.
+	FieldMappings []ClickPipeFieldMapping `pulumi:"fieldMappings"`
+	// The pipe's name, 1 to 255 characters. Changes in place.
+	Name *string `pulumi:"name"`
+	// Organization that owns the service (uuid). Changing it replaces the pipe.
+	OrganizationId *string `pulumi:"organizationId"`
+	// Replicas (1-40), CPU (125-2000 millicores) and memory (0.5-8 GB) per replica, or concurrency (object storage); sent only when set. Not for database pipes: see ClickPipeCdcInfrastructure.
+	Scaling *ClickPipeScaling `pulumi:"scaling"`
+	// Service the pipe writes into (uuid). Changing it replaces the pipe.
+	ServiceId *string `pulumi:"serviceId"`
+	// The pipe's settings (the thirteen of PipeSettings, same ranges); only those set are managed. Changes in place.
+	Settings *ClickPipeSettings `pulumi:"settings"`
+	// Where the pipe reads: exactly one kind. What ClickPipePatchSource cannot change replaces the pipe (every BigQuery change does).
+	Source *ClickPipeSource `pulumi:"source"`
+	// What the service reports (Running, Stopped, Failed, Snapshot, ...). Read-only: it never makes a diff; stopped is the switch.
+	State *string `pulumi:"state"`
+	// Whether the pipe's state says it is stopped (Stopped, Stopping, Paused, Pausing, Failed); absent when the state tells neither (InternalError, Unknown).
+	Stopped *bool `pulumi:"stopped"`
+	// When the pipe last changed (ISO 8601).
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// A ClickPipe as the service holds it.
+type GetClickPipesClickPipeOutput struct{ *pulumi.OutputState }
+
+func (GetClickPipesClickPipeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetClickPipesClickPipe)(nil)).Elem()
+}
+
+func (o GetClickPipesClickPipeOutput) ToGetClickPipesClickPipeOutput() GetClickPipesClickPipeOutput {
+	return o
+}
+
+func (o GetClickPipesClickPipeOutput) ToGetClickPipesClickPipeOutputWithContext(ctx context.Context) GetClickPipesClickPipeOutput {
+	return o
+}
+
+// The pipe's id (uuid).
+func (o GetClickPipesClickPipeOutput) ClickPipeId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) string { return v.ClickPipeId }).(pulumi.StringOutput)
+}
+
+// When the pipe was created (ISO 8601).
+func (o GetClickPipesClickPipeOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Where the pipe writes. Only columns change in place; the rest replaces the pipe.
+func (o GetClickPipesClickPipeOutput) Destination() ClickPipeDestinationPtrOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) *ClickPipeDestination { return v.Destination }).(ClickPipeDestinationPtrOutput)
+}
+
+// Source fields to destination columns; every destination column must be filled. Changes in place.
+func (o GetClickPipesClickPipeOutput) FieldMappings() ClickPipeFieldMappingArrayOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) []ClickPipeFieldMapping { return v.FieldMappings }).(ClickPipeFieldMappingArrayOutput)
+}
+
+// The pipe's name, 1 to 255 characters. Changes in place.
+func (o GetClickPipesClickPipeOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Organization that owns the service (uuid). Changing it replaces the pipe.
+func (o GetClickPipesClickPipeOutput) OrganizationId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) *string { return v.OrganizationId }).(pulumi.StringPtrOutput)
+}
+
+// Replicas (1-40), CPU (125-2000 millicores) and memory (0.5-8 GB) per replica, or concurrency (object storage); sent only when set. Not for database pipes: see ClickPipeCdcInfrastructure.
+func (o GetClickPipesClickPipeOutput) Scaling() ClickPipeScalingPtrOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) *ClickPipeScaling { return v.Scaling }).(ClickPipeScalingPtrOutput)
+}
+
+// Service the pipe writes into (uuid). Changing it replaces the pipe.
+func (o GetClickPipesClickPipeOutput) ServiceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) *string { return v.ServiceId }).(pulumi.StringPtrOutput)
+}
+
+// The pipe's settings (the thirteen of PipeSettings, same ranges); only those set are managed. Changes in place.
+func (o GetClickPipesClickPipeOutput) Settings() ClickPipeSettingsPtrOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) *ClickPipeSettings { return v.Settings }).(ClickPipeSettingsPtrOutput)
+}
+
+// Where the pipe reads: exactly one kind. What ClickPipePatchSource cannot change replaces the pipe (every BigQuery change does).
+func (o GetClickPipesClickPipeOutput) Source() ClickPipeSourcePtrOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) *ClickPipeSource { return v.Source }).(ClickPipeSourcePtrOutput)
+}
+
+// What the service reports (Running, Stopped, Failed, Snapshot, ...). Read-only: it never makes a diff; stopped is the switch.
+func (o GetClickPipesClickPipeOutput) State() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) *string { return v.State }).(pulumi.StringPtrOutput)
+}
+
+// Whether the pipe's state says it is stopped (Stopped, Stopping, Paused, Pausing, Failed); absent when the state tells neither (InternalError, Unknown).
+func (o GetClickPipesClickPipeOutput) Stopped() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) *bool { return v.Stopped }).(pulumi.BoolPtrOutput)
+}
+
+// When the pipe last changed (ISO 8601).
+func (o GetClickPipesClickPipeOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetClickPipesClickPipe) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type GetClickPipesClickPipeArrayOutput struct{ *pulumi.OutputState }
+
+func (GetClickPipesClickPipeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetClickPipesClickPipe)(nil)).Elem()
+}
+
+func (o GetClickPipesClickPipeArrayOutput) ToGetClickPipesClickPipeArrayOutput() GetClickPipesClickPipeArrayOutput {
+	return o
+}
+
+func (o GetClickPipesClickPipeArrayOutput) ToGetClickPipesClickPipeArrayOutputWithContext(ctx context.Context) GetClickPipesClickPipeArrayOutput {
+	return o
+}
+
+func (o GetClickPipesClickPipeArrayOutput) Index(i pulumi.IntInput) GetClickPipesClickPipeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetClickPipesClickPipe {
+		return vs[0].([]GetClickPipesClickPipe)[vs[1].(int)]
+	}).(GetClickPipesClickPipeOutput)
+}
+
 // A connection as the service holds it.
 type GetConnectionsConnection struct {
 	// When the connection was made (ISO 8601, set by the service).
@@ -10443,6 +10761,7 @@ func init() {
 	pulumi.RegisterOutputType(ClickPipeCredentialsOutput{})
 	pulumi.RegisterOutputType(ClickPipeCredentialsPtrOutput{})
 	pulumi.RegisterOutputType(ClickPipeDestinationOutput{})
+	pulumi.RegisterOutputType(ClickPipeDestinationPtrOutput{})
 	pulumi.RegisterOutputType(ClickPipeFieldMappingOutput{})
 	pulumi.RegisterOutputType(ClickPipeFieldMappingArrayOutput{})
 	pulumi.RegisterOutputType(ClickPipeKafkaOffsetOutput{})
@@ -10480,6 +10799,7 @@ func init() {
 	pulumi.RegisterOutputType(ClickPipeSettingsOutput{})
 	pulumi.RegisterOutputType(ClickPipeSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ClickPipeSourceOutput{})
+	pulumi.RegisterOutputType(ClickPipeSourcePtrOutput{})
 	pulumi.RegisterOutputType(ClickPipeTableDefinitionOutput{})
 	pulumi.RegisterOutputType(ClickPipeTableDefinitionPtrOutput{})
 	pulumi.RegisterOutputType(ClickPipeTableEngineSpecOutput{})
@@ -10507,6 +10827,8 @@ func init() {
 	pulumi.RegisterOutputType(GetAlertsAlertArrayOutput{})
 	pulumi.RegisterOutputType(GetApiKeysKeyOutput{})
 	pulumi.RegisterOutputType(GetApiKeysKeyArrayOutput{})
+	pulumi.RegisterOutputType(GetClickPipesClickPipeOutput{})
+	pulumi.RegisterOutputType(GetClickPipesClickPipeArrayOutput{})
 	pulumi.RegisterOutputType(GetConnectionsConnectionOutput{})
 	pulumi.RegisterOutputType(GetConnectionsConnectionArrayOutput{})
 	pulumi.RegisterOutputType(GetDashboardsDashboardOutput{})

@@ -1557,6 +1557,64 @@ export interface GetApiKeysKey {
 }
 
 /**
+ * A ClickPipe as the service holds it.
+ */
+export interface GetClickPipesClickPipe {
+    /**
+     * The pipe's id (uuid).
+     */
+    clickPipeId: string;
+    /**
+     * When the pipe was created (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * Where the pipe writes. Only columns change in place; the rest replaces the pipe.
+     */
+    destination?: outputs.ClickPipeDestination;
+    /**
+     * Source fields to destination columns; every destination column must be filled. Changes in place.
+     */
+    fieldMappings?: outputs.ClickPipeFieldMapping[];
+    /**
+     * The pipe's name, 1 to 255 characters. Changes in place.
+     */
+    name?: string;
+    /**
+     * Organization that owns the service (uuid). Changing it replaces the pipe.
+     */
+    organizationId?: string;
+    /**
+     * Replicas (1-40), CPU (125-2000 millicores) and memory (0.5-8 GB) per replica, or concurrency (object storage); sent only when set. Not for database pipes: see ClickPipeCdcInfrastructure.
+     */
+    scaling?: outputs.ClickPipeScaling;
+    /**
+     * Service the pipe writes into (uuid). Changing it replaces the pipe.
+     */
+    serviceId?: string;
+    /**
+     * The pipe's settings (the thirteen of PipeSettings, same ranges); only those set are managed. Changes in place.
+     */
+    settings?: outputs.ClickPipeSettings;
+    /**
+     * Where the pipe reads: exactly one kind. What ClickPipePatchSource cannot change replaces the pipe (every BigQuery change does).
+     */
+    source?: outputs.ClickPipeSource;
+    /**
+     * What the service reports (Running, Stopped, Failed, Snapshot, ...). Read-only: it never makes a diff; stopped is the switch.
+     */
+    state?: string;
+    /**
+     * Whether the pipe's state says it is stopped (Stopped, Stopping, Paused, Pausing, Failed); absent when the state tells neither (InternalError, Unknown).
+     */
+    stopped?: boolean;
+    /**
+     * When the pipe last changed (ISO 8601).
+     */
+    updatedAt?: string;
+}
+
+/**
  * A connection as the service holds it.
  */
 export interface GetConnectionsConnection {

@@ -17,7 +17,9 @@ from .get_alert import *
 from .get_alerts import *
 from .get_api_key import *
 from .get_api_keys import *
+from .get_click_pipe import *
 from .get_click_pipe_cdc_infrastructure import *
+from .get_click_pipes import *
 from .get_connection import *
 from .get_connections import *
 from .get_dashboard import *

@@ -60,6 +60,7 @@ __all__ = [
     'DashboardTileIndex',
     'GetAlertsAlert',
     'GetApiKeysKey',
+    'GetClickPipesClickPipe',
     'GetConnectionsConnection',
     'GetDashboardsDashboard',
     'GetSavedSearchesSavedSearch',
@@ -5228,6 +5229,173 @@ class GetApiKeysKey(dict):
         When the key was last used (ISO 8601, set by the service); null when never.
         """
         return pulumi.get(self, "used_at")
+
+
+@pulumi.output_type
+class GetClickPipesClickPipe(dict):
+    """
+    A ClickPipe as the service holds it.
+    """
+    def __init__(__self__, *,
+                 click_pipe_id: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 destination: Optional['outputs.ClickPipeDestination'] = None,
+                 field_mappings: Optional[Sequence['outputs.ClickPipeFieldMapping']] = None,
+                 name: Optional[_builtins.str] = None,
+                 organization_id: Optional[_builtins.str] = None,
+                 scaling: Optional['outputs.ClickPipeScaling'] = None,
+                 service_id: Optional[_builtins.str] = None,
+                 settings: Optional['outputs.ClickPipeSettings'] = None,
+                 source: Optional['outputs.ClickPipeSource'] = None,
+                 state: Optional[_builtins.str] = None,
+                 stopped: Optional[_builtins.bool] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A ClickPipe as the service holds it.
+
+        :param _builtins.str click_pipe_id: The pipe's id (uuid).
+        :param _builtins.str created_at: When the pipe was created (ISO 8601).
+        :param 'ClickPipeDestination' destination: Where the pipe writes. Only columns change in place; the rest replaces the pipe.
+        :param Sequence['ClickPipeFieldMapping'] field_mappings: Source fields to destination columns; every destination column must be filled. Changes in place.
+        :param _builtins.str name: The pipe's name, 1 to 255 characters. Changes in place.
+        :param _builtins.str organization_id: Organization that owns the service (uuid). Changing it replaces the pipe.
+        :param 'ClickPipeScaling' scaling: Replicas (1-40), CPU (125-2000 millicores) and memory (0.5-8 GB) per replica, or concurrency (object storage); sent only when set. Not for database pipes: see ClickPipeCdcInfrastructure.
+        :param _builtins.str service_id: Service the pipe writes into (uuid). Changing it replaces the pipe.
+        :param 'ClickPipeSettings' settings: The pipe's settings (the thirteen of PipeSettings, same ranges); only those set are managed. Changes in place.
+        :param 'ClickPipeSource' source: Where the pipe reads: exactly one kind. What ClickPipePatchSource cannot change replaces the pipe (every BigQuery change does).
+        :param _builtins.str state: What the service reports (Running, Stopped, Failed, Snapshot, ...). Read-only: it never makes a diff; stopped is the switch.
+        :param _builtins.bool stopped: Whether the pipe's state says it is stopped (Stopped, Stopping, Paused, Pausing, Failed); absent when the state tells neither (InternalError, Unknown).
+        :param _builtins.str updated_at: When the pipe last changed (ISO 8601).
+        """
+        pulumi.set(__self__, "click_pipe_id", click_pipe_id)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if destination is not None:
+            pulumi.set(__self__, "destination", destination)
+        if field_mappings is not None:
+            pulumi.set(__self__, "field_mappings", field_mappings)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if organization_id is not None:
+            pulumi.set(__self__, "organization_id", organization_id)
+        if scaling is not None:
+            pulumi.set(__self__, "scaling", scaling)
+        if service_id is not None:
+            pulumi.set(__self__, "service_id", service_id)
+        if settings is not None:
+            pulumi.set(__self__, "settings", settings)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
+        if state is not None:
+            pulumi.set(__self__, "state", state)
+        if stopped is not None:
+            pulumi.set(__self__, "stopped", stopped)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter(name="clickPipeId")
+    def click_pipe_id(self) -> _builtins.str:
+        """
+        The pipe's id (uuid).
+        """
+        return pulumi.get(self, "click_pipe_id")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the pipe was created (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def destination(self) -> Optional['outputs.ClickPipeDestination']:
+        """
+        Where the pipe writes. Only columns change in place; the rest replaces the pipe.
+        """
+        return pulumi.get(self, "destination")
+
+    @_builtins.property
+    @pulumi.getter(name="fieldMappings")
+    def field_mappings(self) -> Optional[Sequence['outputs.ClickPipeFieldMapping']]:
+        """
+        Source fields to destination columns; every destination column must be filled. Changes in place.
+        """
+        return pulumi.get(self, "field_mappings")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The pipe's name, 1 to 255 characters. Changes in place.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="organizationId")
+    def organization_id(self) -> Optional[_builtins.str]:
+        """
+        Organization that owns the service (uuid). Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "organization_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def scaling(self) -> Optional['outputs.ClickPipeScaling']:
+        """
+        Replicas (1-40), CPU (125-2000 millicores) and memory (0.5-8 GB) per replica, or concurrency (object storage); sent only when set. Not for database pipes: see ClickPipeCdcInfrastructure.
+        """
+        return pulumi.get(self, "scaling")
+
+    @_builtins.property
+    @pulumi.getter(name="serviceId")
+    def service_id(self) -> Optional[_builtins.str]:
+        """
+        Service the pipe writes into (uuid). Changing it replaces the pipe.
+        """
+        return pulumi.get(self, "service_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> Optional['outputs.ClickPipeSettings']:
+        """
+        The pipe's settings (the thirteen of PipeSettings, same ranges); only those set are managed. Changes in place.
+        """
+        return pulumi.get(self, "settings")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> Optional['outputs.ClickPipeSource']:
+        """
+        Where the pipe reads: exactly one kind. What ClickPipePatchSource cannot change replaces the pipe (every BigQuery change does).
+        """
+        return pulumi.get(self, "source")
+
+    @_builtins.property
+    @pulumi.getter
+    def state(self) -> Optional[_builtins.str]:
+        """
+        What the service reports (Running, Stopped, Failed, Snapshot, ...). Read-only: it never makes a diff; stopped is the switch.
+        """
+        return pulumi.get(self, "state")
+
+    @_builtins.property
+    @pulumi.getter
+    def stopped(self) -> Optional[_builtins.bool]:
+        """
+        Whether the pipe's state says it is stopped (Stopped, Stopping, Paused, Pausing, Failed); absent when the state tells neither (InternalError, Unknown).
+        """
+        return pulumi.get(self, "stopped")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When the pipe last changed (ISO 8601).
+        """
+        return pulumi.get(self, "updated_at")
 
 
 @pulumi.output_type
