@@ -177,6 +177,7 @@ function servicePipes(service: string): ToList {
       let body: unknown;
       try {
         body = (await send(connectionFor("cloud"), { method: "GET", path: pipesPath(ref) })).body;
+        credentialAnswered("cloud");
       } catch (err) {
         const missing = missingBecause(err);
         if (missing === undefined) throw err;
@@ -366,6 +367,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
         where: `CDC capacity of service ${service}`,
         list: async () => {
           const recorded = await cdcInfrastructure.readImported(service);
+          credentialAnswered("cloud");
           if (recorded === undefined) return { missing: "the service answers no CDC scaling" };
           return [{ id: service, importId: service, name: undefined, recorded }];
         },
