@@ -7,7 +7,7 @@
 // issue 44's alerting chain (scripts/engine/soakObservability.ts) instead: seeds 1 to 5 at 15% and
 // 30%, through both doors, against HyperDX and managed ClickStack (SOAK_DOOR and SOAK_DIALECT pick one).
 
-import { KEYS_SOAK, Soak, type SoakDoor, type SoakScenario } from "../scripts/engine/soak";
+import { KEYS_SOAK, Soak, type SoakDoor, type SoakRun, type SoakScenario } from "../scripts/engine/soak";
 import { observabilitySoak, SOAK_DIALECTS, soakDialect } from "../scripts/engine/soakObservability";
 import type { BenchFolder } from "./benchFolder";
 import type { ScenarioResult } from "./report";
@@ -34,6 +34,10 @@ interface SeedFigures {
   writes: number;
   faulted: number;
   seconds: number;
+  /** What made the clean up not clean (uncleanCleanUp), in words; empty when it was. */
+  uncleanCleanUp: string[];
+  /** Each run in order: its kind, whether it succeeded, its writes, what the program registered, the engine's steps. */
+  phases: Array<Pick<SoakRun, "kind" | "ok" | "writes" | "registered" | "changes">>;
   clean: boolean;
 }
 
@@ -91,6 +95,8 @@ async function oneSeed(
       writes: faults.writes,
       faulted: faults.failBeforeCommit + faults.cutAfterCommit + faults.failAfterCommit + faults.delayAfterCommit,
       seconds: (Date.now() - started) / 1000,
+      uncleanCleanUp: soak.uncleanCleanUp(clean),
+      phases: soak.runs.map(({ kind, ok, writes, registered, changes }) => ({ kind, ok, writes, registered, changes })),
       clean: false,
     };
     figures.clean =
@@ -99,6 +105,7 @@ async function oneSeed(
       interrupted &&
       census.recorded === scenario.declared &&
       census.duplicates + census.orphans + census.missing + census.settingsOff + census.pending === 0 &&
+      figures.uncleanCleanUp.length === 0 &&
       figures.cleanUpWrites + figures.drift + figures.failedLogins + figures.left === 0;
     console.log(`\n  ${soak.summary()}`);
     for (const run of soak.runs.filter((r) => !r.ok)) for (const e of run.errors) console.log(`    ${run.kind}: ${e}`);
@@ -107,6 +114,7 @@ async function oneSeed(
     if (census.recorded !== scenario.declared)
       console.log(`    state recorded ${census.recorded} of the ${scenario.declared} resources after up`);
     // What a clean up should not have done, named, so a seed that is not clean says why.
+    for (const reason of figures.uncleanCleanUp) console.log(`    UNCLEAN CLEAN UP: ${reason}`);
     for (const c of clean.changes) console.log(`    clean up: ${c}`);
     for (const w of clean.writes) console.log(`    clean up wrote: ${w}`);
     return figures;
@@ -147,6 +155,13 @@ export async function alertingSoakSweep(folder: BenchFolder): Promise<ScenarioRe
   return sweepResult("soak-alerting", "the alerting chain's fault soak, both doors and dialects, seeds clean", perSeed);
 }
 
+/** The clean up's writes and registrations, as "0w 12 reg"; UNCLEAN when it was not. */
+function cleanUpCell(f: SeedFigures): string {
+  const run = f.phases.find((p) => p.kind === "clean up");
+  const cell = run === undefined ? "none" : `${run.writes}w ${run.registered} reg`;
+  return f.uncleanCleanUp.length > 0 ? `UNCLEAN ${cell}` : cell;
+}
+
 function sweepResult(name: string, title: string, perSeed: SeedFigures[]): ScenarioResult {
   const header = [
     "scenario",
@@ -159,6 +174,7 @@ function sweepResult(name: string, title: string, perSeed: SeedFigures[]): Scena
     "orphans",
     "missing",
     "left",
+    "clean up (writes, registered)",
     "writes",
     "faulted",
     "s",
@@ -176,6 +192,7 @@ function sweepResult(name: string, title: string, perSeed: SeedFigures[]): Scena
       f.orphans,
       f.missing,
       f.left,
+      cleanUpCell(f),
       f.writes,
       f.faulted,
     ];
@@ -183,6 +200,14 @@ function sweepResult(name: string, title: string, perSeed: SeedFigures[]): Scena
     console.log(`  ${row.join("  ")}${f.clean ? "" : "  NOT CLEAN"}`);
   }
   const clean = perSeed.filter((f) => f.clean).length;
+  const unclean = perSeed.filter((f) => f.uncleanCleanUp.length > 0);
+  if (unclean.length > 0) {
+    // Loud: a clean up that deletes or does not run the program is a lost stack, not a slow seed.
+    console.error(
+      `\n  ${unclean.length} UNCLEAN CLEAN UP(S): ${unclean.map((f) => `${f.scenario} ${f.door} seed ${f.seed} rate ${f.rate}: ${f.uncleanCleanUp.join("; ")}`).join(" | ")}`,
+    );
+    process.exitCode = 1;
+  }
   return {
     name,
     title,
@@ -190,7 +215,7 @@ function sweepResult(name: string, title: string, perSeed: SeedFigures[]): Scena
     ideal: perSeed.length,
     unit: "seeds clean",
     ratio: perSeed.length === 0 ? null : clean / perSeed.length,
-    target: `every seed: up and destroy within ${MAX_RUNS} runs, 0 duplicates, 0 orphans, clean up writes nothing, no drift, every key logs in, nothing left`,
+    target: `every seed: up and destroy within ${MAX_RUNS} runs, 0 duplicates, 0 orphans, clean up succeeds registering every resource and writes, deletes or replaces nothing, no drift, every key logs in, nothing left`,
     pass: clean === perSeed.length,
     extra: { perSeed },
   };

@@ -119,6 +119,26 @@ function declarer(door: SoakDoor, programDir: string | undefined): Declare {
     new (pkg[kind] as unknown as new (name: string, args: pulumi.Inputs) => pulumi.CustomResource)(name, props);
 }
 
+/** What the program of the run under way registered: its resources whose RegisterResource the engine answered. */
+interface Registrations {
+  registered: number;
+}
+
+/**
+ * `declare`, counting in `into` each resource once the engine has answered its registration (its
+ * URN known). A registration whose RPC failed UNAVAILABLE or CANCELLED never resolves its URN (the
+ * SDK drops those errors), so it is not counted.
+ */
+function counting(declare: Declare, into: Registrations): Declare {
+  return (kind, name, props) => {
+    const resource = declare(kind, name, props);
+    resource.urn.apply(() => {
+      into.registered += 1;
+    });
+    return resource;
+  };
+}
+
 /** An output of a resource by name (a bare CustomResource has those it named as inputs). */
 export function outputOf<T>(resource: pulumi.CustomResource, name: string): pulumi.Output<T> {
   const value: unknown = (resource as unknown as Record<string, unknown>)[name];
@@ -224,6 +244,12 @@ export interface SoakRun {
   seconds: number;
   /** The first line of each error diagnostic, when it failed. */
   errors: string[];
+  /** Writes the emulator answered during the run. */
+  writes: number;
+  /** Resources the program registered (an up's); 0 for a refresh or destroy, which run no program. */
+  registered: number;
+  /** The engine's steps by kind, from its summary ("same", "create", "delete"…), our provider's and the stack's included. */
+  changes: Record<string, number>;
 }
 
 /** The service against the state: our objects in each. */
@@ -257,6 +283,7 @@ export class Soak {
     readonly options: SoakOptions,
     readonly emu: RunningEmulator,
     readonly stack: EngineStack,
+    private readonly registrations: Registrations,
   ) {
     this.random = { seed: options.seed, rate: options.rate };
   }
@@ -272,14 +299,18 @@ export class Soak {
     // The stack takes this process's PATH when it opens; the plugin's folder goes first.
     const savedPath = process.env.PATH;
     if (door === "native") process.env.PATH = `${options.pluginDir ?? ""}${delimiter}${savedPath ?? ""}`;
+    const registrations: Registrations = { registered: 0 };
     try {
       const stack = await openStack({
         stack: `soak-${scenario.name}-${door}-${options.seed}`,
         config: scenario.config(emu),
-        program: async () => scenario.program(declarer(door, options.programDir)),
+        program: async () => {
+          registrations.registered = 0;
+          scenario.program(counting(declarer(door, options.programDir), registrations));
+        },
         ...(options.programDir !== undefined ? { programDir: options.programDir } : {}),
       });
-      return new Soak(options, emu, stack);
+      return new Soak(options, emu, stack, registrations);
     } catch (err) {
       await emu.close();
       throw err;
@@ -341,12 +372,36 @@ export class Soak {
   }
 
   /** A clean `up` (faults off): the steps that were not "same" and the writes it sent. */
-  async cleanUp(): Promise<{ run: SoakRun; changes: string[]; writes: string[] }> {
+  async cleanUp(): Promise<CleanUp> {
     this.faultsOff();
     const from = this.emu.requests.length;
     let result: RunResult | undefined;
     const run = await this.timed("clean up", async () => (result = await this.stack.up()));
     return { run, changes: changesOf(result), writes: this.writes(from).map((r) => `${r.method} ${r.path}`) };
+  }
+
+  /**
+   * What makes a clean up not clean, in words; empty when it is. Over the converged stack, a clean
+   * up must succeed, run the whole program (every declared resource registered) and leave every
+   * resource as it was: no create, update, delete or replace, no write. A program that registered
+   * nothing and an engine that then deleted the stack is named first, as it was once seen.
+   */
+  uncleanCleanUp(clean: CleanUp): string[] {
+    const { run } = clean;
+    const reasons: string[] = [];
+    const declared = this.scenario.declared;
+    if (!run.ok) reasons.push(`the clean up failed: ${run.errors.join("; ") || "no error said"}`);
+    const deletes = (run.changes["delete"] ?? 0) + (run.changes["replace"] ?? 0);
+    if (deletes > 0)
+      reasons.push(
+        `the clean up deleted or replaced ${deletes} resources (the engine's steps ${JSON.stringify(run.changes)})`,
+      );
+    if (run.registered !== declared)
+      reasons.push(`the clean up's program registered ${run.registered} of its ${declared} resources`);
+    if (clean.changes.length > 0) reasons.push(`the clean up changed ${clean.changes.join(", ")}`);
+    if (clean.writes.length > 0)
+      reasons.push(`the clean up sent ${clean.writes.length} writes: ${clean.writes.join(", ")}`);
+    return reasons;
   }
 
   /** A refresh (faults off): the steps that found a difference. */
@@ -451,7 +506,9 @@ export class Soak {
   summary(): string {
     const f = this.faultCounts();
     const faulted = FAULT_KINDS.reduce((sum, k) => sum + f[k], 0);
-    const runs = this.runs.map((r) => `${r.kind}${r.ok ? "" : "✗"} ${r.seconds.toFixed(0)}s`).join(", ");
+    const runs = this.runs
+      .map((r) => `${r.kind}${r.ok ? "" : "✗"} ${r.seconds.toFixed(0)}s ${phase(r, this.scenario.declared)}`)
+      .join(", ");
     return (
       `soak ${this.scenario.name} ${this.door} seed ${this.options.seed} rate ${this.options.rate}: ${f.writes} writes, ${faulted} faulted ` +
       `(503 before ${f.failBeforeCommit}, cut ${f.cutAfterCommit}, 500 after ${f.failAfterCommit}, late ${f.delayAfterCommit}); runs: ${runs}; ` +
@@ -481,6 +538,8 @@ export class Soak {
 
   private async timed(kind: SoakRun["kind"], run: () => Promise<RunResult>): Promise<SoakRun> {
     const started = Date.now();
+    const from = this.emu.requests.length;
+    this.registrations.registered = 0;
     const result = await run();
     const errors = result.ok
       ? []
@@ -489,13 +548,36 @@ export class Soak {
           .map((d) => d.split("\n")[0] ?? d)
           .slice(0, 5);
     if (!result.ok && errors.length === 0) errors.push((result.error ?? "failed").split("\n")[0] ?? "failed");
-    const one: SoakRun = { kind, ok: result.ok, seconds: (Date.now() - started) / 1000, errors };
+    const one: SoakRun = {
+      kind,
+      ok: result.ok,
+      seconds: (Date.now() - started) / 1000,
+      errors,
+      writes: this.writes(from).length,
+      registered: this.registrations.registered,
+      changes: result.changes ?? {},
+    };
     this.runs.push(one);
     this.options.log?.(
-      `${kind} ${one.ok ? "succeeded" : "failed"} in ${one.seconds.toFixed(1)} s${errors.map((e) => `\n  ${e}`).join("")}`,
+      `${kind} ${one.ok ? "succeeded" : "failed"} in ${one.seconds.toFixed(1)} s (${phase(one, this.scenario.declared)})${errors.map((e) => `\n  ${e}`).join("")}`,
     );
     return one;
   }
+}
+
+/** A clean up's run, the steps of ours that were not "same" and the writes it sent. */
+export interface CleanUp {
+  run: SoakRun;
+  changes: string[];
+  writes: string[];
+}
+
+/** A run's writes, what its program registered (ups) and the engine's steps other than "same": "12w 12/12 reg {delete 12}". */
+function phase(run: SoakRun, declared: number): string {
+  const steps = Object.entries(run.changes).filter(([op, n]) => op !== "same" && n > 0);
+  const registered = run.kind === "up" || run.kind === "clean up" ? ` ${run.registered}/${declared} reg` : "";
+  const changed = steps.length > 0 ? ` {${steps.map(([op, n]) => `${op} ${n}`).join(", ")}}` : "";
+  return `${run.writes}w${registered}${changed}`;
 }
 
 /** A value of an export with --show-secrets: a secret comes as {<sig>, plaintext: <its JSON>}. */

@@ -9,6 +9,7 @@
 
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import type { ConfigMap, EngineEvent, OpType, PulumiFn, Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
@@ -52,6 +53,8 @@ export interface RunResult {
   events: EngineEvent[];
   /** The run's error in words, when it failed. */
   error?: string;
+  /** The engine's count of steps by kind ("same", "create", "delete"…), from its summary (Automation API runs but preview). */
+  changes?: Record<string, number>;
 }
 
 export interface EngineStackOptions {
@@ -172,6 +175,63 @@ export function summarize(events: EngineEvent[], kind: RunKind): Pick<RunResult,
   return { steps: [...steps.values()], diagnostics };
 }
 
+/** Loads a module of this process's @pulumi/pulumi that its types leave out (its runtime's internals). */
+const sdkInternal: NodeJS.Require = require;
+
+/** The root stack resource's type: every program registers it, even one that declares nothing. */
+const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
+
+/**
+ * Why an `up` the engine called a success did not run the program, or undefined. The Automation
+ * API's inline program swallows a resource-monitor RPC failing UNAVAILABLE or CANCELLED (it takes
+ * them for the engine shutting down), so a program whose first RPC failed so "succeeds" having
+ * registered nothing, and the engine then deletes every resource of the stack, the root stack
+ * resource too, which no program that ran can do (docs/design/lost-creates.md, the soak).
+ */
+export function unregisteredProgram(events: EngineEvent[]): string | undefined {
+  const rootDeleted = events.some((e) => {
+    const m = e.resOutputsEvent?.metadata ?? e.resourcePreEvent?.metadata;
+    return m?.type === ROOT_STACK_TYPE && m.op === "delete";
+  });
+  return rootDeleted
+    ? "the program registered nothing, not even the root stack resource, so the engine deleted the stack's resources: " +
+        "a resource-monitor RPC that failed UNAVAILABLE or CANCELLED, which the Automation API's inline program does not report"
+    : undefined;
+}
+
+/**
+ * Each run's connection to the engine's resource monitor gets a subchannel pool of its own. grpc-js
+ * shares one pool per process by address, and the SDK never closes a run's monitor client: a run
+ * whose monitor died under an RPC (a Ctrl-C, a failed up) leaves that address's subchannel in
+ * backoff, and a later run whose monitor the OS gave the same port then fails its first RPC with
+ * UNAVAILABLE ("No connection established"), which the inline program swallows (above).
+ */
+export function ownSubchannelPools(fromDir?: string): void {
+  const load = fromDir === undefined ? sdkInternal : createRequire(join(fromDir, "index.js"));
+  let settings: { grpcClientOptions?: Record<string, unknown> };
+  try {
+    settings = load("@pulumi/pulumi/runtime/settings") as typeof settings;
+  } catch {
+    return; // No copy of the SDK there: the program uses this process's, set below.
+  }
+  if (settings.grpcClientOptions !== undefined) settings.grpcClientOptions["grpc.use_local_subchannel_pool"] = 1;
+}
+ownSubchannelPools();
+
+/** The SDK's state of the run under way (internal to @pulumi/pulumi): `terminated` once an RPC failed UNAVAILABLE or CANCELLED. */
+interface RunStore {
+  terminated?: boolean;
+}
+
+/** `program`, noting in `seen` the SDK's state of the run it runs in, read when the run is over. */
+function watched(program: PulumiFn, seen: { store?: RunStore }): PulumiFn {
+  return async () => {
+    const state = sdkInternal("@pulumi/pulumi/runtime/state") as { getStore(): RunStore };
+    seen.store = state.getStore();
+    return program();
+  };
+}
+
 /** Inline programs share the runtime's global state: one run at a time in a process. */
 let queue: Promise<unknown> = Promise.resolve();
 function serialized<T>(run: () => Promise<T>): Promise<T> {
@@ -219,6 +279,9 @@ export class EngineStack {
         },
       ),
     );
+    // The program folder's own copy of the SDK, if it has one, makes the monitor client when its
+    // classes register first.
+    ownSubchannelPools(opts.programDir);
     const engineStack = new EngineStack(opts, stack, root, cli);
     if (opts.config !== undefined) await engineStack.setConfig(opts.config);
     return engineStack;
@@ -320,7 +383,10 @@ export class EngineStack {
         ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
       };
       let outputs: RunResult["outputs"] = {};
+      let changes: RunResult["changes"] = {};
       let error: string | undefined;
+      const seen: { store?: RunStore } = {};
+      const program = watched(options.program ?? this.opts.program, seen);
       try {
         switch (kind) {
           case "preview":
@@ -337,20 +403,37 @@ export class EngineStack {
               ...common,
               ...(options.diff ? { diff: true } : {}),
               ...(options.replace ? { replace: options.replace } : {}),
-              ...(options.program ? { program: options.program } : {}),
+              program,
               ...(options.signal ? { signal: options.signal } : {}),
             });
             outputs = Object.fromEntries(
               Object.entries(r.outputs).map(([k, v]) => [k, { value: v.value as unknown, secret: v.secret }]),
             );
+            changes = { ...r.summary.resourceChanges };
+            // The engine calls it a success; a program that never ran, or whose registrations were
+            // cut, is not one.
+            error =
+              unregisteredProgram(events) ??
+              (seen.store === undefined
+                ? "the program never ran: an RPC before it (the SDK's SetRootResource to the engine) failed UNAVAILABLE or " +
+                  "CANCELLED, which the Automation API's inline program does not report, and the engine deleted every resource of the stack"
+                : undefined) ??
+              (seen.store?.terminated === true
+                ? "a resource-monitor RPC of the program failed UNAVAILABLE or CANCELLED and the Automation API's inline program " +
+                  "does not report it: what the program declared after it was never registered, and the engine deleted it"
+                : undefined);
             break;
           }
-          case "refresh":
-            await this.stack.refresh({ ...common, ...(options.signal ? { signal: options.signal } : {}) });
+          case "refresh": {
+            const r = await this.stack.refresh({ ...common, ...(options.signal ? { signal: options.signal } : {}) });
+            changes = { ...r.summary.resourceChanges };
             break;
-          case "destroy":
-            await this.stack.destroy({ ...common, ...(options.signal ? { signal: options.signal } : {}) });
+          }
+          case "destroy": {
+            const r = await this.stack.destroy({ ...common, ...(options.signal ? { signal: options.signal } : {}) });
+            changes = { ...r.summary.resourceChanges };
             break;
+          }
         }
       } catch (err) {
         error = err instanceof Error ? err.message : String(err);
@@ -361,6 +444,7 @@ export class EngineStack {
         ok: error === undefined,
         ...summary,
         outputs,
+        changes,
         log: output.join(""),
         events,
         ...(error !== undefined ? { error: errors.length > 0 ? errors.join("\n") : error } : {}),

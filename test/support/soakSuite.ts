@@ -86,10 +86,13 @@ export function soakSuite(runs: readonly SoakRunSpec[]): void {
       });
 
       it(
-        "changes nothing and sends no write on a clean up",
+        "changes nothing and sends no write on a clean up, which registers every resource and deletes none",
         async () => {
-          const { run, changes, writes } = await soak.cleanUp();
+          const clean = await soak.cleanUp();
+          const { run, changes, writes } = clean;
+          expect(soak.uncleanCleanUp(clean)).toEqual([]);
           expect(run.ok, run.errors.join("\n")).toBe(true);
+          expect(run.registered).toBe(scenario.declared);
           expect(changes).toEqual([]);
           expect(writes).toEqual([]);
         },
