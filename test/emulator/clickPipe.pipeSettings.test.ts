@@ -3,24 +3,16 @@
 // ClickPipe.settings"): runs after the first change nothing, a refresh shows no drift, and a setting
 // both name is refused in the PipeSettings' check, naming the ClickPipe.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as clickPipe from "../../provider/clickPipe/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
 import { resetRuntime } from "../../provider/runtime/runtime";
 import { emulatorPerTest } from "../support/emulatorPerTest";
-import { PIPE_SERVICE, PROGRAMS } from "../support/clickPipes";
+import { PIPE_SERVICE, PROGRAMS, clickPipeStepForFile } from "../support/clickPipes";
 
 const emu = emulatorPerTest({ service: "cloud", helper: "clickPipe", cloudDialect: "clickhouse" });
 const host = { __provider: "serialized" };
-let savedStep: string | undefined;
-beforeAll(() => {
-  savedStep = process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
-  process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = "20";
-});
-afterAll(() => {
-  if (savedStep === undefined) delete process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
-  else process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = savedStep;
-});
+clickPipeStepForFile(20);
 
 type Props = Record<string, unknown>;
 type Held = Props & { id: string };

@@ -1,25 +1,18 @@
 // One pipe, its settings managed by both its ClickPipe and a PipeSettings, on the real engine through
 // both doors against the emulator's Cloud mode: each owns what it names, so a second up and a preview
 // have nothing to do and a refresh finds no drift; a setting both name fails preview naming the
-// ClickPipe (docs/design/clickpipes.md, "PipeSettings and ClickPipe.settings").
+// ClickPipe (docs/design/clickpipes.md, "PipeSettings and ClickPipe.settings"). And the YAML program of
+// docs/guides/clickpipes-as-code.md as a reader copies it: up, then a preview with nothing to do.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { Step } from "../../scripts/engine/stack";
 import { changes, emulator as startEmulator, installedPackage, stackWith, told } from "../support/engine";
 import { CLOUD_MODE, cloudConfig } from "../support/cloudDoors";
-import { PROGRAMS } from "../support/clickPipes";
-import { yamlProgram, yamlStack } from "../support/yamlStack";
+import { PROGRAMS, clickPipeStepForFile } from "../support/clickPipes";
+import { documentedYamlProgram, yamlProgram, yamlStack } from "../support/yamlStack";
 
-let savedStep: string | undefined;
-beforeAll(() => {
-  savedStep = process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
-  process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = "50";
-});
-afterAll(() => {
-  if (savedStep === undefined) delete process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
-  else process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = savedStep;
-});
+clickPipeStepForFile(50);
 
 type Program = Record<string, unknown>;
 type Kind = "up" | "preview" | "refresh";
@@ -120,4 +113,21 @@ describe.each([
       /streamingMaxInsertWaitMs is also set by a ClickPipe of this program: the ClickPipe [0-9a-f-]+ sets it/,
     );
   });
+});
+
+describe("the YAML program of docs/guides/clickpipes-as-code.md", () => {
+  it("comes up as it stands (a Postgres pipe and the CDC capacity), then has nothing to do", async () => {
+    const emu = await startEmulator(CLOUD_MODE);
+    const program = documentedYamlProgram("docs/guides/clickpipes-as-code.md", "clickpipes-yaml");
+    const yaml = await yamlStack(undefined, program, {
+      config: { ...cloudConfig(emu), "clickpipes-yaml:pgPassword": { value: "pg-password-1", secret: true } },
+    });
+    const up = await yaml.stack.runLogged("up", ["up", "--yes"]);
+    expect(up.code, up.output).toBe(0);
+    expect(changes(up)).toEqual(["create cdc", "create users"]);
+    expect(yaml.stack.readStateFile()).not.toContain("pg-password-1");
+    const preview = await yaml.stack.runLogged("preview", ["preview", "--diff"]);
+    expect(preview.code, preview.output).toBe(0);
+    expect(changes(preview)).toEqual([]);
+  }, 300_000);
 });

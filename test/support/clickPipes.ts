@@ -1,6 +1,7 @@
 // ClickPipe programs the tests share: one valid program per source kind, as the Cloud description
 // requires each (docs/design/clickpipes.md), and the service they go on.
 
+import { afterAll, beforeAll } from "vitest";
 import { PIPE_IDS } from "./fixtures";
 
 export const PIPE_SERVICE = { organizationId: PIPE_IDS.organizationId, serviceId: PIPE_IDS.serviceId };
@@ -163,4 +164,17 @@ export function withValue(program: object, at: string, value: unknown): Record<s
   if (value === undefined) delete node[last];
   else node[last] = value;
   return copy;
+}
+
+/** The emulator's ClickPipe state step for the file's tests (ms), put back as it was after them. */
+export function clickPipeStepForFile(ms: number): void {
+  let saved: string | undefined;
+  beforeAll(() => {
+    saved = process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
+    process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = String(ms);
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
+    else process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = saved;
+  });
 }
