@@ -19,6 +19,6 @@ export function partsClaimedThisRun(key: string): ReadonlySet<string> {
  * The settings a ClickPipe's own `settings` names, by pipe: a PipeSettings of that pipe must name
  * none of them (docs/design/clickpipes.md, "PipeSettings and ClickPipe.settings").
  */
-export function clickPipeSettingsKey(organizationId: string, serviceId: string, pipeId: string): string {
-  return `ClickPipe.settings ${organizationId}/${serviceId}/${pipeId}`.toLowerCase();
+export function clickPipeSettingsKey(organizationId: string, serviceId: string, pipe: string): string {
+  return `ClickPipe.settings ${organizationId}/${serviceId}/${pipe}`.toLowerCase();
 }
