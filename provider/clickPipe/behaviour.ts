@@ -9,6 +9,7 @@ import { unlessGone } from "../http/gone";
 import { PartialFailure, PipeStateError } from "../errors";
 import { createRecovering, createdAfterSend, createdWithoutId } from "../creation/recovery";
 import { importIdParts } from "../creation/importing";
+import { claimForThisRun, clickPipeSettingsKey } from "../creation/runClaims";
 import { notify } from "../runtime/notices";
 import { runtime } from "../runtime/runtime";
 import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
@@ -266,8 +267,21 @@ function comparedValue(name: string, olds: State, news: Args): [unknown, unknown
   }
 }
 
+/**
+ * The settings this pipe's program names are its own for this run: a PipeSettings of the same pipe
+ * checked after it (it waits on the clickPipeId) is refused for naming any of them.
+ */
+function claimSettings(ref: PipeRef, id: string, args: Pick<Args, "settings">): void {
+  const named = Object.keys(args.settings ?? {}).filter(
+    (n) => (args.settings as Record<string, unknown>)[n] !== undefined,
+  );
+  if (named.length > 0 && id !== "")
+    claimForThisRun(clickPipeSettingsKey(ref.organizationId, ref.serviceId, id), named);
+}
+
 /** Replacements per field, and which delete first (two pipes on one table or name at once). */
-async function diff(_id: string, olds: State, news: Args): Promise<Diff> {
+async function diff(id: string, olds: State, news: Args): Promise<Diff> {
+  claimSettings(refOf(news), id, news);
   const detailed: Record<string, PropertyChange> = {};
   const reasons: string[] = [];
   for (const n of COMPARED) {
@@ -429,6 +443,7 @@ async function create(args: Args): Promise<Created<State>> {
     },
     adopt: async (found) => found.live,
   });
+  claimSettings(ref, made.id, args);
   const outputs = outputsOf(args, made, false);
   if (args.stopped !== true) return { id: made.id, outputs };
   try {
@@ -459,8 +474,9 @@ function outputsFromLive(live: Live, stored: State): State {
     fieldMappings: (stored.fieldMappings == null && Array.isArray(live.fieldMappings) && live.fieldMappings.length === 0
       ? stored.fieldMappings
       : (live.fieldMappings ?? stored.fieldMappings)) as Args["fieldMappings"],
+    // Only the settings the program names are this pipe's: the others may be a PipeSettings'.
     settings: (stored.settings === undefined || stored.settings === null
-      ? live.settings
+      ? stored.settings
       : projected(live.settings ?? {}, stored.settings)) as Args["settings"],
     scaling: (state === "Running" && stored.scaling != null
       ? projected(live.scaling, stored.scaling)
@@ -523,7 +539,10 @@ async function readImported(importId: string): Promise<Found<typeof DEF> | undef
     "uuid",
   ).map((p) => p.toLowerCase());
   const live = await getPipe(connectionFor("cloud"), { organizationId, serviceId }, clickPipeId, {});
-  return live === undefined ? undefined : foundOf(live, { organizationId, serviceId });
+  if (live === undefined) return undefined;
+  // Every setting set live is taken as the program's; one left to a PipeSettings can be dropped from it.
+  const set = Object.entries(live.settings ?? {}).filter(([, v]) => v !== null && v !== undefined);
+  return foundOf(live, { organizationId, serviceId, ...(set.length > 0 ? { settings: Object.fromEntries(set) } : {}) });
 }
 
 async function update(id: string, olds: State, news: Args): Promise<State> {

@@ -14,3 +14,11 @@ export function claimForThisRun(key: string, parts: readonly string[]): void {
 export function partsClaimedThisRun(key: string): ReadonlySet<string> {
   return runtime().runClaims.get(key) ?? new Set<string>();
 }
+
+/**
+ * The settings a ClickPipe's own `settings` names, by pipe: a PipeSettings of that pipe must name
+ * none of them (docs/design/clickpipes.md, "PipeSettings and ClickPipe.settings").
+ */
+export function clickPipeSettingsKey(organizationId: string, serviceId: string, pipe: string): string {
+  return `ClickPipe.settings ${organizationId}/${serviceId}/${pipe}`.toLowerCase();
+}

@@ -7,13 +7,14 @@ import type { CloudDialect } from "../serviceFacts/cloudDialects";
 import { send } from "../http/client";
 import { unlessGone } from "../http/gone";
 import { behaviourOf, type Found } from "../protocol/behaviour";
+import type { CheckFailure } from "../protocol/check";
 import { comparedForm, namesWith } from "../protocol/definition";
 import { deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn, managedInState } from "../protocol/managed";
 import { importIdParts } from "../creation/importing";
 import { previewOutputs } from "../protocol/preview";
 import { UNKNOWN, pick, type RawInputs, type Values } from "../protocol/properties";
-import { claimForThisRun, partsClaimedThisRun } from "../creation/runClaims";
+import { claimForThisRun, clickPipeSettingsKey, partsClaimedThisRun } from "../creation/runClaims";
 import { SETTING_NAMES, unsetValue, type SettingName } from "../serviceFacts/pipeSettings";
 import { PIPE_SETTINGS_RESOURCE as DEF } from "./definition";
 import {
@@ -105,8 +106,33 @@ function outputs(ref: PipeRef, effective: EffectiveSettings, managed: SettingNam
   };
 }
 
+/** Where a ClickPipe of this run names the pipe's setting in its own `settings`. */
+function claimedByClickPipe(ref: PipeRef): ReadonlySet<string> {
+  return partsClaimedThisRun(clickPipeSettingsKey(ref.organizationId, ref.serviceId, ref.pipeId));
+}
+
+/**
+ * A setting is one resource's: one that this pipe's ClickPipe names in `settings` is refused here,
+ * else the two would put back each other's value on every `up --refresh`. Seen when the ClickPipe
+ * was diffed or created first in this process (the PipeSettings waits on its clickPipeId).
+ */
+function ownedByClickPipe(inputs: RawInputs): CheckFailure[] {
+  const ref = pipeRef("", inputs);
+  if ([ref.organizationId, ref.serviceId, ref.pipeId].some((v) => typeof v !== "string" || v === "" || v === UNKNOWN))
+    return [];
+  const claimed = claimedByClickPipe(ref);
+  return managedIn(SETTING_NAMES, inputs)
+    .filter((n) => claimed.has(n))
+    .map((n) => ({
+      property: n,
+      reason:
+        `${n} is also set by a ClickPipe of this program: the ClickPipe ${ref.pipeId} sets it in its settings. ` +
+        "Name each setting in one of them, the ClickPipe's settings or this PipeSettings, not both",
+    }));
+}
+
 async function check(_olds: RawInputs, news: RawInputs) {
-  return checkedWithCredential<Args>("cloud", DEF, news);
+  return checkedWithCredential<Args>("cloud", DEF, news, ownedByClickPipe);
 }
 
 async function diff(id: string, olds: State, news: Args): Promise<Diff> {
@@ -205,7 +231,7 @@ async function update(id: string, olds: State, news: Args): Promise<State> {
 async function del(id: string, stored: State): Promise<void> {
   if (stored.resetOnDelete !== true) return;
   const ref = pipeRef(id, stored);
-  const claimed = partsClaimedThisRun(pipeKey(ref));
+  const claimed = new Set([...partsClaimedThisRun(pipeKey(ref)), ...claimedByClickPipe(ref)]);
   const candidates = managedOf(stored).filter((n) => !claimed.has(n) && stored[n] !== null && stored[n] !== undefined);
   if (candidates.length === 0) return;
   const live = await getSettings(ref);

@@ -1,6 +1,7 @@
 // ClickPipe programs the tests share: one valid program per source kind, as the Cloud description
 // requires each (docs/design/clickpipes.md), and the service they go on.
 
+import { afterAll, beforeAll } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { postBody, type Args } from "../../provider/clickPipe/wire";
 import { PIPE_IDS } from "./fixtures";
@@ -179,4 +180,17 @@ export async function kafkaPipeMadeByHand(emu: Pick<RunningEmulator, "url" | "ke
     body: JSON.stringify(postBody(PROGRAMS.kafka as unknown as Args)),
   });
   return ((await made.json()) as { result: { id: string } }).result.id;
+}
+
+/** The emulator's ClickPipe state step for the file's tests (ms), put back as it was after them. */
+export function clickPipeStepForFile(ms: number): void {
+  let saved: string | undefined;
+  beforeAll(() => {
+    saved = process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
+    process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = String(ms);
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
+    else process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = saved;
+  });
 }
