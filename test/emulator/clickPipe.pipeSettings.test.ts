@@ -8,11 +8,11 @@ import * as clickPipe from "../../provider/clickPipe/provider";
 import * as pipeSettings from "../../provider/pipeSettings/provider";
 import { resetRuntime } from "../../provider/runtime/runtime";
 import { emulatorPerTest } from "../support/emulatorPerTest";
-import { PIPE_SERVICE, PROGRAMS, clickPipeStepForFile } from "../support/clickPipes";
+import { PIPE_SERVICE, PROGRAMS, shortPipeSteps } from "../support/clickPipes";
 
 const emu = emulatorPerTest({ service: "cloud", helper: "clickPipe", cloudDialect: "clickhouse" });
 const host = { __provider: "serialized" };
-clickPipeStepForFile(20);
+shortPipeSteps(20);
 
 type Props = Record<string, unknown>;
 type Held = Props & { id: string };

@@ -9,10 +9,10 @@ import type { RunningEmulator } from "../../emulator";
 import type { Step } from "../../scripts/engine/stack";
 import { changes, emulator as startEmulator, installedPackage, stackWith, told } from "../support/engine";
 import { CLOUD_MODE, cloudConfig } from "../support/cloudDoors";
-import { PROGRAMS, clickPipeStepForFile } from "../support/clickPipes";
+import { PROGRAMS, shortPipeSteps } from "../support/clickPipes";
 import { documentedYamlProgram, yamlProgram, yamlStack } from "../support/yamlStack";
 
-clickPipeStepForFile(50);
+shortPipeSteps(50);
 
 type Program = Record<string, unknown>;
 type Kind = "up" | "preview" | "refresh";

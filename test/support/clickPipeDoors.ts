@@ -1,12 +1,13 @@
 // ClickPipes on the real engine: both front doors over one program the test rewrites between runs,
 // each against its own emulator in Cloud mode, the pipes' state steps short for the file.
 
-import { afterAll, beforeAll } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { byHand } from "./byHand";
 import { PIPE_SERVICE } from "./clickPipes";
 import { CLOUD_MODE, cloudConfig, dynamicDoor, yamlDoor, type YamlDoor } from "./cloudDoors";
 import { emulator, installedPackage, requestLog } from "./engine";
+
+export { shortPipeSteps } from "./clickPipes";
 
 /** A program's resources by name, as a Pulumi.yaml's `resources`. */
 export type Resources = Record<string, { readonly type: string; readonly properties: object }>;
@@ -47,19 +48,6 @@ export const PIPE_DOORS: ReadonlyArray<[string, (resources: Resources, name: str
   ["the dynamic classes", dynamicPipes],
   ["Pulumi YAML through the plugin", yamlPipes],
 ];
-
-/** The emulator's ClickPipes take `ms` a state step for this file's tests (read when a step starts). */
-export function shortPipeSteps(ms = 50): void {
-  let saved: string | undefined;
-  beforeAll(() => {
-    saved = process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
-    process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = String(ms);
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
-    else process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS = saved;
-  });
-}
 
 /** The service's pipes as its list answers them. */
 export async function livePipes(emu: RunningEmulator): Promise<Array<Record<string, unknown>>> {

@@ -183,7 +183,7 @@ export async function kafkaPipeMadeByHand(emu: Pick<RunningEmulator, "url" | "ke
 }
 
 /** The emulator's ClickPipe state step for the file's tests (ms), put back as it was after them. */
-export function clickPipeStepForFile(ms: number): void {
+export function shortPipeSteps(ms = 50): void {
   let saved: string | undefined;
   beforeAll(() => {
     saved = process.env.ALERTPIPE_EMULATOR_CLICKPIPE_STEP_MS;
