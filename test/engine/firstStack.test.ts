@@ -6,6 +6,7 @@
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pulumiCli, pulumiLanguageHost, pulumiYamlLanguageHost } from "../../scripts/engine/pulumiCli";
@@ -62,6 +63,9 @@ describe.each(["ts", "yaml"])("your first stack (%s), as the guide writes it", (
     // Stopped cleanly: its pid file removed, and the port free again.
     await until(() => !existsSync(join(project, "emulator.pid")), 5_000);
     expect(existsSync(join(project, "emulator.pid"))).toBe(false);
-    expect(await portFree(PORT)).toBe(true);
+    // The pid file goes before the process has let go of its port: give it the same 5 s to close.
+    let free = false;
+    for (const end = Date.now() + 5_000; !free && Date.now() < end; await sleep(50)) free = await portFree(PORT);
+    expect(free).toBe(true);
   });
 });
