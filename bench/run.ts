@@ -16,7 +16,7 @@ import { nativeApply, nativeMemory, nativeRateLimitedApply } from "./native";
 import { environment, mergeResults, printEnvironment, printTable, writeResults, type ScenarioResult } from "./report";
 import { refreshByList } from "./refresh";
 import { adoptAtScale } from "./adopt";
-import { alertingSoakSweep, soakSweep } from "./soak";
+import { alertingSoakSweep, clickPipeSoakSweep, soakSweep } from "./soak";
 import { latencyBoundApply, rateLimitedApply } from "./throughput";
 import { writeTables } from "./resultsDoc";
 import { atAThousand, THOUSAND_RUNS_ENV, thousandRows } from "./thousand";
@@ -94,6 +94,7 @@ async function main(): Promise<void> {
   // a full run (no names) leaves it out; `npm run bench -- soak` runs it.
   if (only.includes("soak")) await step(["soak"], () => soakSweep(folder));
   if (only.includes("soak-alerting")) await step(["soak-alerting"], () => alertingSoakSweep(folder));
+  if (only.includes("soak-clickpipe")) await step(["soak-clickpipe"], () => clickPipeSoakSweep(folder));
   // Opt-in too: the published limit makes each of its twelve ups wait three 10 s windows (some 11
   // minutes), which would take a full run past 20; `npm run bench -- one-budget` runs both doors.
   const budgetDoors = (["dynamic", "plugin"] as const).filter(
