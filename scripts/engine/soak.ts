@@ -120,6 +120,31 @@ function declarer(door: SoakDoor, programDir: string | undefined): Declare {
     new (pkg[kind] as unknown as new (name: string, args: pulumi.Inputs) => pulumi.CustomResource)(name, props);
 }
 
+/** A stack whose program declares through `door` (the soak's, the bench's ClickPipe apply). */
+export async function openDoorStack(opts: {
+  door: SoakDoor;
+  stack: string;
+  config: StackConfig;
+  program: (declare: Declare) => void;
+  programDir?: string;
+  /** For the native door: a folder holding `pulumi-resource-alertpipe`, put first on the stack's PATH. */
+  pluginDir?: string;
+}): Promise<EngineStack> {
+  // The stack takes this process's PATH when it opens; the plugin's folder goes first.
+  const savedPath = process.env.PATH;
+  if (opts.door === "native") process.env.PATH = `${opts.pluginDir ?? ""}${delimiter}${savedPath ?? ""}`;
+  try {
+    return await openStack({
+      stack: opts.stack,
+      config: opts.config,
+      program: async () => opts.program(declarer(opts.door, opts.programDir)),
+      ...(opts.programDir !== undefined ? { programDir: opts.programDir } : {}),
+    });
+  } finally {
+    process.env.PATH = savedPath;
+  }
+}
+
 /** An output of a resource by name (a bare CustomResource has those it named as inputs). */
 export function outputOf<T>(resource: pulumi.CustomResource, name: string): pulumi.Output<T> {
   const value: unknown = (resource as unknown as Record<string, unknown>)[name];
@@ -287,27 +312,23 @@ export class Soak {
       throw err;
     }
     const phase = { changed: false };
-    // The stack takes this process's PATH when it opens; the plugin's folder goes first.
-    const savedPath = process.env.PATH;
-    if (door === "native") process.env.PATH = `${options.pluginDir ?? ""}${delimiter}${savedPath ?? ""}`;
     try {
-      const stack = await openStack({
+      const stack = await openDoorStack({
+        door,
         stack: `soak-${scenario.name}-${door}-${options.seed}`,
         config: scenario.config(emu),
-        program: async () => {
-          const declare = declarer(door, options.programDir);
+        program: (declare) => {
           if (phase.changed && scenario.changed !== undefined) scenario.changed(declare);
           else scenario.program(declare);
         },
         ...(options.programDir !== undefined ? { programDir: options.programDir } : {}),
+        ...(options.pluginDir !== undefined ? { pluginDir: options.pluginDir } : {}),
       });
       return new Soak(options, emu, stack, phase, restoreEnv);
     } catch (err) {
       await emu.close();
       restoreEnv();
       throw err;
-    } finally {
-      process.env.PATH = savedPath;
     }
   }
 

@@ -26,12 +26,12 @@ export const CLICK_PIPE_FAULTED_ROUTES: readonly WriteRoute[] = [
 export const LOST_ANSWERS: readonly FaultKind[] = ["cutAfterCommit", "failAfterCommit", "delayAfterCommit"];
 
 /** What the program sets of pipe `i` beyond its source: scaling (when any) and the switch. */
-interface Wanted {
+export interface Wanted {
   scaling?: { replicas: number; replicaCpuMillicores: number; replicaMemoryGb: number };
   stopped: boolean;
 }
 
-const scaled = (replicas: number, replicaCpuMillicores = 250) => ({
+export const scaled = (replicas: number, replicaCpuMillicores = 250) => ({
   replicas,
   replicaCpuMillicores,
   replicaMemoryGb: 1,
@@ -54,12 +54,13 @@ const CHANGED: readonly Wanted[] = [
 
 const pipeName = (i: number) => `soak-pipe-${i}`;
 
-function declarePipes(declare: Declare, wanted: readonly Wanted[]): void {
+/** A Kafka pipe per entry of `wanted`, named `${prefix}-${i}`, each on a table of its own. */
+export function declarePipes(declare: Declare, wanted: readonly Wanted[], prefix = "soak-pipe"): void {
   wanted.forEach((w, i) =>
-    declare("ClickPipe", pipeName(i), {
+    declare("ClickPipe", `${prefix}-${i}`, {
       organizationId: SOAK_ORG,
       serviceId: SOAK_SERVICE,
-      name: pipeName(i),
+      name: `${prefix}-${i}`,
       source: {
         kafka: {
           type: "kafka",
