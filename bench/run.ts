@@ -16,11 +16,12 @@ import { nativeApply, nativeMemory, nativeRateLimitedApply } from "./native";
 import { environment, mergeResults, printEnvironment, printTable, writeResults, type ScenarioResult } from "./report";
 import { refreshByList } from "./refresh";
 import { adoptAtScale } from "./adopt";
-import { alertingSoakSweep, soakSweep } from "./soak";
+import { alertingSoakSweep, clickPipeSoakSweep, soakSweep } from "./soak";
 import { latencyBoundApply, rateLimitedApply } from "./throughput";
 import { writeTables } from "./resultsDoc";
 import { atAThousand, THOUSAND_RUNS_ENV, thousandRows } from "./thousand";
 import { ONE_BUDGET_ROWS, oneBudgetApply } from "./budget";
+import { CLICK_PIPE_APPLY_ROWS, clickPipeApply } from "./clickPipeApply";
 
 function load(): string {
   return loadavg()
@@ -94,12 +95,19 @@ async function main(): Promise<void> {
   // a full run (no names) leaves it out; `npm run bench -- soak` runs it.
   if (only.includes("soak")) await step(["soak"], () => soakSweep(folder));
   if (only.includes("soak-alerting")) await step(["soak-alerting"], () => alertingSoakSweep(folder));
+  if (only.includes("soak-clickpipe")) await step(["soak-clickpipe"], () => clickPipeSoakSweep(folder));
   // Opt-in too: the published limit makes each of its twelve ups wait three 10 s windows (some 11
   // minutes), which would take a full run past 20; `npm run bench -- one-budget` runs both doors.
   const budgetDoors = (["dynamic", "plugin"] as const).filter(
     (door) => only.length > 0 && only.some((word) => ONE_BUDGET_ROWS[door].includes(word)),
   );
   if (budgetDoors.length > 0) await step(Object.values(ONE_BUDGET_ROWS), () => oneBudgetApply(folder, budgetDoors));
+  // Opt-in: three ups of 20 ClickPipes under the published limit take some minutes a door;
+  // `npm run bench -- clickpipe-apply` runs both doors.
+  const pipeDoors = (["dynamic", "native"] as const).filter(
+    (door) => only.length > 0 && only.some((word) => CLICK_PIPE_APPLY_ROWS[door].includes(word)),
+  );
+  if (pipeDoors.length > 0) await step(Object.values(CLICK_PIPE_APPLY_ROWS), () => clickPipeApply(folder, pipeDoors));
 
   console.log("");
   printTable(results);
@@ -128,7 +136,8 @@ async function main(): Promise<void> {
     writeDocs(file);
     return;
   }
-  const optIn = (name: string): boolean => Object.values<string>(ONE_BUDGET_ROWS).includes(name);
+  const optIn = (name: string): boolean =>
+    [...Object.values<string>(ONE_BUDGET_ROWS), ...Object.values<string>(CLICK_PIPE_APPLY_ROWS)].includes(name);
   writeResults(file, env, { engine, loadAverage: { start: startLoad, end: endLoad } }, results, optIn);
   console.log(`wrote ${file} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   writeDocs(file);

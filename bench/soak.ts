@@ -6,9 +6,12 @@
 // through the native plugin instead of the dynamic classes. `npm run bench -- soak-alerting` sweeps
 // issue 44's alerting chain (scripts/engine/soakObservability.ts) instead: seeds 1 to 5 at 15% and
 // 30%, through both doors, against HyperDX and managed ClickStack (SOAK_DOOR and SOAK_DIALECT pick one).
+// `npm run bench -- soak-clickpipe` sweeps issue 46's ClickPipes (scripts/engine/soakClickPipe.ts):
+// seeds 1 to 5 at 30% of lost answers on create, scaling and state, through both doors.
 
 import { KEYS_SOAK, Soak, type SoakDoor, type SoakRun, type SoakScenario } from "../scripts/engine/soak";
 import { observabilitySoak, SOAK_DIALECTS, soakDialect } from "../scripts/engine/soakObservability";
+import { clickPipeSoak } from "../scripts/engine/soakClickPipe";
 import type { BenchFolder } from "./benchFolder";
 import type { ScenarioResult } from "./report";
 
@@ -22,6 +25,8 @@ interface SeedFigures {
   rate: number;
   /** Re-runs of `up` after the interrupted one until one succeeded; MAX_RUNS + 1 when none did. */
   upReruns: number;
+  /** Runs of `up` the changed program took (scenarios with one; else 0); MAX_RUNS + 1 when none succeeded. */
+  changeRuns: number;
   destroyRuns: number;
   duplicates: number;
   orphans: number;
@@ -67,6 +72,8 @@ async function oneSeed(
     const { interrupted } = await soak.interruptedUp();
     const ups = await soak.upUntilOk(MAX_RUNS);
     const upReruns = ups.at(-1)?.ok === true ? ups.length : MAX_RUNS + 1;
+    const changes = scenario.changed === undefined ? [] : await soak.changeUntilOk(MAX_RUNS);
+    const changeRuns = changes.length === 0 || changes.at(-1)?.ok === true ? changes.length : MAX_RUNS + 1;
     soak.faultsOff();
     const census = soak.census();
     const clean = await soak.cleanUp();
@@ -83,6 +90,7 @@ async function oneSeed(
       seed,
       rate,
       upReruns,
+      changeRuns,
       destroyRuns,
       duplicates: census.duplicates,
       orphans: census.orphans,
@@ -101,6 +109,7 @@ async function oneSeed(
     };
     figures.clean =
       upReruns <= MAX_RUNS &&
+      changeRuns <= MAX_RUNS &&
       destroyRuns <= MAX_RUNS &&
       interrupted &&
       census.recorded === scenario.declared &&
@@ -162,6 +171,21 @@ function cleanUpCell(f: SeedFigures): string {
   return f.uncleanCleanUp.length > 0 ? `UNCLEAN ${cell}` : cell;
 }
 
+/** Issue 46's sweep: the ClickPipes, lost answers on create, scaling and state, each seed through each door. */
+export async function clickPipeSoakSweep(folder: BenchFolder): Promise<ScenarioResult> {
+  const seeds = list("SOAK_SEEDS", [1, 2, 3, 4, 5]);
+  const rates = list("SOAK_RATES", [0.3]);
+  const perSeed: SeedFigures[] = [];
+  for (const door of doors(["dynamic", "native"]))
+    for (const rate of rates)
+      for (const seed of seeds) perSeed.push(await oneSeed(folder, clickPipeSoak(), door, seed, rate));
+  return sweepResult(
+    "soak-clickpipe",
+    "the ClickPipes' fault soak (lost answers on create, scaling and state), both doors, seeds clean",
+    perSeed,
+  );
+}
+
 function sweepResult(name: string, title: string, perSeed: SeedFigures[]): ScenarioResult {
   const header = [
     "scenario",
@@ -169,6 +193,7 @@ function sweepResult(name: string, title: string, perSeed: SeedFigures[]): Scena
     "seed",
     "rate",
     "up re-runs",
+    "change runs",
     "destroy runs",
     "duplicates",
     "orphans",
@@ -187,6 +212,7 @@ function sweepResult(name: string, title: string, perSeed: SeedFigures[]): Scena
       f.seed,
       f.rate,
       f.upReruns,
+      f.changeRuns,
       f.destroyRuns,
       f.duplicates,
       f.orphans,
@@ -215,7 +241,7 @@ function sweepResult(name: string, title: string, perSeed: SeedFigures[]): Scena
     ideal: perSeed.length,
     unit: "seeds clean",
     ratio: perSeed.length === 0 ? null : clean / perSeed.length,
-    target: `every seed: up and destroy within ${MAX_RUNS} runs, 0 duplicates, 0 orphans, clean up succeeds registering every resource and writes, deletes or replaces nothing, no drift, every key logs in, nothing left`,
+    target: `every seed: up, the change (if any) and destroy within ${MAX_RUNS} runs, 0 duplicates, 0 orphans, clean up succeeds registering every resource and writes, deletes or replaces nothing, no drift, every key logs in, nothing left`,
     pass: clean === perSeed.length,
     extra: { perSeed },
   };

@@ -77,6 +77,34 @@ function settle(services: Services, pipe: StoredPipe): StoredPipe | undefined {
   return pipe;
 }
 
+/** A pipe as it stands now, for tests' censuses. */
+export interface ClickPipeView {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly serviceId: string;
+  readonly name: string;
+  readonly state: ClickPipeState;
+  readonly scaling: Readonly<Record<string, unknown>> | undefined;
+  /** A delete was answered; the pipe goes once its steps are done. */
+  readonly deleting: boolean;
+}
+
+/** Every pipe of every service now (due steps taken, those whose delete finished left out). */
+export function clickPipesNow(services: Services): ClickPipeView[] {
+  return [...pipes(services).values()]
+    .map((p) => settle(services, p))
+    .filter((p): p is StoredPipe => p !== undefined)
+    .map((p) => ({
+      id: p.id,
+      organizationId: p.organizationId,
+      serviceId: p.serviceId,
+      name: p.name,
+      state: p.state,
+      scaling: p.scaling === undefined ? undefined : { ...p.scaling },
+      deleting: p.deleting,
+    }));
+}
+
 function go(pipe: StoredPipe, now: ClickPipeState, ...then: ClickPipeState[]): void {
   pipe.state = now;
   pipe.since = Date.now();

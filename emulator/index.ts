@@ -10,6 +10,7 @@ import type { EmulatorMode, Services } from "./replies";
 import type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 import { seedCustomRoles, type CustomRoleSeed } from "./roles";
 import { pendingRaces } from "./webhooks";
+import { clickPipesNow, type ClickPipeView } from "./clickpipes";
 import { setServiceState, serviceState } from "./services";
 import type { ServiceState } from "../provider/serviceFacts/services";
 import {
@@ -22,7 +23,7 @@ import {
   type Silenced,
 } from "./store";
 
-export type { AfterCommitFault, FaultKind, FaultPlan, RandomFaults, RecordedRequest } from "./router";
+export type { AfterCommitFault, FaultKind, FaultPlan, RandomFaults, RecordedRequest, WriteRoute } from "./router";
 export { DEFAULT_RANDOM_DELAY_MS, FAULT_KINDS } from "./router";
 export type { RateLimit } from "./limits";
 export type { EmulatorMode } from "./replies";
@@ -30,6 +31,7 @@ export type { CloudDialect } from "../provider/serviceFacts/cloudDialects";
 export { DEFAULT_RATE_LIMITS } from "./limits";
 export { SEEDED_SOURCES } from "./savedSearches";
 export { SEEDED_CONNECTION } from "./observability";
+export type { ClickPipeView } from "./clickpipes";
 export { DEFAULT_CDC_SCALING, DEFAULT_WAKE_DELAY_MS, serviceRunningOr424 } from "./services";
 export { SYSTEM_ROLES, customRoleId, type CustomRoleSeed } from "./roles";
 export type {
@@ -142,6 +144,8 @@ export interface RunningEmulator {
   ): void;
   /** The service's state now, as its GET answers it. */
   serviceState(organizationId: string, serviceId: string): string;
+  /** Test hook (ClickHouse Cloud mode): every ClickPipe now, those whose delete finished left out. */
+  clickPipes(): ClickPipeView[];
   /** Deep copy of all state as plain JSON; key secrets appear only as SHA-256 hashes. */
   snapshot(): EmulatorState;
   close(): Promise<void>;
@@ -270,6 +274,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setServiceState: (organizationId, serviceId, serviceNow, options) =>
       setServiceState(services, organizationId, serviceId, serviceNow, options?.wakeDelayMs),
     serviceState: (organizationId, serviceId) => serviceState(services, organizationId, serviceId),
+    clickPipes: () => clickPipesNow(services),
     snapshot: () => copyState(state),
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
@@ -293,7 +298,13 @@ function copyPlan(plan: FaultPlan): FaultPlan {
     ...(plan.delayAfterCommit !== undefined ? { delayAfterCommit: { ...plan.delayAfterCommit } } : {}),
     ...(plan.servicesIdle !== undefined ? { servicesIdle: plan.servicesIdle } : {}),
     ...(plan.random !== undefined
-      ? { random: { ...plan.random, ...(plan.random.kinds ? { kinds: [...plan.random.kinds] } : {}) } }
+      ? {
+          random: {
+            ...plan.random,
+            ...(plan.random.kinds ? { kinds: [...plan.random.kinds] } : {}),
+            ...(plan.random.routes ? { routes: plan.random.routes.map((r) => ({ ...r })) } : {}),
+          },
+        }
       : {}),
   };
 }

@@ -80,14 +80,20 @@ export interface RandomFaults {
   kinds?: readonly FaultKind[];
   /** How long a delayAfterCommit holds the answer; default 1500 ms: late, yet within the provider's 60 s attempt timeout. */
   delayMs?: number;
+  /** The writes drawn for; default every write. Others draw nothing, so the sequence depends on these alone. */
+  routes?: readonly WriteRoute[];
+}
+
+/** A write route: its method and a pattern tested on the path (no query). */
+export interface WriteRoute {
+  method: string;
+  pathPattern: RegExp;
 }
 
 export const DEFAULT_RANDOM_DELAY_MS = 1_500;
 
-/** Which requests a fault takes: the method, a pattern tested on the path (no query), and how many more. */
-export interface AfterCommitFault {
-  method: string;
-  pathPattern: RegExp;
+/** Which requests a fault takes: a route, and how many more. */
+export interface AfterCommitFault extends WriteRoute {
   count: number;
 }
 
@@ -134,7 +140,7 @@ async function handle(router: RouterState, req: IncomingMessage, res: ServerResp
     reply = errorFor(area, 503, "service temporarily unavailable (injected fault before processing)");
   } else if (body === undefined) {
     reply = errorFor(area, 413, `the request body is larger than ${MAX_BODY_BYTES} bytes`);
-  } else if ((fault = takeAfterCommit(plan, method, path) ?? drawFault(router, method))?.kind === "refuse") {
+  } else if ((fault = takeAfterCommit(plan, method, path) ?? drawFault(router, method, path))?.kind === "refuse") {
     // The random plan's failBeforeCommit: refused as the fixed one, nothing processed.
     reply = errorFor(area, 503, "service temporarily unavailable (injected fault before processing)");
   } else {
@@ -265,12 +271,13 @@ const WRITES: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
  * The random plan's fault for this request: for a write, one draw says whether (below `rate`) and
- * a second which kind; a read draws nothing, so the writes' sequence of faults depends only on the
+ * a second which kind; a read (or a write outside `routes`) draws nothing, so the writes' sequence of faults depends only on the
  * seed and how many writes came before.
  */
-function drawFault(router: RouterState, method: string): Injected | undefined {
+function drawFault(router: RouterState, method: string, path: string): Injected | undefined {
   const random = router.faults.random;
   if (random === undefined || router.draw === undefined || !WRITES.has(method)) return undefined;
+  if (random.routes !== undefined && !random.routes.some((r) => matches(r, method, path))) return undefined;
   if (router.draw() >= random.rate) return undefined;
   const kinds = random.kinds ?? FAULT_KINDS;
   const kind = kinds[Math.floor(router.draw() * kinds.length)];
@@ -301,10 +308,14 @@ function mulberry32(seed: number): () => number {
   };
 }
 
+function matches(route: WriteRoute, method: string, path: string): boolean {
+  if (route.method.toUpperCase() !== method) return false;
+  route.pathPattern.lastIndex = 0; // a /g or /y pattern would otherwise remember the previous match
+  return route.pathPattern.test(path);
+}
+
 function takes(fault: AfterCommitFault | undefined, method: string, path: string): boolean {
-  if (fault === undefined || fault.count <= 0 || fault.method.toUpperCase() !== method) return false;
-  fault.pathPattern.lastIndex = 0; // a /g or /y pattern would otherwise remember the previous match
-  if (!fault.pathPattern.test(path)) return false;
+  if (fault === undefined || fault.count <= 0 || !matches(fault, method, path)) return false;
   fault.count -= 1;
   return true;
 }

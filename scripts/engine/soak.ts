@@ -84,7 +84,7 @@ const pipeArgs = (i: number): Args<"PipeSettings"> => {
 
 /** The kinds of resource the package has, by their class's name. */
 export type SoakKind =
-  "Alert" | "ApiKey" | "PipeSettings" | "Connection" | "Source" | "Dashboard" | "SavedSearch" | "Webhook";
+  "Alert" | "ApiKey" | "PipeSettings" | "Connection" | "Source" | "Dashboard" | "SavedSearch" | "Webhook" | "ClickPipe";
 
 /** Outputs a bare CustomResource must name to read them, as the generated SDK's classes do. */
 const NATIVE_OUTPUTS: Partial<Record<SoakKind, readonly string[]>> = { Dashboard: ["tileIds"] };
@@ -92,6 +92,7 @@ const NATIVE_OUTPUTS: Partial<Record<SoakKind, readonly string[]>> = { Dashboard
 const NATIVE_SECRETS: Partial<Record<SoakKind, readonly string[]>> = {
   ApiKey: ["keySecret"],
   Connection: ["password"],
+  ClickPipe: ["credentials"],
 };
 
 /** A resource of the native plugin, as a program without the generated SDK declares it. */
@@ -139,6 +140,31 @@ function counting(declare: Declare, into: Registrations): Declare {
   };
 }
 
+/** A stack whose program declares through `door` (the soak's, the bench's ClickPipe apply). */
+export async function openDoorStack(opts: {
+  door: SoakDoor;
+  stack: string;
+  config: StackConfig;
+  program: (declare: Declare) => void;
+  programDir?: string;
+  /** For the native door: a folder holding `pulumi-resource-alertpipe`, put first on the stack's PATH. */
+  pluginDir?: string;
+}): Promise<EngineStack> {
+  // The stack takes this process's PATH when it opens; the plugin's folder goes first.
+  const savedPath = process.env.PATH;
+  if (opts.door === "native") process.env.PATH = `${opts.pluginDir ?? ""}${delimiter}${savedPath ?? ""}`;
+  try {
+    return await openStack({
+      stack: opts.stack,
+      config: opts.config,
+      program: async () => opts.program(declarer(opts.door, opts.programDir)),
+      ...(opts.programDir !== undefined ? { programDir: opts.programDir } : {}),
+    });
+  } finally {
+    process.env.PATH = savedPath;
+  }
+}
+
 /** An output of a resource by name (a bare CustomResource has those it named as inputs). */
 export function outputOf<T>(resource: pulumi.CustomResource, name: string): pulumi.Output<T> {
   const value: unknown = (resource as unknown as Record<string, unknown>)[name];
@@ -163,6 +189,12 @@ export interface SoakScenario {
   config(emu: RunningEmulator): StackConfig;
   /** The program, declared through `declare` so both doors run the same. */
   program(declare: Declare): void;
+  /** The program changed (same resources, other values), which changeUntilOk() applies; absent when none. */
+  changed?(declare: Declare): void;
+  /** What the random plan draws from beyond seed and rate (faulted routes, kinds); every write by default. */
+  readonly faults?: Omit<RandomFaults, "seed" | "rate">;
+  /** Environment the in-process emulator reads while the soak is open (e.g. how fast ClickPipes' states move). */
+  readonly env?: Readonly<Record<string, string>>;
   /** Resources the program declares. */
   readonly declared: number;
   /** API keys among them, whose recorded pairs logins() tries; absent when none. */
@@ -172,13 +204,13 @@ export interface SoakScenario {
   /** The collections objects() names, each counted by leftovers() (0 when none is left). */
   readonly kinds: readonly string[];
   /** The program's objects on the service (what the emulator seeded left out). */
-  objects(snap: EmulatorState): ServiceObject[];
+  objects(snap: EmulatorState, emu: RunningEmulator): ServiceObject[];
   /** Kinds of resource recorded in state that are settings, not objects; the census checks them apart. */
   readonly settingsKinds?: readonly SoakKind[];
-  /** Settings that differ from the program's (settingsKinds); 0 when none. */
-  settingsOff?(snap: EmulatorState): number;
+  /** Settings that differ from the program's (settingsKinds, or objects' own values), `changed` or not; 0 when none. */
+  settingsOff?(snap: EmulatorState, emu: RunningEmulator, changed: boolean): number;
   /** Settings a destroy should have reset, left set, by name. */
-  settingsLeft?(snap: EmulatorState): Record<string, number>;
+  settingsLeft?(snap: EmulatorState, emu: RunningEmulator): Record<string, number>;
 }
 
 /** Issue 18's stack: SOAK_EACH alerts, keys (LOCAL_KEYS made locally) and pipes' settings reset on delete. */
@@ -239,7 +271,7 @@ export interface SoakOptions {
 
 /** One run of the engine, in short. */
 export interface SoakRun {
-  kind: "up" | "clean up" | "destroy" | "refresh";
+  kind: "up" | "change" | "clean up" | "destroy" | "refresh";
   ok: boolean;
   seconds: number;
   /** The first line of each error diagnostic, when it failed. */
@@ -260,7 +292,7 @@ export interface Census {
   orphans: number;
   /** Resources in state whose object is not on the service. */
   missing: number;
-  /** Settings (pipes') that differ from the program's. */
+  /** Settings (pipes', or ClickPipes' scaling and switch) that differ from the program's. */
   settingsOff: number;
   /** Resources recorded in state, of ours. */
   recorded: number;
@@ -284,8 +316,11 @@ export class Soak {
     readonly emu: RunningEmulator,
     readonly stack: EngineStack,
     private readonly registrations: Registrations,
+    /** Which program the stack runs: the scenario's, or once changeUntilOk() ran, its changed one. */
+    private readonly phase: { changed: boolean },
+    private readonly restoreEnv: () => void,
   ) {
-    this.random = { seed: options.seed, rate: options.rate };
+    this.random = { ...options.scenario?.faults, seed: options.seed, rate: options.rate };
   }
 
   static async open(options: SoakOptions): Promise<Soak> {
@@ -295,27 +330,35 @@ export class Soak {
     const scenario = options.scenario ?? KEYS_SOAK;
     if (door === "native" && options.pluginDir === undefined)
       throw new Error("the soak through the native plugin needs pluginDir, a folder holding pulumi-resource-alertpipe");
-    const emu = await startEmulator({ ...scenario.emulator, port: 0, rateLimits: { cloud: false, alerting: false } });
-    // The stack takes this process's PATH when it opens; the plugin's folder goes first.
-    const savedPath = process.env.PATH;
-    if (door === "native") process.env.PATH = `${options.pluginDir ?? ""}${delimiter}${savedPath ?? ""}`;
     const registrations: Registrations = { registered: 0 };
+    const restoreEnv = withEnv(scenario.env ?? {});
+    let emu: RunningEmulator;
     try {
-      const stack = await openStack({
+      emu = await startEmulator({ ...scenario.emulator, port: 0, rateLimits: { cloud: false, alerting: false } });
+    } catch (err) {
+      restoreEnv();
+      throw err;
+    }
+    const phase = { changed: false };
+    try {
+      const stack = await openDoorStack({
+        door,
         stack: `soak-${scenario.name}-${door}-${options.seed}`,
         config: scenario.config(emu),
-        program: async () => {
+        program: (declare) => {
           registrations.registered = 0;
-          scenario.program(counting(declarer(door, options.programDir), registrations));
+          const counted = counting(declare, registrations);
+          if (phase.changed && scenario.changed !== undefined) scenario.changed(counted);
+          else scenario.program(counted);
         },
         ...(options.programDir !== undefined ? { programDir: options.programDir } : {}),
+        ...(options.pluginDir !== undefined ? { pluginDir: options.pluginDir } : {}),
       });
-      return new Soak(options, emu, stack, registrations);
+      return new Soak(options, emu, stack, registrations, phase, restoreEnv);
     } catch (err) {
       await emu.close();
+      restoreEnv();
       throw err;
-    } finally {
-      process.env.PATH = savedPath;
     }
   }
 
@@ -363,6 +406,14 @@ export class Soak {
   upUntilOk(max: number): Promise<SoakRun[]> {
     this.faultsOn();
     return this.untilOk("up", max, () => this.stack.up());
+  }
+
+  /** The scenario's changed program: `up` under the faults until one succeeds, at most `max` runs; the runs made. */
+  changeUntilOk(max: number): Promise<SoakRun[]> {
+    if (this.scenario.changed === undefined) throw new Error(`the ${this.scenario.name} soak has no changed program`);
+    this.phase.changed = true;
+    this.faultsOn();
+    return this.untilOk("change", max, () => this.stack.up());
   }
 
   /** `destroy` under the faults until one succeeds, at most `max` runs; the runs made. */
@@ -422,7 +473,7 @@ export class Soak {
     const ours = (latest?.resources ?? []).filter((r) => r.type.startsWith(TYPE_PREFIX[this.door]));
     const recordedIds = new Set(ours.map((r) => r.id ?? ""));
     const snap = this.emu.snapshot();
-    const onService = this.scenario.objects(snap);
+    const onService = this.scenario.objects(snap, this.emu);
     const perName = new Map<string, number>();
     for (const o of onService) perName.set(`${o.kind} ${o.name}`, (perName.get(`${o.kind} ${o.name}`) ?? 0) + 1);
     const serviceIds = new Set(onService.map((o) => o.id));
@@ -432,7 +483,7 @@ export class Soak {
       duplicates: [...perName.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0),
       orphans: onService.filter((o) => !recordedIds.has(o.id)).length,
       missing: objects.filter((r) => !serviceIds.has(r.id ?? "")).length,
-      settingsOff: this.scenario.settingsOff?.(snap) ?? 0,
+      settingsOff: this.scenario.settingsOff?.(snap, this.emu, this.phase.changed) ?? 0,
       recorded: ours.length,
       pending: latest?.pending_operations?.length ?? 0,
     };
@@ -441,7 +492,7 @@ export class Soak {
   /** The duplicated objects on the service, as "kind name ×count": what a failed census names. */
   duplicated(): string[] {
     const perName = new Map<string, number>();
-    for (const o of this.scenario.objects(this.emu.snapshot()))
+    for (const o of this.scenario.objects(this.emu.snapshot(), this.emu))
       perName.set(`${o.kind} "${o.name}"`, (perName.get(`${o.kind} "${o.name}"`) ?? 0) + 1);
     return [...perName].filter(([, n]) => n > 1).map(([name, n]) => `${name} ×${n}`);
   }
@@ -476,8 +527,8 @@ export class Soak {
   leftovers(): Record<string, number> {
     const snap = this.emu.snapshot();
     const left = Object.fromEntries(this.scenario.kinds.map((k) => [k, 0]));
-    for (const o of this.scenario.objects(snap)) left[o.kind] = (left[o.kind] ?? 0) + 1;
-    return { ...left, ...this.scenario.settingsLeft?.(snap) };
+    for (const o of this.scenario.objects(snap, this.emu)) left[o.kind] = (left[o.kind] ?? 0) + 1;
+    return { ...left, ...this.scenario.settingsLeft?.(snap, this.emu) };
   }
 
   /** How many writes the emulator answered, and how many of them met each fault. */
@@ -519,6 +570,7 @@ export class Soak {
   async close(): Promise<void> {
     this.stack.dispose();
     await this.emu.close();
+    this.restoreEnv();
   }
 
   /** The writes answered since request `from` of the log. */
@@ -526,7 +578,11 @@ export class Soak {
     return this.emu.requests.slice(from).filter((r) => r.method !== "GET");
   }
 
-  private async untilOk(kind: "up" | "destroy", max: number, run: () => Promise<RunResult>): Promise<SoakRun[]> {
+  private async untilOk(
+    kind: "up" | "change" | "destroy",
+    max: number,
+    run: () => Promise<RunResult>,
+  ): Promise<SoakRun[]> {
     const made: SoakRun[] = [];
     while (made.length < max) {
       const one = await this.timed(kind, run);
@@ -599,6 +655,17 @@ function changesOf(result: RunResult | undefined): string[] {
 
 /** An id in a path: HyperDX's 24 hex digits or a uuid. */
 const ID = /\/([0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\/|$)/gi;
+
+/** Sets `vars` in this process's environment; the function returned puts back what was there. */
+function withEnv(vars: Readonly<Record<string, string>>): () => void {
+  const saved = Object.keys(vars).map((name) => [name, process.env[name]] as const);
+  Object.assign(process.env, vars);
+  return () => {
+    for (const [name, value] of saved)
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+  };
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,6 @@
 // The fault soak's phases as tests, for any scenario through either door (scripts/engine/soak.ts):
-// one SIGINT during the first up; up re-run under the same faults until it converges; faults off, a
+// one SIGINT during the first up; up re-run under the same faults until it converges; the changed
+// program (scenarios with one) applied under the same faults; faults off, a
 // census of service against state (no duplicate, no orphan), a clean up that writes nothing, a
 // refresh without drift, each key's login (scenarios with keys); a destroy under the faults that
 // leaves nothing of the program. Each run prints its seed, the faults it met and its seconds.
@@ -71,6 +72,16 @@ export function soakSuite(runs: readonly SoakRunSpec[]): void {
         },
         RUNS_TIMEOUT_MS,
       );
+
+      if (scenario.changed !== undefined)
+        it(
+          `applies the changed program under the same faults within ${MAX_RUNS} runs of up`,
+          async () => {
+            const runs = await soak.changeUntilOk(MAX_RUNS);
+            expect(runs.at(-1)?.ok, runs.flatMap((r) => r.errors).join("\n")).toBe(true);
+          },
+          RUNS_TIMEOUT_MS,
+        );
 
       it("leaves the service holding exactly the objects state records: no duplicate, no orphan, every setting set", () => {
         soak.faultsOff();

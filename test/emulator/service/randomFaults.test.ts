@@ -68,6 +68,16 @@ describe("a random fault plan", () => {
     expect(Object.keys(emu.snapshot().alerts)).toHaveLength(20);
   });
 
+  it("faults only the writes its routes name, when it names some", async () => {
+    const emu = await start({ rateLimits: { alerting: false } });
+    const routes = [{ method: "PUT", pathPattern: /^\/api\/v2\/alerts\/[^/]+$/ }];
+    emu.setFaults({ random: plan({ seed: 4601, rate: 1, kinds: ["failBeforeCommit"], routes }) });
+    // The POSTs are outside the routes: none faulted, even at rate 1; the PUT is.
+    expect(await faultsOfPosts(emu, 5)).toEqual(Array<undefined>(5).fill(undefined));
+    expect(await send(emu, "PUT", "/api/v2/alerts/0123456789abcdef01234567", validAlert)).toBe(503);
+    expect(emu.requests.at(-1)?.fault).toBe("failBeforeCommit");
+  });
+
   it("never faults a read, even at rate 1", async () => {
     const emu = await start();
     emu.setFaults({ random: plan({ seed: 9, rate: 1 }) });
