@@ -19,9 +19,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     // vitest's default is one worker less than the cores: one worker on 2 cores, so every file waited for the one
-    // before. An engine file keeps about 1.15 cores busy (its CLI, host and provider wait on each other), so three
-    // workers fill two cores. ALERTPIPE_TEST_WORKERS sets it for another machine.
-    maxWorkers: Number(process.env.ALERTPIPE_TEST_WORKERS ?? 3),
+    // before. An engine file keeps about 1.15 cores busy (its CLI, host and provider wait on each other): three
+    // workers kept 1.5 cores busy, so four. ALERTPIPE_TEST_WORKERS sets it for another machine.
+    maxWorkers: Number(process.env.ALERTPIPE_TEST_WORKERS ?? 4),
     projects: [
       // Unit files share their worker's module cache (isolate: false): importing the provider afresh for each of
       // 70 files was two thirds of the tier's time. test/support/fileIsolation.ts restores what a file changed.
