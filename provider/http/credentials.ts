@@ -32,9 +32,14 @@ async function verify(conn: AreaConnection): Promise<string | undefined> {
   }
 }
 
+/** This process's checks by credential: each one's refusal, or undefined once it passed. */
+function credentialChecks(): Map<string, Promise<string | undefined>> {
+  return (runtime().credentialChecks ??= new Map<string, Promise<string | undefined>>());
+}
+
 /** Once per credential in this process, whoever asks first; later askers share the answer. */
 function verified(conn: AreaConnection): Promise<string | undefined> {
-  const checks = (runtime().credentialChecks ??= new Map<string, Promise<string | undefined>>());
+  const checks = credentialChecks();
   const known = checks.get(conn.credentialId);
   if (known !== undefined) return known;
   const answer = verify(conn);
@@ -47,7 +52,7 @@ function verified(conn: AreaConnection): Promise<string | undefined> {
  * `alertpipe export`, which checks what it listed as a preview would, with the key that listed it.
  */
 export function credentialAnswered(area: Area): void {
-  const checks = (runtime().credentialChecks ??= new Map<string, Promise<string | undefined>>());
+  const checks = credentialChecks();
   const conn = connectionFor(area);
   if (!checks.has(conn.credentialId)) checks.set(conn.credentialId, Promise.resolve(undefined));
 }
