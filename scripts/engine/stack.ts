@@ -175,6 +175,38 @@ export function summarize(events: EngineEvent[], kind: RunKind): Pick<RunResult,
   return { steps: [...steps.values()], diagnostics };
 }
 
+/** Whether a value of the engine's events is a secret (its marker), or holds one. */
+function holdsSecret(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  const record = value as Record<string, unknown>;
+  return record[SIG_KEY] === SECRET_SIG || Object.values(record).some(holdsSecret);
+}
+
+/**
+ * The root stack resource's outputs in the run's events, as the engine sends them: a secret is its
+ * marker around "[secret]", never its value. Each is secret when its whole value is (what the CLI's
+ * `stack output` masks as "[secret]").
+ */
+export function rootOutputsOf(events: EngineEvent[]): RunResult["outputs"] {
+  let outputs: Record<string, unknown> = {};
+  for (const e of events) {
+    const m = e.resOutputsEvent?.metadata;
+    if (m?.type === ROOT_STACK_TYPE && m.new?.outputs !== undefined) outputs = m.new.outputs;
+  }
+  return Object.fromEntries(
+    Object.entries(outputs).map(([k, v]) => {
+      const secret = v !== null && typeof v === "object" && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
+      return [k, { value: v, secret }];
+    }),
+  );
+}
+
+/** The engine's count of steps by kind, from the run's summary event (what `pulumi stack history` records). */
+export function resourceChangesOf(events: EngineEvent[]): Record<string, number> {
+  const summary = events.find((e) => e.summaryEvent !== undefined)?.summaryEvent;
+  return { ...(summary?.resourceChanges ?? {}) };
+}
+
 /** Loads a module of this process's @pulumi/pulumi that its types leave out (its runtime's internals). */
 const sdkInternal: NodeJS.Require = require;
 
@@ -232,6 +264,17 @@ function watched(program: PulumiFn, seen: { store?: RunStore }): PulumiFn {
   };
 }
 
+/** The Automation API's handle on the CLI, made once per folder and process (making one runs `pulumi version`). */
+const commands = new Map<string, Promise<PulumiCommand>>();
+function commandOf(root: string): Promise<PulumiCommand> {
+  let command = commands.get(root);
+  if (command === undefined) {
+    command = PulumiCommand.get({ root, skipVersionCheck: true });
+    commands.set(root, command);
+  }
+  return command;
+}
+
 /** Inline programs share the runtime's global state: one run at a time in a process. */
 let queue: Promise<unknown> = Promise.resolve();
 function serialized<T>(run: () => Promise<T>): Promise<T> {
@@ -265,9 +308,10 @@ export class EngineStack {
       PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
       PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
     };
-    const pulumiCommand = await PulumiCommand.get({ root: dirname(binDir), skipVersionCheck: true });
+    const pulumiCommand = await commandOf(dirname(binDir));
+    // A fresh folder has no stack to select: create it (createOrSelectStack tries a select first).
     const stack = await serialized(() =>
-      LocalWorkspace.createOrSelectStack(
+      LocalWorkspace.createStack(
         { stackName: opts.stack, projectName: opts.project, program: opts.program },
         {
           workDir: join(root, "work"),
@@ -279,6 +323,10 @@ export class EngineStack {
         },
       ),
     );
+    // After each up the Automation API asks the CLI for the outputs (twice), and after each up, refresh and
+    // destroy for the summary: processes that each derive the passphrase's key (10^6 PBKDF2 rounds), a
+    // third of an engine test's CPU. The run's own events hold both (rootOutputsOf, resourceChangesOf).
+    Object.assign(stack, { outputs: () => Promise.resolve({}), info: () => Promise.resolve(undefined) });
     // The program folder's own copy of the SDK, if it has one, makes the monitor client when its
     // classes register first.
     ownSubchannelPools(opts.programDir);
@@ -360,6 +408,20 @@ export class EngineStack {
     });
   }
 
+  /**
+   * The stack's outputs after an up, as the Automation API gives them: from the run's events, and the
+   * values of secrets, which the events mask, from one `pulumi stack output --show-secrets` when any
+   * output holds one.
+   */
+  private async outputsAfter(events: EngineEvent[]): Promise<RunResult["outputs"]> {
+    const outputs = rootOutputsOf(events);
+    if (!Object.values(outputs).some((o) => holdsSecret(o.value))) return outputs;
+    const r = await this.cli(["stack", "output", "--json", "--show-secrets", "--stack", this.opts.stack]);
+    if (r.code !== 0) throw new Error(`pulumi stack output failed: ${r.stderr}`);
+    const shown = JSON.parse(r.stdout) as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(outputs).map(([k, o]) => [k, { value: shown[k], secret: o.secret }]));
+  }
+
   /** Removes the stack's temporary folder (state, home, workspace). */
   dispose(): void {
     rmSync(this.root, { recursive: true, force: true });
@@ -399,17 +461,15 @@ export class EngineStack {
             });
             break;
           case "up": {
-            const r = await this.stack.up({
+            await this.stack.up({
               ...common,
               ...(options.diff ? { diff: true } : {}),
               ...(options.replace ? { replace: options.replace } : {}),
               program,
               ...(options.signal ? { signal: options.signal } : {}),
             });
-            outputs = Object.fromEntries(
-              Object.entries(r.outputs).map(([k, v]) => [k, { value: v.value as unknown, secret: v.secret }]),
-            );
-            changes = { ...r.summary.resourceChanges };
+            outputs = await this.outputsAfter(events);
+            changes = resourceChangesOf(events);
             // The engine calls it a success; a program that never ran, or whose registrations were
             // cut, is not one.
             error =
@@ -425,13 +485,13 @@ export class EngineStack {
             break;
           }
           case "refresh": {
-            const r = await this.stack.refresh({ ...common, ...(options.signal ? { signal: options.signal } : {}) });
-            changes = { ...r.summary.resourceChanges };
+            await this.stack.refresh({ ...common, ...(options.signal ? { signal: options.signal } : {}) });
+            changes = resourceChangesOf(events);
             break;
           }
           case "destroy": {
-            const r = await this.stack.destroy({ ...common, ...(options.signal ? { signal: options.signal } : {}) });
-            changes = { ...r.summary.resourceChanges };
+            await this.stack.destroy({ ...common, ...(options.signal ? { signal: options.signal } : {}) });
+            changes = resourceChangesOf(events);
             break;
           }
         }
