@@ -15,7 +15,14 @@ export function compiledBin(entry: string, label: string): { path: string; remov
   const dir = mkdtempSync(join(cache, `alertpipe-${label}-`));
   const tsconfig = {
     extends: join(root, "tsconfig.build.json"),
-    compilerOptions: { outDir: join(dir, "out"), rootDir: root, declaration: false, sourceMap: false },
+    compilerOptions: {
+      outDir: join(dir, "out"),
+      rootDir: root,
+      declaration: false,
+      sourceMap: false,
+      // The build's incremental record is the build's: this compile keeps its own in its folder.
+      tsBuildInfoFile: join(dir, "tsbuildinfo"),
+    },
     include: [],
     files: [join(root, entry)],
   };
