@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import {
   expectedRequests,
+  memoryReferencePeak,
   operationsOf,
   REFRESH_TARGET,
   rowReference,
@@ -48,6 +49,12 @@ describe("what each thousand row holds ours to (issue 47)", () => {
     for (const op of ["preview", "up"] as const)
       expect(rowReference(op)).toEqual({ who: "reference", target: THOUSAND_TARGET, referenceSends: "none" });
     expect(THOUSAND_TARGET).toBe(1.15);
+  });
+
+  it("holds the peak RSS to the do-nothing provider's in preview and up and the list-reading one's in refresh", () => {
+    const reference = { preview: [80], up: [81], refresh: [111] };
+    expect(memoryReferencePeak({ reference, listing: [134] })).toBe(134);
+    expect(memoryReferencePeak({ reference, listing: [70] })).toBe(81);
   });
 
   it("times the list-reading reference on refresh alone, ours and the floor on every operation", () => {
