@@ -27,6 +27,8 @@ export interface ReplayServer {
   readonly readsBeforeWrite: string[];
   /** "GET path" of each credential check read (`CREDENTIAL_READ`), answered from the alerts held. */
   readonly credentialReads: string[];
+  /** Each request answered from the recording, as sent, in arrival order. */
+  readonly answered: Exchange["request"][];
 }
 
 /** The alerting token's check read (provider/http/credentials.ts), the one unrecorded list answered. */
@@ -77,6 +79,7 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
   const offRecording: string[] = [];
   const readsBeforeWrite: string[] = [];
   const credentialReads: string[] = [];
+  const answered: Exchange["request"][] = [];
   const lastAnswered = new Map<string, Obj>();
   for (const x of recording.exchanges.filter((e) => e.role !== "row"))
     for (const [member, object] of objectsIn(x)) lastAnswered.set(member, object);
@@ -128,6 +131,7 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
         return;
       }
       queue.shift();
+      answered.push({ method, path, ...(body === undefined ? {} : { body }) });
       for (const [member, object] of objectsIn(next)) lastAnswered.set(member, object);
       if (method === "DELETE") lastAnswered.delete(path);
       const answer = next.answer.body;
@@ -143,6 +147,7 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
     offRecording,
     readsBeforeWrite,
     credentialReads,
+    answered,
     left: () => [...queues.values()].flat().sort((a, b) => a.n - b.n),
   };
 }

@@ -1,0 +1,182 @@
+// The kept-fields lifecycle (issue 44, docs/design/fields-kept.md), through the dynamic door: a
+// connection, a log source, a metric source and a dashboard of a number tile, a table tile and a
+// filter. up; then by hand, through the service's API, the fields the definitions do not name (the log
+// source's materialized views and their siblings, the metric source's exponential histogram table,
+// the tiles' colorRules, backgroundChart and onClick, the filter's appliesToSourceIds); an up that
+// renames the sources and the dashboard (each update reads before its PUT); a refresh that changes
+// nothing; destroy. Recorded from the real server (test/engine/recordHyperdx.ts), replayed from that
+// recording (test/engine/hyperdx.kept.replay.test.ts).
+
+import type { StackConfig } from "../../scripts/exampleStack";
+import { installedPackage, ourState, stackWith, told } from "./engine";
+import type { LifecycleDoor } from "./hyperdxLifecycle";
+import { LOG_SOURCE } from "./sources";
+
+export const KEPT_SCENARIO = "lifecycle-kept-dynamic";
+
+type Obj = Record<string, unknown>;
+export type KeptPhase = "base" | "renamed";
+
+const ALL = ["ch", "logs", "metrics", "ops"];
+
+/** The runs, in order: the program's phase for each, and what each changes. The change by hand comes after `up`. */
+export const KEPT_RUNS = [
+  { label: "up", kind: "up", phase: "base", changes: ALL.map((n) => `create ${n}`) },
+  { label: "renamed", kind: "up", phase: "renamed", changes: ["update logs", "update metrics", "update ops"] },
+  { label: "refresh", kind: "refresh", phase: "renamed", changes: [] },
+  { label: "destroy", kind: "destroy", phase: "renamed", changes: ALL.map((n) => `delete ${n}`) },
+] as const satisfies readonly {
+  label: string;
+  kind: "up" | "refresh" | "destroy";
+  phase: KeptPhase;
+  changes: readonly string[];
+}[];
+
+/** What a user sets on the log source in the UI (HyperDX's MaterializedView and its siblings). */
+export const SOURCE_BY_HAND: Obj = {
+  materializedViews: [
+    {
+      databaseName: "default",
+      tableName: "otel_logs_mv_5m",
+      dimensionColumns: "ServiceName, SeverityText",
+      minGranularity: "5m",
+      timestampColumn: "Timestamp",
+      aggregatedColumns: [{ aggFn: "count", mvColumn: "count" }],
+    },
+  ],
+  metadataMaterializedViews: {
+    keyRollupTable: "otel_logs_key_rollup_15m",
+    kvRollupTable: "otel_logs_kv_rollup_15m",
+    granularity: "15m",
+  },
+  knownColumnsListExpression: "Timestamp, Body, ServiceName",
+};
+const METRIC_TABLES = { gauge: "otel_metrics_gauge", sum: "otel_metrics_sum" };
+/** The metric source's tables once the exponential histogram one is set by hand. */
+export const METRIC_TABLES_BY_HAND = {
+  ...METRIC_TABLES,
+  "exponential histogram": "otel_metrics_exponential_histogram",
+};
+export const COLOR_RULES = [{ operator: "gt", value: 100, color: "chart-red" }];
+export const BACKGROUND = { type: "line" };
+export const onClick = (sourceId: string) => ({ type: "search", target: { mode: "id", id: sourceId } });
+
+const renamed = (phase: KeptPhase, name: string) => (phase === "base" ? name : `${name} renamed`);
+
+/** The program's resources at `phase`, through the dynamic classes. */
+function program(phase: KeptPhase): void {
+  const pkg = installedPackage();
+  const connection = new pkg.Connection("ch", {
+    name: "ch-kept",
+    host: "http://127.0.0.1:1",
+    username: "default",
+    password: "kept-pass-never-contacted",
+  }).id;
+  const logs = new pkg.Source("logs", { ...LOG_SOURCE, name: renamed(phase, "Logs kept"), connection } as never);
+  new pkg.Source("metrics", {
+    kind: "metric",
+    name: renamed(phase, "Metrics kept"),
+    connection,
+    from: { databaseName: "default" },
+    timestampValueExpression: "TimeUnix",
+    resourceAttributesExpression: "ResourceAttributes",
+    metricTables: METRIC_TABLES,
+  } as never);
+  const count = { displayType: "number", sourceId: logs.id, select: [{ aggFn: "count" }] };
+  const top = { displayType: "table", sourceId: logs.id, select: [{ aggFn: "count" }], groupBy: "ServiceName" };
+  new pkg.Dashboard("ops", {
+    name: renamed(phase, "Ops kept"),
+    tiles: [
+      { name: "Count", x: 0, y: 0, w: 6, h: 3, config: count },
+      { name: phase === "base" ? "Top" : "Top services", x: 6, y: 0, w: 6, h: 3, config: top },
+    ],
+    filters: [{ type: "QUERY_EXPRESSION", name: "Service", expression: "ServiceName", sourceId: logs.id }],
+  } as never);
+}
+
+/** The stack of the program, its phase set before each run. */
+export async function keptDoor(config: StackConfig): Promise<LifecycleDoor & { phase(p: KeptPhase): void }> {
+  let phase: KeptPhase = "base";
+  const stack = await stackWith(config, "hyperdx-kept", { program: async () => program(phase) });
+  return {
+    phase: (p) => {
+      phase = p;
+    },
+    run: async (kind) => {
+      const r = await stack[kind]();
+      return { ok: r.ok, steps: r.steps, told: told(r) };
+    },
+    ids: () => Object.fromEntries([...ourState(stack)].map(([n, r]) => [n, r.id ?? ""])),
+  };
+}
+
+/** A request by hand to HyperDX's API under /api/v2 (`/sources/ID`): answers its `data`. */
+export type ByHand = (what: string, method: string, path: string, body?: unknown) => Promise<Obj>;
+
+/** The object as a person's PUT sends it back: without the service's own members, nor its nulls. */
+const putBody = (held: Obj): Obj => {
+  const made = new Set(["id", "_id", "teamId", "team", "createdAt", "updatedAt", "__v"]);
+  return Object.fromEntries(Object.entries(held).filter(([k, v]) => v !== null && !made.has(k)));
+};
+
+/** Sets each kept field by hand on the objects `ids` names (logs, metrics, ops). */
+export async function setKeptByHand(hand: ByHand, ids: Record<string, string>): Promise<void> {
+  const logs = ids.logs ?? "";
+  const src = await hand("read the log source by hand", "GET", `/sources/${logs}`);
+  await hand("set its materialized views by hand", "PUT", `/sources/${logs}`, { ...putBody(src), ...SOURCE_BY_HAND });
+  const metrics = await hand("read the metric source by hand", "GET", `/sources/${ids.metrics ?? ""}`);
+  await hand("set its exponential histogram table by hand", "PUT", `/sources/${ids.metrics ?? ""}`, {
+    ...putBody(metrics),
+    metricTables: METRIC_TABLES_BY_HAND,
+  });
+  const ops = await hand("read the dashboard by hand", "GET", `/dashboards/${ids.ops ?? ""}`);
+  const tiles = (ops.tiles as Obj[]).map((t) => {
+    const config = t.config as Obj;
+    if (config.displayType === "number")
+      return { ...t, config: { ...config, colorRules: COLOR_RULES, backgroundChart: BACKGROUND } };
+    if (config.displayType === "table") return { ...t, config: { ...config, onClick: onClick(logs) } };
+    return t;
+  });
+  const filters = (ops.filters as Obj[]).map((f) => ({ ...f, appliesToSourceIds: [logs] }));
+  await hand(
+    "set tiles' colorRules, backgroundChart, onClick and the filter's appliesToSourceIds by hand",
+    "PUT",
+    `/dashboards/${ids.ops ?? ""}`,
+    {
+      ...putBody(ops),
+      tiles,
+      filters,
+    },
+  );
+}
+
+const configOf = (board: Obj, displayType: string): Obj =>
+  ((board.tiles as Obj[] | undefined)?.find((t) => (t.config as Obj).displayType === displayType)?.config ?? {}) as Obj;
+
+/**
+ * Where each kept field stands in an object's body (a GET's `data` or a PUT's body), by object: what
+ * the tests compare with what was set by hand.
+ */
+export function keptIn(kind: "logs" | "metrics" | "ops", body: Obj): Obj {
+  if (kind === "logs") return Object.fromEntries(Object.keys(SOURCE_BY_HAND).map((k) => [k, body[k]]));
+  if (kind === "metrics") return { metricTables: body.metricTables };
+  const number = configOf(body, "number");
+  return {
+    colorRules: number.colorRules,
+    backgroundChart: number.backgroundChart,
+    onClick: configOf(body, "table").onClick,
+    appliesToSourceIds: (body.filters as Obj[] | undefined)?.[0]?.appliesToSourceIds,
+  };
+}
+
+/** What `keptIn` answers once the fields are set by hand, the log source's id given. */
+export function keptByHand(kind: "logs" | "metrics" | "ops", logsId: string): Obj {
+  if (kind === "logs") return SOURCE_BY_HAND;
+  if (kind === "metrics") return { metricTables: METRIC_TABLES_BY_HAND };
+  return {
+    colorRules: COLOR_RULES,
+    backgroundChart: BACKGROUND,
+    onClick: onClick(logsId),
+    appliesToSourceIds: [logsId],
+  };
+}
