@@ -52,7 +52,11 @@ const SET_IN_THE_UI: Obj = {
       aggregatedColumns: [{ aggFn: "count", mvColumn: "count" }],
     },
   ],
-  metadataMaterializedViews: { keyRollupTable: "otel_logs_key_rollup_15m", kvRollupTable: "otel_logs_kv_rollup_15m" },
+  metadataMaterializedViews: {
+    keyRollupTable: "otel_logs_key_rollup_15m",
+    kvRollupTable: "otel_logs_kv_rollup_15m",
+    granularity: "15m",
+  },
   knownColumnsListExpression: "Timestamp, Body, ServiceName",
 };
 /** Managed ClickStack's sources also hold filterSettings (ClickStackSourceFilterSettings). */

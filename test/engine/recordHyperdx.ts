@@ -112,9 +112,9 @@ it.runIf(only === undefined || only.includes(KEPT_SCENARIO))(
         "appliesToSourceIds set by hand; an up that renames the sources, the dashboard and a tile; refresh; each " +
         "object read by hand; destroy; the provider's requests as it sent them through the real engine.",
       run: async (s) => {
-        const hand: ByHand = async (what, method, path, body) => {
-          const answer = await s.setup(what, method, `/api/v2${path}`, body);
-          expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
+        const hand: ByHand = async (what, method, path, body, refused = false) => {
+          const answer = await s.setup(what, method, `/api/v2${path}`, body, { words: refused });
+          expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(refused ? 400 : 200);
           return (answer.body as { data: Record<string, unknown> }).data;
         };
         let phase = "";

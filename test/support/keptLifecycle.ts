@@ -111,7 +111,7 @@ export async function keptDoor(config: StackConfig): Promise<LifecycleDoor & { p
 }
 
 /** A request by hand to HyperDX's API under /api/v2 (`/sources/ID`): answers its `data`. */
-export type ByHand = (what: string, method: string, path: string, body?: unknown) => Promise<Obj>;
+export type ByHand = (what: string, method: string, path: string, body?: unknown, refused?: boolean) => Promise<Obj>;
 
 /** The object as a person's PUT sends it back: without the service's own members, nor its nulls. */
 const putBody = (held: Obj): Obj => {
@@ -123,6 +123,17 @@ const putBody = (held: Obj): Obj => {
 export async function setKeptByHand(hand: ByHand, ids: Record<string, string>): Promise<void> {
   const logs = ids.logs ?? "";
   const src = await hand("read the log source by hand", "GET", `/sources/${logs}`);
+  const { granularity: _g, ...noGranularity } = SOURCE_BY_HAND.metadataMaterializedViews as Obj;
+  await hand(
+    "set its metadata views without granularity by hand: refused",
+    "PUT",
+    `/sources/${logs}`,
+    {
+      ...putBody(src),
+      metadataMaterializedViews: noGranularity,
+    },
+    true,
+  );
   await hand("set its materialized views by hand", "PUT", `/sources/${logs}`, { ...putBody(src), ...SOURCE_BY_HAND });
   const metrics = await hand("read the metric source by hand", "GET", `/sources/${ids.metrics ?? ""}`);
   await hand("set its exponential histogram table by hand", "PUT", `/sources/${ids.metrics ?? ""}`, {
