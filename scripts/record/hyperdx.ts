@@ -21,6 +21,7 @@ export const ENGINE_SCENARIOS = [
   "lifecycle-yaml",
   "lifecycle-observability-dynamic",
   "lifecycle-kept-dynamic",
+  "lifecycle-kept-yaml",
 ];
 
 export const RECORDED_DIR = join(repoRoot(), "test", "recorded", RECORDED_FOLDER);

@@ -11,9 +11,9 @@ import { DOORS, RUNS, alertingConfig, lifecycleScenario, openDoor, type Door } f
 import { OBSERVABILITY_RUNS, OBSERVABILITY_SCENARIO, observabilityDoor } from "../support/observabilityLifecycle";
 import {
   KEPT_RUNS,
-  KEPT_SCENARIO,
   keptByHand,
   keptDoor,
+  keptScenario,
   keptIn,
   setKeptByHand,
   type ByHand,
@@ -99,15 +99,15 @@ it.runIf(only === undefined || only.includes(OBSERVABILITY_SCENARIO))(
   600_000,
 );
 
-it.runIf(only === undefined || only.includes(KEPT_SCENARIO))(
-  "records the kept-fields lifecycle through the dynamic door",
-  async () => {
+it.each(DOORS.filter((door) => only === undefined || only.includes(keptScenario(door))))(
+  "records the kept-fields lifecycle through the %s door",
+  async (door) => {
     expect(url, "ALERTPIPE_RECORD_URL").not.toBe("");
     const count = await record(url, key, {
-      name: KEPT_SCENARIO,
+      name: keptScenario(door),
       about:
         "Fields set by hand kept through updates (issue 44): a connection, a log source, a metric source and a dashboard " +
-        "of a number tile, a table tile and a filter through the dynamic door; up; the sources' materialized views and " +
+        `of a number tile, a table tile and a filter through the ${door} door; up; the sources' materialized views and ` +
         "exponential histogram table, the tiles' colorRules, backgroundChart and onClick and the filter's " +
         "appliesToSourceIds set by hand; an up that renames the sources, the dashboard and a tile; refresh; each " +
         "object read by hand; destroy; the provider's requests as it sent them through the real engine.",
@@ -120,7 +120,7 @@ it.runIf(only === undefined || only.includes(KEPT_SCENARIO))(
         let phase = "";
         const proxy = await s.proxy(() => phase);
         try {
-          const stack = await keptDoor(alertingConfig(proxy.url, key));
+          const stack = await keptDoor(door, alertingConfig(proxy.url, key));
           for (const run of KEPT_RUNS) {
             stack.phase(run.phase);
             if (run.kind === "destroy") {
@@ -145,7 +145,7 @@ it.runIf(only === undefined || only.includes(KEPT_SCENARIO))(
         }
       },
     });
-    console.log(`${KEPT_SCENARIO}: ${count} exchanges`);
+    console.log(`${keptScenario(door)}: ${count} exchanges`);
   },
   600_000,
 );

@@ -1,18 +1,18 @@
-// The kept-fields lifecycle (issue 44, docs/design/fields-kept.md), through the dynamic door: a
+// The kept-fields lifecycle (issue 44, docs/design/fields-kept.md), through either door (the dynamic
+// classes by the Automation API, Pulumi YAML through the plugin): a
 // connection, a log source, a metric source and a dashboard of a number tile, a table tile and a
 // filter. up; then by hand, through the service's API, the fields the definitions do not name (the log
 // source's materialized views and their siblings, the metric source's exponential histogram table,
 // the tiles' colorRules, backgroundChart and onClick, the filter's appliesToSourceIds); an up that
 // renames the sources and the dashboard (each update reads before its PUT); a refresh that changes
 // nothing; destroy. Recorded from the real server (test/engine/recordHyperdx.ts), replayed from that
-// recording (test/engine/hyperdx.kept.replay.test.ts).
+// recordings (test/engine/hyperdx.kept.replay.test.ts).
 
 import type { StackConfig } from "../../scripts/exampleStack";
 import { installedPackage, ourState, stackWith, told } from "./engine";
-import type { LifecycleDoor } from "./hyperdxLifecycle";
+import type { Door, LifecycleDoor } from "./hyperdxLifecycle";
+import { yamlProgram, yamlStack } from "./yamlStack";
 import { LOG_SOURCE } from "./sources";
-
-export const KEPT_SCENARIO = "lifecycle-kept-dynamic";
 
 type Obj = Record<string, unknown>;
 export type KeptPhase = "base" | "renamed";
@@ -63,45 +63,63 @@ export const onClick = (sourceId: string) => ({ type: "search", target: { mode: 
 
 const renamed = (phase: KeptPhase, name: string) => (phase === "base" ? name : `${name} renamed`);
 
-/** The program's resources at `phase`, through the dynamic classes. */
-function program(phase: KeptPhase): void {
-  const pkg = installedPackage();
-  const connection = new pkg.Connection("ch", {
-    name: "ch-kept",
-    host: "http://127.0.0.1:1",
-    username: "default",
-    password: "kept-pass-never-contacted",
-  }).id;
-  const logs = new pkg.Source("logs", { ...LOG_SOURCE, name: renamed(phase, "Logs kept"), connection } as never);
-  new pkg.Source("metrics", {
-    kind: "metric",
-    name: renamed(phase, "Metrics kept"),
-    connection,
-    from: { databaseName: "default" },
-    timestampValueExpression: "TimeUnix",
-    resourceAttributesExpression: "ResourceAttributes",
-    metricTables: METRIC_TABLES,
-  } as never);
-  const count = { displayType: "number", sourceId: logs.id, select: [{ aggFn: "count" }] };
-  const top = { displayType: "table", sourceId: logs.id, select: [{ aggFn: "count" }], groupBy: "ServiceName" };
-  new pkg.Dashboard("ops", {
-    name: renamed(phase, "Ops kept"),
-    tiles: [
-      { name: "Count", x: 0, y: 0, w: 6, h: 3, config: count },
-      { name: phase === "base" ? "Top" : "Top services", x: 6, y: 0, w: 6, h: 3, config: top },
-    ],
-    filters: [{ type: "QUERY_EXPRESSION", name: "Service", expression: "ServiceName", sourceId: logs.id }],
-  } as never);
+/** The program's resources at `phase`, by name: their type and properties, a reference spelled by `ref`. */
+function resourcesAt(phase: KeptPhase, ref: (name: string) => unknown): Record<string, { type: string; props: Obj }> {
+  const logsId = ref("logs");
+  const count = { displayType: "number", sourceId: logsId, select: [{ aggFn: "count" }] };
+  const top = { displayType: "table", sourceId: logsId, select: [{ aggFn: "count" }], groupBy: "ServiceName" };
+  return {
+    ch: {
+      type: "Connection",
+      props: {
+        name: "ch-kept",
+        host: "http://127.0.0.1:1",
+        username: "default",
+        password: "kept-pass-never-contacted",
+      },
+    },
+    logs: { type: "Source", props: { ...LOG_SOURCE, name: renamed(phase, "Logs kept"), connection: ref("ch") } },
+    metrics: {
+      type: "Source",
+      props: {
+        kind: "metric",
+        name: renamed(phase, "Metrics kept"),
+        connection: ref("ch"),
+        from: { databaseName: "default" },
+        timestampValueExpression: "TimeUnix",
+        resourceAttributesExpression: "ResourceAttributes",
+        metricTables: METRIC_TABLES,
+      },
+    },
+    ops: {
+      type: "Dashboard",
+      props: {
+        name: renamed(phase, "Ops kept"),
+        tiles: [
+          { name: "Count", x: 0, y: 0, w: 6, h: 3, config: count },
+          { name: phase === "base" ? "Top" : "Top services", x: 6, y: 0, w: 6, h: 3, config: top },
+        ],
+        filters: [{ type: "QUERY_EXPRESSION", name: "Service", expression: "ServiceName", sourceId: logsId }],
+      },
+    },
+  };
 }
 
-/** The stack of the program, its phase set before each run. */
-export async function keptDoor(config: StackConfig): Promise<LifecycleDoor & { phase(p: KeptPhase): void }> {
-  let phase: KeptPhase = "base";
-  const stack = await stackWith(config, "hyperdx-kept", { program: async () => program(phase) });
-  return {
-    phase: (p) => {
-      phase = p;
+async function dynamicDoor(config: StackConfig, phase: () => KeptPhase): Promise<LifecycleDoor> {
+  const stack = await stackWith(config, "hyperdx-kept", {
+    program: async () => {
+      const pkg = installedPackage() as unknown as Record<string, new (name: string, props: Obj) => { id: unknown }>;
+      const made: Record<string, { id: unknown }> = {};
+      // In order, each built once those before it exist: its references are their ids.
+      for (const name of Object.keys(resourcesAt(phase(), () => undefined))) {
+        const { type, props } = resourcesAt(phase(), (n) => made[n]?.id)[name] ?? { type: "", props: {} };
+        const Resource = pkg[type];
+        if (Resource === undefined) throw new Error(`no class ${type}`);
+        made[name] = new Resource(name, props);
+      }
     },
+  });
+  return {
     run: async (kind) => {
       const r = await stack[kind]();
       return { ok: r.ok, steps: r.steps, told: told(r) };
@@ -109,6 +127,47 @@ export async function keptDoor(config: StackConfig): Promise<LifecycleDoor & { p
     ids: () => Object.fromEntries([...ourState(stack)].map(([n, r]) => [n, r.id ?? ""])),
   };
 }
+
+async function yamlDoor(config: StackConfig, phase: () => KeptPhase): Promise<LifecycleDoor> {
+  const program = () =>
+    yamlProgram({
+      resources: Object.fromEntries(
+        Object.entries(resourcesAt(phase(), (n) => `\${${n}.id}`)).map(([name, { type, props }]) => [
+          name,
+          { type: `alertpipe:index:${type}`, properties: props },
+        ]),
+      ),
+    });
+  const yaml = await yamlStack(undefined, program(), { config });
+  const args = { up: ["up", "--yes"], refresh: ["refresh", "--yes"], destroy: ["destroy", "--yes"] };
+  return {
+    run: async (kind) => {
+      yaml.write(program());
+      const r = await yaml.stack.runLogged(kind, args[kind]);
+      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
+    },
+    ids: () => Object.fromEntries([...ourState(yaml.stack)].map(([n, r]) => [n, r.id ?? ""])),
+  };
+}
+
+/** The stack of the program through `door`, its phase set before each run. */
+export async function keptDoor(
+  door: Door,
+  config: StackConfig,
+): Promise<LifecycleDoor & { phase(p: KeptPhase): void }> {
+  let phase: KeptPhase = "base";
+  const open = door === "dynamic" ? dynamicDoor : yamlDoor;
+  const stack = await open(config, () => phase);
+  return {
+    ...stack,
+    phase: (p) => {
+      phase = p;
+    },
+  };
+}
+
+/** The recording's name of a door's kept-fields lifecycle. */
+export const keptScenario = (door: Door): string => `lifecycle-kept-${door}`;
 
 /** A request by hand to HyperDX's API under /api/v2 (`/sources/ID`): answers its `data`. */
 export type ByHand = (what: string, method: string, path: string, body?: unknown, refused?: boolean) => Promise<Obj>;
