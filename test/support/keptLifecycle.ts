@@ -12,6 +12,14 @@ import type { StackConfig } from "../../scripts/exampleStack";
 import { installedPackage, ourState, stackWith, told } from "./engine";
 import type { Door, LifecycleDoor } from "./hyperdxLifecycle";
 import { yamlProgram, yamlStack } from "./yamlStack";
+import {
+  BACKGROUND,
+  COLOR_RULES,
+  METRIC_TABLES,
+  METRIC_TABLES_BY_HAND,
+  SOURCE_BY_HAND,
+  onClick,
+} from "./keptFieldValues";
 import { LOG_SOURCE } from "./sources";
 
 type Obj = Record<string, unknown>;
@@ -31,35 +39,6 @@ export const KEPT_RUNS = [
   phase: KeptPhase;
   changes: readonly string[];
 }[];
-
-/** What a user sets on the log source in the UI (HyperDX's MaterializedView and its siblings). */
-export const SOURCE_BY_HAND: Obj = {
-  materializedViews: [
-    {
-      databaseName: "default",
-      tableName: "otel_logs_mv_5m",
-      dimensionColumns: "ServiceName, SeverityText",
-      minGranularity: "5m",
-      timestampColumn: "Timestamp",
-      aggregatedColumns: [{ aggFn: "count", mvColumn: "count" }],
-    },
-  ],
-  metadataMaterializedViews: {
-    keyRollupTable: "otel_logs_key_rollup_15m",
-    kvRollupTable: "otel_logs_kv_rollup_15m",
-    granularity: "15m",
-  },
-  knownColumnsListExpression: "Timestamp, Body, ServiceName",
-};
-const METRIC_TABLES = { gauge: "otel_metrics_gauge", sum: "otel_metrics_sum" };
-/** The metric source's tables once the exponential histogram one is set by hand. */
-export const METRIC_TABLES_BY_HAND = {
-  ...METRIC_TABLES,
-  "exponential histogram": "otel_metrics_exponential_histogram",
-};
-export const COLOR_RULES = [{ operator: "gt", value: 100, color: "chart-red" }];
-export const BACKGROUND = { type: "line" };
-export const onClick = (sourceId: string) => ({ type: "search", target: { mode: "id", id: sourceId } });
 
 const renamed = (phase: KeptPhase, name: string) => (phase === "base" ? name : `${name} renamed`);
 
