@@ -147,6 +147,10 @@ function readSource(services: Services, body: Obj): { ok: true; source: Obj } | 
   for (const f of ["name", "connection", "from", ...SOURCE_KIND_FIELDS[kind].required])
     if (body[f] === undefined) problems.push(`${f}: Required`);
   for (const f of fields) if (body[f] === null) problems.push(`${f}: Expected string, received null`);
+  // HyperDX's server (b52a6fa) requires the rollup's granularity, which its document does not mark required.
+  const rollup = body.metadataMaterializedViews;
+  if (services.mode === "2026" && isObj(rollup) && rollup.granularity === undefined)
+    problems.push("metadataMaterializedViews.granularity: Required");
   if (problems.length > 0) return { ok: false, reply: bodyError(problems.join("; ")) };
   const connection = body.connection;
   if (typeof connection !== "string" || !isObjectIdText(connection))

@@ -16,7 +16,13 @@ import { Session } from "./session";
  * The scenarios that run a program through the real engine: test/engine/recordHyperdx.ts records
  * them, in vitest (the engine's stacks are set up by the test support).
  */
-export const ENGINE_SCENARIOS = ["lifecycle-dynamic", "lifecycle-yaml", "lifecycle-observability-dynamic"];
+export const ENGINE_SCENARIOS = [
+  "lifecycle-dynamic",
+  "lifecycle-yaml",
+  "lifecycle-observability-dynamic",
+  "lifecycle-kept-dynamic",
+  "lifecycle-kept-yaml",
+];
 
 export const RECORDED_DIR = join(repoRoot(), "test", "recorded", RECORDED_FOLDER);
 

@@ -9,6 +9,7 @@ import * as source from "../../provider/source/provider";
 import * as dashboard from "../../provider/dashboard/provider";
 import { emulatorPerTest, type PerTestOptions } from "../support/emulatorPerTest";
 import { CLICKSTACK_BASE, asPutBody, objectByHand } from "../support/byHand";
+import { BACKGROUND, COLOR_RULES, SOURCE_BY_HAND, onClick } from "../support/keptFieldValues";
 import { logSource } from "../support/sources";
 
 type Obj = Record<string, unknown>;
@@ -41,20 +42,7 @@ const metrics = {
 };
 
 /** What a user sets on a log source in the UI (HyperDX's document's MaterializedView and its siblings). */
-const SET_IN_THE_UI: Obj = {
-  materializedViews: [
-    {
-      databaseName: "default",
-      tableName: "otel_logs_mv_5m",
-      dimensionColumns: "ServiceName, SeverityText",
-      minGranularity: "5m",
-      timestampColumn: "Timestamp",
-      aggregatedColumns: [{ aggFn: "count", mvColumn: "count" }],
-    },
-  ],
-  metadataMaterializedViews: { keyRollupTable: "otel_logs_key_rollup_15m", kvRollupTable: "otel_logs_kv_rollup_15m" },
-  knownColumnsListExpression: "Timestamp, Body, ServiceName",
-};
+const SET_IN_THE_UI = SOURCE_BY_HAND;
 /** Managed ClickStack's sources also hold filterSettings (ClickStackSourceFilterSettings). */
 const FILTER_SETTINGS: Obj = {
   filterSettings: {
@@ -82,9 +70,7 @@ const tableTile = {
 };
 const filter = { type: "QUERY_EXPRESSION", name: "Service", expression: "ServiceName", sourceId: S };
 const board = { name: "Ops", tiles: [numberTile, tableTile], filters: [filter] };
-const COLOR_RULES = [{ operator: "gt", value: 100, color: "chart-red" }];
-const BACKGROUND = { type: "line" };
-const ON_CLICK = { type: "search", target: { mode: "id", id: S } };
+const ON_CLICK = onClick(S);
 
 /** The members a user sets in the UI on the dashboard's tiles and filter. */
 function setByHandOn(dashboardHeld: Obj): Obj {

@@ -16,7 +16,7 @@ import {
 } from "../support/hyperdxLifecycle";
 import { changes } from "../support/engine";
 import { OBSERVABILITY_RUNS, OBSERVABILITY_SCENARIO, observabilityDoor } from "../support/observabilityLifecycle";
-import { CREDENTIAL_READ, replayServer, type ReplayServer } from "../support/replayServer";
+import { replayServer, type ReplayServer } from "../support/replayServer";
 
 /** What each run changes, as the recording's run did. */
 const EXPECTED: Record<(typeof RUNS)[number]["label"], string[]> = {
@@ -26,17 +26,6 @@ const EXPECTED: Record<(typeof RUNS)[number]["label"], string[]> = {
   "up after refresh": ["update onSearch"],
   destroy: ["delete errors", "delete hook", "delete onSearch", "delete onTile"],
 };
-
-/**
- * The alerting token's check reads a run sends (issue 45), which the recordings predate: one per
- * provider process that checks, an up's (the YAML door's CLI `up` runs its preview and its update in
- * two processes, the Automation API's `up` one); a refresh and a destroy check nothing.
- */
-const CHECK_READS: Record<(typeof DOORS)[number], Record<(typeof RUNS)[number]["label"], number>> = {
-  dynamic: { up: 1, "up again": 1, refresh: 0, "up after refresh": 1, destroy: 0 },
-  yaml: { up: 2, "up again": 2, refresh: 0, "up after refresh": 2, destroy: 0 },
-};
-const checkReads = (n: number) => Array<string>(n).fill(`GET ${CREDENTIAL_READ}`);
 
 describe.each(DOORS.map((door) => [door] as const))("the recorded lifecycle through the %s door, replayed", (door) => {
   const rec = recording(lifecycleScenario(door));
@@ -50,21 +39,15 @@ describe.each(DOORS.map((door) => [door] as const))("the recorded lifecycle thro
 
   it.each(RUNS.map((run) => [run.label, run] as const))("%s sends only recorded requests", async (label, run) => {
     const before = replay.offRecording.length;
-    const checksBefore = replay.credentialReads.length;
     const result = await stack.run(run.kind);
     expect(replay.offRecording.slice(before), "requests the recording has no answer for").toEqual([]);
-    expect(replay.credentialReads.slice(checksBefore), "the token's check reads").toEqual(
-      checkReads(CHECK_READS[door][label]),
-    );
     expect(result.ok, result.told).toBe(true);
     const done = changes(result);
     expect(run.kind === "refresh" ? done.filter((c) => c.startsWith("refresh-")) : done).toEqual(EXPECTED[label]);
   });
 
-  it("asked for every recorded request, and read the tile alert's dashboard once before its create", () => {
+  it("asked for every recorded request", () => {
     expect(replay.left().map((x) => `#${x.n} ${x.request.method} ${x.request.path}`)).toEqual([]);
-    // Recorded before a tile alert's tile was checked (issue 45): answered from the set-up's dashboard.
-    expect(replay.readsBeforeWrite).toEqual([`GET /api/v2/dashboards/${rec.ids.dashboardId}`]);
   });
 });
 
@@ -82,24 +65,15 @@ describe("the recorded observability lifecycle through the dynamic door, replaye
     "%s sends only recorded requests",
     async (_label, run) => {
       const before = replay.offRecording.length;
-      const checksBefore = replay.credentialReads.length;
       stack.phase(run.phase);
       const result = await stack.run(run.kind);
       expect(replay.offRecording.slice(before), "requests the recording has no answer for").toEqual([]);
-      // The Automation API's up checks in one process; a destroy checks nothing.
-      expect(replay.credentialReads.slice(checksBefore), "the token's check reads").toEqual(
-        checkReads(run.kind === "up" ? 1 : 0),
-      );
       expect(result.ok, result.told).toBe(true);
       expect(changes(result)).toEqual(run.changes);
     },
   );
 
-  it("asked for every recorded request, and read the dashboard before its update and its tile alerts' writes", () => {
+  it("asked for every recorded request", () => {
     expect(replay.left().map((x) => `#${x.n} ${x.request.method} ${x.request.path}`)).toEqual([]);
-    // Recorded before updates read first (issue 44) and tile alerts' tiles were checked (issue 45):
-    // answered from the dashboard's last recorded answer, once before its update, three times before a tile
-    // alert's create or move.
-    expect(replay.readsBeforeWrite).toEqual(Array(4).fill("GET /api/v2/dashboards/000000000000000000000005"));
   });
 });

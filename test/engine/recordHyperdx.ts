@@ -9,6 +9,15 @@ import { makeReferents } from "../../scripts/record/scenarios/referents";
 import type { Session } from "../../scripts/record/session";
 import { DOORS, RUNS, alertingConfig, lifecycleScenario, openDoor, type Door } from "../support/hyperdxLifecycle";
 import { OBSERVABILITY_RUNS, OBSERVABILITY_SCENARIO, observabilityDoor } from "../support/observabilityLifecycle";
+import {
+  KEPT_RUNS,
+  keptByHand,
+  keptDoor,
+  keptScenario,
+  keptIn,
+  setKeptByHand,
+  type ByHand,
+} from "../support/keptLifecycle";
 
 const url = process.env.ALERTPIPE_RECORD_URL ?? "";
 const key = process.env.ALERTPIPE_RECORD_KEY ?? "";
@@ -86,6 +95,57 @@ it.runIf(only === undefined || only.includes(OBSERVABILITY_SCENARIO))(
       },
     });
     console.log(`${OBSERVABILITY_SCENARIO}: ${count} exchanges`);
+  },
+  600_000,
+);
+
+it.each(DOORS.filter((door) => only === undefined || only.includes(keptScenario(door))))(
+  "records the kept-fields lifecycle through the %s door",
+  async (door) => {
+    expect(url, "ALERTPIPE_RECORD_URL").not.toBe("");
+    const count = await record(url, key, {
+      name: keptScenario(door),
+      about:
+        "Fields set by hand kept through updates (issue 44): a connection, a log source, a metric source and a dashboard " +
+        `of a number tile, a table tile and a filter through the ${door} door; up; the sources' materialized views and ` +
+        "exponential histogram table, the tiles' colorRules, backgroundChart and onClick and the filter's " +
+        "appliesToSourceIds set by hand; an up that renames the sources, the dashboard and a tile; refresh; each " +
+        "object read by hand; destroy; the provider's requests as it sent them through the real engine.",
+      run: async (s) => {
+        const hand: ByHand = async (what, method, path, body, refused = false) => {
+          const answer = await s.setup(what, method, `/api/v2${path}`, body, { words: refused });
+          expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(refused ? 400 : 200);
+          return (answer.body as { data: Record<string, unknown> }).data;
+        };
+        let phase = "";
+        const proxy = await s.proxy(() => phase);
+        try {
+          const stack = await keptDoor(door, alertingConfig(proxy.url, key));
+          for (const run of KEPT_RUNS) {
+            stack.phase(run.phase);
+            if (run.kind === "destroy") {
+              const ids = stack.ids();
+              for (const kind of ["logs", "metrics", "ops"] as const) {
+                const path = `/${kind === "ops" ? "dashboards" : "sources"}/${ids[kind] ?? ""}`;
+                const held = await hand(`read ${kind} by hand after the refresh`, "GET", path);
+                expect(keptIn(kind, held), kind).toEqual(keptByHand(kind, ids.logs ?? ""));
+              }
+            }
+            phase = run.label;
+            const result = await stack.run(run.kind);
+            expect(result.ok, `${run.label}: ${result.told}`).toBe(true);
+            if (run.label === "up") {
+              const ids = stack.ids();
+              for (const [name, id] of Object.entries(ids)) s.name(name, id);
+              await setKeptByHand(hand, ids);
+            }
+          }
+        } finally {
+          await proxy.close();
+        }
+      },
+    });
+    console.log(`${keptScenario(door)}: ${count} exchanges`);
   },
   600_000,
 );

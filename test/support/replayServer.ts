@@ -1,14 +1,9 @@
 // A server that answers from a recording of HyperDX's API (test/recorded/hyperdx-b52a6fa/) and
 // nothing else: each request must be the next one recorded for its resource (its method, path with
 // query, and body, as normalized in the recording), whatever the interleaving between resources;
-// any other is answered 400 and kept in `offRecording`, for the test to fail on. One exception, named
-// in `readsBeforeWrite`: the GET of one object that recordings made before them lack, an update's before
-// its PUT (issue 44, docs/design/fields-kept.md) and a tile alert's of its dashboard before its write
-// (issue 45, docs/design/tile-alerts.md), is answered with the object as the server last answered it in
-// the recording (the answer of its create, list, GET or PUT, the recorder's set-up's included). And
-// one more, kept apart in `credentialReads`: the alerting token's check (`GET /api/v2/alerts?limit=1`,
-// issue 45, docs/design/preview.md), which the lifecycles predate, answered as a list of at most one
-// of the alerts the server last answered.
+// any other is answered 400 and kept in `offRecording`, for the test to fail on. No exception: an
+// update's read before its PUT (issue 44), a tile alert's read of its dashboard (issue 45) and the
+// alerting token's check read (issue 45) are recorded like any other request.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -23,38 +18,8 @@ export interface ReplayServer {
   readonly offRecording: string[];
   /** The recorded requests not asked for yet. */
   left(): Exchange[];
-  /** "GET path" of each unrecorded read of one object, answered from its last recorded answer. */
-  readonly readsBeforeWrite: string[];
-  /** "GET path" of each credential check read (`CREDENTIAL_READ`), answered from the alerts held. */
-  readonly credentialReads: string[];
-}
-
-/** The alerting token's check read (provider/http/credentials.ts), the one unrecorded list answered. */
-export const CREDENTIAL_READ = "/api/v2/alerts?limit=1";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** Each object the answer holds, by its member path: a create's, a GET's or PUT's of one, a list's items. */
-function objectsIn(x: Exchange): [string, Obj][] {
-  const path = x.request.path.split("?")[0] ?? "";
-  const data = isObj(x.answer.body) ? x.answer.body.data : undefined;
-  if (x.answer.status !== 200) return [];
-  if (Array.isArray(data))
-    return data
-      .filter((o): o is Obj => isObj(o) && typeof o.id === "string")
-      .map((o) => [`${path}/${String(o.id)}`, o]);
-  if (!isObj(data) || typeof data.id !== "string") return [];
-  return [[x.request.method === "POST" ? `${path}/${data.id}` : path, data]];
-}
-
-/** A list of at most one of the alerts last answered, by id, as HyperDX's list answers (meta included). */
-function credentialAnswer(lastAnswered: Map<string, Obj>): { data: Obj[]; meta: Obj } {
-  const alerts = [...lastAnswered]
-    .filter(([member]) => /^\/api\/v2\/alerts\/[^/]+$/.test(member))
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([, object]) => object);
-  return { data: alerts.slice(0, 1), meta: { total: alerts.length, limit: 1, offset: 0 } };
+  /** Each request answered from the recording, as sent, in arrival order. */
+  readonly answered: Exchange["request"][];
 }
 
 /** The recorded headers, a counter normalized away answered as a key with room to spare. */
@@ -75,11 +40,7 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
     queues.set(key, [...(queues.get(key) ?? []), x]);
   }
   const offRecording: string[] = [];
-  const readsBeforeWrite: string[] = [];
-  const credentialReads: string[] = [];
-  const lastAnswered = new Map<string, Obj>();
-  for (const x of recording.exchanges.filter((e) => e.role !== "row"))
-    for (const [member, object] of objectsIn(x)) lastAnswered.set(member, object);
+  const answered: Exchange["request"][] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const chunks: Buffer[] = [];
@@ -101,23 +62,6 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
         next.request.path !== path ||
         !isDeepStrictEqual(next.request.body, body)
       ) {
-        const held = method === "GET" ? lastAnswered.get(path) : undefined;
-        if (held !== undefined) {
-          readsBeforeWrite.push(`${method} ${path}`);
-          res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-          res.end(JSON.stringify({ data: held }));
-          return;
-        }
-        if (method === "GET" && path === CREDENTIAL_READ) {
-          credentialReads.push(`${method} ${path}`);
-          const answer = credentialAnswer(lastAnswered);
-          res.writeHead(200, {
-            "content-type": "application/json; charset=utf-8",
-            "x-total-count": String(answer.meta.total),
-          });
-          res.end(JSON.stringify(answer));
-          return;
-        }
         offRecording.push(`${method} ${path} ${text}`);
         res.writeHead(400, { "content-type": "application/json" });
         res.end(
@@ -128,8 +72,7 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
         return;
       }
       queue.shift();
-      for (const [member, object] of objectsIn(next)) lastAnswered.set(member, object);
-      if (method === "DELETE") lastAnswered.delete(path);
+      answered.push({ method, path, ...(body === undefined ? {} : { body }) });
       const answer = next.answer.body;
       res.writeHead(next.answer.status, headersOf(next));
       res.end(answer === undefined ? "" : typeof answer === "string" ? answer : JSON.stringify(answer));
@@ -141,8 +84,7 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
   return {
     url: `http://127.0.0.1:${port}`,
     offRecording,
-    readsBeforeWrite,
-    credentialReads,
+    answered,
     left: () => [...queues.values()].flat().sort((a, b) => a.n - b.n),
   };
 }

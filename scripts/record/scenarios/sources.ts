@@ -118,6 +118,19 @@ export const sources: Scenario = {
       ...aLogSource(connection, "Logs 3"),
       kind: "trace",
     });
+    await s.row(
+      "update it with metadataMaterializedViews without granularity (refused: the server requires it)",
+      "PUT",
+      `${SOURCES}/${log}`,
+      {
+        ...aLogSource(connection, "Logs 3"),
+        metadataMaterializedViews: {
+          keyRollupTable: "otel_logs_key_rollup_15m",
+          kvRollupTable: "otel_logs_kv_rollup_15m",
+        },
+      },
+      { words: true },
+    );
     await s.row("read a source that does not exist", "GET", `${SOURCES}/${NOTHING}`, undefined, { words: true });
     await s.row("update a source that does not exist", "PUT", `${SOURCES}/${NOTHING}`, aLogSource(connection));
     // A delete while a saved search and a dashboard tile use it: 200, nothing refused or cascaded.
