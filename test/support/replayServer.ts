@@ -10,7 +10,9 @@ import type { AddressInfo } from "node:net";
 import { isDeepStrictEqual } from "node:util";
 import type { Exchange, Recording } from "../../scripts/record/recording";
 import { FIXED, resourceOf } from "../../scripts/record/recording";
-import { afterFile } from "./engine";
+import { expect } from "vitest";
+import { afterFile, changes } from "./engine";
+import type { Step } from "../../scripts/engine/stack";
 
 export interface ReplayServer {
   readonly url: string;
@@ -87,4 +89,24 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
     answered,
     left: () => [...queues.values()].flat().sort((a, b) => a.n - b.n),
   };
+}
+
+/**
+ * One run of a replayed lifecycle: it must send only requests the recording answers and succeed.
+ * Answers what it changed, as `changes` words it.
+ */
+export async function replayedRun(
+  replay: ReplayServer,
+  run: () => Promise<{ ok: boolean; steps: Step[]; told: string }>,
+): Promise<string[]> {
+  const before = replay.offRecording.length;
+  const result = await run();
+  expect(replay.offRecording.slice(before), "requests the recording has no answer for").toEqual([]);
+  expect(result.ok, result.told).toBe(true);
+  return changes(result);
+}
+
+/** The recorded requests a replay was never asked for, one line each. */
+export function unasked(replay: ReplayServer): string[] {
+  return replay.left().map((x) => `#${x.n} ${x.request.method} ${x.request.path}`);
 }
