@@ -6,8 +6,14 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import type { Step } from "../../scripts/engine/stack";
-import { changes, emulator as startEmulator, installedPackage, stackWith, told } from "../support/engine";
+import {
+  changes,
+  emulator as startEmulator,
+  engineOutcome,
+  installedPackage,
+  stackWith,
+  type RunOutcome,
+} from "../support/engine";
 import { CLOUD_MODE, cloudConfig } from "../support/cloudDoors";
 import { PROGRAMS, shortPipeSteps } from "../support/clickPipes";
 import { documentedYamlProgram, yamlProgram, yamlStack } from "../support/yamlStack";
@@ -21,7 +27,7 @@ const TUNING: Program = { dbMaxInsertThreads: 4, dbMaxThreads: 8 };
 const CLASH: Program = { ...TUNING, streamingMaxInsertWaitMs: 2000 };
 
 interface Door {
-  run(kind: Kind, tuning: Program): Promise<{ ok: boolean; steps: Step[]; told: string }>;
+  run(kind: Kind, tuning: Program): Promise<RunOutcome>;
 }
 
 async function dynamicDoor(emu: RunningEmulator): Promise<Door> {
@@ -45,8 +51,7 @@ async function dynamicDoor(emu: RunningEmulator): Promise<Door> {
   return {
     run: async (kind, next) => {
       tuning = next;
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
+      return engineOutcome(stack, kind);
     },
   };
 }

@@ -7,11 +7,10 @@ import { describe, expect, it } from "vitest";
 import { SEEDED_CONNECTION } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { emulatorConfig, type StackConfig } from "../../scripts/exampleStack";
-import type { Step } from "../../scripts/engine/stack";
-import { changes, emulator, installedPackage, stackWith, told } from "../support/engine";
+import { changes, emulator, engineOutcome, installedPackage, stackWith, type RunOutcome } from "../support/engine";
 import { CLICKSTACK_IDS } from "../support/emulatorPerTest";
 import { asPutBody, objectByHand } from "../support/byHand";
-import { yamlProgram, yamlStack } from "../support/yamlStack";
+import { cliOutcome, yamlProgram, yamlStack } from "../support/yamlStack";
 
 type Where = "alerting" | "clickstack";
 type Obj = Record<string, unknown>;
@@ -60,7 +59,7 @@ async function service(where: Where): Promise<{ emu: RunningEmulator; config: St
 
 interface Door {
   /** `up` of the source named `name`, or a refresh. */
-  run(kind: "up" | "refresh", name: string): Promise<{ ok: boolean; steps: Step[]; told: string }>;
+  run(kind: "up" | "refresh", name: string): Promise<RunOutcome>;
 }
 
 async function dynamicDoor(config: StackConfig, stackName: string): Promise<Door> {
@@ -73,8 +72,7 @@ async function dynamicDoor(config: StackConfig, stackName: string): Promise<Door
   return {
     run: async (kind, next) => {
       name = next;
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
+      return engineOutcome(stack, kind);
     },
   };
 }
@@ -86,8 +84,7 @@ async function yamlDoor(config: StackConfig): Promise<Door> {
   return {
     run: async (kind, name) => {
       yaml.write(program(name));
-      const r = await yaml.stack.runLogged(kind, [kind, "--yes"]);
-      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
+      return cliOutcome(yaml.stack, kind);
     },
   };
 }

@@ -11,9 +11,17 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { SEEDED_SOURCES } from "../../emulator";
-import type { Step } from "../../scripts/engine/stack";
-import { byHand, changes, emulator as startEmulator, newStack, ourState, requestLog, told } from "../support/engine";
-import { yamlHeader, yamlProgram, yamlStack } from "../support/yamlStack";
+import {
+  byHand,
+  changes,
+  emulator as startEmulator,
+  engineOutcome,
+  newStack,
+  ourState,
+  requestLog,
+  type RunOutcome,
+} from "../support/engine";
+import { cliOutcome, yamlHeader, yamlProgram, yamlStack } from "../support/yamlStack";
 import { exportEnv, installedCommand, seedTeamObjects, type TeamObjects } from "../support/exportRuns";
 import { run as runCommand } from "../support/languagePrograms";
 
@@ -34,7 +42,7 @@ const isWrite = (method: string) => method !== "GET";
 /** What a test needs of a door: the engine's commands on one stack, and the program switched to slack. */
 interface Door {
   emu: RunningEmulator;
-  run(kind: "up" | "refresh" | "destroy" | "preview"): Promise<{ ok: boolean; steps: Step[]; told: string }>;
+  run(kind: "up" | "refresh" | "destroy" | "preview"): Promise<RunOutcome>;
   exportText(): Promise<string>;
   slack(): void;
 }
@@ -57,10 +65,7 @@ async function dynamicDoor(): Promise<Door> {
   );
   return {
     emu,
-    run: async (kind) => {
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
-    },
+    run: (kind) => engineOutcome(stack, kind),
     exportText: () => stack.exportText(),
     slack: () => {
       slack = true;
@@ -79,18 +84,9 @@ async function yamlDoor(): Promise<Door> {
     },
   };
   const yaml = await yamlStack(emu, yamlProgram({ resources }));
-  const args = {
-    up: ["up", "--yes"],
-    refresh: ["refresh", "--yes"],
-    destroy: ["destroy", "--yes"],
-    preview: ["preview"],
-  };
   return {
     emu,
-    run: async (kind) => {
-      const r = await yaml.stack.runLogged(kind, args[kind]);
-      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
-    },
+    run: (kind) => cliOutcome(yaml.stack, kind),
     exportText: () => yaml.stack.exportText(),
     slack: () =>
       yaml.write(yamlProgram({ resources: { chat: { type: "alertpipe:index:Webhook", properties: SLACK } } })),

@@ -4,10 +4,9 @@
 import { expect } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import type { StackConfig } from "../../scripts/exampleStack";
-import type { Step } from "../../scripts/engine/stack";
-import { ourState, stackWith, told, type StateResource } from "./engine";
+import { engineOutcome, ourState, stackWith, type RunOutcome, type StateResource } from "./engine";
 import { PIPE_IDS } from "./fixtures";
-import { yamlProgram, yamlStack } from "./yamlStack";
+import { cliOutcome, yamlProgram, yamlStack } from "./yamlStack";
 
 /** The emulator's ClickHouse Cloud mode (managed ClickStack), pacing off for speed. */
 export const CLOUD_MODE = { cloudDialect: "clickhouse", rateLimits: { cloud: false, alerting: false } } as const;
@@ -41,7 +40,7 @@ export type DoorRun = "up" | "refresh" | "destroy" | "preview";
 export interface Door {
   readonly emu: RunningEmulator;
   setConfig(config: StackConfig): Promise<void>;
-  run(kind: DoorRun): Promise<{ ok: boolean; steps: Step[]; told: string }>;
+  run(kind: DoorRun): Promise<RunOutcome>;
   state(): Map<string, StateResource>;
   exportText(): Promise<string>;
 }
@@ -63,21 +62,11 @@ export async function dynamicDoor(
   return {
     emu,
     setConfig: (more) => stack.setConfig(more),
-    run: async (kind) => {
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
-    },
+    run: (kind) => engineOutcome(stack, kind),
     state: () => ourState(stack),
     exportText: () => stack.exportText(),
   };
 }
-
-const YAML_ARGS: Record<DoorRun, string[]> = {
-  up: ["up", "--yes"],
-  refresh: ["refresh", "--yes"],
-  destroy: ["destroy", "--yes"],
-  preview: ["preview"],
-};
 
 /** Pulumi YAML through the plugin: `resources` as a Pulumi.yaml's. */
 export async function yamlDoor(
@@ -90,10 +79,7 @@ export async function yamlDoor(
   return {
     emu,
     setConfig: (more) => stack.setConfig(more),
-    run: async (kind) => {
-      const r = await stack.runLogged(kind, YAML_ARGS[kind]);
-      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
-    },
+    run: (kind) => cliOutcome(stack, kind),
     state: () => ourState(stack),
     exportText: () => stack.exportText(),
     write: (more) => yaml.write(yamlProgram({ resources: more })),

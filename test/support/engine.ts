@@ -7,7 +7,7 @@ import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
-import type { EngineStack, RunResult } from "../../scripts/engine/stack";
+import type { EngineStack, RunKind, RunResult, Step } from "../../scripts/engine/stack";
 import {
   emulatorConfig,
   examplesDir,
@@ -204,6 +204,24 @@ export function changes(result: Pick<RunResult, "steps">): string[] {
 /** The run's error and diagnostics in one string, for assertions on what the user is told. */
 export function told(result: RunResult): string {
   return `${result.error ?? ""}\n${result.diagnostics.join("\n")}\n${result.log}`;
+}
+
+/** A run as a lifecycle sees it, through either door: whether it succeeded, its steps, what it told. */
+export interface RunOutcome {
+  ok: boolean;
+  steps: Step[];
+  told: string;
+}
+
+/** A run of an Automation API stack, as a lifecycle sees it. */
+export async function engineOutcome(stack: EngineStack, kind: RunKind): Promise<RunOutcome> {
+  const r = await stack[kind]();
+  return { ok: r.ok, steps: r.steps, told: told(r) };
+}
+
+/** The ids the stack's state holds, by resource name. */
+export function stateIds(s: Pick<EngineStack, "readStateFile">): Record<string, string> {
+  return Object.fromEntries([...ourState(s)].map(([n, r]) => [n, r.id ?? ""]));
 }
 
 /** Sets an alert's threshold by hand, its other members as the service holds them (a PUT replaces the alert). */

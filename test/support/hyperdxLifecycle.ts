@@ -4,10 +4,9 @@
 // destroy. Recorded from the real server (test/engine/recordHyperdx.ts) and replayed from that
 // recording (test/engine/hyperdx.replay.test.ts).
 
-import type { Step } from "../../scripts/engine/stack";
 import type { StackConfig } from "../../scripts/exampleStack";
-import { installedPackage, ourState, stackWith, told } from "./engine";
-import { yamlProgram, yamlStack } from "./yamlStack";
+import { engineOutcome, installedPackage, stackWith, stateIds, type RunOutcome } from "./engine";
+import { cliOutcome, yamlProgram, yamlStack } from "./yamlStack";
 
 export const DOORS = ["dynamic", "yaml"] as const;
 export type Door = (typeof DOORS)[number];
@@ -32,7 +31,7 @@ export const RUNS = [
 export type RunKind = (typeof RUNS)[number]["kind"];
 
 export interface LifecycleDoor {
-  run(kind: RunKind): Promise<{ ok: boolean; steps: Step[]; told: string }>;
+  run(kind: RunKind): Promise<RunOutcome>;
   /** The ids the stack's state holds, by resource name. */
   ids(): Record<string, string>;
 }
@@ -88,13 +87,7 @@ async function dynamicDoor(config: StackConfig, refs: ProgramRefs, name: string)
       new pkg.Alert("onTile", withIds.onTile as never);
     },
   });
-  return {
-    run: async (kind) => {
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
-    },
-    ids: () => Object.fromEntries([...ourState(stack)].map(([n, r]) => [n, r.id ?? ""])),
-  };
+  return { run: (kind) => engineOutcome(stack, kind), ids: () => stateIds(stack) };
 }
 
 async function yamlDoor(config: StackConfig, refs: ProgramRefs): Promise<LifecycleDoor> {
@@ -107,14 +100,7 @@ async function yamlDoor(config: StackConfig, refs: ProgramRefs): Promise<Lifecyc
     ]),
   );
   const yaml = await yamlStack(undefined, yamlProgram({ resources: program }), { config });
-  const args = { up: ["up", "--yes"], refresh: ["refresh", "--yes"], destroy: ["destroy", "--yes"] };
-  return {
-    run: async (kind) => {
-      const r = await yaml.stack.runLogged(kind, args[kind]);
-      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
-    },
-    ids: () => Object.fromEntries([...ourState(yaml.stack)].map(([n, r]) => [n, r.id ?? ""])),
-  };
+  return { run: (kind) => cliOutcome(yaml.stack, kind), ids: () => stateIds(yaml.stack) };
 }
 
 /** A stack of the program through `door`, its provider pointed by `config`. */

@@ -9,9 +9,9 @@
 // recordings (test/engine/hyperdx.kept.replay.test.ts).
 
 import type { StackConfig } from "../../scripts/exampleStack";
-import { installedPackage, ourState, stackWith, told } from "./engine";
+import { engineOutcome, installedPackage, stackWith, stateIds } from "./engine";
 import type { Door, LifecycleDoor } from "./hyperdxLifecycle";
-import { yamlProgram, yamlStack } from "./yamlStack";
+import { cliOutcome, yamlProgram, yamlStack } from "./yamlStack";
 import {
   BACKGROUND,
   COLOR_RULES,
@@ -98,13 +98,7 @@ async function dynamicDoor(config: StackConfig, phase: () => KeptPhase): Promise
       }
     },
   });
-  return {
-    run: async (kind) => {
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
-    },
-    ids: () => Object.fromEntries([...ourState(stack)].map(([n, r]) => [n, r.id ?? ""])),
-  };
+  return { run: (kind) => engineOutcome(stack, kind), ids: () => stateIds(stack) };
 }
 
 async function yamlDoor(config: StackConfig, phase: () => KeptPhase): Promise<LifecycleDoor> {
@@ -118,14 +112,12 @@ async function yamlDoor(config: StackConfig, phase: () => KeptPhase): Promise<Li
       ),
     });
   const yaml = await yamlStack(undefined, program(), { config });
-  const args = { up: ["up", "--yes"], refresh: ["refresh", "--yes"], destroy: ["destroy", "--yes"] };
   return {
-    run: async (kind) => {
+    run: (kind) => {
       yaml.write(program());
-      const r = await yaml.stack.runLogged(kind, args[kind]);
-      return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
+      return cliOutcome(yaml.stack, kind);
     },
-    ids: () => Object.fromEntries([...ourState(yaml.stack)].map(([n, r]) => [n, r.id ?? ""])),
+    ids: () => stateIds(yaml.stack),
   };
 }
 

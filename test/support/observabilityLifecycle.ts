@@ -7,7 +7,7 @@
 
 import type { StackConfig } from "../../scripts/exampleStack";
 import type { AlertpipePackage } from "../../scripts/exampleStack";
-import { installedPackage, ourState, stackWith, told } from "./engine";
+import { engineOutcome, installedPackage, stackWith, stateIds } from "./engine";
 import { LOG_SOURCE, TRACE_SOURCE } from "./sources";
 import type { LifecycleDoor } from "./hyperdxLifecycle";
 
@@ -144,10 +144,7 @@ export async function observabilityDoor(config: StackConfig): Promise<LifecycleD
     phase: (p) => {
       phase = p;
     },
-    run: async (kind) => {
-      const r = await stack[kind]();
-      return { ok: r.ok, steps: r.steps, told: told(r) };
-    },
-    ids: () => Object.fromEntries([...ourState(stack)].map(([n, r]) => [n, r.id ?? ""])),
+    run: (kind) => engineOutcome(stack, kind),
+    ids: () => stateIds(stack),
   };
 }

@@ -11,8 +11,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Exchange, Recording } from "../../scripts/record/recording";
 import { FIXED, resourceOf } from "../../scripts/record/recording";
 import { expect } from "vitest";
-import { afterFile, changes } from "./engine";
-import type { Step } from "../../scripts/engine/stack";
+import { afterFile, changes, type RunOutcome } from "./engine";
 
 export interface ReplayServer {
   readonly url: string;
@@ -95,10 +94,7 @@ export async function replayServer(recording: Recording): Promise<ReplayServer> 
  * One run of a replayed lifecycle: it must send only requests the recording answers and succeed.
  * Answers what it changed, as `changes` words it.
  */
-export async function replayedRun(
-  replay: ReplayServer,
-  run: () => Promise<{ ok: boolean; steps: Step[]; told: string }>,
-): Promise<string[]> {
+export async function replayedRun(replay: ReplayServer, run: () => Promise<RunOutcome>): Promise<string[]> {
   const before = replay.offRecording.length;
   const result = await run();
   expect(replay.offRecording.slice(before), "requests the recording has no answer for").toEqual([]);

@@ -10,8 +10,9 @@ import type { RunningEmulator } from "../../emulator";
 import { pulumiYamlLanguageHost } from "../../scripts/engine/pulumiCli";
 import { emulatorConfig, type StackConfig } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/packedPackage";
+import type { RunKind } from "../../scripts/engine/stack";
 import { CliStack } from "./cliStack";
-import { afterFile, pluginFolder } from "./engine";
+import { afterFile, pluginFolder, type RunOutcome } from "./engine";
 
 /** The guide a YAML user reads; its example is the program the YAML tests run. */
 export const GUIDE = join("docs", "guides", "other-languages.md");
@@ -46,6 +47,20 @@ plugins:
     - name: alertpipe
       path: ./node_modules/.bin
 `;
+}
+
+/** The CLI's words for each run, as a user types them. */
+const CLI_ARGS: Record<RunKind, string[]> = {
+  up: ["up", "--yes"],
+  refresh: ["refresh", "--yes"],
+  destroy: ["destroy", "--yes"],
+  preview: ["preview"],
+};
+
+/** A run of a CLI stack, as a lifecycle sees it (the Automation API door's twin: engineOutcome). */
+export async function cliOutcome(stack: CliStack, kind: RunKind): Promise<RunOutcome> {
+  const r = await stack.runLogged(kind, CLI_ARGS[kind]);
+  return { ok: r.code === 0, steps: r.steps, told: `${r.output}\n${r.diagnostics.join("\n")}` };
 }
 
 /** A YAML project on the real engine, against an emulator. */
