@@ -144,7 +144,7 @@ export const keptScenario = (door: Door): string => `lifecycle-kept-${door}`;
 export type ByHand = (what: string, method: string, path: string, body?: unknown, refused?: boolean) => Promise<Obj>;
 
 /** The object as a person's PUT sends it back: without the service's own members, nor its nulls. */
-const putBody = (held: Obj): Obj => {
+export const putBody = (held: Obj): Obj => {
   const made = new Set(["id", "_id", "teamId", "team", "createdAt", "updatedAt", "__v"]);
   return Object.fromEntries(Object.entries(held).filter(([k, v]) => v !== null && !made.has(k)));
 };
