@@ -175,11 +175,15 @@ export function summarize(events: EngineEvent[], kind: RunKind): Pick<RunResult,
   return { steps: [...steps.values()], diagnostics };
 }
 
-/** Whether a value of the engine's events is a secret (its marker), or holds one. */
+/** Whether a value of the engine's events is a secret: its marker. */
+function isSecretMarker(value: unknown): boolean {
+  return value !== null && typeof value === "object" && (value as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
+}
+
+/** Whether a value of the engine's events is a secret, or holds one. */
 function holdsSecret(value: unknown): boolean {
   if (value === null || typeof value !== "object") return false;
-  const record = value as Record<string, unknown>;
-  return record[SIG_KEY] === SECRET_SIG || Object.values(record).some(holdsSecret);
+  return isSecretMarker(value) || Object.values(value).some(holdsSecret);
 }
 
 /**
@@ -193,12 +197,7 @@ export function rootOutputsOf(events: EngineEvent[]): RunResult["outputs"] {
     const m = e.resOutputsEvent?.metadata;
     if (m?.type === ROOT_STACK_TYPE && m.new?.outputs !== undefined) outputs = m.new.outputs;
   }
-  return Object.fromEntries(
-    Object.entries(outputs).map(([k, v]) => {
-      const secret = v !== null && typeof v === "object" && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
-      return [k, { value: v, secret }];
-    }),
-  );
+  return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, { value: v, secret: isSecretMarker(v) }]));
 }
 
 /** The engine's count of steps by kind, from the run's summary event (what `pulumi stack history` records). */
