@@ -42,7 +42,17 @@ function resource<const K extends string>(
   required: () => unknown,
   imported: () => Promise<BehaviourModule | { default: BehaviourModule }>,
 ): Resource<K> {
-  return { kind, definition, behaviour: async () => (await loaded(required, imported)).behaviour };
+  // Held: a require per call resolves the path again, some microseconds on each of a refresh's thousands.
+  let held: Promise<Behaviour<ResourceDefinition>> | undefined;
+  const behaviour = (): Promise<Behaviour<ResourceDefinition>> =>
+    (held ??= loaded(required, imported).then(
+      (m) => m.behaviour,
+      (err: unknown) => {
+        held = undefined;
+        throw err;
+      },
+    ));
+  return { kind, definition, behaviour };
 }
 
 export const RESOURCES = [
