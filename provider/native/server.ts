@@ -114,17 +114,22 @@ function detailedDiffInto(response: ProviderPb.DiffResponse, detailed: Readonly<
   response.setHasdetaileddiff(true).setDiffsList([...properties]);
 }
 
-/** What it lacks, the environment gives. */
+/** What it lacks, the environment gives. Each key found once: every call asks for every setting. */
 function configSource(request: ProviderPb.ConfigureRequest): ConfigSource {
   const args = fromStruct(request.getArgs());
   const variables = request.getVariablesMap();
+  const found = new Map<string, string | undefined>();
+  const find = (key: string): string | undefined => {
+    const name = key.startsWith(`${PACKAGE}:`) ? key.slice(PACKAGE.length + 1) : key;
+    const value = args[name];
+    if (typeof value === "string") return value;
+    if (typeof value === "number" || typeof value === "boolean") return String(value);
+    return variables.get(`${PACKAGE}:config:${name}`);
+  };
   return {
     get(key) {
-      const name = key.startsWith(`${PACKAGE}:`) ? key.slice(PACKAGE.length + 1) : key;
-      const value = args[name];
-      if (typeof value === "string") return value;
-      if (typeof value === "number" || typeof value === "boolean") return String(value);
-      return variables.get(`${PACKAGE}:config:${name}`);
+      if (!found.has(key)) found.set(key, find(key));
+      return found.get(key);
     },
   };
 }
@@ -150,14 +155,22 @@ export function resourceProvider(
     }
   }
 
+  /**
+   * `underItsUrn` false for Read and Diff: a call's own notice writer is an AsyncLocalStorage, whose
+   * hook then runs for every promise of the process (a thousand-resource refresh 4 % slower), and
+   * what they may say (a wait for a list that serves every read of the run) belongs to no one
+   * resource: it goes to stderr, which the engine shows for the whole run.
+   */
   function forResource<Req extends { getUrn(): string }, Res>(
     run: (resource: NativeResource, request: Req) => Promise<Res>,
+    underItsUrn = true,
   ): Unary<Req, Res> {
     return (call, callback) => {
       let resource: NativeResource | undefined;
       void (async () => {
         resource = resourceOf(call.request.getUrn());
         const found = resource;
+        if (!underItsUrn) return run(found, call.request);
         return underUrn(call.request.getUrn(), () => run(found, call.request));
       })().then(
         (response) => callback(null, response),
@@ -251,7 +264,7 @@ export function resourceProvider(
         .setDeletebeforereplace(result.deleteBeforeReplace);
       detailedDiffInto(response, result.detailedDiff);
       return response;
-    }),
+    }, false),
 
     create: forResource(async (resource, request: ProviderPb.CreateRequest) => {
       const args = fromEngine(request.getProperties());
@@ -277,7 +290,7 @@ export function resourceProvider(
         .setId(found.id)
         .setProperties(unlessSame(found.outputs, stored, request.getProperties(), resource))
         .setInputs(unlessSame(found.inputs, fromEngine(request.getInputs()), request.getInputs(), resource));
-    }),
+    }, false),
 
     update: forResource(async (resource, request: ProviderPb.UpdateRequest) => {
       const olds = fromEngine(request.getOlds());

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as EnginePb from "@pulumi/pulumi/proto/engine_pb";
 import { emptyPb, engineProtocol, grpc } from "../../provider/native/protocol";
+import { useRuntime } from "../../provider/runtime/runtime";
 import { answerOnce, cloudAnswer, mockApiPerTest } from "../support/mockApi";
 import { KEY_PATH, KEYS_PATH, KEY_UUID, ORG_ID, serviceKey } from "../support/fixtures";
 import {
@@ -95,6 +96,28 @@ describe("the native plugin's notices", () => {
         message: expect.stringContaining(`the API key ${KEY_UUID} is not deleted`),
       },
     ]);
+  });
+});
+
+describe("the native plugin's notices during a read", () => {
+  it("go to stderr for the whole run, not under the URN: the list a read waits for serves every read", async () => {
+    const said: string[] = [];
+    useRuntime({ notices: (line) => said.push(line), timings: { waitNoticeAfterMs: -1 } });
+    answerOnce(
+      mock.api.cloud,
+      mock.seen,
+      { method: "GET", path: KEYS_PATH },
+      429,
+      { status: 429, error: "slow down" },
+      {
+        "ratelimit-reset": "0.05",
+      },
+    );
+    answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEYS_PATH }, 200, cloudAnswer([wireKey]));
+    logged.length = 0;
+    await native.read(TOKENS.apiKey, KEY_UUID, { ...key, keyId: "K", managedArgs: ["name", "roles"] });
+    expect(said).toEqual([expect.stringContaining(`GET ${KEYS_PATH} waits`)]);
+    expect(logged).toEqual([]);
   });
 });
 
