@@ -2,6 +2,7 @@
 
 import { toStderr } from "../runtime/runtime";
 import type * as EnginePb from "@pulumi/pulumi/proto/engine_pb";
+import type * as EngineGrpcPb from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { engineProtocol, grpc } from "./protocol";
 
 export interface EngineLog {
@@ -12,11 +13,21 @@ export interface EngineLog {
   close(): void;
 }
 
+/** Connected at the first notice: most runs say none, and a cold start loads the engine's protocol in some 60 ms. */
 export function engineLog(address: string): EngineLog {
-  const { engineGrpc, enginePb } = engineProtocol();
-  const client = new engineGrpc.EngineClient(address, grpc.credentials.createInsecure());
-  const send = (severity: EnginePb.LogSeverity, urn: string, message: string): Promise<void> => {
-    const request = new enginePb.LogRequest().setSeverity(severity).setMessage(message).setUrn(urn);
+  type Opened = { client: InstanceType<typeof EngineGrpcPb.EngineClient>; enginePb: typeof EnginePb };
+  let opened: Opened | undefined;
+  const open = () => {
+    if (opened === undefined) {
+      const { engineGrpc, enginePb } = engineProtocol();
+      opened = { client: new engineGrpc.EngineClient(address, grpc.credentials.createInsecure()), enginePb };
+    }
+    return opened;
+  };
+  const send = (severity: "info" | "warning", urn: string, message: string): Promise<void> => {
+    const { client, enginePb } = open();
+    const level = severity === "info" ? enginePb.LogSeverity.INFO : enginePb.LogSeverity.WARNING;
+    const request = new enginePb.LogRequest().setSeverity(level).setMessage(message).setUrn(urn);
     return new Promise((resolve) => {
       client.log(request, (err) => {
         // Not lost: stderr still reaches the user.
@@ -26,10 +37,10 @@ export function engineLog(address: string): EngineLog {
     });
   };
   return {
-    info: (urn, message) => send(enginePb.LogSeverity.INFO, urn, message),
-    warn: (message) => send(enginePb.LogSeverity.WARNING, "", message),
+    info: (urn, message) => send("info", urn, message),
+    warn: (message) => send("warning", "", message),
     close() {
-      client.close();
+      opened?.client.close();
     },
   };
 }

@@ -455,14 +455,23 @@ function managedConnection(): AreaConnection {
 const built = new Map<string, AreaConnection>();
 const ALL_SETTINGS = Object.keys(CONNECTION_SETTINGS) as ConnectionSettingName[];
 
+/** Each area's latest, with the settings it was built from: most calls find them unchanged, and allocate nothing. */
+const latest = new Map<Area, { readonly settings: readonly (string | undefined)[]; readonly conn: AreaConnection }>();
+
+function unchanged(settings: readonly (string | undefined)[]): boolean {
+  return ALL_SETTINGS.every((name, i) => lookup(name) === settings[i]);
+}
+
 export function connectionFor(area: Area): AreaConnection {
-  const key = `${area}\0${ALL_SETTINGS.map((name) => lookup(name) ?? "").join("\0")}`;
-  const held = built.get(key);
-  if (held !== undefined) return held;
-  const conn = buildConnection(area);
+  const last = latest.get(area);
+  if (last !== undefined && unchanged(last.settings)) return last.conn;
+  const settings = ALL_SETTINGS.map(lookup);
+  const key = `${area}\0${settings.map((value) => value ?? "").join("\0")}`;
+  const conn = built.get(key) ?? buildConnection(area);
   // A handful of values in a process's life; a test changing them often keeps only the latest.
-  if (built.size >= 8) built.clear();
+  if (!built.has(key) && built.size >= 8) built.clear();
   built.set(key, conn);
+  latest.set(area, { settings, conn });
   return conn;
 }
 
