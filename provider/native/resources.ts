@@ -18,8 +18,12 @@ export const NATIVE_RESOURCES: ReadonlyMap<string, NativeResource> = new Map(
   RESOURCES.map((r) => [tokenOf(r), { ...r, secretOutputs: namesWith(r.definition, "secret") }]),
 );
 
-/** The type may be `parent$type`. */
+/** The type may be `parent$type`. Sliced, not split: every call of a run asks. */
 export function typeOfUrn(urn: string): string {
-  const qualified = urn.split("::")[2] ?? "";
-  return qualified.split("$").pop() ?? "";
+  const first = urn.indexOf("::");
+  const second = first < 0 ? -1 : urn.indexOf("::", first + 2);
+  if (second < 0) return "";
+  const end = urn.indexOf("::", second + 2);
+  const qualified = urn.slice(second + 2, end < 0 ? urn.length : end);
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
 }

@@ -11,31 +11,44 @@ function isSecret(value: unknown): value is { readonly value?: unknown } {
   return typeof value === "object" && value !== null && memberOf(value, SIG_KEY) === SECRET_SIG;
 }
 
-/** Resource calls carry no markers (acceptSecrets false); Configure and CheckConfig may. */
-export function plain(value: unknown): unknown {
-  if (isSecret(value)) return plain(value.value);
-  if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === "object" && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
-  return value;
+/**
+ * Resource calls carry no markers (acceptSecrets false); Configure and CheckConfig may. In place:
+ * `value` is a fresh conversion of a Struct, which nothing else holds.
+ */
+function unwrapped(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (isSecret(value)) return unwrapped(value.value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = unwrapped(value[i]);
+    return value;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const k in obj) obj[k] = unwrapped(obj[k]);
+  return obj;
 }
 
-/** At any depth: Struct cannot say undefined. */
+/** At any depth: Struct cannot say undefined. Copied only where one is. */
 function defined(value: unknown): unknown {
+  if (!holdsUndefined(value)) return value;
   if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : defined(v)));
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => [k, defined(v)]),
-    );
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) if (v !== undefined) out[k] = defined(v);
+  return out;
+}
+
+function holdsUndefined(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.some((v) => v === undefined || holdsUndefined(v));
+  for (const k in value) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === undefined || holdsUndefined(v)) return true;
   }
-  return value;
+  return false;
 }
 
 export function fromStruct(struct: Struct | undefined): Values {
   if (struct === undefined) return {};
-  return Object.fromEntries(Object.entries(struct.toJavaScript()).map(([k, v]) => [k, plain(v)]));
+  return unwrapped(struct.toJavaScript()) as Values;
 }
 
 /** The engine re-marks outputs named as secret inputs; only we know output-only ones (`keySecret`). */
@@ -51,17 +64,23 @@ export function toStruct(props: Values, secrets: readonly string[] = []): Struct
 /** Whether `props` would go out as the Struct `sent` came in: absent and undefined alike, null a value. */
 export function carriedAs(props: unknown, sent: unknown): boolean {
   if (props === sent) return true;
-  if (Array.isArray(props))
-    return (
-      Array.isArray(sent) &&
-      props.length === sent.length &&
-      props.every((v, i) => carriedAs(v === undefined ? null : v, sent[i]))
-    );
+  if (Array.isArray(props)) {
+    if (!Array.isArray(sent) || props.length !== sent.length) return false;
+    for (let i = 0; i < props.length; i++)
+      if (!carriedAs(props[i] === undefined ? null : props[i], sent[i])) return false;
+    return true;
+  }
   if (typeof props !== "object" || props === null || typeof sent !== "object" || sent === null || Array.isArray(sent))
     return false;
-  const given = Object.entries(props).filter(([, v]) => v !== undefined);
-  return (
-    given.length === Object.keys(sent).length &&
-    given.every(([k, v]) => Object.hasOwn(sent, k) && carriedAs(v, (sent as Record<string, unknown>)[k]))
-  );
+  // Allocation-free: a refresh compares a thousand states.
+  const given = props as Record<string, unknown>;
+  const held = sent as Record<string, unknown>;
+  let count = 0;
+  for (const k in given) {
+    const v = given[k];
+    if (v === undefined) continue;
+    count += 1;
+    if (!Object.hasOwn(held, k) || !carriedAs(v, held[k])) return false;
+  }
+  return count === Object.keys(held).length;
 }
