@@ -2,6 +2,7 @@
 // only a create answer without an id is broken.
 
 import { z } from "../protocol/zod";
+import { wireObject } from "../protocol/validation";
 import { fromWire as mapped, inputNames, toWire as mapping, type ArgsOf, type StateOf } from "../protocol/definition";
 import {
   ALERTS_PATH,
@@ -15,7 +16,7 @@ import { ALERT } from "./definition";
 import { memberPath } from "../http/paths";
 
 /** Members unchecked. */
-const alertAnswer = z.object({ data: z.record(z.string(), z.unknown()) });
+const alertAnswer = z.object({ data: wireObject });
 
 export const createdAlert = z.object({
   data: z.object({ id: z.string().refine((id) => id.trim() !== "", { error: "the id is empty" }) }),

@@ -2,6 +2,7 @@
 
 import type { Created } from "../protocol/behaviour";
 import { z } from "../protocol/zod";
+import { wireObject } from "../protocol/validation";
 import { PartialFailure, UnexpectedResponseError } from "../errors";
 import { createdWithoutId } from "../creation/recovery";
 import { decode, type ApiResponse } from "../http/client";
@@ -59,7 +60,7 @@ export type WireKey = { readonly [K in Answered | "id"]?: unknown };
 
 export const isWireKey = (item: unknown): item is WireKey => typeof item === "object" && item !== null;
 
-const keyAnswer = z.object({ result: z.record(z.string(), z.unknown()) });
+const keyAnswer = z.object({ result: wireObject });
 
 /** Credentials are absent with hashData; only the id is needed. */
 export const createdKeyAnswer = z.object({

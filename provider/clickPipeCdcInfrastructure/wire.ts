@@ -2,6 +2,7 @@
 // Answers are read liberally.
 
 import { z } from "../protocol/zod";
+import { wireObject } from "../protocol/validation";
 import { fromWire, toWire, type ArgsOf, type StateOf } from "../protocol/definition";
 import { apiPath } from "../http/paths";
 import { CLICK_PIPE_CDC_INFRASTRUCTURE as DEF } from "./definition";
@@ -13,7 +14,7 @@ export const SCALING_NAMES = ["replicaCpuMillicores", "replicaMemoryGb"] as cons
 
 export type Scaling = Pick<Args, (typeof SCALING_NAMES)[number]>;
 
-const scalingAnswer = z.object({ result: z.record(z.string(), z.unknown()) });
+const scalingAnswer = z.object({ result: wireObject });
 
 export function cdcScalingPath(organizationId: string, serviceId: string): string {
   const id = (name: string, value: string) => ({ name, value, form: "uuid" }) as const;

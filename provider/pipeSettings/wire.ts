@@ -1,6 +1,7 @@
 // Answers are read liberally.
 
 import { z } from "../protocol/zod";
+import { wireObject } from "../protocol/validation";
 import { fromWire as mapped, toWire as mapping, type ArgsOf, type StateOf } from "../protocol/definition";
 import { outputRules } from "../protocol/definition";
 import { outputsFrom } from "../protocol/outputRules";
@@ -11,7 +12,7 @@ import { PIPE_SETTINGS_RESOURCE as DEF } from "./definition";
 import { apiPath } from "../http/paths";
 
 /** GET leaves out settings never set; members may be null; unknown ones are ignored. */
-const settingsAnswer = z.object({ result: z.record(z.string(), z.unknown()) });
+const settingsAnswer = z.object({ result: wireObject });
 
 export type Args = ArgsOf<typeof DEF>;
 export type State = StateOf<typeof DEF>;

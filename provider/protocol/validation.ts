@@ -5,6 +5,14 @@ import { UUID, idProblem, quotedId } from "./ids";
 
 export { z };
 
+/**
+ * An answer's object, its members unchecked: what `z.record(z.string(), z.unknown())` takes, held
+ * as it came rather than copied member by member (a refresh reads a thousand; seven times faster).
+ */
+export const wireObject = z.custom<Record<string, unknown>>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+);
+
 /** Area B ids go in URL paths. */
 export function uuid(property: string): z.ZodString {
   return z

@@ -2,6 +2,7 @@
 // and a write sends the whole object.
 
 import { z } from "../protocol/zod";
+import { wireObject } from "../protocol/validation";
 import { inputNames, toWire, type ArgsOf, type ResourceDefinition } from "../protocol/definition";
 import type { AreaConnection } from "../runtime/connection";
 import { memberPath } from "../http/paths";
@@ -11,7 +12,7 @@ import { LIST_PAGE_MAX } from "../serviceFacts/alertRules";
 import { readListed, type Collection, type ReadAnswer } from "./listedReads";
 import { listPaged, listWhole, type Listed } from "./pagedList";
 
-const answer = z.object({ data: z.record(z.string(), z.unknown()) });
+const answer = z.object({ data: wireObject });
 
 const created = z.object({
   data: z.object({ id: z.string().refine((id) => id.trim() !== "", { error: "the id is empty" }) }),
