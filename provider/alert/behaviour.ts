@@ -15,7 +15,7 @@ import { behaviourOf, type Created, type Found } from "../protocol/behaviour";
 import { INVALID_INPUT, type CheckFailure } from "../protocol/check";
 import { comparedForm, namesWith, outputNames, outputRules, type PropertyDef } from "../protocol/definition";
 import { importIdFormOf } from "../protocol/definition";
-import { changeOf, diffProperties, hasChanged, type Diff } from "../protocol/diff";
+import { changeOf, deepEqual, diffProperties, hasChanged, type Diff } from "../protocol/diff";
 import { managedIn } from "../protocol/managed";
 import { outputsFrom } from "../protocol/outputRules";
 import { previewOutputs } from "../protocol/preview";
@@ -75,9 +75,20 @@ function channelList(props: Channels): readonly unknown[] | undefined {
 
 /** Compared as lists; unknown ones differ. */
 function channelsDiffer(olds: Channels, news: Channels): boolean {
+  const before = channelList(olds);
+  const after = channelList(news);
+  // Alike member by member, so alike by key: a refresh finds most so, and keys cost a JSON each.
+  if (before !== undefined && after !== undefined && sameObjects(before, after)) return false;
   const keyed = (list: readonly unknown[] | undefined) =>
     list?.map((c) => (typeof c === "object" && c !== null ? channelKey(c) : String(c)));
-  return hasChanged("channels", keyed(channelList(olds)), keyed(channelList(news)));
+  return hasChanged("channels", keyed(before), keyed(after));
+}
+
+function sameObjects(before: readonly unknown[], after: readonly unknown[]): boolean {
+  return (
+    before.length === after.length &&
+    after.every((c, i) => typeof c === "object" && c !== null && deepEqual(c, before[i]))
+  );
 }
 
 /**

@@ -52,7 +52,7 @@ export async function alertsMadeBy(conn: AreaConnection, args: Args, sentAt: num
 export function alertCollection(conn: AreaConnection): Collection {
   return {
     path: alertsPath(),
-    list: async () => new Map((await listAlerts(conn)).map((c) => [c.id, c.alert])),
+    list: () => listPaged(conn, alertsPath(), ALERT_LIST_PAGE_MAX),
     asAnswer: (alert) => ({ data: alert }),
   };
 }

@@ -21,7 +21,9 @@ export function segment(what: string, part: IdPart): string {
 
 /** The one way a resource's path is made; `what` (e.g. "API key") words the error. */
 export function apiPath(what: string, ...pieces: ReadonlyArray<string | IdPart>): string {
-  return pieces.map((p) => (typeof p === "string" ? p : segment(what, p))).join("");
+  let path = "";
+  for (const p of pieces) path += typeof p === "string" ? p : segment(what, p);
+  return path;
 }
 
 /** A collection's path, or one member's by its opaque id. */

@@ -214,16 +214,35 @@ export function fromWire<D extends ResourceDefinition>(
   nulls: "keep" | "drop",
 ): StateOf<D> & Readonly<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  for (const [n, p] of entries(def)) {
-    if (p.role === "input") continue;
-    const names = p.answer ?? [typeof p.wire === "string" ? p.wire : n];
-    const values = names.map((w) => answer[w]);
-    const found =
-      values.find((v) => v !== undefined && v !== null) ??
-      (nulls === "keep" && values.includes(null) ? null : undefined);
-    if (found !== undefined) out[n] = found;
+  for (const { name, answerNames } of answeredOutputs(def)) {
+    let found: unknown = undefined;
+    let sawNull = false;
+    for (const w of answerNames) {
+      const v = answer[w];
+      if (v !== undefined && v !== null) {
+        found = v;
+        break;
+      }
+      if (v === null) sawNull = true;
+    }
+    if (found === undefined && nulls === "keep" && sawNull) found = null;
+    if (found !== undefined) out[name] = found;
   }
   return out as StateOf<D> & Readonly<Record<string, unknown>>;
+}
+
+/** Each output and the answer's names for it, worked out once per definition: a refresh maps a thousand answers. */
+const answered = new WeakMap<ResourceDefinition, ReadonlyArray<{ name: string; answerNames: readonly string[] }>>();
+
+function answeredOutputs(def: ResourceDefinition): ReadonlyArray<{ name: string; answerNames: readonly string[] }> {
+  let held = answered.get(def);
+  if (held === undefined) {
+    held = entries(def)
+      .filter(([, p]) => p.role !== "input")
+      .map(([name, p]) => ({ name, answerNames: p.answer ?? [typeof p.wire === "string" ? p.wire : name] }));
+    answered.set(def, held);
+  }
+  return held;
 }
 
 export function outputRules(def: ResourceDefinition): OutputRules<string> {

@@ -21,12 +21,17 @@ export function decoded(value: string): string {
 /** Undefined when it can be a path segment. */
 export function idProblem(value: string, form: IdForm): string | undefined {
   if (value.length > MAX_ID_CHARS) return `it is ${value.length} characters long; no id is longer than ${MAX_ID_CHARS}`;
-  for (const v of new Set([value, decoded(value)])) {
-    if (v.trim() === "") return "it is empty";
-    if (v === "." || v === "..") return `"${v}" names no object: in a path it means this folder or the one above`;
-    if (v.includes("/") || v.includes("\\")) return "it holds a / or \\, which would split the path";
-  }
+  const plain = decoded(value);
+  const problem = segmentProblem(value) ?? (plain === value ? undefined : segmentProblem(plain));
+  if (problem !== undefined) return problem;
   if (form === "uuid" && !UUID.test(value)) return "it must be a uuid (8-4-4-4-12 hex digits)";
+  return undefined;
+}
+
+function segmentProblem(v: string): string | undefined {
+  if (v.trim() === "") return "it is empty";
+  if (v === "." || v === "..") return `"${v}" names no object: in a path it means this folder or the one above`;
+  if (v.includes("/") || v.includes("\\")) return "it holds a / or \\, which would split the path";
   return undefined;
 }
 

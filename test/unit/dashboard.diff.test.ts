@@ -1,9 +1,10 @@
 // A dashboard's diff names the tiles' members that change, in the form the service stores them: the
 // defaults it fills in and the ids the provider keeps are no change, a moved tile only its place.
 
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { behaviour } from "../../provider/dashboard/behaviour";
-import { changedPaths } from "../../provider/protocol/diff";
+import { changedPaths, deepEqual } from "../../provider/protocol/diff";
 
 const tile = (name: string, x: number) => ({
   name,
@@ -57,5 +58,40 @@ describe("changedPaths", () => {
       "tiles[0].b": { kind: "delete", replaces: false },
       "tiles[1]": { kind: "add", replaces: false },
     });
+  });
+});
+
+/** The rule as first written: the members of either side, each alike; absent and null alike. */
+function alikeByUnion(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if ((a === undefined || a === null) && (b === undefined || b === null)) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => alikeByUnion(x, b[i]));
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(a) || !isObject(b)) return false;
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].every((k) => alikeByUnion(a[k], b[k]));
+}
+
+describe("deepEqual", () => {
+  it("counts a member absent on one side and null on the other as alike", () => {
+    expect(deepEqual({ a: 1, b: null }, { a: 1 })).toBe(true);
+    expect(deepEqual({ a: 1 }, { a: 1, b: null })).toBe(true);
+    expect(deepEqual({ a: 1 }, { a: 1, b: 0 })).toBe(false);
+  });
+
+  it("agrees with comparing the union of both sides' members, for any values", () => {
+    const value = fc.letrec((tie) => ({
+      any: fc.oneof(
+        { depthSize: "small" },
+        fc.constantFrom(null, undefined, 0, 1, "x", true),
+        fc.array(tie("any"), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom("a", "b", "c"), tie("any"), { maxKeys: 3 }),
+      ),
+    })).any;
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        expect(deepEqual(a, b)).toBe(alikeByUnion(a, b));
+      }),
+    );
   });
 });
