@@ -61,8 +61,8 @@ const STABLE_OUTPUTS = namesWith(ALERT, "stable");
 const RULES = outputRules(ALERT);
 const compared = comparedForm(ALERT);
 
-function recorded(props: Values): Output[] {
-  return [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managedIn(OPTIONAL_ARGS, props), ...OUTPUT_ONLY];
+function recorded(props: Values, managed: readonly Output[] = managedIn(OPTIONAL_ARGS, props)): Output[] {
+  return [...REQUIRED_ARGS, ...CHANNEL_ARGS, ...managed, ...OUTPUT_ONLY];
 }
 
 type Channels = Pick<State, "channel" | "channels">;
@@ -481,7 +481,8 @@ async function read(id: string, stored: State): Promise<Found<typeof ALERT> | un
   const res = await readListed(conn, alertCollection(conn), id, { method: "GET", path: alertsPath(id) });
   if (res === undefined) return undefined;
   const alert = alertIn(res.body);
-  const names = recorded(stored);
+  const managed = managedIn(OPTIONAL_ARGS, stored);
+  const names = recorded(stored, managed);
   // A 2xx without an alert tells nothing. A managed optional cleared live stays, as null.
   const answered: State = alert === undefined ? pick(stored, names) : outputsFrom(RULES, names, fromWire(alert));
   // Never on the wire: the program's name for the tile stays.
@@ -490,7 +491,7 @@ async function read(id: string, stored: State): Promise<Found<typeof ALERT> | un
   return {
     id,
     outputs,
-    inputs: { ...pick(outputs, [...REQUIRED_ARGS, ...managedIn(OPTIONAL_ARGS, stored)]), ...channelInputs(outputs) },
+    inputs: { ...pick(outputs, [...REQUIRED_ARGS, ...managed]), ...channelInputs(outputs) },
   };
 }
 

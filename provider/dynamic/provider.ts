@@ -30,9 +30,11 @@ export interface DynamicProvider {
 
 const PROVIDER_KEY = "__provider";
 
-/** The program's values without the serialized provider the host adds to them. */
+/** The program's values without the serialized provider the host adds to them (a copy: the host reads it after). */
 function withoutProvider(props: PropertyMap): PropertyMap {
-  const { [PROVIDER_KEY]: _provider, ...rest } = props;
+  // A loop, not a rest spread leaving a computed key out: a refresh makes 2,400 of these cold.
+  const rest: PropertyMap = {};
+  for (const key of Object.keys(props)) if (key !== PROVIDER_KEY) rest[key] = props[key];
   return rest;
 }
 
@@ -92,7 +94,7 @@ export function dynamicProvider<D extends ResourceDefinition>(core: Behaviour<D>
         return {
           id: found.id,
           props: found.outputs,
-          inputs: { ...stableOutputsOf(found.outputs, stable), ...found.inputs },
+          inputs: Object.assign(stableOutputsOf(found.outputs, stable), found.inputs),
         };
       }),
     update: (id, olds, news) => coded(async () => ({ outs: await core.update(id, stateOf(olds), argsOf(news)) })),

@@ -22,7 +22,7 @@ function listingOf(conn: AreaConnection, collection: Collection, secrets: readon
   const key = listingKey(conn, collection);
   const held = listings.get(key);
   if (held !== undefined) {
-    held.secrets.push(...secrets);
+    for (const secret of secrets) held.secrets.push(secret);
     return held;
   }
   const joined = [...secrets];
