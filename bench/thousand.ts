@@ -18,7 +18,8 @@
 // published limits and the latency, and each stack takes the published pacing with one untimed
 // `up` (which also warms what a first run meets cold). The operations are timed around the CLI's
 // run, as refresh-by-list's are, so the CLI's and the provider's start are in every figure alike;
-// ours and the reference are alternated, the order turning each run. The provider process's peak
+// each operation is timed in rounds of its own (timedRounds), ours and the references alternated,
+// the order turning each round; the refresh rows take REFRESH_RUNS rounds. The provider process's peak
 // RSS is polled during each operation (bench/hostMemory.ts). ALERTPIPE_BENCH_PROFILE=<dir> adds a
 // run whose provider processes are profiled (bench/profileHook.ts), kept out of the figures.
 
@@ -99,6 +100,21 @@ interface Variant {
 /** The operations a variant is timed on: the list-reading reference is the refresh rows' alone. */
 export function operationsOf(who: Who): readonly Operation[] {
   return who === "listing" ? ["refresh"] : OPERATIONS;
+}
+
+/** The refresh rows' runs: at rest their pairs spread 0.99 to 1.21 in one run, so three decide little. */
+export const REFRESH_RUNS = 7;
+
+/**
+ * The timed rounds in order: each operation in rounds of its own, every variant once a round, so a
+ * refresh follows a refresh. Run one operation after another per stack and ours' refresh followed
+ * ours' up, the list-reading reference's another stack's refresh: the same code measured 1.19
+ * (pairs 1.19, 1.21, 0.99) that way and 1.11 (15 pairs, 1.06 to 1.14) with refreshes in their own
+ * rounds. With fewer than three runs (checking the rows end to end) the refresh takes as many.
+ */
+export function timedRounds(runs: number): Array<{ readonly op: Operation; readonly run: number }> {
+  const runsOf = (op: Operation) => (op === "refresh" && runs >= 3 ? Math.max(runs, REFRESH_RUNS) : runs);
+  return OPERATIONS.flatMap((op) => Array.from({ length: runsOf(op) }, (_, run) => ({ op, run })));
 }
 
 function variants(door: Door): [Variant, Variant, Variant] {
@@ -309,7 +325,6 @@ function operationRow(
   op: Operation,
   ours: Timed[],
   timedRefs: { reference: Timed[]; listing: Timed[] },
-  runs: number,
 ): ScenarioResult {
   const held = rowReference(op);
   const reference = held.who === "listing" ? timedRefs.listing : timedRefs.reference;
@@ -354,7 +369,7 @@ function operationRow(
             referenceSentPerRun: reference.map((t) => t.sent),
           }
         : {}),
-      measuredIs: `median of ${runs} runs of pulumi ${op} on our stack (${doorWords}), timed around the CLI's run`,
+      measuredIs: `median of ${ours.length} runs of pulumi ${op} on our stack (${doorWords}), timed around the CLI's run`,
       idealIs:
         held.who === "listing"
           ? `the same ${op} of the same resources through ${door === "dynamic" ? "the list-reading dynamic provider (bench/listingReference.ts), its class declaring our outputs" : "pulumi-resource-benchlisting (bench/nativeShells.ts, bench/listingReference.ts)"}, whose resources adopted ours' objects and outputs: its reads send the same list requests to the same emulator and answer from the lists; runs alternated with ours, the order turning each run`
@@ -497,9 +512,9 @@ async function oneDoor(folder: BenchFolder, door: Door, runs: number): Promise<S
       unchanged(stack, "up", await stack.up());
     }
     const timed = new Map(opened.map(({ variant }) => [variant, noRuns()]));
-    for (let run = 0; run < runs; run++)
+    for (const { op, run } of timedRounds(runs))
       for (const { variant, stack } of turned(opened, run))
-        for (const op of operationsOf(variant.who))
+        if (operationsOf(variant.who).includes(op))
           timed.get(variant)?.[op].push(await timedOperation(stack, variant, op, emulator));
     // One more run, profiled and kept out of the figures: a profiled process is slower.
     const profileDir = process.env[PROFILE_ENV];
@@ -523,7 +538,7 @@ async function oneDoor(folder: BenchFolder, door: Door, runs: number): Promise<S
     const rows: ScenarioResult[] = [];
     for (const op of OPERATIONS) {
       const refs = { reference: reference?.[op] ?? [], listing: listing?.[op] ?? [] };
-      const row = operationRow(door, op, ours?.[op] ?? [], refs, runs);
+      const row = operationRow(door, op, ours?.[op] ?? [], refs);
       rows.push({ ...row, extra: { ...facts, ...row.extra } });
     }
     const memory = memoryRow(door, ours ?? noRuns(), reference ?? noRuns(), listing ?? noRuns());

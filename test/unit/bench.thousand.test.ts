@@ -7,6 +7,8 @@ import {
   expectedRequests,
   memoryReferencePeak,
   operationsOf,
+  REFRESH_RUNS,
+  timedRounds,
   REFRESH_TARGET,
   rowReference,
   sentAsExpected,
@@ -73,5 +75,24 @@ describe("what each thousand row holds ours to (issue 47)", () => {
     expect(sentAsExpected("up", { keyLists: 0, alertPages: 0, organizationLists: 0, total: 0, http429: 0 })).toBe(
       false,
     );
+  });
+});
+
+describe("the thousand's timed rounds", () => {
+  it("time each operation in rounds of its own, every refresh after every preview and up", () => {
+    const ops = timedRounds(3).map((r) => r.op);
+    expect(ops).toEqual(
+      [...ops].sort((a, b) => ["preview", "up", "refresh"].indexOf(a) - ["preview", "up", "refresh"].indexOf(b)),
+    );
+    expect(ops.filter((op) => op === "preview")).toHaveLength(3);
+  });
+
+  it("give the refresh rows REFRESH_RUNS rounds when recording, and one when checking the rows", () => {
+    expect(
+      timedRounds(3)
+        .filter((r) => r.op === "refresh")
+        .map((r) => r.run),
+    ).toEqual(Array.from({ length: REFRESH_RUNS }, (_, i) => i));
+    expect(timedRounds(1).filter((r) => r.op === "refresh")).toHaveLength(1);
   });
 });
