@@ -8,7 +8,7 @@ import {
   type ConfigSource,
 } from "../runtime/connection";
 import { changeOf, deepEqual, type ChangeKind, type PropertyChange } from "../protocol/diff";
-import { noticesTo, notify } from "../runtime/notices";
+import { noticesTo, notify, runNoticesTo, type NoticeWriter } from "../runtime/notices";
 import { PACKAGE_VERSION } from "../http/userAgent";
 import { engineLog, type EngineLog } from "./engineLog";
 import {
@@ -155,11 +155,31 @@ export function resourceProvider(
     }
   }
 
+  // Notices of calls without a store go to the engine's log for the whole run; stderr would be a hidden debug line.
+  const runWide = new Set<Promise<void>>();
+  const runNotices: NoticeWriter | undefined =
+    log === undefined
+      ? undefined
+      : (line) => {
+          const sending = log.info("", line);
+          runWide.add(sending);
+          void sending.then(() => runWide.delete(sending));
+        };
+  const endRunNotices = runNotices === undefined ? undefined : runNoticesTo(runNotices);
+
+  /** Sent before the call answers, as under a URN; another call's notice may wait with it. */
+  async function forTheRun<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } finally {
+      if (runWide.size > 0) await Promise.all(runWide);
+    }
+  }
+
   /**
    * `underItsUrn` false for Read and Diff: a call's own notice writer is an AsyncLocalStorage, whose
-   * hook then runs for every promise of the process (a thousand-resource refresh 4 % slower), and
-   * what they may say (a wait for a list that serves every read of the run) belongs to no one
-   * resource: it goes to stderr, which the engine shows for the whole run.
+   * hook then runs for every promise of the process (a thousand-resource refresh 4 % slower). What they
+   * say is shown for the whole run, each line naming its object.
    */
   function forResource<Req extends { getUrn(): string }, Res>(
     run: (resource: NativeResource, request: Req) => Promise<Res>,
@@ -170,7 +190,7 @@ export function resourceProvider(
       void (async () => {
         resource = resourceOf(call.request.getUrn());
         const found = resource;
-        if (!underItsUrn) return run(found, call.request);
+        if (!underItsUrn) return forTheRun(() => run(found, call.request));
         return underUrn(call.request.getUrn(), () => run(found, call.request));
       })().then(
         (response) => callback(null, response),
@@ -334,6 +354,7 @@ export function resourceProvider(
       }),
 
     close() {
+      endRunNotices?.();
       log?.close();
     },
   };

@@ -100,7 +100,7 @@ describe("the native plugin's notices", () => {
 });
 
 describe("the native plugin's notices during a read", () => {
-  it("go to stderr for the whole run, not under the URN: the list a read waits for serves every read", async () => {
+  it("go to the engine's log as info for the whole run, with no URN, before the read answers", async () => {
     const said: string[] = [];
     useRuntime({ notices: (line) => said.push(line), timings: { waitNoticeAfterMs: -1 } });
     answerOnce(
@@ -116,8 +116,8 @@ describe("the native plugin's notices during a read", () => {
     answerOnce(mock.api.cloud, mock.seen, { method: "GET", path: KEYS_PATH }, 200, cloudAnswer([wireKey]));
     logged.length = 0;
     await native.read(TOKENS.apiKey, KEY_UUID, { ...key, keyId: "K", managedArgs: ["name", "roles"] });
-    expect(said).toEqual([expect.stringContaining(`GET ${KEYS_PATH} waits`)]);
-    expect(logged).toEqual([]);
+    expect(logged).toEqual([{ severity: 1, urn: "", message: expect.stringContaining(`GET ${KEYS_PATH} waits`) }]);
+    expect(said).toEqual([]);
   });
 });
 
