@@ -283,9 +283,7 @@ async function cachedBuild(tool: GoTool, version: string, log: Log, where: Surro
 /** Pulumi finds the dynamic-provider plugin beside its own executable; on PATH only it warns every run. */
 function copyDynamicProviderPlugin(binDir: string): void {
   const script = join(repoRoot(), "node_modules", "@pulumi", "pulumi", "pulumi-resource-pulumi-nodejs");
-  const target = join(binDir, "pulumi-resource-pulumi-nodejs");
-  copyFileSync(script, target);
-  chmodSync(target, 0o755);
+  placeExecutable(script, join(binDir, "pulumi-resource-pulumi-nodejs"));
 }
 
 /** Finds or builds the CLI in the given surroundings; see pulumiCli. */
@@ -348,8 +346,11 @@ export async function findOrBuildYamlLanguageHost(log: Log, where: Surroundings 
   );
 }
 
-/** Puts `source` at `target` (a hard link, or a copy across file systems), replacing what was there in one rename. */
-function placeExecutable(source: string, target: string): void {
+/**
+ * Puts `source` at `target` (a hard link, or a copy across file systems), replacing what was there in one
+ * rename: test workers share the bin folder, and exec'ing a file while another writes it fails (ETXTBSY).
+ */
+export function placeExecutable(source: string, target: string): void {
   if (existsSync(target) && statSync(target).ino === statSync(source).ino) return;
   const scratch = `${target}.placing-${process.pid}`;
   rmSync(scratch, { force: true });

@@ -1,11 +1,17 @@
 // How the real engine is found or built (scripts/engine/pulumiCli.ts): pinned to our SDK, and
 // failing in words when neither a CLI nor Go is there.
 
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findOrBuildCli, goModuleVersion, lockedSdkVersion, versionAtLeast } from "../../scripts/engine/pulumiCli";
+import {
+  findOrBuildCli,
+  goModuleVersion,
+  lockedSdkVersion,
+  placeExecutable,
+  versionAtLeast,
+} from "../../scripts/engine/pulumiCli";
 
 describe("the pulumi CLI the tests run on", () => {
   it("is built from the same pulumi version as the @pulumi/pulumi of the lock file", () => {
@@ -42,5 +48,36 @@ describe("the pulumi CLI the tests run on", () => {
     expect(versionAtLeast("v3.1000.0", "v3.248.0")).toBe(true);
     expect(versionAtLeast("v3.99.9", "v3.248.0")).toBe(false);
     expect(versionAtLeast("not a version", "v3.248.0")).toBe(false);
+  });
+});
+
+describe("an executable placed beside the CLI (the dynamic provider's plugin, a language host)", () => {
+  function installed(dir: string, name: string, text: string): string {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    chmodSync(path, 0o755);
+    return path;
+  }
+
+  it("is left untouched when it is already the installed file, so a worker starting it is never written under", () => {
+    const dir = mkdtempSync(join(tmpdir(), "alertpipe-place-"));
+    const source = installed(dir, "source", "#!/bin/sh\necho one\n");
+    const target = join(dir, "bin-plugin");
+    placeExecutable(source, target);
+    placeExecutable(source, target);
+    // On one file system, the installed file itself: nothing was written.
+    expect(statSync(target).ino).toBe(statSync(source).ino);
+  });
+
+  it("is replaced whole by a rename after a reinstall, executable, with no scratch file left", () => {
+    const dir = mkdtempSync(join(tmpdir(), "alertpipe-place-"));
+    const target = join(dir, "bin-plugin");
+    placeExecutable(installed(dir, "old", "#!/bin/sh\necho one\n"), target);
+    const before = statSync(target).ino;
+    placeExecutable(installed(dir, "new", "#!/bin/sh\necho two\n"), target);
+    expect(readFileSync(target, "utf8")).toContain("echo two");
+    expect(statSync(target).ino).not.toBe(before);
+    expect(statSync(target).mode & 0o755).toBe(0o755);
+    expect(readdirSync(dir).sort()).toEqual(["bin-plugin", "new", "old"]);
   });
 });
