@@ -306,10 +306,11 @@ export function resourceProvider(
       const response = new providerPb.ReadResponse();
       // Gone: the engine drops it from state.
       if (found === undefined) return response;
-      return response
-        .setId(found.id)
-        .setProperties(unlessSame(found.outputs, stored, request.getProperties(), resource))
-        .setInputs(unlessSame(found.inputs, fromEngine(request.getInputs()), request.getInputs(), resource));
+      response.setId(found.id).setProperties(unlessSame(found.outputs, stored, request.getProperties(), resource));
+      // None when unchanged: the engine keeps the state's own, and neither side encodes them again.
+      const inputs = request.getInputs();
+      if (inputs !== undefined && carriedAs(found.inputs, fromEngine(inputs))) return response;
+      return response.setInputs(toEngine(found.inputs, resource));
     }, false),
 
     update: forResource(async (resource, request: ProviderPb.UpdateRequest) => {

@@ -308,7 +308,12 @@ describe("the lifecycle against the emulator", () => {
     await configured();
     const { id, props } = await native.create(TOKENS.apiKey, key);
     await native.delete(TOKENS.apiKey, id, props);
-    expect(await native.read(TOKENS.apiKey, id, props, key)).toEqual({ id: "", props: {}, inputs: {} });
+    expect(await native.read(TOKENS.apiKey, id, props, key)).toEqual({
+      id: "",
+      props: {},
+      inputs: {},
+      inputsAnswered: false,
+    });
   });
 
   it("reads an alert as the service holds it, whether or not the stored outputs agree", async () => {
@@ -319,6 +324,15 @@ describe("the lifecycle against the emulator", () => {
     const read = await native.read(TOKENS.alert, id, stale, { ...tileAlert, threshold: 50 });
     expect(read.props).toEqual(props);
     expect(read.inputs).toMatchObject({ threshold: 90, name: "High CPU" });
+    expect(read.inputsAnswered).toBe(true);
+  });
+
+  it("answers a read whose inputs are the state's own without them: the engine keeps its own", async () => {
+    await configured();
+    const { id, props } = await native.create(TOKENS.alert, tileAlert);
+    const read = await native.read(TOKENS.alert, id, props, tileAlert);
+    expect(read.inputsAnswered).toBe(false);
+    expect(read.inputs).toEqual(tileAlert);
   });
 
   it("creates an alert and puts pipe settings, the same behaviour as the dynamic providers", async () => {

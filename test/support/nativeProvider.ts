@@ -149,10 +149,13 @@ export function nativeCalls(p: NativeProvider) {
         .setProperties(struct(props))
         .setInputs(struct(inputs));
       const res = await p.call<ProviderPb.ReadRequest, ProviderPb.ReadResponse>((r, cb) => c().read(r, cb), req);
+      const found = res.getId() !== "";
       return {
         id: res.getId(),
         props: res.getProperties()?.toJavaScript() ?? {},
-        inputs: res.getInputs()?.toJavaScript() ?? {},
+        // As the engine stores them: a found object answered without inputs keeps the state's own.
+        inputs: res.getInputs()?.toJavaScript() ?? (found ? inputs : {}),
+        inputsAnswered: res.hasInputs(),
       };
     },
     async update(type: string, id: string, olds: Props, news: Props, preview = false) {
