@@ -97,16 +97,17 @@ function adopting(reads: ListingReads): (inputs: Values) => Promise<{ id: string
   };
 }
 
-/** A read from the state (every shell but the list-reading one), or from the lists; no id when gone. */
+/**
+ * A read from the state (every shell but the list-reading one), or from the lists; no id when gone. No
+ * inputs: the engine keeps the state's own, the least a read can answer (ours answers none when unchanged).
+ */
 function reader(reads: ListingReads | undefined) {
   return async (request: ProviderPb.ReadRequest) => {
     const props = fromStruct(request.getProperties());
-    const inputs = toStruct(fromStruct(request.getInputs()));
-    if (reads === undefined)
-      return new providerPb.ReadResponse().setId(request.getId()).setProperties(toStruct(props)).setInputs(inputs);
+    if (reads === undefined) return new providerPb.ReadResponse().setId(request.getId()).setProperties(toStruct(props));
     const found = await reads.read(request.getId(), props);
     if (found === undefined) return new providerPb.ReadResponse();
-    return new providerPb.ReadResponse().setId(found.id).setProperties(toStruct(found.props)).setInputs(inputs);
+    return new providerPb.ReadResponse().setId(found.id).setProperties(toStruct(found.props));
   };
 }
 
