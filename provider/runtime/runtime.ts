@@ -102,12 +102,12 @@ export interface Runtime extends Settable {
   /** The alerting API's spelling of `source` per credential. Optional, as saidOnce. */
   dialects?: Map<string, Promise<"contract" | "2026">>;
   /** Each credential's one check (http/credentials.ts): its refusal's words, if refused. Optional, as saidOnce. */
+  credentialChecks?: Map<string, Promise<string | undefined>>;
   /**
    * The native plugin's writer for notices no call's store claims (its reads' and diffs'): the engine's log
    * for the whole run. Set and unset by the server, so a reset between tests leaves it. Optional, as saidOnce.
    */
   runNotices?: NoticeWriter;
-  credentialChecks?: Map<string, Promise<string | undefined>>;
 }
 
 /** Any settable part, and any timing alone. */
