@@ -114,15 +114,6 @@ export function diffProperties(
     if (hasChanged(p, olds[p], news[p], comparedForm)) changed.push(p);
     else stables.push(p);
   }
-  // What a refresh mostly finds, answered without the lists below.
-  if (changed.length === 0)
-    return {
-      changes: false,
-      replaces: [],
-      stables: [...stables, ...stableOutputs],
-      deleteBeforeReplace: false,
-      detailedDiff: {},
-    };
   const replaces = changed.filter((p) => replaceOn.includes(p));
   return {
     changes: changed.length > 0,
