@@ -2,9 +2,10 @@
 // ours reads and records the same outputs. Its reads send what ours sends on a refresh (one list of
 // keys per organization, the pages of alerts), to the same emulator, each list once per process,
 // and answer each read from the list (there: the recorded outputs; missing: gone), with no inputs
-// (the engine keeps the state's own) and no other work. Its resources adopt our stack's objects when the bench makes its stack: each create takes
-// the id and outputs ours recorded for the resource of the same name (the adoption file the bench
-// writes from our state), so both states are the same size and both lists hold the same objects.
+// (the engine keeps the state's own) and no other work. Its resources adopt our stack's objects when
+// the bench makes its stack: each create takes the id and outputs ours recorded for the resource of
+// the same name (the adoption file the bench writes from our state), so both states are the same
+// size and both lists hold the same objects.
 // The dynamic door loads `listingDynamicProvider` (bench/benchFolder.ts installs a package that
 // requires this file), the plugin door `pulumi-resource-benchlisting` (bench/nativeShells.ts).
 // No runtime import from the product: the reference must not load our code.
