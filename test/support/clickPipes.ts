@@ -42,7 +42,7 @@ export const PROGRAMS = {
     credentials: {
       username: "kafka-user",
       password: "kafka-password-1",
-      schemaRegistryUsername: "sr",
+      schemaRegistryUsername: "sr-user-1",
       schemaRegistryPassword: "sr-password-1",
     },
     destination: streamingDestination,

@@ -21,7 +21,7 @@ describe("ClickPipe on the wire", () => {
     const body = postBody(args(PROGRAMS.kafka)) as { source: { kafka: Record<string, unknown> } };
     expect(body.source.kafka.credentials).toEqual({ username: "kafka-user", password: "kafka-password-1" });
     expect(body.source.kafka.schemaRegistry).toMatchObject({
-      credentials: { username: "sr", password: "sr-password-1" },
+      credentials: { username: "sr-user-1", password: "sr-password-1" },
     });
     expect(body).toMatchObject({ settings: { streaming_max_insert_wait_ms: 1000, kafka_read_committed: true } });
   });
